@@ -1,0 +1,99 @@
+/**
+ * Typed EPP errors. Every error carries a `code` (a stable string a program can test) and, where it points
+ * at user input, the file, the source text and a `[start, end)` span of offsets. Line and column are
+ * computed on demand (see `position.ts`): errors are cheap to create and most are never displayed.
+ */
+import { lineColumn } from './position.js';
+
+export type EppErrorCode =
+  // lexing and parsing
+  | 'EPP_SYNTAX'
+  | 'EPP_UNCLOSED_TAG'
+  | 'EPP_UNBALANCED_TAG'
+  | 'EPP_UNCLOSED_STRING'
+  | 'EPP_PARAMS_NOT_FIRST'
+  | 'EPP_EMPTY_RENDER_TAG'
+  | 'EPP_UNSUPPORTED'
+  // parameters and values
+  | 'EPP_MISSING_PARAMETER'
+  | 'EPP_UNKNOWN_PARAMETER'
+  | 'EPP_TYPE_MISMATCH'
+  // evaluation
+  | 'EPP_UNKNOWN_VARIABLE'
+  | 'EPP_UNKNOWN_FUNCTION'
+  | 'EPP_UNKNOWN_TYPE'
+  | 'EPP_REASSIGNMENT'
+  | 'EPP_ARGUMENTS'
+  | 'EPP_OPERATOR'
+  | 'EPP_DIVISION_BY_ZERO'
+  | 'EPP_INTEGER_OVERFLOW'
+  | 'EPP_CONVERSION'
+  | 'EPP_ACCESS'
+  | 'EPP_NO_MATCH'
+  | 'EPP_FAIL'
+  | 'EPP_TEMPLATE_NOT_FOUND'
+  | 'EPP_BREAK_OUTSIDE_ITERATION'
+  | 'EPP_EVAL';
+
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Where an error points: a file name (may be a label like `<inline>`), its text and a span in it. */
+export interface SourceLocation {
+  readonly file: string;
+  readonly source: string;
+  readonly span: Span;
+}
+
+export class EppError extends Error {
+  override name = 'EppError';
+  location: SourceLocation | undefined;
+  /** A short suggestion of what to do, shown under the code frame. */
+  hint: string | undefined;
+
+  constructor(
+    readonly code: EppErrorCode,
+    message: string,
+    location?: SourceLocation,
+    hint?: string,
+  ) {
+    super(message);
+    this.location = location;
+    this.hint = hint;
+  }
+
+  /** 1-based line of the error's start, when it has a location. */
+  get line(): number | undefined {
+    return this.location ? lineColumn(this.location.source, this.location.span.start).line : undefined;
+  }
+
+  /** 1-based column of the error's start, when it has a location. */
+  get column(): number | undefined {
+    return this.location ? lineColumn(this.location.source, this.location.span.start).column : undefined;
+  }
+
+  /** `file:line:col` when known, else the file name, else ''. */
+  get where(): string {
+    if (!this.location) return '';
+    const { line, column } = lineColumn(this.location.source, this.location.span.start);
+    return `${this.location.file}:${line}:${column}`;
+  }
+
+  /** Attaches a location unless one is already there (the innermost position wins). */
+  at(location: SourceLocation): this {
+    if (!this.location) this.location = location;
+    return this;
+  }
+}
+
+/** An error found while reading a template (lexer or parser). Always has a location. */
+export class EppSyntaxError extends EppError {
+  override name = 'EppSyntaxError';
+}
+
+/** An error raised while rendering. Functions throw it without a location; the call site adds one. */
+export class EppEvalError extends EppError {
+  override name = 'EppEvalError';
+}

@@ -1,0 +1,129 @@
+/**
+ * The contract between compiled templates and built-in functions.
+ *
+ * A function receives its evaluated arguments, the optional lambda (block) and a {@link CallContext}. It
+ * returns a Puppet value or throws an `EppEvalError` without a location: the call site adds the position
+ * of the call. Arity is checked by the registry from `minArgs` / `maxArgs` before the function runs.
+ */
+import { EppEvalError } from '../errors.js';
+import type { Value } from '../runtime/values.js';
+
+/** A lambda as functions see it: call it with the block's arguments. */
+export interface Lambda {
+  (...args: Value[]): Value;
+  /** Number of declared parameters (`|$k, $v|` is 2). A captures-rest parameter counts as one. */
+  readonly paramCount: number;
+  /** Number of parameters without default, i.e. the minimum the lambda accepts. */
+  readonly requiredCount: number;
+  /** True when the last parameter is `*$rest`. */
+  readonly hasRest: boolean;
+}
+
+/** What a function can reach of the template that calls it. */
+export interface CallContext {
+  /** Strict variables (Puppet 8 default, ours): unknown variables are errors. */
+  readonly strict: boolean;
+  /** Reports a warning (e.g. `warning()`, or non-strict unknown variables). */
+  warn(message: string): void;
+  /** Prints what `notice()`/`info()` etc. would log. */
+  log(level: string, message: string): void;
+  /** Looks a variable up as the calling scope sees it. `found` is false for an unknown variable. */
+  lookupVariable(name: string): { found: boolean; value: Value };
+  /** Renders another EPP file, resolved relative to the caller's base directory (never outside it). */
+  renderFile(path: string, args: Value | undefined): string;
+  /** Renders EPP source text; `args` like the second argument of `inline_epp()`. */
+  renderInline(source: string, args: Value | undefined): string;
+}
+
+export type FunctionImpl = (ctx: CallContext, args: Value[], block: Lambda | undefined) => Value;
+
+export interface FunctionDef {
+  readonly name: string;
+  readonly minArgs: number;
+  /** `Infinity` for variadic functions. */
+  readonly maxArgs: number;
+  /** Whether the function takes a lambda. */
+  readonly block: 'none' | 'optional' | 'required';
+  readonly call: FunctionImpl;
+}
+
+/** Thrown by `break()`: stops the innermost iteration. Iterating functions catch it. */
+export class BreakSignal {
+  readonly signal = 'break';
+}
+
+/** Thrown by `next(value)`: ends the current lambda call with `value`. Lambdas catch it themselves. */
+export class NextSignal {
+  readonly signal = 'next';
+  constructor(readonly value: Value) {}
+}
+
+/** Thrown by `return(value)`: ends the current template/lambda evaluation with `value`. */
+export class ReturnSignal {
+  readonly signal = 'return';
+  constructor(readonly value: Value) {}
+}
+
+export class FunctionRegistry {
+  private readonly defs = new Map<string, FunctionDef>();
+
+  add(...defs: FunctionDef[]): this {
+    for (const def of defs) this.defs.set(def.name, def);
+    return this;
+  }
+
+  get(name: string): FunctionDef | undefined {
+    return this.defs.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.defs.has(name);
+  }
+
+  names(): string[] {
+    return [...this.defs.keys()].sort();
+  }
+
+  /** A copy to which extra functions can be added without changing this registry. */
+  extend(...defs: FunctionDef[]): FunctionRegistry {
+    const copy = new FunctionRegistry();
+    for (const def of this.defs.values()) copy.add(def);
+    return copy.add(...defs);
+  }
+}
+
+/** Checks argument count and block presence the way Puppet words it, then calls. */
+export function invoke(
+  def: FunctionDef,
+  ctx: CallContext,
+  args: Value[],
+  block: Lambda | undefined,
+): Value {
+  if (args.length < def.minArgs || args.length > def.maxArgs) {
+    throw new EppEvalError('EPP_ARGUMENTS', `'${def.name}' ${expectsText(def)}, got ${args.length}`);
+  }
+  if (block && def.block === 'none') {
+    throw new EppEvalError('EPP_ARGUMENTS', `'${def.name}' does not accept a block (lambda)`);
+  }
+  if (!block && def.block === 'required') {
+    throw new EppEvalError('EPP_ARGUMENTS', `'${def.name}' expects a block (lambda)`);
+  }
+  return def.call(ctx, args, block);
+}
+
+function expectsText(def: FunctionDef): string {
+  if (def.minArgs === def.maxArgs) return `expects ${def.minArgs} argument${def.minArgs === 1 ? '' : 's'}`;
+  if (def.maxArgs === Number.POSITIVE_INFINITY) return `expects at least ${def.minArgs} arguments`;
+  return `expects between ${def.minArgs} and ${def.maxArgs} arguments`;
+}
+
+/** Shorthand for defining a function. */
+export function defineFunction(
+  name: string,
+  minArgs: number,
+  maxArgs: number,
+  call: FunctionImpl,
+  block: FunctionDef['block'] = 'none',
+): FunctionDef {
+  return { name, minArgs, maxArgs, block, call };
+}
