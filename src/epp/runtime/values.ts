@@ -102,12 +102,24 @@ export function hashOf(entries: Iterable<readonly [Value, Value]>): PHash {
   return new Map(entries as Iterable<[Value, Value]>);
 }
 
+export interface FromJsOptions {
+  /**
+   * How JavaScript numbers convert. `'infer'` (default): whole numbers become Integers, others Floats.
+   * `'float'`: every number is a Float, for data parsed with integers as bigint (YAML with `intAsBigInt`),
+   * which keeps the `1` / `1.0` distinction of the source.
+   */
+  readonly numbers?: 'infer' | 'float';
+}
+
 /**
- * Converts plain JavaScript data (JSON-like: objects, arrays, numbers, strings, booleans, null) into Puppet
- * values. JavaScript numbers that are whole become Integers unless `floats` says otherwise; use
- * {@link fromJsonText} to keep the `1` / `1.0` distinction of a JSON or YAML source.
+ * Converts plain JavaScript data (JSON-like: objects, arrays, numbers, bigints, strings, booleans, null)
+ * into Puppet values: objects and Maps become hashes, null becomes undef.
  */
-export function fromJs(data: unknown): Value {
+export function fromJs(data: unknown, options: FromJsOptions = {}): Value {
+  return convertFromJs(data, options.numbers === 'float');
+}
+
+function convertFromJs(data: unknown, numbersAreFloats: boolean): Value {
   if (data === null || data === undefined) return undefined;
   switch (typeof data) {
     case 'string':
@@ -115,18 +127,18 @@ export function fromJs(data: unknown): Value {
     case 'bigint':
       return data;
     case 'number':
-      return Number.isInteger(data) ? BigInt(data) : data;
+      return Number.isInteger(data) && !numbersAreFloats ? BigInt(data) : data;
     case 'object':
-      if (Array.isArray(data)) return data.map(fromJs);
+      if (Array.isArray(data)) return data.map((item) => convertFromJs(item, numbersAreFloats));
       if (data instanceof Map) {
         const out: PHash = new Map();
-        for (const [k, v] of data) out.set(fromJs(k), fromJs(v));
+        for (const [k, v] of data) out.set(convertFromJs(k, numbersAreFloats), convertFromJs(v, numbersAreFloats));
         return out;
       }
       if (isValueObject(data)) return data as Value;
       {
         const out: PHash = new Map();
-        for (const [k, v] of Object.entries(data as Record<string, unknown>)) out.set(k, fromJs(v));
+        for (const [k, v] of Object.entries(data as Record<string, unknown>)) out.set(k, convertFromJs(v, numbersAreFloats));
         return out;
       }
     default:

@@ -1,0 +1,165 @@
+/**
+ * `pantograph epp render|validate|dump`: standalone EPP, compatible with `puppet epp`.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { compileEpp, type EppWarning, evaluatePuppet, parseEpp } from '../../epp/index.js';
+import { EppError } from '../../epp/errors.js';
+import { fromJs, isHash, type PHash } from '../../epp/runtime/values.js';
+import { UsageError, toDisplayable } from '../errors.js';
+import { formatProblem } from '../format-error.js';
+import type { Io } from '../io.js';
+import type { GlobalOptions } from '../main.js';
+
+interface RenderFlags {
+  readonly values?: string;
+  readonly valuesFile?: string;
+  readonly inline?: string;
+  readonly strict: boolean;
+  readonly delimiters?: string;
+  readonly baseDir?: string;
+}
+
+export async function eppRender(io: Io, _global: GlobalOptions, files: string[], flags: RenderFlags): Promise<number> {
+  if (files.length === 0 && flags.inline === undefined) {
+    throw new UsageError('nothing to render', 'give template files, or a template text with -e');
+  }
+  const delimiters = parseDelimiters(flags.delimiters);
+  const values = await loadValues(io, flags);
+  const onWarning = (w: EppWarning) => io.err(`${w.where ? `${w.where}: ` : ''}warning: ${w.message}\n`);
+  const onLog = (level: string, message: string) => io.out(`${level === 'notice' ? 'Notice' : level}: ${message}\n`);
+  const sources: { file: string; source: string; baseDir: string }[] = [];
+  if (flags.inline !== undefined) sources.push({ file: '<inline>', source: flags.inline, baseDir: io.cwd });
+  for (const file of files) {
+    const path = resolve(io.cwd, file);
+    sources.push({ file, source: readTemplate(path, file), baseDir: dirname(path) });
+  }
+  for (const { file, source, baseDir } of sources) {
+    const template = compileEpp(source, { file, delimiters });
+    const text = template.render(values, {
+      strict: flags.strict,
+      baseDir: flags.baseDir ? resolve(io.cwd, flags.baseDir) : baseDir,
+      delimiters,
+      onWarning,
+      onLog,
+    });
+    // As `puppet epp render` (Ruby's puts): a line break is added unless the text ends with one.
+    io.out(text.endsWith('\n') ? text : `${text}\n`);
+  }
+  return 0;
+}
+
+export async function eppValidate(io: Io, global: GlobalOptions, files: string[], flags: { delimiters?: string }): Promise<number> {
+  const delimiters = parseDelimiters(flags.delimiters);
+  const problems: ReturnType<typeof toDisplayable>[] = [];
+  for (const file of files) {
+    const source = readTemplate(resolve(io.cwd, file), file);
+    try {
+      parseEpp(source, { file, delimiters });
+    } catch (e) {
+      if (!(e instanceof EppError)) throw e;
+      problems.push(toDisplayable(e));
+    }
+  }
+  if (global.format === 'json') {
+    io.out(`${JSON.stringify({ valid: problems.length === 0, problems: problems.map(jsonProblem) }, null, 2)}\n`);
+  } else {
+    for (const p of problems) io.err(`${formatProblem(p, io.colors)}\n`);
+  }
+  return problems.length === 0 ? 0 : 1;
+}
+
+function jsonProblem(p: ReturnType<typeof toDisplayable>) {
+  const where = p.source !== undefined && p.span ? lineColumnOf(p.source, p.span.start) : undefined;
+  return { code: p.code, message: p.message, file: p.file, line: where?.line, column: where?.column };
+}
+
+function lineColumnOf(source: string, offset: number) {
+  const before = source.slice(0, offset).split('\n');
+  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+}
+
+export async function eppDump(io: Io, _global: GlobalOptions, file: string, flags: { delimiters?: string; js?: boolean }): Promise<number> {
+  const delimiters = parseDelimiters(flags.delimiters);
+  const source = readTemplate(resolve(io.cwd, file), file);
+  if (flags.js) {
+    io.out(`${compileEpp(source, { file, delimiters }).javascript}\n`);
+    return 0;
+  }
+  const ast = parseEpp(source, { file, delimiters });
+  io.out(`${JSON.stringify(ast, dumpReplacer, 2)}\n`);
+  return 0;
+}
+
+/** JSON has no bigint: Integers are written as numbers, Floats keep a marker so `1.0` stays visible. */
+function dumpReplacer(_key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  return value;
+}
+
+function readTemplate(path: string, label: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
+    throw new UsageError(`cannot read template ${label}: ${reason}`);
+  }
+}
+
+function parseDelimiters(text: string | undefined): readonly [string, string] | undefined {
+  if (text === undefined) return undefined;
+  const parts = text.trim().split(/\s+/);
+  if (parts.length !== 2 || parts[0] === parts[1]) {
+    throw new UsageError(`invalid --delimiters '${text}'`, "give the opening and closing delimiter separated by a space, e.g. '[% %]'");
+  }
+  return [parts[0]!, parts[1]!];
+}
+
+/** `--values` (Puppet hash literal or JSON) merged over `--values-file` (JSON or YAML). */
+async function loadValues(io: Io, flags: RenderFlags): Promise<PHash> {
+  const values: PHash = new Map();
+  if (flags.valuesFile !== undefined) {
+    const path = resolve(io.cwd, flags.valuesFile);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      throw new UsageError(`cannot read values file ${flags.valuesFile}`);
+    }
+    for (const [k, v] of await parseDataText(text, flags.valuesFile)) values.set(k, v);
+  }
+  if (flags.values !== undefined) {
+    const text = flags.values.trim();
+    const parsed = text.startsWith('{') && looksLikeJson(text)
+      ? await parseDataText(text, '--values')
+      : evaluatePuppet(text, { file: '--values' });
+    if (!isHash(parsed)) throw new UsageError('--values must be a hash', "e.g. --values '{x => 1}'");
+    for (const [k, v] of parsed) values.set(k, v);
+  }
+  return values;
+}
+
+function looksLikeJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Parses JSON or YAML keeping Puppet's Integer/Float distinction (`1` vs `1.0`). */
+async function parseDataText(text: string, label: string): Promise<PHash> {
+  const { parseDocument } = await import('yaml');
+  const doc = parseDocument(text, { intAsBigInt: true, prettyErrors: false });
+  const problem = doc.errors[0];
+  if (problem) {
+    const [line, column] = problem.linePos?.[0] ? [problem.linePos[0].line, problem.linePos[0].col] : [undefined, undefined];
+    const error = new UsageError(`${label}${line !== undefined ? `:${line}:${column}` : ''}: ${problem.message.split('\n')[0]}`);
+    throw error;
+  }
+  const data = fromJs(doc.toJS({ maxAliasCount: 100 }), { numbers: 'float' });
+  if (data === undefined) return new Map();
+  if (!isHash(data)) throw new UsageError(`${label}: values must be a hash (a JSON object or YAML mapping)`);
+  return data;
+}

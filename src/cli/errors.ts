@@ -1,0 +1,62 @@
+/**
+ * The CLI's one place that turns errors into output and exit codes. A user's mistake (bad template, bad
+ * values, bad configuration) prints its message with position and exits 1; anything else is a bug and
+ * prints its stack with a request to report it.
+ */
+import { EppError } from '../epp/errors.js';
+import { type Displayable, formatProblem } from './format-error.js';
+import type { Io } from './io.js';
+
+/** A mistake in how the command was called (bad flag value, missing file). */
+export class UsageError extends Error {
+  override name = 'UsageError';
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Errors that carry a string `code` are the project's typed errors (or Node's file errors). */
+function isUserError(e: unknown): e is Error & { code: string } {
+  return e instanceof Error && typeof (e as { code?: unknown }).code === 'string';
+}
+
+export function toDisplayable(e: Error & { code?: string }): Displayable {
+  if (e instanceof EppError) {
+    return {
+      code: e.code,
+      message: e.message,
+      file: e.location?.file,
+      source: e.location?.source,
+      span: e.location?.span,
+      hint: e.hint,
+    };
+  }
+  const positioned = e as Error & Partial<Displayable>;
+  return {
+    code: e.code,
+    message: e.message,
+    file: positioned.file,
+    line: positioned.line,
+    column: positioned.column,
+    source: positioned.source,
+    span: positioned.span,
+    hint: positioned.hint,
+  };
+}
+
+export function reportError(e: unknown, io: Io): number {
+  if (e instanceof UsageError) {
+    io.err(`${formatProblem({ message: e.message, hint: e.hint }, io.colors)}\n`);
+    return 1;
+  }
+  if (isUserError(e)) {
+    io.err(`${formatProblem(toDisplayable(e), io.colors)}\n`);
+    return 1;
+  }
+  const detail = e instanceof Error ? (e.stack ?? e.message) : String(e);
+  io.err(`internal error: ${detail}\nThis is a bug in Pantograph; please report it with the command you ran.\n`);
+  return 70;
+}

@@ -1,0 +1,72 @@
+/**
+ * Displays errors for people: `file:line:col`, the message with its code, a code frame with a caret under
+ * the offending text, and a hint. Detection lives with the errors; this only formats them.
+ */
+import { lineColumn } from '../epp/position.js';
+
+export interface Colors {
+  red(s: string): string;
+  yellow(s: string): string;
+  bold(s: string): string;
+  dim(s: string): string;
+  cyan(s: string): string;
+}
+
+export const noColors: Colors = { red: (s) => s, yellow: (s) => s, bold: (s) => s, dim: (s) => s, cyan: (s) => s };
+
+/** What any positioned problem (EPP, engine, sync) offers for display. */
+export interface Displayable {
+  readonly severity?: 'error' | 'warning' | undefined;
+  readonly code?: string | undefined;
+  readonly message: string;
+  readonly file?: string | undefined;
+  readonly line?: number | undefined;
+  readonly column?: number | undefined;
+  /** Source text and span, for a code frame. */
+  readonly source?: string | undefined;
+  readonly span?: { readonly start: number; readonly end: number } | undefined;
+  readonly hint?: string | undefined;
+}
+
+export function formatProblem(problem: Displayable, colors: Colors = noColors): string {
+  const severity = problem.severity ?? 'error';
+  const label = severity === 'error' ? colors.red(colors.bold('error')) : colors.yellow(colors.bold('warning'));
+  const code = problem.code ? colors.dim(` [${problem.code}]`) : '';
+  let where = problem.file ?? '';
+  let line = problem.line;
+  let column = problem.column;
+  if (problem.source !== undefined && problem.span && line === undefined) {
+    ({ line, column } = lineColumn(problem.source, problem.span.start));
+  }
+  if (where && line !== undefined) where += `:${line}:${column ?? 1}`;
+  const lines = [`${where ? `${colors.bold(where)}: ` : ''}${label}: ${problem.message}${code}`];
+  if (problem.source !== undefined && problem.span && line !== undefined) {
+    lines.push(...codeFrame(problem.source, problem.span, line, column ?? 1, colors));
+  }
+  if (problem.hint) lines.push(`  ${colors.cyan('hint')}: ${problem.hint}`);
+  return lines.join('\n');
+}
+
+/** Up to two lines of context before the error line, the line itself and a caret line. */
+function codeFrame(
+  source: string,
+  span: { readonly start: number; readonly end: number },
+  line: number,
+  column: number,
+  colors: Colors,
+): string[] {
+  const all = source.split('\n');
+  const first = Math.max(1, line - 2);
+  const width = String(line).length;
+  const out: string[] = [];
+  for (let n = first; n <= line; n++) {
+    const text = (all[n - 1] ?? '').replace(/\r$/, '');
+    const marker = n === line ? colors.red('>') : ' ';
+    out.push(`${marker} ${colors.dim(String(n).padStart(width))} | ${text}`);
+  }
+  const lineText = all[line - 1] ?? '';
+  const spanLength = Math.max(1, Math.min(span.end - span.start, lineText.length - column + 1));
+  const pad = lineText.slice(0, column - 1).replace(/[^\t]/g, ' ');
+  out.push(`  ${' '.repeat(width)} | ${pad}${colors.red('^'.repeat(spanLength))}`);
+  return out;
+}

@@ -1,0 +1,49 @@
+/**
+ * Where commands write. Commands take an `Io` instead of touching `process` so tests can call them
+ * directly and capture what they print.
+ */
+import type { Colors } from './format-error.js';
+import { noColors } from './format-error.js';
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  readonly colors: Colors;
+  /** Standard input and output are a terminal: prompts and progress are allowed. */
+  readonly interactive: boolean;
+  readonly cwd: string;
+}
+
+export async function processIo(color: boolean | undefined): Promise<Io> {
+  const useColor = color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
+  let colors: Colors = noColors;
+  if (useColor) {
+    const pc = (await import('picocolors')).default;
+    colors = { red: pc.red, yellow: pc.yellow, bold: pc.bold, dim: pc.dim, cyan: pc.cyan };
+  }
+  return {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    colors,
+    interactive: process.stdin.isTTY === true && process.stdout.isTTY === true,
+    cwd: process.cwd(),
+  };
+}
+
+/** An Io that collects output in strings (tests, library use). */
+export function memoryIo(cwd: string = process.cwd()): Io & { stdout: string; stderr: string } {
+  const io = {
+    stdout: '',
+    stderr: '',
+    out(text: string) {
+      io.stdout += text;
+    },
+    err(text: string) {
+      io.stderr += text;
+    },
+    colors: noColors,
+    interactive: false,
+    cwd,
+  };
+  return io;
+}

@@ -1,0 +1,372 @@
+/**
+ * The EPP compiler: AST -> JavaScript source -> a render function.
+ *
+ * Templates are compiled once into straight-line JavaScript (as eta and ejs do) and the function is cached
+ * by the caller. The generated code appends to a local `out` string; Puppet semantics live in the runtime
+ * object `rt` (see `runtime/runtime.ts`), which the code calls for anything beyond string concatenation.
+ *
+ * Conventions in the generated code:
+ * - `S0`, `S1`, ... are scope objects (prototype chains: a lambda's scope inherits from where it was
+ *   written). A variable is read as `S["x"]`; `undefined` there may mean undef or unknown, and only then
+ *   does `"x" in S` tell the two apart.
+ * - `K[n]` caches constant values (type expressions, regexps) across renders.
+ * - `P` numbers index the span table, so runtime errors can point at the source.
+ */
+import type {
+  AccessNode,
+  CaseNode,
+  IfNode,
+  LambdaNode,
+  Node,
+  ParameterNode,
+  SelectorNode,
+  TemplateNode,
+} from './ast.js';
+import type { Span } from './errors.js';
+
+export interface CompiledCode {
+  /** `(rt, S0) => string`: renders the template into a string. */
+  readonly render: (rt: unknown, scope: object) => string;
+  readonly spans: readonly Span[];
+  /** The generated JavaScript, for debugging (`pantograph epp dump --js`). */
+  readonly code: string;
+}
+
+export interface CompileTemplateOptions {
+  /** Compile a program whose value is its last expression (hooks, `--values`), not a text render. */
+  readonly value?: boolean;
+}
+
+export function compileTemplate(ast: TemplateNode, options: CompileTemplateOptions = {}): CompiledCode {
+  const generator = new Generator();
+  const code = generator.template(ast, options.value ?? false);
+  const constants: unknown[] = [];
+  // biome-ignore lint/security/noGlobalEval: compiling templates to JavaScript is the point (like eta).
+  const factory = new Function('K', code) as (k: unknown[]) => (rt: unknown, scope: object) => string;
+  return { render: factory(constants), spans: generator.spans, code };
+}
+
+const str = (s: string) => JSON.stringify(s);
+
+class Generator {
+  readonly spans: Span[] = [];
+  private constantCount = 0;
+  private scopeDepth = 0;
+  private tempCount = 0;
+
+  /** Registers a span and returns its index for the generated code. */
+  private pos(node: { start: number; end: number }): number {
+    this.spans.push({ start: node.start, end: node.end });
+    return this.spans.length - 1;
+  }
+
+  private get scope(): string {
+    return `S${this.scopeDepth}`;
+  }
+
+  private temp(): string {
+    return `t${this.tempCount++}`;
+  }
+
+  template(ast: TemplateNode, value: boolean): string {
+    const lines: string[] = [];
+    lines.push('return function render(rt, S0) {');
+    lines.push('let out = "";');
+    lines.push('let t;');
+    if (ast.params) {
+      lines.push(`rt.checkArguments([${ast.params.map((p) => str(p.name)).join(', ')}], ${this.pos(ast.params[0]!)});`);
+      for (const param of ast.params) lines.push(this.bindParameter(param, `rt.argument(${str(param.name)})`));
+    } else {
+      lines.push('rt.bindArguments(S0);');
+    }
+    lines.push('try {');
+    lines.push(value ? this.valueBlock(ast.body) : this.statements(ast.body));
+    lines.push(`} catch (e) { ${value ? 'return ' : ''}rt.returnValue(e); }`);
+    if (!value) lines.push('return out;');
+    lines.push('};');
+    return lines.join('\n');
+  }
+
+  /**
+   * Binds one parameter: the given value (`rt.MISSING` when absent), else its default (undef also takes the
+   * default, as in Puppet), else a missing-parameter error; then the type check.
+   */
+  private bindParameter(param: ParameterNode, given: string): string {
+    const S = this.scope;
+    const p = this.pos(param);
+    const name = str(param.name);
+    const v = this.temp();
+    let code = `{ let ${v} = ${given};\n`;
+    if (param.defaultValue) {
+      code += `if (${v} === rt.MISSING || ${v} === undefined) ${v} = ${this.expr(param.defaultValue)};\n`;
+    } else {
+      code += `if (${v} === rt.MISSING) ${v} = rt.missingParameter(${name}, ${p});\n`;
+    }
+    if (param.valueType) {
+      code += `rt.checkParameter(${this.expr(param.valueType)}, ${v}, ${name}, ${p});\n`;
+    }
+    code += `${S}[${name}] = ${v}; }`;
+    return code;
+  }
+
+  private statements(nodes: readonly Node[]): string {
+    return nodes.map((n) => this.statement(n)).join('\n');
+  }
+
+  /** Statements whose value is the last one: emits `return <last>;`. */
+  private valueBlock(nodes: readonly Node[]): string {
+    if (nodes.length === 0) return 'return undefined;';
+    const head = nodes.slice(0, -1).map((n) => this.statement(n));
+    const last = nodes[nodes.length - 1]!;
+    if (last.type === 'Text' || last.type === 'Render') return `${[...head, this.statement(last)].join('\n')}\nreturn undefined;`;
+    return `${head.join('\n')}\nreturn ${this.expr(last)};`;
+  }
+
+  private statement(node: Node): string {
+    switch (node.type) {
+      case 'Text':
+        return `out += ${str(node.value)};`;
+      case 'Render':
+        return `t = ${this.expr(node.expr)}; out += typeof t === "string" ? t : rt.render(t);`;
+      case 'If':
+        return this.ifStatement(node);
+      case 'Case':
+        return this.caseStatement(node);
+      default:
+        return `${this.expr(node)};`;
+    }
+  }
+
+  private ifStatement(node: IfNode): string {
+    const m = this.temp();
+    const test = `rt.truthy(${this.expr(node.test)})`;
+    let code = `{ const ${m} = rt.m; try { if (${node.negate ? `!${test}` : test}) {\n${this.statements(node.then)}\n}`;
+    if (node.otherwise) code += ` else {\n${this.statements(node.otherwise)}\n}`;
+    code += ` } finally { rt.m = ${m}; } }`;
+    return code;
+  }
+
+  private caseStatement(node: CaseNode): string {
+    return `{ ${this.caseBody(node, false)} }`;
+  }
+
+  /** The shared code of `case` as statement and as value (`asValue` returns the option's value). */
+  private caseBody(node: CaseNode, asValue: boolean): string {
+    const v = this.temp();
+    const m = this.temp();
+    const p = this.pos(node);
+    const body = (nodes: readonly Node[]) => (asValue ? this.valueBlock(nodes) : this.statements(nodes));
+    let code = `const ${v} = ${this.expr(node.test)}; const ${m} = rt.m; try {\n`;
+    let defaultBody: readonly Node[] | undefined;
+    let first = true;
+    for (const option of node.options) {
+      const tests = option.values.filter((value) => value.type !== 'Default').map((value) => this.caseTest(v, value, p));
+      if (tests.length < option.values.length) defaultBody = option.body;
+      if (tests.length === 0) continue;
+      code += `${first ? '' : 'else '}if (${tests.join(' || ')}) {\n${body(option.body)}\n}\n`;
+      first = false;
+    }
+    if (defaultBody) code += `${first ? '' : 'else '}{\n${body(defaultBody)}\n}\n`;
+    code += `} finally { rt.m = ${m}; }`;
+    if (asValue) code += '\nreturn undefined;';
+    return code;
+  }
+
+  private caseTest(value: string, option: Node, p: number): string {
+    if (option.type === 'Unary' && option.operator === '*') {
+      return `rt.matchesAny(${value}, ${this.expr(option.operand)}, ${p})`;
+    }
+    return `rt.matchesOption(${value}, ${this.expr(option)}, ${p})`;
+  }
+
+  // ---------------------------------------------------------------- expressions
+
+  private expr(node: Node): string {
+    switch (node.type) {
+      case 'Literal':
+        return literal(node.value);
+      case 'Default':
+        return 'rt.DEFAULT';
+      case 'BareWord':
+        return str(node.name);
+      case 'TypeRef':
+        return this.constant(`rt.type(${str(node.name)}, ${this.pos(node)})`);
+      case 'Regex':
+        return this.constant(`rt.regexp(${str(node.source)}, ${this.pos(node)})`);
+      case 'Interpolated':
+        return `(${node.parts.map((part) => (typeof part === 'string' ? str(part) : `rt.interpolate(${this.expr(part)})`)).join(' + ')})`;
+      case 'Variable':
+        return this.variable(node.name, this.pos(node));
+      case 'Array':
+        return `[${node.elements.map((e) => this.element(e)).join(', ')}]`;
+      case 'Hash':
+        return `rt.hash([${node.entries.map((e) => `${this.expr(e.key)}, ${this.expr(e.value)}`).join(', ')}])`;
+      case 'Access':
+        return this.access(node);
+      case 'Binary':
+        return this.binary(node.operator, this.expr(node.left), this.expr(node.right), this.pos({ start: node.operatorStart, end: node.end }));
+      case 'Logical':
+        return node.operator === 'and'
+          ? `(rt.truthy(${this.expr(node.left)}) && rt.truthy(${this.expr(node.right)}))`
+          : `(rt.truthy(${this.expr(node.left)}) || rt.truthy(${this.expr(node.right)}))`;
+      case 'Unary':
+        if (node.operator === '!') return `!rt.truthy(${this.expr(node.operand)})`;
+        if (node.operator === '-') return `rt.negate(${this.expr(node.operand)}, ${this.pos(node)})`;
+        return this.expr(node.operand);
+      case 'Assignment':
+        if (node.target.type === 'Variable') {
+          return `rt.assign(${this.scope}, ${str(node.target.name)}, ${this.expr(node.value)}, ${this.pos(node.target)})`;
+        }
+        return `rt.destructure(${this.scope}, [${node.target.elements.map((e) => str((e as { name: string }).name)).join(', ')}], ${this.expr(node.value)}, ${this.pos(node.target)})`;
+      case 'Call':
+        return `rt.call(${str(node.name)}, [${node.args.map((a) => this.element(a)).join(', ')}], ${this.lambda(node.lambda)}, ${this.pos(node)}, ${this.scope})`;
+      case 'MethodCall':
+        return `rt.call(${str(node.name)}, [${[this.expr(node.receiver), ...node.args.map((a) => this.element(a))].join(', ')}], ${this.lambda(node.lambda)}, ${this.pos(node)}, ${this.scope})`;
+      case 'New':
+        return `rt.newValue(${this.expr(node.typeExpr)}, [${node.args.map((a) => this.element(a)).join(', ')}], ${this.lambda(node.lambda)}, ${this.pos(node)}, ${this.scope})`;
+      case 'If': {
+        const m = this.temp();
+        const test = `rt.truthy(${this.expr(node.test)})`;
+        const otherwise = node.otherwise ? this.valueBlock(node.otherwise) : 'return undefined;';
+        return `(() => { const ${m} = rt.m; try { if (${node.negate ? `!${test}` : test}) {\n${this.valueBlock(node.then)}\n} else {\n${otherwise}\n} } finally { rt.m = ${m}; } })()`;
+      }
+      case 'Case':
+        return `(() => {\n${this.caseBody(node, true)}\n})()`;
+      case 'Selector':
+        return this.selector(node);
+      case 'Paren':
+        return `(${this.expr(node.expr)})`;
+      case 'Block':
+        return `(() => {\n${this.valueBlock(node.body)}\n})()`;
+      case 'Lambda':
+        return this.lambda(node);
+      case 'Text':
+      case 'Render':
+        return `(() => { ${this.statement(node)} return undefined; })()`;
+    }
+  }
+
+  /** An array element or call argument: `*x` splats. */
+  private element(node: Node): string {
+    if (node.type === 'Unary' && node.operator === '*') return `...rt.splat(${this.expr(node.operand)})`;
+    return this.expr(node);
+  }
+
+  /** Caches a constant value in `K` on first evaluation. */
+  private constant(code: string): string {
+    const k = this.constantCount++;
+    return `(K[${k}] ?? (K[${k}] = ${code}))`;
+  }
+
+  private variable(name: string, p: number): string {
+    if (/^\d+$/.test(name)) return `rt.capture(${Number(name)})`;
+    if (name.startsWith('::')) return `rt.topVariable(${str(name.slice(2))}, ${p})`;
+    const S = this.scope;
+    const key = str(name);
+    return `((t = ${S}[${key}]) !== undefined || ${key} in ${S} ? t : rt.unknownVariable(${key}, ${p}))`;
+  }
+
+  private access(node: AccessNode): string {
+    const keys = node.keys.map((k) => this.element(k)).join(', ');
+    const code = `rt.access(${this.expr(node.target)}, [${keys}], ${this.pos(node)})`;
+    return isConstant(node) ? this.constant(code) : code;
+  }
+
+  private binary(op: string, left: string, right: string, p: number): string {
+    switch (op) {
+      case '==':
+        return `rt.equals(${left}, ${right})`;
+      case '!=':
+        return `!rt.equals(${left}, ${right})`;
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+        return `(rt.compare(${left}, ${right}, ${p}) ${op} 0)`;
+      case '=~':
+        return `rt.match(${left}, ${right}, ${p})`;
+      case '!~':
+        return `!rt.match(${left}, ${right}, ${p})`;
+      case 'in':
+        return `rt.isIn(${left}, ${right}, ${p})`;
+      default:
+        return `rt.arithmetic(${str(op)}, ${left}, ${right}, ${p})`;
+    }
+  }
+
+  private selector(node: SelectorNode): string {
+    const v = this.temp();
+    const p = this.pos(node);
+    let code = `(() => { const ${v} = ${this.expr(node.test)};\n`;
+    let fallback: Node | undefined;
+    for (const entry of node.entries) {
+      if (entry.key.type === 'Default') {
+        fallback = entry.value;
+        continue;
+      }
+      code += `if (${this.caseTest(v, entry.key, p)}) return ${this.expr(entry.value)};\n`;
+    }
+    code += fallback ? `return ${this.expr(fallback)};` : `return rt.noSelectorMatch(${v}, ${p});`;
+    return `${code} })()`;
+  }
+
+  private lambda(node: LambdaNode | undefined): string {
+    if (!node) return 'undefined';
+    const outer = this.scope;
+    this.scopeDepth++;
+    const S = this.scope;
+    const params = node.params;
+    const required = params.filter((p) => !p.defaultValue && !p.captureRest).length;
+    const hasRest = params.some((p) => p.captureRest);
+    const args = params.map((_, i) => `a${i}`).join(', ');
+    let code = `rt.lambda(function (${args}) { const ${S} = Object.create(${outer}); let t;\n`;
+    code += `rt.checkLambdaArity(arguments.length, ${required}, ${hasRest ? 'Infinity' : params.length}, ${this.pos(node)});\n`;
+    params.forEach((param, i) => {
+      const given = param.captureRest
+        ? `Array.prototype.slice.call(arguments, ${i})`
+        : `(arguments.length > ${i} ? a${i} : rt.MISSING)`;
+      code += `${this.bindParameter(param, given)}\n`;
+    });
+    code += `try {\n${this.valueBlock(node.body)}\n} catch (e) { return rt.nextValue(e); }\n`;
+    code += `}, ${params.length}, ${required}, ${hasRest})`;
+    this.scopeDepth--;
+    return code;
+  }
+}
+
+function literal(value: string | boolean | bigint | number | undefined): string {
+  switch (typeof value) {
+    case 'string':
+      return str(value);
+    case 'bigint':
+      return `${value}n`;
+    case 'number':
+      return Object.is(value, -0) ? '-0' : Number.isFinite(value) ? String(value) : value > 0 ? 'Infinity' : '-Infinity';
+    case 'boolean':
+      return String(value);
+    default:
+      return 'undefined';
+  }
+}
+
+/** Whether an expression's value can be computed once and reused (type expressions mostly). */
+function isConstant(node: Node): boolean {
+  switch (node.type) {
+    case 'Literal':
+    case 'TypeRef':
+    case 'Regex':
+    case 'Default':
+    case 'BareWord':
+      return true;
+    case 'Array':
+      return node.elements.every(isConstant);
+    case 'Hash':
+      return node.entries.every((e) => isConstant(e.key) && isConstant(e.value));
+    case 'Access':
+      return node.target.type === 'TypeRef' || (node.target.type === 'Access' && isConstant(node.target))
+        ? node.keys.every(isConstant)
+        : false;
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,296 @@
+/**
+ * The EPP facade: parse, compile (cached by content) and render templates, and evaluate Puppet code.
+ */
+import { readFileSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { TemplateNode } from './ast.js';
+import { type CompiledCode, compileTemplate } from './compiler.js';
+import { EppError, EppEvalError, type SourceLocation } from './errors.js';
+import { coreFunctions } from './functions/index.js';
+import { BreakSignal, type FunctionDef, FunctionRegistry } from './functions/registry.js';
+import { parsePuppet, parseTemplate } from './parser.js';
+import { lineColumn } from './position.js';
+import { type RuntimeHost, Runtime } from './runtime/runtime.js';
+import { fromJs, isHash, type PHash, type Value } from './runtime/values.js';
+
+export interface EppWarning {
+  readonly code: string;
+  readonly message: string;
+  /** `file:line:col` when known, else ''. */
+  readonly where: string;
+}
+
+export interface CompileOptions {
+  /** File name used in errors (`<inline>` when absent). */
+  readonly file?: string;
+  /** Tag delimiters, default `['<%', '%>']`. Trim (`<%-`, `-%>`) and literal (`<%%`, `%%>`) forms follow. */
+  readonly delimiters?: readonly [string, string] | undefined;
+}
+
+export interface RenderOptions {
+  /** Unknown variables are errors (default true). With false: a warning, and they render empty. */
+  readonly strict?: boolean;
+  /** Directory `epp('x.epp')` resolves against; files outside it are refused. Default: no file access. */
+  readonly baseDir?: string | undefined;
+  /** Extra functions, added to (or replacing) the built-ins. */
+  readonly functions?: readonly FunctionDef[] | undefined;
+  /** Variables visible everywhere, also in templates that declare parameters (like `$facts`). */
+  readonly topScope?: PHash | Readonly<Record<string, unknown>> | undefined;
+  /** Receives warnings. */
+  readonly onWarning?: ((warning: EppWarning) => void) | undefined;
+  /** Receives `notice()` and friends. */
+  readonly onLog?: ((level: string, message: string) => void) | undefined;
+  /** Delimiters for templates rendered with `epp()` / `inline_epp()` from this one. */
+  readonly delimiters?: readonly [string, string] | undefined;
+}
+
+/** A declared template parameter (`<%- | Type $name = default | -%>`). */
+export interface TemplateParameter {
+  readonly name: string;
+  /** The type as written, e.g. `Optional[String]`; `Any` when omitted. */
+  readonly typeText: string;
+  readonly hasDefault: boolean;
+  /** The default's source text, when there is one. */
+  readonly defaultText: string | undefined;
+  readonly span: { readonly start: number; readonly end: number };
+}
+
+export type Values = PHash | Readonly<Record<string, unknown>>;
+
+// ---------------------------------------------------------------- compile cache
+
+interface CacheEntry {
+  readonly ast: TemplateNode;
+  readonly code: CompiledCode;
+}
+
+const MAX_CACHE = 1000;
+const cache = new Map<string, CacheEntry>();
+
+/** Forgets every compiled template (for benchmarks that measure cold compiles). */
+export function clearCompileCache(): void {
+  cache.clear();
+}
+
+function compileCached(source: string, options: CompileOptions, program: boolean): CacheEntry {
+  // Map keys hash the string's content: equal sources share one compiled function whatever their file.
+  const d = options.delimiters;
+  const key = `${program ? 'p' : 't'}${d ? `${d[0]}\u0000${d[1]}` : ''}\u0000${source}`;
+  let entry = cache.get(key);
+  if (entry) return entry;
+  const parseOptions = { file: options.file ?? '<inline>', delimiters: options.delimiters };
+  const ast = program ? parsePuppet(source, parseOptions) : parseTemplate(source, parseOptions);
+  entry = { ast, code: compileTemplate(ast, { value: program }) };
+  if (cache.size >= MAX_CACHE) cache.delete(cache.keys().next().value as string);
+  cache.set(key, entry);
+  return entry;
+}
+
+// ---------------------------------------------------------------- public API
+
+/** Parses a template into its AST. Throws `EppSyntaxError` with a position. */
+export function parseEpp(source: string, options: CompileOptions = {}): TemplateNode {
+  return parseTemplate(source, { file: options.file ?? '<inline>', delimiters: options.delimiters });
+}
+
+export class CompiledTemplate {
+  readonly parameters: readonly TemplateParameter[] | undefined;
+
+  /** @internal use {@link compileEpp}. */
+  constructor(
+    readonly file: string,
+    readonly source: string,
+    readonly ast: TemplateNode,
+    private readonly code: CompiledCode,
+    readonly delimiters: readonly [string, string] | undefined,
+  ) {
+    this.parameters = ast.params?.map((p) => ({
+      name: p.name,
+      typeText: p.valueType ? source.slice(p.valueType.start, p.valueType.end) : 'Any',
+      hasDefault: p.defaultValue !== undefined,
+      defaultText: p.defaultValue ? source.slice(p.defaultValue.start, p.defaultValue.end) : undefined,
+      span: { start: p.start, end: p.end },
+    }));
+  }
+
+  get spans() {
+    return this.code.spans;
+  }
+
+  /** The generated JavaScript (for `epp dump --js` and debugging). */
+  get javascript(): string {
+    return this.code.code;
+  }
+
+  /** Renders with the given values. Throws `EppError` (with a position) for any problem. */
+  render(values: Values = {}, options: RenderOptions = {}): string {
+    const host = new Host(options);
+    const top = topScopeOf(options.topScope);
+    return host.run(this, toHash(values), Object.create(top), top, 0) as string;
+  }
+
+  /** @internal runs with an explicit scope (nested templates, hooks). */
+  runIn(host: RuntimeHost, values: PHash, scope: object, top: object, depth: number): unknown {
+    const rt = new Runtime(this, host, values, top, depth);
+    return this.code.render(rt, scope);
+  }
+}
+
+/** Compiles a template (cached by content). Throws `EppSyntaxError` with a position. */
+export function compileEpp(source: string, options: CompileOptions = {}): CompiledTemplate {
+  const file = options.file ?? '<inline>';
+  const entry = compileCached(source, options, false);
+  return new CompiledTemplate(file, source, entry.ast, entry.code, options.delimiters);
+}
+
+/** Parses, compiles (cached) and renders in one call. */
+export function renderEpp(source: string, values: Values = {}, options: RenderOptions & CompileOptions = {}): string {
+  return compileEpp(source, options).render(values, options);
+}
+
+/**
+ * Evaluates Puppet code (no EPP tags) and returns the value of its last expression: used for `.pp` hooks
+ * and for `--values` hash literals. `variables` are its local variables.
+ */
+export function evaluatePuppet(
+  source: string,
+  options: CompileOptions & RenderOptions & { readonly variables?: Values } = {},
+): Value {
+  const file = options.file ?? '<inline>';
+  const entry = compileCached(source, options, true);
+  const template = new CompiledTemplate(file, source, entry.ast, entry.code, options.delimiters);
+  const host = new Host(options);
+  const top = topScopeOf(options.topScope);
+  return host.run(template, toHash(options.variables ?? {}), Object.create(top), top, 0) as Value;
+}
+
+// ---------------------------------------------------------------- host
+
+const extendedRegistries = new WeakMap<readonly FunctionDef[], FunctionRegistry>();
+
+function registryFor(extra: readonly FunctionDef[] | undefined): FunctionRegistry {
+  if (!extra || extra.length === 0) return coreFunctions;
+  let registry = extendedRegistries.get(extra);
+  if (!registry) {
+    registry = coreFunctions.extend(...extra);
+    extendedRegistries.set(extra, registry);
+  }
+  return registry;
+}
+
+function toHash(values: Values): PHash {
+  if (isHash(values as Value)) return values as PHash;
+  const converted = fromJs(values);
+  if (!isHash(converted)) throw new EppEvalError('EPP_ARGUMENTS', 'template values must be a hash');
+  return converted;
+}
+
+function topScopeOf(values: Values | undefined): object {
+  const top: Record<string, Value> = Object.create(null);
+  if (values) {
+    for (const [k, v] of toHash(values)) if (typeof k === 'string') top[k] = v;
+  }
+  return top;
+}
+
+/** The environment of one render: options, nested templates, file access within `baseDir`. */
+class Host implements RuntimeHost {
+  readonly strict: boolean;
+  readonly functions: FunctionRegistry;
+
+  constructor(private readonly options: RenderOptions) {
+    this.strict = options.strict ?? true;
+    this.functions = registryFor(options.functions);
+  }
+
+  warn(code: string, message: string, location: SourceLocation | undefined): void {
+    if (!this.options.onWarning) return;
+    let where = '';
+    if (location) {
+      const { line, column } = lineColumn(location.source, location.span.start);
+      where = `${location.file}:${line}:${column}`;
+    }
+    this.options.onWarning({ code, message, where });
+  }
+
+  log(level: string, message: string): void {
+    this.options.onLog?.(level, message);
+  }
+
+  private currentTop: object = Object.create(null);
+
+  run(template: CompiledTemplate, values: PHash, scope: object, top: object, depth: number): unknown {
+    const previousTop = this.currentTop;
+    this.currentTop = top;
+    try {
+      return template.runIn(this, values, scope, top, depth);
+    } catch (e) {
+      throw normaliseError(e, template);
+    } finally {
+      this.currentTop = previousTop;
+    }
+  }
+
+  renderFile(path: string, args: Value | undefined, depth: number): string {
+    const file = this.resolveTemplateFile(path);
+    let source: string;
+    try {
+      source = readFileSync(file, 'utf8');
+    } catch {
+      throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}'`);
+    }
+    const template = compileEpp(source, { file, delimiters: this.options.delimiters });
+    const values = args === undefined ? new Map() : asArgumentHash(args, 'epp');
+    // A file template sees the global scope only, plus its arguments.
+    return this.run(template, values, Object.create(this.currentTop), this.currentTop, depth) as string;
+  }
+
+  renderInline(source: string, args: Value | undefined, callerScope: object, depth: number): string {
+    const template = compileEpp(source, { file: '<inline_epp>', delimiters: this.options.delimiters });
+    const values = args === undefined ? new Map() : asArgumentHash(args, 'inline_epp');
+    // Without declared parameters, an inline template sees the variables of the scope that calls it.
+    const scope = template.parameters ? Object.create(this.currentTop) : Object.create(callerScope);
+    return this.run(template, values, scope, this.currentTop, depth) as string;
+  }
+
+  /** `epp('x.epp')` resolves inside `baseDir` only; symlinks leading outside are refused too. */
+  private resolveTemplateFile(path: string): string {
+    const base = this.options.baseDir;
+    if (!base) throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}'`);
+    if (isAbsolute(path)) {
+      throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}': absolute paths are not allowed`);
+    }
+    const candidate = resolve(base, path);
+    let real: string;
+    let realBase: string;
+    try {
+      realBase = realpathSync(base);
+      real = realpathSync(candidate);
+    } catch {
+      throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}'`);
+    }
+    const rel = relative(realBase, real);
+    if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) {
+      throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}': it is outside ${base}`);
+    }
+    return real;
+  }
+}
+
+function asArgumentHash(args: Value, fn: string): PHash {
+  if (!isHash(args)) throw new EppEvalError('EPP_ARGUMENTS', `${fn}() expects a Hash of arguments as its second argument`);
+  return args;
+}
+
+/** Signals that escaped their construct, and the JavaScript stack limit, become EPP errors. */
+function normaliseError(e: unknown, template: CompiledTemplate): unknown {
+  if (e instanceof EppError) return e;
+  const location = { file: template.file, source: template.source, span: { start: 0, end: 0 } };
+  if (e instanceof BreakSignal) {
+    return new EppEvalError('EPP_BREAK_OUTSIDE_ITERATION', 'break() from context where this is illegal', location);
+  }
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return new EppEvalError('EPP_EVAL', 'the template nests too deeply to evaluate', location);
+  }
+  return e;
+}

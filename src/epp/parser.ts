@@ -1,0 +1,631 @@
+/**
+ * The EPP parser: tokens -> AST.
+ *
+ * A recursive-descent parser with precedence climbing for binary operators. Puppet's precedence, from
+ * loosest to tightest: `=` (right), `or`, `and`, `< <= > >=`, `== !=`, `<< >>`, `+ -`, `* / %`, `=~ !~`,
+ * `in`, then unary `!`, `-`, splat `*`, then postfix selector `?`, access `[...]` and method calls `.f()`.
+ * (That `==` binds tighter than `<` is Puppet's, not a slip.)
+ *
+ * Template text and `<%= %>` renders are statements like any other, so they may appear inside blocks:
+ * `<% if $x { %>yes<% } %>` parses as an `if` whose body holds a Text node.
+ */
+import type {
+  ArrayNode,
+  BinaryOperator,
+  CaseOption,
+  LambdaNode,
+  Node,
+  ParameterNode,
+  TemplateNode,
+  VariableNode,
+} from './ast.js';
+import { EppSyntaxError } from './errors.js';
+import { lex, type Token } from './lexer.js';
+
+export interface ParseOptions {
+  /** File name for error messages (default `<inline>`). */
+  readonly file?: string;
+  readonly delimiters?: readonly [string, string] | undefined;
+}
+
+export function parseTemplate(source: string, options: ParseOptions = {}): TemplateNode {
+  const file = options.file ?? '<inline>';
+  const tokens = lex(source, { file, delimiters: options.delimiters });
+  return new Parser(tokens, source, file).template();
+}
+
+/** Parses Puppet code (no EPP tags), e.g. a `.pp` hook or a `--values` hash literal. */
+export function parsePuppet(source: string, options: ParseOptions = {}): TemplateNode {
+  // A code-only program is a template that is one code tag; delimiters that cannot occur keep it so.
+  const open = '\u0000<';
+  const close = '>\u0000';
+  const file = options.file ?? '<inline>';
+  const wrapped = `${open}${source}\n${close}`;
+  const tokens = lex(wrapped, { file, delimiters: [open, close] }).map((t) => shift(t, -open.length));
+  return new Parser(tokens, source, file).template();
+}
+
+function shift(t: Token, by: number): Token {
+  const s: Token = { ...t, start: Math.max(0, t.start + by), end: Math.max(0, t.end + by) };
+  if (t.parts) s.parts = t.parts.map((p) => (typeof p === 'string' ? p : p.map((x) => shift(x, by))));
+  return s;
+}
+
+const BINARY_LEVELS: readonly (readonly string[])[] = [
+  ['<', '<=', '>', '>='],
+  ['==', '!='],
+  ['<<', '>>'],
+  ['+', '-'],
+  ['*', '/', '%'],
+  ['=~', '!~'],
+  ['in'],
+];
+
+/** Functions that may be called as statements without parentheses (`notice 'x'`). */
+const STATEMENT_CALLS = new Set([
+  'fail',
+  'notice',
+  'info',
+  'warning',
+  'err',
+  'debug',
+  'alert',
+  'crit',
+  'emerg',
+  'break',
+  'next',
+  'return',
+  'include',
+  'require',
+  'contain',
+  'realize',
+  'tag',
+]);
+
+/** Deepest expression nesting accepted: far beyond real templates, well within the JavaScript stack. */
+const MAX_NESTING = 400;
+
+class Parser {
+  private i = 0;
+
+  constructor(
+    private readonly tokens: Token[],
+    private readonly source: string,
+    private readonly file: string,
+    private depth = 0,
+  ) {}
+
+  // ------------------------------------------------------------ helpers
+
+  private peek(offset = 0): Token {
+    return this.tokens[Math.min(this.i + offset, this.tokens.length - 1)]!;
+  }
+
+  private next(): Token {
+    const t = this.peek();
+    if (this.i < this.tokens.length - 1) this.i++;
+    return t;
+  }
+
+  private isPunct(value: string, offset = 0): boolean {
+    const t = this.peek(offset);
+    return t.kind === 'PUNCT' && t.value === value;
+  }
+
+  private isKeyword(value: string): boolean {
+    const t = this.peek();
+    return t.kind === 'KEYWORD' && t.value === value;
+  }
+
+  private expectPunct(value: string): Token {
+    if (!this.isPunct(value)) throw this.unexpected(this.peek());
+    return this.next();
+  }
+
+  private lastEnd(): number {
+    return this.tokens[this.i - 1]?.end ?? 0;
+  }
+
+  private unexpected(t: Token, message?: string): EppSyntaxError {
+    const text =
+      message ??
+      (t.kind === 'EOF'
+        ? t.value === '}'
+          ? `Syntax error at '}'`
+          : 'Syntax error at end of input'
+        : `Syntax error at '${this.source.slice(t.start, t.end) || t.value}'`);
+    return this.error(text, t.start, Math.max(t.end, t.start + 1));
+  }
+
+  private error(message: string, start: number, end: number, code: 'EPP_SYNTAX' | 'EPP_UNSUPPORTED' = 'EPP_SYNTAX') {
+    return new EppSyntaxError(code, message, { file: this.file, source: this.source, span: { start, end } });
+  }
+
+  // ------------------------------------------------------------ template and statements
+
+  template(): TemplateNode {
+    let params: ParameterNode[] | undefined;
+    if (this.peek().kind === 'PARAMS') {
+      this.next();
+      params = this.parameterList();
+      this.duplicateCheck(params);
+    }
+    const body = this.statements(() => this.peek().kind === 'EOF');
+    const eof = this.peek();
+    if (eof.kind !== 'EOF') throw this.unexpected(eof);
+    return { type: 'Template', params, body, start: 0, end: this.source.length };
+  }
+
+  private duplicateCheck(params: readonly ParameterNode[]): void {
+    const seen = new Set<string>();
+    for (const p of params) {
+      if (seen.has(p.name)) throw this.error(`The parameter '${p.name}' is declared more than once`, p.start, p.end);
+      seen.add(p.name);
+    }
+  }
+
+  /** Parses `[Type] [*]$name [= default], ...` up to and including the closing `|`. */
+  private parameterList(): ParameterNode[] {
+    const params: ParameterNode[] = [];
+    while (!this.isPunct('|')) {
+      const start = this.peek().start;
+      let valueType: Node | undefined;
+      if (this.peek().kind === 'TYPE') valueType = this.postfix(this.primary());
+      let captureRest = false;
+      if (this.isPunct('*')) {
+        this.next();
+        captureRest = true;
+      }
+      const v = this.peek();
+      if (v.kind !== 'VARIABLE') throw this.unexpected(v);
+      this.next();
+      let defaultValue: Node | undefined;
+      if (this.isPunct('=')) {
+        this.next();
+        defaultValue = this.expression();
+      }
+      params.push({ type: 'Parameter', name: v.value, valueType, defaultValue, captureRest, start, end: this.lastEnd() });
+      if (this.isPunct(',')) this.next();
+      else if (!this.isPunct('|')) throw this.unexpected(this.peek());
+    }
+    this.next();
+    return params;
+  }
+
+  private statements(atEnd: () => boolean): Node[] {
+    const body: Node[] = [];
+    while (!atEnd()) {
+      const t = this.peek();
+      if (t.kind === 'EOF') break;
+      if (t.kind === 'PUNCT' && t.value === ';') {
+        this.next();
+        continue;
+      }
+      if (t.kind === 'TEXT') {
+        this.next();
+        body.push({ type: 'Text', value: t.value, start: t.start, end: t.end });
+        continue;
+      }
+      if (t.kind === 'RENDER') {
+        this.next();
+        const expr = this.renderExpression();
+        const end = this.peek();
+        if (end.kind !== 'RENDER_END') throw this.unexpected(end);
+        this.next();
+        body.push({ type: 'Render', expr, start: t.start, end: end.end });
+        continue;
+      }
+      if (t.kind === 'PARAMS' || t.kind === 'RENDER_END') throw this.unexpected(t);
+      body.push(this.statement());
+    }
+    return body;
+  }
+
+  private renderExpression(): Node {
+    const expr = this.expression();
+    if (expr.type === 'Assignment') {
+      const eq = this.source.indexOf('=', expr.target.end);
+      throw this.error(`Syntax error at '='`, eq, eq + 1);
+    }
+    return expr;
+  }
+
+  private statement(): Node {
+    const t = this.peek();
+    if (t.kind === 'NAME') {
+      const n = this.peek(1);
+      if (n.kind === 'PUNCT' && n.value === '{') {
+        throw this.error('Resource expressions are not supported in templates: a template has no catalogue', t.start, n.end, 'EPP_UNSUPPORTED');
+      }
+      if (STATEMENT_CALLS.has(t.value) && !(n.kind === 'PUNCT' && n.value === '(') && this.startsExpression(n)) {
+        this.next();
+        const args = [this.expression()];
+        while (this.isPunct(',')) {
+          this.next();
+          args.push(this.expression());
+        }
+        return { type: 'Call', name: t.value, args, lambda: undefined, start: t.start, end: this.lastEnd() };
+      }
+    }
+    if (t.kind === 'TYPE' && this.isPunct('{', 1)) {
+      throw this.error('Resource expressions are not supported in templates: a template has no catalogue', t.start, t.end, 'EPP_UNSUPPORTED');
+    }
+    if (t.kind === 'PUNCT' && (t.value === '@' || t.value === '@@')) {
+      throw this.error('Virtual and exported resources are not supported in templates', t.start, t.end, 'EPP_UNSUPPORTED');
+    }
+    return this.expression();
+  }
+
+  /** Whether a token can begin an argument of a statement call on the same statement. */
+  private startsExpression(t: Token): boolean {
+    switch (t.kind) {
+      case 'STRING':
+      case 'DQ':
+      case 'VARIABLE':
+      case 'NUMBER':
+      case 'NAME':
+      case 'TYPE':
+      case 'REGEX':
+        return true;
+      case 'KEYWORD':
+        return ['true', 'false', 'undef', 'default'].includes(t.value);
+      case 'PUNCT':
+        return t.value === '[' || t.value === '-' || t.value === '!';
+      default:
+        return false;
+    }
+  }
+
+  // ------------------------------------------------------------ expressions
+
+  expression(): Node {
+    if (++this.depth > MAX_NESTING) {
+      const t = this.peek();
+      throw this.error('Expression nested too deeply', t.start, Math.max(t.end, t.start + 1));
+    }
+    try {
+      return this.assignment();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private assignment(): Node {
+    const left = this.logicalOr();
+    if (this.isPunct('=')) {
+      const eq = this.next();
+      if (!this.isAssignable(left)) throw this.error(`Syntax error at '='`, eq.start, eq.end);
+      const value = this.expression();
+      return {
+        type: 'Assignment',
+        target: left as VariableNode | ArrayNode,
+        value,
+        start: left.start,
+        end: value.end,
+      };
+    }
+    if (this.isPunct('+=') || this.isPunct('-=')) {
+      const op = this.next();
+      throw this.error(`The operator '${op.value}' is no longer supported`, op.start, op.end, 'EPP_UNSUPPORTED');
+    }
+    return left;
+  }
+
+  private isAssignable(node: Node): boolean {
+    if (node.type === 'Variable') return true;
+    return node.type === 'Array' && node.elements.length > 0 && node.elements.every((e) => e.type === 'Variable');
+  }
+
+  private logicalOr(): Node {
+    let left = this.logicalAnd();
+    while (this.isKeyword('or')) {
+      this.next();
+      const right = this.logicalAnd();
+      left = { type: 'Logical', operator: 'or', left, right, start: left.start, end: right.end };
+    }
+    return left;
+  }
+
+  private logicalAnd(): Node {
+    let left = this.binary(0);
+    while (this.isKeyword('and')) {
+      this.next();
+      const right = this.binary(0);
+      left = { type: 'Logical', operator: 'and', left, right, start: left.start, end: right.end };
+    }
+    return left;
+  }
+
+  private binary(level: number): Node {
+    if (level >= BINARY_LEVELS.length) return this.unary();
+    const operators = BINARY_LEVELS[level]!;
+    let left = this.binary(level + 1);
+    while (true) {
+      const t = this.peek();
+      const isOp = (t.kind === 'PUNCT' || (t.kind === 'KEYWORD' && t.value === 'in')) && operators.includes(t.value);
+      if (!isOp) return left;
+      this.next();
+      const right = this.binary(level + 1);
+      left = {
+        type: 'Binary',
+        operator: t.value as BinaryOperator,
+        left,
+        right,
+        operatorStart: t.start,
+        start: left.start,
+        end: right.end,
+      };
+    }
+  }
+
+  private unary(): Node {
+    const t = this.peek();
+    if (t.kind === 'PUNCT' && (t.value === '!' || t.value === '-' || t.value === '*')) {
+      this.next();
+      const operand = this.unary();
+      if (t.value === '-' && operand.type === 'Literal' && (typeof operand.value === 'bigint' || typeof operand.value === 'number')) {
+        return { type: 'Literal', value: -operand.value, start: t.start, end: operand.end };
+      }
+      return { type: 'Unary', operator: t.value, operand, start: t.start, end: operand.end };
+    }
+    return this.postfix(this.primary());
+  }
+
+  private postfix(node: Node): Node {
+    let result = node;
+    while (true) {
+      const t = this.peek();
+      if (t.kind !== 'PUNCT') return result;
+      if (t.value === '[' && !t.spaceBefore) {
+        this.next();
+        const keys = this.commaList(']');
+        if (keys.length === 0) throw this.unexpected(this.tokens[this.i - 1]!);
+        result = { type: 'Access', target: result, keys, start: result.start, end: this.lastEnd() };
+      } else if (t.value === '.') {
+        this.next();
+        const name = this.peek();
+        if (name.kind !== 'NAME' && name.kind !== 'KEYWORD') throw this.unexpected(name);
+        this.next();
+        let args: Node[] = [];
+        if (this.isPunct('(') && !this.peek().spaceBefore) {
+          this.next();
+          args = this.commaList(')');
+        }
+        const lambda = this.optionalLambda();
+        if (name.value === 'new' && (result.type === 'TypeRef' || result.type === 'Access')) {
+          result = { type: 'New', typeExpr: result, args, lambda, start: result.start, end: this.lastEnd() };
+        } else {
+          result = { type: 'MethodCall', receiver: result, name: name.value, args, lambda, start: result.start, end: this.lastEnd() };
+        }
+      } else if (t.value === '?') {
+        this.next();
+        this.expectPunct('{');
+        const entries = this.hashEntries();
+        result = { type: 'Selector', test: result, entries, start: result.start, end: this.lastEnd() };
+      } else {
+        return result;
+      }
+    }
+  }
+
+  /** Expressions separated by commas up to `close` (consumed); a trailing comma is allowed. */
+  private commaList(close: string): Node[] {
+    const items: Node[] = [];
+    while (!this.isPunct(close)) {
+      items.push(this.expression());
+      if (this.isPunct(',')) this.next();
+      else if (!this.isPunct(close)) throw this.unexpected(this.peek());
+    }
+    this.next();
+    return items;
+  }
+
+  /** `key => value, ...` up to `}` (consumed). */
+  private hashEntries(): { key: Node; value: Node }[] {
+    const entries: { key: Node; value: Node }[] = [];
+    while (!this.isPunct('}')) {
+      const key = this.expression();
+      this.expectPunct('=>');
+      const value = this.expression();
+      entries.push({ key, value });
+      if (this.isPunct(',')) this.next();
+      else if (!this.isPunct('}')) throw this.unexpected(this.peek());
+    }
+    this.next();
+    return entries;
+  }
+
+  private optionalLambda(): LambdaNode | undefined {
+    if (!this.isPunct('|')) return undefined;
+    const start = this.next().start;
+    const params = this.parameterList();
+    this.duplicateCheck(params);
+    this.expectPunct('{');
+    const body = this.block();
+    return { type: 'Lambda', params, body, start, end: this.lastEnd() };
+  }
+
+  /** Statements up to `}` (consumed); the `{` was consumed by the caller. */
+  private block(): Node[] {
+    const body = this.statements(() => this.isPunct('}'));
+    this.expectPunct('}');
+    return body;
+  }
+
+  private primary(): Node {
+    const t = this.next();
+    const { start, end } = t;
+    switch (t.kind) {
+      case 'NUMBER':
+        return { type: 'Literal', value: parseNumber(t.value), start, end };
+      case 'STRING':
+        return { type: 'Literal', value: t.value, start, end };
+      case 'DQ':
+        return this.interpolated(t);
+      case 'REGEX':
+        return { type: 'Regex', source: t.value, start, end };
+      case 'VARIABLE':
+        return { type: 'Variable', name: t.value, start, end };
+      case 'TYPE': {
+        if (this.isPunct('(') && !this.peek().spaceBefore) {
+          this.next();
+          const args = this.commaList(')');
+          const lambda = this.optionalLambda();
+          const typeExpr: Node = { type: 'TypeRef', name: t.value, start, end };
+          return { type: 'New', typeExpr, args, lambda, start, end: this.lastEnd() };
+        }
+        return { type: 'TypeRef', name: t.value, start, end };
+      }
+      case 'NAME': {
+        if (this.isPunct('(')) {
+          this.next();
+          const args = this.commaList(')');
+          const lambda = this.optionalLambda();
+          return { type: 'Call', name: t.value, args, lambda, start, end: this.lastEnd() };
+        }
+        return { type: 'BareWord', name: t.value, start, end };
+      }
+      case 'KEYWORD':
+        return this.keyword(t);
+      case 'PUNCT':
+        if (t.value === '[') {
+          const elements = this.commaList(']');
+          return { type: 'Array', elements, start, end: this.lastEnd() };
+        }
+        if (t.value === '{') {
+          const entries = this.hashEntries();
+          return { type: 'Hash', entries, start, end: this.lastEnd() };
+        }
+        if (t.value === '(') {
+          const expr = this.expression();
+          this.expectPunct(')');
+          return { type: 'Paren', expr, start, end: this.lastEnd() };
+        }
+        throw this.unexpected(t);
+      default:
+        throw this.unexpected(t);
+    }
+  }
+
+  private keyword(t: Token): Node {
+    const { start, end } = t;
+    switch (t.value) {
+      case 'true':
+      case 'false':
+        return { type: 'Literal', value: t.value === 'true', start, end };
+      case 'undef':
+        return { type: 'Literal', value: undefined, start, end };
+      case 'default':
+        return { type: 'Default', start, end };
+      case 'if':
+      case 'unless':
+        return this.ifExpression(t);
+      case 'case':
+        return this.caseExpression(t);
+      case 'class':
+      case 'define':
+      case 'node':
+        throw this.error(
+          'Classes, definitions, and nodes may only appear at toplevel or inside other classes',
+          start,
+          end,
+          'EPP_UNSUPPORTED',
+        );
+      default:
+        throw this.unexpected(t);
+    }
+  }
+
+  private ifExpression(t: Token): Node {
+    const test = this.expression();
+    this.expectPunct('{');
+    const then = this.block();
+    let otherwise: Node[] | undefined;
+    if (t.value === 'if' && this.isKeyword('elsif')) {
+      const elsif = this.next();
+      otherwise = [this.ifExpression({ ...elsif, value: 'if' })];
+    } else if (this.isKeyword('else')) {
+      this.next();
+      this.expectPunct('{');
+      otherwise = this.block();
+    }
+    return { type: 'If', negate: t.value === 'unless', test, then, otherwise, start: t.start, end: this.lastEnd() };
+  }
+
+  private caseExpression(t: Token): Node {
+    const test = this.expression();
+    this.expectPunct('{');
+    const options: CaseOption[] = [];
+    while (!this.isPunct('}')) {
+      const values: Node[] = [this.expression()];
+      while (this.isPunct(',')) {
+        this.next();
+        values.push(this.expression());
+      }
+      this.expectPunct(':');
+      this.expectPunct('{');
+      options.push({ values, body: this.block() });
+    }
+    this.next();
+    return { type: 'Case', test, options, start: t.start, end: this.lastEnd() };
+  }
+
+  /** A double-quoted string: text parts and `${...}` / `$name` expressions. */
+  private interpolated(t: Token): Node {
+    const parts: (string | Node)[] = [];
+    for (const part of t.parts ?? ['']) {
+      if (typeof part === 'string') {
+        parts.push(part);
+        continue;
+      }
+      const sub = new Parser(part, this.source, this.file, this.depth + 1);
+      const first = sub.peek();
+      if (first.kind === 'EOF') {
+        parts.push('');
+        continue;
+      }
+      const expr = sub.expression();
+      const rest = sub.peek();
+      if (rest.kind !== 'EOF') throw sub.unexpected(rest);
+      parts.push(this.interpolationVariable(expr));
+    }
+    if (parts.every((p) => typeof p === 'string')) {
+      return { type: 'Literal', value: (parts as string[]).join(''), start: t.start, end: t.end };
+    }
+    return { type: 'Interpolated', parts, start: t.start, end: t.end };
+  }
+
+  /** In `${x}`, `${x[0]}`, `${x.f}` and `${1}` the leading name or number is a variable. */
+  private interpolationVariable(expr: Node): Node {
+    switch (expr.type) {
+      case 'BareWord':
+        return { type: 'Variable', name: expr.name, start: expr.start, end: expr.end };
+      case 'Literal':
+        if (typeof expr.value === 'bigint') {
+          return { type: 'Variable', name: this.source.slice(expr.start, expr.end), start: expr.start, end: expr.end };
+        }
+        if (typeof expr.value === 'number') {
+          const name = this.source.slice(expr.start, expr.end);
+          throw this.error(
+            `Illegal numeric variable name, The given name '${name}' must be a decimal value if it starts with a digit 0-9`,
+            expr.start,
+            expr.end,
+          );
+        }
+        return expr;
+      case 'Access':
+        return { ...expr, target: this.interpolationVariable(expr.target) };
+      case 'MethodCall':
+        return { ...expr, receiver: this.interpolationVariable(expr.receiver) };
+      default:
+        return expr;
+    }
+  }
+}
+
+function parseNumber(text: string): bigint | number {
+  if (/^0[xX]/.test(text)) return BigInt(text);
+  if (/^0[0-7]+$/.test(text)) return BigInt(`0o${text.slice(1)}`);
+  if (/^[0-9]+$/.test(text)) return BigInt(text);
+  return Number(text);
+}

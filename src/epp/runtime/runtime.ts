@@ -1,0 +1,410 @@
+/**
+ * The run-time support that compiled templates call (`rt` in the generated code). One Runtime exists per
+ * render; it holds the render's state (argument values, match captures, warnings) and implements the
+ * `CallContext` that built-in functions receive.
+ */
+import { EppError, EppEvalError, type EppErrorCode, type SourceLocation } from '../errors.js';
+import { newInstance } from '../functions/conversion.js';
+import {
+  BreakSignal,
+  type CallContext,
+  type FunctionRegistry,
+  invoke,
+  type Lambda,
+  NextSignal,
+  ReturnSignal,
+} from '../functions/registry.js';
+import { compareForOperator, puppetEquals } from './compare.js';
+import { interpolate, renderValue } from './format.js';
+import { access, arithmetic, negate, splat, typeLabel } from './operators.js';
+import { describeMismatch, PType, resolveTypeName } from './types.js';
+import { DEFAULT, isHash, type PHash, PRegexp, type Value } from './values.js';
+
+/** What a Runtime needs to know of the template it runs. */
+export interface RuntimeTemplate {
+  readonly file: string;
+  readonly source: string;
+  readonly spans: readonly { readonly start: number; readonly end: number }[];
+}
+
+/** What a Runtime needs from its environment: rendering nested templates, warnings, logs. */
+export interface RuntimeHost {
+  readonly strict: boolean;
+  readonly functions: FunctionRegistry;
+  warn(code: string, message: string, location: SourceLocation | undefined): void;
+  log(level: string, message: string): void;
+  /** Renders `epp(path, args)`; `scope` is the top scope (file templates see only global names). */
+  renderFile(path: string, args: Value | undefined, depth: number): string;
+  /** Renders `inline_epp(source, args)` seeing the caller's scope. */
+  renderInline(source: string, args: Value | undefined, callerScope: object, depth: number): string;
+}
+
+/** Marks an absent argument (as opposed to one given as undef). */
+const MISSING = Symbol('missing');
+
+/** Deepest nesting of epp()/inline_epp() calls: a template that calls itself ends with an error. */
+export const MAX_DEPTH = 64;
+
+const regexpCache = new Map<string, PRegexp>();
+
+export class Runtime implements CallContext {
+  readonly MISSING = MISSING;
+  readonly DEFAULT = DEFAULT;
+  /** Captures of the last successful match (`$0`, `$1`, ...). */
+  m: Value[] | undefined;
+  /** The scope of the function call in progress, for getvar/defined/inline_epp. */
+  private scope: object | undefined;
+
+  constructor(
+    private readonly template: RuntimeTemplate,
+    private readonly host: RuntimeHost,
+    /** The values passed to the template (a hash: string keys). */
+    private readonly values: PHash,
+    private readonly topScope: object,
+    private readonly depth: number,
+  ) {}
+
+  get strict(): boolean {
+    return this.host.strict;
+  }
+
+  // ---------------------------------------------------------------- positions and errors
+
+  private location(p: number): SourceLocation {
+    const span = this.template.spans[p] ?? { start: 0, end: 0 };
+    return { file: this.template.file, source: this.template.source, span };
+  }
+
+  private fail(code: EppErrorCode, message: string, p: number): never {
+    throw new EppEvalError(code, message, this.location(p));
+  }
+
+  /** Adds this position to an EPP error that has none; other errors pass through. */
+  private locate(e: unknown, p: number): unknown {
+    if (e instanceof EppError && !e.location) e.at(this.location(p));
+    return e;
+  }
+
+  // ---------------------------------------------------------------- arguments and parameters
+
+  /** Template parameters: every given key must be declared. */
+  checkArguments(declared: string[], p: number): void {
+    for (const key of this.values.keys()) {
+      if (typeof key !== 'string' || !declared.includes(key)) {
+        this.fail('EPP_UNKNOWN_PARAMETER', `The template has no parameter named '${String(key)}'`, p);
+      }
+    }
+  }
+
+  argument(name: string): Value | typeof MISSING {
+    return this.values.has(name) ? this.values.get(name) : MISSING;
+  }
+
+  /** A template without declared parameters sees every value as a local variable. */
+  bindArguments(scope: Record<string, Value>): void {
+    for (const [key, value] of this.values) {
+      if (typeof key !== 'string') continue;
+      scope[key] = value;
+    }
+  }
+
+  missingParameter(name: string, p: number): never {
+    const error = new EppEvalError('EPP_MISSING_PARAMETER', `expects a value for parameter '${name}'`, this.location(p));
+    error.hint = `pass a value for '${name}', or give the parameter a default`;
+    throw error;
+  }
+
+  checkParameter(type: Value, value: Value, name: string, p: number): void {
+    if (!(type instanceof PType)) this.fail('EPP_TYPE_MISMATCH', `the type of parameter '${name}' is not a Type`, p);
+    if (!type.isInstance(value)) {
+      this.fail('EPP_TYPE_MISMATCH', describeMismatch(type, value, `parameter '${name}'`), p);
+    }
+  }
+
+  checkLambdaArity(given: number, min: number, max: number, p: number): void {
+    if (given < min || given > max) {
+      const expected = min === max ? `${min}` : max === Number.POSITIVE_INFINITY ? `at least ${min}` : `between ${min} and ${max}`;
+      this.fail('EPP_ARGUMENTS', `lambda expects ${expected} arguments, got ${given}`, p);
+    }
+  }
+
+  // ---------------------------------------------------------------- variables
+
+  unknownVariable(name: string, p: number): Value {
+    if (this.host.strict) {
+      const error = new EppEvalError('EPP_UNKNOWN_VARIABLE', `Unknown variable: '$${name}'`, this.location(p));
+      error.hint = 'pass it as a value, assign it before use, or render with strict variables off (--no-strict)';
+      throw error;
+    }
+    this.host.warn('EPP_UNKNOWN_VARIABLE', `Unknown variable: '$${name}'`, this.location(p));
+    return undefined;
+  }
+
+  topVariable(name: string, p: number): Value {
+    const top = this.topScope as Record<string, Value>;
+    const value = top[name];
+    if (value !== undefined || name in top) return value;
+    return this.unknownVariable(`::${name}`, p);
+  }
+
+  capture(n: number): Value {
+    return this.m?.[n];
+  }
+
+  assign(scope: Record<string, Value>, name: string, value: Value, p: number): Value {
+    if (name.includes('::')) this.fail('EPP_REASSIGNMENT', `Cannot assign to variables in other namespaces: '$${name}'`, p);
+    if (/^\d+$/.test(name)) this.fail('EPP_REASSIGNMENT', `Illegal attempt to assign to the numeric match result variable '$${name}'`, p);
+    if (Object.hasOwn(scope, name)) this.fail('EPP_REASSIGNMENT', `Cannot reassign variable '$${name}'`, p);
+    scope[name] = value;
+    return value;
+  }
+
+  destructure(scope: Record<string, Value>, names: string[], value: Value, p: number): Value {
+    if (Array.isArray(value)) {
+      if (value.length !== names.length) {
+        this.fail('EPP_EVAL', `Number of values in the array (${value.length}) does not match the number of variables (${names.length})`, p);
+      }
+      names.forEach((name, i) => this.assign(scope, name, value[i], p));
+    } else if (isHash(value)) {
+      for (const name of names) {
+        if (!value.has(name)) this.fail('EPP_EVAL', `No value for required variable '$${name}' in hash`, p);
+        this.assign(scope, name, value.get(name), p);
+      }
+    } else {
+      this.fail('EPP_EVAL', `Cannot assign ${typeLabel(value)} to an array of variables`, p);
+    }
+    return value;
+  }
+
+  // ---------------------------------------------------------------- values
+
+  render(v: Value): string {
+    return renderValue(v);
+  }
+
+  interpolate(v: Value): string {
+    return typeof v === 'string' ? v : interpolate(v);
+  }
+
+  truthy(v: Value): boolean {
+    return v !== undefined && v !== false;
+  }
+
+  type(name: string, p: number): PType {
+    const type = resolveTypeName(name);
+    if (!type) {
+      const error = new EppEvalError('EPP_UNKNOWN_TYPE', `Resource type not found: ${name}`, this.location(p));
+      error.hint = 'templates can use the Puppet data types (String, Integer, Array, Hash, Optional, ...)';
+      throw error;
+    }
+    return type;
+  }
+
+  regexp(source: string, p: number): PRegexp {
+    let re = regexpCache.get(source);
+    if (!re) {
+      try {
+        re = new PRegexp(source);
+      } catch (e) {
+        this.fail('EPP_SYNTAX', `Invalid regular expression /${source}/: ${(e as Error).message}`, p);
+      }
+      if (regexpCache.size > 1000) regexpCache.clear();
+      regexpCache.set(source, re);
+    }
+    return re;
+  }
+
+  hash(flat: Value[]): PHash {
+    const h: PHash = new Map();
+    for (let i = 0; i < flat.length; i += 2) h.set(flat[i], flat[i + 1]);
+    return h;
+  }
+
+  splat(v: Value): Value[] {
+    return splat(v);
+  }
+
+  // ---------------------------------------------------------------- operators
+
+  arithmetic(op: string, a: Value, b: Value, p: number): Value {
+    try {
+      return arithmetic(op, a, b);
+    } catch (e) {
+      throw this.locate(e, p);
+    }
+  }
+
+  negate(v: Value, p: number): Value {
+    try {
+      return negate(v);
+    } catch (e) {
+      throw this.locate(e, p);
+    }
+  }
+
+  equals(a: Value, b: Value): boolean {
+    return puppetEquals(a, b);
+  }
+
+  compare(a: Value, b: Value, p: number): number {
+    try {
+      return compareForOperator(a, b);
+    } catch (e) {
+      throw this.locate(e, p);
+    }
+  }
+
+  access(target: Value, keys: Value[], p: number): Value {
+    try {
+      return access(target, keys);
+    } catch (e) {
+      throw this.locate(e, p);
+    }
+  }
+
+  /** `a =~ b`: b a Regexp, a regexp string, or a Type. A successful regexp match sets `$0..$n`. */
+  match(a: Value, b: Value, p: number): boolean {
+    if (b instanceof PType) return b.isInstance(a);
+    let re: PRegexp;
+    if (b instanceof PRegexp) re = b;
+    else if (typeof b === 'string') re = this.regexp(b, p);
+    else return this.fail('EPP_OPERATOR', `Right operand of =~ must be a Regexp, String or Type, got ${typeLabel(b)}`, p);
+    if (typeof a !== 'string') {
+      return this.fail('EPP_OPERATOR', `Left operand of =~ must be a String when matching a Regexp, got ${typeLabel(a)}`, p);
+    }
+    return this.regexMatch(re, a);
+  }
+
+  private regexMatch(re: PRegexp, s: string): boolean {
+    re.regex.lastIndex = 0;
+    const found = re.regex.exec(s);
+    if (!found) return false;
+    this.m = [...found];
+    return true;
+  }
+
+  /** `a in b`: substring (case-insensitive), array element, hash key; a regexp or type left matches. */
+  isIn(a: Value, b: Value, p: number): boolean {
+    if (typeof b === 'string') {
+      if (a instanceof PRegexp) return this.regexMatch(a, b);
+      if (typeof a !== 'string') return false;
+      return b.toLowerCase().includes(a.toLowerCase());
+    }
+    const candidates = Array.isArray(b) ? b : isHash(b) ? [...b.keys()] : undefined;
+    if (!candidates) {
+      if (b instanceof PType || b === undefined) return false;
+      return this.fail('EPP_OPERATOR', `Operator 'in' is not applicable to ${typeLabel(b)} (right operand)`, p);
+    }
+    if (a instanceof PRegexp) return candidates.some((c) => typeof c === 'string' && this.regexMatch(a, c));
+    if (a instanceof PType) return candidates.some((c) => a.isInstance(c));
+    return candidates.some((c) => puppetEquals(a, c));
+  }
+
+  /** Whether a `case` / selector option matches the tested value. */
+  matchesOption(value: Value, option: Value, p: number): boolean {
+    if (option === DEFAULT) return true;
+    if (option instanceof PRegexp) return typeof value === 'string' && this.regexMatch(option, value);
+    if (option instanceof PType) return option.isInstance(value);
+    if (Array.isArray(option) && Array.isArray(value)) {
+      return option.length === value.length && option.every((o, i) => this.matchesOption(value[i], o, p));
+    }
+    return puppetEquals(value, option);
+  }
+
+  /** A splatted option `*[a, b]`: matches when any element does. */
+  matchesAny(value: Value, options: Value, p: number): boolean {
+    return splat(options).some((o) => this.matchesOption(value, o, p));
+  }
+
+  noSelectorMatch(value: Value, p: number): never {
+    return this.fail('EPP_NO_MATCH', `No matching entry for selector parameter with value '${renderValue(value)}'`, p);
+  }
+
+  // ---------------------------------------------------------------- calls
+
+  lambda(fn: (...args: Value[]) => Value, paramCount: number, requiredCount: number, hasRest: boolean): Lambda {
+    return Object.assign(fn, { paramCount, requiredCount, hasRest }) as unknown as Lambda;
+  }
+
+  /** `return(v)` (or a `next(v)` outside any lambda) ends the template: its value, else rethrows. */
+  returnValue(e: unknown): Value {
+    if (e instanceof ReturnSignal || e instanceof NextSignal) return e.value;
+    throw e;
+  }
+
+  /** Lambdas end early with `next(value)`. */
+  nextValue(e: unknown): Value {
+    if (e instanceof NextSignal) return e.value;
+    throw e;
+  }
+
+  call(name: string, args: Value[], block: Lambda | undefined, p: number, scope: object): Value {
+    const def = this.host.functions.get(name);
+    if (!def) {
+      const error = new EppEvalError('EPP_UNKNOWN_FUNCTION', `Unknown function: '${name}'`, this.location(p));
+      error.hint = 'check the spelling; templates can call Puppet core functions and to_json, to_json_pretty, to_yaml';
+      throw error;
+    }
+    const previous = this.scope;
+    this.scope = scope;
+    try {
+      return invoke(def, this, args, block);
+    } catch (e) {
+      throw this.locate(e, p);
+    } finally {
+      this.scope = previous;
+    }
+  }
+
+  newValue(type: Value, args: Value[], block: Lambda | undefined, p: number, _scope: object): Value {
+    try {
+      if (!(type instanceof PType)) this.fail('EPP_EVAL', `new() expects a Type, got ${typeLabel(type)}`, p);
+      const value = newInstance(type, args);
+      return block ? block(value) : value;
+    } catch (e) {
+      throw this.locate(e, p);
+    }
+  }
+
+  // ---------------------------------------------------------------- CallContext
+
+  warn(message: string): void {
+    this.host.warn('EPP_WARNING', message, undefined);
+  }
+
+  log(level: string, message: string): void {
+    this.host.log(level, message);
+  }
+
+  lookupVariable(name: string): { found: boolean; value: Value } {
+    const bare = name.startsWith('$') ? name.slice(1) : name;
+    if (/^\d+$/.test(bare)) {
+      const n = Number(bare);
+      return { found: this.m !== undefined && n < this.m.length, value: this.m?.[n] };
+    }
+    const scope = (bare.startsWith('::') ? this.topScope : (this.scope ?? this.topScope)) as Record<string, Value>;
+    const key = bare.startsWith('::') ? bare.slice(2) : bare;
+    return key in scope ? { found: true, value: scope[key] } : { found: false, value: undefined };
+  }
+
+  renderFile(path: string, args: Value | undefined): string {
+    this.checkDepth();
+    return this.host.renderFile(path, args, this.depth + 1);
+  }
+
+  renderInline(source: string, args: Value | undefined): string {
+    this.checkDepth();
+    return this.host.renderInline(source, args, this.scope ?? this.topScope, this.depth + 1);
+  }
+
+  private checkDepth(): void {
+    if (this.depth + 1 > MAX_DEPTH) {
+      throw new EppEvalError('EPP_EVAL', `templates nested more than ${MAX_DEPTH} deep (does a template call itself?)`);
+    }
+  }
+
+  /** A `break()` that escaped every iteration. */
+  static isBreak(e: unknown): boolean {
+    return e instanceof BreakSignal;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * The EPP conformance suite (expected output produced by real Puppet 7), run through the library API.
+ * The same cases run through the CLI in `npm run conformance`.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { EppError, renderEpp } from '../../src/epp/index.js';
+import { fromJs } from '../../src/epp/runtime/values.js';
+
+const suite = resolve(process.env.EPP_CONFORMANCE_DIR ?? resolve(import.meta.dirname, '../../../shared/epp-conformance'));
+const casesDir = join(suite, 'cases');
+
+describe('EPP conformance (Puppet 7 output)', () => {
+  it('finds the suite', () => {
+    expect(existsSync(casesDir), `conformance cases not found at ${casesDir}; set EPP_CONFORMANCE_DIR`).toBe(true);
+  });
+  const names = existsSync(casesDir) ? readdirSync(casesDir).sort() : [];
+  it.each(names)('%s', (name) => {
+    const dir = join(casesDir, name);
+    const source = readFileSync(join(dir, 'template.epp'), 'utf8');
+    const valuesText = readFileSync(join(dir, 'values.json'), 'utf8');
+    const values = fromJs(parseDocument(valuesText, { intAsBigInt: true }).toJS(), { numbers: 'float' }) as Map<string, never>;
+    const expectedFile = join(dir, 'expected.txt');
+    const render = () => renderEpp(source, values, { file: 'template.epp', baseDir: dir });
+    if (existsSync(expectedFile)) {
+      const expected = readFileSync(expectedFile, 'utf8');
+      const text = render();
+      // `puppet epp render` prints with Ruby's puts: a newline is added unless the text ends with one.
+      expect(text.endsWith('\n') ? text : `${text}\n`).toBe(expected);
+    } else {
+      expect(render).toThrow(EppError);
+    }
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * Lexer and parser: the shapes templates parse into, and every syntax error with its code and position.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Node } from '../../src/epp/ast.js';
+import { EppSyntaxError } from '../../src/epp/errors.js';
+import { parseEpp } from '../../src/epp/index.js';
+
+/** Parses and returns the error (failing the test when there is none). */
+function syntaxError(source: string): EppSyntaxError {
+  try {
+    parseEpp(source, { file: 't.epp' });
+  } catch (e) {
+    expect(e).toBeInstanceOf(EppSyntaxError);
+    return e as EppSyntaxError;
+  }
+  throw new Error(`expected a syntax error for ${JSON.stringify(source)}`);
+}
+
+function body(source: string): readonly Node[] {
+  return parseEpp(source).body;
+}
+
+describe('text and tags', () => {
+  it('keeps text, renders and code as statements in order', () => {
+    expect(body('a<%= $x %>b<% $y = 1 %>').map((n) => n.type)).toEqual(['Text', 'Render', 'Text', 'Assignment']);
+  });
+
+  it('applies trims and literals before parsing', () => {
+    const nodes = body('x  <%- $a = 1 -%>  \ny <%% %%> z');
+    expect(nodes[0]).toMatchObject({ type: 'Text', value: 'x' });
+    expect(nodes[2]).toMatchObject({ type: 'Text', value: 'y <% %> z' });
+  });
+
+  it('drops comments, with a left trim for <%#-', () => {
+    expect(body('a\n  <%#- note %>\nb')).toEqual([expect.objectContaining({ type: 'Text', value: 'a\n\nb' })]);
+    expect(body('a <%# note -%>\nb')).toEqual([expect.objectContaining({ type: 'Text', value: 'a b' })]);
+  });
+
+  it('lets one statement span several tags', () => {
+    const [node] = body('<% if $x { %>yes<% } else { %>no<% } %>');
+    expect(node).toMatchObject({ type: 'If', then: [{ type: 'Text', value: 'yes' }], otherwise: [{ type: 'Text', value: 'no' }] });
+  });
+
+  it('takes other delimiters, with their trim and literal forms', () => {
+    const nodes = parseEpp('[%= $x -%]\n<%= kept %>[%% %%]', { delimiters: ['[%', '%]'] }).body;
+    expect(nodes.map((n) => n.type)).toEqual(['Render', 'Text']);
+    expect(nodes[1]).toMatchObject({ value: '<%= kept %>[% %]' });
+  });
+});
+
+describe('parameters', () => {
+  it('parses types and defaults', () => {
+    const ast = parseEpp('<%- | String $a, Integer[1, 2] $b = 1, $c = $b | -%>');
+    expect(ast.params?.map((p) => [p.name, p.valueType?.type, p.defaultValue?.type])).toEqual([
+      ['a', 'TypeRef', undefined],
+      ['b', 'Access', 'Literal'],
+      ['c', undefined, 'Variable'],
+    ]);
+  });
+
+  it('refuses a parameter list after a line break', () => {
+    const e = syntaxError('\n<%- | $x | -%>');
+    expect([e.code, e.line, e.column]).toEqual(['EPP_PARAMS_NOT_FIRST', 2, 5]);
+  });
+
+  it('refuses a parameter list after other text', () => {
+    const e = syntaxError('hello\n<%- | String $x | -%>');
+    expect([e.code, e.line, e.column]).toEqual(['EPP_PARAMS_NOT_FIRST', 2, 5]);
+  });
+
+  it('refuses a parameter declared twice', () => {
+    const e = syntaxError('<%- | $x, $x | -%>');
+    expect([e.code, e.line, e.column]).toEqual(['EPP_SYNTAX', 1, 11]);
+  });
+});
+
+describe('expressions', () => {
+  const expr = (code: string) => {
+    const [node] = body(`<%= ${code} %>`);
+    return (node as { expr: Node }).expr;
+  };
+
+  it('binds == tighter than <, and * tighter than +', () => {
+    expect(expr('1 + 2 * 3')).toMatchObject({ type: 'Binary', operator: '+', right: { operator: '*' } });
+    expect(expr('$a < $b == $c')).toMatchObject({ operator: '<', right: { operator: '==' } });
+  });
+
+  it('tells an access from a new array by the space before [', () => {
+    expect(expr('$a[1]')).toMatchObject({ type: 'Access' });
+    expect(body('<% $a = 1 [1].each |$x| { } %>')[1]).toMatchObject({ type: 'MethodCall', receiver: { type: 'Array' } });
+  });
+
+  it('parses method chains with lambdas', () => {
+    expect(expr('$a.map |$x| { $x * 2 }.join(",")')).toMatchObject({
+      type: 'MethodCall',
+      name: 'join',
+      receiver: { type: 'MethodCall', name: 'map', lambda: { type: 'Lambda', params: [{ name: 'x' }] } },
+    });
+  });
+
+  it('parses selectors, case and unless', () => {
+    expect(expr('$x ? { /a/ => 1, default => 2 }')).toMatchObject({ type: 'Selector', entries: [{ key: { type: 'Regex' } }, { key: { type: 'Default' } }] });
+    expect(expr("case $x { 'a', 'b': { 1 } default: { 2 } }")).toMatchObject({ type: 'Case', options: [{ values: [{}, {}] }, {}] });
+    expect(expr('unless $x { 1 }')).toMatchObject({ type: 'If', negate: true });
+  });
+
+  it('turns ${name} in strings into variables', () => {
+    expect(expr('"a${b}c$d"')).toMatchObject({ type: 'Interpolated', parts: ['a', { type: 'Variable', name: 'b' }, 'c', { type: 'Variable', name: 'd' }] });
+    expect(expr('"${x[0]}"')).toMatchObject({ parts: [{ type: 'Access', target: { type: 'Variable', name: 'x' } }] });
+  });
+
+  it('reads heredocs with margins and trim', () => {
+    expect(expr('@(END)\n  a\n  b\n  |- END\n')).toMatchObject({ type: 'Literal', value: 'a\nb' });
+  });
+
+  it('reads numbers as Integer or Float', () => {
+    expect(expr('0x10')).toMatchObject({ value: 16n });
+    expect(expr('010')).toMatchObject({ value: 8n });
+    expect(expr('1.0')).toMatchObject({ value: 1 });
+    expect(expr('-3')).toMatchObject({ value: -3n });
+  });
+});
+
+describe('syntax errors carry code and position', () => {
+  const cases: [string, string, number, number][] = [
+    ['<%= $x', 'EPP_UNCLOSED_TAG', 1, 1],
+    ['<%= %>', 'EPP_EMPTY_RENDER_TAG', 1, 5],
+    ['<%-= 1 %>', 'EPP_SYNTAX', 1, 4],
+    ['a\n<%= [1, 2 %>', 'EPP_SYNTAX', 2, 11],
+    ['<%= $a = 1 %>', 'EPP_SYNTAX', 1, 8],
+    ["<%= 'abc %>", 'EPP_UNCLOSED_STRING', 1, 5],
+    ['<% class foo { } %>', 'EPP_UNSUPPORTED', 1, 4],
+    ["<% notify { 'x': } %>", 'EPP_UNSUPPORTED', 1, 4],
+    ['<%= "${1.5}" %>', 'EPP_SYNTAX', 1, 8],
+    ['<%-# c %>x', 'EPP_UNCLOSED_TAG', 1, 1],
+    ['<%= 08 %>', 'EPP_SYNTAX', 1, 5],
+    ['<% if $x { %>', 'EPP_SYNTAX', 1, 14],
+    ['<%= @(END)\nno end\n%>', 'EPP_SYNTAX', 1, 5],
+  ];
+  it.each(cases)('%j', (source, code, line, column) => {
+    const e = syntaxError(source);
+    expect({ code: e.code, line: e.line, column: e.column }).toEqual({ code, line, column });
+    expect(e.where).toBe(`t.epp:${line}:${column}`);
+  });
+
+  it('survives pathological nesting with a syntax error, not a stack overflow', () => {
+    const e = syntaxError(`<%= ${'['.repeat(20000)} %>`);
+    expect(e.code).toBe('EPP_SYNTAX');
+  });
+});
