@@ -1,0 +1,116 @@
+/**
+ * Engine errors: a stable `code`, a short message, the position in the user's file when there is one, and
+ * a hint. Loaders collect problems into lists; they throw an `EngineError` only where continuing makes no
+ * sense (a V1 `.sync.yml`, unparsable YAML, an unreachable git remote). An error may carry several
+ * problems found at once (`problems`), e.g. every YAML syntax error of a file.
+ */
+import type { Position } from './model.js';
+import type { Problem } from './render-plan.js';
+
+export type EngineErrorCode =
+  // .sync.yml
+  | 'SYNC_NOT_FOUND'
+  | 'SYNC_READ'
+  | 'SYNC_YAML'
+  | 'SYNC_NOT_MAPPING'
+  | 'SYNC_V1'
+  | 'SYNC_VERSION'
+  | 'SYNC_UNKNOWN_KEY'
+  | 'SYNC_INVALID'
+  | 'SYNC_SECTION'
+  | 'SYNC_DUPLICATE_TEMPLATE'
+  | 'SYNC_AMBIGUOUS_SCALAR'
+  // template repositories
+  | 'TEMPLATE_JSON'
+  | 'TEMPLATE_INVALID'
+  | 'TEMPLATE_NAME'
+  | 'TEMPLATE_SCHEMA'
+  | 'TEMPLATE_SYMLINK'
+  | 'TEMPLATE_FILE_CONFLICT'
+  | 'TEMPLATE_RESERVED_PATH'
+  | 'TEMPLATE_UNKNOWN_HOOK'
+  | 'TEMPLATE_DUPLICATE_HOOK'
+  | 'TEMPLATE_READ'
+  // sources
+  | 'SOURCE_NOT_FOUND'
+  | 'GIT_NOT_FOUND'
+  | 'GIT_UNREACHABLE'
+  | 'GIT_BAD_REF'
+  | 'GIT_OFFLINE'
+  | 'GIT_FAILED'
+  // composition, settings, hooks and rendering (engine part B)
+  | 'COMPOSITION_UNKNOWN_TEMPLATE'
+  | 'COMPOSITION_EXCLUDE_UNKNOWN'
+  | 'COMPOSITION_EXCLUDE_NOT_ALWAYS_APPLY'
+  | 'COMPOSITION_SETTINGS_NOT_APPLIED'
+  | 'COMPOSITION_PATH_CLAIMED'
+  | 'SHARED_CYCLE'
+  | 'SHARED_SELF_SUBSCRIPTION'
+  | 'SHARED_UNDECLARED'
+  | 'SHARED_SCHEMA_MISMATCH'
+  | 'SHARED_PUBLISHERS_DISAGREE'
+  | 'SHARED_UNKNOWN'
+  | 'SETTINGS_INVALID'
+  | 'SETTINGS_UNKNOWN_KEY'
+  | 'SETTINGS_KNOCKOUT_UNMATCHED'
+  | 'HOOK_FAILED'
+  | 'HOOK_INVALID_STATE'
+  | 'HOOK_CHANGED_READONLY'
+  | 'HOOK_ADDED_FILES'
+  | 'HOOK_TIMEOUT'
+  | 'HOOK_UNTRUSTED'
+  | 'RENDER_MISSING_PARAMETER'
+  | 'RENDER_UNKNOWN_PARAMETER'
+  | 'RENDER_PATH_REFUSED'
+  | 'RENDER_FILE_CONFLICT'
+  | 'RENDER_READ';
+
+export class EngineError extends Error {
+  override name = 'EngineError';
+  readonly position: Position | undefined;
+  readonly hint: string | undefined;
+  /** Every problem this error stands for; at least the error itself. */
+  readonly problems: readonly Problem[];
+
+  constructor(
+    readonly code: EngineErrorCode,
+    message: string,
+    options: {
+      position?: Position | undefined;
+      hint?: string | undefined;
+      problems?: readonly Problem[];
+    } = {},
+  ) {
+    super(message);
+    this.position = options.position;
+    this.hint = options.hint;
+    this.problems = options.problems?.length ? options.problems : [this.toProblem()];
+  }
+
+  /** `file:line:col` when known, else ''. */
+  get where(): string {
+    const p = this.position;
+    return p ? `${p.file}:${p.line}:${p.column}` : '';
+  }
+
+  toProblem(): Problem {
+    return problem('error', this.code, this.message, this.position, this.hint);
+  }
+}
+
+/** Builds a Problem from a code, message and optional position, leaving absent fields out. */
+export function problem(
+  severity: Problem['severity'],
+  code: EngineErrorCode,
+  message: string,
+  position?: Position,
+  hint?: string,
+): Problem {
+  return {
+    severity,
+    code,
+    message,
+    ...(position ? { file: position.file, line: position.line, column: position.column } : {}),
+    ...(hint !== undefined ? { hint } : {}),
+  };
+}

@@ -1,0 +1,224 @@
+/**
+ * JSON Schema validation with ajv: the schemas Pantograph ships (`schemas/*.json`) and the templates'
+ * `template_schema.json` files (draft-06, draft-07, 2019-09 or 2020-12, picked by `$schema`).
+ * Violations come back as JSON pointers into the validated data, so callers map them to file positions;
+ * an unknown property gets a did-you-mean from the properties the schema declares.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import AjvDraft07, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv2019 from 'ajv/dist/2019.js';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { didYouMean } from './did-you-mean.js';
+import { EngineError, type EngineErrorCode, problem } from './errors.js';
+import type { Data, PositionLookup, SyncData } from './model.js';
+import type { Problem } from './render-plan.js';
+import { escapePointerSegment, toJson } from './yaml-data.js';
+
+type AjvInstance = InstanceType<typeof AjvDraft07.default>;
+
+export interface SchemaViolation {
+  /** JSON pointer of the offending value (for an unknown property: of that property). */
+  readonly pointer: string;
+  /** ajv's message, e.g. `must be boolean`. */
+  readonly message: string;
+  /** The failing keyword: `type`, `additionalProperties`, `required`, `enum`... */
+  readonly keyword: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  /** For an unknown property, the closest declared one; for a wrong enum/const string, the closest allowed. */
+  readonly suggestion?: string;
+}
+
+export interface CompiledSchema {
+  readonly schema: Readonly<Record<string, unknown>>;
+  /** `draft-07` (also draft-06 and no `$schema`), `2019-09` or `2020-12`. */
+  readonly draft: SchemaDraft;
+  /** Every violation at once; `[]` when valid. Integers may be bigint: they are converted. */
+  validate(data: Data | SyncData | undefined): SchemaViolation[];
+}
+
+export type SchemaDraft = 'draft-07' | '2019-09' | '2020-12';
+
+const require = createRequire(import.meta.url);
+const ajvs = new Map<SchemaDraft, AjvInstance>();
+
+function ajvFor(draft: SchemaDraft): AjvInstance {
+  let ajv = ajvs.get(draft);
+  if (ajv) return ajv;
+  // strict: false and no format validation: authors' schemas may use keywords and formats ajv does not know.
+  const options = {
+    allErrors: true,
+    strict: false,
+    validateFormats: false,
+    verbose: true,
+    logger: false,
+  } as const;
+  if (draft === '2019-09') ajv = new Ajv2019.default(options);
+  else if (draft === '2020-12') ajv = new Ajv2020.default(options);
+  else {
+    ajv = new AjvDraft07.default(options);
+    ajv.addMetaSchema(require('ajv/lib/refs/json-schema-draft-06.json') as object);
+  }
+  ajvs.set(draft, ajv);
+  return ajv;
+}
+
+/** The draft a `$schema` names, or undefined when Pantograph does not support it. */
+export function draftOf(schemaUri: unknown): SchemaDraft | undefined {
+  if (schemaUri === undefined) return 'draft-07';
+  if (typeof schemaUri !== 'string') return undefined;
+  const uri = schemaUri.replace(/^https:/, 'http:').replace(/#$/, '');
+  if (uri === 'http://json-schema.org/draft-06/schema' || uri === 'http://json-schema.org/draft-07/schema') {
+    return 'draft-07';
+  }
+  if (uri === 'http://json-schema.org/draft/2019-09/schema') return '2019-09';
+  if (uri === 'http://json-schema.org/draft/2020-12/schema') return '2020-12';
+  return undefined;
+}
+
+/**
+ * Compiles a template's settings schema. Throws an EngineError (code `code`, default `TEMPLATE_SCHEMA`)
+ * when the schema is not an object, names an unsupported draft, or is invalid against its meta-schema
+ * (with the position of the offending part when `positions` is given).
+ */
+export function compileSettingsSchema(
+  schema: unknown,
+  file: string,
+  positions?: PositionLookup,
+  code: EngineErrorCode = 'TEMPLATE_SCHEMA',
+): CompiledSchema {
+  const cached = typeof schema === 'object' && schema !== null ? compiledCache.get(schema) : undefined;
+  if (cached) return cached;
+  const where = (pointer: string) => positions?.positionOf(pointer) ?? { file, line: 1, column: 1 };
+  const json = toJson(schema as SyncData);
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new EngineError(code, `${file}: a JSON Schema must be an object`, { position: where('') });
+  }
+  const obj = json as Record<string, unknown>;
+  const draft = draftOf(obj.$schema);
+  if (!draft) {
+    throw new EngineError(code, `unsupported $schema ${JSON.stringify(obj.$schema)}`, {
+      position: where('/$schema'),
+      hint: 'use draft-06, draft-07, 2019-09 or 2020-12',
+    });
+  }
+  const ajv = ajvFor(draft);
+  if (!ajv.validateSchema(obj)) {
+    const problems = (ajv.errors ?? []).map((e) =>
+      problem(
+        'error',
+        code,
+        `invalid schema: ${e.instancePath || '/'} ${e.message ?? ''}`.trim(),
+        where(e.instancePath),
+      ),
+    );
+    throw new EngineError(code, problems[0]?.message ?? 'invalid schema', {
+      position: where(ajv.errors?.[0]?.instancePath ?? ''),
+      problems,
+    });
+  }
+  let fn: ValidateFunction;
+  try {
+    // Compiled without caching by `$id`: two templates may share an `$id`.
+    const { $id: _id, ...rest } = obj;
+    fn = ajv.compile(rest);
+  } catch (e) {
+    throw new EngineError(code, `invalid schema: ${(e as Error).message}`, { position: where('') });
+  }
+  const compiled: CompiledSchema = {
+    schema: obj,
+    draft,
+    validate(data) {
+      if (fn(toJson(data))) return [];
+      return violations(fn.errors ?? []);
+    },
+  };
+  compiledCache.set(schema as object, compiled);
+  compiledCache.set(obj, compiled);
+  return compiled;
+}
+
+/** Compiled schemas by the object given (and the JSON object made of it), so compiling twice is free. */
+const compiledCache = new WeakMap<object, CompiledSchema>();
+
+/** ajv errors -> violations, one per problem (ajv repeats `if`/`anyOf` wrappers; those are dropped). */
+function violations(errors: readonly ErrorObject[]): SchemaViolation[] {
+  const out: SchemaViolation[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    if (e.keyword === 'if') continue;
+    let pointer = e.instancePath;
+    let suggestion: string | undefined;
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties') {
+      const prop = String(e.params.additionalProperty ?? e.params.unevaluatedProperty);
+      pointer = `${pointer}/${escapePointerSegment(prop)}`;
+      const declared = Object.keys((e.parentSchema?.properties as object | undefined) ?? {});
+      suggestion = didYouMean(prop, declared);
+      message = `unknown key '${prop}'`;
+    } else if (e.keyword === 'enum' || e.keyword === 'const') {
+      const allowed = (e.keyword === 'enum' ? e.params.allowedValues : [e.params.allowedValue]) as unknown[];
+      const shown = allowed.map((v) => JSON.stringify(v)).join(', ');
+      message = allowed.length === 1 ? `must be ${shown}` : `must be one of ${shown}`;
+      // A misspelt word: suggest the allowed one it is closest to.
+      if (typeof e.data === 'string')
+        suggestion = didYouMean(
+          e.data,
+          allowed.filter((v) => typeof v === 'string'),
+        );
+    }
+    // A schema may word its own message (`x-message`), for rules a keyword says badly (patterns).
+    const custom = e.parentSchema?.['x-message'];
+    if (typeof custom === 'string' && e.keyword !== 'additionalProperties') message = custom;
+    const key = `${pointer}\0${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({
+      pointer,
+      message,
+      keyword: e.keyword,
+      params: e.params,
+      ...(suggestion !== undefined ? { suggestion } : {}),
+    });
+  }
+  return out;
+}
+
+/** Violations -> Problems positioned through `positions` (unknown keys at the key itself). */
+export function violationProblems(
+  list: readonly SchemaViolation[],
+  positions: PositionLookup,
+  code: EngineErrorCode,
+  label: (pointer: string) => string = (p) => p || '/',
+): Problem[] {
+  const problems = list.map((v) => {
+    const unknown = v.keyword === 'additionalProperties' || v.keyword === 'unevaluatedProperties';
+    const position = unknown ? positions.keyPositionOf(v.pointer) : positions.positionOf(v.pointer);
+    const message = unknown
+      ? `${v.message} in ${label(parentOf(v.pointer))}`
+      : `${label(v.pointer)} ${v.message}`;
+    const hint = v.suggestion !== undefined ? `did you mean '${v.suggestion}'?` : undefined;
+    return problem('error', code, message, position, hint);
+  });
+  // In file order, as a reader goes through the file.
+  return problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+}
+
+function parentOf(pointer: string): string {
+  const i = pointer.lastIndexOf('/');
+  return i <= 0 ? '' : pointer.slice(0, i);
+}
+
+const shipped = new Map<string, CompiledSchema>();
+
+/** One of the schemas Pantograph ships in `schemas/` (found from this module, in src/ or dist/). */
+export function shippedSchema(name: 'template' | 'sync'): CompiledSchema {
+  let compiled = shipped.get(name);
+  if (!compiled) {
+    const url = new URL(`../../schemas/${name}.schema.json`, import.meta.url);
+    const schema = JSON.parse(readFileSync(url, 'utf8')) as unknown;
+    compiled = compileSettingsSchema(schema, url.pathname);
+    shipped.set(name, compiled);
+  }
+  return compiled;
+}

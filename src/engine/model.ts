@@ -1,0 +1,225 @@
+/**
+ * The engine's data model: settings data, template repositories, sources and the project's `.sync.yml`.
+ * Pure types (plus the `ReplaceValue` marker class); the loaders live beside this file.
+ */
+import type { Document } from 'yaml';
+import type { PostCommand, Problem } from './render-plan.js';
+
+/**
+ * Settings data. YAML/JSON integers are `bigint` and floats `number`, keeping Puppet's Integer/Float
+ * distinction (`1` vs `1.0`).
+ */
+export type Data = null | boolean | bigint | number | string | Data[] | { [key: string]: Data };
+
+/** A mapping of settings by name. */
+export type DataMap = { [key: string]: Data };
+
+/** A `.sync.yml` sequence or mapping tagged `!replace`: it replaces the inherited value whole. */
+export class ReplaceValue {
+  constructor(readonly value: Data) {}
+}
+
+/** Settings data as written in `.sync.yml`: `Data` where any collection may be a `ReplaceValue`. */
+export type SyncData =
+  | null
+  | boolean
+  | bigint
+  | number
+  | string
+  | ReplaceValue
+  | SyncData[]
+  | { [key: string]: SyncData };
+
+export type SyncDataMap = { [key: string]: SyncData };
+
+/** A place in a file: 1-based line and column. */
+export interface Position {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Finds where a value of a parsed YAML/JSON file is, by JSON pointer (`/gemfile/optional_gems/0`). */
+export interface PositionLookup {
+  /** Position of the value at `pointer`; the nearest ancestor's when that value does not exist. */
+  positionOf(pointer: string): Position;
+  /** Position of the key naming the value at `pointer` (array items: the item itself). */
+  keyPositionOf(pointer: string): Position;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Templates
+
+export const HOOK_NAMES = [
+  'after_default_settings',
+  'after_shared_settings',
+  'after_project_settings',
+  'after_file_resolution',
+  'before_file_render',
+] as const;
+export type HookName = (typeof HOOK_NAMES)[number];
+
+/** One shared setting a template publishes (`shared_settings` in template.json). */
+export interface SharedSettingDecl {
+  readonly description: string | undefined;
+  /** JSON Schema of the value, when declared. */
+  readonly schema: Readonly<Record<string, unknown>> | undefined;
+  /** The published value; undefined when template.json gives none. */
+  readonly value: Data | undefined;
+}
+
+/** A parsed, validated `template.json`, defaults applied. */
+export interface TemplateManifest {
+  readonly name: string;
+  /** Defaults to `name`. */
+  readonly description: string;
+  /** `module` by default. */
+  readonly type: string;
+  /** Declared tags, plus the directory name (always a tag), without duplicates. */
+  readonly tags: readonly string[];
+  readonly always_apply: boolean;
+  readonly default_settings: DataMap;
+  readonly setting_subscriptions: readonly string[];
+  readonly shared_settings: Readonly<Record<string, SharedSettingDecl>>;
+  readonly v1_files: readonly string[];
+  readonly version: string | undefined;
+  /** Semver range of Pantograph versions this template works with. */
+  readonly requires: string | undefined;
+  /** Other tag delimiters for this template's files, e.g. `['[%', '%]']`. */
+  readonly delimiters: readonly [string, string] | undefined;
+}
+
+/** One file a template outputs (`files/**` or `files_init/**`). */
+export interface TemplateFile {
+  /** POSIX path inside the template directory, e.g. `files/Gemfile.epp`. */
+  readonly source: string;
+  /** Absolute path of the file on disk. */
+  readonly absPath: string;
+  /** Project-relative POSIX output path, `.epp` dropped, e.g. `Gemfile`. */
+  readonly output: string;
+  /** `files/` -> 'file'; `files_init/` -> 'init'. */
+  readonly kind: 'file' | 'init';
+  readonly executable: boolean;
+  /** True for `.epp` files (rendered); others are copied byte for byte. */
+  readonly isTemplate: boolean;
+}
+
+export interface HookFile {
+  /** Absolute path of the hook file. */
+  readonly path: string;
+  readonly kind: 'pp' | 'mjs';
+}
+
+/** One template directory of a source, loaded. */
+export interface LoadedTemplate {
+  /** The directory name (snake_case). */
+  readonly name: string;
+  /** Absolute path of the template directory. */
+  readonly dir: string;
+  readonly manifest: TemplateManifest;
+  /** Absolute path of template.json. */
+  readonly manifestFile: string;
+  /** Positions of values in template.json by JSON pointer. */
+  readonly manifestPositions: PositionLookup;
+  /** The parsed `template_schema.json`, when present. */
+  readonly schema: Readonly<Record<string, unknown>> | undefined;
+  /** Absolute path of `template_schema.json`, when present. */
+  readonly schemaFile: string | undefined;
+  /** Positions of values in template_schema.json, when present. */
+  readonly schemaPositions: PositionLookup | undefined;
+  /** Output files, sorted by kind then source path. */
+  readonly files: readonly TemplateFile[];
+  /** POSIX paths of `partials/**` inside the template, e.g. `partials/header.epp`. */
+  readonly partials: readonly string[];
+  readonly hooks: Readonly<Partial<Record<HookName, HookFile>>>;
+  /** Index of the source it came from, in the resolved source list. */
+  readonly sourceIndex: number;
+  /** The source it came from. */
+  readonly source: ResolvedSource;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Sources
+
+export type SourceType = 'filesystem' | 'git' | 'default';
+
+/** A template source as written in `.sync.yml` (`template_sources`). */
+export interface SourceSpec {
+  readonly type: SourceType;
+  /** Path or URL as written; `default` for the default source. */
+  readonly location: string;
+  /** Branch, tag or commit (git only). */
+  readonly ref?: string;
+  /** Git only: allow `.mjs` hooks from this source. */
+  readonly trusted?: boolean;
+  /** Where the source is declared in `.sync.yml`; absent for the implicit default. */
+  readonly position?: Position;
+}
+
+/** A source made available on disk. */
+export interface ResolvedSource {
+  readonly spec: SourceSpec;
+  /** Index in the resolved source list (search order). */
+  readonly index: number;
+  /** Absolute directory of the template repository. */
+  readonly dir: string;
+  /** Resolved commit (git only). */
+  readonly commit?: string;
+  /** Whether `.mjs` hooks may run: default and filesystem always, git only when trusted. */
+  readonly trusted: boolean;
+}
+
+/** Where a template was found: the winning source and its directory. */
+export interface TemplateLocation {
+  readonly name: string;
+  /** Absolute template directory. */
+  readonly dir: string;
+  readonly source: ResolvedSource;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// .sync.yml
+
+/** A template named in `pdk_template.templates`. */
+export interface TemplateRef {
+  readonly name: string;
+  /** JSON pointer of the entry, e.g. `/pdk_template/templates/2`. */
+  readonly pointer: string;
+  readonly position: Position;
+}
+
+/** A parsed V2 `.sync.yml`. */
+export interface SyncConfig {
+  /** Absolute path of `.sync.yml`. */
+  readonly file: string;
+  /** Absolute project root (the directory holding `.sync.yml`). */
+  readonly root: string;
+  readonly version: number;
+  /** Ordered template sources; `[default]` when not given. */
+  readonly sources: readonly SourceSpec[];
+  /** Templates to apply in order, `---name` exclusions removed. */
+  readonly templates: readonly TemplateRef[];
+  /** Always-apply templates excluded with `---name` (name without the dashes). */
+  readonly excluded: readonly TemplateRef[];
+  /** `pdk_template.shared_settings`: project overrides of shared settings. */
+  readonly sharedSettings: SyncDataMap;
+  readonly unmanaged: readonly string[];
+  readonly delete: readonly string[];
+  readonly purge: boolean;
+  readonly post: readonly PostCommand[];
+  /**
+   * Every top-level key but `pdk_template`: the settings section of the template of that name. An empty
+   * section is `{}`. Its JSON pointer is `/<name>` (use `jsonPointer` from yaml-data.ts).
+   */
+  readonly settings: Readonly<Record<string, SyncDataMap>>;
+  /** Positions of every value in the file. */
+  readonly positions: PositionLookup;
+  /** Shorthand for `positions.positionOf`. */
+  readonly positionOf: (pointer: string) => Position;
+  /** The parsed YAML document, for rewriting it keeping comments and order. */
+  readonly document: Document;
+  /** The file's text as read. */
+  readonly text: string;
+  /** Non-terminating problems found while loading (errors and warnings), all at once. */
+  readonly problems: readonly Problem[];
+}

@@ -1,0 +1,389 @@
+/**
+ * Loading one template directory (DESIGN section 3): `template.json` checked against the shipped schema,
+ * `template_schema.json` compiled, `files/` and `files_init/` listed, `partials/` and `hooks/` found.
+ * Problems are collected, never thrown; a template comes back whenever its `template.json` could be read,
+ * with whatever was valid in it. Symlinks may point anywhere inside the template's repository, never out.
+ */
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, join, sep } from 'node:path';
+import { didYouMeanHint } from './did-you-mean.js';
+import { EngineError, type EngineErrorCode, problem } from './errors.js';
+import { compileSettingsSchema, shippedSchema, violationProblems } from './json-schema.js';
+import {
+  type Data,
+  type DataMap,
+  HOOK_NAMES,
+  type HookFile,
+  type HookName,
+  type LoadedTemplate,
+  type Position,
+  type SharedSettingDecl,
+  type TemplateFile,
+  type TemplateLocation,
+  type TemplateManifest,
+} from './model.js';
+import type { Problem } from './render-plan.js';
+import { TEMPLATE_NAME } from './sources/index.js';
+import { type PositionIndex, parseJsonData, toJson } from './yaml-data.js';
+
+/** Output paths a template may never produce. */
+const RESERVED_OUTPUTS = new Set(['.sync.yml', '.pantograph.lock']);
+
+export interface TemplateLoad {
+  /** Undefined only when `template.json` could not be read or parsed. */
+  readonly template: LoadedTemplate | undefined;
+  /** Every problem found, all at once. */
+  readonly problems: readonly Problem[];
+}
+
+/** Loads the template at `location` (from `findTemplate` or `listTemplates`). */
+export function loadTemplate(location: TemplateLocation): TemplateLoad {
+  const problems: Problem[] = [];
+  const { dir, source } = location;
+  const name = basename(dir);
+  const manifestFile = join(dir, 'template.json');
+  if (!TEMPLATE_NAME.test(name)) {
+    problems.push(
+      problem(
+        'error',
+        'TEMPLATE_NAME',
+        `template directory '${name}' is not snake_case`,
+        at(manifestFile),
+        'use lower-case letters, digits and underscores',
+      ),
+    );
+  }
+  const repoRoot = realpathOrSelf(source.dir);
+  if (!inside(realpathOrSelf(dir), repoRoot)) {
+    problems.push(
+      problem('error', 'TEMPLATE_SYMLINK', `template '${name}' is a symlink out of its repository`, at(dir)),
+    );
+    return { template: undefined, problems };
+  }
+  const walker = new TreeWalker(repoRoot, problems);
+  // template.json and template_schema.json may be links too, but not out of the repository.
+  if (walker.follow(manifestFile) === undefined) return { template: undefined, problems };
+  const manifestJson = readJson(manifestFile, 'TEMPLATE_JSON', problems);
+  if (!manifestJson) return { template: undefined, problems };
+  const { data, positions } = manifestJson;
+  problems.push(
+    ...violationProblems(
+      shippedSchema('template').validate(data),
+      positions,
+      'TEMPLATE_INVALID',
+      (p) => `template.json${p}`,
+    ),
+  );
+  const manifest = readManifest(data, name);
+
+  let schema: Readonly<Record<string, unknown>> | undefined;
+  let schemaFile: string | undefined;
+  let schemaPositions: PositionIndex | undefined;
+  const schemaPath = join(dir, 'template_schema.json');
+  if (exists(schemaPath) && walker.follow(schemaPath) !== undefined) {
+    schemaFile = schemaPath;
+    const schemaJson = readJson(schemaPath, 'TEMPLATE_SCHEMA', problems);
+    if (schemaJson) {
+      schemaPositions = schemaJson.positions;
+      try {
+        schema = compileSettingsSchema(schemaJson.data, schemaPath, schemaJson.positions).schema;
+      } catch (e) {
+        if (!(e instanceof EngineError)) throw e;
+        problems.push(...e.problems);
+      }
+    }
+  }
+
+  const files = [
+    ...listOutputs(dir, 'files', 'file', walker),
+    ...listOutputs(dir, 'files_init', 'init', walker),
+  ];
+  checkOutputs(files, problems);
+  const partials = walker.list(dir, 'partials').map((f) => f.rel);
+  const hooks = readHooks(dir, walker, problems);
+
+  const template: LoadedTemplate = {
+    name,
+    dir,
+    manifest,
+    manifestFile,
+    manifestPositions: positions,
+    schema,
+    schemaFile,
+    schemaPositions,
+    files,
+    partials,
+    hooks,
+    sourceIndex: source.index,
+    source,
+  };
+  return { template, problems };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// JSON files
+
+/** Reads a JSON file strictly (JSON.parse), then with positions and bigint integers (yaml). */
+function readJson(
+  file: string,
+  code: EngineErrorCode,
+  problems: Problem[],
+): { data: Data; positions: PositionIndex } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    problems.push(
+      problem('error', 'TEMPLATE_READ', `cannot read ${file}: ${(e as Error).message}`, at(file)),
+    );
+    return undefined;
+  }
+  const parsed = parseJsonData(text, file, code);
+  problems.push(...parsed.problems);
+  if (parsed.data === undefined) return undefined;
+  return { data: parsed.data, positions: parsed.positions };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// template.json
+
+/** The manifest with defaults; fields of the wrong type (already reported) are left at their default. */
+function readManifest(data: Data, dirName: string): TemplateManifest {
+  const m = isMap(data) ? data : {};
+  const str = (v: Data | undefined) => (typeof v === 'string' ? v : undefined);
+  const strings = (v: Data | undefined) =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  const name = str(m.name) ?? dirName;
+  const tags = [...new Set([...strings(m.tags), dirName])];
+  const shared: Record<string, SharedSettingDecl> = {};
+  if (isMap(m.shared_settings)) {
+    for (const [key, decl] of Object.entries(m.shared_settings)) {
+      if (!isMap(decl)) continue;
+      const schema = toJson(decl.schema);
+      Object.defineProperty(shared, key, {
+        enumerable: true,
+        value: {
+          description: str(decl.description),
+          schema: isPlainObject(schema) ? schema : undefined,
+          value: Object.hasOwn(decl, 'value') ? decl.value : undefined,
+        } satisfies SharedSettingDecl,
+      });
+    }
+  }
+  const delimiters = strings(m.delimiters);
+  return {
+    name,
+    description: str(m.description) ?? name,
+    type: str(m.type) ?? 'module',
+    tags,
+    always_apply: m.always_apply === true,
+    default_settings: isMap(m.default_settings) ? m.default_settings : {},
+    setting_subscriptions: strings(m.setting_subscriptions),
+    shared_settings: shared,
+    v1_files: strings(m.v1_files),
+    version: str(m.version),
+    requires: str(m.requires),
+    delimiters: delimiters.length === 2 ? [delimiters[0]!, delimiters[1]!] : undefined,
+  };
+}
+
+function isMap(v: Data | undefined): v is DataMap {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Files
+
+interface WalkedFile {
+  /** POSIX path relative to the template directory, e.g. `files/bin/run.sh`. */
+  readonly rel: string;
+  readonly abs: string;
+  readonly executable: boolean;
+}
+
+/** Lists regular files under a template subdirectory, following symlinks that stay in the repository. */
+class TreeWalker {
+  constructor(
+    private readonly repoRoot: string,
+    private readonly problems: Problem[],
+  ) {}
+
+  list(templateDir: string, sub: string): WalkedFile[] {
+    const out: WalkedFile[] = [];
+    const start = join(templateDir, sub);
+    if (!exists(start)) return out;
+    this.walk(start, sub, out, new Set());
+    return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  }
+
+  private walk(dir: string, rel: string, out: WalkedFile[], seen: Set<string>): void {
+    const real = this.follow(dir);
+    if (real === undefined) return;
+    if (seen.has(real)) return; // a symlink loop inside the repository
+    const st = statSync(real);
+    if (!st.isDirectory()) {
+      if (st.isFile()) out.push({ rel, abs: dir, executable: (st.mode & 0o111) !== 0 });
+      return;
+    }
+    const entries = readdirSync(dir);
+    const inner = new Set(seen).add(real);
+    for (const name of entries) this.walk(join(dir, name), `${rel}/${name}`, out, inner);
+  }
+
+  /** The real path of `path`; undefined (and a problem) for a dangling link or one leaving the repository. */
+  follow(path: string): string | undefined {
+    if (!lstatSync(path).isSymbolicLink()) return realpathOrSelf(path);
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch {
+      this.problems.push(problem('error', 'TEMPLATE_SYMLINK', `symlink ${path} points to nothing`, at(path)));
+      return undefined;
+    }
+    if (!inside(real, this.repoRoot)) {
+      this.problems.push(
+        problem(
+          'error',
+          'TEMPLATE_SYMLINK',
+          `symlink ${path} points outside the template repository (${real})`,
+          at(path),
+          'templates may only link to files of their own repository',
+        ),
+      );
+      return undefined;
+    }
+    return real;
+  }
+}
+
+function listOutputs(
+  dir: string,
+  sub: 'files' | 'files_init',
+  kind: 'file' | 'init',
+  walker: TreeWalker,
+): TemplateFile[] {
+  return walker.list(dir, sub).map((f) => {
+    const inner = f.rel.slice(sub.length + 1);
+    const isTemplate = inner.endsWith('.epp');
+    return {
+      source: f.rel,
+      absPath: f.abs,
+      output: isTemplate ? inner.slice(0, -4) : inner,
+      kind,
+      executable: f.executable,
+      isTemplate,
+    };
+  });
+}
+
+/** No empty names, no reserved paths, no two files of the template on one output path. */
+function checkOutputs(files: readonly TemplateFile[], problems: Problem[]): void {
+  const seen = new Map<string, TemplateFile>();
+  for (const f of files) {
+    const segments = f.output.split('/');
+    if (segments.some((s) => s === '')) {
+      problems.push(
+        problem('error', 'TEMPLATE_RESERVED_PATH', `${f.source} produces no file name`, at(f.absPath)),
+      );
+    } else if (RESERVED_OUTPUTS.has(f.output) || segments[0] === '.git') {
+      problems.push(
+        problem(
+          'error',
+          'TEMPLATE_RESERVED_PATH',
+          `${f.source} would write ${f.output}, which Pantograph never writes`,
+          at(f.absPath),
+        ),
+      );
+    }
+    const other = seen.get(f.output);
+    if (other) {
+      problems.push(
+        problem(
+          'error',
+          'TEMPLATE_FILE_CONFLICT',
+          `${other.source} and ${f.source} both produce ${f.output}`,
+          at(f.absPath),
+          'remove or rename one of them',
+        ),
+      );
+    } else seen.set(f.output, f);
+  }
+}
+
+function readHooks(
+  dir: string,
+  walker: TreeWalker,
+  problems: Problem[],
+): Partial<Record<HookName, HookFile>> {
+  const hooks: Partial<Record<HookName, HookFile>> = {};
+  const hooksDir = join(dir, 'hooks');
+  if (!exists(hooksDir)) return hooks;
+  for (const name of readdirSync(hooksDir).sort()) {
+    const path = join(hooksDir, name);
+    const real = walker.follow(path);
+    if (real === undefined || !statSync(real).isFile()) continue; // subdirectories: helpers of .mjs hooks
+    const match = /^(.*)\.(pp|mjs)$/.exec(name);
+    const hook = match?.[1] as HookName | undefined;
+    if (!match || hook === undefined || !(HOOK_NAMES as readonly string[]).includes(hook)) {
+      const stem = match?.[1] ?? name.replace(/\.[^.]*$/, '');
+      problems.push(
+        problem(
+          'error',
+          'TEMPLATE_UNKNOWN_HOOK',
+          `hooks/${name} is not a hook: expected <hook>.pp or <hook>.mjs, hooks being ${HOOK_NAMES.join(', ')}`,
+          at(path),
+          didYouMeanHint(stem, HOOK_NAMES),
+        ),
+      );
+      continue;
+    }
+    const existing = hooks[hook];
+    if (existing) {
+      problems.push(
+        problem(
+          'error',
+          'TEMPLATE_DUPLICATE_HOOK',
+          `hook ${hook} is defined twice (.pp and .mjs)`,
+          at(path),
+          'keep one of them',
+        ),
+      );
+      continue;
+    }
+    hooks[hook] = { path, kind: match[2] as 'pp' | 'mjs' };
+  }
+  return hooks;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Helpers
+
+/** A position at the start of a file (for problems about a whole file). */
+function at(file: string): Position {
+  return { file, line: 1, column: 1 };
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function realpathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function inside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}

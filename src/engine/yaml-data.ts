@@ -1,0 +1,392 @@
+/**
+ * YAML (and JSON) text -> settings `Data`, keeping the position of every value by JSON pointer.
+ *
+ * The `yaml` library parses to a Document (kept for rewriting); we then walk its nodes ourselves rather
+ * than calling `toJS()`, so that each value's offset is recorded under its pointer, `!replace` collections
+ * become `ReplaceValue`s, and YAML 1.1 scalars can be checked for ambiguity. Integers stay `bigint`
+ * (`intAsBigInt`), floats `number`. YAML 1.1 follows Ruby's Psych, which PDK uses: `yes`/`on`/`no`/`off`
+ * (any case) are booleans, `y`/`n` stay strings, timestamps stay strings.
+ */
+import {
+  type Document,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseDocument,
+  Scalar,
+  type Tags,
+  YAMLMap,
+  YAMLSeq,
+} from 'yaml';
+import { lineColumn } from '../epp/position.js';
+import { type EngineErrorCode, problem } from './errors.js';
+import { findJsonSyntaxError } from './json-syntax.js';
+import { type Data, type Position, type PositionLookup, ReplaceValue, type SyncData } from './model.js';
+import type { Problem } from './render-plan.js';
+
+// ---------------------------------------------------------------------------------------------------
+// JSON pointers
+
+export function escapePointerSegment(segment: string | number): string {
+  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** `['gemfile', 'optional_gems', 0]` -> `/gemfile/optional_gems/0`. */
+export function jsonPointer(segments: readonly (string | number)[]): string {
+  return segments.map((s) => `/${escapePointerSegment(s)}`).join('');
+}
+
+/** `/a~1b/0` -> `['a/b', '0']`. */
+export function parsePointer(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** The pointer of the parent value (`''` for the root). */
+export function parentPointer(pointer: string): string {
+  const i = pointer.lastIndexOf('/');
+  return i <= 0 ? '' : pointer.slice(0, i);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Positions
+
+interface Offsets {
+  value: number;
+  key?: number;
+}
+
+/** Positions by pointer, turned into line/column lazily through the document's LineCounter. */
+export class PositionIndex implements PositionLookup {
+  private readonly offsets = new Map<string, Offsets>();
+
+  constructor(
+    readonly file: string,
+    private readonly lineCounter: LineCounter,
+  ) {}
+
+  record(pointer: string, value: number, key?: number): void {
+    this.offsets.set(pointer, key === undefined ? { value } : { value, key });
+  }
+
+  has(pointer: string): boolean {
+    return this.offsets.has(pointer);
+  }
+
+  positionOf(pointer: string): Position {
+    return this.at(this.find(pointer)?.value ?? 0);
+  }
+
+  keyPositionOf(pointer: string): Position {
+    const found = this.find(pointer);
+    return this.at(found?.key ?? found?.value ?? 0);
+  }
+
+  /** Position of an offset in the file. */
+  at(offset: number): Position {
+    const { line, col } = this.lineCounter.linePos(offset);
+    return { file: this.file, line, column: col };
+  }
+
+  private find(pointer: string): Offsets | undefined {
+    let p = pointer;
+    for (;;) {
+      const found = this.offsets.get(p);
+      if (found || p === '') return found;
+      p = parentPointer(p);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Tags
+
+const BOOL_TAG = 'tag:yaml.org,2002:bool';
+const TIMESTAMP_TAG = 'tag:yaml.org,2002:timestamp';
+
+/** Psych's booleans: yes/true/on and no/false/off, any case (not `y`/`n`). */
+const psychTrue = {
+  identify: (v: unknown) => v === true,
+  default: true,
+  tag: BOOL_TAG,
+  test: /^(?:yes|true|on)$/i,
+  resolve: () => new Scalar(true),
+};
+const psychFalse = {
+  identify: (v: unknown) => v === false,
+  default: true,
+  tag: BOOL_TAG,
+  test: /^(?:no|false|off)$/i,
+  resolve: () => new Scalar(false),
+};
+
+function psychTags(tags: Tags): Tags {
+  const kept = tags.filter((t) =>
+    typeof t === 'string' ? t !== 'bool' && t !== 'timestamp' : t.tag !== BOOL_TAG && t.tag !== TIMESTAMP_TAG,
+  );
+  return [psychTrue, psychFalse, ...kept, ...replaceTags];
+}
+
+/** `!replace` on a mapping or sequence: kept as a plain collection node; the walk reads the tag. */
+const replaceTags: Tags = [
+  { tag: '!replace', collection: 'map', nodeClass: YAMLMap, resolve: (v) => v },
+  { tag: '!replace', collection: 'seq', nodeClass: YAMLSeq, resolve: (v) => v },
+];
+
+// ---------------------------------------------------------------------------------------------------
+// Parsing
+
+export interface YamlDataOptions {
+  /** `1.1` for `.sync.yml` (Psych's reading), `1.2` for JSON files. */
+  readonly version: '1.1' | '1.2';
+  /** Problem code for syntax errors and unsupported values. */
+  readonly errorCode: EngineErrorCode;
+  /** Accept `!replace` (`.sync.yml` only); elsewhere the tag is an unresolved-tag warning. */
+  readonly replaceTag?: boolean;
+}
+
+export interface YamlData<T> {
+  /** The converted data; `undefined` when the text has syntax errors. */
+  readonly data: T | undefined;
+  readonly document: Document;
+  readonly positions: PositionIndex;
+  /** Syntax errors (then `data` is undefined), unsupported values, ambiguous-scalar warnings. */
+  readonly problems: Problem[];
+}
+
+/** Parses YAML or JSON text into data with positions. Never throws for bad input: see `problems`. */
+export function parseYamlData(
+  text: string,
+  file: string,
+  options: YamlDataOptions & { replaceTag: true },
+): YamlData<SyncData>;
+export function parseYamlData(text: string, file: string, options: YamlDataOptions): YamlData<Data>;
+export function parseYamlData(text: string, file: string, options: YamlDataOptions): YamlData<SyncData> {
+  const lineCounter = new LineCounter();
+  const v11 = options.version === '1.1';
+  const document = parseDocument(text, {
+    version: options.version,
+    intAsBigInt: true,
+    lineCounter,
+    prettyErrors: false,
+    keepSourceTokens: false,
+    ...(v11
+      ? { customTags: psychTags }
+      : options.replaceTag
+        ? { customTags: (t: Tags) => [...t, ...replaceTags] }
+        : {}),
+  });
+  const positions = new PositionIndex(file, lineCounter);
+  const problems: Problem[] = [];
+  for (const e of document.errors) {
+    problems.push(
+      problem('error', options.errorCode, e.message.split('\n')[0] ?? e.message, positions.at(e.pos[0])),
+    );
+  }
+  for (const w of document.warnings) {
+    // A scalar tagged `!replace` gets our own, clearer error below.
+    if (options.replaceTag && w.code === 'TAG_RESOLVE_FAILED' && w.message.includes('!replace')) continue;
+    problems.push(
+      problem('warning', options.errorCode, w.message.split('\n')[0] ?? w.message, positions.at(w.pos[0])),
+    );
+  }
+  if (document.errors.length > 0) return { data: undefined, document, positions, problems };
+  const walker = new Walker(document, positions, problems, options, v11);
+  const data = document.contents ? walker.convert(document.contents as Node, '', false) : null;
+  positions.record('', document.contents?.range?.[0] ?? 0);
+  return { data, document, positions, problems };
+}
+
+/** Converts nodes to data, recording positions and problems. */
+class Walker {
+  private readonly resolving = new Set<Node>();
+
+  constructor(
+    private readonly document: Document,
+    private readonly positions: PositionIndex,
+    private readonly problems: Problem[],
+    private readonly options: YamlDataOptions,
+    private readonly v11: boolean,
+  ) {}
+
+  convert(node: Node, pointer: string, insideReplace: boolean, keyOffset?: number): SyncData {
+    // An empty value (`key:`) has no text of its own: it is where its key is.
+    const empty = isScalar(node) && node.value === null && !node.source;
+    const offset = empty && keyOffset !== undefined ? keyOffset : (node.range?.[0] ?? keyOffset ?? 0);
+    this.positions.record(pointer, offset, keyOffset);
+    if (isAlias(node)) return this.alias(node, pointer, insideReplace, keyOffset);
+    if (isScalar(node)) return this.scalar(node, pointer);
+    const replace = this.options.replaceTag === true && node.tag === '!replace';
+    let value: SyncData;
+    if (isMap(node)) value = this.map(node, pointer, insideReplace || replace);
+    else if (isSeq(node)) value = this.seq(node, pointer, insideReplace || replace);
+    else value = this.unsupported(pointer, 'this kind of YAML node is not supported');
+    // A `!replace` inside another replaced value changes nothing: the outer one replaces it all.
+    return replace && !insideReplace ? new ReplaceValue(value as Data) : value;
+  }
+
+  private alias(
+    node: Node & { resolve(doc: Document): Node | undefined },
+    pointer: string,
+    r: boolean,
+    k?: number,
+  ) {
+    const target = node.resolve(this.document);
+    if (!target || this.resolving.has(target))
+      return this.unsupported(pointer, 'a recursive or unknown alias');
+    this.resolving.add(target);
+    try {
+      return this.convert(target, pointer, r, k ?? node.range?.[0]);
+    } finally {
+      this.resolving.delete(target);
+    }
+  }
+
+  private scalar(node: Scalar, pointer: string): SyncData {
+    if (this.options.replaceTag && node.tag === '!replace') {
+      return this.unsupported(pointer, '`!replace` applies to a sequence or a mapping, not a scalar');
+    }
+    const v = node.value;
+    if (v === null || v === undefined) return null;
+    if (typeof v === 'string' || typeof v === 'bigint') {
+      if (typeof v === 'bigint') this.checkAmbiguous(node, pointer);
+      return v;
+    }
+    if (typeof v === 'boolean' || typeof v === 'number') {
+      this.checkAmbiguous(node, pointer);
+      return v;
+    }
+    return this.unsupported(pointer, `a value of type ${node.tag ?? typeof v} is not supported`);
+  }
+
+  private map(node: YAMLMap, pointer: string, insideReplace: boolean): SyncData {
+    const out: { [key: string]: SyncData } = {};
+    const merges: Node[] = [];
+    for (const pair of node.items) {
+      const keyNode = pair.key as Node | null;
+      const keyOffset = keyNode?.range?.[0] ?? node.range?.[0] ?? 0;
+      if (keyNode !== null && !isScalar(keyNode)) {
+        this.unsupported(pointer, 'mapping keys must be scalars', keyOffset);
+        continue;
+      }
+      const key = keyNode === null ? '' : keyText(keyNode);
+      if (this.v11 && key === '<<' && keyNode?.type === 'PLAIN' && pair.value) {
+        merges.push(pair.value as Node);
+        continue;
+      }
+      const childPointer = `${pointer}/${escapePointerSegment(key)}`;
+      const valueNode = pair.value as Node | null;
+      let value: SyncData = null;
+      if (valueNode === null) this.positions.record(childPointer, keyOffset, keyOffset);
+      else value = this.convert(valueNode, childPointer, insideReplace, keyOffset);
+      setKey(out, key, value);
+    }
+    for (const m of merges) this.merge(out, m, pointer, insideReplace);
+    return out;
+  }
+
+  /** YAML 1.1 merge keys: keys already present win; with a list, earlier mappings win. */
+  private merge(out: { [key: string]: SyncData }, node: Node, pointer: string, insideReplace: boolean): void {
+    const target = isAlias(node) ? node.resolve(this.document) : node;
+    const sources = isSeq(target) ? target.items : [target];
+    for (const item of sources) {
+      const resolved = isAlias(item) ? item.resolve(this.document) : item;
+      if (!isMap(resolved)) {
+        this.unsupported(pointer, 'a merge key `<<` takes a mapping or a list of mappings');
+        continue;
+      }
+      const merged = this.map(resolved, pointer, insideReplace) as { [key: string]: SyncData };
+      for (const [k, v] of Object.entries(merged)) if (!Object.hasOwn(out, k)) setKey(out, k, v);
+    }
+  }
+
+  private seq(node: YAMLSeq, pointer: string, insideReplace: boolean): SyncData {
+    return node.items.map((item, i) => {
+      const p = `${pointer}/${i}`;
+      if (isPair(item)) return this.unsupported(p, 'pairs inside a sequence are not supported');
+      if (item === null) return null;
+      return this.convert(item as Node, p, insideReplace);
+    });
+  }
+
+  /** Warns on plain scalars YAML 1.1 reads differently from YAML 1.2 (`yes`, `on`, `0777`, `1:30`). */
+  private checkAmbiguous(node: Scalar, pointer: string): void {
+    if (!this.v11 || node.type !== 'PLAIN' || node.tag) return;
+    const src = node.source ?? '';
+    const ambiguous =
+      typeof node.value === 'boolean'
+        ? !/^(?:true|false)$/i.test(src)
+        : /^[-+]?0[0-7_]+$|^[-+]?0b|:|_/.test(src);
+    if (!ambiguous) return;
+    this.problems.push(
+      problem(
+        'warning',
+        'SYNC_AMBIGUOUS_SCALAR',
+        `\`${src}\` is read as ${JSON.stringify(String(node.value))} (${typeof node.value === 'boolean' ? 'a boolean' : 'a number'}) under YAML 1.1`,
+        this.positions.positionOf(pointer),
+        `quote it ('${src}') if you mean the string`,
+      ),
+    );
+  }
+
+  private unsupported(pointer: string, message: string, offset?: number): null {
+    const position = offset === undefined ? this.positions.positionOf(pointer) : this.positions.at(offset);
+    this.problems.push(problem('error', this.options.errorCode, message, position));
+    return null;
+  }
+}
+
+/** A key as text: strings as they are, other scalars (`on`, `1`, `~`) as written. */
+function keyText(node: Scalar): string {
+  if (typeof node.value === 'string') return node.value;
+  return node.source ?? String(node.value);
+}
+
+/** Sets a key safely, even `__proto__`. */
+export function setKey<T>(obj: { [key: string]: T }, key: string, value: T): void {
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
+/** Data for JSON tools (ajv): bigint -> number, `ReplaceValue` unwrapped. */
+export function toJson(value: SyncData | undefined): unknown {
+  if (value === undefined || value === null) return value ?? null;
+  if (typeof value === 'bigint') return Number(value);
+  if (value instanceof ReplaceValue) return toJson(value.value);
+  if (Array.isArray(value)) return value.map(toJson);
+  if (typeof value === 'object') {
+    const out: { [key: string]: unknown } = {};
+    for (const [k, v] of Object.entries(value)) setKey(out, k, toJson(v));
+    return out;
+  }
+  return value;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Strict JSON
+
+/**
+ * Parses a JSON file strictly (a JSON syntax error is one problem with its position, and no data), then
+ * with positions and bigint integers like any YAML.
+ */
+export function parseJsonData(text: string, file: string, errorCode: EngineErrorCode): YamlData<Data> {
+  const syntax = findJsonSyntaxError(text);
+  if (!syntax) return parseYamlData(text, file, { version: '1.2', errorCode });
+  const lineCounter = new LineCounter();
+  const document = parseDocument('', { lineCounter });
+  const { line, column } = lineColumn(text, syntax.offset);
+  return {
+    data: undefined,
+    document,
+    positions: new PositionIndex(file, lineCounter),
+    problems: [problem('error', errorCode, `invalid JSON: ${syntax.message}`, { file, line, column })],
+  };
+}
