@@ -41,13 +41,14 @@ export function parsePuppet(source: string, options: ParseOptions = {}): Templat
   const close = '>\u0000';
   const file = options.file ?? '<inline>';
   const wrapped = `${open}${source}\n${close}`;
-  const tokens = lex(wrapped, { file, delimiters: [open, close] }).map((t) => shift(t, -open.length));
+  const tokens = lex(wrapped, { file, delimiters: [open, close] }).map((t) => shift(t, -open.length, source.length));
   return new Parser(tokens, source, file).template();
 }
 
-function shift(t: Token, by: number): Token {
-  const s: Token = { ...t, start: Math.max(0, t.start + by), end: Math.max(0, t.end + by) };
-  if (t.parts) s.parts = t.parts.map((p) => (typeof p === 'string' ? p : p.map((x) => shift(x, by))));
+function shift(t: Token, by: number, limit: number): Token {
+  const clamp = (n: number) => Math.min(limit, Math.max(0, n + by));
+  const s: Token = { ...t, start: clamp(t.start), end: clamp(t.end) };
+  if (t.parts) s.parts = t.parts.map((p) => (typeof p === 'string' ? p : p.map((x) => shift(x, by, limit))));
   return s;
 }
 

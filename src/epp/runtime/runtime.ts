@@ -14,6 +14,7 @@ import {
   NextSignal,
   ReturnSignal,
 } from '../functions/registry.js';
+import { didYouMean } from '../../shared/did-you-mean.js';
 import { compareForOperator, puppetEquals } from './compare.js';
 import { interpolate, renderValue } from './format.js';
 import { access, arithmetic, negate, splat, typeLabel } from './operators.js';
@@ -342,7 +343,10 @@ export class Runtime implements CallContext {
     const def = this.host.functions.get(name);
     if (!def) {
       const error = new EppEvalError('EPP_UNKNOWN_FUNCTION', `Unknown function: '${name}'`, this.location(p));
-      error.hint = 'check the spelling; templates can call Puppet core functions and to_json, to_json_pretty, to_yaml';
+      const suggestion = didYouMean(name, this.host.functions.names());
+      error.hint = suggestion
+        ? `did you mean '${suggestion}'?`
+        : 'templates can call Puppet core functions and to_json, to_json_pretty, to_yaml';
       throw error;
     }
     const previous = this.scope;

@@ -1,0 +1,608 @@
+/**
+ * Functions on collections and numbers: keys, values, join, flatten, unique, sort, length, size, empty, dig,
+ * get, min, max, group_by, abs, round, floor, ceiling, compare.
+ *
+ * Several of them are thin Ruby methods in Puppet (`join` is `Array#join`, `sort` is `Array#sort`), so they
+ * follow Ruby rather than Puppet rules: `sort`, `min`, `max` and `unique` are case-sensitive, and `join`
+ * prints elements with Ruby's `to_s` ({@link rubyToS}), not the way `<%= %>` prints them.
+ */
+import { EppEvalError } from '../errors.js';
+import {
+  compareBytes,
+  compareIgnoreCase,
+  compareValues,
+  comparisonFailed,
+  hashLookup,
+  operandLabel,
+  rubyEql,
+} from '../runtime/compare.js';
+import { formatFloat, rubyInspectString, timestampToString } from '../runtime/format.js';
+import { inferGenericType, inferType, type PType } from '../runtime/types.js';
+import { PDefault, type PHash, PRegexp, PSensitive, PTimestamp, type Value } from '../runtime/values.js';
+import { argumentMismatch, blockArity, puppetType, sequenceOf, visitCollection } from './iteration.js';
+import { type CallContext, defineFunction, type FunctionDef, type Lambda } from './registry.js';
+
+// ---------------------------------------------------------------------------------------------------------
+// Ruby's to_s and inspect, which join(), fail() and the min/max string fallback print with
+
+/** Ruby's `inspect` of a Puppet value (how Ruby prints values nested in an Array or Hash). */
+export function rubyInspect(v: Value): string {
+  if (v === undefined) return 'nil';
+  if (typeof v === 'string') return rubyInspectString(v);
+  if (Array.isArray(v)) return `[${v.map(rubyInspect).join(', ')}]`;
+  if (v instanceof Map) {
+    const parts: string[] = [];
+    for (const [k, val] of v) parts.push(`${rubyInspect(k)}=>${rubyInspect(val)}`);
+    return `{${parts.join(', ')}}`;
+  }
+  if (v instanceof PRegexp) return `/${v.source}/`;
+  if (v instanceof PDefault) return ':default';
+  if (v instanceof PSensitive) return '#<Sensitive [value redacted]>';
+  return rubyToS(v);
+}
+
+/** Ruby's `to_s` of a Puppet value: what `join` and `fail` print. Arrays and hashes print inspected. */
+export function rubyToS(v: Value): string {
+  if (v === undefined) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'number') return formatFloat(v);
+  if (Array.isArray(v) || v instanceof Map) return rubyInspect(v);
+  if (v instanceof PRegexp) return `(?-mix:${v.source})`;
+  if (v instanceof PSensitive) return 'Sensitive [value redacted]';
+  if (v instanceof PTimestamp) return timestampToString(v);
+  return v.toString();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Argument checks and deprecation warnings
+
+const warned = new WeakMap<CallContext, Set<string>>();
+
+/** Warns once per render (Puppet warns once per process) about a deprecated use. */
+function warnOnce(ctx: CallContext, key: string, message: string): void {
+  let keys = warned.get(ctx);
+  if (!keys) {
+    keys = new Set();
+    warned.set(ctx, keys);
+  }
+  if (keys.has(key)) return;
+  keys.add(key);
+  ctx.warn(message);
+}
+
+/** A wrong argument, worded by Puppet's mismatch describer against the type named by `expected`. */
+function mismatch(fn: string, param: string, expected: string, v: Value): EppEvalError {
+  return argumentMismatch(fn, param, EXPECTED_TYPES[expected] ?? puppetType(expected), v);
+}
+
+const EXPECTED_TYPES: Record<string, PType> = {
+  'Optional[Collection]': puppetType('Optional', puppetType('Collection')),
+};
+
+function hashArg(fn: string, v: Value): PHash {
+  if (v instanceof Map) return v;
+  throw mismatch(fn, 'hsh', 'Hash', v);
+}
+
+function isNumeric(v: Value): v is bigint | number {
+  return typeof v === 'bigint' || typeof v === 'number';
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// keys, values, join, flatten
+
+const keys = defineFunction('keys', 1, 1, (_ctx, args) => [...hashArg('keys', args[0]).keys()]);
+const values = defineFunction('values', 1, 1, (_ctx, args) => [...hashArg('values', args[0]).values()]);
+
+function joinInto(out: string[], items: readonly Value[], seen: Set<Value>): void {
+  for (const item of items) {
+    if (Array.isArray(item)) {
+      if (seen.has(item)) throw new EppEvalError('EPP_ARGUMENTS', 'recursive array join');
+      seen.add(item);
+      joinInto(out, item, seen);
+      seen.delete(item);
+    } else out.push(rubyToS(item));
+  }
+}
+
+const join = defineFunction('join', 1, 2, (_ctx, args) => {
+  const [arr, delimiter] = args.length > 1 ? args : [args[0], ''];
+  if (!Array.isArray(arr)) throw mismatch('join', 'arg', 'Array', arr);
+  if (typeof delimiter !== 'string') throw mismatch('join', 'delimiter', 'String', delimiter);
+  // Ruby's Array#join: nested arrays are joined in place, undef prints empty.
+  const out: string[] = [];
+  joinInto(out, arr, new Set());
+  return out.join(delimiter);
+});
+
+function flattenInto(out: Value[], items: readonly Value[]): void {
+  for (const item of items) {
+    if (Array.isArray(item)) flattenInto(out, item);
+    else out.push(item);
+  }
+}
+
+const flatten = defineFunction('flatten', 0, Number.POSITIVE_INFINITY, (_ctx, args) => {
+  const out: Value[] = [];
+  flattenInto(out, args);
+  return out;
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// unique, sort
+
+/** Ruby's `uniq`: first occurrence wins, compared by `eql?` of the element (or of the block's answer). */
+function uniqueBy(items: readonly Value[], keyOf: (v: Value) => Value): Value[] {
+  const primitives = new Set<Value>();
+  const objects: Value[] = [];
+  const out: Value[] = [];
+  for (const item of items) {
+    const key = keyOf(item);
+    if (typeof key === 'object' && key !== null) {
+      if (objects.some((o) => rubyEql(o, key))) continue;
+      objects.push(key);
+    } else {
+      if (primitives.has(key)) continue;
+      primitives.add(key);
+    }
+    out.push(item);
+  }
+  return out;
+}
+
+/** unique() on a hash: values that repeat are merged, keyed by the array of their keys (as Puppet does). */
+function uniqueHash(hash: PHash, keyOf: (v: Value) => Value): PHash {
+  const groups: { key: Value; keys: Value[]; values: Value[] }[] = [];
+  for (const [k, v] of hash) {
+    const key = keyOf(v);
+    let group = groups.find((g) => rubyEql(g.key, key));
+    if (!group) {
+      group = { key, keys: [], values: [] };
+      groups.push(group);
+    }
+    group.keys.push(k);
+    group.values.push(v);
+  }
+  const out: PHash = new Map();
+  for (const g of groups)
+    out.set(
+      g.keys,
+      uniqueBy(g.values, (v) => v),
+    );
+  return out;
+}
+
+const unique = defineFunction(
+  'unique',
+  1,
+  1,
+  (_ctx, args, block) => {
+    const v = args[0];
+    if (block) blockArity('unique', block, 1);
+    const keyOf = block ? (x: Value) => block(x) : (x: Value) => x;
+    if (typeof v === 'string') return (uniqueBy(Array.from(v), keyOf) as string[]).join('');
+    if (v instanceof Map) return uniqueHash(v, keyOf);
+    if (Array.isArray(v)) return uniqueBy(v, keyOf);
+    return uniqueBy([...sequenceOf('unique', v).forward()], keyOf);
+  },
+  'optional',
+);
+
+/** Ruby's `rb_cmpint`: a sort block must answer with a number. */
+function blockOrder(result: Value, a: Value, b: Value): number {
+  if (typeof result === 'bigint') return result > 0n ? 1 : result < 0n ? -1 : 0;
+  if (typeof result === 'number' && !Number.isNaN(result)) return Math.sign(result);
+  throw comparisonFailed(a, b);
+}
+
+/**
+ * Sorts in place. JavaScript's sort asks (later, earlier) where Ruby's asks (earlier, later): the pair is
+ * swapped so that a lambda sees, and an error names, the values in Ruby's order.
+ */
+function sortItems(items: Value[], block: Lambda | undefined): Value[] {
+  if (!block) return items.sort((a, b) => -compareValues(b, a));
+  blockArity('sort', block, 2);
+  return items.sort((a, b) => -blockOrder(block(b, a), b, a));
+}
+
+const sort = defineFunction(
+  'sort',
+  1,
+  1,
+  (_ctx, args, block) => {
+    const v = args[0];
+    if (typeof v === 'string') return (sortItems(Array.from(v), block) as string[]).join('');
+    if (Array.isArray(v)) return sortItems([...v], block);
+    throw argumentMismatch('sort', '', puppetType('Variant', puppetType('String'), puppetType('Array')), v);
+  },
+  'optional',
+);
+
+// ---------------------------------------------------------------------------------------------------------
+// length, size, empty
+
+function lengthOf(fn: string, v: Value): bigint {
+  if (typeof v === 'string') return BigInt(Array.from(v).length);
+  if (Array.isArray(v)) return BigInt(v.length);
+  if (v instanceof Map) return BigInt(v.size);
+  throw new EppEvalError(
+    'EPP_ARGUMENTS',
+    `'${fn}' parameter 'arg' expects a value of type Collection, String, or Binary, got ${inferGenericType(v).toString()}`,
+  );
+}
+
+const length = defineFunction('length', 1, 1, (_ctx, args) => lengthOf('length', args[0]));
+const size = defineFunction('size', 1, 1, (_ctx, args) => lengthOf('size', args[0]));
+
+const empty = defineFunction('empty', 1, 1, (ctx: CallContext, args) => {
+  const v = args[0];
+  if (v === undefined) return true;
+  if (typeof v === 'string' || Array.isArray(v) || v instanceof Map) return lengthOf('empty', v) === 0n;
+  if (v instanceof PSensitive && typeof v.value === 'string') return v.value === '';
+  if (isNumeric(v)) {
+    warnOnce(ctx, 'empty-numeric', 'Calling function empty() with Numeric value is deprecated.');
+    return false;
+  }
+  const accepted = ['Collection', 'String', 'Numeric', 'Undef'].map((name) => puppetType(name));
+  throw argumentMismatch('empty', '', puppetType('Variant', ...accepted), v);
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// dig, get
+
+/** Thrown by dig (and get) when the path meets something that is not a collection or a bad index. */
+export class SliceError extends EppEvalError {
+  constructor(
+    message: string,
+    readonly issueCode: 'EXPECTED_COLLECTION' | 'EXPECTED_INTEGER_INDEX',
+    readonly details: PHash,
+  ) {
+    super('EPP_ACCESS', message);
+  }
+
+  /** The error as the Hash a `get()` lambda receives (Puppet passes an Error object with these fields). */
+  toValue(): PHash {
+    return new Map<Value, Value>([
+      ['msg', this.message],
+      ['kind', 'SLICE_ERROR'],
+      ['details', this.details],
+      ['issue_code', this.issueCode],
+    ]);
+  }
+}
+
+function arrayAt(arr: readonly Value[], index: bigint): Value {
+  const i = index < 0n ? BigInt(arr.length) + index : index;
+  return i >= 0n && i < BigInt(arr.length) ? arr[Number(i)] : undefined;
+}
+
+/** Puppet's dig: walks `path` through arrays (Integer indexes, negative from the end) and hashes. */
+export function digValue(data: Value, path: readonly Value[]): Value {
+  const walked: Value[] = [];
+  let d = data;
+  for (const k of path) {
+    if (d === undefined || k === undefined) return undefined;
+    if (!Array.isArray(d) && !(d instanceof Map)) {
+      const t = inferType(d).toString();
+      throw new SliceError(
+        `The given data does not contain a Collection at ${rubyInspect(walked)}, got '${t}'`,
+        'EXPECTED_COLLECTION',
+        new Map<Value, Value>([
+          ['walked_path', [...walked]],
+          ['value_type', t],
+        ]),
+      );
+    }
+    walked.push(k);
+    if (Array.isArray(d)) {
+      if (typeof k !== 'bigint') {
+        const t = inferType(k).toString();
+        throw new SliceError(
+          `The given data requires an Integer index at ${rubyInspect(walked)}, got '${t}'`,
+          'EXPECTED_INTEGER_INDEX',
+          new Map<Value, Value>([
+            ['walked_path', [...walked]],
+            ['index_type', t],
+          ]),
+        );
+      }
+      d = arrayAt(d, k);
+    } else d = hashLookup(d, k).value;
+  }
+  return d;
+}
+
+const dig = defineFunction('dig', 1, Number.POSITIVE_INFINITY, (_ctx, args) => {
+  const [data, ...path] = args;
+  if (data !== undefined && !Array.isArray(data) && !(data instanceof Map)) {
+    throw mismatch('dig', 'data', 'Optional[Collection]', data);
+  }
+  return digValue(data, path);
+});
+
+/**
+ * Splits a dotted navigation (`a.b.0`, `a."x.y"`) as Puppet's get() does: quoted segments are strings,
+ * numeric ones Integers (also a lone `1`). Returns undefined on a syntax error.
+ */
+export function splitNavigation(key: string): Value[] | undefined {
+  const parts = `x.${key}`.split(/(\s*"[^"]+"\s*|\s*'[^']+'\s*|[^'".]+)/);
+  while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  if (parts.length === 0 || parts.shift() !== '') return undefined;
+  const count = parts.length;
+  const segments = parts.filter((p) => p !== '.');
+  if (count === 0 || segments.length * 2 !== count + 1) return undefined;
+  segments.shift();
+  return segments.map((raw): Value => {
+    const seg = raw.trim();
+    if (seg.startsWith('"') || seg.startsWith("'")) return seg.slice(1, -1);
+    if (/^:?[+-]?[0-9]+$/.test(seg)) return seg.startsWith(':') ? 0n : BigInt(seg);
+    return seg;
+  });
+}
+
+/** Puppet's get(): dig along a dotted path; undef (or a missing key) gives the default. */
+export function getValue(
+  value: Value,
+  navigation: string,
+  fallback: Value,
+  block: Lambda | undefined,
+): Value {
+  if (value === undefined) return fallback;
+  if (navigation === '') return value;
+  const segments = splitNavigation(navigation);
+  if (!segments) throw new EppEvalError('EPP_ARGUMENTS', 'Syntax error in dotted-navigation string');
+  try {
+    const result = digValue(value, segments);
+    return result === undefined ? fallback : result;
+  } catch (e) {
+    if (block && e instanceof SliceError) return block(e.toValue());
+    throw e;
+  }
+}
+
+const get = defineFunction(
+  'get',
+  2,
+  3,
+  (_ctx, args, block) => {
+    const [value, navigation, fallback] = args;
+    if (typeof navigation !== 'string') throw mismatch('get', 'dotted_string', 'String', navigation);
+    if (block) blockArity('get', block, 1);
+    return getValue(value, navigation, fallback, block);
+  },
+  'optional',
+);
+
+// ---------------------------------------------------------------------------------------------------------
+// min, max
+
+const NUMERIC_TEXT = /^-?\d+([._eE]\d+)?$/;
+
+/** Ruby's `String#to_f` for the texts {@link NUMERIC_TEXT} accepts. */
+function textToFloat(s: string): number {
+  return Number.parseFloat(s.replace(/_/g, ''));
+}
+
+/**
+ * Strings that both look numeric compare as numbers, others by bytes (Puppet's deprecated coercion, which
+ * it warns about once). `anyValues` tells that the values were not all strings to start with.
+ */
+function textComparer(ctx: CallContext, name: string, anyValues: boolean): (a: Value, b: Value) => number {
+  return (a, b) => {
+    const x = rubyToS(a);
+    const y = rubyToS(b);
+    if (NUMERIC_TEXT.test(x) && NUMERIC_TEXT.test(y)) {
+      warnOnce(
+        ctx,
+        `${name}-string-to-numeric`,
+        `The ${name}() function's auto conversion of String to Numeric is deprecated - change to convert input before calling, or use lambda`,
+      );
+      const fx = textToFloat(x);
+      const fy = textToFloat(y);
+      return fx < fy ? -1 : fx > fy ? 1 : 0;
+    }
+    if (anyValues) {
+      warnOnce(
+        ctx,
+        `${name}-any-to-string`,
+        `The ${name}() function's auto conversion of Any to String is deprecated - change to convert input before calling, or use lambda`,
+      );
+    }
+    return compareBytes(x, y);
+  };
+}
+
+function extremeOf(items: readonly Value[], sign: number, cmp: (a: Value, b: Value) => number): Value {
+  let result = items[0];
+  for (let i = 1; i < items.length; i++) {
+    const v = items[i];
+    if (cmp(v, result) * sign > 0) result = v;
+  }
+  return result;
+}
+
+function minMax(name: 'min' | 'max'): FunctionDef {
+  const sign = name === 'max' ? 1 : -1;
+  return defineFunction(
+    name,
+    0,
+    Number.POSITIVE_INFINITY,
+    (ctx, args, block) => {
+      const single = args.length === 1 && Array.isArray(args[0]);
+      const items = single ? (args[0] as Value[]) : args;
+      if (block) {
+        blockArity(name, block, 2);
+        return extremeOf(items, sign, (a, b) => blockOrder(block(a, b), a, b));
+      }
+      if (items.length === 0) {
+        throw new EppEvalError('EPP_ARGUMENTS', `${name}(): Wrong number of arguments need at least one`);
+      }
+      if (items.every(isNumeric)) return extremeOf(items, sign, compareValues);
+      const allStrings = items.every((v) => typeof v === 'string');
+      return extremeOf(items, sign, textComparer(ctx, name, !allStrings));
+    },
+    'optional',
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// group_by
+
+const groupBy = defineFunction(
+  'group_by',
+  1,
+  1,
+  (_ctx, args, block) => {
+    const out: PHash = new Map();
+    if (!block) throw new EppEvalError('EPP_ARGUMENTS', `'group_by' expects a block (lambda)`);
+    visitCollection('group_by', args[0], block, (key, item) => {
+      const found = hashLookup(out, key);
+      if (found.found) (found.value as Value[]).push(item);
+      else out.set(key, [item]);
+    });
+    return out;
+  },
+  'required',
+);
+
+// ---------------------------------------------------------------------------------------------------------
+// abs, round, floor, ceiling, compare
+
+function numericArg(fn: string, v: Value): bigint | number {
+  if (isNumeric(v)) return v;
+  throw mismatch(fn, 'val', 'Numeric', v);
+}
+
+/** Ruby's `Float()` of a string (used by floor and ceiling on strings), or undefined when not a number. */
+function parseRubyFloat(s: string): number | undefined {
+  const t = s.trim();
+  if (/^[+-]?0[xX][0-9a-fA-F]+(_[0-9a-fA-F]+)*$/.test(t)) return Number.parseInt(t.replace(/_/g, ''), 16);
+  if (/^[+-]?\d+(_\d+)*(\.\d+(_\d+)*)?([eE][+-]?\d+)?$/.test(t)) return Number(t.replace(/_/g, ''));
+  return undefined;
+}
+
+function toInteger(fn: string, n: number): bigint {
+  if (!Number.isFinite(n))
+    throw new EppEvalError('EPP_ARGUMENTS', `${fn}(): ${formatFloat(n)} is not a finite number`);
+  return BigInt(n);
+}
+
+function roundingFunction(name: 'floor' | 'ceiling', op: (n: number) => number): FunctionDef {
+  return defineFunction(name, 1, 1, (ctx, args) => {
+    const v = args[0];
+    if (typeof v === 'bigint') return v;
+    if (typeof v === 'number') return toInteger(name, op(v));
+    if (typeof v === 'string') {
+      warnOnce(
+        ctx,
+        `${name}-string`,
+        `The ${name}() function's auto conversion of String to Float is deprecated - change to convert input before calling`,
+      );
+      const f = parseRubyFloat(v);
+      if (f === undefined) {
+        throw new EppEvalError(
+          'EPP_ARGUMENTS',
+          `${name}(): cannot convert given value to a floating point value.`,
+        );
+      }
+      return toInteger(name, op(f));
+    }
+    throw mismatch(name, 'val', 'Numeric', v);
+  });
+}
+
+const abs = defineFunction('abs', 1, 1, (ctx, args) => {
+  const v = args[0];
+  if (typeof v === 'bigint') return v < 0n ? -v : v;
+  if (typeof v === 'number') return Math.abs(v);
+  if (typeof v === 'string') {
+    warnOnce(
+      ctx,
+      'abs-string',
+      "The abs() function's auto conversion of String to Numeric is deprecated - change to convert input before calling",
+    );
+    // Ruby: the pattern is tested per line, the number then read from the start of the text.
+    if (/^-?\d+\.\d+$/m.test(v)) return Math.abs(Number.parseFloat(v));
+    if (/^-?\d+$/m.test(v)) {
+      const n = BigInt(/^\s*([+-]?\d+)/.exec(v)?.[1] ?? '0');
+      return n < 0n ? -n : n;
+    }
+    throw new EppEvalError(
+      'EPP_ARGUMENTS',
+      'abs(): Requires float or integer to work with - was given non decimal string',
+    );
+  }
+  throw mismatch('abs', 'val', 'Numeric', v);
+});
+
+const round = defineFunction('round', 1, 1, (_ctx, args) => {
+  const v = numericArg('round', args[0]);
+  if (typeof v === 'bigint') return v;
+  // Puppet rounds half away from zero: Integer(x + 0.5) for positives, Integer(x - 0.5) otherwise.
+  return toInteger('round', Math.trunc(v > 0 ? v + 0.5 : v - 0.5));
+});
+
+function sign(n: number): bigint {
+  return n < 0 ? -1n : n > 0 ? 1n : 0n;
+}
+
+const compare = defineFunction('compare', 2, 3, (_ctx, args) => {
+  const [a, b, ignoreCase] = args;
+  if (args.length === 3) {
+    if (typeof a !== 'string' || typeof b !== 'string') {
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        "'compare' compare(): The third argument (ignore case) can only be used when comparing strings",
+      );
+    }
+    if (typeof ignoreCase !== 'boolean') {
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        `'compare' compare(): The third argument (ignore case) must be a Boolean. Got ${inferGenericType(ignoreCase).toString()}`,
+      );
+    }
+  }
+  if (isNumeric(a) && isNumeric(b)) return sign(compareValues(a, b));
+  if (typeof a === 'string' && typeof b === 'string') {
+    return sign(ignoreCase === false ? compareBytes(a, b) : compareIgnoreCase(a, b));
+  }
+  if ((a instanceof PTimestamp || isNumeric(a)) && (b instanceof PTimestamp || isNumeric(b))) {
+    const x = a instanceof PTimestamp ? a.seconds : a;
+    const y = b instanceof PTimestamp ? b.seconds : b;
+    return sign(x < y ? -1 : x > y ? 1 : 0);
+  }
+  const comparable = (v: Value) => typeof v === 'string' || isNumeric(v) || v instanceof PTimestamp;
+  if (comparable(a) && comparable(b)) {
+    throw new EppEvalError(
+      'EPP_ARGUMENTS',
+      `'compare' compare(): Can only compare values of the same type (or for Timestamp/Timespan also against Numeric). Got ${operandLabel(a)} and ${operandLabel(b)}`,
+    );
+  }
+  throw new EppEvalError(
+    'EPP_ARGUMENTS',
+    `'compare' compare(): Non comparable type. Only values of the types Numeric, String, Semver, Timestamp and Timestamp can be compared. Got ${operandLabel(a)} and ${operandLabel(b)}`,
+  );
+});
+
+export const collectionFunctions: readonly FunctionDef[] = [
+  keys,
+  values,
+  join,
+  flatten,
+  unique,
+  sort,
+  length,
+  size,
+  empty,
+  dig,
+  get,
+  minMax('min'),
+  minMax('max'),
+  groupBy,
+  abs,
+  round,
+  roundingFunction('floor', Math.floor),
+  roundingFunction('ceiling', Math.ceil),
+  compare,
+];

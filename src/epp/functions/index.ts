@@ -1,0 +1,25 @@
+/**
+ * The registry of every built-in function a template can call: Puppet 7's core functions that make sense
+ * in a template, plus stdlib's to_json / to_json_pretty / to_yaml. A name missing here is an unknown
+ * function (catalogue functions such as include or lookup are left out on purpose).
+ */
+import { collectionFunctions } from './collections.js';
+import { convertToFunction, newFunction } from './conversion.js';
+import { iterationFunctions } from './iteration.js';
+import { miscFunctions } from './misc.js';
+import { FunctionRegistry } from './registry.js';
+import { serializationFunctions } from './serialization.js';
+import { stringFunctions } from './strings.js';
+
+export const coreFunctions: FunctionRegistry = new FunctionRegistry().add(
+  ...iterationFunctions,
+  ...collectionFunctions,
+  ...miscFunctions,
+  ...stringFunctions,
+  ...serializationFunctions,
+  newFunction,
+  convertToFunction,
+);
+
+/** The names of all built-ins, sorted: the candidates of "did you mean" for an unknown function. */
+export const FUNCTION_NAMES: readonly string[] = Object.freeze(coreFunctions.names());

@@ -1,0 +1,619 @@
+/**
+ * The iteration functions: each, map, filter, reduce, reverse_each, step, any, all, index, slice,
+ * partition, with, then, lest, and the jumps break, next and return.
+ *
+ * Puppet picks a function's variant from the number of parameters the lambda declares: on a hash, two
+ * parameters get the key and the value and one gets a `[key, value]` pair; on anything else two get the
+ * index and the element. `break()` ends an iteration; what the function returns then is Puppet's answer for
+ * each (each returns its receiver, map what it collected so far, reduce the memo so far). A few functions
+ * (filter on a hash, any, all, index) do not stop on `break()` in Puppet: it reaches the enclosing iteration,
+ * or is an error at template level. Those let the signal through here too.
+ */
+import { EppEvalError } from '../errors.js';
+import { hashLookup, rubyEql } from '../runtime/compare.js';
+import {
+  describeMismatch,
+  EnumType,
+  IntegerType,
+  inferGenericType,
+  isPuppetType,
+  type PType,
+  parameterizeType,
+  resolveTypeName,
+} from '../runtime/types.js';
+import { isTruthy, type PHash, PRegexp, type Value } from '../runtime/values.js';
+import {
+  BreakSignal,
+  defineFunction,
+  type FunctionDef,
+  type Lambda,
+  NextSignal,
+  ReturnSignal,
+} from './registry.js';
+
+// ---------------------------------------------------------------------------------------------------------
+// Helpers shared with collections.ts
+
+/** The generalized type of a value, as Puppet names it in most "got ..." messages (`Integer`, `Boolean`). */
+export function typeLabel(v: Value): string {
+  return inferGenericType(v).toString();
+}
+
+/** A Puppet type by name, optionally parameterized (`puppetType('Integer', 1n)` is `Integer[1]`). */
+export function puppetType(name: string, ...params: Value[]): PType {
+  const t = resolveTypeName(name);
+  if (!t) throw new Error(`unknown built-in type ${name}`);
+  return params.length > 0 ? parameterizeType(t, params) : t;
+}
+
+/**
+ * An `EPP_ARGUMENTS` error for an argument of the wrong type, worded by Puppet's mismatch describer:
+ * `'keys' parameter 'hsh' expects a Hash value, got Tuple`. `param` may be empty.
+ */
+export function argumentMismatch(fn: string, param: string, expected: PType, v: Value): EppEvalError {
+  const subject = param === '' ? `'${fn}'` : `'${fn}' parameter '${param}'`;
+  return new EppEvalError('EPP_ARGUMENTS', describeMismatch(expected, v, subject));
+}
+
+/** Whether a lambda can be called with `n` arguments. */
+export function acceptsArgs(block: Lambda, n: number): boolean {
+  return block.requiredCount <= n && (block.hasRest || n <= block.paramCount);
+}
+
+function countText(n: number): string {
+  if (n === 0) return 'no arguments';
+  return `${n} argument${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Picks the first of `counts` the lambda accepts (Puppet tries its 2-parameter variants first). When none
+ * fits, an `EPP_ARGUMENTS` error worded as Puppet's: `'each' block expects between 1 and 2 arguments, got 3`.
+ */
+export function blockArity(name: string, block: Lambda, ...counts: number[]): number {
+  for (const n of counts) if (acceptsArgs(block, n)) return n;
+  const min = Math.min(...counts);
+  const max = Math.max(...counts);
+  const expects = min === max ? countText(min) : `between ${min} and ${max} arguments`;
+  const got = block.paramCount === 0 ? 'none' : String(block.paramCount);
+  throw new EppEvalError('EPP_ARGUMENTS', `'${name}' block expects ${expects}, got ${got}`);
+}
+
+/** Runs `body`, treating a `break()` inside it as the normal end. Returns whether it broke. */
+export function untilBreak(body: () => void): boolean {
+  try {
+    body();
+    return false;
+  } catch (e) {
+    if (e instanceof BreakSignal) return true;
+    throw e;
+  }
+}
+
+/** Something Puppet can iterate: how to go forwards and backwards. */
+export interface Sequence {
+  forward(): Iterable<Value>;
+  backward(): Iterable<Value>;
+}
+
+function arraySequence(items: readonly Value[]): Sequence {
+  return {
+    forward: () => items,
+    backward: function* () {
+      for (let i = items.length - 1; i >= 0; i--) yield items[i];
+    },
+  };
+}
+
+function* range(from: bigint, to: bigint, step: bigint): Generator<Value> {
+  if (step > 0n) for (let i = from; i <= to; i += step) yield i;
+  else for (let i = from; i >= to; i += step) yield i;
+}
+
+function rangeSequence(from: bigint, to: bigint): Sequence {
+  return { forward: () => range(from, to, 1n), backward: () => range(to, from, -1n) };
+}
+
+/** `Integer[a, b]` (finite) and `Enum[...]` are iterable types. */
+function typeSequence(type: PType): Sequence | undefined {
+  if (type instanceof IntegerType) {
+    const { min, max } = type;
+    return min !== undefined && max !== undefined ? rangeSequence(min, max) : undefined;
+  }
+  if (type instanceof EnumType) return arraySequence(type.values);
+  return undefined;
+}
+
+/** A hash's entries as `[key, value]` pairs, the elements Puppet iterates over a hash. */
+export function hashPairs(hash: PHash): Value[][] {
+  const pairs: Value[][] = [];
+  for (const [k, v] of hash) pairs.push([k, v]);
+  return pairs;
+}
+
+/**
+ * Puppet's Iterable: arrays, hashes (as pairs), strings (as characters), a non-negative Integer `n`
+ * (`0..n-1`), a finite `Integer[a, b]` and an `Enum[...]`. Anything else is an `EPP_ARGUMENTS` error.
+ */
+export function sequenceOf(name: string, v: Value): Sequence {
+  if (Array.isArray(v)) return arraySequence(v);
+  if (v instanceof Map) return arraySequence(hashPairs(v));
+  if (typeof v === 'string') return arraySequence(Array.from(v));
+  if (typeof v === 'bigint' && v >= 0n) return rangeSequence(0n, v - 1n);
+  if (isPuppetType(v)) {
+    const seq = typeSequence(v);
+    if (seq) return seq;
+  }
+  throw new EppEvalError('EPP_ARGUMENTS', `'${name}' expects an Iterable value, got ${typeLabel(v)}`);
+}
+
+/** Visits every element as Puppet passes it to a 1- or 2-parameter lambda. */
+function visit(
+  name: string,
+  receiver: Value,
+  block: Lambda,
+  step: (result: Value, item: Value, key: Value) => boolean | undefined,
+): void {
+  const arity = blockArity(name, block, 2, 1);
+  if (receiver instanceof Map) {
+    for (const [k, v] of receiver) {
+      const pair = [k, v];
+      if (step(arity === 2 ? block(k, v) : block(pair), pair, k) === false) return;
+    }
+    return;
+  }
+  let index = 0n;
+  for (const item of sequenceOf(name, receiver).forward()) {
+    if (step(arity === 2 ? block(index, item) : block(item), item, index) === false) return;
+    index++;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The functions
+
+function first(args: Value[]): Value {
+  return args[0];
+}
+
+function requireBlock(block: Lambda | undefined): Lambda {
+  // The registry already refuses a missing block for functions declared 'required'.
+  if (!block) throw new EppEvalError('EPP_ARGUMENTS', 'expects a block (lambda)');
+  return block;
+}
+
+const each = defineFunction(
+  'each',
+  1,
+  1,
+  (_ctx, args, block) => {
+    const receiver = first(args);
+    untilBreak(() => visit('each', receiver, requireBlock(block), () => undefined));
+    return receiver;
+  },
+  'required',
+);
+
+const map = defineFunction(
+  'map',
+  1,
+  1,
+  (_ctx, args, block) => {
+    const out: Value[] = [];
+    untilBreak(() =>
+      visit('map', first(args), requireBlock(block), (result) => {
+        out.push(result);
+        return undefined;
+      }),
+    );
+    return out;
+  },
+  'required',
+);
+
+const filter = defineFunction(
+  'filter',
+  1,
+  1,
+  (_ctx, args, block) => {
+    const receiver = first(args);
+    if (receiver instanceof Map) {
+      // Puppet's filter on a hash (Ruby's Hash#select) does not stop on break(): the signal goes on.
+      const out: PHash = new Map();
+      visit('filter', receiver, requireBlock(block), (result, _item, key) => {
+        if (isTruthy(result)) out.set(key, receiver.get(key));
+        return undefined;
+      });
+      return out;
+    }
+    const out: Value[] = [];
+    untilBreak(() =>
+      visit('filter', receiver, requireBlock(block), (result, item) => {
+        if (isTruthy(result)) out.push(item);
+        return undefined;
+      }),
+    );
+    return out;
+  },
+  'required',
+);
+
+const reduce = defineFunction(
+  'reduce',
+  1,
+  2,
+  (_ctx, args, block) => {
+    const lambda = requireBlock(block);
+    blockArity('reduce', lambda, 2);
+    let started = args.length === 2;
+    let memo: Value = args[1];
+    untilBreak(() => {
+      for (const item of sequenceOf('reduce', first(args)).forward()) {
+        if (started) memo = lambda(memo, item);
+        else {
+          memo = item;
+          started = true;
+        }
+      }
+    });
+    return memo;
+  },
+  'required',
+);
+
+const reverseEach = defineFunction(
+  'reverse_each',
+  1,
+  1,
+  (_ctx, args, block) => {
+    const seq = sequenceOf('reverse_each', first(args));
+    // Without a block Puppet returns a lazy Iterator; an Array gives the same elements to the next call.
+    if (!block) return [...seq.backward()];
+    blockArity('reverse_each', block, 1);
+    untilBreak(() => {
+      for (const item of seq.backward()) block(item);
+    });
+    return undefined;
+  },
+  'optional',
+);
+
+function stepSize(v: Value): bigint {
+  if (typeof v === 'bigint' && v >= 1n) return v;
+  throw argumentMismatch('step', 'step', puppetType('Integer', 1n), v);
+}
+
+function* everyNth(items: Iterable<Value>, n: bigint): Generator<Value> {
+  let i = 0n;
+  for (const item of items) {
+    if (i % n === 0n) yield item;
+    i++;
+  }
+}
+
+const step = defineFunction(
+  'step',
+  2,
+  2,
+  (_ctx, args, block) => {
+    const seq = sequenceOf('step', first(args));
+    const items = everyNth(seq.forward(), stepSize(args[1]));
+    if (!block) return [...items];
+    blockArity('step', block, 1);
+    untilBreak(() => {
+      for (const item of items) block(item);
+    });
+    return undefined;
+  },
+  'optional',
+);
+
+function anyOrAll(name: 'any' | 'all'): FunctionDef {
+  const wanted = name === 'any';
+  return defineFunction(
+    name,
+    1,
+    1,
+    (_ctx, args, block) => {
+      // No break handling: Puppet lets break() out of any/all.
+      let answer = !wanted;
+      visit(name, first(args), requireBlock(block), (result) => {
+        if (isTruthy(result) !== wanted) return undefined;
+        answer = wanted;
+        return false;
+      });
+      return answer;
+    },
+    'required',
+  );
+}
+
+/** Ruby's `==` as `index(value)` uses it: numbers by value, everything else as {@link rubyEql}. */
+function rubyEquals(a: Value, b: Value): boolean {
+  const numA = typeof a === 'bigint' || typeof a === 'number';
+  const numB = typeof b === 'bigint' || typeof b === 'number';
+  if (numA && numB) return !(a < b) && !(a > b);
+  return rubyEql(a, b);
+}
+
+/** Ruby's `String#index`: the character (not UTF-16 unit) offset of a substring or regexp match. */
+function stringIndex(s: string, match: string | PRegexp): Value {
+  const unitIndex = typeof match === 'string' ? s.indexOf(match) : s.search(match.regex);
+  if (unitIndex < 0) return undefined;
+  return BigInt(Array.from(s.slice(0, unitIndex)).length);
+}
+
+const index = defineFunction(
+  'index',
+  1,
+  2,
+  (_ctx, args, block) => {
+    const receiver = first(args);
+    if (block) {
+      if (args.length > 1) {
+        throw new EppEvalError('EPP_ARGUMENTS', `'index' expects a block or a value to find, not both`);
+      }
+      let found: Value;
+      if (receiver instanceof Map) {
+        // Puppet's quirk: with one parameter the lambda gets the value (not a pair) on a hash.
+        const arity = blockArity('index', block, 2, 1);
+        for (const [k, v] of receiver) {
+          if (isTruthy(arity === 2 ? block(k, v) : block(v))) return k;
+        }
+        return undefined;
+      }
+      visit('index', receiver, block, (result, _item, key) => {
+        if (!isTruthy(result)) return undefined;
+        found = key;
+        return false;
+      });
+      return found;
+    }
+    if (args.length < 2) {
+      throw new EppEvalError('EPP_ARGUMENTS', `'index' expects a block or a value to find`);
+    }
+    const match = args[1];
+    if (typeof receiver === 'string' && (typeof match === 'string' || match instanceof PRegexp)) {
+      return stringIndex(receiver, match);
+    }
+    if (receiver instanceof Map) {
+      for (const [k, v] of receiver) if (rubyEquals(v, match)) return k;
+      return undefined;
+    }
+    let i = 0n;
+    for (const item of sequenceOf('index', receiver).forward()) {
+      if (rubyEquals(item, match)) return i;
+      i++;
+    }
+    return undefined;
+  },
+  'optional',
+);
+
+function sliceSize(v: Value): number {
+  if (typeof v === 'bigint' && v >= 1n && v <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(v);
+  throw argumentMismatch('slice', 'slice_size', puppetType('Integer', 1n), v);
+}
+
+const slice = defineFunction(
+  'slice',
+  2,
+  2,
+  (_ctx, args, block) => {
+    const receiver = first(args);
+    const size = sliceSize(args[1]);
+    const chunks: Value[][] = [];
+    let chunk: Value[] = [];
+    for (const item of sequenceOf('slice', receiver).forward()) {
+      chunk.push(item);
+      if (chunk.length === size) {
+        chunks.push(chunk);
+        chunk = [];
+      }
+    }
+    if (chunk.length > 0) chunks.push(chunk);
+    if (!block) return chunks;
+    // Ruby's block arity: a lambda with optional or rest parameters takes the whole slice spread.
+    const serving = block.hasRest || block.requiredCount !== block.paramCount ? size : block.paramCount;
+    if (serving === 0) {
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        'slice(): block must define at least one parameter. Block has 0.',
+      );
+    }
+    if (serving !== 1 && serving !== size) {
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        `slice(): block must define one parameter, or the same number of parameters as the given size of the slice (${size}). Block has ${serving}`,
+      );
+    }
+    untilBreak(() => {
+      for (const c of chunks) {
+        if (serving === 1) block(c);
+        // Puppet pads a short last slice with undef, or with empty arrays when slicing a hash.
+        else
+          block(
+            ...c,
+            ...Array.from({ length: size - c.length }, () => (receiver instanceof Map ? [] : undefined)),
+          );
+      }
+    });
+    return receiver;
+  },
+  'optional',
+);
+
+/** Arrays and hashes (Puppet's Collection); anything else is an `EPP_ARGUMENTS` error. */
+export function assertCollection(name: string, v: Value): Value[] | PHash {
+  if (Array.isArray(v) || v instanceof Map) return v;
+  throw argumentMismatch(name, 'collection', puppetType('Collection'), v);
+}
+
+/**
+ * Calls the lambda for each element of an Array or Hash the way partition and group_by do: (element),
+ * (index, element), ([key, value]) or (key, value). `emit` gets the lambda's answer and the element
+ * (a pair for hashes).
+ */
+export function visitCollection(
+  name: string,
+  v: Value,
+  block: Lambda,
+  emit: (result: Value, item: Value) => void,
+): void {
+  const coll = assertCollection(name, v);
+  const arity = blockArity(name, block, 1, 2);
+  if (coll instanceof Map) {
+    for (const [k, val] of coll) emit(arity === 2 ? block(k, val) : block([k, val]), [k, val]);
+    return;
+  }
+  coll.forEach((item, i) => {
+    emit(arity === 2 ? block(BigInt(i), item) : block(item), item);
+  });
+}
+
+const partition = defineFunction(
+  'partition',
+  1,
+  1,
+  (_ctx, args, block) => {
+    const yes: Value[] = [];
+    const no: Value[] = [];
+    visitCollection('partition', first(args), requireBlock(block), (result, item) => {
+      (isTruthy(result) ? yes : no).push(item);
+    });
+    return [yes, no];
+  },
+  'required',
+);
+
+const withFn = defineFunction(
+  'with',
+  0,
+  Number.POSITIVE_INFINITY,
+  (_ctx, args, block) => requireBlock(block)(...args),
+  'required',
+);
+
+const thenFn = defineFunction(
+  'then',
+  1,
+  1,
+  (_ctx, args, block) => {
+    const lambda = requireBlock(block);
+    blockArity('then', lambda, 1);
+    return args[0] === undefined ? undefined : lambda(args[0]);
+  },
+  'required',
+);
+
+const lest = defineFunction(
+  'lest',
+  1,
+  1,
+  (_ctx, args, block) => {
+    const lambda = requireBlock(block);
+    blockArity('lest', lambda, 0);
+    return args[0] === undefined ? lambda() : args[0];
+  },
+  'required',
+);
+
+const breakFn = defineFunction('break', 0, 0, () => {
+  throw new BreakSignal();
+});
+
+const nextFn = defineFunction('next', 0, 1, (_ctx, args) => {
+  throw new NextSignal(args[0]);
+});
+
+const returnFn = defineFunction('return', 0, 1, (_ctx, args) => {
+  throw new ReturnSignal(args[0]);
+});
+
+/** Arrays and hashes: what `tree_each` descends into. */
+function isContainer(v: Value): v is Value[] | PHash {
+  return Array.isArray(v) || v instanceof Map;
+}
+
+function* treeDepthFirst(path: Value[], v: Value): Generator<[Value[], Value]> {
+  yield [path, v];
+  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) yield* treeDepthFirst([...path, BigInt(i)], v[i]);
+  else if (v instanceof Map) for (const [k, val] of v) yield* treeDepthFirst([...path, k], val);
+}
+
+function* treeBreadthFirst(root: Value): Generator<[Value[], Value]> {
+  let level: [Value[], Value][] = [[[], root]];
+  while (level.length > 0) {
+    const next: [Value[], Value][] = [];
+    for (const [path, v] of level) {
+      yield [path, v];
+      if (Array.isArray(v)) v.forEach((item, i) => void next.push([[...path, BigInt(i)], item]));
+      else if (v instanceof Map) for (const [k, val] of v) next.push([[...path, k], val]);
+    }
+    level = next;
+  }
+}
+
+function treeOption(options: PHash | undefined, key: string, fallback: boolean): boolean {
+  const v = options ? hashLookup(options, key).value : undefined;
+  return v === undefined ? fallback : v === true;
+}
+
+const treeEach = defineFunction(
+  'tree_each',
+  1,
+  2,
+  (_ctx, args, block) => {
+    const tree = first(args);
+    if (!isContainer(tree)) throw argumentMismatch('tree_each', 'tree', puppetType('Collection'), tree);
+    const options = args[1] instanceof Map ? args[1] : undefined;
+    const order = options ? hashLookup(options, 'order').value : undefined;
+    const includeContainers = treeOption(options, 'include_containers', true);
+    const includeValues = treeOption(options, 'include_values', true);
+    const includeRoot = includeContainers && treeOption(options, 'include_root', true);
+    if (!includeContainers && !includeValues) {
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        "Options 'include_containers' and 'include_values' cannot both be false",
+      );
+    }
+    const walk = order === 'breadth_first' ? treeBreadthFirst(tree) : treeDepthFirst([], tree);
+    const chosen: [Value[], Value][] = [];
+    for (const entry of walk) {
+      const [path, v] = entry;
+      if (path.length === 0 && !includeRoot) continue;
+      if (isContainer(v) ? !includeContainers : !includeValues) continue;
+      chosen.push(entry);
+    }
+    if (!block) return chosen;
+    const arity = blockArity('tree_each', block, 2, 1);
+    untilBreak(() => {
+      for (const [path, v] of chosen) {
+        if (arity === 2) block(path, v);
+        else block(v);
+      }
+    });
+    return tree;
+  },
+  'optional',
+);
+
+export const iterationFunctions: readonly FunctionDef[] = [
+  each,
+  map,
+  filter,
+  reduce,
+  reverseEach,
+  step,
+  anyOrAll('any'),
+  anyOrAll('all'),
+  index,
+  slice,
+  partition,
+  withFn,
+  thenFn,
+  lest,
+  breakFn,
+  nextFn,
+  returnFn,
+  treeEach,
+];

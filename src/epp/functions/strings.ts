@@ -1,0 +1,452 @@
+/**
+ * String functions of Puppet 7 core: case (upcase, downcase, capitalize, camelcase), whitespace (strip,
+ * lstrip, rstrip, chomp, chop), regular expressions (split, regsubst, match), formatting (sprintf,
+ * shellquote, strftime), versioncmp and digests (md5, sha1, sha256).
+ *
+ * They follow Ruby's String methods, which Puppet calls: `strip` removes ASCII whitespace and NUL only,
+ * `split` drops trailing empty fields and returns capture groups, `regsubst` understands `\0`..`\9`.
+ * Where Puppet maps a function over an array (upcase of an array upcases each element), so do these.
+ */
+import { createHash } from 'node:crypto';
+import { EppEvalError } from '../errors.js';
+import { compareBytes } from '../runtime/compare.js';
+import {
+  rubyCapitalize,
+  rubyLstrip,
+  rubyRstrip,
+  rubyStrip,
+  sprintf,
+  strftime,
+  stringify,
+} from '../runtime/format.js';
+import { inferGenericType, PatternType, RegexpType, VariantType } from '../runtime/types.js';
+import { type PHash, PRegexp, PTimestamp, toJsRegExp, type Value } from '../runtime/values.js';
+import { defineFunction, type FunctionDef } from './registry.js';
+
+function typeName(v: Value): string {
+  return inferGenericType(v).toString();
+}
+
+function argError(fn: string, param: string, expected: string, got: Value): EppEvalError {
+  return new EppEvalError(
+    'EPP_ARGUMENTS',
+    `'${fn}' parameter '${param}' expects ${expected}, got ${typeName(got)}`,
+  );
+}
+
+function stringArg(fn: string, param: string, v: Value): string {
+  if (typeof v !== 'string') throw argError(fn, param, 'a String value', v);
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Case and whitespace
+
+/**
+ * A function of Puppet's shape `Numeric -> itself, String -> f(s), Iterable[Variant[String, Numeric]] ->
+ * each mapped`: capitalize, camelcase, strip, lstrip, rstrip, chomp, chop.
+ */
+function stringMapper(name: string, f: (s: string) => string): FunctionDef {
+  const one = (v: Value): Value => {
+    if (typeof v === 'string') return f(v);
+    if (typeof v === 'bigint' || typeof v === 'number') return v;
+    throw argError(name, 'arg', 'a value of type Numeric, String, or Iterable[Variant[String, Numeric]]', v);
+  };
+  return defineFunction(name, 1, 1, (_ctx, [arg]) => (Array.isArray(arg) ? arg.map(one) : one(arg)));
+}
+
+/** upcase / downcase: also map hashes (keys and values) and nested arrays, as Puppet's StringData does. */
+function deepStringMapper(name: string, f: (s: string) => string): FunctionDef {
+  const deep = (v: Value): Value => {
+    if (typeof v === 'string') return f(v);
+    if (typeof v === 'bigint' || typeof v === 'number') return v;
+    if (Array.isArray(v)) return v.map(deep);
+    if (v instanceof Map) {
+      const out: PHash = new Map();
+      for (const [k, val] of v) out.set(deep(k), deep(val));
+      return out;
+    }
+    throw argError(name, 'arg', 'a value of type Numeric, String, Array or Hash of strings', v);
+  };
+  return defineFunction(name, 1, 1, (_ctx, [arg]) => deep(arg));
+}
+
+function camelcase(s: string): string {
+  return s
+    .split('_')
+    .map((part) => rubyCapitalize(part))
+    .join('');
+}
+
+/** Ruby's `String#chomp`: one trailing `\r\n`, `\n` or `\r`. */
+function chomp(s: string): string {
+  if (s.endsWith('\r\n')) return s.slice(0, -2);
+  if (s.endsWith('\n') || s.endsWith('\r')) return s.slice(0, -1);
+  return s;
+}
+
+/** Ruby's `String#chop`: the last character, or a trailing `\r\n` together. */
+function chop(s: string): string {
+  if (s.endsWith('\r\n')) return s.slice(0, -2);
+  const chars = [...s];
+  chars.pop();
+  return chars.join('');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Regular expressions
+
+function compile(fn: string, source: string, flags = ''): RegExp {
+  try {
+    return toJsRegExp(source, flags);
+  } catch (e) {
+    throw new EppEvalError(
+      'EPP_ARGUMENTS',
+      `${fn}(): invalid regular expression /${source}/: ${(e as Error).message}`,
+    );
+  }
+}
+
+/** A pattern argument: a Regexp, a String (compiled as a regexp) or a `Regexp[/.../]` type. */
+function patternRegExp(fn: string, pattern: Value): RegExp {
+  if (pattern instanceof PRegexp) return pattern.regex;
+  if (typeof pattern === 'string') return compile(fn, pattern);
+  if (pattern instanceof RegexpType) return compile(fn, pattern.pattern ?? '');
+  throw argError(fn, 'pattern', 'a String, Regexp or Type[Regexp] value', pattern);
+}
+
+function globalOf(re: RegExp): RegExp {
+  return new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
+}
+
+function charLength(s: string, index: number): number {
+  const code = s.charCodeAt(index);
+  return code >= 0xd800 && code <= 0xdbff && index + 1 < s.length ? 2 : 1;
+}
+
+/** Ruby's `String#split(regexp)` without limit: captures are included, trailing empty fields dropped. */
+export function rubySplit(str: string, re: RegExp): string[] {
+  const g = globalOf(re);
+  const out: string[] = [];
+  const len = str.length;
+  let beg = 0;
+  let start = 0;
+  let lastNull = false;
+  while (start <= len) {
+    g.lastIndex = start;
+    const m = g.exec(str);
+    if (!m) break;
+    const end = m.index;
+    if (start === end && m[0].length === 0) {
+      if (len === 0) {
+        out.push('');
+        break;
+      }
+      if (lastNull) {
+        out.push(str.slice(beg, beg + charLength(str, beg)));
+        beg = start;
+      } else {
+        start += start === len ? 1 : charLength(str, start);
+        lastNull = true;
+        continue;
+      }
+    } else {
+      out.push(str.slice(beg, end));
+      beg = start = end + m[0].length;
+    }
+    lastNull = false;
+    for (let i = 1; i < m.length; i++) if (m[i] !== undefined) out.push(m[i]!);
+  }
+  if (len > 0 && len > beg) out.push(str.slice(beg));
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return out;
+}
+
+const split = defineFunction('split', 2, 2, (_ctx, [str, pattern]) => {
+  const s = stringArg('split', 'str', str);
+  return rubySplit(s, patternRegExp('split', pattern));
+});
+
+/** Expands a Ruby replacement string: `\0` `\&` whole match, `\1`..`\9`, `\k<name>`, `` \` `` `\'`, `\\`. */
+function expandReplacement(replacement: string, m: RegExpExecArray, input: string): string {
+  if (!replacement.includes('\\')) return replacement;
+  return replacement.replace(/\\(\d|&|`|'|\\|k<([^>]*)>)/g, (all, what: string, name: string | undefined) => {
+    if (name !== undefined) return m.groups?.[name] ?? '';
+    if (what === '&' || what === '0') return m[0];
+    if (what === '`') return input.slice(0, m.index);
+    if (what === "'") return input.slice(m.index + m[0].length);
+    if (what === '\\') return '\\';
+    const group = Number(what);
+    return group < m.length ? (m[group] ?? '') : all.startsWith('\\') && group >= m.length ? '' : all;
+  });
+}
+
+/** Ruby's `sub` / `gsub` with a string or hash replacement. */
+function substitute(input: string, re: RegExp, replacement: string | PHash, global: boolean): string {
+  const g = globalOf(re);
+  let out = '';
+  let last = 0;
+  let m: RegExpExecArray | null;
+  g.lastIndex = 0;
+  while ((m = g.exec(input)) !== null) {
+    out += input.slice(last, m.index);
+    out +=
+      typeof replacement === 'string'
+        ? expandReplacement(replacement, m, input)
+        : hashReplacement(replacement, m[0]);
+    last = m.index + m[0].length;
+    if (!global) break;
+    if (m[0].length === 0) {
+      if (m.index >= input.length) break;
+      const step = charLength(input, m.index);
+      out += input.slice(m.index, m.index + step);
+      last = m.index + step;
+      g.lastIndex = last;
+    }
+  }
+  return out + input.slice(last);
+}
+
+function hashReplacement(hash: PHash, matched: string): string {
+  const v = hash.get(matched);
+  return typeof v === 'string' ? v : v === undefined ? '' : stringify(v);
+}
+
+/** Removes the whitespace and comments of an extended (`x`) regexp, outside character classes. */
+function stripExtended(source: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      out += c + (source[i + 1] ?? '');
+      i++;
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+      out += c;
+    } else if (c === '[') {
+      inClass = true;
+      out += c;
+    } else if (c === '#') {
+      while (i < source.length && source[i] !== '\n') i++;
+    } else if (!/\s/.test(c)) {
+      out += c;
+    }
+  }
+  return out;
+}
+
+const regsubst = defineFunction('regsubst', 3, 5, (_ctx, args) => {
+  const [target, pattern, replacement, flags, encoding] = args;
+  const targets = Array.isArray(target) ? target : [target];
+  for (const t of targets) {
+    if (typeof t !== 'string')
+      throw argError('regsubst', 'target', 'a value of type Array[String] or String', target);
+  }
+  if (typeof replacement !== 'string' && !(replacement instanceof Map)) {
+    throw argError('regsubst', 'replacement', 'a value of type String or Hash[String, String]', replacement);
+  }
+  if (flags !== undefined && typeof flags !== 'string')
+    throw argError('regsubst', 'flags', 'a String value', flags);
+  const flagText = flags ?? '';
+  let re: RegExp;
+  if (typeof pattern === 'string') {
+    if (!/^[GEIM]*$/.test(flagText)) {
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        `'regsubst' parameter 'flags' expects a match for Pattern[/^[GEIM]*$/], got '${flagText}'`,
+      );
+    }
+    if (encoding !== undefined && !(typeof encoding === 'string' && /^[NESU]$/.test(encoding))) {
+      throw argError('regsubst', 'encoding', "an Enum['N', 'E', 'S', 'U'] value", encoding);
+    }
+    let source = pattern;
+    let jsFlags = '';
+    if (flagText.includes('E')) source = stripExtended(source);
+    if (flagText.includes('I')) jsFlags += 'i';
+    if (flagText.includes('M')) jsFlags += 's';
+    re = compile('regsubst', source, jsFlags);
+  } else {
+    if (args.length > 4)
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        "'regsubst' expects between 3 and 4 arguments with a Regexp pattern",
+      );
+    if (!/^G?$/.test(flagText)) {
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        `'regsubst' parameter 'flags' expects a match for Pattern[/^G?$/], got '${flagText}'`,
+      );
+    }
+    re = patternRegExp('regsubst', pattern);
+  }
+  const global = flagText.includes('G');
+  const results = targets.map((t) => substitute(t as string, re, replacement, global));
+  return Array.isArray(target) ? results : results[0];
+});
+
+/** The regexps a `match()` pattern stands for, tried in order (a Pattern type or an array holds several). */
+function matchPatterns(pattern: Value): RegExp[] {
+  if (typeof pattern === 'string') return [compile('match', pattern)];
+  if (pattern instanceof PRegexp) return [pattern.regex];
+  if (pattern instanceof RegexpType) {
+    if (pattern.pattern === undefined)
+      throw new EppEvalError('EPP_ARGUMENTS', 'Given Regexp Type has no regular expression');
+    return [compile('match', pattern.pattern)];
+  }
+  if (pattern instanceof PatternType) return pattern.patterns.map((p) => p.regex);
+  if (pattern instanceof VariantType) return pattern.types.flatMap((t) => matchPatterns(t));
+  if (Array.isArray(pattern)) return pattern.flatMap((p) => matchPatterns(p));
+  throw new EppEvalError(
+    'EPP_ARGUMENTS',
+    `match() expects pattern of T, where T is String, Regexp, Regexp[r], Pattern[p], or Array[T]. Got ${typeName(pattern)}`,
+  );
+}
+
+function matchOne(s: string, patterns: readonly RegExp[]): Value {
+  for (const re of patterns) {
+    const m = re.exec(s);
+    if (m) return [...m].map((g) => g as Value);
+  }
+  return undefined;
+}
+
+const match = defineFunction('match', 2, 2, (_ctx, [str, pattern]) => {
+  const patterns = matchPatterns(pattern);
+  if (typeof str === 'string') return matchOne(str, patterns);
+  if (Array.isArray(str)) {
+    return str.map((s) => {
+      if (typeof s !== 'string')
+        throw argError('match', 'string', 'a value of type String or Array[String]', str);
+      return matchOne(s, patterns);
+    });
+  }
+  throw argError('match', 'string', 'a value of type String or Array[String]', str);
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Formatting
+
+const sprintfFn = defineFunction('sprintf', 1, Number.POSITIVE_INFINITY, (_ctx, [format, ...args]) =>
+  sprintf(stringArg('sprintf', 'format', format), args),
+);
+
+const SHELL_SAFE = /^[a-zA-Z0-9@%_+=:,./-]+$/;
+const SHELL_DANGEROUS = /[!"`$\\]/;
+
+/** Puppet's shellquote: each word quoted for a Bourne shell as needed, joined with spaces. */
+export function shellquote(words: readonly string[]): string {
+  return words
+    .map((word) => {
+      if (SHELL_SAFE.test(word)) return word;
+      if (!SHELL_DANGEROUS.test(word)) return `"${word}"`;
+      if (!word.includes("'")) return `'${word}'`;
+      return `"${word.replace(/[!"`$\\]/g, '\\$&')}"`;
+    })
+    .join(' ');
+}
+
+function flatten(values: readonly Value[]): Value[] {
+  return values.flatMap((v) => (Array.isArray(v) ? flatten(v) : [v]));
+}
+
+function shellWord(v: Value): string {
+  if (typeof v === 'string') return v;
+  if (v === undefined) return '';
+  if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean') return stringify(v, '%s');
+  throw argError('shellquote', 'args', 'String or Array of String values', v);
+}
+
+const shellquoteFn = defineFunction('shellquote', 0, Number.POSITIVE_INFINITY, (_ctx, args) =>
+  shellquote(flatten(args).map(shellWord)),
+);
+
+const strftimeFn = defineFunction('strftime', 1, 3, (_ctx, args) => {
+  const [time, format, timezone] = args;
+  if (!(time instanceof PTimestamp)) {
+    throw new EppEvalError(
+      'EPP_ARGUMENTS',
+      typeof time === 'string'
+        ? "'strftime' of the current time (strftime(format)) is not supported: templates render the same output on every run; pass a Timestamp"
+        : `'strftime' parameter 'time_object' expects a Timestamp value, got ${typeName(time)}`,
+    );
+  }
+  const fmt = stringArg('strftime', 'format', format);
+  if (timezone !== undefined && typeof timezone !== 'string')
+    throw argError('strftime', 'timezone', 'a String value', timezone);
+  return strftime(time, fmt, timezone);
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// versioncmp and digests
+
+function normalizeVersion(version: string): string {
+  const parts = version.split('-');
+  parts[0] = parts[0]!.replace(/[.0]+$/, '');
+  return parts.join('-');
+}
+
+/** Puppet's `versioncmp`: -1, 0 or 1, comparing dot/dash separated numeric and text segments. */
+export function versioncmp(a: string, b: string, ignoreTrailingZeroes = false): number {
+  const va = ignoreTrailingZeroes ? normalizeVersion(a) : a;
+  const vb = ignoreTrailingZeroes ? normalizeVersion(b) : b;
+  const ax = va.match(/[-.]|\d+|[^-.\d]+/g) ?? [];
+  const bx = vb.match(/[-.]|\d+|[^-.\d]+/g) ?? [];
+  const n = Math.min(ax.length, bx.length);
+  for (let i = 0; i < n; i++) {
+    const x = ax[i]!;
+    const y = bx[i]!;
+    if (x === y) continue;
+    if (x === '-') return -1;
+    if (y === '-') return 1;
+    if (x === '.') return -1;
+    if (y === '.') return 1;
+    if (/^\d+$/.test(x) && /^\d+$/.test(y)) {
+      if (x.startsWith('0') || y.startsWith('0')) return compareBytes(x.toUpperCase(), y.toUpperCase());
+      const bx1 = BigInt(x);
+      const by1 = BigInt(y);
+      return bx1 < by1 ? -1 : bx1 > by1 ? 1 : 0;
+    }
+    return compareBytes(x.toUpperCase(), y.toUpperCase());
+  }
+  return compareBytes(va, vb);
+}
+
+const versioncmpFn = defineFunction('versioncmp', 2, 3, (_ctx, [a, b, ignore]) => {
+  const x = stringArg('versioncmp', 'a', a);
+  const y = stringArg('versioncmp', 'b', b);
+  if (ignore !== undefined && typeof ignore !== 'boolean') {
+    throw argError('versioncmp', 'ignore_trailing_zeroes', 'a Boolean value', ignore);
+  }
+  return BigInt(versioncmp(x, y, ignore === true));
+});
+
+function digest(name: string, algorithm: string): FunctionDef {
+  return defineFunction(name, 1, 1, (_ctx, [arg]) =>
+    createHash(algorithm)
+      .update(stringArg(name, 'arg', arg), 'utf8')
+      .digest('hex'),
+  );
+}
+
+export const stringFunctions: FunctionDef[] = [
+  deepStringMapper('upcase', (s) => s.toUpperCase()),
+  deepStringMapper('downcase', (s) => s.toLowerCase()),
+  stringMapper('capitalize', rubyCapitalize),
+  stringMapper('camelcase', camelcase),
+  stringMapper('strip', rubyStrip),
+  stringMapper('lstrip', rubyLstrip),
+  stringMapper('rstrip', rubyRstrip),
+  stringMapper('chomp', chomp),
+  stringMapper('chop', chop),
+  split,
+  regsubst,
+  match,
+  sprintfFn,
+  shellquoteFn,
+  strftimeFn,
+  versioncmpFn,
+  digest('md5', 'md5'),
+  digest('sha1', 'sha1'),
+  digest('sha256', 'sha256'),
+];

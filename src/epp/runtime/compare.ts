@@ -1,0 +1,214 @@
+/**
+ * Equality and ordering of Puppet values.
+ *
+ * Puppet has three different notions, and templates see all of them:
+ * - the `==` / `!=` / `in` operators ({@link puppetEquals}): strings ignore (ASCII) case, `1 == 1.0`;
+ * - the `<` family of operators ({@link compareForOperator}): strings ignore case too (`'B' < 'a'` is false),
+ *   and values of different kinds are an error;
+ * - Ruby's own `<=>` and `eql?` that `sort`, `min`, `max`, `unique` and hash keys use
+ *   ({@link compareValues}, {@link rubyEql}): case-sensitive byte order, `1` and `1.0` distinct.
+ */
+import { EppEvalError } from '../errors.js';
+import type { PType } from './types.js';
+import { PDefault, type PHash, PRegexp, PSensitive, PTimestamp, type Value } from './values.js';
+
+function isType(v: Value): v is PType {
+  return typeof v === 'object' && v !== null && (v as { isPuppetType?: boolean }).isPuppetType === true;
+}
+
+/** A UTF-16 unit mapped so that comparing units orders strings as UTF-8 bytes (code points) do. */
+function unitRank(unit: number): number {
+  return unit >= 0xd800 && unit <= 0xdfff ? unit + 0x10000 : unit;
+}
+
+/** Ruby's `String#<=>`: byte order (code point order), case-sensitive. */
+export function compareBytes(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return unitRank(x) < unitRank(y) ? -1 : 1;
+  }
+  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+}
+
+function foldAscii(unit: number): number {
+  return unit >= 65 && unit <= 90 ? unit + 32 : unit;
+}
+
+/** Ruby's `String#casecmp`: like {@link compareBytes} with ASCII letters folded (only those). */
+export function compareIgnoreCase(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = foldAscii(a.charCodeAt(i));
+    const y = foldAscii(b.charCodeAt(i));
+    if (x !== y) return unitRank(x) < unitRank(y) ? -1 : 1;
+  }
+  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+}
+
+function isNum(v: Value): v is bigint | number {
+  return typeof v === 'bigint' || typeof v === 'number';
+}
+
+/** Compares an Integer/Float mix exactly (JavaScript compares bigint with number by value). */
+function compareNumbers(a: bigint | number, b: bigint | number): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Ruby's `eql?`, the equality of hash keys and of `unique`: same kind and same value, strings case-sensitive,
+ * `1` and `1.0` different, arrays and hashes deep.
+ */
+export function rubyEql(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!rubyEql(a[i], b[i])) return false;
+    return true;
+  }
+  if (a instanceof Map) {
+    if (!(b instanceof Map) || a.size !== b.size) return false;
+    for (const [k, v] of a) {
+      const other = hashLookup(b, k);
+      if (!other.found || !rubyEql(v, other.value)) return false;
+    }
+    return true;
+  }
+  if (a instanceof PRegexp) return b instanceof PRegexp && a.source === b.source;
+  if (a instanceof PTimestamp) return b instanceof PTimestamp && a.seconds === b.seconds;
+  if (isType(a)) return isType(b) && a.toString() === b.toString();
+  return false;
+}
+
+/** Ruby's `Hash#[]`: finds a key by {@link rubyEql} (a JavaScript Map alone finds arrays only by identity). */
+export function hashLookup(hash: PHash, key: Value): { found: boolean; value: Value } {
+  if (hash.has(key)) return { found: true, value: hash.get(key) };
+  if (typeof key === 'object' && key !== null) {
+    for (const [k, v] of hash) if (rubyEql(k, key)) return { found: true, value: v };
+  }
+  return { found: false, value: undefined };
+}
+
+/** Puppet's `==`: strings ignore ASCII case, numbers compare by value, arrays and hashes deeply. */
+export function puppetEquals(a: Value, b: Value): boolean {
+  if (typeof a === 'string') return typeof b === 'string' && compareIgnoreCase(a, b) === 0;
+  if (isNum(a)) return isNum(b) && compareNumbers(a, b) === 0;
+  if (a === undefined || b === undefined) return a === b;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!puppetEquals(a[i], b[i])) return false;
+    return true;
+  }
+  if (a instanceof Map) {
+    if (!(b instanceof Map) || a.size !== b.size) return false;
+    // As Puppet: each key is looked up exactly (case-sensitive); a missing key reads as undef.
+    for (const [k, v] of a) if (!puppetEquals(hashLookup(b, k).value, v)) return false;
+    return true;
+  }
+  return rubyEql(a, b);
+}
+
+/** The Ruby class name `sort` and friends print in "comparison of X with Y failed". */
+function rubyClassName(v: Value): string {
+  if (v === undefined) return 'NilClass';
+  if (v === true) return 'TrueClass';
+  if (v === false) return 'FalseClass';
+  if (typeof v === 'string') return 'String';
+  if (typeof v === 'bigint') return 'Integer';
+  if (typeof v === 'number') return 'Float';
+  if (Array.isArray(v)) return 'Array';
+  if (v instanceof Map) return 'Hash';
+  if (v instanceof PRegexp) return 'Regexp';
+  if (v instanceof PSensitive) return 'Puppet::Pops::Types::PSensitiveType::Sensitive';
+  if (v instanceof PTimestamp) return 'Puppet::Pops::Time::Timestamp';
+  if (v instanceof PDefault) return 'Symbol';
+  return v.constructor.name;
+}
+
+/** Ruby names the right-hand value by its inspect form when it is an immediate (nil, true, numbers). */
+function rubyOperandName(v: Value): string {
+  if (v === undefined) return 'nil';
+  if (typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'number') return Number.isInteger(v) ? `${v}.0` : String(v);
+  return rubyClassName(v);
+}
+
+/**
+ * Ruby's `<=>` as `sort`, `min` and `max` use it: numbers by value, strings by bytes (case-sensitive),
+ * arrays element by element, timestamps by time. Anything else cannot be ordered: an `EPP_OPERATOR` error
+ * worded as Ruby words it ("comparison of Integer with String failed").
+ */
+export function compareValues(a: Value, b: Value): number {
+  if (isNum(a) && isNum(b)) return compareNumbers(a, b);
+  if (typeof a === 'string' && typeof b === 'string') return compareBytes(a, b);
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+      const c = compareValues(a[i], b[i]);
+      if (c !== 0) return c;
+    }
+    return compareNumbers(a.length, b.length);
+  }
+  if (a instanceof PTimestamp && b instanceof PTimestamp) return compareNumbers(a.seconds, b.seconds);
+  if (a === b && (typeof a === 'boolean' || a === undefined)) return 0;
+  throw comparisonFailed(a, b);
+}
+
+/** Ruby's error for values `<=>` cannot order: "comparison of Integer with String failed". */
+export function comparisonFailed(a: Value, b: Value): EppEvalError {
+  return new EppEvalError(
+    'EPP_OPERATOR',
+    `comparison of ${rubyClassName(a)} with ${rubyOperandName(b)} failed`,
+  );
+}
+
+/** How Puppet names the kind of a value in operator errors ("Comparison of: Integer < String"). */
+export function operandLabel(v: Value): string {
+  if (v === undefined) return 'Undef Value';
+  if (typeof v === 'boolean') return 'Boolean';
+  if (typeof v === 'string') return 'String';
+  if (typeof v === 'bigint') return 'Integer';
+  if (typeof v === 'number') return 'Float';
+  if (Array.isArray(v)) return 'Array';
+  if (v instanceof Map) return 'Hash';
+  if (v instanceof PRegexp) return 'Regexp';
+  if (v instanceof PSensitive) return 'Sensitive';
+  if (v instanceof PTimestamp) return 'Timestamp';
+  if (v instanceof PDefault) return 'Default';
+  return `${v.toString()}-Type`;
+}
+
+function notComparable(a: Value, b: Value, op: string, detail: string): EppEvalError {
+  return new EppEvalError(
+    'EPP_OPERATOR',
+    `Comparison of: ${operandLabel(a)} ${op} ${operandLabel(b)}, is not possible. Caused by '${detail}'.`,
+  );
+}
+
+/**
+ * Puppet's ordering for `<`, `<=`, `>`, `>=` on values (not types: for a Type on the left Puppet asks
+ * assignability instead, which the caller decides). Strings compare ignoring ASCII case, numbers by value,
+ * timestamps with timestamps and numbers. Other pairs throw `EPP_OPERATOR` with Puppet's message; `op` is
+ * the operator to name in it.
+ */
+export function compareForOperator(a: Value, b: Value, op = '<'): number {
+  if (typeof a === 'string') {
+    if (typeof b === 'string') return compareIgnoreCase(a, b);
+    throw notComparable(a, b, op, 'A String is not comparable to a non String');
+  }
+  if (isNum(a)) {
+    if (isNum(b)) return compareNumbers(a, b);
+    if (b instanceof PTimestamp) return compareNumbers(a, b.seconds);
+    throw notComparable(a, b, op, 'A Numeric is not comparable to non Numeric');
+  }
+  if (a instanceof PTimestamp) {
+    if (b instanceof PTimestamp) return compareNumbers(a.seconds, b.seconds);
+    if (isNum(b)) return compareNumbers(a.seconds, b);
+    throw notComparable(a, b, op, 'Timestamps are only comparable to Timestamps, Integers, and Floats');
+  }
+  throw notComparable(a, b, op, 'Only Strings, Numbers, Timespans, Timestamps, and Versions are comparable');
+}

@@ -1,0 +1,184 @@
+/**
+ * The EPP library API beyond the conformance suite: options (strict, delimiters, baseDir, functions,
+ * topScope), nested templates, and runtime errors with their codes and positions.
+ */
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  compileEpp,
+  defineFunction,
+  EppError,
+  type EppWarning,
+  evaluatePuppet,
+  fromJs,
+  renderEpp,
+} from '../../src/epp/index.js';
+
+function renderError(source: string, values: Record<string, unknown> = {}, options = {}): EppError {
+  try {
+    renderEpp(source, values, { file: 't.epp', ...options });
+  } catch (e) {
+    expect(e).toBeInstanceOf(EppError);
+    return e as EppError;
+  }
+  throw new Error('expected an error');
+}
+
+describe('strict variables', () => {
+  it('is strict by default: an unknown variable is an error at its position', () => {
+    const e = renderError('a\n  <%= $nope %>');
+    expect([e.code, e.where]).toEqual(['EPP_UNKNOWN_VARIABLE', 't.epp:2:7']);
+  });
+
+  it("renders unknown variables empty with a warning when not strict (Puppet 7's default)", () => {
+    const warnings: EppWarning[] = [];
+    const text = renderEpp('[<%= $nope %>]', {}, { file: 't.epp', strict: false, onWarning: (w) => warnings.push(w) });
+    expect(text).toBe('[]');
+    expect(warnings).toEqual([{ code: 'EPP_UNKNOWN_VARIABLE', message: "Unknown variable: '$nope'", where: 't.epp:1:6' }]);
+  });
+
+  it('tells a variable set to undef from an unknown one', () => {
+    expect(renderEpp('[<%= $x %>]', { x: null })).toBe('[]');
+  });
+});
+
+describe('parameters', () => {
+  it('applies defaults that refer to earlier parameters', () => {
+    expect(renderEpp('<%- | Integer $a, Integer $b = $a * 2 | -%><%= $b %>', { a: 4 })).toBe('8');
+  });
+
+  it('names the missing parameter', () => {
+    const e = renderError('<%- | String $name | -%>x');
+    expect([e.code, e.message, e.where]).toEqual(['EPP_MISSING_PARAMETER', "expects a value for parameter 'name'", 't.epp:1:7']);
+  });
+
+  it('reports a wrong type with the expected and actual types', () => {
+    const e = renderError('<%- | Integer[1, 10] $n | -%>x', { n: 11 });
+    expect(e.code).toBe('EPP_TYPE_MISMATCH');
+    expect(e.message).toBe("parameter 'n' expects an Integer[1, 10] value, got Integer[11, 11]");
+  });
+
+  it('refuses values for undeclared parameters', () => {
+    expect(renderError('<%- | $a = 1 | -%>x', { extra: 1 }).code).toBe('EPP_UNKNOWN_PARAMETER');
+  });
+
+  it('passes every value as a variable to a template without parameters', () => {
+    expect(renderEpp('<%= $a %>-<%= $b %>', { a: 1, b: 'two' })).toBe('1-two');
+  });
+
+  it('reports declared parameters through the API', () => {
+    const t = compileEpp('<%- | Optional[String] $x, $y = 3 | -%>');
+    expect(t.parameters).toEqual([
+      expect.objectContaining({ name: 'x', typeText: 'Optional[String]', hasDefault: false }),
+      expect.objectContaining({ name: 'y', typeText: 'Any', hasDefault: true, defaultText: '3' }),
+    ]);
+    expect(compileEpp('no params').parameters).toBeUndefined();
+  });
+});
+
+describe('values keep the Integer/Float distinction', () => {
+  it('renders bigint as Integer and numbers from parsed data as Float', () => {
+    expect(renderEpp('<%= $a %> <%= $b %> <%= $a + $b %>', fromJs({ a: 1n, b: 1 }, { numbers: 'float' }) as never)).toBe('1 1.0 2.0');
+    expect(renderEpp('<%= $a %>', { a: 1 })).toBe('1');
+  });
+});
+
+describe('top scope', () => {
+  it('is visible in templates that declare parameters, like $facts', () => {
+    const text = renderEpp('<%- | $x | -%><%= $x %> <%= $settings["k"] %> <%= $::settings["k"] %>', { x: 1 }, { topScope: { settings: { k: 'v' } } });
+    expect(text).toBe('1 v v');
+  });
+});
+
+describe('delimiters', () => {
+  it('uses other delimiters with their trim and literal forms, leaving <% alone', () => {
+    const source = '[%- | $n | -%]\n<%= erb %> [%= $n -%]  \n[%%x%%]';
+    expect(renderEpp(source, { n: 2 }, { delimiters: ['[%', '%]'] })).toBe('<%= erb %> 2[%x%]');
+  });
+});
+
+describe('epp() and inline_epp()', () => {
+  const base = mkdtempSync(join(tmpdir(), 'epp-'));
+  mkdirSync(join(base, 'partials'));
+  writeFileSync(join(base, 'partials', 'item.epp'), '<%- | String $name | -%>* <%= $name %>');
+  writeFileSync(join(base, 'partials', 'globals.epp'), '<%= $g %>');
+  const outside = mkdtempSync(join(tmpdir(), 'outside-'));
+  writeFileSync(join(outside, 'secret.epp'), 'secret');
+  symlinkSync(join(outside, 'secret.epp'), join(base, 'partials', 'link.epp'));
+
+  it('renders a file relative to the base directory with its arguments', () => {
+    const text = renderEpp("<%= epp('partials/item.epp', {'name' => 'a'}) %>", {}, { baseDir: base });
+    expect(text).toBe('* a');
+  });
+
+  it('gives a file template the top scope only, not the caller variables', () => {
+    const e = renderError("<% $g = 1 %><%= epp('partials/globals.epp') %>", {}, { baseDir: base });
+    expect(e.code).toBe('EPP_UNKNOWN_VARIABLE');
+    expect(renderEpp("<%= epp('partials/globals.epp') %>", {}, { baseDir: base, topScope: { g: 'top' } })).toBe('top');
+  });
+
+  it('never reads outside the base directory, through .. or a symlink', () => {
+    for (const path of ['../x.epp', '/etc/passwd', 'partials/link.epp']) {
+      const e = renderError(`<%= epp('${path}') %>`, {}, { baseDir: base });
+      expect(e.code).toBe('EPP_TEMPLATE_NOT_FOUND');
+      expect(e.where).toBe('t.epp:1:5');
+    }
+  });
+
+  it('refuses file access when no base directory is given', () => {
+    expect(renderError("<%= epp('partials/item.epp') %>").code).toBe('EPP_TEMPLATE_NOT_FOUND');
+  });
+
+  it('lets inline_epp see the caller variables unless it declares parameters', () => {
+    expect(renderEpp("<% $v = 'seen' %><%= inline_epp('<%= $v %>') %>")).toBe('seen');
+    expect(renderEpp("<%= inline_epp('<%- | $n | -%><%= $n %>', {'n' => 5}) %>")).toBe('5');
+  });
+
+  it('stops a template that calls itself', () => {
+    writeFileSync(join(base, 'self.epp'), "<%= epp('self.epp') %>");
+    expect(renderError("<%= epp('self.epp') %>", {}, { baseDir: base }).message).toMatch(/nested more than/);
+  });
+});
+
+describe('runtime errors point at the operator or call', () => {
+  it.each([
+    ['<%= 1 / 0 %>', 'EPP_DIVISION_BY_ZERO', 't.epp:1:7'],
+    ["<%= 'a' + 1 %>", 'EPP_OPERATOR', 't.epp:1:9'],
+    ['<%= 9223372036854775807 + 1 %>', 'EPP_INTEGER_OVERFLOW', 't.epp:1:25'],
+    ['<%= undef[1] %>', 'EPP_ACCESS', 't.epp:1:5'],
+    ["<%= fail('stop') %>", 'EPP_FAIL', 't.epp:1:5'],
+    ['<%= [1].nosuch %>', 'EPP_UNKNOWN_FUNCTION', 't.epp:1:5'],
+    ['<% $a = 1 %><% $a = 2 %>', 'EPP_REASSIGNMENT', 't.epp:1:16'],
+    ['<%= Nosuch %>', 'EPP_UNKNOWN_TYPE', 't.epp:1:5'],
+    ['<% break() %>', 'EPP_BREAK_OUTSIDE_ITERATION', 't.epp:1:1'],
+    ["<%= 'x' ? { 'y' => 1 } %>", 'EPP_NO_MATCH', 't.epp:1:5'],
+  ])('%s', (source, code, where) => {
+    const e = renderError(source);
+    expect([e.code, e.where]).toEqual([code, where]);
+  });
+
+  it('suggests the function meant', () => {
+    expect(renderError('<%= upcsae("a") %>').hint).toBe("did you mean 'upcase'?");
+  });
+});
+
+describe('extensions and programs', () => {
+  it('calls extra functions given in the options', () => {
+    const shout = defineFunction('shout', 1, 1, (_ctx, [s]) => `${String(s)}!`);
+    expect(renderEpp("<%= shout('hi') %>", {}, { functions: [shout] })).toBe('hi!');
+  });
+
+  it('evaluates Puppet code to the value of its last expression', () => {
+    const value = evaluatePuppet("$s = $state + {'b' => 2}\n$s", { variables: { state: { a: 1 } } });
+    expect(value).toEqual(new Map([['a', 1n], ['b', 2n]]));
+  });
+
+  it('compiles once per distinct source', () => {
+    const a = compileEpp('<%= 1 %>', { file: 'a.epp' });
+    const b = compileEpp('<%= 1 %>', { file: 'b.epp' });
+    expect(a.javascript).toBe(b.javascript);
+    expect([a.file, b.file]).toEqual(['a.epp', 'b.epp']);
+  });
+});
