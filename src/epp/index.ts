@@ -26,5 +26,6 @@ export {
   NextSignal,
 } from './functions/registry.js';
 export { lineColumn } from './position.js';
+export { findSyntaxErrors } from './validate.js';
 export { PType } from './runtime/types.js';
 export { fromJs, type PHash, toJs, type Value } from './runtime/values.js';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Node } from '../../src/epp/ast.js';
 import { EppSyntaxError } from '../../src/epp/errors.js';
-import { parseEpp } from '../../src/epp/index.js';
+import { findSyntaxErrors, parseEpp } from '../../src/epp/index.js';
 
 /** Parses and returns the error (failing the test when there is none). */
 function syntaxError(source: string): EppSyntaxError {
@@ -147,5 +147,20 @@ describe('syntax errors carry code and position', () => {
   it('survives pathological nesting with a syntax error, not a stack overflow', () => {
     const e = syntaxError(`<%= ${'['.repeat(20000)} %>`);
     expect(e.code).toBe('EPP_SYNTAX');
+  });
+});
+
+describe('findSyntaxErrors', () => {
+  it('reports every broken tag, each at its own position', () => {
+    const errors = findSyntaxErrors('<%= [1 %>\nok <%= $x %>\n<%= 1 + %>\n<% if { %>', { file: 'm.epp' });
+    expect(errors.map((e) => [e.code, e.where])).toEqual([
+      ['EPP_SYNTAX', 'm.epp:1:8'],
+      ['EPP_SYNTAX', 'm.epp:3:9'],
+      ['EPP_SYNTAX', 'm.epp:4:11'],
+    ]);
+  });
+
+  it('returns nothing for a valid template', () => {
+    expect(findSyntaxErrors('<%= 1 %>')).toEqual([]);
   });
 });

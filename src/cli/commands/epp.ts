@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { compileEpp, type EppWarning, evaluatePuppet, parseEpp } from '../../epp/index.js';
-import { EppError } from '../../epp/errors.js';
 import { fromJs, isHash, type PHash } from '../../epp/runtime/values.js';
+import { findSyntaxErrors } from '../../epp/validate.js';
 import { UsageError, toDisplayable } from '../errors.js';
 import { formatProblem } from '../format-error.js';
 import type { Io } from '../io.js';
@@ -54,12 +54,7 @@ export async function eppValidate(io: Io, global: GlobalOptions, files: string[]
   const problems: ReturnType<typeof toDisplayable>[] = [];
   for (const file of files) {
     const source = readTemplate(resolve(io.cwd, file), file);
-    try {
-      parseEpp(source, { file, delimiters });
-    } catch (e) {
-      if (!(e instanceof EppError)) throw e;
-      problems.push(toDisplayable(e));
-    }
+    for (const e of findSyntaxErrors(source, { file, delimiters })) problems.push(toDisplayable(e));
   }
   if (global.format === 'json') {
     io.out(`${JSON.stringify({ valid: problems.length === 0, problems: problems.map(jsonProblem) }, null, 2)}\n`);
