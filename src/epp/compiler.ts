@@ -6,11 +6,15 @@
  * object `rt` (see `runtime/runtime.ts`), which the code calls for anything beyond string concatenation.
  *
  * Conventions in the generated code:
- * - `S0`, `S1`, ... are scope objects (prototype chains: a lambda's scope inherits from where it was
- *   written). A variable is read as `S["x"]`; `undefined` there may mean undef or unknown, and only then
- *   does `"x" in S` tell the two apart.
+ * - Variables are resolved at compile time. Every name a scope (the template, or a lambda body) assigns or
+ *   declares as a parameter becomes a JavaScript local `v<n>`, initialised to `U` (unset). Puppet lets a
+ *   scope read a name from an outer scope until it assigns its own, so a read is a chain:
+ *   `(v3 !== U ? v3 : v1 !== U ? v1 : rt.lookup("x", p))`, ending in the dynamic scope `S0` (the values of
+ *   a template without parameters, then the top scope) or an unknown-variable error.
+ * - The few functions that look at variables by name (`getvar`, `defined`, `inline_epp`) receive a view of
+ *   the visible locals, built only at those call sites.
  * - `K[n]` caches constant values (type expressions, regexps) across renders.
- * - `P` numbers index the span table, so runtime errors can point at the source.
+ * - Numbers passed to `rt` index the span table, so runtime errors can point at the source.
  */
 import type {
   AccessNode,
@@ -48,11 +52,21 @@ export function compileTemplate(ast: TemplateNode, options: CompileTemplateOptio
 
 const str = (s: string) => JSON.stringify(s);
 
+/** A compile-time scope: the Puppet names it declares, each with its JavaScript local. */
+interface StaticScope {
+  readonly parent: StaticScope | undefined;
+  readonly locals: Map<string, string>;
+}
+
+/** Functions that read variables by name: they get a view of the scope at the call site. */
+const SCOPE_FUNCTIONS = new Set(['getvar', 'defined', 'inline_epp']);
+
 class Generator {
   readonly spans: Span[] = [];
   private constantCount = 0;
-  private scopeDepth = 0;
   private tempCount = 0;
+  private localCount = 0;
+  private current: StaticScope = { parent: undefined, locals: new Map() };
 
   /** Registers a span and returns its index for the generated code. */
   private pos(node: { start: number; end: number }): number {
@@ -60,8 +74,36 @@ class Generator {
     return this.spans.length - 1;
   }
 
-  private get scope(): string {
-    return `S${this.scopeDepth}`;
+  /** Declares the names a scope assigns (not those of nested lambdas) and its parameters. */
+  private openScope(params: readonly ParameterNode[], body: readonly Node[]): StaticScope {
+    const locals = new Map<string, string>();
+    const declare = (name: string) => {
+      if (!locals.has(name) && !name.includes('::') && !/^\d+$/.test(name)) locals.set(name, `v${this.localCount++}`);
+    };
+    for (const p of params) declare(p.name);
+    for (const name of assignedNames(body)) declare(name);
+    this.current = { parent: this.current, locals };
+    return this.current;
+  }
+
+  private closeScope(): void {
+    this.current = this.current.parent!;
+  }
+
+  /** `let v1 = U, v2 = U;` for a scope's locals. */
+  private declareLocals(scope: StaticScope): string {
+    if (scope.locals.size === 0) return '';
+    return `let ${[...scope.locals.values()].map((id) => `${id} = U`).join(', ')};`;
+  }
+
+  /** A view of every visible local for functions that look variables up by name. */
+  private scopeView(): string {
+    // Innermost first; the view lets an inner local that is set win over an outer one.
+    const entries: string[] = [];
+    for (let scope: StaticScope | undefined = this.current; scope; scope = scope.parent) {
+      for (const [name, id] of scope.locals) entries.push(`${str(name)}, ${id}`);
+    }
+    return `() => rt.view(S0, [${entries.join(', ')}])`;
   }
 
   private temp(): string {
@@ -73,6 +115,9 @@ class Generator {
     lines.push('return function render(rt, S0) {');
     lines.push('let out = "";');
     lines.push('let t;');
+    lines.push('const U = rt.UNSET;');
+    // The template's own scope (depth 1); the root scope of the generator stands for the dynamic S0.
+    lines.push(this.declareLocals(this.openScope(ast.params ?? [], ast.body)));
     if (ast.params) {
       lines.push(`rt.checkArguments([${ast.params.map((p) => str(p.name)).join(', ')}], ${this.pos(ast.params[0]!)});`);
       for (const param of ast.params) lines.push(this.bindParameter(param, `rt.argument(${str(param.name)})`));
@@ -83,6 +128,7 @@ class Generator {
     lines.push(value ? this.valueBlock(ast.body) : this.statements(ast.body));
     lines.push(`} catch (e) { ${value ? 'return ' : ''}rt.returnValue(e); }`);
     if (!value) lines.push('return out;');
+    this.closeScope();
     lines.push('};');
     return lines.join('\n');
   }
@@ -92,7 +138,7 @@ class Generator {
    * default, as in Puppet), else a missing-parameter error; then the type check.
    */
   private bindParameter(param: ParameterNode, given: string): string {
-    const S = this.scope;
+    const local = this.current.locals.get(param.name)!;
     const p = this.pos(param);
     const name = str(param.name);
     const v = this.temp();
@@ -105,7 +151,7 @@ class Generator {
     if (param.valueType) {
       code += `rt.checkParameter(${this.expr(param.valueType)}, ${v}, ${name}, ${p});\n`;
     }
-    code += `${S}[${name}] = ${v}; }`;
+    code += `${local} = ${v}; }`;
     return code;
   }
 
@@ -214,16 +260,13 @@ class Generator {
         if (node.operator === '-') return `rt.negate(${this.expr(node.operand)}, ${this.pos(node)})`;
         return this.expr(node.operand);
       case 'Assignment':
-        if (node.target.type === 'Variable') {
-          return `rt.assign(${this.scope}, ${str(node.target.name)}, ${this.expr(node.value)}, ${this.pos(node.target)})`;
-        }
-        return `rt.destructure(${this.scope}, [${node.target.elements.map((e) => str((e as { name: string }).name)).join(', ')}], ${this.expr(node.value)}, ${this.pos(node.target)})`;
+        return this.assignment(node.target, node.value);
       case 'Call':
-        return `rt.call(${str(node.name)}, [${node.args.map((a) => this.element(a)).join(', ')}], ${this.lambda(node.lambda)}, ${this.pos(node)}, ${this.scope})`;
+        return this.call(node.name, node.args.map((a) => this.element(a)), node.lambda, node);
       case 'MethodCall':
-        return `rt.call(${str(node.name)}, [${[this.expr(node.receiver), ...node.args.map((a) => this.element(a))].join(', ')}], ${this.lambda(node.lambda)}, ${this.pos(node)}, ${this.scope})`;
+        return this.call(node.name, [this.expr(node.receiver), ...node.args.map((a) => this.element(a))], node.lambda, node);
       case 'New':
-        return `rt.newValue(${this.expr(node.typeExpr)}, [${node.args.map((a) => this.element(a)).join(', ')}], ${this.lambda(node.lambda)}, ${this.pos(node)}, ${this.scope})`;
+        return `rt.newValue(${this.expr(node.typeExpr)}, [${node.args.map((a) => this.element(a)).join(', ')}], ${this.lambda(node.lambda)}, ${this.pos(node)})`;
       case 'If': {
         const m = this.temp();
         const test = `rt.truthy(${this.expr(node.test)})`;
@@ -261,9 +304,35 @@ class Generator {
   private variable(name: string, p: number): string {
     if (/^\d+$/.test(name)) return `rt.capture(${Number(name)})`;
     if (name.startsWith('::')) return `rt.topVariable(${str(name.slice(2))}, ${p})`;
-    const S = this.scope;
-    const key = str(name);
-    return `((t = ${S}[${key}]) !== undefined || ${key} in ${S} ? t : rt.unknownVariable(${key}, ${p}))`;
+    const chain: string[] = [];
+    for (let scope: StaticScope | undefined = this.current; scope; scope = scope.parent) {
+      const id = scope.locals.get(name);
+      if (id) chain.push(id);
+    }
+    let code = `rt.lookup(S0, ${str(name)}, ${p})`;
+    for (const id of chain.reverse()) code = `${id} !== U ? ${id} : ${code}`;
+    return chain.length > 0 ? `(${code})` : code;
+  }
+
+  private assignment(target: Node, valueNode: Node): string {
+    const value = this.expr(valueNode);
+    const p = this.pos(target);
+    if (target.type === 'Variable') return this.assignLocal(target.name, value, p);
+    const names = (target as { elements: readonly { name: string }[] }).elements.map((e) => e.name);
+    const assigns = names.map((name, i) => `${this.assignLocal(name, `a[${i}]`, p)};`);
+    return `((v) => { const a = rt.destructure([${names.map(str).join(', ')}], v, ${p}); ${assigns.join(' ')} return v; })(${value})`;
+  }
+
+  /** Assigns a local once: Puppet variables cannot be reassigned in their scope. */
+  private assignLocal(name: string, value: string, p: number): string {
+    const id = this.current.locals.get(name);
+    if (!id) return `rt.assignInvalid(${str(name)}, ${p})`;
+    return `(${id} !== U ? rt.reassigned(${str(name)}, ${p}) : (${id} = ${value}))`;
+  }
+
+  private call(name: string, args: string[], lambda: LambdaNode | undefined, node: Node): string {
+    const view = SCOPE_FUNCTIONS.has(name) ? this.scopeView() : 'undefined';
+    return `rt.call(${str(name)}, [${args.join(', ')}], ${this.lambda(lambda)}, ${this.pos(node)}, ${view})`;
   }
 
   private access(node: AccessNode): string {
@@ -312,14 +381,12 @@ class Generator {
 
   private lambda(node: LambdaNode | undefined): string {
     if (!node) return 'undefined';
-    const outer = this.scope;
-    this.scopeDepth++;
-    const S = this.scope;
     const params = node.params;
+    const scope = this.openScope(params, node.body);
     const required = params.filter((p) => !p.defaultValue && !p.captureRest).length;
     const hasRest = params.some((p) => p.captureRest);
     const args = params.map((_, i) => `a${i}`).join(', ');
-    let code = `rt.lambda(function (${args}) { const ${S} = Object.create(${outer}); let t;\n`;
+    let code = `rt.lambda(function (${args}) { let t; ${this.declareLocals(scope)}\n`;
     code += `rt.checkLambdaArity(arguments.length, ${required}, ${hasRest ? 'Infinity' : params.length}, ${this.pos(node)});\n`;
     params.forEach((param, i) => {
       const given = param.captureRest
@@ -327,9 +394,12 @@ class Generator {
         : `(arguments.length > ${i} ? a${i} : rt.MISSING)`;
       code += `${this.bindParameter(param, given)}\n`;
     });
-    code += `try {\n${this.valueBlock(node.body)}\n} catch (e) { return rt.nextValue(e); }\n`;
+    // Only a body that calls next() needs to catch it (nested lambdas catch their own).
+    code += callsNext(node.body)
+      ? `try {\n${this.valueBlock(node.body)}\n} catch (e) { return rt.nextValue(e); }\n`
+      : `${this.valueBlock(node.body)}\n`;
     code += `}, ${params.length}, ${required}, ${hasRest})`;
-    this.scopeDepth--;
+    this.closeScope();
     return code;
   }
 }
@@ -369,4 +439,50 @@ function isConstant(node: Node): boolean {
     default:
       return false;
   }
+}
+
+/** Children of a node, for walks that do not care about the node's kind. */
+function children(node: Node): Node[] {
+  const out: Node[] = [];
+  for (const value of Object.values(node)) {
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        if (item && typeof item === 'object') {
+          if ('type' in item) out.push(item as Node);
+          else for (const inner of Object.values(item)) collect(inner, out);
+        }
+      }
+    } else collect(value, out);
+  }
+  return out;
+}
+
+function collect(value: unknown, out: Node[]): void {
+  if (Array.isArray(value)) for (const v of value) collect(v, out);
+  else if (value && typeof value === 'object' && 'type' in value) out.push(value as Node);
+}
+
+/** Names assigned in a scope's body, not descending into lambdas (they are scopes of their own). */
+function assignedNames(body: readonly Node[]): string[] {
+  const names: string[] = [];
+  const walk = (node: Node) => {
+    if (node.type === 'Lambda') return;
+    if (node.type === 'Assignment') {
+      if (node.target.type === 'Variable') names.push(node.target.name);
+      else for (const e of node.target.elements) if (e.type === 'Variable') names.push(e.name);
+    }
+    for (const child of children(node)) walk(child);
+  };
+  for (const node of body) walk(node);
+  return names;
+}
+
+/** Whether a lambda body calls next() outside nested lambdas. */
+function callsNext(body: readonly Node[]): boolean {
+  const walk = (node: Node): boolean => {
+    if (node.type === 'Lambda') return false;
+    if ((node.type === 'Call' || node.type === 'MethodCall') && node.name === 'next') return true;
+    return children(node).some(walk);
+  };
+  return body.some(walk);
 }

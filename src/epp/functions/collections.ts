@@ -189,11 +189,14 @@ const unique = defineFunction(
   'optional',
 );
 
-/** Ruby's `rb_cmpint`: a sort block must answer with a number. */
+/**
+ * Ruby's `rb_cmpint`: a comparator lambda must answer with a number. For undef Ruby names the compared
+ * values; for anything else it fails comparing the answer with 0.
+ */
 function blockOrder(result: Value, a: Value, b: Value): number {
   if (typeof result === 'bigint') return result > 0n ? 1 : result < 0n ? -1 : 0;
   if (typeof result === 'number' && !Number.isNaN(result)) return Math.sign(result);
-  throw comparisonFailed(a, b);
+  throw result === undefined ? comparisonFailed(a, b) : comparisonFailed(result, 0n);
 }
 
 /**

@@ -23,6 +23,7 @@ import {
   NumericType,
   OptionalType,
   type PType,
+  parseTimestamp,
   RegexpType,
   resolveTypeName,
   SensitiveType,
@@ -398,28 +399,14 @@ function toType(args: Value[]): PType {
   return t;
 }
 
-/** ISO 8601 date or date-time; without a zone it means UTC (as Puppet's default formats). */
-const ISO_TIME =
-  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:\s*(Z|UTC|[+-]\d{2}:?\d{2}))?$/;
-
 function toTimestamp(args: Value[]): PTimestamp {
   arity('Timestamp', args, 0, 1);
   if (args.length === 0) return new PTimestamp(Date.now() / 1000);
   const from = args[0];
   if (typeof from === 'bigint' || typeof from === 'number') return new PTimestamp(Number(from));
-  if (typeof from === 'string') {
-    const m = ISO_TIME.exec(from.trim());
-    if (m) {
-      let text = from
-        .trim()
-        .replace(' ', 'T')
-        .replace(/\s*UTC$/, 'Z');
-      if (m[1] === undefined) text += text.includes('T') ? 'Z' : 'T00:00:00Z';
-      const ms = Date.parse(text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
-      if (!Number.isNaN(ms)) return new PTimestamp(ms / 1000);
-    }
-  }
-  throw cannotConvert(from, 'Timestamp');
+  const seconds = typeof from === 'string' ? parseTimestamp(from) : undefined;
+  if (seconds === undefined) throw cannotConvert(from, 'Timestamp');
+  return new PTimestamp(seconds);
 }
 
 // ---------------------------------------------------------------------------------------------------

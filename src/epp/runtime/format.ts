@@ -234,7 +234,7 @@ export function rubyDigits(x: number, mode: 2 | 3, ndigits: number): Digits {
   if (mode === 3) {
     const { num, den } = scaled(x, ndigits);
     const { n, keepZeros } = roundExact(num, den, tie.settled, smallInt);
-    if (n === 0n) return { digits: '', decpt: -ndigits };
+    if (n === 0n) return { digits: '', decpt: 0 - ndigits };
     const s = n.toString();
     return { digits: keepZeros ? s : trimZeros(s), decpt: s.length - ndigits };
   }

@@ -184,7 +184,11 @@ export function access(target: Value, keys: Value[]): Value {
   if (typeof target === 'string') return accessString(target, keys);
   if (Array.isArray(target)) return accessArray(target, keys);
   if (isHash(target)) {
-    if (keys.length === 1) return hashLookup(target, keys[0]).value;
+    if (keys.length === 1) {
+      const key = keys[0];
+      // Scalar keys are found by the Map itself; only arrays and hashes as keys need a deep search.
+      return typeof key === 'object' && key !== null ? hashLookup(target, key).value : target.get(key);
+    }
     const out: Value[] = [];
     for (const k of keys) {
       const found = hashLookup(target, k);

@@ -43,17 +43,43 @@ export interface RuntimeHost {
 /** Marks an absent argument (as opposed to one given as undef). */
 const MISSING = Symbol('missing');
 
+/** Marks a local variable not assigned yet (compiled templates start every local with it). */
+const UNSET = Symbol('unset');
+
 /** Deepest nesting of epp()/inline_epp() calls: a template that calls itself ends with an error. */
 export const MAX_DEPTH = 64;
 
 const regexpCache = new Map<string, PRegexp>();
 
+/**
+ * Values are never mutated, so whether a collection is an instance of a type can be remembered: the same
+ * settings checked against the same (constant) parameter types in every file of a template, or in every
+ * render, are checked once.
+ */
+const instanceMemo = new WeakMap<object, WeakMap<PType, boolean>>();
+
+function isInstanceMemo(type: PType, value: Value): boolean {
+  if (typeof value !== 'object' || value === null) return type.isInstance(value);
+  let byType = instanceMemo.get(value);
+  if (!byType) {
+    byType = new WeakMap();
+    instanceMemo.set(value, byType);
+  }
+  let result = byType.get(type);
+  if (result === undefined) {
+    result = type.isInstance(value);
+    byType.set(type, result);
+  }
+  return result;
+}
+
 export class Runtime implements CallContext {
   readonly MISSING = MISSING;
+  readonly UNSET = UNSET;
   readonly DEFAULT = DEFAULT;
   /** Captures of the last successful match (`$0`, `$1`, ...). */
   m: Value[] | undefined;
-  /** The scope of the function call in progress, for getvar/defined/inline_epp. */
+  /** The variables visible at the function call in progress, for getvar/defined/inline_epp. */
   private scope: object | undefined;
 
   constructor(
@@ -117,7 +143,7 @@ export class Runtime implements CallContext {
 
   checkParameter(type: Value, value: Value, name: string, p: number): void {
     if (!(type instanceof PType)) this.fail('EPP_TYPE_MISMATCH', `the type of parameter '${name}' is not a Type`, p);
-    if (!type.isInstance(value)) {
+    if (!isInstanceMemo(type, value)) {
       this.fail('EPP_TYPE_MISMATCH', describeMismatch(type, value, `parameter '${name}'`), p);
     }
   }
@@ -152,39 +178,57 @@ export class Runtime implements CallContext {
     return this.m?.[n];
   }
 
-  assign(scope: Record<string, Value>, name: string, value: Value, p: number): Value {
-    if (name.includes('::')) this.fail('EPP_REASSIGNMENT', `Cannot assign to variables in other namespaces: '$${name}'`, p);
-    if (/^\d+$/.test(name)) this.fail('EPP_REASSIGNMENT', `Illegal attempt to assign to the numeric match result variable '$${name}'`, p);
-    if (Object.hasOwn(scope, name)) this.fail('EPP_REASSIGNMENT', `Cannot reassign variable '$${name}'`, p);
-    scope[name] = value;
-    return value;
+  /** A variable that is not a local of any scope: the dynamic scope (values, then top scope) or unknown. */
+  lookup(scope: Record<string, Value>, name: string, p: number): Value {
+    const value = scope[name];
+    if (value !== undefined || name in scope) return value;
+    return this.unknownVariable(name, p);
   }
 
-  destructure(scope: Record<string, Value>, names: string[], value: Value, p: number): Value {
+  reassigned(name: string, p: number): never {
+    return this.fail('EPP_REASSIGNMENT', `Cannot reassign variable '$${name}'`, p);
+  }
+
+  assignInvalid(name: string, p: number): never {
+    if (/^\d+$/.test(name)) this.fail('EPP_REASSIGNMENT', `Illegal attempt to assign to the numeric match result variable '$${name}'`, p);
+    return this.fail('EPP_REASSIGNMENT', `Cannot assign to variables in other namespaces: '$${name}'`, p);
+  }
+
+  /** `[$a, $b] = value`: the values for the names, from an array by position or a hash by name. */
+  destructure(names: string[], value: Value, p: number): Value[] {
     if (Array.isArray(value)) {
       if (value.length !== names.length) {
         this.fail('EPP_EVAL', `Number of values in the array (${value.length}) does not match the number of variables (${names.length})`, p);
       }
-      names.forEach((name, i) => this.assign(scope, name, value[i], p));
-    } else if (isHash(value)) {
-      for (const name of names) {
-        if (!value.has(name)) this.fail('EPP_EVAL', `No value for required variable '$${name}' in hash`, p);
-        this.assign(scope, name, value.get(name), p);
-      }
-    } else {
-      this.fail('EPP_EVAL', `Cannot assign ${typeLabel(value)} to an array of variables`, p);
+      return value;
     }
-    return value;
+    if (isHash(value)) {
+      return names.map((name) => {
+        if (!value.has(name)) this.fail('EPP_EVAL', `No value for required variable '$${name}' in hash`, p);
+        return value.get(name);
+      });
+    }
+    return this.fail('EPP_EVAL', `Cannot assign ${typeLabel(value)} to an array of variables`, p);
+  }
+
+  /** The visible locals (name, value pairs; unset ones skipped) over the dynamic scope. */
+  view(dynamic: object, entries: unknown[]): object {
+    const scope = Object.create(dynamic) as Record<string, unknown>;
+    for (let i = entries.length - 2; i >= 0; i -= 2) {
+      if (entries[i + 1] !== UNSET) scope[entries[i] as string] = entries[i + 1];
+    }
+    return scope;
   }
 
   // ---------------------------------------------------------------- values
 
   render(v: Value): string {
-    return renderValue(v);
+    return typeof v === 'bigint' ? v.toString() : renderValue(v);
   }
 
   interpolate(v: Value): string {
-    return typeof v === 'string' ? v : interpolate(v);
+    if (typeof v === 'string') return v;
+    return typeof v === 'bigint' ? v.toString() : interpolate(v);
   }
 
   truthy(v: Value): boolean {
@@ -339,7 +383,7 @@ export class Runtime implements CallContext {
     throw e;
   }
 
-  call(name: string, args: Value[], block: Lambda | undefined, p: number, scope: object): Value {
+  call(name: string, args: Value[], block: Lambda | undefined, p: number, view: (() => object) | undefined): Value {
     const def = this.host.functions.get(name);
     if (!def) {
       const error = new EppEvalError('EPP_UNKNOWN_FUNCTION', `Unknown function: '${name}'`, this.location(p));
@@ -350,7 +394,7 @@ export class Runtime implements CallContext {
       throw error;
     }
     const previous = this.scope;
-    this.scope = scope;
+    this.scope = view?.();
     try {
       return invoke(def, this, args, block);
     } catch (e) {
@@ -360,7 +404,7 @@ export class Runtime implements CallContext {
     }
   }
 
-  newValue(type: Value, args: Value[], block: Lambda | undefined, p: number, _scope: object): Value {
+  newValue(type: Value, args: Value[], block: Lambda | undefined, p: number): Value {
     try {
       if (!(type instanceof PType)) this.fail('EPP_EVAL', `new() expects a Type, got ${typeLabel(type)}`, p);
       const value = newInstance(type, args);
