@@ -183,13 +183,14 @@ class Generator {
     }
   }
 
+  /** Match captures set inside an `if` are gone after it: saved and restored when it may set any. */
   private ifStatement(node: IfNode): string {
-    const m = this.temp();
     const test = `rt.truthy(${this.expr(node.test)})`;
-    let code = `{ const ${m} = rt.m; try { if (${node.negate ? `!${test}` : test}) {\n${this.statements(node.then)}\n}`;
+    let code = `if (${node.negate ? `!${test}` : test}) {\n${this.statements(node.then)}\n}`;
     if (node.otherwise) code += ` else {\n${this.statements(node.otherwise)}\n}`;
-    code += ` } finally { rt.m = ${m}; } }`;
-    return code;
+    if (!mayCapture(node)) return code;
+    const m = this.temp();
+    return `{ const ${m} = rt.m; try { ${code} } finally { rt.m = ${m}; } }`;
   }
 
   private caseStatement(node: CaseNode): string {
@@ -336,8 +337,12 @@ class Generator {
   }
 
   private access(node: AccessNode): string {
-    const keys = node.keys.map((k) => this.element(k)).join(', ');
-    const code = `rt.access(${this.expr(node.target)}, [${keys}], ${this.pos(node)})`;
+    const [only] = node.keys;
+    // The common `$h['key']` avoids building an array of keys.
+    const code =
+      node.keys.length === 1 && only && !(only.type === 'Unary' && only.operator === '*')
+        ? `rt.access1(${this.expr(node.target)}, ${this.expr(only)}, ${this.pos(node)})`
+        : `rt.access(${this.expr(node.target)}, [${node.keys.map((k) => this.element(k)).join(', ')}], ${this.pos(node)})`;
     return isConstant(node) ? this.constant(code) : code;
   }
 
@@ -351,7 +356,7 @@ class Generator {
       case '<=':
       case '>':
       case '>=':
-        return `(rt.compare(${left}, ${right}, ${p}) ${op} 0)`;
+        return `(rt.compare(${left}, ${right}, ${str(op)}, ${p}) ${op} 0)`;
       case '=~':
         return `rt.match(${left}, ${right}, ${p})`;
       case '!~':
@@ -485,4 +490,11 @@ function callsNext(body: readonly Node[]): boolean {
     return children(node).some(walk);
   };
   return body.some(walk);
+}
+
+/** Whether evaluating a node may set match captures (`=~`, `in` with a regexp, case and selector options). */
+function mayCapture(node: Node): boolean {
+  if (node.type === 'Binary' && (node.operator === '=~' || node.operator === '!~' || node.operator === 'in')) return true;
+  if (node.type === 'Case' || node.type === 'Selector') return true;
+  return children(node).some(mayCapture);
 }

@@ -291,12 +291,18 @@ export class Runtime implements CallContext {
     return puppetEquals(a, b);
   }
 
-  compare(a: Value, b: Value, p: number): number {
+  compare(a: Value, b: Value, op: string, p: number): number {
     try {
-      return compareForOperator(a, b);
+      return compareForOperator(a, b, op);
     } catch (e) {
       throw this.locate(e, p);
     }
+  }
+
+  /** `target[key]`, the common single-key access, without an array of keys. */
+  access1(target: Value, key: Value, p: number): Value {
+    if (target instanceof Map && (typeof key !== 'object' || key === null)) return target.get(key);
+    return this.access(target, [key], p);
   }
 
   access(target: Value, keys: Value[], p: number): Value {
