@@ -119,7 +119,7 @@ class Generator {
     // The template's own scope (depth 1); the root scope of the generator stands for the dynamic S0.
     lines.push(this.declareLocals(this.openScope(ast.params ?? [], ast.body)));
     if (ast.params) {
-      lines.push(`rt.checkArguments([${ast.params.map((p) => str(p.name)).join(', ')}], ${this.pos(ast.params[0]!)});`);
+      lines.push(`rt.checkArguments([${ast.params.map((p) => str(p.name)).join(', ')}], ${this.pos(ast.params[0] ?? { start: 0, end: 0 })});`);
       for (const param of ast.params) lines.push(this.bindParameter(param, `rt.argument(${str(param.name)})`));
     } else {
       lines.push('rt.bindArguments(S0);');

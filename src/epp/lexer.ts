@@ -412,7 +412,9 @@ class Lexer {
     let p = start;
     if (src[p] === '0' && (src[p + 1] === 'x' || src[p + 1] === 'X')) {
       p += 2;
+      const digits = p;
       while (/[0-9a-fA-F]/.test(src[p] ?? '')) p++;
+      if (p === digits) throw this.error(`Illegal number '${src.slice(start, p)}'`, start, p);
     } else {
       while (isDigit(src[p])) p++;
       if (src[p] === '.' && isDigit(src[p + 1])) {

@@ -40,8 +40,9 @@ export function parsePuppet(source: string, options: ParseOptions = {}): Templat
   const open = '\u0000<';
   const close = '>\u0000';
   const file = options.file ?? '<inline>';
-  const wrapped = `${open}${source}\n${close}`;
-  const tokens = lex(wrapped, { file, delimiters: [open, close] }).map((t) => shift(t, -open.length, source.length));
+  // The space keeps a leading `#`, `-` or `=` from reading as a comment, trim or render tag.
+  const wrapped = `${open} ${source}\n${close}`;
+  const tokens = lex(wrapped, { file, delimiters: [open, close] }).map((t) => shift(t, -open.length - 1, source.length));
   return new Parser(tokens, source, file).template();
 }
 

@@ -182,3 +182,33 @@ describe('extensions and programs', () => {
     expect([a.file, b.file]).toEqual(['a.epp', 'b.epp']);
   });
 });
+
+describe('evaluatePuppet reads code that starts like a tag', () => {
+  it.each([
+    ['# a comment\n$x', 1n],
+    ['-1', -1n],
+    ['  $x + 1', 2n],
+  ])('%j', (source, expected) => {
+    expect(evaluatePuppet(source, { variables: { x: 1 } })).toBe(expected);
+  });
+
+  it('points errors at the code as written', () => {
+    try {
+      evaluatePuppet('# c\n$x +', { file: 'hook.pp' });
+      throw new Error('expected an error');
+    } catch (e) {
+      expect((e as EppError).where).toBe('hook.pp:2:5');
+    }
+  });
+});
+
+describe('found by the fuzz test', () => {
+  it('refuses 0x without digits as a syntax error', () => {
+    expect(renderError('<%= 0x %>').code).toBe('EPP_SYNTAX');
+  });
+
+  it('accepts an empty parameter list and refuses values for it', () => {
+    expect(renderEpp('<%- | | -%>ok')).toBe('ok');
+    expect(renderError('<% || %>x', { a: 1 }).code).toBe('EPP_UNKNOWN_PARAMETER');
+  });
+});

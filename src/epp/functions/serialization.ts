@@ -2,9 +2,9 @@
  * puppetlabs-stdlib's `to_json`, `to_json_pretty` and `to_yaml`, byte for byte as Ruby 3.1 produces them:
  * `to_json` is Ruby's `JSON.generate`, `to_json_pretty` is `JSON.pretty_generate` plus a final newline
  * (including json 2.6's way of printing empty collections, `[\n\n]` and `{\n}`), and `to_yaml` is Psych's
- * `to_yaml`: Psych picks a style for each string (plain, quoted, literal block) and libyaml may override it
- * and folds long lines at 80 columns. Values that are not data (regexps, types, Sensitive) print as Ruby's
- * `to_s` of them.
+ * `to_yaml` (options `indentation` and `line_width`): Psych picks a style for each string (plain, quoted,
+ * literal or folded block), libyaml may override it, and long lines fold at 80 columns. Values that are not
+ * data (regexps, types, Sensitive, timestamps) print as Ruby's `to_s` of them.
  */
 import { EppEvalError } from '../errors.js';
 import { formatFloat, timestampToString } from '../runtime/format.js';
@@ -168,7 +168,7 @@ const BEST_WIDTH = 80;
 /** Psych's ScalarScanner#tokenize: whether a plain scalar with this text would load as something else. */
 function loadsAsNonString(s: string): boolean {
   if (s === '') return true;
-  if (/^[^\d.:-]?[\p{Alphabetic}\p{M}_ \t\n\v\f\r!@#$%^&*(){}<>|/\\~;=]+/mu.test(s) || s.includes('\n')) {
+  if (/^[^\d.:-]?[\p{Alphabetic}_ \t\n\v\f\r!@#$%^&*(){}<>|/\\~;=]+/mu.test(s) || s.includes('\n')) {
     if (s.length > 5) return false;
     if (/^[^ytonf~]/im.test(s)) return false;
     return s === '~' || /^null$/im.test(s) || /^(yes|true|on)$/im.test(s) || /^(no|false|off)$/im.test(s);
@@ -191,13 +191,14 @@ function loadsAsNonString(s: string): boolean {
   );
 }
 
-type Style = 'plain' | 'single' | 'double' | 'literal';
+type Style = 'plain' | 'single' | 'double' | 'literal' | 'folded';
 
-/** Psych's choice of style for a String (visit_String). */
-function psychStyle(s: string): Style {
+/** Psych's choice of style for a String (visit_String); `lineWidth` is its `line_width` option. */
+function psychStyle(s: string, lineWidth: number | undefined): Style {
   if (innerNewline(s)) return 'literal';
   if (s === 'y' || s === 'n') return 'double';
-  if (/^[^\p{L}\p{M}\p{N}\p{Pc}][^"]*$/mu.test(s)) return 'double';
+  if (lineWidth !== undefined && [...s].length > lineWidth) return 'folded';
+  if (/^[^\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\u200c\u200d][^"]*$/mu.test(s)) return 'double';
   if (loadsAsNonString(s) || /^0[0-7]*[89]/.test(s)) return 'single';
   return 'plain';
 }
@@ -298,7 +299,7 @@ function finalStyle(wanted: Style, a: Analysis, simpleKey: boolean, empty: boole
   let style = wanted;
   if (style === 'plain' && (!a.blockPlain || (empty && simpleKey))) style = 'single';
   if (style === 'single' && !a.single) style = 'double';
-  if (style === 'literal' && (!a.block || simpleKey)) style = 'double';
+  if ((style === 'literal' || style === 'folded') && (!a.block || simpleKey)) style = 'double';
   return style;
 }
 
@@ -309,9 +310,31 @@ interface Place {
   readonly simpleKey: boolean;
 }
 
+/** Psych's `to_yaml` options: `indentation` (libyaml's best indent) and `line_width`. */
+export interface YamlOptions {
+  readonly indentation?: number;
+  /** -1 for unlimited. Also makes Psych ask for folded (`>`) style for strings longer than this. */
+  readonly lineWidth?: number;
+}
+
 class YamlWriter {
   /** Set by a `|+` block and cleared by the next block scalar only (as libyaml): the document then ends with `...`. */
   openEnded = false;
+  /** Spaces per nesting level (libyaml's best_indent). */
+  readonly indent: number;
+  /** Column after which long lines fold (libyaml's best_width). */
+  private readonly width: number;
+  /** Psych's own line width, which selects the folded style. */
+  private readonly lineWidth: number | undefined;
+
+  constructor(options: YamlOptions) {
+    const indent = options.indentation ?? 2;
+    this.indent = indent < 2 || indent > 9 ? 2 : indent;
+    const width = options.lineWidth ?? BEST_WIDTH;
+    this.width = width < 0 ? Number.POSITIVE_INFINITY : width <= this.indent * 2 ? BEST_WIDTH : width;
+    this.lineWidth =
+      options.lineWidth === undefined || options.lineWidth === -1 ? undefined : options.lineWidth;
+  }
 
   scalar(s: string, wanted: Style, place: Place): string {
     const style = finalStyle(wanted, analyze(s), place.simpleKey, s === '');
@@ -323,7 +346,9 @@ class YamlWriter {
       case 'double':
         return this.double(s, place);
       case 'literal':
-        return this.literal(s, place);
+        return this.block('|', s, place);
+      case 'folded':
+        return this.block('>', s, place);
     }
   }
 
@@ -335,7 +360,7 @@ class YamlWriter {
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i]!;
       if (c === ' ') {
-        if (!place.simpleKey && !spaces && column > BEST_WIDTH && chars[i + 1] !== ' ') {
+        if (!place.simpleKey && !spaces && column > this.width && chars[i + 1] !== ' ') {
           out += `\n${' '.repeat(place.indent)}`;
           column = place.indent;
         } else {
@@ -366,7 +391,7 @@ class YamlWriter {
       const c = chars[i]!;
       if (c === ' ') {
         const inner = i !== 0 && i !== chars.length - 1;
-        if (!place.simpleKey && !spaces && column > BEST_WIDTH && inner && chars[i + 1] !== ' ') {
+        if (!place.simpleKey && !spaces && column > this.width && inner && chars[i + 1] !== ' ') {
           out += '\n';
           indent();
         } else {
@@ -405,7 +430,7 @@ class YamlWriter {
         spaces = false;
       } else if (c === ' ') {
         const inner = i !== 0 && i !== chars.length - 1;
-        if (!place.simpleKey && !spaces && column > BEST_WIDTH && inner) {
+        if (!place.simpleKey && !spaces && column > this.width && inner) {
           out += `\n${' '.repeat(place.indent)}`;
           column = place.indent;
           if (chars[i + 1] === ' ') {
@@ -426,34 +451,76 @@ class YamlWriter {
     return `${out}"`;
   }
 
-  private literal(s: string, place: Place): string {
+  /** A `|` (literal) or `>` (folded) block scalar, with libyaml's indentation and chomping hints. */
+  private block(indicator: '|' | '>', s: string, place: Place): string {
     let hints = '';
-    if (s.startsWith(' ') || isBreak(s[0] ?? '')) hints += '2';
+    if (s.startsWith(' ') || isBreak(s[0] ?? '')) hints += String(this.indent);
     const last = s[s.length - 1];
     if (last === undefined || !isBreak(last)) hints += '-';
-    else if (s.length === 1 || isBreak(s[s.length - 2]!)) {
-      hints += '+';
-    }
-    let out = `|${hints}\n`;
+    else if (s.length === 1 || isBreak(s[s.length - 2]!)) hints += '+';
+    this.openEnded = hints.endsWith('+');
+    const body = indicator === '|' ? this.literalBody(s, place.indent) : this.foldedBody(s, place.indent);
+    // The caller adds the final line break; a block ends right after its last content line break.
+    const out = `${indicator}${hints}\n${body}`;
+    return out.endsWith('\n') ? out.slice(0, -1) : out;
+  }
+
+  private literalBody(s: string, indent: number): string {
+    let out = '';
     let breaks = true;
     for (const c of s) {
       if (isBreak(c)) {
         out += '\n';
         breaks = true;
       } else {
-        if (breaks) out += ' '.repeat(place.indent);
+        if (breaks) out += ' '.repeat(indent);
         out += c;
         breaks = false;
       }
     }
-    this.openEnded = hints.endsWith('+');
-    // The caller adds the final line break; a block ends right after its last content line break.
-    return out.endsWith('\n') ? out.slice(0, -1) : out;
+    return out;
+  }
+
+  /** libyaml's folded writer: lines fold at single spaces past the width; a break between text lines doubles. */
+  private foldedBody(s: string, indent: number): string {
+    const chars = [...s];
+    let out = '';
+    let column = 0;
+    let breaks = true;
+    let leadingSpaces = true;
+    for (let i = 0; i < chars.length; i++) {
+      const c = chars[i]!;
+      if (isBreak(c)) {
+        if (!breaks && !leadingSpaces && c === '\n') {
+          let k = i;
+          while (k < chars.length && isBreak(chars[k]!)) k++;
+          if (!isBlankOrEnd(chars[k])) out += '\n';
+        }
+        out += '\n';
+        column = 0;
+        breaks = true;
+      } else {
+        if (breaks) {
+          out += ' '.repeat(indent);
+          column = indent;
+          leadingSpaces = c === ' ' || c === '\t';
+        }
+        if (!breaks && c === ' ' && chars[i + 1] !== ' ' && column > this.width) {
+          out += `\n${' '.repeat(indent)}`;
+          column = indent;
+        } else {
+          out += c;
+          column++;
+        }
+        breaks = false;
+      }
+    }
+    return out;
   }
 
   /** A scalar node (not a collection), with the style Psych asks for. */
   node(v: Value, place: Place): string {
-    if (typeof v === 'string') return this.scalar(v, psychStyle(v), place);
+    if (typeof v === 'string') return this.scalarNode(v, place);
     if (v === undefined) return place.simpleKey ? "! ''" : '';
     if (typeof v === 'number') {
       if (Number.isNaN(v)) return '.nan';
@@ -463,8 +530,13 @@ class YamlWriter {
     if (typeof v === 'bigint' || typeof v === 'boolean') return String(v);
     if (v instanceof PDefault) return ':default';
     if (v instanceof PRegexp) return `!ruby/regexp /${v.source}/`;
-    const text = rubyText(v);
-    return this.scalar(text, psychStyle(text), place);
+    return this.scalarNode(rubyText(v), place);
+  }
+
+  private scalarNode(s: string, place: Place): string {
+    // Psych writes the merge key `<<` as an explicitly tagged string.
+    if (s === '<<') return "!!str '<<'";
+    return this.scalar(s, psychStyle(s, this.lineWidth), place);
   }
 }
 
@@ -546,25 +618,29 @@ function writeMapping(w: YamlWriter, map: PHash, column: number): string {
   const pad = ' '.repeat(column);
   const parts: string[] = [];
   for (const [k, v] of map) {
-    let line: string;
-    let valueColumn: number;
     if (isSimpleKey(k)) {
-      const key = inline(w, k, column, column + 2, true);
-      line = `${key}:`;
-      valueColumn = column + [...key].length + 1;
+      const key = inline(w, k, column, column + w.indent, true);
+      parts.push(`${key}:${writeMappingValue(w, v, column, column + [...key].length + 1)}`);
     } else {
-      line = `? ${writeValue(w, k, column + 2, column + 2)}\n${pad}:`;
-      valueColumn = column + 1;
+      // A complex key (`? key` then `: value`): the value starts on the `:` line, even a collection.
+      const key = `? ${writeValue(w, k, column + 2, column + w.indent)}\n${pad}:`;
+      parts.push(
+        key +
+          (isCollection(v) && !isEmptyCollection(v)
+            ? writeItem(w, v, column)
+            : writeMappingValue(w, v, column, column + 1)),
+      );
     }
-    parts.push(line + writeMappingValue(w, v, column, valueColumn));
   }
   return parts.join(`\n${pad}`);
 }
 
+/** A mapping's value: a nested mapping indents, a sequence does not (libyaml's indentless sequences). */
 function writeMappingValue(w: YamlWriter, v: Value, column: number, valueColumn: number): string {
-  if (v instanceof Map && v.size > 0) return `\n${' '.repeat(column + 2)}${writeMapping(w, v, column + 2)}`;
+  const inner = column + w.indent;
+  if (v instanceof Map && v.size > 0) return `\n${' '.repeat(inner)}${writeMapping(w, v, inner)}`;
   if (Array.isArray(v) && v.length > 0) return `\n${' '.repeat(column)}${writeSequence(w, v, column)}`;
-  const text = inline(w, v, valueColumn + 1, column + 2);
+  const text = inline(w, v, valueColumn + 1, inner);
   return text === '' ? '' : ` ${text}`;
 }
 
@@ -574,10 +650,13 @@ function writeSequence(w: YamlWriter, seq: readonly Value[], column: number): st
   return seq.map((item) => `-${writeItem(w, item, column)}`).join(`\n${pad}`);
 }
 
+/** A sequence item: a nested collection starts on the dash's line, at the next indentation level. */
 function writeItem(w: YamlWriter, item: Value, column: number): string {
-  if (item instanceof Map && item.size > 0) return ` ${writeMapping(w, item, column + 2)}`;
-  if (Array.isArray(item) && item.length > 0) return ` ${writeSequence(w, item, column + 2)}`;
-  const text = inline(w, item, column + 2, column + 2);
+  const inner = column + w.indent;
+  const gap = ' '.repeat(w.indent - 1);
+  if (item instanceof Map && item.size > 0) return `${gap}${writeMapping(w, item, inner)}`;
+  if (Array.isArray(item) && item.length > 0) return `${gap}${writeSequence(w, item, inner)}`;
+  const text = inline(w, item, column + 2, inner);
   return text === '' ? '' : ` ${text}`;
 }
 
@@ -588,35 +667,55 @@ function writeValue(w: YamlWriter, v: Value, column: number, indent: number): st
   return inline(w, v, column, indent);
 }
 
-/** Psych's `value.to_yaml`: a `---` document. */
-export function toYaml(value: Value): string {
-  const w = new YamlWriter();
+/** Psych's `value.to_yaml(options)`: a `---` document. */
+export function toYaml(value: Value, options: YamlOptions = {}): string {
+  const w = new YamlWriter(options);
   let body: string;
   if (isCollection(value) && !isEmptyCollection(value)) {
     body = `---\n${value instanceof Map ? writeMapping(w, value, 0) : writeSequence(w, value as Value[], 0)}\n`;
   } else {
-    const text = inline(w, value, 4, 2);
+    const text = inline(w, value, 4, w.indent);
     body = text === '' ? '---\n' : `--- ${text}\n`;
   }
   return w.openEnded ? `${body}...\n` : body;
 }
 
-const toYamlFn = defineFunction('to_yaml', 1, 2, (_ctx, [data, options]) => {
-  if (options !== undefined) {
-    if (!(options instanceof Map)) {
+function yamlOptions(options: Value): YamlOptions {
+  if (options === undefined) return {};
+  if (!(options instanceof Map)) {
+    throw new EppEvalError(
+      'EPP_ARGUMENTS',
+      `'to_yaml' parameter 'options' expects a Hash value, got ${typeName(options)}`,
+    );
+  }
+  let indentation: number | undefined;
+  let lineWidth: number | undefined;
+  for (const [k, v] of options) {
+    if (v === undefined) continue;
+    if ((k === 'indentation' || k === 'line_width') && typeof v === 'bigint') {
+      if (k === 'indentation') indentation = Number(v);
+      else lineWidth = Number(v);
+    } else {
       throw new EppEvalError(
         'EPP_ARGUMENTS',
-        `'to_yaml' parameter 'options' expects a Hash value, got ${typeName(options)}`,
-      );
-    }
-    if (options.size > 0) {
-      throw new EppEvalError(
-        'EPP_ARGUMENTS',
-        "'to_yaml' options (line_width, indentation, canonical) are not supported",
+        `'to_yaml' supports the options indentation and line_width (Integers), got ${String(k)} => ${typeName(v)}`,
       );
     }
   }
-  return toYaml(data);
-});
+  if (lineWidth !== undefined && lineWidth < -1) {
+    throw new EppEvalError(
+      'EPP_ARGUMENTS',
+      `Invalid line_width ${lineWidth}, must be non-negative or -1 for unlimited.`,
+    );
+  }
+  return {
+    ...(indentation !== undefined ? { indentation } : {}),
+    ...(lineWidth !== undefined ? { lineWidth } : {}),
+  };
+}
+
+const toYamlFn = defineFunction('to_yaml', 1, 2, (_ctx, [data, options]) =>
+  toYaml(data, yamlOptions(options)),
+);
 
 export const serializationFunctions: FunctionDef[] = [toJsonFn, toJsonPrettyFn, toYamlFn];

@@ -170,15 +170,17 @@ const split = defineFunction('split', 2, 2, (_ctx, [str, pattern]) => {
 /** Expands a Ruby replacement string: `\0` `\&` whole match, `\1`..`\9`, `\k<name>`, `` \` `` `\'`, `\\`. */
 function expandReplacement(replacement: string, m: RegExpExecArray, input: string): string {
   if (!replacement.includes('\\')) return replacement;
-  return replacement.replace(/\\(\d|&|`|'|\\|k<([^>]*)>)/g, (all, what: string, name: string | undefined) => {
-    if (name !== undefined) return m.groups?.[name] ?? '';
-    if (what === '&' || what === '0') return m[0];
-    if (what === '`') return input.slice(0, m.index);
-    if (what === "'") return input.slice(m.index + m[0].length);
-    if (what === '\\') return '\\';
-    const group = Number(what);
-    return group < m.length ? (m[group] ?? '') : all.startsWith('\\') && group >= m.length ? '' : all;
-  });
+  return replacement.replace(
+    /\\(\d|&|`|'|\\|k<([^>]*)>)/g,
+    (_all, what: string, name: string | undefined) => {
+      if (name !== undefined) return m.groups?.[name] ?? '';
+      if (what === '&' || what === '0') return m[0];
+      if (what === '`') return input.slice(0, m.index);
+      if (what === "'") return input.slice(m.index + m[0].length);
+      if (what === '\\') return '\\';
+      return m[Number(what)] ?? '';
+    },
+  );
 }
 
 /** Ruby's `sub` / `gsub` with a string or hash replacement. */
@@ -236,12 +238,43 @@ function stripExtended(source: string): string {
   return out;
 }
 
+/** A string pattern of regsubst, compiled with its flags `E` (extended), `I` (ignore case), `M` (dot-all). */
+function stringPattern(pattern: string, flags: string, encoding: Value): RegExp {
+  if (!/^[GEIM]*$/.test(flags)) {
+    throw new EppEvalError(
+      'EPP_ARGUMENTS',
+      `'regsubst' parameter 'flags' expects a match for Pattern[/^[GEIM]*$/], got '${flags}'`,
+    );
+  }
+  if (encoding !== undefined && !(typeof encoding === 'string' && /^[NESU]$/.test(encoding))) {
+    throw argError('regsubst', 'encoding', "an Enum['N', 'E', 'S', 'U'] value", encoding);
+  }
+  const source = flags.includes('E') ? stripExtended(pattern) : pattern;
+  return compile('regsubst', source, (flags.includes('I') ? 'i' : '') + (flags.includes('M') ? 's' : ''));
+}
+
+/** A Regexp pattern of regsubst: only the `G` flag applies, and there is no encoding argument. */
+function regexpPattern(pattern: Value, flags: string, argCount: number): RegExp {
+  if (argCount > 4) {
+    throw new EppEvalError(
+      'EPP_ARGUMENTS',
+      "'regsubst' expects between 3 and 4 arguments with a Regexp pattern",
+    );
+  }
+  if (!/^G?$/.test(flags)) {
+    throw new EppEvalError(
+      'EPP_ARGUMENTS',
+      `'regsubst' parameter 'flags' expects a match for Pattern[/^G?$/], got '${flags}'`,
+    );
+  }
+  return patternRegExp('regsubst', pattern);
+}
+
 const regsubst = defineFunction('regsubst', 3, 5, (_ctx, args) => {
   const [target, pattern, replacement, flags, encoding] = args;
   const targets = Array.isArray(target) ? target : [target];
-  for (const t of targets) {
-    if (typeof t !== 'string')
-      throw argError('regsubst', 'target', 'a value of type Array[String] or String', target);
+  if (!targets.every((t) => typeof t === 'string')) {
+    throw argError('regsubst', 'target', 'a value of type Array[String] or String', target);
   }
   if (typeof replacement !== 'string' && !(replacement instanceof Map)) {
     throw argError('regsubst', 'replacement', 'a value of type String or Hash[String, String]', replacement);
@@ -249,39 +282,11 @@ const regsubst = defineFunction('regsubst', 3, 5, (_ctx, args) => {
   if (flags !== undefined && typeof flags !== 'string')
     throw argError('regsubst', 'flags', 'a String value', flags);
   const flagText = flags ?? '';
-  let re: RegExp;
-  if (typeof pattern === 'string') {
-    if (!/^[GEIM]*$/.test(flagText)) {
-      throw new EppEvalError(
-        'EPP_ARGUMENTS',
-        `'regsubst' parameter 'flags' expects a match for Pattern[/^[GEIM]*$/], got '${flagText}'`,
-      );
-    }
-    if (encoding !== undefined && !(typeof encoding === 'string' && /^[NESU]$/.test(encoding))) {
-      throw argError('regsubst', 'encoding', "an Enum['N', 'E', 'S', 'U'] value", encoding);
-    }
-    let source = pattern;
-    let jsFlags = '';
-    if (flagText.includes('E')) source = stripExtended(source);
-    if (flagText.includes('I')) jsFlags += 'i';
-    if (flagText.includes('M')) jsFlags += 's';
-    re = compile('regsubst', source, jsFlags);
-  } else {
-    if (args.length > 4)
-      throw new EppEvalError(
-        'EPP_ARGUMENTS',
-        "'regsubst' expects between 3 and 4 arguments with a Regexp pattern",
-      );
-    if (!/^G?$/.test(flagText)) {
-      throw new EppEvalError(
-        'EPP_ARGUMENTS',
-        `'regsubst' parameter 'flags' expects a match for Pattern[/^G?$/], got '${flagText}'`,
-      );
-    }
-    re = patternRegExp('regsubst', pattern);
-  }
-  const global = flagText.includes('G');
-  const results = targets.map((t) => substitute(t as string, re, replacement, global));
+  const re =
+    typeof pattern === 'string'
+      ? stringPattern(pattern, flagText, encoding)
+      : regexpPattern(pattern, flagText, args.length);
+  const results = targets.map((t) => substitute(t as string, re, replacement, flagText.includes('G')));
   return Array.isArray(target) ? results : results[0];
 });
 

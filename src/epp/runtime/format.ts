@@ -488,6 +488,42 @@ function expText(digits: string, exp: number, prec: number, alt: boolean, upper:
   return `${mant}${upper ? 'E' : 'e'}${e}`;
 }
 
+/** `%a`: the hexadecimal form `0x1.8p+1`, with a leading 1 and the mantissa rounded half to even. */
+function hexFloatText(ax: number, prec: number | undefined, alt: boolean): { prefix: string; body: string } {
+  let lead = '1';
+  let digits = '';
+  let exp = 0;
+  if (ax === 0) {
+    lead = '0';
+    digits = prec === undefined ? '' : '0'.repeat(prec);
+  } else {
+    let { m, e } = decompose(ax);
+    while (m < 1n << 52n) {
+      m <<= 1n;
+      e--;
+    }
+    exp = e + 52;
+    if (prec !== undefined && prec <= 13) {
+      // Ruby's hdtoa rounds by adding a float; at 13 digits that crosses a binade and drops one more bit.
+      const drop = BigInt(Math.max((13 - prec) * 4, 1));
+      let q = m >> drop;
+      const r = m & ((1n << drop) - 1n);
+      const half = 1n << (drop - 1n);
+      if (r > half || (r === half && (q & 1n) === 1n)) q++;
+      if (q === 1n << (53n - drop)) {
+        q >>= 1n;
+        exp++;
+      }
+      digits = ((q << drop) - (1n << 52n)).toString(16).padStart(13, '0').slice(0, prec);
+    } else {
+      digits = (m - (1n << 52n)).toString(16).padStart(13, '0');
+      digits = prec === undefined ? digits.replace(/0+$/, '') : digits.padEnd(prec, '0');
+    }
+  }
+  const point = digits !== '' || alt ? '.' : '';
+  return { prefix: '0x', body: `${lead}${point}${digits}p${exp < 0 ? '-' : '+'}${Math.abs(exp)}` };
+}
+
 function formatFloatSpec(spec: Spec, arg: RubyArg): string {
   const x = toRubyFloat(arg);
   const negative = x < 0 || Object.is(x, -0);
@@ -498,6 +534,12 @@ function formatFloatSpec(spec: Spec, arg: RubyArg): string {
     return pad(spec, sign, Number.isNaN(x) ? 'NaN' : 'Inf', false);
   }
   const ax = Math.abs(x);
+  if (conv === 'a' || conv === 'A') {
+    const { prefix, body } = hexFloatText(ax, spec.prec, spec.alt);
+    return conv === 'A'
+      ? pad(spec, sign + prefix.toUpperCase(), body.toUpperCase(), true)
+      : pad(spec, sign + prefix, body, true);
+  }
   let body: string;
   if (conv === 'f') {
     const prec = spec.prec ?? 6;
@@ -557,6 +599,8 @@ function formatDirective(spec: Spec, arg: RubyArg): string {
     case 'E':
     case 'g':
     case 'G':
+    case 'a':
+    case 'A':
       return formatFloatSpec(spec, arg);
     case 's':
       return formatString(spec, rubyToS(arg));
@@ -583,110 +627,117 @@ function toRubyArg(v: Value, top: boolean): RubyArg {
   return v;
 }
 
+/** Where directives take their arguments from: in order, by position (`%1$s`) or by name (`%<a>s`). */
+class ArgSource {
+  private next = 0;
+  constructor(private readonly args: readonly RubyArg[]) {}
+
+  take(): RubyArg {
+    if (this.next >= this.args.length) throw formatError('too few arguments');
+    return this.args[this.next++];
+  }
+
+  at(position: number): RubyArg {
+    if (position < 1 || position > this.args.length) throw formatError('too few arguments');
+    return this.args[position - 1];
+  }
+
+  named(name: string): RubyArg {
+    const hash = this.args[0];
+    if (this.args.length !== 1 || !(hash instanceof Map)) throw formatError('one hash required');
+    if (!hash.has(name)) throw formatError(`key<${name}> not found`);
+    return hash.get(name);
+  }
+}
+
+/** One directive: what it prints and the index just after it in the format. */
+interface Directive {
+  readonly text: string;
+  readonly end: number;
+}
+
+/** Parses and formats the directive whose `%` is just before `start`. */
+function directive(format: string, start: number, args: ArgSource): Directive {
+  const spec: Spec = {
+    minus: false,
+    plus: false,
+    space: false,
+    zero: false,
+    alt: false,
+    width: undefined,
+    prec: undefined,
+    conv: '',
+  };
+  let arg: { value: RubyArg } | undefined;
+  let i = start;
+  for (; i < format.length && !spec.conv; i++) {
+    const c = format[i]!;
+    if (c === '-') spec.minus = true;
+    else if (c === '+') spec.plus = true;
+    else if (c === ' ') spec.space = true;
+    else if (c === '0') spec.zero = true;
+    else if (c === '#') spec.alt = true;
+    else if (c === '<' || c === '{') {
+      const close = format.indexOf(c === '<' ? '>' : '}', i);
+      if (close < 0) throw formatError('malformed name - unmatched parenthesis');
+      const value = args.named(format.slice(i + 1, close));
+      // `%{name}` is complete here and prints the value's to_s; `%<name>` goes on to its conversion.
+      if (c === '{') return { text: formatString(spec, rubyToS(value)), end: close + 1 };
+      arg = { value };
+      i = close;
+    } else if (c === '*') {
+      const w = toRubyInteger(args.take());
+      if (w < 0n) spec.minus = true;
+      spec.width = Math.abs(Number(w));
+    } else if (c >= '1' && c <= '9') {
+      const digits = /^\d+/.exec(format.slice(i))![0];
+      if (format[i + digits.length] === '$') {
+        arg = { value: args.at(Number(digits)) };
+        i += digits.length;
+      } else {
+        spec.width = Number(digits);
+        i += digits.length - 1;
+      }
+    } else if (c === '.') {
+      if (format[i + 1] === '*') {
+        spec.prec = Math.max(Number(toRubyInteger(args.take())), 0);
+        i++;
+      } else {
+        const digits = /^\d*/.exec(format.slice(i + 1))![0];
+        spec.prec = digits === '' ? 0 : Number(digits);
+        i += digits.length;
+      }
+    } else {
+      spec.conv = c;
+    }
+  }
+  if (!spec.conv) throw formatError('malformed format string - %');
+  if (spec.conv === '%') return { text: '%', end: i };
+  if (!'diuxXobBfeEgGaAspc'.includes(spec.conv)) throw formatError(`malformed format string - %${spec.conv}`);
+  return { text: formatDirective(spec, arg ? arg.value : args.take()), end: i };
+}
+
 /**
- * `sprintf(format, *args)`: Ruby's `Kernel#format` over Puppet values (`%s %d %i %f %e %g %x %o %b %c %p %%`,
+ * `sprintf(format, *args)`: Ruby's `Kernel#format` over Puppet values (`%s %d %i %f %e %g %a %x %o %b %c %p %%`,
  * flags `-+ 0#`, width, precision, `*`, `%1$s`, and `%<name>s` / `%{name}` with a hash argument).
  */
 export function sprintf(format: string, args: readonly Value[]): string {
-  const ruby = args.map((a) => toRubyArg(a, true));
-  let next = 0;
-  const take = (): RubyArg => {
-    if (next >= ruby.length) throw formatError('too few arguments');
-    return ruby[next++];
-  };
-  const named = (name: string): RubyArg => {
-    const hash = ruby[0];
-    if (ruby.length !== 1 || !(hash instanceof Map)) throw formatError('one hash required');
-    if (!hash.has(name)) throw formatError(`key<${name}> not found`);
-    return hash.get(name);
-  };
+  const source = new ArgSource(args.map((a) => toRubyArg(a, true)));
   let out = '';
   let i = 0;
-  const n = format.length;
-  while (i < n) {
+  while (i < format.length) {
     const pct = format.indexOf('%', i);
-    if (pct < 0) {
-      out += format.slice(i);
-      break;
-    }
+    if (pct < 0) return out + format.slice(i);
     out += format.slice(i, pct);
-    i = pct + 1;
-    if (i >= n) throw formatError('incomplete format specifier; use %% (double %) instead');
-    if (format[i] === '%') {
+    if (pct + 1 >= format.length) throw formatError('incomplete format specifier; use %% (double %) instead');
+    if (format[pct + 1] === '%') {
       out += '%';
-      i++;
+      i = pct + 2;
       continue;
     }
-    const spec: Spec = {
-      minus: false,
-      plus: false,
-      space: false,
-      zero: false,
-      alt: false,
-      width: undefined,
-      prec: undefined,
-      conv: '',
-    };
-    let arg: { value: RubyArg } | undefined;
-    let done = false;
-    while (!done && i < n) {
-      const c = format[i]!;
-      if (c === '-') spec.minus = true;
-      else if (c === '+') spec.plus = true;
-      else if (c === ' ') spec.space = true;
-      else if (c === '0') spec.zero = true;
-      else if (c === '#') spec.alt = true;
-      else if (c === '<' || c === '{') {
-        const close = format.indexOf(c === '<' ? '>' : '}', i);
-        if (close < 0) throw formatError(`malformed name - unmatched parenthesis`);
-        const value = named(format.slice(i + 1, close));
-        i = close;
-        if (c === '{') {
-          out += formatString(spec, rubyToS(value));
-          i++;
-          done = true;
-          spec.conv = '{';
-          break;
-        }
-        arg = { value };
-      } else if (c === '*') {
-        const w = toRubyInteger(take());
-        if (w < 0n) spec.minus = true;
-        spec.width = Math.abs(Number(w));
-      } else if (c >= '1' && c <= '9') {
-        const m = /^\d+/.exec(format.slice(i))![0];
-        if (format[i + m.length] === '$') {
-          const index = Number(m) - 1;
-          if (index >= ruby.length) throw formatError('too few arguments');
-          arg = { value: ruby[index] };
-          i += m.length;
-        } else {
-          spec.width = Number(m);
-          i += m.length - 1;
-        }
-      } else if (c === '.') {
-        i++;
-        if (format[i] === '*') {
-          spec.prec = Math.max(Number(toRubyInteger(take())), 0);
-        } else {
-          const m = /^\d*/.exec(format.slice(i))![0];
-          spec.prec = m === '' ? 0 : Number(m);
-          i += m.length - 1;
-        }
-      } else {
-        spec.conv = c;
-        done = true;
-      }
-      i++;
-    }
-    if (spec.conv === '{') continue;
-    if (!spec.conv) throw formatError('malformed format string - %');
-    if (spec.conv === '%') {
-      out += '%';
-      continue;
-    }
-    if (!'diuxXobBfeEgGspc'.includes(spec.conv)) throw formatError(`malformed format string - %${spec.conv}`);
-    out += formatDirective(spec, arg ? arg.value : take());
+    const d = directive(format, pct + 1, source);
+    out += d.text;
+    i = d.end;
   }
   return out;
 }
@@ -977,7 +1028,7 @@ function convertString(f: StringFormat, v: string): string {
 
 function convertInteger(f: StringFormat, v: bigint): string {
   if ('dxXobBp'.includes(f.conv)) return kformat(f.orig, v);
-  if ('eEfgG'.includes(f.conv)) return kformat(f.orig, Number(v));
+  if ('eEfgGaA'.includes(f.conv)) return kformat(f.orig, Number(v));
   if (f.conv === 'c') {
     const ch = String.fromCodePoint(Number(v));
     return kformat(f.orig.replace('c', 's'), f.alt ? `"${ch}"` : ch);
@@ -988,7 +1039,7 @@ function convertInteger(f: StringFormat, v: bigint): string {
 
 function convertFloat(f: StringFormat, v: number): string {
   if ('dxXobB'.includes(f.conv)) return kformat(f.orig, BigInt(Math.trunc(v)));
-  if ('eEfgGp'.includes(f.conv)) return kformat(f.orig, v);
+  if ('eEfgGaAp'.includes(f.conv)) return kformat(f.orig, v);
   if (f.conv === 's') {
     const text = formatFloat(v);
     return kformat(f.orig, f.alt ? `"${text}"` : text);

@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+/**
+ * `npm run conformance`: runs the shared EPP conformance suite (expected output produced by Puppet 7.23)
+ * against the built CLI, once per way of passing values:
+ *
+ *   run -j 2 -- node <repo>/dist/cli/bin.js epp render {template} --values {values_puppet}
+ *   run -j 2 -- node <repo>/dist/cli/bin.js epp render {template} --values-file {values}
+ *
+ * The issue's gate is `./run -- npx pantograph epp render {template} --values {values_puppet}`:
+ * `npx pantograph` resolves to this package's `bin`, which is dist/cli/bin.js, so running it with node is
+ * the same binary without npx's start-up cost on every case. `--npx` runs the literal npx form instead.
+ *
+ * The suite is found at $EPP_CONFORMANCE_DIR, else ../shared/epp-conformance beside the repository.
+ * Other arguments go to the runner, e.g. `npm run conformance -- --filter '^trim_' -v`.
+ * Env CONFORMANCE_JOBS overrides the parallelism (default 2), PANTOGRAPH_BIN the CLI (default
+ * dist/cli/bin.js). Exits 1 when either run fails.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const suite = resolve(process.env.EPP_CONFORMANCE_DIR ?? join(root, '..', 'shared', 'epp-conformance'));
+const runner = join(suite, 'run');
+const bin = resolve(process.env.PANTOGRAPH_BIN ?? join(root, 'dist', 'cli', 'bin.js'));
+const jobs = process.env.CONFORMANCE_JOBS ?? '2';
+
+const args = process.argv.slice(2);
+const useNpx = args.includes('--npx');
+const runnerArgs = args.filter((a) => a !== '--npx');
+
+function fail(message) {
+  console.error(`conformance: ${message}`);
+  process.exit(1);
+}
+
+if (!existsSync(runner)) {
+  fail(`no suite at ${suite} (expected ${runner}); set EPP_CONFORMANCE_DIR to the epp-conformance folder`);
+}
+if (!existsSync(bin)) fail(`${bin} is missing: run \`npm run build\` first`);
+
+const command = useNpx ? ['npx', '--no-install', 'pantograph'] : [process.execPath, bin];
+const modes = [
+  { label: '--values {values_puppet}', values: ['--values', '{values_puppet}'] },
+  { label: '--values-file {values}', values: ['--values-file', '{values}'] },
+];
+
+/** Runs the suite once, streaming its output; resolves to its counts and what went wrong, if anything. */
+function runSuite(mode) {
+  const argv = [
+    runner,
+    '-j',
+    jobs,
+    ...runnerArgs,
+    '--',
+    ...command,
+    'epp',
+    'render',
+    '{template}',
+    ...mode.values,
+  ];
+  console.log(`\n== conformance: pantograph epp render {template} ${mode.label}`);
+  return new Promise((resolvePromise) => {
+    // cwd is the repository so that `npx pantograph` finds this package's bin.
+    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'], cwd: root });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      process.stdout.write(chunk);
+    });
+    child.on('error', (error) => fail(`could not start the runner: ${error.message}`));
+    child.on('close', (code, signal) => {
+      const counts = [...out.matchAll(/^(\d+) passed, (\d+) failed/gm)].at(-1);
+      const passed = Number(counts?.[1] ?? 0);
+      const failed = Number(counts?.[2] ?? 0);
+      let why;
+      if (code !== 0) why = signal ?? `exit ${code}`;
+      else if (passed === 0) why = 'no case ran'; // a filter or folder matching nothing must not pass the gate
+      resolvePromise({ passed, failed, why });
+    });
+  });
+}
+
+let passed = 0;
+let failed = 0;
+let failedRuns = 0;
+for (const mode of modes) {
+  const result = await runSuite(mode);
+  passed += result.passed;
+  failed += result.failed;
+  if (result.why) {
+    failedRuns++;
+    console.error(`== conformance FAILED with ${mode.label} (${result.why})`);
+  }
+}
+console.log(
+  `\n${failedRuns > 0 ? `${failedRuns} of ${modes.length} runs failed` : 'both ways of passing values pass'}`,
+);
+// The closing line, over both runs, in the form CI reads.
+console.log(`conformance: ${passed} passed, ${failed} failed`);
+if (failedRuns > 0) process.exitCode = 1;
