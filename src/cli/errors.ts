@@ -34,13 +34,15 @@ export function toDisplayable(e: Error & { code?: string }): Displayable {
       hint: e.hint,
     };
   }
-  const positioned = e as Error & Partial<Displayable>;
+  // Engine and sync errors carry `position: { file, line, column }`; others may carry the fields flat.
+  const positioned = e as Error & Partial<Displayable> & { position?: { file: string; line: number; column: number } };
+  const position = positioned.position;
   return {
     code: e.code,
     message: e.message,
-    file: positioned.file,
-    line: positioned.line,
-    column: positioned.column,
+    file: position?.file ?? positioned.file,
+    line: position?.line ?? positioned.line,
+    column: position?.column ?? positioned.column,
     source: positioned.source,
     span: positioned.span,
     hint: positioned.hint,

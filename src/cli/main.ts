@@ -68,6 +68,52 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
     .option('--js', 'print the generated JavaScript instead')
     .action(run(async () => (await import('./commands/epp.js')).eppDump as Action));
 
+  // Engine commands (list, show, validate, render, add): options shared by all of them.
+  const engineOptions = (command: Command, strict = false) => {
+    command
+      .option('--offline', 'git sources: use the cache only, never fetch')
+      .option('--trust', 'trust every git source, so that its JavaScript hooks may run');
+    if (strict)
+      command.option('--no-strict', "Puppet 7's behaviour: unknown variables warn and render empty");
+    return command;
+  };
+  engineOptions(
+    program
+      .command('list')
+      .description("templates available from the project's sources")
+      .option('--tag <tag>', 'only templates with this tag'),
+  ).action(run(async () => (await import('./commands/list.js')).list as Action));
+  engineOptions(
+    program
+      .command('show')
+      .description("a template's settings, values and where they come from, subscriptions and publications")
+      .argument('<template>', 'template name'),
+    true,
+  ).action(run(async () => (await import('./commands/show.js')).show as Action));
+  engineOptions(
+    program.command('validate').description('every problem of the project at once; exit 1 on any error'),
+    true,
+  ).action(run(async () => (await import('./commands/validate.js')).validate as Action));
+  engineOptions(
+    program
+      .command('render')
+      .description('the intended output: to standard output, or into a new or empty directory')
+      .argument('[paths...]', 'only these project-relative paths (files or directories)')
+      .option('-o, --output <dir>', 'write the files into this new or empty directory'),
+    true,
+  ).action(run(async () => (await import('./commands/render.js')).render as Action));
+  const add = program.command('add').description('edit .sync.yml, keeping its comments and order');
+  engineOptions(
+    add.command('template').description('apply one more template').argument('<name>', 'template name'),
+  ).action(run(async () => (await import('./commands/add.js')).addTemplate as Action));
+  engineOptions(
+    add
+      .command('source')
+      .description('add a template source before `default`')
+      .argument('<type>', 'filesystem or git')
+      .argument('[settings...]', 'location=... [ref=...] [trusted=true]'),
+  ).action(run(async () => (await import('./commands/add.js')).addSource as Action));
+
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
   } catch (e) {

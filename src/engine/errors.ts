@@ -62,8 +62,8 @@ export type EngineErrorCode =
   | 'RENDER_MISSING_PARAMETER'
   | 'RENDER_UNKNOWN_PARAMETER'
   | 'RENDER_PATH_REFUSED'
-  | 'RENDER_FILE_CONFLICT'
-  | 'RENDER_READ';
+  | 'RENDER_READ'
+  | 'PROJECT_METADATA';
 
 export class EngineError extends Error {
   override name = 'EngineError';

@@ -1,0 +1,102 @@
+/**
+ * `pantograph list [--tag T]`: the templates the project's sources offer, first source winning, with the
+ * ones hidden by a same-named template of an earlier source noted.
+ */
+import type { LoadedTemplate, TemplateLocation } from '../../engine/model.js';
+import { loadProject, type Project } from '../../engine/project.js';
+import { listTemplates } from '../../engine/sources/index.js';
+import type { Io } from '../io.js';
+import type { GlobalOptions } from '../main.js';
+import {
+  type EngineFlags,
+  engineCommand,
+  printJson,
+  projectDir,
+  projectOptions,
+  sourceJson,
+  sourceLabel,
+  table,
+} from '../report.js';
+
+export interface ListFlags extends EngineFlags {
+  readonly tag?: string;
+}
+
+export async function list(io: Io, global: GlobalOptions, flags: ListFlags): Promise<number> {
+  return engineCommand(io, global, async () => {
+    const project = await loadProject(projectDir(io, global), projectOptions(flags));
+    const listing = listTemplates(project.sources);
+    const matches = (t: LoadedTemplate) => flags.tag === undefined || t.manifest.tags.includes(flags.tag);
+    const templates = [...project.available.values()].filter(matches);
+    const shadowed = listing.shadowed.filter((s) => {
+      const winner = project.available.get(s.name);
+      return winner !== undefined && matches(winner);
+    });
+    // A template whose template.json cannot be read or parsed is not available; say so rather than hide it.
+    const broken =
+      flags.tag === undefined ? listing.templates.filter((l) => !project.available.has(l.name)) : [];
+    if (global.format === 'json') {
+      printJson(io, {
+        templates: templates.map((t) => templateJson(project, t)),
+        shadowed: shadowed.map((s) => shadowJson(project, s)),
+        broken: broken.map((b) => ({ name: b.name, source: sourceJson(b.source) })),
+      });
+      return 0;
+    }
+    for (const b of broken) {
+      io.err(
+        `warning: template '${b.name}' in ${sourceLabel(b.source.spec)} cannot be loaded; run \`pantograph validate\` to see why\n`,
+      );
+    }
+    if (templates.length === 0) {
+      io.out(
+        flags.tag === undefined ? 'no templates available\n' : `no template has the tag '${flags.tag}'\n`,
+      );
+      return 0;
+    }
+    const rows = templates.map((t) => [
+      t.name,
+      t.manifest.version ?? '-',
+      appliedLabel(project, t),
+      sourceLabel(t.source.spec),
+      t.manifest.tags.join(','),
+      t.manifest.description,
+    ]);
+    io.out(table(['NAME', 'VERSION', 'APPLIED', 'SOURCE', 'TAGS', 'DESCRIPTION'], rows));
+    for (const s of shadowed) {
+      const winner = project.available.get(s.name)!;
+      io.out(
+        `note: '${s.name}' from ${sourceLabel(s.source.spec)} is shadowed by the one from ${sourceLabel(winner.source.spec)}\n`,
+      );
+    }
+    return 0;
+  });
+}
+
+/** `yes` (listed), `always` (always_apply, not excluded), `excluded` (`---name`) or `no`. */
+function appliedLabel(project: Project, t: LoadedTemplate): string {
+  if (project.config.excluded.some((r) => r.name === t.name) && t.manifest.always_apply) return 'excluded';
+  if (!project.applied.includes(t)) return 'no';
+  return project.config.templates.some((r) => r.name === t.name) ? 'yes' : 'always';
+}
+
+function templateJson(project: Project, t: LoadedTemplate): Record<string, unknown> {
+  return {
+    name: t.name,
+    title: t.manifest.name,
+    description: t.manifest.description,
+    version: t.manifest.version ?? null,
+    tags: t.manifest.tags,
+    always_apply: t.manifest.always_apply,
+    applied: appliedLabel(project, t),
+    source: sourceJson(t.source),
+  };
+}
+
+function shadowJson(project: Project, s: TemplateLocation): Record<string, unknown> {
+  return {
+    name: s.name,
+    source: sourceJson(s.source),
+    by: sourceJson(project.available.get(s.name)!.source),
+  };
+}

@@ -1,0 +1,241 @@
+/**
+ * `pantograph show <template>`: what a template is and what it would do in this project: description,
+ * tags, version, source, every setting (type, default, the project's value, the final value and where it
+ * came from, description), its subscriptions and publications, and its output files. A template the
+ * project does not apply is shown as if it were added last, so a user can look before adding it.
+ */
+import { didYouMeanHint } from '../../engine/did-you-mean.js';
+import type { Data, LoadedTemplate, SyncData } from '../../engine/model.js';
+import { planDetailed, type ResolvedTemplate, type SettingOrigin } from '../../engine/plan.js';
+import { loadProject, type Project } from '../../engine/project.js';
+import { inferSchema } from '../../engine/settings.js';
+import { publishersByName } from '../../engine/shared-settings.js';
+import { listTemplates } from '../../engine/sources/index.js';
+import { jsonPointer } from '../../engine/yaml-data.js';
+import { UsageError } from '../errors.js';
+import type { Io } from '../io.js';
+import type { GlobalOptions } from '../main.js';
+import {
+  type EngineFlags,
+  engineCommand,
+  jsonData,
+  printJson,
+  projectDir,
+  projectOptions,
+  shortPath,
+  showData,
+  sourceJson,
+  sourceLabel,
+} from '../report.js';
+
+type Schema = Readonly<Record<string, unknown>>;
+
+/** One setting as `show` reports it. */
+interface SettingView {
+  readonly name: string;
+  readonly type: string;
+  readonly description: string | undefined;
+  /** The template's `default_settings` value. */
+  readonly templateDefault: Data | undefined;
+  /** The value before the project layer (template default, shared settings, their hooks). */
+  readonly default: Data | undefined;
+  /** What the project's `.sync.yml` section says. */
+  readonly project: SyncData | undefined;
+  readonly value: Data | undefined;
+  readonly origin: (SettingOrigin & { file?: string; line?: number; column?: number }) | undefined;
+}
+
+export async function show(io: Io, global: GlobalOptions, name: string, flags: EngineFlags): Promise<number> {
+  return engineCommand(io, global, async () => {
+    const project = await loadProject(projectDir(io, global), projectOptions(flags));
+    const t = project.available.get(name);
+    if (!t && listTemplates(project.sources).templates.some((l) => l.name === name)) {
+      throw new UsageError(`template '${name}' cannot be loaded`, 'run `pantograph validate` to see why');
+    }
+    if (!t) {
+      throw new UsageError(
+        `unknown template '${name}': no template source has it`,
+        didYouMeanHint(name, project.available.keys()) ??
+          'run `pantograph list` to see the available templates',
+      );
+    }
+    const applied = project.applied.includes(t);
+    const asApplied: Project = applied ? project : { ...project, applied: [...project.applied, t] };
+    const detailed = await planDetailed(asApplied);
+    const resolved = detailed.templates.find((r) => r.template === t)!;
+    const settings = settingViews(asApplied, resolved);
+    const subscriptions = t.manifest.setting_subscriptions.map((s) => ({
+      name: s,
+      publishers: (publishersByName(asApplied.applied).get(s) ?? [])
+        .filter((p) => p !== t)
+        .map((p) => p.name),
+      value: resolved.defaults[s],
+    }));
+    const publications = Object.entries(t.manifest.shared_settings).map(([s, decl]) => ({
+      name: s,
+      description: decl.description,
+      value: resolved.published[s],
+      subscribers: asApplied.applied
+        .filter((o) => o !== t && o.manifest.setting_subscriptions.includes(s))
+        .map((o) => o.name),
+    }));
+    const errors = detailed.plan.problems.filter((p) => p.severity === 'error').length;
+    if (global.format === 'json') {
+      printJson(io, {
+        name: t.name,
+        title: t.manifest.name,
+        description: t.manifest.description,
+        version: t.manifest.version ?? null,
+        tags: t.manifest.tags,
+        always_apply: t.manifest.always_apply,
+        applied,
+        source: sourceJson(t.source),
+        settings: settings.map(settingJson),
+        subscriptions: subscriptions.map((s) => ({
+          name: s.name,
+          publishers: s.publishers,
+          ...(s.value !== undefined ? { value: jsonData(s.value) } : {}),
+        })),
+        publications: publications.map((p) => ({
+          name: p.name,
+          description: p.description ?? null,
+          ...(p.value !== undefined ? { value: jsonData(p.value) } : {}),
+          subscribers: p.subscribers,
+        })),
+        files: resolved.files.map((f) => ({ path: f.path, source: f.source, kind: f.kind, empty: f.empty })),
+        errors,
+      });
+      return 0;
+    }
+    const out: string[] = [];
+    out.push(
+      `${t.name}${t.manifest.name !== t.name ? ` (${t.manifest.name})` : ''} ${t.manifest.version ?? ''}`.trimEnd(),
+    );
+    out.push(`  ${t.manifest.description}`);
+    out.push(`  source:  ${sourceLabel(t.source.spec)} (${t.source.spec.type})`);
+    out.push(`  tags:    ${t.manifest.tags.join(', ')}`);
+    out.push(
+      `  applied: ${applied ? 'yes' : 'no (shown as if added last)'}${t.manifest.always_apply ? ', always_apply' : ''}`,
+    );
+    out.push('', 'Settings:');
+    if (settings.length === 0) out.push('  (none)');
+    for (const s of settings) {
+      out.push(`  ${s.name} (${s.type})`);
+      if (s.description !== undefined) out.push(`    ${s.description}`);
+      out.push(`    default: ${showData(s.default)}`);
+      out.push(`    project: ${showData(s.project)}`);
+      out.push(`    value:   ${showData(s.value)}${s.origin ? `  <- ${originText(s.origin, io.cwd)}` : ''}`);
+    }
+    out.push('', 'Subscribes to:');
+    if (subscriptions.length === 0) out.push('  (nothing)');
+    for (const s of subscriptions) {
+      const from =
+        s.publishers.length > 0 ? `published by ${s.publishers.join(', ')}` : 'no publisher applied';
+      out.push(`  ${s.name}: ${showData(s.value)}  (${from})`);
+    }
+    out.push('', 'Publishes:');
+    if (publications.length === 0) out.push('  (nothing)');
+    for (const p of publications) {
+      const to =
+        p.subscribers.length > 0 ? `subscribers: ${p.subscribers.join(', ')}` : 'no subscriber applied';
+      out.push(`  ${p.name}: ${showData(p.value)}  (${to})`);
+      if (p.description !== undefined) out.push(`    ${p.description}`);
+    }
+    out.push('', 'Files:');
+    if (resolved.files.length === 0) out.push('  (none)');
+    for (const f of resolved.files) {
+      out.push(`  ${f.path}${f.kind === 'init' ? ' (init)' : ''}${f.empty ? ' (empty: not written)' : ''}`);
+    }
+    io.out(`${out.join('\n')}\n`);
+    if (errors > 0)
+      io.err(`note: this project has ${errors} error(s); run \`pantograph validate\` to see them\n`);
+    return 0;
+  });
+}
+
+/** Every setting the template has: defaults, subscriptions, schema properties, then any others set. */
+function settingViews(project: Project, r: ResolvedTemplate): SettingView[] {
+  const t = r.template;
+  const schema = settingsSchema(project, t);
+  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  const section = project.config.settings[t.name] ?? {};
+  const names = new Set([
+    ...Object.keys(t.manifest.default_settings),
+    ...t.manifest.setting_subscriptions,
+    ...Object.keys(properties),
+    ...Object.keys(r.settings),
+    ...Object.keys(section),
+  ]);
+  return [...names].map((name) => {
+    const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
+    const value = own(r.settings, name);
+    const origin = value === undefined || value === null ? undefined : r.origins[name];
+    const position =
+      origin?.layer === 'project' ? project.config.positionOf(jsonPointer([t.name, name])) : undefined;
+    return {
+      name,
+      type: property ? typeLabel(property) : 'any',
+      description: typeof property?.description === 'string' ? property.description : undefined,
+      templateDefault: own(t.manifest.default_settings, name),
+      default: own(r.defaults, name),
+      project: own(section, name),
+      value,
+      origin: origin && position ? { ...origin, ...position } : origin,
+    };
+  });
+}
+
+function own<T>(map: { readonly [key: string]: T }, key: string): T | undefined {
+  return Object.hasOwn(map, key) ? map[key] : undefined;
+}
+
+/** The template's schema, or the one inferred from its defaults and the publishers' schemas. */
+function settingsSchema(project: Project, t: LoadedTemplate): Schema {
+  if (t.schema) return t.schema;
+  const publishers = publishersByName([...project.available.values()]);
+  return inferSchema(t, (name) => publishers.get(name)?.[0]?.manifest.shared_settings[name]?.schema);
+}
+
+/** `string`, `array of string`, `integer|null`, `enum("a", "b")`, or `any`. */
+function typeLabel(schema: Schema): string {
+  if (Array.isArray(schema.enum)) return `enum(${schema.enum.map((v) => JSON.stringify(v)).join(', ')})`;
+  if (Object.hasOwn(schema, 'const')) return `const ${JSON.stringify(schema.const)}`;
+  const variants = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  if (Array.isArray(variants)) return variants.map(typeLabel).join('|');
+  const type = schema.type;
+  const label = Array.isArray(type) ? type.join('|') : typeof type === 'string' ? type : 'any';
+  const items = schema.items as Schema | undefined;
+  if (label === 'array' && items && typeof items === 'object' && !Array.isArray(items)) {
+    const inner = typeLabel(items);
+    if (inner !== 'any') return `array of ${inner}`;
+  }
+  return label;
+}
+
+function originText(origin: NonNullable<SettingView['origin']>, cwd: string): string {
+  switch (origin.layer) {
+    case 'default':
+      return 'template default';
+    case 'shared':
+      return `shared setting from ${origin.detail ?? 'its publishers'}`;
+    case 'hook':
+      return `hook ${origin.detail ?? ''}`.trimEnd();
+    case 'project':
+      return origin.file !== undefined
+        ? `project (${shortPath(origin.file, cwd)}:${origin.line}:${origin.column})`
+        : 'project';
+  }
+}
+
+function settingJson(s: SettingView): Record<string, unknown> {
+  return {
+    name: s.name,
+    type: s.type,
+    description: s.description ?? null,
+    ...(s.templateDefault !== undefined ? { template_default: jsonData(s.templateDefault) } : {}),
+    ...(s.default !== undefined ? { default: jsonData(s.default) } : {}),
+    ...(s.project !== undefined ? { project: jsonData(s.project) } : {}),
+    ...(s.value !== undefined ? { value: jsonData(s.value) } : {}),
+    origin: s.origin ?? null,
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * Output helpers shared by the engine commands (list, show, validate, render, add): the project directory
+ * and engine options from flags, problems as text (file:line:col with a code frame) or JSON, aligned
+ * tables, and settings values shown compactly.
+ */
+import { readFileSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { EngineError } from '../engine/errors.js';
+import { ReplaceValue, type ResolvedSource, type SourceSpec, type SyncData } from '../engine/model.js';
+import type { ProjectOptions } from '../engine/project.js';
+import type { Problem } from '../engine/render-plan.js';
+import { toJson } from '../engine/yaml-data.js';
+import { lineColumn } from '../epp/position.js';
+import { type Displayable, formatProblem } from './format-error.js';
+import type { Io } from './io.js';
+import type { GlobalOptions } from './main.js';
+
+/** Options every engine command takes (`--offline`, `--trust`, `--no-strict`). */
+export interface EngineFlags {
+  readonly offline?: boolean;
+  readonly trust?: boolean;
+  readonly strict?: boolean;
+}
+
+/** The project root: `-C DIR` (relative to the working directory) or the working directory. */
+export function projectDir(io: Io, global: GlobalOptions): string {
+  return global.dir !== undefined ? resolve(io.cwd, global.dir) : io.cwd;
+}
+
+export function projectOptions(flags: EngineFlags): ProjectOptions {
+  return {
+    ...(flags.offline === true ? { offline: true } : {}),
+    ...(flags.trust === true ? { trust: true } : {}),
+    ...(flags.strict === false ? { strict: false } : {}),
+  };
+}
+
+/**
+ * Runs an engine command. A terminating EngineError (no `.sync.yml`, a V1 file, an unreachable source)
+ * is reported with every problem it stands for, each with its position: as text, or under
+ * `--format json` as `{ "problems": [...] }` on standard output. Exit code 1.
+ */
+export async function engineCommand(
+  io: Io,
+  global: GlobalOptions,
+  body: () => Promise<number>,
+): Promise<number> {
+  try {
+    return await body();
+  } catch (e) {
+    if (!(e instanceof EngineError)) throw e;
+    if (global.format === 'json') printJson(io, { problems: e.problems.map(jsonProblem) });
+    else printProblems(io, e.problems);
+    return 1;
+  }
+}
+
+/** Problems to standard error, one block each, with code frames where the file can be read. */
+export function printProblems(io: Io, problems: readonly Problem[]): void {
+  const texts = new Map<string, string | undefined>();
+  for (const p of problems) io.err(`${formatProblem(displayProblem(p, io.cwd, texts), io.colors)}\n`);
+}
+
+/** A Problem for `formatProblem`: the file relative to `cwd` when inside it, and a code frame. */
+export function displayProblem(
+  p: Problem,
+  cwd: string,
+  texts: Map<string, string | undefined> = new Map(),
+): Displayable {
+  const display: Displayable = {
+    severity: p.severity,
+    code: p.code,
+    message: p.message,
+    file: p.file !== undefined ? shortPath(p.file, cwd) : undefined,
+    line: p.line,
+    column: p.column,
+    hint: p.hint,
+  };
+  if (p.file === undefined || p.line === undefined) return display;
+  if (!texts.has(p.file)) texts.set(p.file, readText(p.file));
+  const source = texts.get(p.file);
+  const offset = source === undefined ? undefined : offsetOf(source, p.line, p.column ?? 1);
+  if (source === undefined || offset === undefined) return display;
+  return { ...display, source, span: { start: offset, end: offset + 1 } };
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The offset of a 1-based line and column, or undefined when the text has no such place. */
+function offsetOf(source: string, line: number, column: number): number | undefined {
+  let start = 0;
+  for (let n = 1; n < line; n++) {
+    const next = source.indexOf('\n', start);
+    if (next < 0) return undefined;
+    start = next + 1;
+  }
+  const offset = start + column - 1;
+  if (offset > source.length) return undefined;
+  // Sanity check against the shared line computation.
+  return lineColumn(source, offset).line === line ? offset : undefined;
+}
+
+/** `file` relative to `cwd` when it is inside it, else as given. */
+export function shortPath(file: string, cwd: string): string {
+  if (!isAbsolute(file)) return file;
+  const rel = relative(cwd, file);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+}
+
+/** The stable JSON shape of a problem (docs/json-output.md); absent fields are left out. */
+export function jsonProblem(p: Problem): Record<string, unknown> {
+  return {
+    severity: p.severity,
+    code: p.code,
+    message: p.message,
+    ...(p.file !== undefined ? { file: p.file } : {}),
+    ...(p.line !== undefined ? { line: p.line } : {}),
+    ...(p.column !== undefined ? { column: p.column } : {}),
+    ...(p.hint !== undefined ? { hint: p.hint } : {}),
+  };
+}
+
+/** `2 errors, 1 warning`. */
+export function problemCounts(problems: readonly Problem[]): string {
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  const warnings = problems.length - errors;
+  return `${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** Pretty JSON on standard output; bigints (YAML integers) become numbers. */
+export function printJson(io: Io, value: unknown): void {
+  io.out(`${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n`);
+}
+
+/** Settings data for JSON output. */
+export function jsonData(value: SyncData | undefined): unknown {
+  return toJson(value);
+}
+
+/** Columns padded to their widest cell; the last column is not padded. */
+export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const all = [headers, ...rows];
+  const widths = headers.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  return all
+    .map((r) =>
+      r
+        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .map((line) => `${line}\n`)
+    .join('');
+}
+
+/**
+ * A settings value on one line, as YAML flow (JSON-like, so it can be pasted into `.sync.yml`): floats
+ * keep their `.0`, undef is `~`, `!replace` is shown.
+ */
+export function showData(value: SyncData | undefined): string {
+  if (value === undefined) return '-';
+  if (value === null) return '~';
+  if (value instanceof ReplaceValue) return `!replace ${showData(value.value)}`;
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number') return Number.isInteger(value) ? value.toFixed(1) : String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `[${value.map(showData).join(', ')}]`;
+  return `{${Object.entries(value)
+    .map(([k, v]) => `${JSON.stringify(k)}: ${showData(v)}`)
+    .join(', ')}}`;
+}
+
+/** A source as people recognise it: `default`, the directory, or the git URL with `#ref`. */
+export function sourceLabel(spec: SourceSpec): string {
+  if (spec.type === 'default') return 'default';
+  if (spec.type === 'git' && spec.ref !== undefined) return `${spec.location}#${spec.ref}`;
+  return spec.location;
+}
+
+/** The stable JSON shape of a source. */
+export function sourceJson(source: ResolvedSource): Record<string, unknown> {
+  return {
+    index: source.index,
+    type: source.spec.type,
+    location: source.spec.location,
+    ...(source.spec.ref !== undefined ? { ref: source.spec.ref } : {}),
+    ...(source.commit !== undefined ? { commit: source.commit } : {}),
+  };
+}

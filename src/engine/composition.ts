@@ -1,0 +1,155 @@
+/**
+ * Composition (DESIGN 5.1-5.3): which templates apply, in which order, and which template's file wins
+ * an output path that several produce.
+ *
+ * The applied list is `pdk_template.templates` in order, then every `always_apply` template not listed,
+ * alphabetically; `---name` in `templates` excludes an `always_apply` template.
+ */
+import { didYouMeanHint } from './did-you-mean.js';
+import { problem } from './errors.js';
+import type { Position, SyncConfig } from './model.js';
+import type { Problem } from './render-plan.js';
+import { jsonPointer } from './yaml-data.js';
+
+/** What composition needs to know of a template that the sources offer. */
+export interface AvailableTemplate {
+  readonly name: string;
+  readonly alwaysApply: boolean;
+}
+
+export interface Composition {
+  /** Template names in applied order. */
+  readonly applied: readonly string[];
+  readonly problems: readonly Problem[];
+}
+
+type CompositionConfig = Pick<SyncConfig, 'templates' | 'excluded' | 'settings' | 'positions'>;
+
+/**
+ * The applied order. Unknown names are errors (with did-you-mean and position) and are left out of the
+ * list, so that the rest can still be checked.
+ */
+export function appliedOrder(
+  config: CompositionConfig,
+  available: ReadonlyMap<string, AvailableTemplate>,
+): Composition {
+  const problems: Problem[] = [];
+  const names = [...available.keys()];
+  const applied: string[] = [];
+  for (const ref of config.templates) {
+    if (!available.has(ref.name)) {
+      problems.push(
+        problem(
+          'error',
+          'COMPOSITION_UNKNOWN_TEMPLATE',
+          `unknown template '${ref.name}': no template source has it`,
+          ref.position,
+          didYouMeanHint(ref.name, names) ?? 'run `pantograph list` to see the available templates',
+        ),
+      );
+    } else if (!applied.includes(ref.name)) {
+      applied.push(ref.name);
+    }
+  }
+  const excluded = new Set(config.excluded.map((r) => r.name));
+  for (const ref of config.excluded) {
+    const t = available.get(ref.name);
+    if (!t) {
+      problems.push(
+        problem(
+          'warning',
+          'COMPOSITION_EXCLUDE_UNKNOWN',
+          `'---${ref.name}' excludes a template no source has`,
+          ref.position,
+          didYouMeanHint(ref.name, names),
+        ),
+      );
+    } else if (!t.alwaysApply) {
+      problems.push(
+        problem(
+          'warning',
+          'COMPOSITION_EXCLUDE_NOT_ALWAYS_APPLY',
+          `'---${ref.name}' has no effect: template '${ref.name}' is not always applied`,
+          ref.position,
+          'remove the entry; a template that is not listed is not applied',
+        ),
+      );
+    }
+  }
+  const always = [...available.values()]
+    .filter((t) => t.alwaysApply && !applied.includes(t.name) && !excluded.has(t.name))
+    .map((t) => t.name)
+    .sort();
+  applied.push(...always);
+
+  for (const name of Object.keys(config.settings)) {
+    if (applied.includes(name)) continue;
+    const known = available.has(name);
+    problems.push(
+      problem(
+        'warning',
+        'COMPOSITION_SETTINGS_NOT_APPLIED',
+        known
+          ? `settings for template '${name}', which is not applied`
+          : `settings for '${name}', which is no template of the sources`,
+        config.positions.keyPositionOf(jsonPointer([name])),
+        known ? `add '${name}' to pdk_template.templates to apply it` : didYouMeanHint(name, names),
+      ),
+    );
+  }
+  return { applied, problems };
+}
+
+/** One output of one template, as the path resolution sees it. */
+export interface OutputClaim {
+  readonly path: string;
+  readonly template: string;
+  /** Position of the template in the applied list. */
+  readonly order: number;
+  readonly empty: boolean;
+  /** The file producing it, for the report when another template's file wins. */
+  readonly position?: Position;
+}
+
+export interface PathResolution<T extends OutputClaim> {
+  /** One claim per path: the earliest template's non-empty output, else the earliest; in applied order. */
+  readonly winners: readonly T[];
+  readonly problems: readonly Problem[];
+}
+
+/**
+ * Picks one output per path among several templates' files: the earliest template in the applied list
+ * with non-empty output wins, and the others are reported.
+ */
+export function resolvePaths<T extends OutputClaim>(claims: readonly T[]): PathResolution<T> {
+  const index = new Map<T, number>(claims.map((c, i) => [c, i]));
+  const byPath = new Map<string, T[]>();
+  for (const c of claims) {
+    const list = byPath.get(c.path);
+    if (list) list.push(c);
+    else byPath.set(c.path, [c]);
+  }
+  const winners: T[] = [];
+  const problems: Problem[] = [];
+  for (const [path, list] of byPath) {
+    list.sort((a, b) => a.order - b.order);
+    const winner = list.find((c) => !c.empty) ?? list[0]!;
+    winners.push(winner);
+    if (list.length > 1) {
+      const losers = list.filter((c) => c !== winner);
+      const others = losers.map((c) => `'${c.template}'`);
+      problems.push(
+        problem(
+          'warning',
+          'COMPOSITION_PATH_CLAIMED',
+          `'${path}' is produced by templates '${winner.template}' and ${others.join(', ')}; '${winner.template}' wins`,
+          losers[0]!.position,
+          'the earliest template in the applied order with non-empty output wins',
+        ),
+      );
+    }
+  }
+  // Applied order; within one template, the order its files were given in.
+  winners.sort((a, b) => a.order - b.order || index.get(a)! - index.get(b)!);
+  return { winners, problems };
+}

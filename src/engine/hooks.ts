@@ -1,0 +1,273 @@
+/**
+ * Lifecycle hooks (DESIGN 6). A hook gets the template's state and returns the new state:
+ * `{ template: {name, path, version}, settings, published, files_to_render, project: {name, is_new},
+ * metadata }`, plus `file: {path, source}` before each file's render.
+ *
+ * - `hooks/<hook>.pp`: Puppet language, evaluated sandboxed by the EPP runtime (no file or network
+ *   access) with `$state` bound; the value of the file is the new state. Always allowed.
+ * - `hooks/<hook>.mjs`: a JavaScript module whose default export (may be async) maps state to state. Only
+ *   for trusted sources. It runs in a worker thread (so it can be stopped at the time limit) and sees
+ *   Integers as JavaScript numbers; a whole number it returns becomes an Integer, unless the value it
+ *   replaces was a Float.
+ *
+ * What a hook may change: `settings` always; `published` up to `after_project_settings` (after which what
+ * a template publishes is final); `files_to_render` only by removing entries, and not before a single
+ * file's render. `template`, `project`, `metadata` and `file` are read-only. A hook running longer than
+ * the time limit is an error (a `.pp` hook is measured: the Puppet language has no unbounded loop).
+ */
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { EppError } from '../epp/errors.js';
+import { evaluatePuppet } from '../epp/index.js';
+import { type EngineErrorCode, problem } from './errors.js';
+import type { Data, DataMap, HookFile, HookName, Position } from './model.js';
+import type { Problem } from './render-plan.js';
+import {
+  cloneData,
+  dataEquals,
+  dataToValue,
+  isDataMap,
+  NotDataError,
+  setOwn,
+  valueToData,
+} from './settings.js';
+
+/** The default time limit of one hook run. */
+export const HOOK_TIME_LIMIT_MS = 5000;
+
+export interface HookState {
+  readonly template: { readonly name: string; readonly path: string; readonly version: string | null };
+  readonly settings: DataMap;
+  readonly published: DataMap;
+  readonly files_to_render: readonly string[];
+  readonly project: { readonly name: string; readonly is_new: boolean };
+  readonly metadata: DataMap;
+  /** Only for `before_file_render`. */
+  readonly file?: { readonly path: string; readonly source: string };
+}
+
+export interface HookRunOptions {
+  /** Milliseconds a hook may run; default {@link HOOK_TIME_LIMIT_MS}. */
+  readonly timeLimitMs?: number | undefined;
+}
+
+export interface HookOutcome {
+  /** The new state; the input state when the hook failed. */
+  readonly state: HookState;
+  /** Errors; empty when the hook succeeded. */
+  readonly problems: readonly Problem[];
+}
+
+/** Hooks after which what a template publishes is final. */
+const PUBLICATION_FINAL: ReadonlySet<HookName> = new Set(['after_file_resolution', 'before_file_render']);
+
+/** Runs one hook and checks what it returned. Never throws for the hook's own faults: they are problems. */
+export async function runHook(
+  name: HookName,
+  hook: HookFile,
+  state: HookState,
+  options: HookRunOptions = {},
+): Promise<HookOutcome> {
+  const limit = options.timeLimitMs ?? HOOK_TIME_LIMIT_MS;
+  const fail = (code: EngineErrorCode, message: string, position?: Position, hint?: string): HookOutcome => ({
+    state,
+    problems: [
+      problem(
+        'error',
+        code,
+        `hook ${name}: ${message}`,
+        position ?? { file: hook.path, line: 1, column: 1 },
+        hint,
+      ),
+    ],
+  });
+  const started = performance.now();
+  let result: Data;
+  try {
+    result = hook.kind === 'pp' ? await runPuppetHook(hook, state) : await runJsHook(hook, state, limit);
+  } catch (e) {
+    if (e instanceof HookTimeout) return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s`);
+    if (e instanceof EppError) {
+      const position = e.location ? { file: hook.path, line: e.line!, column: e.column! } : undefined;
+      return fail('HOOK_FAILED', e.message, position, e.hint);
+    }
+    if (e instanceof NotDataError)
+      return fail('HOOK_INVALID_STATE', `returned no data at ${e.pointer}: ${e.message}`);
+    return fail('HOOK_FAILED', e instanceof Error ? e.message : String(e));
+  }
+  // JavaScript hooks have their own timer (time spent queued does not count); Puppet ones are measured.
+  if (hook.kind === 'pp' && performance.now() - started > limit)
+    return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s`);
+  const checked = checkState(name, state, result);
+  if ('code' in checked) return fail(checked.code, checked.message);
+  return { state: checked, problems: [] };
+}
+
+interface Refusal {
+  readonly code: EngineErrorCode;
+  readonly message: string;
+}
+
+/** The state a hook returned, checked against the one it got. */
+function checkState(name: HookName, before: HookState, after: Data): HookState | Refusal {
+  const invalid = (message: string): Refusal => ({ code: 'HOOK_INVALID_STATE', message });
+  if (!isDataMap(after)) return invalid('must return the state hash');
+  for (const key of ['template', 'project', 'metadata', 'file'] as const) {
+    const old = before[key] as Data | undefined;
+    if (!dataEquals(old ?? null, after[key] ?? null)) {
+      return { code: 'HOOK_CHANGED_READONLY', message: `changed '${key}', which is read-only` };
+    }
+  }
+  const { settings, published, files_to_render: files } = after;
+  if (!isDataMap(settings)) return invalid("returned a state whose 'settings' is not a hash");
+  if (!isDataMap(published)) return invalid("returned a state whose 'published' is not a hash");
+  if (PUBLICATION_FINAL.has(name) && !dataEquals(before.published, published)) {
+    return {
+      code: 'HOOK_CHANGED_READONLY',
+      message: "changed 'published', which is final after after_project_settings",
+    };
+  }
+  if (!Array.isArray(files) || !files.every((f): f is string => typeof f === 'string')) {
+    return invalid("returned a state whose 'files_to_render' is not an array of strings");
+  }
+  const added = files.filter((f) => !before.files_to_render.includes(f));
+  if (added.length > 0) {
+    const list = added.map((f) => `'${f}'`).join(', ');
+    return {
+      code: 'HOOK_ADDED_FILES',
+      message: `added files to render (${list}); hooks may only remove files`,
+    };
+  }
+  if (name === 'before_file_render' && files.length !== before.files_to_render.length) {
+    return {
+      code: 'HOOK_CHANGED_READONLY',
+      message: "changed 'files_to_render' before a file's render; remove files in after_file_resolution",
+    };
+  }
+  return { ...before, settings, published, files_to_render: [...new Set(files)] };
+}
+
+/** The state as settings data (what hooks see). */
+export function stateToData(state: HookState): DataMap {
+  const out: DataMap = {};
+  for (const [k, v] of Object.entries(state)) if (v !== undefined) setOwn(out, k, cloneData(v as Data));
+  return out;
+}
+
+async function runPuppetHook(hook: HookFile, state: HookState): Promise<Data> {
+  const source = await readFile(hook.path, 'utf8');
+  // A Puppet hash, not a plain object: plain objects would turn whole Floats into Integers.
+  const variables = new Map([['state', dataToValue(stateToData(state))]]);
+  const value = evaluatePuppet(source, { file: hook.path, variables });
+  return valueToData(value);
+}
+
+class HookTimeout extends Error {}
+
+/**
+ * JavaScript hooks run in a worker thread, so that one that loops forever can be stopped at the time
+ * limit (the worker is terminated, and a new one started for the next hook). The worker imports the
+ * module (the file's mtime in the URL, so an edited hook is loaded afresh) and calls its default export.
+ */
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+parentPort.on('message', async ({ url, state }) => {
+  try {
+    const mod = await import(url);
+    if (typeof mod.default !== 'function') throw new Error('the module has no default export function');
+    parentPort.postMessage({ ok: true, result: await mod.default(state) });
+  } catch (e) {
+    parentPort.postMessage({ ok: false, message: e instanceof Error ? e.message : String(e) });
+  }
+});
+`;
+
+type WorkerReply = { ok: true; result: unknown } | { ok: false; message: string };
+
+let hookWorker: Worker | undefined;
+/** One JavaScript hook at a time: the worker answers one message at a time (plans may run concurrently). */
+let hookQueue: Promise<unknown> = Promise.resolve();
+
+function runJsHook(hook: HookFile, state: HookState, limit: number): Promise<Data> {
+  const run = hookQueue.then(() => callHookWorker(hook, state, limit));
+  hookQueue = run.catch(() => undefined);
+  return run;
+}
+
+async function callHookWorker(hook: HookFile, state: HookState, limit: number): Promise<Data> {
+  const input = stateToData(state);
+  const url = `${pathToFileURL(hook.path).href}?mtime=${statSync(hook.path).mtimeMs}`;
+  hookWorker ??= new Worker(WORKER_SOURCE, { eval: true });
+  const worker = hookWorker;
+  worker.ref();
+  let timer: NodeJS.Timeout | undefined;
+  let reply: WorkerReply;
+  try {
+    reply = await new Promise<WorkerReply>((resolve, reject) => {
+      timer = setTimeout(() => reject(new HookTimeout()), limit);
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.postMessage({ url, state: dataToJs(input) });
+    });
+  } catch (e) {
+    // A timed-out or broken worker is not reused.
+    hookWorker = undefined;
+    void worker.terminate();
+    throw e;
+  } finally {
+    clearTimeout(timer);
+    worker.removeAllListeners('message').removeAllListeners('error');
+    worker.unref();
+  }
+  if (!reply.ok) throw new Error(reply.message);
+  return jsToData(reply.result, input, '');
+}
+
+/** Settings data as JavaScript hooks see it: Integers as numbers when they fit. */
+function dataToJs(data: Data): unknown {
+  if (typeof data === 'bigint') {
+    return data <= BigInt(Number.MAX_SAFE_INTEGER) && data >= BigInt(Number.MIN_SAFE_INTEGER)
+      ? Number(data)
+      : data;
+  }
+  if (Array.isArray(data)) return data.map(dataToJs);
+  if (isDataMap(data)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(data)) setOwn(out, k, dataToJs(v));
+    return out;
+  }
+  return data;
+}
+
+/** What a JavaScript hook returned, as data; `old` (the value it replaces) keeps Floats Floats. */
+function jsToData(js: unknown, old: Data | undefined, pointer: string): Data {
+  if (js === null || js === undefined) return null;
+  switch (typeof js) {
+    case 'string':
+    case 'boolean':
+    case 'bigint':
+      return js;
+    case 'number':
+      return Number.isInteger(js) && typeof old !== 'number' ? BigInt(js) : js;
+    case 'object': {
+      if (Array.isArray(js))
+        return js.map((v, i) => jsToData(v, Array.isArray(old) ? old[i] : undefined, `${pointer}/${i}`));
+      const proto = Object.getPrototypeOf(js) as unknown;
+      if (proto !== Object.prototype && proto !== null) {
+        throw new NotDataError(
+          `a ${(js as object).constructor?.name ?? 'object'} is not data`,
+          pointer || '/',
+        );
+      }
+      const out: DataMap = {};
+      for (const [k, v] of Object.entries(js)) {
+        setOwn(out, k, jsToData(v, isDataMap(old) ? old[k] : undefined, `${pointer}/${k}`));
+      }
+      return out;
+    }
+    default:
+      throw new NotDataError(`a ${typeof js} is not data`, pointer || '/');
+  }
+}

@@ -1,0 +1,309 @@
+/**
+ * From a loaded project to a RenderPlan (DESIGN 5-7). Templates are resolved one by one in dependency
+ * order, each through the six lifecycle steps:
+ *   1. default_settings                                  -> after_default_settings
+ *   2. publish; merge the subscribed shared values       -> after_shared_settings
+ *   3. merge the project's section; validate             -> after_project_settings (publication final)
+ *   4. (subscribers resolved later see the publication)
+ *   5. resolve the files to render                       -> after_file_resolution
+ *   6. render each file                                  -> before_file_render, per file
+ * Then one output per path is chosen (earliest template with non-empty output). Pure: nothing is written.
+ *
+ * Settings are validated right after the project layer, before `after_project_settings`: a setting that
+ * hook derives needs no schema entry, one added by an earlier hook does. A template whose hook fails or
+ * whose settings are invalid renders nothing (its problems say why); the other templates still plan.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PHash } from '../epp/runtime/values.js';
+import { resolvePaths } from './composition.js';
+import { problem } from './errors.js';
+import { type HookState, runHook } from './hooks.js';
+import type { DataMap, HookName, LoadedTemplate, TemplateFile } from './model.js';
+import type { Project } from './project.js';
+import { type RenderContext, renderFile, resolveFiles } from './render-files.js';
+import type { PlannedFile, PlannedSource, PlannedTemplate, Problem, RenderPlan } from './render-plan.js';
+import {
+  cloneData,
+  dataEquals,
+  dataToValue,
+  mergeData,
+  mergeSettings,
+  setOwn,
+  validateSettings,
+} from './settings.js';
+import { declaredPublication, dependencyOrder, SharedSettingsBoard } from './shared-settings.js';
+import { jsonPointer, toJson } from './yaml-data.js';
+
+/** Where a setting's final value came from. */
+export interface SettingOrigin {
+  readonly layer: 'default' | 'shared' | 'project' | 'hook';
+  /** The publishers (shared) or the hook's name (hook). */
+  readonly detail?: string;
+}
+
+/** One applied template, resolved: what `show` and `validate --show-nested` report. */
+export interface ResolvedTemplate {
+  readonly template: LoadedTemplate;
+  /** Settings before the project layer: defaults and shared values (after their hooks). */
+  readonly defaults: DataMap;
+  /** Final settings (after `after_file_resolution`; before any per-file change). */
+  readonly settings: DataMap;
+  /** What it published (final). */
+  readonly published: DataMap;
+  /** Origin of each top-level setting. */
+  readonly origins: Readonly<Record<string, SettingOrigin>>;
+  /** Every file it produced (also those another template's file won over). */
+  readonly files: readonly PlannedFile[];
+}
+
+export interface DetailedPlan {
+  readonly plan: RenderPlan;
+  /** The applied templates in applied order. */
+  readonly templates: readonly ResolvedTemplate[];
+}
+
+/** The RenderPlan of a project. Pure: it never writes into the project. */
+export async function plan(project: Project): Promise<RenderPlan> {
+  return (await planDetailed(project)).plan;
+}
+
+/** The RenderPlan and what each template resolved to. */
+export async function planDetailed(project: Project): Promise<DetailedPlan> {
+  const problems: Problem[] = [...project.problems];
+  const applied = project.applied;
+  const ordered = dependencyOrder(applied);
+  problems.push(...ordered.problems);
+  const board = new SharedSettingsBoard(applied, project.config);
+  const resolved = new Map<LoadedTemplate, ResolvedTemplate>();
+  for (const t of ordered.order) {
+    const r = await resolveTemplate(project, t, board, problems);
+    resolved.set(t, r);
+  }
+  problems.push(...board.problems);
+
+  const templates = applied.map((t) => resolved.get(t)!);
+  const claims = templates.flatMap((r, order) =>
+    r.files.map((file) => ({
+      path: file.path,
+      template: file.template,
+      empty: file.empty,
+      order,
+      position: { file: join(r.template.dir, file.source), line: 1, column: 1 },
+      file,
+    })),
+  );
+  const paths = resolvePaths(claims);
+  problems.push(...paths.problems);
+
+  const sources: PlannedSource[] = project.sources.map((s) => ({
+    type: s.spec.type,
+    location: s.spec.location,
+    ...(s.spec.ref !== undefined ? { ref: s.spec.ref } : {}),
+    ...(s.commit !== undefined ? { commit: s.commit } : {}),
+  }));
+  const plannedTemplates: PlannedTemplate[] = templates.map((r) => ({
+    name: r.template.name,
+    version: r.template.manifest.version,
+    source: r.template.sourceIndex,
+    settings: toJson(r.settings) as Record<string, unknown>,
+  }));
+  const plan: RenderPlan = {
+    projectRoot: project.root,
+    isNew: project.isNew,
+    engineVersion: ENGINE_VERSION,
+    sources,
+    templates: plannedTemplates,
+    files: paths.winners.map((c) => c.file),
+    unmanaged: project.config.unmanaged,
+    delete: project.config.delete,
+    purge: project.config.purge,
+    post: project.config.post,
+    problems: sortProblems(problems),
+  };
+  return { plan, templates };
+}
+
+/** The engine's version, from package.json (found from this module in src/ or dist/). */
+export const ENGINE_VERSION: string = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** Errors first, then warnings; otherwise in the order found. */
+function sortProblems(list: readonly Problem[]): Problem[] {
+  const seen = new Set<string>();
+  const unique = list.filter((p) => {
+    const key = `${p.severity}\0${p.code}\0${p.message}\0${p.file}\0${p.line}\0${p.column}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return [...unique.filter((p) => p.severity === 'error'), ...unique.filter((p) => p.severity === 'warning')];
+}
+
+/** Runs the lifecycle of one template. */
+async function resolveTemplate(
+  project: Project,
+  t: LoadedTemplate,
+  board: SharedSettingsBoard,
+  problems: Problem[],
+): Promise<ResolvedTemplate> {
+  const origins: Record<string, SettingOrigin> = {};
+  const untrusted = untrustedHooks(t);
+  if (untrusted) {
+    problems.push(untrusted);
+    board.publish(t, {});
+    return { template: t, defaults: {}, settings: {}, published: {}, origins, files: [] };
+  }
+  let state: HookState = {
+    template: { name: t.name, path: t.dir, version: t.manifest.version ?? null },
+    settings: cloneData(t.manifest.default_settings) as DataMap,
+    published: declaredPublication(t),
+    files_to_render: [],
+    project: { name: project.name, is_new: project.isNew },
+    metadata: project.metadata,
+  };
+  for (const k of Object.keys(state.settings)) origins[k] = { layer: 'default' };
+  let failed = false;
+  const hook = async (name: HookName): Promise<void> => {
+    const file = t.hooks[name];
+    if (!file || failed) return;
+    const before = state.settings;
+    const outcome = await runHook(name, file, state, { timeLimitMs: project.options.hookTimeLimitMs });
+    problems.push(...outcome.problems);
+    if (outcome.problems.length > 0) failed = true;
+    state = outcome.state;
+    noteChanges(origins, before, state.settings, { layer: 'hook', detail: name });
+  };
+
+  // 1. default settings
+  await hook('after_default_settings');
+
+  // 2. shared settings: each subscription arrives as a setting of that name
+  {
+    const before = state.settings;
+    const settings = { ...before };
+    for (const name of t.manifest.setting_subscriptions) {
+      const shared = board.valueOf(name);
+      if (shared.value === undefined) {
+        if (!Object.hasOwn(settings, name)) setOwn(settings, name, null);
+        continue;
+      }
+      setOwn(settings, name, mergeData(settings[name], shared.value).value);
+      const from = [...shared.publishers, ...(shared.fromProject ? ['pdk_template.shared_settings'] : [])];
+      origins[name] = { layer: 'shared', detail: from.join(', ') };
+    }
+    state = { ...state, settings };
+  }
+  await hook('after_shared_settings');
+  const defaults = state.settings;
+
+  // 3. the project's settings, validated
+  const section = project.config.settings[t.name] ?? {};
+  const merged = mergeSettings(state.settings, section, jsonPointer([t.name]));
+  for (const w of merged.warnings) {
+    problems.push(problem('warning', w.code, w.message, project.config.positionOf(w.pointer)));
+  }
+  noteChanges(origins, state.settings, merged.value, { layer: 'project' });
+  for (const k of Object.keys(section)) if (section[k] !== null) origins[k] = { layer: 'project' };
+  state = { ...state, settings: merged.value };
+  const invalid = validateSettings(t, state.settings, {
+    config: project.config,
+    sharedSchema: (name) => board.schemaOf(name),
+  });
+  problems.push(...invalid);
+  if (invalid.some((p) => p.severity === 'error')) failed = true;
+  await hook('after_project_settings');
+  board.publish(t, state.published);
+
+  // 5. the files to render
+  const resolution = resolveFiles(t, project.isNew);
+  problems.push(...resolution.problems);
+  state = { ...state, files_to_render: resolution.files.map((f) => f.output) };
+  await hook('after_file_resolution');
+  const result = { template: t, defaults, settings: state.settings, published: state.published, origins };
+  if (failed) return { ...result, files: [] };
+
+  // 6. render each file
+  const keep = new Set(state.files_to_render);
+  const files: PlannedFile[] = [];
+  for (const f of resolution.files.filter((file) => keep.has(file.output))) {
+    const settings = await settingsForFile(t, f, state, problems, project);
+    if (!settings) continue;
+    const rendered = await renderFile(renderContext(project, t, settings), f);
+    problems.push(...rendered.problems);
+    if (rendered.planned) files.push(rendered.planned);
+  }
+  return { ...result, files };
+}
+
+/** The settings one file renders with: the template's, as its `before_file_render` hook leaves them. */
+async function settingsForFile(
+  t: LoadedTemplate,
+  f: TemplateFile,
+  state: HookState,
+  problems: Problem[],
+  project: Project,
+): Promise<DataMap | undefined> {
+  const file = t.hooks.before_file_render;
+  if (!file) return state.settings;
+  const outcome = await runHook(
+    'before_file_render',
+    file,
+    { ...state, file: { path: f.output, source: f.source } },
+    {
+      timeLimitMs: project.options.hookTimeLimitMs,
+    },
+  );
+  problems.push(...outcome.problems);
+  return outcome.problems.length > 0 ? undefined : outcome.state.settings;
+}
+
+/** Records the layer of every top-level setting a step changed. */
+function noteChanges(
+  origins: Record<string, SettingOrigin>,
+  before: DataMap,
+  after: DataMap,
+  origin: SettingOrigin,
+) {
+  for (const [k, v] of Object.entries(after)) {
+    if (!Object.hasOwn(before, k) || !dataEquals(before[k], v)) origins[k] = origin;
+  }
+}
+
+/** An untrusted source's template with JavaScript hooks: an error, and the template is not run. */
+function untrustedHooks(t: LoadedTemplate): Problem | undefined {
+  if (t.source.trusted) return undefined;
+  const js = Object.values(t.hooks).find((h) => h?.kind === 'mjs');
+  if (!js) return undefined;
+  const spec = t.source.spec;
+  return problem(
+    'error',
+    'HOOK_UNTRUSTED',
+    `template '${t.name}' has JavaScript hooks (${js.path}) but its source ${spec.location} is not trusted`,
+    spec.position ?? { file: js.path, line: 1, column: 1 },
+    'if you trust this source, set `trusted: true` on it in .sync.yml or run with --trust',
+  );
+}
+
+const contexts = new WeakMap<DataMap, RenderContext>();
+
+/** What the files of a template see; converted once per settings object (per template, unless hooked). */
+function renderContext(project: Project, t: LoadedTemplate, settings: DataMap): RenderContext {
+  let ctx = contexts.get(settings);
+  if (ctx?.template !== t) {
+    const settingsValue = dataToValue(settings) as PHash;
+    const topScope: PHash = new Map([
+      ['settings', settingsValue],
+      ['metadata', dataToValue(project.metadata)],
+      ['project', dataToValue({ name: project.name, is_new: project.isNew })],
+      [
+        'template',
+        dataToValue({ name: t.name, version: t.manifest.version ?? null, source: t.source.spec.location }),
+      ],
+    ]);
+    ctx = { template: t, settings, settingsValue, topScope, strict: project.options.strict ?? true };
+    contexts.set(settings, ctx);
+  }
+  return ctx;
+}

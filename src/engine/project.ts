@@ -1,0 +1,162 @@
+/**
+ * A project as the engine sees it: its `.sync.yml`, its sources made available, the templates they offer,
+ * the applied ones in order, and the project facts templates see (`metadata.json`, new or not).
+ * `loadProject` reads (and may fetch git sources into the cache) but never writes into the project;
+ * `plan(project)` (plan.ts) turns it into a RenderPlan.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { lineColumn } from '../epp/position.js';
+import { type AvailableTemplate, appliedOrder } from './composition.js';
+import { problem } from './errors.js';
+import type { DataMap, LoadedTemplate, ResolvedSource, SyncConfig, TemplateLocation } from './model.js';
+import { loadSyncConfig } from './project-config.js';
+import type { Problem } from './render-plan.js';
+import { loadTemplate } from './repository.js';
+import { isDataMap } from './settings.js';
+import { listTemplates, resolveSources } from './sources/index.js';
+import { parseYamlData } from './yaml-data.js';
+
+/** The lock file: its absence makes a project new (DESIGN 8). */
+export const LOCK_FILE = '.pantograph.lock';
+
+export interface ProjectOptions {
+  /** Git sources: use the cache only. */
+  readonly offline?: boolean;
+  /** Trust every git source, so that its `.mjs` hooks may run (`--trust`). */
+  readonly trust?: boolean;
+  /** Unknown variables in templates are errors (default true; `--no-strict` sets false). */
+  readonly strict?: boolean;
+  /** Time limit of one hook run in milliseconds (default 5000). */
+  readonly hookTimeLimitMs?: number;
+  /** Environment for `PANTOGRAPH_*` variables and git (default `process.env`). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** The git executable (default `git`). */
+  readonly gitBinary?: string;
+  /** The locked commit of a git source, to use instead of resolving its `ref`. */
+  readonly lockedCommit?: (spec: SyncConfig['sources'][number], index: number) => string | undefined;
+}
+
+export interface Project {
+  /** Absolute project root (the directory holding `.sync.yml`). */
+  readonly root: string;
+  readonly config: SyncConfig;
+  readonly sources: readonly ResolvedSource[];
+  /** Every template the sources offer (the first source having a name wins), by name, sorted. */
+  readonly available: ReadonlyMap<string, LoadedTemplate>;
+  /** Templates hidden by one of the same name in an earlier source ("first one wins"). */
+  readonly shadowed: readonly TemplateLocation[];
+  /** What loading each available template found (applied ones' problems are in `problems` too). */
+  readonly templateProblems: ReadonlyMap<string, readonly Problem[]>;
+  /** The applied templates, in applied order. */
+  readonly applied: readonly LoadedTemplate[];
+  /** True when the project has no lock file yet. */
+  readonly isNew: boolean;
+  /** `$project['name']`: metadata.json's `name`, else the root directory's name. */
+  readonly name: string;
+  /** The project's `metadata.json`, or `{}`. */
+  readonly metadata: DataMap;
+  readonly options: ProjectOptions;
+  /** Problems found while loading: `.sync.yml`, templates, composition. */
+  readonly problems: readonly Problem[];
+}
+
+/**
+ * Loads the project at `dir`. Throws EngineError where going on makes no sense (no or unparsable
+ * `.sync.yml`, a V1 file, an unreachable source); everything else is collected into `problems`.
+ */
+export async function loadProject(dir: string, options: ProjectOptions = {}): Promise<Project> {
+  const config = loadSyncConfig(resolve(dir));
+  const root = config.root;
+  const problems: Problem[] = [...config.problems];
+  const sources = await resolveSources(config.sources, {
+    root,
+    ...(options.offline !== undefined ? { offline: options.offline } : {}),
+    ...(options.trust !== undefined ? { trust: options.trust } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
+    ...(options.gitBinary !== undefined ? { gitBinary: options.gitBinary } : {}),
+    ...(options.lockedCommit !== undefined ? { lockedCommit: options.lockedCommit } : {}),
+  });
+  const listing = listTemplates(sources);
+  problems.push(...listing.problems);
+
+  const available = new Map<string, LoadedTemplate>();
+  const loadProblems = new Map<string, readonly Problem[]>();
+  for (const location of listing.templates) {
+    const load = loadTemplate(location);
+    loadProblems.set(location.name, load.problems);
+    if (load.template) available.set(location.name, load.template);
+  }
+  const summaries = new Map<string, AvailableTemplate>();
+  for (const [name, t] of available) summaries.set(name, { name, alwaysApply: t.manifest.always_apply });
+  const composition = appliedOrder(config, summaries);
+  problems.push(...composition.problems);
+  // Problems of templates that are not applied do not concern this project (`pantograph list` shows them).
+  for (const location of listing.templates) {
+    if (composition.applied.includes(location.name) || !available.has(location.name)) {
+      problems.push(...(loadProblems.get(location.name) ?? []));
+    }
+  }
+
+  const metadata = readMetadata(root, problems);
+  const name = typeof metadata.name === 'string' && metadata.name !== '' ? metadata.name : basename(root);
+  return {
+    root,
+    config,
+    sources,
+    available,
+    shadowed: listing.shadowed,
+    templateProblems: loadProblems,
+    applied: composition.applied.map((n) => available.get(n)!),
+    isNew: !existsSync(join(root, LOCK_FILE)),
+    name,
+    metadata,
+    options,
+    problems,
+  };
+}
+
+/** The project's `metadata.json` as data (Integers and Floats kept apart), or `{}` when absent. */
+function readMetadata(root: string, problems: Problem[]): DataMap {
+  const file = join(root, 'metadata.json');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    // Strict JSON first: YAML (used below for its Integer/Float distinction) would accept more.
+    JSON.parse(text);
+  } catch (e) {
+    const message = (e as Error).message;
+    // Node 20 names the offset, later versions the line and column.
+    const at = /line (\d+) column (\d+)/.exec(message);
+    const offset = /position (\d+)/.exec(message)?.[1];
+    const { line, column } = at
+      ? { line: Number(at[1]), column: Number(at[2]) }
+      : offset === undefined
+        ? { line: 1, column: 1 }
+        : lineColumn(text, Number(offset));
+    problems.push(
+      problem('error', 'PROJECT_METADATA', `metadata.json is not valid JSON: ${message}`, {
+        file,
+        line,
+        column,
+      }),
+    );
+    return {};
+  }
+  const parsed = parseYamlData(text, file, { version: '1.2', errorCode: 'PROJECT_METADATA' });
+  if (parsed.data === undefined || !isDataMap(parsed.data)) {
+    problems.push(
+      problem('error', 'PROJECT_METADATA', 'metadata.json must hold a JSON object', {
+        file,
+        line: 1,
+        column: 1,
+      }),
+    );
+    return {};
+  }
+  return parsed.data;
+}

@@ -1,0 +1,381 @@
+/**
+ * Settings layers and how they merge (DESIGN 5.4).
+ *
+ * A template's settings are built from layers, lowest first: its `default_settings`, the shared settings
+ * it subscribes to, and the project's section in `.sync.yml`. Merging an upper layer onto a lower one:
+ * - hashes deep-merge: the lower layer's keys keep their order, new keys go last;
+ * - arrays take the union, lower first, without duplicates (deep equality); a string item `---item`
+ *   removes `item` (a knockout matching nothing is dropped with a warning) and an item `---` alone clears
+ *   what was inherited, as PDK users know it;
+ * - a `ReplaceValue` (`!replace` in YAML) replaces the inherited value whole, items taken literally;
+ * - `null` means "not set here": the lower value stays (a project's `key: ~` brings the default back);
+ * - anything else replaces, and the schema judges the result.
+ * Pure functions: inputs are never modified.
+ */
+import type { PHash, Value } from '../epp/runtime/values.js';
+import { didYouMean } from './did-you-mean.js';
+import { EngineError, problem } from './errors.js';
+import { type CompiledSchema, compileSettingsSchema, type SchemaViolation } from './json-schema.js';
+import type { Data, DataMap, LoadedTemplate, Position, SyncConfig, SyncData } from './model.js';
+import { ReplaceValue } from './model.js';
+import type { Problem } from './render-plan.js';
+import { escapePointerSegment as escapePointer, jsonPointer, parsePointer } from './yaml-data.js';
+
+/** The knockout prefix, and on its own the "clear the inherited array" item. */
+export const KNOCKOUT = '---';
+
+/** A knockout that matched nothing: dropped, and reported. */
+export interface MergeWarning {
+  readonly code: 'SETTINGS_KNOCKOUT_UNMATCHED';
+  readonly message: string;
+  /** JSON pointer (within the merged settings) of the knockout item in the upper layer. */
+  readonly pointer: string;
+}
+
+export interface MergeResult<T> {
+  readonly value: T;
+  readonly warnings: readonly MergeWarning[];
+}
+
+export function isDataMap(value: unknown): value is DataMap {
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof ReplaceValue)
+  );
+}
+
+/** Deep equality of settings data; Integer and Float differ (`1` vs `1.0`), as values of different types. */
+export function dataEquals(a: Data | undefined, b: Data | undefined): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((item, i) => dataEquals(item, b[i]));
+  }
+  if (isDataMap(a)) {
+    if (!isDataMap(b)) return false;
+    const keys = Object.keys(a);
+    return (
+      keys.length === Object.keys(b).length &&
+      keys.every((k) => Object.hasOwn(b, k) && dataEquals(a[k], b[k]))
+    );
+  }
+  // NaN is the only value not equal to itself.
+  return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
+}
+
+/** Sets an own property, also for a key like `__proto__` that plain assignment would misread. */
+export function setOwn<T>(target: { [key: string]: T }, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A deep copy of settings data (so later layers and hooks never alias an input). */
+export function cloneData(value: Data): Data {
+  if (Array.isArray(value)) return value.map(cloneData);
+  if (isDataMap(value)) {
+    const out: DataMap = {};
+    for (const [k, v] of Object.entries(value)) setOwn(out, k, cloneData(v));
+    return out;
+  }
+  return value;
+}
+
+/** Strips `ReplaceValue` wrappers: a layer written on its own has nothing to replace. */
+export function plainData(value: SyncData): Data {
+  if (value instanceof ReplaceValue) return cloneData(value.value);
+  if (Array.isArray(value)) return value.map(plainData);
+  if (typeof value === 'object' && value !== null) {
+    const out: DataMap = {};
+    for (const [k, v] of Object.entries(value)) setOwn(out, k, plainData(v));
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Merges `upper` onto `lower` by the layer rules. `lower` undefined means nothing inherited. `pointer` is
+ * the JSON pointer of this value, used in warnings.
+ */
+export function mergeData(lower: Data | undefined, upper: SyncData, pointer = ''): MergeResult<Data> {
+  const warnings: MergeWarning[] = [];
+  const value = merge(lower, upper, pointer, warnings);
+  return { value, warnings };
+}
+
+/** Merges a settings hash layer onto another (the common case: one template's settings). */
+export function mergeSettings(
+  lower: DataMap,
+  upper: { readonly [key: string]: SyncData },
+  pointer = '',
+): MergeResult<DataMap> {
+  const warnings: MergeWarning[] = [];
+  const value = mergeMaps(lower, upper, pointer, warnings);
+  return { value, warnings };
+}
+
+function merge(lower: Data | undefined, upper: SyncData, pointer: string, warnings: MergeWarning[]): Data {
+  if (upper === null) return lower === undefined ? null : cloneData(lower);
+  if (upper instanceof ReplaceValue) return cloneData(upper.value);
+  if (Array.isArray(upper)) return mergeArrays(Array.isArray(lower) ? lower : [], upper, pointer, warnings);
+  if (typeof upper === 'object') return mergeMaps(isDataMap(lower) ? lower : {}, upper, pointer, warnings);
+  return upper;
+}
+
+function mergeMaps(
+  lower: DataMap,
+  upper: { readonly [key: string]: SyncData },
+  pointer: string,
+  warnings: MergeWarning[],
+): DataMap {
+  const out: DataMap = {};
+  for (const [k, v] of Object.entries(lower)) {
+    setOwn(
+      out,
+      k,
+      Object.hasOwn(upper, k)
+        ? merge(v, upper[k]!, `${pointer}/${escapePointer(k)}`, warnings)
+        : cloneData(v),
+    );
+  }
+  for (const [k, v] of Object.entries(upper)) {
+    if (!Object.hasOwn(lower, k))
+      setOwn(out, k, merge(undefined, v, `${pointer}/${escapePointer(k)}`, warnings));
+  }
+  return out;
+}
+
+function mergeArrays(
+  lower: readonly Data[],
+  upper: readonly SyncData[],
+  pointer: string,
+  warnings: MergeWarning[],
+): Data[] {
+  let out: Data[] = lower.map(cloneData);
+  upper.forEach((item, i) => {
+    if (item === KNOCKOUT) {
+      out = [];
+      return;
+    }
+    if (typeof item === 'string' && item.startsWith(KNOCKOUT)) {
+      const target = item.slice(KNOCKOUT.length);
+      const kept = out.filter((x) => !dataEquals(x, target));
+      if (kept.length === out.length) {
+        warnings.push({
+          code: 'SETTINGS_KNOCKOUT_UNMATCHED',
+          message: `knockout '${item}' matches no inherited item; it is dropped`,
+          pointer: `${pointer}/${i}`,
+        });
+      }
+      out = kept;
+      return;
+    }
+    const value = plainData(item);
+    if (!out.some((x) => dataEquals(x, value))) out.push(value);
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Settings data <-> Puppet values. Not `fromJs`/`toJs`: those turn a whole Float (`1.0`) into an Integer;
+// here Integers are bigint and Floats number on both sides, so the distinction survives.
+
+/** Settings data as a Puppet value (hashes become Maps, null undef). */
+export function dataToValue(data: Data): Value {
+  if (data === null) return undefined;
+  if (Array.isArray(data)) return data.map(dataToValue);
+  if (typeof data === 'object') {
+    const out: PHash = new Map();
+    for (const [k, v] of Object.entries(data)) out.set(k, dataToValue(v));
+    return out;
+  }
+  return data;
+}
+
+/** Thrown by {@link valueToData} for a value that is no settings data (a regexp, a type, a non-string key). */
+export class NotDataError extends Error {
+  override name = 'NotDataError';
+  constructor(
+    message: string,
+    /** JSON pointer of the offending value. */
+    readonly pointer: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A Puppet value as settings data; undef becomes null. Throws NotDataError for anything else. */
+export function valueToData(value: Value, pointer = ''): Data {
+  if (value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'bigint') return value;
+  if (typeof value === 'number') return value;
+  if (Array.isArray(value)) return value.map((v, i) => valueToData(v, `${pointer}/${i}`));
+  if (value instanceof Map) {
+    const out: DataMap = {};
+    for (const [k, v] of value) {
+      if (typeof k !== 'string') throw new NotDataError(`hash key ${String(k)} is not a string`, pointer);
+      setOwn(out, k, valueToData(v, `${pointer}/${escapePointer(k)}`));
+    }
+    return out;
+  }
+  throw new NotDataError(`a ${value.constructor.name} is not data`, pointer || '/');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Validation of resolved settings (DESIGN 5.6): against the template's schema, or one inferred from its
+// `default_settings` and subscriptions; all errors at once, each pointing where the value was written.
+
+export interface SettingsValidationContext {
+  readonly config: Pick<SyncConfig, 'settings' | 'sharedSettings' | 'positions'>;
+  /** The schema the publishers of a shared setting declare. */
+  readonly sharedSchema: (name: string) => Readonly<Record<string, unknown>> | undefined;
+}
+
+const compiledSchemas = new WeakMap<LoadedTemplate, CompiledSchema | EngineError>();
+
+/** The JSON Schema of a template without `template_schema.json`: its defaults' types, nothing else. */
+export function inferSchema(
+  t: LoadedTemplate,
+  sharedSchema: SettingsValidationContext['sharedSchema'],
+): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(t.manifest.default_settings)) setOwn(properties, k, typeSchema(v));
+  for (const name of t.manifest.setting_subscriptions) {
+    if (!Object.hasOwn(properties, name)) setOwn(properties, name, sharedSchema(name) ?? {});
+  }
+  return { type: 'object', properties, additionalProperties: false };
+}
+
+function typeSchema(value: Data): Record<string, unknown> {
+  if (typeof value === 'bigint') return { type: 'integer' };
+  if (typeof value === 'number') return { type: 'number' };
+  if (typeof value === 'string') return { type: 'string' };
+  if (typeof value === 'boolean') return { type: 'boolean' };
+  if (Array.isArray(value)) return { type: 'array' };
+  if (value !== null) return { type: 'object' };
+  return {};
+}
+
+function compiledSchemaOf(t: LoadedTemplate, ctx: SettingsValidationContext): CompiledSchema | EngineError {
+  let compiled = compiledSchemas.get(t);
+  if (!compiled) {
+    try {
+      compiled = t.schema
+        ? compileSettingsSchema(t.schema, t.schemaFile ?? t.manifestFile, t.schemaPositions)
+        : compileSettingsSchema(inferSchema(t, ctx.sharedSchema), t.manifestFile);
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      compiled = e;
+    }
+    compiledSchemas.set(t, compiled);
+  }
+  return compiled;
+}
+
+/** Whether a schema decides about unknown top-level keys itself. */
+function judgesUnknownKeys(schema: Readonly<Record<string, unknown>>): boolean {
+  return ['additionalProperties', 'unevaluatedProperties', 'patternProperties'].some((k) =>
+    Object.hasOwn(schema, k),
+  );
+}
+
+/** Problems of a template's resolved settings; undef (null) top-level settings count as absent. */
+export function validateSettings(
+  t: LoadedTemplate,
+  settings: DataMap,
+  ctx: SettingsValidationContext,
+): Problem[] {
+  // A schema file the loader could not use has been reported; inferring one instead would add noise.
+  if (t.schemaFile !== undefined && t.schema === undefined) return [];
+  const compiled = compiledSchemaOf(t, ctx);
+  if (compiled instanceof EngineError) return [...compiled.problems];
+  const data: DataMap = {};
+  for (const [k, v] of Object.entries(settings)) if (v !== null) setOwn(data, k, v);
+  const violations: SchemaViolation[] = compiled.validate(data);
+  if (t.schema && !judgesUnknownKeys(compiled.schema)) {
+    const declared = Object.keys((compiled.schema.properties as object | undefined) ?? {});
+    for (const k of Object.keys(data)) {
+      if (declared.includes(k)) continue;
+      const suggestion = didYouMean(k, declared);
+      violations.push({
+        pointer: `/${escapePointer(k)}`,
+        message: `unknown key '${k}'`,
+        keyword: 'additionalProperties',
+        params: { additionalProperty: k },
+        ...(suggestion !== undefined ? { suggestion } : {}),
+      });
+    }
+  }
+  const problems = violations.map((v) => {
+    const unknown = v.keyword === 'additionalProperties' || v.keyword === 'unevaluatedProperties';
+    const where = settingPosition(t, settings, ctx.config, v.pointer, unknown);
+    const hint = v.suggestion !== undefined ? `did you mean '${v.suggestion}'?` : undefined;
+    if (unknown) {
+      const parent = v.pointer.slice(0, v.pointer.lastIndexOf('/'));
+      const key = parsePointer(v.pointer).at(-1);
+      const message = `unknown setting '${key}' for template '${t.name}'${parent ? ` in ${parent.slice(1)}` : ''}`;
+      return problem('error', 'SETTINGS_UNKNOWN_KEY', message, where, hint);
+    }
+    const name = v.pointer ? `setting '${parsePointer(v.pointer).join('.')}'` : 'settings';
+    return problem('error', 'SETTINGS_INVALID', `${t.name}: ${name} ${v.message}`, where, hint);
+  });
+  // In the order of the files, as a reader goes through them.
+  return problems.sort(
+    (a, b) =>
+      (a.file ?? '').localeCompare(b.file ?? '') ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0),
+  );
+}
+
+/** Where a setting's value was written: the project's section, its shared override, or template.json. */
+function settingPosition(
+  t: LoadedTemplate,
+  settings: DataMap,
+  config: SettingsValidationContext['config'],
+  pointer: string,
+  atKey: boolean,
+): Position {
+  const segments = parsePointer(pointer);
+  const top = segments[0];
+  const sync = (p: string) => (atKey ? config.positions.keyPositionOf(p) : config.positions.positionOf(p));
+  const section = config.settings[t.name];
+  if (top !== undefined && section && Object.hasOwn(section, top) && section[top] !== null) {
+    return sync(jsonPointer([t.name]) + writtenPointer(settings, section, pointer));
+  }
+  const shared = config.sharedSettings;
+  if (top !== undefined && t.manifest.setting_subscriptions.includes(top) && Object.hasOwn(shared, top)) {
+    const at = writtenPointer(settings[top] ?? null, shared[top]!, jsonPointer(segments.slice(1)));
+    return sync(jsonPointer(['pdk_template', 'shared_settings', top]) + at);
+  }
+  if (top === undefined && Object.hasOwn(config.settings, t.name)) {
+    return config.positions.keyPositionOf(jsonPointer([t.name]));
+  }
+  const manifest = `/default_settings${writtenPointer(settings, t.manifest.default_settings, pointer)}`;
+  return atKey ? t.manifestPositions.keyPositionOf(manifest) : t.manifestPositions.positionOf(manifest);
+}
+
+/**
+ * The pointer, in the value as one layer wrote it, of the value at `pointer` in the merged result. Array
+ * items are found by value (merging moves them); the walk stops where the layer did not write the value,
+ * except that an unknown key the layer wrote is still reached.
+ */
+export function writtenPointer(merged: Data, written: SyncData, pointer: string): string {
+  let out = '';
+  let m: Data | undefined = merged;
+  let w: SyncData | undefined = written;
+  for (const segment of parsePointer(pointer)) {
+    if (w instanceof ReplaceValue) w = w.value;
+    if (Array.isArray(w)) {
+      const item: Data | undefined = Array.isArray(m) ? m[Number(segment)] : undefined;
+      const j: number = item === undefined ? -1 : w.findIndex((x) => dataEquals(plainData(x), item));
+      if (j < 0) break;
+      out += `/${j}`;
+      m = item;
+      w = w[j];
+    } else if (typeof w === 'object' && w !== null && Object.hasOwn(w, segment)) {
+      out += `/${escapePointer(segment)}`;
+      m = isDataMap(m) ? m[segment] : undefined;
+      w = w[segment];
+    } else {
+      break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,214 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { validateProject } from '../../src/engine/validate.js';
+import { removeTempDirs, snapshotDir, tempTree } from '../helpers/fs.js';
+import { EXAMPLE_REPO, exampleSync, METADATA, run, runJson, templates } from './cli-helpers.js';
+
+afterEach(() => removeTempDirs());
+
+const BAD = `pdk_template:
+  version: 2
+  template_sources:
+    - type: filesystem
+      location: ${EXAMPLE_REPO}
+  templates: [gemfil, puppet_lint, ---vscode]
+  purge: yes
+puppet_lint:
+  disabled_checks: oops
+  extra_plugin: []
+`;
+
+describe('pantograph validate', () => {
+  it('passes the example project', async () => {
+    const root = tempTree({ '.sync.yml': exampleSync(), 'metadata.json': METADATA });
+    expect(await run(root, 'validate')).toEqual({
+      code: 0,
+      stdout: 'valid (6 templates, 9 files): 0 errors, 0 warnings\n',
+      stderr: '',
+    });
+  });
+
+  it('reports every error at once, each with file:line:col, and exits 1 without writing', async () => {
+    const root = tempTree({ '.sync.yml': BAD });
+    const before = snapshotDir(root);
+    const r = await run(root, 'validate');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('invalid (2 templates, 1 file): 3 errors, 1 warning\n');
+    expect(
+      r.stderr,
+    ).toBe(`.sync.yml:6:15: error: unknown template 'gemfil': no template source has it [COMPOSITION_UNKNOWN_TEMPLATE]
+  4 |     - type: filesystem
+  5 |       location: ${EXAMPLE_REPO}
+> 6 |   templates: [gemfil, puppet_lint, ---vscode]
+    |               ^
+  hint: did you mean 'gemfile'?
+.sync.yml:9:20: error: puppet_lint: setting 'disabled_checks' must be array [SETTINGS_INVALID]
+  7 |   purge: yes
+  8 | puppet_lint:
+> 9 |   disabled_checks: oops
+    |                    ^
+.sync.yml:10:3: error: unknown setting 'extra_plugin' for template 'puppet_lint' [SETTINGS_UNKNOWN_KEY]
+   8 | puppet_lint:
+   9 |   disabled_checks: oops
+> 10 |   extra_plugin: []
+     |   ^
+  hint: did you mean 'extra_plugins'?
+.sync.yml:7:10: warning: \`yes\` is read as "true" (a boolean) under YAML 1.1 [SYNC_AMBIGUOUS_SCALAR]
+  5 |       location: ${EXAMPLE_REPO}
+  6 |   templates: [gemfil, puppet_lint, ---vscode]
+> 7 |   purge: yes
+    |          ^
+  hint: quote it ('yes') if you mean the string
+`);
+    expect(snapshotDir(root)).toEqual(before);
+  });
+
+  it('exits 0 with warnings only', async () => {
+    const root = tempTree({
+      '.sync.yml': exampleSync().replace('  shared_settings:', '  purge: on\n  shared_settings:'),
+    });
+    const r = await run(root, 'validate');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('valid (6 templates, 9 files): 0 errors, 1 warning\n');
+    expect(r.stderr).toMatch(
+      /^\.sync\.yml:8:10: warning: `on` is read as "true" .* \[SYNC_AMBIGUOUS_SCALAR\]\n/,
+    );
+  });
+
+  it('gives a stable JSON shape', async () => {
+    const root = tempTree({ '.sync.yml': BAD });
+    const { code, json } = await runJson(root, 'validate');
+    expect(code).toBe(1);
+    const file = join(root, '.sync.yml');
+    expect(json).toEqual({
+      valid: false,
+      errors: 3,
+      warnings: 1,
+      templates: ['puppet_lint', 'pdkignore'],
+      files: 1,
+      problems: [
+        {
+          severity: 'error',
+          code: 'COMPOSITION_UNKNOWN_TEMPLATE',
+          message: "unknown template 'gemfil': no template source has it",
+          file,
+          line: 6,
+          column: 15,
+          hint: "did you mean 'gemfile'?",
+        },
+        {
+          severity: 'error',
+          code: 'SETTINGS_INVALID',
+          message: "puppet_lint: setting 'disabled_checks' must be array",
+          file,
+          line: 9,
+          column: 20,
+        },
+        {
+          severity: 'error',
+          code: 'SETTINGS_UNKNOWN_KEY',
+          message: "unknown setting 'extra_plugin' for template 'puppet_lint'",
+          file,
+          line: 10,
+          column: 3,
+          hint: "did you mean 'extra_plugins'?",
+        },
+        {
+          severity: 'warning',
+          code: 'SYNC_AMBIGUOUS_SCALAR',
+          message: '`yes` is read as "true" (a boolean) under YAML 1.1',
+          file,
+          line: 7,
+          column: 10,
+          hint: "quote it ('yes') if you mean the string",
+        },
+      ],
+    });
+  });
+
+  it('reports a V1 .sync.yml with its position and what to do', async () => {
+    const root = tempTree({ '.sync.yml': '---\nGemfile:\n  optional: {}\n' });
+    const r = await run(root, 'validate');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('invalid: 1 error, 0 warnings\n');
+    expect(r.stderr).toMatch(/^\.sync\.yml:\d+:\d+: error: .* V1 file \[SYNC_V1\]\n/);
+    expect(r.stderr).toContain('  hint: run `pantograph convert` to convert it to V2 once\n');
+    const { json } = await runJson<{ valid: boolean; problems: { code: string }[] }>(root, 'validate');
+    expect(json.valid).toBe(false);
+    expect(json.problems.map((p) => p.code)).toEqual(['SYNC_V1']);
+  });
+
+  it('reports YAML syntax errors with their position', async () => {
+    const root = tempTree({ '.sync.yml': 'pdk_template:\n  version: 2\n  templates: [a, b\n' });
+    const { code, json } = await runJson<{ problems: { code: string; line: number }[] }>(root, 'validate');
+    expect(code).toBe(1);
+    expect(json.problems[0]).toMatchObject({ code: 'SYNC_YAML', line: 4 });
+  });
+
+  it('renders every file in memory: an EPP error points into the template file', async () => {
+    const root = tempTree({
+      '.sync.yml':
+        'pdk_template:\n  version: 2\n  template_sources: [{type: filesystem, location: repo}]\n  templates: [broken]\n',
+      ...templates('repo', { broken: { 'template.json': {}, 'files/x.txt.epp': 'ok\n<%= 1 + %>\n' } }),
+    });
+    const { code, json } = await runJson<{ problems: { code: string; file: string; line: number }[] }>(
+      root,
+      'validate',
+    );
+    expect(code).toBe(1);
+    expect(json.problems).toHaveLength(1);
+    expect(json.problems[0]).toMatchObject({ file: join(root, 'repo/broken/files/x.txt.epp'), line: 2 });
+    expect(json.problems[0]?.code).toMatch(/^EPP_/);
+  });
+});
+
+describe('validateProject', () => {
+  it('warns when a file renders differently twice', async () => {
+    const root = tempTree({
+      '.sync.yml':
+        'pdk_template:\n  version: 2\n  template_sources: [{type: filesystem, location: repo}]\n  templates: [dice]\n',
+      ...templates('repo', {
+        dice: {
+          'template.json': { default_settings: { roll: 0.5 } },
+          'hooks/after_default_settings.mjs':
+            'export default (s) => ({ ...s, settings: { roll: Math.random() } });\n',
+          'files/roll.txt.epp': '<%= $roll %>\n',
+          'files/fixed.txt': 'same\n',
+        },
+      }),
+    });
+    const result = await validateProject(root);
+    expect(result.problems).toEqual([
+      {
+        severity: 'warning',
+        code: 'RENDER_NOT_IDEMPOTENT',
+        message: "the output of 'roll.txt' (template 'dice') differs between two renders",
+        file: join(root, 'repo/dice/files/roll.txt.epp'),
+        line: 1,
+        column: 1,
+        hint: 'a hook or template depends on the time or on chance; every apply would change this file',
+      },
+    ]);
+    expect((await run(root, 'validate')).code).toBe(0);
+  });
+
+  it('returns the problems and the plan', async () => {
+    const root = tempTree({ '.sync.yml': BAD });
+    const result = await validateProject(root);
+    expect(result.problems.map((p) => [p.severity, p.code, p.line])).toEqual([
+      ['error', 'COMPOSITION_UNKNOWN_TEMPLATE', 6],
+      ['error', 'SETTINGS_INVALID', 9],
+      ['error', 'SETTINGS_UNKNOWN_KEY', 10],
+      ['warning', 'SYNC_AMBIGUOUS_SCALAR', 7],
+    ]);
+    expect(result.plan?.templates.map((t) => t.name)).toEqual(['puppet_lint', 'pdkignore']);
+  });
+
+  it('turns a terminating load error into problems, without a plan', async () => {
+    const result = await validateProject(tempTree({ '.sync.yml': 'pdk_template:\n  version: 3\n' }));
+    expect(result.plan).toBeUndefined();
+    expect(result.problems).toEqual([
+      expect.objectContaining({ severity: 'error', code: 'SYNC_VERSION', line: 2, column: 12 }),
+    ]);
+  });
+});

@@ -1,0 +1,217 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type HookState, runHook } from '../../src/engine/hooks.js';
+import type { HookFile, HookName } from '../../src/engine/model.js';
+import { removeTempDirs, tempTree } from '../helpers/fs.js';
+
+afterEach(() => removeTempDirs());
+
+const STATE: HookState = {
+  template: { name: 'tpl', path: '/repo/tpl', version: '1.0.0' },
+  settings: { count: 1n, ratio: 1, list: ['a'] },
+  published: { shared: ['x'] },
+  files_to_render: ['a.txt', 'b.txt'],
+  project: { name: 'acme-widget', is_new: true },
+  metadata: { name: 'acme-widget' },
+};
+
+/** Writes a hook file and runs it on `state`. */
+async function run(
+  name: HookName,
+  file: string,
+  code: string,
+  state: HookState = STATE,
+  timeLimitMs?: number,
+) {
+  const dir = tempTree({ [file]: code });
+  const hook: HookFile = { path: `${dir}/${file}`, kind: file.endsWith('.pp') ? 'pp' : 'mjs' };
+  const outcome = await runHook(name, hook, state, timeLimitMs === undefined ? {} : { timeLimitMs });
+  return { ...outcome, path: hook.path };
+}
+
+describe('Puppet (.pp) hooks', () => {
+  it('returns the new state, keeping Integers and Floats apart', async () => {
+    const { state, problems } = await run(
+      'after_project_settings',
+      'h.pp',
+      `$s = $state['settings']
+$state + { 'settings' => $s + { 'count' => $s['count'] + 1, 'extra' => "${'$'}{s['ratio']}" },
+           'published' => { 'shared' => ['x', 'y'] } }
+`,
+    );
+    expect(problems).toEqual([]);
+    expect(state.settings).toEqual({ count: 2n, ratio: 1, list: ['a'], extra: '1.0' });
+    expect(state.published).toEqual({ shared: ['x', 'y'] });
+    expect(state.files_to_render).toEqual(['a.txt', 'b.txt']);
+  });
+
+  it('may remove files to render', async () => {
+    const { state, problems } = await run(
+      'after_file_resolution',
+      'h.pp',
+      `$state + { 'files_to_render' => $state['files_to_render'].filter |$f| { $f != 'a.txt' } }`,
+    );
+    expect(problems).toEqual([]);
+    expect(state.files_to_render).toEqual(['b.txt']);
+  });
+
+  it('refuses added files', async () => {
+    const { state, problems, path } = await run(
+      'after_file_resolution',
+      'h.pp',
+      `$state + { 'files_to_render' => $state['files_to_render'] + ['c.txt'] }`,
+    );
+    expect(state).toBe(STATE);
+    expect(problems).toEqual([
+      {
+        severity: 'error',
+        code: 'HOOK_ADDED_FILES',
+        message: "hook after_file_resolution: added files to render ('c.txt'); hooks may only remove files",
+        file: path,
+        line: 1,
+        column: 1,
+      },
+    ]);
+  });
+
+  it('refuses changes to project, metadata and template', async () => {
+    for (const key of ['project', 'metadata', 'template']) {
+      const { problems } = await run('after_default_settings', 'h.pp', `$state + { '${key}' => {} }`);
+      expect(problems.map((p) => [p.code, p.message])).toEqual([
+        ['HOOK_CHANGED_READONLY', `hook after_default_settings: changed '${key}', which is read-only`],
+      ]);
+    }
+  });
+
+  it('refuses a change of what is published once it is final', async () => {
+    const { problems } = await run('after_file_resolution', 'h.pp', `$state + { 'published' => {} }`);
+    expect(problems.map((p) => p.code)).toEqual(['HOOK_CHANGED_READONLY']);
+  });
+
+  it('refuses a value that is no state', async () => {
+    const { problems } = await run('after_default_settings', 'h.pp', `42`);
+    expect(problems.map((p) => [p.code, p.message])).toEqual([
+      ['HOOK_INVALID_STATE', 'hook after_default_settings: must return the state hash'],
+    ]);
+    const bad = await run('after_default_settings', 'h.pp', `$state + { 'settings' => [1] }`);
+    expect(bad.problems.map((p) => p.code)).toEqual(['HOOK_INVALID_STATE']);
+    const regexp = await run('after_default_settings', 'h.pp', `$state + { 'settings' => { 'r' => /x/ } }`);
+    expect(regexp.problems.map((p) => p.code)).toEqual(['HOOK_INVALID_STATE']);
+  });
+
+  it('reports an error in the hook with its position in the hook file', async () => {
+    const { problems, path } = await run('after_default_settings', 'h.pp', `$state\n$x = $nosuch`);
+    expect(problems).toMatchObject([
+      { severity: 'error', code: 'HOOK_FAILED', file: path, line: 2, column: 6 },
+    ]);
+    expect(problems[0]!.message).toContain('nosuch');
+  });
+
+  it('reports a hook that ran past the time limit', async () => {
+    const { state, problems } = await run('after_default_settings', 'h.pp', `$state`, STATE, 0);
+    expect(state).toBe(STATE);
+    expect(problems.map((p) => [p.code, p.message])).toEqual([
+      ['HOOK_TIMEOUT', 'hook after_default_settings: ran longer than 0 s'],
+    ]);
+  });
+
+  it('has no file access', async () => {
+    const { problems } = await run('after_default_settings', 'h.pp', `$x = epp('/etc/passwd')\n$state`);
+    expect(problems.map((p) => [p.code, p.line])).toEqual([['HOOK_FAILED', 1]]);
+  });
+});
+
+describe('JavaScript (.mjs) hooks', () => {
+  it('maps state to state, async allowed; numbers come back as Integers unless they were Floats', async () => {
+    const { state, problems } = await run(
+      'after_shared_settings',
+      'h.mjs',
+      `export default async (state) => ({ ...state, settings: { ...state.settings, count: state.settings.count + 1, added: 7 } });`,
+    );
+    expect(problems).toEqual([]);
+    expect(state.settings).toEqual({ count: 2n, ratio: 1, list: ['a'], added: 7n });
+  });
+
+  it('stops a hook that runs too long', async () => {
+    const { problems } = await run(
+      'after_default_settings',
+      'h.mjs',
+      `export default () => new Promise(() => {});`,
+      STATE,
+      50,
+    );
+    expect(problems.map((p) => [p.code, p.message])).toEqual([
+      ['HOOK_TIMEOUT', 'hook after_default_settings: ran longer than 0.05 s'],
+    ]);
+  });
+
+  it('stops a hook that loops forever, and runs the next hook normally', async () => {
+    const { problems } = await run(
+      'after_default_settings',
+      'h.mjs',
+      `export default () => { for (;;) {} };`,
+      STATE,
+      300,
+    );
+    expect(problems.map((p) => p.code)).toEqual(['HOOK_TIMEOUT']);
+    const next = await run('after_default_settings', 'h.mjs', `export default (s) => s;`);
+    expect(next.problems).toEqual([]);
+    expect(next.state.settings).toEqual(STATE.settings);
+  });
+
+  it('runs concurrent calls one at a time, each getting its own answer', async () => {
+    const dir = tempTree({
+      'slow.mjs': `export default (s) => new Promise((r) => setTimeout(() => r({ ...s, settings: { who: 'slow' } }), 50));`,
+      'fast.mjs': `export default (s) => ({ ...s, settings: { who: 'fast' } });`,
+    });
+    const [slow, fast] = await Promise.all([
+      runHook('after_default_settings', { path: `${dir}/slow.mjs`, kind: 'mjs' }, STATE),
+      runHook('after_default_settings', { path: `${dir}/fast.mjs`, kind: 'mjs' }, STATE),
+    ]);
+    expect([slow.state.settings, fast.state.settings]).toEqual([{ who: 'slow' }, { who: 'fast' }]);
+  });
+
+  it('refuses a returned value that is no data', async () => {
+    const { problems } = await run(
+      'after_default_settings',
+      'h.mjs',
+      `export default (s) => ({ ...s, settings: { when: new Date(0) } });`,
+    );
+    expect(problems.map((p) => [p.code, p.message])).toEqual([
+      [
+        'HOOK_INVALID_STATE',
+        'hook after_default_settings: returned no data at /settings/when: a Date is not data',
+      ],
+    ]);
+  });
+
+  it('reports a hook that throws, or has no default export', async () => {
+    const thrown = await run(
+      'after_default_settings',
+      'h.mjs',
+      `export default () => { throw new Error('boom'); };`,
+    );
+    expect(thrown.problems.map((p) => [p.code, p.message])).toEqual([
+      ['HOOK_FAILED', 'hook after_default_settings: boom'],
+    ]);
+    const none = await run('after_default_settings', 'h.mjs', `export const x = 1;`);
+    expect(none.problems.map((p) => p.code)).toEqual(['HOOK_FAILED']);
+  });
+
+  it('refuses before_file_render changes to the file list', async () => {
+    const state = { ...STATE, file: { path: 'a.txt', source: 'files/a.txt' } };
+    const { problems } = await run(
+      'before_file_render',
+      'h.mjs',
+      `export default (s) => ({ ...s, files_to_render: ['b.txt'] });`,
+      state,
+    );
+    expect(problems.map((p) => p.code)).toEqual(['HOOK_CHANGED_READONLY']);
+    const file = await run(
+      'before_file_render',
+      'h.mjs',
+      `export default (s) => ({ ...s, file: { path: 'x' } });`,
+      state,
+    );
+    expect(file.problems.map((p) => p.code)).toEqual(['HOOK_CHANGED_READONLY']);
+  });
+});
