@@ -15,6 +15,7 @@ import {
   fromJs,
   renderEpp,
 } from '../../src/epp/index.js';
+import { parseJsonValues } from '../../src/epp/json-values.js';
 
 function renderError(source: string, values: Record<string, unknown> = {}, options = {}): EppError {
   try {
@@ -210,5 +211,21 @@ describe('found by the fuzz test', () => {
   it('accepts an empty parameter list and refuses values for it', () => {
     expect(renderEpp('<%- | | -%>ok')).toBe('ok');
     expect(renderError('<% || %>x', { a: 1 }).code).toBe('EPP_UNKNOWN_PARAMETER');
+  });
+});
+
+describe('parseJsonValues keeps Integer and Float apart', () => {
+  it('reads 1 as Integer and 1.0 as Float, objects as ordered hashes', () => {
+    const value = parseJsonValues('{"b": 1, "a": [1.0, 2e3, -0, "x\\u00e9", true, null]}', 'v.json');
+    expect(value).toEqual(new Map<string, unknown>([['b', 1n], ['a', [1, 2000, -0n, 'xé', true, undefined]]]));
+  });
+
+  it('points at the mistake', () => {
+    try {
+      parseJsonValues('{\n  "a": 1,\n}', 'v.json');
+      throw new Error('expected an error');
+    } catch (e) {
+      expect([(e as EppError).code, (e as EppError).where]).toEqual(['EPP_SYNTAX', 'v.json:3:1']);
+    }
   });
 });

@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { compileEpp, type EppWarning, evaluatePuppet, parseEpp } from '../../epp/index.js';
 import { fromJs, isHash, type PHash } from '../../epp/runtime/values.js';
 import { findSyntaxErrors } from '../../epp/validate.js';
+import { parseJsonValues } from '../../epp/json-values.js';
 import { UsageError, toDisplayable } from '../errors.js';
 import { formatProblem } from '../format-error.js';
 import type { Io } from '../io.js';
@@ -121,13 +122,12 @@ async function loadValues(io: Io, flags: RenderFlags): Promise<PHash> {
     } catch {
       throw new UsageError(`cannot read values file ${flags.valuesFile}`);
     }
-    for (const [k, v] of await parseDataText(text, flags.valuesFile)) values.set(k, v);
+    const data = /\.json$/i.test(path) ? jsonHash(text, flags.valuesFile) : await parseDataText(text, flags.valuesFile);
+    for (const [k, v] of data) values.set(k, v);
   }
   if (flags.values !== undefined) {
     const text = flags.values.trim();
-    const parsed = text.startsWith('{') && looksLikeJson(text)
-      ? await parseDataText(text, '--values')
-      : evaluatePuppet(text, { file: '--values' });
+    const parsed = text.startsWith('{') && looksLikeJson(text) ? jsonHash(text, '--values') : evaluatePuppet(text, { file: '--values' });
     if (!isHash(parsed)) throw new UsageError('--values must be a hash', "e.g. --values '{x => 1}'");
     for (const [k, v] of parsed) values.set(k, v);
   }
@@ -141,6 +141,12 @@ function looksLikeJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+function jsonHash(text: string, label: string): PHash {
+  const data = parseJsonValues(text, label);
+  if (!isHash(data)) throw new UsageError(`${label}: values must be a hash (a JSON object)`);
+  return data;
 }
 
 /** Parses JSON or YAML keeping Puppet's Integer/Float distinction (`1` vs `1.0`). */

@@ -1,0 +1,140 @@
+/**
+ * JSON text straight to Puppet values, keeping what `JSON.parse` loses: `1` is an Integer (bigint) and
+ * `1.0` a Float (number). Objects become hashes in their written order. Used for `--values-file x.json`,
+ * where loading a YAML parser for JSON would dominate the start-up time of `pantograph epp render`.
+ */
+import { EppSyntaxError } from './errors.js';
+import type { PHash, Value } from './runtime/values.js';
+
+export function parseJsonValues(text: string, file: string): Value {
+  return new JsonReader(text, file).document();
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
+
+class JsonReader {
+  private pos = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly file: string,
+  ) {}
+
+  document(): Value {
+    const value = this.value();
+    this.space();
+    if (this.pos < this.text.length) this.fail('unexpected text after the JSON value');
+    return value;
+  }
+
+  private fail(message: string): never {
+    throw new EppSyntaxError('EPP_SYNTAX', `invalid JSON: ${message}`, {
+      file: this.file,
+      source: this.text,
+      span: { start: this.pos, end: Math.min(this.pos + 1, this.text.length) },
+    });
+  }
+
+  private space(): void {
+    const t = this.text;
+    while (this.pos < t.length) {
+      const c = t.charCodeAt(this.pos);
+      if (c !== 32 && c !== 9 && c !== 10 && c !== 13) break;
+      this.pos++;
+    }
+  }
+
+  private value(): Value {
+    this.space();
+    const c = this.text[this.pos];
+    if (c === '{') return this.object();
+    if (c === '[') return this.array();
+    if (c === '"') return this.string();
+    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.number();
+    for (const [word, value] of [['true', true], ['false', false], ['null', undefined]] as const) {
+      if (this.text.startsWith(word, this.pos)) {
+        this.pos += word.length;
+        return value;
+      }
+    }
+    return this.fail(c === undefined ? 'unexpected end of input' : `unexpected '${c}'`);
+  }
+
+  private object(): PHash {
+    const hash: PHash = new Map();
+    this.pos++;
+    this.space();
+    if (this.text[this.pos] === '}') {
+      this.pos++;
+      return hash;
+    }
+    while (true) {
+      this.space();
+      if (this.text[this.pos] !== '"') this.fail('expected a string key');
+      const key = this.string();
+      this.space();
+      if (this.text[this.pos] !== ':') this.fail("expected ':'");
+      this.pos++;
+      hash.set(key, this.value());
+      this.space();
+      const c = this.text[this.pos++];
+      if (c === '}') return hash;
+      if (c !== ',') {
+        this.pos--;
+        this.fail("expected ',' or '}'");
+      }
+    }
+  }
+
+  private array(): Value[] {
+    const items: Value[] = [];
+    this.pos++;
+    this.space();
+    if (this.text[this.pos] === ']') {
+      this.pos++;
+      return items;
+    }
+    while (true) {
+      items.push(this.value());
+      this.space();
+      const c = this.text[this.pos++];
+      if (c === ']') return items;
+      if (c !== ',') {
+        this.pos--;
+        this.fail("expected ',' or ']'");
+      }
+    }
+  }
+
+  private string(): string {
+    const start = this.pos;
+    const end = this.findStringEnd(start + 1);
+    try {
+      return JSON.parse(this.text.slice(start, end + 1)) as string;
+    } catch {
+      return this.fail('invalid string');
+    } finally {
+      this.pos = end + 1;
+    }
+  }
+
+  private findStringEnd(from: number): number {
+    const t = this.text;
+    for (let i = from; i < t.length; i++) {
+      const c = t[i];
+      if (c === '\\') i++;
+      else if (c === '"') return i;
+      else if (c === '\n') break;
+    }
+    this.pos = from - 1;
+    return this.fail('unterminated string');
+  }
+
+  private number(): bigint | number {
+    NUMBER.lastIndex = this.pos;
+    const m = NUMBER.exec(this.text);
+    if (!m) return this.fail('invalid number');
+    this.pos += m[0].length;
+    return m[1] === undefined && m[2] === undefined ? BigInt(m[0]) : Number(m[0]);
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Pantograph's public API: everything the CLI uses, for other clients (a web UI, scripts, tests).
+ *
+ * ```ts
+ * import { loadProject, plan, status, apply, renderEpp } from 'pantograph';
+ * const project = await loadProject('.');
+ * const renderPlan = await plan(project);
+ * ```
+ */
+
+// EPP, standalone.
+export * from './epp/index.js';
+
+// Template repositories and composition: a project's .sync.yml -> a RenderPlan (pure data).
+export type { Problem, PlannedFile, PlannedSource, PlannedTemplate, PostCommand, RenderPlan } from './engine/render-plan.js';
+export { EngineError, type EngineErrorCode } from './engine/errors.js';
+export { LOCK_FILE, loadProject, type Project, type ProjectOptions } from './engine/project.js';
+export { type DetailedPlan, ENGINE_VERSION, plan, planDetailed, type ResolvedTemplate, type SettingOrigin } from './engine/plan.js';
+export { hasErrors, validateProject, type ValidationResult } from './engine/validate.js';
+
+// Applying a RenderPlan to a project.
+export {
+  type ApplyOptions,
+  type ApplyResult,
+  apply,
+  type FileState,
+  type LockFile,
+  readLock,
+  remove,
+  resolve,
+  type StatusEntry,
+  type StatusReport,
+  SyncError,
+  type SyncErrorCode,
+  status,
+  unifiedDiff,
+} from './sync/index.js';
