@@ -653,7 +653,11 @@ type EscapeHandler = (next: string, src: string, at: number) => { text: string; 
 
 function unicodeEscape(src: string, at: number): { text: string; length: number } | undefined {
   const braced = /^\\u\{([0-9a-fA-F]{1,6})\}/.exec(src.slice(at, at + 10));
-  if (braced) return { text: String.fromCodePoint(Number.parseInt(braced[1]!, 16)), length: braced[0].length };
+  if (braced) {
+    const code = Number.parseInt(braced[1]!, 16);
+    // Beyond Unicode's range the escape stays as written, like any unknown escape.
+    return code <= 0x10ffff ? { text: String.fromCodePoint(code), length: braced[0].length } : undefined;
+  }
   const plain = /^\\u([0-9a-fA-F]{4})/.exec(src.slice(at, at + 6));
   if (plain) return { text: String.fromCharCode(Number.parseInt(plain[1]!, 16)), length: 6 };
   return undefined;

@@ -458,8 +458,17 @@ class Parser {
     const t = this.next();
     const { start, end } = t;
     switch (t.kind) {
-      case 'NUMBER':
-        return { type: 'Literal', value: parseNumber(t.value), start, end };
+      case 'NUMBER': {
+        const value = parseNumber(t.value);
+        if (typeof value === 'bigint' && (value > 9223372036854775807n || value < -9223372036854775808n)) {
+          throw new EppSyntaxError('EPP_INTEGER_OVERFLOW', `The integer ${t.value} is outside the 64-bit Integer range`, {
+            file: this.file,
+            source: this.source,
+            span: { start, end },
+          });
+        }
+        return { type: 'Literal', value, start, end };
+      }
       case 'STRING':
         return { type: 'Literal', value: t.value, start, end };
       case 'DQ':

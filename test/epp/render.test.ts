@@ -229,3 +229,15 @@ describe('parseJsonValues keeps Integer and Float apart', () => {
     }
   });
 });
+
+describe('integer limits', () => {
+  it('refuses an integer literal beyond 64 bits where it is written', () => {
+    const e = renderError('<%= 1 + 92233720368547758084 %>');
+    expect([e.code, e.where]).toEqual(['EPP_INTEGER_OVERFLOW', 't.epp:1:9']);
+  });
+
+  it('shifts without building huge numbers', () => {
+    expect(renderEpp('<%= 1 << 62 %> <%= 5 >> 100 %> <%= -5 >> 100 %> <%= 0 << 1000 %>')).toBe('4611686018427387904 0 -1 0');
+    expect(renderError('<%= 1 << 1000 %>').code).toBe('EPP_INTEGER_OVERFLOW');
+  });
+});

@@ -26,6 +26,9 @@ function shortestDigits(n: number): { digits: string; decpt: number } {
 
 /** A Float as Ruby's `Float#to_s` prints it: `3.0`, `0.1`, `1.0e+15`, `1.0e-05`, `-0.0`. */
 export function formatFloat(n: number): string {
+  // Fast path: where Ruby and JavaScript both print fixed notation, the shortest digits are the same.
+  const abs = Math.abs(n);
+  if (abs >= 1e-4 && abs < 1e15) return Number.isInteger(n) ? `${n}.0` : String(n);
   if (Number.isNaN(n)) return 'NaN';
   if (!Number.isFinite(n)) return n > 0 ? 'Infinity' : '-Infinity';
   if (n === 0) return Object.is(n, -0) ? '-0.0' : '0.0';
@@ -251,6 +254,10 @@ export function rubyDigits(x: number, mode: 2 | 3, ndigits: number): Digits {
 
 // ---------------------------------------------------------------------------------------------------------
 // Ruby's Kernel#format
+
+/** Limits on width and precision: Ruby accepts any int, but a template has no use for gigabytes of padding. */
+const MAX_WIDTH = 1_000_000;
+const MAX_PRECISION = 10_000;
 
 /** One parsed `%...` directive. */
 interface Spec {
@@ -650,6 +657,12 @@ class ArgSource {
   }
 }
 
+function checkLimits(spec: Spec): Spec {
+  if ((spec.width ?? 0) > MAX_WIDTH) throw formatError('width too big');
+  if ((spec.prec ?? 0) > MAX_PRECISION) throw formatError('prec too big');
+  return spec;
+}
+
 /** One directive: what it prints and the index just after it in the format. */
 interface Directive {
   readonly text: string;
@@ -682,7 +695,7 @@ function directive(format: string, start: number, args: ArgSource): Directive {
       if (close < 0) throw formatError('malformed name - unmatched parenthesis');
       const value = args.named(format.slice(i + 1, close));
       // `%{name}` is complete here and prints the value's to_s; `%<name>` goes on to its conversion.
-      if (c === '{') return { text: formatString(spec, rubyToS(value)), end: close + 1 };
+      if (c === '{') return { text: formatString(checkLimits(spec), rubyToS(value)), end: close + 1 };
       arg = { value };
       i = close;
     } else if (c === '*') {
@@ -712,6 +725,7 @@ function directive(format: string, start: number, args: ArgSource): Directive {
     }
   }
   if (!spec.conv) throw formatError('malformed format string - %');
+  checkLimits(spec);
   if (spec.conv === '%') return { text: '%', end: i };
   if (!'diuxXobBfeEgGaAspc'.includes(spec.conv)) throw formatError(`malformed format string - %${spec.conv}`);
   return { text: formatDirective(spec, arg ? arg.value : args.take()), end: i };
@@ -1030,6 +1044,7 @@ function convertInteger(f: StringFormat, v: bigint): string {
   if ('dxXobBp'.includes(f.conv)) return kformat(f.orig, v);
   if ('eEfgGaA'.includes(f.conv)) return kformat(f.orig, Number(v));
   if (f.conv === 'c') {
+    if (v < 0n || v > 0x10ffffn) throw conversionError(`${v} out of char range`);
     const ch = String.fromCodePoint(Number(v));
     return kformat(f.orig.replace('c', 's'), f.alt ? `"${ch}"` : ch);
   }
@@ -1038,7 +1053,7 @@ function convertInteger(f: StringFormat, v: bigint): string {
 }
 
 function convertFloat(f: StringFormat, v: number): string {
-  if ('dxXobB'.includes(f.conv)) return kformat(f.orig, BigInt(Math.trunc(v)));
+  if ('dxXobB'.includes(f.conv)) return kformat(f.orig, toRubyInteger(v));
   if ('eEfgGaAp'.includes(f.conv)) return kformat(f.orig, v);
   if (f.conv === 's') {
     const text = formatFloat(v);
@@ -1375,6 +1390,7 @@ function timeParts(seconds: number, offset: number): TimeParts {
   }
   const nanos = micros * 1000;
   const local = new Date((whole + offset) * 1000);
+  if (Number.isNaN(local.getTime())) throw new EppEvalError('EPP_ARGUMENTS', 'the timestamp is out of range');
   const start = Date.UTC(local.getUTCFullYear(), 0, 1);
   return {
     year: local.getUTCFullYear(),
@@ -1420,7 +1436,10 @@ export function strftime(ts: PTimestamp, format: string, timezone?: string): str
       continue;
     }
     i += m[0].length;
-    out += strftimeDirective(t, m[4]!, m[1]!, m[2] ? Number(m[2]) : undefined, m[3]!.length, offset, utc);
+    const width = m[2] ? Number(m[2]) : undefined;
+    if (width !== undefined && width > MAX_WIDTH)
+      throw new EppEvalError('EPP_ARGUMENTS', 'strftime: width too big');
+    out += strftimeDirective(t, m[4]!, m[1]!, width, m[3]!.length, offset, utc);
   }
   return out;
 }

@@ -86,9 +86,9 @@ function numeric(op: string, a: bigint | number, b: bigint | number): bigint | n
         return r !== 0n && (r < 0n) !== (b < 0n) ? r + b : r;
       }
       case '<<':
-        return checkInteger(b >= 0n ? a << b : a >> -b);
+        return shift(a, b);
       case '>>':
-        return checkInteger(b >= 0n ? a >> b : a << -b);
+        return shift(a, -b);
     }
   }
   if (op === '%' || op === '<<' || op === '>>') {
@@ -108,6 +108,13 @@ function numeric(op: string, a: bigint | number, b: bigint | number): bigint | n
       return x / y;
     }
   }
+}
+
+/** `a << n` (negative n shifts right), bounded so a huge shift never builds a huge BigInt. */
+function shift(a: bigint, n: bigint): bigint {
+  if (n <= -64n) return a < 0n ? -1n : 0n;
+  if (n >= 64n) return a === 0n ? 0n : checkInteger(a < 0n ? MIN_INTEGER - 1n : MAX_INTEGER + 1n);
+  return checkInteger(n >= 0n ? a << n : a >> -n);
 }
 
 /** `a OP b` for `+ - * / % << >>`. */

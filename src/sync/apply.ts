@@ -1,0 +1,297 @@
+/**
+ * `apply`: the one writer. Under the run lock it scans the target, finds every conflict before writing
+ * anything, asks about adopted files, then removes, writes (atomically), runs `post` commands, records
+ * the lock and checks that every path it touched reached its desired state.
+ */
+import type { RenderPlan } from '../engine/render-plan.js';
+import type { FileState } from './classify.js';
+import { type ConflictResult, stopOnConflicts } from './conflicts.js';
+import { SyncError } from './errors.js';
+import { matchesBasename } from './glob.js';
+import { type LockedFile, lockFor, writeLock } from './lock.js';
+import { acquireRunLock, type RunLock } from './mutex.js';
+import { lockEntryAfter, settleDirectories, verify } from './outcome.js';
+import { NEW_SUFFIX, parentDir, Target } from './paths.js';
+import { type PostResult, runPost } from './post.js';
+import {
+  entryOf,
+  type Item,
+  itemDiff,
+  projectRoot,
+  reportOf,
+  type Scan,
+  type StatusEntry,
+  scan,
+} from './status.js';
+import { plural } from './text.js';
+import { chmodFile, ensureDir, removeFile, removeTempFiles, writeFileAtomic } from './write.js';
+
+export type { ConflictResult } from './conflicts.js';
+
+export interface ApplyOptions {
+  /** Write nothing; report what would change. */
+  readonly noop?: boolean;
+  /** Include unified diffs in the entries. */
+  readonly diff?: boolean;
+  /** Overwrite hand-edited, conflicting and adopted files; purge and remove hand-edited ones. */
+  readonly force?: boolean;
+  /** Only these paths (or directories, or globs); everything else is left as it is. */
+  readonly paths?: readonly string[];
+  /** Asked for each `adopt` file whose content differs, with its diff; true overwrites it. */
+  readonly confirm?: (entry: StatusEntry, diff: string) => Promise<boolean> | boolean;
+  /** The previous template output of a path (the engine reproduces it), for a three-way merge. */
+  readonly previousOutput?: (path: string) => Promise<Uint8Array | undefined> | Uint8Array | undefined;
+  /** fsync every written file (survives power loss; several times slower). The lock is always synced. */
+  readonly durable?: boolean;
+}
+
+export interface SkippedEntry {
+  readonly path: string;
+  readonly state: FileState;
+  readonly reason: string;
+}
+
+export interface ApplyResult {
+  readonly noop: boolean;
+  /** False when a conflict stopped the run or a post command failed. */
+  readonly ok: boolean;
+  /** Every path as found before applying (with diffs when asked). */
+  readonly entries: readonly StatusEntry[];
+  /** Written (or, under noop, to be written), including mode-only changes. */
+  readonly written: readonly string[];
+  readonly removed: readonly string[];
+  readonly unchanged: readonly string[];
+  /** Left alone: hand-edited files, adopted files not confirmed. */
+  readonly skipped: readonly SkippedEntry[];
+  readonly conflicts: readonly ConflictResult[];
+  readonly post: readonly PostResult[];
+  readonly directoriesCreated: readonly string[];
+  /** Files changed, or that would change under noop (adopt files awaiting confirmation included). */
+  readonly changedCount: number;
+  /** `Would have changed N files` (noop), `Changed N files`, a conflict summary, or ''. */
+  readonly message: string;
+  readonly lockChanged: boolean;
+}
+
+type Action = 'write' | 'chmod' | 'remove' | 'none' | 'ask' | 'conflict';
+
+function actionOf(item: Item, force: boolean): Action {
+  switch (item.state) {
+    case 'create':
+      return 'write';
+    case 'changed':
+      return item.modeOnly ? 'chmod' : 'write';
+    case 'delete':
+    case 'purge':
+      return 'remove';
+    case 'edited':
+      if (!force) return 'none';
+      return item.planned && !item.planned.file.empty ? 'write' : 'remove';
+    case 'conflict':
+      return force ? 'write' : 'conflict';
+    case 'adopt':
+      return force ? 'write' : 'ask';
+    default:
+      return 'none';
+  }
+}
+
+export async function apply(plan: RenderPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
+  const noop = options.noop === true;
+  const force = options.force === true;
+  const root = projectRoot(plan);
+  let runLock: RunLock | undefined;
+  try {
+    if (!noop) {
+      runLock = acquireRunLock(root);
+      if (runLock.recovered)
+        removeTempFiles(new Target(root), ['', ...plan.files.map((f) => parentDir(f.path))]);
+    }
+    const s = scan(plan, options.paths === undefined ? {} : { paths: options.paths });
+    const entries = reportOf(s, options.diff === true).entries;
+    const actions = new Map<Item, Action>();
+    for (const item of s.items) actions.set(item, actionOf(item, force));
+    const of = (a: Action): Item[] => s.items.filter((i) => actions.get(i) === a);
+
+    const conflicting = of('conflict');
+    if (conflicting.length > 0) {
+      const { conflicts, message } = await stopOnConflicts(s, conflicting, noop, options);
+      return { ...nothingDone(noop, entries), ok: false, conflicts, message };
+    }
+
+    const asked = of('ask');
+    const accepted = new Set<Item>();
+    const skipped: SkippedEntry[] = of('none')
+      .filter((i) => i.state === 'edited')
+      .map((i) => ({ path: i.path, state: i.state as FileState, reason: i.reason ?? 'changed by hand' }));
+    if (!noop) {
+      for (const item of asked) {
+        if (options.confirm && (await options.confirm(entryOf(item, false), itemDiff(item))))
+          accepted.add(item);
+        else
+          skipped.push({
+            path: item.path,
+            state: 'adopt',
+            reason: 'differs from the template output: not confirmed',
+          });
+      }
+    }
+    const writes = [...of('write'), ...of('chmod'), ...asked.filter((i) => noop || accepted.has(i))];
+    const removes = of('remove');
+    const unchanged = s.items
+      .filter((i) => i.state !== 'absent' && actions.get(i) === 'none')
+      .map((i) => i.path);
+    const changedCount = writes.length + removes.length;
+    if (noop) {
+      return {
+        noop,
+        ok: true,
+        entries,
+        written: writes.map((i) => i.path).sort(),
+        removed: removes.map((i) => i.path).sort(),
+        unchanged,
+        skipped: [
+          ...skipped,
+          ...asked.map((i) => ({
+            path: i.path,
+            state: 'adopt' as const,
+            reason: 'needs confirmation or --force',
+          })),
+        ],
+        conflicts: [],
+        post: [],
+        directoriesCreated: [],
+        changedCount,
+        message: changedCount > 0 ? `Would have changed ${plural(changedCount, 'file')}` : '',
+        lockChanged: false,
+      };
+    }
+    return write(plan, s, { writes, removes, unchanged, skipped, entries, actions }, options);
+  } finally {
+    runLock?.release();
+  }
+}
+
+interface Work {
+  readonly writes: readonly Item[];
+  readonly removes: readonly Item[];
+  readonly unchanged: readonly string[];
+  readonly skipped: readonly SkippedEntry[];
+  readonly entries: readonly StatusEntry[];
+  readonly actions: ReadonlyMap<Item, Action>;
+}
+
+function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): ApplyResult {
+  const durable = options.durable === true;
+  const { root, target } = s;
+  const written = new Set<string>();
+  const removed = new Set<string>();
+  const created: string[] = [];
+  let failure: unknown;
+  try {
+    for (const item of work.removes) {
+      removeFile(target, item.path);
+      removed.add(item.path);
+    }
+    if (removed.size > 0) target.forget();
+    for (const item of work.writes) {
+      const file = item.planned!.file;
+      if (work.actions.get(item) === 'chmod') {
+        chmodFile(target, item.path, file.mode);
+      } else {
+        created.push(...ensureDir(target, parentDir(item.path)));
+        writeFileAtomic(root, item.path, file.content, file.mode, durable);
+        // A forced conflict: the new output it waited on is now the file itself.
+        if (item.state === 'conflict') removeFile(target, item.path + NEW_SUFFIX);
+      }
+      written.add(item.path);
+    }
+  } catch (error) {
+    failure = error;
+  }
+
+  // post commands, then what each written file holds now
+  const post: PostResult[] = [];
+  const postFailed = new Set<string>();
+  const diskAfter = new Map<string, string>();
+  const after = new Target(root);
+  for (const item of work.writes) {
+    if (!written.has(item.path)) continue;
+    const chmodOnly = work.actions.get(item) === 'chmod';
+    let hash = chmodOnly && item.disk.kind === 'file' ? item.disk.hash : item.planned!.hash;
+    // After a failed write phase no post command runs; a file that needs one is redone next time.
+    if (!chmodOnly && failure !== undefined) {
+      if (plan.post.some((cmd) => matchesBasename(cmd.glob, item.path))) postFailed.add(item.path);
+    } else if (!chmodOnly) {
+      const results = runPost(root, plan.post, item.path);
+      post.push(...results);
+      if (results.some((r) => !r.ok)) postFailed.add(item.path);
+      if (results.length > 0) {
+        const disk = after.read(item.path);
+        if (disk.kind === 'file') hash = disk.hash;
+      }
+    }
+    diskAfter.set(item.path, hash);
+  }
+
+  const files = new Map<string, LockedFile>(s.lock?.files ?? []);
+  for (const item of s.items) {
+    const next = lockEntryAfter(item, written.has(item.path), removed.has(item.path), diskAfter, postFailed);
+    if (next) files.set(item.path, next);
+    else files.delete(item.path);
+  }
+  const directories = settleDirectories(root, [...(s.lock?.directories ?? []), ...created], removed.size > 0);
+  const lockChanged = writeLock(root, lockFor(plan, directories, files));
+  if (failure !== undefined) {
+    const done = `${plural(written.size, 'file')} written and ${removed.size} removed before it; the lock records them`;
+    if (failure instanceof SyncError) {
+      throw new SyncError(failure.code, `${failure.message} (${done})`, {
+        ...(failure.path === undefined ? {} : { path: failure.path }),
+        hint: 'Fix the cause and run apply again: it completes the job.',
+        cause: failure,
+      });
+    }
+    throw failure;
+  }
+  verify(root, files, written, removed, postFailed);
+  const changed = written.size + removed.size;
+  const failedPost = post.filter((r) => !r.ok).length;
+  return {
+    noop: false,
+    ok: failedPost === 0,
+    entries: work.entries,
+    written: [...written].sort(),
+    removed: [...removed].sort(),
+    unchanged: work.unchanged,
+    skipped: work.skipped,
+    conflicts: [],
+    post,
+    directoriesCreated: created,
+    changedCount: changed,
+    message:
+      failedPost > 0
+        ? `${plural(failedPost, 'post command')} failed`
+        : changed > 0
+          ? `Changed ${plural(changed, 'file')}`
+          : '',
+    lockChanged,
+  };
+}
+
+function nothingDone(noop: boolean, entries: readonly StatusEntry[]): ApplyResult {
+  return {
+    noop,
+    ok: true,
+    entries,
+    written: [],
+    removed: [],
+    unchanged: [],
+    skipped: [],
+    conflicts: [],
+    post: [],
+    directoriesCreated: [],
+    changedCount: 0,
+    message: '',
+    lockChanged: false,
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Conflicts stop a run before anything else is written. For each, the new template output goes to
+ * `<path>.pantograph-new`; when the engine can reproduce the previous output, the file itself gets a
+ * three-way merge (`git merge-file`). A later `resolve <path>` accepts the user's result.
+ */
+import type { ApplyOptions } from './apply.js';
+import { mergeFile } from './merge.js';
+import { NEW_SUFFIX } from './paths.js';
+import type { Item, Scan } from './status.js';
+import { plural } from './text.js';
+import { writeFileAtomic } from './write.js';
+
+export interface ConflictResult {
+  readonly path: string;
+  readonly template?: string;
+  /**
+   * `merged`: the file now holds a three-way merge (`conflicts` hunks marked); `new-file`: the new output
+   * is in `<path>.pantograph-new`; `pending`: an earlier run already did one of these and it awaits
+   * `resolve`; `none` under noop (nothing written). Except under noop, `newFile` holds the new output.
+   */
+  readonly resolution: 'merged' | 'new-file' | 'pending' | 'none';
+  readonly conflicts?: number;
+  readonly newFile: string;
+}
+
+export async function stopOnConflicts(
+  s: Scan,
+  conflicting: readonly Item[],
+  noop: boolean,
+  options: { readonly durable?: boolean; readonly previousOutput?: ApplyOptions['previousOutput'] },
+): Promise<{ conflicts: ConflictResult[]; message: string }> {
+  const results: ConflictResult[] = [];
+  for (const item of conflicting) {
+    const file = item.planned!.file;
+    const newFile = item.path + NEW_SUFFIX;
+    const base = { path: item.path, template: file.template, newFile };
+    const pending = s.target.read(newFile).kind === 'file';
+    if (!noop) writeFileAtomic(s.root, newFile, file.content, file.mode, options.durable === true);
+    // An earlier run already merged or wrote the new output: merging again would nest the merges.
+    if (noop || pending) {
+      results.push({ ...base, resolution: noop ? 'none' : 'pending' });
+      continue;
+    }
+    const previous = options.previousOutput ? await options.previousOutput(item.path) : undefined;
+    const merged =
+      previous && item.disk.kind === 'file'
+        ? mergeFile(item.path, item.disk.content, previous, file.content)
+        : undefined;
+    if (merged && item.disk.kind === 'file') {
+      writeFileAtomic(s.root, item.path, merged.content, item.disk.mode, options.durable === true);
+      results.push({ ...base, resolution: 'merged', conflicts: merged.conflicts });
+    } else {
+      results.push({ ...base, resolution: 'new-file' });
+    }
+  }
+  const message = noop
+    ? `${plural(results.length, 'conflict')}: apply would stop without writing`
+    : `${plural(results.length, 'conflict')}: nothing else was written. Merge each file (the new template output is in <path>${NEW_SUFFIX}), then run \`pantograph resolve <path>\`, or apply with --force to overwrite`;
+  return { conflicts: results, message };
+}

@@ -1,0 +1,49 @@
+/**
+ * Typed errors of `src/sync`. Each carries a stable `code`, the project-relative `path` it is about (when
+ * any) and a `hint` saying what to do. Nothing in the project has been changed when one is thrown before
+ * the write phase; errors thrown during it say so in their message.
+ */
+export type SyncErrorCode =
+  // output paths
+  | 'SYNC_PATH_INVALID'
+  | 'SYNC_PATH_RESERVED'
+  | 'SYNC_SYMLINK'
+  | 'SYNC_NOT_A_DIRECTORY'
+  | 'SYNC_IS_DIRECTORY'
+  | 'SYNC_NOT_REGULAR'
+  | 'SYNC_UNREADABLE'
+  // the run
+  | 'SYNC_PLAN_INVALID'
+  | 'SYNC_PROJECT_MISSING'
+  | 'SYNC_LOCKED'
+  | 'SYNC_LOCK_INVALID'
+  | 'SYNC_WRITE_FAILED'
+  | 'SYNC_NOT_CONVERGED'
+  // resolve and remove
+  | 'SYNC_NOT_MANAGED'
+  | 'SYNC_EDITED';
+
+export class SyncError extends Error {
+  override name = 'SyncError';
+  readonly path: string | undefined;
+  readonly hint: string | undefined;
+
+  constructor(
+    readonly code: SyncErrorCode,
+    message: string,
+    options: { path?: string; hint?: string; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.path = options.path;
+    this.hint = options.hint;
+  }
+}
+
+/** The `code` of a Node system error (`ENOENT`, `EACCES`...), or undefined. */
+export function errnoCode(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const code = (error as { code: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}

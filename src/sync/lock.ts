@@ -1,0 +1,197 @@
+/**
+ * `.pantograph.lock`: what Pantograph applied, as deterministic JSON (fixed key order, files sorted by
+ * path, one line per file, no timestamps), so that applying twice leaves it byte for byte the same.
+ * Template settings keep their own key order: it is the order the templates saw them in.
+ */
+import { readFileSync } from 'node:fs';
+import type { PlannedSource, RenderPlan } from '../engine/render-plan.js';
+import { errnoCode, SyncError } from './errors.js';
+import { LOCK_FILE } from './paths.js';
+import { writeFileAtomic } from './write.js';
+
+export const LOCK_VERSION = 1;
+
+export interface LockedFile {
+  readonly template: string;
+  /** The template's source file (e.g. `files/Gemfile.epp`). */
+  readonly source: string;
+  /** `init` files were written once for a new project and are never touched again. */
+  readonly kind: 'file' | 'init';
+  /** Mode written, as an octal string (`0644`). */
+  readonly mode: string;
+  /** SHA-256 of the rendered output; `''` when its `post` commands failed (so the next run redoes it). */
+  readonly rendered: string;
+  /** SHA-256 of the content on disk after `post` commands ran. */
+  readonly disk: string;
+  /** True when the disk content is the user's, accepted by `resolve`: a template change is a conflict. */
+  readonly resolved?: boolean;
+}
+
+export interface LockedTemplate {
+  readonly name: string;
+  readonly version?: string;
+  readonly source: number;
+  readonly settings: Readonly<Record<string, unknown>>;
+}
+
+export interface LockFile {
+  readonly lockVersion: number;
+  readonly engineVersion: string;
+  readonly sources: readonly PlannedSource[];
+  readonly templates: readonly LockedTemplate[];
+  /** Directories Pantograph created, sorted. */
+  readonly directories: readonly string[];
+  readonly files: ReadonlyMap<string, LockedFile>;
+}
+
+export function modeString(mode: number): string {
+  return `0${(mode & 0o7777).toString(8).padStart(3, '0')}`;
+}
+
+export function parseMode(mode: string): number {
+  return Number.parseInt(mode, 8);
+}
+
+/** The header of a lock for a plan: engine, sources, templates (files and directories come from apply). */
+export function lockFor(
+  plan: RenderPlan,
+  directories: readonly string[],
+  files: ReadonlyMap<string, LockedFile>,
+): LockFile {
+  return {
+    lockVersion: LOCK_VERSION,
+    engineVersion: plan.engineVersion,
+    sources: plan.sources.map((s) => ({
+      type: s.type,
+      location: s.location,
+      ...(s.ref === undefined ? {} : { ref: s.ref }),
+      ...(s.commit === undefined ? {} : { commit: s.commit }),
+    })),
+    templates: plan.templates.map((t) => ({
+      name: t.name,
+      ...(t.version === undefined ? {} : { version: t.version }),
+      source: t.source,
+      settings: t.settings,
+    })),
+    directories,
+    files,
+  };
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Deterministic serialisation. */
+export function serializeLock(lock: LockFile): string {
+  const ind = (text: string): string => text.replace(/\n/g, '\n  ');
+  const files = [...lock.files.keys()].sort(cmp).map((path) => {
+    const f = lock.files.get(path)!;
+    const entry = {
+      template: f.template,
+      source: f.source,
+      kind: f.kind,
+      mode: f.mode,
+      rendered: f.rendered,
+      disk: f.disk,
+      ...(f.resolved ? { resolved: true } : {}),
+    };
+    return `    ${JSON.stringify(path)}: ${JSON.stringify(entry)}`;
+  });
+  const parts = [
+    `  "lockVersion": ${JSON.stringify(lock.lockVersion)}`,
+    `  "engineVersion": ${JSON.stringify(lock.engineVersion)}`,
+    `  "sources": ${ind(JSON.stringify(lock.sources, null, 2))}`,
+    `  "templates": ${ind(JSON.stringify(lock.templates, null, 2))}`,
+    `  "directories": ${ind(JSON.stringify([...lock.directories].sort(cmp), null, 2))}`,
+    `  "files": ${files.length === 0 ? '{}' : `{\n${files.join(',\n')}\n  }`}`,
+  ];
+  return `{\n${parts.join(',\n')}\n}\n`;
+}
+
+export function parseLock(text: string, file = LOCK_FILE): LockFile {
+  const bad = (why: string): never => {
+    throw new SyncError('SYNC_LOCK_INVALID', `${file} is not a valid Pantograph lock file: ${why}`, {
+      path: file,
+      hint: 'Restore it from version control, or delete it to start over (files become `adopt`).',
+    });
+  };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return bad((error as Error).message);
+  }
+  if (!isObject(data)) return bad('not a JSON object');
+  if (data.lockVersion !== LOCK_VERSION)
+    return bad(`unsupported lockVersion ${JSON.stringify(data.lockVersion)}`);
+  if (typeof data.engineVersion !== 'string') return bad('engineVersion is not a string');
+  if (!Array.isArray(data.sources) || !Array.isArray(data.templates)) return bad('sources/templates missing');
+  if (!Array.isArray(data.directories) || !data.directories.every((d) => typeof d === 'string')) {
+    return bad('directories is not a list of strings');
+  }
+  if (!isObject(data.files)) return bad('files is not an object');
+  const files = new Map<string, LockedFile>();
+  for (const [path, f] of Object.entries(data.files)) {
+    if (
+      !isObject(f) ||
+      typeof f.template !== 'string' ||
+      typeof f.source !== 'string' ||
+      (f.kind !== 'file' && f.kind !== 'init') ||
+      typeof f.mode !== 'string' ||
+      !/^0[0-7]{3,4}$/.test(f.mode) ||
+      typeof f.rendered !== 'string' ||
+      typeof f.disk !== 'string'
+    ) {
+      return bad(`entry ${JSON.stringify(path)} is malformed`);
+    }
+    files.set(path, {
+      template: f.template,
+      source: f.source,
+      kind: f.kind,
+      mode: f.mode,
+      rendered: f.rendered,
+      disk: f.disk,
+      ...(f.resolved === true ? { resolved: true } : {}),
+    });
+  }
+  return {
+    lockVersion: LOCK_VERSION,
+    engineVersion: data.engineVersion,
+    sources: data.sources as PlannedSource[],
+    templates: data.templates as LockedTemplate[],
+    directories: data.directories as string[],
+    files,
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The project's lock, or undefined when it has none (a new project). */
+export function readLock(projectRoot: string): LockFile | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`${projectRoot}/${LOCK_FILE}`, 'utf8');
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    throw new SyncError('SYNC_UNREADABLE', `Cannot read ${LOCK_FILE}: ${errnoCode(error) ?? String(error)}`, {
+      path: LOCK_FILE,
+      cause: error,
+    });
+  }
+  return parseLock(text);
+}
+
+/**
+ * Writes the lock atomically and durably, only when its bytes change. Returns true when it was written.
+ */
+export function writeLock(projectRoot: string, lock: LockFile): boolean {
+  const text = serializeLock(lock);
+  try {
+    if (readFileSync(`${projectRoot}/${LOCK_FILE}`, 'utf8') === text) return false;
+  } catch {
+    // missing or unreadable: write it
+  }
+  writeFileAtomic(projectRoot, LOCK_FILE, Buffer.from(text), 0o644, true);
+  return true;
+}

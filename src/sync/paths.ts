@@ -1,0 +1,223 @@
+/**
+ * Output path safety. A path is checked twice: as text (`checkOutputPath`: no `..`, no absolute path, no
+ * reserved name) and against the target directory (`Target`: no symlinked file or directory on the way,
+ * no file where a directory must be). Pantograph never writes through a symlink.
+ */
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { errnoCode, SyncError } from './errors.js';
+import { sha256 } from './hash.js';
+
+export const LOCK_FILE = '.pantograph.lock';
+/** Held while a run writes, so two runs never interleave. */
+export const RUN_LOCK_FILE = '.pantograph.lock.lck';
+/** Suffix of the file holding the new template output of a conflicting file. */
+export const NEW_SUFFIX = '.pantograph-new';
+/** Suffix of temporary files (`.<name>.pantograph-tmp`, beside their target). */
+export const TMP_SUFFIX = '.pantograph-tmp';
+
+const RESERVED = new Set(['.sync.yml', LOCK_FILE, RUN_LOCK_FILE]);
+
+/** Refuses a project-relative output path that could leave the project or hit a reserved file. */
+export function checkOutputPath(path: string): void {
+  const invalid = (why: string): never => {
+    throw new SyncError('SYNC_PATH_INVALID', `Output path ${JSON.stringify(path)} ${why}`, {
+      path,
+      hint: 'Output paths are relative to the project root, with `/` separators and no `.` or `..`.',
+    });
+  };
+  if (path === '') invalid('is empty');
+  if (path.includes('\0')) invalid('contains a NUL character');
+  if (path.includes('\\')) invalid('contains a backslash');
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) invalid('is absolute');
+  for (const part of path.split('/')) {
+    if (part === '..') invalid('leaves the project (`..`)');
+    if (part === '' || part === '.') invalid('is not normalised (empty or `.` segment)');
+  }
+  // `.git` at any depth: a nested repository's hooks are as dangerous as the project's own.
+  const inGit = path.split('/').some((part) => part.toLowerCase() === '.git');
+  if (inGit || RESERVED.has(path) || path.endsWith(TMP_SUFFIX)) {
+    throw new SyncError('SYNC_PATH_RESERVED', `Output path ${JSON.stringify(path)} is reserved`, {
+      path,
+      hint: '`.git/**`, `.sync.yml` and the lock file are never written by templates.',
+    });
+  }
+}
+
+/** What a target path holds. Only regular files are ever read or replaced. */
+export type DiskState =
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'file'; readonly hash: string; readonly mode: number; readonly content: Buffer };
+
+type DirState = 'dir' | 'missing' | SyncError;
+
+/**
+ * Reads target paths under one project root, checking every directory component once (cached): a
+ * symlinked or non-directory component is an error, a missing one makes everything below it missing.
+ */
+export class Target {
+  private readonly dirs = new Map<string, DirState>([['', 'dir']]);
+  /** Names in each directory read so far (one readdir instead of a failing open per missing file). */
+  private readonly listings = new Map<string, ReadonlySet<string> | null>();
+
+  constructor(readonly root: string) {}
+
+  abs(path: string): string {
+    return `${this.root}/${path}`;
+  }
+
+  /** State of a project-relative directory (`''` is the root). Throws for a symlink or a file. */
+  dir(dir: string): 'dir' | 'missing' {
+    let state = this.dirs.get(dir);
+    if (state === undefined) {
+      const slash = dir.lastIndexOf('/');
+      const parent = this.dir(slash < 0 ? '' : dir.slice(0, slash));
+      state = parent === 'missing' ? 'missing' : this.lstatDir(dir);
+      this.dirs.set(dir, state);
+    }
+    if (state instanceof SyncError) throw state;
+    return state;
+  }
+
+  /** Records a directory this run created. */
+  created(dir: string): void {
+    this.dirs.set(dir, 'dir');
+  }
+
+  /** Forgets what is known about directories (after removals). */
+  forget(): void {
+    this.listings.clear();
+    this.dirs.clear();
+    this.dirs.set('', 'dir');
+  }
+
+  /** Reads a file without following a symlink; a missing file (or parent) is `missing`. */
+  read(path: string): DiskState {
+    const slash = path.lastIndexOf('/');
+    const dir = slash < 0 ? '' : path.slice(0, slash);
+    if (this.dir(dir) === 'missing') return { kind: 'missing' };
+    // A missing file is common (every `create`): the listing says so without the cost of an exception.
+    if (this.listing(dir)?.has(path.slice(slash + 1)) === false) return { kind: 'missing' };
+    let fd: number;
+    try {
+      // O_NOFOLLOW: a symlink fails with ELOOP. O_NONBLOCK: opening a FIFO must not hang; fstat below refuses it.
+      fd = openSync(this.abs(path), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (error) {
+      const code = errnoCode(error);
+      if (code === 'ENOENT') return { kind: 'missing' };
+      throw this.openError(path, code, error);
+    }
+    try {
+      const stat = fstatSync(fd);
+      if (stat.isDirectory()) {
+        throw new SyncError('SYNC_IS_DIRECTORY', `${path} is a directory where a file should be`, {
+          path,
+          hint: 'Move or remove the directory, or list the path under `unmanaged`.',
+        });
+      }
+      if (!stat.isFile()) {
+        throw new SyncError('SYNC_NOT_REGULAR', `${path} is not a regular file`, { path });
+      }
+      const content = readAll(fd, stat.size);
+      return { kind: 'file', hash: sha256(content), mode: stat.mode & 0o7777, content };
+    } catch (error) {
+      if (error instanceof SyncError) throw error;
+      throw this.openError(path, errnoCode(error), error);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private listing(dir: string): ReadonlySet<string> | null {
+    let names = this.listings.get(dir);
+    if (names === undefined) {
+      try {
+        names = new Set(readdirSync(dir === '' ? this.root : this.abs(dir)));
+      } catch {
+        names = null; // unlistable: open each file and see
+      }
+      this.listings.set(dir, names);
+    }
+    return names;
+  }
+
+  private openError(path: string, code: string | undefined, cause: unknown): SyncError {
+    if (code === 'ELOOP') {
+      return new SyncError(
+        'SYNC_SYMLINK',
+        `${path} is a symbolic link: Pantograph never writes through one`,
+        {
+          path,
+          hint: 'Replace the link with a regular file, or list the path under `unmanaged`.',
+          cause,
+        },
+      );
+    }
+    if (code === 'ENOTDIR') {
+      return new SyncError('SYNC_NOT_A_DIRECTORY', `A component of ${path} is not a directory`, {
+        path,
+        cause,
+      });
+    }
+    if (code === 'EISDIR') {
+      return new SyncError('SYNC_IS_DIRECTORY', `${path} is a directory where a file should be`, {
+        path,
+        cause,
+      });
+    }
+    return new SyncError('SYNC_UNREADABLE', `Cannot read ${path}: ${code ?? String(cause)}`, {
+      path,
+      hint: 'Check the file permissions.',
+      cause,
+    });
+  }
+
+  private lstatDir(dir: string): DirState {
+    try {
+      const stat = lstatSync(this.abs(dir));
+      if (stat.isDirectory()) return 'dir';
+      if (stat.isSymbolicLink()) {
+        return new SyncError(
+          'SYNC_SYMLINK',
+          `Directory ${dir} is a symbolic link: Pantograph never writes through one`,
+          {
+            path: dir,
+            hint: 'Replace the link with a real directory, or list the paths under it as `unmanaged`.',
+          },
+        );
+      }
+      return new SyncError('SYNC_NOT_A_DIRECTORY', `${dir} is a file where a directory should be`, {
+        path: dir,
+        hint: 'Move or remove the file.',
+      });
+    } catch (error) {
+      const code = errnoCode(error);
+      if (code === 'ENOENT') return 'missing';
+      return new SyncError('SYNC_UNREADABLE', `Cannot inspect directory ${dir}: ${code ?? String(error)}`, {
+        path: dir,
+        cause: error,
+      });
+    }
+  }
+}
+
+/** Reads `size` bytes (what fstat said) with no second fstat, as `readFileSync(fd)` would do. */
+function readAll(fd: number, size: number): Buffer {
+  const buffer = Buffer.allocUnsafe(size);
+  let offset = 0;
+  while (offset < size) {
+    const n = readSync(fd, buffer, offset, size - offset, offset);
+    if (n === 0) break;
+    offset += n;
+  }
+  return offset < size ? buffer.subarray(0, offset) : buffer;
+}
+
+export function parentDir(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+/** Same executable bit (owner): the only mode difference that counts, as in git. */
+export function sameExec(a: number, b: number): boolean {
+  return (a & 0o100) === (b & 0o100);
+}

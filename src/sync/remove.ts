@@ -1,0 +1,78 @@
+/**
+ * `remove`: deletes the files Pantograph manages (never `init` files, never hand-edited ones without
+ * `force`) and the directories it created once they are empty. Every hand-edited file is found before
+ * anything is removed.
+ */
+import { realpathSync, rmdirSync, unlinkSync } from 'node:fs';
+import { SyncError } from './errors.js';
+import { readLock, writeLock } from './lock.js';
+import { acquireRunLock } from './mutex.js';
+import { checkOutputPath, LOCK_FILE, Target } from './paths.js';
+import { removeFile } from './write.js';
+
+export interface RemoveOptions {
+  readonly force?: boolean;
+}
+
+export interface RemoveResult {
+  readonly removed: readonly string[];
+  readonly directoriesRemoved: readonly string[];
+  /** `init` files, left in place. */
+  readonly kept: readonly string[];
+}
+
+export function remove(root: string, options: RemoveOptions = {}): RemoveResult {
+  const projectRoot = realpathSync(root);
+  const runLock = acquireRunLock(projectRoot);
+  try {
+    const lock = readLock(projectRoot);
+    if (!lock) return { removed: [], directoriesRemoved: [], kept: [] };
+    const target = new Target(projectRoot);
+    const toRemove: string[] = [];
+    const edited: string[] = [];
+    const kept: string[] = [];
+    for (const [path, locked] of lock.files) {
+      checkOutputPath(path);
+      if (locked.kind === 'init') {
+        kept.push(path);
+        continue;
+      }
+      const disk = target.read(path);
+      if (disk.kind === 'missing') continue;
+      const handEdited = disk.hash !== locked.disk || locked.resolved === true;
+      if (handEdited && options.force !== true) edited.push(path);
+      else toRemove.push(path);
+    }
+    if (edited.length > 0) {
+      throw new SyncError(
+        'SYNC_EDITED',
+        `${edited.length} managed file(s) were changed by hand: ${edited.slice(0, 5).join(', ')}; nothing was removed`,
+        {
+          path: edited[0]!,
+          hint: 'Keep a copy of your changes and run remove with --force, or restore the files first.',
+        },
+      );
+    }
+    toRemove.sort();
+    for (const path of toRemove) removeFile(target, path);
+    const directoriesRemoved: string[] = [];
+    const keptDirs: string[] = [];
+    for (const dir of [...lock.directories].sort((a, b) => b.length - a.length)) {
+      try {
+        rmdirSync(`${projectRoot}/${dir}`);
+        directoriesRemoved.push(dir);
+      } catch {
+        keptDirs.push(dir);
+      }
+    }
+    const files = new Map([...lock.files].filter(([, f]) => f.kind === 'init'));
+    if (files.size === 0) {
+      unlinkSync(`${projectRoot}/${LOCK_FILE}`);
+    } else {
+      writeLock(projectRoot, { ...lock, files, directories: keptDirs.sort() });
+    }
+    return { removed: toRemove, directoriesRemoved: directoriesRemoved.sort(), kept: kept.sort() };
+  } finally {
+    runLock.release();
+  }
+}

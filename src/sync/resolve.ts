@@ -1,0 +1,62 @@
+/**
+ * `resolve <path>`: the user's content of a managed file is accepted as it is. With a pending
+ * `<path>.pantograph-new` (a conflict), the lock takes the new template output as the rendered baseline
+ * and the file's current content as the disk content, and the `.pantograph-new` file is removed.
+ */
+import { realpathSync } from 'node:fs';
+import { SyncError } from './errors.js';
+import { type LockedFile, modeString, readLock, writeLock } from './lock.js';
+import { acquireRunLock } from './mutex.js';
+import { checkOutputPath, NEW_SUFFIX, Target } from './paths.js';
+import { removeFile } from './write.js';
+
+export interface ResolveResult {
+  readonly path: string;
+  /** True when a `.pantograph-new` file was taken as the new baseline and removed. */
+  readonly hadNewFile: boolean;
+  /** True when the accepted content differs from the template output (it is then kept as the user's). */
+  readonly differsFromTemplate: boolean;
+}
+
+export function resolve(root: string, path: string): ResolveResult {
+  const projectRoot = realpathSync(root);
+  checkOutputPath(path);
+  const target = new Target(projectRoot);
+  const runLock = acquireRunLock(projectRoot);
+  try {
+    const lock = readLock(projectRoot);
+    const locked = lock?.files.get(path);
+    if (!lock || !locked || locked.kind !== 'file') {
+      throw new SyncError('SYNC_NOT_MANAGED', `${path} is not a file Pantograph manages`, {
+        path,
+        hint: 'Only files recorded in .pantograph.lock can be resolved.',
+      });
+    }
+    const disk = target.read(path);
+    if (disk.kind !== 'file') {
+      throw new SyncError('SYNC_NOT_MANAGED', `${path} does not exist: nothing to resolve`, {
+        path,
+        hint: 'Run apply to create it again.',
+      });
+    }
+    const newFile = target.read(path + NEW_SUFFIX);
+    const rendered = newFile.kind === 'file' ? newFile.hash : locked.rendered;
+    const mode = newFile.kind === 'file' ? modeString(newFile.mode) : locked.mode;
+    const entry: LockedFile = {
+      template: locked.template,
+      source: locked.source,
+      kind: 'file',
+      mode,
+      rendered,
+      disk: disk.hash,
+      ...(disk.hash !== rendered ? { resolved: true } : {}),
+    };
+    const files = new Map(lock.files);
+    files.set(path, entry);
+    writeLock(projectRoot, { ...lock, files });
+    if (newFile.kind === 'file') removeFile(target, path + NEW_SUFFIX);
+    return { path, hadNewFile: newFile.kind === 'file', differsFromTemplate: disk.hash !== rendered };
+  } finally {
+    runLock.release();
+  }
+}

@@ -1,0 +1,266 @@
+/**
+ * The string functions. Expected values come from Puppet 7.23 (`puppet epp render`), mostly the fn_* cases
+ * of the conformance suite and a batch of extra calls run through the same oracle.
+ */
+import { describe, expect, it } from 'vitest';
+import { EppEvalError } from '../../src/epp/errors.js';
+import { type CallContext, invoke } from '../../src/epp/functions/registry.js';
+import { rubySplit, shellquote, stringFunctions, versioncmp } from '../../src/epp/functions/strings.js';
+import { PatternType, RegexpType } from '../../src/epp/runtime/types.js';
+import { type PHash, PRegexp, PTimestamp, type Value } from '../../src/epp/runtime/values.js';
+
+const ctx: CallContext = {
+  strict: true,
+  warn: () => {},
+  log: () => {},
+  lookupVariable: () => ({ found: false, value: undefined }),
+  renderFile: () => '',
+  renderInline: () => '',
+};
+
+function call(name: string, ...args: Value[]): Value {
+  const def = stringFunctions.find((f) => f.name === name);
+  if (!def) throw new Error(`no function ${name}`);
+  return invoke(def, ctx, args, undefined);
+}
+
+function errorOf(f: () => unknown): EppEvalError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof EppEvalError) return e;
+    throw e;
+  }
+  throw new Error('expected an EppEvalError');
+}
+
+const hash = (...entries: [Value, Value][]): PHash => new Map(entries);
+const re = (source: string) => new PRegexp(source);
+
+describe('case functions', () => {
+  it('upcase / downcase strings, arrays and hashes (fn_upcase_downcase)', () => {
+    expect(call('upcase', 'aBc')).toBe('ABC');
+    expect(call('downcase', 'aBc')).toBe('abc');
+    expect(call('upcase', ['a', 'B'])).toEqual(['A', 'B']);
+    expect(call('upcase', 'straße')).toBe('STRASSE');
+    expect(call('downcase', 'ÀÉÎ')).toBe('àéî');
+    expect(call('upcase', hash(['a', ['b', hash(['c', 'd'])]], ['E', 1n]))).toEqual(
+      hash(['A', ['B', hash(['C', 'D'])]], ['E', 1n]),
+    );
+    expect(call('upcase', 5n)).toBe(5n);
+  });
+
+  it('capitalize and camelcase (fn_capitalize, fn_camelcase)', () => {
+    expect(call('capitalize', 'hELLO wORLD')).toBe('Hello world');
+    expect(call('capitalize', ['abc', 'dEF'])).toEqual(['Abc', 'Def']);
+    expect(call('camelcase', 'snake_case_word')).toBe('SnakeCaseWord');
+    expect(call('camelcase', 'a__b_c_')).toBe('ABC');
+    expect(call('camelcase', 2.5)).toBe(2.5);
+  });
+
+  it('rejects values that are not strings or numbers', () => {
+    const e = errorOf(() => call('capitalize', true));
+    expect(e.code).toBe('EPP_ARGUMENTS');
+    expect(e.message).toBe(
+      "'capitalize' parameter 'arg' expects a value of type Numeric, String, or Iterable[Variant[String, Numeric]], got Boolean",
+    );
+    expect(errorOf(() => call('upcase', [true])).code).toBe('EPP_ARGUMENTS');
+    expect(errorOf(() => call('upcase', 'a', 'b')).message).toBe("'upcase' expects 1 argument, got 2");
+  });
+});
+
+describe('whitespace functions', () => {
+  it('strip, lstrip, rstrip (fn_strip_lstrip_rstrip)', () => {
+    expect(call('strip', '  a b  ')).toBe('a b');
+    expect(call('lstrip', '  a ')).toBe('a ');
+    expect(call('rstrip', ' a  ')).toBe(' a');
+    expect(call('strip', ' \t x \n')).toBe('x');
+    expect(call('strip', ['  a', 'b  ', 3n])).toEqual(['a', 'b', 3n]);
+  });
+
+  it('chomp and chop as Ruby', () => {
+    expect(call('chomp', 'x\r\n')).toBe('x');
+    expect(call('chomp', 'x\n\n')).toBe('x\n');
+    expect(call('chomp', 'x')).toBe('x');
+    expect(call('chop', 'ab')).toBe('a');
+    expect(call('chop', 'a\r\n')).toBe('a');
+    expect(call('chop', 'a😀')).toBe('a');
+    expect(call('chop', '')).toBe('');
+  });
+});
+
+describe('split', () => {
+  it('splits on a regexp or a string taken as a regexp (fn_split)', () => {
+    expect(call('split', 'a,b,,c', ',')).toEqual(['a', 'b', '', 'c']);
+    expect(call('split', 'a1b22c', re('\\d+'))).toEqual(['a', 'b', 'c']);
+    expect(call('split', 'abc', '')).toEqual(['a', 'b', 'c']);
+    expect(call('split', 'a.b.c', '.')).toEqual([]);
+    expect(call('split', 'a-b_c', re('[-_]'))).toEqual(['a', 'b', 'c']);
+    expect(call('split', 'x', new RegexpType('x'))).toEqual([]);
+  });
+
+  it('keeps leading empty fields and captures, drops trailing empty fields', () => {
+    expect(call('split', 'a1b2', re('(\\d)'))).toEqual(['a', '1', 'b', '2']);
+    expect(call('split', ',a,,b,,', ',')).toEqual(['', 'a', '', 'b']);
+    expect(call('split', '', ',')).toEqual([]);
+    expect(call('split', 'abc', re('x*'))).toEqual(['a', 'b', 'c']);
+    expect(call('split', 'a b  c', ' ')).toEqual(['a', 'b', '', 'c']);
+    expect(rubySplit('a😀b', /(?:)/)).toEqual(['a', '😀', 'b']);
+  });
+
+  it('reports bad arguments', () => {
+    expect(errorOf(() => call('split', 1n, ',')).message).toBe(
+      "'split' parameter 'str' expects a String value, got Integer",
+    );
+    expect(errorOf(() => call('split', 'a', '(')).code).toBe('EPP_ARGUMENTS');
+  });
+});
+
+describe('regsubst', () => {
+  it('replaces the first match, or all with G (fn_regsubst_basic)', () => {
+    expect(call('regsubst', 'hello world', 'o', '0')).toBe('hell0 world');
+    expect(call('regsubst', 'hello world', re('o'), '0', 'G')).toBe('hell0 w0rld');
+    expect(call('regsubst', 'aaa', 'a', 'b', 'G')).toBe('bbb');
+  });
+
+  it('understands back-references (fn_regsubst_backreference)', () => {
+    expect(call('regsubst', 'john smith', re('(\\w+) (\\w+)'), '\\2, \\1')).toBe('smith, john');
+    expect(call('regsubst', 'abc', 'b', '[\\0]')).toBe('a[b]c');
+    expect(call('regsubst', 'abc', '(?<x>b)', '<\\k<x>>')).toBe('a<b>c');
+    expect(call('regsubst', 'abc', 'b', '\\&\\&')).toBe('abbc');
+    expect(call('regsubst', 'a.b', '\\.', '\\\\')).toBe('a\\b');
+    expect(call('regsubst', 'a1', '(\\d)|(x)', '[\\2]')).toBe('a[]');
+    expect(call('regsubst', 'abc', 'b', "\\`|\\'")).toBe('aa|cc');
+  });
+
+  it('takes the flags I, M, E and a hash replacement', () => {
+    expect(call('regsubst', 'Hello', 'h', 'j', 'I')).toBe('jello');
+    expect(call('regsubst', 'a\nb', 'a.b', 'X', 'M')).toBe('X');
+    expect(call('regsubst', 'a\nb', 'a.b', 'X')).toBe('a\nb');
+    expect(call('regsubst', 'abc', 'a b c', 'X', 'E')).toBe('X');
+    expect(call('regsubst', 'hello', 'l', hash(['l', 'L']), 'G')).toBe('heLLo');
+    expect(call('regsubst', 'abc', '', '-', 'G')).toBe('-a-b-c-');
+    expect(call('regsubst', 'abc', re('B'), 'x')).toBe('abc');
+  });
+
+  it('maps over an array target', () => {
+    expect(call('regsubst', ['ab', 'cb'], 'b', 'x')).toEqual(['ax', 'cx']);
+  });
+
+  it('checks its flags', () => {
+    expect(errorOf(() => call('regsubst', 'a', 'a', 'b', 'Q')).message).toBe(
+      "'regsubst' parameter 'flags' expects a match for Pattern[/^[GEIM]*$/], got 'Q'",
+    );
+    expect(errorOf(() => call('regsubst', 'a', re('a'), 'b', 'I')).code).toBe('EPP_ARGUMENTS');
+    expect(errorOf(() => call('regsubst', 1n, 'a', 'b')).code).toBe('EPP_ARGUMENTS');
+  });
+});
+
+describe('match', () => {
+  it('returns the match and its captures, or undef (fn_match, fn_match_array)', () => {
+    expect(call('match', 'abc123', re('([a-z]+)(\\d+)'))).toEqual(['abc123', 'abc', '123']);
+    expect(call('match', 'xyz', re('\\d'))).toBeUndefined();
+    expect(call('match', ['a1', 'b', 'c3'], re('\\d'))).toEqual([['1'], undefined, ['3']]);
+    expect(call('match', 'abc', 'b(c)?')).toEqual(['bc', 'c']);
+    expect(call('match', 'abc', 'x(y)?|(b)')).toEqual(['b', undefined, 'b']);
+    expect(call('match', ['a1', 'b2'], re('(\\d)'))).toEqual([
+      ['1', '1'],
+      ['2', '2'],
+    ]);
+  });
+
+  it('takes Pattern and Regexp types and arrays of patterns', () => {
+    expect(call('match', 'abc', new PatternType([re('z'), re('b')]))).toEqual(['b']);
+    expect(call('match', 'abc', [re('z'), re('(c)')])).toEqual(['c', 'c']);
+    expect(call('match', 'x', new RegexpType('x'))).toEqual(['x']);
+    expect(errorOf(() => call('match', 'x', new RegexpType())).message).toBe(
+      'Given Regexp Type has no regular expression',
+    );
+    expect(errorOf(() => call('match', 'x', 1n)).message).toBe(
+      'match() expects pattern of T, where T is String, Regexp, Regexp[r], Pattern[p], or Array[T]. Got Integer',
+    );
+  });
+});
+
+describe('sprintf, shellquote, strftime', () => {
+  it('sprintf formats as Ruby (fn_sprintf_*)', () => {
+    expect(call('sprintf', '%s|%p|%d', 'a', 'a', 3.7)).toBe('a|"a"|3');
+    expect(call('sprintf', '%s|%5.1f|%-4d|%x', undefined, 2.25, 7n, 255n)).toBe('|  2.2|7   |ff');
+    expect(errorOf(() => call('sprintf', 1n)).message).toBe(
+      "'sprintf' parameter 'format' expects a String value, got Integer",
+    );
+  });
+
+  it('shellquote quotes words for a Bourne shell (fn_shellquote)', () => {
+    expect(call('shellquote', 'a b', "it's", 'plain')).toBe('"a b" "it\'s" plain');
+    expect(call('shellquote', ['a', ['b c']], '', 'x$y', 'a\'b"c', 'é')).toBe(
+      `a "b c" "" 'x$y' "a'b\\"c" "é"`,
+    );
+    expect(shellquote([])).toBe('');
+    expect(call('shellquote', 1n, 'a/b-c')).toBe('1 a/b-c');
+  });
+
+  it('strftime formats a Timestamp (fn_strftime_fixed_timestamp)', () => {
+    const t = new PTimestamp(Date.parse('2020-02-03T04:05:06Z') / 1000);
+    expect(call('strftime', t, '%Y-%m-%d %H:%M:%S')).toBe('2020-02-03 04:05:06');
+    expect(call('strftime', t, '%H:%M %z', '-01:00')).toBe('03:05 -0100');
+    const e = errorOf(() => call('strftime', '%Y'));
+    expect(e.code).toBe('EPP_ARGUMENTS');
+    expect(errorOf(() => call('strftime', 1n, '%Y')).message).toBe(
+      "'strftime' parameter 'time_object' expects a Timestamp value, got Integer",
+    );
+  });
+});
+
+describe('versioncmp and digests', () => {
+  it('compares versions as Puppet (fn_versioncmp)', () => {
+    expect(call('versioncmp', '1.10', '1.9')).toBe(1n);
+    expect(call('versioncmp', '1.0', '1.0')).toBe(0n);
+    expect(call('versioncmp', '1.2', '1.10')).toBe(-1n);
+    expect(versioncmp('1.0.0', '1.0')).toBe(1);
+    expect(versioncmp('1.0-rc1', '1.0')).toBe(1);
+    expect(versioncmp('1.01', '1.1')).toBe(-1);
+    expect(versioncmp('a', 'B')).toBe(-1);
+    expect(versioncmp('1.0a', '1.0b')).toBe(-1);
+    expect(call('versioncmp', '1.0.0', '1', true)).toBe(0n);
+    expect(versioncmp('2.0-1', '2.0.0-1', true)).toBe(0);
+  });
+
+  it('md5, sha1, sha256 (fn_digests)', () => {
+    expect(call('md5', 'abc')).toBe('900150983cd24fb0d6963f7d28e17f72');
+    expect(call('sha1', 'abc')).toBe('a9993e364706816aba3e25717850c26c9cd0d89d');
+    expect(call('sha256', 'abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(call('md5', 'é')).toBe('66ddcd97cfdeabb2f6fb8a999b4bc76f');
+    expect(errorOf(() => call('sha1', 1n)).code).toBe('EPP_ARGUMENTS');
+  });
+});
+
+describe('registry', () => {
+  it('exports every string function once', () => {
+    const names = stringFunctions.map((f) => f.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names.sort()).toEqual(
+      [
+        'camelcase',
+        'capitalize',
+        'chomp',
+        'chop',
+        'downcase',
+        'lstrip',
+        'match',
+        'md5',
+        'regsubst',
+        'rstrip',
+        'sha1',
+        'sha256',
+        'shellquote',
+        'split',
+        'sprintf',
+        'strftime',
+        'strip',
+        'upcase',
+        'versioncmp',
+      ].sort(),
+    );
+  });
+});

@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest';
+import { type ClassifyInput, classify } from '../../src/sync/classify.js';
+import { unifiedDiff } from '../../src/sync/diff.js';
+import { globToRegExp, matchesBasename, matchesPath } from '../../src/sync/glob.js';
+import { sha256 } from '../../src/sync/hash.js';
+import { type LockFile, parseLock, serializeLock } from '../../src/sync/lock.js';
+import { checkOutputPath } from '../../src/sync/paths.js';
+import { commandArgs, splitCommand } from '../../src/sync/post.js';
+import { file } from './helpers.js';
+
+const H = (s: string) => sha256(Buffer.from(s));
+
+describe('classify', () => {
+  const planned = { file: file('x', 'new\n'), hash: H('new\n') };
+  const locked = (rendered: string, disk: string, extra = {}) => ({
+    template: 'base',
+    source: 'files/x.epp',
+    kind: 'file' as const,
+    mode: '0644',
+    rendered: H(rendered),
+    disk: H(disk),
+    ...extra,
+  });
+  const disk = (content: string, mode = 0o644) => ({
+    kind: 'file' as const,
+    hash: H(content),
+    mode,
+    content: Buffer.from(content),
+  });
+  const base: ClassifyInput = {
+    planned,
+    locked: undefined,
+    disk: { kind: 'missing' },
+    isNew: false,
+    purge: false,
+    unmanaged: false,
+    deleted: false,
+    hasPost: false,
+  };
+  const state = (extra: Partial<ClassifyInput>) => classify({ ...base, ...extra }).state;
+
+  it.each([
+    ['missing file', {}, 'create'],
+    ['identical unlocked file', { disk: disk('new\n') }, 'stable'],
+    ['different unlocked file', { disk: disk('other\n') }, 'adopt'],
+    ['locked, untouched, same output', { locked: locked('new\n', 'new\n'), disk: disk('new\n') }, 'stable'],
+    ['locked, untouched, new output', { locked: locked('old\n', 'old\n'), disk: disk('old\n') }, 'changed'],
+    ['locked, edited, same output', { locked: locked('new\n', 'new\n'), disk: disk('mine\n') }, 'edited'],
+    ['locked, edited, new output', { locked: locked('old\n', 'old\n'), disk: disk('mine\n') }, 'conflict'],
+    ['locked, edited to the new output', { locked: locked('old\n', 'old\n'), disk: disk('new\n') }, 'stable'],
+    [
+      'locked, post-processed',
+      { locked: locked('new\n', 'formatted\n'), disk: disk('formatted\n') },
+      'stable',
+    ],
+    ['locked, mode changed', { locked: locked('new\n', 'new\n'), disk: disk('new\n', 0o755) }, 'changed'],
+    [
+      'resolved, new output',
+      { locked: locked('old\n', 'mine\n', { resolved: true }), disk: disk('mine\n') },
+      'conflict',
+    ],
+    ['unmanaged', { unmanaged: true, disk: disk('x') }, 'unmanaged'],
+  ] as const)('%s: %s', (_name, extra, expected) => {
+    expect(state(extra as Partial<ClassifyInput>)).toBe(expected);
+  });
+
+  it('classifies paths no template produces', () => {
+    const gone = { planned: undefined, locked: locked('a', 'a'), disk: disk('a') };
+    expect(state({ ...gone, purge: true })).toBe('purge');
+    expect(state({ ...gone, purge: false })).toBe('unmanaged');
+    expect(state({ ...gone, purge: true, disk: disk('mine') })).toBe('edited');
+    expect(state({ ...gone, purge: true, disk: { kind: 'missing' } })).toBe('absent');
+    expect(state({ planned: undefined, disk: disk('a'), purge: true })).toBe('absent');
+    expect(state({ planned: undefined, disk: disk('a'), deleted: true })).toBe('delete');
+  });
+
+  it('classifies empty output and init files', () => {
+    const empty = { file: file('x', ''), hash: '' };
+    expect(state({ planned: empty, locked: locked('a', 'a'), disk: disk('a') })).toBe('delete');
+    expect(state({ planned: empty, locked: locked('a', 'a'), disk: disk('mine') })).toBe('edited');
+    expect(state({ planned: empty, disk: disk('a') })).toBe('absent');
+    const init = { file: file('x', 'i\n', { kind: 'init' }), hash: H('i\n') };
+    expect(state({ planned: init, isNew: true })).toBe('create');
+    expect(state({ planned: init, isNew: true, disk: disk('other') })).toBe('init');
+    expect(state({ planned: init, isNew: false })).toBe('absent');
+    expect(
+      state({ planned: undefined, locked: locked('i', 'i', { kind: 'init' }), disk: disk('z'), purge: true }),
+    ).toBe('init');
+  });
+
+  it('reruns post commands that never ran on a file holding the raw output', () => {
+    expect(classify({ ...base, disk: disk('new\n'), hasPost: true })).toEqual({
+      state: 'changed',
+      reason: 'post commands have not run on it',
+    });
+  });
+});
+
+describe('lock serialisation', () => {
+  const lock: LockFile = {
+    lockVersion: 1,
+    engineVersion: '0.1.0',
+    sources: [{ type: 'git', location: 'https://x/y.git', ref: 'main', commit: 'abc' }],
+    templates: [{ name: 't', version: '1.0.0', source: 0, settings: { z: 1, a: { y: [1] } } }],
+    directories: ['b', 'a'],
+    files: new Map([
+      ['z', { template: 't', source: 'files/z', kind: 'file', mode: '0644', rendered: 'r', disk: 'd' }],
+      [
+        '__proto__',
+        { template: 't', source: 'files/p', kind: 'init', mode: '0755', rendered: 'r', disk: 'd' },
+      ],
+    ]),
+  };
+
+  it('is deterministic, sorted, one line per file, and round-trips', () => {
+    const text = serializeLock(lock);
+    expect(text).toContain(
+      '  "files": {\n    "__proto__": {"template":"t","source":"files/p","kind":"init","mode":"0755","rendered":"r","disk":"d"},\n',
+    );
+    expect(text).toContain('"directories": [\n    "a",\n    "b"\n  ]');
+    expect(text.endsWith('}\n')).toBe(true);
+    const back = parseLock(text);
+    expect(serializeLock(back)).toBe(text);
+    expect([...back.files.keys()]).toEqual(['__proto__', 'z']);
+  });
+
+  it.each([
+    ['not json', '{'],
+    ['wrong version', '{"lockVersion":9}'],
+    [
+      'bad entry',
+      '{"lockVersion":1,"engineVersion":"1","sources":[],"templates":[],"directories":[],"files":{"a":{"kind":"x"}}}',
+    ],
+  ])('rejects a malformed lock: %s', (_name, text) => {
+    expect(() => parseLock(text)).toThrow(expect.objectContaining({ code: 'SYNC_LOCK_INVALID' }));
+  });
+});
+
+describe('globs', () => {
+  it('matches paths, directories and basenames', () => {
+    expect(matchesPath('*.yml', '.travis.yml')).toBe(true);
+    expect(matchesPath('*.yml', 'a/b.yml')).toBe(false);
+    expect(matchesPath('**/*.yml', 'a/b/c.yml')).toBe(true);
+    expect(matchesPath('**/*.yml', 'c.yml')).toBe(true);
+    expect(matchesPath('spec/fixtures', 'spec/fixtures/a/b')).toBe(true);
+    expect(matchesPath('spec/fixtures', 'spec/fixturesX')).toBe(false);
+    expect(matchesPath('spec/*', 'spec/a/b')).toBe(true);
+    expect(matchesPath('{a,b}.txt', 'b.txt')).toBe(true);
+    expect(matchesPath('[!a]?.txt', 'bc.txt')).toBe(true);
+    expect(matchesPath('[!a]?.txt', 'ac.txt')).toBe(false);
+    expect(matchesPath('a.txt', 'aXtxt')).toBe(false);
+    expect(matchesBasename('*.rb', 'lib/x/y.rb')).toBe(true);
+    expect(matchesBasename('*.rb', 'lib/x.rb/y')).toBe(false);
+    expect(globToRegExp('a+b(c)').test('a+b(c)')).toBe(true);
+  });
+});
+
+describe('post command lines', () => {
+  it('splits words like a shell, without one', () => {
+    expect(splitCommand(`rubocop -a  "a b" 'c "d"' e\\ f "x\\"y" "\\n"`)).toEqual([
+      'rubocop',
+      '-a',
+      'a b',
+      'c "d"',
+      'e f',
+      'x"y',
+      '\\n',
+    ]);
+    expect(splitCommand(`a '' b`)).toEqual(['a', '', 'b']);
+  });
+
+  it('replaces {} or appends the path, never as an option', () => {
+    expect(commandArgs('fmt -w {}', 'a/b.go')).toEqual(['fmt', '-w', 'a/b.go']);
+    expect(commandArgs('fmt --file={} x', 'a')).toEqual(['fmt', '--file=a', 'x']);
+    expect(commandArgs('fmt', '-weird')).toEqual(['fmt', './-weird']);
+    expect(commandArgs('echo $HOME;rm', 'a')).toEqual(['echo', '$HOME;rm', 'a']);
+  });
+});
+
+describe('output path checks', () => {
+  it.each([
+    ['', 'SYNC_PATH_INVALID'],
+    ['../x', 'SYNC_PATH_INVALID'],
+    ['a/../../x', 'SYNC_PATH_INVALID'],
+    ['/etc/passwd', 'SYNC_PATH_INVALID'],
+    ['C:/x', 'SYNC_PATH_INVALID'],
+    ['a\\b', 'SYNC_PATH_INVALID'],
+    ['a//b', 'SYNC_PATH_INVALID'],
+    ['./a', 'SYNC_PATH_INVALID'],
+    ['.git/config', 'SYNC_PATH_RESERVED'],
+    ['.GIT/hooks/pre-commit', 'SYNC_PATH_RESERVED'],
+    ['.sync.yml', 'SYNC_PATH_RESERVED'],
+    ['.pantograph.lock', 'SYNC_PATH_RESERVED'],
+  ])('refuses %j', (path, code) => {
+    expect(() => checkOutputPath(path)).toThrow(expect.objectContaining({ code }));
+  });
+
+  it('accepts ordinary paths', () => {
+    expect(() => checkOutputPath('.github/workflows/ci.yml')).not.toThrow();
+    expect(() => checkOutputPath('a/.gitignore')).not.toThrow();
+  });
+});
+
+describe('diffs', () => {
+  it('is empty for equal content, and says when content is binary', () => {
+    expect(unifiedDiff('x', Buffer.from('a'), Buffer.from('a'))).toBe('');
+    expect(unifiedDiff('x', Buffer.from([0, 1]), Buffer.from([0, 2]))).toBe(
+      'Binary files a/x and b/x differ\n',
+    );
+    expect(unifiedDiff('x', Buffer.from('a\n'), undefined)).toBe(
+      '--- a/x\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-a\n',
+    );
+  });
+});
