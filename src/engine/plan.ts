@@ -228,9 +228,10 @@ async function resolveTemplate(
   const keep = new Set(state.files_to_render);
   const files: PlannedFile[] = [];
   for (const f of resolution.files.filter((file) => keep.has(file.output))) {
-    const settings = await settingsForFile(t, f, state, problems, project);
+    // Awaiting only when there is a hook keeps a thousand files from a thousand round trips of promises.
+    const settings = t.hooks.before_file_render ? await settingsForFile(t, f, state, problems, project) : state.settings;
     if (!settings) continue;
-    const rendered = await renderFile(renderContext(project, t, settings), f);
+    const rendered = renderFile(renderContext(project, t, settings), f);
     problems.push(...rendered.problems);
     if (rendered.planned) files.push(rendered.planned);
   }

@@ -62,27 +62,39 @@ export type Values = PHash | Readonly<Record<string, unknown>>;
 interface CacheEntry {
   readonly ast: TemplateNode;
   readonly code: CompiledCode;
+  /** Declared parameters, computed once per source. */
+  parameters?: readonly TemplateParameter[] | undefined;
 }
 
-const MAX_CACHE = 1000;
-const cache = new Map<string, CacheEntry>();
+const MAX_CACHE = 2000;
+/** Compiled code by kind and delimiters, then by source text. */
+const caches = new Map<string, Map<string, CacheEntry>>();
+let cacheSize = 0;
 
 /** Forgets every compiled template (for benchmarks that measure cold compiles). */
 export function clearCompileCache(): void {
-  cache.clear();
+  caches.clear();
+  cacheSize = 0;
 }
 
 function compileCached(source: string, options: CompileOptions, program: boolean): CacheEntry {
-  // Map keys hash the string's content: equal sources share one compiled function whatever their file.
+  // Map keys hash the string's content (once per string object): equal sources share one compiled
+  // function whatever their file.
   const d = options.delimiters;
-  const key = `${program ? 'p' : 't'}${d ? `${d[0]}\u0000${d[1]}` : ''}\u0000${source}`;
-  let entry = cache.get(key);
+  const kind = `${program ? 'p' : 't'}${d ? `${d[0]}\u0000${d[1]}` : ''}`;
+  let cache = caches.get(kind);
+  if (!cache) {
+    cache = new Map();
+    caches.set(kind, cache);
+  }
+  let entry = cache.get(source);
   if (entry) return entry;
   const parseOptions = { file: options.file ?? '<inline>', delimiters: options.delimiters };
   const ast = program ? parsePuppet(source, parseOptions) : parseTemplate(source, parseOptions);
   entry = { ast, code: compileTemplate(ast, { value: program }) };
-  if (cache.size >= MAX_CACHE) cache.delete(cache.keys().next().value as string);
-  cache.set(key, entry);
+  if (cacheSize >= MAX_CACHE) clearCompileCache();
+  caches.get(kind)?.set(source, entry) ?? caches.set(kind, new Map([[source, entry]]));
+  cacheSize++;
   return entry;
 }
 
@@ -103,14 +115,9 @@ export class CompiledTemplate {
     readonly ast: TemplateNode,
     private readonly code: CompiledCode,
     readonly delimiters: readonly [string, string] | undefined,
+    parameters: readonly TemplateParameter[] | undefined,
   ) {
-    this.parameters = ast.params?.map((p) => ({
-      name: p.name,
-      typeText: p.valueType ? source.slice(p.valueType.start, p.valueType.end) : 'Any',
-      hasDefault: p.defaultValue !== undefined,
-      defaultText: p.defaultValue ? source.slice(p.defaultValue.start, p.defaultValue.end) : undefined,
-      span: { start: p.start, end: p.end },
-    }));
+    this.parameters = parameters;
   }
 
   get spans() {
@@ -140,7 +147,18 @@ export class CompiledTemplate {
 export function compileEpp(source: string, options: CompileOptions = {}): CompiledTemplate {
   const file = options.file ?? '<inline>';
   const entry = compileCached(source, options, false);
-  return new CompiledTemplate(file, source, entry.ast, entry.code, options.delimiters);
+  if (!('parameters' in entry)) entry.parameters = declaredParameters(entry.ast, source);
+  return new CompiledTemplate(file, source, entry.ast, entry.code, options.delimiters, entry.parameters);
+}
+
+function declaredParameters(ast: TemplateNode, source: string): readonly TemplateParameter[] | undefined {
+  return ast.params?.map((p) => ({
+    name: p.name,
+    typeText: p.valueType ? source.slice(p.valueType.start, p.valueType.end) : 'Any',
+    hasDefault: p.defaultValue !== undefined,
+    defaultText: p.defaultValue ? source.slice(p.defaultValue.start, p.defaultValue.end) : undefined,
+    span: { start: p.start, end: p.end },
+  }));
 }
 
 /** Parses, compiles (cached) and renders in one call. */
@@ -158,7 +176,7 @@ export function evaluatePuppet(
 ): Value {
   const file = options.file ?? '<inline>';
   const entry = compileCached(source, options, true);
-  const template = new CompiledTemplate(file, source, entry.ast, entry.code, options.delimiters);
+  const template = new CompiledTemplate(file, source, entry.ast, entry.code, options.delimiters, undefined);
   const host = new Host(options);
   const top = topScopeOf(options.topScope);
   return host.run(template, toHash(options.variables ?? {}), Object.create(top), top, 0) as Value;
@@ -185,10 +203,16 @@ function toHash(values: Values): PHash {
   return converted;
 }
 
+/** Top scopes by the hash they were made from: the engine renders every file of a template with one. */
+const topScopes = new WeakMap<object, object>();
+
 function topScopeOf(values: Values | undefined): object {
+  if (values && topScopes.has(values)) return topScopes.get(values)!;
   const top: Record<string, Value> = Object.create(null);
   if (values) {
     for (const [k, v] of toHash(values)) if (typeof k === 'string') top[k] = v;
+    // Only Puppet hashes are immutable; a plain object may change between renders.
+    if (isHash(values as Value)) topScopes.set(values, top);
   }
   return top;
 }
