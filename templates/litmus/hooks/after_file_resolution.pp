@@ -1,0 +1,5 @@
+# Disabled: no litmus files either.
+$state['settings']['enabled'] ? {
+  true    => $state,
+  default => $state + { 'files_to_render' => [] },
+}
