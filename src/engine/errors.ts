@@ -63,7 +63,18 @@ export type EngineErrorCode =
   | 'RENDER_UNKNOWN_PARAMETER'
   | 'RENDER_PATH_REFUSED'
   | 'RENDER_READ'
-  | 'PROJECT_METADATA';
+  // static analysis and inspection (validate, inspect)
+  | 'ANALYSIS_UNKNOWN_VARIABLE'
+  | 'NESTED_MISSING_PARAMETER'
+  | 'NESTED_UNKNOWN_PARAMETER'
+  | 'STUB_EXISTS'
+  | 'PROJECT_METADATA'
+  // authors' tools (new, docs, test) and V1 conversion
+  | 'AUTHOR_NAME'
+  | 'AUTHOR_EXISTS'
+  | 'AUTHOR_NO_REPOSITORY'
+  | 'AUTHOR_UNKNOWN_TEMPLATE'
+  | 'CONVERT_CONFLICT';
 
 export class EngineError extends Error {
   override name = 'EngineError';

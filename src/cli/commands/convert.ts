@@ -1,0 +1,127 @@
+/**
+ * `pantograph convert [--yes]`: converts a PDK templates V1 `.sync.yml` to V2 once (engine/convert.ts).
+ * Shows the diff of `.sync.yml`, then writes it with `--yes` or when the user confirms on a terminal;
+ * otherwise nothing is written. A project already on V2 is told so.
+ */
+import { convertSyncFile, writeConversion } from '../../engine/convert.js';
+import type { SourceSpec } from '../../engine/model.js';
+import { unifiedDiff } from '../../sync/diff.js';
+import type { Io } from '../io.js';
+import type { GlobalOptions } from '../main.js';
+import {
+  type EngineFlags,
+  engineCommand,
+  jsonProblem,
+  printJson,
+  printProblems,
+  projectDir,
+  shortPath,
+} from '../report.js';
+
+export interface ConvertFlags extends EngineFlags {
+  readonly yes?: boolean;
+  /** `--source`: template sources before default, written into `template_sources`. */
+  readonly source?: readonly string[];
+}
+
+/** Asks a yes/no question; resolves true for yes. */
+export type Confirm = (question: string) => Promise<boolean>;
+
+export async function convert(io: Io, global: GlobalOptions, flags: ConvertFlags): Promise<number> {
+  return convertWith(io, global, flags, terminalConfirm);
+}
+
+/** `convert` with the confirmation injected (tests, other front ends). */
+export async function convertWith(
+  io: Io,
+  global: GlobalOptions,
+  flags: ConvertFlags,
+  confirm: Confirm,
+): Promise<number> {
+  return engineCommand(io, global, async () => {
+    const conversion = await convertSyncFile(projectDir(io, global), {
+      ...(flags.offline === true ? { offline: true } : {}),
+      ...(flags.trust === true ? { trust: true } : {}),
+      ...(flags.source !== undefined && flags.source.length > 0
+        ? { sources: flags.source.map(sourceSpec) }
+        : {}),
+    });
+    const file = shortPath(conversion.file, io.cwd);
+    const after = conversion.after;
+    const diff =
+      after === undefined
+        ? ''
+        : unifiedDiff(SYNC_NAME, encoder.encode(conversion.before), encoder.encode(after));
+    let written = false;
+    if (after !== undefined && flags.yes === true) {
+      writeConversion(conversion);
+      written = true;
+    }
+    if (global.format === 'json') {
+      printJson(io, {
+        file: conversion.file,
+        converted: after !== undefined,
+        written,
+        templates: conversion.templates,
+        unmanaged: conversion.unmanaged,
+        delete: conversion.delete,
+        excluded: conversion.excluded,
+        unconverted: conversion.unconverted,
+        diff,
+        problems: conversion.problems.map(jsonProblem),
+      });
+      return 0;
+    }
+    if (after === undefined) {
+      io.out(`${file} is already a V2 file (it has \`pdk_template\`); nothing to convert\n`);
+      return 0;
+    }
+    printProblems(io, conversion.problems);
+    io.out(diff);
+    for (const t of conversion.templates) {
+      const how = t.listed ? 'listed in templates' : 'settings only';
+      io.out(`template ${t.name} (${how}) <- ${t.files.join(', ')}\n`);
+    }
+    if (conversion.unmanaged.length > 0) io.out(`unmanaged: ${conversion.unmanaged.join(', ')}\n`);
+    if (conversion.delete.length > 0) io.out(`delete: ${conversion.delete.join(', ')}\n`);
+    if (conversion.excluded.length > 0) {
+      io.out(`excluded (all their files deleted): ${conversion.excluded.join(', ')}\n`);
+    }
+    if (conversion.unconverted.length > 0) {
+      io.out(`not converted (kept as comments): ${conversion.unconverted.join(', ')}\n`);
+    }
+    if (!written && io.interactive && (await confirm(`Write the converted ${file}? [y/N] `))) {
+      writeConversion(conversion);
+      written = true;
+    }
+    io.out(
+      written
+        ? `wrote ${file}; run \`pantograph validate\` to check the settings against the templates\n`
+        : `nothing written; run \`pantograph convert --yes\` to write ${file}\n`,
+    );
+    return 0;
+  });
+}
+
+const SYNC_NAME = '.sync.yml';
+
+/** A git URL (`https://`, `ssh://`, `git@host:`, `*.git`) is a git source; anything else a directory. */
+function sourceSpec(location: string): SourceSpec {
+  const git =
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(location) ||
+    /^[\w.-]+@[\w.-]+:/.test(location) ||
+    location.endsWith('.git');
+  return { type: git ? 'git' : 'filesystem', location };
+}
+const encoder = new TextEncoder();
+
+/** Reads the answer from the terminal (the prompt goes to standard error, keeping stdout for the diff). */
+async function terminalConfirm(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}

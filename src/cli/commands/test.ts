@@ -1,0 +1,100 @@
+/**
+ * `pantograph test [TEMPLATE...] [--update] [--dir REPO]`: runs the authors' tests of a template
+ * repository (`<template>/tests/<case>/`, see engine/template-tests.ts) and prints a diff for every file
+ * that differs from `expected/`; `--update` accepts the current output. Exit 1 when a case fails.
+ */
+import { findRepository, loadRepository } from '../../engine/docs.js';
+import { type CaseResult, runTemplateTests } from '../../engine/template-tests.js';
+import { hasErrors } from '../../engine/validate.js';
+import type { Io } from '../io.js';
+import type { GlobalOptions } from '../main.js';
+import {
+  type EngineFlags,
+  engineCommand,
+  jsonProblem,
+  printJson,
+  printProblems,
+  projectOptions,
+  shortPath,
+} from '../report.js';
+
+export interface TestFlags extends EngineFlags {
+  readonly update?: boolean;
+}
+
+const KIND_TEXT = {
+  missing: 'expected, not produced',
+  extra: 'produced, not in expected/',
+  different: 'differs from expected/',
+  mode: 'executable bit differs',
+} as const;
+
+export async function test(
+  io: Io,
+  global: GlobalOptions,
+  templates: string[],
+  flags: TestFlags,
+): Promise<number> {
+  return engineCommand(io, global, async () => {
+    const target = findRepository(io.cwd, global.dir);
+    const repo = loadRepository(target.dir, templates.length > 0 ? templates : target.selected);
+    const results = await runTemplateTests(repo.dir, repo.templates, {
+      ...projectOptions(flags),
+      ...(flags.update === true ? { update: true } : {}),
+    });
+    const broken = hasErrors(repo.problems);
+    const failed = results.filter((r) => r.status === 'failed').length;
+    const updated = results.filter((r) => r.status === 'updated').length;
+    const passed = results.length - failed - updated;
+    if (global.format === 'json') {
+      printJson(io, {
+        cases: results.map(caseJson),
+        passed,
+        failed,
+        updated,
+        problems: repo.problems.map(jsonProblem),
+      });
+      return failed > 0 || broken ? 1 : 0;
+    }
+    printProblems(io, repo.problems);
+    for (const r of results) printCase(io, r);
+    if (results.length === 0) io.out(`no test cases in ${shortPath(repo.dir, io.cwd)}/*/tests/\n`);
+    io.out(`${passed} passed, ${failed} failed${flags.update === true ? `, ${updated} updated` : ''}\n`);
+    if (results.some((r) => r.status === 'failed' && r.differences.length > 0)) {
+      io.err('hint: when the new output is right, run `pantograph test --update` to accept it\n');
+    }
+    return failed > 0 || broken ? 1 : 0;
+  });
+}
+
+function printCase(io: Io, r: CaseResult): void {
+  const { red, bold } = io.colors;
+  const label = `${r.template}/${r.name}`;
+  if (r.status === 'passed') {
+    io.out(`PASS ${label}\n`);
+    printProblems(io, r.problems);
+    return;
+  }
+  if (r.status === 'updated') {
+    io.out(`UPDATED ${label}: expected/ rewritten (${r.differences.map((d) => d.path).join(', ')})\n`);
+    printProblems(io, r.problems);
+    return;
+  }
+  io.out(`${bold(red('FAIL'))} ${label}\n`);
+  printProblems(io, r.problems);
+  for (const d of r.differences) {
+    io.out(`  ${d.path}: ${KIND_TEXT[d.kind]}\n`);
+    io.out(d.diff);
+  }
+}
+
+function caseJson(r: CaseResult): Record<string, unknown> {
+  return {
+    template: r.template,
+    case: r.name,
+    dir: r.dir,
+    status: r.status,
+    differences: r.differences.map((d) => ({ path: d.path, kind: d.kind, diff: d.diff })),
+    problems: r.problems.map(jsonProblem),
+  };
+}

@@ -1,0 +1,310 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { convertWith } from '../../src/cli/commands/convert.js';
+import { memoryIo } from '../../src/cli/io.js';
+import { convertSyncFile } from '../../src/engine/convert.js';
+import { parseSyncConfig } from '../../src/engine/project-config.js';
+import { run, runJson } from '../cli/cli-helpers.js';
+import { removeTempDirs, snapshotDir, tempTree } from '../helpers/fs.js';
+
+const V1 = `---
+# Module settings for PDK
+
+# The gems
+Gemfile:
+  optional:   # extra gems
+    ':development':
+      - gem: 'github_changelog_generator'
+  use_litmus: yes
+.travis.yml:
+  delete: true
+# we keep our own CI
+.gitlab-ci.yml:
+  unmanaged: true
+
+spec/spec_helper.rb:
+  mock_with: ':rspec'
+  coverage_report: true
+.rspec: { format: documentation }
+appveyor.yml:
+  environment:
+    PUPPET_GEM_VERSION: '~> 6.0'
+`;
+
+const V2 = `---
+# Module settings for PDK
+
+# Converted from PDK templates V1 by \`pantograph convert\`.
+pdk_template:
+  version: 2
+  templates:
+    - rspec
+  unmanaged:
+    # we keep our own CI
+    - .gitlab-ci.yml
+  delete:
+    - .travis.yml
+# The gems
+gemfile:
+  optional:
+    # extra gems
+    ':development':
+      - gem: 'github_changelog_generator'
+  use_litmus: yes
+
+rspec:
+  mock_with: ':rspec'
+  coverage_report: true
+  format: documentation
+
+# Not converted: no template of this project's sources replaces these V1 keys; move their settings by hand.
+# appveyor.yml:
+#   environment:
+#     PUPPET_GEM_VERSION: '~> 6.0'
+`;
+
+beforeEach(() => {
+  // The project's (default) source: gemfile is always applied, rspec replaces two V1 files.
+  const repo = tempTree({
+    'gemfile/template.json': JSON.stringify({ name: 'gemfile', always_apply: true, v1_files: ['Gemfile'] }),
+    'rspec/template.json': JSON.stringify({ name: 'rspec', v1_files: ['.rspec', 'spec/spec_helper.rb'] }),
+    'gitlab_ci/template.json': JSON.stringify({ name: 'gitlab_ci', v1_files: ['.gitlab-ci.yml'] }),
+    'rspec_extra/template.json': JSON.stringify({ name: 'rspec_extra', v1_files: ['.rspec_parallel'] }),
+    'rspec_other/template.json': JSON.stringify({ name: 'rspec_other', v1_files: ['.rspec_parallel'] }),
+  });
+  vi.stubEnv('PANTOGRAPH_DEFAULT_SOURCE', repo);
+});
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  removeTempDirs();
+});
+
+describe('convertSyncFile', () => {
+  it('converts V1 keys to template sections, keeping comments and scalars as written', async () => {
+    const project = tempTree({ '.sync.yml': V1 });
+    const c = await convertSyncFile(project);
+    expect(c.after).toBe(V2);
+    expect(c.templates).toEqual([
+      { name: 'gemfile', files: ['Gemfile'], listed: false },
+      { name: 'rspec', files: ['spec/spec_helper.rb', '.rspec'], listed: true },
+    ]);
+    expect(c.unmanaged).toEqual(['.gitlab-ci.yml']);
+    expect(c.delete).toEqual(['.travis.yml']);
+    expect(c.unconverted).toEqual(['appveyor.yml']);
+    expect(c.problems).toEqual([]);
+    expect(readFileSync(join(project, '.sync.yml'), 'utf8')).toBe(V1);
+    // The result loads as V2, with the settings where they belong.
+    const config = parseSyncConfig(c.after!, join(project, '.sync.yml'));
+    expect(config.templates.map((t) => t.name)).toEqual(['rspec']);
+    expect(config.unmanaged).toEqual(['.gitlab-ci.yml']);
+    expect(config.delete).toEqual(['.travis.yml']);
+    expect(Object.keys(config.settings)).toEqual(['gemfile', 'rspec']);
+    expect(config.settings.gemfile?.use_litmus).toBe(true);
+  });
+
+  it('sends a key several templates replace to the first by name, with a positioned warning', async () => {
+    const project = tempTree({ '.sync.yml': '# parallel\n.rspec_parallel:\n  workers: 4\n' });
+    const c = await convertSyncFile(project);
+    expect(c.after).toBe(
+      '# parallel\n\n# Converted from PDK templates V1 by `pantograph convert`.\npdk_template:\n  version: 2\n  templates:\n    - rspec_extra\nrspec_extra:\n  workers: 4\n',
+    );
+    expect(c.problems).toEqual([
+      {
+        severity: 'warning',
+        code: 'SYNC_SECTION',
+        message:
+          "'.rspec_parallel' is replaced by several templates (rspec_extra, rspec_other); its settings go to 'rspec_extra'",
+        file: join(project, '.sync.yml'),
+        line: 2,
+        column: 1,
+      },
+    ]);
+  });
+
+  it('excludes an always-applied template whose V1 files are all deleted', async () => {
+    const project = tempTree({ '.sync.yml': 'Gemfile:\n  delete: true\n' });
+    const c = await convertSyncFile(project);
+    expect(c.after).toBe(
+      '# Converted from PDK templates V1 by `pantograph convert`.\npdk_template:\n  version: 2\n  templates:\n    - ---gemfile\n  delete:\n    - Gemfile\n',
+    );
+    expect(c.excluded).toEqual(['gemfile']);
+    expect(parseSyncConfig(c.after!, join(project, '.sync.yml')).excluded.map((r) => r.name)).toEqual([
+      'gemfile',
+    ]);
+  });
+
+  it('warns, at the key, when a deleted file is still written by an applied template', async () => {
+    const project = tempTree({
+      '.sync.yml': 'spec/spec_helper.rb:\n  mock_with: rspec\n.rspec:\n  delete: true\n',
+    });
+    const c = await convertSyncFile(project);
+    expect(c.excluded).toEqual([]);
+    expect(c.problems).toEqual([
+      {
+        severity: 'warning',
+        code: 'SYNC_SECTION',
+        message:
+          "'.rspec' is deleted, but the template 'rspec' writes it; V2 refuses to delete a path a template writes",
+        file: join(project, '.sync.yml'),
+        line: 3,
+        column: 1,
+        hint: "make it unmanaged instead, or exclude the template with '---rspec'",
+      },
+    ]);
+  });
+
+  it('converts an empty file to a bare V2 file', async () => {
+    const project = tempTree({ '.sync.yml': '' });
+    expect((await convertSyncFile(project)).after).toBe(
+      '# Converted from PDK templates V1 by `pantograph convert`.\npdk_template:\n  version: 2\n',
+    );
+  });
+});
+
+describe('pantograph convert', () => {
+  it('shows the diff and writes nothing without --yes', async () => {
+    const project = tempTree({ '.sync.yml': 'Gemfile:\n  required: [rake]\n.travis.yml:\n  delete: true\n' });
+    const before = snapshotDir(project);
+    const r = await run(project, 'convert');
+    expect(r).toEqual({
+      code: 0,
+      stdout: [
+        '--- a/.sync.yml',
+        '+++ b/.sync.yml',
+        '@@ -1,4 +1,7 @@',
+        '-Gemfile:',
+        '+# Converted from PDK templates V1 by `pantograph convert`.',
+        '+pdk_template:',
+        '+  version: 2',
+        '+  delete:',
+        '+    - .travis.yml',
+        '+gemfile:',
+        '   required: [rake]',
+        '-.travis.yml:',
+        '-  delete: true',
+        'template gemfile (settings only) <- Gemfile',
+        'delete: .travis.yml',
+        'nothing written; run `pantograph convert --yes` to write .sync.yml',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+    expect(snapshotDir(project)).toEqual(before);
+  });
+
+  it('--yes writes the V2 file; a second run says it is already V2', async () => {
+    const project = tempTree({ '.sync.yml': V1 });
+    const r = await run(project, 'convert', '--yes');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /wrote \.sync\.yml; run `pantograph validate` to check the settings against the templates\n$/,
+    );
+    expect(readFileSync(join(project, '.sync.yml'), 'utf8')).toBe(V2);
+    const again = await run(project, 'convert', '--yes');
+    expect(again).toEqual({
+      code: 0,
+      stdout: '.sync.yml is already a V2 file (it has `pdk_template`); nothing to convert\n',
+      stderr: '',
+    });
+    expect(readFileSync(join(project, '.sync.yml'), 'utf8')).toBe(V2);
+  });
+
+  it('on a terminal, writes only when the user confirms', async () => {
+    const project = tempTree({ '.sync.yml': V1 });
+    const questions: string[] = [];
+    const io = { ...memoryIo(project), interactive: true };
+    const no = await convertWith(io, { format: 'text' }, {}, async (q) => {
+      questions.push(q);
+      return false;
+    });
+    expect(no).toBe(0);
+    expect(readFileSync(join(project, '.sync.yml'), 'utf8')).toBe(V1);
+    const yes = await convertWith(io, { format: 'text' }, {}, async (q) => {
+      questions.push(q);
+      return true;
+    });
+    expect(yes).toBe(0);
+    expect(questions).toEqual([
+      'Write the converted .sync.yml? [y/N] ',
+      'Write the converted .sync.yml? [y/N] ',
+    ]);
+    expect(readFileSync(join(project, '.sync.yml'), 'utf8')).toBe(V2);
+  });
+
+  it('reports invalid YAML at its position and writes nothing', async () => {
+    const project = tempTree({ '.sync.yml': 'Gemfile:\n  required: [rake\n' });
+    const before = snapshotDir(project);
+    const r = await run(project, 'convert', '--yes');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^\.sync\.yml:3:1: error: .* \[SYNC_YAML\]/);
+    expect(snapshotDir(project)).toEqual(before);
+  });
+
+  it('refuses two files setting one key of the same template, at the second one', async () => {
+    const project = tempTree({
+      '.sync.yml':
+        '.rspec:\n  format: documentation\nspec/spec_helper.rb:\n  mock_with: rspec\n  format: progress\n',
+    });
+    const before = snapshotDir(project);
+    const r = await run(project, 'convert', '--yes');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      ".sync.yml:5:3: error: 'spec/spec_helper.rb' and '.rspec' both set 'format', and both move to the template 'rspec' [CONVERT_CONFLICT]",
+    );
+    expect(r.stderr).toContain('> 5 |   format: progress');
+    expect(snapshotDir(project)).toEqual(before);
+  });
+
+  it('refuses a .sync.yml that is not a mapping', async () => {
+    const project = tempTree({ '.sync.yml': '- Gemfile\n' });
+    const r = await run(project, 'convert');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      '.sync.yml:1:1: error: .sync.yml must be a mapping of keys to values [SYNC_NOT_MAPPING]',
+    );
+  });
+
+  it('--source searches another repository first and writes it into template_sources', async () => {
+    const project = tempTree({
+      '.sync.yml': '.custom.yml:\n  level: 3\n',
+      'templates/custom/template.json': JSON.stringify({ name: 'custom', v1_files: ['.custom.yml'] }),
+    });
+    const r = await run(project, 'convert', '--source', 'templates', '--yes');
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(project, '.sync.yml'), 'utf8')).toBe(
+      [
+        '# Converted from PDK templates V1 by `pantograph convert`.',
+        'pdk_template:',
+        '  version: 2',
+        '  template_sources:',
+        '    - type: filesystem',
+        '      location: templates',
+        '    - default',
+        '  templates:',
+        '    - custom',
+        'custom:',
+        '  level: 3',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('reports in JSON', async () => {
+    const project = tempTree({ '.sync.yml': '.gitlab-ci.yml:\n  unmanaged: true\n' });
+    const r = await runJson(project, 'convert');
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({
+      converted: true,
+      written: false,
+      templates: [],
+      unmanaged: ['.gitlab-ci.yml'],
+      delete: [],
+      unconverted: [],
+      problems: [],
+    });
+    expect(r.json.diff).toContain('+  unmanaged:\n+    - .gitlab-ci.yml\n');
+  });
+});

@@ -1,0 +1,99 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadRepository } from '../../src/engine/docs.js';
+import { shippedSchema } from '../../src/engine/json-schema.js';
+import type { Data } from '../../src/engine/model.js';
+import { createTemplate } from '../../src/engine/scaffold.js';
+import { run } from '../cli/cli-helpers.js';
+import { removeTempDirs, snapshotDir, tempDir, tempTree } from '../helpers/fs.js';
+import { demoTree } from './fixtures.js';
+
+afterEach(removeTempDirs);
+
+describe('pantograph new template', () => {
+  it('creates a skeleton whose template loads, whose README is current and whose first test passes', async () => {
+    const repo = tempDir();
+    const r = await run(repo, 'new', 'template', 'greeter');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        "created template 'greeter' in greeter:",
+        '  greeter/README.md',
+        '  greeter/files/example.epp',
+        '  greeter/partials/signature.epp',
+        '  greeter/template.json',
+        '  greeter/template_schema.json',
+        '  greeter/tests/basic/.sync.yml',
+        '  greeter/tests/basic/expected/example',
+        'next:',
+        '  edit greeter/template.json (description, settings) and greeter/files/',
+        '  pantograph test greeter --update   accept the new output as expected',
+        '  pantograph docs                    regenerate the README',
+        '',
+      ].join('\n'),
+    );
+    const manifest = JSON.parse(readFileSync(join(repo, 'greeter/template.json'), 'utf8')) as Data;
+    expect(shippedSchema('template').validate(manifest)).toEqual([]);
+    expect(loadRepository(repo).problems).toEqual([]);
+    expect(readFileSync(join(repo, 'greeter/tests/basic/expected/example'), 'utf8')).toBe(
+      'Hello, basic!\n-- managed by the greeter template; edit .sync.yml, not this file\n',
+    );
+    expect(readFileSync(join(repo, 'greeter/files/example.epp'), 'utf8')).toContain(
+      'String[1]     $greeting',
+    );
+    expect(existsSync(join(repo, 'greeter/hooks'))).toBe(false);
+    expect(await run(repo, 'test')).toEqual({
+      code: 0,
+      stdout: 'PASS greeter/basic\n1 passed, 0 failed\n',
+      stderr: '',
+    });
+    expect(await run(repo, 'docs', '--check')).toEqual({
+      code: 0,
+      stdout: '1 README up to date\n',
+      stderr: '',
+    });
+  });
+
+  it("leaves the repository's always-applied templates out of the first test", async () => {
+    const repo = tempTree(demoTree());
+    const result = await createTemplate(repo, 'greeter');
+    expect(result.dir).toBe(join(repo, 'greeter'));
+    expect(readFileSync(join(repo, 'greeter/tests/basic/.sync.yml'), 'utf8')).toBe(
+      [
+        '# The greeter template with its default settings. `pantograph test greeter` plans this project with the',
+        '# template repository as its only source and compares the output with expected/.',
+        'pdk_template:',
+        '  version: 2',
+        '  templates:',
+        '    - greeter',
+        '    # the always-applied templates of this repository are left out of this test',
+        '    - "---base"',
+        '',
+      ].join('\n'),
+    );
+    const r = await run(repo, 'test', '--dir', repo, 'greeter');
+    expect(r.stdout).toBe('PASS greeter/basic\n1 passed, 0 failed\n');
+  });
+
+  it('refuses a name that is not snake_case, creating nothing', async () => {
+    const repo = tempDir();
+    const r = await run(repo, 'new', 'template', 'My-Template');
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        "error: 'My-Template' is not a valid template name [AUTHOR_NAME]\n  hint: use snake_case: lower-case letters, digits and underscores, starting with a letter (e.g. 'my_template')\n",
+    });
+    expect(snapshotDir(repo)).toEqual({});
+  });
+
+  it('refuses an existing directory, leaving it as it was', async () => {
+    const repo = tempTree({ 'greeter/notes.txt': 'mine\n' });
+    const before = snapshotDir(repo);
+    const r = await run(repo, 'new', 'template', 'greeter', '--dir', '.');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${join(repo, 'greeter')} already exists [AUTHOR_EXISTS]`);
+    expect(snapshotDir(repo)).toEqual(before);
+  });
+});

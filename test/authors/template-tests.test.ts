@@ -1,0 +1,198 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadRepository } from '../../src/engine/docs.js';
+import { runTemplateTests } from '../../src/engine/template-tests.js';
+import { run, runJson } from '../cli/cli-helpers.js';
+import { removeTempDirs, snapshotDir, type Tree, tempTree } from '../helpers/fs.js';
+
+afterEach(removeTempDirs);
+
+const LOGO = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02]);
+const SYNC = 'pdk_template:\n  version: 2\n  templates: [motd]\n';
+
+/** A repository with one template `motd` and a passing case `default`. */
+function repoTree(extra: Tree = {}): Tree {
+  return {
+    'motd/template.json': JSON.stringify({ name: 'motd', default_settings: { message: 'hello', lines: [] } }),
+    'motd/files/motd.epp':
+      '<%- | String $message, Array $lines | -%>\n<%= $message %>\n<% $lines.each |$l| { -%>\n<%= $l %>\n<% } -%>\n',
+    'motd/files/bin/tool': { content: '#!/bin/sh\necho tool\n', mode: 0o755 },
+    'motd/files/logo.bin': LOGO,
+    'motd/files_init/README.md.epp': "# <%= $project['name'] %>\n",
+    'motd/tests/default/.sync.yml': SYNC,
+    'motd/tests/default/expected/motd': 'hello\n',
+    'motd/tests/default/expected/bin/tool': { content: '#!/bin/sh\necho tool\n', mode: 0o755 },
+    'motd/tests/default/expected/logo.bin': LOGO,
+    'motd/tests/default/expected/README.md': '# default\n',
+    ...extra,
+  };
+}
+
+describe('pantograph test', () => {
+  it('passes a case whose output matches expected/, byte for byte and by mode', async () => {
+    const repo = tempTree(repoTree());
+    expect(await run(repo, 'test')).toEqual({
+      code: 0,
+      stdout: 'PASS motd/default\n1 passed, 0 failed\n',
+      stderr: '',
+    });
+  });
+
+  it('fails a case with a unified diff per differing file, and exits 1', async () => {
+    const repo = tempTree(
+      repoTree({
+        'motd/tests/custom/.sync.yml': `${SYNC}motd:\n  message: hi\n  lines: [one, two]\n`,
+        'motd/tests/custom/expected/motd': 'hello\none\n',
+        'motd/tests/custom/expected/bin/tool': { content: '#!/bin/sh\necho tool\n', mode: 0o644 },
+        'motd/tests/custom/expected/logo.bin': new Uint8Array([0x00, 0x09]),
+        'motd/tests/custom/expected/old.txt': 'gone\n',
+      }),
+    );
+    const r = await run(repo, 'test');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(
+      [
+        'FAIL motd/custom',
+        '  README.md: produced, not in expected/',
+        '--- /dev/null',
+        '+++ actual/README.md',
+        '@@ -0,0 +1,1 @@',
+        '+# custom',
+        '  bin/tool: executable bit differs',
+        'expected not executable, got executable',
+        '  logo.bin: differs from expected/',
+        'Binary files expected/logo.bin and actual/logo.bin differ',
+        '  motd: differs from expected/',
+        '--- expected/motd',
+        '+++ actual/motd',
+        '@@ -1,2 +1,3 @@',
+        '-hello',
+        '+hi',
+        ' one',
+        '+two',
+        '  old.txt: expected, not produced',
+        '--- expected/old.txt',
+        '+++ /dev/null',
+        '@@ -1,1 +0,0 @@',
+        '-gone',
+        'PASS motd/default',
+        '1 passed, 1 failed',
+        '',
+      ].join('\n'),
+    );
+    expect(r.stderr).toBe(
+      'hint: when the new output is right, run `pantograph test --update` to accept it\n',
+    );
+  });
+
+  it('--update rewrites expected/ from the output (modes and binary content kept), then the case passes', async () => {
+    const repo = tempTree(
+      repoTree({
+        'motd/tests/custom/.sync.yml': `${SYNC}motd:\n  message: hi\n`,
+        'motd/tests/custom/expected/motd': 'hello\n',
+        'motd/tests/custom/expected/old.txt': 'gone\n',
+      }),
+    );
+    const r = await run(repo, 'test', '--update');
+    expect(r).toEqual({
+      code: 0,
+      stdout:
+        'UPDATED motd/custom: expected/ rewritten (README.md, bin/tool, logo.bin, motd, old.txt)\nPASS motd/default\n1 passed, 0 failed, 1 updated\n',
+      stderr: '',
+    });
+    const expected = join(repo, 'motd/tests/custom/expected');
+    expect(readFileSync(join(expected, 'motd'), 'utf8')).toBe('hi\n');
+    expect(new Uint8Array(readFileSync(join(expected, 'logo.bin')))).toEqual(LOGO);
+    expect(statSync(join(expected, 'bin/tool')).mode & 0o777).toBe(0o755);
+    expect(Object.keys(snapshotDir(expected))).toEqual(['README.md', 'bin/', 'bin/tool', 'logo.bin', 'motd']);
+    expect(await run(repo, 'test', 'motd')).toEqual({
+      code: 0,
+      stdout: 'PASS motd/custom\nPASS motd/default\n2 passed, 0 failed\n',
+      stderr: '',
+    });
+  });
+
+  it('leaves out init files the case already has and unmanaged paths', async () => {
+    const repo = tempTree(
+      repoTree({
+        'motd/tests/existing/.sync.yml':
+          'pdk_template:\n  version: 2\n  templates: [motd]\n  unmanaged: [bin]\n',
+        'motd/tests/existing/README.md': '# mine\n',
+        'motd/tests/existing/expected/motd': 'hello\n',
+        'motd/tests/existing/expected/logo.bin': LOGO,
+      }),
+    );
+    const r = await run(repo, 'test');
+    expect(r.stdout).toBe('PASS motd/default\nPASS motd/existing\n2 passed, 0 failed\n');
+    expect(r.code).toBe(0);
+  });
+
+  it('applies just the template when the case has no .sync.yml, in a project named after the case', async () => {
+    const repo = tempTree(
+      repoTree({
+        'motd/tests/bare/expected/motd': 'hello\n',
+        'motd/tests/bare/expected/bin/tool': { content: '#!/bin/sh\necho tool\n', mode: 0o755 },
+        'motd/tests/bare/expected/logo.bin': LOGO,
+        'motd/tests/bare/expected/README.md': '# bare\n',
+      }),
+    );
+    const results = await runTemplateTests(repo, loadRepository(repo).templates);
+    expect(results.map((c) => [c.name, c.status, c.differences.length])).toEqual([
+      ['bare', 'passed', 0],
+      ['default', 'passed', 0],
+    ]);
+  });
+
+  it("reports a case's planning errors at their place in the case's .sync.yml", async () => {
+    const repo = tempTree(
+      repoTree({
+        'motd/tests/broken/.sync.yml': `# a broken case\n${SYNC}motd:\n  message: 3\n`,
+      }),
+    );
+    const r = await run(repo, 'test');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('FAIL motd/broken\nPASS motd/default\n1 passed, 1 failed\n');
+    expect(r.stderr).toContain('motd/tests/broken/.sync.yml:6:12: error:');
+    expect(r.stderr).toContain('> 6 |   message: 3');
+  });
+
+  it('fails a case that cannot load on its own, the others still run', async () => {
+    const repo = tempTree(repoTree({ 'motd/tests/v1/.sync.yml': '# old\nGemfile:\n  required: [rake]\n' }));
+    const r = await run(repo, 'test');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('PASS motd/default\nFAIL motd/v1\n1 passed, 1 failed\n');
+    expect(r.stderr).toContain('motd/tests/v1/.sync.yml:2:1: error: .sync.yml has no `pdk_template` key');
+    expect(r.stderr).toContain('[SYNC_V1]');
+  });
+
+  it('reports in JSON and never writes into the case without --update', async () => {
+    const repo = tempTree(repoTree({ 'motd/tests/default/expected/motd': 'bye\n' }));
+    const before = snapshotDir(repo);
+    const r = await runJson<{ cases: { status: string; differences: { path: string; kind: string }[] }[] }>(
+      repo,
+      'test',
+    );
+    expect(r.code).toBe(1);
+    expect(r.json.cases.map((c) => [c.status, c.differences.map((d) => `${d.kind} ${d.path}`)])).toEqual([
+      ['failed', ['different motd']],
+    ]);
+    expect(snapshotDir(repo)).toEqual(before);
+  });
+
+  it('keeps the sources a case names', async () => {
+    const other = tempTree({
+      'motd/template.json': JSON.stringify({ name: 'motd', default_settings: { message: 'x' } }),
+      'motd/files/motd.epp': 'from the other repository\n',
+    });
+    const repo = tempTree(
+      repoTree({
+        'motd/tests/other/.sync.yml': `pdk_template:\n  version: 2\n  template_sources:\n    - type: filesystem\n      location: ${other}\n  templates: [motd]\n`,
+        'motd/tests/other/expected/motd': 'from the other repository\n',
+      }),
+    );
+    writeFileSync(join(repo, 'motd/tests/default/expected/motd'), 'hello\n');
+    const r = await run(repo, 'test');
+    expect(r.stdout).toBe('PASS motd/default\nPASS motd/other\n2 passed, 0 failed\n');
+  });
+});
