@@ -16,7 +16,17 @@ export type { Problem, PlannedFile, PlannedSource, PlannedTemplate, PostCommand,
 export { EngineError, type EngineErrorCode } from './engine/errors.js';
 export { LOCK_FILE, loadProject, type Project, type ProjectOptions } from './engine/project.js';
 export { type DetailedPlan, ENGINE_VERSION, plan, planDetailed, type ResolvedTemplate, type SettingOrigin } from './engine/plan.js';
-export { hasErrors, validateProject, type ValidationResult } from './engine/validate.js';
+export { hasErrors, type ValidateOptions, validateProject, type ValidationResult } from './engine/validate.js';
+export {
+  type InspectCall,
+  type InspectFile,
+  type InspectOrigin,
+  type InspectParameter,
+  type InspectTemplate,
+  type InspectTree,
+  inspect,
+} from './engine/inspect.js';
+export { type Stub, type StubOptions, stubSyncConfig } from './engine/stub.js';
 
 // Applying a RenderPlan to a project.
 export {

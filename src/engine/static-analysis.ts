@@ -1,0 +1,300 @@
+/**
+ * Static analysis of one EPP template's AST (DESIGN 9), every branch included, whatever the settings:
+ * - the variables it reads that no scope of its own declares (parameters, local assignments, lambda
+ *   parameters), which must come from outside: settings, a caller's arguments or the top scope;
+ * - the functions it calls, so that unknown ones are found where no render reaches;
+ * - its `epp()` call sites, with the path and the argument hash where they are written literally.
+ *
+ * Scopes follow the compiler (src/epp/compiler.ts): the template and each lambda body are scopes; a name
+ * assigned anywhere in a scope (not in nested lambdas) or declared as its parameter belongs to it; a read
+ * looks through the enclosing scopes. Match captures (`$0`..`$n`) are always known.
+ */
+import type { LambdaNode, Node, ParameterNode, TemplateNode } from '../epp/ast.js';
+import { FUNCTION_NAMES } from '../epp/functions/index.js';
+import { lineColumn } from '../epp/position.js';
+import { didYouMeanHint } from './did-you-mean.js';
+import type { Data } from './model.js';
+import type { Problem } from './render-plan.js';
+
+/** A variable read that no scope of the template declares. */
+export interface FreeRead {
+  /** Without `$`; a leading `::` (top scope) is kept. */
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A function call (`f(x)`, `f x`, `$x.f()`). */
+export interface CallRef {
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** One argument of an `epp()` call's literal hash. */
+export interface CallArgument {
+  /** The value when it is written literally (undef is null); undefined when only known at render time. */
+  readonly value: Data | undefined;
+  /** The value's source text (e.g. `$gem`). */
+  readonly text: string;
+  /** Offset of the key in the calling file. */
+  readonly start: number;
+}
+
+/** An `epp('path', { ... })` call site. */
+export interface EppCall {
+  /** The path when written literally, else undefined. */
+  readonly path: string | undefined;
+  /** The path expression's source text. */
+  readonly pathText: string;
+  /**
+   * The arguments by name when the second argument is absent (no arguments) or a hash literal with
+   * literal keys; undefined when the hash is only known at render time.
+   */
+  readonly args: ReadonlyMap<string, CallArgument> | undefined;
+  /** The arguments' source text when they are not a literal hash. */
+  readonly argsText: string | undefined;
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface EppAnalysis {
+  readonly freeReads: readonly FreeRead[];
+  readonly calls: readonly CallRef[];
+  readonly eppCalls: readonly EppCall[];
+}
+
+/** The names assigned in a scope's body (not in nested lambdas), as the compiler declares them. */
+function assignedNames(body: readonly Node[]): string[] {
+  const names: string[] = [];
+  const walk = (node: Node) => {
+    if (node.type === 'Lambda') return;
+    if (node.type === 'Assignment') {
+      if (node.target.type === 'Variable') names.push(node.target.name);
+      else for (const e of node.target.elements) if (e.type === 'Variable') names.push(e.name);
+    }
+    for (const child of children(node)) walk(child);
+  };
+  for (const node of body) walk(node);
+  return names;
+}
+
+/** Children of a node, whatever its kind (same approach as the compiler). */
+export function children(node: Node): Node[] {
+  const out: Node[] = [];
+  const collect = (value: unknown) => {
+    if (Array.isArray(value)) for (const v of value) collect(v);
+    else if (value && typeof value === 'object') {
+      if ('type' in value && 'start' in value) out.push(value as Node);
+      else for (const inner of Object.values(value)) collect(inner);
+    }
+  };
+  for (const [key, value] of Object.entries(node)) if (key !== 'type') collect(value);
+  return out;
+}
+
+/** Analyses a parsed template (or a Puppet program: a `.pp` hook). */
+export function analyzeEpp(ast: TemplateNode, source: string): EppAnalysis {
+  const freeReads: FreeRead[] = [];
+  const calls: CallRef[] = [];
+  const eppCalls: EppCall[] = [];
+  const scopes: Set<string>[] = [];
+
+  const declared = (name: string) => scopes.some((s) => s.has(name));
+  const openScope = (params: readonly ParameterNode[], body: readonly Node[]) => {
+    scopes.push(new Set([...params.map((p) => p.name), ...assignedNames(body)]));
+  };
+
+  const walkParams = (params: readonly ParameterNode[]) => {
+    for (const p of params) {
+      if (p.valueType) walk(p.valueType);
+      if (p.defaultValue) walk(p.defaultValue);
+    }
+  };
+  const walkLambda = (lambda: LambdaNode) => {
+    openScope(lambda.params, lambda.body);
+    walkParams(lambda.params);
+    for (const n of lambda.body) walk(n);
+    scopes.pop();
+  };
+
+  function walk(node: Node): void {
+    switch (node.type) {
+      case 'Variable':
+        if (!/^\d+$/.test(node.name) && (node.name.startsWith('::') || !declared(node.name))) {
+          freeReads.push({ name: node.name, start: node.start, end: node.end });
+        }
+        return;
+      case 'Assignment':
+        // The target is a declaration, not a read.
+        walk(node.value);
+        return;
+      case 'Lambda':
+        walkLambda(node);
+        return;
+      case 'Call':
+      case 'MethodCall':
+        calls.push({ name: node.name, start: node.start, end: node.end });
+        if (node.name === 'epp') {
+          const args = node.type === 'Call' ? node.args : [node.receiver, ...node.args];
+          const call = eppCall(args, node, source);
+          if (call) eppCalls.push(call);
+        }
+        break;
+    }
+    for (const child of children(node)) walk(child);
+  }
+
+  openScope(ast.params ?? [], ast.body);
+  walkParams(ast.params ?? []);
+  for (const n of ast.body) walk(n);
+  scopes.pop();
+  return { freeReads, calls, eppCalls };
+}
+
+function eppCall(args: readonly Node[], node: Node, source: string): EppCall | undefined {
+  const [pathNode, argsNode] = args;
+  if (!pathNode || args.length > 2) return undefined;
+  const path = literalValue(pathNode);
+  const text = (n: Node) => source.slice(n.start, n.end);
+  let map: Map<string, CallArgument> | undefined = new Map();
+  if (argsNode) {
+    if (argsNode.type !== 'Hash') map = undefined;
+    else {
+      for (const entry of argsNode.entries) {
+        const key = entry.key.type === 'BareWord' ? entry.key.name : literalValue(entry.key);
+        if (typeof key !== 'string') {
+          map = undefined;
+          break;
+        }
+        const value = literalValue(entry.value);
+        map.set(key, { value, text: text(entry.value), start: entry.key.start });
+      }
+    }
+  }
+  return {
+    path: typeof path === 'string' ? path : undefined,
+    pathText: text(pathNode),
+    args: map,
+    argsText: map === undefined && argsNode ? text(argsNode) : undefined,
+    start: node.start,
+    end: node.end,
+  };
+}
+
+/**
+ * The value of an expression written literally (strings without interpolated expressions, numbers,
+ * booleans, undef as null, arrays and hashes of those), else undefined.
+ */
+export function literalValue(node: Node): Data | undefined {
+  switch (node.type) {
+    case 'Literal':
+      return node.value === undefined ? null : node.value;
+    case 'Interpolated':
+      return node.parts.every((p) => typeof p === 'string') ? node.parts.join('') : undefined;
+    case 'Paren':
+      return literalValue(node.expr);
+    case 'Unary': {
+      const v = node.operator === '-' ? literalValue(node.operand) : undefined;
+      return typeof v === 'bigint' ? -v : typeof v === 'number' ? -v : undefined;
+    }
+    case 'Array': {
+      const items: Data[] = [];
+      for (const e of node.elements) {
+        const v = literalValue(e);
+        if (v === undefined) return undefined;
+        items.push(v);
+      }
+      return items;
+    }
+    case 'Hash': {
+      const out: { [key: string]: Data } = {};
+      for (const e of node.entries) {
+        const k = e.key.type === 'BareWord' ? e.key.name : literalValue(e.key);
+        const v = literalValue(e.value);
+        if (typeof k !== 'string' || v === undefined) return undefined;
+        Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+    default:
+      return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Problems of one file
+
+/** The names visible everywhere in a template of a project (DESIGN 7). */
+export const TOP_SCOPE_NAMES: readonly string[] = ['settings', 'metadata', 'project', 'template'];
+
+/** A Problem at an offset of a file's source. */
+export function problemAt(
+  severity: Problem['severity'],
+  code: string,
+  message: string,
+  file: string,
+  source: string,
+  offset: number,
+  hint?: string,
+): Problem {
+  const { line, column } = lineColumn(source, offset);
+  return { severity, code, message, file, line, column, ...(hint !== undefined ? { hint } : {}) };
+}
+
+/** An error for every call of a function that is no built-in (as rendering would say, with a hint). */
+export function unknownFunctionProblems(analysis: EppAnalysis, file: string, source: string): Problem[] {
+  return analysis.calls
+    .filter((c) => !FUNCTIONS.has(c.name))
+    .map((c) =>
+      problemAt(
+        'error',
+        'EPP_UNKNOWN_FUNCTION',
+        `Unknown function: '${c.name}'`,
+        file,
+        source,
+        c.start,
+        didYouMeanHint(c.name, FUNCTION_NAMES) ??
+          'templates can call Puppet core functions and to_json, to_json_pretty, to_yaml',
+      ),
+    );
+}
+
+const FUNCTIONS: ReadonlySet<string> = new Set(FUNCTION_NAMES);
+
+export interface VariableContext {
+  /** Names the file receives: its parameters, or the settings / the caller's keys when it declares none. */
+  readonly visible: ReadonlySet<string>;
+  /** Candidates for "did you mean" (the template's settings and the visible names). */
+  readonly candidates: readonly string[];
+  /** Says where the names come from, for the message: e.g. `template 'gemfile'`. */
+  readonly what: string;
+}
+
+/** A warning for every variable read that is neither visible to the file nor a top-scope name. */
+export function unknownVariableProblems(
+  analysis: EppAnalysis,
+  file: string,
+  source: string,
+  context: VariableContext,
+): Problem[] {
+  const problems: Problem[] = [];
+  for (const read of analysis.freeReads) {
+    const top = read.name.startsWith('::');
+    const name = top ? read.name.slice(2) : read.name;
+    if (TOP_SCOPE_NAMES.includes(name) || (!top && context.visible.has(name))) continue;
+    problems.push(
+      problemAt(
+        'warning',
+        'ANALYSIS_UNKNOWN_VARIABLE',
+        `'$${read.name}' is neither ${context.what} nor a top-scope name ($settings, $metadata, $project, $template)`,
+        file,
+        source,
+        read.start,
+        didYouMeanHint(name, [...context.candidates, ...TOP_SCOPE_NAMES]) ??
+          'rendering fails (or, with --no-strict, renders it empty) wherever this line is reached',
+      ),
+    );
+  }
+  return problems;
+}
