@@ -57,10 +57,15 @@ function makeProject() {
     mkdirSync(files, { recursive: true });
     writeFileSync(
       join(repo, name, 'template.json'),
-      JSON.stringify({ name, description: `bench template ${t}`, version: '1.0.0', default_settings: settings(t) }, null, 2),
+      JSON.stringify(
+        { name, description: `bench template ${t}`, version: '1.0.0', default_settings: settings(t) },
+        null,
+        2,
+      ),
     );
     // Each file differs by a comment, so the bare side compiles 1,000 distinct sources as the engine does.
-    for (let f = 0; f < FILES; f++) writeFileSync(join(files, `${name}_${f}.conf.epp`), `<%# ${name} ${f} %>${FILE_SOURCE}`);
+    for (let f = 0; f < FILES; f++)
+      writeFileSync(join(files, `${name}_${f}.conf.epp`), `<%# ${name} ${f} %>${FILE_SOURCE}`);
   }
   const sync = `pdk_template:\n  version: 2\n  template_sources:\n    - type: filesystem\n      location: ${repo}\n  templates:\n${names.map((n) => `    - ${n}`).join('\n')}\n`;
   writeFileSync(join(project, '.sync.yml'), sync);
@@ -84,20 +89,31 @@ async function main() {
     const first = await api.plan(loaded);
     const errors = first.problems.filter((p) => p.severity === 'error');
     if (errors.length > 0) throw new Error(`bench project has errors: ${errors[0].message}`);
-    if (first.files.length !== TEMPLATES * FILES) throw new Error(`expected ${TEMPLATES * FILES} files, got ${first.files.length}`);
+    if (first.files.length !== TEMPLATES * FILES)
+      throw new Error(`expected ${TEMPLATES * FILES} files, got ${first.files.length}`);
 
     // The bare side: the same sources, compiled once, rendered with the same values and top scope.
     const bare = [];
     for (let t = 0; t < TEMPLATES; t++) {
       const values = api.fromJs(settings(t));
-      const topScope = api.fromJs({ settings: settings(t), metadata: {}, project: { name: 'project', is_new: true }, template: { name: names[t], version: '1.0.0', source: 'repo' } });
+      const topScope = api.fromJs({
+        settings: settings(t),
+        metadata: {},
+        project: { name: 'project', is_new: true },
+        template: { name: names[t], version: '1.0.0', source: 'repo' },
+      });
       for (let f = 0; f < FILES; f++) {
-        bare.push({ template: api.compileEpp(`<%# ${names[t]} ${f} %>${FILE_SOURCE}`, { file: `${names[t]}_${f}` }), values, topScope });
+        bare.push({
+          template: api.compileEpp(`<%# ${names[t]} ${f} %>${FILE_SOURCE}`, { file: `${names[t]}_${f}` }),
+          values,
+          topScope,
+        });
       }
     }
     const renderBare = () => {
       let bytes = 0;
-      for (const { template, values, topScope } of bare) bytes += template.render(values, { topScope }).length;
+      for (const { template, values, topScope } of bare)
+        bytes += template.render(values, { topScope }).length;
       return bytes;
     };
     renderBare();
@@ -119,7 +135,9 @@ async function main() {
       bareRenderMs: median(bareTimes),
     };
     result.overhead = result.planMs / result.bareRenderMs - 1;
-    console.log(`\nEngine benchmark: ${TEMPLATES} templates x ${FILES} files = ${result.files} files, node ${process.version}`);
+    console.log(
+      `\nEngine benchmark: ${TEMPLATES} templates x ${FILES} files = ${result.files} files, node ${process.version}`,
+    );
     console.log(`  loadProject (reads the repository)  ${result.loadProjectMs.toFixed(1)} ms`);
     console.log(`  plan (warm)                         ${result.planMs.toFixed(1)} ms`);
     console.log(`  bare EPP renders of the same files  ${result.bareRenderMs.toFixed(1)} ms`);
@@ -128,7 +146,8 @@ async function main() {
     );
     if (json) console.log(JSON.stringify(result, null, 2));
   } finally {
-    if (!process.env.KEEP) rmSync(dir, { recursive: true, force: true }); else console.log(project);
+    if (!process.env.KEEP) rmSync(dir, { recursive: true, force: true });
+    else console.log(project);
   }
 }
 

@@ -290,14 +290,18 @@ async function main() {
     `${'measure'.padEnd(40)}${pad('pantograph', 13)}${pad('eta', 13)}${pad('ejs', 13)}${pad('ratio', 10)}  target`,
   );
   console.log(row('cached render', 'renders/s', cached, 'higher', 1));
-  console.log(row('cached, plain JS values each render', 'renders/s', convertingEachRender, 'higher', undefined));
+  console.log(
+    row('cached, plain JS values each render', 'renders/s', convertingEachRender, 'higher', undefined),
+  );
   console.log(row('cached, by source/name', 'renders/s', byName, 'higher', undefined));
   console.log(row('cold parse+compile+1st render', 'ms', cold, 'lower', 1));
   console.log(row('cold, fresh process', 'ms', coldProcess, 'lower', undefined));
   console.log(row('CLI run vs eta script', 'ms', cli, 'lower', 1.2));
   console.log('');
   if (json) {
-    console.log(JSON.stringify({ cached, convertingEachRender, byName, cold, coldProcess, cli, problems }, null, 2));
+    console.log(
+      JSON.stringify({ cached, convertingEachRender, byName, cold, coldProcess, cli, problems }, null, 2),
+    );
   }
   if (problems.length > 0) process.exitCode = 1;
 }

@@ -8,15 +8,7 @@
  * ```
  */
 
-// EPP, standalone.
-export * from './epp/index.js';
-
-// Template repositories and composition: a project's .sync.yml -> a RenderPlan (pure data).
-export type { Problem, PlannedFile, PlannedSource, PlannedTemplate, PostCommand, RenderPlan } from './engine/render-plan.js';
 export { EngineError, type EngineErrorCode } from './engine/errors.js';
-export { LOCK_FILE, loadProject, type Project, type ProjectOptions } from './engine/project.js';
-export { type DetailedPlan, ENGINE_VERSION, plan, planDetailed, type ResolvedTemplate, type SettingOrigin } from './engine/plan.js';
-export { hasErrors, type ValidateOptions, validateProject, type ValidationResult } from './engine/validate.js';
 export {
   type InspectCall,
   type InspectFile,
@@ -26,7 +18,33 @@ export {
   type InspectTree,
   inspect,
 } from './engine/inspect.js';
+export {
+  type DetailedPlan,
+  ENGINE_VERSION,
+  plan,
+  planDetailed,
+  type ResolvedTemplate,
+  type SettingOrigin,
+} from './engine/plan.js';
+export { LOCK_FILE, loadProject, type Project, type ProjectOptions } from './engine/project.js';
+// Template repositories and composition: a project's .sync.yml -> a RenderPlan (pure data).
+export type {
+  PlannedFile,
+  PlannedSource,
+  PlannedTemplate,
+  PostCommand,
+  Problem,
+  RenderPlan,
+} from './engine/render-plan.js';
 export { type Stub, type StubOptions, stubSyncConfig } from './engine/stub.js';
+export {
+  hasErrors,
+  type ValidateOptions,
+  type ValidationResult,
+  validateProject,
+} from './engine/validate.js';
+// EPP, standalone.
+export * from './epp/index.js';
 
 // Applying a RenderPlan to a project.
 export {

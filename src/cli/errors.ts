@@ -35,7 +35,8 @@ export function toDisplayable(e: Error & { code?: string }): Displayable {
     };
   }
   // Engine and sync errors carry `position: { file, line, column }`; others may carry the fields flat.
-  const positioned = e as Error & Partial<Displayable> & { position?: { file: string; line: number; column: number } };
+  const positioned = e as Error &
+    Partial<Displayable> & { position?: { file: string; line: number; column: number } };
   const position = positioned.position;
   return {
     code: e.code,
@@ -59,6 +60,8 @@ export function reportError(e: unknown, io: Io): number {
     return 1;
   }
   const detail = e instanceof Error ? (e.stack ?? e.message) : String(e);
-  io.err(`internal error: ${detail}\nThis is a bug in Pantograph; please report it with the command you ran.\n`);
+  io.err(
+    `internal error: ${detail}\nThis is a bug in Pantograph; please report it with the command you ran.\n`,
+  );
   return 70;
 }

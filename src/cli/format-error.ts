@@ -12,7 +12,13 @@ export interface Colors {
   cyan(s: string): string;
 }
 
-export const noColors: Colors = { red: (s) => s, yellow: (s) => s, bold: (s) => s, dim: (s) => s, cyan: (s) => s };
+export const noColors: Colors = {
+  red: (s) => s,
+  yellow: (s) => s,
+  bold: (s) => s,
+  dim: (s) => s,
+  cyan: (s) => s,
+};
 
 /** What any positioned problem (EPP, engine, sync) offers for display. */
 export interface Displayable {
@@ -30,7 +36,8 @@ export interface Displayable {
 
 export function formatProblem(problem: Displayable, colors: Colors = noColors): string {
   const severity = problem.severity ?? 'error';
-  const label = severity === 'error' ? colors.red(colors.bold('error')) : colors.yellow(colors.bold('warning'));
+  const label =
+    severity === 'error' ? colors.red(colors.bold('error')) : colors.yellow(colors.bold('warning'));
   const code = problem.code ? colors.dim(` [${problem.code}]`) : '';
   let where = problem.file ?? '';
   let line = problem.line;

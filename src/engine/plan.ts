@@ -229,7 +229,9 @@ async function resolveTemplate(
   const files: PlannedFile[] = [];
   for (const f of resolution.files.filter((file) => keep.has(file.output))) {
     // Awaiting only when there is a hook keeps a thousand files from a thousand round trips of promises.
-    const settings = t.hooks.before_file_render ? await settingsForFile(t, f, state, problems, project) : state.settings;
+    const settings = t.hooks.before_file_render
+      ? await settingsForFile(t, f, state, problems, project)
+      : state.settings;
     if (!settings) continue;
     const rendered = renderFile(renderContext(project, t, settings), f);
     problems.push(...rendered.problems);

@@ -45,7 +45,6 @@ export function compileTemplate(ast: TemplateNode, options: CompileTemplateOptio
   const generator = new Generator();
   const code = generator.template(ast, options.value ?? false);
   const constants: unknown[] = [];
-  // biome-ignore lint/security/noGlobalEval: compiling templates to JavaScript is the point (like eta).
   const factory = new Function('K', code) as (k: unknown[]) => (rt: unknown, scope: object) => string;
   return { render: factory(constants), spans: generator.spans, code };
 }
@@ -78,7 +77,8 @@ class Generator {
   private openScope(params: readonly ParameterNode[], body: readonly Node[]): StaticScope {
     const locals = new Map<string, string>();
     const declare = (name: string) => {
-      if (!locals.has(name) && !name.includes('::') && !/^\d+$/.test(name)) locals.set(name, `v${this.localCount++}`);
+      if (!locals.has(name) && !name.includes('::') && !/^\d+$/.test(name))
+        locals.set(name, `v${this.localCount++}`);
     };
     for (const p of params) declare(p.name);
     for (const name of assignedNames(body)) declare(name);
@@ -119,8 +119,11 @@ class Generator {
     // The template's own scope (depth 1); the root scope of the generator stands for the dynamic S0.
     lines.push(this.declareLocals(this.openScope(ast.params ?? [], ast.body)));
     if (ast.params) {
-      lines.push(`rt.checkArguments([${ast.params.map((p) => str(p.name)).join(', ')}], ${this.pos(ast.params[0] ?? { start: 0, end: 0 })});`);
-      for (const param of ast.params) lines.push(this.bindParameter(param, `rt.argument(${str(param.name)})`));
+      lines.push(
+        `rt.checkArguments([${ast.params.map((p) => str(p.name)).join(', ')}], ${this.pos(ast.params[0] ?? { start: 0, end: 0 })});`,
+      );
+      for (const param of ast.params)
+        lines.push(this.bindParameter(param, `rt.argument(${str(param.name)})`));
     } else {
       lines.push('rt.bindArguments(S0);');
     }
@@ -164,7 +167,8 @@ class Generator {
     if (nodes.length === 0) return 'return undefined;';
     const head = nodes.slice(0, -1).map((n) => this.statement(n));
     const last = nodes[nodes.length - 1]!;
-    if (last.type === 'Text' || last.type === 'Render') return `${[...head, this.statement(last)].join('\n')}\nreturn undefined;`;
+    if (last.type === 'Text' || last.type === 'Render')
+      return `${[...head, this.statement(last)].join('\n')}\nreturn undefined;`;
     return `${head.join('\n')}\nreturn ${this.expr(last)};`;
   }
 
@@ -207,7 +211,9 @@ class Generator {
     let defaultBody: readonly Node[] | undefined;
     let first = true;
     for (const option of node.options) {
-      const tests = option.values.filter((value) => value.type !== 'Default').map((value) => this.caseTest(v, value, p));
+      const tests = option.values
+        .filter((value) => value.type !== 'Default')
+        .map((value) => this.caseTest(v, value, p));
       if (tests.length < option.values.length) defaultBody = option.body;
       if (tests.length === 0) continue;
       code += `${first ? '' : 'else '}if (${tests.join(' || ')}) {\n${body(option.body)}\n}\n`;
@@ -251,7 +257,12 @@ class Generator {
       case 'Access':
         return this.access(node);
       case 'Binary':
-        return this.binary(node.operator, this.expr(node.left), this.expr(node.right), this.pos({ start: node.operatorStart, end: node.end }));
+        return this.binary(
+          node.operator,
+          this.expr(node.left),
+          this.expr(node.right),
+          this.pos({ start: node.operatorStart, end: node.end }),
+        );
       case 'Logical':
         return node.operator === 'and'
           ? `(rt.truthy(${this.expr(node.left)}) && rt.truthy(${this.expr(node.right)}))`
@@ -263,9 +274,19 @@ class Generator {
       case 'Assignment':
         return this.assignment(node.target, node.value);
       case 'Call':
-        return this.call(node.name, node.args.map((a) => this.element(a)), node.lambda, node);
+        return this.call(
+          node.name,
+          node.args.map((a) => this.element(a)),
+          node.lambda,
+          node,
+        );
       case 'MethodCall':
-        return this.call(node.name, [this.expr(node.receiver), ...node.args.map((a) => this.element(a))], node.lambda, node);
+        return this.call(
+          node.name,
+          [this.expr(node.receiver), ...node.args.map((a) => this.element(a))],
+          node.lambda,
+          node,
+        );
       case 'New':
         return `rt.newValue(${this.expr(node.typeExpr)}, [${node.args.map((a) => this.element(a)).join(', ')}], ${this.lambda(node.lambda)}, ${this.pos(node)})`;
       case 'If': {
@@ -416,7 +437,13 @@ function literal(value: string | boolean | bigint | number | undefined): string 
     case 'bigint':
       return `${value}n`;
     case 'number':
-      return Object.is(value, -0) ? '-0' : Number.isFinite(value) ? String(value) : value > 0 ? 'Infinity' : '-Infinity';
+      return Object.is(value, -0)
+        ? '-0'
+        : Number.isFinite(value)
+          ? String(value)
+          : value > 0
+            ? 'Infinity'
+            : '-Infinity';
     case 'boolean':
       return String(value);
     default:
@@ -494,7 +521,8 @@ function callsNext(body: readonly Node[]): boolean {
 
 /** Whether evaluating a node may set match captures (`=~`, `in` with a regexp, case and selector options). */
 function mayCapture(node: Node): boolean {
-  if (node.type === 'Binary' && (node.operator === '=~' || node.operator === '!~' || node.operator === 'in')) return true;
+  if (node.type === 'Binary' && (node.operator === '=~' || node.operator === '!~' || node.operator === 'in'))
+    return true;
   if (node.type === 'Case' || node.type === 'Selector') return true;
   return children(node).some(mayCapture);
 }

@@ -7,10 +7,10 @@ import type { TemplateNode } from './ast.js';
 import { type CompiledCode, compileTemplate } from './compiler.js';
 import { EppError, EppEvalError, type SourceLocation } from './errors.js';
 import { coreFunctions } from './functions/index.js';
-import { BreakSignal, type FunctionDef, FunctionRegistry } from './functions/registry.js';
+import { BreakSignal, type FunctionDef, type FunctionRegistry } from './functions/registry.js';
 import { parsePuppet, parseTemplate } from './parser.js';
 import { lineColumn } from './position.js';
-import { type RuntimeHost, Runtime } from './runtime/runtime.js';
+import { Runtime, type RuntimeHost } from './runtime/runtime.js';
 import { fromJs, isHash, type PHash, type Value } from './runtime/values.js';
 
 export interface EppWarning {
@@ -162,7 +162,11 @@ function declaredParameters(ast: TemplateNode, source: string): readonly Templat
 }
 
 /** Parses, compiles (cached) and renders in one call. */
-export function renderEpp(source: string, values: Values = {}, options: RenderOptions & CompileOptions = {}): string {
+export function renderEpp(
+  source: string,
+  values: Values = {},
+  options: RenderOptions & CompileOptions = {},
+): string {
   return compileEpp(source, options).render(values, options);
 }
 
@@ -282,7 +286,10 @@ class Host implements RuntimeHost {
     const base = this.options.baseDir;
     if (!base) throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}'`);
     if (isAbsolute(path)) {
-      throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}': absolute paths are not allowed`);
+      throw new EppEvalError(
+        'EPP_TEMPLATE_NOT_FOUND',
+        `Could not find template '${path}': absolute paths are not allowed`,
+      );
     }
     const candidate = resolve(base, path);
     let real: string;
@@ -295,14 +302,18 @@ class Host implements RuntimeHost {
     }
     const rel = relative(realBase, real);
     if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) {
-      throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}': it is outside ${base}`);
+      throw new EppEvalError(
+        'EPP_TEMPLATE_NOT_FOUND',
+        `Could not find template '${path}': it is outside ${base}`,
+      );
     }
     return real;
   }
 }
 
 function asArgumentHash(args: Value, fn: string): PHash {
-  if (!isHash(args)) throw new EppEvalError('EPP_ARGUMENTS', `${fn}() expects a Hash of arguments as its second argument`);
+  if (!isHash(args))
+    throw new EppEvalError('EPP_ARGUMENTS', `${fn}() expects a Hash of arguments as its second argument`);
   return args;
 }
 
@@ -311,7 +322,11 @@ function normaliseError(e: unknown, template: CompiledTemplate): unknown {
   if (e instanceof EppError) return e;
   const location = { file: template.file, source: template.source, span: { start: 0, end: 0 } };
   if (e instanceof BreakSignal) {
-    return new EppEvalError('EPP_BREAK_OUTSIDE_ITERATION', 'break() from context where this is illegal', location);
+    return new EppEvalError(
+      'EPP_BREAK_OUTSIDE_ITERATION',
+      'break() from context where this is illegal',
+      location,
+    );
   }
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
     return new EppEvalError('EPP_EVAL', 'the template nests too deeply to evaluate', location);

@@ -3,8 +3,8 @@
  */
 export type * from './ast.js';
 export {
-  type CompileOptions,
   CompiledTemplate,
+  type CompileOptions,
   clearCompileCache,
   compileEpp,
   type EppWarning,
@@ -15,7 +15,14 @@ export {
   type TemplateParameter,
   type Values,
 } from './epp.js';
-export { EppError, type EppErrorCode, EppEvalError, EppSyntaxError, type SourceLocation, type Span } from './errors.js';
+export {
+  EppError,
+  type EppErrorCode,
+  EppEvalError,
+  EppSyntaxError,
+  type SourceLocation,
+  type Span,
+} from './errors.js';
 export {
   BreakSignal,
   type CallContext,
@@ -26,6 +33,6 @@ export {
   NextSignal,
 } from './functions/registry.js';
 export { lineColumn } from './position.js';
-export { findSyntaxErrors } from './validate.js';
 export { PType } from './runtime/types.js';
 export { fromJs, type PHash, toJs, type Value } from './runtime/values.js';
+export { findSyntaxErrors } from './validate.js';

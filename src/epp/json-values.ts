@@ -51,7 +51,11 @@ class JsonReader {
     if (c === '[') return this.array();
     if (c === '"') return this.string();
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.number();
-    for (const [word, value] of [['true', true], ['false', false], ['null', undefined]] as const) {
+    for (const [word, value] of [
+      ['true', true],
+      ['false', false],
+      ['null', undefined],
+    ] as const) {
       if (this.text.startsWith(word, this.pos)) {
         this.pos += word.length;
         return value;

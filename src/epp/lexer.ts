@@ -126,7 +126,12 @@ function endsValue(token: Token | undefined): boolean {
     case 'REGEX':
       return true;
     case 'KEYWORD':
-      return token.value === 'true' || token.value === 'false' || token.value === 'undef' || token.value === 'default';
+      return (
+        token.value === 'true' ||
+        token.value === 'false' ||
+        token.value === 'undef' ||
+        token.value === 'default'
+      );
     case 'PUNCT':
       return token.value === ')' || token.value === ']' || token.value === '}';
     default:
@@ -137,7 +142,8 @@ function endsValue(token: Token | undefined): boolean {
 const isNameStart = (c: string | undefined) => c !== undefined && ((c >= 'a' && c <= 'z') || c === '_');
 const isTypeStart = (c: string | undefined) => c !== undefined && c >= 'A' && c <= 'Z';
 const isWordChar = (c: string | undefined) =>
-  c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '_');
+  c !== undefined &&
+  ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '_');
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 const isBlank = (c: string | undefined) => c === ' ' || c === '\t';
 
@@ -148,8 +154,8 @@ export function lex(source: string, options: LexOptions): Token[] {
 class Lexer {
   private pos = 0;
   private readonly tokens: Token[] = [];
-  private readonly open: string;
-  private readonly close: string;
+  readonly open: string;
+  readonly close: string;
   /** Where lexing continues after the line break that ends a line holding heredoc openers. */
   private heredocResume = -1;
   private sawTag = false;
@@ -168,11 +174,28 @@ class Lexer {
 
   run(): Token[] {
     this.lexText();
-    this.tokens.push({ kind: 'EOF', value: '', start: this.src.length, end: this.src.length, spaceBefore: true });
+    this.tokens.push({
+      kind: 'EOF',
+      value: '',
+      start: this.src.length,
+      end: this.src.length,
+      spaceBefore: true,
+    });
     return this.tokens;
   }
 
-  private error(message: string, start: number, end = start + 1, code: 'EPP_SYNTAX' | 'EPP_UNCLOSED_TAG' | 'EPP_UNBALANCED_TAG' | 'EPP_UNCLOSED_STRING' | 'EPP_EMPTY_RENDER_TAG' | 'EPP_PARAMS_NOT_FIRST' = 'EPP_SYNTAX'): EppSyntaxError {
+  private error(
+    message: string,
+    start: number,
+    end = start + 1,
+    code:
+      | 'EPP_SYNTAX'
+      | 'EPP_UNCLOSED_TAG'
+      | 'EPP_UNBALANCED_TAG'
+      | 'EPP_UNCLOSED_STRING'
+      | 'EPP_EMPTY_RENDER_TAG'
+      | 'EPP_PARAMS_NOT_FIRST' = 'EPP_SYNTAX',
+  ): EppSyntaxError {
     return new EppSyntaxError(code, message, {
       file: this.options.file,
       source: this.src,
@@ -214,7 +237,13 @@ class Lexer {
         // Comment tag. `<%#-` trims left like `<%-`.
         if (src[p + 1] === '-') text = trimTrailingBlanks(text);
         const endAt = src.indexOf(close, p);
-        if (endAt < 0) throw this.error('Unbalanced epp tag, reached <eof> without closing tag.', tagStart, src.length, 'EPP_UNCLOSED_TAG');
+        if (endAt < 0)
+          throw this.error(
+            'Unbalanced epp tag, reached <eof> without closing tag.',
+            tagStart,
+            src.length,
+            'EPP_UNCLOSED_TAG',
+          );
         const trimRight = src[endAt - 1] === '-' && endAt - 1 > p;
         this.pos = endAt + close.length;
         if (trimRight) this.skipRightTrim();
@@ -272,7 +301,12 @@ class Lexer {
     while (true) {
       space = this.skipSpaceAndComments() || space;
       if (this.pos >= src.length) {
-        throw this.error('Unbalanced epp tag, reached <eof> without closing tag.', tagStart, src.length, 'EPP_UNCLOSED_TAG');
+        throw this.error(
+          'Unbalanced epp tag, reached <eof> without closing tag.',
+          tagStart,
+          src.length,
+          'EPP_UNCLOSED_TAG',
+        );
       }
       if (src.startsWith(trimClose, this.pos) || src.startsWith(close, this.pos)) {
         const trimRight = src[this.pos] === '-';
@@ -280,14 +314,20 @@ class Lexer {
         this.pos += trimRight ? trimClose.length : close.length;
         if (render) {
           if (this.tokens.length === renderTokenIndex) {
-            throw this.error(`Syntax error at '${trimRight ? trimClose : close}'`, start, this.pos, 'EPP_EMPTY_RENDER_TAG');
+            throw this.error(
+              `Syntax error at '${trimRight ? trimClose : close}'`,
+              start,
+              this.pos,
+              'EPP_EMPTY_RENDER_TAG',
+            );
           }
           this.push('RENDER_END', close, start, this.pos, space);
         }
         return { trimRight };
       }
       if (first && src[this.pos] === '|' && !render) {
-        if (!firstTag) throw this.error(`Syntax error at '|'`, this.pos, this.pos + 1, 'EPP_PARAMS_NOT_FIRST');
+        if (!firstTag)
+          throw this.error(`Syntax error at '|'`, this.pos, this.pos + 1, 'EPP_PARAMS_NOT_FIRST');
         this.push('PARAMS', '|', this.pos, this.pos + 1, space);
         this.pos++;
         first = false;
@@ -336,7 +376,10 @@ class Lexer {
     const { src } = this;
     const start = this.pos;
     const c = src[start]!;
-    if (c === '$') return this.lexVariable(space);
+    if (c === '$') {
+      this.lexVariable(space);
+      return;
+    }
     if (c === "'") {
       this.push('STRING', this.readSingleQuoted(), start, this.pos, space);
       return;
@@ -348,13 +391,29 @@ class Lexer {
       (token as { end: number }).end = this.pos;
       return;
     }
-    if (isDigit(c)) return this.lexNumber(space);
-    if (isNameStart(c) || (c === ':' && src[start + 1] === ':' && (isNameStart(src[start + 2]) || isTypeStart(src[start + 2])))) {
-      return this.lexWord(space);
+    if (isDigit(c)) {
+      this.lexNumber(space);
+      return;
     }
-    if (isTypeStart(c)) return this.lexWord(space);
-    if (c === '/' && !endsValue(this.tokens.at(-1))) return this.lexRegex(space);
-    if (c === '@' && src[start + 1] === '(') return this.lexHeredoc(space);
+    if (
+      isNameStart(c) ||
+      (c === ':' && src[start + 1] === ':' && (isNameStart(src[start + 2]) || isTypeStart(src[start + 2])))
+    ) {
+      this.lexWord(space);
+      return;
+    }
+    if (isTypeStart(c)) {
+      this.lexWord(space);
+      return;
+    }
+    if (c === '/' && !endsValue(this.tokens.at(-1))) {
+      this.lexRegex(space);
+      return;
+    }
+    if (c === '@' && src[start + 1] === '(') {
+      this.lexHeredoc(space);
+      return;
+    }
     for (const p of PUNCTUATION) {
       if (src.startsWith(p, start)) {
         this.pos += p.length;
@@ -384,7 +443,7 @@ class Lexer {
   private scanQualified(p: number): number {
     const { src } = this;
     while (isWordChar(src[p])) p++;
-    while (src[p] === ':' && src[p + 1] === ':' && (isWordChar(src[p + 2]))) {
+    while (src[p] === ':' && src[p + 1] === ':' && isWordChar(src[p + 2])) {
       p += 2;
       while (isWordChar(src[p])) p++;
     }
@@ -421,7 +480,10 @@ class Lexer {
         p++;
         while (isDigit(src[p])) p++;
       }
-      if ((src[p] === 'e' || src[p] === 'E') && (isDigit(src[p + 1]) || ((src[p + 1] === '-' || src[p + 1] === '+') && isDigit(src[p + 2])))) {
+      if (
+        (src[p] === 'e' || src[p] === 'E') &&
+        (isDigit(src[p + 1]) || ((src[p + 1] === '-' || src[p + 1] === '+') && isDigit(src[p + 2])))
+      ) {
         p += 2;
         while (isDigit(src[p])) p++;
       }
@@ -475,7 +537,13 @@ class Lexer {
         p++;
       }
     }
-    if (p >= src.length) throw this.error('Unclosed quote after "\'" followed by \'...\'', start, src.length, 'EPP_UNCLOSED_STRING');
+    if (p >= src.length)
+      throw this.error(
+        "Unclosed quote after \"'\" followed by '...'",
+        start,
+        src.length,
+        'EPP_UNCLOSED_STRING',
+      );
     this.pos = p + 1;
     return out;
   }
@@ -492,7 +560,12 @@ class Lexer {
     while (true) {
       if (this.pos >= src.length) {
         if (terminator === '') break;
-        throw this.error('Unclosed quote after \'"\' followed by \'...\'', start, src.length, 'EPP_UNCLOSED_STRING');
+        throw this.error(
+          "Unclosed quote after '\"' followed by '...'",
+          start,
+          src.length,
+          'EPP_UNCLOSED_STRING',
+        );
       }
       const c = src[this.pos]!;
       if (c === terminator) {
@@ -519,7 +592,11 @@ class Lexer {
           parts.push(this.lexInterpolationBlock());
           continue;
         }
-        if (isNameStart(n) || isDigit(n) || (n === ':' && src[this.pos + 2] === ':' && isNameStart(src[this.pos + 3]))) {
+        if (
+          isNameStart(n) ||
+          isDigit(n) ||
+          (n === ':' && src[this.pos + 2] === ':' && isNameStart(src[this.pos + 3]))
+        ) {
           if (text) parts.push(text);
           text = '';
           const varStart = this.pos;
@@ -532,7 +609,13 @@ class Lexer {
           }
           this.pos = p;
           parts.push([
-            { kind: 'VARIABLE', value: src.slice(varStart + 1, p), start: varStart, end: p, spaceBefore: false },
+            {
+              kind: 'VARIABLE',
+              value: src.slice(varStart + 1, p),
+              start: varStart,
+              end: p,
+              spaceBefore: false,
+            },
             { kind: 'EOF', value: '', start: p, end: p, spaceBefore: false },
           ]);
           continue;
@@ -561,7 +644,8 @@ class Lexer {
     let space = false;
     while (true) {
       space = this.skipSpaceAndComments() || space;
-      if (this.pos >= src.length) throw this.error('Unclosed interpolation: missing }', open, src.length, 'EPP_UNCLOSED_STRING');
+      if (this.pos >= src.length)
+        throw this.error('Unclosed interpolation: missing }', open, src.length, 'EPP_UNCLOSED_STRING');
       const c = src[this.pos];
       if (c === '}' && depth === 0) {
         this.pos++;
@@ -591,7 +675,8 @@ class Lexer {
     const start = this.pos;
     const closeParen = src.indexOf(')', start);
     const lineEnd = src.indexOf('\n', start);
-    if (closeParen < 0 || (lineEnd >= 0 && closeParen > lineEnd)) throw this.error('Unclosed heredoc tag', start, start + 2);
+    if (closeParen < 0 || (lineEnd >= 0 && closeParen > lineEnd))
+      throw this.error('Unclosed heredoc tag', start, start + 2);
     const spec = src.slice(start + 2, closeParen);
     const m = /^\s*("?)([^":/\r\n]+)\1\s*(?::\s*[A-Za-z0-9_+.-]*)?\s*(?:\/\s*([trnsuL$]*))?\s*$/.exec(spec);
     if (!m) throw this.error(`Invalid heredoc specification '@(${spec})'`, start, closeParen + 1);
@@ -627,15 +712,16 @@ class Lexer {
       return;
     }
     const sub = new Lexer(body, this.options);
-    token.parts = sub.readDoubleQuoted('', 0, escapes).map((part) =>
-      typeof part === 'string' ? part : part.map((t) => shiftToken(t, bodyStart)),
-    );
+    token.parts = sub
+      .readDoubleQuoted('', 0, escapes)
+      .map((part) => (typeof part === 'string' ? part : part.map((t) => shiftToken(t, bodyStart))));
   }
 }
 
 function shiftToken(t: Token, offset: number): Token {
   const shifted: Token = { ...t, start: t.start + offset, end: t.end + offset };
-  if (t.parts) shifted.parts = t.parts.map((p) => (typeof p === 'string' ? p : p.map((x) => shiftToken(x, offset))));
+  if (t.parts)
+    shifted.parts = t.parts.map((p) => (typeof p === 'string' ? p : p.map((x) => shiftToken(x, offset))));
   return shifted;
 }
 

@@ -42,7 +42,9 @@ export function parsePuppet(source: string, options: ParseOptions = {}): Templat
   const file = options.file ?? '<inline>';
   // The space keeps a leading `#`, `-` or `=` from reading as a comment, trim or render tag.
   const wrapped = `${open} ${source}\n${close}`;
-  const tokens = lex(wrapped, { file, delimiters: [open, close] }).map((t) => shift(t, -open.length - 1, source.length));
+  const tokens = lex(wrapped, { file, delimiters: [open, close] }).map((t) =>
+    shift(t, -open.length - 1, source.length),
+  );
   return new Parser(tokens, source, file).template();
 }
 
@@ -139,7 +141,12 @@ class Parser {
     return this.error(text, t.start, Math.max(t.end, t.start + 1));
   }
 
-  private error(message: string, start: number, end: number, code: 'EPP_SYNTAX' | 'EPP_UNSUPPORTED' = 'EPP_SYNTAX') {
+  private error(
+    message: string,
+    start: number,
+    end: number,
+    code: 'EPP_SYNTAX' | 'EPP_UNSUPPORTED' = 'EPP_SYNTAX',
+  ) {
     return new EppSyntaxError(code, message, { file: this.file, source: this.source, span: { start, end } });
   }
 
@@ -161,7 +168,8 @@ class Parser {
   private duplicateCheck(params: readonly ParameterNode[]): void {
     const seen = new Set<string>();
     for (const p of params) {
-      if (seen.has(p.name)) throw this.error(`The parameter '${p.name}' is declared more than once`, p.start, p.end);
+      if (seen.has(p.name))
+        throw this.error(`The parameter '${p.name}' is declared more than once`, p.start, p.end);
       seen.add(p.name);
     }
   }
@@ -186,7 +194,15 @@ class Parser {
         this.next();
         defaultValue = this.expression();
       }
-      params.push({ type: 'Parameter', name: v.value, valueType, defaultValue, captureRest, start, end: this.lastEnd() });
+      params.push({
+        type: 'Parameter',
+        name: v.value,
+        valueType,
+        defaultValue,
+        captureRest,
+        start,
+        end: this.lastEnd(),
+      });
       if (this.isPunct(',')) this.next();
       else if (!this.isPunct('|')) throw this.unexpected(this.peek());
     }
@@ -237,9 +253,18 @@ class Parser {
     if (t.kind === 'NAME') {
       const n = this.peek(1);
       if (n.kind === 'PUNCT' && n.value === '{') {
-        throw this.error('Resource expressions are not supported in templates: a template has no catalogue', t.start, n.end, 'EPP_UNSUPPORTED');
+        throw this.error(
+          'Resource expressions are not supported in templates: a template has no catalogue',
+          t.start,
+          n.end,
+          'EPP_UNSUPPORTED',
+        );
       }
-      if (STATEMENT_CALLS.has(t.value) && !(n.kind === 'PUNCT' && n.value === '(') && this.startsExpression(n)) {
+      if (
+        STATEMENT_CALLS.has(t.value) &&
+        !(n.kind === 'PUNCT' && n.value === '(') &&
+        this.startsExpression(n)
+      ) {
         this.next();
         const args = [this.expression()];
         while (this.isPunct(',')) {
@@ -250,10 +275,20 @@ class Parser {
       }
     }
     if (t.kind === 'TYPE' && this.isPunct('{', 1)) {
-      throw this.error('Resource expressions are not supported in templates: a template has no catalogue', t.start, t.end, 'EPP_UNSUPPORTED');
+      throw this.error(
+        'Resource expressions are not supported in templates: a template has no catalogue',
+        t.start,
+        t.end,
+        'EPP_UNSUPPORTED',
+      );
     }
     if (t.kind === 'PUNCT' && (t.value === '@' || t.value === '@@')) {
-      throw this.error('Virtual and exported resources are not supported in templates', t.start, t.end, 'EPP_UNSUPPORTED');
+      throw this.error(
+        'Virtual and exported resources are not supported in templates',
+        t.start,
+        t.end,
+        'EPP_UNSUPPORTED',
+      );
     }
     return this.expression();
   }
@@ -308,14 +343,21 @@ class Parser {
     }
     if (this.isPunct('+=') || this.isPunct('-=')) {
       const op = this.next();
-      throw this.error(`The operator '${op.value}' is no longer supported`, op.start, op.end, 'EPP_UNSUPPORTED');
+      throw this.error(
+        `The operator '${op.value}' is no longer supported`,
+        op.start,
+        op.end,
+        'EPP_UNSUPPORTED',
+      );
     }
     return left;
   }
 
   private isAssignable(node: Node): boolean {
     if (node.type === 'Variable') return true;
-    return node.type === 'Array' && node.elements.length > 0 && node.elements.every((e) => e.type === 'Variable');
+    return (
+      node.type === 'Array' && node.elements.length > 0 && node.elements.every((e) => e.type === 'Variable')
+    );
   }
 
   private logicalOr(): Node {
@@ -344,7 +386,8 @@ class Parser {
     let left = this.binary(level + 1);
     while (true) {
       const t = this.peek();
-      const isOp = (t.kind === 'PUNCT' || (t.kind === 'KEYWORD' && t.value === 'in')) && operators.includes(t.value);
+      const isOp =
+        (t.kind === 'PUNCT' || (t.kind === 'KEYWORD' && t.value === 'in')) && operators.includes(t.value);
       if (!isOp) return left;
       this.next();
       const right = this.binary(level + 1);
@@ -365,7 +408,11 @@ class Parser {
     if (t.kind === 'PUNCT' && (t.value === '!' || t.value === '-' || t.value === '*')) {
       this.next();
       const operand = this.unary();
-      if (t.value === '-' && operand.type === 'Literal' && (typeof operand.value === 'bigint' || typeof operand.value === 'number')) {
+      if (
+        t.value === '-' &&
+        operand.type === 'Literal' &&
+        (typeof operand.value === 'bigint' || typeof operand.value === 'number')
+      ) {
         return { type: 'Literal', value: -operand.value, start: t.start, end: operand.end };
       }
       return { type: 'Unary', operator: t.value, operand, start: t.start, end: operand.end };
@@ -397,7 +444,15 @@ class Parser {
         if (name.value === 'new' && (result.type === 'TypeRef' || result.type === 'Access')) {
           result = { type: 'New', typeExpr: result, args, lambda, start: result.start, end: this.lastEnd() };
         } else {
-          result = { type: 'MethodCall', receiver: result, name: name.value, args, lambda, start: result.start, end: this.lastEnd() };
+          result = {
+            type: 'MethodCall',
+            receiver: result,
+            name: name.value,
+            args,
+            lambda,
+            start: result.start,
+            end: this.lastEnd(),
+          };
         }
       } else if (t.value === '?') {
         this.next();
@@ -461,11 +516,15 @@ class Parser {
       case 'NUMBER': {
         const value = parseNumber(t.value);
         if (typeof value === 'bigint' && (value > 9223372036854775807n || value < -9223372036854775808n)) {
-          throw new EppSyntaxError('EPP_INTEGER_OVERFLOW', `The integer ${t.value} is outside the 64-bit Integer range`, {
-            file: this.file,
-            source: this.source,
-            span: { start, end },
-          });
+          throw new EppSyntaxError(
+            'EPP_INTEGER_OVERFLOW',
+            `The integer ${t.value} is outside the 64-bit Integer range`,
+            {
+              file: this.file,
+              source: this.source,
+              span: { start, end },
+            },
+          );
         }
         return { type: 'Literal', value, start, end };
       }
@@ -560,7 +619,15 @@ class Parser {
       this.expectPunct('{');
       otherwise = this.block();
     }
-    return { type: 'If', negate: t.value === 'unless', test, then, otherwise, start: t.start, end: this.lastEnd() };
+    return {
+      type: 'If',
+      negate: t.value === 'unless',
+      test,
+      then,
+      otherwise,
+      start: t.start,
+      end: this.lastEnd(),
+    };
   }
 
   private caseExpression(t: Token): Node {
@@ -613,7 +680,12 @@ class Parser {
         return { type: 'Variable', name: expr.name, start: expr.start, end: expr.end };
       case 'Literal':
         if (typeof expr.value === 'bigint') {
-          return { type: 'Variable', name: this.source.slice(expr.start, expr.end), start: expr.start, end: expr.end };
+          return {
+            type: 'Variable',
+            name: this.source.slice(expr.start, expr.end),
+            start: expr.start,
+            end: expr.end,
+          };
         }
         if (typeof expr.value === 'number') {
           const name = this.source.slice(expr.start, expr.end);

@@ -4,24 +4,30 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
 import { EppError, renderEpp } from '../../src/epp/index.js';
 import { fromJs } from '../../src/epp/runtime/values.js';
 
-const suite = resolve(process.env.EPP_CONFORMANCE_DIR ?? resolve(import.meta.dirname, '../../../shared/epp-conformance'));
+const suite = resolve(
+  process.env.EPP_CONFORMANCE_DIR ?? resolve(import.meta.dirname, '../../../shared/epp-conformance'),
+);
 const casesDir = join(suite, 'cases');
 
 describe('EPP conformance (Puppet 7 output)', () => {
   it('finds the suite', () => {
-    expect(existsSync(casesDir), `conformance cases not found at ${casesDir}; set EPP_CONFORMANCE_DIR`).toBe(true);
+    expect(existsSync(casesDir), `conformance cases not found at ${casesDir}; set EPP_CONFORMANCE_DIR`).toBe(
+      true,
+    );
   });
   const names = existsSync(casesDir) ? readdirSync(casesDir).sort() : [];
   it.each(names)('%s', (name) => {
     const dir = join(casesDir, name);
     const source = readFileSync(join(dir, 'template.epp'), 'utf8');
     const valuesText = readFileSync(join(dir, 'values.json'), 'utf8');
-    const values = fromJs(parseDocument(valuesText, { intAsBigInt: true }).toJS(), { numbers: 'float' }) as Map<string, never>;
+    const values = fromJs(parseDocument(valuesText, { intAsBigInt: true }).toJS(), {
+      numbers: 'float',
+    }) as Map<string, never>;
     const expectedFile = join(dir, 'expected.txt');
     const render = () => renderEpp(source, values, { file: 'template.epp', baseDir: dir });
     if (existsSync(expectedFile)) {

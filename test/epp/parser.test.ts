@@ -23,7 +23,12 @@ function body(source: string): readonly Node[] {
 
 describe('text and tags', () => {
   it('keeps text, renders and code as statements in order', () => {
-    expect(body('a<%= $x %>b<% $y = 1 %>').map((n) => n.type)).toEqual(['Text', 'Render', 'Text', 'Assignment']);
+    expect(body('a<%= $x %>b<% $y = 1 %>').map((n) => n.type)).toEqual([
+      'Text',
+      'Render',
+      'Text',
+      'Assignment',
+    ]);
   });
 
   it('applies trims and literals before parsing', () => {
@@ -33,13 +38,20 @@ describe('text and tags', () => {
   });
 
   it('drops comments, with a left trim for <%#-', () => {
-    expect(body('a\n  <%#- note %>\nb')).toEqual([expect.objectContaining({ type: 'Text', value: 'a\n\nb' })]);
+    expect(body('a\n  <%#- note %>\nb')).toEqual([
+      expect.objectContaining({ type: 'Text', value: 'a\n\nb' }),
+    ]);
     expect(body('a <%# note -%>\nb')).toEqual([expect.objectContaining({ type: 'Text', value: 'a b' })]);
   });
 
   it('lets one statement span several tags', () => {
     const [node] = body('<% if $x { %>yes<% } else { %>no<% } %>');
-    expect(node).toMatchObject({ type: 'If', then: [{ type: 'Text', value: 'yes' }], otherwise: [{ type: 'Text', value: 'no' }] });
+    expect(node).toMatchObject({
+      type: 'If',
+      // biome-ignore lint/suspicious/noThenProperty: `then` is the If node's field
+      then: [{ type: 'Text', value: 'yes' }],
+      otherwise: [{ type: 'Text', value: 'no' }],
+    });
   });
 
   it('takes other delimiters, with their trim and literal forms', () => {
@@ -88,7 +100,10 @@ describe('expressions', () => {
 
   it('tells an access from a new array by the space before [', () => {
     expect(expr('$a[1]')).toMatchObject({ type: 'Access' });
-    expect(body('<% $a = 1 [1].each |$x| { } %>')[1]).toMatchObject({ type: 'MethodCall', receiver: { type: 'Array' } });
+    expect(body('<% $a = 1 [1].each |$x| { } %>')[1]).toMatchObject({
+      type: 'MethodCall',
+      receiver: { type: 'Array' },
+    });
   });
 
   it('parses method chains with lambdas', () => {
@@ -100,14 +115,25 @@ describe('expressions', () => {
   });
 
   it('parses selectors, case and unless', () => {
-    expect(expr('$x ? { /a/ => 1, default => 2 }')).toMatchObject({ type: 'Selector', entries: [{ key: { type: 'Regex' } }, { key: { type: 'Default' } }] });
-    expect(expr("case $x { 'a', 'b': { 1 } default: { 2 } }")).toMatchObject({ type: 'Case', options: [{ values: [{}, {}] }, {}] });
+    expect(expr('$x ? { /a/ => 1, default => 2 }')).toMatchObject({
+      type: 'Selector',
+      entries: [{ key: { type: 'Regex' } }, { key: { type: 'Default' } }],
+    });
+    expect(expr("case $x { 'a', 'b': { 1 } default: { 2 } }")).toMatchObject({
+      type: 'Case',
+      options: [{ values: [{}, {}] }, {}],
+    });
     expect(expr('unless $x { 1 }')).toMatchObject({ type: 'If', negate: true });
   });
 
   it('turns ${name} in strings into variables', () => {
-    expect(expr('"a${b}c$d"')).toMatchObject({ type: 'Interpolated', parts: ['a', { type: 'Variable', name: 'b' }, 'c', { type: 'Variable', name: 'd' }] });
-    expect(expr('"${x[0]}"')).toMatchObject({ parts: [{ type: 'Access', target: { type: 'Variable', name: 'x' } }] });
+    expect(expr('"a${b}c$d"')).toMatchObject({
+      type: 'Interpolated',
+      parts: ['a', { type: 'Variable', name: 'b' }, 'c', { type: 'Variable', name: 'd' }],
+    });
+    expect(expr('"${x[0]}"')).toMatchObject({
+      parts: [{ type: 'Access', target: { type: 'Variable', name: 'x' } }],
+    });
   });
 
   it('reads heredocs with margins and trim', () => {

@@ -35,9 +35,15 @@ describe('strict variables', () => {
 
   it("renders unknown variables empty with a warning when not strict (Puppet 7's default)", () => {
     const warnings: EppWarning[] = [];
-    const text = renderEpp('[<%= $nope %>]', {}, { file: 't.epp', strict: false, onWarning: (w) => warnings.push(w) });
+    const text = renderEpp(
+      '[<%= $nope %>]',
+      {},
+      { file: 't.epp', strict: false, onWarning: (w) => warnings.push(w) },
+    );
     expect(text).toBe('[]');
-    expect(warnings).toEqual([{ code: 'EPP_UNKNOWN_VARIABLE', message: "Unknown variable: '$nope'", where: 't.epp:1:6' }]);
+    expect(warnings).toEqual([
+      { code: 'EPP_UNKNOWN_VARIABLE', message: "Unknown variable: '$nope'", where: 't.epp:1:6' },
+    ]);
   });
 
   it('tells a variable set to undef from an unknown one', () => {
@@ -52,7 +58,11 @@ describe('parameters', () => {
 
   it('names the missing parameter', () => {
     const e = renderError('<%- | String $name | -%>x');
-    expect([e.code, e.message, e.where]).toEqual(['EPP_MISSING_PARAMETER', "expects a value for parameter 'name'", 't.epp:1:7']);
+    expect([e.code, e.message, e.where]).toEqual([
+      'EPP_MISSING_PARAMETER',
+      "expects a value for parameter 'name'",
+      't.epp:1:7',
+    ]);
   });
 
   it('reports a wrong type with the expected and actual types', () => {
@@ -81,14 +91,20 @@ describe('parameters', () => {
 
 describe('values keep the Integer/Float distinction', () => {
   it('renders bigint as Integer and numbers from parsed data as Float', () => {
-    expect(renderEpp('<%= $a %> <%= $b %> <%= $a + $b %>', fromJs({ a: 1n, b: 1 }, { numbers: 'float' }) as never)).toBe('1 1.0 2.0');
+    expect(
+      renderEpp('<%= $a %> <%= $b %> <%= $a + $b %>', fromJs({ a: 1n, b: 1 }, { numbers: 'float' }) as never),
+    ).toBe('1 1.0 2.0');
     expect(renderEpp('<%= $a %>', { a: 1 })).toBe('1');
   });
 });
 
 describe('top scope', () => {
   it('is visible in templates that declare parameters, like $facts', () => {
-    const text = renderEpp('<%- | $x | -%><%= $x %> <%= $settings["k"] %> <%= $::settings["k"] %>', { x: 1 }, { topScope: { settings: { k: 'v' } } });
+    const text = renderEpp(
+      '<%- | $x | -%><%= $x %> <%= $settings["k"] %> <%= $::settings["k"] %>',
+      { x: 1 },
+      { topScope: { settings: { k: 'v' } } },
+    );
     expect(text).toBe('1 v v');
   });
 });
@@ -117,7 +133,9 @@ describe('epp() and inline_epp()', () => {
   it('gives a file template the top scope only, not the caller variables', () => {
     const e = renderError("<% $g = 1 %><%= epp('partials/globals.epp') %>", {}, { baseDir: base });
     expect(e.code).toBe('EPP_UNKNOWN_VARIABLE');
-    expect(renderEpp("<%= epp('partials/globals.epp') %>", {}, { baseDir: base, topScope: { g: 'top' } })).toBe('top');
+    expect(
+      renderEpp("<%= epp('partials/globals.epp') %>", {}, { baseDir: base, topScope: { g: 'top' } }),
+    ).toBe('top');
   });
 
   it('never reads outside the base directory, through .. or a symlink', () => {
@@ -173,7 +191,12 @@ describe('extensions and programs', () => {
 
   it('evaluates Puppet code to the value of its last expression', () => {
     const value = evaluatePuppet("$s = $state + {'b' => 2}\n$s", { variables: { state: { a: 1 } } });
-    expect(value).toEqual(new Map([['a', 1n], ['b', 2n]]));
+    expect(value).toEqual(
+      new Map([
+        ['a', 1n],
+        ['b', 2n],
+      ]),
+    );
   });
 
   it('compiles once per distinct source', () => {
@@ -217,7 +240,12 @@ describe('found by the fuzz test', () => {
 describe('parseJsonValues keeps Integer and Float apart', () => {
   it('reads 1 as Integer and 1.0 as Float, objects as ordered hashes', () => {
     const value = parseJsonValues('{"b": 1, "a": [1.0, 2e3, -0, "x\\u00e9", true, null]}', 'v.json');
-    expect(value).toEqual(new Map<string, unknown>([['b', 1n], ['a', [1, 2000, -0n, 'xé', true, undefined]]]));
+    expect(value).toEqual(
+      new Map<string, unknown>([
+        ['b', 1n],
+        ['a', [1, 2000, -0n, 'xé', true, undefined]],
+      ]),
+    );
   });
 
   it('points at the mistake', () => {
@@ -237,7 +265,9 @@ describe('integer limits', () => {
   });
 
   it('shifts without building huge numbers', () => {
-    expect(renderEpp('<%= 1 << 62 %> <%= 5 >> 100 %> <%= -5 >> 100 %> <%= 0 << 1000 %>')).toBe('4611686018427387904 0 -1 0');
+    expect(renderEpp('<%= 1 << 62 %> <%= 5 >> 100 %> <%= -5 >> 100 %> <%= 0 << 1000 %>')).toBe(
+      '4611686018427387904 0 -1 0',
+    );
     expect(renderError('<%= 1 << 1000 %>').code).toBe('EPP_INTEGER_OVERFLOW');
   });
 });

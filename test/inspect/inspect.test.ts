@@ -265,7 +265,6 @@ describe('validate --show-nested', () => {
       "        body: String  value (known at render time)  <- caller $admins.join(', ') (6:56)",
       '        level: Integer  default 1  value 2  <- caller (6:86)',
       '        epp partials/line.epp (line 3:5)',
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: Puppet interpolation, not JavaScript
       '          text: String  value (known at render time)  <- caller "${title}: ${body}" (3:32)',
       '          indent: Integer  default 0  value (known at render time)  <- caller $level (3:63)',
       '          epp partials/leaf.epp (line 2:5)',

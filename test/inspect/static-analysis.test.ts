@@ -64,7 +64,6 @@ describe('function calls and epp() call sites', () => {
   });
 
   it('leaves paths and argument hashes computed at render time undefined', () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: Puppet interpolation, not JavaScript
     const [a, b, c] = analyze('<%= epp($p) %><%= epp(\'x.epp\', $args) %><%= epp("p/${n}.epp") %>').eppCalls;
     expect(a).toMatchObject({ path: undefined, pathText: '$p', argsText: undefined });
     expect(a?.args?.size).toBe(0);
@@ -89,7 +88,6 @@ describe('literalValue', () => {
     };
     expect(value('{ \'a\' => [1, 2.0, "s"], b => undef }')).toEqual({ a: [1n, 2, 's'], b: null });
     expect(value('(-3)')).toBe(-3n);
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: Puppet interpolation, not JavaScript
     expect(value('"x${y}"')).toBeUndefined();
     expect(value('[1, $x]')).toBeUndefined();
     expect(value('1 + 1')).toBeUndefined();

@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { compileEpp, type EppWarning, evaluatePuppet, parseEpp } from '../../epp/index.js';
+import { parseJsonValues } from '../../epp/json-values.js';
 import { fromJs, isHash, type PHash } from '../../epp/runtime/values.js';
 import { findSyntaxErrors } from '../../epp/validate.js';
-import { parseJsonValues } from '../../epp/json-values.js';
-import { UsageError, toDisplayable } from '../errors.js';
+import { toDisplayable, UsageError } from '../errors.js';
 import { formatProblem } from '../format-error.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
@@ -21,14 +21,20 @@ interface RenderFlags {
   readonly baseDir?: string;
 }
 
-export async function eppRender(io: Io, _global: GlobalOptions, files: string[], flags: RenderFlags): Promise<number> {
+export async function eppRender(
+  io: Io,
+  _global: GlobalOptions,
+  files: string[],
+  flags: RenderFlags,
+): Promise<number> {
   if (files.length === 0 && flags.inline === undefined) {
     throw new UsageError('nothing to render', 'give template files, or a template text with -e');
   }
   const delimiters = parseDelimiters(flags.delimiters);
   const values = await loadValues(io, flags);
   const onWarning = (w: EppWarning) => io.err(`${w.where ? `${w.where}: ` : ''}warning: ${w.message}\n`);
-  const onLog = (level: string, message: string) => io.out(`${level === 'notice' ? 'Notice' : level}: ${message}\n`);
+  const onLog = (level: string, message: string) =>
+    io.out(`${level === 'notice' ? 'Notice' : level}: ${message}\n`);
   const sources: { file: string; source: string; baseDir: string }[] = [];
   if (flags.inline !== undefined) sources.push({ file: '<inline>', source: flags.inline, baseDir: io.cwd });
   for (const file of files) {
@@ -50,7 +56,12 @@ export async function eppRender(io: Io, _global: GlobalOptions, files: string[],
   return 0;
 }
 
-export async function eppValidate(io: Io, global: GlobalOptions, files: string[], flags: { delimiters?: string }): Promise<number> {
+export async function eppValidate(
+  io: Io,
+  global: GlobalOptions,
+  files: string[],
+  flags: { delimiters?: string },
+): Promise<number> {
   const delimiters = parseDelimiters(flags.delimiters);
   const problems: ReturnType<typeof toDisplayable>[] = [];
   for (const file of files) {
@@ -58,7 +69,9 @@ export async function eppValidate(io: Io, global: GlobalOptions, files: string[]
     for (const e of findSyntaxErrors(source, { file, delimiters })) problems.push(toDisplayable(e));
   }
   if (global.format === 'json') {
-    io.out(`${JSON.stringify({ valid: problems.length === 0, problems: problems.map(jsonProblem) }, null, 2)}\n`);
+    io.out(
+      `${JSON.stringify({ valid: problems.length === 0, problems: problems.map(jsonProblem) }, null, 2)}\n`,
+    );
   } else {
     for (const p of problems) io.err(`${formatProblem(p, io.colors)}\n`);
   }
@@ -75,7 +88,12 @@ function lineColumnOf(source: string, offset: number) {
   return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
 }
 
-export async function eppDump(io: Io, _global: GlobalOptions, file: string, flags: { delimiters?: string; js?: boolean }): Promise<number> {
+export async function eppDump(
+  io: Io,
+  _global: GlobalOptions,
+  file: string,
+  flags: { delimiters?: string; js?: boolean },
+): Promise<number> {
   const delimiters = parseDelimiters(flags.delimiters);
   const source = readTemplate(resolve(io.cwd, file), file);
   if (flags.js) {
@@ -106,7 +124,10 @@ function parseDelimiters(text: string | undefined): readonly [string, string] | 
   if (text === undefined) return undefined;
   const parts = text.trim().split(/\s+/);
   if (parts.length !== 2 || parts[0] === parts[1]) {
-    throw new UsageError(`invalid --delimiters '${text}'`, "give the opening and closing delimiter separated by a space, e.g. '[% %]'");
+    throw new UsageError(
+      `invalid --delimiters '${text}'`,
+      "give the opening and closing delimiter separated by a space, e.g. '[% %]'",
+    );
   }
   return [parts[0]!, parts[1]!];
 }
@@ -122,12 +143,17 @@ async function loadValues(io: Io, flags: RenderFlags): Promise<PHash> {
     } catch {
       throw new UsageError(`cannot read values file ${flags.valuesFile}`);
     }
-    const data = /\.json$/i.test(path) ? jsonHash(text, flags.valuesFile) : await parseDataText(text, flags.valuesFile);
+    const data = /\.json$/i.test(path)
+      ? jsonHash(text, flags.valuesFile)
+      : await parseDataText(text, flags.valuesFile);
     for (const [k, v] of data) values.set(k, v);
   }
   if (flags.values !== undefined) {
     const text = flags.values.trim();
-    const parsed = text.startsWith('{') && looksLikeJson(text) ? jsonHash(text, '--values') : evaluatePuppet(text, { file: '--values' });
+    const parsed =
+      text.startsWith('{') && looksLikeJson(text)
+        ? jsonHash(text, '--values')
+        : evaluatePuppet(text, { file: '--values' });
     if (!isHash(parsed)) throw new UsageError('--values must be a hash', "e.g. --values '{x => 1}'");
     for (const [k, v] of parsed) values.set(k, v);
   }
@@ -155,8 +181,12 @@ async function parseDataText(text: string, label: string): Promise<PHash> {
   const doc = parseDocument(text, { intAsBigInt: true, prettyErrors: false });
   const problem = doc.errors[0];
   if (problem) {
-    const [line, column] = problem.linePos?.[0] ? [problem.linePos[0].line, problem.linePos[0].col] : [undefined, undefined];
-    const error = new UsageError(`${label}${line !== undefined ? `:${line}:${column}` : ''}: ${problem.message.split('\n')[0]}`);
+    const [line, column] = problem.linePos?.[0]
+      ? [problem.linePos[0].line, problem.linePos[0].col]
+      : [undefined, undefined];
+    const error = new UsageError(
+      `${label}${line !== undefined ? `:${line}:${column}` : ''}: ${problem.message.split('\n')[0]}`,
+    );
     throw error;
   }
   const data = fromJs(doc.toJS({ maxAliasCount: 100 }), { numbers: 'float' });

@@ -385,7 +385,7 @@ function toRegexp(args: Value[]): PRegexp {
 /** Ruby's `Regexp.escape`. */
 function rubyEscape(s: string): string {
   return s
-    .replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')
+    .replace(/[.*+?^${}()|[\]-]/g, '\\$&')
     .replace(/ /g, '\\ ')
     .replace(/\n/g, '\\n')
     .replace(/\t/g, '\\t');

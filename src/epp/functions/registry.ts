@@ -93,12 +93,7 @@ export class FunctionRegistry {
 }
 
 /** Checks argument count and block presence the way Puppet words it, then calls. */
-export function invoke(
-  def: FunctionDef,
-  ctx: CallContext,
-  args: Value[],
-  block: Lambda | undefined,
-): Value {
+export function invoke(def: FunctionDef, ctx: CallContext, args: Value[], block: Lambda | undefined): Value {
   if (args.length < def.minArgs || args.length > def.maxArgs) {
     throw new EppEvalError('EPP_ARGUMENTS', `'${def.name}' ${expectsText(def)}, got ${args.length}`);
   }

@@ -7,16 +7,20 @@
 import { EppEvalError } from '../errors.js';
 import { hashLookup, puppetEquals } from './compare.js';
 import { PType, parameterizeType } from './types.js';
-import { isHash, MAX_INTEGER, MIN_INTEGER, PRegexp, type PHash, PSensitive, type Value } from './values.js';
+import { isHash, MAX_INTEGER, MIN_INTEGER, type PHash, PRegexp, PSensitive, type Value } from './values.js';
 
 export function checkInteger(n: bigint): bigint {
   if (n > MAX_INTEGER || n < MIN_INTEGER) {
-    throw new EppEvalError('EPP_INTEGER_OVERFLOW', `integer overflow: ${n} is outside the 64-bit Integer range`);
+    throw new EppEvalError(
+      'EPP_INTEGER_OVERFLOW',
+      `integer overflow: ${n} is outside the 64-bit Integer range`,
+    );
   }
   return n;
 }
 
-const NUMBER_PATTERN = /^([-+]?)(?:(0[xX][0-9a-fA-F]+)|(0[0-7]*)|([1-9][0-9]*)|((?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?))$/;
+const NUMBER_PATTERN =
+  /^([-+]?)(?:(0[xX][0-9a-fA-F]+)|(0[0-7]*)|([1-9][0-9]*)|((?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?))$/;
 
 /** Converts a numeric string the way Puppet's arithmetic does (`'0x10'` is 16, `'1.5'` a Float). */
 export function numericFromString(s: string): bigint | number | undefined {
@@ -77,13 +81,13 @@ function numeric(op: string, a: bigint | number, b: bigint | number): bigint | n
         if (b === 0n) throw new EppEvalError('EPP_DIVISION_BY_ZERO', 'divided by 0');
         // Ruby floors integer division.
         let q = a / b;
-        if ((a % b !== 0n) && ((a < 0n) !== (b < 0n))) q -= 1n;
+        if (a % b !== 0n && a < 0n !== b < 0n) q -= 1n;
         return checkInteger(q);
       }
       case '%': {
         if (b === 0n) throw new EppEvalError('EPP_DIVISION_BY_ZERO', 'divided by 0');
         const r = a % b;
-        return r !== 0n && (r < 0n) !== (b < 0n) ? r + b : r;
+        return r !== 0n && r < 0n !== b < 0n ? r + b : r;
       }
       case '<<':
         return shift(a, b);
@@ -133,7 +137,8 @@ export function arithmetic(op: string, a: Value, b: Value): Value {
       const out: PHash = new Map(a);
       const keys = isHash(b) ? [...b.keys()] : Array.isArray(b) ? b : [b];
       for (const k of keys) {
-        for (const existing of out.keys()) if (puppetEquals(existing, k) && typeof existing === typeof k) out.delete(existing);
+        for (const existing of out.keys())
+          if (puppetEquals(existing, k) && typeof existing === typeof k) out.delete(existing);
       }
       return out;
     }
@@ -152,11 +157,15 @@ function mergeHash(a: PHash, b: Value): PHash {
     return out;
   }
   if (Array.isArray(b)) {
-    const pairs = b.length > 0 && b.every((x) => Array.isArray(x) && x.length === 2) ? (b as Value[][]) : chunkPairs(b);
+    const pairs =
+      b.length > 0 && b.every((x) => Array.isArray(x) && x.length === 2) ? (b as Value[][]) : chunkPairs(b);
     for (const [k, v] of pairs) out.set(k, v);
     return out;
   }
-  throw new EppEvalError('EPP_OPERATOR', `Operator '+' is not applicable to a Hash and ${article(typeLabel(b))} ${typeLabel(b)}.`);
+  throw new EppEvalError(
+    'EPP_OPERATOR',
+    `Operator '+' is not applicable to a Hash and ${article(typeLabel(b))} ${typeLabel(b)}.`,
+  );
 }
 
 function chunkPairs(flat: Value[]): Value[][] {
@@ -173,7 +182,10 @@ export function negate(v: Value): Value {
     const n = numericFromString(v);
     if (n !== undefined) return typeof n === 'bigint' ? checkInteger(-n) : -n;
   }
-  throw new EppEvalError('EPP_OPERATOR', `Operator '-' is not applicable to ${article(typeLabel(v))} ${typeLabel(v)}.`);
+  throw new EppEvalError(
+    'EPP_OPERATOR',
+    `Operator '-' is not applicable to ${article(typeLabel(v))} ${typeLabel(v)}.`,
+  );
 }
 
 /** Splat `*x`: arrays spread, hashes spread as pairs, undef as nothing. */

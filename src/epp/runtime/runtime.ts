@@ -3,7 +3,9 @@
  * render; it holds the render's state (argument values, match captures, warnings) and implements the
  * `CallContext` that built-in functions receive.
  */
-import { EppError, EppEvalError, type EppErrorCode, type SourceLocation } from '../errors.js';
+
+import { didYouMean } from '../../shared/did-you-mean.js';
+import { EppError, type EppErrorCode, EppEvalError, type SourceLocation } from '../errors.js';
 import { newInstance } from '../functions/conversion.js';
 import {
   BreakSignal,
@@ -14,7 +16,6 @@ import {
   NextSignal,
   ReturnSignal,
 } from '../functions/registry.js';
-import { didYouMean } from '../../shared/did-you-mean.js';
 import { compareForOperator, puppetEquals } from './compare.js';
 import { interpolate, renderValue } from './format.js';
 import { access, arithmetic, negate, splat, typeLabel } from './operators.js';
@@ -136,13 +137,18 @@ export class Runtime implements CallContext {
   }
 
   missingParameter(name: string, p: number): never {
-    const error = new EppEvalError('EPP_MISSING_PARAMETER', `expects a value for parameter '${name}'`, this.location(p));
+    const error = new EppEvalError(
+      'EPP_MISSING_PARAMETER',
+      `expects a value for parameter '${name}'`,
+      this.location(p),
+    );
     error.hint = `pass a value for '${name}', or give the parameter a default`;
     throw error;
   }
 
   checkParameter(type: Value, value: Value, name: string, p: number): void {
-    if (!(type instanceof PType)) this.fail('EPP_TYPE_MISMATCH', `the type of parameter '${name}' is not a Type`, p);
+    if (!(type instanceof PType))
+      this.fail('EPP_TYPE_MISMATCH', `the type of parameter '${name}' is not a Type`, p);
     if (!isInstanceMemo(type, value)) {
       this.fail('EPP_TYPE_MISMATCH', describeMismatch(type, value, `parameter '${name}'`), p);
     }
@@ -150,7 +156,12 @@ export class Runtime implements CallContext {
 
   checkLambdaArity(given: number, min: number, max: number, p: number): void {
     if (given < min || given > max) {
-      const expected = min === max ? `${min}` : max === Number.POSITIVE_INFINITY ? `at least ${min}` : `between ${min} and ${max}`;
+      const expected =
+        min === max
+          ? `${min}`
+          : max === Number.POSITIVE_INFINITY
+            ? `at least ${min}`
+            : `between ${min} and ${max}`;
       this.fail('EPP_ARGUMENTS', `lambda expects ${expected} arguments, got ${given}`, p);
     }
   }
@@ -159,8 +170,13 @@ export class Runtime implements CallContext {
 
   unknownVariable(name: string, p: number): Value {
     if (this.host.strict) {
-      const error = new EppEvalError('EPP_UNKNOWN_VARIABLE', `Unknown variable: '$${name}'`, this.location(p));
-      error.hint = 'pass it as a value, assign it before use, or render with strict variables off (--no-strict)';
+      const error = new EppEvalError(
+        'EPP_UNKNOWN_VARIABLE',
+        `Unknown variable: '$${name}'`,
+        this.location(p),
+      );
+      error.hint =
+        'pass it as a value, assign it before use, or render with strict variables off (--no-strict)';
       throw error;
     }
     this.host.warn('EPP_UNKNOWN_VARIABLE', `Unknown variable: '$${name}'`, this.location(p));
@@ -190,7 +206,12 @@ export class Runtime implements CallContext {
   }
 
   assignInvalid(name: string, p: number): never {
-    if (/^\d+$/.test(name)) this.fail('EPP_REASSIGNMENT', `Illegal attempt to assign to the numeric match result variable '$${name}'`, p);
+    if (/^\d+$/.test(name))
+      this.fail(
+        'EPP_REASSIGNMENT',
+        `Illegal attempt to assign to the numeric match result variable '$${name}'`,
+        p,
+      );
     return this.fail('EPP_REASSIGNMENT', `Cannot assign to variables in other namespaces: '$${name}'`, p);
   }
 
@@ -198,7 +219,11 @@ export class Runtime implements CallContext {
   destructure(names: string[], value: Value, p: number): Value[] {
     if (Array.isArray(value)) {
       if (value.length !== names.length) {
-        this.fail('EPP_EVAL', `Number of values in the array (${value.length}) does not match the number of variables (${names.length})`, p);
+        this.fail(
+          'EPP_EVAL',
+          `Number of values in the array (${value.length}) does not match the number of variables (${names.length})`,
+          p,
+        );
       }
       return value;
     }
@@ -238,7 +263,11 @@ export class Runtime implements CallContext {
   type(name: string, p: number): PType {
     const type = resolveTypeName(name);
     if (!type) {
-      const error = new EppEvalError('EPP_UNKNOWN_TYPE', `Resource type not found: ${name}`, this.location(p));
+      const error = new EppEvalError(
+        'EPP_UNKNOWN_TYPE',
+        `Resource type not found: ${name}`,
+        this.location(p),
+      );
       error.hint = 'templates can use the Puppet data types (String, Integer, Array, Hash, Optional, ...)';
       throw error;
     }
@@ -319,9 +348,18 @@ export class Runtime implements CallContext {
     let re: PRegexp;
     if (b instanceof PRegexp) re = b;
     else if (typeof b === 'string') re = this.regexp(b, p);
-    else return this.fail('EPP_OPERATOR', `Right operand of =~ must be a Regexp, String or Type, got ${typeLabel(b)}`, p);
+    else
+      return this.fail(
+        'EPP_OPERATOR',
+        `Right operand of =~ must be a Regexp, String or Type, got ${typeLabel(b)}`,
+        p,
+      );
     if (typeof a !== 'string') {
-      return this.fail('EPP_OPERATOR', `Left operand of =~ must be a String when matching a Regexp, got ${typeLabel(a)}`, p);
+      return this.fail(
+        'EPP_OPERATOR',
+        `Left operand of =~ must be a String when matching a Regexp, got ${typeLabel(a)}`,
+        p,
+      );
     }
     return this.regexMatch(re, a);
   }
@@ -344,7 +382,11 @@ export class Runtime implements CallContext {
     const candidates = Array.isArray(b) ? b : isHash(b) ? [...b.keys()] : undefined;
     if (!candidates) {
       if (b instanceof PType || b === undefined) return false;
-      return this.fail('EPP_OPERATOR', `Operator 'in' is not applicable to ${typeLabel(b)} (right operand)`, p);
+      return this.fail(
+        'EPP_OPERATOR',
+        `Operator 'in' is not applicable to ${typeLabel(b)} (right operand)`,
+        p,
+      );
     }
     if (a instanceof PRegexp) return candidates.some((c) => typeof c === 'string' && this.regexMatch(a, c));
     if (a instanceof PType) return candidates.some((c) => a.isInstance(c));
@@ -368,12 +410,21 @@ export class Runtime implements CallContext {
   }
 
   noSelectorMatch(value: Value, p: number): never {
-    return this.fail('EPP_NO_MATCH', `No matching entry for selector parameter with value '${renderValue(value)}'`, p);
+    return this.fail(
+      'EPP_NO_MATCH',
+      `No matching entry for selector parameter with value '${renderValue(value)}'`,
+      p,
+    );
   }
 
   // ---------------------------------------------------------------- calls
 
-  lambda(fn: (...args: Value[]) => Value, paramCount: number, requiredCount: number, hasRest: boolean): Lambda {
+  lambda(
+    fn: (...args: Value[]) => Value,
+    paramCount: number,
+    requiredCount: number,
+    hasRest: boolean,
+  ): Lambda {
     return Object.assign(fn, { paramCount, requiredCount, hasRest }) as unknown as Lambda;
   }
 
@@ -389,7 +440,13 @@ export class Runtime implements CallContext {
     throw e;
   }
 
-  call(name: string, args: Value[], block: Lambda | undefined, p: number, view: (() => object) | undefined): Value {
+  call(
+    name: string,
+    args: Value[],
+    block: Lambda | undefined,
+    p: number,
+    view: (() => object) | undefined,
+  ): Value {
     const def = this.host.functions.get(name);
     if (!def) {
       const error = new EppEvalError('EPP_UNKNOWN_FUNCTION', `Unknown function: '${name}'`, this.location(p));
@@ -436,7 +493,10 @@ export class Runtime implements CallContext {
       const n = Number(bare);
       return { found: this.m !== undefined && n < this.m.length, value: this.m?.[n] };
     }
-    const scope = (bare.startsWith('::') ? this.topScope : (this.scope ?? this.topScope)) as Record<string, Value>;
+    const scope = (bare.startsWith('::') ? this.topScope : (this.scope ?? this.topScope)) as Record<
+      string,
+      Value
+    >;
     const key = bare.startsWith('::') ? bare.slice(2) : bare;
     return key in scope ? { found: true, value: scope[key] } : { found: false, value: undefined };
   }
@@ -453,7 +513,10 @@ export class Runtime implements CallContext {
 
   private checkDepth(): void {
     if (this.depth + 1 > MAX_DEPTH) {
-      throw new EppEvalError('EPP_EVAL', `templates nested more than ${MAX_DEPTH} deep (does a template call itself?)`);
+      throw new EppEvalError(
+        'EPP_EVAL',
+        `templates nested more than ${MAX_DEPTH} deep (does a template call itself?)`,
+      );
     }
   }
 

@@ -132,13 +132,15 @@ function convertFromJs(data: unknown, numbersAreFloats: boolean): Value {
       if (Array.isArray(data)) return data.map((item) => convertFromJs(item, numbersAreFloats));
       if (data instanceof Map) {
         const out: PHash = new Map();
-        for (const [k, v] of data) out.set(convertFromJs(k, numbersAreFloats), convertFromJs(v, numbersAreFloats));
+        for (const [k, v] of data)
+          out.set(convertFromJs(k, numbersAreFloats), convertFromJs(v, numbersAreFloats));
         return out;
       }
       if (isValueObject(data)) return data as Value;
       {
         const out: PHash = new Map();
-        for (const [k, v] of Object.entries(data as Record<string, unknown>)) out.set(k, convertFromJs(v, numbersAreFloats));
+        for (const [k, v] of Object.entries(data as Record<string, unknown>))
+          out.set(k, convertFromJs(v, numbersAreFloats));
         return out;
       }
     default:
@@ -160,7 +162,9 @@ function isValueObject(data: object): boolean {
 export function toJs(v: Value): unknown {
   if (v === undefined) return null;
   if (typeof v === 'bigint') {
-    return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(v) : v.toString();
+    return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER)
+      ? Number(v)
+      : v.toString();
   }
   if (Array.isArray(v)) return v.map(toJs);
   if (v instanceof Map) {
