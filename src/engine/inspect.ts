@@ -672,7 +672,7 @@ function sameData(a: Data | undefined, b: Data | undefined): boolean {
 }
 
 /** The template's schema, or the one inferred from its defaults and the publishers' schemas. */
-function settingsSchema(project: Project, t: LoadedTemplate): Schema {
+export function settingsSchema(project: Project, t: LoadedTemplate): Schema {
   if (t.schema) return t.schema;
   const publishers = publishersByName([...project.available.values()]);
   return inferSchema(t, (name) => publishers.get(name)?.[0]?.manifest.shared_settings[name]?.schema);

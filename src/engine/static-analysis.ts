@@ -9,7 +9,9 @@
  * assigned anywhere in a scope (not in nested lambdas) or declared as its parameter belongs to it; a read
  * looks through the enclosing scopes. Match captures (`$0`..`$n`) are always known.
  */
+
 import type { LambdaNode, Node, ParameterNode, TemplateNode } from '../epp/ast.js';
+import { assignedNames, children } from '../epp/ast-walk.js';
 import { FUNCTION_NAMES } from '../epp/functions/index.js';
 import { lineColumn } from '../epp/position.js';
 import { didYouMeanHint } from './did-you-mean.js';
@@ -58,39 +60,12 @@ export interface EppCall {
   readonly end: number;
 }
 
+export { children };
+
 export interface EppAnalysis {
   readonly freeReads: readonly FreeRead[];
   readonly calls: readonly CallRef[];
   readonly eppCalls: readonly EppCall[];
-}
-
-/** The names assigned in a scope's body (not in nested lambdas), as the compiler declares them. */
-function assignedNames(body: readonly Node[]): string[] {
-  const names: string[] = [];
-  const walk = (node: Node) => {
-    if (node.type === 'Lambda') return;
-    if (node.type === 'Assignment') {
-      if (node.target.type === 'Variable') names.push(node.target.name);
-      else for (const e of node.target.elements) if (e.type === 'Variable') names.push(e.name);
-    }
-    for (const child of children(node)) walk(child);
-  };
-  for (const node of body) walk(node);
-  return names;
-}
-
-/** Children of a node, whatever its kind (same approach as the compiler). */
-export function children(node: Node): Node[] {
-  const out: Node[] = [];
-  const collect = (value: unknown) => {
-    if (Array.isArray(value)) for (const v of value) collect(v);
-    else if (value && typeof value === 'object') {
-      if ('type' in value && 'start' in value) out.push(value as Node);
-      else for (const inner of Object.values(value)) collect(inner);
-    }
-  };
-  for (const [key, value] of Object.entries(node)) if (key !== 'type') collect(value);
-  return out;
 }
 
 /** Analyses a parsed template (or a Puppet program: a `.pp` hook). */

@@ -26,6 +26,7 @@ import type {
   SelectorNode,
   TemplateNode,
 } from './ast.js';
+import { assignedNames, children } from './ast-walk.js';
 import type { Span } from './errors.js';
 
 export interface CompiledCode {
@@ -471,42 +472,6 @@ function isConstant(node: Node): boolean {
     default:
       return false;
   }
-}
-
-/** Children of a node, for walks that do not care about the node's kind. */
-function children(node: Node): Node[] {
-  const out: Node[] = [];
-  for (const value of Object.values(node)) {
-    if (Array.isArray(value)) {
-      for (const item of value) {
-        if (item && typeof item === 'object') {
-          if ('type' in item) out.push(item as Node);
-          else for (const inner of Object.values(item)) collect(inner, out);
-        }
-      }
-    } else collect(value, out);
-  }
-  return out;
-}
-
-function collect(value: unknown, out: Node[]): void {
-  if (Array.isArray(value)) for (const v of value) collect(v, out);
-  else if (value && typeof value === 'object' && 'type' in value) out.push(value as Node);
-}
-
-/** Names assigned in a scope's body, not descending into lambdas (they are scopes of their own). */
-function assignedNames(body: readonly Node[]): string[] {
-  const names: string[] = [];
-  const walk = (node: Node) => {
-    if (node.type === 'Lambda') return;
-    if (node.type === 'Assignment') {
-      if (node.target.type === 'Variable') names.push(node.target.name);
-      else for (const e of node.target.elements) if (e.type === 'Variable') names.push(e.name);
-    }
-    for (const child of children(node)) walk(child);
-  };
-  for (const node of body) walk(node);
-  return names;
 }
 
 /** Whether a lambda body calls next() outside nested lambdas. */

@@ -5,10 +5,10 @@
  * project does not apply is shown as if it were added last, so a user can look before adding it.
  */
 import { didYouMeanHint } from '../../engine/did-you-mean.js';
+import { settingsSchema, typeLabel } from '../../engine/inspect.js';
 import type { Data, LoadedTemplate, SyncData } from '../../engine/model.js';
 import { planDetailed, type ResolvedTemplate, type SettingOrigin } from '../../engine/plan.js';
 import { loadProject, type Project } from '../../engine/project.js';
-import { inferSchema } from '../../engine/settings.js';
 import { publishersByName } from '../../engine/shared-settings.js';
 import { listTemplates } from '../../engine/sources/index.js';
 import { jsonPointer } from '../../engine/yaml-data.js';
@@ -190,28 +190,6 @@ function own<T>(map: { readonly [key: string]: T }, key: string): T | undefined 
 }
 
 /** The template's schema, or the one inferred from its defaults and the publishers' schemas. */
-function settingsSchema(project: Project, t: LoadedTemplate): Schema {
-  if (t.schema) return t.schema;
-  const publishers = publishersByName([...project.available.values()]);
-  return inferSchema(t, (name) => publishers.get(name)?.[0]?.manifest.shared_settings[name]?.schema);
-}
-
-/** `string`, `array of string`, `integer|null`, `enum("a", "b")`, or `any`. */
-function typeLabel(schema: Schema): string {
-  if (Array.isArray(schema.enum)) return `enum(${schema.enum.map((v) => JSON.stringify(v)).join(', ')})`;
-  if (Object.hasOwn(schema, 'const')) return `const ${JSON.stringify(schema.const)}`;
-  const variants = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
-  if (Array.isArray(variants)) return variants.map(typeLabel).join('|');
-  const type = schema.type;
-  const label = Array.isArray(type) ? type.join('|') : typeof type === 'string' ? type : 'any';
-  const items = schema.items as Schema | undefined;
-  if (label === 'array' && items && typeof items === 'object' && !Array.isArray(items)) {
-    const inner = typeLabel(items);
-    if (inner !== 'any') return `array of ${inner}`;
-  }
-  return label;
-}
-
 function originText(origin: NonNullable<SettingView['origin']>, cwd: string): string {
   switch (origin.layer) {
     case 'default':
