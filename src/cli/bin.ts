@@ -1,5 +1,10 @@
 #!/usr/bin/env node
 // Kept tiny so start-up stays fast: everything else is imported by the command that needs it.
-import { main } from './main.js';
+const args = process.argv.slice(2);
 
-process.exitCode = await main(process.argv.slice(2));
+let code: number | undefined;
+if (args[0] === 'epp' && args[1] === 'render') {
+  code = await (await import('./fast-epp-render.js')).fastEppRender(args.slice(2));
+}
+if (code === undefined) code = await (await import('./main.js')).main(args);
+process.exitCode = code;

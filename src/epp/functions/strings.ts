@@ -7,7 +7,6 @@
  * `split` drops trailing empty fields and returns capture groups, `regsubst` understands `\0`..`\9`.
  * Where Puppet maps a function over an array (upcase of an array upcases each element), so do these.
  */
-import { createHash } from 'node:crypto';
 import { EppEvalError } from '../errors.js';
 import { compareBytes } from '../runtime/compare.js';
 import {
@@ -428,7 +427,9 @@ const versioncmpFn = defineFunction('versioncmp', 2, 3, (_ctx, [a, b, ignore]) =
 
 function digest(name: string, algorithm: string): FunctionDef {
   return defineFunction(name, 1, 1, (_ctx, [arg]) =>
-    createHash(algorithm)
+    // Loaded on first use: node:crypto costs start-up time that most renders never need.
+    (process.getBuiltinModule('node:crypto') as typeof import('node:crypto'))
+      .createHash(algorithm)
       .update(stringArg(name, 'arg', arg), 'utf8')
       .digest('hex'),
   );

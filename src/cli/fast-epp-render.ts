@@ -1,0 +1,49 @@
+/**
+ * `pantograph epp render` without loading commander: the one command that is run once per template in
+ * scripts and CI, where start-up time is most of the run. The arguments are read with Node's own
+ * `parseArgs`; anything it does not recognise (help, a typo, a global option) returns undefined and
+ * the full command line handles it, with its usual messages.
+ */
+import { parseArgs } from 'node:util';
+import { reportError } from './errors.js';
+import { processIo } from './io.js';
+
+export async function fastEppRender(args: readonly string[]): Promise<number | undefined> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch {
+    return undefined;
+  }
+  const { values, positionals } = parsed;
+  const io = await processIo(undefined);
+  try {
+    const { eppRender } = await import('./commands/epp.js');
+    return await eppRender(io, { format: 'text' }, positionals, {
+      ...(values.values !== undefined ? { values: values.values } : {}),
+      ...(values['values-file'] !== undefined ? { valuesFile: values['values-file'] } : {}),
+      ...(values.inline !== undefined ? { inline: values.inline } : {}),
+      ...(values.delimiters !== undefined ? { delimiters: values.delimiters } : {}),
+      ...(values['base-dir'] !== undefined ? { baseDir: values['base-dir'] } : {}),
+      strict: values['no-strict'] !== true,
+    });
+  } catch (e) {
+    return reportError(e, io);
+  }
+}
+
+function parse(args: readonly string[]) {
+  return parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      values: { type: 'string' },
+      'values-file': { type: 'string' },
+      inline: { type: 'string', short: 'e' },
+      'no-strict': { type: 'boolean' },
+      delimiters: { type: 'string' },
+      'base-dir': { type: 'string' },
+    },
+  });
+}
