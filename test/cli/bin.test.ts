@@ -1,0 +1,72 @@
+/**
+ * The built command, run as a user runs it: `node dist/cli/bin.js ...` (`npm test` builds first).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const bin = resolve(import.meta.dirname, '../../dist/cli/bin.js');
+
+function run(args: string[], cwd = process.cwd()) {
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('pantograph epp render (built CLI)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pantograph-bin-'));
+  writeFileSync(join(dir, 't.epp'), '<%- | String $name, Float $f = 1.5 | -%>\nHello <%= $name %> <%= $f %>');
+  writeFileSync(join(dir, 'v.json'), '{"name": "json", "f": 2.0}');
+  writeFileSync(join(dir, 'v.yaml'), 'name: yaml\nf: 3.0\n');
+
+  it('renders with a Puppet hash literal, adding the final newline as puppet epp render does', () => {
+    expect(run(['epp', 'render', 't.epp', '--values', "{name => 'web'}"], dir)).toEqual({
+      code: 0,
+      stdout: 'Hello web 1.5\n',
+      stderr: '',
+    });
+  });
+
+  it('reads JSON and YAML values files, keeping Floats', () => {
+    expect(run(['epp', 'render', 't.epp', '--values-file', 'v.json'], dir).stdout).toBe('Hello json 2.0\n');
+    expect(run(['epp', 'render', 't.epp', '--values-file', 'v.yaml'], dir).stdout).toBe('Hello yaml 3.0\n');
+  });
+
+  it('renders inline templates, strict by default and Puppet 7 style with --no-strict', () => {
+    const strict = run(['epp', 'render', '-e', '[<%= $nope %>]']);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain("<inline>:1:6: error: Unknown variable: '$nope' [EPP_UNKNOWN_VARIABLE]");
+    expect(strict.stderr).toContain('> 1 | [<%= $nope %>]');
+    expect(run(['epp', 'render', '-e', '[<%= $nope %>]', '--no-strict'])).toMatchObject({
+      code: 0,
+      stdout: '[]\n',
+    });
+  });
+
+  it('reports a missing template file without a stack trace', () => {
+    const r = run(['epp', 'render', 'missing.epp'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('error: cannot read template missing.epp: no such file\n');
+  });
+
+  it('leaves help and unknown options to the full command line', () => {
+    expect(run(['epp', 'render', '--help']).stdout).toContain(
+      'Usage: pantograph epp render [options] [files...]',
+    );
+    const bad = run(['epp', 'render', '--bogus']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("error: unknown option '--bogus'");
+  });
+
+  it('validates every file and exits 1 on syntax errors', () => {
+    writeFileSync(join(dir, 'bad.epp'), '<%= [1 %>\n<%= 1 + %>\n');
+    const r = run(['epp', 'validate', 'bad.epp', 't.epp'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.match(/^bad\.epp:\d+:\d+/gm)).toEqual(['bad.epp:1:8', 'bad.epp:2:9']);
+  });
+});
