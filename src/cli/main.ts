@@ -52,7 +52,7 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
     .option('-e, --inline <template>', 'render this template text instead of files')
     .option('--no-strict', "Puppet 7's behaviour: unknown variables warn and render empty")
     .option('--delimiters <pair>', "other tag delimiters, e.g. '[% %]'")
-    .option('--base-dir <dir>', 'directory that epp() calls resolve against (default: the template\'s)')
+    .option('--base-dir <dir>', "directory that epp() calls resolve against (default: the template's)")
     .action(run(async () => (await import('./commands/epp.js')).eppRender as Action));
   epp
     .command('validate')
@@ -91,7 +91,13 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
     true,
   ).action(run(async () => (await import('./commands/show.js')).show as Action));
   engineOptions(
-    program.command('validate').description('every problem of the project at once; exit 1 on any error'),
+    program
+      .command('validate')
+      .description('every problem of the project at once; exit 1 on any error')
+      .option(
+        '--show-nested',
+        'also print the tree: templates, files, nested epp() calls and their parameters',
+      ),
     true,
   ).action(run(async () => (await import('./commands/validate.js')).validate as Action));
   engineOptions(
@@ -114,6 +120,110 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
       .argument('[settings...]', 'location=... [ref=...] [trusted=true]'),
   ).action(run(async () => (await import('./commands/add.js')).addSource as Action));
 
+  // Authors' tools (new, docs, test; --dir is the template repository) and the V1 conversion.
+  const newCommand = program.command('new').description('create a template (for template authors)');
+  newCommand
+    .command('template')
+    .description('a template skeleton with a README and a first test, in --dir REPO (default: here)')
+    .argument('<name>', 'template name (snake_case)')
+    .action(run(async () => (await import('./commands/new.js')).newTemplate as Action));
+  program
+    .command('docs')
+    .description("generate each template's README.md from template.json and its schema (--dir REPO)")
+    .argument('[templates...]', 'only these templates')
+    .option('--check', 'write nothing; exit 1 when a README is out of date')
+    .action(run(async () => (await import('./commands/docs.js')).docs as Action));
+  engineOptions(
+    program
+      .command('test')
+      .description("run the templates' tests (<template>/tests/<case>/) of --dir REPO (default: here)")
+      .argument('[templates...]', 'only these templates')
+      .option('--update', 'accept the current output: rewrite expected/'),
+    true,
+  ).action(run(async () => (await import('./commands/test.js')).test as Action));
+  engineOptions(
+    program
+      .command('convert')
+      .description('convert a PDK templates V1 .sync.yml to V2 once, showing the diff')
+      .option('-y, --yes', 'write without asking')
+      .option(
+        '--source <location>',
+        'a template source (directory or git URL) searched before default (repeatable)',
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      ),
+  ).action(run(async () => (await import('./commands/convert.js')).convert as Action));
+
+  // Applying to a project (status, apply, update, resolve, remove) and `init` (with `--stub`: init-stub.ts).
+  engineOptions(
+    program
+      .command('status')
+      .description(
+        'every path classified against the project: create, changed, stable, edited, conflict, ...',
+      )
+      .argument('[paths...]', 'only these project-relative paths, directories or globs')
+      .option('--check', 'exit 2 when anything is not in its desired state (drift)')
+      .option('--diff', 'show unified diffs of what apply would change')
+      .option('-a, --all', 'list stable files too'),
+    true,
+  ).action(run(async () => (await import('./commands/status.js')).status as Action));
+  const applyOptions = (command: Command) =>
+    command
+      .option('--noop', 'write nothing; say what would change')
+      .option('--diff', 'show unified diffs')
+      .option('--force', 'overwrite hand-edited, conflicting and existing files')
+      .option(
+        '-y, --yes',
+        'overwrite existing files Pantograph never wrote, without asking (not hand-edited ones)',
+      );
+  engineOptions(
+    applyOptions(
+      program
+        .command('apply')
+        .description('bring the project in line with its templates (git sources at their locked commits)')
+        .argument('[paths...]', 'only these project-relative paths, directories or globs'),
+    ),
+    true,
+  ).action(run(async () => (await import('./commands/apply.js')).apply as Action));
+  engineOptions(
+    applyOptions(
+      program
+        .command('update')
+        .description('fetch git sources, move the lock to their latest `ref`, and apply'),
+    ),
+    true,
+  ).action(run(async () => (await import('./commands/update.js')).update as Action));
+  program
+    .command('resolve')
+    .description('accept your content of a managed file (after merging a conflict)')
+    .argument('<path>', 'project-relative path')
+    .action(run(async () => (await import('./commands/resolve.js')).resolve as Action));
+  program
+    .command('remove')
+    .description('delete the files Pantograph manages and the empty directories it created')
+    .option('--force', 'also delete files changed by hand')
+    .action(run(async () => (await import('./commands/remove.js')).remove as Action));
+  engineOptions(
+    program
+      .command('init')
+      .description(
+        'create a Puppet module project from the default templates and apply them (--stub: only a .sync.yml)',
+      )
+      .argument('[dir]', 'the project directory (default: here; created when missing)')
+      .option('--name <author-module>', 'the module name, e.g. acme-ntp (asked on a terminal)')
+      .option('--author <name>', 'metadata.json author (default: from --name)')
+      .option('--summary <text>', 'metadata.json summary')
+      .option('--license <spdx>', 'metadata.json license (default: Apache-2.0)')
+      .option(
+        '--templates <names>',
+        'comma-separated opt-in templates (--stub: the templates to list; default the always_apply ones)',
+      )
+      .option('--source <dir>', 'a filesystem template source, before default (repeatable)', collect, [])
+      .option('-y, --yes', 'ask nothing; overwrite existing files that differ from the templates')
+      .option('--stub', 'write only .sync.yml, every setting of the chosen templates commented out')
+      .option('--stdout', 'with --stub: print the stub instead of writing .sync.yml'),
+    true,
+  ).action(run(async () => (await import('./commands/init.js')).init as Action));
+
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
   } catch (e) {
@@ -123,6 +233,11 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
     return reportError(e, io);
   }
   return exitCode;
+}
+
+/** Collects a repeatable option's values. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 async function versionText(): Promise<string> {

@@ -100,11 +100,12 @@ describe('pantograph init --stub', () => {
     expect(snapshotDir(root)).toEqual({});
   });
 
-  it('needs --stub for now', async () => {
+  it('without --stub, init creates a module project (which needs --name off a terminal)', async () => {
     const root = tempTree({});
     const r = await run(root, 'init');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('`pantograph init` needs --stub for now');
+    expect(r.stderr).toContain('init needs the module name: pass --name author-module');
+    expect(snapshotDir(root)).toEqual({});
   });
 });
 

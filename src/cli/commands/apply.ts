@@ -1,0 +1,334 @@
+/**
+ * `pantograph apply [--noop] [--diff] [--force] [--yes] [PATH...]`: plans the project and applies the plan
+ * with the sync library (run lock, atomic writes, post commands, lock file). A plan with errors is refused
+ * before anything is written. Git sources stay at the commits the lock records until their `ref` changes
+ * in `.sync.yml` (or `pantograph update` moves them).
+ *
+ * Files that exist but Pantograph never wrote (`adopt`) and differ from the template output: on a
+ * terminal each diff is shown and the user confirms; `--yes` confirms them all (and only them: hand-edited
+ * and conflicting managed files still need `--force`); otherwise the run is refused and nothing is
+ * written. Conflicts are three-way merged when the previous output can be reproduced
+ * (engine/previous-output.ts), else the new output goes to `<path>.pantograph-new`; exit 1 either way.
+ *
+ * `loadPlan`, `planFailed` and `runApply` are shared with status, update and init.
+ */
+
+import { plan as planProject } from '../../engine/plan.js';
+import { lockedCommitOf, previousOutputFor } from '../../engine/previous-output.js';
+import { loadProject, type ProjectOptions } from '../../engine/project.js';
+import type { RenderPlan } from '../../engine/render-plan.js';
+import { hasErrors } from '../../engine/validate.js';
+import { didYouMeanHint } from '../../shared/did-you-mean.js';
+import { matchesPath } from '../../sync/glob.js';
+import {
+  type ApplyOptions,
+  type ApplyResult,
+  type ConflictResult,
+  type LockFile,
+  readLock,
+  type StatusEntry,
+  apply as syncApply,
+  status as syncStatus,
+} from '../../sync/index.js';
+import { UsageError } from '../errors.js';
+import type { Io } from '../io.js';
+import type { GlobalOptions } from '../main.js';
+import {
+  type EngineFlags,
+  engineCommand,
+  jsonProblem,
+  plural,
+  printJson,
+  printProblems,
+  projectDir,
+  projectOptions,
+} from '../report.js';
+
+export interface ApplyFlags extends EngineFlags {
+  readonly noop?: boolean;
+  readonly diff?: boolean;
+  readonly force?: boolean;
+  readonly yes?: boolean;
+}
+
+/** Asks the user a question on the terminal and returns the answer. */
+export type Ask = (question: string) => Promise<string>;
+
+export interface LoadedPlan {
+  /** The project root (the directory holding `.sync.yml`). */
+  readonly root: string;
+  /** The lock as it was before this run. */
+  readonly lock: LockFile | undefined;
+  /** The engine options used (without locked commits). */
+  readonly options: ProjectOptions;
+  readonly plan: RenderPlan;
+}
+
+export async function apply(
+  io: Io,
+  global: GlobalOptions,
+  paths: string[],
+  flags: ApplyFlags,
+): Promise<number> {
+  return applyWith(io, global, paths, flags, terminalAsk);
+}
+
+/** `apply` with the terminal question injected (tests, other front ends). */
+export async function applyWith(
+  io: Io,
+  global: GlobalOptions,
+  paths: readonly string[],
+  flags: ApplyFlags,
+  ask: Ask,
+): Promise<number> {
+  return engineCommand(io, global, async () => {
+    const loaded = await loadPlan(io, global, flags);
+    if (planFailed(io, global, loaded.plan)) return 1;
+    checkPaths(paths, loaded);
+    return runApply(io, global, loaded, { paths, flags, ask });
+  });
+}
+
+/**
+ * Loads and plans the project. Git sources use their locked commits (same location and `ref` in the lock)
+ * unless `followRefs` (update): then their `ref` is fetched and resolved again.
+ */
+export async function loadPlan(
+  io: Io,
+  global: GlobalOptions,
+  flags: EngineFlags,
+  how: { readonly followRefs?: boolean; readonly root?: string } = {},
+): Promise<LoadedPlan> {
+  const dir = how.root ?? projectDir(io, global);
+  const lock = readLock(dir);
+  const options = projectOptions(flags);
+  const project = await loadProject(dir, {
+    ...options,
+    ...(how.followRefs === true ? {} : { lockedCommit: lockedCommitOf(lock) }),
+  });
+  return { root: project.root, lock, options, plan: await planProject(project) };
+}
+
+/** Prints the plan's errors (and warnings) when it has any error: nothing may be written then. */
+export function planFailed(io: Io, global: GlobalOptions, plan: RenderPlan): boolean {
+  if (!hasErrors(plan.problems)) return false;
+  if (global.format === 'json') printJson(io, { ok: false, problems: plan.problems.map(jsonProblem) });
+  else {
+    printProblems(io, plan.problems);
+    const errors = plan.problems.filter((p) => p.severity === 'error').length;
+    io.err(`${plural(errors, 'error')} in the plan: nothing was written\n`);
+  }
+  return true;
+}
+
+/**
+ * Each PATH must name something Pantograph plans or manages (a file, a directory of them, or a glob):
+ * a typo would otherwise quietly do nothing.
+ */
+export function checkPaths(paths: readonly string[], loaded: LoadedPlan): void {
+  const known = [
+    ...loaded.plan.files.map((f) => f.path),
+    ...(loaded.lock?.files.keys() ?? []),
+    ...loaded.plan.delete,
+  ];
+  for (const given of paths) {
+    const clean = given.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+    if (clean === '' || clean === '.' || known.some((p) => matchesPath(clean, p))) continue;
+    throw new UsageError(
+      `no planned or managed file matches '${given}'`,
+      didYouMeanHint(clean, known) ??
+        'paths are relative to the project root; `pantograph status --all` lists them',
+    );
+  }
+}
+
+/** Raised from the confirmation callback when no one can confirm: the run stops before writing. */
+class AdoptRefused extends Error {}
+
+export interface RunApply {
+  readonly paths: readonly string[];
+  readonly flags: ApplyFlags;
+  readonly ask: Ask;
+  /** Said after conflicts, e.g. by update. */
+  readonly conflictNote?: string;
+}
+
+/** Applies a plan that has no errors and reports the result. Returns the exit code. */
+export async function runApply(
+  io: Io,
+  global: GlobalOptions,
+  loaded: LoadedPlan,
+  run: RunApply,
+): Promise<number> {
+  const { plan, lock } = loaded;
+  const { flags } = run;
+  const json = global.format === 'json';
+  const options: ApplyOptions = {
+    noop: flags.noop === true,
+    diff: flags.diff === true,
+    force: flags.force === true,
+    ...(run.paths.length > 0 ? { paths: run.paths } : {}),
+    confirm: confirmer(io, flags, run.ask, json),
+    ...(lock ? { previousOutput: previousOutputFor(loaded.root, lock, loaded.options) } : {}),
+  };
+  let result: ApplyResult;
+  try {
+    result = await syncApply(plan, options);
+  } catch (e) {
+    if (!(e instanceof AdoptRefused)) throw e;
+    return refuseAdopt(io, global, plan, run);
+  }
+  if (json) {
+    printJson(io, applyJson(result, plan.problems.map(jsonProblem)));
+    return result.ok ? 0 : 1;
+  }
+  printProblems(io, plan.problems);
+  io.out(resultText(result, flags.diff === true));
+  if (result.conflicts.length > 0) {
+    io.err(`error: ${result.message}\n`);
+    if (run.conflictNote) io.err(`  hint: ${run.conflictNote}\n`);
+    return 1;
+  }
+  const failed = result.post.filter((p) => !p.ok);
+  for (const p of failed) {
+    const status = p.status === null ? 'did not run' : `exit ${p.status}`;
+    io.err(`error: post command \`${p.command}\` failed on ${p.path} (${status})\n`);
+    if (p.output.trim() !== '') io.err(indent(p.output));
+  }
+  if (failed.length > 0) {
+    io.err(`  hint: fix the command (post in .sync.yml) and run apply again: the file is redone\n`);
+    return 1;
+  }
+  io.out(`${result.message || (result.noop ? 'Nothing would change' : 'Nothing to change')}\n`);
+  return 0;
+}
+
+/** How adopted files are confirmed: never asked under --force, yes under --yes, the user on a terminal. */
+function confirmer(io: Io, flags: ApplyFlags, ask: Ask, json: boolean): NonNullable<ApplyOptions['confirm']> {
+  if (flags.force === true || flags.yes === true) return () => true;
+  if (!io.interactive || json) {
+    return () => {
+      throw new AdoptRefused();
+    };
+  }
+  return async (entry, diff) => {
+    io.out(diff);
+    const answer = await ask(`${entry.path} exists and Pantograph never wrote it. Overwrite it? [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  };
+}
+
+/** Adopted files that need a confirmation no one can give: list them, write nothing, exit 1. */
+function refuseAdopt(io: Io, global: GlobalOptions, plan: RenderPlan, run: RunApply): number {
+  const report = syncStatus(plan, { diff: run.flags.diff === true, paths: run.paths });
+  const adopt = report.entries.filter((e) => e.state === 'adopt');
+  const message = `${plural(adopt.length, 'file')} exist${adopt.length === 1 ? 's' : ''} and differ${adopt.length === 1 ? 's' : ''} from the template output, and Pantograph never wrote ${adopt.length === 1 ? 'it' : 'them'}: nothing was written`;
+  const hint =
+    'review with `pantograph status --diff`, then run apply on a terminal to confirm each file, with --yes to overwrite these files, or with --force to overwrite every file';
+  if (global.format === 'json') {
+    printJson(io, {
+      ok: false,
+      message,
+      hint,
+      adopt: adopt.map((e) => ({
+        path: e.path,
+        ...(e.template ? { template: e.template } : {}),
+        ...(e.diff ? { diff: e.diff } : {}),
+      })),
+      problems: plan.problems.map(jsonProblem),
+    });
+    return 1;
+  }
+  printProblems(io, plan.problems);
+  for (const e of adopt) {
+    io.out(`adopt     ${e.path}${e.template ? ` (${e.template})` : ''}\n`);
+    if (e.diff) io.out(e.diff);
+  }
+  io.err(`error: ${message}\n  hint: ${hint}\n`);
+  return 1;
+}
+
+/** One line per file changed (or to change), the kept ones, conflicts, and diffs under `--diff`. */
+function resultText(result: ApplyResult, withDiff: boolean): string {
+  const state = new Map<string, StatusEntry>(result.entries.map((e) => [e.path, e]));
+  const lines: string[] = [];
+  const line = (what: string, path: string, note = '') => lines.push(`${what.padEnd(9)} ${path}${note}\n`);
+  for (const c of result.conflicts) {
+    line('conflict', c.path, `: ${conflictText(c)}`);
+    const diff = state.get(c.path)?.diff;
+    if (withDiff && diff) lines.push(diff);
+  }
+  const touched = [...result.written, ...result.removed].sort();
+  for (const path of touched) {
+    const e = state.get(path);
+    line(e?.state ?? 'write', path, e?.reason ? `  (${e.reason})` : '');
+    if (withDiff && e?.diff) lines.push(e.diff);
+  }
+  // Under noop, adopted files are listed above as changes; their "needs confirmation" is in the reason.
+  for (const s of result.skipped) if (!touched.includes(s.path)) line('kept', s.path, `  (${s.reason})`);
+  return lines.join('');
+}
+
+function conflictText(c: ConflictResult): string {
+  switch (c.resolution) {
+    case 'merged':
+      return c.conflicts
+        ? `merged with the new template output, ${plural(c.conflicts, 'conflict')} marked in the file`
+        : 'merged cleanly with the new template output: review it';
+    case 'new-file':
+      return `the new template output is in ${c.newFile}`;
+    case 'pending':
+      return `still awaiting \`pantograph resolve ${c.path}\` (new output in ${c.newFile})`;
+    case 'none':
+      return 'changed by hand, and the template output changed too';
+  }
+}
+
+export function applyJson(result: ApplyResult, problems: readonly unknown[]): Record<string, unknown> {
+  return {
+    noop: result.noop,
+    ok: result.ok,
+    message: result.message,
+    changed: result.changedCount,
+    written: result.written,
+    removed: result.removed,
+    skipped: result.skipped,
+    conflicts: result.conflicts,
+    post: result.post,
+    directoriesCreated: result.directoriesCreated,
+    lockChanged: result.lockChanged,
+    entries: result.entries.filter((e) => e.state !== 'stable'),
+    problems,
+  };
+}
+
+function indent(text: string): string {
+  return `${text
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n')}\n`;
+}
+
+/** An Io whose JSON output is kept, to be merged into one document by the caller (update, init). */
+export function captureJson(io: Io): Io & { value(): Record<string, unknown> } {
+  let text = '';
+  return {
+    ...io,
+    out: (t: string) => {
+      text += t;
+    },
+    value: () => (text.trim() === '' ? {} : (JSON.parse(text) as Record<string, unknown>)),
+  };
+}
+
+/** Reads one answer from the terminal (the question goes to standard error, keeping stdout for diffs). */
+export async function terminalAsk(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * `pantograph update [--noop] [--diff] [--force] [--yes]`: fetches every git source, resolves its `ref`
+ * again (ignoring the commit the lock records), reports which sources moved, and applies: the lock then
+ * records the new commits. Conflicts are merged against the output of the old commits where it can be
+ * reproduced; after resolving them, `update` is run again to record the new commits.
+ */
+import type { PlannedSource } from '../../engine/render-plan.js';
+import type { LockFile } from '../../sync/index.js';
+import type { Io } from '../io.js';
+import type { GlobalOptions } from '../main.js';
+import { engineCommand, printJson } from '../report.js';
+import {
+  type ApplyFlags,
+  type Ask,
+  captureJson,
+  loadPlan,
+  planFailed,
+  runApply,
+  terminalAsk,
+} from './apply.js';
+
+export interface SourceMove {
+  readonly location: string;
+  readonly ref?: string;
+  /** The commit the lock recorded, when the source was locked. */
+  readonly from?: string;
+  readonly to: string;
+}
+
+export async function update(io: Io, global: GlobalOptions, flags: ApplyFlags): Promise<number> {
+  return updateWith(io, global, flags, terminalAsk);
+}
+
+/** `update` with the terminal question injected (tests). */
+export async function updateWith(
+  io: Io,
+  global: GlobalOptions,
+  flags: ApplyFlags,
+  ask: Ask,
+): Promise<number> {
+  return engineCommand(io, global, async () => {
+    const loaded = await loadPlan(io, global, flags, { followRefs: true });
+    if (planFailed(io, global, loaded.plan)) return 1;
+    const moves = sourceMoves(loaded.lock, loaded.plan.sources);
+    if (global.format === 'json') {
+      // One JSON document: the apply result carries the moves.
+      const captured = captureJson(io);
+      const code = await runApply(captured, global, loaded, { paths: [], flags, ask });
+      printJson(io, { sources: moves, ...captured.value() });
+      return code;
+    }
+    if (moves.length === 0) io.out('no git sources to update\n');
+    for (const m of moves) {
+      const label = `${m.location}${m.ref === undefined ? '' : `#${m.ref}`}`;
+      if (m.from === undefined) io.out(`source ${label}: at ${short(m.to)}\n`);
+      else if (m.from === m.to) io.out(`source ${label}: already at ${short(m.to)}\n`);
+      else io.out(`source ${label}: ${short(m.from)} -> ${short(m.to)}\n`);
+    }
+    return runApply(io, global, loaded, {
+      paths: [],
+      flags,
+      ask,
+      conflictNote:
+        'after resolving every conflict, run `pantograph update` again: the lock records the new commits only then',
+    });
+  });
+}
+
+/** Each git source of the plan with the commit the lock had for the same location. */
+export function sourceMoves(lock: LockFile | undefined, sources: readonly PlannedSource[]): SourceMove[] {
+  return sources
+    .filter((s) => s.type === 'git' && s.commit !== undefined)
+    .map((s) => {
+      const was = lock?.sources.find((l) => l.type === 'git' && l.location === s.location)?.commit;
+      return {
+        location: s.location,
+        ...(s.ref === undefined ? {} : { ref: s.ref }),
+        ...(was === undefined ? {} : { from: was }),
+        to: s.commit!,
+      };
+    });
+}
+
+function short(commit: string): string {
+  return commit.slice(0, 12);
+}

@@ -1,0 +1,176 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { previousOutputFor } from '../../src/engine/previous-output.js';
+import { readLock } from '../../src/sync/index.js';
+import { run, runJson } from '../cli/cli-helpers.js';
+import { removeTempDirs, snapshotDir, tempTree, writeTree } from '../helpers/fs.js';
+import { read, repoTree, syncYml } from './fixtures.js';
+
+afterEach(() => removeTempDirs());
+
+/** An applied project whose config.txt the user changed on line 4. */
+async function editedProject(more = '') {
+  const repo = tempTree(repoTree());
+  const root = tempTree({ '.sync.yml': syncYml(repo, more) });
+  expect((await run(root, 'apply')).code).toBe(0);
+  writeFileSync(join(root, 'config.txt'), read(root, 'config.txt').replace('line 4', 'line 4: mine'));
+  return { repo, root };
+}
+
+describe('conflicts', () => {
+  it('merges with the previous output when it can be reproduced (same version, locked settings)', async () => {
+    const { repo, root } = await editedProject();
+    writeFileSync(join(root, '.sync.yml'), syncYml(repo, 'base:\n  greeting: hi\n'));
+    writeFileSync(join(root, 'static.txt'), 'static\n'); // unchanged; nothing else to do
+    const r = await run(root, 'apply');
+    expect(r).toEqual({
+      code: 1,
+      stdout: 'conflict  config.txt: merged cleanly with the new template output: review it\n',
+      stderr:
+        'error: 1 conflict: nothing else was written. Merge each file (the new template output is in <path>.pantograph-new), then run `pantograph resolve <path>`, or apply with --force to overwrite\n',
+    });
+    expect(read(root, 'config.txt')).toBe(
+      '# config\ngreeting = hi\nline 2\nline 3\nline 4: mine\nline 5\nitems = a\n',
+    );
+    expect(read(root, 'config.txt.pantograph-new')).toContain('greeting = hi\nline 2\n');
+    // resolve accepts the merge; the next apply has nothing to do and keeps the user's line
+    expect(await run(root, 'resolve', './config.txt')).toEqual({
+      code: 0,
+      stderr: '',
+      stdout:
+        'resolved config.txt: your content is kept; removed config.txt.pantograph-new. A later change of its template output is reported as a conflict.\n',
+    });
+    expect(existsSync(join(root, 'config.txt.pantograph-new'))).toBe(false);
+    expect(await run(root, 'apply')).toEqual({ code: 0, stderr: '', stdout: 'Nothing to change\n' });
+    expect((await run(root, 'status', '--check')).code).toBe(0);
+    expect(read(root, 'config.txt')).toContain('line 4: mine');
+  });
+
+  it('writes <path>.pantograph-new when the template changed without a new version (the base is unknown)', async () => {
+    const { repo, root } = await editedProject();
+    writeTree(repo, repoTree({ config: '# new header\n<%= $greeting %>\n' }));
+    const before = snapshotDir(root);
+    const r = await run(root, 'apply');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('conflict  config.txt: the new template output is in config.txt.pantograph-new\n');
+    expect(read(root, 'config.txt')).toContain('line 4: mine');
+    expect(read(root, 'config.txt.pantograph-new')).toBe('# new header\nhello\n');
+    const after = snapshotDir(root);
+    delete after['config.txt.pantograph-new'];
+    expect(after).toEqual(before);
+    // A second run does not merge again: it waits for resolve.
+    expect((await run(root, 'apply')).stdout).toBe(
+      'conflict  config.txt: still awaiting `pantograph resolve config.txt` (new output in config.txt.pantograph-new)\n',
+    );
+    expect((await run(root, 'apply', '--force')).code).toBe(0);
+    expect(read(root, 'config.txt')).toBe('# new header\nhello\n');
+    expect(existsSync(join(root, 'config.txt.pantograph-new'))).toBe(false);
+  });
+
+  it('does not reproduce a template whose version changed', async () => {
+    const { repo, root } = await editedProject();
+    writeTree(repo, repoTree({ version: '1.1.0' }));
+    const previous = previousOutputFor(root, readLock(root)!);
+    expect(await previous('config.txt')).toBeUndefined();
+    writeTree(repo, repoTree({ version: '1.0.0' }));
+    const again = previousOutputFor(root, readLock(root)!);
+    expect(Buffer.from((await again('config.txt'))!).toString()).toBe(
+      '# config\ngreeting = hello\nline 2\nline 3\nline 4\nline 5\nitems = a\n',
+    );
+    expect(await again('README.md')).toBeUndefined(); // init files never conflict
+    expect(await again('missing.txt')).toBeUndefined();
+  });
+
+  it('reproduces output rendered with settings that are no longer in .sync.yml', async () => {
+    const { repo, root } = await editedProject('base:\n  items: [b, c]\n');
+    writeFileSync(join(root, '.sync.yml'), syncYml(repo, 'base:\n  items: [d]\n'));
+    const previous = previousOutputFor(root, readLock(root)!);
+    expect(Buffer.from((await previous('config.txt'))!).toString()).toContain('items = a,b,c\n');
+  });
+
+  it('--noop reports the conflict and writes nothing; JSON lists it', async () => {
+    const { repo, root } = await editedProject();
+    writeFileSync(join(root, '.sync.yml'), syncYml(repo, 'base:\n  greeting: hi\n'));
+    const before = snapshotDir(root);
+    const { code, json } = await runJson(root, 'apply', '--noop');
+    expect(code).toBe(1);
+    expect(json).toMatchObject({
+      noop: true,
+      ok: false,
+      message: '1 conflict: apply would stop without writing',
+      conflicts: [
+        { path: 'config.txt', template: 'base', resolution: 'none', newFile: 'config.txt.pantograph-new' },
+      ],
+    });
+    expect(snapshotDir(root)).toEqual(before);
+  });
+});
+
+describe('resolve', () => {
+  it('refuses a path Pantograph does not manage', async () => {
+    const { root } = await editedProject();
+    const r = await run(root, 'resolve', 'nope.txt');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'error: nope.txt is not a file Pantograph manages [SYNC_NOT_MANAGED]\n  hint: Only files recorded in .pantograph.lock can be resolved.\n',
+    );
+  });
+
+  it('refuses a path that leaves the project', async () => {
+    const { root } = await editedProject();
+    const r = await run(root, 'resolve', '../x');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('SYNC_PATH_INVALID');
+  });
+});
+
+describe('remove', () => {
+  it('refuses hand-edited files, then with --force removes managed files and keeps init files', async () => {
+    const { root } = await editedProject();
+    const lock = readFileSync(join(root, '.pantograph.lock'));
+    const r = await run(root, 'remove');
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: 1 managed file(s) were changed by hand: config.txt; nothing was removed [SYNC_EDITED]\n  hint: Keep a copy of your changes and run remove with --force, or restore the files first.\n',
+    });
+    expect(readFileSync(join(root, '.pantograph.lock'))).toEqual(lock);
+    expect(await run(root, 'remove', '--force')).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `removed   config.txt
+removed   static.txt
+kept      README.md  (init file: yours since the project was created)
+removed 2 files and 0 directories, kept 1 file
+`,
+    });
+    expect(existsSync(join(root, 'config.txt'))).toBe(false);
+    expect(existsSync(join(root, 'README.md'))).toBe(true);
+  });
+
+  it('removes the directories it created; JSON shape; nothing left to remove afterwards', async () => {
+    const repo = tempTree(repoTree());
+    const root = tempTree({ '.sync.yml': syncYml(repo, '', '[extra]') });
+    await run(root, 'apply');
+    expect(existsSync(join(root, 'extra/extra.txt'))).toBe(true);
+    const { code, json } = await runJson(root, 'remove');
+    expect(code).toBe(0);
+    expect(json).toEqual({
+      removed: ['config.txt', 'extra/extra.txt', 'static.txt'],
+      directoriesRemoved: ['extra'],
+      kept: ['README.md'],
+    });
+    expect(existsSync(join(root, 'extra'))).toBe(false);
+  });
+
+  it('says so when there is nothing to remove', async () => {
+    const root = tempTree({ '.sync.yml': 'x' });
+    expect(await run(root, 'remove')).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: 'nothing to remove: Pantograph manages no file here\n',
+    });
+  });
+});

@@ -1,0 +1,276 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { applyWith } from '../../src/cli/commands/apply.js';
+import { memoryIo } from '../../src/cli/io.js';
+import { run, runJson } from '../cli/cli-helpers.js';
+import { removeTempDirs, snapshotDir, tempTree } from '../helpers/fs.js';
+import { lockText, read, repoTree, syncYml } from './fixtures.js';
+
+afterEach(() => removeTempDirs());
+
+const CONFIG = '# config\ngreeting = hello\nline 2\nline 3\nline 4\nline 5\nitems = a\n';
+
+function project(more = '', files: Record<string, string> = {}) {
+  const repo = tempTree(repoTree());
+  const root = tempTree({ '.sync.yml': syncYml(repo, more), ...files });
+  return { repo, root };
+}
+
+describe('pantograph status', () => {
+  it('prints a table of what is not in line and a summary; --check exits 2 on drift', async () => {
+    const { root } = project();
+    const before = snapshotDir(root);
+    const r = await run(root, 'status');
+    expect(r).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `STATE   PATH        TEMPLATE  REASON
+create  README.md   base      init file for the new project
+create  config.txt  base
+create  static.txt  base
+3 create: drift (run \`pantograph apply\`)
+`,
+    });
+    expect((await run(root, 'status', '--check')).code).toBe(2);
+    expect(snapshotDir(root)).toEqual(before);
+  });
+
+  it('after apply: no drift, --check exits 0, stable files listed with --all', async () => {
+    const { root } = project();
+    expect((await run(root, 'apply')).code).toBe(0);
+    expect(await run(root, 'status', '--check')).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: 'all 3 files in line: no drift\n',
+    });
+    const all = await run(root, 'status', '--all');
+    expect(all.stdout).toBe(`STATE   PATH        TEMPLATE  REASON
+init    README.md   base      written once for the new project; never updated
+stable  config.txt  base
+stable  static.txt  base
+all 3 files in line: no drift
+`);
+  });
+
+  it('reports a hand edit as drift, with its diff under --diff, for the given paths only', async () => {
+    const { root } = project();
+    await run(root, 'apply');
+    writeFileSync(join(root, 'static.txt'), 'mine\n');
+    const r = await run(root, 'status', '--check', '--diff', 'static.txt');
+    expect(r).toEqual({
+      code: 2,
+      stderr: '',
+      stdout: `STATE   PATH        TEMPLATE  REASON
+edited  static.txt  base      changed by hand: kept
+1 edited: drift (keep changes made by hand with \`pantograph resolve <path>\`, or restore the template output with \`pantograph apply --force\`)
+--- a/static.txt
++++ b/static.txt
+@@ -1,1 +1,1 @@
+-mine
++static
+`,
+    });
+    expect((await run(root, 'status', '--check', 'config.txt')).code).toBe(0);
+  });
+
+  it('gives a stable JSON shape', async () => {
+    const { root } = project();
+    const { code, json } = await runJson(root, 'status', '--check', 'config.txt');
+    expect(code).toBe(2);
+    expect(json).toEqual({
+      projectRoot: expect.any(String),
+      drift: true,
+      counts: {
+        create: 1,
+        changed: 0,
+        stable: 0,
+        edited: 0,
+        conflict: 0,
+        adopt: 0,
+        delete: 0,
+        purge: 0,
+        unmanaged: 0,
+        init: 0,
+      },
+      entries: [{ path: 'config.txt', state: 'create', template: 'base', kind: 'file' }],
+      problems: [],
+    });
+  });
+
+  it('exits 1 with positioned errors when the plan has errors', async () => {
+    const { root } = project('base:\n  greeting: 42\n');
+    const r = await run(root, 'status', '--check');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('.sync.yml:8:13');
+    expect(r.stderr).toContain('SETTINGS_INVALID');
+  });
+});
+
+describe('pantograph apply', () => {
+  it('writes the files and the lock; applying twice changes nothing, the lock byte for byte', async () => {
+    const { root } = project();
+    expect(await run(root, 'apply')).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `create    README.md  (init file for the new project)
+create    config.txt
+create    static.txt
+Changed 3 files
+`,
+    });
+    expect(read(root, 'config.txt')).toBe(CONFIG);
+    const lock = lockText(root);
+    const snapshot = snapshotDir(root);
+    expect(await run(root, 'apply')).toEqual({ code: 0, stderr: '', stdout: 'Nothing to change\n' });
+    expect(lockText(root)).toBe(lock);
+    expect(snapshotDir(root)).toEqual(snapshot);
+  });
+
+  it('--noop writes nothing and says what would change, with diffs under --diff', async () => {
+    const { root } = project();
+    const before = snapshotDir(root);
+    const r = await run(root, 'apply', '--noop', '--diff', 'static.txt');
+    expect(r).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `create    static.txt
+--- /dev/null
++++ b/static.txt
+@@ -0,0 +1,1 @@
++static
+Would have changed 1 file
+`,
+    });
+    expect(snapshotDir(root)).toEqual(before);
+    expect((await run(root, 'apply', '--noop')).stdout).toMatch(/Would have changed 3 files\n$/);
+    expect(snapshotDir(root)).toEqual(before);
+  });
+
+  it('keeps a hand-edited file and says so; --force overwrites it', async () => {
+    const { root } = project();
+    await run(root, 'apply');
+    writeFileSync(join(root, 'static.txt'), 'mine\n');
+    const r = await run(root, 'apply');
+    expect(r).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: 'kept      static.txt  (changed by hand: kept)\nNothing to change\n',
+    });
+    expect(read(root, 'static.txt')).toBe('mine\n');
+    expect((await run(root, 'apply', '--force')).code).toBe(0);
+    expect(read(root, 'static.txt')).toBe('static\n');
+  });
+
+  it('refuses a plan with errors: positioned problems, exit 1, nothing written', async () => {
+    const { root } = project('base:\n  greting: hi\n');
+    const before = snapshotDir(root);
+    const r = await run(root, 'apply');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/\.sync\.yml:8:3: error: unknown setting 'greting'/);
+    expect(r.stderr).toContain("did you mean 'greeting'?");
+    expect(r.stderr).toMatch(/1 error in the plan: nothing was written\n$/);
+    expect(snapshotDir(root)).toEqual(before);
+    const json = await runJson(root, 'apply');
+    expect(json.code).toBe(1);
+    expect(json.json).toMatchObject({
+      ok: false,
+      problems: [{ code: 'SETTINGS_UNKNOWN_KEY', line: 8, column: 3 }],
+    });
+  });
+
+  it('refuses to overwrite a file it never wrote without a terminal, writing nothing', async () => {
+    const { root } = project('', { 'static.txt': 'theirs\n' });
+    const before = snapshotDir(root);
+    const r = await run(root, 'apply');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('adopt     static.txt (base)\n');
+    expect(r.stderr).toBe(
+      'error: 1 file exists and differs from the template output, and Pantograph never wrote it: nothing was written\n' +
+        '  hint: review with `pantograph status --diff`, then run apply on a terminal to confirm each file, with --yes to overwrite these files, or with --force to overwrite every file\n',
+    );
+    expect(snapshotDir(root)).toEqual(before);
+    expect((await run(root, 'apply', '--yes')).code).toBe(0);
+    expect(read(root, 'static.txt')).toBe('static\n');
+  });
+
+  it('--yes overwrites adopted files only, never a hand-edited managed one', async () => {
+    const { root } = project();
+    await run(root, 'apply');
+    writeFileSync(join(root, 'static.txt'), 'mine\n');
+    expect((await run(root, 'apply', '--yes')).code).toBe(0);
+    expect(read(root, 'static.txt')).toBe('mine\n');
+  });
+
+  it('on a terminal shows the diff and asks; "n" keeps the file, "y" overwrites it', async () => {
+    const { root } = project('', { 'static.txt': 'theirs\n' });
+    const questions: string[] = [];
+    const mem = memoryIo(root);
+    const io = { ...mem, interactive: true };
+    const global = { format: 'text' as const };
+    const no = await applyWith(io, global, [], {}, async (q) => {
+      questions.push(q);
+      return 'n';
+    });
+    expect(no).toBe(0);
+    expect(questions).toEqual(['static.txt exists and Pantograph never wrote it. Overwrite it? [y/N] ']);
+    expect(mem.stdout).toBe(
+      '--- a/static.txt\n+++ b/static.txt\n@@ -1,1 +1,1 @@\n-theirs\n+static\n' +
+        'create    README.md  (init file for the new project)\n' +
+        'create    config.txt\n' +
+        'kept      static.txt  (differs from the template output: not confirmed)\n' +
+        'Changed 2 files\n',
+    );
+    expect(read(root, 'static.txt')).toBe('theirs\n');
+    const io2 = { ...memoryIo(root), interactive: true };
+    expect(await applyWith(io2, global, [], {}, async () => 'y')).toBe(0);
+    expect(read(root, 'static.txt')).toBe('static\n');
+  });
+
+  it('reports a failing post command with its output and exits 1', async () => {
+    const { root } = project('  post:\n    - { "static.txt": "sh -c \'echo broken >&2; exit 3\'" }\n');
+    const r = await run(root, 'apply');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      "error: post command `sh -c 'echo broken >&2; exit 3'` failed on static.txt (exit 3)\n" +
+        '    broken\n' +
+        '  hint: fix the command (post in .sync.yml) and run apply again: the file is redone\n',
+    );
+    expect(existsSync(join(root, '.pantograph.lock'))).toBe(true);
+  });
+
+  it('refuses a PATH that names nothing planned or managed, with a suggestion', async () => {
+    const { root } = project();
+    const before = snapshotDir(root);
+    expect(await run(root, 'apply', 'statc.txt')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "error: no planned or managed file matches 'statc.txt'\n  hint: did you mean 'static.txt'?\n",
+    });
+    expect((await run(root, 'status', 'nothing/here')).code).toBe(1);
+    expect(snapshotDir(root)).toEqual(before);
+  });
+
+  it('gives a stable JSON result', async () => {
+    const { root } = project();
+    const { code, json } = await runJson(root, 'apply', 'config.txt');
+    expect(code).toBe(0);
+    expect(json).toEqual({
+      noop: false,
+      ok: true,
+      message: 'Changed 1 file',
+      changed: 1,
+      written: ['config.txt'],
+      removed: [],
+      skipped: [],
+      conflicts: [],
+      post: [],
+      directoriesCreated: [],
+      lockChanged: true,
+      entries: [{ path: 'config.txt', state: 'create', template: 'base', kind: 'file' }],
+      problems: [],
+    });
+  });
+});
