@@ -271,3 +271,9 @@ describe('integer limits', () => {
     expect(renderError('<%= 1 << 1000 %>').code).toBe('EPP_INTEGER_OVERFLOW');
   });
 });
+
+describe('plain JavaScript values', () => {
+  it('keeps numbers beyond 2^53 as Floats rather than inexact Integers', () => {
+    expect(renderEpp('<%= $a %> <%= $b %>', { a: 1e21, b: 2 ** 53 - 1 })).toBe('1.0e+21 9007199254740991');
+  });
+});

@@ -127,7 +127,8 @@ function convertFromJs(data: unknown, numbersAreFloats: boolean): Value {
     case 'bigint':
       return data;
     case 'number':
-      return Number.isInteger(data) && !numbersAreFloats ? BigInt(data) : data;
+      // Whole numbers become Integers, except beyond 2^53, where a JavaScript number is no exact integer.
+      return Number.isSafeInteger(data) && !numbersAreFloats ? BigInt(data) : data;
     case 'object':
       if (Array.isArray(data)) return data.map((item) => convertFromJs(item, numbersAreFloats));
       if (data instanceof Map) {
