@@ -286,7 +286,9 @@ describe('git sources', () => {
     const spec: SourceSpec = { type: 'git', location: 'file:///nonexistent/repo.git', position: pos(3) };
     const e = await rejection(resolveSources([spec], options(tempDir())));
     expect([e.code, e.where]).toEqual(['GIT_UNREACHABLE', '/p/.sync.yml:3:7']);
-    expect(e.message).toContain("git source 'file:///nonexistent/repo.git'");
+    expect(e.message).toBe(
+      "git source 'file:///nonexistent/repo.git' cannot be fetched from file:///nonexistent/repo.git: '/nonexistent/repo.git' does not appear to be a git repository",
+    );
   });
 
   it('names a bad ref, with a did-you-mean', async () => {

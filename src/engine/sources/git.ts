@@ -273,7 +273,9 @@ class Git {
             ),
           );
         }
-        const detail = stderr.trim().split('\n').filter(Boolean).slice(-1)[0] ?? err.message;
+        // git's first `fatal:` line says what went wrong; the lines after it are advice.
+        const lines = stderr.trim().split('\n').filter(Boolean);
+        const detail = (lines.find((l) => l.startsWith('fatal:')) ?? lines[0] ?? err.message).replace(/^fatal:\s*/, '');
         if (failure === 'unreachable') {
           return reject(
             this.error(
