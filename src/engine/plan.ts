@@ -89,7 +89,10 @@ export async function planDetailed(project: Project): Promise<DetailedPlan> {
       template: file.template,
       empty: file.empty,
       order,
-      position: { file: join(r.template.dir, file.source), line: 1, column: 1 },
+      // A getter: the position is needed only for the rare path claimed twice.
+      get position() {
+        return { file: join(r.template.dir, file.source), line: 1, column: 1 };
+      },
       file,
     })),
   );

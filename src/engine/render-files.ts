@@ -153,8 +153,6 @@ export interface RenderedFile {
   readonly problems: readonly Problem[];
 }
 
-const encoder = new TextEncoder();
-
 /**
  * File contents per loaded template file: planning a project again (validate renders twice, `show`, tests)
  * reads each file once. A new `loadProject` makes new TemplateFile objects, so edits are seen then.
@@ -211,7 +209,7 @@ export function renderFile(ctx: RenderContext, file: TemplateFile): RenderedFile
       delimiters: t.manifest.delimiters,
       onWarning: (w) => problems.push(warningProblem(w.code, w.message, w.where, file)),
     });
-    const content = encoder.encode(text);
+    const content = Buffer.from(text, 'utf8');
     return { planned: { ...base, content, empty: !/\S/.test(text) }, problems };
   } catch (e) {
     if (!(e instanceof EppError)) throw e;
