@@ -9,7 +9,7 @@
  * `init --stub [--templates] [--stdout]` is the other form: only a commented `.sync.yml` (init-stub.ts).
  */
 import { existsSync, mkdirSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { LoadedTemplate, SourceSpec } from '../../engine/model.js';
 import { loadTemplate } from '../../engine/repository.js';
 import { listTemplates, resolveSources } from '../../engine/sources/index.js';
@@ -81,7 +81,7 @@ export async function initWith(
           ...captured.value(),
         });
       } else if (code === 0) {
-        io.out(nextSteps(relative(io.cwd, root) || '.', answers, available));
+        io.out(nextSteps(shownPath(io.cwd, root), answers, available));
       }
       return code;
     } catch (e) {
@@ -299,6 +299,12 @@ export function syncText(a: Answers, sources: readonly SourceSpec[]): string {
   }
   lines.push(`  templates: [${a.templates.join(', ')}]`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The directory as the user will type it: relative when inside the working directory, else absolute. */
+function shownPath(cwd: string, root: string): string {
+  const rel = relative(cwd, root);
+  return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? root : rel;
 }
 
 function nextSteps(shown: string, a: Answers, available: ReadonlyMap<string, LoadedTemplate>): string {
