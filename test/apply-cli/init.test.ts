@@ -58,6 +58,15 @@ describe('pantograph init with the default templates', () => {
 });
 
 describe('pantograph init', () => {
+  it('shows a directory outside the working directory as an absolute path', async () => {
+    smallDefault();
+    const elsewhere = join(tempDir(), 'mod');
+    const r = await run(tempDir(), 'init', elsewhere, '--name', 'acme-mod', '--yes');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Created module acme-mod in ${elsewhere} with`);
+    expect(r.stdout).toContain(`\nNext steps:\n  cd ${elsewhere}\n`);
+  });
+
   it('writes metadata.json and .sync.yml from flags, then applies (init files included)', async () => {
     smallDefault();
     const base = tempDir();
