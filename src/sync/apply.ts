@@ -241,9 +241,21 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
     else files.delete(item.path);
   }
   const directories = settleDirectories(root, [...(s.lock?.directories ?? []), ...created], removed.size > 0);
-  const lockChanged = writeLock(root, lockFor(plan, directories, files));
+  let lockChanged = false;
+  let lockFailure: unknown;
+  try {
+    lockChanged = writeLock(root, lockFor(plan, directories, files));
+  } catch (e) {
+    // When writing already failed (a full disk), that first failure is the one to report.
+    if (failure === undefined) throw e;
+    lockFailure = e;
+  }
   if (failure !== undefined) {
-    const done = `${plural(written.size, 'file')} written and ${removed.size} removed before it; the lock records them`;
+    const recorded =
+      lockFailure === undefined
+        ? 'the lock records them'
+        : `the lock file could not be updated either (${(lockFailure as Error).message}); files written with the template's content are adopted on the next run`;
+    const done = `${plural(written.size, 'file')} written and ${removed.size} removed before it; ${recorded}`;
     if (failure instanceof SyncError) {
       throw new SyncError(failure.code, `${failure.message} (${done})`, {
         ...(failure.path === undefined ? {} : { path: failure.path }),

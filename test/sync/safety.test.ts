@@ -1,5 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apply, readLock, status } from '../../src/sync/index.js';
@@ -184,4 +194,50 @@ try {
     expect([...readLock(root)!.files.keys()]).toEqual(['a']);
     expect(existsSync(join(root, '.pantograph.lock.lck'))).toBe(false);
   });
+});
+
+describe('safety: a full disk', () => {
+  // A real full file system: a 64 KiB tmpfs. Mounting needs root, which this project's CI and dev
+  // machines are; elsewhere the case says why it cannot run rather than pass.
+  const root = process.getuid?.() === 0;
+  let mountPoint = '';
+  beforeAll(() => {
+    if (!root) return;
+    // Not a tmpProject(): those are removed after each test, before this mount is gone.
+    mountPoint = mkdtempSync(join(tmpdir(), 'pantograph-full-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mountPoint]);
+  });
+  afterAll(() => {
+    if (!mountPoint) return;
+    execFileSync('umount', [mountPoint]);
+    rmSync(mountPoint, { recursive: true, force: true });
+  });
+
+  it.skipIf(!root)(
+    'stops with a clear error, reports no success, and a second apply after freeing space completes',
+    async () => {
+      const big = 'x'.repeat(20_000);
+      const files = ['a', 'b', 'c', 'd', 'e'].map((name) => file(`${name}.txt`, `${name}${big}\n`));
+      const plan = planOf(mountPoint, files);
+      const failure = await apply(plan).then(
+        () => undefined,
+        (e: unknown) => e as { code: string; message: string },
+      );
+      expect(failure?.code).toBe('SYNC_WRITE_FAILED');
+      expect(failure?.message).toMatch(
+        /^Cannot write [a-e]\.txt: the disk is full \(\d files? written and 0 removed before it; /,
+      );
+      // Every file is either absent or complete; no temporary file is left behind.
+      const written = readdirSync(mountPoint).filter((n) => n.endsWith('.txt'));
+      for (const name of written) expect(get(mountPoint, name)).toBe(`${name[0]}${big}\n`);
+      expect(readdirSync(mountPoint).filter((n) => n.includes('pantograph-tmp'))).toEqual([]);
+      // Whatever the lock could record claims complete files only.
+      for (const path of readLock(mountPoint)?.files.keys() ?? []) expect(written).toContain(path);
+      // Room again (a bigger file system): the next apply finishes the job.
+      execFileSync('mount', ['-o', 'remount,size=1m', mountPoint]);
+      const second = await apply(plan);
+      expect(second.ok).toBe(true);
+      expect(status(plan).entries.every((e) => e.state === 'stable')).toBe(true);
+    },
+  );
 });
