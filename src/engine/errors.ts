@@ -31,6 +31,7 @@ export type EngineErrorCode =
   | 'TEMPLATE_UNKNOWN_HOOK'
   | 'TEMPLATE_DUPLICATE_HOOK'
   | 'TEMPLATE_READ'
+  | 'TEMPLATE_REQUIRES'
   // sources
   | 'SOURCE_NOT_FOUND'
   | 'GIT_NOT_FOUND'

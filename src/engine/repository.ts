@@ -6,6 +6,8 @@
  */
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
+import { satisfies } from '../shared/semver.js';
+import { engineVersion } from '../version.js';
 import { didYouMeanHint } from './did-you-mean.js';
 import { EngineError, type EngineErrorCode, problem } from './errors.js';
 import { compileSettingsSchema, shippedSchema, violationProblems } from './json-schema.js';
@@ -75,6 +77,7 @@ export function loadTemplate(location: TemplateLocation): TemplateLoad {
     ),
   );
   const manifest = readManifest(data, name);
+  checkRequires(manifest, name, positions, problems);
 
   let schema: Readonly<Record<string, unknown>> | undefined;
   let schemaFile: string | undefined;
@@ -118,6 +121,41 @@ export function loadTemplate(location: TemplateLocation): TemplateLoad {
     source,
   };
   return { template, problems };
+}
+
+/** `requires`: the Pantograph versions the template works with; outside them it is an error. */
+function checkRequires(
+  manifest: TemplateManifest,
+  name: string,
+  positions: PositionIndex,
+  problems: Problem[],
+): void {
+  const range = manifest.requires;
+  if (range === undefined) return;
+  const version = engineVersion();
+  const ok = satisfies(version, range);
+  const position = positions.positionOf('/requires');
+  if (ok === undefined) {
+    problems.push(
+      problem(
+        'error',
+        'TEMPLATE_INVALID',
+        `template '${name}': requires '${range}' is not a version range`,
+        position,
+        "write a semver range, e.g. '>=0.1.0 <1.0.0'",
+      ),
+    );
+  } else if (!ok) {
+    problems.push(
+      problem(
+        'error',
+        'TEMPLATE_REQUIRES',
+        `template '${name}' requires Pantograph ${range}; this is Pantograph ${version}`,
+        position,
+        'upgrade Pantograph, or use a version of the template made for this one',
+      ),
+    );
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------

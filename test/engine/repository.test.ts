@@ -5,6 +5,7 @@ import { compileSettingsSchema } from '../../src/engine/json-schema.js';
 import type { ResolvedSource } from '../../src/engine/model.js';
 import { loadTemplate } from '../../src/engine/repository.js';
 import { findTemplate } from '../../src/engine/sources/index.js';
+import { engineVersion } from '../../src/version.js';
 import { removeTempDirs, snapshotDir, type Tree, tempTree } from '../helpers/fs.js';
 
 afterAll(removeTempDirs);
@@ -229,6 +230,30 @@ describe('loadTemplate: bad input', () => {
       },
     ]);
     expect(snapshotDir(repo)).toEqual(before);
+  });
+
+  it('checks `requires` against the Pantograph version, at its position', () => {
+    const manifest = (requires: string) => `{\n  "name": "r",\n  "requires": "${requires}"\n}\n`;
+    expect(load({ 'r/template.json': manifest('>=0.1.0 <1.0.0') }, 'r').problems).toEqual([]);
+    const { repo, problems } = load({ 'r/template.json': manifest('>=99.0.0') }, 'r');
+    expect(problems).toEqual([
+      {
+        severity: 'error',
+        code: 'TEMPLATE_REQUIRES',
+        message: `template 'r' requires Pantograph >=99.0.0; this is Pantograph ${engineVersion()}`,
+        file: join(repo, 'r/template.json'),
+        line: 3,
+        column: 15,
+        hint: 'upgrade Pantograph, or use a version of the template made for this one',
+      },
+    ]);
+    expect(load({ 'r/template.json': manifest('>= banana') }, 'r').problems).toMatchObject([
+      {
+        code: 'TEMPLATE_INVALID',
+        message: "template 'r': requires '>= banana' is not a version range",
+        line: 3,
+      },
+    ]);
   });
 
   it('says when template.json cannot be read', () => {
