@@ -21,6 +21,11 @@ export async function processIo(color: boolean | undefined): Promise<Io> {
     const pc = (await import('picocolors')).default;
     colors = { red: pc.red, yellow: pc.yellow, bold: pc.bold, dim: pc.dim, cyan: pc.cyan };
   }
+  // `pantograph ... | head` closes the pipe early: that is the reader's choice, not an error to report.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
   return {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),

@@ -63,6 +63,23 @@ describe('pantograph epp render (built CLI)', () => {
     expect(bad.stderr).toContain("error: unknown option '--bogus'");
   });
 
+  it('stops quietly when the reader closes the pipe early (| head)', () => {
+    const template = '<% Integer[1, 300000].each |$i| { %>line <%= $i %>\n<% } %>';
+    const r = spawnSync(
+      'bash',
+      ['-o', 'pipefail', '-c', `"${process.execPath}" "${bin}" epp render -e "$T" | head -c 5`],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, T: template },
+      },
+    );
+    expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      code: 0,
+      stdout: 'line ',
+      stderr: '',
+    });
+  });
+
   it('validates every file and exits 1 on syntax errors', () => {
     writeFileSync(join(dir, 'bad.epp'), '<%= [1 %>\n<%= 1 + %>\n');
     const r = run(['epp', 'validate', 'bad.epp', 't.epp'], dir);

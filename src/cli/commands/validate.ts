@@ -115,8 +115,12 @@ function parameterText(
   return p.Description ? `${text}  # ${p.Description}` : text;
 }
 
+/** Long values are cut in the text tree (the JSON output has them whole). */
+const MAX_VALUE_TEXT = 60;
+
 function valueText(value: unknown): string {
-  return JSON.stringify(value) ?? 'undef';
+  const text = JSON.stringify(value) ?? 'undef';
+  return text.length > MAX_VALUE_TEXT ? `${text.slice(0, MAX_VALUE_TEXT - 1)}…` : text;
 }
 
 function originText(
