@@ -275,7 +275,10 @@ class Git {
         }
         // git's first `fatal:` line says what went wrong; the lines after it are advice.
         const lines = stderr.trim().split('\n').filter(Boolean);
-        const detail = (lines.find((l) => l.startsWith('fatal:')) ?? lines[0] ?? err.message).replace(/^fatal:\s*/, '');
+        const detail = (lines.find((l) => l.startsWith('fatal:')) ?? lines[0] ?? err.message).replace(
+          /^fatal:\s*/,
+          '',
+        );
         if (failure === 'unreachable') {
           return reject(
             this.error(
