@@ -11,7 +11,7 @@
  */
 
 import type { LambdaNode, Node, ParameterNode, TemplateNode } from '../epp/ast.js';
-import { assignedNames, children } from '../epp/ast-walk.js';
+import { assignedNames, children, type WalkNode } from '../epp/ast-walk.js';
 import { FUNCTION_NAMES } from '../epp/functions/index.js';
 import { lineColumn } from '../epp/position.js';
 import { didYouMeanHint } from './did-you-mean.js';
@@ -93,7 +93,7 @@ export function analyzeEpp(ast: TemplateNode, source: string): EppAnalysis {
     scopes.pop();
   };
 
-  function walk(node: Node): void {
+  function walk(node: WalkNode): void {
     switch (node.type) {
       case 'Variable':
         if (!/^\d+$/.test(node.name) && (node.name.startsWith('::') || !declared(node.name))) {

@@ -10,11 +10,16 @@
  *   declares as a parameter becomes a JavaScript local `v<n>`, initialised to `U` (unset). Puppet lets a
  *   scope read a name from an outer scope until it assigns its own, so a read is a chain:
  *   `(v3 !== U ? v3 : v1 !== U ? v1 : rt.lookup("x", p))`, ending in the dynamic scope `S0` (the values of
- *   a template without parameters, then the top scope) or an unknown-variable error.
+ *   a template without parameters, then the top scope) or an unknown-variable error. A parameter is set
+ *   for good once bound, so the chain of a read after its binding ends at its bare local.
  * - The few functions that look at variables by name (`getvar`, `defined`, `inline_epp`) receive a view of
  *   the visible locals, built only at those call sites.
- * - `K[n]` caches constant values (type expressions, regexps) across renders.
+ * - `K[n]` caches constant values (type expressions, regexps, call sites) across renders.
+ * - `t` is a scratch local of every function: an expression assigns and reads it at once.
+ * - Fast paths, each with a comment: each/map/filter/reduce with a plain lambda become runtime loops
+ *   (`rt.each`, ...), `$h['key']` reads a hash in place, literal case options compare with `==`.
  * - Numbers passed to `rt` index the span table, so runtime errors can point at the source.
+ * - The code is strict mode JavaScript (V8 runs it faster: `arguments` is not mapped to the parameters).
  */
 import type {
   AccessNode,
@@ -26,8 +31,9 @@ import type {
   SelectorNode,
   TemplateNode,
 } from './ast.js';
-import { assignedNames, children } from './ast-walk.js';
+import { assignedNames } from './ast-walk.js';
 import type { Span } from './errors.js';
+import { nodeChildren, type WalkNode } from './node-children.js';
 
 export interface CompiledCode {
   /** `(rt, S0) => string`: renders the template into a string. */
@@ -56,17 +62,22 @@ const str = (s: string) => JSON.stringify(s);
 interface StaticScope {
   readonly parent: StaticScope | undefined;
   readonly locals: Map<string, string>;
+  /** Parameters bound so far: their locals are always set, so reads skip the `!== U` chain. */
+  readonly bound: Set<string>;
 }
 
 /** Functions that read variables by name: they get a view of the scope at the call site. */
 const SCOPE_FUNCTIONS = new Set(['getvar', 'defined', 'inline_epp']);
+
+/** Iteration functions the runtime runs as plain loops (see `Runtime.each`). */
+const ITERATION_FAST_PATHS = new Set(['each', 'map', 'filter', 'reduce']);
 
 class Generator {
   readonly spans: Span[] = [];
   private constantCount = 0;
   private tempCount = 0;
   private localCount = 0;
-  private current: StaticScope = { parent: undefined, locals: new Map() };
+  private current: StaticScope = { parent: undefined, locals: new Map(), bound: new Set() };
 
   /** Registers a span and returns its index for the generated code. */
   private pos(node: { start: number; end: number }): number {
@@ -83,7 +94,7 @@ class Generator {
     };
     for (const p of params) declare(p.name);
     for (const name of assignedNames(body)) declare(name);
-    this.current = { parent: this.current, locals };
+    this.current = { parent: this.current, locals, bound: new Set() };
     return this.current;
   }
 
@@ -113,6 +124,7 @@ class Generator {
 
   template(ast: TemplateNode, value: boolean): string {
     const lines: string[] = [];
+    lines.push('"use strict";');
     lines.push('return function render(rt, S0) {');
     lines.push('let out = "";');
     lines.push('let t;');
@@ -141,21 +153,27 @@ class Generator {
    * Binds one parameter: the given value (`rt.MISSING` when absent), else its default (undef also takes the
    * default, as in Puppet), else a missing-parameter error; then the type check.
    */
-  private bindParameter(param: ParameterNode, given: string): string {
+  private bindParameter(param: ParameterNode, given: string, present = false): string {
     const local = this.current.locals.get(param.name)!;
+    if (present && !param.defaultValue && !param.valueType) {
+      // A lambda's required argument, already counted by the arity check: nothing to decide.
+      this.current.bound.add(param.name);
+      return `${local} = ${given};`;
+    }
     const p = this.pos(param);
     const name = str(param.name);
     const v = this.temp();
     let code = `{ let ${v} = ${given};\n`;
     if (param.defaultValue) {
       code += `if (${v} === rt.MISSING || ${v} === undefined) ${v} = ${this.expr(param.defaultValue)};\n`;
-    } else {
+    } else if (!present) {
       code += `if (${v} === rt.MISSING) ${v} = rt.missingParameter(${name}, ${p});\n`;
     }
     if (param.valueType) {
       code += `rt.checkParameter(${this.expr(param.valueType)}, ${v}, ${name}, ${p});\n`;
     }
     code += `${local} = ${v}; }`;
+    this.current.bound.add(param.name);
     return code;
   }
 
@@ -230,6 +248,9 @@ class Generator {
     if (option.type === 'Unary' && option.operator === '*') {
       return `rt.matchesAny(${value}, ${this.expr(option.operand)}, ${p})`;
     }
+    // A literal option (string, number, boolean, undef) matches as `==` does: no need to test for regexps,
+    // types or arrays at run time.
+    if (option.type === 'Literal') return `rt.equals(${value}, ${this.expr(option)})`;
     return `rt.matchesOption(${value}, ${this.expr(option)}, ${p})`;
   }
 
@@ -275,19 +296,9 @@ class Generator {
       case 'Assignment':
         return this.assignment(node.target, node.value);
       case 'Call':
-        return this.call(
-          node.name,
-          node.args.map((a) => this.element(a)),
-          node.lambda,
-          node,
-        );
+        return this.call(node.name, node.args, node.lambda, node);
       case 'MethodCall':
-        return this.call(
-          node.name,
-          [this.expr(node.receiver), ...node.args.map((a) => this.element(a))],
-          node.lambda,
-          node,
-        );
+        return this.call(node.name, [node.receiver, ...node.args], node.lambda, node);
       case 'New':
         return `rt.newValue(${this.expr(node.typeExpr)}, [${node.args.map((a) => this.element(a)).join(', ')}], ${this.lambda(node.lambda)}, ${this.pos(node)})`;
       case 'If': {
@@ -318,6 +329,11 @@ class Generator {
     return this.expr(node);
   }
 
+  /** A call site's memory of the function it calls, kept across renders. */
+  private site(): string {
+    return this.constant('rt.site()');
+  }
+
   /** Caches a constant value in `K` on first evaluation. */
   private constant(code: string): string {
     const k = this.constantCount++;
@@ -328,11 +344,18 @@ class Generator {
     if (/^\d+$/.test(name)) return `rt.capture(${Number(name)})`;
     if (name.startsWith('::')) return `rt.topVariable(${str(name.slice(2))}, ${p})`;
     const chain: string[] = [];
+    let alwaysSet: string | undefined;
     for (let scope: StaticScope | undefined = this.current; scope; scope = scope.parent) {
       const id = scope.locals.get(name);
-      if (id) chain.push(id);
+      if (!id) continue;
+      // A bound parameter is set for good: the chain ends there, without the dynamic lookup.
+      if (scope.bound.has(name)) {
+        alwaysSet = id;
+        break;
+      }
+      chain.push(id);
     }
-    let code = `rt.lookup(S0, ${str(name)}, ${p})`;
+    let code = alwaysSet ?? `rt.lookup(S0, ${str(name)}, ${p})`;
     for (const id of chain.reverse()) code = `${id} !== U ? ${id} : ${code}`;
     return chain.length > 0 ? `(${code})` : code;
   }
@@ -353,19 +376,57 @@ class Generator {
     return `(${id} !== U ? rt.reassigned(${str(name)}, ${p}) : (${id} = ${value}))`;
   }
 
-  private call(name: string, args: string[], lambda: LambdaNode | undefined, node: Node): string {
+  private call(name: string, argNodes: readonly Node[], lambda: LambdaNode | undefined, node: Node): string {
+    const fast = this.iterationCall(name, argNodes, lambda, node);
+    if (fast) return fast;
+    const args = argNodes.map((a) => this.element(a));
     const view = SCOPE_FUNCTIONS.has(name) ? this.scopeView() : 'undefined';
-    return `rt.call(${str(name)}, [${args.join(', ')}], ${this.lambda(lambda)}, ${this.pos(node)}, ${view})`;
+    const block = this.lambda(lambda);
+    return `rt.call(${str(name)}, [${args.join(', ')}], ${block}, ${this.pos(node)}, ${view}, ${this.site()})`;
+  }
+
+  /**
+   * each/map/filter/reduce with a plain lambda (required parameters only) call the runtime's loops
+   * (`rt.each(receiver, fn, n, p)`), which check at run time that the core function is in use.
+   */
+  private iterationCall(
+    name: string,
+    argNodes: readonly Node[],
+    lambda: LambdaNode | undefined,
+    node: Node,
+  ): string | undefined {
+    if (!lambda || !ITERATION_FAST_PATHS.has(name)) return undefined;
+    if (lambda.params.some((p) => p.defaultValue || p.captureRest)) return undefined;
+    if (argNodes.some((a) => a.type === 'Unary' && a.operator === '*')) return undefined;
+    const max = name === 'reduce' ? 2 : 1;
+    if (argNodes.length < 1 || argNodes.length > max) return undefined;
+    const n = lambda.params.length;
+    if (name === 'reduce') {
+      const args = argNodes.map((a) => this.expr(a)).join(', ');
+      return `rt.reduce([${args}], ${this.plainLambda(lambda)}, ${n}, ${this.pos(node)}, ${this.site()})`;
+    }
+    const receiver = this.expr(argNodes[0]!);
+    return `rt.${name}(${receiver}, ${this.plainLambda(lambda)}, ${n}, ${this.pos(node)}, ${this.site()})`;
   }
 
   private access(node: AccessNode): string {
     const [only] = node.keys;
-    // The common `$h['key']` avoids building an array of keys.
-    const code =
-      node.keys.length === 1 && only && !(only.type === 'Unary' && only.operator === '*')
-        ? `rt.access1(${this.expr(node.target)}, ${this.expr(only)}, ${this.pos(node)})`
-        : `rt.access(${this.expr(node.target)}, [${node.keys.map((k) => this.element(k)).join(', ')}], ${this.pos(node)})`;
-    return isConstant(node) ? this.constant(code) : code;
+    // A single key avoids building an array of keys.
+    let code: string;
+    if (node.keys.length !== 1 || !only || (only.type === 'Unary' && only.operator === '*')) {
+      code = `rt.access(${this.expr(node.target)}, [${node.keys.map((k) => this.element(k)).join(', ')}], ${this.pos(node)})`;
+    } else if (only.type === 'Literal' && typeof only.value === 'string') {
+      // `$h['key']`, the commonest access: a hash is read in place (the scratch `t` is used at once).
+      const key = str(only.value);
+      code = `((t = ${this.expr(node.target)}) instanceof Map ? t.get(${key}) : rt.access1(t, ${key}, ${this.pos(node)}))`;
+    } else {
+      code = `rt.access1(${this.expr(node.target)}, ${this.expr(only)}, ${this.pos(node)})`;
+    }
+    if (!isConstant(node)) return code;
+    // A type expression such as `Array[Hash[String, Data]]` means the same in every template: its value is
+    // shared by all compiles (no re-parameterizing per compile; the instance memo of checkParameter hits).
+    const key = str(constantKey(node));
+    return this.constant(`rt.sharedConstant(${key}) ?? rt.shareConstant(${key}, ${code})`);
   }
 
   private binary(op: string, left: string, right: string, p: number): string {
@@ -409,23 +470,42 @@ class Generator {
   private lambda(node: LambdaNode | undefined): string {
     if (!node) return 'undefined';
     const params = node.params;
+    const required = params.filter((p) => !p.defaultValue && !p.captureRest).length;
+    const hasRest = params.some((p) => p.captureRest);
+    return `rt.lambda(${this.plainLambda(node)}, ${params.length}, ${required}, ${hasRest})`;
+  }
+
+  /** The lambda's JavaScript function, without the metadata `rt.lambda` adds. */
+  private plainLambda(node: LambdaNode): string {
+    const params = node.params;
     const scope = this.openScope(params, node.body);
     const required = params.filter((p) => !p.defaultValue && !p.captureRest).length;
     const hasRest = params.some((p) => p.captureRest);
     const args = params.map((_, i) => `a${i}`).join(', ');
-    let code = `rt.lambda(function (${args}) { let t; ${this.declareLocals(scope)}\n`;
-    code += `rt.checkLambdaArity(arguments.length, ${required}, ${hasRest ? 'Infinity' : params.length}, ${this.pos(node)});\n`;
+    let code = `function (${args}) { let t; ${this.declareLocals(scope)}\n`;
+    const max = hasRest ? 'Infinity' : params.length;
+    const outside = hasRest
+      ? `arguments.length < ${required}`
+      : required === params.length
+        ? `arguments.length !== ${required}`
+        : `arguments.length < ${required} || arguments.length > ${max}`;
+    code += `if (${outside}) rt.checkLambdaArity(arguments.length, ${required}, ${max}, ${this.pos(node)});\n`;
+    // Parameters before the first optional one are present once the arity check has passed.
+    const firstOptional = params.findIndex((p) => p.defaultValue || p.captureRest);
     params.forEach((param, i) => {
+      const present = firstOptional < 0 || i < firstOptional;
       const given = param.captureRest
         ? `Array.prototype.slice.call(arguments, ${i})`
-        : `(arguments.length > ${i} ? a${i} : rt.MISSING)`;
-      code += `${this.bindParameter(param, given)}\n`;
+        : present
+          ? `a${i}`
+          : `(arguments.length > ${i} ? a${i} : rt.MISSING)`;
+      code += `${this.bindParameter(param, given, present)}\n`;
     });
     // Only a body that calls next() needs to catch it (nested lambdas catch their own).
     code += callsNext(node.body)
       ? `try {\n${this.valueBlock(node.body)}\n} catch (e) { return rt.nextValue(e); }\n`
       : `${this.valueBlock(node.body)}\n`;
-    code += `}, ${params.length}, ${required}, ${hasRest})`;
+    code += '}';
     this.closeScope();
     return code;
   }
@@ -474,20 +554,44 @@ function isConstant(node: Node): boolean {
   }
 }
 
+/** A text that identifies a constant expression's value (see {@link isConstant}), whatever its spacing. */
+function constantKey(node: Node): string {
+  switch (node.type) {
+    case 'Literal':
+      return `${typeof node.value}:${typeof node.value === 'string' ? JSON.stringify(node.value) : literal(node.value)}`;
+    case 'TypeRef':
+      return `T:${node.name}`;
+    case 'Regex':
+      return `R:${JSON.stringify(node.source)}`;
+    case 'Default':
+      return 'default';
+    case 'BareWord':
+      return `W:${node.name}`;
+    case 'Array':
+      return `[${node.elements.map(constantKey).join(',')}]`;
+    case 'Hash':
+      return `{${node.entries.map((e) => `${constantKey(e.key)}=>${constantKey(e.value)}`).join(',')}}`;
+    case 'Access':
+      return `${constantKey(node.target)}[${node.keys.map(constantKey).join(',')}]`;
+    default:
+      throw new Error(`not a constant: ${node.type}`);
+  }
+}
+
 /** Whether a lambda body calls next() outside nested lambdas. */
 function callsNext(body: readonly Node[]): boolean {
-  const walk = (node: Node): boolean => {
+  const walk = (node: WalkNode): boolean => {
     if (node.type === 'Lambda') return false;
     if ((node.type === 'Call' || node.type === 'MethodCall') && node.name === 'next') return true;
-    return children(node).some(walk);
+    return nodeChildren(node).some(walk);
   };
   return body.some(walk);
 }
 
 /** Whether evaluating a node may set match captures (`=~`, `in` with a regexp, case and selector options). */
-function mayCapture(node: Node): boolean {
+function mayCapture(node: WalkNode): boolean {
   if (node.type === 'Binary' && (node.operator === '=~' || node.operator === '!~' || node.operator === 'in'))
     return true;
   if (node.type === 'Case' || node.type === 'Selector') return true;
-  return children(node).some(mayCapture);
+  return nodeChildren(node).some(mayCapture);
 }

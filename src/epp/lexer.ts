@@ -113,6 +113,14 @@ const PUNCTUATION = [
   '@',
 ];
 
+/** The punctuation by first character, longest first: a token tries a few candidates, not all of them. */
+const PUNCTUATION_BY_FIRST = new Map<string, string[]>();
+for (const p of PUNCTUATION) {
+  const candidates = PUNCTUATION_BY_FIRST.get(p[0]!);
+  if (candidates) candidates.push(p);
+  else PUNCTUATION_BY_FIRST.set(p[0]!, [p]);
+}
+
 /** Tokens after which `/` is division rather than the start of a regexp. */
 function endsValue(token: Token | undefined): boolean {
   if (!token) return false;
@@ -414,7 +422,7 @@ class Lexer {
       this.lexHeredoc(space);
       return;
     }
-    for (const p of PUNCTUATION) {
+    for (const p of PUNCTUATION_BY_FIRST.get(c) ?? []) {
       if (src.startsWith(p, start)) {
         this.pos += p.length;
         this.push('PUNCT', p, start, this.pos, space);

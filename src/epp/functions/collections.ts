@@ -106,10 +106,23 @@ function joinInto(out: string[], items: readonly Value[], seen: Set<Value>): voi
   }
 }
 
+function allStrings(items: readonly Value[]): items is string[] {
+  for (let i = 0; i < items.length; i++) if (typeof items[i] !== 'string') return false;
+  return true;
+}
+
 const join = defineFunction('join', 1, 2, (_ctx, args) => {
-  const [arr, delimiter] = args.length > 1 ? args : [args[0], ''];
+  const arr = args[0];
+  const delimiter = args.length > 1 ? args[1] : '';
   if (!Array.isArray(arr)) throw mismatch('join', 'arg', 'Array', arr);
   if (typeof delimiter !== 'string') throw mismatch('join', 'delimiter', 'String', delimiter);
+  // The common array of strings joins directly (no copy, no set of visited arrays); for the short arrays
+  // of templates, concatenation is several times faster than Array.prototype.join.
+  if (allStrings(arr)) {
+    let s = arr.length > 0 ? arr[0]! : '';
+    for (let i = 1; i < arr.length; i++) s += delimiter + arr[i];
+    return s;
+  }
   // Ruby's Array#join: nested arrays are joined in place, undef prints empty.
   const out: string[] = [];
   joinInto(out, arr, new Set());

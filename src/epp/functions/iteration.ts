@@ -597,6 +597,9 @@ const treeEach = defineFunction(
   'optional',
 );
 
+/** The core definitions compiled templates loop over directly while a render's registry still has them. */
+export const coreIteration = { each, map, filter, reduce } as const;
+
 export const iterationFunctions: readonly FunctionDef[] = [
   each,
   map,

@@ -66,10 +66,30 @@ export class ReturnSignal {
 
 export class FunctionRegistry {
   private readonly defs = new Map<string, FunctionDef>();
+  /** Changes with every `add`, so that a {@link CallSite} can tell its remembered function is current. */
+  private changes = 0;
+
+  get version(): number {
+    return this.changes;
+  }
 
   add(...defs: FunctionDef[]): this {
     for (const def of defs) this.defs.set(def.name, def);
+    this.changes++;
     return this;
+  }
+
+  /**
+   * The function `name` as `site` last resolved it: a compiled call site calls the same function render
+   * after render, so it looks it up only when the registry is another one or has changed.
+   */
+  resolve(site: CallSite, name: string): FunctionDef | undefined {
+    if (site.registry !== this || site.version !== this.changes) {
+      site.registry = this;
+      site.version = this.changes;
+      site.def = this.defs.get(name);
+    }
+    return site.def;
   }
 
   get(name: string): FunctionDef | undefined {
@@ -90,6 +110,18 @@ export class FunctionRegistry {
     for (const def of this.defs.values()) copy.add(def);
     return copy.add(...defs);
   }
+}
+
+/** What one call site of a compiled template remembers of the function it calls (see `resolve`). */
+export interface CallSite {
+  registry: FunctionRegistry | undefined;
+  version: number;
+  def: FunctionDef | undefined;
+}
+
+/** A call site that has resolved nothing yet. */
+export function newCallSite(): CallSite {
+  return { registry: undefined, version: -1, def: undefined };
 }
 
 /** Checks argument count and block presence the way Puppet words it, then calls. */

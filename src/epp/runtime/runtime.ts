@@ -7,13 +7,17 @@
 import { didYouMean } from '../../shared/did-you-mean.js';
 import { EppError, type EppErrorCode, EppEvalError, type SourceLocation } from '../errors.js';
 import { newInstance } from '../functions/conversion.js';
+import { coreIteration } from '../functions/iteration.js';
 import {
   BreakSignal,
   type CallContext,
+  type CallSite,
+  type FunctionDef,
   type FunctionRegistry,
   invoke,
   type Lambda,
   NextSignal,
+  newCallSite,
   ReturnSignal,
 } from '../functions/registry.js';
 import { compareForOperator, puppetEquals } from './compare.js';
@@ -47,10 +51,23 @@ const MISSING = Symbol('missing');
 /** Marks a local variable not assigned yet (compiled templates start every local with it). */
 const UNSET = Symbol('unset');
 
+/** Small Integers shared by every loop: lambda indexes without a bigint allocation each. */
+const INDEXES: bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
+
+function indexValue(i: number): bigint {
+  return i < INDEXES.length ? INDEXES[i]! : BigInt(i);
+}
+
+/** A plain compiled lambda: `n` required parameters, no defaults, no rest. */
+type PlainLambda = (...args: Value[]) => Value;
+
 /** Deepest nesting of epp()/inline_epp() calls: a template that calls itself ends with an error. */
 export const MAX_DEPTH = 64;
 
 const regexpCache = new Map<string, PRegexp>();
+
+/** Values of constant type expressions by their key (see the compiler's `constantKey`), for all templates. */
+const sharedConstants = new Map<string, Value>();
 
 /**
  * Values are never mutated, so whether a collection is an instance of a type can be remembered: the same
@@ -82,6 +99,8 @@ export class Runtime implements CallContext {
   m: Value[] | undefined;
   /** The variables visible at the function call in progress, for getvar/defined/inline_epp. */
   private scope: object | undefined;
+  /** The render's functions (`host.functions`, one property load closer for every call). */
+  private readonly functions: FunctionRegistry;
 
   constructor(
     private readonly template: RuntimeTemplate,
@@ -90,7 +109,9 @@ export class Runtime implements CallContext {
     private readonly values: PHash,
     private readonly topScope: object,
     private readonly depth: number,
-  ) {}
+  ) {
+    this.functions = host.functions;
+  }
 
   get strict(): boolean {
     return this.host.strict;
@@ -248,7 +269,9 @@ export class Runtime implements CallContext {
   // ---------------------------------------------------------------- values
 
   render(v: Value): string {
-    return typeof v === 'bigint' ? v.toString() : renderValue(v);
+    if (typeof v === 'bigint') return v.toString();
+    if (typeof v === 'boolean') return v ? 'true' : 'false';
+    return renderValue(v);
   }
 
   interpolate(v: Value): string {
@@ -286,6 +309,16 @@ export class Runtime implements CallContext {
       regexpCache.set(source, re);
     }
     return re;
+  }
+
+  sharedConstant(key: string): Value {
+    return sharedConstants.get(key);
+  }
+
+  shareConstant(key: string, value: Value): Value {
+    if (sharedConstants.size > 1000) sharedConstants.clear();
+    sharedConstants.set(key, value);
+    return value;
   }
 
   hash(flat: Value[]): PHash {
@@ -419,13 +452,130 @@ export class Runtime implements CallContext {
 
   // ---------------------------------------------------------------- calls
 
+  /** A new call site, cached in the compiled code's constants (see `FunctionRegistry.resolve`). */
+  site(): CallSite {
+    return newCallSite();
+  }
+
   lambda(
     fn: (...args: Value[]) => Value,
     paramCount: number,
     requiredCount: number,
     hasRest: boolean,
   ): Lambda {
-    return Object.assign(fn, { paramCount, requiredCount, hasRest }) as unknown as Lambda;
+    // Plain assignments: cheaper than Object.assign, and every lambda gets the same hidden class.
+    const lambda = fn as unknown as { paramCount: number; requiredCount: number; hasRest: boolean };
+    lambda.paramCount = paramCount;
+    lambda.requiredCount = requiredCount;
+    lambda.hasRest = hasRest;
+    return fn as unknown as Lambda;
+  }
+
+  // ---------------------------------------------------------------- iteration fast paths
+  //
+  // `$xs.each |$i, $x| {...}` (and map, filter, reduce) with a plain lambda of 1 or 2 parameters is the
+  // commonest loop of a template. When the receiver is an Array or a Hash and the render's registry still
+  // has the core function, these loop directly: no argument array, no Lambda object, shared indexes. They
+  // do what the core functions do (iteration.ts), break() included; anything else takes the ordinary call.
+
+  /** Whether a fast path may stand in for `def`: the render's registry has not replaced it. */
+  private isCore(def: FunctionDef, site: CallSite): boolean {
+    return this.functions.resolve(site, def.name) === def;
+  }
+
+  private callPlain(
+    name: string,
+    args: Value[],
+    fn: PlainLambda,
+    n: number,
+    p: number,
+    site: CallSite,
+  ): Value {
+    return this.call(name, args, this.lambda(fn, n, n, false), p, undefined, site);
+  }
+
+  each(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite): Value {
+    const isArray = Array.isArray(receiver);
+    if (
+      (n !== 1 && n !== 2) ||
+      !(isArray || receiver instanceof Map) ||
+      !this.isCore(coreIteration.each, site)
+    )
+      return this.callPlain('each', [receiver], fn, n, p, site);
+    try {
+      if (isArray) {
+        if (n === 2) for (let i = 0; i < receiver.length; i++) fn(indexValue(i), receiver[i]);
+        else for (let i = 0; i < receiver.length; i++) fn(receiver[i]);
+      } else if (n === 2) {
+        for (const [k, v] of receiver as PHash) fn(k, v);
+      } else {
+        for (const [k, v] of receiver as PHash) fn([k, v]);
+      }
+    } catch (e) {
+      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
+    }
+    return receiver;
+  }
+
+  map(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite): Value {
+    const isArray = Array.isArray(receiver);
+    if (
+      (n !== 1 && n !== 2) ||
+      !(isArray || receiver instanceof Map) ||
+      !this.isCore(coreIteration.map, site)
+    )
+      return this.callPlain('map', [receiver], fn, n, p, site);
+    const out: Value[] = [];
+    try {
+      if (isArray) {
+        if (n === 2) for (let i = 0; i < receiver.length; i++) out.push(fn(indexValue(i), receiver[i]));
+        else for (let i = 0; i < receiver.length; i++) out.push(fn(receiver[i]));
+      } else if (n === 2) {
+        for (const [k, v] of receiver as PHash) out.push(fn(k, v));
+      } else {
+        for (const [k, v] of receiver as PHash) out.push(fn([k, v]));
+      }
+    } catch (e) {
+      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
+    }
+    return out;
+  }
+
+  filter(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite): Value {
+    if ((n !== 1 && n !== 2) || !Array.isArray(receiver) || !this.isCore(coreIteration.filter, site))
+      return this.callPlain('filter', [receiver], fn, n, p, site);
+    const out: Value[] = [];
+    try {
+      for (let i = 0; i < receiver.length; i++) {
+        const item = receiver[i];
+        const result = n === 2 ? fn(indexValue(i), item) : fn(item);
+        if (result !== undefined && result !== false) out.push(item);
+      }
+    } catch (e) {
+      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
+    }
+    return out;
+  }
+
+  /** `reduce` over an Array, with (`args` of 2) or without a start value. */
+  reduce(args: Value[], fn: PlainLambda, n: number, p: number, site: CallSite): Value {
+    const receiver = args[0];
+    if (n !== 2 || !Array.isArray(receiver) || !this.isCore(coreIteration.reduce, site))
+      return this.callPlain('reduce', args, fn, n, p, site);
+    let started = args.length === 2;
+    let memo: Value = args[1];
+    try {
+      for (let i = 0; i < receiver.length; i++) {
+        if (started) memo = fn(memo, receiver[i]);
+        else {
+          memo = receiver[i];
+          started = true;
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
+    }
+    return memo;
   }
 
   /** `return(v)` (or a `next(v)` outside any lambda) ends the template: its value, else rethrows. */
@@ -446,8 +596,9 @@ export class Runtime implements CallContext {
     block: Lambda | undefined,
     p: number,
     view: (() => object) | undefined,
+    site?: CallSite,
   ): Value {
-    const def = this.host.functions.get(name);
+    const def = site ? this.functions.resolve(site, name) : this.functions.get(name);
     if (!def) {
       const error = new EppEvalError('EPP_UNKNOWN_FUNCTION', `Unknown function: '${name}'`, this.location(p));
       const suggestion = didYouMean(name, this.host.functions.names());
@@ -455,6 +606,15 @@ export class Runtime implements CallContext {
         ? `did you mean '${suggestion}'?`
         : 'templates can call Puppet core functions and to_json, to_json_pretty, to_yaml';
       throw error;
+    }
+    // Only getvar/defined/inline_epp get a view; outside their call `scope` is undefined, and a call
+    // without a view leaves it so: no need to save and restore it.
+    if (!view && this.scope === undefined) {
+      try {
+        return invoke(def, this, args, block);
+      } catch (e) {
+        throw this.locate(e, p);
+      }
     }
     const previous = this.scope;
     this.scope = view?.();

@@ -140,8 +140,10 @@ function convertFromJs(data: unknown, numbersAreFloats: boolean): Value {
       if (isValueObject(data)) return data as Value;
       {
         const out: PHash = new Map();
-        for (const [k, v] of Object.entries(data as Record<string, unknown>))
-          out.set(k, convertFromJs(v, numbersAreFloats));
+        // for...in rather than Object.entries: no array of pairs per object (values are converted often).
+        const record = data as Record<string, unknown>;
+        for (const k in record)
+          if (Object.hasOwn(record, k)) out.set(k, convertFromJs(record[k], numbersAreFloats));
         return out;
       }
     default:
