@@ -23,7 +23,7 @@ const SEED = process.env.FUZZ_SEED
 const TOTAL_MS = Number(process.env.FUZZ_MS ?? 8000);
 const TOTAL_CASES = Number(process.env.FUZZ_CASES ?? 90_000);
 /** A single case slower than this is reported as a hang. */
-const CASE_LIMIT_MS = 2000;
+const CASE_LIMIT_MS = 5000; // generous: a loaded CI machine must not turn a slow case into a failure
 const MAX_REPORTED = 5;
 
 // ---------------------------------------------------------------------------------------------------------
