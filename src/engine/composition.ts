@@ -122,34 +122,45 @@ export interface PathResolution<T extends OutputClaim> {
  * with non-empty output wins, and the others are reported.
  */
 export function resolvePaths<T extends OutputClaim>(claims: readonly T[]): PathResolution<T> {
-  const index = new Map<T, number>(claims.map((c, i) => [c, i]));
-  const byPath = new Map<string, T[]>();
-  for (const c of claims) {
-    const list = byPath.get(c.path);
-    if (list) list.push(c);
-    else byPath.set(c.path, [c]);
+  // Most paths have one claim: the index of that claim, a list only for a path claimed twice or more.
+  const byPath = new Map<string, number | number[]>();
+  for (let i = 0; i < claims.length; i++) {
+    const path = claims[i]!.path;
+    const seen = byPath.get(path);
+    if (seen === undefined) byPath.set(path, i);
+    else if (typeof seen === 'number') byPath.set(path, [seen, i]);
+    else seen.push(i);
   }
-  const winners: T[] = [];
+  const winners: number[] = [];
   const problems: Problem[] = [];
-  for (const [path, list] of byPath) {
-    list.sort((a, b) => a.order - b.order);
-    const winner = list.find((c) => !c.empty) ?? list[0]!;
-    winners.push(winner);
-    if (list.length > 1) {
-      const losers = list.filter((c) => c !== winner);
-      const others = losers.map((c) => `'${c.template}'`);
-      problems.push(
-        problem(
-          'warning',
-          'COMPOSITION_PATH_CLAIMED',
-          `'${path}' is produced by templates '${winner.template}' and ${others.join(', ')}; '${winner.template}' wins`,
-          losers[0]!.position,
-          'the earliest template in the applied order with non-empty output wins',
-        ),
-      );
+  for (const [path, seen] of byPath) {
+    if (typeof seen === 'number') {
+      winners.push(seen);
+      continue;
     }
+    const list = seen.sort((a, b) => claims[a]!.order - claims[b]!.order).map((i) => claims[i]!);
+    const at = Math.max(
+      0,
+      list.findIndex((c) => !c.empty),
+    );
+    const winner = list[at]!;
+    winners.push(seen[at]!);
+    const losers = list.filter((c) => c !== winner);
+    const others = losers.map((c) => `'${c.template}'`);
+    problems.push(
+      problem(
+        'warning',
+        'COMPOSITION_PATH_CLAIMED',
+        `'${path}' is produced by templates '${winner.template}' and ${others.join(', ')}; '${winner.template}' wins`,
+        losers[0]!.position,
+        'the earliest template in the applied order with non-empty output wins',
+      ),
+    );
   }
   // Applied order; within one template, the order its files were given in.
-  winners.sort((a, b) => a.order - b.order || index.get(a)! - index.get(b)!);
-  return { winners, problems };
+  const byOrder = (a: number, b: number) => claims[a]!.order - claims[b]!.order || a - b;
+  let sorted = true;
+  for (let i = 1; i < winners.length && sorted; i++) sorted = byOrder(winners[i - 1]!, winners[i]!) < 0;
+  if (!sorted) winners.sort(byOrder);
+  return { winners: winners.map((i) => claims[i]!), problems };
 }

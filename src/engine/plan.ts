@@ -16,17 +16,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PHash } from '../epp/runtime/values.js';
-import { resolvePaths } from './composition.js';
+import { type OutputClaim, resolvePaths } from './composition.js';
 import { problem } from './errors.js';
 import { type HookState, runHook } from './hooks.js';
-import type { DataMap, HookName, LoadedTemplate, TemplateFile } from './model.js';
+import type { DataMap, HookName, LoadedTemplate, Position, TemplateFile } from './model.js';
 import type { Project } from './project.js';
-import { type RenderContext, renderFile, resolveFiles } from './render-files.js';
+import { type RenderContext, renderFileInto, resolveFiles } from './render-files.js';
 import type { PlannedFile, PlannedSource, PlannedTemplate, Problem, RenderPlan } from './render-plan.js';
 import {
   cloneData,
   dataEquals,
   dataToValue,
+  identicalData,
   mergeData,
   mergeSettings,
   setOwn,
@@ -83,21 +84,7 @@ export async function planDetailed(project: Project): Promise<DetailedPlan> {
   problems.push(...board.problems);
 
   const templates = applied.map((t) => resolved.get(t)!);
-  const claims = templates.flatMap((r, order) =>
-    r.files.map((file) => ({
-      path: file.path,
-      template: file.template,
-      empty: file.empty,
-      order,
-      // A getter: the position is needed only for the rare path claimed twice.
-      get position() {
-        return { file: join(r.template.dir, file.source), line: 1, column: 1 };
-      },
-      file,
-    })),
-  );
-  const paths = resolvePaths(claims);
-  problems.push(...paths.problems);
+  const files = chooseOutputs(templates, problems);
 
   const sources: PlannedSource[] = project.sources.map((s) => ({
     type: s.spec.type,
@@ -117,7 +104,7 @@ export async function planDetailed(project: Project): Promise<DetailedPlan> {
     engineVersion: ENGINE_VERSION,
     sources,
     templates: plannedTemplates,
-    files: paths.winners.map((c) => c.file),
+    files,
     unmanaged: project.config.unmanaged,
     delete: project.config.delete,
     purge: project.config.purge,
@@ -125,6 +112,29 @@ export async function planDetailed(project: Project): Promise<DetailedPlan> {
     problems: sortProblems(problems),
   };
   return { plan, templates };
+}
+
+/**
+ * One file per output path, in applied order. When no two files share a path (the usual case) that is
+ * every file, and the claims of composition are not needed.
+ */
+function chooseOutputs(templates: readonly ResolvedTemplate[], problems: Problem[]): PlannedFile[] {
+  const all: PlannedFile[] = [];
+  const paths = new Set<string>();
+  for (const r of templates) {
+    for (const file of r.files) {
+      all.push(file);
+      paths.add(file.path);
+    }
+  }
+  if (paths.size === all.length) return all;
+  const claims: FileClaim[] = [];
+  templates.forEach((r, order) => {
+    for (const file of r.files) claims.push(new FileClaim(file, order, r.template.dir));
+  });
+  const chosen = resolvePaths(claims);
+  problems.push(...chosen.problems);
+  return chosen.winners.map((c) => c.file);
 }
 
 /** The engine's version, from package.json (found from this module in src/ or dist/). */
@@ -207,7 +217,8 @@ async function resolveTemplate(
   for (const w of merged.warnings) {
     problems.push(problem('warning', w.code, w.message, project.config.positionOf(w.pointer)));
   }
-  noteChanges(origins, state.settings, merged.value, { layer: 'project' });
+  // Merging copies the settings the section does not name: only those it names can differ.
+  noteChanges(origins, state.settings, merged.value, { layer: 'project' }, section);
   for (const k of Object.keys(section)) if (section[k] !== null) origins[k] = { layer: 'project' };
   state = { ...state, settings: merged.value };
   const invalid = validateSettings(t, state.settings, {
@@ -222,25 +233,38 @@ async function resolveTemplate(
   // 5. the files to render
   const resolution = resolveFiles(t, project.isNew);
   problems.push(...resolution.problems);
-  state = { ...state, files_to_render: resolution.files.map((f) => f.output) };
+  const outputs = resolution.files.map((f) => f.output);
+  state = { ...state, files_to_render: outputs };
   await hook('after_file_resolution');
   const result = { template: t, defaults, settings: state.settings, published: state.published, origins };
   if (failed) return { ...result, files: [] };
 
   // 6. render each file
-  const keep = new Set(state.files_to_render);
+  // Unless a hook removed some, every resolved file is rendered.
+  const keep = state.files_to_render === outputs ? undefined : new Set(state.files_to_render);
   const files: PlannedFile[] = [];
-  for (const f of resolution.files.filter((file) => keep.has(file.output))) {
+  const shared = t.hooks.before_file_render ? undefined : renderContext(project, t, state.settings);
+  for (const f of resolution.files) {
+    if (keep && !keep.has(f.output)) continue;
     // Awaiting only when there is a hook keeps a thousand files from a thousand round trips of promises.
-    const settings = t.hooks.before_file_render
-      ? await settingsForFile(t, f, state, problems, project)
-      : state.settings;
-    if (!settings) continue;
-    const rendered = renderFile(renderContext(project, t, settings), f);
-    problems.push(...rendered.problems);
-    if (rendered.planned) files.push(rendered.planned);
+    const ctx = shared ?? (await hookedContext(t, f, state, problems, project));
+    if (!ctx) continue;
+    const planned = renderFileInto(ctx, f, problems);
+    if (planned) files.push(planned);
   }
   return { ...result, files };
+}
+
+/** The render context of one file whose `before_file_render` hook may change the settings. */
+async function hookedContext(
+  t: LoadedTemplate,
+  f: TemplateFile,
+  state: HookState,
+  problems: Problem[],
+  project: Project,
+): Promise<RenderContext | undefined> {
+  const settings = await settingsForFile(t, f, state, problems, project);
+  return settings && renderContext(project, t, settings);
 }
 
 /** The settings one file renders with: the template's, as its `before_file_render` hook leaves them. */
@@ -271,8 +295,11 @@ function noteChanges(
   before: DataMap,
   after: DataMap,
   origin: SettingOrigin,
+  /** The keys the step could change, when known: the others are not compared. */
+  changeable?: object,
 ) {
   for (const [k, v] of Object.entries(after)) {
+    if (changeable && !Object.hasOwn(changeable, k)) continue;
     if (!Object.hasOwn(before, k) || !dataEquals(before[k], v)) origins[k] = origin;
   }
 }
@@ -292,12 +319,61 @@ function untrustedHooks(t: LoadedTemplate): Problem | undefined {
   );
 }
 
+/** A file's claim on its output path; its position is needed only for the rare path claimed twice. */
+class FileClaim implements OutputClaim {
+  readonly path: string;
+  readonly template: string;
+  readonly empty: boolean;
+
+  constructor(
+    readonly file: PlannedFile,
+    readonly order: number,
+    private readonly dir: string,
+  ) {
+    this.path = file.path;
+    this.template = file.template;
+    this.empty = file.empty;
+  }
+
+  get position(): Position {
+    return { file: join(this.dir, this.file.source), line: 1, column: 1 };
+  }
+}
+
 const contexts = new WeakMap<DataMap, RenderContext>();
+
+/** What a template's last render context was made from (copies: callers may hold the originals). */
+interface ContextSource {
+  readonly ctx: RenderContext;
+  readonly settings: DataMap;
+  readonly metadata: DataMap;
+  readonly name: string;
+  readonly isNew: boolean;
+}
+
+/**
+ * The last render context of each template. Planning again with the same settings reuses it, and with
+ * it the same Puppet values: the EPP runtime remembers type checks per value object, and the files'
+ * arguments, shared per context, need not be built again.
+ */
+const lastContexts = new WeakMap<LoadedTemplate, ContextSource>();
 
 /** What the files of a template see; converted once per settings object (per template, unless hooked). */
 function renderContext(project: Project, t: LoadedTemplate, settings: DataMap): RenderContext {
   let ctx = contexts.get(settings);
-  if (ctx?.template !== t) {
+  if (ctx?.template === t) return ctx;
+  const strict = project.options.strict ?? true;
+  const last = lastContexts.get(t);
+  if (
+    last &&
+    last.ctx.strict === strict &&
+    last.name === project.name &&
+    last.isNew === project.isNew &&
+    identicalData(last.settings, settings) &&
+    identicalData(last.metadata, project.metadata)
+  ) {
+    ctx = last.ctx;
+  } else {
     const settingsValue = dataToValue(settings) as PHash;
     const topScope: PHash = new Map([
       ['settings', settingsValue],
@@ -308,8 +384,16 @@ function renderContext(project: Project, t: LoadedTemplate, settings: DataMap): 
         dataToValue({ name: t.name, version: t.manifest.version ?? null, source: t.source.spec.location }),
       ],
     ]);
-    ctx = { template: t, settings, settingsValue, topScope, strict: project.options.strict ?? true };
-    contexts.set(settings, ctx);
+    const copy = cloneData(settings) as DataMap;
+    ctx = { template: t, settings: copy, settingsValue, topScope, strict };
+    lastContexts.set(t, {
+      ctx,
+      settings: copy,
+      metadata: cloneData(project.metadata) as DataMap,
+      name: project.name,
+      isNew: project.isNew,
+    });
   }
+  contexts.set(settings, ctx);
   return ctx;
 }

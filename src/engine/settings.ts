@@ -61,9 +61,43 @@ export function dataEquals(a: Data | undefined, b: Data | undefined): boolean {
   return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
 }
 
+/**
+ * Whether two settings values are the same in every respect that rendering can see: like
+ * {@link dataEquals}, but hash keys must also come in the same order and `-0` differs from `0`.
+ */
+export function identicalData(a: Data | undefined, b: Data | undefined): boolean {
+  if (a === b) return typeof a !== 'number' || Object.is(a, b);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!identicalData(a[i], b[i])) return false;
+    return true;
+  }
+  if (isDataMap(a)) {
+    if (!isDataMap(b)) return false;
+    const keys = Object.keys(a);
+    const other = Object.keys(b);
+    if (keys.length !== other.length) return false;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (k !== other[i] || !identicalData(a[k], b[k])) return false;
+    }
+    return true;
+  }
+  return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
+}
+
 /** Sets an own property, also for a key like `__proto__` that plain assignment would misread. */
 export function setOwn<T>(target: { [key: string]: T }, key: string, value: T): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  // Only `__proto__` has a setter on Object.prototype; plain assignment is much faster for the rest.
+  if (key === '__proto__' || !isPlainTarget(target))
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** Whether assigning to the target's keys creates plain own properties (no setters on its prototype). */
+function isPlainTarget(target: object): boolean {
+  const proto = Object.getPrototypeOf(target) as unknown;
+  return proto === Object.prototype || proto === null;
 }
 
 /** A deep copy of settings data (so later layers and hooks never alias an input). */
@@ -275,12 +309,29 @@ function judgesUnknownKeys(schema: Readonly<Record<string, unknown>>): boolean {
   );
 }
 
-/** Problems of a template's resolved settings; undef (null) top-level settings count as absent. */
+/** The last settings validated per template (a copy), the configuration they were judged by, and the verdict. */
+const lastValidations = new WeakMap<
+  LoadedTemplate,
+  { readonly settings: DataMap; readonly config: object; readonly problems: readonly Problem[] }
+>();
+
+/**
+ * Problems of a template's resolved settings; undef (null) top-level settings count as absent. Planning a
+ * project again with the same settings does not validate them again.
+ */
 export function validateSettings(
   t: LoadedTemplate,
   settings: DataMap,
   ctx: SettingsValidationContext,
 ): Problem[] {
+  const last = lastValidations.get(t);
+  if (last && last.config === ctx.config && identicalData(last.settings, settings)) return [...last.problems];
+  const problems = validateAfresh(t, settings, ctx);
+  lastValidations.set(t, { settings: cloneData(settings) as DataMap, config: ctx.config, problems });
+  return [...problems];
+}
+
+function validateAfresh(t: LoadedTemplate, settings: DataMap, ctx: SettingsValidationContext): Problem[] {
   // A schema file the loader could not use has been reported; inferring one instead would add noise.
   if (t.schemaFile !== undefined && t.schema === undefined) return [];
   const compiled = compiledSchemaOf(t, ctx);

@@ -6,7 +6,7 @@
  */
 import { didYouMeanHint } from '../../engine/did-you-mean.js';
 import { settingsSchema, typeLabel } from '../../engine/inspect.js';
-import type { Data, LoadedTemplate, SyncData } from '../../engine/model.js';
+import type { Data, SyncData } from '../../engine/model.js';
 import { planDetailed, type ResolvedTemplate, type SettingOrigin } from '../../engine/plan.js';
 import { loadProject, type Project } from '../../engine/project.js';
 import { publishersByName } from '../../engine/shared-settings.js';
