@@ -30,7 +30,10 @@ export async function processIo(color: boolean | undefined): Promise<Io> {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     colors,
-    interactive: process.stdin.isTTY === true && process.stdout.isTTY === true,
+    // A getter: touching process.stdin sets up a stream, a cost `epp render` should not pay.
+    get interactive() {
+      return process.stdout.isTTY === true && process.stdin.isTTY === true;
+    },
     cwd: process.cwd(),
   };
 }
