@@ -1,21 +1,30 @@
 #!/usr/bin/env node
 /**
  * Part of `npm run build`, after tsc: `pantograph epp render` is run once per template by scripts and CI,
- * so its start-up time is most of its run. Loading its ~30 ES modules one by one cost Node 20 about 20 ms;
- * this replaces tsc's `dist/cli/fast-epp-render.js` with one bundled module of the same code (npm
- * packages stay external). Every other command, and the library, use tsc's modules as they are.
+ * so its start-up time is most of its run. Node 20 loads ES modules one by one and has no compile cache,
+ * so the render path (src/cli/fast-epp-render.ts and what it imports; npm packages stay external) is
+ * bundled into one CommonJS file, and a V8 code cache of it is made here, after warming it up, for
+ * `src/cli/load-fast-path.ts` to use. Every other command, and the library, use tsc's modules as they are.
  */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { build } from 'esbuild';
 
+const outfile = resolve('dist/cli/fast-epp-render.cjs');
 await build({
   entryPoints: ['src/cli/fast-epp-render.ts'],
-  outfile: 'dist/cli/fast-epp-render.js',
+  outfile,
   bundle: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   packages: 'external',
-  sourcemap: true,
-  allowOverwrite: true,
+  // import() of an npm package becomes require(): a vm.Script has no module loader for import().
+  supported: { 'dynamic-import': false },
   logLevel: 'warning',
 });
+
+const { runBundle } = await import('../dist/cli/load-fast-path.js');
+const { exports, script } = runBundle(outfile, undefined);
+await exports.warmUp();
+writeFileSync(`${outfile}.cache`, script.createCachedData());

@@ -4,7 +4,8 @@ const args = process.argv.slice(2);
 
 let code: number | undefined;
 if (args[0] === 'epp' && args[1] === 'render') {
-  code = await (await import('./fast-epp-render.js')).fastEppRender(args.slice(2));
+  const { loadFastPath } = await import('./load-fast-path.js');
+  code = await (await loadFastPath()).fastEppRender(args.slice(2));
 }
 if (code === undefined) code = await (await import('./main.js')).main(args);
 process.exitCode = code;

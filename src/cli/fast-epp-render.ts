@@ -47,3 +47,15 @@ function parse(args: readonly string[]) {
     },
   });
 }
+
+/**
+ * Renders a small template in memory, touching the parser, compiler and common functions: run once at
+ * build time so that the V8 code cache made then holds their compiled code (see scripts/bundle-cli.mjs).
+ */
+export async function warmUp(): Promise<void> {
+  const { renderEpp } = await import('../epp/index.js');
+  renderEpp(
+    '<%- | Array[Hash] $xs, String $s = "x" | -%>\n<% $xs.each |$i, $x| { %><%= $i %> <%= $x["a"] %>\n<% } %><%= $xs.map |$x| { $x["a"] }.join(", ") %> <%= "${s}!" %>',
+    { xs: [{ a: 1 }, { a: 'b' }] },
+  );
+}

@@ -2,7 +2,7 @@
  * The built command, run as a user runs it: `node dist/cli/bin.js ...` (`npm test` builds first).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -85,5 +85,13 @@ describe('pantograph epp render (built CLI)', () => {
     const r = run(['epp', 'validate', 'bad.epp', 't.epp'], dir);
     expect(r.code).toBe(1);
     expect(r.stderr.match(/^bad\.epp:\d+:\d+/gm)).toEqual(['bad.epp:1:8', 'bad.epp:2:9']);
+  });
+
+  it('starts from the bundled render path and its V8 code cache, which V8 accepts', async () => {
+    const bundle = resolve(import.meta.dirname, '../../dist/cli/fast-epp-render.cjs');
+    const { runBundle } = await import('../../src/cli/load-fast-path.js');
+    const { exports, script } = runBundle(bundle, readFileSync(`${bundle}.cache`));
+    expect(script.cachedDataRejected).toBe(false);
+    expect(typeof exports.fastEppRender).toBe('function');
   });
 });
