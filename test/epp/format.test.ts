@@ -19,28 +19,11 @@ import {
   timestampToString,
 } from '../../src/epp/runtime/format.js';
 import { resolveTypeName } from '../../src/epp/runtime/types.js';
-import {
-  DEFAULT,
-  type PHash,
-  PRegexp,
-  PSensitive,
-  PTimestamp,
-  type Value,
-} from '../../src/epp/runtime/values.js';
+import { DEFAULT, PRegexp, PSensitive, PTimestamp } from '../../src/epp/runtime/values.js';
+import { errorOf, hash } from './helpers.js';
 
-const hash = (...entries: [Value, Value][]): PHash => new Map(entries);
 const type = (name: string) => resolveTypeName(name)!;
 const ts = (iso: string) => new PTimestamp(Date.parse(iso) / 1000);
-
-function errorOf(f: () => unknown): EppEvalError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof EppEvalError) return e;
-    throw e;
-  }
-  throw new Error('expected an EppEvalError');
-}
 
 describe('formatFloat (Ruby Float#to_s)', () => {
   it.each([

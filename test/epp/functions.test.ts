@@ -7,7 +7,6 @@ import {
   BreakSignal,
   type CallContext,
   FunctionRegistry,
-  invoke,
   type Lambda,
   NextSignal,
   ReturnSignal,
@@ -20,64 +19,13 @@ import {
   rubyEql,
 } from '../../src/epp/runtime/compare.js';
 import { type PType, parameterizeType, resolveTypeName } from '../../src/epp/runtime/types.js';
-import { hashOf, PRegexp, PSensitive, type Value } from '../../src/epp/runtime/values.js';
+import { PRegexp, PSensitive, type Value } from '../../src/epp/runtime/values.js';
+import { callFunction, fakeContext, hash, makeLambda } from './helpers.js';
 
 const registry = new FunctionRegistry().add(...iterationFunctions, ...collectionFunctions, ...miscFunctions);
 
-interface FakeContext extends CallContext {
-  readonly logs: string[];
-  readonly warnings: string[];
-  readonly rendered: string[];
-}
-
-function fakeContext(variables: Record<string, Value> = {}): FakeContext {
-  const logs: string[] = [];
-  const warnings: string[] = [];
-  const rendered: string[] = [];
-  return {
-    strict: true,
-    logs,
-    warnings,
-    rendered,
-    warn: (message) => void warnings.push(message),
-    log: (level, message) => void logs.push(`${level}: ${message}`),
-    lookupVariable: (name) =>
-      Object.hasOwn(variables, name)
-        ? { found: true, value: variables[name] }
-        : { found: false, value: undefined },
-    renderFile: (path, args) => {
-      rendered.push(`file ${path} ${args instanceof Map ? [...args.keys()].join(',') : String(args)}`);
-      return `<${path}>`;
-    },
-    renderInline: (source, args) => {
-      rendered.push(`inline ${source} ${args instanceof Map ? [...args.keys()].join(',') : String(args)}`);
-      return `<${source}>`;
-    },
-  };
-}
-
-/** A lambda as the compiler makes one: `next(v)` inside ends the call with v. */
-function makeLambda(
-  fn: (...args: Value[]) => Value,
-  paramCount: number,
-  requiredCount = paramCount,
-  hasRest = false,
-): Lambda {
-  const call = (...args: Value[]): Value => {
-    try {
-      return fn(...args);
-    } catch (e) {
-      if (e instanceof NextSignal) return e.value;
-      throw e;
-    }
-  };
-  return Object.assign(call, { paramCount, requiredCount, hasRest });
-}
-
 function call(name: string, args: Value[], block?: Lambda, ctx: CallContext = fakeContext()): Value {
-  const def = registry.get(name);
-  if (!def) throw new Error(`no function ${name}`);
-  return invoke(def, ctx, args, block);
+  return callFunction(registry, name, args, block, ctx);
 }
 
 /** Calls and returns the EppEvalError thrown (fails the test when nothing is thrown). */
@@ -97,7 +45,7 @@ function type(name: string, ...params: Value[]): PType {
   return params.length > 0 ? parameterizeType(t, params) : t;
 }
 
-const h = (...entries: [Value, Value][]) => hashOf(entries);
+const h = hash;
 const nextFn = (v: Value) => call('next', [v]);
 const breakFn = () => call('break', []);
 

@@ -3,8 +3,6 @@
  * `JSON.pretty_generate`, Psych's `to_yaml`), which puppetlabs-stdlib calls.
  */
 import { describe, expect, it } from 'vitest';
-import { EppEvalError } from '../../src/epp/errors.js';
-import { type CallContext, invoke } from '../../src/epp/functions/registry.js';
 import {
   jsonString,
   serializationFunctions,
@@ -12,34 +10,12 @@ import {
   toJsonPretty,
   toYaml,
 } from '../../src/epp/functions/serialization.js';
-import { DEFAULT, type PHash, PRegexp, PSensitive, type Value } from '../../src/epp/runtime/values.js';
-
-const ctx: CallContext = {
-  strict: true,
-  warn: () => {},
-  log: () => {},
-  lookupVariable: () => ({ found: false, value: undefined }),
-  renderFile: () => '',
-  renderInline: () => '',
-};
+import { DEFAULT, PRegexp, PSensitive, type Value } from '../../src/epp/runtime/values.js';
+import { callFunction, errorOf, hash } from './helpers.js';
 
 function call(name: string, ...args: Value[]): Value {
-  const def = serializationFunctions.find((f) => f.name === name);
-  if (!def) throw new Error(`no function ${name}`);
-  return invoke(def, ctx, args, undefined);
+  return callFunction(serializationFunctions, name, args);
 }
-
-function errorOf(f: () => unknown): EppEvalError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof EppEvalError) return e;
-    throw e;
-  }
-  throw new Error('expected an EppEvalError');
-}
-
-const hash = (...entries: [Value, Value][]): PHash => new Map(entries);
 
 describe('to_json', () => {
   it('writes compact JSON as Ruby does', () => {

@@ -3,38 +3,15 @@
  * of the conformance suite and a batch of extra calls run through the same oracle.
  */
 import { describe, expect, it } from 'vitest';
-import { EppEvalError } from '../../src/epp/errors.js';
-import { type CallContext, invoke } from '../../src/epp/functions/registry.js';
 import { rubySplit, shellquote, stringFunctions, versioncmp } from '../../src/epp/functions/strings.js';
 import { PatternType, RegexpType } from '../../src/epp/runtime/types.js';
-import { type PHash, PRegexp, PTimestamp, type Value } from '../../src/epp/runtime/values.js';
-
-const ctx: CallContext = {
-  strict: true,
-  warn: () => {},
-  log: () => {},
-  lookupVariable: () => ({ found: false, value: undefined }),
-  renderFile: () => '',
-  renderInline: () => '',
-};
+import { PRegexp, PTimestamp, type Value } from '../../src/epp/runtime/values.js';
+import { callFunction, errorOf, hash } from './helpers.js';
 
 function call(name: string, ...args: Value[]): Value {
-  const def = stringFunctions.find((f) => f.name === name);
-  if (!def) throw new Error(`no function ${name}`);
-  return invoke(def, ctx, args, undefined);
+  return callFunction(stringFunctions, name, args);
 }
 
-function errorOf(f: () => unknown): EppEvalError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof EppEvalError) return e;
-    throw e;
-  }
-  throw new Error('expected an EppEvalError');
-}
-
-const hash = (...entries: [Value, Value][]): PHash => new Map(entries);
 const re = (source: string) => new PRegexp(source);
 
 describe('case functions', () => {
