@@ -5,7 +5,7 @@
  * The applied list is `pdk_template.templates` in order, then every `always_apply` template not listed,
  * alphabetically; `---name` in `templates` excludes an `always_apply` template.
  */
-import { didYouMeanHint } from './did-you-mean.js';
+import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { problem } from './errors.js';
 import type { Position, SyncConfig } from './model.js';
 import type { Problem } from './render-plan.js';

@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Document, visit } from 'yaml';
-import { didYouMeanHint } from './did-you-mean.js';
+import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { EngineError } from './errors.js';
 import { type Data, HOOK_NAMES, type LoadedTemplate, type ResolvedSource } from './model.js';
 import type { Problem } from './render-plan.js';

@@ -16,7 +16,7 @@ import type { ParameterNode, TemplateNode } from '../epp/ast.js';
 import { EppError } from '../epp/errors.js';
 import { compileEpp } from '../epp/index.js';
 import { lineColumn } from '../epp/position.js';
-import { didYouMeanHint } from './did-you-mean.js';
+import { didYouMeanHint } from '../shared/did-you-mean.js';
 import type { Data, LoadedTemplate, TemplateFile } from './model.js';
 import { type DetailedPlan, planDetailed, type ResolvedTemplate } from './plan.js';
 import type { Project } from './project.js';

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import AjvDraft07, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019.js';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 import { EngineError, type EngineErrorCode, problem } from './errors.js';
 import type { Data, PositionLookup, SyncData } from './model.js';
 import type { Problem } from './render-plan.js';

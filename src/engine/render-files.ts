@@ -17,7 +17,7 @@ import {
 } from '../epp/index.js';
 import { lineColumn } from '../epp/position.js';
 import type { PHash } from '../epp/runtime/values.js';
-import { didYouMeanHint } from './did-you-mean.js';
+import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { type EngineErrorCode, problem } from './errors.js';
 import type { DataMap, LoadedTemplate, Position, TemplateFile } from './model.js';
 import type { PlannedFile, Problem } from './render-plan.js';

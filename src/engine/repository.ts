@@ -6,9 +6,9 @@
  */
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
+import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { satisfies } from '../shared/semver.js';
 import { engineVersion } from '../version.js';
-import { didYouMeanHint } from './did-you-mean.js';
 import { EngineError, type EngineErrorCode, problem } from './errors.js';
 import { compileSettingsSchema, shippedSchema, violationProblems } from './json-schema.js';
 import {

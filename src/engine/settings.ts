@@ -13,7 +13,7 @@
  * Pure functions: inputs are never modified.
  */
 import type { PHash, Value } from '../epp/runtime/values.js';
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 import { EngineError, problem } from './errors.js';
 import { type CompiledSchema, compileSettingsSchema, type SchemaViolation } from './json-schema.js';
 import type { Data, DataMap, LoadedTemplate, Position, SyncConfig, SyncData } from './model.js';

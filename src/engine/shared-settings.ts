@@ -8,7 +8,7 @@
  * reported). The project's `pdk_template.shared_settings` then merges onto the combined value by the
  * layer rules of `settings.ts`.
  */
-import { didYouMeanHint } from './did-you-mean.js';
+import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { EngineError, problem } from './errors.js';
 import { compileSettingsSchema } from './json-schema.js';
 import type { Data, DataMap, LoadedTemplate, SyncConfig } from './model.js';

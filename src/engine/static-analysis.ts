@@ -14,7 +14,7 @@ import type { LambdaNode, Node, ParameterNode, TemplateNode } from '../epp/ast.j
 import { assignedNames, children, type WalkNode } from '../epp/ast-walk.js';
 import { FUNCTION_NAMES } from '../epp/functions/index.js';
 import { lineColumn } from '../epp/position.js';
-import { didYouMeanHint } from './did-you-mean.js';
+import { didYouMeanHint } from '../shared/did-you-mean.js';
 import type { Data } from './model.js';
 import type { Problem } from './render-plan.js';
 

@@ -6,7 +6,7 @@
  * Pure: the caller decides where the text goes.
  */
 import { stringify } from 'yaml';
-import { didYouMeanHint } from './did-you-mean.js';
+import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { EngineError } from './errors.js';
 import { typeLabel } from './inspect.js';
 import type { Data, LoadedTemplate, SourceSpec } from './model.js';

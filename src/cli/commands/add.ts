@@ -20,10 +20,10 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from 'yaml';
-import { didYouMeanHint } from '../../engine/did-you-mean.js';
 import type { SourceSpec, SyncConfig } from '../../engine/model.js';
 import { loadSyncConfig, parseSyncConfig } from '../../engine/project-config.js';
 import { listTemplates, resolveSource, resolveSources } from '../../engine/sources/index.js';
+import { didYouMeanHint } from '../../shared/did-you-mean.js';
 import { UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';

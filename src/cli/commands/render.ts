@@ -6,11 +6,11 @@
  */
 import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
-import { didYouMeanHint } from '../../engine/did-you-mean.js';
 import { plan as planProject } from '../../engine/plan.js';
 import { loadProject } from '../../engine/project.js';
 import type { PlannedFile } from '../../engine/render-plan.js';
 import { hasErrors } from '../../engine/validate.js';
+import { didYouMeanHint } from '../../shared/did-you-mean.js';
 import { UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';

@@ -4,7 +4,7 @@
  * came from, description), its subscriptions and publications, and its output files. A template the
  * project does not apply is shown as if it were added last, so a user can look before adding it.
  */
-import { didYouMeanHint } from '../../engine/did-you-mean.js';
+
 import { settingsSchema, typeLabel } from '../../engine/inspect.js';
 import type { Data, SyncData } from '../../engine/model.js';
 import { planDetailed, type ResolvedTemplate, type SettingOrigin } from '../../engine/plan.js';
@@ -12,6 +12,7 @@ import { loadProject, type Project } from '../../engine/project.js';
 import { publishersByName } from '../../engine/shared-settings.js';
 import { listTemplates } from '../../engine/sources/index.js';
 import { jsonPointer } from '../../engine/yaml-data.js';
+import { didYouMeanHint } from '../../shared/did-you-mean.js';
 import { UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';

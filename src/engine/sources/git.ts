@@ -11,7 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { didYouMean } from '../did-you-mean.js';
+import { didYouMean } from '../../shared/did-you-mean.js';
 import { EngineError } from '../errors.js';
 import type { ResolvedSource, SourceSpec } from '../model.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean, didYouMeanHint, levenshtein } from '../../src/engine/did-you-mean.js';
+import { didYouMean, didYouMeanHint, levenshtein } from '../../src/shared/did-you-mean.js';
 
 describe('did-you-mean', () => {
   it('measures edits, a transposition counting one', () => {
