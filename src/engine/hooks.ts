@@ -13,7 +13,8 @@
  * What a hook may change: `settings` always; `published` up to `after_project_settings` (after which what
  * a template publishes is final); `files_to_render` only by removing entries, and not before a single
  * file's render. `template`, `project`, `metadata` and `file` are read-only. A hook running longer than
- * the time limit is an error (a `.pp` hook is measured: the Puppet language has no unbounded loop).
+ * the time limit is an error: a `.pp` hook is stopped by the EPP runtime's time limit (iterating a huge
+ * Integer range is the Puppet language's only unbounded loop) and measured; a `.mjs` one by its worker.
  */
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -86,9 +87,17 @@ export async function runHook(
   const started = performance.now();
   let result: Data;
   try {
-    result = hook.kind === 'pp' ? await runPuppetHook(hook, state) : await runJsHook(hook, state, limit);
+    result =
+      hook.kind === 'pp' ? await runPuppetHook(hook, state, limit) : await runJsHook(hook, state, limit);
   } catch (e) {
     if (e instanceof HookTimeout) return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s`);
+    if (e instanceof EppError && e.code === 'EPP_TIME_LIMIT') {
+      return fail(
+        'HOOK_TIMEOUT',
+        `ran longer than ${limit / 1000} s`,
+        e.location ? { file: hook.path, line: e.line!, column: e.column! } : undefined,
+      );
+    }
     if (e instanceof EppError) {
       const position = e.location ? { file: hook.path, line: e.line!, column: e.column! } : undefined;
       return fail('HOOK_FAILED', e.message, position, e.hint);
@@ -156,11 +165,12 @@ export function stateToData(state: HookState): DataMap {
   return out;
 }
 
-async function runPuppetHook(hook: HookFile, state: HookState): Promise<Data> {
+async function runPuppetHook(hook: HookFile, state: HookState, limit: number): Promise<Data> {
   const source = await readFile(hook.path, 'utf8');
   // A Puppet hash, not a plain object: plain objects would turn whole Floats into Integers.
   const variables = new Map([['state', dataToValue(stateToData(state))]]);
-  const value = evaluatePuppet(source, { file: hook.path, variables });
+  // The limit stops a hook iterating a huge range (EPP_TIME_LIMIT), which no measurement afterwards could.
+  const value = evaluatePuppet(source, { file: hook.path, variables, timeLimitMs: limit });
   return valueToData(value);
 }
 

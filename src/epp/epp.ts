@@ -10,6 +10,7 @@ import { coreFunctions } from './functions/index.js';
 import { BreakSignal, type FunctionDef, type FunctionRegistry } from './functions/registry.js';
 import { parsePuppet, parseTemplate } from './parser.js';
 import { lineColumn } from './position.js';
+import { withTimeLimit } from './runtime/deadline.js';
 import { Runtime, type RuntimeHost } from './runtime/runtime.js';
 import { fromJs, isHash, type PHash, type Value } from './runtime/values.js';
 
@@ -40,6 +41,8 @@ export interface RenderOptions {
   readonly onWarning?: ((warning: EppWarning) => void) | undefined;
   /** Receives `notice()` and friends. */
   readonly onLog?: ((level: string, message: string) => void) | undefined;
+  /** Stop with `EPP_TIME_LIMIT` when the evaluation runs longer (default: no limit, as Puppet). */
+  readonly timeLimitMs?: number | undefined;
   /** Delimiters for templates rendered with `epp()` / `inline_epp()` from this one. */
   readonly delimiters?: readonly [string, string] | undefined;
 }
@@ -251,7 +254,10 @@ class Host implements RuntimeHost {
     const previousTop = this.currentTop;
     this.currentTop = top;
     try {
-      return template.runIn(this, values, scope, top, depth);
+      // The limit covers the whole evaluation, nested templates included.
+      if (depth > 0 || this.options.timeLimitMs === undefined)
+        return template.runIn(this, values, scope, top, depth);
+      return withTimeLimit(this.options.timeLimitMs, () => template.runIn(this, values, scope, top, depth));
     } catch (e) {
       throw normaliseError(e, template);
     } finally {

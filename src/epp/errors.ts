@@ -33,6 +33,7 @@ export type EppErrorCode =
   | 'EPP_FAIL'
   | 'EPP_TEMPLATE_NOT_FOUND'
   | 'EPP_BREAK_OUTSIDE_ITERATION'
+  | 'EPP_TIME_LIMIT'
   | 'EPP_EVAL';
 
 export interface Span {

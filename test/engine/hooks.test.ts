@@ -114,6 +114,27 @@ $state + { 'settings' => $s + { 'count' => $s['count'] + 1, 'extra' => "${'$'}{s
     ]);
   });
 
+  it('stops a hook that iterates a huge range, at the loop', async () => {
+    const started = Date.now();
+    const { problems, path } = await run(
+      'after_default_settings',
+      'h.pp',
+      `$state\nInteger[0, 9223372036854775806].each |$i| { }\n$state`,
+      STATE,
+      200,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(problems).toMatchObject([
+      {
+        code: 'HOOK_TIMEOUT',
+        message: 'hook after_default_settings: ran longer than 0.2 s',
+        file: path,
+        line: 2,
+        column: 1,
+      },
+    ]);
+  });
+
   it('has no file access', async () => {
     const { problems } = await run('after_default_settings', 'h.pp', `$x = epp('/etc/passwd')\n$state`);
     expect(problems.map((p) => [p.code, p.line])).toEqual([['HOOK_FAILED', 1]]);

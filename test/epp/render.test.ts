@@ -277,3 +277,20 @@ describe('plain JavaScript values', () => {
     expect(renderEpp('<%= $a %> <%= $b %>', { a: 1e21, b: 2 ** 53 - 1 })).toBe('1.0e+21 9007199254740991');
   });
 });
+
+describe('time limit', () => {
+  it('stops an evaluation iterating a huge range with EPP_TIME_LIMIT at the loop', () => {
+    const e = renderError('x\n<% Integer[0, 9223372036854775806].each |$i| { } %>', {}, { timeLimitMs: 100 });
+    expect([e.code, e.where, e.message]).toEqual([
+      'EPP_TIME_LIMIT',
+      't.epp:2:4',
+      'evaluation took longer than its limit of 100 ms',
+    ]);
+  });
+
+  it('leaves evaluations within the limit alone', () => {
+    expect(renderEpp('<%= Integer[1, 5].map |$i| { $i * 2 }.join(",") %>', {}, { timeLimitMs: 1000 })).toBe(
+      '2,4,6,8,10',
+    );
+  });
+});

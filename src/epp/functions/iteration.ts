@@ -11,6 +11,7 @@
  */
 import { EppEvalError } from '../errors.js';
 import { hashLookup, rubyEql } from '../runtime/compare.js';
+import { checkTimeLimit } from '../runtime/deadline.js';
 import {
   describeMismatch,
   EnumType,
@@ -105,8 +106,18 @@ function arraySequence(items: readonly Value[]): Sequence {
 }
 
 function* range(from: bigint, to: bigint, step: bigint): Generator<Value> {
-  if (step > 0n) for (let i = from; i <= to; i += step) yield i;
-  else for (let i = from; i >= to; i += step) yield i;
+  // A range may be astronomically long: the time limit of the evaluation, if any, is checked now and then.
+  let n = 0;
+  if (step > 0n)
+    for (let i = from; i <= to; i += step) {
+      if ((++n & 4095) === 0) checkTimeLimit();
+      yield i;
+    }
+  else
+    for (let i = from; i >= to; i += step) {
+      if ((++n & 4095) === 0) checkTimeLimit();
+      yield i;
+    }
 }
 
 function rangeSequence(from: bigint, to: bigint): Sequence {
