@@ -36,11 +36,26 @@ export interface Token {
   /** Text value: the string's content, the name, the punctuation, the number's spelling. */
   readonly value: string;
   readonly start: number;
-  readonly end: number;
+  end: number;
   /** Whitespace (or a tag boundary) precedes the token: `$a [1]` is a new array, `$a[1]` an access. */
   readonly spaceBefore: boolean;
   /** For DQ tokens (double-quoted strings, interpolating heredocs): text and interpolated token lists. */
-  parts?: (string | Token[])[];
+  parts: (string | Token[])[] | undefined;
+}
+
+/**
+ * Makes a token. Every token has these six properties in this order (made here, or as an object literal
+ * on the lexer's hot paths), so all share one shape and the parser's property reads stay monomorphic.
+ */
+export function makeToken(
+  kind: TokenKind,
+  value: string,
+  start: number,
+  end: number,
+  spaceBefore: boolean,
+  parts: (string | Token[])[] | undefined = undefined,
+): Token {
+  return { kind, value, start, end, spaceBefore, parts };
 }
 
 export interface LexOptions {
@@ -48,77 +63,109 @@ export interface LexOptions {
   readonly delimiters?: readonly [string, string] | undefined;
 }
 
-const KEYWORDS = new Set([
-  'and',
-  'or',
-  'in',
-  'if',
-  'elsif',
-  'else',
-  'unless',
-  'case',
-  'default',
-  'true',
-  'false',
-  'undef',
-  'class',
-  'define',
-  'node',
-  'inherits',
-]);
+/**
+ * The keyword spelled `word`, as a string constant, or undefined. A switch on the length, then plain
+ * comparisons: no hashing of every name, and keyword tokens carry internalized strings that the parser
+ * compares by pointer.
+ */
+function keyword(word: string): string | undefined {
+  switch (word.length) {
+    case 2:
+      return word === 'if' ? 'if' : word === 'in' ? 'in' : word === 'or' ? 'or' : undefined;
+    case 3:
+      return word === 'and' ? 'and' : undefined;
+    case 4:
+      if (word === 'true') return 'true';
+      if (word === 'else') return 'else';
+      if (word === 'case') return 'case';
+      return word === 'node' ? 'node' : undefined;
+    case 5:
+      if (word === 'false') return 'false';
+      if (word === 'undef') return 'undef';
+      if (word === 'elsif') return 'elsif';
+      return word === 'class' ? 'class' : undefined;
+    case 6:
+      return word === 'unless' ? 'unless' : word === 'define' ? 'define' : undefined;
+    case 7:
+      return word === 'default' ? 'default' : undefined;
+    case 8:
+      return word === 'inherits' ? 'inherits' : undefined;
+    default:
+      return undefined;
+  }
+}
 
-/** Punctuation, longest first so that `==` wins over `=`. */
-const PUNCTUATION = [
-  '<<|',
-  '|>>',
-  '=>',
-  '==',
-  '!=',
-  '=~',
-  '!~',
-  '<=',
-  '>=',
-  '<<',
-  '>>',
-  '->',
-  '~>',
-  '<-',
-  '<~',
-  '<|',
-  '|>',
-  '+=',
-  '-=',
-  '::',
-  '(',
-  ')',
-  '[',
-  ']',
-  '{',
-  '}',
-  ',',
-  ';',
-  ':',
-  '=',
-  '<',
-  '>',
-  '+',
-  '-',
-  '*',
-  '/',
-  '%',
-  '!',
-  '.',
-  '|',
-  '?',
-  '@',
-];
-
-/** The punctuation by first character, longest first: a token tries a few candidates, not all of them. */
-const PUNCTUATION_BY_FIRST = new Map<string, string[]>();
-for (const p of PUNCTUATION) {
-  const candidates = PUNCTUATION_BY_FIRST.get(p[0]!);
-  if (candidates) candidates.push(p);
-  else PUNCTUATION_BY_FIRST.set(p[0]!, [p]);
+/**
+ * The punctuation at `p` (its first char code is `c`), longest match first so that `==` wins over `=` and
+ * `<<|` over `<<`; undefined when none. A switch on char codes: no substring or candidate list per token.
+ */
+function punctuationAt(src: string, p: number, c: number): string | undefined {
+  const c2 = src.charCodeAt(p + 1);
+  switch (c) {
+    case 60: // <
+      if (c2 === 60) return src.charCodeAt(p + 2) === 124 ? '<<|' : '<<';
+      if (c2 === 61) return '<=';
+      if (c2 === 45) return '<-';
+      if (c2 === 126) return '<~';
+      if (c2 === 124) return '<|';
+      return '<';
+    case 124: // |
+      if (c2 === 62) return src.charCodeAt(p + 2) === 62 ? '|>>' : '|>';
+      return '|';
+    case 61: // =
+      if (c2 === 62) return '=>';
+      if (c2 === 61) return '==';
+      if (c2 === 126) return '=~';
+      return '=';
+    case 33: // !
+      if (c2 === 61) return '!=';
+      if (c2 === 126) return '!~';
+      return '!';
+    case 62: // >
+      if (c2 === 61) return '>=';
+      if (c2 === 62) return '>>';
+      return '>';
+    case 45: // -
+      if (c2 === 62) return '->';
+      if (c2 === 61) return '-=';
+      return '-';
+    case 126: // ~
+      return c2 === 62 ? '~>' : undefined;
+    case 43: // +
+      return c2 === 61 ? '+=' : '+';
+    case 58: // :
+      return c2 === 58 ? '::' : ':';
+    case 40:
+      return '(';
+    case 41:
+      return ')';
+    case 91:
+      return '[';
+    case 93:
+      return ']';
+    case 123:
+      return '{';
+    case 125:
+      return '}';
+    case 44:
+      return ',';
+    case 59:
+      return ';';
+    case 42:
+      return '*';
+    case 47:
+      return '/';
+    case 37:
+      return '%';
+    case 46:
+      return '.';
+    case 63:
+      return '?';
+    case 64:
+      return '@';
+    default:
+      return undefined;
+  }
 }
 
 /** Tokens after which `/` is division rather than the start of a regexp. */
@@ -147,13 +194,14 @@ function endsValue(token: Token | undefined): boolean {
   }
 }
 
-const isNameStart = (c: string | undefined) => c !== undefined && ((c >= 'a' && c <= 'z') || c === '_');
-const isTypeStart = (c: string | undefined) => c !== undefined && c >= 'A' && c <= 'Z';
-const isWordChar = (c: string | undefined) =>
-  c !== undefined &&
-  ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '_');
-const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
-const isBlank = (c: string | undefined) => c === ' ' || c === '\t';
+// Character classes on char codes (charCodeAt past the end gives NaN, which is in no class).
+const isNameStart = (c: number) => (c >= 97 && c <= 122) || c === 95;
+const isTypeStart = (c: number) => c >= 65 && c <= 90;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isWordChar = (c: number) =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+const isHexDigit = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+const isBlank = (c: number) => c === 32 || c === 9;
 
 export function lex(source: string, options: LexOptions): Token[] {
   return new Lexer(source, options).run();
@@ -164,6 +212,12 @@ class Lexer {
   private readonly tokens: Token[] = [];
   readonly open: string;
   readonly close: string;
+  /** The RENDER token's text, made once rather than per tag. */
+  private readonly renderOpen: string;
+  /** `-%>`: the closing delimiter that trims what follows. */
+  private readonly trimClose: string;
+  /** First char code of the closing delimiter: most tokens are told from a tag end by it alone. */
+  private readonly closeFirst: number;
   /** Where lexing continues after the line break that ends a line holding heredoc openers. */
   private heredocResume = -1;
   private sawTag = false;
@@ -178,17 +232,14 @@ class Lexer {
     const [open, close] = options.delimiters ?? ['<%', '%>'];
     this.open = open;
     this.close = close;
+    this.renderOpen = `${open}=`;
+    this.trimClose = `-${close}`;
+    this.closeFirst = close.charCodeAt(0);
   }
 
   run(): Token[] {
     this.lexText();
-    this.tokens.push({
-      kind: 'EOF',
-      value: '',
-      start: this.src.length,
-      end: this.src.length,
-      spaceBefore: true,
-    });
+    this.tokens.push(makeToken('EOF', '', this.src.length, this.src.length, true));
     return this.tokens;
   }
 
@@ -217,23 +268,26 @@ class Lexer {
     const { src, open, close } = this;
     const literalOpen = open + open.charAt(open.length - 1);
     const literalClose = close.charAt(0) + close;
+    // `<%%` is `<%` followed by its own last character: one char code to compare where `<%` was found.
+    const openLast = open.length > 0 ? open.charCodeAt(open.length - 1) : -1;
+    // The first `%%>` at or after `pos` (-1: none left), found once rather than searched for in every chunk.
+    let nextLiteralClose = -2;
     let text = '';
     let textStart = this.pos;
-    const flush = () => {
-      if (text.length > 0) {
-        this.tokens.push({ kind: 'TEXT', value: text, start: textStart, end: this.pos, spaceBefore: true });
-      }
-      text = '';
-    };
     while (this.pos < src.length) {
       const at = src.indexOf(open, this.pos);
       const chunkEnd = at < 0 ? src.length : at;
-      const chunk = src.slice(this.pos, chunkEnd);
-      text += chunk.includes(literalClose) ? chunk.split(literalClose).join(close) : chunk;
-      this.noteText(chunk);
+      if (chunkEnd > this.pos) {
+        const chunk = src.slice(this.pos, chunkEnd);
+        if (nextLiteralClose !== -1 && nextLiteralClose < this.pos)
+          nextLiteralClose = src.indexOf(literalClose, this.pos);
+        const hasLiteralClose = nextLiteralClose >= 0 && nextLiteralClose + literalClose.length <= chunkEnd;
+        text += hasLiteralClose ? chunk.split(literalClose).join(close) : chunk;
+        if (!this.sawTag) this.noteText(chunk);
+      }
       this.pos = chunkEnd;
       if (at < 0) break;
-      if (src.startsWith(literalOpen, at)) {
+      if (openLast < 0 ? src.startsWith(literalOpen, at) : src.charCodeAt(at + open.length) === openLast) {
         text += open;
         this.sawNonBlankText = true;
         this.pos = at + literalOpen.length;
@@ -241,9 +295,10 @@ class Lexer {
       }
       const tagStart = at;
       let p = at + open.length;
-      if (src[p] === '#') {
-        // Comment tag. `<%#-` trims left like `<%-`.
-        if (src[p + 1] === '-') text = trimTrailingBlanks(text);
+      let c = src.charCodeAt(p);
+      if (c === 35) {
+        // Comment tag (`#`). `<%#-` trims left like `<%-`.
+        if (src.charCodeAt(p + 1) === 45) text = trimTrailingBlanks(text);
         const endAt = src.indexOf(close, p);
         if (endAt < 0)
           throw this.error(
@@ -252,34 +307,33 @@ class Lexer {
             src.length,
             'EPP_UNCLOSED_TAG',
           );
-        const trimRight = src[endAt - 1] === '-' && endAt - 1 > p;
+        const trimRight = src.charCodeAt(endAt - 1) === 45 && endAt - 1 > p;
         this.pos = endAt + close.length;
         if (trimRight) this.skipRightTrim();
         continue;
       }
       let trimLeft = false;
-      if (src[p] === '-') {
+      if (c === 45) {
         trimLeft = true;
-        p++;
+        c = src.charCodeAt(++p);
       }
       let render = false;
-      if (src[p] === '=') {
+      if (c === 61) {
         if (trimLeft) throw this.error(`Syntax error at '='`, p, p + 1);
         render = true;
         p++;
       }
       if (trimLeft) text = trimTrailingBlanks(text);
-      flush();
+      if (text.length > 0) this.tokens.push(makeToken('TEXT', text, textStart, this.pos, true));
+      text = '';
       const firstTag = !this.sawTag && !this.sawNewlineInText && !this.sawNonBlankText;
       this.sawTag = true;
-      if (render) this.push('RENDER', open + '=', tagStart, p, true);
+      if (render) this.tokens.push(makeToken('RENDER', this.renderOpen, tagStart, p, true));
       this.pos = p;
-      const closed = this.lexCode(render, firstTag, tagStart);
-      textStart = this.pos;
-      if (closed.trimRight) this.skipRightTrim();
+      if (this.lexCode(render, firstTag, tagStart)) this.skipRightTrim();
       textStart = this.pos;
     }
-    flush();
+    if (text.length > 0) this.tokens.push(makeToken('TEXT', text, textStart, this.pos, true));
   }
 
   /** Tracks what text came before the first tag, to know whether a parameter list may still come. */
@@ -292,23 +346,37 @@ class Lexer {
   /** After `-%>`: spaces and tabs, then one line break (`\r\n`, `\n` or a lone `\r`). */
   private skipRightTrim(): void {
     const { src } = this;
-    while (isBlank(src[this.pos])) this.pos++;
-    if (src[this.pos] === '\r' && src[this.pos + 1] === '\n') this.pos += 2;
-    else if (src[this.pos] === '\n' || src[this.pos] === '\r') this.pos++;
+    let p = this.pos;
+    while (isBlank(src.charCodeAt(p))) p++;
+    const c = src.charCodeAt(p);
+    if (c === 13 && src.charCodeAt(p + 1) === 10) p += 2;
+    else if (c === 10 || c === 13) p++;
+    this.pos = p;
   }
 
   // ---------------------------------------------------------------- code mode
 
   /** Lexes code until the closing delimiter. Returns whether it was `-%>`. */
-  private lexCode(render: boolean, firstTag: boolean, tagStart: number): { trimRight: boolean } {
+  private lexCode(render: boolean, firstTag: boolean, tagStart: number): boolean {
     const { src, close } = this;
-    const trimClose = '-' + close;
+    const closeFirst = this.closeFirst;
+    const trimClose = this.trimClose;
     let first = true;
     let space = true;
     const renderTokenIndex = this.tokens.length;
     while (true) {
-      space = this.skipSpaceAndComments() || space;
-      if (this.pos >= src.length) {
+      let pos = this.pos;
+      let c = src.charCodeAt(pos);
+      // Most tokens follow another directly: call the skipper only at a blank, line break or comment start.
+      if (
+        (c === 32 || c === 10 || c === 9 || c === 13 || c === 35 || c === 47) &&
+        this.skipSpaceAndComments()
+      ) {
+        space = true;
+        pos = this.pos;
+        c = src.charCodeAt(pos);
+      }
+      if (pos >= src.length) {
         throw this.error(
           'Unbalanced epp tag, reached <eof> without closing tag.',
           tagStart,
@@ -316,34 +384,37 @@ class Lexer {
           'EPP_UNCLOSED_TAG',
         );
       }
-      if (src.startsWith(trimClose, this.pos) || src.startsWith(close, this.pos)) {
-        const trimRight = src[this.pos] === '-';
-        const start = this.pos;
+      // The tag ends at `-%>` (a `-` then the closing delimiter) or at `%>`; an empty delimiter ends it at once.
+      if (
+        (c === 45 && startsAt(src, pos + 1, close)) ||
+        (c === closeFirst && startsAt(src, pos, close)) ||
+        close.length === 0
+      ) {
+        const trimRight = c === 45;
         this.pos += trimRight ? trimClose.length : close.length;
         if (render) {
           if (this.tokens.length === renderTokenIndex) {
             throw this.error(
               `Syntax error at '${trimRight ? trimClose : close}'`,
-              start,
+              pos,
               this.pos,
               'EPP_EMPTY_RENDER_TAG',
             );
           }
-          this.push('RENDER_END', close, start, this.pos, space);
+          this.tokens.push(makeToken('RENDER_END', close, pos, this.pos, space));
         }
-        return { trimRight };
+        return trimRight;
       }
-      if (first && src[this.pos] === '|' && !render) {
-        if (!firstTag)
-          throw this.error(`Syntax error at '|'`, this.pos, this.pos + 1, 'EPP_PARAMS_NOT_FIRST');
-        this.push('PARAMS', '|', this.pos, this.pos + 1, space);
+      if (first && c === 124 && !render) {
+        if (!firstTag) throw this.error(`Syntax error at '|'`, pos, pos + 1, 'EPP_PARAMS_NOT_FIRST');
+        this.tokens.push(makeToken('PARAMS', '|', pos, pos + 1, space));
         this.pos++;
         first = false;
         space = false;
         continue;
       }
       first = false;
-      this.lexToken(space);
+      this.lexToken(space, c);
       space = false;
     }
   }
@@ -352,200 +423,265 @@ class Lexer {
   private skipSpaceAndComments(): boolean {
     const { src } = this;
     const begin = this.pos;
-    while (this.pos < src.length) {
-      const c = src[this.pos];
-      if (c === '\n') {
-        this.pos = this.heredocResume >= 0 ? this.heredocResume : this.pos + 1;
+    const length = src.length;
+    let p = begin;
+    while (p < length) {
+      const c = src.charCodeAt(p);
+      if (c === 10) {
+        p = this.heredocResume >= 0 ? this.heredocResume : p + 1;
         this.heredocResume = -1;
-      } else if (c === ' ' || c === '\t' || c === '\r') {
-        this.pos++;
-      } else if (c === '#') {
+      } else if (c === 32 || c === 9 || c === 13) {
+        p++;
+      } else if (c === 35) {
         // A line comment runs to the end of the line, tag end included (as in Puppet).
-        const nl = src.indexOf('\n', this.pos);
-        this.pos = nl < 0 ? src.length : nl;
-      } else if (c === '/' && src[this.pos + 1] === '*') {
-        const endAt = src.indexOf('*/', this.pos + 2);
-        if (endAt < 0) throw this.error('Unclosed comment', this.pos, src.length);
-        this.pos = endAt + 2;
+        const nl = src.indexOf('\n', p);
+        p = nl < 0 ? length : nl;
+      } else if (c === 47 && src.charCodeAt(p + 1) === 42) {
+        const endAt = src.indexOf('*/', p + 2);
+        if (endAt < 0) throw this.error('Unclosed comment', p, length);
+        p = endAt + 2;
       } else {
         break;
       }
     }
-    return this.pos > begin;
+    this.pos = p;
+    return p > begin;
   }
 
   private push(kind: TokenKind, value: string, start: number, end: number, spaceBefore: boolean): Token {
-    const token: Token = { kind, value, start, end, spaceBefore };
+    const token = makeToken(kind, value, start, end, spaceBefore);
     this.tokens.push(token);
     return token;
   }
 
-  private lexToken(space: boolean): void {
+  /** Lexes one token at `this.pos`, whose char code `c` the caller has read already. */
+  private lexToken(space: boolean, c: number): void {
     const { src } = this;
     const start = this.pos;
-    const c = src[start]!;
-    if (c === '$') {
+    if (c === 36) {
       this.lexVariable(space);
       return;
     }
-    if (c === "'") {
-      this.push('STRING', this.readSingleQuoted(), start, this.pos, space);
+    if (c === 39) {
+      this.tokens.push({
+        kind: 'STRING',
+        value: this.readSingleQuoted(),
+        start: start,
+        end: this.pos,
+        spaceBefore: space,
+        parts: undefined,
+      });
       return;
     }
-    if (c === '"') {
+    if (c === 34) {
       this.pos++;
+      // Pushed before its parts are read: a `/` at the start of `${...}` follows a value, as in Puppet.
       const token = this.push('DQ', '', start, start, space);
       token.parts = this.readDoubleQuoted('"', start);
-      (token as { end: number }).end = this.pos;
+      token.end = this.pos;
       return;
     }
     if (isDigit(c)) {
       this.lexNumber(space);
       return;
     }
-    if (
-      isNameStart(c) ||
-      (c === ':' && src[start + 1] === ':' && (isNameStart(src[start + 2]) || isTypeStart(src[start + 2])))
-    ) {
-      this.lexWord(space);
+    if (isNameStart(c) || isTypeStart(c)) {
+      this.lexWord(space, start, isTypeStart(c));
       return;
     }
-    if (isTypeStart(c)) {
-      this.lexWord(space);
-      return;
-    }
-    if (c === '/' && !endsValue(this.tokens.at(-1))) {
-      this.lexRegex(space);
-      return;
-    }
-    if (c === '@' && src[start + 1] === '(') {
-      this.lexHeredoc(space);
-      return;
-    }
-    for (const p of PUNCTUATION_BY_FIRST.get(c) ?? []) {
-      if (src.startsWith(p, start)) {
-        this.pos += p.length;
-        this.push('PUNCT', p, start, this.pos, space);
+    if (c === 58 && src.charCodeAt(start + 1) === 58) {
+      const c3 = src.charCodeAt(start + 2);
+      if (isNameStart(c3) || isTypeStart(c3)) {
+        this.lexWord(space, start + 2, isTypeStart(c3));
         return;
       }
     }
-    throw this.error(`Syntax error at '${c}'`, start);
+    if (c === 47 && !endsValue(this.tokens.at(-1))) {
+      this.lexRegex(space);
+      return;
+    }
+    if (c === 64 && src.charCodeAt(start + 1) === 40) {
+      this.lexHeredoc(space);
+      return;
+    }
+    const punctuation = punctuationAt(src, start, c);
+    if (punctuation !== undefined) {
+      this.pos += punctuation.length;
+      this.tokens.push({
+        kind: 'PUNCT',
+        value: punctuation,
+        start: start,
+        end: this.pos,
+        spaceBefore: space,
+        parts: undefined,
+      });
+      return;
+    }
+    throw this.error(`Syntax error at '${src[start]}'`, start);
   }
 
   private lexVariable(space: boolean): void {
     const { src } = this;
     const start = this.pos;
     let p = start + 1;
-    if (isDigit(src[p])) {
-      while (isDigit(src[p])) p++;
+    if (isDigit(src.charCodeAt(p))) {
+      while (isDigit(src.charCodeAt(p))) p++;
     } else {
-      if (src[p] === ':' && src[p + 1] === ':') p += 2;
-      if (!isNameStart(src[p]) && !isTypeStart(src[p])) throw this.error(`Syntax error at '$'`, start);
-      p = this.scanQualified(p);
+      if (src.charCodeAt(p) === 58 && src.charCodeAt(p + 1) === 58) p += 2;
+      const c = src.charCodeAt(p);
+      if (!isNameStart(c) && !isTypeStart(c)) throw this.error(`Syntax error at '$'`, start);
+      p = this.scanQualified(p + 1);
     }
     this.pos = p;
-    this.push('VARIABLE', src.slice(start + 1, p), start, p, space);
+    this.tokens.push({
+      kind: 'VARIABLE',
+      value: src.slice(start + 1, p),
+      start: start,
+      end: p,
+      spaceBefore: space,
+      parts: undefined,
+    });
   }
 
   /** Scans `word(::word)*` from p and returns the end. */
   private scanQualified(p: number): number {
     const { src } = this;
-    while (isWordChar(src[p])) p++;
-    while (src[p] === ':' && src[p + 1] === ':' && isWordChar(src[p + 2])) {
+    let c = src.charCodeAt(p);
+    while (true) {
+      // The word-character test is written out: this loop runs for every character of every name.
+      while ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95) {
+        c = src.charCodeAt(++p);
+      }
+      if (c !== 58 || src.charCodeAt(p + 1) !== 58 || !isWordChar(src.charCodeAt(p + 2))) return p;
       p += 2;
-      while (isWordChar(src[p])) p++;
+      c = src.charCodeAt(p);
     }
-    return p;
   }
 
-  private lexWord(space: boolean): void {
+  /** A name, keyword or type; `first` is where its first word character is (after a leading `::`). */
+  private lexWord(space: boolean, first: number, typeRef: boolean): void {
     const { src } = this;
     const start = this.pos;
-    let p = start;
-    if (src[p] === ':') p += 2;
-    const typeRef = isTypeStart(src[p]);
-    p = this.scanQualified(p);
+    // The first character is a word character already: scanning starts after it.
+    const p = this.scanQualified(first + 1);
     // Names may contain dashes only in resource titles; templates never need them.
     this.pos = p;
     const word = src.slice(start, p);
-    if (typeRef) this.push('TYPE', word, start, p, space);
-    else if (KEYWORDS.has(word)) this.push('KEYWORD', word, start, p, space);
-    else this.push('NAME', word, start, p, space);
+    const kw = typeRef ? undefined : keyword(word);
+    this.tokens.push({
+      kind: typeRef ? 'TYPE' : kw !== undefined ? 'KEYWORD' : 'NAME',
+      value: kw ?? word,
+      start,
+      end: p,
+      spaceBefore: space,
+      parts: undefined,
+    });
   }
 
   private lexNumber(space: boolean): void {
     const { src } = this;
     const start = this.pos;
     let p = start;
-    if (src[p] === '0' && (src[p + 1] === 'x' || src[p + 1] === 'X')) {
+    const c2 = src.charCodeAt(p + 1);
+    if (src.charCodeAt(p) === 48 && (c2 === 120 || c2 === 88)) {
       p += 2;
       const digits = p;
-      while (/[0-9a-fA-F]/.test(src[p] ?? '')) p++;
+      while (isHexDigit(src.charCodeAt(p))) p++;
       if (p === digits) throw this.error(`Illegal number '${src.slice(start, p)}'`, start, p);
     } else {
-      while (isDigit(src[p])) p++;
-      if (src[p] === '.' && isDigit(src[p + 1])) {
+      while (isDigit(src.charCodeAt(p))) p++;
+      if (src.charCodeAt(p) === 46 && isDigit(src.charCodeAt(p + 1))) {
         p++;
-        while (isDigit(src[p])) p++;
+        while (isDigit(src.charCodeAt(p))) p++;
       }
-      if (
-        (src[p] === 'e' || src[p] === 'E') &&
-        (isDigit(src[p + 1]) || ((src[p + 1] === '-' || src[p + 1] === '+') && isDigit(src[p + 2])))
-      ) {
-        p += 2;
-        while (isDigit(src[p])) p++;
+      const e = src.charCodeAt(p);
+      if (e === 101 || e === 69) {
+        const s = src.charCodeAt(p + 1);
+        if (isDigit(s) || ((s === 45 || s === 43) && isDigit(src.charCodeAt(p + 2)))) {
+          p += 2;
+          while (isDigit(src.charCodeAt(p))) p++;
+        }
       }
     }
-    if (isWordChar(src[p])) {
-      while (isWordChar(src[p])) p++;
+    if (isWordChar(src.charCodeAt(p))) {
+      while (isWordChar(src.charCodeAt(p))) p++;
       throw this.error(`Illegal number '${src.slice(start, p)}'`, start, p);
     }
     this.pos = p;
     const text = src.slice(start, p);
-    if (/^0[0-9]+$/.test(text) && /[89]/.test(text)) throw this.error(`Illegal number '${text}'`, start, p);
-    this.push('NUMBER', text, start, p, space);
+    if (isBadOctal(src, start, p)) throw this.error(`Illegal number '${text}'`, start, p);
+    this.tokens.push({
+      kind: 'NUMBER',
+      value: text,
+      start: start,
+      end: p,
+      spaceBefore: space,
+      parts: undefined,
+    });
   }
 
   private lexRegex(space: boolean): void {
     const { src } = this;
     const start = this.pos;
+    const length = src.length;
     let p = start + 1;
+    // The body is copied in runs; only `\/` changes (to `/`), other escapes stay as written.
     let body = '';
-    while (p < src.length && src[p] !== '/') {
-      if (src[p] === '\n') throw this.error('Unterminated regular expression', start, p);
-      if (src[p] === '\\' && src[p + 1] === '/') {
-        body += '/';
-        p += 2;
-        continue;
+    let run = p;
+    while (p < length) {
+      const c = src.charCodeAt(p);
+      if (c === 47) break;
+      if (c === 10) throw this.error('Unterminated regular expression', start, p);
+      if (c === 92) {
+        if (src.charCodeAt(p + 1) === 47) {
+          body += `${src.slice(run, p)}/`;
+          p += 2;
+          run = p;
+          continue;
+        }
+        if (p + 1 < length) {
+          p += 2;
+          continue;
+        }
       }
-      if (src[p] === '\\' && p + 1 < src.length) {
-        body += src[p]! + src[p + 1]!;
-        p += 2;
-        continue;
-      }
-      body += src[p];
       p++;
     }
-    if (p >= src.length) throw this.error('Unterminated regular expression', start, p);
+    if (p >= length) throw this.error('Unterminated regular expression', start, p);
+    body += src.slice(run, p);
     this.pos = p + 1;
-    this.push('REGEX', body, start, this.pos, space);
+    this.tokens.push({
+      kind: 'REGEX',
+      value: body,
+      start: start,
+      end: this.pos,
+      spaceBefore: space,
+      parts: undefined,
+    });
   }
 
   private readSingleQuoted(): string {
     const { src } = this;
     const start = this.pos;
+    const length = src.length;
     let p = start + 1;
+    // Copied in runs; `\'` and `\\` lose their backslash, any other backslash stays.
     let out = '';
-    while (p < src.length && src[p] !== "'") {
-      if (src[p] === '\\' && (src[p + 1] === "'" || src[p + 1] === '\\')) {
-        out += src[p + 1];
-        p += 2;
-      } else {
-        out += src[p];
-        p++;
+    let run = p;
+    while (p < length) {
+      const c = src.charCodeAt(p);
+      if (c === 39) break;
+      if (c === 92) {
+        const n = src.charCodeAt(p + 1);
+        if (n === 39 || n === 92) {
+          out += src.slice(run, p);
+          run = p + 1;
+          p += 2;
+          continue;
+        }
       }
+      p++;
     }
-    if (p >= src.length)
+    if (p >= length)
       throw this.error(
         "Unclosed quote after \"'\" followed by '...'",
         start,
@@ -553,7 +689,7 @@ class Lexer {
         'EPP_UNCLOSED_STRING',
       );
     this.pos = p + 1;
-    return out;
+    return out + src.slice(run, p);
   }
 
   /**
@@ -563,11 +699,20 @@ class Lexer {
    */
   private readDoubleQuoted(terminator: string, start: number, escapes = DQ_ESCAPES): (string | Token[])[] {
     const { src } = this;
+    const length = src.length;
+    const end = terminator === '' ? -1 : terminator.charCodeAt(0);
+    const interpolates = !(escapes as { noInterpolation?: boolean }).noInterpolation;
     const parts: (string | Token[])[] = [];
+    // Plain characters are copied in runs from `run` to the current position.
     let text = '';
+    let run = this.pos;
     while (true) {
-      if (this.pos >= src.length) {
-        if (terminator === '') break;
+      const pos = this.pos;
+      if (pos >= length) {
+        if (terminator === '') {
+          text += src.slice(run, pos);
+          break;
+        }
         throw this.error(
           "Unclosed quote after '\"' followed by '...'",
           start,
@@ -575,70 +720,61 @@ class Lexer {
           'EPP_UNCLOSED_STRING',
         );
       }
-      const c = src[this.pos]!;
-      if (c === terminator) {
+      const c = src.charCodeAt(pos);
+      if (c === end) {
+        text += src.slice(run, pos);
         this.pos++;
         break;
       }
-      if (c === '\\' && this.pos + 1 < src.length) {
-        const n = src[this.pos + 1]!;
-        const handled = escapes(n, src, this.pos);
+      if (c === 92 && pos + 1 < length) {
+        const handled = escapes(src[pos + 1]!, src, pos);
         if (handled) {
-          text += handled.text;
+          text += src.slice(run, pos) + handled.text;
           this.pos += handled.length;
+          run = this.pos;
           continue;
         }
-        text += c;
         this.pos++;
         continue;
       }
-      if (c === '$' && !(escapes as { noInterpolation?: boolean }).noInterpolation) {
-        const n = src[this.pos + 1];
-        if (n === '{') {
+      if (c === 36 && interpolates) {
+        const n = src.charCodeAt(pos + 1);
+        if (n === 123) {
+          text += src.slice(run, pos);
           if (text) parts.push(text);
           text = '';
           parts.push(this.lexInterpolationBlock());
+          run = this.pos;
           continue;
         }
         if (
           isNameStart(n) ||
           isDigit(n) ||
-          (n === ':' && src[this.pos + 2] === ':' && isNameStart(src[this.pos + 3]))
+          (n === 58 && src.charCodeAt(pos + 2) === 58 && isNameStart(src.charCodeAt(pos + 3)))
         ) {
+          text += src.slice(run, pos);
           if (text) parts.push(text);
           text = '';
-          const varStart = this.pos;
-          let p = this.pos + 1;
-          if (isDigit(src[p])) {
-            while (isDigit(src[p])) p++;
+          let p = pos + 1;
+          if (isDigit(src.charCodeAt(p))) {
+            while (isDigit(src.charCodeAt(p))) p++;
           } else {
-            if (src[p] === ':') p += 2;
-            p = this.scanQualifiedNoTrailing(p);
+            if (src.charCodeAt(p) === 58) p += 2;
+            p = this.scanQualified(p);
           }
           this.pos = p;
+          run = p;
           parts.push([
-            {
-              kind: 'VARIABLE',
-              value: src.slice(varStart + 1, p),
-              start: varStart,
-              end: p,
-              spaceBefore: false,
-            },
-            { kind: 'EOF', value: '', start: p, end: p, spaceBefore: false },
+            makeToken('VARIABLE', src.slice(pos + 1, p), pos, p, false),
+            makeToken('EOF', '', p, p, false),
           ]);
           continue;
         }
       }
-      text += c;
       this.pos++;
     }
     if (text || parts.length === 0) parts.push(text);
     return parts;
-  }
-
-  /** Like scanQualified, for `"$a::b"` in strings. */
-  private scanQualifiedNoTrailing(p: number): number {
-    return this.scanQualified(p);
   }
 
   /** Lexes `${ ... }` (from the `$`) into a token list ending with EOF. */
@@ -651,15 +787,22 @@ class Lexer {
     let depth = 0;
     let space = false;
     while (true) {
-      space = this.skipSpaceAndComments() || space;
+      let c = src.charCodeAt(this.pos);
+      // Most tokens follow another directly: call the skipper only at a blank, line break or comment start.
+      if (
+        (c === 32 || c === 10 || c === 9 || c === 13 || c === 35 || c === 47) &&
+        this.skipSpaceAndComments()
+      ) {
+        space = true;
+        c = src.charCodeAt(this.pos);
+      }
       if (this.pos >= src.length)
         throw this.error('Unclosed interpolation: missing }', open, src.length, 'EPP_UNCLOSED_STRING');
-      const c = src[this.pos];
-      if (c === '}' && depth === 0) {
+      if (c === 125 && depth === 0) {
         this.pos++;
         break;
       }
-      this.lexToken(space);
+      this.lexToken(space, c);
       space = false;
       const last = this.tokens.at(-1)!;
       if (last.kind === 'PUNCT') {
@@ -669,7 +812,7 @@ class Lexer {
     }
     this.interpolationDepth--;
     const inner = this.tokens.splice(saved);
-    inner.push({ kind: 'EOF', value: '}', start: this.pos - 1, end: this.pos, spaceBefore: false });
+    inner.push(makeToken('EOF', '}', this.pos - 1, this.pos, false));
     return inner;
   }
 
@@ -727,16 +870,32 @@ class Lexer {
 }
 
 function shiftToken(t: Token, offset: number): Token {
-  const shifted: Token = { ...t, start: t.start + offset, end: t.end + offset };
-  if (t.parts)
-    shifted.parts = t.parts.map((p) => (typeof p === 'string' ? p : p.map((x) => shiftToken(x, offset))));
-  return shifted;
+  const parts = t.parts?.map((p) => (typeof p === 'string' ? p : p.map((x) => shiftToken(x, offset))));
+  return makeToken(t.kind, t.value, t.start + offset, t.end + offset, t.spaceBefore, parts);
+}
+
+/** `src.startsWith(s, pos)` for the short delimiters, without a builtin call. */
+function startsAt(src: string, pos: number, s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (src.charCodeAt(pos + i) !== s.charCodeAt(i)) return false;
+  return true;
 }
 
 function trimTrailingBlanks(text: string): string {
   let end = text.length;
-  while (end > 0 && isBlank(text[end - 1])) end--;
+  while (end > 0 && isBlank(text.charCodeAt(end - 1))) end--;
   return text.slice(0, end);
+}
+
+/** A leading-zero (octal) number with an 8 or 9 in it: `/^0[0-9]+$/` and `/[89]/` on `src[start, end)`. */
+function isBadOctal(src: string, start: number, end: number): boolean {
+  if (src.charCodeAt(start) !== 48 || end - start < 2) return false;
+  let bad = false;
+  for (let p = start + 1; p < end; p++) {
+    const c = src.charCodeAt(p);
+    if (!isDigit(c)) return false;
+    if (c >= 56) bad = true;
+  }
+  return bad;
 }
 
 function escapeRegExp(s: string): string {

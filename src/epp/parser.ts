@@ -20,7 +20,7 @@ import type {
   VariableNode,
 } from './ast.js';
 import { EppSyntaxError } from './errors.js';
-import { lex, type Token } from './lexer.js';
+import { lex, makeToken, type Token } from './lexer.js';
 
 export interface ParseOptions {
   /** File name for error messages (default `<inline>`). */
@@ -50,20 +50,46 @@ export function parsePuppet(source: string, options: ParseOptions = {}): Templat
 
 function shift(t: Token, by: number, limit: number): Token {
   const clamp = (n: number) => Math.min(limit, Math.max(0, n + by));
-  const s: Token = { ...t, start: clamp(t.start), end: clamp(t.end) };
-  if (t.parts) s.parts = t.parts.map((p) => (typeof p === 'string' ? p : p.map((x) => shift(x, by, limit))));
-  return s;
+  const parts = t.parts?.map((p) => (typeof p === 'string' ? p : p.map((x) => shift(x, by, limit))));
+  return makeToken(t.kind, t.value, clamp(t.start), clamp(t.end), t.spaceBefore, parts);
 }
 
-const BINARY_LEVELS: readonly (readonly string[])[] = [
-  ['<', '<=', '>', '>='],
-  ['==', '!='],
-  ['<<', '>>'],
-  ['+', '-'],
-  ['*', '/', '%'],
-  ['=~', '!~'],
-  ['in'],
-];
+/**
+ * The operator level of a token, or -1 when it is not a logical or binary operator. Loosest first: `or` 0,
+ * `and` 1, `< <= > >=` 2, `== !=` 3, `<< >>` 4, `+ -` 5, `* / %` 6, `=~ !~` 7, `in` 8. A switch rather than a
+ * Map lookup: it runs for every operand.
+ */
+function operatorLevel(t: Token): number {
+  if (t.kind === 'PUNCT') {
+    switch (t.value) {
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+        return 2;
+      case '==':
+      case '!=':
+        return 3;
+      case '<<':
+      case '>>':
+        return 4;
+      case '+':
+      case '-':
+        return 5;
+      case '*':
+      case '/':
+      case '%':
+        return 6;
+      case '=~':
+      case '!~':
+        return 7;
+      default:
+        return -1;
+    }
+  }
+  if (t.kind === 'KEYWORD') return t.value === 'or' ? 0 : t.value === 'and' ? 1 : t.value === 'in' ? 8 : -1;
+  return -1;
+}
 
 /** Functions that may be called as statements without parentheses (`notice 'x'`). */
 const STATEMENT_CALLS = new Set([
@@ -101,28 +127,30 @@ class Parser {
 
   // ------------------------------------------------------------ helpers
 
-  private peek(offset = 0): Token {
+  /** The token `offset` ahead of the current one (the current token itself is `this.tokens[this.i]`). */
+  private peek(offset: number): Token {
     return this.tokens[Math.min(this.i + offset, this.tokens.length - 1)]!;
   }
 
+  /** Consumes the current token; `i` never passes the final EOF token, so reads need no bounds check. */
   private next(): Token {
-    const t = this.peek();
+    const t = this.tokens[this.i]!;
     if (this.i < this.tokens.length - 1) this.i++;
     return t;
   }
 
-  private isPunct(value: string, offset = 0): boolean {
-    const t = this.peek(offset);
+  private isPunct(value: string): boolean {
+    const t = this.tokens[this.i]!;
     return t.kind === 'PUNCT' && t.value === value;
   }
 
   private isKeyword(value: string): boolean {
-    const t = this.peek();
+    const t = this.tokens[this.i]!;
     return t.kind === 'KEYWORD' && t.value === value;
   }
 
   private expectPunct(value: string): Token {
-    if (!this.isPunct(value)) throw this.unexpected(this.peek());
+    if (!this.isPunct(value)) throw this.unexpected(this.tokens[this.i]!);
     return this.next();
   }
 
@@ -154,18 +182,33 @@ class Parser {
 
   template(): TemplateNode {
     let params: ParameterNode[] | undefined;
-    if (this.peek().kind === 'PARAMS') {
+    if (this.tokens[this.i]!.kind === 'PARAMS') {
       this.next();
       params = this.parameterList();
       this.duplicateCheck(params);
     }
-    const body = this.statements(() => this.peek().kind === 'EOF');
-    const eof = this.peek();
+    const body = this.statements(false);
+    const eof = this.tokens[this.i]!;
     if (eof.kind !== 'EOF') throw this.unexpected(eof);
     return { type: 'Template', params, body, start: 0, end: this.source.length };
   }
 
   private duplicateCheck(params: readonly ParameterNode[]): void {
+    // Parameter lists are short: compare with the earlier names rather than build a Set each time.
+    if (params.length > 16) {
+      this.duplicateCheckLarge(params);
+      return;
+    }
+    for (let i = 1; i < params.length; i++) {
+      const p = params[i]!;
+      for (let j = 0; j < i; j++) {
+        if (params[j]!.name === p.name)
+          throw this.error(`The parameter '${p.name}' is declared more than once`, p.start, p.end);
+      }
+    }
+  }
+
+  private duplicateCheckLarge(params: readonly ParameterNode[]): void {
     const seen = new Set<string>();
     for (const p of params) {
       if (seen.has(p.name))
@@ -178,15 +221,15 @@ class Parser {
   private parameterList(): ParameterNode[] {
     const params: ParameterNode[] = [];
     while (!this.isPunct('|')) {
-      const start = this.peek().start;
+      const start = this.tokens[this.i]!.start;
       let valueType: Node | undefined;
-      if (this.peek().kind === 'TYPE') valueType = this.postfix(this.primary());
+      if (this.tokens[this.i]!.kind === 'TYPE') valueType = this.postfix(this.primary());
       let captureRest = false;
       if (this.isPunct('*')) {
         this.next();
         captureRest = true;
       }
-      const v = this.peek();
+      const v = this.tokens[this.i]!;
       if (v.kind !== 'VARIABLE') throw this.unexpected(v);
       this.next();
       let defaultValue: Node | undefined;
@@ -204,17 +247,18 @@ class Parser {
         end: this.lastEnd(),
       });
       if (this.isPunct(',')) this.next();
-      else if (!this.isPunct('|')) throw this.unexpected(this.peek());
+      else if (!this.isPunct('|')) throw this.unexpected(this.tokens[this.i]!);
     }
     this.next();
     return params;
   }
 
-  private statements(atEnd: () => boolean): Node[] {
+  /** Statements up to EOF, or in a block up to `}` (not consumed). */
+  private statements(inBlock: boolean): Node[] {
     const body: Node[] = [];
-    while (!atEnd()) {
-      const t = this.peek();
-      if (t.kind === 'EOF') break;
+    while (true) {
+      const t = this.tokens[this.i]!;
+      if (t.kind === 'EOF' || (inBlock && t.kind === 'PUNCT' && t.value === '}')) break;
       if (t.kind === 'PUNCT' && t.value === ';') {
         this.next();
         continue;
@@ -227,7 +271,7 @@ class Parser {
       if (t.kind === 'RENDER') {
         this.next();
         const expr = this.renderExpression();
-        const end = this.peek();
+        const end = this.tokens[this.i]!;
         if (end.kind !== 'RENDER_END') throw this.unexpected(end);
         this.next();
         body.push({ type: 'Render', expr, start: t.start, end: end.end });
@@ -249,7 +293,7 @@ class Parser {
   }
 
   private statement(): Node {
-    const t = this.peek();
+    const t = this.tokens[this.i]!;
     if (t.kind === 'NAME') {
       const n = this.peek(1);
       if (n.kind === 'PUNCT' && n.value === '{') {
@@ -274,7 +318,7 @@ class Parser {
         return { type: 'Call', name: t.value, args, lambda: undefined, start: t.start, end: this.lastEnd() };
       }
     }
-    if (t.kind === 'TYPE' && this.isPunct('{', 1)) {
+    if (t.kind === 'TYPE' && this.peek(1).kind === 'PUNCT' && this.peek(1).value === '{') {
       throw this.error(
         'Resource expressions are not supported in templates: a template has no catalogue',
         t.start,
@@ -317,19 +361,20 @@ class Parser {
 
   expression(): Node {
     if (++this.depth > MAX_NESTING) {
-      const t = this.peek();
+      const t = this.tokens[this.i]!;
       throw this.error('Expression nested too deeply', t.start, Math.max(t.end, t.start + 1));
     }
-    try {
-      return this.assignment();
-    } finally {
-      this.depth--;
-    }
+    // No try/finally: an error ends the whole parse, so the depth need not be restored on throw.
+    const node = this.assignment();
+    this.depth--;
+    return node;
   }
 
   private assignment(): Node {
-    const left = this.logicalOr();
-    if (this.isPunct('=')) {
+    const left = this.binary(0);
+    const t = this.tokens[this.i]!;
+    if (t.kind !== 'PUNCT') return left;
+    if (t.value === '=') {
       const eq = this.next();
       if (!this.isAssignable(left)) throw this.error(`Syntax error at '='`, eq.start, eq.end);
       const value = this.expression();
@@ -341,7 +386,7 @@ class Parser {
         end: value.end,
       };
     }
-    if (this.isPunct('+=') || this.isPunct('-=')) {
+    if (t.value === '+=' || t.value === '-=') {
       const op = this.next();
       throw this.error(
         `The operator '${op.value}' is no longer supported`,
@@ -360,37 +405,24 @@ class Parser {
     );
   }
 
-  private logicalOr(): Node {
-    let left = this.logicalAnd();
-    while (this.isKeyword('or')) {
-      this.next();
-      const right = this.logicalAnd();
-      left = { type: 'Logical', operator: 'or', left, right, start: left.start, end: right.end };
-    }
-    return left;
-  }
-
-  private logicalAnd(): Node {
-    let left = this.binary(0);
-    while (this.isKeyword('and')) {
-      this.next();
-      const right = this.binary(0);
-      left = { type: 'Logical', operator: 'and', left, right, start: left.start, end: right.end };
-    }
-    return left;
-  }
-
-  private binary(level: number): Node {
-    if (level >= BINARY_LEVELS.length) return this.unary();
-    const operators = BINARY_LEVELS[level]!;
-    let left = this.binary(level + 1);
+  /**
+   * Precedence climbing over the operatorLevel levels: the same left-associative trees as one
+   * function per level, without descending through every level for each operand.
+   */
+  private binary(minLevel: number): Node {
+    let left = this.unary();
     while (true) {
-      const t = this.peek();
-      const isOp =
-        (t.kind === 'PUNCT' || (t.kind === 'KEYWORD' && t.value === 'in')) && operators.includes(t.value);
-      if (!isOp) return left;
+      const t = this.tokens[this.i]!;
+      const level = operatorLevel(t);
+      if (level < minLevel) return left;
       this.next();
       const right = this.binary(level + 1);
+      if (level < 2) {
+        // Levels 0 and 1 are `or` and `and`.
+        const operator = level === 0 ? 'or' : 'and';
+        left = { type: 'Logical', operator, left, right, start: left.start, end: right.end };
+        continue;
+      }
       left = {
         type: 'Binary',
         operator: t.value as BinaryOperator,
@@ -404,7 +436,7 @@ class Parser {
   }
 
   private unary(): Node {
-    const t = this.peek();
+    const t = this.tokens[this.i]!;
     if (t.kind === 'PUNCT' && (t.value === '!' || t.value === '-' || t.value === '*')) {
       this.next();
       const operand = this.unary();
@@ -423,7 +455,7 @@ class Parser {
   private postfix(node: Node): Node {
     let result = node;
     while (true) {
-      const t = this.peek();
+      const t = this.tokens[this.i]!;
       if (t.kind !== 'PUNCT') return result;
       if (t.value === '[' && !t.spaceBefore) {
         this.next();
@@ -432,11 +464,11 @@ class Parser {
         result = { type: 'Access', target: result, keys, start: result.start, end: this.lastEnd() };
       } else if (t.value === '.') {
         this.next();
-        const name = this.peek();
+        const name = this.tokens[this.i]!;
         if (name.kind !== 'NAME' && name.kind !== 'KEYWORD') throw this.unexpected(name);
         this.next();
         let args: Node[] = [];
-        if (this.isPunct('(') && !this.peek().spaceBefore) {
+        if (this.isPunct('(') && !this.tokens[this.i]!.spaceBefore) {
           this.next();
           args = this.commaList(')');
         }
@@ -471,7 +503,7 @@ class Parser {
     while (!this.isPunct(close)) {
       items.push(this.expression());
       if (this.isPunct(',')) this.next();
-      else if (!this.isPunct(close)) throw this.unexpected(this.peek());
+      else if (!this.isPunct(close)) throw this.unexpected(this.tokens[this.i]!);
     }
     this.next();
     return items;
@@ -486,7 +518,7 @@ class Parser {
       const value = this.expression();
       entries.push({ key, value });
       if (this.isPunct(',')) this.next();
-      else if (!this.isPunct('}')) throw this.unexpected(this.peek());
+      else if (!this.isPunct('}')) throw this.unexpected(this.tokens[this.i]!);
     }
     this.next();
     return entries;
@@ -504,7 +536,7 @@ class Parser {
 
   /** Statements up to `}` (consumed); the `{` was consumed by the caller. */
   private block(): Node[] {
-    const body = this.statements(() => this.isPunct('}'));
+    const body = this.statements(true);
     this.expectPunct('}');
     return body;
   }
@@ -537,7 +569,7 @@ class Parser {
       case 'VARIABLE':
         return { type: 'Variable', name: t.value, start, end };
       case 'TYPE': {
-        if (this.isPunct('(') && !this.peek().spaceBefore) {
+        if (this.isPunct('(') && !this.tokens[this.i]!.spaceBefore) {
           this.next();
           const args = this.commaList(')');
           const lambda = this.optionalLambda();
@@ -657,13 +689,13 @@ class Parser {
         continue;
       }
       const sub = new Parser(part, this.source, this.file, this.depth + 1);
-      const first = sub.peek();
+      const first = sub.peek(0);
       if (first.kind === 'EOF') {
         parts.push('');
         continue;
       }
       const expr = sub.expression();
-      const rest = sub.peek();
+      const rest = sub.peek(0);
       if (rest.kind !== 'EOF') throw sub.unexpected(rest);
       parts.push(this.interpolationVariable(expr));
     }
@@ -707,8 +739,20 @@ class Parser {
 }
 
 function parseNumber(text: string): bigint | number {
-  if (/^0[xX]/.test(text)) return BigInt(text);
-  if (/^0[0-7]+$/.test(text)) return BigInt(`0o${text.slice(1)}`);
-  if (/^[0-9]+$/.test(text)) return BigInt(text);
-  return Number(text);
+  // By hand rather than with regexps: `0x...` hex, `0[0-7]+` octal, `[0-9]+` decimal, else a Float.
+  if (text.length > 1 && text.charCodeAt(0) === 48) {
+    const c1 = text.charCodeAt(1);
+    if (c1 === 120 || c1 === 88) return BigInt(text);
+  }
+  let octal = text.length > 1 && text.charCodeAt(0) === 48;
+  let decimal = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return Number(text);
+    if (c > 55) octal = false;
+    decimal = decimal * 10 + (c - 48);
+  }
+  if (octal) return BigInt(`0o${text.slice(1)}`);
+  // Up to 15 digits the number is exact, and BigInt of a number is cheaper than parsing the text again.
+  return text.length <= 15 ? BigInt(decimal) : BigInt(text);
 }
