@@ -7,7 +7,8 @@ import type { PostCommand, Problem } from './render-plan.js';
 
 /**
  * Settings data. YAML/JSON integers are `bigint` and floats `number`, keeping Puppet's Integer/Float
- * distinction (`1` vs `1.0`).
+ * distinction (`1` vs `1.0`). Puppet values represent them otherwise (Integer `number`, Float `PFloat`):
+ * `dataToValue` / `valueToData` in settings.ts convert between the two.
  */
 export type Data = null | boolean | bigint | number | string | Data[] | { [key: string]: Data };
 

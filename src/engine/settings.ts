@@ -12,7 +12,7 @@
  * - anything else replaces, and the schema judges the result.
  * Pure functions: inputs are never modified.
  */
-import type { PHash, Value } from '../epp/runtime/values.js';
+import { float, integer, PFloat, type PHash, type Value } from '../epp/runtime/values.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { EngineError, problem } from './errors.js';
 import { type CompiledSchema, compileSettingsSchema, type SchemaViolation } from './json-schema.js';
@@ -207,19 +207,27 @@ function mergeArrays(
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Settings data <-> Puppet values. Not `fromJs`/`toJs`: those turn a whole Float (`1.0`) into an Integer;
-// here Integers are bigint and Floats number on both sides, so the distinction survives.
+// Settings data <-> Puppet values. Not `fromJs`/`toJs`: those turn a whole Float (`1.0`) into an Integer.
+// In settings data Integers are bigint and Floats number (as YAML parses them); in Puppet values an Integer
+// is a number (bigint only beyond 2^53) and a Float a PFloat, so the distinction survives both ways.
 
 /** Settings data as a Puppet value (hashes become Maps, null undef). */
 export function dataToValue(data: Data): Value {
   if (data === null) return undefined;
-  if (Array.isArray(data)) return data.map(dataToValue);
-  if (typeof data === 'object') {
-    const out: PHash = new Map();
-    for (const [k, v] of Object.entries(data)) out.set(k, dataToValue(v));
-    return out;
+  switch (typeof data) {
+    case 'bigint':
+      return integer(data);
+    case 'number':
+      return float(data);
+    case 'object': {
+      if (Array.isArray(data)) return data.map(dataToValue);
+      const out: PHash = new Map();
+      for (const [k, v] of Object.entries(data)) out.set(k, dataToValue(v));
+      return out;
+    }
+    default:
+      return data;
   }
-  return data;
 }
 
 /** Thrown by {@link valueToData} for a value that is no settings data (a regexp, a type, a non-string key). */
@@ -238,7 +246,8 @@ export class NotDataError extends Error {
 export function valueToData(value: Value, pointer = ''): Data {
   if (value === undefined) return null;
   if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'bigint') return value;
-  if (typeof value === 'number') return value;
+  if (typeof value === 'number') return BigInt(value); // an Integer
+  if (value instanceof PFloat) return value.value;
   if (Array.isArray(value)) return value.map((v, i) => valueToData(v, `${pointer}/${i}`));
   if (value instanceof Map) {
     const out: DataMap = {};

@@ -14,10 +14,17 @@
  *   for good once bound, so the chain of a read after its binding ends at its bare local.
  * - The few functions that look at variables by name (`getvar`, `defined`, `inline_epp`) receive a view of
  *   the visible locals, built only at those call sites.
- * - `K[n]` caches constant values (type expressions, regexps, call sites) across renders.
+ * - `K[n]`: values made at compile time (call sites, Floats, parameter and constant descriptions) and
+ *   constants computed on first use (regexps). Constant expressions (type expressions mostly) are data
+ *   (`rt.constant(K[n])`), as are the template's parameters (`rt.params(K[n])`): less code to compile.
+ * - `S`, `I`, `T`, `H` are small module-level helpers passed to the factory (see `compiledHelpers` in the
+ *   runtime): text of `<%= %>`, of `"${}"`, truthiness, a hash's index of string keys.
+ * - Values follow runtime/values.ts: an Integer literal is a number (a bigint beyond 2^53), a Float a PFloat.
  * - `t` is a scratch local of every function: an expression assigns and reads it at once.
  * - Fast paths, each with a comment: each/map/filter/reduce with a plain lambda become runtime loops
- *   (`rt.each`, ...), `$h['key']` reads a hash in place, literal case options compare with `==`.
+ *   (`rt.each`, ...), length/size/empty/join answer in place, `$h['key']` reads the hash's index (hoisted
+ *   once per call for a parameter), operators on two Integers use JavaScript's, string literals compare
+ *   with `rt.eqs`, and output appends in few statements.
  * - Numbers passed to `rt` index the span table, so runtime errors can point at the source.
  * - The code is strict mode JavaScript (V8 runs it faster: `arguments` is not mapped to the parameters).
  */
@@ -33,7 +40,16 @@ import type {
 } from './ast.js';
 import { assignedNames } from './ast-walk.js';
 import type { Span } from './errors.js';
+import { newCallSite } from './functions/registry.js';
 import { nodeChildren, type WalkNode } from './node-children.js';
+import {
+  type ConstantPlan,
+  type ConstantSlot,
+  compiledHelpers,
+  type ParameterSet,
+  type ParameterSpec,
+} from './runtime/runtime.js';
+import { float, integer } from './runtime/values.js';
 
 export interface CompiledCode {
   /** `(rt, S0) => string`: renders the template into a string. */
@@ -48,12 +64,19 @@ export interface CompileTemplateOptions {
   readonly value?: boolean;
 }
 
+/** The names the generated code knows the {@link compiledHelpers} by (parameters of its factory). */
+const HELPER_NAMES = Object.keys(compiledHelpers);
+const HELPERS = Object.values(compiledHelpers);
+
 export function compileTemplate(ast: TemplateNode, options: CompileTemplateOptions = {}): CompiledCode {
   const generator = new Generator();
   const code = generator.template(ast, options.value ?? false);
-  const constants: unknown[] = [];
-  const factory = new Function('K', code) as (k: unknown[]) => (rt: unknown, scope: object) => string;
-  return { render: factory(constants), spans: generator.spans, code };
+  // Small module-level helpers (V8 inlines them) keep the generated code short: cheaper to compile.
+  const factory = new Function('K', ...HELPER_NAMES, code) as (
+    k: unknown[],
+    ...helpers: unknown[]
+  ) => (rt: unknown, scope: object) => string;
+  return { render: factory(generator.constants, ...HELPERS), spans: generator.spans, code };
 }
 
 const str = (s: string) => JSON.stringify(s);
@@ -64,18 +87,29 @@ interface StaticScope {
   readonly locals: Map<string, string>;
   /** Parameters bound so far: their locals are always set, so reads skip the `!== U` chain. */
   readonly bound: Set<string>;
+  /**
+   * Hash indexes of bound parameters, by their local (`v3` -> `h0`: `const h0 = H(v3);`): set once the
+   * scope's parameters are bound, declared after them. A parameter never changes, so `$p['key']` reads
+   * take its index once per call instead of once per read.
+   */
+  indexes?: Map<string, string>;
 }
 
 /** Functions that read variables by name: they get a view of the scope at the call site. */
 const SCOPE_FUNCTIONS = new Set(['getvar', 'defined', 'inline_epp']);
+
+/** Functions of one argument the runtime answers in place for arrays and hashes (see `Runtime.length`). */
+const COLLECTION_FAST_PATHS = new Set(['length', 'size', 'empty']);
 
 /** Iteration functions the runtime runs as plain loops (see `Runtime.each`). */
 const ITERATION_FAST_PATHS = new Set(['each', 'map', 'filter', 'reduce']);
 
 class Generator {
   readonly spans: Span[] = [];
-  private constantCount = 0;
+  /** `K` of the generated code: values made at compile time, and slots of constants made on first use. */
+  readonly constants: unknown[] = [];
   private tempCount = 0;
+  private indexCount = 0;
   private localCount = 0;
   private current: StaticScope = { parent: undefined, locals: new Map(), bound: new Set() };
 
@@ -102,10 +136,10 @@ class Generator {
     this.current = this.current.parent!;
   }
 
-  /** `let v1 = U, v2 = U;` for a scope's locals. */
-  private declareLocals(scope: StaticScope): string {
-    if (scope.locals.size === 0) return '';
-    return `let ${[...scope.locals.values()].map((id) => `${id} = U`).join(', ')};`;
+  /** `let v1 = U, v2 = U;` for a scope's locals (but those in `except`, a lambda's own parameters). */
+  private declareLocals(scope: StaticScope, except?: ReadonlySet<string>): string {
+    const ids = [...scope.locals.values()].filter((id) => !except?.has(id));
+    return ids.length === 0 ? '' : `let ${ids.map((id) => `${id} = U`).join(', ')};`;
   }
 
   /** A view of every visible local for functions that look variables up by name. */
@@ -130,23 +164,77 @@ class Generator {
     lines.push('let t;');
     lines.push('const U = rt.UNSET;');
     // The template's own scope (depth 1); the root scope of the generator stands for the dynamic S0.
-    lines.push(this.declareLocals(this.openScope(ast.params ?? [], ast.body)));
+    const scope = this.openScope(ast.params ?? [], ast.body);
+    lines.push(this.declareLocals(scope));
     if (ast.params) {
-      lines.push(
-        `rt.checkArguments([${ast.params.map((p) => str(p.name)).join(', ')}], ${this.pos(ast.params[0] ?? { start: 0, end: 0 })});`,
-      );
-      for (const param of ast.params)
-        lines.push(this.bindParameter(param, `rt.argument(${str(param.name)})`));
+      lines.push(this.templateParameters(ast.params));
     } else {
       lines.push('rt.bindArguments(S0);');
     }
-    lines.push('try {');
-    lines.push(value ? this.valueBlock(ast.body) : this.statements(ast.body));
+    scope.indexes = new Map();
+    const body = value ? this.valueBlock(ast.body) : this.statements(ast.body);
+    lines.push(`${this.declareIndexes(scope)}try {`);
+    lines.push(body);
     lines.push(`} catch (e) { ${value ? 'return ' : ''}rt.returnValue(e); }`);
     if (!value) lines.push('return out;');
     this.closeScope();
     lines.push('};');
+    return concat(lines, '\n');
+  }
+
+  /**
+   * Binds the template's parameters. When every type is a constant (or absent) and the defaults that are
+   * code come last, as data: `const P = rt.params(K[n]);` (see `Runtime.params`: the values of a hash are
+   * bound once), then each local from `P`, a default that is code evaluated when its entry is unset.
+   * Otherwise one parameter after the other, in order.
+   */
+  private templateParameters(params: readonly ParameterNode[]): string {
+    const names = params.map((p) => p.name);
+    const p = this.pos(params[0] ?? { start: 0, end: 0 });
+    const asData = (param: ParameterNode) => !param.valueType || isConstant(param.valueType);
+    const codeDefault = (param: ParameterNode) =>
+      param.defaultValue !== undefined && !isConstant(param.defaultValue);
+    const firstCode = params.findIndex(codeDefault);
+    const lines: string[] = [];
+    if (params.every(asData) && (firstCode < 0 || params.slice(firstCode).every(codeDefault))) {
+      const specs = params.map((param) => this.parameterSpec(param));
+      lines.push(`const P = rt.params(${this.fixed({ names, p, specs } satisfies ParameterSet)});`);
+      // An indexed loop: this runs once per compile, in the interpreter (no iterator protocol).
+      for (let i = 0; i < params.length; i++) lines.push(this.bindFrom(params[i]!, specs[i]!, `P[${i}]`));
+    } else {
+      lines.push(`rt.checkArguments(${this.fixed(names)}, ${p});`);
+      for (const param of params) {
+        if (!asData(param)) {
+          lines.push(this.bindParameter(param, `rt.argument(${str(param.name)})`));
+          continue;
+        }
+        const spec = this.parameterSpec(param);
+        lines.push(this.bindFrom(param, spec, `rt.param(${this.fixed(spec)})`));
+      }
+    }
     return lines.join('\n');
+  }
+
+  /** A template parameter whose type is a constant (or absent), as data for `Runtime.param`. */
+  private parameterSpec(param: ParameterNode): ParameterSpec {
+    const { valueType, defaultValue } = param;
+    return {
+      name: param.name,
+      p: this.pos(param),
+      type: valueType ? this.constantSlot(valueType) : undefined,
+      defaultValue: defaultValue && isConstant(defaultValue) ? this.constantSlot(defaultValue) : undefined,
+      defaultCode: defaultValue !== undefined && !isConstant(defaultValue),
+    };
+  }
+
+  /** Sets a parameter's local from `Runtime.param`'s answer `given` (unset: evaluate the default). */
+  private bindFrom(param: ParameterNode, spec: ParameterSpec, given: string): string {
+    const local = this.current.locals.get(param.name)!;
+    const code = spec.defaultCode
+      ? `${local} = (t = ${given}) === U ? rt.checked(${this.fixed(spec)}, ${this.expr(param.defaultValue!)}) : t;`
+      : `${local} = ${given};`;
+    this.current.bound.add(param.name);
+    return code;
   }
 
   /**
@@ -177,18 +265,43 @@ class Generator {
     return code;
   }
 
+  /**
+   * Statements. Output appends in as few statements as it can (less code to compile):
+   * `out += "a" + S($x) + "b" + S($y);`. An expression that makes a call only starts a statement: output
+   * made before a call that ends the template with return() must stay.
+   */
   private statements(nodes: readonly Node[]): string {
-    return nodes.map((n) => this.statement(n)).join('\n');
+    const code: string[] = [];
+    for (let i = 0; i < nodes.length; ) {
+      const node = nodes[i]!;
+      if (node.type !== 'Text' && node.type !== 'Render') {
+        code.push(this.statement(node));
+        i++;
+        continue;
+      }
+      const parts: string[] = [];
+      let text = '';
+      for (let next = nodes[i]; next?.type === 'Text' || next?.type === 'Render'; next = nodes[++i]) {
+        if (next.type === 'Text') {
+          text += next.value;
+          continue;
+        }
+        if (text) parts.push(str(text));
+        text = '';
+        if (parts.length > 0 && makesCall(next.expr)) break;
+        parts.push(`S(${this.expr(next.expr)})`);
+      }
+      if (text) parts.push(str(text));
+      code.push(`out += ${concat(parts, ' + ')};`);
+    }
+    return concat(code, '\n');
   }
 
-  /** Statements whose value is the last one: emits `return <last>;`. */
+  /** Statements whose value is the last one: emits `return <last>;` (a function without one gives undef). */
   private valueBlock(nodes: readonly Node[]): string {
-    if (nodes.length === 0) return 'return undefined;';
-    const head = nodes.slice(0, -1).map((n) => this.statement(n));
-    const last = nodes[nodes.length - 1]!;
-    if (last.type === 'Text' || last.type === 'Render')
-      return `${[...head, this.statement(last)].join('\n')}\nreturn undefined;`;
-    return `${head.join('\n')}\nreturn ${this.expr(last)};`;
+    const last = nodes[nodes.length - 1];
+    if (!last || last.type === 'Text' || last.type === 'Render') return this.statements(nodes);
+    return `${this.statements(nodes.slice(0, -1))}\nreturn ${this.expr(last)};`;
   }
 
   private statement(node: Node): string {
@@ -196,7 +309,7 @@ class Generator {
       case 'Text':
         return `out += ${str(node.value)};`;
       case 'Render':
-        return `t = ${this.expr(node.expr)}; out += typeof t === "string" ? t : rt.render(t);`;
+        return `out += S(${this.expr(node.expr)});`;
       case 'If':
         return this.ifStatement(node);
       case 'Case':
@@ -208,7 +321,7 @@ class Generator {
 
   /** Match captures set inside an `if` are gone after it: saved and restored when it may set any. */
   private ifStatement(node: IfNode): string {
-    const test = `rt.truthy(${this.expr(node.test)})`;
+    const test = this.test(node.test);
     let code = `if (${node.negate ? `!${test}` : test}) {\n${this.statements(node.then)}\n}`;
     if (node.otherwise) code += ` else {\n${this.statements(node.otherwise)}\n}`;
     if (!mayCapture(node)) return code;
@@ -226,7 +339,11 @@ class Generator {
     const m = this.temp();
     const p = this.pos(node);
     const body = (nodes: readonly Node[]) => (asValue ? this.valueBlock(nodes) : this.statements(nodes));
-    let code = `const ${v} = ${this.expr(node.test)}; const ${m} = rt.m; try {\n`;
+    // Captures set while choosing an option are gone after the case: saved and restored when any may be.
+    const captures = mayCapture(node);
+    let code = captures
+      ? `const ${v} = ${this.expr(node.test)}; const ${m} = rt.m; try {\n`
+      : `const ${v} = ${this.expr(node.test)};\n`;
     let defaultBody: readonly Node[] | undefined;
     let first = true;
     for (const option of node.options) {
@@ -239,7 +356,7 @@ class Generator {
       first = false;
     }
     if (defaultBody) code += `${first ? '' : 'else '}{\n${body(defaultBody)}\n}\n`;
-    code += `} finally { rt.m = ${m}; }`;
+    if (captures) code += `} finally { rt.m = ${m}; }`;
     if (asValue) code += '\nreturn undefined;';
     return code;
   }
@@ -250,7 +367,8 @@ class Generator {
     }
     // A literal option (string, number, boolean, undef) matches as `==` does: no need to test for regexps,
     // types or arrays at run time.
-    if (option.type === 'Literal') return `rt.equals(${value}, ${this.expr(option)})`;
+    if (option.type === 'Literal')
+      return `rt.${isString(option) ? 'eqs' : 'equals'}(${value}, ${this.expr(option)})`;
     return `rt.matchesOption(${value}, ${this.expr(option)}, ${p})`;
   }
 
@@ -259,17 +377,18 @@ class Generator {
   private expr(node: Node): string {
     switch (node.type) {
       case 'Literal':
-        return literal(node.value);
+        // A Float is a PFloat made once, at compile time (a bare number would be an Integer).
+        return typeof node.value === 'number' ? this.fixed(float(node.value)) : literal(node.value);
       case 'Default':
         return 'rt.DEFAULT';
       case 'BareWord':
         return str(node.name);
       case 'TypeRef':
-        return this.constant(`rt.type(${str(node.name)}, ${this.pos(node)})`);
+        return this.sharedConstant(node);
       case 'Regex':
         return this.constant(`rt.regexp(${str(node.source)}, ${this.pos(node)})`);
       case 'Interpolated':
-        return `(${node.parts.map((part) => (typeof part === 'string' ? str(part) : `rt.interpolate(${this.expr(part)})`)).join(' + ')})`;
+        return `(${node.parts.map((part) => (typeof part === 'string' ? str(part) : `I(${this.expr(part)})`)).join(' + ')})`;
       case 'Variable':
         return this.variable(node.name, this.pos(node));
       case 'Array':
@@ -279,18 +398,13 @@ class Generator {
       case 'Access':
         return this.access(node);
       case 'Binary':
-        return this.binary(
-          node.operator,
-          this.expr(node.left),
-          this.expr(node.right),
-          this.pos({ start: node.operatorStart, end: node.end }),
-        );
+        return this.binary(node);
       case 'Logical':
         return node.operator === 'and'
-          ? `(rt.truthy(${this.expr(node.left)}) && rt.truthy(${this.expr(node.right)}))`
-          : `(rt.truthy(${this.expr(node.left)}) || rt.truthy(${this.expr(node.right)}))`;
+          ? `(${this.test(node.left)} && ${this.test(node.right)})`
+          : `(${this.test(node.left)} || ${this.test(node.right)})`;
       case 'Unary':
-        if (node.operator === '!') return `!rt.truthy(${this.expr(node.operand)})`;
+        if (node.operator === '!') return `!${this.test(node.operand)}`;
         if (node.operator === '-') return `rt.negate(${this.expr(node.operand)}, ${this.pos(node)})`;
         return this.expr(node.operand);
       case 'Assignment':
@@ -303,7 +417,7 @@ class Generator {
         return `rt.newValue(${this.expr(node.typeExpr)}, [${node.args.map((a) => this.element(a)).join(', ')}], ${this.lambda(node.lambda)}, ${this.pos(node)})`;
       case 'If': {
         const m = this.temp();
-        const test = `rt.truthy(${this.expr(node.test)})`;
+        const test = this.test(node.test);
         const otherwise = node.otherwise ? this.valueBlock(node.otherwise) : 'return undefined;';
         return `(() => { const ${m} = rt.m; try { if (${node.negate ? `!${test}` : test}) {\n${this.valueBlock(node.then)}\n} else {\n${otherwise}\n} } finally { rt.m = ${m}; } })()`;
       }
@@ -323,6 +437,11 @@ class Generator {
     }
   }
 
+  /** A condition: Puppet truthiness (`T`), left out when the expression is a boolean already. */
+  private test(node: Node): string {
+    return isBoolean(node) ? this.expr(node) : `T(${this.expr(node)})`;
+  }
+
   /** An array element or call argument: `*x` splats. */
   private element(node: Node): string {
     if (node.type === 'Unary' && node.operator === '*') return `...rt.splat(${this.expr(node.operand)})`;
@@ -331,13 +450,40 @@ class Generator {
 
   /** A call site's memory of the function it calls, kept across renders. */
   private site(): string {
-    return this.constant('rt.site()');
+    return this.fixed(newCallSite());
   }
 
   /** Caches a constant value in `K` on first evaluation. */
   private constant(code: string): string {
-    const k = this.constantCount++;
+    const k = this.constants.push(undefined) - 1;
     return `(K[${k}] ?? (K[${k}] = ${code}))`;
+  }
+
+  /** A value made now, at compile time, that the code reads from `K`. */
+  private fixed(value: unknown): string {
+    return `K[${this.constants.push(value) - 1}]`;
+  }
+
+  /** The hoisted hash index of a bound parameter (see `StaticScope.indexes`), if `name` is one. */
+  private indexOf(name: string): { local: string; index: string } | undefined {
+    for (let scope: StaticScope | undefined = this.current; scope; scope = scope.parent) {
+      const local = scope.locals.get(name);
+      if (!local) continue;
+      if (!scope.bound.has(name) || !scope.indexes) return undefined;
+      let index = scope.indexes.get(local);
+      if (!index) {
+        index = `h${this.indexCount++}`;
+        scope.indexes.set(local, index);
+      }
+      return { local, index };
+    }
+    return undefined;
+  }
+
+  /** `const h0 = H(v3), ...;` for the indexes a scope's code used. */
+  private declareIndexes(scope: StaticScope): string {
+    const decls = [...(scope.indexes ?? [])].map(([local, index]) => `${index} = H(${local})`);
+    return decls.length === 0 ? '' : `const ${decls.join(', ')};\n`;
   }
 
   private variable(name: string, p: number): string {
@@ -377,7 +523,8 @@ class Generator {
   }
 
   private call(name: string, argNodes: readonly Node[], lambda: LambdaNode | undefined, node: Node): string {
-    const fast = this.iterationCall(name, argNodes, lambda, node);
+    const fast =
+      this.iterationCall(name, argNodes, lambda, node) ?? this.collectionCall(name, argNodes, lambda, node);
     if (fast) return fast;
     const args = argNodes.map((a) => this.element(a));
     const view = SCOPE_FUNCTIONS.has(name) ? this.scopeView() : 'undefined';
@@ -403,43 +550,121 @@ class Generator {
     const n = lambda.params.length;
     if (name === 'reduce') {
       const args = argNodes.map((a) => this.expr(a)).join(', ');
-      return `rt.reduce([${args}], ${this.plainLambda(lambda)}, ${n}, ${this.pos(node)}, ${this.site()})`;
+      const fn = this.plainLambda(lambda);
+      return `rt.reduce([${args}], ${fn.code}, ${n}, ${this.pos(node)}, ${this.site()}${arityArgument(fn)})`;
     }
     const receiver = this.expr(argNodes[0]!);
-    return `rt.${name}(${receiver}, ${this.plainLambda(lambda)}, ${n}, ${this.pos(node)}, ${this.site()})`;
+    const fn = this.plainLambda(lambda);
+    return `rt.${name}(${receiver}, ${fn.code}, ${n}, ${this.pos(node)}, ${this.site()}${arityArgument(fn)})`;
+  }
+
+  /**
+   * length/size/empty(x) and join(x[, d]) call runtime methods that answer arrays, hashes (and strings of
+   * arrays for join) in place when the core function is in use, else make the ordinary call.
+   */
+  private collectionCall(
+    name: string,
+    argNodes: readonly Node[],
+    lambda: LambdaNode | undefined,
+    node: Node,
+  ): string | undefined {
+    if (lambda || argNodes.some((a) => a.type === 'Unary' && a.operator === '*')) return undefined;
+    const n = argNodes.length;
+    if (COLLECTION_FAST_PATHS.has(name) && n === 1)
+      return `rt.${name}(${this.expr(argNodes[0]!)}, ${this.pos(node)}, ${this.site()})`;
+    if (name === 'join' && (n === 1 || n === 2)) {
+      // `U` (unset) stands for an absent delimiter.
+      const delimiter = n === 2 ? this.expr(argNodes[1]!) : 'U';
+      return `rt.join(${this.expr(argNodes[0]!)}, ${delimiter}, ${this.pos(node)}, ${this.site()})`;
+    }
+    return undefined;
   }
 
   private access(node: AccessNode): string {
+    // A type expression such as `Array[Hash[String, Data]]` means the same in every template: its value is
+    // shared by all compiles (no re-parameterizing per compile; the instance memo of checkParameter hits).
+    if (isConstant(node)) return this.sharedConstant(node);
     const [only] = node.keys;
     // A single key avoids building an array of keys.
     let code: string;
     if (node.keys.length !== 1 || !only || (only.type === 'Unary' && only.operator === '*')) {
       code = `rt.access(${this.expr(node.target)}, [${node.keys.map((k) => this.element(k)).join(', ')}], ${this.pos(node)})`;
     } else if (only.type === 'Literal' && typeof only.value === 'string') {
-      // `$h['key']`, the commonest access: a hash is read in place (the scratch `t` is used at once).
+      // `$h['key']`, the commonest access: a hash is read through its index of string keys, a plain
+      // property read (`H`, see `hashIndex` in the runtime; undefined for anything but a hash, which
+      // `rt.keyed` reads as an object of that one key). The scratch `t` is used at once.
       const key = str(only.value);
-      code = `((t = ${this.expr(node.target)}) instanceof Map ? t.get(${key}) : rt.access1(t, ${key}, ${this.pos(node)}))`;
+      const hoisted = node.target.type === 'Variable' ? this.indexOf(node.target.name) : undefined;
+      code = hoisted
+        ? `(${hoisted.index} ?? rt.keyed(${hoisted.local}, ${key}, ${this.pos(node)}))`
+        : `(H(t = ${this.expr(node.target)}) ?? rt.keyed(t, ${key}, ${this.pos(node)}))`;
+      code += propertyAccess(only.value);
     } else {
       code = `rt.access1(${this.expr(node.target)}, ${this.expr(only)}, ${this.pos(node)})`;
     }
-    if (!isConstant(node)) return code;
-    // A type expression such as `Array[Hash[String, Data]]` means the same in every template: its value is
-    // shared by all compiles (no re-parameterizing per compile; the instance memo of checkParameter hits).
-    const key = str(constantKey(node));
-    return this.constant(`rt.sharedConstant(${key}) ?? rt.shareConstant(${key}, ${code})`);
+    return code;
   }
 
-  private binary(op: string, left: string, right: string, p: number): string {
+  /**
+   * A constant expression (see {@link isConstant}) as data, `rt.constant(K[n])`: the runtime computes it
+   * once (shared by key with every template) and keeps it in the slot. Data is cheaper to compile than code.
+   */
+  private sharedConstant(node: Node): string {
+    return `rt.constant(${this.fixed(this.constantSlot(node))})`;
+  }
+
+  private constantSlot(node: Node): ConstantSlot {
+    return { key: constantKey(node), plan: this.plan(node), done: false, value: undefined };
+  }
+
+  /** How the runtime computes a constant expression; span indexes for its errors. */
+  private plan(node: Node): ConstantPlan {
+    switch (node.type) {
+      case 'Literal':
+        return {
+          t: 'value',
+          v: typeof node.value === 'number' ? float(node.value) : literalValue(node.value),
+        };
+      case 'Default':
+        return { t: 'default' };
+      case 'BareWord':
+        return { t: 'value', v: node.name };
+      case 'TypeRef':
+        return { t: 'type', name: node.name, p: this.pos(node) };
+      case 'Regex':
+        return { t: 'regexp', source: node.source, p: this.pos(node) };
+      case 'Array':
+        return { t: 'array', items: node.elements.map((e) => this.plan(e)) };
+      case 'Hash':
+        return { t: 'hash', items: node.entries.flatMap((e) => [this.plan(e.key), this.plan(e.value)]) };
+      case 'Access':
+        return {
+          t: 'access',
+          target: this.plan(node.target),
+          keys: node.keys.map((k) => this.plan(k)),
+          p: this.pos(node),
+        };
+      default:
+        throw new Error(`not a constant: ${node.type}`);
+    }
+  }
+
+  private binary(node: Node & { type: 'Binary' }): string {
+    const op = node.operator;
+    if (op === '==' || op === '!=') return (op === '!=' ? '!' : '') + this.equals(node.left, node.right);
+    const left = this.expr(node.left);
+    const right = this.expr(node.right);
+    const p = this.pos({ start: node.operatorStart, end: node.end });
     switch (op) {
-      case '==':
-        return `rt.equals(${left}, ${right})`;
-      case '!=':
-        return `!rt.equals(${left}, ${right})`;
       case '<':
       case '<=':
       case '>':
       case '>=':
-        return `(rt.compare(${left}, ${right}, ${str(op)}, ${p}) ${op} 0)`;
+      case '+':
+      case '-':
+      case '*':
+        // Runtime methods with a fast path for two Integers (JavaScript numbers).
+        return `rt.${OPERATOR_METHODS[op]}(${left}, ${right}, ${p})`;
       case '=~':
         return `rt.match(${left}, ${right}, ${p})`;
       case '!~':
@@ -449,6 +674,14 @@ class Generator {
       default:
         return `rt.arithmetic(${str(op)}, ${left}, ${right}, ${p})`;
     }
+  }
+
+  /** `a == b`; against a string literal, `rt.eqs` (case-insensitive string compare, no type dispatch). */
+  private equals(left: Node, right: Node): string {
+    if (isString(right)) return `rt.eqs(${this.expr(left)}, ${this.expr(right)})`;
+    // The literal has no side effects: evaluating it first changes nothing.
+    if (isString(left)) return `rt.eqs(${this.expr(right)}, ${this.expr(left)})`;
+    return `rt.equals(${this.expr(left)}, ${this.expr(right)})`;
   }
 
   private selector(node: SelectorNode): string {
@@ -472,28 +705,50 @@ class Generator {
     const params = node.params;
     const required = params.filter((p) => !p.defaultValue && !p.captureRest).length;
     const hasRest = params.some((p) => p.captureRest);
-    return `rt.lambda(${this.plainLambda(node)}, ${params.length}, ${required}, ${hasRest})`;
+    const fn = this.plainLambda(node);
+    return `rt.lambda(${fn.code}, ${params.length}, ${required}, ${hasRest}${arityArgument(fn)})`;
   }
 
-  /** The lambda's JavaScript function, without the metadata `rt.lambda` adds. */
-  private plainLambda(node: LambdaNode): string {
+  /**
+   * The lambda's JavaScript function, without the metadata `rt.lambda` adds. A lambda whose parameters
+   * are all required and untyped does not check its arity itself (the runtime loops call it right):
+   * `unchecked` is then its span, for `rt.lambda` to wrap it with the check when a function calls it.
+   */
+  private plainLambda(node: LambdaNode): { code: string; unchecked: number | undefined } {
     const params = node.params;
     const scope = this.openScope(params, node.body);
     const required = params.filter((p) => !p.defaultValue && !p.captureRest).length;
     const hasRest = params.some((p) => p.captureRest);
-    const args = params.map((_, i) => `a${i}`).join(', ');
-    let code = `function (${args}) { let t; ${this.declareLocals(scope)}\n`;
+    // Parameters before the first optional one are present once the arity check has passed.
+    const firstOptional = params.findIndex((p) => p.defaultValue || p.captureRest);
+    const isPresent = (i: number) => firstOptional < 0 || i < firstOptional;
+    // A present, untyped parameter is the JavaScript parameter itself (its local): nothing to bind.
+    const direct = params.map(
+      (p, i) =>
+        isPresent(i) &&
+        !p.valueType &&
+        scope.locals.has(p.name) &&
+        params.filter((q) => q.name === p.name).length === 1,
+    );
+    const args = params.map((p, i) => (direct[i] ? scope.locals.get(p.name)! : `a${i}`)).join(', ');
+    const own = new Set(params.filter((_, i) => direct[i]).map((p) => scope.locals.get(p.name)!));
+    let code = `function (${args}) { let t; ${this.declareLocals(scope, own)}\n`;
+    const p = this.pos(node);
+    const unchecked = direct.every(Boolean) ? p : undefined;
     const max = hasRest ? 'Infinity' : params.length;
     const outside = hasRest
       ? `arguments.length < ${required}`
       : required === params.length
         ? `arguments.length !== ${required}`
         : `arguments.length < ${required} || arguments.length > ${max}`;
-    code += `if (${outside}) rt.checkLambdaArity(arguments.length, ${required}, ${max}, ${this.pos(node)});\n`;
-    // Parameters before the first optional one are present once the arity check has passed.
-    const firstOptional = params.findIndex((p) => p.defaultValue || p.captureRest);
+    if (unchecked === undefined)
+      code += `if (${outside}) rt.checkLambdaArity(arguments.length, ${required}, ${max}, ${p});\n`;
     params.forEach((param, i) => {
-      const present = firstOptional < 0 || i < firstOptional;
+      if (direct[i]) {
+        scope.bound.add(param.name);
+        return;
+      }
+      const present = isPresent(i);
       const given = param.captureRest
         ? `Array.prototype.slice.call(arguments, ${i})`
         : present
@@ -501,22 +756,41 @@ class Generator {
           : `(arguments.length > ${i} ? a${i} : rt.MISSING)`;
       code += `${this.bindParameter(param, given, present)}\n`;
     });
+    scope.indexes = new Map();
     // Only a body that calls next() needs to catch it (nested lambdas catch their own).
-    code += callsNext(node.body)
+    const body = callsNext(node.body)
       ? `try {\n${this.valueBlock(node.body)}\n} catch (e) { return rt.nextValue(e); }\n`
       : `${this.valueBlock(node.body)}\n`;
-    code += '}';
+    code += `${this.declareIndexes(scope)}${body}}`;
     this.closeScope();
-    return code;
+    return { code, unchecked };
   }
 }
 
+/** `, p`: the span of a lambda that does not check its arity (see `plainLambda`), as a last argument. */
+function arityArgument(fn: { unchecked: number | undefined }): string {
+  return fn.unchecked === undefined ? '' : `, ${fn.unchecked}`;
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = -MAX_SAFE;
+
+/** The value of an Integer, String, Boolean or undef literal (see `expr` for Floats). */
+function literalValue(
+  value: string | boolean | bigint | undefined,
+): string | boolean | number | bigint | undefined {
+  return typeof value === 'bigint' ? integer(value) : value;
+}
+
+/** JavaScript for a literal; a Float (`number`) only in texts such as constant keys, see `expr`. */
 function literal(value: string | boolean | bigint | number | undefined): string {
   switch (typeof value) {
     case 'string':
       return str(value);
     case 'bigint':
-      return `${value}n`;
+      // Integers are numbers when safe (the model of runtime/values.ts), bigints beyond.
+      if (value >= MIN_SAFE && value <= MAX_SAFE) return value < 0n ? `(${value})` : String(value);
+      return value < 0n ? `(${value}n)` : `${value}n`;
     case 'number':
       return Object.is(value, -0)
         ? '-0'
@@ -530,6 +804,45 @@ function literal(value: string | boolean | bigint | number | undefined): string 
     default:
       return 'undefined';
   }
+}
+
+/** Whether an expression's value is always a Boolean (comparisons, `!`, `and`, `or`, true/false). */
+function isBoolean(node: Node): boolean {
+  switch (node.type) {
+    case 'Literal':
+      return typeof node.value === 'boolean';
+    case 'Logical':
+      return true;
+    case 'Unary':
+      return node.operator === '!';
+    case 'Binary':
+      return BOOLEAN_OPERATORS.has(node.operator);
+    case 'Paren':
+      return isBoolean(node.expr);
+    default:
+      return false;
+  }
+}
+
+const OPERATOR_METHODS: Record<string, string> = {
+  '<': 'lt',
+  '<=': 'le',
+  '>': 'gt',
+  '>=': 'ge',
+  '+': 'add',
+  '-': 'sub',
+  '*': 'mul',
+};
+
+function isString(node: Node): boolean {
+  return node.type === 'Literal' && typeof node.value === 'string';
+}
+
+const BOOLEAN_OPERATORS = new Set(['==', '!=', '<', '<=', '>', '>=', '=~', '!~', 'in']);
+
+/** `.name` for a key that is an identifier, else `["..."]` (the index has no inherited properties). */
+function propertyAccess(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${str(key)}]`;
 }
 
 /** Whether an expression's value can be computed once and reused (type expressions mostly). */
@@ -578,6 +891,22 @@ function constantKey(node: Node): string {
   }
 }
 
+/**
+ * `parts.join(separator)` without flattening: the parts are concatenations themselves, and `join` would copy
+ * them at every level of nesting; `+` makes a rope that `new Function` flattens once.
+ */
+function concat(parts: readonly string[], separator: string): string {
+  let out = parts[0] ?? '';
+  for (let i = 1; i < parts.length; i++) out += separator + parts[i];
+  return out;
+}
+
+/** Whether evaluating a node may call a function (which may end the template with return()). */
+function makesCall(node: WalkNode): boolean {
+  if (node.type === 'Call' || node.type === 'MethodCall' || node.type === 'New') return true;
+  return nodeChildren(node).some(makesCall);
+}
+
 /** Whether a lambda body calls next() outside nested lambdas. */
 function callsNext(body: readonly Node[]): boolean {
   const walk = (node: WalkNode): boolean => {
@@ -592,6 +921,13 @@ function callsNext(body: readonly Node[]): boolean {
 function mayCapture(node: WalkNode): boolean {
   if (node.type === 'Binary' && (node.operator === '=~' || node.operator === '!~' || node.operator === 'in'))
     return true;
-  if (node.type === 'Case' || node.type === 'Selector') return true;
+  // An option other than a literal may be a regexp (or a type, an array...) and set captures when it
+  // matches; literal options compare with `==`.
+  if (node.type === 'Case' && !node.options.every((o) => o.values.every(isLiteralOption))) return true;
+  if (node.type === 'Selector' && !node.entries.every((e) => isLiteralOption(e.key))) return true;
   return nodeChildren(node).some(mayCapture);
+}
+
+function isLiteralOption(node: Node): boolean {
+  return node.type === 'Literal' || node.type === 'Default';
 }

@@ -58,6 +58,11 @@ export interface TemplateParameter {
   readonly span: { readonly start: number; readonly end: number };
 }
 
+/**
+ * Template values: a Puppet hash, used as it is (its values must be Puppet values: Integers as numbers,
+ * bigint only beyond 2^53, Floats made by `float()`), or a plain object converted by `fromJs` (whole
+ * numbers become Integers, others Floats; pass `float(n)` for a whole Float).
+ */
 export type Values = PHash | Readonly<Record<string, unknown>>;
 
 // ---------------------------------------------------------------- compile cache
@@ -133,10 +138,18 @@ export class CompiledTemplate {
   }
 
   /** Renders with the given values. Throws `EppError` (with a position) for any problem. */
-  render(values: Values = {}, options: RenderOptions = {}): string {
+  render(values: Values = {}, options: RenderOptions = NO_OPTIONS): string {
     const host = new Host(options);
     const top = topScopeOf(options.topScope);
-    return host.run(this, toHash(values), Object.create(top), top, 0) as string;
+    return host.run(this, toHash(values), this.dynamicScope(top), top, 0) as string;
+  }
+
+  /**
+   * The scope of the template's own names beyond its locals: a template without declared parameters gets
+   * its values written into a fresh one; with parameters nothing is written, so the top scope serves.
+   */
+  dynamicScope(top: object): object {
+    return this.parameters ? top : Object.create(top);
   }
 
   /** @internal runs with an explicit scope (nested templates, hooks). */
@@ -213,14 +226,19 @@ function toHash(values: Values): PHash {
 /** Top scopes by the hash they were made from: the engine renders every file of a template with one. */
 const topScopes = new WeakMap<object, object>();
 
+/** The top scope of renders without top-scope values (never written to: scopes are made on top of it). */
+const EMPTY_TOP: object = Object.freeze(Object.create(null));
+
+/** The default render options, shared (a Host is made per render; an options object need not be). */
+const NO_OPTIONS: RenderOptions = Object.freeze({});
+
 function topScopeOf(values: Values | undefined): object {
-  if (values && topScopes.has(values)) return topScopes.get(values)!;
+  if (values === undefined) return EMPTY_TOP;
+  if (topScopes.has(values)) return topScopes.get(values)!;
   const top: Record<string, Value> = Object.create(null);
-  if (values) {
-    for (const [k, v] of toHash(values)) if (typeof k === 'string') top[k] = v;
-    // Only Puppet hashes are immutable; a plain object may change between renders.
-    if (isHash(values as Value)) topScopes.set(values, top);
-  }
+  for (const [k, v] of toHash(values)) if (typeof k === 'string') top[k] = v;
+  // Only Puppet hashes are immutable; a plain object may change between renders.
+  if (isHash(values as Value)) topScopes.set(values, top);
   return top;
 }
 
@@ -248,7 +266,7 @@ class Host implements RuntimeHost {
     this.options.onLog?.(level, message);
   }
 
-  private currentTop: object = Object.create(null);
+  private currentTop: object = EMPTY_TOP;
 
   run(template: CompiledTemplate, values: PHash, scope: object, top: object, depth: number): unknown {
     const previousTop = this.currentTop;
@@ -276,7 +294,13 @@ class Host implements RuntimeHost {
     const template = compileEpp(source, { file, delimiters: this.options.delimiters });
     const values = args === undefined ? new Map() : asArgumentHash(args, 'epp');
     // A file template sees the global scope only, plus its arguments.
-    return this.run(template, values, Object.create(this.currentTop), this.currentTop, depth) as string;
+    return this.run(
+      template,
+      values,
+      template.dynamicScope(this.currentTop),
+      this.currentTop,
+      depth,
+    ) as string;
   }
 
   renderInline(source: string, args: Value | undefined, callerScope: object, depth: number): string {

@@ -34,5 +34,17 @@ export {
 } from './functions/registry.js';
 export { lineColumn } from './position.js';
 export { PType } from './runtime/types.js';
-export { fromJs, type PHash, toJs, type Value } from './runtime/values.js';
+// Integers are JavaScript numbers (bigint beyond 2^53); a Float is made with `float(n)`.
+export {
+  float,
+  fromJs,
+  integer,
+  isFloat,
+  isInteger,
+  PFloat,
+  type PHash,
+  type PInteger,
+  toJs,
+  type Value,
+} from './runtime/values.js';
 export { findSyntaxErrors } from './validate.js';

@@ -1,10 +1,10 @@
 /**
- * JSON text straight to Puppet values, keeping what `JSON.parse` loses: `1` is an Integer (bigint) and
- * `1.0` a Float (number). Objects become hashes in their written order. Used for `--values-file x.json`,
+ * JSON text straight to Puppet values, keeping what `JSON.parse` loses: `1` is an Integer (exact, also
+ * beyond 2^53) and `1.0` a Float. Objects become hashes in their written order. Used for `--values-file x.json`,
  * where loading a YAML parser for JSON would dominate the start-up time of `pantograph epp render`.
  */
 import { EppSyntaxError } from './errors.js';
-import type { PHash, Value } from './runtime/values.js';
+import { float, integer, type PFloat, type PHash, type PInteger, type Value } from './runtime/values.js';
 
 export function parseJsonValues(text: string, file: string): Value {
   return new JsonReader(text, file).document();
@@ -134,11 +134,13 @@ class JsonReader {
     return this.fail('unterminated string');
   }
 
-  private number(): bigint | number {
+  private number(): PInteger | PFloat {
     NUMBER.lastIndex = this.pos;
     const m = NUMBER.exec(this.text);
     if (!m) return this.fail('invalid number');
     this.pos += m[0].length;
-    return m[1] === undefined && m[2] === undefined ? BigInt(m[0]) : Number(m[0]);
+    if (m[1] !== undefined || m[2] !== undefined) return float(Number(m[0]));
+    // Short digit strings are exact as numbers; longer ones go through bigint (exact beyond 2^53).
+    return m[0].length < 16 ? integer(Number(m[0])) : integer(BigInt(m[0]));
   }
 }

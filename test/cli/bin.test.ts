@@ -37,6 +37,24 @@ describe('pantograph epp render (built CLI)', () => {
     expect(run(['epp', 'render', 't.epp', '--values-file', 'v.yaml'], dir).stdout).toBe('Hello yaml 3.0\n');
   });
 
+  it('reads Integers exactly beyond 2^53 and tells 2 from 2.0 in values files and --values', () => {
+    writeFileSync(
+      join(dir, 'n.epp'),
+      '<%- | Integer $n, Integer $i, Float $f | -%>\n<%= $n + 1 %> <%= $i %> <%= $f %> <%= $i == $f %>',
+    );
+    writeFileSync(join(dir, 'n.json'), '{"n": 9007199254740993, "i": 2, "f": 2.0}');
+    writeFileSync(join(dir, 'n.yaml'), 'n: 9007199254740993\ni: 2\nf: 2.0\n');
+    const expected = '9007199254740994 2 2.0 true\n';
+    expect(run(['epp', 'render', 'n.epp', '--values-file', 'n.json'], dir).stdout).toBe(expected);
+    expect(run(['epp', 'render', 'n.epp', '--values-file', 'n.yaml'], dir).stdout).toBe(expected);
+    expect(
+      run(['epp', 'render', 'n.epp', '--values', '{"n": 9007199254740993, "i": 2, "f": 2.0}'], dir).stdout,
+    ).toBe(expected);
+    expect(
+      run(['epp', 'render', 'n.epp', '--values', '{n => 9007199254740993, i => 2, f => 2.0}'], dir).stdout,
+    ).toBe(expected);
+  });
+
   it('renders inline templates, strict by default and Puppet 7 style with --no-strict', () => {
     const strict = run(['epp', 'render', '-e', '[<%= $nope %>]']);
     expect(strict.code).toBe(1);

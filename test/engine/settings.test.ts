@@ -5,11 +5,15 @@ import { loadProject } from '../../src/engine/project.js';
 import {
   cloneData,
   dataEquals,
+  dataToValue,
   mergeData,
   mergeSettings,
+  NotDataError,
   plainData,
   validateSettings,
+  valueToData,
 } from '../../src/engine/settings.js';
+import { float, PRegexp } from '../../src/epp/runtime/values.js';
 import { removeTempDirs, type Tree, tempTree } from '../helpers/fs.js';
 
 describe('mergeSettings: hashes', () => {
@@ -144,6 +148,52 @@ describe('helpers', () => {
     const copy = cloneData(src) as typeof src;
     expect(copy).toEqual(src);
     expect(copy.a[0]).not.toBe(src.a[0]);
+  });
+});
+
+describe('settings data <-> Puppet values', () => {
+  it('makes data Integers (bigint) Integers (numbers, bigint only beyond 2^53) and data Floats Floats', () => {
+    const value = dataToValue({
+      i: 1n,
+      f: 1,
+      big: 2n ** 60n,
+      neg: -0,
+      list: [3n, 2.5, null],
+      s: 'x',
+      b: true,
+    });
+    expect(value).toEqual(
+      new Map<string, unknown>([
+        ['i', 1],
+        ['f', float(1)],
+        ['big', 2n ** 60n],
+        ['neg', float(-0)],
+        ['list', [3, float(2.5), undefined]],
+        ['s', 'x'],
+        ['b', true],
+      ]),
+    );
+    const map = value as Map<string, unknown>;
+    expect(map.get('f')).toBe(float(1));
+    expect(map.get('neg')).toBe(float(-0));
+  });
+
+  it('turns values back into the same data, Integer and Float kept apart', () => {
+    const data: DataMap = { i: 1n, f: 1, big: -(2n ** 60n), nested: { z: 0n, h: 0.5 }, list: [null, 'a'] };
+    expect(valueToData(dataToValue(data))).toEqual(data);
+    expect(
+      valueToData(
+        new Map<string, unknown>([
+          ['n', 7],
+          ['f', float(7)],
+        ]) as never,
+      ),
+    ).toEqual({ n: 7n, f: 7 });
+  });
+
+  it('refuses what is no data', () => {
+    expect(() => valueToData(new Map([['r', new PRegexp('x')]]))).toThrow(NotDataError);
+    expect(() => valueToData(new Map([[1, 'one']]))).toThrow(NotDataError);
   });
 });
 

@@ -1,10 +1,14 @@
 /**
  * The compiled fast paths (each/map/filter/reduce with a plain lambda run as loops by the runtime, bound
- * parameters read without the unset check, literal case options) behave as the ordinary calls do.
+ * parameters read without the unset check, literal case options, `$h['key']` through the hash's index,
+ * length/size/empty/join in place, Integer operators on numbers, output appended in few statements)
+ * behave as the ordinary calls do.
  */
 import { describe, expect, it } from 'vitest';
 import { newCallSite } from '../../src/epp/functions/registry.js';
 import { compileEpp, defineFunction, EppError, FunctionRegistry, renderEpp } from '../../src/epp/index.js';
+import { hashIndex } from '../../src/epp/runtime/runtime.js';
+import { float, fromJs, type PHash } from '../../src/epp/runtime/values.js';
 
 function renderError(source: string, options = {}): EppError {
   try {
@@ -53,11 +57,24 @@ describe('iteration fast paths', () => {
 
   it('uses a function that replaces the core one', () => {
     const each = defineFunction('each', 1, 1, () => 'replaced', 'required');
-    const map = defineFunction('map', 1, 1, (_ctx, _args, block) => block?.(42n), 'required');
+    const map = defineFunction('map', 1, 1, (_ctx, _args, block) => block?.(42), 'required');
     expect(renderEpp('<%= [1].each |$x| { 1 } %>', {}, { functions: [each] })).toBe('replaced');
     expect(renderEpp('<%= [1].map |$x| { $x + 1 } %>', {}, { functions: [map] })).toBe('43');
     // The same compiled template still takes the fast path without the replacement.
     expect(renderEpp('<%= [1].each |$x| { 1 } %>')).toBe('[1]');
+  });
+
+  it('checks the arity of a plain lambda that a function calls with the wrong count', () => {
+    const source = '<%= with(1, 2) |$a| { $a } %>';
+    const error = renderError(source);
+    expect(error.message).toContain('lambda expects 1 arguments, got 2');
+    expect(error.location?.span).toEqual({ start: source.indexOf('|$a|'), end: source.indexOf('} %>') + 1 });
+    expect(renderError('<%= with(1) |$a, $b| { $a } %>').message).toContain(
+      'lambda expects 2 arguments, got 1',
+    );
+    expect(renderEpp('<%= 3.map |$i| { $i * 2 } %>|<%= [3, 1].sort |$a, $b| { compare($a, $b) } %>')).toBe(
+      '[0, 2, 4]|[1, 3]',
+    );
   });
 
   it('points errors raised in the lambda at their own position', () => {
@@ -82,10 +99,10 @@ describe('call sites', () => {
   });
 
   it('see a function added to a registry after they resolved it', () => {
-    const registry = new FunctionRegistry().add(defineFunction('f', 0, 0, () => 1n));
+    const registry = new FunctionRegistry().add(defineFunction('f', 0, 0, () => 1));
     const site = newCallSite();
     expect(registry.resolve(site, 'f')?.call).toBe(registry.get('f')?.call);
-    const replacement = defineFunction('f', 0, 0, () => 2n);
+    const replacement = defineFunction('f', 0, 0, () => 2);
     registry.add(replacement);
     expect(registry.resolve(site, 'f')).toBe(replacement);
     expect(new FunctionRegistry().resolve(site, 'f')).toBeUndefined();
@@ -119,5 +136,148 @@ describe('parameters and case options', () => {
     expect(template.render({ x: 2.0 })).toBe('two');
     expect(template.render({ x: null })).toBe('none');
     expect(template.render({ x: 'api' })).toBe('other');
+  });
+});
+
+describe('hash reads through the index', () => {
+  it('read what Map.get reads, for every string key, and undef for a missing one', () => {
+    const h = fromJs({ name: 'a', 'a-b': 1, '0': 2, '': 3, nested: { x: [1] }, none: null }) as PHash;
+    const index = hashIndex(h)!;
+    for (const [k, v] of h) expect(index[k as string]).toBe(v);
+    expect(hashIndex(h)).toBe(index); // built once, kept on the hash
+    expect(index.missing).toBeUndefined();
+    const source =
+      "<%= $h['name'] %>|<%= $h['a-b'] %>|<%= $h['0'] %>|<%= $h[''] %>|<%= $h['nested']['x'] %>|" +
+      "<%= $h['none'] == undef %>|<%= $h['missing'] == undef %>";
+    expect(renderEpp(source, { h })).toBe('a|1|2|3|[1]|true|true');
+  });
+
+  it('treat toString, __proto__ and constructor as plain keys', () => {
+    const h = new Map([
+      ['toString', 'a'],
+      ['__proto__', 'b'],
+    ]);
+    const source =
+      "<%= $h['toString'] %>|<%= $h['__proto__'] %>|<%= $h['constructor'] == undef %>|<%= $h['hasOwnProperty'] == undef %>";
+    expect(renderEpp(source, { h })).toBe('a|b|true|true');
+    expect(hashIndex(h)!.valueOf).toBeUndefined();
+  });
+
+  it('leave other keys to Map.get: an Integer key is not its string', () => {
+    const source = "<% $h = {1 => 'one', 'x' => 2} %><%= $h[1] %>|<%= $h['1'] == undef %>|<%= $h['x'] %>";
+    expect(renderEpp(source)).toBe('one|true|2');
+    expect(hashIndex(new Map<unknown, unknown>([[1, 'one']]) as PHash)).toEqual({});
+  });
+
+  it('read lambda and template parameters through one index per call, other values as before', () => {
+    const source =
+      "<%- | $h | -%><%= $h['a'] %><% [{'a' => 1}, {'a' => 2}].each |$x| { %>,<%= $x['a'] %><% } %>";
+    expect(renderEpp(source, { h: { a: 0 } })).toBe('0,1,2');
+    expect(renderEpp("<% [{'k' => 1}, {}].each |$x| { %><%= $x['k'] %>.<% } %>")).toBe('1..');
+    expect(renderError("<% [undef].each |$x| { %><%= $x['k'] %><% } %>").code).toBe('EPP_ACCESS');
+    expect(renderError("<% ['abc'].each |$x| { %><%= $x['b'] %><% } %>").message).toContain(
+      'String index must be an Integer',
+    );
+  });
+
+  it('point errors of non-hash targets at the access', () => {
+    const source = "<% [[1]].each |$x| { %><%= $x['k'] %><% } %>";
+    const error = renderError(source);
+    expect(error.code).toBe('EPP_ACCESS');
+    expect(error.location?.span).toEqual({
+      start: source.indexOf("$x['k']"),
+      end: source.indexOf("$x['k']") + 7,
+    });
+    expect(renderError("<%= [1, 2]['x'] %>").location?.span).toEqual({ start: 4, end: 15 });
+  });
+});
+
+describe('collection functions in place', () => {
+  it('answer arrays, hashes and strings as the core functions do', () => {
+    expect(
+      renderEpp("<%= [a, b].length %>|<%= {a => 1}.size %>|<%= 'héé'.length %>|<%= '\u{1F600}'.length %>"),
+    ).toBe('2|1|3|1');
+    expect(
+      renderEpp("<%= [].empty %>|<%= ''.empty %>|<%= {}.empty %>|<%= [1].empty %>|<%= undef.empty %>"),
+    ).toBe('true|true|true|false|true');
+    expect(
+      renderEpp(
+        "<%= [a, 1, b].join('-') %>|<%= [a, b].join %>|<%= [].join(',') %>|<%= [[a, b], c].join(',') %>",
+      ),
+    ).toBe('a-1-b|ab||a,b,c');
+    expect(renderError('<%= 1.length %>').code).toBe('EPP_ARGUMENTS');
+    expect(renderError('<%= [a].join(1) %>').code).toBe('EPP_ARGUMENTS');
+  });
+
+  it('honour functions that replace them', () => {
+    const functions = [
+      defineFunction('length', 1, 1, () => 'L'),
+      defineFunction('size', 1, 1, () => 'S'),
+      defineFunction('empty', 1, 1, () => 'E'),
+      defineFunction('join', 1, 2, (_ctx, args) => `J${args.length}`),
+    ];
+    const template = compileEpp(
+      "<%= [1].length %><%= {} .size %><%= [].empty %><%= [a].join %><%= [a].join('-') %>",
+    );
+    expect(template.render({}, { functions })).toBe('LSEJ1J2');
+    expect(template.render({})).toBe('10truea' + 'a');
+  });
+});
+
+describe('Integers and Floats', () => {
+  it('compute on numbers and go exact beyond 2^53', () => {
+    expect(renderEpp('<% [a, b].each |$i, $x| { %><%= $i * 10 + 1 %>,<% } %>')).toBe('1,11,');
+    expect(
+      renderEpp('<%= 9007199254740991 + 2 %>|<%= 9007199254740993 %>|<%= -9007199254740991 - 2 %>'),
+    ).toBe('9007199254740993|9007199254740993|-9007199254740993');
+    expect(renderEpp('<%= 0 * -1 %>|<%= 3037000499 * 3037000499 %>|<%= 7 / 2 %>|<%= -7 / 2 %>')).toBe(
+      '0|9223372030926249001|3|-4',
+    );
+    expect(renderError('<%= 9223372036854775807 + 1 %>').code).toBe('EPP_INTEGER_OVERFLOW');
+  });
+
+  it('keep Float literals Floats', () => {
+    expect(
+      renderEpp('<% $x = 1.0 %><%= 2.0 %>|<%= 1.5 + 1 %>|<%= 1.0 * 3 %>|<%= 2.0 == 2 %>|<%= "${x}" %>'),
+    ).toBe('2.0|2.5|3.0|true|1.0');
+    expect(renderEpp('<%- | Float $f = 2.0 | -%><%= $f %>')).toBe('2.0');
+    expect(renderEpp('<%- | Float $f | -%><%= $f %>', { f: float(3) })).toBe('3.0');
+    expect(renderError('<%- | Integer $i = 2.0 | -%>').code).toBe('EPP_TYPE_MISMATCH');
+  });
+
+  it('compare numbers natively and the rest as Puppet does', () => {
+    expect(
+      renderEpp("<%= 2 < 10 %>|<%= 'a' < 'B' %>|<%= 1 < 1.5 %>|<%= 10 >= 10 %>|<%= 3 <= 2 %>|<%= 5 > 4.5 %>"),
+    ).toBe('true|true|true|true|false|true');
+    expect(
+      renderEpp(
+        "<%= 'WEB' == 'web' %>|<%= 1 == '1' %>|<%= 'web' == 1 %>|<%= 'x' != 'X' %>|<%= 'ab' == 'abc' %>",
+      ),
+    ).toBe('true|false|false|false|false');
+    expect(renderError("<%= 1 < 'a' %>").code).toBe('EPP_OPERATOR');
+  });
+});
+
+describe('output and parameters', () => {
+  it('keep the output made before a call that returns', () => {
+    expect(renderEpp('x<%= $a %>y<%= [1].each |$v| { return(2) } %>z', { a: 1 })).toBe('x1y');
+    expect(renderEpp('a<%= return(1) %>b')).toBe('a');
+  });
+
+  it('bind template parameters: defaults, undef, code defaults, errors at the parameter', () => {
+    const source =
+      '<%- | $a = 1, $b = "${a}x", Optional[Integer] $c = 3, Array $d = [] | -%><%= [$a, $b, $c, $d] %>';
+    expect(renderEpp(source)).toBe('[1, 1x, 3, []]');
+    expect(renderEpp(source, { a: 2, b: null, c: null })).toBe('[2, 2x, 3, []]');
+    const typed = '<%- | Integer $a | -%><%= $a %>';
+    const mismatch = renderError(typed, {});
+    expect(mismatch.code).toBe('EPP_MISSING_PARAMETER');
+    expect(() => renderEpp(typed, { a: 'x' })).toThrow(/parameter 'a' expects an Integer value, got String/);
+    const bad = '<%- | Integer $a = "${1}" | -%>';
+    const error = renderError(bad);
+    expect(error.code).toBe('EPP_TYPE_MISMATCH');
+    expect(error.location?.span.start).toBe(bad.indexOf('Integer'));
+    expect(renderError('<%- | $a | -%>', { strict: true }).code).toBe('EPP_MISSING_PARAMETER');
+    expect(renderError('<%- | $a | -%>').location?.span).toEqual({ start: 6, end: 8 });
   });
 });

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EppEvalError } from '../../src/epp/errors.js';
+import { compareForOperator, compareValues, puppetEquals, rubyEql } from '../../src/epp/runtime/compare.js';
 import {
   formatFloat,
   interpolate,
@@ -18,8 +19,15 @@ import {
   stringify,
   timestampToString,
 } from '../../src/epp/runtime/format.js';
+import {
+  arithmetic,
+  checkedInteger,
+  negate,
+  numericFromString,
+  typeLabel,
+} from '../../src/epp/runtime/operators.js';
 import { resolveTypeName } from '../../src/epp/runtime/types.js';
-import { DEFAULT, PRegexp, PSensitive, PTimestamp } from '../../src/epp/runtime/values.js';
+import { DEFAULT, float, PRegexp, PSensitive, PTimestamp } from '../../src/epp/runtime/values.js';
 import { errorOf, hash } from './helpers.js';
 
 const type = (name: string) => resolveTypeName(name)!;
@@ -59,10 +67,10 @@ describe('renderValue (<%= %>) and interpolate (string interpolation)', () => {
   it('prints scalars', () => {
     expect(renderValue('x')).toBe('x');
     expect(renderValue(undefined)).toBe('');
-    expect(renderValue(42n)).toBe('42');
-    expect(renderValue(-7n)).toBe('-7');
-    expect(renderValue(2.5)).toBe('2.5');
-    expect(renderValue(3)).toBe('3.0');
+    expect(renderValue(42)).toBe('42');
+    expect(renderValue(-7)).toBe('-7');
+    expect(renderValue(float(2.5))).toBe('2.5');
+    expect(renderValue(float(3))).toBe('3.0');
     expect(renderValue(true)).toBe('true');
     expect(renderValue(false)).toBe('false');
     expect(renderValue(DEFAULT)).toBe('default');
@@ -74,17 +82,17 @@ describe('renderValue (<%= %>) and interpolate (string interpolation)', () => {
   });
 
   it('prints collections with bare strings and empty undef (render_array_mixed, render_hash_*)', () => {
-    expect(renderValue([1n, 'two', 3, true, undefined])).toBe('[1, two, 3.0, true, ]');
-    expect(renderValue(hash(['z', 1n], ['a', 2n], ['m', 3n]))).toBe('{z => 1, a => 2, m => 3}');
-    expect(renderValue(hash(['a', [1n, hash(['b', 'c'])]], ['d', hash()]))).toBe(
+    expect(renderValue([1, 'two', float(3), true, undefined])).toBe('[1, two, 3.0, true, ]');
+    expect(renderValue(hash(['z', 1], ['a', 2], ['m', 3]))).toBe('{z => 1, a => 2, m => 3}');
+    expect(renderValue(hash(['a', [1, hash(['b', 'c'])]], ['d', hash()]))).toBe(
       '{a => [1, {b => c}], d => {}}',
     );
     expect(renderValue(hash(['a', undefined]))).toBe('{a => }');
     expect(renderValue(["it's", 'a\nb', 'x"y'])).toBe('[it\'s, a\nb, x"y]');
-    expect(renderValue([1, 1e20, -0, undefined, DEFAULT, new PRegexp('re'), type('Integer')])).toBe(
-      '[1.0, 1.0e+20, -0.0, , default, /re/, Integer]',
-    );
-    expect(renderValue(hash([1n, 2.5]))).toBe('{1 => 2.5}');
+    expect(
+      renderValue([float(1), float(1e20), float(-0), undefined, DEFAULT, new PRegexp('re'), type('Integer')]),
+    ).toBe('[1.0, 1.0e+20, -0.0, , default, /re/, Integer]');
+    expect(renderValue(hash([1, float(2.5)]))).toBe('{1 => 2.5}');
   });
 
   it('unwraps Sensitive only at the top of <%= %> (render_sensitive_*)', () => {
@@ -94,13 +102,13 @@ describe('renderValue (<%= %>) and interpolate (string interpolation)', () => {
       '[Sensitive [value redacted], {a => Sensitive [value redacted]}]',
     );
     expect(interpolate(new PSensitive('x'))).toBe('Sensitive [value redacted]');
-    expect(interpolate(new PSensitive(1n))).toBe('Sensitive [value redacted]');
+    expect(interpolate(new PSensitive(1))).toBe('Sensitive [value redacted]');
   });
 
   it('interpolates like <%= %> otherwise (interp_*)', () => {
-    expect(interpolate([1n, 'two', undefined])).toBe('[1, two, ]');
-    expect(interpolate(3)).toBe('3.0');
-    expect(interpolate(0.25)).toBe('0.25');
+    expect(interpolate([1, 'two', undefined])).toBe('[1, two, ]');
+    expect(interpolate(float(3))).toBe('3.0');
+    expect(interpolate(float(0.25))).toBe('0.25');
     expect(interpolate(hash(['a', 'b']))).toBe('{a => b}');
     expect(interpolate(undefined)).toBe('');
   });
@@ -108,15 +116,15 @@ describe('renderValue (<%= %>) and interpolate (string interpolation)', () => {
 
 describe('stringify (String())', () => {
   it('uses %f for floats and quotes inside collections (fn_string_*)', () => {
-    expect(stringify(1n)).toBe('1');
-    expect(stringify(1)).toBe('1.000000');
-    expect(stringify(2.5)).toBe('2.500000');
-    expect(stringify(100)).toBe('100.000000');
-    expect(stringify(1e20)).toBe('100000000000000000000.000000');
-    expect(stringify(-0)).toBe('-0.000000');
+    expect(stringify(1)).toBe('1');
+    expect(stringify(float(1))).toBe('1.000000');
+    expect(stringify(float(2.5))).toBe('2.500000');
+    expect(stringify(float(100))).toBe('100.000000');
+    expect(stringify(float(1e20))).toBe('100000000000000000000.000000');
+    expect(stringify(float(-0))).toBe('-0.000000');
     expect(stringify(true)).toBe('true');
-    expect(stringify([1n, 'a'])).toBe("[1, 'a']");
-    expect(stringify([1n, undefined, 'a'])).toBe("[1, undef, 'a']");
+    expect(stringify([1, 'a'])).toBe("[1, 'a']");
+    expect(stringify([1, undefined, 'a'])).toBe("[1, undef, 'a']");
     expect(stringify(hash(['a', 'b']))).toBe("{'a' => 'b'}");
     expect(stringify(undefined)).toBe('');
     expect(stringify("it's \\ x")).toBe("it's \\ x");
@@ -125,16 +133,16 @@ describe('stringify (String())', () => {
   it('prints other values inside collections with %p', () => {
     expect(
       stringify([
-        1.5,
+        float(1.5),
         new PRegexp('a'),
         DEFAULT,
         type('Integer'),
-        new PSensitive(1n),
+        new PSensitive(1),
         hash(['k', [undefined]]),
       ]),
     ).toBe("[1.5, /a/, default, Integer, #<Sensitive [value redacted]>, {'k' => [undef]}]");
     expect(stringify(["it's", 'a\nb', 'c\\d'])).toBe(`['it\\'s', "a\\nb", 'c\\d']`);
-    expect(stringify(hash([1n, 'a'], [[1n], hash(['x', undefined])]))).toBe(
+    expect(stringify(hash([1, 'a'], [[1], hash(['x', undefined])]))).toBe(
       "{1 => 'a', [1] => {'x' => undef}}",
     );
   });
@@ -149,22 +157,22 @@ describe('stringify (String())', () => {
   });
 
   it('takes a format string for the value (fn_string_with_format)', () => {
-    expect(stringify(3.14259, '%.2f')).toBe('3.14');
-    expect(stringify(255n, '%x')).toBe('ff');
-    expect(stringify(8n, '%#o')).toBe('010');
-    expect(stringify(255n, '%#x')).toBe('0xff');
-    expect(stringify(3.5, '%s')).toBe('3.5');
-    expect(stringify(3n, '%s')).toBe('3');
-    expect(stringify(3.5, '%d')).toBe('3');
-    expect(stringify(-5n, '%x')).toBe('..fb');
-    expect(stringify(255n, '%+X')).toBe('+FF');
-    expect(stringify(1.5, '%+.2e')).toBe('+1.50e+00');
-    expect(stringify(0.1, '%g')).toBe('0.1');
-    expect(stringify(12345.6789, '%.3g')).toBe('1.23e+04');
-    expect(stringify(10n, '%08.3f')).toBe('0010.000');
-    expect(stringify(3.25, '%e')).toBe('3.250000e+00');
-    expect(stringify(1, '%p')).toBe('1.0');
-    expect(stringify(1, '%g')).toBe('1');
+    expect(stringify(float(3.14259), '%.2f')).toBe('3.14');
+    expect(stringify(255, '%x')).toBe('ff');
+    expect(stringify(8, '%#o')).toBe('010');
+    expect(stringify(255, '%#x')).toBe('0xff');
+    expect(stringify(float(3.5), '%s')).toBe('3.5');
+    expect(stringify(3, '%s')).toBe('3');
+    expect(stringify(float(3.5), '%d')).toBe('3');
+    expect(stringify(-5, '%x')).toBe('..fb');
+    expect(stringify(255, '%+X')).toBe('+FF');
+    expect(stringify(float(1.5), '%+.2e')).toBe('+1.50e+00');
+    expect(stringify(float(0.1), '%g')).toBe('0.1');
+    expect(stringify(float(12345.6789), '%.3g')).toBe('1.23e+04');
+    expect(stringify(10, '%08.3f')).toBe('0010.000');
+    expect(stringify(float(3.25), '%e')).toBe('3.250000e+00');
+    expect(stringify(float(1), '%p')).toBe('1.0');
+    expect(stringify(float(1), '%g')).toBe('1');
   });
 
   it('formats strings, booleans, undef and default by their own letters', () => {
@@ -188,12 +196,12 @@ describe('stringify (String())', () => {
     expect(stringify('a\tb', '%p')).toBe('"a\\tb"');
     expect(stringify("it's", '%#p')).toBe(`"it's"`);
     expect(stringify('a$b', '%#p')).toBe('"a\\$b"');
-    expect(stringify(65n, '%c')).toBe('A');
-    expect(stringify(65n, '%#c')).toBe('"A"');
-    expect(stringify(3n, '%#s')).toBe('"3"');
-    expect(stringify(3n, '%5s')).toBe('    3');
-    expect(stringify(3.25, '%#s')).toBe('"3.25"');
-    expect(stringify(3.25, '%8s')).toBe('    3.25');
+    expect(stringify(65, '%c')).toBe('A');
+    expect(stringify(65, '%#c')).toBe('"A"');
+    expect(stringify(3, '%#s')).toBe('"3"');
+    expect(stringify(3, '%5s')).toBe('    3');
+    expect(stringify(float(3.25), '%#s')).toBe('"3.25"');
+    expect(stringify(float(3.25), '%8s')).toBe('    3.25');
     expect(stringify(new PRegexp('ab'), '%p')).toBe('/ab/');
     expect(stringify(new PRegexp('ab'), '%#s')).toBe("'ab'");
     expect(stringify(new PRegexp('ab'), '%5p')).toBe(' /ab/');
@@ -203,45 +211,45 @@ describe('stringify (String())', () => {
   });
 
   it('formats arrays and hashes: delimiters, %a of a hash, separators', () => {
-    expect(stringify([1n, 'a'], '%s')).toBe("[1, 'a']");
-    expect(stringify([1n, 'a'], '%(a')).toBe("(1, 'a')");
+    expect(stringify([1, 'a'], '%s')).toBe("[1, 'a']");
+    expect(stringify([1, 'a'], '%(a')).toBe("(1, 'a')");
     expect(stringify([], '% a')).toBe('');
     expect(stringify(['x'], '%<a')).toBe("<'x'>");
     expect(stringify(hash(), '%[h')).toBe('[]');
-    expect(stringify(hash(['a', 1n]), '%a')).toBe("[['a', 1]]");
+    expect(stringify(hash(['a', 1]), '%a')).toBe("[['a', 1]]");
     expect(stringify(hash(['a', 'b']), '%p')).toBe("{'a' => 'b'}");
     expect(stringify([undefined, DEFAULT, new PRegexp('r')], '%s')).toBe('[undef, default, /r/]');
   });
 
   it('pretty prints with the # flag', () => {
-    expect(stringify(hash(['a', hash(['b', 1n])], ['c', [1n, hash(['d', 2n]), 3n]]), '%#h')).toBe(
+    expect(stringify(hash(['a', hash(['b', 1])], ['c', [1, hash(['d', 2]), 3]]), '%#h')).toBe(
       "{\n  'a' => {\n    'b' => 1\n  },\n  'c' => [1,\n    {\n      'd' => 2\n    }, 3]\n}",
     );
-    expect(stringify([1n, [2n, [3n]], 'a'], '%#a')).toBe("[1,\n  [2,\n    [3]],\n  'a']");
+    expect(stringify([1, [2, [3]], 'a'], '%#a')).toBe("[1,\n  [2,\n    [3]],\n  'a']");
     expect(stringify(['a', 'bb', 'ccc', 'dddd'], '%#5a')).toBe("[ 'a',\n  'bb',\n  'ccc',\n  'dddd']");
   });
 
   it('takes a hash of type to format, most specific type first', () => {
     const t = type;
-    expect(stringify(255n, hash([t('Any'), '%p'], [t('Integer'), '%x']))).toBe('ff');
-    expect(stringify(255n, hash([t('Numeric'), '%o']))).toBe('377');
-    expect(stringify(2.5, hash([t('Numeric'), '%d']))).toBe('2');
-    expect(stringify(2.5, hash([t('Integer'), '%x']))).toBe('2.500000');
+    expect(stringify(255, hash([t('Any'), '%p'], [t('Integer'), '%x']))).toBe('ff');
+    expect(stringify(255, hash([t('Numeric'), '%o']))).toBe('377');
+    expect(stringify(float(2.5), hash([t('Numeric'), '%d']))).toBe('2');
+    expect(stringify(float(2.5), hash([t('Integer'), '%x']))).toBe('2.500000');
     expect(
       stringify(
-        [255n, 'a'],
+        [255, 'a'],
         hash([t('Array'), hash(['format', '%a'], ['string_formats', hash([t('Integer'), '%x'])])]),
       ),
     ).toBe("[ff, 'a']");
-    expect(stringify([255n, [1n]], hash([t('Array'), hash(['format', '%(a'])], [t('Integer'), '%x']))).toBe(
+    expect(stringify([255, [1]], hash([t('Array'), hash(['format', '%(a'])], [t('Integer'), '%x']))).toBe(
       '(255, (1))',
     );
-    expect(stringify([1n, [2n, 'x']], hash([t('Array'), hash(['format', '%(a'], ['separator', ';'])]))).toBe(
+    expect(stringify([1, [2, 'x']], hash([t('Array'), hash(['format', '%(a'], ['separator', ';'])]))).toBe(
       "(1;(2;'x'))",
     );
     expect(
       stringify(
-        hash(['a', 1n], ['b', [1n, 2n]]),
+        hash(['a', 1], ['b', [1, 2]]),
         hash([t('Hash'), hash(['format', '%h'], ['separator', '; '], ['separator2', ': '])]),
       ),
     ).toBe("{'a': 1; 'b': [1, 2]}");
@@ -249,15 +257,15 @@ describe('stringify (String())', () => {
   });
 
   it('rejects bad formats with EPP_CONVERSION', () => {
-    expect(errorOf(() => stringify(1n, '%z')).code).toBe('EPP_CONVERSION');
-    expect(errorOf(() => stringify(1n, '%z')).message).toBe(
+    expect(errorOf(() => stringify(1, '%z')).code).toBe('EPP_CONVERSION');
+    expect(errorOf(() => stringify(1, '%z')).message).toBe(
       "Illegal format 'z' specified for value of Integer type - expected one of the characters 'dxXobBeEfgGaAspc'",
     );
-    expect(errorOf(() => stringify(1n, '%,d')).message).toBe(
+    expect(errorOf(() => stringify(1, '%,d')).message).toBe(
       "The format '%,d' is not a valid format on the form '%<flags><width>.<prec><format>'",
     );
-    expect(errorOf(() => stringify([1n], '%(<a')).code).toBe('EPP_CONVERSION');
-    expect(errorOf(() => stringify(1n, hash(['x', '%d']))).code).toBe('EPP_CONVERSION');
+    expect(errorOf(() => stringify([1], '%(<a')).code).toBe('EPP_CONVERSION');
+    expect(errorOf(() => stringify(1, hash(['x', '%d']))).code).toBe('EPP_CONVERSION');
   });
 });
 
@@ -276,106 +284,116 @@ describe('puppetQuote and rubyInspectString', () => {
 
 describe('sprintf (Ruby Kernel#format)', () => {
   it('passes the fn_sprintf_* cases', () => {
-    expect(sprintf('%s', [[1n, 'a']])).toBe('[1, "a"]');
-    expect(sprintf('[%05.2f] [%.3f] [%e]', [3.14259, 2n, 12345.678])).toBe('[03.14] [2.000] [1.234568e+04]');
-    expect(sprintf('%s|%p|%d', ['a', 'a', 3.7])).toBe('a|"a"|3');
-    expect(sprintf('[%-6s] [%6s] [%03d] [%+d] [%x] [%o] [%%]', ['ab', 'cd', 7n, 5n, 255n, 8n])).toBe(
+    expect(sprintf('%s', [[1, 'a']])).toBe('[1, "a"]');
+    expect(sprintf('[%05.2f] [%.3f] [%e]', [float(3.14259), 2, float(12345.678)])).toBe(
+      '[03.14] [2.000] [1.234568e+04]',
+    );
+    expect(sprintf('%s|%p|%d', ['a', 'a', float(3.7)])).toBe('a|"a"|3');
+    expect(sprintf('[%-6s] [%6s] [%03d] [%+d] [%x] [%o] [%%]', ['ab', 'cd', 7, 5, 255, 8])).toBe(
       '[ab    ] [    cd] [007] [+5] [ff] [10] [%]',
     );
   });
 
   it('rounds floats like Ruby: near ties half to even, not the exact binary value', () => {
-    expect(sprintf('%.2f', [2.675])).toBe('2.68');
-    expect(sprintf('%.2f', [2.665])).toBe('2.66');
-    expect(sprintf('%.0f %.0f %.0f', [0.5, 1.5, 2.5])).toBe('0 2 2');
-    expect(sprintf('%.2f %.2f %.2f', [1.005, 1.015, 0.125])).toBe('1.00 1.02 0.12');
-    expect(sprintf('%.2f', [2.6749999999999994])).toBe('2.68');
-    expect(sprintf('%5.1f', [2.25])).toBe('  2.2');
-    expect(sprintf('%.1f %.1f %.1f %.1f', [0.25, 0.35, 0.45, -0.05])).toBe('0.2 0.4 0.4 -0.1');
-    expect(sprintf('%.20f', [2.675])).toBe('2.67499999999999982236');
-    expect(sprintf('%.2f', [10000000000000.125])).toBe('10000000000000.12');
-    expect(sprintf('%.1f', [-0.01])).toBe('-0.0');
-    expect(sprintf('%f', [-0])).toBe('-0.000000');
+    expect(sprintf('%.2f', [float(2.675)])).toBe('2.68');
+    expect(sprintf('%.2f', [float(2.665)])).toBe('2.66');
+    expect(sprintf('%.0f %.0f %.0f', [float(0.5), float(1.5), float(2.5)])).toBe('0 2 2');
+    expect(sprintf('%.2f %.2f %.2f', [float(1.005), float(1.015), float(0.125)])).toBe('1.00 1.02 0.12');
+    expect(sprintf('%.2f', [float(2.6749999999999994)])).toBe('2.68');
+    expect(sprintf('%5.1f', [float(2.25)])).toBe('  2.2');
+    expect(sprintf('%.1f %.1f %.1f %.1f', [float(0.25), float(0.35), float(0.45), float(-0.05)])).toBe(
+      '0.2 0.4 0.4 -0.1',
+    );
+    expect(sprintf('%.20f', [float(2.675)])).toBe('2.67499999999999982236');
+    expect(sprintf('%.2f', [float(10000000000000.125)])).toBe('10000000000000.12');
+    expect(sprintf('%.1f', [float(-0.01)])).toBe('-0.0');
+    expect(sprintf('%f', [float(-0)])).toBe('-0.000000');
   });
 
   it('prints %e and %g as Ruby (including its trailing-zero quirks)', () => {
-    expect(sprintf('%e', [0n])).toBe('0.000000e+00');
-    expect(sprintf('%E', [12.5])).toBe('1.250000E+01');
-    expect(sprintf('%#.0e', [3n])).toBe('3.e+00');
-    expect(sprintf('%g %g %G', [0.0001, 123456789, 1e-10])).toBe('0.0001 1.23457e+08 1E-10');
-    expect(sprintf('%g %g %g', [1e-5, 100000n, 1000000n])).toBe('1e-05 100000 1e+06');
-    expect(sprintf('%#g', [1.5])).toBe('1.50000');
-    expect(sprintf('%.3g', [0.0001234])).toBe('0.000123');
-    expect(sprintf('%g', [38040.05])).toBe('38040.0');
-    expect(sprintf('%g %.1g', [3804005, 25])).toBe('3.80400e+06 2e+01');
-    expect(sprintf('%.10f', [1 / 3])).toBe('0.3333333333');
-    expect(sprintf('%10.4f|%f|%f', [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN])).toBe(
-      '       Inf|-Inf|NaN',
+    expect(sprintf('%e', [0])).toBe('0.000000e+00');
+    expect(sprintf('%E', [float(12.5)])).toBe('1.250000E+01');
+    expect(sprintf('%#.0e', [3])).toBe('3.e+00');
+    expect(sprintf('%g %g %G', [float(0.0001), float(123456789), float(1e-10)])).toBe(
+      '0.0001 1.23457e+08 1E-10',
     );
+    expect(sprintf('%g %g %g', [float(1e-5), 100000, 1000000])).toBe('1e-05 100000 1e+06');
+    expect(sprintf('%#g', [float(1.5)])).toBe('1.50000');
+    expect(sprintf('%.3g', [float(0.0001234)])).toBe('0.000123');
+    expect(sprintf('%g', [float(38040.05)])).toBe('38040.0');
+    expect(sprintf('%g %.1g', [float(3804005), float(25)])).toBe('3.80400e+06 2e+01');
+    expect(sprintf('%.10f', [float(1 / 3)])).toBe('0.3333333333');
+    expect(
+      sprintf('%10.4f|%f|%f', [
+        float(Number.POSITIVE_INFINITY),
+        float(Number.NEGATIVE_INFINITY),
+        float(Number.NaN),
+      ]),
+    ).toBe('       Inf|-Inf|NaN');
   });
 
   it('prints %a hexadecimal floats as Ruby', () => {
-    expect(sprintf('%a|%a|%a|%a', [1, 0.1, 0, -2.5])).toBe('0x1p+0|0x1.999999999999ap-4|0x0p+0|-0x1.4p+1');
-    expect(sprintf('%.2a|%.0a|%.0a|%.1a', [0.1, 1.5, 2.5, 1.96875])).toBe('0x1.9ap-4|0x1p+1|0x1p+1|0x1.0p+1');
-    expect(sprintf('%A|%#.0a|%+a|%10.1a|', [0.1, 1, 1, 1])).toBe(
+    expect(sprintf('%a|%a|%a|%a', [float(1), float(0.1), float(0), float(-2.5)])).toBe(
+      '0x1p+0|0x1.999999999999ap-4|0x0p+0|-0x1.4p+1',
+    );
+    expect(sprintf('%.2a|%.0a|%.0a|%.1a', [float(0.1), float(1.5), float(2.5), float(1.96875)])).toBe(
+      '0x1.9ap-4|0x1p+1|0x1p+1|0x1.0p+1',
+    );
+    expect(sprintf('%A|%#.0a|%+a|%10.1a|', [float(0.1), float(1), float(1), float(1)])).toBe(
       '0X1.999999999999AP-4|0x1.p+0|+0x1p+0|  0x1.0p+0|',
     );
-    expect(sprintf('%a|%a|%.20a', [5e-324, 1e300, 0.1])).toBe(
+    expect(sprintf('%a|%a|%.20a', [float(5e-324), float(1e300), float(0.1)])).toBe(
       '0x1p-1074|0x1.7e43c8800759cp+996|0x1.999999999999a0000000p-4',
     );
-    expect(sprintf('%.13a', [-2.780068289102605e17])).toBe('-0x1.edd6de752a188p+57');
-    expect(sprintf('%a', [3n])).toBe('0x1.8p+1');
+    expect(sprintf('%.13a', [float(-2.780068289102605e17)])).toBe('-0x1.edd6de752a188p+57');
+    expect(sprintf('%a', [3])).toBe('0x1.8p+1');
   });
 
   it('prints integers with flags, precision and two’s complement for negatives', () => {
-    expect(sprintf('%x|%#x|%08x|%.5x|%+x', [-255n, -255n, -1n, -1n, -255n])).toBe(
+    expect(sprintf('%x|%#x|%08x|%.5x|%+x', [-255, -255, -1, -1, -255])).toBe(
       '..f01|0x..f01|..ffffff|..fff|-ff',
     );
-    expect(sprintf('%o|%b|%#o|%#b|%#X|%#B', [-8n, -5n, 8n, 5n, 255n, 5n])).toBe(
-      '..70|..1011|010|0b101|0XFF|0B101',
-    );
-    expect(sprintf('%08.3d|%+ d|% d|%-+5d|', [5n, 5n, 5n, 5n])).toBe('     005|+5| 5|+5   |');
-    expect(sprintf('%.0d|%#.0o|%5.0x|', [0n, 0n, 0n])).toBe('|0|     |');
+    expect(sprintf('%o|%b|%#o|%#b|%#X|%#B', [-8, -5, 8, 5, 255, 5])).toBe('..70|..1011|010|0b101|0XFF|0B101');
+    expect(sprintf('%08.3d|%+ d|% d|%-+5d|', [5, 5, 5, 5])).toBe('     005|+5| 5|+5   |');
+    expect(sprintf('%.0d|%#.0o|%5.0x|', [0, 0, 0])).toBe('|0|     |');
     expect(sprintf('%d', [12345678901234567890n])).toBe('12345678901234567890');
-    expect(sprintf('%d|%x|%d|%d', [-3.7, 3.9, '0x1f', '0b101'])).toBe('-3|3|31|5');
+    expect(sprintf('%d|%x|%d|%d', [float(-3.7), float(3.9), '0x1f', '0b101'])).toBe('-3|3|31|5');
   });
 
   it('prints strings, chars and inspect forms', () => {
-    expect(sprintf('%05s|%5.1s|%-3c|%c|%c', ['a', 'abc', 'z', 0x1f600n, 'h'])).toBe('    a|    a|z  |😀|h');
+    expect(sprintf('%05s|%5.1s|%-3c|%c|%c', ['a', 'abc', 'z', 0x1f600, 'h'])).toBe('    a|    a|z  |😀|h');
     expect(sprintf('%s|%p', [undefined, undefined])).toBe('|""');
     expect(
       sprintf('%s|%p', [
-        [1n, undefined, 'a', 2, true, new PRegexp('x\\/y')],
-        hash(['a', 1n], ['b', undefined]),
+        [1, undefined, 'a', float(2), true, new PRegexp('x\\/y')],
+        hash(['a', 1], ['b', undefined]),
       ]),
     ).toBe('[1, nil, "a", 2.0, true, "/x\\\\/y/"]|{"a"=>1, "b"=>nil}');
     expect(sprintf('%s|%p|%s', [new PRegexp('ab'), new PRegexp('ab'), DEFAULT])).toBe('/ab/|"/ab/"|default');
     expect(sprintf('%s|%p', [type('Integer'), new PSensitive('x')])).toBe(
       'Integer|#<Sensitive [value redacted]>',
     );
-    expect(sprintf('%s|%p', [[new PSensitive(1n)], DEFAULT])).toBe(
-      '[#<Sensitive [value redacted]>]|:default',
-    );
-    expect(sprintf('%s', [1])).toBe('1.0');
+    expect(sprintf('%s|%p', [[new PSensitive(1)], DEFAULT])).toBe('[#<Sensitive [value redacted]>]|:default');
+    expect(sprintf('%s', [float(1)])).toBe('1.0');
     expect(sprintf('%.3s', ['abcdef'])).toBe('abc');
   });
 
   it('takes *, positional and named arguments', () => {
-    expect(sprintf('%*d|%-*d|', [5n, 1n, 4n, 2n])).toBe('    1|2   |');
+    expect(sprintf('%*d|%-*d|', [5, 1, 4, 2])).toBe('    1|2   |');
     expect(sprintf('%2$s %1$s', ['a', 'b'])).toBe('b a');
-    expect(sprintf('%<a>s-%<b>05.1f', [hash(['a', 'x'], ['b', 2.25])])).toBe('x-002.2');
-    expect(sprintf('%{a}-%{b}', [hash(['a', 'x'], ['b', 2n])])).toBe('x-2');
-    expect(sprintf('%{x}|%-6{y}|', [hash(['x', 3.5], ['y', 'ab'])])).toBe('3.5|ab    |');
-    expect(sprintf('%<a>s', [hash(['a', [1n, 'b', undefined]])])).toBe('[1, "b", nil]');
+    expect(sprintf('%<a>s-%<b>05.1f', [hash(['a', 'x'], ['b', float(2.25)])])).toBe('x-002.2');
+    expect(sprintf('%{a}-%{b}', [hash(['a', 'x'], ['b', 2])])).toBe('x-2');
+    expect(sprintf('%{x}|%-6{y}|', [hash(['x', float(3.5)], ['y', 'ab'])])).toBe('3.5|ab    |');
+    expect(sprintf('%<a>s', [hash(['a', [1, 'b', undefined]])])).toBe('[1, "b", nil]');
   });
 
   it('reports Ruby’s argument errors as EPP_ARGUMENTS', () => {
     expect(errorOf(() => sprintf('%s %s', ['a'])).message).toBe('too few arguments');
-    expect(errorOf(() => sprintf('%y', [1n])).message).toBe('malformed format string - %y');
-    expect(errorOf(() => sprintf('%<a>s', [hash(['b', 1n])])).message).toBe('key<a> not found');
+    expect(errorOf(() => sprintf('%y', [1])).message).toBe('malformed format string - %y');
+    expect(errorOf(() => sprintf('%<a>s', [hash(['b', 1])])).message).toBe('key<a> not found');
     expect(errorOf(() => sprintf('%<a>s', ['x'])).message).toBe('one hash required');
     expect(errorOf(() => sprintf('%d', ['abc'])).message).toBe('invalid value for Integer(): "abc"');
-    expect(errorOf(() => sprintf('%d', [[1n]])).code).toBe('EPP_ARGUMENTS');
+    expect(errorOf(() => sprintf('%d', [[1]])).code).toBe('EPP_ARGUMENTS');
     expect(errorOf(() => sprintf('%c', ['hello'])).message).toBe('%c requires a character');
     expect(errorOf(() => sprintf('50%', [])).code).toBe('EPP_ARGUMENTS');
   });
@@ -432,14 +450,130 @@ describe('strftime and timestamps', () => {
   });
 });
 
+describe('the value model: Integers as numbers (bigint beyond 2^53), Floats boxed', () => {
+  const MAX_SAFE = Number.MAX_SAFE_INTEGER; // 9007199254740991
+
+  it('prints Integers exactly on both sides of 2^53 and Floats with their point', () => {
+    expect(renderValue(MAX_SAFE)).toBe('9007199254740991');
+    expect(renderValue(2n ** 53n)).toBe('9007199254740992');
+    expect(renderValue(9223372036854775807n)).toBe('9223372036854775807');
+    expect(renderValue(-9223372036854775808n)).toBe('-9223372036854775808');
+    expect(renderValue(float(1))).toBe('1.0');
+    expect(renderValue([1, float(1)])).toBe('[1, 1.0]');
+    expect(interpolate(float(1))).toBe('1.0');
+    expect(stringify(2n ** 53n + 1n)).toBe('9007199254740993');
+    expect(stringify(2n ** 53n + 1n, '%x')).toBe('20000000000001');
+    expect(stringify(-(2n ** 60n), '%d')).toBe('-1152921504606846976');
+    expect(sprintf('%d|%s|%p', [2n ** 53n, 2n ** 53n, 2n ** 53n])).toBe(
+      '9007199254740992|9007199254740992|9007199254740992',
+    );
+    expect(sprintf('%d %s %p %f', [float(1), float(1), float(1), 1])).toBe('1 1.0 1.0 1.000000');
+  });
+
+  it('adds past 2^53 exactly, keeping an Integer (bigint only beyond the safe range)', () => {
+    const sum = arithmetic('+', MAX_SAFE, 1);
+    expect(sum).toBe(9007199254740992n);
+    expect(renderValue(sum)).toBe('9007199254740992');
+    expect(renderValue(arithmetic('+', sum, 1))).toBe('9007199254740993');
+    expect(arithmetic('-', sum, 1)).toBe(MAX_SAFE); // back to a number: canonical
+    expect(arithmetic('+', -MAX_SAFE, -1)).toBe(-9007199254740992n);
+    expect(arithmetic('*', 94906267, 94906267)).toBe(9007199515875289n); // just past 2^53
+    expect(arithmetic('*', 94906265, 94906265)).toBe(9007199136250225); // just below
+    expect(renderValue(arithmetic('*', 3037000499, 3037000499))).toBe('9223372030926249001');
+    expect(arithmetic('*', 4, 5)).toBe(20);
+    expect(Object.is(arithmetic('*', -3, 0), 0)).toBe(true); // no -0 among Integers
+    expect(Object.is(arithmetic('/', 0, -5), 0)).toBe(true);
+    expect(Object.is(arithmetic('%', -4, 2), 0)).toBe(true);
+    expect(typeLabel(arithmetic('+', MAX_SAFE, 1))).toBe('Integer');
+  });
+
+  it('divides Integers flooring like Ruby, exactly for large operands', () => {
+    expect(arithmetic('/', 7, 2)).toBe(3);
+    expect(arithmetic('/', -7, 2)).toBe(-4);
+    expect(arithmetic('/', 7, -2)).toBe(-4);
+    expect(arithmetic('/', -7, -2)).toBe(3);
+    expect(arithmetic('%', -7, 2)).toBe(1);
+    expect(arithmetic('%', 7, -2)).toBe(-1);
+    expect(arithmetic('/', MAX_SAFE, 2)).toBe(4503599627370495);
+    expect(arithmetic('/', -MAX_SAFE, 2)).toBe(-4503599627370496);
+    expect(arithmetic('/', 2n ** 62n, 2)).toBe(2n ** 61n);
+    expect(arithmetic('/', 2n ** 54n, 4)).toBe(2 ** 52);
+    expect(arithmetic('%', 2n ** 62n + 3n, 2)).toBe(1);
+    expect(errorOf(() => arithmetic('/', 1, 0)).code).toBe('EPP_DIVISION_BY_ZERO');
+    expect(errorOf(() => arithmetic('%', 1, 0)).code).toBe('EPP_DIVISION_BY_ZERO');
+  });
+
+  it('still fails on 64-bit overflow', () => {
+    expect(arithmetic('+', 9223372036854775806n, 1)).toBe(9223372036854775807n);
+    expect(errorOf(() => arithmetic('+', 9223372036854775807n, 1)).code).toBe('EPP_INTEGER_OVERFLOW');
+    expect(errorOf(() => arithmetic('*', 4294967296, 4294967296)).code).toBe('EPP_INTEGER_OVERFLOW');
+    expect(errorOf(() => arithmetic('-', -9223372036854775808n, 1)).code).toBe('EPP_INTEGER_OVERFLOW');
+    expect(errorOf(() => negate(-9223372036854775808n)).code).toBe('EPP_INTEGER_OVERFLOW');
+    expect(errorOf(() => arithmetic('<<', 1, 63)).code).toBe('EPP_INTEGER_OVERFLOW');
+    expect(arithmetic('<<', 1, 62)).toBe(2n ** 62n);
+    expect(arithmetic('<<', 1, 3)).toBe(8);
+    expect(arithmetic('>>', -8, 1)).toBe(-4);
+    expect(checkedInteger(5n)).toBe(5);
+    expect(errorOf(() => checkedInteger(2n ** 63n)).code).toBe('EPP_INTEGER_OVERFLOW');
+  });
+
+  it('keeps Float arithmetic Float and Integer arithmetic Integer', () => {
+    expect(arithmetic('+', 1, float(2))).toBe(float(3));
+    expect(renderValue(arithmetic('+', float(1), 2))).toBe('3.0');
+    expect(arithmetic('/', float(1), 4)).toBe(float(0.25));
+    expect(arithmetic('/', 1, 4)).toBe(0);
+    expect(arithmetic('+', '1', '2')).toBe(3);
+    expect(arithmetic('+', '1.5', 1)).toBe(float(2.5));
+    expect(arithmetic('+', '0x10', 1)).toBe(17);
+    expect(errorOf(() => arithmetic('%', float(1), 2)).message).toBe(
+      "Operator '%' is not applicable to a Float.",
+    );
+    expect(negate(float(0))).toBe(float(-0));
+    expect(negate(5)).toBe(-5);
+    expect(Object.is(negate(0), 0)).toBe(true);
+    expect(negate('-2.5')).toBe(float(2.5));
+    expect(numericFromString('12345678901234567890')).toBe(12345678901234567890n);
+    expect(numericFromString('-12')).toBe(-12);
+    expect(numericFromString('-0')).toBe(0);
+    expect(numericFromString('1e3')).toBe(float(1000));
+    expect(typeLabel(float(1))).toBe('Float');
+    expect(typeLabel(1)).toBe('Integer');
+  });
+
+  it('compares Integer and Float by value; hash keys and eql? tell them apart', () => {
+    expect(puppetEquals(1, float(1))).toBe(true);
+    expect(puppetEquals(float(1), 1)).toBe(true);
+    expect(puppetEquals(1, 1)).toBe(true);
+    expect(puppetEquals(1, 2)).toBe(false);
+    expect(puppetEquals(2n ** 53n, float(2 ** 53))).toBe(true);
+    expect(puppetEquals(2n ** 53n + 1n, float(2 ** 53))).toBe(false);
+    expect(rubyEql(1, float(1))).toBe(false);
+    expect(rubyEql(float(0), float(-0))).toBe(true);
+    expect(compareForOperator(1, float(1.5))).toBe(-1);
+    expect(compareForOperator(2n ** 53n + 1n, float(2 ** 53))).toBe(1);
+    expect(compareForOperator(3, 2)).toBe(1);
+    expect(compareValues(float(2.5), 2)).toBe(1);
+    expect(compareValues(2n ** 60n, 1)).toBe(1);
+    expect(errorOf(() => compareValues(1, 'a')).message).toBe('comparison of Integer with String failed');
+    expect(errorOf(() => compareValues('a', float(1))).message).toBe('comparison of String with 1.0 failed');
+    expect(errorOf(() => compareValues('a', 1)).message).toBe('comparison of String with 1 failed');
+    expect(errorOf(() => compareValues('a', float(1e20))).message).toBe(
+      'comparison of String with 1.0e+20 failed',
+    );
+    expect(errorOf(() => compareForOperator(float(1), 'a')).message).toBe(
+      "Comparison of: Float < String, is not possible. Caused by 'A Numeric is not comparable to non Numeric'.",
+    );
+  });
+});
+
 describe('robustness: bad input gives EppEvalError, never a RangeError', () => {
   it.each([
-    () => sprintf('%999999999d', [1n]),
-    () => sprintf('%.99999999f', [1.5]),
-    () => sprintf('%*d', [10_000_000n, 1n]),
-    () => sprintf('%9999999{a}', [hash(['a', 1n])]),
-    () => stringify(Number.POSITIVE_INFINITY, '%d'),
-    () => stringify(0x110000n, '%c'),
+    () => sprintf('%999999999d', [1]),
+    () => sprintf('%.99999999f', [float(1.5)]),
+    () => sprintf('%*d', [10_000_000, 1]),
+    () => sprintf('%9999999{a}', [hash(['a', 1])]),
+    () => stringify(float(Number.POSITIVE_INFINITY), '%d'),
+    () => stringify(0x110000, '%c'),
     () => strftime(new PTimestamp(1e20), '%Y'),
     () => strftime(new PTimestamp(0), '%99999999Y'),
   ])('%#', (f) => {

@@ -16,6 +16,7 @@ import {
   renderEpp,
 } from '../../src/epp/index.js';
 import { parseJsonValues } from '../../src/epp/json-values.js';
+import { float } from '../../src/epp/runtime/values.js';
 
 function renderError(source: string, values: Record<string, unknown> = {}, options = {}): EppError {
   try {
@@ -95,6 +96,8 @@ describe('values keep the Integer/Float distinction', () => {
       renderEpp('<%= $a %> <%= $b %> <%= $a + $b %>', fromJs({ a: 1n, b: 1 }, { numbers: 'float' }) as never),
     ).toBe('1 1.0 2.0');
     expect(renderEpp('<%= $a %>', { a: 1 })).toBe('1');
+    expect(renderEpp('<%= $a %> <%= $a =~ Float %>', { a: float(2) })).toBe('2.0 true');
+    expect(renderEpp('<%= $a %> <%= $a =~ Integer %>', { a: 2n ** 60n })).toBe('1152921504606846976 true');
   });
 });
 
@@ -193,8 +196,8 @@ describe('extensions and programs', () => {
     const value = evaluatePuppet("$s = $state + {'b' => 2}\n$s", { variables: { state: { a: 1 } } });
     expect(value).toEqual(
       new Map([
-        ['a', 1n],
-        ['b', 2n],
+        ['a', 1],
+        ['b', 2],
       ]),
     );
   });
@@ -209,9 +212,9 @@ describe('extensions and programs', () => {
 
 describe('evaluatePuppet reads code that starts like a tag', () => {
   it.each([
-    ['# a comment\n$x', 1n],
-    ['-1', -1n],
-    ['  $x + 1', 2n],
+    ['# a comment\n$x', 1],
+    ['-1', -1],
+    ['  $x + 1', 2],
   ])('%j', (source, expected) => {
     expect(evaluatePuppet(source, { variables: { x: 1 } })).toBe(expected);
   });
@@ -239,13 +242,34 @@ describe('found by the fuzz test', () => {
 
 describe('parseJsonValues keeps Integer and Float apart', () => {
   it('reads 1 as Integer and 1.0 as Float, objects as ordered hashes', () => {
-    const value = parseJsonValues('{"b": 1, "a": [1.0, 2e3, -0, "x\\u00e9", true, null]}', 'v.json');
+    const value = parseJsonValues(
+      '{"b": 1, "a": [1.0, 2e3, -0, -0.0, "x\\u00e9", true, null, 1234567890123456789, -9007199254740993]}',
+      'v.json',
+    );
     expect(value).toEqual(
       new Map<string, unknown>([
-        ['b', 1n],
-        ['a', [1, 2000, -0n, 'xé', true, undefined]],
+        ['b', 1],
+        [
+          'a',
+          [
+            float(1),
+            float(2000),
+            0,
+            float(-0),
+            'xé',
+            true,
+            undefined,
+            1234567890123456789n,
+            -9007199254740993n,
+          ],
+        ],
       ]),
     );
+    // Floats are one object per value, Integers plain numbers (no -0 among them).
+    const items = (value as Map<string, unknown[]>).get('a')!;
+    expect(items[0]).toBe(float(1));
+    expect(Object.is(items[2], 0)).toBe(true);
+    expect(items[3]).toBe(float(-0));
   });
 
   it('points at the mistake', () => {

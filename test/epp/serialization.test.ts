@@ -10,7 +10,7 @@ import {
   toJsonPretty,
   toYaml,
 } from '../../src/epp/functions/serialization.js';
-import { DEFAULT, PRegexp, PSensitive, type Value } from '../../src/epp/runtime/values.js';
+import { DEFAULT, float, PRegexp, PSensitive, type Value } from '../../src/epp/runtime/values.js';
 import { callFunction, errorOf, hash } from './helpers.js';
 
 function call(name: string, ...args: Value[]): Value {
@@ -20,13 +20,13 @@ function call(name: string, ...args: Value[]): Value {
 describe('to_json', () => {
   it('writes compact JSON as Ruby does', () => {
     const data = hash(
-      ['a', 1n],
-      ['b', [1n, 2.5, undefined, true]],
+      ['a', 1],
+      ['b', [1, float(2.5), undefined, true]],
       ['c', hash()],
       ['d', []],
       ['e', 'q"\\/\n\t\u0001\u007f é\u2028'],
-      ['f', 1e20],
-      ['g', -0],
+      ['f', float(1e20)],
+      ['g', float(-0)],
     );
     expect(call('to_json', data)).toBe(
       '{"a":1,"b":[1,2.5,null,true],"c":{},"d":[],"e":"q\\"\\\\/\\n\\t\\u0001\u007f é\u2028","f":1.0e+20,"g":-0.0}',
@@ -34,7 +34,7 @@ describe('to_json', () => {
   });
 
   it('stringifies keys and values that are not data', () => {
-    expect(toJson(hash([1n, 2n], [undefined, 3n]))).toBe('{"1":2,"":3}');
+    expect(toJson(hash([1, 2], [undefined, 3]))).toBe('{"1":2,"":3}');
     expect(toJson([DEFAULT, new PRegexp('ab'), new PSensitive('x')])).toBe(
       '["default","(?-mix:ab)","Sensitive [value redacted]"]',
     );
@@ -45,15 +45,25 @@ describe('to_json', () => {
   });
 
   it('refuses NaN and Infinity', () => {
-    expect(errorOf(() => toJson(Number.NaN)).code).toBe('EPP_CONVERSION');
+    expect(errorOf(() => toJson(float(Number.NaN))).code).toBe('EPP_CONVERSION');
+    expect(errorOf(() => toJson([float(Number.POSITIVE_INFINITY)])).code).toBe('EPP_CONVERSION');
+  });
+
+  it('writes Integers exactly and Floats with a fraction', () => {
+    expect(toJson([1, float(1), 9007199254740993n])).toBe('[1,1.0,9007199254740993]');
+    expect(toJson(hash([1, 'i'], [float(1), 'f'], [9007199254740993n, 'b']))).toBe(
+      '{"1":"i","1.0":"f","9007199254740993":"b"}',
+    );
+    expect(call('to_json', [float(-0), -0])).toBe('[-0.0,0]');
+    expect(call('to_json_pretty', [float(2.5), 2])).toBe('[\n  2.5,\n  2\n]\n');
   });
 });
 
 describe('to_json_pretty', () => {
   it('writes JSON.pretty_generate output plus a newline, with json 2.6 empty collections', () => {
     const data = hash(
-      ['a', 1n],
-      ['b', [1n, 2.5, undefined, true]],
+      ['a', 1],
+      ['b', [1, float(2.5), undefined, true]],
       ['c', hash()],
       ['d', []],
       ['e', hash(['x', [[]]])],
@@ -69,15 +79,15 @@ describe('to_json_pretty', () => {
     expect(call('to_json_pretty', hash(['a', undefined], ['b', hash(['c', undefined])]), true)).toBe(
       '{\n  "b": {\n    "c": null\n  }\n}\n',
     );
-    expect(call('to_json_pretty', [1n, undefined], true)).toBe('[\n  1\n]\n');
-    expect(call('to_json_pretty', [1n, undefined], false)).toBe('[\n  1,\n  null\n]\n');
+    expect(call('to_json_pretty', [1, undefined], true)).toBe('[\n  1\n]\n');
+    expect(call('to_json_pretty', [1, undefined], false)).toBe('[\n  1,\n  null\n]\n');
   });
 
   it('takes layout options', () => {
     expect(
-      call('to_json_pretty', hash(['a', hash(['b', 1n])]), undefined, hash(['indent', '\t'], ['space', ''])),
+      call('to_json_pretty', hash(['a', hash(['b', 1])]), undefined, hash(['indent', '\t'], ['space', ''])),
     ).toBe('{\n\t"a":{\n\t\t"b":1\n\t}\n}\n');
-    expect(toJsonPretty([1n], { arrayNl: '' })).toBe('[  1]');
+    expect(toJsonPretty([1], { arrayNl: '' })).toBe('[  1]');
   });
 
   it('accepts only an array or a hash', () => {
@@ -97,11 +107,11 @@ describe('to_yaml', () => {
       ['name', 'x'],
       ['version', '1.0'],
       ['enabled', 'yes'],
-      ['count', 3n],
-      ['ratio', 0.5],
+      ['count', 3],
+      ['ratio', float(0.5)],
       ['empty', ''],
       ['nothing', undefined],
-      ['list', ['a', 'on', '1', hash(['k', 'v'], ['nested', [1n, [2n]]])]],
+      ['list', ['a', 'on', '1', hash(['k', 'v'], ['nested', [1, [2]]])]],
       ['map', hash(['deep', hash(['x', '#comment'], ['y', 'a: b'], ['z', 'multi\nline\n'])])],
       ['long', 'lorem ipsum '.repeat(10).trim()],
       ['q', "it's"],
@@ -157,22 +167,26 @@ describe('to_yaml', () => {
 
   it('writes scalars and empty collections inline', () => {
     expect(toYaml('plain')).toBe('--- plain\n');
-    expect(toYaml(1.5)).toBe('--- 1.5\n');
-    expect(toYaml(1n)).toBe('--- 1\n');
+    expect(toYaml(float(1.5))).toBe('--- 1.5\n');
+    expect(toYaml(1)).toBe('--- 1\n');
     expect(toYaml(undefined)).toBe('---\n');
     expect(toYaml(true)).toBe('--- true\n');
     expect(toYaml([])).toBe('--- []\n');
     expect(toYaml(hash())).toBe('--- {}\n');
-    expect(toYaml(1e20)).toBe('--- 1.0e+20\n');
+    expect(toYaml(float(1e20))).toBe('--- 1.0e+20\n');
     expect(toYaml(DEFAULT)).toBe('--- :default\n');
+    expect(toYaml([1, float(1), 9007199254740993n, float(Number.NaN), float(Number.NEGATIVE_INFINITY)])).toBe(
+      '---\n- 1\n- 1.0\n- 9007199254740993\n- .nan\n- -.inf\n',
+    );
+    expect(toYaml(hash([float(0.5), 1]))).toBe('---\n0.5: 1\n');
     expect(toYaml('a\n')).toBe("--- 'a\n\n  '\n");
     expect(toYaml('a\nb')).toBe('--- |-\n  a\n  b\n');
   });
 
   it('nests sequences and mappings as libyaml does', () => {
-    expect(toYaml([[1n, [2n, 3n]], hash(['x', hash()])])).toBe('---\n- - 1\n  - - 2\n    - 3\n- x: {}\n');
+    expect(toYaml([[1, [2, 3]], hash(['x', hash()])])).toBe('---\n- - 1\n  - - 2\n    - 3\n- x: {}\n');
     expect(
-      toYaml(hash(['a', []], ['b', hash()], ['c', [hash(['d', []])]], [5n, undefined], [undefined, 1n])),
+      toYaml(hash(['a', []], ['b', hash()], ['c', [hash(['d', []])]], [5, undefined], [undefined, 1])),
     ).toBe("---\na: []\nb: {}\nc:\n- d: []\n5:\n! '': 1\n");
   });
 
@@ -197,25 +211,25 @@ describe('to_yaml', () => {
   });
 
   it('writes long and multi-line keys as complex keys', () => {
-    expect(toYaml(hash(['multi\nline', 5n], ['k'.repeat(130), 6n]))).toBe(
+    expect(toYaml(hash(['multi\nline', 5], ['k'.repeat(130), 6]))).toBe(
       `---\n? |-\n  multi\n  line\n: 5\n? ${'k'.repeat(130)}\n: 6\n`,
     );
     expect(toYaml(hash(['é'.repeat(90), 'v']))).toBe(`---\n? ${'é'.repeat(90)}\n: v\n`);
   });
 
   it('writes the merge key << as a tagged string, and collections after a complex key on its line', () => {
-    expect(toYaml(hash(['multi\nline', hash(['a', 1n], ['b', [2n]])], ['k', '<<']))).toBe(
+    expect(toYaml(hash(['multi\nline', hash(['a', 1], ['b', [2]])], ['k', '<<']))).toBe(
       "---\n? |-\n  multi\n  line\n: a: 1\n  b:\n  - 2\nk: !!str '<<'\n",
     );
   });
 
   it('takes the indentation option', () => {
     const data = hash(
-      ['a', [hash(['b', 1n], ['c', [2n, [3n, 4n]]])]],
+      ['a', [hash(['b', 1], ['c', [2, [3, 4]]])]],
       ['m', hash(['n', hash(['o', 'x'])], ['lit', 'a\nb'])],
       ['l', 'word '.repeat(20)],
     );
-    expect(call('to_yaml', data, hash(['indentation', 4n]))).toBe(
+    expect(call('to_yaml', data, hash(['indentation', 4]))).toBe(
       [
         '---',
         'a:',
@@ -235,7 +249,7 @@ describe('to_yaml', () => {
         '',
       ].join('\n'),
     );
-    expect(call('to_yaml', hash(['l', 'word '.repeat(20)]), hash(['line_width', -1n]))).toBe(
+    expect(call('to_yaml', hash(['l', 'word '.repeat(20)]), hash(['line_width', -1]))).toBe(
       `---\nl: '${'word '.repeat(20)}'\n`,
     );
   });
@@ -259,7 +273,7 @@ describe('to_yaml', () => {
   it('rejects options it does not know', () => {
     expect(call('to_yaml', 'x', hash())).toBe('--- x\n');
     expect(errorOf(() => call('to_yaml', 'x', hash(['canonical', true]))).code).toBe('EPP_ARGUMENTS');
-    expect(errorOf(() => call('to_yaml', 'x', hash(['line_width', -2n]))).message).toBe(
+    expect(errorOf(() => call('to_yaml', 'x', hash(['line_width', -2]))).message).toBe(
       'Invalid line_width -2, must be non-negative or -1 for unlimited.',
     );
     expect(errorOf(() => call('to_yaml', 'x', 'indentation')).code).toBe('EPP_ARGUMENTS');

@@ -18,7 +18,15 @@ import {
   timestampText,
   typeEquals,
 } from '../../src/epp/runtime/types.js';
-import { DEFAULT, PRegexp, PSensitive, PTimestamp, type Value } from '../../src/epp/runtime/values.js';
+import {
+  DEFAULT,
+  float,
+  integer,
+  PRegexp,
+  PSensitive,
+  PTimestamp,
+  type Value,
+} from '../../src/epp/runtime/values.js';
 
 /** Evaluates a small Puppet type/value expression (`Struct[{a => Integer}]`, `[1, 'a']`) with the real type functions. */
 
@@ -81,7 +89,8 @@ function ev(text: string): Value {
     const num = /^-?\d+(\.\d+)?(e-?\d+)?/.exec(text.slice(i));
     if (num) {
       i += num[0].length;
-      return num[1] || num[2] ? Number(num[0]) : BigInt(num[0]);
+      // As the compiler: Integers canonical (a number when safe), Floats boxed.
+      return num[1] || num[2] ? float(Number(num[0])) : integer(BigInt(num[0]));
     }
     const word = /^[A-Za-z_]\w*/.exec(text.slice(i))![0];
     i += word.length;
@@ -488,7 +497,7 @@ describe('inferType (type() in Puppet 7)', () => {
     expect(inferType(ev(value)).toString()).toBe(printed);
   });
   it('infers Sensitive', () => {
-    expect(inferType(new PSensitive(1n)).toString()).toBe('Sensitive[Integer]');
+    expect(inferType(new PSensitive(1)).toString()).toBe('Sensitive[Integer]');
   });
   it.each([
     ["[1, 'a']", 'Array[ScalarData, 2, 2]'],
@@ -664,5 +673,125 @@ describe('more Puppet 7.23 oracle output', () => {
     ['[1, [1]]', 'Array[Data]'],
   ])("type(%s, 'generalized') is %s", (value, printed) => {
     expect(inferGenericType(ev(value)).toString()).toBe(printed);
+  });
+});
+
+describe('the value model: Integers as numbers (bigint beyond 2^53), Floats boxed', () => {
+  const INT = ty('Integer');
+  const FLT = ty('Float');
+  const BIG = 2n ** 60n;
+
+  it('checks Integer ranges with number and bigint Integers and bounds', () => {
+    const port = parameterizeType(INT, [1, 65535]);
+    expect(port.toString()).toBe('Integer[1, 65535]');
+    expect(port.isInstance(443)).toBe(true);
+    expect(port.isInstance(1)).toBe(true);
+    expect(port.isInstance(65535)).toBe(true);
+    expect(port.isInstance(0)).toBe(false);
+    expect(port.isInstance(65536)).toBe(false);
+    expect(port.isInstance(BIG)).toBe(false);
+    expect(port.isInstance(-BIG)).toBe(false);
+    expect(port.isInstance(float(443))).toBe(false);
+    expect(port.isInstance('443')).toBe(false);
+    // A bigint bound within the safe range is kept canonical: the same type as with numbers.
+    expect(typeEquals(parameterizeType(INT, [1n, 65535n]), port)).toBe(true);
+    expect(parameterizeType(INT, [1n, 65535n]).isInstance(65535)).toBe(true);
+    const wide = ty('Integer[9007199254740993, 9223372036854775807]');
+    expect(wide.toString()).toBe('Integer[9007199254740993, 9223372036854775807]');
+    expect(wide.isInstance(9223372036854775807n)).toBe(true);
+    expect(wide.isInstance(9007199254740993n)).toBe(true);
+    expect(wide.isInstance(9007199254740992n)).toBe(false);
+    expect(wide.isInstance(Number.MAX_SAFE_INTEGER)).toBe(false);
+    expect(ty('Integer[default, 10]').isInstance(-BIG)).toBe(true);
+    expect(ty('Integer[default, 10]').isInstance(11)).toBe(false);
+    expect(ty('Integer[0]').isInstance(BIG)).toBe(true);
+    expect(INT.isInstance(BIG)).toBe(true);
+    expect(INT.isInstance(float(1))).toBe(false);
+    expect(isAssignable(ty('Integer[0, 9223372036854775807]'), ty('Integer[1, 65535]'))).toBe(true);
+    expect(isAssignable(ty('Integer[1, 65535]'), ty('Integer[0, 9223372036854775807]'))).toBe(false);
+  });
+
+  it('checks Float ranges with Floats only, Integer parameters becoming Float bounds', () => {
+    expect(FLT.isInstance(float(1))).toBe(true);
+    expect(FLT.isInstance(1)).toBe(false);
+    expect(FLT.isInstance(BIG)).toBe(false);
+    const unit = parameterizeType(FLT, [0, 1]);
+    expect(unit.toString()).toBe('Float[0.0, 1.0]');
+    expect(unit.isInstance(float(0.5))).toBe(true);
+    expect(unit.isInstance(float(1))).toBe(true);
+    expect(unit.isInstance(float(-0))).toBe(true);
+    expect(unit.isInstance(float(1.5))).toBe(false);
+    expect(unit.isInstance(1)).toBe(false);
+    expect(ty('Float[1.5]').isInstance(float(2))).toBe(true);
+    expect(ty('Float[1.5]').isInstance(float(1))).toBe(false);
+    expect(ty('Float[default, 0.5]').toString()).toBe('Float[default, 0.5]');
+    expect(ty('Float[9007199254740993]').toString()).toBe('Float[9.007199254740992e+15]');
+    expect(isAssignable(ty('Float[0, 10]'), ty('Float[1.5, 2]'))).toBe(true);
+    expect(isAssignable(ty('Float[0, 10]'), ty('Float[1.5, 20]'))).toBe(false);
+  });
+
+  it('keeps Integer and Float apart in assignability, both Numeric', () => {
+    expect(isAssignable(FLT, INT)).toBe(false);
+    expect(isAssignable(INT, FLT)).toBe(false);
+    expect(isAssignable(ty('Numeric'), INT)).toBe(true);
+    expect(isAssignable(ty('Numeric'), FLT)).toBe(true);
+    expect(isAssignable(ty('Variant[Integer, Float]'), ty('Float[1.0, 2.0]'))).toBe(true);
+    for (const name of ['Numeric', 'Scalar', 'ScalarData', 'Data', 'RichData', 'Any']) {
+      for (const v of [1, BIG, float(1.5), float(-0)]) expect(ty(name).isInstance(v)).toBe(true);
+    }
+    expect(ty('Optional[Float]').isInstance(float(1))).toBe(true);
+    expect(ty('Optional[Float]').isInstance(1)).toBe(false);
+    expect(ty('NotUndef[Integer]').isInstance(BIG)).toBe(true);
+  });
+
+  it('infers and generalizes the types of numbers', () => {
+    expect(inferType(7).toString()).toBe('Integer[7, 7]');
+    expect(inferType(BIG).toString()).toBe('Integer[1152921504606846976, 1152921504606846976]');
+    expect(inferType(float(1)).toString()).toBe('Float[1.0, 1.0]');
+    expect(inferType(float(1e20)).toString()).toBe('Float[1.0e+20, 1.0e+20]');
+    expect(inferType([1, float(1)]).toString()).toBe('Tuple[Integer[1, 1], Float[1.0, 1.0]]');
+    expect(inferGenericType(BIG).toString()).toBe('Integer');
+    expect(inferGenericType(float(2.5)).toString()).toBe('Float');
+    expect(inferReducedType([1, BIG]).toString()).toBe('Array[Integer[1, 1152921504606846976], 2, 2]');
+    expect(inferGenericType([1, float(2.5)]).toString()).toBe('Array[Numeric]');
+  });
+
+  it('takes sizes as number Integers and checks collections and strings by them', () => {
+    expect(ty('String[1]').isInstance('a')).toBe(true);
+    expect(ty('String[1]').isInstance('')).toBe(false);
+    expect(ty('String[2, 3]').isInstance('abcd')).toBe(false);
+    expect(ty('Array[Integer, 2]').isInstance([1, BIG])).toBe(true);
+    expect(ty('Array[Integer, 2]').isInstance([1, float(2)])).toBe(false);
+    expect(ty('Hash[String, Float, 1]').isInstance(new Map([['a', float(1)]]))).toBe(true);
+    expect(ty('Tuple[Integer, Float]').isInstance([1, float(2)])).toBe(true);
+    expect(ty('Tuple[Integer, Float]').isInstance([1, 2])).toBe(false);
+    expect(ty('Collection[1, 2]').isInstance([1, 2, 3])).toBe(false);
+    expect(ty('Iterable').isInstance(3)).toBe(true);
+    expect(ty('Iterable').isInstance(BIG)).toBe(true);
+    expect(ty('Iterable').isInstance(-1)).toBe(false);
+    expect(ty('Iterable').isInstance(float(3))).toBe(false);
+    expect(ty('Timestamp[0, 10]').isInstance(new PTimestamp(5))).toBe(true);
+    expect(ty('Timestamp[0, 2.5]').isInstance(new PTimestamp(3))).toBe(false);
+  });
+
+  it('describes number mismatches as Puppet', () => {
+    expect(describeMismatch(ty('Integer[1, 65535]'), 70000, "parameter 'port'")).toBe(
+      "parameter 'port' expects an Integer[1, 65535] value, got Integer[70000, 70000]",
+    );
+    expect(describeMismatch(INT, float(1), "parameter 'i'")).toBe(
+      "parameter 'i' expects an Integer value, got Float",
+    );
+    expect(describeMismatch(FLT, 1, "parameter 'f'")).toBe(
+      "parameter 'f' expects a Float value, got Integer",
+    );
+    expect(describeMismatch(ty('Float[0, 1]'), float(1.5), "parameter 'f'")).toBe(
+      "parameter 'f' expects a Float[0.0, 1.0] value, got Float[1.5, 1.5]",
+    );
+    expect(describeMismatch(ty('Array[Integer, 3]'), [1, 2], "parameter 'a'")).toBe(
+      "parameter 'a' expects size to be at least 3, got 2",
+    );
+    expect(paramError('Integer[1.5]').message).toBe(
+      'Integer-Type [] requires all arguments to be integers (or default). Got Float',
+    );
   });
 });

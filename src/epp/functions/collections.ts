@@ -18,7 +18,21 @@ import {
 } from '../runtime/compare.js';
 import { formatFloat, rubyInspectString, timestampToString } from '../runtime/format.js';
 import { inferGenericType, inferType, type PType } from '../runtime/types.js';
-import { PDefault, type PHash, PRegexp, PSensitive, PTimestamp, type Value } from '../runtime/values.js';
+import {
+  float,
+  integer,
+  isInteger,
+  isNumeric,
+  numberOf,
+  PDefault,
+  PFloat,
+  type PHash,
+  type PInteger,
+  PRegexp,
+  PSensitive,
+  PTimestamp,
+  type Value,
+} from '../runtime/values.js';
 import { argumentMismatch, blockArity, puppetType, sequenceOf, visitCollection } from './iteration.js';
 import { type CallContext, defineFunction, type FunctionDef, type Lambda } from './registry.js';
 
@@ -45,8 +59,8 @@ export function rubyInspect(v: Value): string {
 export function rubyToS(v: Value): string {
   if (v === undefined) return '';
   if (typeof v === 'string') return v;
-  if (typeof v === 'bigint' || typeof v === 'boolean') return String(v);
-  if (typeof v === 'number') return formatFloat(v);
+  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+  if (v instanceof PFloat) return formatFloat(v.value);
   if (Array.isArray(v) || v instanceof Map) return rubyInspect(v);
   if (v instanceof PRegexp) return `(?-mix:${v.source})`;
   if (v instanceof PSensitive) return 'Sensitive [value redacted]';
@@ -83,10 +97,6 @@ const EXPECTED_TYPES: Record<string, PType> = {
 function hashArg(fn: string, v: Value): PHash {
   if (v instanceof Map) return v;
   throw mismatch(fn, 'hsh', 'Hash', v);
-}
-
-function isNumeric(v: Value): v is bigint | number {
-  return typeof v === 'bigint' || typeof v === 'number';
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -152,7 +162,8 @@ function uniqueBy(items: readonly Value[], keyOf: (v: Value) => Value): Value[] 
   const out: Value[] = [];
   for (const item of items) {
     const key = keyOf(item);
-    if (typeof key === 'object' && key !== null) {
+    // Floats are interned (one object per value), so they are found in the set like Integers.
+    if (typeof key === 'object' && !(key instanceof PFloat)) {
       if (objects.some((o) => rubyEql(o, key))) continue;
       objects.push(key);
     } else {
@@ -207,9 +218,10 @@ const unique = defineFunction(
  * values; for anything else it fails comparing the answer with 0.
  */
 function blockOrder(result: Value, a: Value, b: Value): number {
-  if (typeof result === 'bigint') return result > 0n ? 1 : result < 0n ? -1 : 0;
-  if (typeof result === 'number' && !Number.isNaN(result)) return Math.sign(result);
-  throw result === undefined ? comparisonFailed(a, b) : comparisonFailed(result, 0n);
+  if (typeof result === 'number') return Math.sign(result);
+  if (typeof result === 'bigint') return result > 0n ? 1 : -1;
+  if (result instanceof PFloat && !Number.isNaN(result.value)) return Math.sign(result.value);
+  throw result === undefined ? comparisonFailed(a, b) : comparisonFailed(result, 0);
 }
 
 /**
@@ -238,10 +250,10 @@ const sort = defineFunction(
 // ---------------------------------------------------------------------------------------------------------
 // length, size, empty
 
-function lengthOf(fn: string, v: Value): bigint {
-  if (typeof v === 'string') return BigInt(Array.from(v).length);
-  if (Array.isArray(v)) return BigInt(v.length);
-  if (v instanceof Map) return BigInt(v.size);
+function lengthOf(fn: string, v: Value): number {
+  if (typeof v === 'string') return Array.from(v).length;
+  if (Array.isArray(v)) return v.length;
+  if (v instanceof Map) return v.size;
   throw new EppEvalError(
     'EPP_ARGUMENTS',
     `'${fn}' parameter 'arg' expects a value of type Collection, String, or Binary, got ${inferGenericType(v).toString()}`,
@@ -254,7 +266,7 @@ const size = defineFunction('size', 1, 1, (_ctx, args) => lengthOf('size', args[
 const empty = defineFunction('empty', 1, 1, (ctx: CallContext, args) => {
   const v = args[0];
   if (v === undefined) return true;
-  if (typeof v === 'string' || Array.isArray(v) || v instanceof Map) return lengthOf('empty', v) === 0n;
+  if (typeof v === 'string' || Array.isArray(v) || v instanceof Map) return lengthOf('empty', v) === 0;
   if (v instanceof PSensitive && typeof v.value === 'string') return v.value === '';
   if (isNumeric(v)) {
     warnOnce(ctx, 'empty-numeric', 'Calling function empty() with Numeric value is deprecated.');
@@ -288,9 +300,11 @@ export class SliceError extends EppEvalError {
   }
 }
 
-function arrayAt(arr: readonly Value[], index: bigint): Value {
-  const i = index < 0n ? BigInt(arr.length) + index : index;
-  return i >= 0n && i < BigInt(arr.length) ? arr[Number(i)] : undefined;
+function arrayAt(arr: readonly Value[], index: PInteger): Value {
+  // A bigint index is beyond 2^53: outside any array.
+  if (typeof index === 'bigint') return undefined;
+  const i = index < 0 ? arr.length + index : index;
+  return i >= 0 && i < arr.length ? arr[i] : undefined;
 }
 
 /** Puppet's dig: walks `path` through arrays (Integer indexes, negative from the end) and hashes. */
@@ -312,7 +326,7 @@ export function digValue(data: Value, path: readonly Value[]): Value {
     }
     walked.push(k);
     if (Array.isArray(d)) {
-      if (typeof k !== 'bigint') {
+      if (!isInteger(k)) {
         const t = inferType(k).toString();
         throw new SliceError(
           `The given data requires an Integer index at ${rubyInspect(walked)}, got '${t}'`,
@@ -352,7 +366,7 @@ export function splitNavigation(key: string): Value[] | undefined {
   return segments.map((raw): Value => {
     const seg = raw.trim();
     if (seg.startsWith('"') || seg.startsWith("'")) return seg.slice(1, -1);
-    if (/^:?[+-]?[0-9]+$/.test(seg)) return seg.startsWith(':') ? 0n : BigInt(seg);
+    if (/^:?[+-]?[0-9]+$/.test(seg)) return seg.startsWith(':') ? 0 : integer(BigInt(seg));
     return seg;
   });
 }
@@ -485,7 +499,7 @@ const groupBy = defineFunction(
 // ---------------------------------------------------------------------------------------------------------
 // abs, round, floor, ceiling, compare
 
-function numericArg(fn: string, v: Value): bigint | number {
+function numericArg(fn: string, v: Value): PInteger | PFloat {
   if (isNumeric(v)) return v;
   throw mismatch(fn, 'val', 'Numeric', v);
 }
@@ -498,17 +512,18 @@ function parseRubyFloat(s: string): number | undefined {
   return undefined;
 }
 
-function toInteger(fn: string, n: number): bigint {
+/** The Integer of a whole (already rounded) float. */
+function toInteger(fn: string, n: number): PInteger {
   if (!Number.isFinite(n))
     throw new EppEvalError('EPP_ARGUMENTS', `${fn}(): ${formatFloat(n)} is not a finite number`);
-  return BigInt(n);
+  return integer(n);
 }
 
 function roundingFunction(name: 'floor' | 'ceiling', op: (n: number) => number): FunctionDef {
   return defineFunction(name, 1, 1, (ctx, args) => {
     const v = args[0];
-    if (typeof v === 'bigint') return v;
-    if (typeof v === 'number') return toInteger(name, op(v));
+    if (isInteger(v)) return v;
+    if (v instanceof PFloat) return toInteger(name, op(v.value));
     if (typeof v === 'string') {
       warnOnce(
         ctx,
@@ -530,8 +545,9 @@ function roundingFunction(name: 'floor' | 'ceiling', op: (n: number) => number):
 
 const abs = defineFunction('abs', 1, 1, (ctx, args) => {
   const v = args[0];
-  if (typeof v === 'bigint') return v < 0n ? -v : v;
   if (typeof v === 'number') return Math.abs(v);
+  if (typeof v === 'bigint') return integer(v < 0n ? -v : v);
+  if (v instanceof PFloat) return float(Math.abs(v.value));
   if (typeof v === 'string') {
     warnOnce(
       ctx,
@@ -539,10 +555,10 @@ const abs = defineFunction('abs', 1, 1, (ctx, args) => {
       "The abs() function's auto conversion of String to Numeric is deprecated - change to convert input before calling",
     );
     // Ruby: the pattern is tested per line, the number then read from the start of the text.
-    if (/^-?\d+\.\d+$/m.test(v)) return Math.abs(Number.parseFloat(v));
+    if (/^-?\d+\.\d+$/m.test(v)) return float(Math.abs(Number.parseFloat(v)));
     if (/^-?\d+$/m.test(v)) {
       const n = BigInt(/^\s*([+-]?\d+)/.exec(v)?.[1] ?? '0');
-      return n < 0n ? -n : n;
+      return integer(n < 0n ? -n : n);
     }
     throw new EppEvalError(
       'EPP_ARGUMENTS',
@@ -554,13 +570,14 @@ const abs = defineFunction('abs', 1, 1, (ctx, args) => {
 
 const round = defineFunction('round', 1, 1, (_ctx, args) => {
   const v = numericArg('round', args[0]);
-  if (typeof v === 'bigint') return v;
+  if (!(v instanceof PFloat)) return v;
   // Puppet rounds half away from zero: Integer(x + 0.5) for positives, Integer(x - 0.5) otherwise.
-  return toInteger('round', Math.trunc(v > 0 ? v + 0.5 : v - 0.5));
+  const x = v.value;
+  return toInteger('round', Math.trunc(x > 0 ? x + 0.5 : x - 0.5));
 });
 
-function sign(n: number): bigint {
-  return n < 0 ? -1n : n > 0 ? 1n : 0n;
+function sign(n: number): number {
+  return n < 0 ? -1 : n > 0 ? 1 : 0;
 }
 
 const compare = defineFunction('compare', 2, 3, (_ctx, args) => {
@@ -584,8 +601,8 @@ const compare = defineFunction('compare', 2, 3, (_ctx, args) => {
     return sign(ignoreCase === false ? compareBytes(a, b) : compareIgnoreCase(a, b));
   }
   if ((a instanceof PTimestamp || isNumeric(a)) && (b instanceof PTimestamp || isNumeric(b))) {
-    const x = a instanceof PTimestamp ? a.seconds : a;
-    const y = b instanceof PTimestamp ? b.seconds : b;
+    const x = a instanceof PTimestamp ? a.seconds : numberOf(a);
+    const y = b instanceof PTimestamp ? b.seconds : numberOf(b);
     return sign(x < y ? -1 : x > y ? 1 : 0);
   }
   const comparable = (v: Value) => typeof v === 'string' || isNumeric(v) || v instanceof PTimestamp;

@@ -8,7 +8,7 @@
  * (`The string 'abc' cannot be converted to Integer`).
  */
 import { EppEvalError } from '../errors.js';
-import { stringify } from '../runtime/format.js';
+import { formatFloat, stringify } from '../runtime/format.js';
 import {
   ArrayType,
   BooleanType,
@@ -34,7 +34,20 @@ import {
   TypeType,
   VariantType,
 } from '../runtime/types.js';
-import { PDefault, type PHash, PRegexp, PSensitive, PTimestamp, type Value } from '../runtime/values.js';
+import {
+  bigOf,
+  float,
+  integer,
+  isInteger,
+  PDefault,
+  PFloat,
+  type PHash,
+  type PInteger,
+  PRegexp,
+  PSensitive,
+  PTimestamp,
+  type Value,
+} from '../runtime/values.js';
 import { defineFunction, type FunctionDef } from './registry.js';
 
 function conversionError(message: string): EppEvalError {
@@ -124,12 +137,18 @@ function namedArgs(args: readonly Value[], keys: readonly string[], target: stri
   return keys.map((k) => h.get(k));
 }
 
-function applyAbs<T extends bigint | number>(n: T, abs: Value): T {
+/** The `abs` option of Integer/Float/Numeric: the absolute value when true. */
+function applyAbs(n: PInteger, abs: Value): PInteger;
+function applyAbs(n: PFloat, abs: Value): PFloat;
+function applyAbs(n: PInteger | PFloat, abs: Value): PInteger | PFloat;
+function applyAbs(n: PInteger | PFloat, abs: Value): PInteger | PFloat {
   if (abs !== undefined && typeof abs !== 'boolean') {
     throw new EppEvalError('EPP_ARGUMENTS', `'abs' expects a Boolean value, got ${inferGenericType(abs)}`);
   }
   if (abs !== true) return n;
-  return (n < 0 ? -n : n) as T;
+  if (n instanceof PFloat) return float(Math.abs(n.value));
+  if (typeof n === 'number') return Math.abs(n);
+  return integer(n < 0n ? -n : n);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -141,22 +160,22 @@ const FLOAT_TEXT =
   /^[+-]?\s*(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE]-?\d+)?|0[xX][0-9A-Fa-f]+|0[0-7]+|0[bB][01]+)$/;
 const SIGN_THEN_BLANKS = /^([+-])[ \t]+(.*)$/s;
 
-function toInteger(args: Value[]): bigint {
+function toInteger(args: Value[]): PInteger {
   const named = namedArgs(args, ['from', 'radix', 'abs'], 'Integer');
   if (!named) arity('Integer', args, 1, 3);
   const [from, radixArg = DEFAULT_RADIX, abs] = named ?? args;
   const radix = radixOf(radixArg);
-  let n: bigint;
-  if (typeof from === 'bigint') n = from;
-  else if (typeof from === 'number') {
-    if (!Number.isFinite(from)) throw cannotConvert(from, 'Integer');
-    n = BigInt(Math.trunc(from));
-  } else if (typeof from === 'boolean') n = from ? 1n : 0n;
-  else if (from instanceof PTimestamp) n = BigInt(Math.trunc(from.seconds));
+  let n: PInteger;
+  if (isInteger(from)) n = from;
+  else if (from instanceof PFloat) {
+    if (!Number.isFinite(from.value)) throw cannotConvert(from, 'Integer');
+    n = integer(Math.trunc(from.value));
+  } else if (typeof from === 'boolean') n = from ? 1 : 0;
+  else if (from instanceof PTimestamp) n = integer(Math.trunc(from.seconds));
   else if (typeof from === 'string' && INTEGER_TEXT.test(from)) {
     const parsed = rubyInteger(from, radix) ?? retryWithoutBlanks(from, (s) => rubyInteger(s, radix));
     if (parsed === undefined) throw cannotConvert(from, 'Integer');
-    n = parsed;
+    n = integer(parsed);
   } else throw cannotConvert(from, 'Integer');
   return applyAbs(n, abs);
 }
@@ -165,8 +184,8 @@ const DEFAULT_RADIX = new PDefault();
 
 function radixOf(v: Value): number | undefined {
   if (v instanceof PDefault || v === undefined) return undefined;
-  if (v === 2n || v === 8n || v === 10n || v === 16n) return Number(v);
-  const shown = typeof v === 'string' ? v : String(v);
+  if (v === 2 || v === 8 || v === 10 || v === 16) return v;
+  const shown = typeof v === 'string' ? v : v instanceof PFloat ? formatFloat(v.value) : String(v);
   throw new EppEvalError('EPP_ARGUMENTS', `Illegal radix: ${shown}, expected 2, 8, 10, 16, or default`);
 }
 
@@ -199,13 +218,13 @@ function rubyInteger(s: string, radix: number | undefined): bigint | undefined {
   return negative ? -n : n;
 }
 
-function toFloat(args: Value[]): number {
+function toFloat(args: Value[]): PFloat {
   const named = namedArgs(args, ['from', 'abs'], 'Float');
   if (!named) arity('Float', args, 1, 2);
   const [from, abs] = named ?? args;
   let n: number;
-  if (typeof from === 'number') n = from;
-  else if (typeof from === 'bigint') n = Number(from);
+  if (from instanceof PFloat) n = from.value;
+  else if (isInteger(from)) n = Number(from);
   else if (typeof from === 'boolean') n = from ? 1 : 0;
   else if (from instanceof PTimestamp) n = from.seconds;
   else if (typeof from === 'string' && FLOAT_TEXT.test(from)) {
@@ -213,7 +232,7 @@ function toFloat(args: Value[]): number {
     if (parsed === undefined) throw cannotConvert(from, 'Float');
     n = parsed;
   } else throw cannotConvert(from, 'Float');
-  return applyAbs(n, abs);
+  return applyAbs(float(n), abs);
 }
 
 /** Ruby's `Float(s)` for texts matching Puppet's pattern (`0b` binary goes through Integer first). */
@@ -231,16 +250,17 @@ function rubyFloatOf(s: string): number | undefined {
   return m[1] === '-' ? -n : n;
 }
 
-function toNumeric(args: Value[]): bigint | number {
+function toNumeric(args: Value[]): PInteger | PFloat {
   const named = namedArgs(args, ['from', 'abs'], 'Numeric');
   if (!named) arity('Numeric', args, 1, 2);
   const [from, abs] = named ?? args;
-  let n: bigint | number;
-  if (typeof from === 'number' || typeof from === 'bigint') n = from;
-  else if (typeof from === 'boolean') n = from ? 1n : 0n;
-  else if (from instanceof PTimestamp) n = from.seconds;
+  let n: PInteger | PFloat;
+  if (isInteger(from) || from instanceof PFloat) n = from;
+  else if (typeof from === 'boolean') n = from ? 1 : 0;
+  else if (from instanceof PTimestamp) n = float(from.seconds);
   else if (typeof from === 'string' && FLOAT_TEXT.test(from)) {
-    const parsed = /^0[bBxX]/.test(from) ? rubyInteger(from, undefined) : toNumber(from);
+    const binaryOrHex = /^0[bBxX]/.test(from) ? rubyInteger(from, undefined) : undefined;
+    const parsed = binaryOrHex !== undefined ? integer(binaryOrHex) : toNumber(from);
     if (parsed === undefined) throw cannotConvert(from, 'Numeric');
     n = parsed;
   } else throw cannotConvert(from, 'Numeric');
@@ -248,18 +268,18 @@ function toNumeric(args: Value[]): bigint | number {
 }
 
 /** Puppet's `Utils.to_n`: a decimal, octal or hex Integer, or a Float when there is a fraction/exponent. */
-function toNumber(s: string): bigint | number | undefined {
+function toNumber(s: string): PInteger | PFloat | undefined {
   const m = /^[ \t]*([-+]?)[ \t]*((0[xX][0-9A-Fa-f]+)|(0?\d+)((?:\.\d+)?(?:[eE]-?\d+)?))[ \t]*$/.exec(s);
   if (!m) return undefined;
   const negative = m[1] === '-';
   if (m[5]) {
     const f = Number(m[2]);
     if (!Number.isFinite(f)) return undefined;
-    return negative ? -f : f;
+    return float(negative ? -f : f);
   }
   const i = rubyInteger(m[2]!, undefined);
   if (i === undefined) return undefined;
-  return negative ? -i : i;
+  return integer(negative ? -i : i);
 }
 
 const FALSE_WORDS = ['false', 'no', 'n'];
@@ -269,8 +289,10 @@ function toBoolean(args: Value[]): boolean {
   arity('Boolean', args, 1, 1);
   const from = args[0];
   if (typeof from === 'boolean') return from;
-  if (typeof from === 'bigint') return from !== 0n;
   if (typeof from === 'number') return from !== 0;
+  // A bigint Integer is beyond 2^53, never 0.
+  if (typeof from === 'bigint') return true;
+  if (from instanceof PFloat) return from.value !== 0;
   if (typeof from === 'string') {
     const word = from.toLowerCase();
     if (FALSE_WORDS.includes(word)) return false;
@@ -287,15 +309,20 @@ function iterate(v: Value): Value[] | undefined {
   if (Array.isArray(v)) return v;
   if (v instanceof Map) return [...v].map(([k, x]) => [k, x]);
   if (typeof v === 'string') return Array.from(v);
-  if (typeof v === 'bigint') return v >= 0n ? rangeOf(0n, v - 1n) : undefined;
+  if (typeof v === 'number') return v >= 0 ? rangeOf(0, v - 1) : undefined;
+  if (typeof v === 'bigint') return v > 0n ? rangeOf(0, integer(v - 1n)) : undefined;
   if (v instanceof IntegerType && v.min !== undefined && v.max !== undefined) return rangeOf(v.min, v.max);
   if (v instanceof EnumType) return [...v.values];
   return undefined;
 }
 
-function rangeOf(from: bigint, to: bigint): bigint[] {
-  const out: bigint[] = [];
-  for (let i = from; i <= to; i++) out.push(i);
+function rangeOf(from: PInteger, to: PInteger): PInteger[] {
+  const out: PInteger[] = [];
+  if (typeof from === 'number' && typeof to === 'number') {
+    for (let i = from; i <= to; i++) out.push(i);
+    return out;
+  }
+  for (let i = bigOf(from); i <= bigOf(to); i++) out.push(integer(i));
   return out;
 }
 
@@ -346,7 +373,7 @@ function fromTree(entries: Value[][], allHashes: boolean): PHash {
   for (const [path, value] of entries as [Value[], Value][]) {
     if (path.length === 0) {
       const entries: Iterable<[Value, Value]> = Array.isArray(value)
-        ? value.map((v, i): [Value, Value] => [BigInt(i), v])
+        ? value.map((v, i): [Value, Value] => [i, v])
         : value instanceof Map
           ? value
           : [];
@@ -372,7 +399,7 @@ function fromTree(entries: Value[][], allHashes: boolean): PHash {
 
 function arrayAsHash(v: Value): Value {
   if (!Array.isArray(v)) return v;
-  return new Map(v.map((e, i) => [BigInt(i), arrayAsHash(e)]));
+  return new Map(v.map((e, i) => [i, arrayAsHash(e)]));
 }
 
 function toRegexp(args: Value[]): PRegexp {
@@ -403,7 +430,8 @@ function toTimestamp(args: Value[]): PTimestamp {
   arity('Timestamp', args, 0, 1);
   if (args.length === 0) return new PTimestamp(Date.now() / 1000);
   const from = args[0];
-  if (typeof from === 'bigint' || typeof from === 'number') return new PTimestamp(Number(from));
+  if (isInteger(from)) return new PTimestamp(Number(from));
+  if (from instanceof PFloat) return new PTimestamp(from.value);
   const seconds = typeof from === 'string' ? parseTimestamp(from) : undefined;
   if (seconds === undefined) throw cannotConvert(from, 'Timestamp');
   return new PTimestamp(seconds);

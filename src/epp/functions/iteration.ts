@@ -22,7 +22,17 @@ import {
   parameterizeType,
   resolveTypeName,
 } from '../runtime/types.js';
-import { isTruthy, type PHash, PRegexp, type Value } from '../runtime/values.js';
+import {
+  bigOf,
+  integer,
+  isInteger,
+  isTruthy,
+  PFloat,
+  type PHash,
+  type PInteger,
+  PRegexp,
+  type Value,
+} from '../runtime/values.js';
 import {
   BreakSignal,
   defineFunction,
@@ -40,7 +50,7 @@ export function typeLabel(v: Value): string {
   return inferGenericType(v).toString();
 }
 
-/** A Puppet type by name, optionally parameterized (`puppetType('Integer', 1n)` is `Integer[1]`). */
+/** A Puppet type by name, optionally parameterized (`puppetType('Integer', 1)` is `Integer[1]`). */
 export function puppetType(name: string, ...params: Value[]): PType {
   const t = resolveTypeName(name);
   if (!t) throw new Error(`unknown built-in type ${name}`);
@@ -105,23 +115,27 @@ function arraySequence(items: readonly Value[]): Sequence {
   };
 }
 
-function* range(from: bigint, to: bigint, step: bigint): Generator<Value> {
+function* range(from: PInteger, to: PInteger, step: 1 | -1): Generator<Value> {
   // A range may be astronomically long: the time limit of the evaluation, if any, is checked now and then.
   let n = 0;
-  if (step > 0n)
-    for (let i = from; i <= to; i += step) {
+  if (typeof from === 'number' && typeof to === 'number') {
+    // Both ends are safe integers, so is every element: plain numbers all the way.
+    for (let i = from; step > 0 ? i <= to : i >= to; i += step) {
       if ((++n & 4095) === 0) checkTimeLimit();
       yield i;
     }
-  else
-    for (let i = from; i >= to; i += step) {
-      if ((++n & 4095) === 0) checkTimeLimit();
-      yield i;
-    }
+    return;
+  }
+  const last = bigOf(to);
+  const by = BigInt(step);
+  for (let i = bigOf(from); step > 0 ? i <= last : i >= last; i += by) {
+    if ((++n & 4095) === 0) checkTimeLimit();
+    yield integer(i);
+  }
 }
 
-function rangeSequence(from: bigint, to: bigint): Sequence {
-  return { forward: () => range(from, to, 1n), backward: () => range(to, from, -1n) };
+function rangeSequence(from: PInteger, to: PInteger): Sequence {
+  return { forward: () => range(from, to, 1), backward: () => range(to, from, -1) };
 }
 
 /** `Integer[a, b]` (finite) and `Enum[...]` are iterable types. */
@@ -149,7 +163,8 @@ export function sequenceOf(name: string, v: Value): Sequence {
   if (Array.isArray(v)) return arraySequence(v);
   if (v instanceof Map) return arraySequence(hashPairs(v));
   if (typeof v === 'string') return arraySequence(Array.from(v));
-  if (typeof v === 'bigint' && v >= 0n) return rangeSequence(0n, v - 1n);
+  if (typeof v === 'number' && v >= 0) return rangeSequence(0, v - 1);
+  if (typeof v === 'bigint' && v > 0n) return rangeSequence(0, integer(v - 1n));
   if (isPuppetType(v)) {
     const seq = typeSequence(v);
     if (seq) return seq;
@@ -172,7 +187,7 @@ function visit(
     }
     return;
   }
-  let index = 0n;
+  let index = 0;
   for (const item of sequenceOf(name, receiver).forward()) {
     if (step(arity === 2 ? block(index, item) : block(item), item, index) === false) return;
     index++;
@@ -288,15 +303,17 @@ const reverseEach = defineFunction(
   'optional',
 );
 
-function stepSize(v: Value): bigint {
-  if (typeof v === 'bigint' && v >= 1n) return v;
-  throw argumentMismatch('step', 'step', puppetType('Integer', 1n), v);
+function stepSize(v: Value): number {
+  if (typeof v === 'number' && v >= 1) return v;
+  // A step beyond 2^53 leaves only the first element of anything that can be iterated.
+  if (typeof v === 'bigint' && v > 0n) return Number.POSITIVE_INFINITY;
+  throw argumentMismatch('step', 'step', puppetType('Integer', 1), v);
 }
 
-function* everyNth(items: Iterable<Value>, n: bigint): Generator<Value> {
-  let i = 0n;
+function* everyNth(items: Iterable<Value>, n: number): Generator<Value> {
+  let i = 0;
   for (const item of items) {
-    if (i % n === 0n) yield item;
+    if (i % n === 0) yield item;
     i++;
   }
 }
@@ -338,19 +355,27 @@ function anyOrAll(name: 'any' | 'all'): FunctionDef {
   );
 }
 
-/** Ruby's `==` as `index(value)` uses it: numbers by value, everything else as {@link rubyEql}. */
+/** Ruby's `==` as `index(value)` uses it: numbers by value (`1 == 1.0`), everything else as {@link rubyEql}. */
 function rubyEquals(a: Value, b: Value): boolean {
-  const numA = typeof a === 'bigint' || typeof a === 'number';
-  const numB = typeof b === 'bigint' || typeof b === 'number';
-  if (numA && numB) return !(a < b) && !(a > b);
+  if (a instanceof PFloat)
+    return b instanceof PFloat ? a.value === b.value : isInteger(b) && floatEqualsInteger(a.value, b);
+  if (b instanceof PFloat) return isInteger(a) && floatEqualsInteger(b.value, a);
+  // Integers are canonical: equal Integers are ===.
+  if (isInteger(a) && isInteger(b)) return a === b;
   return rubyEql(a, b);
+}
+
+/** Exact, as Ruby compares a Float with an Integer (2^53 + 1 is not 2.0**53). */
+function floatEqualsInteger(f: number, i: PInteger): boolean {
+  if (typeof i === 'number') return f === i;
+  return Number.isInteger(f) && BigInt(f) === i;
 }
 
 /** Ruby's `String#index`: the character (not UTF-16 unit) offset of a substring or regexp match. */
 function stringIndex(s: string, match: string | PRegexp): Value {
   const unitIndex = typeof match === 'string' ? s.indexOf(match) : s.search(match.regex);
   if (unitIndex < 0) return undefined;
-  return BigInt(Array.from(s.slice(0, unitIndex)).length);
+  return Array.from(s.slice(0, unitIndex)).length;
 }
 
 const index = defineFunction(
@@ -390,7 +415,7 @@ const index = defineFunction(
       for (const [k, v] of receiver) if (rubyEquals(v, match)) return k;
       return undefined;
     }
-    let i = 0n;
+    let i = 0;
     for (const item of sequenceOf('index', receiver).forward()) {
       if (rubyEquals(item, match)) return i;
       i++;
@@ -401,8 +426,9 @@ const index = defineFunction(
 );
 
 function sliceSize(v: Value): number {
-  if (typeof v === 'bigint' && v >= 1n && v <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(v);
-  throw argumentMismatch('slice', 'slice_size', puppetType('Integer', 1n), v);
+  // A bigint size (beyond 2^53) is refused as before: no slice that large can be built.
+  if (typeof v === 'number' && v >= 1) return v;
+  throw argumentMismatch('slice', 'slice_size', puppetType('Integer', 1), v);
 }
 
 const slice = defineFunction(
@@ -477,7 +503,7 @@ export function visitCollection(
     return;
   }
   coll.forEach((item, i) => {
-    emit(arity === 2 ? block(BigInt(i), item) : block(item), item);
+    emit(arity === 2 ? block(i, item) : block(item), item);
   });
 }
 
@@ -547,7 +573,7 @@ function isContainer(v: Value): v is Value[] | PHash {
 
 function* treeDepthFirst(path: Value[], v: Value): Generator<[Value[], Value]> {
   yield [path, v];
-  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) yield* treeDepthFirst([...path, BigInt(i)], v[i]);
+  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) yield* treeDepthFirst([...path, i], v[i]);
   else if (v instanceof Map) for (const [k, val] of v) yield* treeDepthFirst([...path, k], val);
 }
 
@@ -557,7 +583,7 @@ function* treeBreadthFirst(root: Value): Generator<[Value[], Value]> {
     const next: [Value[], Value][] = [];
     for (const [path, v] of level) {
       yield [path, v];
-      if (Array.isArray(v)) v.forEach((item, i) => void next.push([[...path, BigInt(i)], item]));
+      if (Array.isArray(v)) v.forEach((item, i) => void next.push([[...path, i], item]));
       else if (v instanceof Map) for (const [k, val] of v) next.push([[...path, k], val]);
     }
     level = next;

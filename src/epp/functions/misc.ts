@@ -19,7 +19,16 @@ import {
   parameterizeType,
   resolveTypeName,
 } from '../runtime/types.js';
-import { DEFAULT, type PHash, PRegexp, PSensitive, type Value } from '../runtime/values.js';
+import {
+  DEFAULT,
+  float,
+  integer,
+  PFloat,
+  type PHash,
+  PRegexp,
+  PSensitive,
+  type Value,
+} from '../runtime/values.js';
 import { getValue, rubyToS } from './collections.js';
 import { argumentMismatch, blockArity, puppetType, typeLabel } from './iteration.js';
 import { type CallContext, defineFunction, type FunctionDef } from './registry.js';
@@ -46,6 +55,9 @@ function typeExpressionValue(node: Node, text: string): Value {
       );
     }
     case 'Literal':
+      // The AST keeps Integers as bigint and Floats as number: make them values.
+      if (typeof node.value === 'bigint') return integer(node.value);
+      if (typeof node.value === 'number') return float(node.value);
       return node.value;
     case 'BareWord':
       return node.name;
@@ -63,7 +75,9 @@ function typeExpressionValue(node: Node, text: string): Value {
       );
     case 'Unary': {
       const v = node.operator === '-' ? typeExpressionValue(node.operand, text) : undefined;
-      if (typeof v === 'bigint' || typeof v === 'number') return -v;
+      if (typeof v === 'number') return integer(-v); // integer(): no -0
+      if (typeof v === 'bigint') return integer(-v);
+      if (v instanceof PFloat) return float(-v.value);
       break;
     }
   }

@@ -9,7 +9,16 @@
 import { EppEvalError } from '../errors.js';
 import { formatFloat, timestampToString } from '../runtime/format.js';
 import { inferGenericType } from '../runtime/types.js';
-import { PDefault, type PHash, PRegexp, PSensitive, PTimestamp, type Value } from '../runtime/values.js';
+import {
+  isInteger,
+  PDefault,
+  PFloat,
+  type PHash,
+  PRegexp,
+  PSensitive,
+  PTimestamp,
+  type Value,
+} from '../runtime/values.js';
 import { defineFunction, type FunctionDef } from './registry.js';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -19,8 +28,9 @@ import { defineFunction, type FunctionDef } from './registry.js';
 function rubyText(v: Value): string {
   if (typeof v === 'string') return v;
   if (v === undefined) return '';
-  if (typeof v === 'number') return formatFloat(v);
-  if (typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+  // Integers print exactly (bigint beyond 2^53), Floats as Ruby does (`1.0`).
+  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+  if (v instanceof PFloat) return formatFloat(v.value);
   if (v instanceof PRegexp) return `(?-mix:${v.source})`;
   if (v instanceof PSensitive) return 'Sensitive [value redacted]';
   if (v instanceof PTimestamp) return timestampToString(v);
@@ -63,10 +73,10 @@ function jsonError(message: string): EppEvalError {
 
 function generate(v: Value, layout: JsonLayout, depth: number): string {
   if (v === undefined) return 'null';
-  if (typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) throw jsonError(`${formatFloat(v)} not allowed in JSON`);
-    return formatFloat(v);
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (v instanceof PFloat) {
+    if (!Number.isFinite(v.value)) throw jsonError(`${formatFloat(v.value)} not allowed in JSON`);
+    return formatFloat(v.value);
   }
   if (Array.isArray(v)) {
     const inner = layout.indent.repeat(depth + 1);
@@ -522,12 +532,13 @@ class YamlWriter {
   node(v: Value, place: Place): string {
     if (typeof v === 'string') return this.scalarNode(v, place);
     if (v === undefined) return place.simpleKey ? "! ''" : '';
-    if (typeof v === 'number') {
-      if (Number.isNaN(v)) return '.nan';
-      if (!Number.isFinite(v)) return v > 0 ? '.inf' : '-.inf';
-      return formatFloat(v);
+    if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+    if (v instanceof PFloat) {
+      const f = v.value;
+      if (Number.isNaN(f)) return '.nan';
+      if (!Number.isFinite(f)) return f > 0 ? '.inf' : '-.inf';
+      return formatFloat(f);
     }
-    if (typeof v === 'bigint' || typeof v === 'boolean') return String(v);
     if (v instanceof PDefault) return ':default';
     if (v instanceof PRegexp) return `!ruby/regexp /${v.source}/`;
     return this.scalarNode(rubyText(v), place);
@@ -692,7 +703,7 @@ function yamlOptions(options: Value): YamlOptions {
   let lineWidth: number | undefined;
   for (const [k, v] of options) {
     if (v === undefined) continue;
-    if ((k === 'indentation' || k === 'line_width') && typeof v === 'bigint') {
+    if ((k === 'indentation' || k === 'line_width') && isInteger(v)) {
       if (k === 'indentation') indentation = Number(v);
       else lineWidth = Number(v);
     } else {

@@ -19,7 +19,7 @@ import {
   stringify,
 } from '../runtime/format.js';
 import { inferGenericType, PatternType, RegexpType, VariantType } from '../runtime/types.js';
-import { type PHash, PRegexp, PTimestamp, toJsRegExp, type Value } from '../runtime/values.js';
+import { isNumeric, type PHash, PRegexp, PTimestamp, toJsRegExp, type Value } from '../runtime/values.js';
 import { defineFunction, type FunctionDef } from './registry.js';
 
 function typeName(v: Value): string {
@@ -48,7 +48,7 @@ function stringArg(fn: string, param: string, v: Value): string {
 function stringMapper(name: string, f: (s: string) => string): FunctionDef {
   const one = (v: Value): Value => {
     if (typeof v === 'string') return f(v);
-    if (typeof v === 'bigint' || typeof v === 'number') return v;
+    if (isNumeric(v)) return v;
     throw argError(name, 'arg', 'a value of type Numeric, String, or Iterable[Variant[String, Numeric]]', v);
   };
   return defineFunction(name, 1, 1, (_ctx, [arg]) => (Array.isArray(arg) ? arg.map(one) : one(arg)));
@@ -58,7 +58,7 @@ function stringMapper(name: string, f: (s: string) => string): FunctionDef {
 function deepStringMapper(name: string, f: (s: string) => string): FunctionDef {
   const deep = (v: Value): Value => {
     if (typeof v === 'string') return f(v);
-    if (typeof v === 'bigint' || typeof v === 'number') return v;
+    if (isNumeric(v)) return v;
     if (Array.isArray(v)) return v.map(deep);
     if (v instanceof Map) {
       const out: PHash = new Map();
@@ -357,7 +357,7 @@ function flatten(values: readonly Value[]): Value[] {
 function shellWord(v: Value): string {
   if (typeof v === 'string') return v;
   if (v === undefined) return '';
-  if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean') return stringify(v, '%s');
+  if (isNumeric(v) || typeof v === 'boolean') return stringify(v, '%s');
   throw argError('shellquote', 'args', 'String or Array of String values', v);
 }
 
@@ -422,7 +422,7 @@ const versioncmpFn = defineFunction('versioncmp', 2, 3, (_ctx, [a, b, ignore]) =
   if (ignore !== undefined && typeof ignore !== 'boolean') {
     throw argError('versioncmp', 'ignore_trailing_zeroes', 'a Boolean value', ignore);
   }
-  return BigInt(versioncmp(x, y, ignore === true));
+  return versioncmp(x, y, ignore === true);
 });
 
 function digest(name: string, algorithm: string): FunctionDef {

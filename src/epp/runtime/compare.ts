@@ -9,8 +9,19 @@
  *   ({@link compareValues}, {@link rubyEql}): case-sensitive byte order, `1` and `1.0` distinct.
  */
 import { EppEvalError } from '../errors.js';
+import { formatFloat } from './format.js';
 import type { PType } from './types.js';
-import { PDefault, type PHash, PRegexp, PSensitive, PTimestamp, type Value } from './values.js';
+import {
+  float,
+  PDefault,
+  PFloat,
+  type PHash,
+  type PInteger,
+  PRegexp,
+  PSensitive,
+  PTimestamp,
+  type Value,
+} from './values.js';
 
 function isType(v: Value): v is PType {
   return typeof v === 'object' && v !== null && (v as { isPuppetType?: boolean }).isPuppetType === true;
@@ -49,13 +60,23 @@ export function compareIgnoreCase(a: string, b: string): number {
   return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
 }
 
-function isNum(v: Value): v is bigint | number {
-  return typeof v === 'bigint' || typeof v === 'number';
+function isNum(v: Value): v is PInteger | PFloat {
+  return typeof v === 'number' || typeof v === 'bigint' || v instanceof PFloat;
 }
 
-/** Compares an Integer/Float mix exactly (JavaScript compares bigint with number by value). */
+/** An Integer or a Float's value, for comparison (JavaScript compares bigint with number exactly). */
+function plain(v: PInteger | PFloat): number | bigint {
+  return v instanceof PFloat ? v.value : v;
+}
+
+/** Compares plain numbers and bigints exactly. */
 function compareNumbers(a: bigint | number, b: bigint | number): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Compares an Integer/Float mix by value. */
+function compareNumeric(a: PInteger | PFloat, b: PInteger | PFloat): number {
+  return compareNumbers(plain(a), plain(b));
 }
 
 /**
@@ -78,6 +99,8 @@ export function rubyEql(a: Value, b: Value): boolean {
     }
     return true;
   }
+  // Floats are interned (equal values are `===`), except 0.0 and -0.0, which Ruby's eql? holds equal.
+  if (a instanceof PFloat) return b instanceof PFloat && a.value === b.value;
   if (a instanceof PRegexp) return b instanceof PRegexp && a.source === b.source;
   if (a instanceof PTimestamp) return b instanceof PTimestamp && a.seconds === b.seconds;
   if (isType(a)) return isType(b) && a.toString() === b.toString();
@@ -87,6 +110,12 @@ export function rubyEql(a: Value, b: Value): boolean {
 /** Ruby's `Hash#[]`: finds a key by {@link rubyEql} (a JavaScript Map alone finds arrays only by identity). */
 export function hashLookup(hash: PHash, key: Value): { found: boolean; value: Value } {
   if (hash.has(key)) return { found: true, value: hash.get(key) };
+  if (key instanceof PFloat) {
+    // Only a zero has another equal Float (Map keys tell 0.0 from -0.0, Ruby does not).
+    if (key.value !== 0) return { found: false, value: undefined };
+    const other = float(-key.value);
+    return hash.has(other) ? { found: true, value: hash.get(other) } : { found: false, value: undefined };
+  }
   if (typeof key === 'object' && key !== null) {
     for (const [k, v] of hash) if (rubyEql(k, key)) return { found: true, value: v };
   }
@@ -95,8 +124,10 @@ export function hashLookup(hash: PHash, key: Value): { found: boolean; value: Va
 
 /** Puppet's `==`: strings ignore ASCII case, numbers compare by value, arrays and hashes deeply. */
 export function puppetEquals(a: Value, b: Value): boolean {
+  // Integers are canonical: two equal Integers are `===` (a number and a bigint never are equal).
+  if (typeof a === 'number' && typeof b === 'number') return a === b;
   if (typeof a === 'string') return typeof b === 'string' && compareIgnoreCase(a, b) === 0;
-  if (isNum(a)) return isNum(b) && compareNumbers(a, b) === 0;
+  if (isNum(a)) return isNum(b) && compareNumeric(a, b) === 0;
   if (a === undefined || b === undefined) return a === b;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
@@ -118,8 +149,8 @@ function rubyClassName(v: Value): string {
   if (v === true) return 'TrueClass';
   if (v === false) return 'FalseClass';
   if (typeof v === 'string') return 'String';
-  if (typeof v === 'bigint') return 'Integer';
-  if (typeof v === 'number') return 'Float';
+  if (typeof v === 'number' || typeof v === 'bigint') return 'Integer';
+  if (v instanceof PFloat) return 'Float';
   if (Array.isArray(v)) return 'Array';
   if (v instanceof Map) return 'Hash';
   if (v instanceof PRegexp) return 'Regexp';
@@ -132,8 +163,8 @@ function rubyClassName(v: Value): string {
 /** Ruby names the right-hand value by its inspect form when it is an immediate (nil, true, numbers). */
 function rubyOperandName(v: Value): string {
   if (v === undefined) return 'nil';
-  if (typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  if (typeof v === 'number') return Number.isInteger(v) ? `${v}.0` : String(v);
+  if (typeof v === 'boolean' || typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (v instanceof PFloat) return formatFloat(v.value);
   return rubyClassName(v);
 }
 
@@ -143,7 +174,8 @@ function rubyOperandName(v: Value): string {
  * worded as Ruby words it ("comparison of Integer with String failed").
  */
 export function compareValues(a: Value, b: Value): number {
-  if (isNum(a) && isNum(b)) return compareNumbers(a, b);
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
+  if (isNum(a) && isNum(b)) return compareNumeric(a, b);
   if (typeof a === 'string' && typeof b === 'string') return compareBytes(a, b);
   if (Array.isArray(a) && Array.isArray(b)) {
     const n = Math.min(a.length, b.length);
@@ -171,8 +203,8 @@ export function operandLabel(v: Value): string {
   if (v === undefined) return 'Undef Value';
   if (typeof v === 'boolean') return 'Boolean';
   if (typeof v === 'string') return 'String';
-  if (typeof v === 'bigint') return 'Integer';
-  if (typeof v === 'number') return 'Float';
+  if (typeof v === 'number' || typeof v === 'bigint') return 'Integer';
+  if (v instanceof PFloat) return 'Float';
   if (Array.isArray(v)) return 'Array';
   if (v instanceof Map) return 'Hash';
   if (v instanceof PRegexp) return 'Regexp';
@@ -196,18 +228,19 @@ function notComparable(a: Value, b: Value, op: string, detail: string): EppEvalE
  * the operator to name in it.
  */
 export function compareForOperator(a: Value, b: Value, op = '<'): number {
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'string') {
     if (typeof b === 'string') return compareIgnoreCase(a, b);
     throw notComparable(a, b, op, 'A String is not comparable to a non String');
   }
   if (isNum(a)) {
-    if (isNum(b)) return compareNumbers(a, b);
-    if (b instanceof PTimestamp) return compareNumbers(a, b.seconds);
+    if (isNum(b)) return compareNumeric(a, b);
+    if (b instanceof PTimestamp) return compareNumbers(plain(a), b.seconds);
     throw notComparable(a, b, op, 'A Numeric is not comparable to non Numeric');
   }
   if (a instanceof PTimestamp) {
     if (b instanceof PTimestamp) return compareNumbers(a.seconds, b.seconds);
-    if (isNum(b)) return compareNumbers(a.seconds, b);
+    if (isNum(b)) return compareNumbers(a.seconds, plain(b));
     throw notComparable(a, b, op, 'Timestamps are only comparable to Timestamps, Integers, and Floats');
   }
   throw notComparable(a, b, op, 'Only Strings, Numbers, Timespans, Timestamps, and Versions are comparable');

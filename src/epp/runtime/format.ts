@@ -11,7 +11,19 @@
  */
 import { EppEvalError } from '../errors.js';
 import { isPuppetType, type PType, resolveTypeName } from './types.js';
-import { PDefault, type PHash, PRegexp, PSensitive, PTimestamp, type Value } from './values.js';
+import {
+  bigOf,
+  float,
+  integer,
+  PDefault,
+  PFloat,
+  type PHash,
+  type PInteger,
+  PRegexp,
+  PSensitive,
+  PTimestamp,
+  type Value,
+} from './values.js';
 
 const REDACTED = 'Sensitive [value redacted]';
 
@@ -352,8 +364,8 @@ function rubyInspect(v: RubyArg): string {
 }
 
 function rubyScalarText(v: Exclude<Value, string | undefined | Value[] | PHash>): string {
-  if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'number') return formatFloat(v);
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (v instanceof PFloat) return formatFloat(v.value);
   if (typeof v === 'boolean') return String(v);
   if (v instanceof PRegexp) return regexpWithDelimiters(v);
   if (v instanceof PSensitive) return REDACTED;
@@ -362,11 +374,12 @@ function rubyScalarText(v: Exclude<Value, string | undefined | Value[] | PHash>)
 }
 
 /** Ruby's `Integer(x)` as `%d` applies it. */
-function toRubyInteger(v: RubyArg): bigint {
-  if (typeof v === 'bigint') return v;
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) throw formatError(`${formatFloat(v)} cannot be converted to an Integer`);
-    return BigInt(Math.trunc(v));
+function toRubyInteger(v: RubyArg): PInteger {
+  if (typeof v === 'number' || typeof v === 'bigint') return v;
+  if (v instanceof PFloat) {
+    const x = v.value;
+    if (!Number.isFinite(x)) throw formatError(`${formatFloat(x)} cannot be converted to an Integer`);
+    return integer(Math.trunc(x));
   }
   if (typeof v === 'string') {
     const parsed = parseRubyInteger(v);
@@ -376,7 +389,7 @@ function toRubyInteger(v: RubyArg): bigint {
   throw formatError(`can't convert ${rubyClassName(v)} into Integer`);
 }
 
-function parseRubyInteger(text: string): bigint | undefined {
+function parseRubyInteger(text: string): PInteger | undefined {
   const m =
     /^\s*([-+]?)(0[xX][0-9a-fA-F]+(?:_[0-9a-fA-F]+)*|0[bB][01]+(?:_[01]+)*|0[oO]?[0-7]+(?:_[0-7]+)*|[1-9]\d*(?:_\d+)*|0)\s*$/.exec(
       text,
@@ -386,11 +399,12 @@ function parseRubyInteger(text: string): bigint | undefined {
   if (/^0[0-7]/.test(body)) body = `0o${body.slice(1)}`;
   else if (/^0[oO]/.test(body)) body = `0o${body.slice(2)}`;
   const n = BigInt(body);
-  return m[1] === '-' ? -n : n;
+  return integer(m[1] === '-' ? -n : n);
 }
 
 /** Ruby's `Float(x)` as `%f` applies it. */
 function toRubyFloat(v: RubyArg): number {
+  if (v instanceof PFloat) return v.value;
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string') {
@@ -433,24 +447,28 @@ function formatInteger(spec: Spec, arg: RubyArg): string {
   const n = toRubyInteger(arg);
   const conv = spec.conv;
   const radix = RADIX[conv] ?? 10;
-  const negative = n < 0n;
+  const negative = n < 0;
   const upper = conv === 'X';
   let prefix = '';
-  if (spec.alt && n !== 0n) {
+  // Integers are canonical: zero is always the number 0.
+  if (spec.alt && n !== 0) {
     if (radix === 16) prefix = upper ? '0X' : '0x';
     else if (radix === 2) prefix = conv === 'B' ? '0B' : '0b';
     else if (radix === 8) prefix = '0';
   }
   if (negative && radix !== 10 && !spec.plus && !spec.space) {
-    return formatTwosComplement(spec, n, radix, radix === 8 ? '' : prefix, upper);
+    return formatTwosComplement(spec, bigOf(n), radix, radix === 8 ? '' : prefix, upper);
   }
   // As in C, a zero precision prints nothing for zero.
-  let digits =
-    n === 0n && spec.prec === 0 && !(spec.alt && radix === 8) ? '' : (negative ? -n : n).toString(radix);
+  let digits = n === 0 && spec.prec === 0 && !(spec.alt && radix === 8) ? '' : magnitude(n).toString(radix);
   if (upper) digits = digits.toUpperCase();
   if (spec.prec !== undefined) digits = digits.padStart(spec.prec, '0');
   if (radix === 8 && prefix === '0' && digits.startsWith('0')) prefix = '';
   return pad(spec, signOf(negative, spec) + prefix, digits, spec.prec === undefined);
+}
+
+function magnitude(n: PInteger): PInteger {
+  return typeof n === 'number' ? Math.abs(n) : n < 0n ? -n : n;
 }
 
 /** Ruby prints a negative number in hex, octal or binary without a sign flag as `..f01` (two's complement). */
@@ -584,7 +602,7 @@ function formatChar(spec: Spec, arg: RubyArg): string {
     ch = arg;
   } else {
     const code = toRubyInteger(arg);
-    if (code < 0n || code > 0x10ffffn) throw formatError(`${code} out of char range`);
+    if (code < 0 || code > 0x10ffff) throw formatError(`${code} out of char range`);
     ch = String.fromCodePoint(Number(code));
   }
   return pad({ ...spec, zero: false }, '', ch, false);
@@ -700,7 +718,7 @@ function directive(format: string, start: number, args: ArgSource): Directive {
       i = close;
     } else if (c === '*') {
       const w = toRubyInteger(args.take());
-      if (w < 0n) spec.minus = true;
+      if (w < 0) spec.minus = true;
       spec.width = Math.abs(Number(w));
     } else if (c >= '1' && c <= '9') {
       const digits = /^\d+/.exec(format.slice(i))![0];
@@ -784,12 +802,14 @@ function evalString(v: Value, redactTop: boolean): string {
 /** What `<%= expr %>` prints. A Sensitive value given directly prints its secret (Puppet 7 does). */
 export function renderValue(value: Value): string {
   if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value); // an Integer: the common case, no detour
   return evalString(value, false);
 }
 
 /** What `"${expr}"` gives: as {@link renderValue}, but a Sensitive value is always redacted. */
 export function interpolate(value: Value): string {
   if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
   return evalString(value, true);
 }
 
@@ -976,8 +996,8 @@ function convert(v: Value, map: FormatMap, ind: Indentation): string {
   const f = getFormat(v, map);
   if (v === undefined) return convertUndef(f);
   if (typeof v === 'string') return convertString(f, v);
-  if (typeof v === 'bigint') return convertInteger(f, v);
-  if (typeof v === 'number') return convertFloat(f, v);
+  if (typeof v === 'number' || typeof v === 'bigint') return convertInteger(f, v);
+  if (v instanceof PFloat) return convertFloat(f, v);
   if (typeof v === 'boolean') return convertBoolean(f, v, ind);
   if (Array.isArray(v)) return convertArray(f, v, map, ind);
   if (v instanceof Map) return convertHash(f, v, map, ind);
@@ -1040,11 +1060,11 @@ function convertString(f: StringFormat, v: string): string {
   }
 }
 
-function convertInteger(f: StringFormat, v: bigint): string {
+function convertInteger(f: StringFormat, v: PInteger): string {
   if ('dxXobBp'.includes(f.conv)) return kformat(f.orig, v);
-  if ('eEfgGaA'.includes(f.conv)) return kformat(f.orig, Number(v));
+  if ('eEfgGaA'.includes(f.conv)) return kformat(f.orig, float(Number(v)));
   if (f.conv === 'c') {
-    if (v < 0n || v > 0x10ffffn) throw conversionError(`${v} out of char range`);
+    if (v < 0 || v > 0x10ffff) throw conversionError(`${v} out of char range`);
     const ch = String.fromCodePoint(Number(v));
     return kformat(f.orig.replace('c', 's'), f.alt ? `"${ch}"` : ch);
   }
@@ -1052,11 +1072,11 @@ function convertInteger(f: StringFormat, v: bigint): string {
   throw illegal('Integer', f, 'dxXobBeEfgGaAspc');
 }
 
-function convertFloat(f: StringFormat, v: number): string {
+function convertFloat(f: StringFormat, v: PFloat): string {
   if ('dxXobB'.includes(f.conv)) return kformat(f.orig, toRubyInteger(v));
   if ('eEfgGaAp'.includes(f.conv)) return kformat(f.orig, v);
   if (f.conv === 's') {
-    const text = formatFloat(v);
+    const text = formatFloat(v.value);
     return kformat(f.orig, f.alt ? `"${text}"` : text);
   }
   throw illegal('Float', f, 'dxXobBeEfgGaAsp');
@@ -1077,8 +1097,8 @@ function convertBoolean(f: StringFormat, v: boolean, ind: Indentation): string {
     case 'p':
       return applyStringFlags(f, String(v));
     default:
-      if ('dxXobB'.includes(f.conv)) return convert(v ? 1n : 0n, [anyEntry(f)], ind);
-      if ('eEfgGaA'.includes(f.conv)) return convert(v ? 1 : 0, [anyEntry(f)], ind);
+      if ('dxXobB'.includes(f.conv)) return convert(v ? 1 : 0, [anyEntry(f)], ind);
+      if ('eEfgGaA'.includes(f.conv)) return convert(float(v ? 1 : 0), [anyEntry(f)], ind);
       throw illegal('Boolean', f, 'tTyYdxXobBeEfgGaAsp');
   }
 }

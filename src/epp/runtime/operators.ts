@@ -7,41 +7,58 @@
 import { EppEvalError } from '../errors.js';
 import { hashLookup, puppetEquals } from './compare.js';
 import { PType, parameterizeType } from './types.js';
-import { isHash, MAX_INTEGER, MIN_INTEGER, type PHash, PRegexp, PSensitive, type Value } from './values.js';
+import {
+  bigOf,
+  float,
+  integer,
+  isHash,
+  MAX_INTEGER,
+  MIN_INTEGER,
+  numberOf,
+  PFloat,
+  type PHash,
+  type PInteger,
+  PRegexp,
+  PSensitive,
+  type Value,
+} from './values.js';
 
-export function checkInteger(n: bigint): bigint {
+/** The Integer of an exact result, or Puppet's overflow error outside the 64-bit range. */
+export function checkedInteger(n: bigint): PInteger {
   if (n > MAX_INTEGER || n < MIN_INTEGER) {
     throw new EppEvalError(
       'EPP_INTEGER_OVERFLOW',
       `integer overflow: ${n} is outside the 64-bit Integer range`,
     );
   }
-  return n;
+  return integer(n);
 }
 
 const NUMBER_PATTERN =
   /^([-+]?)(?:(0[xX][0-9a-fA-F]+)|(0[0-7]*)|([1-9][0-9]*)|((?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?))$/;
 
 /** Converts a numeric string the way Puppet's arithmetic does (`'0x10'` is 16, `'1.5'` a Float). */
-export function numericFromString(s: string): bigint | number | undefined {
+export function numericFromString(s: string): PInteger | PFloat | undefined {
   const m = NUMBER_PATTERN.exec(s);
   if (!m) return undefined;
   const negative = m[1] === '-';
-  let n: bigint | number;
+  let n: bigint;
   if (m[2]) n = BigInt(m[2]);
   else if (m[3]) n = m[3].length > 1 ? BigInt(`0o${m[3].slice(1)}`) : 0n;
-  else if (m[4]) n = BigInt(m[4]);
-  else n = Number(m[5]);
-  if (typeof n === 'bigint') return negative ? -n : n;
-  return negative ? -n : n;
+  else if (m[4]) {
+    // Up to 15 digits is always a safe integer: no bigint needed.
+    if (m[4].length <= 15) return integer(negative ? -Number(m[4]) : Number(m[4]));
+    n = BigInt(m[4]);
+  } else return float(negative ? -Number(m[5]) : Number(m[5]));
+  return integer(negative ? -n : n);
 }
 
 /** A short Puppet-style description of a value's type, for operator errors. */
 export function typeLabel(v: Value): string {
   if (v === undefined) return 'Undef';
   if (typeof v === 'string') return 'String';
-  if (typeof v === 'bigint') return 'Integer';
-  if (typeof v === 'number') return 'Float';
+  if (typeof v === 'number' || typeof v === 'bigint') return 'Integer';
+  if (v instanceof PFloat) return 'Float';
   if (typeof v === 'boolean') return 'Boolean';
   if (Array.isArray(v)) return 'Array';
   if (v instanceof Map) return 'Hash';
@@ -51,8 +68,10 @@ export function typeLabel(v: Value): string {
   return 'Default';
 }
 
-function toNumber(v: Value, op: string, side: 'left' | 'right'): bigint | number {
-  if (typeof v === 'bigint' || typeof v === 'number') return v;
+type Numeric = PInteger | PFloat;
+
+function toNumber(v: Value, op: string, side: 'left' | 'right'): Numeric {
+  if (typeof v === 'number' || typeof v === 'bigint' || v instanceof PFloat) return v;
   if (typeof v === 'string') {
     const n = numericFromString(v);
     if (n !== undefined) return n;
@@ -68,61 +87,109 @@ function article(word: string): string {
   return /^[AEIOU]/.test(word) ? 'an' : 'a';
 }
 
-function numeric(op: string, a: bigint | number, b: bigint | number): bigint | number {
-  if (typeof a === 'bigint' && typeof b === 'bigint') {
-    switch (op) {
-      case '+':
-        return checkInteger(a + b);
-      case '-':
-        return checkInteger(a - b);
-      case '*':
-        return checkInteger(a * b);
-      case '/': {
-        if (b === 0n) throw new EppEvalError('EPP_DIVISION_BY_ZERO', 'divided by 0');
-        // Ruby floors integer division.
-        let q = a / b;
-        if (a % b !== 0n && a < 0n !== b < 0n) q -= 1n;
-        return checkInteger(q);
-      }
-      case '%': {
-        if (b === 0n) throw new EppEvalError('EPP_DIVISION_BY_ZERO', 'divided by 0');
-        const r = a % b;
-        return r !== 0n && r < 0n !== b < 0n ? r + b : r;
-      }
-      case '<<':
-        return shift(a, b);
-      case '>>':
-        return shift(a, -b);
-    }
-  }
-  if (op === '%' || op === '<<' || op === '>>') {
-    throw new EppEvalError('EPP_OPERATOR', `Operator '${op}' is not applicable to a Float.`);
-  }
-  const x = Number(a);
-  const y = Number(b);
+function divisionByZero(): EppEvalError {
+  return new EppEvalError('EPP_DIVISION_BY_ZERO', 'divided by 0');
+}
+
+/**
+ * Integer arithmetic on two safe integers: plain JavaScript math, exact as long as the result is a safe
+ * integer (a product beyond 2^53 is never one, so the check is exact); otherwise the bigint path.
+ */
+function integerNumbers(op: string, a: number, b: number): PInteger {
   switch (op) {
-    case '+':
-      return x + y;
-    case '-':
-      return x - y;
-    case '*':
-      return x * y;
-    default: {
-      if (y === 0) throw new EppEvalError('EPP_DIVISION_BY_ZERO', 'divided by 0');
-      return x / y;
+    case '+': {
+      const r = a + b;
+      return Number.isSafeInteger(r) ? r : checkedInteger(BigInt(a) + BigInt(b));
     }
+    case '-': {
+      const r = a - b;
+      return Number.isSafeInteger(r) ? r : checkedInteger(BigInt(a) - BigInt(b));
+    }
+    case '*': {
+      const r = a * b;
+      // `+ 0` turns the -0 of `-3 * 0` into 0 (Integers have no -0).
+      return Number.isSafeInteger(r) ? r + 0 : checkedInteger(BigInt(a) * BigInt(b));
+    }
+    case '/': {
+      if (b === 0) throw divisionByZero();
+      // Ruby floors; `a - m` is an exact multiple of b, so the quotient is exact (no Math.floor(a / b)).
+      const m = a % b;
+      const q = (a - m) / b;
+      return (m !== 0 && m < 0 !== b < 0 ? q - 1 : q) + 0;
+    }
+    case '%': {
+      if (b === 0) throw divisionByZero();
+      const m = a % b;
+      return (m !== 0 && m < 0 !== b < 0 ? m + b : m) + 0;
+    }
+    default:
+      return integerBigints(op, BigInt(a), BigInt(b));
   }
 }
 
+/** Exact Integer arithmetic (operands beyond the safe range, and shifts). */
+function integerBigints(op: string, a: bigint, b: bigint): PInteger {
+  switch (op) {
+    case '+':
+      return checkedInteger(a + b);
+    case '-':
+      return checkedInteger(a - b);
+    case '*':
+      return checkedInteger(a * b);
+    case '/': {
+      if (b === 0n) throw divisionByZero();
+      // Ruby floors integer division.
+      let q = a / b;
+      if (a % b !== 0n && a < 0n !== b < 0n) q -= 1n;
+      return checkedInteger(q);
+    }
+    case '%': {
+      if (b === 0n) throw divisionByZero();
+      const r = a % b;
+      return integer(r !== 0n && r < 0n !== b < 0n ? r + b : r);
+    }
+    case '<<':
+      return shift(a, b);
+    case '>>':
+      return shift(a, -b);
+    default:
+      throw new EppEvalError('EPP_OPERATOR', `Unknown operator '${op}'`);
+  }
+}
+
+function floats(op: string, x: number, y: number): PFloat {
+  switch (op) {
+    case '+':
+      return float(x + y);
+    case '-':
+      return float(x - y);
+    case '*':
+      return float(x * y);
+    case '/':
+      if (y === 0) throw divisionByZero();
+      return float(x / y);
+    default:
+      throw new EppEvalError('EPP_OPERATOR', `Operator '${op}' is not applicable to a Float.`);
+  }
+}
+
+function numeric(op: string, a: Numeric, b: Numeric): Numeric {
+  if (typeof a === 'number' && typeof b === 'number') return integerNumbers(op, a, b);
+  if (a instanceof PFloat || b instanceof PFloat) return floats(op, numberOf(a), numberOf(b));
+  return integerBigints(op, bigOf(a), bigOf(b));
+}
+
 /** `a << n` (negative n shifts right), bounded so a huge shift never builds a huge BigInt. */
-function shift(a: bigint, n: bigint): bigint {
-  if (n <= -64n) return a < 0n ? -1n : 0n;
-  if (n >= 64n) return a === 0n ? 0n : checkInteger(a < 0n ? MIN_INTEGER - 1n : MAX_INTEGER + 1n);
-  return checkInteger(n >= 0n ? a << n : a >> -n);
+function shift(a: bigint, n: bigint): PInteger {
+  if (n <= -64n) return a < 0n ? -1 : 0;
+  if (n >= 64n) return a === 0n ? 0 : checkedInteger(a < 0n ? MIN_INTEGER - 1n : MAX_INTEGER + 1n);
+  return checkedInteger(n >= 0n ? a << n : a >> -n);
 }
 
 /** `a OP b` for `+ - * / % << >>`. */
 export function arithmetic(op: string, a: Value, b: Value): Value {
+  // The hot path (every `+` of a template): two Integers as numbers.
+  if (typeof a === 'number' && typeof b === 'number') return integerNumbers(op, a, b);
   if (Array.isArray(a)) {
     if (op === '+') return Array.isArray(b) ? [...a, ...b] : isHash(b) ? [...a, ...hashPairs(b)] : [...a, b];
     if (op === '-') {
@@ -176,11 +243,12 @@ function chunkPairs(flat: Value[]): Value[][] {
 }
 
 export function negate(v: Value): Value {
-  if (typeof v === 'bigint') return checkInteger(-v);
-  if (typeof v === 'number') return -v;
+  if (typeof v === 'number') return v === 0 ? 0 : -v; // a safe integer's negation is safe; no -0
+  if (typeof v === 'bigint') return checkedInteger(-v);
+  if (v instanceof PFloat) return float(-v.value);
   if (typeof v === 'string') {
     const n = numericFromString(v);
-    if (n !== undefined) return typeof n === 'bigint' ? checkInteger(-n) : -n;
+    if (n !== undefined) return negate(n);
   }
   throw new EppEvalError(
     'EPP_OPERATOR',
@@ -200,6 +268,12 @@ export function splat(v: Value): Value[] {
 
 /** `target[keys...]`. */
 export function access(target: Value, keys: Value[]): Value {
+  // The common `$a[i]`: one number index into an array.
+  const first = keys[0];
+  if (Array.isArray(target) && keys.length === 1 && typeof first === 'number') {
+    const i = first < 0 ? first + target.length : first;
+    return i >= 0 && i < target.length ? target[i] : undefined;
+  }
   if (typeof target === 'string') return accessString(target, keys);
   if (Array.isArray(target)) return accessArray(target, keys);
   if (isHash(target)) {
@@ -225,10 +299,10 @@ export function access(target: Value, keys: Value[]): Value {
 }
 
 function indexArgument(v: Value, what: string): number {
-  if (typeof v !== 'bigint') {
-    throw new EppEvalError('EPP_ACCESS', `${what} index must be an Integer, got ${typeLabel(v)}`);
-  }
-  return Number(v);
+  if (typeof v === 'number') return v;
+  // A big Integer is out of any range anyway; as a number it still compares right.
+  if (typeof v === 'bigint') return Number(v);
+  throw new EppEvalError('EPP_ACCESS', `${what} index must be an Integer, got ${typeLabel(v)}`);
 }
 
 /** Resolves `[start, count]` the way Ruby's `Array#[]` does (negative start counts from the end). */

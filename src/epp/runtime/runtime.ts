@@ -7,6 +7,7 @@
 import { didYouMean } from '../../shared/did-you-mean.js';
 import { EppError, type EppErrorCode, EppEvalError, type SourceLocation } from '../errors.js';
 import { newInstance } from '../functions/conversion.js';
+import { coreFunctions } from '../functions/index.js';
 import { coreIteration } from '../functions/iteration.js';
 import {
   BreakSignal,
@@ -17,10 +18,9 @@ import {
   invoke,
   type Lambda,
   NextSignal,
-  newCallSite,
   ReturnSignal,
 } from '../functions/registry.js';
-import { compareForOperator, puppetEquals } from './compare.js';
+import { compareForOperator, compareIgnoreCase, puppetEquals } from './compare.js';
 import { interpolate, renderValue } from './format.js';
 import { access, arithmetic, negate, splat, typeLabel } from './operators.js';
 import { describeMismatch, PType, resolveTypeName } from './types.js';
@@ -45,18 +45,132 @@ export interface RuntimeHost {
   renderInline(source: string, args: Value | undefined, callerScope: object, depth: number): string;
 }
 
+/** How to compute a constant expression (type expressions mostly), made by the compiler. */
+export type ConstantPlan =
+  | { readonly t: 'value'; readonly v: Value }
+  | { readonly t: 'default' }
+  | { readonly t: 'type'; readonly name: string; readonly p: number }
+  | { readonly t: 'regexp'; readonly source: string; readonly p: number }
+  | { readonly t: 'array' | 'hash'; readonly items: readonly ConstantPlan[] }
+  | {
+      readonly t: 'access';
+      readonly target: ConstantPlan;
+      readonly keys: readonly ConstantPlan[];
+      readonly p: number;
+    };
+
+/** A constant of a compiled template: its key (shared by all templates), plan, and value once known. */
+export interface ConstantSlot {
+  readonly key: string;
+  readonly plan: ConstantPlan;
+  done: boolean;
+  value: Value;
+}
+
+/** A template parameter whose type is a constant (see `Runtime.param`). */
+export interface ParameterSpec {
+  readonly name: string;
+  /** Its span index. */
+  readonly p: number;
+  readonly type: ConstantSlot | undefined;
+  readonly defaultValue: ConstantSlot | undefined;
+  /** Whether the default is an expression the compiled code evaluates (`param` returns UNSET for it). */
+  readonly defaultCode: boolean;
+}
+
+/** All the parameters of a template whose types are constants (see `Runtime.params`). */
+export interface ParameterSet {
+  readonly names: readonly string[];
+  /** The span index for an unknown-parameter error. */
+  readonly p: number;
+  readonly specs: readonly ParameterSpec[];
+  /** The values hash of the last render and what its parameters were bound to (see `Runtime.params`). */
+  lastValues?: PHash;
+  lastBound?: readonly (Value | typeof UNSET)[];
+}
+
 /** Marks an absent argument (as opposed to one given as undef). */
 const MISSING = Symbol('missing');
 
 /** Marks a local variable not assigned yet (compiled templates start every local with it). */
 const UNSET = Symbol('unset');
 
-/** Small Integers shared by every loop: lambda indexes without a bigint allocation each. */
-const INDEXES: bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
+// ---------------------------------------------------------------- helpers of the generated code
 
-function indexValue(i: number): bigint {
-  return i < INDEXES.length ? INDEXES[i]! : BigInt(i);
+/** What `<%= v %>` appends: strings and Integers inline (the common cases), the rest as Puppet prints it. */
+function renderText(v: Value): string {
+  return typeof v === 'string' ? v : typeof v === 'number' ? `${v}` : renderOther(v);
 }
+
+function renderOther(v: Value): string {
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  return renderValue(v);
+}
+
+/** What `"${v}"` gives. */
+function interpolateText(v: Value): string {
+  return typeof v === 'string' ? v : typeof v === 'number' ? `${v}` : interpolateOther(v);
+}
+
+function interpolateOther(v: Value): string {
+  return typeof v === 'bigint' ? v.toString() : interpolate(v);
+}
+
+/** Only `undef` and `false` are falsy. */
+function truthy(v: Value): boolean {
+  return v !== undefined && v !== false;
+}
+
+/** Where a hash keeps its index (see {@link hashIndex}). */
+const INDEX = Symbol('index');
+
+/** The prototype of indexes: no properties at all, so `toString` or `__proto__` are ordinary keys. */
+const EMPTY_PROTOTYPE: object = Object.create(null);
+
+type HashIndex = Record<string, Value>;
+
+/**
+ * `$h['key']` in compiled code reads `hashIndex(h).key`: a plain object of the hash's string keys, built on
+ * the first such read and kept on the Map itself (a symbol property); undefined for a value that is not a
+ * hash. A property read with a constant name is faster than `Map.get` (inline caches; the hashes of a list
+ * built alike share one hidden class, as the index is made by adding the keys in the hash's order; beyond
+ * about a dozen keys the index is a dictionary, about as fast as the Map).
+ *
+ * This relies on hashes being immutable once built (as the instance memo of `checkParameter` does):
+ * nothing in Pantograph mutates a PHash after it is made (fromJs, literals and functions build new ones).
+ * Only string keys are indexed; other keys are read with `rt.access1`. A missing key reads undefined,
+ * as `Map.get` does, since the prototype has no properties.
+ */
+export function hashIndex(h: Value): HashIndex | undefined {
+  return h instanceof Map ? ((h as { [INDEX]?: HashIndex })[INDEX] ?? buildIndex(h)) : undefined;
+}
+
+function buildIndex(h: PHash): HashIndex {
+  const index = Object.create(EMPTY_PROTOTYPE) as HashIndex;
+  for (const [k, v] of h) if (typeof k === 'string') index[k] = v;
+  (h as { [INDEX]?: HashIndex })[INDEX] = index;
+  return index;
+}
+
+/**
+ * Module-level helpers the generated code receives as parameters of its factory, by these names: shorter
+ * code than `rt.method(...)` (cheaper to compile), and small enough for V8 to inline.
+ */
+export const compiledHelpers = {
+  S: renderText,
+  I: interpolateText,
+  T: truthy,
+  H: hashIndex,
+} as const;
+
+/** The core functions of the collection fast paths (`Runtime.length`, ...). */
+const coreCollection = {
+  length: coreFunctions.get('length'),
+  size: coreFunctions.get('size'),
+  empty: coreFunctions.get('empty'),
+  join: coreFunctions.get('join'),
+} as const;
 
 /** A plain compiled lambda: `n` required parameters, no defaults, no rest. */
 type PlainLambda = (...args: Value[]) => Value;
@@ -74,19 +188,20 @@ const sharedConstants = new Map<string, Value>();
  * settings checked against the same (constant) parameter types in every file of a template, or in every
  * render, are checked once.
  */
-const instanceMemo = new WeakMap<object, WeakMap<PType, boolean>>();
+const instanceMemo = new WeakMap<PType, WeakMap<object, boolean>>();
 
 function isInstanceMemo(type: PType, value: Value): boolean {
   if (typeof value !== 'object' || value === null) return type.isInstance(value);
-  let byType = instanceMemo.get(value);
-  if (!byType) {
-    byType = new WeakMap();
-    instanceMemo.set(value, byType);
+  // By type first: types are few (shared constants), so new values add entries, not WeakMaps.
+  let byValue = instanceMemo.get(type);
+  if (!byValue) {
+    byValue = new WeakMap();
+    instanceMemo.set(type, byValue);
   }
-  let result = byType.get(type);
+  let result = byValue.get(value);
   if (result === undefined) {
     result = type.isInstance(value);
-    byType.set(type, result);
+    byValue.set(value, result);
   }
   return result;
 }
@@ -137,7 +252,7 @@ export class Runtime implements CallContext {
   // ---------------------------------------------------------------- arguments and parameters
 
   /** Template parameters: every given key must be declared. */
-  checkArguments(declared: string[], p: number): void {
+  checkArguments(declared: readonly string[], p: number): void {
     for (const key of this.values.keys()) {
       if (typeof key !== 'string' || !declared.includes(key)) {
         this.fail('EPP_UNKNOWN_PARAMETER', `The template has no parameter named '${String(key)}'`, p);
@@ -165,6 +280,42 @@ export class Runtime implements CallContext {
     );
     error.hint = `pass a value for '${name}', or give the parameter a default`;
     throw error;
+  }
+
+  /**
+   * The values of a template's parameters (see `param`). Hashes are immutable (see {@link hashIndex}) and
+   * binding is pure (type checks, constant defaults): a template rendered again with the same values hash
+   * reuses the last binding. (Only the last: a WeakMap by hash costs more than it saves when every render
+   * has new values.)
+   */
+  params(set: ParameterSet): readonly (Value | typeof UNSET)[] {
+    if (set.lastValues === this.values && set.lastBound) return set.lastBound;
+    this.checkArguments(set.names, set.p);
+    const bound = set.specs.map((spec) => this.param(spec));
+    set.lastValues = this.values;
+    set.lastBound = bound;
+    return bound;
+  }
+
+  /**
+   * A template parameter's value: the argument, else (absent or undef) the default, else a missing-parameter
+   * error; then the type check. UNSET when the default is code for the caller to evaluate (then `checked`).
+   */
+  param(spec: ParameterSpec): Value | typeof UNSET {
+    let value: Value | typeof MISSING = this.values.get(spec.name);
+    if (value === undefined) {
+      if (!this.values.has(spec.name)) value = MISSING;
+      if (spec.defaultCode) return UNSET;
+      if (spec.defaultValue) value = this.constant(spec.defaultValue);
+      else if (value === MISSING) this.missingParameter(spec.name, spec.p);
+    }
+    return this.checked(spec, value as Value);
+  }
+
+  /** The value of a parameter once its type is checked. */
+  checked(spec: ParameterSpec, value: Value): Value {
+    if (spec.type) this.checkParameter(this.constant(spec.type), value, spec.name, spec.p);
+    return value;
   }
 
   checkParameter(type: Value, value: Value, name: string, p: number): void {
@@ -268,21 +419,6 @@ export class Runtime implements CallContext {
 
   // ---------------------------------------------------------------- values
 
-  render(v: Value): string {
-    if (typeof v === 'bigint') return v.toString();
-    if (typeof v === 'boolean') return v ? 'true' : 'false';
-    return renderValue(v);
-  }
-
-  interpolate(v: Value): string {
-    if (typeof v === 'string') return v;
-    return typeof v === 'bigint' ? v.toString() : interpolate(v);
-  }
-
-  truthy(v: Value): boolean {
-    return v !== undefined && v !== false;
-  }
-
   type(name: string, p: number): PType {
     const type = resolveTypeName(name);
     if (!type) {
@@ -311,14 +447,40 @@ export class Runtime implements CallContext {
     return re;
   }
 
-  sharedConstant(key: string): Value {
-    return sharedConstants.get(key);
+  /** A constant of the compiled code: computed once, and shared by key with every template. */
+  constant(slot: ConstantSlot): Value {
+    if (slot.done) return slot.value;
+    let value = sharedConstants.get(slot.key);
+    if (value === undefined && !sharedConstants.has(slot.key)) {
+      value = this.evaluate(slot.plan);
+      if (sharedConstants.size > 1000) sharedConstants.clear();
+      sharedConstants.set(slot.key, value);
+    }
+    slot.value = value;
+    slot.done = true;
+    return value;
   }
 
-  shareConstant(key: string, value: Value): Value {
-    if (sharedConstants.size > 1000) sharedConstants.clear();
-    sharedConstants.set(key, value);
-    return value;
+  private evaluate(plan: ConstantPlan): Value {
+    switch (plan.t) {
+      case 'value':
+        return plan.v;
+      case 'default':
+        return DEFAULT;
+      case 'type':
+        return this.type(plan.name, plan.p);
+      case 'regexp':
+        return this.regexp(plan.source, plan.p);
+      case 'array':
+        return plan.items.map((item) => this.evaluate(item));
+      case 'hash':
+        return this.hash(plan.items.map((item) => this.evaluate(item)));
+      case 'access': {
+        const target = this.evaluate(plan.target);
+        const keys = plan.keys.map((key) => this.evaluate(key));
+        return keys.length === 1 ? this.access1(target, keys[0], plan.p) : this.access(target, keys, plan.p);
+      }
+    }
   }
 
   hash(flat: Value[]): PHash {
@@ -349,8 +511,56 @@ export class Runtime implements CallContext {
     }
   }
 
+  /** `a + b`; two Integers (numbers) add natively unless the sum leaves the safe range. */
+  add(a: Value, b: Value, p: number): Value {
+    if (typeof a === 'number' && typeof b === 'number') {
+      const r = a + b;
+      if (Number.isSafeInteger(r)) return r;
+    }
+    return this.arithmetic('+', a, b, p);
+  }
+
+  sub(a: Value, b: Value, p: number): Value {
+    if (typeof a === 'number' && typeof b === 'number') {
+      const r = a - b;
+      if (Number.isSafeInteger(r)) return r;
+    }
+    return this.arithmetic('-', a, b, p);
+  }
+
+  mul(a: Value, b: Value, p: number): Value {
+    if (typeof a === 'number' && typeof b === 'number') {
+      const r = a * b;
+      // `-0` is no Integer (0 * -1); a product beyond the safe range fails isSafeInteger.
+      if (Number.isSafeInteger(r)) return r === 0 ? 0 : r;
+    }
+    return this.arithmetic('*', a, b, p);
+  }
+
   equals(a: Value, b: Value): boolean {
     return puppetEquals(a, b);
+  }
+
+  /** `a == 'literal'`: strings compare ignoring ASCII case (which keeps lengths), other values never match. */
+  eqs(a: Value, b: string): boolean {
+    return a === b || (typeof a === 'string' && a.length === b.length && compareIgnoreCase(a, b) === 0);
+  }
+
+  // `<`, `<=`, `>`, `>=`: two Integers (numbers) compare natively.
+  lt(a: Value, b: Value, p: number): boolean {
+    return typeof a === 'number' && typeof b === 'number' ? a < b : this.compare(a, b, '<', p) < 0;
+  }
+
+  le(a: Value, b: Value, p: number): boolean {
+    return typeof a === 'number' && typeof b === 'number' ? a <= b : this.compare(a, b, '<=', p) <= 0;
+  }
+
+  gt(a: Value, b: Value, p: number): boolean {
+    return typeof a === 'number' && typeof b === 'number' ? a > b : this.compare(a, b, '>', p) > 0;
+  }
+
+  ge(a: Value, b: Value, p: number): boolean {
+    return typeof a === 'number' && typeof b === 'number' ? a >= b : this.compare(a, b, '>=', p) >= 0;
   }
 
   compare(a: Value, b: Value, op: string, p: number): number {
@@ -359,6 +569,11 @@ export class Runtime implements CallContext {
     } catch (e) {
       throw this.locate(e, p);
     }
+  }
+
+  /** `target[key]` of a target that is not a hash, as an object with that property (see `hashIndex`). */
+  keyed(target: Value, key: string, p: number): HashIndex {
+    return { [key]: this.access1(target, key, p) };
   }
 
   /** `target[key]`, the common single-key access, without an array of keys. */
@@ -452,37 +667,47 @@ export class Runtime implements CallContext {
 
   // ---------------------------------------------------------------- calls
 
-  /** A new call site, cached in the compiled code's constants (see `FunctionRegistry.resolve`). */
-  site(): CallSite {
-    return newCallSite();
-  }
-
+  /**
+   * A compiled lambda as functions receive it. `unchecked`: the span of a lambda of `paramCount` required
+   * parameters that does not check how many arguments it gets (the compiler leaves that out, as the loops
+   * below call it right): it is wrapped with the check.
+   */
   lambda(
     fn: (...args: Value[]) => Value,
     paramCount: number,
     requiredCount: number,
     hasRest: boolean,
+    unchecked?: number,
   ): Lambda {
+    const target = unchecked === undefined ? fn : this.arityChecked(fn, paramCount, unchecked);
     // Plain assignments: cheaper than Object.assign, and every lambda gets the same hidden class.
-    const lambda = fn as unknown as { paramCount: number; requiredCount: number; hasRest: boolean };
+    const lambda = target as unknown as { paramCount: number; requiredCount: number; hasRest: boolean };
     lambda.paramCount = paramCount;
     lambda.requiredCount = requiredCount;
     lambda.hasRest = hasRest;
-    return fn as unknown as Lambda;
+    return target as unknown as Lambda;
+  }
+
+  private arityChecked(fn: (...args: Value[]) => Value, n: number, p: number): (...args: Value[]) => Value {
+    return (...args: Value[]) => {
+      if (args.length !== n) this.checkLambdaArity(args.length, n, n, p);
+      return fn(...args);
+    };
   }
 
   // ---------------------------------------------------------------- iteration fast paths
   //
   // `$xs.each |$i, $x| {...}` (and map, filter, reduce) with a plain lambda of 1 or 2 parameters is the
   // commonest loop of a template. When the receiver is an Array or a Hash and the render's registry still
-  // has the core function, these loop directly: no argument array, no Lambda object, shared indexes. They
+  // has the core function, these loop directly: no argument array, no Lambda object, number indexes. They
   // do what the core functions do (iteration.ts), break() included; anything else takes the ordinary call.
 
   /** Whether a fast path may stand in for `def`: the render's registry has not replaced it. */
-  private isCore(def: FunctionDef, site: CallSite): boolean {
-    return this.functions.resolve(site, def.name) === def;
+  private isCore(def: FunctionDef | undefined, site: CallSite): boolean {
+    return def !== undefined && this.functions.resolve(site, def.name) === def;
   }
 
+  /** The ordinary call; `lp` is the span of a lambda that does not check its arity (see `lambda`). */
   private callPlain(
     name: string,
     args: Value[],
@@ -490,21 +715,22 @@ export class Runtime implements CallContext {
     n: number,
     p: number,
     site: CallSite,
+    lp: number | undefined,
   ): Value {
-    return this.call(name, args, this.lambda(fn, n, n, false), p, undefined, site);
+    return this.call(name, args, this.lambda(fn, n, n, false, lp), p, undefined, site);
   }
 
-  each(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite): Value {
+  each(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite, lp?: number): Value {
     const isArray = Array.isArray(receiver);
     if (
       (n !== 1 && n !== 2) ||
       !(isArray || receiver instanceof Map) ||
       !this.isCore(coreIteration.each, site)
     )
-      return this.callPlain('each', [receiver], fn, n, p, site);
+      return this.callPlain('each', [receiver], fn, n, p, site, lp);
     try {
       if (isArray) {
-        if (n === 2) for (let i = 0; i < receiver.length; i++) fn(indexValue(i), receiver[i]);
+        if (n === 2) for (let i = 0; i < receiver.length; i++) fn(i, receiver[i]);
         else for (let i = 0; i < receiver.length; i++) fn(receiver[i]);
       } else if (n === 2) {
         for (const [k, v] of receiver as PHash) fn(k, v);
@@ -517,18 +743,18 @@ export class Runtime implements CallContext {
     return receiver;
   }
 
-  map(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite): Value {
+  map(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite, lp?: number): Value {
     const isArray = Array.isArray(receiver);
     if (
       (n !== 1 && n !== 2) ||
       !(isArray || receiver instanceof Map) ||
       !this.isCore(coreIteration.map, site)
     )
-      return this.callPlain('map', [receiver], fn, n, p, site);
+      return this.callPlain('map', [receiver], fn, n, p, site, lp);
     const out: Value[] = [];
     try {
       if (isArray) {
-        if (n === 2) for (let i = 0; i < receiver.length; i++) out.push(fn(indexValue(i), receiver[i]));
+        if (n === 2) for (let i = 0; i < receiver.length; i++) out.push(fn(i, receiver[i]));
         else for (let i = 0; i < receiver.length; i++) out.push(fn(receiver[i]));
       } else if (n === 2) {
         for (const [k, v] of receiver as PHash) out.push(fn(k, v));
@@ -541,14 +767,14 @@ export class Runtime implements CallContext {
     return out;
   }
 
-  filter(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite): Value {
+  filter(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite, lp?: number): Value {
     if ((n !== 1 && n !== 2) || !Array.isArray(receiver) || !this.isCore(coreIteration.filter, site))
-      return this.callPlain('filter', [receiver], fn, n, p, site);
+      return this.callPlain('filter', [receiver], fn, n, p, site, lp);
     const out: Value[] = [];
     try {
       for (let i = 0; i < receiver.length; i++) {
         const item = receiver[i];
-        const result = n === 2 ? fn(indexValue(i), item) : fn(item);
+        const result = n === 2 ? fn(i, item) : fn(item);
         if (result !== undefined && result !== false) out.push(item);
       }
     } catch (e) {
@@ -558,10 +784,10 @@ export class Runtime implements CallContext {
   }
 
   /** `reduce` over an Array, with (`args` of 2) or without a start value. */
-  reduce(args: Value[], fn: PlainLambda, n: number, p: number, site: CallSite): Value {
+  reduce(args: Value[], fn: PlainLambda, n: number, p: number, site: CallSite, lp?: number): Value {
     const receiver = args[0];
     if (n !== 2 || !Array.isArray(receiver) || !this.isCore(coreIteration.reduce, site))
-      return this.callPlain('reduce', args, fn, n, p, site);
+      return this.callPlain('reduce', args, fn, n, p, site, lp);
     let started = args.length === 2;
     let memo: Value = args[1];
     try {
@@ -576,6 +802,44 @@ export class Runtime implements CallContext {
       if (!(e instanceof BreakSignal)) throw this.locate(e, p);
     }
     return memo;
+  }
+
+  // length/size/empty(x) and join(x[, d]) of arrays and hashes, answered in place when the core function
+  // is in use (as the iteration fast paths); anything else, strings included, makes the ordinary call.
+
+  length(v: Value, p: number, site: CallSite): Value {
+    if (Array.isArray(v) && this.isCore(coreCollection.length, site)) return v.length;
+    if (v instanceof Map && this.isCore(coreCollection.length, site)) return v.size;
+    return this.call('length', [v], undefined, p, undefined, site);
+  }
+
+  size(v: Value, p: number, site: CallSite): Value {
+    if (Array.isArray(v) && this.isCore(coreCollection.size, site)) return v.length;
+    if (v instanceof Map && this.isCore(coreCollection.size, site)) return v.size;
+    return this.call('size', [v], undefined, p, undefined, site);
+  }
+
+  empty(v: Value, p: number, site: CallSite): Value {
+    if (Array.isArray(v) && this.isCore(coreCollection.empty, site)) return v.length === 0;
+    if (v instanceof Map && this.isCore(coreCollection.empty, site)) return v.size === 0;
+    return this.call('empty', [v], undefined, p, undefined, site);
+  }
+
+  /** `join(a, d)`; `d` is UNSET when absent. An array of strings joins here, as the core function does. */
+  join(a: Value, d: Value | typeof UNSET, p: number, site: CallSite): Value {
+    const delimiter = d === UNSET ? '' : d;
+    if (Array.isArray(a) && typeof delimiter === 'string' && this.isCore(coreCollection.join, site)) {
+      let s = a.length > 0 ? a[0] : '';
+      let i = 1;
+      for (; i < a.length && typeof s === 'string'; i++) {
+        const item = a[i];
+        if (typeof item !== 'string') break;
+        s += delimiter + item;
+      }
+      if (typeof s === 'string' && i >= a.length) return s;
+    }
+    const args = d === UNSET ? [a] : [a, d];
+    return this.call('join', args, undefined, p, undefined, site);
   }
 
   /** `return(v)` (or a `next(v)` outside any lambda) ends the template: its value, else rethrows. */

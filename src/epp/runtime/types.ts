@@ -13,9 +13,27 @@
  * mismatch messages (`expects an Integer value, got String`) live at the end of this file.
  */
 import { EppEvalError } from '../errors.js';
-import { PDefault, PRegexp, PSensitive, PTimestamp, type Value } from './values.js';
+import {
+  integer,
+  PDefault,
+  PFloat,
+  type PInteger,
+  PRegexp,
+  PSensitive,
+  PTimestamp,
+  type Value,
+} from './values.js';
 
+/**
+ * A range bound: an Integer bound is a canonical Integer (a number when safe, a bigint beyond), a Float
+ * bound a number, an open end an infinity. JavaScript compares numbers with bigints exactly.
+ */
 type Num = number | bigint;
+
+/** A bound in canonical form (a bigint within the safe range becomes a number). */
+function bound(n: Num): Num {
+  return typeof n === 'bigint' ? integer(n) : n;
+}
 
 export abstract class PType {
   readonly isPuppetType = true;
@@ -201,9 +219,10 @@ export class ScalarType extends PType {
     const t = typeof v;
     return (
       t === 'string' ||
-      t === 'bigint' ||
       t === 'number' ||
+      t === 'bigint' ||
       t === 'boolean' ||
+      v instanceof PFloat ||
       v instanceof PRegexp ||
       v instanceof PTimestamp
     );
@@ -223,7 +242,7 @@ export class ScalarDataType extends ScalarType {
   override readonly name: string = 'ScalarData';
   override isInstance(v: Value): boolean {
     const t = typeof v;
-    return t === 'string' || t === 'bigint' || t === 'number' || t === 'boolean';
+    return t === 'string' || t === 'number' || t === 'bigint' || t === 'boolean' || v instanceof PFloat;
   }
   protected override assignableFrom(o: PType): boolean {
     return o instanceof ScalarDataType;
@@ -239,17 +258,19 @@ export class ScalarDataType extends ScalarType {
 /** Numeric, and the base of Integer and Float: a closed range, unbounded ends are infinities. */
 export class NumericType extends ScalarDataType {
   override readonly name: string = 'Numeric';
-  constructor(
-    readonly from: Num = Number.NEGATIVE_INFINITY,
-    readonly to: Num = Number.POSITIVE_INFINITY,
-  ) {
+  readonly from: Num;
+  readonly to: Num;
+  constructor(from: Num = Number.NEGATIVE_INFINITY, to: Num = Number.POSITIVE_INFINITY) {
     super();
+    this.from = bound(from);
+    this.to = bound(to);
     if (from > to) {
       throw new EppEvalError('EPP_ARGUMENTS', `'from' must be less or equal to 'to'. Got (${from}, ${to})`);
     }
   }
   override isInstance(v: Value): boolean {
-    return (typeof v === 'bigint' || typeof v === 'number') && v >= this.from && v <= this.to;
+    if (typeof v === 'number' || typeof v === 'bigint') return v >= this.from && v <= this.to;
+    return v instanceof PFloat && v.value >= this.from && v.value <= this.to;
   }
   protected override assignableFrom(o: PType): boolean {
     return o instanceof (this.constructor as typeof NumericType) && this.from <= o.from && this.to >= o.to;
@@ -277,20 +298,20 @@ export class NumericType extends ScalarDataType {
 export class IntegerType extends NumericType {
   override readonly name = 'Integer';
   override isInstance(v: Value): boolean {
-    return typeof v === 'bigint' && v >= this.from && v <= this.to;
+    return (typeof v === 'number' || typeof v === 'bigint') && v >= this.from && v <= this.to;
   }
-  /** The lower bound, or undefined when unbounded. */
-  get min(): bigint | undefined {
-    return typeof this.from === 'bigint' ? this.from : undefined;
+  /** The lower bound (an Integer), or undefined when unbounded. */
+  get min(): PInteger | undefined {
+    return Number.isFinite(this.from) || typeof this.from === 'bigint' ? this.from : undefined;
   }
-  /** The upper bound, or undefined when unbounded. */
-  get max(): bigint | undefined {
-    return typeof this.to === 'bigint' ? this.to : undefined;
+  /** The upper bound (an Integer), or undefined when unbounded. */
+  get max(): PInteger | undefined {
+    return Number.isFinite(this.to) || typeof this.to === 'bigint' ? this.to : undefined;
   }
   /** As a collection size constraint: negative bounds clamp to 0. */
   toSize(): IntegerType {
     if (this.from >= 0) return this;
-    return new IntegerType(0n, this.to < 0 ? 0n : this.to);
+    return new IntegerType(0, this.to < 0 ? 0 : this.to);
   }
   override kindDefault(): PType {
     return INTEGER;
@@ -303,7 +324,7 @@ export class IntegerType extends NumericType {
 export class FloatType extends NumericType {
   override readonly name = 'Float';
   override isInstance(v: Value): boolean {
-    return typeof v === 'number' && v >= this.from && v <= this.to;
+    return v instanceof PFloat && v.value >= this.from && v.value <= this.to;
   }
   override kindDefault(): PType {
     return FLOAT;
@@ -348,14 +369,14 @@ export class StringType extends ScalarDataType {
   }
   override isInstance(v: Value): boolean {
     if (typeof v !== 'string') return false;
-    if (this.size) return this.size.isInstance(BigInt(charLength(v)));
+    if (this.size) return this.size.isInstance(charLength(v));
     return this.value === undefined || v === this.value;
   }
   /** The size range its values have. */
   derivedSize(): IntegerType {
     if (this.size) return this.size;
     if (this.value !== undefined) {
-      const n = BigInt(charLength(this.value));
+      const n = charLength(this.value);
       return new IntegerType(n, n);
     }
     return DEFAULT_SIZE;
@@ -365,7 +386,7 @@ export class StringType extends ScalarDataType {
       if (o instanceof StringType) return this.size.isAssignable(o.derivedSize());
       if (o instanceof EnumType) {
         if (o.values.length === 0) return this.size.isAssignable(DEFAULT_SIZE);
-        const lengths = o.values.map((s) => BigInt(charLength(s)));
+        const lengths = o.values.map(charLength);
         return lengths.every((n) => this.size!.isInstance(n));
       }
       if (o instanceof PatternType) return this.size.isAssignable(DEFAULT_SIZE);
@@ -434,7 +455,7 @@ export class EnumType extends ScalarDataType {
   override generalize(): PType {
     if (this.values.length === 0) return STRING;
     const lengths = this.values.map(charLength);
-    return new StringType(new IntegerType(BigInt(Math.min(...lengths)), BigInt(Math.max(...lengths))));
+    return new StringType(new IntegerType(Math.min(...lengths), Math.max(...lengths)));
   }
   override kindDefault(): PType {
     return ENUM;
@@ -600,7 +621,7 @@ export class CollectionType extends PType {
   isInstance(v: Value): boolean {
     if (!Array.isArray(v) && !(v instanceof Map)) return false;
     const n = Array.isArray(v) ? v.length : v.size;
-    return this.size === undefined || this.size.isInstance(BigInt(n));
+    return this.size === undefined || this.size.isInstance(n);
   }
   /** The size range, `Integer[0]` when unconstrained. */
   sizeRange(): IntegerType {
@@ -608,7 +629,7 @@ export class CollectionType extends PType {
   }
   get hasEmptyRange(): boolean {
     const s = this.sizeRange();
-    return s.from === 0n && s.to === 0n;
+    return s.from === 0 && s.to === 0;
   }
   protected override assignableFrom(o: PType): boolean {
     const size = this.sizeRange();
@@ -645,11 +666,11 @@ export class ArrayType extends CollectionType {
   constructor(element?: PType, size?: IntegerType) {
     super(size);
     const s = this.size;
-    this.element = s && s.from === 0n && s.to === 0n ? UNIT : (element ?? ANY);
+    this.element = s && s.from === 0 && s.to === 0 ? UNIT : (element ?? ANY);
   }
   override isInstance(v: Value): boolean {
     if (!Array.isArray(v)) return false;
-    if (this.size !== undefined && !this.size.isInstance(BigInt(v.length))) return false;
+    if (this.size !== undefined && !this.size.isInstance(v.length)) return false;
     return v.every((e) => this.element.isInstance(e));
   }
   protected override assignableFrom(o: PType): boolean {
@@ -692,7 +713,7 @@ export class HashType extends CollectionType {
   }
   override isInstance(v: Value): boolean {
     if (!(v instanceof Map)) return false;
-    if (this.size !== undefined && !this.size.isInstance(BigInt(v.size))) return false;
+    if (this.size !== undefined && !this.size.isInstance(v.size)) return false;
     for (const [k, val] of v) if (!this.key.isInstance(k) || !this.value.isInstance(val)) return false;
     return true;
   }
@@ -701,7 +722,7 @@ export class HashType extends CollectionType {
   }
   protected override assignableFrom(o: PType): boolean {
     if (o instanceof HashType) {
-      if ((this.size === undefined || this.size.from === 0n) && o.isEmptyHash) return true;
+      if ((this.size === undefined || this.size.from === 0) && o.isEmptyHash) return true;
       return (
         this.key.isAssignable(o.key) &&
         this.value.isAssignable(o.value) &&
@@ -710,7 +731,7 @@ export class HashType extends CollectionType {
     }
     if (o instanceof StructType) {
       return (
-        this.sizeRange().isInstance(BigInt(o.elements.length)) &&
+        this.sizeRange().isInstance(o.elements.length) &&
         o.elements.every((e) => this.key.isInstance(e.name) && this.value.isAssignable(e.value))
       );
     }
@@ -760,7 +781,7 @@ export class TupleType extends PType {
   isInstance(v: Value): boolean {
     if (!Array.isArray(v)) return false;
     if (this.size) {
-      if (!this.size.isInstance(BigInt(v.length))) return false;
+      if (!this.size.isInstance(v.length)) return false;
     } else if (this.types.length > 0 && this.types.length !== v.length) {
       return false;
     }
@@ -772,7 +793,7 @@ export class TupleType extends PType {
     if (o instanceof TupleType) {
       if (!size.isAssignable(o.sizeRange())) return false;
       if (this.types.length === 0) return true;
-      if (o.types.length === 0) return size.from === 0n;
+      if (o.types.length === 0) return size.from === 0;
       return o.types.every((t, i) => this.typeAt(i)!.isAssignable(t));
     }
     if (o instanceof ArrayType) {
@@ -871,7 +892,7 @@ export class StructType extends PType {
         required++;
         if (!e.value.isAssignable(o.value) || !e.key.generalize().isAssignable(o.key)) return false;
       }
-      return new IntegerType(BigInt(required), BigInt(this.elements.length)).isAssignable(o.sizeRange());
+      return new IntegerType(required, this.elements.length).isAssignable(o.sizeRange());
     }
     return false;
   }
@@ -1060,7 +1081,7 @@ export class AliasType extends PType {
 // ---------------------------------------------------------------------------------------------------
 // Shared instances and names
 
-const DEFAULT_SIZE = new IntegerType(0n);
+const DEFAULT_SIZE = new IntegerType(0);
 export const ANY = new AnyType();
 const UNIT = new UnitType();
 export const UNDEF = new UndefType();
@@ -1204,7 +1225,7 @@ function numMax(a: Num, b: Num): Num {
 }
 
 function exactSize(n: number): IntegerType {
-  return new IntegerType(BigInt(n), BigInt(n));
+  return new IntegerType(n, n);
 }
 
 function byCodePoint(a: string, b: string): number {
@@ -1231,8 +1252,8 @@ export function variantOf(types: readonly PType[]): PType {
 
 /** The element type an iterable value yields, or undefined when the value is not iterable. */
 function iterableElementType(v: Value): PType | undefined {
-  if (typeof v === 'string') return new StringType(new IntegerType(1n, 1n));
-  if (typeof v === 'bigint') return v >= 0n ? INTEGER : undefined;
+  if (typeof v === 'string') return new StringType(new IntegerType(1, 1));
+  if (typeof v === 'number' || typeof v === 'bigint') return v >= 0 ? INTEGER : undefined;
   if (Array.isArray(v)) return v.length === 0 ? UNIT : reduceTypes(v.map(inferReducedType))!;
   if (v instanceof Map) {
     return new TupleType([
@@ -1247,8 +1268,8 @@ function iterableElementType(v: Value): PType | undefined {
 
 /** The element type of an iterable type, or undefined when values of the type are not iterable. */
 function iterableTypeOf(t: PType): PType | undefined {
-  if (t instanceof StringType) return new StringType(new IntegerType(1n, 1n));
-  if (t instanceof EnumType) return new StringType(new IntegerType(1n, 1n));
+  if (t instanceof StringType) return new StringType(new IntegerType(1, 1));
+  if (t instanceof EnumType) return new StringType(new IntegerType(1, 1));
   if (t instanceof IntegerType) return INTEGER;
   if (t instanceof ArrayType) return t.element;
   if (t instanceof TupleType) return variantOf(t.types.length ? t.types : [ANY]);
@@ -1323,8 +1344,8 @@ export function rubyFloat(n: number): string {
 function literal(v: Value): string {
   if (v === undefined) return 'undef';
   if (typeof v === 'string') return quote(v);
-  if (typeof v === 'bigint' || typeof v === 'boolean') return String(v);
-  if (typeof v === 'number') return rubyFloat(v);
+  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+  if (v instanceof PFloat) return rubyFloat(v.value);
   if (Array.isArray(v)) return `[${v.map(literal).join(', ')}]`;
   if (v instanceof Map) return `{${[...v].map(([k, x]) => `${literal(k)} => ${literal(x)}`).join(', ')}}`;
   if (v instanceof PRegexp) return `/${v.source}/`;
@@ -1352,8 +1373,8 @@ function typeLabel(t: PType, capital = false): string {
 function rubyClass(v: Value): string {
   if (v === undefined) return 'NilClass';
   if (typeof v === 'string') return 'String';
-  if (typeof v === 'bigint') return 'Integer';
-  if (typeof v === 'number') return 'Float';
+  if (typeof v === 'number' || typeof v === 'bigint') return 'Integer';
+  if (v instanceof PFloat) return 'Float';
   if (typeof v === 'boolean') return v ? 'TrueClass' : 'FalseClass';
   if (Array.isArray(v)) return 'Array';
   if (v instanceof Map) return 'Hash';
@@ -1371,18 +1392,18 @@ function keyTypeName(v: Value): string {
 }
 
 function isRangeParam(v: Value): boolean {
-  return typeof v === 'bigint' || v instanceof PDefault || v === 'default';
+  return typeof v === 'number' || typeof v === 'bigint' || v instanceof PDefault || v === 'default';
 }
 
 function rangeEnd(v: Value, open: number): Num {
-  return typeof v === 'bigint' ? v : open;
+  return typeof v === 'number' || typeof v === 'bigint' ? v : open;
 }
 
 /** A collection size from parameters: one `Integer` type, or one or two integers / `default`. */
 function sizeFrom(params: readonly Value[]): IntegerType {
   if (params.length === 1 && params[0] instanceof IntegerType) return params[0];
   for (const p of params) {
-    if (typeof p !== 'bigint' && !(p instanceof PDefault)) {
+    if (typeof p !== 'number' && typeof p !== 'bigint' && !(p instanceof PDefault)) {
       const cls = rubyClass(p);
       throw argError(
         "A Type's size constraint arguments must be a single Integer type, or 1-2 integers (or default). " +
@@ -1454,7 +1475,11 @@ export function parameterizeType(type: PType, args: Value[]): PType {
     const label = isInt ? 'Integer-Type' : 'Float-Type';
     if (n < 1 || n > 2) throw argError(`${label} supports [] with one or two arguments (from, to). Got ${n}`);
     for (const k of keys) {
-      const ok = typeof k === 'bigint' || k instanceof PDefault || (!isInt && typeof k === 'number');
+      const ok =
+        typeof k === 'number' ||
+        typeof k === 'bigint' ||
+        k instanceof PDefault ||
+        (!isInt && k instanceof PFloat);
       if (!ok) {
         throw argError(
           isInt
@@ -1465,7 +1490,7 @@ export function parameterizeType(type: PType, args: Value[]): PType {
     }
     if (isInt) return new IntegerType(rangeEnd(keys[0], -Infinity), rangeEnd(keys[1], Infinity));
     const end = (v: Value, open: number) =>
-      typeof v === 'bigint' || typeof v === 'number' ? Number(v) : open;
+      v instanceof PFloat ? v.value : typeof v === 'number' || typeof v === 'bigint' ? Number(v) : open;
     return new FloatType(end(keys[0], -Infinity), end(keys[1], Infinity));
   }
   if (type instanceof StringType) {
@@ -1543,8 +1568,13 @@ export function parameterizeType(type: PType, args: Value[]): PType {
     throw arityError('Array-Type', 1, 3, n);
   }
   if (type instanceof HashType) {
-    if (n === 2 && typeof keys[0] === 'bigint' && typeof keys[1] === 'bigint') {
-      return new HashType(ANY, ANY, new IntegerType(keys[0], keys[1]));
+    const [k0, k1] = keys;
+    if (
+      n === 2 &&
+      (typeof k0 === 'number' || typeof k0 === 'bigint') &&
+      (typeof k1 === 'number' || typeof k1 === 'bigint')
+    ) {
+      return new HashType(ANY, ANY, new IntegerType(k0, k1));
     }
     if (n < 2 || n > 4) throw arityError('Hash-Type', 2, 4, n);
     const [k, v] = keys;
@@ -1596,7 +1626,8 @@ export function parameterizeType(type: PType, args: Value[]): PType {
 function timestampRange(keys: readonly Value[]): TimestampType {
   const end = (v: Value, open: number): number => {
     if (v === undefined || v instanceof PDefault) return open;
-    if (typeof v === 'bigint' || typeof v === 'number') return Number(v);
+    if (typeof v === 'number' || typeof v === 'bigint') return Number(v);
+    if (v instanceof PFloat) return v.value;
     if (v instanceof PTimestamp) return v.seconds;
     const seconds = typeof v === 'string' ? parseTimestamp(v) : undefined;
     if (seconds === undefined) throw argError(`Timestamp-Type[] cannot use ${literal(v)} as a time`);
@@ -1667,15 +1698,15 @@ export function inferType(v: Value): PType {
   return inferReducedType(v);
 }
 
-const EMPTY_ARRAY = new ArrayType(UNIT, new IntegerType(0n, 0n));
-const EMPTY_HASH = new HashType(UNIT, UNIT, new IntegerType(0n, 0n));
+const EMPTY_ARRAY = new ArrayType(UNIT, new IntegerType(0, 0));
+const EMPTY_HASH = new HashType(UNIT, UNIT, new IntegerType(0, 0));
 
 /** Puppet's `infer`: collections get one common element type (`type(x, 'reduced')`). */
 export function inferReducedType(v: Value): PType {
   if (v === undefined) return UNDEF;
   if (typeof v === 'string') return new StringType(undefined, v);
-  if (typeof v === 'bigint') return new IntegerType(v, v);
-  if (typeof v === 'number') return new FloatType(v, v);
+  if (typeof v === 'number' || typeof v === 'bigint') return new IntegerType(v, v);
+  if (v instanceof PFloat) return new FloatType(v.value, v.value);
   if (typeof v === 'boolean') return new BooleanType(v);
   if (Array.isArray(v)) {
     if (v.length === 0) return EMPTY_ARRAY;
@@ -1908,10 +1939,10 @@ class SizeMismatch extends Mismatch {
 }
 
 function rangeText(r: IntegerType): string {
-  const min = r.min ?? 0n;
+  const min = r.min ?? 0;
   const max = r.max;
   if (max !== undefined && min === max) return String(min);
-  if (min === 0n) return max === undefined ? 'unlimited' : `at most ${max}`;
+  if (min === 0) return max === undefined ? 'unlimited' : `at most ${max}`;
   return max === undefined ? `at least ${min}` : `between ${min} and ${max}`;
 }
 
@@ -2047,7 +2078,7 @@ function describeHash(expected: HashType, original: PType, actual: PType, path: 
   if (actual instanceof StructType) {
     const eSize = expected.sizeRange();
     const required = actual.elements.filter((e) => !e.key.isAssignable(UNDEF)).length;
-    const aSize = new IntegerType(BigInt(required), BigInt(actual.elements.length));
+    const aSize = new IntegerType(required, actual.elements.length);
     if (!eSize.isAssignable(aSize)) return [new SizeMismatch(path, eSize, aSize)];
     return actual.elements.flatMap((a) => [
       ...(expected.key.isAssignable(a.key)
@@ -2095,7 +2126,7 @@ function describeStruct(
   }
   if (actual instanceof HashType) {
     const required = expected.elements.filter((e) => !e.optional).length;
-    const eSize = new IntegerType(BigInt(required), BigInt(expected.elements.length));
+    const eSize = new IntegerType(required, expected.elements.length);
     const aSize = actual.sizeRange();
     if (eSize.isAssignable(aSize))
       return [new TypeMismatch(path, original, new HashType(actual.key, actual.value))];

@@ -1,15 +1,15 @@
 /**
  * How Puppet values are represented at run time.
  *
- * The representation is chosen so that the common cases need no wrapper objects and the Puppet type of a
- * value can be told from `typeof` alone:
+ * The representation is chosen so that the common cases need no wrapper objects and are as fast as plain
+ * JavaScript: an Integer is a JavaScript number, so templates count, compare and print them at native speed.
  *
  * | Puppet     | JavaScript                                    |
  * |------------|-----------------------------------------------|
  * | Undef      | `undefined`                                   |
  * | String     | `string`                                      |
- * | Integer    | `bigint` (64-bit range is checked on arithmetic) |
- * | Float      | `number`                                      |
+ * | Integer    | `number` (a safe integer), or `bigint` beyond ±(2^53 - 1), within 64 bits |
+ * | Float      | {@link PFloat} (one object per value: `===` and Map keys compare by value) |
  * | Boolean    | `boolean`                                     |
  * | Array      | `Value[]` (treated as immutable)              |
  * | Hash       | `Map<Value, Value>` (insertion order, as Puppet) |
@@ -23,8 +23,9 @@ import type { PType } from './types.js';
 export type Value =
   | undefined
   | string
-  | bigint
   | number
+  | bigint
+  | PFloat
   | boolean
   | Value[]
   | PHash
@@ -72,6 +73,70 @@ export class PTimestamp {
 export const MAX_INTEGER = 9223372036854775807n;
 export const MIN_INTEGER = -9223372036854775808n;
 
+// ---------------------------------------------------------------- Integer and Float
+
+/**
+ * A Puppet Integer: a JavaScript number when it is a safe integer (the common case: fast arithmetic and
+ * printing), a bigint only beyond ±(2^53 - 1). The representation is canonical: a bigint is never within
+ * the safe range, so `===`, Map keys and `typeof` work on Integers without normalising them first.
+ */
+export type PInteger = number | bigint;
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+
+/** The canonical Integer for a mathematical integer (no range check: see `checkedInteger` in operators). */
+export function integer(n: bigint | number): PInteger {
+  if (typeof n === 'number') {
+    if (Number.isSafeInteger(n)) return n === 0 ? 0 : n; // no -0 among Integers
+    if (!Number.isInteger(n)) throw new TypeError(`not an integer: ${n}`);
+    return BigInt(n);
+  }
+  return n <= MAX_SAFE && n >= MIN_SAFE ? Number(n) : n;
+}
+
+/** An Integer as a bigint, for exact arithmetic beyond the safe range. */
+export function bigOf(n: PInteger): bigint {
+  return typeof n === 'bigint' ? n : BigInt(n);
+}
+
+/**
+ * A Puppet Float. Boxed, so that a JavaScript number always means an Integer (`1` and `1.0` are different
+ * Puppet values). Made only by {@link float}, which returns one object per value while it is alive: two
+ * Floats of the same value are `===`, and hashes keyed by Floats find their keys, as with numbers.
+ */
+export class PFloat {
+  /** @internal use {@link float}. */
+  constructor(readonly value: number) {}
+}
+
+/** Live Floats by value (weakly held: a Float no value refers to any more can go). */
+const floats = new Map<number, WeakRef<PFloat>>();
+let negativeZero: PFloat | undefined;
+const forget = new FinalizationRegistry<number>((value) => {
+  const ref = floats.get(value);
+  if (ref && ref.deref() === undefined) floats.delete(value);
+});
+
+/** The Float of a JavaScript number (the same object for the same value; -0.0 is its own Float). */
+export function float(value: number): PFloat {
+  if (Object.is(value, -0)) {
+    negativeZero ??= new PFloat(-0);
+    return negativeZero;
+  }
+  const existing = floats.get(value)?.deref();
+  if (existing) return existing;
+  const created = new PFloat(value);
+  floats.set(value, new WeakRef(created));
+  forget.register(created, value);
+  return created;
+}
+
+/** The JavaScript number of an Integer or Float (inexact for Integers beyond 2^53). */
+export function numberOf(v: PInteger | PFloat): number {
+  return v instanceof PFloat ? v.value : Number(v);
+}
+
 export function isHash(v: Value): v is PHash {
   return v instanceof Map;
 }
@@ -80,16 +145,16 @@ export function isArray(v: Value): v is Value[] {
   return Array.isArray(v);
 }
 
-export function isInteger(v: Value): v is bigint {
-  return typeof v === 'bigint';
+export function isInteger(v: Value): v is PInteger {
+  return typeof v === 'number' || typeof v === 'bigint';
 }
 
-export function isFloat(v: Value): v is number {
-  return typeof v === 'number';
+export function isFloat(v: Value): v is PFloat {
+  return v instanceof PFloat;
 }
 
-export function isNumeric(v: Value): v is bigint | number {
-  return typeof v === 'bigint' || typeof v === 'number';
+export function isNumeric(v: Value): v is PInteger | PFloat {
+  return typeof v === 'number' || typeof v === 'bigint' || v instanceof PFloat;
 }
 
 /** Only `undef` and `false` are falsy in Puppet. */
@@ -106,7 +171,7 @@ export interface FromJsOptions {
   /**
    * How JavaScript numbers convert. `'infer'` (default): whole numbers become Integers, others Floats.
    * `'float'`: every number is a Float, for data parsed with integers as bigint (YAML with `intAsBigInt`),
-   * which keeps the `1` / `1.0` distinction of the source.
+   * which keeps the `1` / `1.0` distinction of the source. Bigints are always Integers.
    */
   readonly numbers?: 'infer' | 'float';
 }
@@ -124,11 +189,12 @@ function convertFromJs(data: unknown, numbersAreFloats: boolean): Value {
   switch (typeof data) {
     case 'string':
     case 'boolean':
-    case 'bigint':
       return data;
+    case 'bigint':
+      return integer(data);
     case 'number':
       // Whole numbers become Integers, except beyond 2^53, where a JavaScript number is no exact integer.
-      return Number.isSafeInteger(data) && !numbersAreFloats ? BigInt(data) : data;
+      return Number.isSafeInteger(data) && !numbersAreFloats ? integer(data) : float(data);
     case 'object':
       if (Array.isArray(data)) return data.map((item) => convertFromJs(item, numbersAreFloats));
       if (data instanceof Map) {
@@ -157,18 +223,19 @@ function isValueObject(data: object): boolean {
     data instanceof PSensitive ||
     data instanceof PDefault ||
     data instanceof PTimestamp ||
+    data instanceof PFloat ||
     (data as { readonly isPuppetType?: boolean }).isPuppetType === true
   );
 }
 
-/** Converts Puppet values back to plain JavaScript data (hashes become objects, Integers numbers when safe). */
+/**
+ * Converts Puppet values back to plain JavaScript data: hashes become objects, Integers and Floats numbers
+ * (an Integer beyond the safe range becomes its decimal string, as JavaScript has no exact number for it).
+ */
 export function toJs(v: Value): unknown {
   if (v === undefined) return null;
-  if (typeof v === 'bigint') {
-    return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER)
-      ? Number(v)
-      : v.toString();
-  }
+  if (typeof v === 'bigint') return v.toString();
+  if (v instanceof PFloat) return v.value;
   if (Array.isArray(v)) return v.map(toJs);
   if (v instanceof Map) {
     const out: Record<string, unknown> = {};
