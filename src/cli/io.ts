@@ -4,6 +4,7 @@
  */
 import type { Colors } from './format-error.js';
 import { noColors } from './format-error.js';
+import { TerminalProgress } from './progress.js';
 
 export interface Io {
   out(text: string): void;
@@ -12,6 +13,11 @@ export interface Io {
   /** Standard input and output are a terminal: prompts and progress are allowed. */
   readonly interactive: boolean;
   readonly cwd: string;
+  /**
+   * Says what long work is doing (a line on a terminal, see progress.ts); `undefined` when it is over.
+   * Absent: progress is not shown.
+   */
+  progress?(text: string | undefined): void;
 }
 
 export async function processIo(color: boolean | undefined): Promise<Io> {
@@ -26,9 +32,18 @@ export async function processIo(color: boolean | undefined): Promise<Io> {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw e;
   });
+  // Progress only where a person watches: standard error is a terminal (not a pipe, a file or CI's log).
+  const line = process.stderr.isTTY === true ? new TerminalProgress(process.stderr) : undefined;
   return {
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
+    out: (text) => {
+      line?.erase();
+      process.stdout.write(text);
+    },
+    err: (text) => {
+      line?.erase();
+      process.stderr.write(text);
+    },
+    ...(line ? { progress: (text: string | undefined) => line.update(text) } : {}),
     colors,
     // A getter: touching process.stdin sets up a stream, a cost `epp render` should not pay.
     get interactive() {
@@ -38,16 +53,22 @@ export async function processIo(color: boolean | undefined): Promise<Io> {
   };
 }
 
-/** An Io that collects output in strings (tests, library use). */
-export function memoryIo(cwd: string = process.cwd()): Io & { stdout: string; stderr: string } {
+/** An Io that collects output in strings (tests, library use); progress messages go to `progressLog`. */
+export function memoryIo(
+  cwd: string = process.cwd(),
+): Io & { stdout: string; stderr: string; progressLog: string[] } {
   const io = {
     stdout: '',
     stderr: '',
+    progressLog: [] as string[],
     out(text: string) {
       io.stdout += text;
     },
     err(text: string) {
       io.stderr += text;
+    },
+    progress(text: string | undefined) {
+      if (text !== undefined) io.progressLog.push(text);
     },
     colors: noColors,
     interactive: false,

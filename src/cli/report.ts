@@ -27,8 +27,11 @@ export function projectDir(io: Io, global: GlobalOptions): string {
   return global.dir !== undefined ? resolve(io.cwd, global.dir) : io.cwd;
 }
 
-export function projectOptions(flags: EngineFlags): ProjectOptions {
+/** The engine's options from the command's flags; progress of long work goes to `io` when given. */
+export function projectOptions(flags: EngineFlags, io?: Io): ProjectOptions {
+  const progress = io?.progress?.bind(io);
   return {
+    ...(progress ? { onProgress: (text: string) => progress(text) } : {}),
     ...(flags.offline === true ? { offline: true } : {}),
     ...(flags.trust === true ? { trust: true } : {}),
     ...(flags.strict === false ? { strict: false } : {}),
@@ -52,6 +55,8 @@ export async function engineCommand(
     if (global.format === 'json') printJson(io, { problems: e.problems.map(jsonProblem) });
     else printProblems(io, e.problems);
     return 1;
+  } finally {
+    io.progress?.(undefined);
   }
 }
 

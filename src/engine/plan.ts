@@ -77,7 +77,8 @@ export async function planDetailed(project: Project): Promise<DetailedPlan> {
   problems.push(...ordered.problems);
   const board = new SharedSettingsBoard(applied, project.config);
   const resolved = new Map<LoadedTemplate, ResolvedTemplate>();
-  for (const t of ordered.order) {
+  for (const [i, t] of ordered.order.entries()) {
+    project.options.onProgress?.(`rendering template ${t.name} (${i + 1}/${ordered.order.length})`);
     const r = await resolveTemplate(project, t, board, problems);
     resolved.set(t, r);
   }

@@ -35,6 +35,8 @@ export interface ProjectOptions {
   readonly gitBinary?: string;
   /** The locked commit of a git source, to use instead of resolving its `ref`. */
   readonly lockedCommit?: (spec: SyncConfig['sources'][number], index: number) => string | undefined;
+  /** Hears what long work is being done (fetching a source, rendering a template), for a progress line. */
+  readonly onProgress?: (text: string) => void;
 }
 
 export interface Project {
@@ -76,6 +78,7 @@ export async function loadProject(dir: string, options: ProjectOptions = {}): Pr
     ...(options.env !== undefined ? { env: options.env } : {}),
     ...(options.gitBinary !== undefined ? { gitBinary: options.gitBinary } : {}),
     ...(options.lockedCommit !== undefined ? { lockedCommit: options.lockedCommit } : {}),
+    ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
   });
   const listing = listTemplates(sources);
   problems.push(...listing.problems);

@@ -43,6 +43,8 @@ export interface ApplyOptions {
   readonly previousOutput?: (path: string) => Promise<Uint8Array | undefined> | Uint8Array | undefined;
   /** fsync every written file (survives power loss; several times slower). The lock is always synced. */
   readonly durable?: boolean;
+  /** Hears about long work (post-processing commands), for a progress line. */
+  readonly onProgress?: (text: string) => void;
 }
 
 export interface SkippedEntry {
@@ -223,6 +225,8 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
     if (!chmodOnly && failure !== undefined) {
       if (plan.post.some((cmd) => matchesBasename(cmd.glob, item.path))) postFailed.add(item.path);
     } else if (!chmodOnly) {
+      if (plan.post.some((cmd) => matchesBasename(cmd.glob, item.path)))
+        options.onProgress?.(`post-processing ${item.path}`);
       const results = runPost(root, plan.post, item.path);
       post.push(...results);
       if (results.some((r) => !r.ok)) postFailed.add(item.path);

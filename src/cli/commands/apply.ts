@@ -101,7 +101,7 @@ export async function loadPlan(
 ): Promise<LoadedPlan> {
   const dir = how.root ?? projectDir(io, global);
   const lock = readLock(dir);
-  const options = projectOptions(flags);
+  const options = projectOptions(flags, io);
   const project = await loadProject(dir, {
     ...options,
     ...(how.followRefs === true ? {} : { lockedCommit: lockedCommitOf(lock) }),
@@ -170,6 +170,7 @@ export async function runApply(
     ...(run.paths.length > 0 ? { paths: run.paths } : {}),
     confirm: confirmer(io, flags, run.ask, json),
     ...(lock ? { previousOutput: previousOutputFor(loaded.root, lock, loaded.options) } : {}),
+    ...(io.progress ? { onProgress: io.progress.bind(io) } : {}),
   };
   let result: ApplyResult;
   try {

@@ -24,7 +24,7 @@ export interface ListFlags extends EngineFlags {
 
 export async function list(io: Io, global: GlobalOptions, flags: ListFlags): Promise<number> {
   return engineCommand(io, global, async () => {
-    const project = await loadProject(projectDir(io, global), projectOptions(flags));
+    const project = await loadProject(projectDir(io, global), projectOptions(flags, io));
     const listing = listTemplates(project.sources);
     const matches = (t: LoadedTemplate) => flags.tag === undefined || t.manifest.tags.includes(flags.tag);
     const templates = [...project.available.values()].filter(matches);

@@ -22,7 +22,7 @@ export async function newTemplate(
   flags: EngineFlags,
 ): Promise<number> {
   return engineCommand(io, global, async () => {
-    const result = await createTemplate(projectDir(io, global), name, projectOptions(flags));
+    const result = await createTemplate(projectDir(io, global), name, projectOptions(flags, io));
     if (global.format === 'json') {
       printJson(io, { template: name, dir: result.dir, files: result.files });
       return 0;

@@ -39,7 +39,7 @@ export async function render(
     // Check the output directory first: a refusal should not wait for (or depend on) planning.
     const outputDir = flags.output !== undefined ? resolve(io.cwd, flags.output) : undefined;
     if (outputDir !== undefined) checkOutputDir(outputDir, flags.output!);
-    const plan = await planProject(await loadProject(projectDir(io, global), projectOptions(flags)));
+    const plan = await planProject(await loadProject(projectDir(io, global), projectOptions(flags, io)));
     if (hasErrors(plan.problems)) {
       if (global.format === 'json') printJson(io, { files: [], problems: plan.problems.map(jsonProblem) });
       else printProblems(io, plan.problems);

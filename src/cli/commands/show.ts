@@ -48,7 +48,7 @@ interface SettingView {
 
 export async function show(io: Io, global: GlobalOptions, name: string, flags: EngineFlags): Promise<number> {
   return engineCommand(io, global, async () => {
-    const project = await loadProject(projectDir(io, global), projectOptions(flags));
+    const project = await loadProject(projectDir(io, global), projectOptions(flags, io));
     const t = project.available.get(name);
     if (!t && listTemplates(project.sources).templates.some((l) => l.name === name)) {
       throw new UsageError(`template '${name}' cannot be loaded`, 'run `pantograph validate` to see why');

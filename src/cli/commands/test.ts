@@ -39,7 +39,7 @@ export async function test(
     const target = findRepository(io.cwd, global.dir);
     const repo = loadRepository(target.dir, templates.length > 0 ? templates : target.selected);
     const results = await runTemplateTests(repo.dir, repo.templates, {
-      ...projectOptions(flags),
+      ...projectOptions(flags, io),
       ...(flags.update === true ? { update: true } : {}),
     });
     const broken = hasErrors(repo.problems);

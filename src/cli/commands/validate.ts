@@ -28,7 +28,7 @@ export interface ValidateFlags extends EngineFlags {
 
 export async function validate(io: Io, global: GlobalOptions, flags: ValidateFlags): Promise<number> {
   const showNested = flags.showNested === true;
-  const { problems, plan, tree } = await validateProject(projectDir(io, global), projectOptions(flags), {
+  const { problems, plan, tree } = await validateProject(projectDir(io, global), projectOptions(flags, io), {
     tree: showNested,
   });
   const failed = hasErrors(problems);

@@ -28,6 +28,8 @@ export interface GitOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Use this commit instead of resolving `ref` (the lock file's commit). */
   readonly commit?: string;
+  /** Hears about a clone or fetch about to start (they can take a while). */
+  readonly onProgress?: (text: string) => void;
 }
 
 /** The cache root directory. */
@@ -121,6 +123,7 @@ class Git {
   }
 
   private async clone(): Promise<void> {
+    this.options.onProgress?.(`cloning git source ${this.url}`);
     mkdirSync(this.cache, { recursive: true });
     const tmp = join(this.cache, `.clone-${process.pid}-${randomBytes(4).toString('hex')}`);
     try {
@@ -136,6 +139,7 @@ class Git {
   }
 
   private async fetch(): Promise<void> {
+    this.options.onProgress?.(`fetching git source ${this.url}`);
     await this.git(
       [
         'fetch',

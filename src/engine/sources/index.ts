@@ -38,6 +38,8 @@ export interface SourceOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Git: the locked commit to use for a source instead of resolving its `ref` (from the lock file). */
   readonly lockedCommit?: (spec: SourceSpec, index: number) => string | undefined;
+  /** Hears about long work (a git clone or fetch). */
+  readonly onProgress?: (text: string) => void;
 }
 
 /**
@@ -78,6 +80,7 @@ export async function resolveSource(
         ...(options.trust !== undefined ? { trust: options.trust } : {}),
         ...(options.gitBinary !== undefined ? { gitBinary: options.gitBinary } : {}),
         ...(commit !== undefined ? { commit } : {}),
+        ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
       });
     }
   }
