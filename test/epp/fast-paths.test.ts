@@ -33,6 +33,9 @@ describe('iteration fast paths', () => {
 
   it('returns what the core functions return, break() and next() included', () => {
     expect(renderEpp('<%= [1, 2, 3].each |$x| { if $x == 2 { break() } } %>')).toBe('[1, 2, 3]');
+    const hashLoop =
+      "<% {'a' => 1, 'b' => 2, 'c' => 3}.each |$k, $v| { if $v == 2 { break() } -%><%= $k %>=<%= $v %> <% } %>";
+    expect(renderEpp(hashLoop)).toBe('a=1 ');
     expect(renderEpp('<%= [1, 2, 3].map |$x| { if $x == 3 { break() } $x * 10 } %>')).toBe('[10, 20]');
     expect(renderEpp('<%= [1, 2, 3].map |$x| { if $x == 2 { next(0) } $x } %>')).toBe('[1, 0, 3]');
     expect(renderEpp('<%= [1, 2, 3, 4].filter |$x| { if $x == 3 { break() } $x > 1 } %>')).toBe('[2]');

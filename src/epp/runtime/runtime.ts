@@ -24,7 +24,7 @@ import { compareForOperator, compareIgnoreCase, puppetEquals } from './compare.j
 import { interpolate, renderValue } from './format.js';
 import { access, arithmetic, negate, splat, typeLabel } from './operators.js';
 import { describeMismatch, PType, resolveTypeName } from './types.js';
-import { DEFAULT, isHash, type PHash, PRegexp, type Value } from './values.js';
+import { DEFAULT, isHash, PFloat, type PHash, PRegexp, type Value } from './values.js';
 
 /** What a Runtime needs to know of the template it runs. */
 export interface RuntimeTemplate {
@@ -105,6 +105,11 @@ function renderText(v: Value): string {
 function renderOther(v: Value): string {
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'boolean') return v ? 'true' : 'false';
+  // Floats are interned and immutable: format each once (Ruby's float text is costly to compute).
+  if (v instanceof PFloat) {
+    v.rendered ??= renderValue(v);
+    return v.rendered;
+  }
   return renderValue(v);
 }
 
@@ -733,7 +738,8 @@ export class Runtime implements CallContext {
         if (n === 2) for (let i = 0; i < receiver.length; i++) fn(i, receiver[i]);
         else for (let i = 0; i < receiver.length; i++) fn(receiver[i]);
       } else if (n === 2) {
-        for (const [k, v] of receiver as PHash) fn(k, v);
+        // forEach: no entry array per pair (break() still ends it: it throws).
+        (receiver as PHash).forEach((v, k) => fn(k, v));
       } else {
         for (const [k, v] of receiver as PHash) fn([k, v]);
       }

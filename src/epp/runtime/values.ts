@@ -106,6 +106,8 @@ export function bigOf(n: PInteger): bigint {
  * Floats of the same value are `===`, and hashes keyed by Floats find their keys, as with numbers.
  */
 export class PFloat {
+  /** @internal what `<%= %>` prints for it, kept once computed (a Float never changes; see runtime.ts). */
+  rendered: string | undefined = undefined;
   /** @internal use {@link float}. */
   constructor(readonly value: number) {}
 }
@@ -206,10 +208,13 @@ function convertFromJs(data: unknown, numbersAreFloats: boolean): Value {
       if (isValueObject(data)) return data as Value;
       {
         const out: PHash = new Map();
-        // for...in rather than Object.entries: no array of pairs per object (values are converted often).
+        // Object.keys and an indexed loop: the fastest walk over own keys (values are converted often).
         const record = data as Record<string, unknown>;
-        for (const k in record)
-          if (Object.hasOwn(record, k)) out.set(k, convertFromJs(record[k], numbersAreFloats));
+        const keys = Object.keys(record);
+        for (let i = 0; i < keys.length; i++) {
+          const k = keys[i]!;
+          out.set(k, convertFromJs(record[k], numbersAreFloats));
+        }
         return out;
       }
     default:
