@@ -5,9 +5,11 @@
  * equivalent eta and ejs templates. All three outputs must be byte-equal to Puppet 7's (expected.txt).
  *
  * Measures (process.hrtime.bigint):
- *   - cached render: renders/s of an already compiled template (warm-up, then ~1 s per engine);
+ *   - cached render: renders/s of an already compiled template (warm-up, then rounds of 250 ms that
+ *     alternate between the engines; the median round of each);
  *   - cold: parse + compile + first render of a template the process has not seen (median of many; for
- *     Pantograph a unique trailing comment defeats the content-hash cache);
+ *     Pantograph a unique trailing comment defeats the content-hash cache). The engines take turns, one
+ *     cold compile each per round, so that garbage, JIT state and the machine's load hit all alike;
  *   - cold in a fresh process: the same, once, in a new node process (informative);
  *   - CLI: one `node dist/cli/bin.js epp render` process vs a node script that loads eta and renders
  *     (median of 10 runs each).
@@ -114,19 +116,39 @@ function throughput(fn, warmupMs = 300, runMs = 1000) {
   return (calls * 1000) / elapsed;
 }
 
-/** Median time (ms) of compile + first render of a never-seen source, over ~`budgetMs` or `maxRuns`. */
-function coldMedian(name, engine, source, data, budgetMs = 800, maxRuns = 200) {
-  const times = [];
-  const start = nowNs();
-  for (let n = 0; times.length < maxRuns && (times.length < 5 || msSince(start) < budgetMs); n++) {
-    engine.clearCache?.();
-    const fresh = source + coldComment[name](`${process.pid}-${n}`);
-    const t0 = nowNs();
-    const out = engine.compile(fresh)(data);
-    times.push(msSince(t0));
-    if (out.length === 0) throw new Error(`${name}: empty output`);
+/**
+ * Renders/s of each function (`{ name: fn }`): warmed up, then `rounds` rounds of `roundMs` in which the
+ * functions take turns; the median round of each. Alternating keeps a change in the machine's load (it is
+ * shared) from favouring whichever engine ran first.
+ */
+function alternatingThroughput(fns, rounds = 6, roundMs = 250) {
+  for (const fn of Object.values(fns)) throughput(fn, 300, 50);
+  const rates = Object.fromEntries(Object.keys(fns).map((name) => [name, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, fn] of Object.entries(fns)) rates[name].push(throughput(fn, 0, roundMs));
   }
-  return median(times);
+  return Object.fromEntries(Object.entries(rates).map(([name, xs]) => [name, median(xs)]));
+}
+
+/**
+ * Median time (ms) of compile + first render of a never-seen source, per engine (`names`), over ~`budgetMs`
+ * or `maxRounds`. Each round compiles one fresh source with every engine in turn.
+ */
+function coldMedians(names, engines, src, data, budgetMs = 2400, maxRounds = 200) {
+  const times = Object.fromEntries(names.map((name) => [name, []]));
+  const start = nowNs();
+  for (let n = 0; n < maxRounds && (n < 5 || msSince(start) < budgetMs); n++) {
+    for (const name of names) {
+      const engine = engines[name];
+      engine.clearCache?.();
+      const fresh = src[name] + coldComment[name](`${process.pid}-${n}`);
+      const t0 = nowNs();
+      const out = engine.compile(fresh)(data);
+      times[name].push(msSince(t0));
+      if (out.length === 0) throw new Error(`${name}: empty output`);
+    }
+  }
+  return Object.fromEntries(names.map((name) => [name, median(times[name])]));
 }
 
 /** Runs in a child process: imports one engine, then times its first compile + render. Prints ms. */
@@ -247,11 +269,13 @@ async function main() {
   // Puppet values are converted from plain JavaScript once, as the engine does for a template's settings;
   // the row after shows the cost of converting on every render too.
   const dataFor = (name) => (name === 'pantograph' ? engines.pantograph.fromJs(data) : data);
+  const renders = {};
   for (const name of names) {
     const render = engines[name].compile(src[name]);
     const input = dataFor(name);
-    cached[name] = throughput(() => render(input));
+    renders[name] = () => render(input);
   }
+  Object.assign(cached, alternatingThroughput(renders));
   const convertingEachRender = {};
   if (engines.pantograph) {
     const render = engines.pantograph.compile(src.pantograph);
@@ -270,7 +294,7 @@ async function main() {
     eta.loadTemplate('@config', src.eta);
     byName.eta = throughput(() => eta.render('@config', data));
   }
-  for (const name of names) cold[name] = coldMedian(name, engines[name], src[name], data);
+  Object.assign(cold, coldMedians(names, engines, src, data));
   for (const name of names) coldProcess[name] = coldInFreshProcess(name);
 
   const commands = { eta: [files.etaScript, files.eta, files.values] };

@@ -139,7 +139,7 @@ export class CompiledTemplate {
 
   /** Renders with the given values. Throws `EppError` (with a position) for any problem. */
   render(values: Values = {}, options: RenderOptions = NO_OPTIONS): string {
-    const host = new Host(options);
+    const host = options === NO_OPTIONS ? defaultHost() : new Host(options);
     const top = topScopeOf(options.topScope);
     return host.run(this, toHash(values), this.dynamicScope(top), top, 0) as string;
   }
@@ -231,6 +231,16 @@ const EMPTY_TOP: object = Object.freeze(Object.create(null));
 
 /** The default render options, shared (a Host is made per render; an options object need not be). */
 const NO_OPTIONS: RenderOptions = Object.freeze({});
+
+/**
+ * The Host of renders with the default options, made once: a Host keeps no state between renders (`run`
+ * restores the top scope it sets, also when renders nest).
+ */
+let sharedHost: Host | undefined;
+function defaultHost(): Host {
+  sharedHost ??= new Host(NO_OPTIONS);
+  return sharedHost;
+}
 
 function topScopeOf(values: Values | undefined): object {
   if (values === undefined) return EMPTY_TOP;
