@@ -72,7 +72,8 @@ export class TerminalProgress {
   private draw(): void {
     const text = this.latest ?? '';
     // One line only: a wrapped line could not be erased.
-    const width = Math.max(20, (this.stream.columns ?? 80) - 1);
+    // A terminal of unknown width (some ptys say 0) is taken as 80 columns.
+    const width = Math.max(20, (this.stream.columns || 80) - 1);
     const line = text.length > width ? `${text.slice(0, width - 1)}…` : text;
     this.stream.write(`${ERASE}${line}`);
     this.shown = true;

@@ -58,6 +58,15 @@ describe('the progress line on a terminal', () => {
     expect(stream.writes.slice(2)).toEqual([`${ERASE}post-processing Rakefile`, ERASE]);
   });
 
+  it('takes a terminal of unknown width as 80 columns', () => {
+    vi.useFakeTimers();
+    const stream = terminal(0);
+    const progress = new TerminalProgress(stream, { delayMs: 0 });
+    vi.advanceTimersByTime(1);
+    progress.update('rendering template github_actions (12/15)');
+    expect(stream.writes).toEqual([`${ERASE}rendering template github_actions (12/15)`]);
+  });
+
   it('stays on one line of the terminal', () => {
     vi.useFakeTimers();
     const stream = terminal(30);
