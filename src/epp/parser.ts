@@ -22,6 +22,9 @@ import type {
 import { EppSyntaxError } from './errors.js';
 import { lex, makeToken, type Token } from './lexer.js';
 
+/** What a template or lambda parameter may be called (Puppet's naming rule). */
+const PARAMETER_NAME = /^[a-z_]\w*$/;
+
 export interface ParseOptions {
   /** File name for error messages (default `<inline>`). */
   readonly file?: string;
@@ -231,6 +234,13 @@ class Parser {
       }
       const v = this.tokens[this.i]!;
       if (v.kind !== 'VARIABLE') throw this.unexpected(v);
+      // Puppet's rule: no `::` scopes, no match numbers, no capitals (they could not be bound as locals).
+      if (!PARAMETER_NAME.test(v.value))
+        throw this.error(
+          `Illegal parameter name. The given name '${v.value}' does not conform to the naming rule /^[a-z_]\\w*$/`,
+          v.start,
+          v.end,
+        );
       this.next();
       let defaultValue: Node | undefined;
       if (this.isPunct('=')) {

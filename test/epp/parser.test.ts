@@ -85,6 +85,25 @@ describe('parameters', () => {
     const e = syntaxError('<%- | $x, $x | -%>');
     expect([e.code, e.line, e.column]).toEqual(['EPP_SYNTAX', 1, 11]);
   });
+
+  it("refuses names Puppet's naming rule does not allow, in templates and lambdas (as Puppet 7)", () => {
+    const rule = 'does not conform to the naming rule /^[a-z_]\\w*$/';
+    const scoped = syntaxError('<%- | $::x | -%>');
+    expect([scoped.code, scoped.message, scoped.line, scoped.column]).toEqual([
+      'EPP_SYNTAX',
+      `Illegal parameter name. The given name '::x' ${rule}`,
+      1,
+      7,
+    ]);
+    expect(syntaxError('<%- | String $x::y | -%>').message).toContain("'x::y'");
+    expect(syntaxError('<%- | $Port | -%>').message).toContain("'Port'");
+    const lambda = syntaxError('<% [1].each |$::x| { } %>');
+    expect([lambda.message, lambda.column]).toEqual([
+      `Illegal parameter name. The given name '::x' ${rule}`,
+      14,
+    ]);
+    expect(body('<%- | $_x, $a1 | -%>')).toEqual([]);
+  });
 });
 
 describe('expressions', () => {
