@@ -38,10 +38,10 @@ import type {
   SelectorNode,
   TemplateNode,
 } from './ast.js';
-import { assignedNames } from './ast-walk.js';
+import { pushAssigned } from './ast-walk.js';
 import type { Span } from './errors.js';
 import { newCallSite } from './functions/registry.js';
-import { nodeChildren, type WalkNode } from './node-children.js';
+import { forEachChild, visitAll, type WalkNode } from './node-children.js';
 import {
   type ConstantPlan,
   type ConstantSlot,
@@ -49,7 +49,7 @@ import {
   type ParameterSet,
   type ParameterSpec,
 } from './runtime/runtime.js';
-import { float, integer } from './runtime/values.js';
+import { float, integer, type Value } from './runtime/values.js';
 
 export interface CompiledCode {
   /** `(rt, S0) => string`: renders the template into a string. */
@@ -69,7 +69,7 @@ const HELPER_NAMES = Object.keys(compiledHelpers);
 const HELPERS = Object.values(compiledHelpers);
 
 export function compileTemplate(ast: TemplateNode, options: CompileTemplateOptions = {}): CompiledCode {
-  const generator = new Generator();
+  const generator = new Generator(new Facts(ast));
   const code = generator.template(ast, options.value ?? false);
   // Small module-level helpers (V8 inlines them) keep the generated code short: cheaper to compile.
   const factory = new Function('K', ...HELPER_NAMES, code) as (
@@ -113,23 +113,27 @@ class Generator {
   private localCount = 0;
   private current: StaticScope = { parent: undefined, locals: new Map(), bound: new Set() };
 
+  constructor(private readonly facts: Facts) {}
+
   /** Registers a span and returns its index for the generated code. */
   private pos(node: { start: number; end: number }): number {
     this.spans.push({ start: node.start, end: node.end });
     return this.spans.length - 1;
   }
 
-  /** Declares the names a scope assigns (not those of nested lambdas) and its parameters. */
-  private openScope(params: readonly ParameterNode[], body: readonly Node[]): StaticScope {
+  /** Declares a scope's parameters and the names it assigns (see `Facts.assigned`). */
+  private openScope(params: readonly ParameterNode[], owner: TemplateNode | LambdaNode): StaticScope {
     const locals = new Map<string, string>();
-    const declare = (name: string) => {
-      if (!locals.has(name) && !name.includes('::') && !/^\d+$/.test(name))
-        locals.set(name, `v${this.localCount++}`);
-    };
-    for (const p of params) declare(p.name);
-    for (const name of assignedNames(body)) declare(name);
+    for (const p of params) this.declare(locals, p.name);
+    for (const name of this.facts.assigned(owner)) this.declare(locals, name);
     this.current = { parent: this.current, locals, bound: new Set() };
     return this.current;
+  }
+
+  /** Gives `name` a local, unless it has one or is no local name (`::x` is global, `$1` a capture). */
+  private declare(locals: Map<string, string>, name: string): void {
+    if (!locals.has(name) && !name.includes('::') && !isDigits(name))
+      locals.set(name, `v${this.localCount++}`);
   }
 
   private closeScope(): void {
@@ -159,12 +163,14 @@ class Generator {
   template(ast: TemplateNode, value: boolean): string {
     const lines: string[] = [];
     lines.push('"use strict";');
-    lines.push('return function render(rt, S0) {');
+    // In parentheses, V8 compiles a function at once instead of pre-parsing it now and parsing it again
+    // on its first call (the whole template, and each lambda: all run on the first render).
+    lines.push('return (function render(rt, S0) {');
     lines.push('let out = "";');
     lines.push('let t;');
     lines.push('const U = rt.UNSET;');
     // The template's own scope (depth 1); the root scope of the generator stands for the dynamic S0.
-    const scope = this.openScope(ast.params ?? [], ast.body);
+    const scope = this.openScope(ast.params ?? [], ast);
     lines.push(this.declareLocals(scope));
     if (ast.params) {
       lines.push(this.templateParameters(ast.params));
@@ -178,7 +184,7 @@ class Generator {
     lines.push(`} catch (e) { ${value ? 'return ' : ''}rt.returnValue(e); }`);
     if (!value) lines.push('return out;');
     this.closeScope();
-    lines.push('};');
+    lines.push('});');
     return concat(lines, '\n');
   }
 
@@ -189,41 +195,58 @@ class Generator {
    * Otherwise one parameter after the other, in order.
    */
   private templateParameters(params: readonly ParameterNode[]): string {
-    const names = params.map((p) => p.name);
+    // One loop over the parameters, each expression tested once (this runs for every compile).
+    const n = params.length;
+    const names: string[] = [];
+    const codeDefaults: boolean[] = [];
+    let allData = true;
+    let firstCode = -1;
+    let codeDefaultsLast = true;
+    for (let i = 0; i < n; i++) {
+      const param = params[i]!;
+      names.push(param.name);
+      if (param.valueType && !isConstant(param.valueType)) allData = false;
+      const codeDefault = param.defaultValue !== undefined && !isConstant(param.defaultValue);
+      codeDefaults.push(codeDefault);
+      if (codeDefault) {
+        if (firstCode < 0) firstCode = i;
+      } else if (firstCode >= 0) codeDefaultsLast = false;
+    }
     const p = this.pos(params[0] ?? { start: 0, end: 0 });
-    const asData = (param: ParameterNode) => !param.valueType || isConstant(param.valueType);
-    const codeDefault = (param: ParameterNode) =>
-      param.defaultValue !== undefined && !isConstant(param.defaultValue);
-    const firstCode = params.findIndex(codeDefault);
     const lines: string[] = [];
-    if (params.every(asData) && (firstCode < 0 || params.slice(firstCode).every(codeDefault))) {
-      const specs = params.map((param) => this.parameterSpec(param));
+    if (allData && codeDefaultsLast) {
+      const specs: ParameterSpec[] = [];
+      for (let i = 0; i < n; i++) specs.push(this.parameterSpec(params[i]!, codeDefaults[i]!));
       lines.push(`const P = rt.params(${this.fixed({ names, p, specs } satisfies ParameterSet)});`);
-      // An indexed loop: this runs once per compile, in the interpreter (no iterator protocol).
-      for (let i = 0; i < params.length; i++) lines.push(this.bindFrom(params[i]!, specs[i]!, `P[${i}]`));
+      for (let i = 0; i < n; i++) lines.push(this.bindFrom(params[i]!, specs[i]!, `P[${i}]`));
     } else {
       lines.push(`rt.checkArguments(${this.fixed(names)}, ${p});`);
-      for (const param of params) {
-        if (!asData(param)) {
+      for (let i = 0; i < n; i++) {
+        const param = params[i]!;
+        if (param.valueType && !isConstant(param.valueType)) {
           lines.push(this.bindParameter(param, `rt.argument(${str(param.name)})`));
           continue;
         }
-        const spec = this.parameterSpec(param);
+        const spec = this.parameterSpec(param, codeDefaults[i]!);
         lines.push(this.bindFrom(param, spec, `rt.param(${this.fixed(spec)})`));
       }
     }
-    return lines.join('\n');
+    return concat(lines, '\n');
   }
 
-  /** A template parameter whose type is a constant (or absent), as data for `Runtime.param`. */
-  private parameterSpec(param: ParameterNode): ParameterSpec {
-    const { valueType, defaultValue } = param;
+  /**
+   * A template parameter whose type is a constant (or absent), as data for `Runtime.param`; `defaultCode`:
+   * its default is no constant (evaluated by the code, see `bindFrom`).
+   */
+  private parameterSpec(param: ParameterNode, defaultCode: boolean): ParameterSpec {
+    const valueType = param.valueType;
+    const defaultValue = param.defaultValue;
     return {
       name: param.name,
       p: this.pos(param),
       type: valueType ? this.constantSlot(valueType) : undefined,
-      defaultValue: defaultValue && isConstant(defaultValue) ? this.constantSlot(defaultValue) : undefined,
-      defaultCode: defaultValue !== undefined && !isConstant(defaultValue),
+      defaultValue: defaultValue !== undefined && !defaultCode ? this.constantSlot(defaultValue) : undefined,
+      defaultCode,
     };
   }
 
@@ -288,7 +311,7 @@ class Generator {
         }
         if (text) parts.push(str(text));
         text = '';
-        if (parts.length > 0 && makesCall(next.expr)) break;
+        if (parts.length > 0 && this.facts.has(next, CALLS)) break;
         parts.push(`S(${this.expr(next.expr)})`);
       }
       if (text) parts.push(str(text));
@@ -324,7 +347,7 @@ class Generator {
     const test = this.test(node.test);
     let code = `if (${node.negate ? `!${test}` : test}) {\n${this.statements(node.then)}\n}`;
     if (node.otherwise) code += ` else {\n${this.statements(node.otherwise)}\n}`;
-    if (!mayCapture(node)) return code;
+    if (!this.facts.has(node, CAPTURES)) return code;
     const m = this.temp();
     return `{ const ${m} = rt.m; try { ${code} } finally { rt.m = ${m}; } }`;
   }
@@ -340,7 +363,7 @@ class Generator {
     const p = this.pos(node);
     const body = (nodes: readonly Node[]) => (asValue ? this.valueBlock(nodes) : this.statements(nodes));
     // Captures set while choosing an option are gone after the case: saved and restored when any may be.
-    const captures = mayCapture(node);
+    const captures = this.facts.has(node, CAPTURES);
     let code = captures
       ? `const ${v} = ${this.expr(node.test)}; const ${m} = rt.m; try {\n`
       : `const ${v} = ${this.expr(node.test)};\n`;
@@ -376,29 +399,25 @@ class Generator {
 
   private expr(node: Node): string {
     switch (node.type) {
+      // The commonest kinds first (a switch on strings tests its cases in order in unoptimised code).
+      case 'Variable':
+        return this.variable(node.name, this.pos(node));
       case 'Literal':
         // A Float is a PFloat made once, at compile time (a bare number would be an Integer).
         return typeof node.value === 'number' ? this.fixed(float(node.value)) : literal(node.value);
-      case 'Default':
-        return 'rt.DEFAULT';
-      case 'BareWord':
-        return str(node.name);
-      case 'TypeRef':
-        return this.sharedConstant(node);
-      case 'Regex':
-        return this.constant(`rt.regexp(${str(node.source)}, ${this.pos(node)})`);
-      case 'Interpolated':
-        return `(${node.parts.map((part) => (typeof part === 'string' ? str(part) : `I(${this.expr(part)})`)).join(' + ')})`;
-      case 'Variable':
-        return this.variable(node.name, this.pos(node));
-      case 'Array':
-        return `[${node.elements.map((e) => this.element(e)).join(', ')}]`;
-      case 'Hash':
-        return `rt.hash([${node.entries.map((e) => `${this.expr(e.key)}, ${this.expr(e.value)}`).join(', ')}])`;
       case 'Access':
         return this.access(node);
+      case 'MethodCall':
+        // `concat`, not a spread: no iterator protocol in unoptimised code.
+        return this.call(node.name, [node.receiver].concat(node.args), node.lambda, node);
+      case 'Call':
+        return this.call(node.name, node.args, node.lambda, node);
       case 'Binary':
         return this.binary(node);
+      case 'Interpolated':
+        return this.interpolated(node.parts);
+      case 'TypeRef':
+        return this.sharedConstant(node);
       case 'Logical':
         return node.operator === 'and'
           ? `(${this.test(node.left)} && ${this.test(node.right)})`
@@ -407,39 +426,64 @@ class Generator {
         if (node.operator === '!') return `!${this.test(node.operand)}`;
         if (node.operator === '-') return `rt.negate(${this.expr(node.operand)}, ${this.pos(node)})`;
         return this.expr(node.operand);
-      case 'Assignment':
-        return this.assignment(node.target, node.value);
-      case 'Call':
-        return this.call(node.name, node.args, node.lambda, node);
-      case 'MethodCall':
-        return this.call(node.name, [node.receiver, ...node.args], node.lambda, node);
-      case 'New':
-        return `rt.newValue(${this.expr(node.typeExpr)}, [${node.args.map((a) => this.element(a)).join(', ')}], ${this.lambda(node.lambda)}, ${this.pos(node)})`;
+      case 'Array':
+        return `[${this.elements(node.elements)}]`;
+      case 'Hash':
+        return `rt.hash([${node.entries.map((e) => `${this.expr(e.key)}, ${this.expr(e.value)}`).join(', ')}])`;
       case 'If': {
         const m = this.temp();
         const test = this.test(node.test);
         const otherwise = node.otherwise ? this.valueBlock(node.otherwise) : 'return undefined;';
         return `(() => { const ${m} = rt.m; try { if (${node.negate ? `!${test}` : test}) {\n${this.valueBlock(node.then)}\n} else {\n${otherwise}\n} } finally { rt.m = ${m}; } })()`;
       }
+      case 'Lambda':
+        return this.lambda(node);
+      case 'Assignment':
+        return this.assignment(node.target, node.value);
+      case 'Paren':
+        return `(${this.expr(node.expr)})`;
+      case 'Default':
+        return 'rt.DEFAULT';
+      case 'BareWord':
+        return str(node.name);
+      case 'Regex':
+        return this.constant(`rt.regexp(${str(node.source)}, ${this.pos(node)})`);
+      case 'New':
+        return `rt.newValue(${this.expr(node.typeExpr)}, [${this.elements(node.args)}], ${this.lambda(node.lambda)}, ${this.pos(node)})`;
       case 'Case':
         return `(() => {\n${this.caseBody(node, true)}\n})()`;
       case 'Selector':
         return this.selector(node);
-      case 'Paren':
-        return `(${this.expr(node.expr)})`;
       case 'Block':
         return `(() => {\n${this.valueBlock(node.body)}\n})()`;
-      case 'Lambda':
-        return this.lambda(node);
       case 'Text':
       case 'Render':
         return `(() => { ${this.statement(node)} return undefined; })()`;
     }
   }
 
+  /** `"a${x}b"`: `("a" + I(x) + "b")`. */
+  private interpolated(parts: readonly (string | Node)[]): string {
+    let code = '(';
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
+      if (i > 0) code += ' + ';
+      code += typeof part === 'string' ? str(part) : `I(${this.expr(part)})`;
+    }
+    return `${code})`;
+  }
+
   /** A condition: Puppet truthiness (`T`), left out when the expression is a boolean already. */
   private test(node: Node): string {
     return isBoolean(node) ? this.expr(node) : `T(${this.expr(node)})`;
+  }
+
+  /** Array elements or call arguments, `, ` between them. */
+  private elements(nodes: readonly Node[]): string {
+    let code = '';
+    for (let i = 0; i < nodes.length; i++)
+      code += i === 0 ? this.element(nodes[i]!) : `, ${this.element(nodes[i]!)}`;
+    return code;
   }
 
   /** An array element or call argument: `*x` splats. */
@@ -482,28 +526,35 @@ class Generator {
 
   /** `const h0 = H(v3), ...;` for the indexes a scope's code used. */
   private declareIndexes(scope: StaticScope): string {
-    const decls = [...(scope.indexes ?? [])].map(([local, index]) => `${index} = H(${local})`);
-    return decls.length === 0 ? '' : `const ${decls.join(', ')};\n`;
+    const indexes = scope.indexes;
+    if (!indexes || indexes.size === 0) return '';
+    let decls = '';
+    indexes.forEach((index, local) => {
+      decls += `${decls ? ', ' : ''}${index} = H(${local})`;
+    });
+    return `const ${decls};\n`;
   }
 
   private variable(name: string, p: number): string {
-    if (/^\d+$/.test(name)) return `rt.capture(${Number(name)})`;
+    if (isDigits(name)) return `rt.capture(${Number(name)})`;
     if (name.startsWith('::')) return `rt.topVariable(${str(name.slice(2))}, ${p})`;
-    const chain: string[] = [];
-    let alwaysSet: string | undefined;
+    // `(inner !== U ? inner : outer !== U ? outer : end)`, innermost scope first.
+    let chain = '';
+    let closing = 0;
+    let end: string | undefined;
     for (let scope: StaticScope | undefined = this.current; scope; scope = scope.parent) {
       const id = scope.locals.get(name);
       if (!id) continue;
       // A bound parameter is set for good: the chain ends there, without the dynamic lookup.
       if (scope.bound.has(name)) {
-        alwaysSet = id;
+        end = id;
         break;
       }
-      chain.push(id);
+      chain += `${id} !== U ? ${id} : `;
+      closing++;
     }
-    let code = alwaysSet ?? `rt.lookup(S0, ${str(name)}, ${p})`;
-    for (const id of chain.reverse()) code = `${id} !== U ? ${id} : ${code}`;
-    return chain.length > 0 ? `(${code})` : code;
+    const last = end ?? `rt.lookup(S0, ${str(name)}, ${p})`;
+    return closing > 0 ? `(${chain}${last})` : last;
   }
 
   private assignment(target: Node, valueNode: Node): string {
@@ -526,10 +577,10 @@ class Generator {
     const fast =
       this.iterationCall(name, argNodes, lambda, node) ?? this.collectionCall(name, argNodes, lambda, node);
     if (fast) return fast;
-    const args = argNodes.map((a) => this.element(a));
+    const args = this.elements(argNodes);
     const view = SCOPE_FUNCTIONS.has(name) ? this.scopeView() : 'undefined';
     const block = this.lambda(lambda);
-    return `rt.call(${str(name)}, [${args.join(', ')}], ${block}, ${this.pos(node)}, ${view}, ${this.site()})`;
+    return `rt.call(${str(name)}, [${args}], ${block}, ${this.pos(node)}, ${view}, ${this.site()})`;
   }
 
   /**
@@ -543,8 +594,7 @@ class Generator {
     node: Node,
   ): string | undefined {
     if (!lambda || !ITERATION_FAST_PATHS.has(name)) return undefined;
-    if (lambda.params.some((p) => p.defaultValue || p.captureRest)) return undefined;
-    if (argNodes.some((a) => a.type === 'Unary' && a.operator === '*')) return undefined;
+    if (requiredCount(lambda.params) !== lambda.params.length || hasSplat(argNodes)) return undefined;
     const max = name === 'reduce' ? 2 : 1;
     if (argNodes.length < 1 || argNodes.length > max) return undefined;
     const n = lambda.params.length;
@@ -568,7 +618,7 @@ class Generator {
     lambda: LambdaNode | undefined,
     node: Node,
   ): string | undefined {
-    if (lambda || argNodes.some((a) => a.type === 'Unary' && a.operator === '*')) return undefined;
+    if (lambda || hasSplat(argNodes)) return undefined;
     const n = argNodes.length;
     if (COLLECTION_FAST_PATHS.has(name) && n === 1)
       return `rt.${name}(${this.expr(argNodes[0]!)}, ${this.pos(node)}, ${this.site()})`;
@@ -588,7 +638,7 @@ class Generator {
     // A single key avoids building an array of keys.
     let code: string;
     if (node.keys.length !== 1 || !only || (only.type === 'Unary' && only.operator === '*')) {
-      code = `rt.access(${this.expr(node.target)}, [${node.keys.map((k) => this.element(k)).join(', ')}], ${this.pos(node)})`;
+      code = `rt.access(${this.expr(node.target)}, [${this.elements(node.keys)}], ${this.pos(node)})`;
     } else if (only.type === 'Literal' && typeof only.value === 'string') {
       // `$h['key']`, the commonest access: a hash is read through its index of string keys, a plain
       // property read (`H`, see `hashIndex` in the runtime; undefined for anything but a hash, which
@@ -614,39 +664,7 @@ class Generator {
   }
 
   private constantSlot(node: Node): ConstantSlot {
-    return { key: constantKey(node), plan: this.plan(node), done: false, value: undefined };
-  }
-
-  /** How the runtime computes a constant expression; span indexes for its errors. */
-  private plan(node: Node): ConstantPlan {
-    switch (node.type) {
-      case 'Literal':
-        return {
-          t: 'value',
-          v: typeof node.value === 'number' ? float(node.value) : literalValue(node.value),
-        };
-      case 'Default':
-        return { t: 'default' };
-      case 'BareWord':
-        return { t: 'value', v: node.name };
-      case 'TypeRef':
-        return { t: 'type', name: node.name, p: this.pos(node) };
-      case 'Regex':
-        return { t: 'regexp', source: node.source, p: this.pos(node) };
-      case 'Array':
-        return { t: 'array', items: node.elements.map((e) => this.plan(e)) };
-      case 'Hash':
-        return { t: 'hash', items: node.entries.flatMap((e) => [this.plan(e.key), this.plan(e.value)]) };
-      case 'Access':
-        return {
-          t: 'access',
-          target: this.plan(node.target),
-          keys: node.keys.map((k) => this.plan(k)),
-          p: this.pos(node),
-        };
-      default:
-        throw new Error(`not a constant: ${node.type}`);
-    }
+    return new LazyConstantSlot(constantKey(node), node, this.spans);
   }
 
   private binary(node: Node & { type: 'Binary' }): string {
@@ -703,68 +721,109 @@ class Generator {
   private lambda(node: LambdaNode | undefined): string {
     if (!node) return 'undefined';
     const params = node.params;
-    const required = params.filter((p) => !p.defaultValue && !p.captureRest).length;
-    const hasRest = params.some((p) => p.captureRest);
     const fn = this.plainLambda(node);
-    return `rt.lambda(${fn.code}, ${params.length}, ${required}, ${hasRest}${arityArgument(fn)})`;
+    return `rt.lambda(${fn.code}, ${params.length}, ${requiredCount(params)}, ${hasRest(params)}${arityArgument(fn)})`;
   }
 
   /**
    * The lambda's JavaScript function, without the metadata `rt.lambda` adds. A lambda whose parameters
    * are all required and untyped does not check its arity itself (the runtime loops call it right):
    * `unchecked` is then its span, for `rt.lambda` to wrap it with the check when a function calls it.
+   * Plain loops, no callbacks: this runs for every lambda of every compile, mostly in unoptimised code.
    */
   private plainLambda(node: LambdaNode): { code: string; unchecked: number | undefined } {
     const params = node.params;
-    const scope = this.openScope(params, node.body);
-    const required = params.filter((p) => !p.defaultValue && !p.captureRest).length;
-    const hasRest = params.some((p) => p.captureRest);
+    const n = params.length;
+    const scope = this.openScope(params, node);
+    const required = requiredCount(params);
+    const rest = hasRest(params);
     // Parameters before the first optional one are present once the arity check has passed.
-    const firstOptional = params.findIndex((p) => p.defaultValue || p.captureRest);
-    const isPresent = (i: number) => firstOptional < 0 || i < firstOptional;
+    let firstOptional = n;
+    for (let i = 0; i < n; i++) {
+      if (params[i]!.defaultValue || params[i]!.captureRest) {
+        firstOptional = i;
+        break;
+      }
+    }
     // A present, untyped parameter is the JavaScript parameter itself (its local): nothing to bind.
-    const direct = params.map(
-      (p, i) =>
-        isPresent(i) &&
-        !p.valueType &&
-        scope.locals.has(p.name) &&
-        params.filter((q) => q.name === p.name).length === 1,
-    );
-    const args = params.map((p, i) => (direct[i] ? scope.locals.get(p.name)! : `a${i}`)).join(', ');
-    const own = new Set(params.filter((_, i) => direct[i]).map((p) => scope.locals.get(p.name)!));
-    let code = `function (${args}) { let t; ${this.declareLocals(scope, own)}\n`;
+    const direct: boolean[] = [];
+    const own = new Set<string>();
+    let args = '';
+    let allDirect = true;
+    for (let i = 0; i < n; i++) {
+      const param = params[i]!;
+      const local = scope.locals.get(param.name);
+      const isDirect =
+        i < firstOptional && !param.valueType && local !== undefined && isUniqueName(params, i);
+      direct.push(isDirect);
+      if (isDirect) own.add(local);
+      else allDirect = false;
+      args += `${i > 0 ? ', ' : ''}${isDirect ? local : `a${i}`}`;
+    }
+    // In parentheses: compiled at once, see `template`.
+    let code = `(function (${args}) { let t; ${this.declareLocals(scope, own)}\n`;
     const p = this.pos(node);
-    const unchecked = direct.every(Boolean) ? p : undefined;
-    const max = hasRest ? 'Infinity' : params.length;
-    const outside = hasRest
-      ? `arguments.length < ${required}`
-      : required === params.length
-        ? `arguments.length !== ${required}`
-        : `arguments.length < ${required} || arguments.length > ${max}`;
-    if (unchecked === undefined)
+    const unchecked = allDirect ? p : undefined;
+    const max = rest ? 'Infinity' : n;
+    if (unchecked === undefined) {
+      const outside = rest
+        ? `arguments.length < ${required}`
+        : required === n
+          ? `arguments.length !== ${required}`
+          : `arguments.length < ${required} || arguments.length > ${max}`;
       code += `if (${outside}) rt.checkLambdaArity(arguments.length, ${required}, ${max}, ${p});\n`;
-    params.forEach((param, i) => {
+    }
+    for (let i = 0; i < n; i++) {
+      const param = params[i]!;
       if (direct[i]) {
         scope.bound.add(param.name);
-        return;
+        continue;
       }
-      const present = isPresent(i);
+      const present = i < firstOptional;
       const given = param.captureRest
         ? `Array.prototype.slice.call(arguments, ${i})`
         : present
           ? `a${i}`
           : `(arguments.length > ${i} ? a${i} : rt.MISSING)`;
       code += `${this.bindParameter(param, given, present)}\n`;
-    });
+    }
     scope.indexes = new Map();
     // Only a body that calls next() needs to catch it (nested lambdas catch their own).
-    const body = callsNext(node.body)
+    const body = this.facts.has(node, BODY_NEXT)
       ? `try {\n${this.valueBlock(node.body)}\n} catch (e) { return rt.nextValue(e); }\n`
       : `${this.valueBlock(node.body)}\n`;
-    code += `${this.declareIndexes(scope)}${body}}`;
+    code += `${this.declareIndexes(scope)}${body}})`;
     this.closeScope();
     return { code, unchecked };
   }
+}
+
+/** How many of a lambda's parameters are required (no default, not `*$rest`). */
+function requiredCount(params: readonly ParameterNode[]): number {
+  let required = 0;
+  for (let i = 0; i < params.length; i++) if (!params[i]!.defaultValue && !params[i]!.captureRest) required++;
+  return required;
+}
+
+function hasRest(params: readonly ParameterNode[]): boolean {
+  for (let i = 0; i < params.length; i++) if (params[i]!.captureRest) return true;
+  return false;
+}
+
+/** Whether an argument list has a splat (`*x`). */
+function hasSplat(nodes: readonly Node[]): boolean {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    if (node.type === 'Unary' && node.operator === '*') return true;
+  }
+  return false;
+}
+
+/** Whether no other parameter has the name of `params[i]`. */
+function isUniqueName(params: readonly ParameterNode[], i: number): boolean {
+  const name = params[i]!.name;
+  for (let j = 0; j < params.length; j++) if (j !== i && params[j]!.name === name) return false;
+  return true;
 }
 
 /** `, p`: the span of a lambda that does not check its arity (see `plainLambda`), as a last argument. */
@@ -867,6 +926,63 @@ function isConstant(node: Node): boolean {
   }
 }
 
+/**
+ * The slot of a constant expression (see `Runtime.constant`), whose plan is made on first use: the runtime
+ * shares constants by key, so a template whose constants an earlier one made never needs its plans.
+ */
+class LazyConstantSlot implements ConstantSlot {
+  done = false;
+  value: Value = undefined;
+  private made: ConstantPlan | undefined;
+
+  constructor(
+    readonly key: string,
+    private readonly node: Node,
+    private readonly spans: Span[],
+  ) {}
+
+  get plan(): ConstantPlan {
+    this.made ??= planOf(this.node, this.spans);
+    return this.made;
+  }
+}
+
+/** How the runtime computes a constant expression; span indexes (added to `spans`) for its errors. */
+function planOf(node: Node, spans: Span[]): ConstantPlan {
+  const pos = (n: Node) => spans.push({ start: n.start, end: n.end }) - 1;
+  switch (node.type) {
+    case 'Literal':
+      return {
+        t: 'value',
+        v: typeof node.value === 'number' ? float(node.value) : literalValue(node.value),
+      };
+    case 'Default':
+      return { t: 'default' };
+    case 'BareWord':
+      return { t: 'value', v: node.name };
+    case 'TypeRef':
+      return { t: 'type', name: node.name, p: pos(node) };
+    case 'Regex':
+      return { t: 'regexp', source: node.source, p: pos(node) };
+    case 'Array':
+      return { t: 'array', items: node.elements.map((e) => planOf(e, spans)) };
+    case 'Hash':
+      return {
+        t: 'hash',
+        items: node.entries.flatMap((e) => [planOf(e.key, spans), planOf(e.value, spans)]),
+      };
+    case 'Access':
+      return {
+        t: 'access',
+        target: planOf(node.target, spans),
+        keys: node.keys.map((k) => planOf(k, spans)),
+        p: pos(node),
+      };
+    default:
+      throw new Error(`not a constant: ${node.type}`);
+  }
+}
+
 /** A text that identifies a constant expression's value (see {@link isConstant}), whatever its spacing. */
 function constantKey(node: Node): string {
   switch (node.type) {
@@ -881,14 +997,27 @@ function constantKey(node: Node): string {
     case 'BareWord':
       return `W:${node.name}`;
     case 'Array':
-      return `[${node.elements.map(constantKey).join(',')}]`;
-    case 'Hash':
-      return `{${node.entries.map((e) => `${constantKey(e.key)}=>${constantKey(e.value)}`).join(',')}}`;
+      return `[${constantKeys(node.elements)}]`;
+    case 'Hash': {
+      let key = '{';
+      for (let i = 0; i < node.entries.length; i++) {
+        const e = node.entries[i]!;
+        key += `${i > 0 ? ',' : ''}${constantKey(e.key)}=>${constantKey(e.value)}`;
+      }
+      return `${key}}`;
+    }
     case 'Access':
-      return `${constantKey(node.target)}[${node.keys.map(constantKey).join(',')}]`;
+      return `${constantKey(node.target)}[${constantKeys(node.keys)}]`;
     default:
       throw new Error(`not a constant: ${node.type}`);
   }
+}
+
+/** The keys of constant expressions, `,` between them. */
+function constantKeys(nodes: readonly Node[]): string {
+  let key = '';
+  for (let i = 0; i < nodes.length; i++) key += i > 0 ? `,${constantKey(nodes[i]!)}` : constantKey(nodes[i]!);
+  return key;
 }
 
 /**
@@ -901,31 +1030,125 @@ function concat(parts: readonly string[], separator: string): string {
   return out;
 }
 
-/** Whether evaluating a node may call a function (which may end the template with return()). */
-function makesCall(node: WalkNode): boolean {
-  if (node.type === 'Call' || node.type === 'MethodCall' || node.type === 'New') return true;
-  return nodeChildren(node).some(makesCall);
+/** Whether `name` is all digits: a match capture such as `$1`. */
+function isDigits(name: string): boolean {
+  if (name.length === 0) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
-/** Whether a lambda body calls next() outside nested lambdas. */
-function callsNext(body: readonly Node[]): boolean {
-  const walk = (node: WalkNode): boolean => {
-    if (node.type === 'Lambda') return false;
-    if ((node.type === 'Call' || node.type === 'MethodCall') && node.name === 'next') return true;
-    return nodeChildren(node).some(walk);
+// ---------------------------------------------------------------- facts
+
+const NO_NAMES: readonly string[] = [];
+
+/** The subtree may call a function (which may end the template with return()). */
+const CALLS = 1;
+/** The subtree may set match captures (`=~`, `in` with a regexp, case and selector options). */
+const CAPTURES = 2;
+/** The subtree calls next() outside nested lambdas. */
+const NEXT = 4;
+/** On a lambda: its body calls next() outside nested lambdas (it must catch it). */
+const BODY_NEXT = 8;
+
+/**
+ * What the generator asks about subtrees, found in one walk before it starts (walks per question were
+ * most of a cold compile): the flags of `if`, `case`, `<%= %>` and lambda nodes, and the names each scope
+ * (the template, or a lambda body, not descending into nested lambdas) assigns, in source order.
+ */
+class Facts {
+  /**
+   * The asked-about flag of the nodes that have it (captures of an if or case, calls of a `<%= %>`,
+   * BODY_NEXT of a lambda): most nodes have none and are not stored (no identity hash to make for them).
+   */
+  private readonly flags = new Map<WalkNode, number>();
+  /** Names assigned by each scope that assigns any. */
+  private readonly names = new Map<TemplateNode | LambdaNode, string[]>();
+  /** The assigned names of the scope being walked; undefined in parameters (their own lists have none). */
+  private scopeNames: string[] | undefined;
+
+  constructor(ast: TemplateNode) {
+    if (ast.params) visitAll(ast.params, this.visit);
+    this.scopeNames = [];
+    this.names.set(ast, this.scopeNames);
+    visitAll(ast.body, this.visit);
+  }
+
+  /** Whether `node` (an if, case, `<%= %>` or lambda: the constructor walked them all) has `flag`. */
+  has(node: WalkNode, flag: number): boolean {
+    return ((this.flags.get(node) ?? 0) & flag) !== 0;
+  }
+
+  assigned(owner: TemplateNode | LambdaNode): readonly string[] {
+    return this.names.get(owner) ?? NO_NAMES;
+  }
+
+  /** The facts of a subtree (an arrow: the visitor of `forEachChild` itself, one call per node less). */
+  private readonly visit = (node: WalkNode): number => {
+    // The commonest kinds first (a switch on strings tests its cases in order in unoptimised code).
+    switch (node.type) {
+      case 'Text':
+      case 'Variable':
+      case 'Literal':
+      case 'TypeRef':
+      case 'Default':
+      case 'BareWord':
+      case 'Regex':
+        return 0;
+      case 'Render':
+        return this.keep(node, forEachChild(node, this.visit), CALLS);
+      case 'Call':
+      case 'MethodCall':
+        return (node.name === 'next' ? CALLS | NEXT : CALLS) | forEachChild(node, this.visit);
+      case 'If':
+        return this.keep(node, forEachChild(node, this.visit), CAPTURES);
+      case 'Lambda':
+        return this.lambda(node);
+      case 'Binary': {
+        const op = node.operator;
+        return (op === '=~' || op === '!~' || op === 'in' ? CAPTURES : 0) | forEachChild(node, this.visit);
+      }
+      case 'Assignment':
+        if (this.scopeNames) pushAssigned(node, this.scopeNames);
+        return forEachChild(node, this.visit);
+      case 'New':
+        return CALLS | forEachChild(node, this.visit);
+      case 'Case': {
+        // An option other than a literal may be a regexp (or a type, an array...) and set captures when
+        // it matches; literal options compare with `==`.
+        const own = node.options.every((o) => o.values.every(isLiteralOption)) ? 0 : CAPTURES;
+        return this.keep(node, own | forEachChild(node, this.visit), CAPTURES);
+      }
+      case 'Selector': {
+        const own = node.entries.every((e) => isLiteralOption(e.key)) ? 0 : CAPTURES;
+        return own | forEachChild(node, this.visit);
+      }
+      default:
+        return forEachChild(node, this.visit);
+    }
   };
-  return body.some(walk);
-}
 
-/** Whether evaluating a node may set match captures (`=~`, `in` with a regexp, case and selector options). */
-function mayCapture(node: WalkNode): boolean {
-  if (node.type === 'Binary' && (node.operator === '=~' || node.operator === '!~' || node.operator === 'in'))
-    return true;
-  // An option other than a literal may be a regexp (or a type, an array...) and set captures when it
-  // matches; literal options compare with `==`.
-  if (node.type === 'Case' && !node.options.every((o) => o.values.every(isLiteralOption))) return true;
-  if (node.type === 'Selector' && !node.entries.every((e) => isLiteralOption(e.key))) return true;
-  return nodeChildren(node).some(mayCapture);
+  /** Stores the flag (`asked`) the generator asks `node` about, when it has it. */
+  private keep(node: WalkNode, flags: number, asked: number): number {
+    if (flags & asked) this.flags.set(node, asked);
+    return flags;
+  }
+
+  /** A lambda is a scope of its own: its assignments and next() calls stay inside. */
+  private lambda(node: LambdaNode): number {
+    const outer = this.scopeNames;
+    this.scopeNames = undefined;
+    const params = visitAll(node.params, this.visit);
+    const names: string[] = [];
+    this.scopeNames = names;
+    const body = visitAll(node.body, this.visit);
+    this.scopeNames = outer;
+    if (names.length > 0) this.names.set(node, names);
+    if (body & NEXT) this.flags.set(node, BODY_NEXT);
+    return (params | body) & (CALLS | CAPTURES);
+  }
 }
 
 function isLiteralOption(node: Node): boolean {

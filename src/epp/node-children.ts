@@ -70,3 +70,77 @@ function withLambda(out: WalkNode[], lambda: Node | undefined): WalkNode[] {
   if (lambda) out.push(lambda);
   return out;
 }
+
+/**
+ * Calls `visit` on each child of `node`, in {@link nodeChildren}'s order, and returns the bitwise OR of
+ * its answers: a walk that allocates nothing (the compiler's one pass of facts, see `compiler.ts`).
+ */
+export function forEachChild(node: WalkNode, visit: (child: WalkNode) => number): number {
+  // The commonest kinds first: a switch on strings tests its cases in order in unoptimised code.
+  switch (node.type) {
+    case 'Text':
+    case 'Variable':
+    case 'Literal':
+    case 'TypeRef':
+    case 'Default':
+    case 'BareWord':
+    case 'Regex':
+      return 0;
+    case 'Render':
+    case 'Paren':
+      return visit(node.expr);
+    case 'Access':
+      return visit(node.target) | visitAll(node.keys, visit);
+    case 'Parameter':
+      return (
+        (node.valueType ? visit(node.valueType) : 0) | (node.defaultValue ? visit(node.defaultValue) : 0)
+      );
+    case 'MethodCall':
+      return visit(node.receiver) | visitAll(node.args, visit) | (node.lambda ? visit(node.lambda) : 0);
+    case 'If':
+      return (
+        visit(node.test) | visitAll(node.then, visit) | (node.otherwise ? visitAll(node.otherwise, visit) : 0)
+      );
+    case 'Binary':
+    case 'Logical':
+      return visit(node.left) | visit(node.right);
+    case 'Lambda':
+      return visitAll(node.params, visit) | visitAll(node.body, visit);
+    case 'Call':
+      return visitAll(node.args, visit) | (node.lambda ? visit(node.lambda) : 0);
+    case 'Interpolated': {
+      let flags = 0;
+      for (const part of node.parts) if (typeof part !== 'string') flags |= visit(part);
+      return flags;
+    }
+    case 'Assignment':
+      return visit(node.target) | visit(node.value);
+    case 'Array':
+      return visitAll(node.elements, visit);
+    case 'Hash':
+    case 'Selector': {
+      let flags = node.type === 'Selector' ? visit(node.test) : 0;
+      for (const e of node.entries) flags |= visit(e.key) | visit(e.value);
+      return flags;
+    }
+    case 'Unary':
+      return visit(node.operand);
+    case 'New':
+      return visit(node.typeExpr) | visitAll(node.args, visit) | (node.lambda ? visit(node.lambda) : 0);
+    case 'Case': {
+      let flags = visit(node.test);
+      for (const option of node.options)
+        flags |= visitAll(option.values, visit) | visitAll(option.body, visit);
+      return flags;
+    }
+    case 'Block':
+      return visitAll(node.body, visit);
+  }
+}
+
+/** The OR of `visit` over `nodes`, in order (every node is visited). */
+export function visitAll(nodes: readonly WalkNode[], visit: (child: WalkNode) => number): number {
+  let flags = 0;
+  for (let i = 0; i < nodes.length; i++) flags |= visit(nodes[i]!);
+  return flags;
+}

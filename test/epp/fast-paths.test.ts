@@ -45,6 +45,19 @@ describe('iteration fast paths', () => {
     expect(renderEpp('<%= [1, 2, 3].reduce(10) |$m, $x| { $m + $x } %>')).toBe('16');
     expect(renderEpp('<%= [1, 2, 3].reduce(0) |$m, $x| { if $x == 3 { break() } $m + $x } %>')).toBe('3');
     expect(renderEpp('<%= reduce([], 7) |$m, $x| { $m + $x } %>')).toBe('7');
+    expect(renderEpp('<%= [].reduce |$m, $x| { $m + $x } =~ Undef %>')).toBe('true');
+    expect(renderEpp('<%= [5].reduce |$m, $x| { $m + $x } %>')).toBe('5');
+    expect(renderEpp('<%= [1, 2, 3].reduce |$m, $x| { if $x == 3 { break() } $m + $x } %>')).toBe('3');
+  });
+
+  it('makes map results sized to the array, cut at a break()', () => {
+    expect(renderEpp('<%= [1, 2].map |$x| { break() } %>')).toBe('[]');
+    expect(renderEpp('<%= [1, 2, 3].map |$i, $x| { if $i == 2 { break() } $x } %>')).toBe('[1, 2]');
+    expect(renderEpp('<%= [].map |$x| { $x } %>')).toBe('[]');
+    // The results are ordinary arrays: compared, typed, joined, iterated like any other.
+    const uses =
+      "<% $a = [1, 2, 3].map |$x| { $x } %><%= $a == [1, 2, 3] %> <%= $a =~ Array[Integer, 3, 3] %> <%= $a.join('-') %> <%= $a.length %> <% $a.reverse_each |$x| { %><%= $x %><% } %>";
+    expect(renderEpp(uses)).toBe('true true 1-2-3 3 321');
   });
 
   it('leaves other receivers and lambdas to the ordinary call', () => {

@@ -212,25 +212,36 @@ function isInstanceMemo(type: PType, value: Value): boolean {
 }
 
 export class Runtime implements CallContext {
-  readonly MISSING = MISSING;
-  readonly UNSET = UNSET;
-  readonly DEFAULT = DEFAULT;
+  // The markers live on the prototype (see below the class): a Runtime is made per render, and these need
+  // no per-render stores.
+  declare readonly MISSING: typeof MISSING;
+  declare readonly UNSET: typeof UNSET;
+  declare readonly DEFAULT: typeof DEFAULT;
   /** Captures of the last successful match (`$0`, `$1`, ...). */
-  m: Value[] | undefined;
+  // The fields are `declare`d and set once in the constructor (ES2022 class fields would define each as
+  // undefined first, then the constructor store it again).
+  declare m: Value[] | undefined;
   /** The variables visible at the function call in progress, for getvar/defined/inline_epp. */
-  private scope: object | undefined;
+  private declare scope: object | undefined;
   /** The render's functions (`host.functions`, one property load closer for every call). */
-  private readonly functions: FunctionRegistry;
+  private declare readonly functions: FunctionRegistry;
+  private declare readonly template: RuntimeTemplate;
+  private declare readonly host: RuntimeHost;
+  /** The values passed to the template (a hash: string keys). */
+  private declare readonly values: PHash;
+  private declare readonly topScope: object;
+  private declare readonly depth: number;
 
-  constructor(
-    private readonly template: RuntimeTemplate,
-    private readonly host: RuntimeHost,
-    /** The values passed to the template (a hash: string keys). */
-    private readonly values: PHash,
-    private readonly topScope: object,
-    private readonly depth: number,
-  ) {
+  constructor(template: RuntimeTemplate, host: RuntimeHost, values: PHash, topScope: object, depth: number) {
+    // Every field once, in declaration order: one hidden class, no field defined twice.
+    this.m = undefined;
+    this.scope = undefined;
     this.functions = host.functions;
+    this.template = template;
+    this.host = host;
+    this.values = values;
+    this.topScope = topScope;
+    this.depth = depth;
   }
 
   get strict(): boolean {
@@ -739,7 +750,9 @@ export class Runtime implements CallContext {
         else for (let i = 0; i < receiver.length; i++) fn(receiver[i]);
       } else if (n === 2) {
         // forEach: no entry array per pair (break() still ends it: it throws).
-        (receiver as PHash).forEach((v, k) => fn(k, v));
+        (receiver as PHash).forEach((v, k) => {
+          fn(k, v);
+        });
       } else {
         for (const [k, v] of receiver as PHash) fn([k, v]);
       }
@@ -757,18 +770,34 @@ export class Runtime implements CallContext {
       !this.isCore(coreIteration.map, site)
     )
       return this.callPlain('map', [receiver], fn, n, p, site, lp);
+    if (isArray) return this.mapArray(receiver, fn, n, p);
     const out: Value[] = [];
     try {
-      if (isArray) {
-        if (n === 2) for (let i = 0; i < receiver.length; i++) out.push(fn(i, receiver[i]));
-        else for (let i = 0; i < receiver.length; i++) out.push(fn(receiver[i]));
-      } else if (n === 2) {
+      if (n === 2) {
         for (const [k, v] of receiver as PHash) out.push(fn(k, v));
       } else {
         for (const [k, v] of receiver as PHash) out.push(fn([k, v]));
       }
     } catch (e) {
       if (!(e instanceof BreakSignal)) throw this.locate(e, p);
+    }
+    return out;
+  }
+
+  /**
+   * `map` of an Array: the result is allocated at its final size (as Array.prototype.map does), where
+   * `push` would give even a 1-element result room for 17 (garbage per call in a loop).
+   */
+  private mapArray(receiver: Value[], fn: PlainLambda, n: number, p: number): Value[] {
+    const length = receiver.length;
+    const out: Value[] = new Array(length);
+    let i = 0;
+    try {
+      if (n === 2) for (; i < length; i++) out[i] = fn(i, receiver[i]);
+      else for (; i < length; i++) out[i] = fn(receiver[i]);
+    } catch (e) {
+      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
+      out.length = i; // break(): the results so far
     }
     return out;
   }
@@ -794,16 +823,11 @@ export class Runtime implements CallContext {
     const receiver = args[0];
     if (n !== 2 || !Array.isArray(receiver) || !this.isCore(coreIteration.reduce, site))
       return this.callPlain('reduce', args, fn, n, p, site, lp);
-    let started = args.length === 2;
-    let memo: Value = args[1];
+    // Without a start value the first element is the memo.
+    const start = args.length === 2 ? 0 : 1;
+    let memo: Value = start === 0 ? args[1] : receiver[0];
     try {
-      for (let i = 0; i < receiver.length; i++) {
-        if (started) memo = fn(memo, receiver[i]);
-        else {
-          memo = receiver[i];
-          started = true;
-        }
-      }
+      for (let i = start; i < receiver.length; i++) memo = fn(memo, receiver[i]);
     } catch (e) {
       if (!(e instanceof BreakSignal)) throw this.locate(e, p);
     }
@@ -955,3 +979,9 @@ export class Runtime implements CallContext {
     return e instanceof BreakSignal;
   }
 }
+
+Object.defineProperties(Runtime.prototype, {
+  MISSING: { value: MISSING },
+  UNSET: { value: UNSET },
+  DEFAULT: { value: DEFAULT },
+});

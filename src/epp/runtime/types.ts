@@ -671,7 +671,10 @@ export class ArrayType extends CollectionType {
   override isInstance(v: Value): boolean {
     if (!Array.isArray(v)) return false;
     if (this.size !== undefined && !this.size.isInstance(v.length)) return false;
-    return v.every((e) => this.element.isInstance(e));
+    // An indexed loop, no callback: first renders check fresh values in unoptimised code.
+    const element = this.element;
+    for (let i = 0; i < v.length; i++) if (!element.isInstance(v[i])) return false;
+    return true;
   }
   protected override assignableFrom(o: PType): boolean {
     if (o instanceof TupleType) {
@@ -714,7 +717,10 @@ export class HashType extends CollectionType {
   override isInstance(v: Value): boolean {
     if (!(v instanceof Map)) return false;
     if (this.size !== undefined && !this.size.isInstance(v.size)) return false;
-    for (const [k, val] of v) if (!this.key.isInstance(k) || !this.value.isInstance(val)) return false;
+    // Keys, then values: no entry arrays to allocate and destructure (first renders check fresh values).
+    const { key, value } = this;
+    if (key !== ANY) for (const k of v.keys()) if (!key.isInstance(k)) return false;
+    if (value !== ANY) for (const val of v.values()) if (!value.isInstance(val)) return false;
     return true;
   }
   private get isEmptyHash(): boolean {
@@ -1107,10 +1113,37 @@ const VARIANT = new VariantType([]);
 const CALLABLE = new CallableType();
 
 /** `Data`: `Variant[ScalarData, Undef, Hash[String, Data], Array[Data]]`. */
-export const DATA: AliasType = new AliasType(
+class DataAlias extends AliasType {
+  /** What the variant answers, without its dispatch: settings are checked against Data on first render. */
+  override isInstance(v: Value): boolean {
+    return isData(v);
+  }
+}
+
+export const DATA: AliasType = new DataAlias(
   'Data',
   (self) => new VariantType([SCALAR_DATA, UNDEF, new HashType(STRING, self), new ArrayType(self)]),
 );
+
+function isData(v: Value): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'number':
+    case 'bigint':
+    case 'boolean':
+    case 'undefined':
+      return true;
+  }
+  if (v instanceof PFloat) return true;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!isData(v[i])) return false;
+    return true;
+  }
+  if (!(v instanceof Map)) return false;
+  for (const k of v.keys()) if (typeof k !== 'string') return false;
+  for (const val of v.values()) if (!isData(val)) return false;
+  return true;
+}
 
 /** `RichData`: Data plus regexps, types, default, Sensitive, timestamps, and non-string hash keys. */
 export const RICH_DATA: AliasType = new AliasType(

@@ -187,18 +187,24 @@ export function fromJs(data: unknown, options: FromJsOptions = {}): Value {
 }
 
 function convertFromJs(data: unknown, numbersAreFloats: boolean): Value {
-  if (data === null || data === undefined) return undefined;
   switch (typeof data) {
     case 'string':
     case 'boolean':
       return data;
-    case 'bigint':
-      return integer(data);
     case 'number':
       // Whole numbers become Integers, except beyond 2^53, where a JavaScript number is no exact integer.
-      return Number.isSafeInteger(data) && !numbersAreFloats ? integer(data) : float(data);
+      // A safe integer is its own Integer (only -0 needs `integer`, which makes it 0).
+      if (numbersAreFloats || !Number.isSafeInteger(data)) return float(data);
+      return data === 0 ? 0 : data;
+    case 'bigint':
+      return integer(data);
+    case 'undefined':
+      return undefined;
     case 'object':
-      if (Array.isArray(data)) return data.map((item) => convertFromJs(item, numbersAreFloats));
+      if (data === null) return undefined;
+      // Plain objects first (the commonest data): no need to test for the value classes.
+      if (Object.getPrototypeOf(data) === Object.prototype) return recordFromJs(data, numbersAreFloats);
+      if (Array.isArray(data)) return arrayFromJs(data, numbersAreFloats);
       if (data instanceof Map) {
         const out: PHash = new Map();
         for (const [k, v] of data)
@@ -206,20 +212,32 @@ function convertFromJs(data: unknown, numbersAreFloats: boolean): Value {
         return out;
       }
       if (isValueObject(data)) return data as Value;
-      {
-        const out: PHash = new Map();
-        // Object.keys and an indexed loop: the fastest walk over own keys (values are converted often).
-        const record = data as Record<string, unknown>;
-        const keys = Object.keys(record);
-        for (let i = 0; i < keys.length; i++) {
-          const k = keys[i]!;
-          out.set(k, convertFromJs(record[k], numbersAreFloats));
-        }
-        return out;
-      }
+      return recordFromJs(data, numbersAreFloats);
     default:
       throw new TypeError(`cannot convert a JavaScript ${typeof data} to a Puppet value`);
   }
+}
+
+/**
+ * An indexed loop: no callback per element (first renders convert fresh data, mostly unoptimised code);
+ * `push` keeps the array packed (`new Array(n)` would make it holey, slower to read in every render).
+ */
+function arrayFromJs(data: readonly unknown[], numbersAreFloats: boolean): Value[] {
+  const out: Value[] = [];
+  for (let i = 0; i < data.length; i++) out.push(convertFromJs(data[i], numbersAreFloats));
+  return out;
+}
+
+function recordFromJs(data: object, numbersAreFloats: boolean): PHash {
+  const out: PHash = new Map();
+  // Object.keys and an indexed loop: the fastest walk over own keys (values are converted often).
+  const record = data as Record<string, unknown>;
+  const keys = Object.keys(record);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    out.set(k, convertFromJs(record[k], numbersAreFloats));
+  }
+  return out;
 }
 
 function isValueObject(data: object): boolean {
