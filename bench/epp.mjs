@@ -7,8 +7,9 @@
  * Measures (process.hrtime.bigint):
  *   - cached render: renders/s of an already compiled template (warm-up, then rounds of 250 ms that
  *     alternate between the engines; the median round of each);
- *   - cold: parse + compile + first render of a template the process has not seen (median of many; for
- *     Pantograph a unique trailing comment defeats the content-hash cache). The engines take turns, one
+ *   - cold: parse + compile + first render of a template the process has not seen (median of many; a
+ *     unique marker per run makes each engine's generated JavaScript new too, so that neither our
+ *     content-hash cache nor V8's cache of compiled code can answer). The engines take turns, one
  *     cold compile each per round, so that garbage, JIT state and the machine's load hit all alike;
  *   - cold in a fresh process: the same, once, in a new node process (informative);
  *   - CLI: one `node dist/cli/bin.js epp render` process vs a node script that loads eta and renders
@@ -43,9 +44,13 @@ const read = (path) => readFileSync(path, 'utf8');
 const ETA_OPTIONS = { autoEscape: false, autoTrim: false, useWith: false };
 const EJS_OPTIONS = { _with: false, localsName: 'locals', compileDebug: false };
 
-/** A unique comment per cold run, so no engine can answer from a cache. */
+/**
+ * A unique marker per cold run, so no engine can answer from a cache. It must change the generated code,
+ * not only the template (V8 reuses the compiled code of a `new Function` source it has seen): eta keeps
+ * a comment in its code, an EPP comment leaves no trace, so Pantograph's marker is a line of text.
+ */
 const coldComment = {
-  pantograph: (n) => `<%# cold ${n} %>`,
+  pantograph: (n) => `cold ${n}\n`,
   eta: (n) => `<%/* cold ${n} */%>`,
   ejs: (n) => `<%# cold ${n} %>`,
 };
