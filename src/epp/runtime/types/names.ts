@@ -1,0 +1,192 @@
+/**
+ * The other shared type instances (ANY, UNIT, UNDEF and DEFAULT_SIZE are in scalars.ts), the Data and
+ * RichData aliases, and type names (`resolveTypeName`, `isPuppetType`, `typeEquals`, `isAssignable`).
+ * Part of the Puppet type system; import it from `../types.js`.
+ */
+import { PFloat, type Value } from '../values.js';
+import {
+  AliasType,
+  ANY,
+  ArrayType,
+  BooleanType,
+  CallableType,
+  CollectionType,
+  DefaultType,
+  EnumType,
+  FloatType,
+  HashType,
+  IntegerType,
+  IterableType,
+  NotUndefType,
+  NumericType,
+  OptionalType,
+  PatternType,
+  PType,
+  RegexpType,
+  ScalarDataType,
+  ScalarType,
+  SemVerType,
+  SensitiveType,
+  StringType,
+  StructType,
+  TimespanType,
+  TimestampType,
+  TupleType,
+  TypeType,
+  UNDEF,
+  VariantType,
+} from './internal.js';
+
+export const SCALAR = new ScalarType();
+export const SCALAR_DATA = new ScalarDataType();
+export const NUMERIC = new NumericType();
+export const INTEGER = new IntegerType();
+export const FLOAT = new FloatType();
+export const BOOLEAN = new BooleanType();
+export const STRING = new StringType();
+export const ENUM = new EnumType([]);
+export const PATTERN = new PatternType([]);
+export const REGEXP = new RegexpType();
+export const TIMESTAMP = new TimestampType();
+export const TIMESPAN = new TimespanType();
+export const SEMVER = new SemVerType();
+export const COLLECTION = new CollectionType();
+export const ARRAY = new ArrayType();
+export const HASH = new HashType();
+export const TUPLE = new TupleType([]);
+export const STRUCT = new StructType([]);
+export const VARIANT = new VariantType([]);
+export const CALLABLE = new CallableType();
+
+/** `Data`: `Variant[ScalarData, Undef, Hash[String, Data], Array[Data]]`. */
+class DataAlias extends AliasType {
+  /** What the variant answers, without its dispatch: settings are checked against Data on first render. */
+  override isInstance(v: Value): boolean {
+    return isData(v);
+  }
+}
+
+export const DATA: AliasType = new DataAlias(
+  'Data',
+  (self) => new VariantType([SCALAR_DATA, UNDEF, new HashType(STRING, self), new ArrayType(self)]),
+);
+
+function isData(v: Value): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'number':
+    case 'bigint':
+    case 'boolean':
+    case 'undefined':
+      return true;
+  }
+  if (v instanceof PFloat) return true;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!isData(v[i])) return false;
+    return true;
+  }
+  if (!(v instanceof Map)) return false;
+  for (const k of v.keys()) if (typeof k !== 'string') return false;
+  for (const val of v.values()) if (!isData(val)) return false;
+  return true;
+}
+
+/** `RichData`: Data plus regexps, types, default, Sensitive, timestamps, and non-string hash keys. */
+export const RICH_DATA: AliasType = new AliasType(
+  'RichData',
+  (self) =>
+    new VariantType([
+      SCALAR,
+      new SensitiveType(),
+      new TypeType(undefined),
+      UNDEF,
+      new DefaultType(),
+      new HashType(new VariantType([STRING, NUMERIC]), self),
+      new ArrayType(self),
+    ]),
+);
+
+const TYPE_NAMES: ReadonlyMap<string, () => PType> = new Map<string, () => PType>([
+  ['any', () => ANY],
+  ['undef', () => UNDEF],
+  ['notundef', () => new NotUndefType()],
+  ['default', () => new DefaultType()],
+  ['scalar', () => SCALAR],
+  ['scalardata', () => SCALAR_DATA],
+  ['data', () => DATA],
+  ['richdata', () => RICH_DATA],
+  ['numeric', () => NUMERIC],
+  ['integer', () => INTEGER],
+  ['float', () => FLOAT],
+  ['boolean', () => BOOLEAN],
+  ['string', () => STRING],
+  ['enum', () => ENUM],
+  ['pattern', () => PATTERN],
+  ['regexp', () => REGEXP],
+  ['collection', () => COLLECTION],
+  ['array', () => ARRAY],
+  ['hash', () => HASH],
+  ['tuple', () => TUPLE],
+  ['struct', () => STRUCT],
+  ['optional', () => new OptionalType(undefined)],
+  ['variant', () => VARIANT],
+  ['type', () => new TypeType(undefined)],
+  ['sensitive', () => new SensitiveType()],
+  ['iterable', () => new IterableType(undefined)],
+  ['callable', () => CALLABLE],
+  ['timestamp', () => TIMESTAMP],
+  ['timespan', () => TIMESPAN],
+  ['semver', () => SEMVER],
+]);
+
+/** The type a capitalized name such as `Integer` or `ScalarData` refers to, or undefined when unknown. */
+export function resolveTypeName(name: string): PType | undefined {
+  return TYPE_NAMES.get(name.toLowerCase())?.();
+}
+
+/** The names {@link resolveTypeName} knows, as Puppet spells them. */
+export const TYPE_NAME_LIST: readonly string[] = [
+  'Any',
+  'Array',
+  'Boolean',
+  'Callable',
+  'Collection',
+  'Data',
+  'Default',
+  'Enum',
+  'Float',
+  'Hash',
+  'Integer',
+  'Iterable',
+  'NotUndef',
+  'Numeric',
+  'Optional',
+  'Pattern',
+  'Regexp',
+  'RichData',
+  'Scalar',
+  'ScalarData',
+  'SemVer',
+  'Sensitive',
+  'String',
+  'Struct',
+  'Timespan',
+  'Timestamp',
+  'Tuple',
+  'Type',
+  'Undef',
+  'Variant',
+];
+
+export function isPuppetType(v: unknown): v is PType {
+  return v instanceof PType;
+}
+
+export function typeEquals(a: PType, b: PType): boolean {
+  return a.equals(b);
+}
+
+/** Whether every value of `b` is a value of `a`. */
+export function isAssignable(a: PType, b: PType): boolean {
+  return a.isAssignable(b);
+}

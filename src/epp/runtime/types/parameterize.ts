@@ -1,0 +1,357 @@
+/**
+ * Parameterization: `Integer[1, 5]`, `Struct[{...}]` (Puppet's AccessOperator on types).
+ * Part of the Puppet type system; import it from `../types.js`.
+ */
+import { EppEvalError } from '../../errors.js';
+import { PDefault, PFloat, PRegexp, PTimestamp, type Value } from '../values.js';
+import {
+  ANY,
+  ArrayType,
+  BooleanType,
+  CallableType,
+  CollectionType,
+  EnumType,
+  FloatType,
+  HashType,
+  IntegerType,
+  IterableType,
+  inferGenericType,
+  isPuppetType,
+  literal,
+  NotUndefType,
+  type Num,
+  OptionalType,
+  PatternType,
+  type PType,
+  parseTimestamp,
+  RegexpType,
+  SemVerType,
+  SensitiveType,
+  StringType,
+  StructElement,
+  StructType,
+  TimespanType,
+  TimestampType,
+  TupleType,
+  TypeType,
+  UNDEF,
+  VariantType,
+  variantOf,
+} from './internal.js';
+
+function argError(message: string): EppEvalError {
+  return new EppEvalError('EPP_ARGUMENTS', message);
+}
+
+/** `an Enum-Type`, `a String-Type`: how Puppet labels a type in access errors. */
+function typeLabel(t: PType, capital = false): string {
+  const label = `${t.name}-Type`;
+  const article = /^[AEIOU]/.test(label) ? 'an' : 'a';
+  return `${capital ? article[0]!.toUpperCase() + article.slice(1) : article} ${label}`;
+}
+
+/** The Ruby class name Puppet shows for a bad parameter (`Got String`). */
+function rubyClass(v: Value): string {
+  if (v === undefined) return 'NilClass';
+  if (typeof v === 'string') return 'String';
+  if (typeof v === 'number' || typeof v === 'bigint') return 'Integer';
+  if (v instanceof PFloat) return 'Float';
+  if (typeof v === 'boolean') return v ? 'TrueClass' : 'FalseClass';
+  if (Array.isArray(v)) return 'Array';
+  if (v instanceof Map) return 'Hash';
+  if (v instanceof PRegexp) return 'Regexp';
+  if (v instanceof PDefault) return 'Symbol';
+  if (isPuppetType(v)) return `${v.name}-Type`;
+  return 'Object';
+}
+
+/** The generalized Puppet type name of a bad key (`Cannot use Integer where String is expected`). */
+function keyTypeName(v: Value): string {
+  if (v === undefined) return 'Undef';
+  if (v instanceof PDefault) return 'Default';
+  return inferGenericType(v).toString();
+}
+
+function isRangeParam(v: Value): boolean {
+  return typeof v === 'number' || typeof v === 'bigint' || v instanceof PDefault || v === 'default';
+}
+
+function rangeEnd(v: Value, open: number): Num {
+  return typeof v === 'number' || typeof v === 'bigint' ? v : open;
+}
+
+/** A collection size from parameters: one `Integer` type, or one or two integers / `default`. */
+function sizeFrom(params: readonly Value[]): IntegerType {
+  if (params.length === 1 && params[0] instanceof IntegerType) return params[0];
+  for (const p of params) {
+    if (typeof p !== 'number' && typeof p !== 'bigint' && !(p instanceof PDefault)) {
+      const cls = rubyClass(p);
+      throw argError(
+        "A Type's size constraint arguments must be a single Integer type, or 1-2 integers (or default). " +
+          `Got ${/^[AEIOU]/.test(cls) ? 'an' : 'a'} ${cls}`,
+      );
+    }
+  }
+  return new IntegerType(
+    rangeEnd(params[0], Number.NEGATIVE_INFINITY),
+    rangeEnd(params[1], Number.POSITIVE_INFINITY),
+  );
+}
+
+function arityError(type: PType | string, min: number, max: number, actual: number): EppEvalError {
+  const label = typeof type === 'string' ? type : typeLabel(type, true);
+  if (max === Number.POSITIVE_INFINITY)
+    return argError(`${label}[] accepts ${min} or more arguments. Got ${actual}`);
+  if (max !== min) return argError(`${label}[] accepts ${min} to ${max} arguments. Got ${actual}`);
+  return argError(`${label}[] accepts ${min} argument${min === 1 ? '' : 's'}. Got ${actual}`);
+}
+
+function mustBeTypes(base: string, v: Value): EppEvalError {
+  return argError(`${base}[] arguments must be types. Got ${rubyClass(v)}`);
+}
+
+/** Checks Puppet's `assert_keys`: count and the accepted kinds of each parameter. */
+function assertKeys(
+  type: PType,
+  args: readonly Value[],
+  min: number,
+  max: number,
+  expected: string,
+  accept: (v: Value) => boolean,
+): void {
+  if (args.length < min || args.length > max) throw arityError(type, 1, max, args.length);
+  for (const a of args) {
+    if (!accept(a)) {
+      throw argError(
+        `Error creating type specialization of ${typeLabel(type)}, Cannot use ${keyTypeName(a)} where ${expected} is expected`,
+      );
+    }
+  }
+}
+
+function flat(args: readonly Value[]): Value[] {
+  return args.flatMap((a) => (Array.isArray(a) ? flat(a) : [a]));
+}
+
+function asOptionalInner(v: Value, base: string): PType {
+  if (typeof v === 'string') return new StringType(undefined, v);
+  if (isPuppetType(v)) return v;
+  throw argError(`${base}[] argument must be a Type or a String. Got ${rubyClass(v)}`);
+}
+
+/**
+ * `Type[args]`: the type parameterized with already-evaluated arguments, with Puppet's checks and
+ * wording. Throws EppEvalError `EPP_ARGUMENTS` on bad parameters.
+ */
+export function parameterizeType(type: PType, args: Value[]): PType {
+  if (type instanceof StructType) {
+    assertKeys(type, args, 1, 1, 'Hash', (v) => v instanceof Map);
+    return structOf(args[0] as Map<Value, Value>);
+  }
+  if (type instanceof CallableType) return new CallableType(args);
+  const keys = flat(args);
+  const n = keys.length;
+  if (type instanceof IntegerType || type instanceof FloatType) {
+    const isInt = type instanceof IntegerType;
+    const label = isInt ? 'Integer-Type' : 'Float-Type';
+    if (n < 1 || n > 2) throw argError(`${label} supports [] with one or two arguments (from, to). Got ${n}`);
+    for (const k of keys) {
+      const ok =
+        typeof k === 'number' ||
+        typeof k === 'bigint' ||
+        k instanceof PDefault ||
+        (!isInt && k instanceof PFloat);
+      if (!ok) {
+        throw argError(
+          isInt
+            ? `Integer-Type [] requires all arguments to be integers (or default). Got ${rubyClass(k)}`
+            : `Float-Type [] requires all arguments to be floats, or integers (or default). Got ${rubyClass(k)}`,
+        );
+      }
+    }
+    if (isInt) return new IntegerType(rangeEnd(keys[0], -Infinity), rangeEnd(keys[1], Infinity));
+    const end = (v: Value, open: number) =>
+      v instanceof PFloat ? v.value : typeof v === 'number' || typeof v === 'bigint' ? Number(v) : open;
+    return new FloatType(end(keys[0], -Infinity), end(keys[1], Infinity));
+  }
+  if (type instanceof StringType) {
+    if (n < 1 || n > 2) throw argError(`String supports [] with one or two arguments. Got ${n}`);
+    return new StringType(sizeFrom(keys));
+  }
+  if (type instanceof EnumType) {
+    let values = keys;
+    let ci = false;
+    const last = keys[n - 1];
+    if (typeof last === 'boolean') {
+      values = keys.slice(0, -1);
+      ci = last;
+    }
+    assertKeys(type, values, 1, Infinity, 'String', (v) => typeof v === 'string');
+    return new EnumType(values as string[], ci);
+  }
+  if (type instanceof PatternType) {
+    assertKeys(type, keys, 1, Infinity, 'String or Regexp or Pattern-Type or Regexp-Type', (v) => {
+      return (
+        typeof v === 'string' || v instanceof PRegexp || v instanceof PatternType || v instanceof RegexpType
+      );
+    });
+    const patterns = keys.flatMap((k): PRegexp[] => {
+      if (typeof k === 'string') return [new PRegexp(k)];
+      if (k instanceof PRegexp) return [k];
+      if (k instanceof PatternType) return [...k.patterns];
+      return [new PRegexp((k as RegexpType).pattern ?? '')];
+    });
+    return new PatternType(patterns);
+  }
+  if (type instanceof RegexpType) {
+    if (n !== 1) throw arityError(type, 1, 1, n);
+    assertKeys(type, keys, 1, 1, 'String or Regexp', (v) => typeof v === 'string' || v instanceof PRegexp);
+    const k = keys[0]!;
+    return new RegexpType(k instanceof PRegexp ? k.source : (k as string));
+  }
+  if (type instanceof BooleanType) {
+    assertKeys(type, keys, 1, 1, 'TrueClass or FalseClass', (v) => typeof v === 'boolean');
+    return new BooleanType(keys[0] as boolean);
+  }
+  if (type instanceof VariantType) {
+    assertKeys(type, keys, 1, Infinity, 'Any-Type', isPuppetType);
+    // Puppet flattens nested variants, drops duplicates and unwraps a single type.
+    return variantOf(keys as PType[]);
+  }
+  if (type instanceof TupleType) {
+    let types = keys;
+    let size: IntegerType | undefined;
+    if (n >= 2 && isRangeParam(keys[n - 2]) && isRangeParam(keys[n - 1])) {
+      size = new IntegerType(rangeEnd(keys[n - 2], 0), rangeEnd(keys[n - 1], Infinity));
+      types = keys.slice(0, -2);
+    } else if (n >= 1 && isRangeParam(keys[n - 1])) {
+      size = new IntegerType(rangeEnd(keys[n - 1], 0), Infinity);
+      types = keys.slice(0, -1);
+    }
+    assertKeys(type, types, 1, Infinity, 'Any-Type', isPuppetType);
+    return new TupleType(types as PType[], size);
+  }
+  if (type instanceof ArrayType) {
+    const first = keys[0];
+    if (n === 1) {
+      if (!isPuppetType(first)) throw mustBeTypes('Array-Type', first);
+      return new ArrayType(first);
+    }
+    if (n === 2) {
+      return isPuppetType(first)
+        ? new ArrayType(first, sizeFrom(keys.slice(1)))
+        : new ArrayType(ANY, sizeFrom(keys));
+    }
+    if (n === 3) {
+      if (!isPuppetType(first)) throw mustBeTypes('Array-Type', first);
+      return new ArrayType(first, sizeFrom(keys.slice(1)));
+    }
+    throw arityError('Array-Type', 1, 3, n);
+  }
+  if (type instanceof HashType) {
+    const [k0, k1] = keys;
+    if (
+      n === 2 &&
+      (typeof k0 === 'number' || typeof k0 === 'bigint') &&
+      (typeof k1 === 'number' || typeof k1 === 'bigint')
+    ) {
+      return new HashType(ANY, ANY, new IntegerType(k0, k1));
+    }
+    if (n < 2 || n > 4) throw arityError('Hash-Type', 2, 4, n);
+    const [k, v] = keys;
+    if (!isPuppetType(k)) throw mustBeTypes('Hash-Type', k);
+    if (!isPuppetType(v)) throw mustBeTypes('Hash-Type', v);
+    if (n === 2) return new HashType(k, v);
+    if (n === 3) {
+      const s = keys[2];
+      return new HashType(k, v, s instanceof IntegerType ? s : sizeFrom([s]));
+    }
+    return new HashType(k, v, sizeFrom(keys.slice(2)));
+  }
+  if (type instanceof CollectionType) {
+    if (n < 1 || n > 2) throw arityError('Collection-Type', 1, 2, n);
+    return new CollectionType(sizeFrom(keys));
+  }
+  if (type instanceof OptionalType) {
+    if (n !== 1) throw arityError('Optional-Type', 1, 1, n);
+    const k = keys[0];
+    if (typeof k === 'string') return new OptionalType(new StringType(undefined, k));
+    if (!isPuppetType(k)) throw argError(`Optional-Type[] arguments must be types. Got ${rubyClass(k)}`);
+    return new OptionalType(k);
+  }
+  if (type instanceof NotUndefType) {
+    if (n === 0) return new NotUndefType();
+    if (n !== 1) throw arityError('NotUndef-Type', 0, 1, n);
+    return new NotUndefType(asOptionalInner(keys[0], 'NotUndef-Type'));
+  }
+  if (type instanceof TypeType || type instanceof SensitiveType || type instanceof IterableType) {
+    const base = `${type.name}-Type`;
+    if (n !== 1) throw arityError(base, 1, 1, n);
+    const k = keys[0];
+    if (!isPuppetType(k)) throw mustBeTypes(base, k);
+    if (type instanceof TypeType) return new TypeType(k);
+    return type instanceof SensitiveType ? new SensitiveType(k) : new IterableType(k);
+  }
+  if (type instanceof SemVerType) {
+    assertKeys(type, keys, 1, Infinity, 'String or VersionRange', (v) => typeof v === 'string');
+    return new SemVerType(keys);
+  }
+  if (type instanceof TimespanType || type instanceof TimestampType) {
+    if (n > 2) throw arityError(type, 0, 2, n);
+    return type instanceof TimespanType ? new TimespanType(keys) : timestampRange(keys);
+  }
+  throw argError(`Operator '[]' is not applicable to ${typeLabel(type)}.`);
+}
+
+/** `Timestamp[from, to]`: each end a time string, seconds, or `default`. */
+function timestampRange(keys: readonly Value[]): TimestampType {
+  const end = (v: Value, open: number): number => {
+    if (v === undefined || v instanceof PDefault) return open;
+    if (typeof v === 'number' || typeof v === 'bigint') return Number(v);
+    if (v instanceof PFloat) return v.value;
+    if (v instanceof PTimestamp) return v.seconds;
+    const seconds = typeof v === 'string' ? parseTimestamp(v) : undefined;
+    if (seconds === undefined) throw argError(`Timestamp-Type[] cannot use ${literal(v)} as a time`);
+    return seconds;
+  };
+  const from = end(keys[0], Number.NEGATIVE_INFINITY);
+  const to = end(keys[1], Number.POSITIVE_INFINITY);
+  if (from > to)
+    throw argError(`'from' must be less or equal to 'to'. Got (${keys.map(literal).join(', ')})`);
+  return new TimestampType(from, to);
+}
+
+/** `Struct[{...}]` from its hash: keys are strings or Optional/NotUndef/Enum-wrapped strings. */
+function structOf(hash: Map<Value, Value>): StructType {
+  const elements: StructElement[] = [];
+  for (const [k, v] of hash) {
+    if (!isPuppetType(v)) throw argError('Struct element value_type must be a Type');
+    let key: PType;
+    if (typeof k === 'string') {
+      if (k === '') throw argError('Struct element key cannot be an empty String');
+      const s = new StringType(undefined, k);
+      key = v.isAssignable(UNDEF) ? new OptionalType(s) : s;
+    } else {
+      let s: PType | undefined;
+      if (k instanceof NotUndefType) key = s = k.type ?? ANY;
+      else if (k instanceof OptionalType) {
+        key = k;
+        s = k.type;
+      } else if (k instanceof StringType) key = s = k;
+      else if (k instanceof EnumType && k.values.length === 1)
+        key = s = new StringType(undefined, k.values[0]);
+      else {
+        throw argError(
+          `Illegal Struct member key type. Expected NotUndef, Optional, String, or Enum. Got: ${rubyClass(k)}`,
+        );
+      }
+      if (!(s instanceof StringType) || s.value === undefined) {
+        throw argError(
+          `Unable to extract a non-empty literal string from Struct member key type ${literal(k)}`,
+        );
+      }
+    }
+    elements.push(new StructElement(key, v));
+  }
+  return new StructType(elements);
+}

@@ -1,0 +1,72 @@
+/**
+ * How types print their parameters: Puppet string quoting, Ruby float text, literal values.
+ * Part of the Puppet type system; import it from `../types.js`.
+ */
+import { PDefault, PFloat, PRegexp, PSensitive, PTimestamp, type Value } from '../values.js';
+import { timestampText } from './internal.js';
+
+/** Puppet's single-quoted form of a string (`'it\'s'`), double-quoted when it has control characters. */
+export function quote(s: string): string {
+  let out = "'";
+  let escaped = false;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    if (cp < 0x20) return doubleQuote(s);
+    if (escaped) {
+      out += '\\' + ch;
+      escaped = false;
+    } else if (ch === "'") out += "\\'";
+    else if (ch === '\\') escaped = true;
+    else out += ch;
+  }
+  if (escaped) out += '\\';
+  return out + "'";
+}
+
+function doubleQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    if (ch === '\t') out += '\\t';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '$') out += '\\$';
+    else if (cp < 0x20) out += `\\u{${cp.toString(16).toUpperCase()}}`;
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/** Ruby's Float#to_s: `1.0`, `2.5`, `1.0e+16`, `1.0e-05`. */
+export function rubyFloat(n: number): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (!Number.isFinite(n)) return n > 0 ? 'Infinity' : '-Infinity';
+  if (n === 0) return Object.is(n, -0) ? '-0.0' : '0.0';
+  const [mantissa, expText] = n.toExponential().split('e') as [string, string];
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 15) {
+    const m = mantissa.includes('.') ? mantissa : `${mantissa}.0`;
+    const e = Math.abs(exp).toString().padStart(2, '0');
+    return `${m}e${exp < 0 ? '-' : '+'}${e}`;
+  }
+  const fixed = n.toFixed(Math.max(0, Math.min(100, 17 - exp)));
+  const shortest = String(n).includes('e') ? fixed : String(n);
+  return shortest.includes('.') ? shortest : `${shortest}.0`;
+}
+
+/** How a value prints as a type parameter (Puppet's TypeFormatter). */
+export function literal(v: Value): string {
+  if (v === undefined) return 'undef';
+  if (typeof v === 'string') return quote(v);
+  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+  if (v instanceof PFloat) return rubyFloat(v.value);
+  if (Array.isArray(v)) return `[${v.map(literal).join(', ')}]`;
+  if (v instanceof Map) return `{${[...v].map(([k, x]) => `${literal(k)} => ${literal(x)}`).join(', ')}}`;
+  if (v instanceof PRegexp) return `/${v.source}/`;
+  if (v instanceof PDefault) return 'default';
+  if (v instanceof PSensitive) return 'Sensitive [value redacted]';
+  if (v instanceof PTimestamp) return quote(timestampText(v.seconds));
+  return v.toString();
+}
