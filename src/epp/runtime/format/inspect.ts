@@ -1,0 +1,98 @@
+/**
+ * Ruby's `inspect` and `to_s` texts of values: `String#inspect`, `%p` / `%s` of arguments, regexps with
+ * delimiters, the redacted Sensitive text.
+ */
+import { PDefault, PFloat, type PHash, PRegexp, PSensitive, PTimestamp, type Value } from '../values.js';
+import { formatFloat } from './floats.js';
+import type { RubyArg } from './sprintf-spec.js';
+import { timestampToString } from './timestamps.js';
+
+export const REDACTED = 'Sensitive [value redacted]';
+
+/** Ruby's `String#inspect` for UTF-8 strings. */
+export function rubyInspectString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    const code = c.charCodeAt(0);
+    switch (c) {
+      case '"':
+        out += '\\"';
+        break;
+      case '\\':
+        out += '\\\\';
+        break;
+      case '\n':
+        out += '\\n';
+        break;
+      case '\t':
+        out += '\\t';
+        break;
+      case '\r':
+        out += '\\r';
+        break;
+      case '\f':
+        out += '\\f';
+        break;
+      case '\v':
+        out += '\\v';
+        break;
+      case '\b':
+        out += '\\b';
+        break;
+      case '\x07':
+        out += '\\a';
+        break;
+      case '\x1b':
+        out += '\\e';
+        break;
+      case '#': {
+        const next = s[i + 1];
+        out += next === '{' || next === '$' || next === '@' ? '\\#' : '#';
+        break;
+      }
+      default:
+        out += code < 0x20 || code === 0x7f ? `\\u${code.toString(16).toUpperCase().padStart(4, '0')}` : c;
+    }
+  }
+  return `${out}"`;
+}
+
+/** Ruby's `to_s` of a converted argument (`%s`). */
+export function rubyToS(v: RubyArg): string {
+  if (typeof v === 'string') return v;
+  if (v === undefined) return '';
+  if (Array.isArray(v) || v instanceof Map) return rubyInspect(v);
+  return rubyScalarText(v);
+}
+
+/** Ruby's `inspect` of a converted argument (`%p`, and inside arrays and hashes). */
+export function rubyInspect(v: RubyArg): string {
+  if (typeof v === 'string') return rubyInspectString(v);
+  if (v === undefined) return 'nil';
+  if (Array.isArray(v)) return `[${v.map(rubyInspect).join(', ')}]`;
+  if (v instanceof Map) {
+    const parts: string[] = [];
+    for (const [k, val] of v) parts.push(`${rubyInspect(k)}=>${rubyInspect(val)}`);
+    return `{${parts.join(', ')}}`;
+  }
+  if (v instanceof PDefault) return ':default';
+  if (v instanceof PSensitive) return `#<${REDACTED}>`;
+  if (v instanceof PRegexp || v instanceof PTimestamp) return rubyInspectString(rubyScalarText(v));
+  return rubyScalarText(v);
+}
+
+export function rubyScalarText(v: Exclude<Value, string | undefined | Value[] | PHash>): string {
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (v instanceof PFloat) return formatFloat(v.value);
+  if (typeof v === 'boolean') return String(v);
+  if (v instanceof PRegexp) return regexpWithDelimiters(v);
+  if (v instanceof PSensitive) return REDACTED;
+  if (v instanceof PTimestamp) return timestampToString(v);
+  return v.toString();
+}
+
+export function regexpWithDelimiters(r: PRegexp): string {
+  // Ruby's Regexp#inspect escapes a `/` that the source leaves bare.
+  return `/${r.source.replace(/(\\.)|\//g, (_m, esc: string | undefined) => esc ?? '\\/')}/`;
+}

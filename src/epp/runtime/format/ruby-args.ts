@@ -1,0 +1,75 @@
+/**
+ * Ruby's Kernel#format arguments: Puppet values after Puppet's 3.x function conversion, and Ruby's
+ * `Integer(x)` / `Float(x)` as the directives apply them.
+ */
+import { integer, PFloat, type PHash, type PInteger, PRegexp, PTimestamp, type Value } from '../values.js';
+import { formatFloat } from './floats.js';
+import { regexpWithDelimiters, rubyInspectString } from './inspect.js';
+import { formatError, type RubyArg } from './sprintf-spec.js';
+import { timestampToString } from './timestamps.js';
+
+/** Ruby's `Integer(x)` as `%d` applies it. */
+export function toRubyInteger(v: RubyArg): PInteger {
+  if (typeof v === 'number' || typeof v === 'bigint') return v;
+  if (v instanceof PFloat) {
+    const x = v.value;
+    if (!Number.isFinite(x)) throw formatError(`${formatFloat(x)} cannot be converted to an Integer`);
+    return integer(Math.trunc(x));
+  }
+  if (typeof v === 'string') {
+    const parsed = parseRubyInteger(v);
+    if (parsed === undefined) throw formatError(`invalid value for Integer(): ${rubyInspectString(v)}`);
+    return parsed;
+  }
+  throw formatError(`can't convert ${rubyClassName(v)} into Integer`);
+}
+
+function parseRubyInteger(text: string): PInteger | undefined {
+  const m =
+    /^\s*([-+]?)(0[xX][0-9a-fA-F]+(?:_[0-9a-fA-F]+)*|0[bB][01]+(?:_[01]+)*|0[oO]?[0-7]+(?:_[0-7]+)*|[1-9]\d*(?:_\d+)*|0)\s*$/.exec(
+      text,
+    );
+  if (!m) return undefined;
+  let body = m[2]!.replace(/_/g, '');
+  if (/^0[0-7]/.test(body)) body = `0o${body.slice(1)}`;
+  else if (/^0[oO]/.test(body)) body = `0o${body.slice(2)}`;
+  const n = BigInt(body);
+  return integer(m[1] === '-' ? -n : n);
+}
+
+/** Ruby's `Float(x)` as `%f` applies it. */
+export function toRubyFloat(v: RubyArg): number {
+  if (v instanceof PFloat) return v.value;
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'string') {
+    const t = v.trim();
+    if (/^[-+]?(\d+(_\d+)*)(\.\d+(_\d+)*)?([eE][-+]?\d+)?$/.test(t)) return Number(t.replace(/_/g, ''));
+    const int = parseRubyInteger(t);
+    if (int !== undefined && /^[-+]?0[xX]/.test(t)) return Number(int);
+    throw formatError(`invalid value for Float(): ${rubyInspectString(v)}`);
+  }
+  throw formatError(`can't convert ${rubyClassName(v)} into Float`);
+}
+
+function rubyClassName(v: RubyArg): string {
+  if (v === undefined) return 'nil';
+  if (typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return 'Array';
+  if (v instanceof Map) return 'Hash';
+  return 'Object';
+}
+
+/** Puppet's conversion of a 3.x function argument: top-level undef becomes '', regexps and timestamps text. */
+export function toRubyArg(v: Value, top: boolean): RubyArg {
+  if (v === undefined) return top ? '' : undefined;
+  if (v instanceof PRegexp) return regexpWithDelimiters(v);
+  if (v instanceof PTimestamp) return timestampToString(v);
+  if (Array.isArray(v)) return v.map((e) => toRubyArg(e, false));
+  if (v instanceof Map) {
+    const out: PHash = new Map();
+    for (const [k, val] of v) out.set(toRubyArg(k, false), toRubyArg(val, false));
+    return out;
+  }
+  return v;
+}
