@@ -105,6 +105,22 @@ describe('pantograph epp render (built CLI)', () => {
     expect(r.stderr.match(/^bad\.epp:\d+:\d+/gm)).toEqual(['bad.epp:1:8', 'bad.epp:2:9']);
   });
 
+  it('dumps the syntax tree as JSON, number literals with their Puppet type and exact digits', () => {
+    writeFileSync(join(dir, 'numbers.epp'), '<%= 9007199254740993 %><%= 1.0 %><%= 2 %>');
+    const r = run(['epp', 'dump', 'numbers.epp'], dir);
+    expect(r.code).toBe(0);
+    const ast = JSON.parse(r.stdout) as { type: string; body: { expr: Record<string, unknown> }[] };
+    expect(ast.type).toBe('Template');
+    expect(ast.body.map((node) => node.expr)).toEqual([
+      { type: 'Literal', value: '9007199254740993', valueType: 'Integer', start: 4, end: 20 },
+      { type: 'Literal', value: 1, valueType: 'Float', start: 27, end: 30 },
+      { type: 'Literal', value: 2, valueType: 'Integer', start: 37, end: 38 },
+    ]);
+    const js = run(['epp', 'dump', '--js', 'numbers.epp'], dir);
+    expect(js.stdout).toContain('9007199254740993n');
+    expect(js.stdout).toMatch(/^"use strict";/);
+  });
+
   it('starts from the bundled render path and its V8 code cache, which V8 accepts', async () => {
     const bundle = resolve(import.meta.dirname, '../../dist/cli/fast-epp-render.cjs');
     const { runBundle } = await import('../../src/cli/load-fast-path.js');

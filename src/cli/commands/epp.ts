@@ -105,9 +105,20 @@ export async function eppDump(
   return 0;
 }
 
-/** JSON has no bigint: Integers are written as numbers, Floats keep a marker so `1.0` stays visible. */
+/**
+ * Number literals name their Puppet type (`"valueType": "Integer"` or `"Float"`), since JSON cannot tell
+ * `1` from `1.0`; an Integer beyond 2^53, which a JSON number would round, is written as its digits.
+ */
 function dumpReplacer(_key: string, value: unknown): unknown {
-  if (typeof value === 'bigint') return Number(value);
+  if (typeof value !== 'object' || value === null || (value as { type?: unknown }).type !== 'Literal')
+    return value;
+  const literal = value as { value: unknown };
+  if (typeof literal.value === 'bigint') {
+    const n = literal.value;
+    const exact = n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= BigInt(Number.MIN_SAFE_INTEGER);
+    return { ...literal, value: exact ? Number(n) : n.toString(), valueType: 'Integer' };
+  }
+  if (typeof literal.value === 'number') return { ...literal, valueType: 'Float' };
   return value;
 }
 
