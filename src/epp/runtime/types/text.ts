@@ -2,41 +2,16 @@
  * How types print their parameters: Puppet string quoting, Ruby float text, literal values.
  * Part of the Puppet type system; import it from `../types.js`.
  */
+import { puppetQuote } from '../format/quote.js';
 import { PDefault, PFloat, PRegexp, PSensitive, PTimestamp, type Value } from '../values.js';
 import { timestampText } from './internal.js';
 
-/** Puppet's single-quoted form of a string (`'it\'s'`), double-quoted when it has control characters. */
+/**
+ * Puppet's single-quoted form of a string (`'it\'s'`), double-quoted when it has control characters: the
+ * same quoting `String()` uses inside collections.
+ */
 export function quote(s: string): string {
-  let out = "'";
-  let escaped = false;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (cp < 0x20) return doubleQuote(s);
-    if (escaped) {
-      out += '\\' + ch;
-      escaped = false;
-    } else if (ch === "'") out += "\\'";
-    else if (ch === '\\') escaped = true;
-    else out += ch;
-  }
-  if (escaped) out += '\\';
-  return out + "'";
-}
-
-function doubleQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === '\t') out += '\\t';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
-    else if (ch === '$') out += '\\$';
-    else if (cp < 0x20) out += `\\u{${cp.toString(16).toUpperCase()}}`;
-    else out += ch;
-  }
-  return out + '"';
+  return puppetQuote(s);
 }
 
 /** Ruby's Float#to_s: `1.0`, `2.5`, `1.0e+16`, `1.0e-05`. */
