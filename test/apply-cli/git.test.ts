@@ -1,21 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resetGitFetches } from '../../src/engine/sources/index.js';
 import { readLock } from '../../src/sync/index.js';
 import { run, runJson } from '../cli/cli-helpers.js';
-import { removeTempDirs, snapshotDir, tempDir, tempTree } from '../helpers/fs.js';
-import { tempRemote } from '../helpers/git.js';
+import { snapshotDir, tempTree } from '../helpers/fs.js';
+import { tempRemote, useFreshGitCache } from '../helpers/git.js';
 import { read, repoTree } from './fixtures.js';
 
-beforeEach(() => {
-  vi.stubEnv('PANTOGRAPH_CACHE_DIR', tempDir('pantograph-cache-'));
-  resetGitFetches();
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-  removeTempDirs();
-});
+useFreshGitCache();
 
 const gitSync = (url: string, ref = 'main') => `pdk_template:
   version: 2

@@ -1,15 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { removeTempDirs, tempDir, tempTree } from '../helpers/fs.js';
-import { tempRemote } from '../helpers/git.js';
+import { describe, expect, it } from 'vitest';
+import { tempTree } from '../helpers/fs.js';
+import { tempRemote, useFreshGitCache } from '../helpers/git.js';
 import { run, runJson, templates } from './cli-helpers.js';
 
-beforeEach(() => {
-  vi.stubEnv('PANTOGRAPH_CACHE_DIR', tempDir('pantograph-cache-'));
-});
-afterEach(() => {
-  removeTempDirs();
-  vi.unstubAllEnvs();
-});
+useFreshGitCache();
 
 /** A project applying `hooked` from a git source; its template has a JavaScript hook. */
 function gitProject(): { root: string; url: string } {

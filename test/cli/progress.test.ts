@@ -1,11 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memoryIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { TerminalProgress } from '../../src/cli/progress.js';
 import { resetGitFetches } from '../../src/engine/sources/index.js';
 import { read, repoTree } from '../apply-cli/fixtures.js';
-import { removeTempDirs, tempDir, tempTree } from '../helpers/fs.js';
-import { tempRemote } from '../helpers/git.js';
+import { tempTree } from '../helpers/fs.js';
+import { tempRemote, useFreshGitCache } from '../helpers/git.js';
 
 const ERASE = '\r\u001b[2K';
 
@@ -80,14 +80,7 @@ describe('the progress line on a terminal', () => {
 });
 
 describe('what long commands report as progress', () => {
-  beforeEach(() => {
-    vi.stubEnv('PANTOGRAPH_CACHE_DIR', tempDir('pantograph-cache-'));
-    resetGitFetches();
-  });
-  afterEach(() => {
-    vi.unstubAllEnvs();
-    removeTempDirs();
-  });
+  useFreshGitCache();
 
   it('apply names the git clone, each template it renders and each post-processed file', async () => {
     const remote = tempRemote();

@@ -4,7 +4,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { type Tree, tempDir, writeTree } from './fs.js';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { resetGitFetches } from '../../src/engine/sources/index.js';
+import { removeTempDirs, type Tree, tempDir, writeTree } from './fs.js';
 
 const env = {
   ...process.env,
@@ -60,4 +62,19 @@ export function tempRemote(): TempRemote {
       git(work, 'push', '--quiet', 'origin', name);
     },
   };
+}
+
+/**
+ * Gives every test of the calling suite its own git cache (`PANTOGRAPH_CACHE_DIR`) and a process that has
+ * fetched nothing yet, as a new run of the CLI would; temporary directories go after each test.
+ */
+export function useFreshGitCache(): void {
+  beforeEach(() => {
+    vi.stubEnv('PANTOGRAPH_CACHE_DIR', tempDir('pantograph-cache-'));
+    resetGitFetches();
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    removeTempDirs();
+  });
 }
