@@ -198,6 +198,18 @@ function endsValue(token: Token | undefined): boolean {
 const isNameStart = (c: number) => (c >= 97 && c <= 122) || c === 95;
 const isTypeStart = (c: number) => c >= 65 && c <= 90;
 const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * A variable name that starts with a digit names a match capture and must be a decimal number (`$0`,
+ * `$12`); else Puppet's syntax error, made by `fail`.
+ */
+export function checkNumericName(name: string, fail: (message: string) => Error): void {
+  if (!/^(?:0|[1-9][0-9]*)$/.test(name)) {
+    throw fail(
+      `Illegal numeric variable name, The given name '${name}' must be a decimal value if it starts with a digit 0-9`,
+    );
+  }
+}
 const isWordChar = (c: number) =>
   (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 const isHexDigit = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
@@ -525,7 +537,7 @@ class Lexer {
     const start = this.pos;
     let p = start + 1;
     if (isDigit(src.charCodeAt(p))) {
-      while (isDigit(src.charCodeAt(p))) p++;
+      p = this.scanNumericName(start, p);
     } else {
       if (src.charCodeAt(p) === 58 && src.charCodeAt(p + 1) === 58) p += 2;
       const c = src.charCodeAt(p);
@@ -541,6 +553,19 @@ class Lexer {
       spaceBefore: space,
       parts: undefined,
     });
+  }
+
+  /**
+   * Scans the name of `$1` (a match capture) from p, after the `$` at `start`, and returns its end. As in
+   * Puppet, the name runs over all word characters and must then be a decimal number (`$01`, `$1a` are
+   * errors, not `$0` followed by text).
+   */
+  private scanNumericName(start: number, p: number): number {
+    const { src } = this;
+    const from = p;
+    while (isWordChar(src.charCodeAt(p))) p++;
+    checkNumericName(src.slice(from, p), (message) => this.error(message, start));
+    return p;
   }
 
   /** Scans `word(::word)*` from p and returns the end. */
@@ -757,7 +782,7 @@ class Lexer {
           text = '';
           let p = pos + 1;
           if (isDigit(src.charCodeAt(p))) {
-            while (isDigit(src.charCodeAt(p))) p++;
+            p = this.scanNumericName(pos, p);
           } else {
             if (src.charCodeAt(p) === 58) p += 2;
             p = this.scanQualified(p);

@@ -20,7 +20,7 @@ import type {
   VariableNode,
 } from './ast.js';
 import { EppSyntaxError } from './errors.js';
-import { lex, makeToken, type Token } from './lexer.js';
+import { checkNumericName, lex, makeToken, type Token } from './lexer.js';
 
 /** What a template or lambda parameter may be called (Puppet's naming rule). */
 const PARAMETER_NAME = /^[a-z_]\w*$/;
@@ -721,21 +721,11 @@ class Parser {
       case 'BareWord':
         return { type: 'Variable', name: expr.name, start: expr.start, end: expr.end };
       case 'Literal':
-        if (typeof expr.value === 'bigint') {
-          return {
-            type: 'Variable',
-            name: this.source.slice(expr.start, expr.end),
-            start: expr.start,
-            end: expr.end,
-          };
-        }
-        if (typeof expr.value === 'number') {
+        if (typeof expr.value === 'bigint' || typeof expr.value === 'number') {
+          // `${1}` is the capture `$1`; `${0x10}`, `${01}` or `${1.5}` are no capture names.
           const name = this.source.slice(expr.start, expr.end);
-          throw this.error(
-            `Illegal numeric variable name, The given name '${name}' must be a decimal value if it starts with a digit 0-9`,
-            expr.start,
-            expr.end,
-          );
+          checkNumericName(name, (message) => this.error(message, expr.start, expr.end));
+          return { type: 'Variable', name, start: expr.start, end: expr.end };
         }
         return expr;
       case 'Access':

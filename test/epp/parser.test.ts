@@ -155,6 +155,36 @@ describe('expressions', () => {
     });
   });
 
+  it('reads a name that starts with a digit as a decimal capture, else refuses it (as Puppet 7)', () => {
+    expect(expr('"${1}$0-$12"')).toMatchObject({
+      parts: [
+        { type: 'Variable', name: '1' },
+        { type: 'Variable', name: '0' },
+        '-',
+        { type: 'Variable', name: '12' },
+      ],
+    });
+    const rule = 'must be a decimal value if it starts with a digit 0-9';
+    // Each at Puppet's column: the `$` of a variable, the number in `${}`.
+    const cases: [string, string, number][] = [
+      ['<%= $01 %>', '01', 5],
+      ['<%= $0x1 %>', '0x1', 5],
+      ['<%= $1a %>', '1a', 5],
+      ['<%= "$01" %>', '01', 6],
+      ['<%= "x$1c" %>', '1c', 7],
+      ['<%= "${01}" %>', '01', 8],
+      ['<%= "a${0x10}b" %>', '0x10', 9],
+    ];
+    for (const [source, name, column] of cases) {
+      const e = syntaxError(source);
+      expect([e.code, e.message, e.column], source).toEqual([
+        'EPP_SYNTAX',
+        `Illegal numeric variable name, The given name '${name}' ${rule}`,
+        column,
+      ]);
+    }
+  });
+
   it('reads heredocs with margins and trim', () => {
     expect(expr('@(END)\n  a\n  b\n  |- END\n')).toMatchObject({ type: 'Literal', value: 'a\nb' });
   });
