@@ -2,12 +2,29 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],
       reporter: ['text-summary', 'html'],
     },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'pantograph', include: ['test/**/*.test.ts'] },
+      },
+      {
+        // Templates render in two tiers (src/epp/interpreter.ts): a first render is interpreted, later
+        // ones run compiled code. Most tests render a template once, so the EPP tests run again with the
+        // compiled tier only. (The fuzz test compares the two tiers itself.)
+        extends: true,
+        test: {
+          name: 'epp-compiled',
+          include: ['test/epp/**/*.test.ts'],
+          exclude: ['test/epp/fuzz.test.ts'],
+          env: { PANTOGRAPH_EPP_TIER: 'compiled' },
+        },
+      },
+    ],
   },
 });

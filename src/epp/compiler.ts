@@ -1,5 +1,6 @@
 /**
- * The EPP compiler: AST -> JavaScript source -> a render function.
+ * The EPP compiler: AST -> JavaScript source -> a render function, the second tier of rendering (a
+ * template's first render is interpreted, see `interpreter.ts`, which must do exactly what this code does).
  *
  * Templates are compiled once into straight-line JavaScript (as eta and ejs do) and the function is cached
  * by the caller. The generated code appends to a local `out` string; Puppet semantics live in the runtime
@@ -39,17 +40,17 @@ import type {
   TemplateNode,
 } from './ast.js';
 import { pushAssigned } from './ast-walk.js';
+import { constantKey, isConstant, LazyConstantSlot, literal } from './constants.js';
 import type { Span } from './errors.js';
 import { newCallSite } from './functions/registry.js';
 import { forEachChild, visitAll, type WalkNode } from './node-children.js';
 import {
-  type ConstantPlan,
   type ConstantSlot,
   compiledHelpers,
   type ParameterSet,
   type ParameterSpec,
 } from './runtime/runtime.js';
-import { float, integer, type Value } from './runtime/values.js';
+import { float } from './runtime/values.js';
 
 export interface CompiledCode {
   /** `(rt, S0) => string`: renders the template into a string. */
@@ -120,6 +121,9 @@ class Generator {
     this.spans.push({ start: node.start, end: node.end });
     return this.spans.length - 1;
   }
+
+  /** `pos` for the plans of constants, made after the code (see `LazyConstantSlot`). */
+  private readonly spanIndex = (node: { start: number; end: number }) => this.pos(node);
 
   /** Declares a scope's parameters and the names it assigns (see `Facts.assigned`). */
   private openScope(params: readonly ParameterNode[], owner: TemplateNode | LambdaNode): StaticScope {
@@ -666,7 +670,7 @@ class Generator {
   }
 
   private constantSlot(node: Node): ConstantSlot {
-    return new LazyConstantSlot(constantKey(node), node, this.spans);
+    return new LazyConstantSlot(constantKey(node), node, this.spanIndex);
   }
 
   private binary(node: Node & { type: 'Binary' }): string {
@@ -833,40 +837,6 @@ function arityArgument(fn: { unchecked: number | undefined }): string {
   return fn.unchecked === undefined ? '' : `, ${fn.unchecked}`;
 }
 
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const MIN_SAFE = -MAX_SAFE;
-
-/** The value of an Integer, String, Boolean or undef literal (see `expr` for Floats). */
-function literalValue(
-  value: string | boolean | bigint | undefined,
-): string | boolean | number | bigint | undefined {
-  return typeof value === 'bigint' ? integer(value) : value;
-}
-
-/** JavaScript for a literal; a Float (`number`) only in texts such as constant keys, see `expr`. */
-function literal(value: string | boolean | bigint | number | undefined): string {
-  switch (typeof value) {
-    case 'string':
-      return str(value);
-    case 'bigint':
-      // Integers are numbers when safe (the model of runtime/values.ts), bigints beyond.
-      if (value >= MIN_SAFE && value <= MAX_SAFE) return value < 0n ? `(${value})` : String(value);
-      return value < 0n ? `(${value}n)` : `${value}n`;
-    case 'number':
-      return Object.is(value, -0)
-        ? '-0'
-        : Number.isFinite(value)
-          ? String(value)
-          : value > 0
-            ? 'Infinity'
-            : '-Infinity';
-    case 'boolean':
-      return String(value);
-    default:
-      return 'undefined';
-  }
-}
-
 /** Whether an expression's value is always a Boolean (comparisons, `!`, `and`, `or`, true/false). */
 function isBoolean(node: Node): boolean {
   switch (node.type) {
@@ -904,122 +874,6 @@ const BOOLEAN_OPERATORS = new Set(['==', '!=', '<', '<=', '>', '>=', '=~', '!~',
 /** `.name` for a key that is an identifier, else `["..."]` (the index has no inherited properties). */
 function propertyAccess(key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${str(key)}]`;
-}
-
-/** Whether an expression's value can be computed once and reused (type expressions mostly). */
-function isConstant(node: Node): boolean {
-  switch (node.type) {
-    case 'Literal':
-    case 'TypeRef':
-    case 'Regex':
-    case 'Default':
-    case 'BareWord':
-      return true;
-    case 'Array':
-      return node.elements.every(isConstant);
-    case 'Hash':
-      return node.entries.every((e) => isConstant(e.key) && isConstant(e.value));
-    case 'Access':
-      return node.target.type === 'TypeRef' || (node.target.type === 'Access' && isConstant(node.target))
-        ? node.keys.every(isConstant)
-        : false;
-    default:
-      return false;
-  }
-}
-
-/**
- * The slot of a constant expression (see `Runtime.constant`), whose plan is made on first use: the runtime
- * shares constants by key, so a template whose constants an earlier one made never needs its plans.
- */
-class LazyConstantSlot implements ConstantSlot {
-  done = false;
-  value: Value = undefined;
-  private made: ConstantPlan | undefined;
-
-  constructor(
-    readonly key: string,
-    private readonly node: Node,
-    private readonly spans: Span[],
-  ) {}
-
-  get plan(): ConstantPlan {
-    this.made ??= planOf(this.node, this.spans);
-    return this.made;
-  }
-}
-
-/** How the runtime computes a constant expression; span indexes (added to `spans`) for its errors. */
-function planOf(node: Node, spans: Span[]): ConstantPlan {
-  const pos = (n: Node) => spans.push({ start: n.start, end: n.end }) - 1;
-  switch (node.type) {
-    case 'Literal':
-      return {
-        t: 'value',
-        v: typeof node.value === 'number' ? float(node.value) : literalValue(node.value),
-      };
-    case 'Default':
-      return { t: 'default' };
-    case 'BareWord':
-      return { t: 'value', v: node.name };
-    case 'TypeRef':
-      return { t: 'type', name: node.name, p: pos(node) };
-    case 'Regex':
-      return { t: 'regexp', source: node.source, p: pos(node) };
-    case 'Array':
-      return { t: 'array', items: node.elements.map((e) => planOf(e, spans)) };
-    case 'Hash':
-      return {
-        t: 'hash',
-        items: node.entries.flatMap((e) => [planOf(e.key, spans), planOf(e.value, spans)]),
-      };
-    case 'Access':
-      return {
-        t: 'access',
-        target: planOf(node.target, spans),
-        keys: node.keys.map((k) => planOf(k, spans)),
-        p: pos(node),
-      };
-    default:
-      throw new Error(`not a constant: ${node.type}`);
-  }
-}
-
-/** A text that identifies a constant expression's value (see {@link isConstant}), whatever its spacing. */
-function constantKey(node: Node): string {
-  switch (node.type) {
-    case 'Literal':
-      return `${typeof node.value}:${typeof node.value === 'string' ? JSON.stringify(node.value) : literal(node.value)}`;
-    case 'TypeRef':
-      return `T:${node.name}`;
-    case 'Regex':
-      return `R:${JSON.stringify(node.source)}`;
-    case 'Default':
-      return 'default';
-    case 'BareWord':
-      return `W:${node.name}`;
-    case 'Array':
-      return `[${constantKeys(node.elements)}]`;
-    case 'Hash': {
-      let key = '{';
-      for (let i = 0; i < node.entries.length; i++) {
-        const e = node.entries[i]!;
-        key += `${i > 0 ? ',' : ''}${constantKey(e.key)}=>${constantKey(e.value)}`;
-      }
-      return `${key}}`;
-    }
-    case 'Access':
-      return `${constantKey(node.target)}[${constantKeys(node.keys)}]`;
-    default:
-      throw new Error(`not a constant: ${node.type}`);
-  }
-}
-
-/** The keys of constant expressions, `,` between them. */
-function constantKeys(nodes: readonly Node[]): string {
-  let key = '';
-  for (let i = 0; i < nodes.length; i++) key += i > 0 ? `,${constantKey(nodes[i]!)}` : constantKey(nodes[i]!);
-  return key;
 }
 
 /**

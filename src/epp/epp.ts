@@ -8,10 +8,11 @@ import { type CompiledCode, compileTemplate } from './compiler.js';
 import { EppError, EppEvalError, type SourceLocation } from './errors.js';
 import { coreFunctions } from './functions/index.js';
 import { BreakSignal, type FunctionDef, type FunctionRegistry } from './functions/registry.js';
+import { canInterpret, TemplateInterpreter } from './interpreter.js';
 import { parsePuppet, parseTemplate } from './parser.js';
 import { lineColumn } from './position.js';
 import { withTimeLimit } from './runtime/deadline.js';
-import { Runtime, type RuntimeHost } from './runtime/runtime.js';
+import { Runtime, type RuntimeHost, type RuntimeTemplate } from './runtime/runtime.js';
 import { fromJs, isHash, type PHash, type Value } from './runtime/values.js';
 
 export interface EppWarning {
@@ -67,11 +68,40 @@ export type Values = PHash | Readonly<Record<string, unknown>>;
 
 // ---------------------------------------------------------------- compile cache
 
+/**
+ * A parsed template and the tiers that render it: its first render is interpreted from the AST, a second
+ * one compiles it to JavaScript (see `interpreter.ts`; `PANTOGRAPH_EPP_TIER` can fix one tier, for tests).
+ */
 interface CacheEntry {
   readonly ast: TemplateNode;
-  readonly code: CompiledCode;
+  /** A program whose value is its last expression, not a template. */
+  readonly program: boolean;
+  code: CompiledCode | undefined;
+  interpreter: TemplateInterpreter | undefined;
+  renders: number;
   /** Declared parameters, computed once per source. */
   parameters?: readonly TemplateParameter[] | undefined;
+}
+
+/** Which tier renders: both in turn (the default), or only one (`interpreted`, `compiled`). */
+const TIER = renderTier(process.env.PANTOGRAPH_EPP_TIER);
+
+function renderTier(setting: string | undefined): 'tiered' | 'interpreted' | 'compiled' {
+  if (setting === undefined || setting === '' || setting === 'tiered') return 'tiered';
+  if (setting === 'interpreted' || setting === 'compiled') return setting;
+  throw new Error(`PANTOGRAPH_EPP_TIER must be tiered, interpreted or compiled, not '${setting}'`);
+}
+
+/** Whether this render of the entry is interpreted: the first one, unless a tier is fixed. */
+function interprets(entry: CacheEntry, source: string): boolean {
+  if (entry.code || !canInterpret(source)) return false;
+  if (TIER === 'tiered') return entry.renders++ === 0;
+  return TIER === 'interpreted';
+}
+
+function compiledCode(entry: CacheEntry): CompiledCode {
+  entry.code ??= compileTemplate(entry.ast, { value: entry.program });
+  return entry.code;
 }
 
 const MAX_CACHE = 2000;
@@ -99,7 +129,7 @@ function compileCached(source: string, options: CompileOptions, program: boolean
   if (entry) return entry;
   const parseOptions = { file: options.file ?? '<inline>', delimiters: options.delimiters };
   const ast = program ? parsePuppet(source, parseOptions) : parseTemplate(source, parseOptions);
-  entry = { ast, code: compileTemplate(ast, { value: program }) };
+  entry = { ast, program, code: undefined, interpreter: undefined, renders: 0 };
   if (cacheSize >= MAX_CACHE) clearCompileCache();
   caches.get(kind)?.set(source, entry) ?? caches.set(kind, new Map([[source, entry]]));
   cacheSize++;
@@ -115,26 +145,29 @@ export function parseEpp(source: string, options: CompileOptions = {}): Template
 
 export class CompiledTemplate {
   readonly parameters: readonly TemplateParameter[] | undefined;
+  /** What a Runtime of an interpreted render knows of the template (the interpreter's span table). */
+  private interpreted: RuntimeTemplate | undefined;
 
   /** @internal use {@link compileEpp}. */
   constructor(
     readonly file: string,
     readonly source: string,
     readonly ast: TemplateNode,
-    private readonly code: CompiledCode,
+    private readonly entry: CacheEntry,
     readonly delimiters: readonly [string, string] | undefined,
     parameters: readonly TemplateParameter[] | undefined,
   ) {
     this.parameters = parameters;
   }
 
-  get spans() {
-    return this.code.spans;
+  /** The span of a position index of the compiled code (a compiled render's Runtime reads it for errors). */
+  span(p: number) {
+    return compiledCode(this.entry).spans[p];
   }
 
   /** The generated JavaScript (for `epp dump --js` and debugging). */
   get javascript(): string {
-    return this.code.code;
+    return compiledCode(this.entry).code;
   }
 
   /** Renders with the given values. Throws `EppError` (with a position) for any problem. */
@@ -154,8 +187,18 @@ export class CompiledTemplate {
 
   /** @internal runs with an explicit scope (nested templates, hooks). */
   runIn(host: RuntimeHost, values: PHash, scope: object, top: object, depth: number): unknown {
-    const rt = new Runtime(this, host, values, top, depth);
-    return this.code.render(rt, scope);
+    const entry = this.entry;
+    if (interprets(entry, this.source)) {
+      const interpreter = (entry.interpreter ??= new TemplateInterpreter(
+        entry.ast,
+        entry.program,
+        this.source,
+      ));
+      this.interpreted ??= { file: this.file, source: this.source, span: (p) => interpreter.span(p) };
+      return interpreter.run(new Runtime(this.interpreted, host, values, top, depth), scope);
+    }
+    const code = compiledCode(entry);
+    return code.render(new Runtime(this, host, values, top, depth), scope);
   }
 }
 
@@ -164,7 +207,7 @@ export function compileEpp(source: string, options: CompileOptions = {}): Compil
   const file = options.file ?? '<inline>';
   const entry = compileCached(source, options, false);
   if (!('parameters' in entry)) entry.parameters = declaredParameters(entry.ast, source);
-  return new CompiledTemplate(file, source, entry.ast, entry.code, options.delimiters, entry.parameters);
+  return new CompiledTemplate(file, source, entry.ast, entry, options.delimiters, entry.parameters);
 }
 
 function declaredParameters(ast: TemplateNode, source: string): readonly TemplateParameter[] | undefined {
@@ -196,7 +239,7 @@ export function evaluatePuppet(
 ): Value {
   const file = options.file ?? '<inline>';
   const entry = compileCached(source, options, true);
-  const template = new CompiledTemplate(file, source, entry.ast, entry.code, options.delimiters, undefined);
+  const template = new CompiledTemplate(file, source, entry.ast, entry, options.delimiters, undefined);
   const host = new Host(options);
   const top = topScopeOf(options.topScope);
   return host.run(template, toHash(options.variables ?? {}), Object.create(top), top, 0) as Value;

@@ -1,6 +1,9 @@
 /**
  * Fuzz test: bad input only ever produces a typed EppError, never a crash (TypeError, RangeError, a thrown
- * non-error, an escaped break/next signal), a non-string result, or a hang.
+ * non-error, an escaped break/next signal), a non-string result, or a hang. And the two tiers of rendering
+ * agree: every template is rendered twice, which interprets it the first time and runs its compiled code
+ * the second (see src/epp/interpreter.ts); output, warnings and errors (code, message, position) must be
+ * the same.
  *
  * Three generators, each bounded in time and in cases: random token soup from EPP and Puppet fragments,
  * mutations (delete, insert, swap, duplicate chunks) of the shared conformance templates, and a small
@@ -473,10 +476,13 @@ function withDelimiters(template: string): string {
 
 function runCase(c: Case): Outcome {
   const source = c.delimiters ? withDelimiters(c.template) : c.template;
+  const warnings: string[] = [];
   const options = {
     file: 'fuzz.epp',
     strict: c.strict,
-    onWarning: () => {},
+    onWarning: (w: { code: string; message: string; where: string }) => {
+      warnings.push(`${w.where} ${w.code} ${w.message}`);
+    },
     ...(c.delimiters ? { delimiters: c.delimiters } : {}),
   };
   try {
@@ -485,11 +491,45 @@ function runCase(c: Case): Outcome {
       return ast === null || typeof ast !== 'object' ? { failure: `parseEpp returned ${String(ast)}` } : {};
     }
     const out: unknown = renderEpp(source, c.values, options);
-    return typeof out === 'string' ? {} : { failure: `renderEpp returned a ${typeof out}` };
+    if (typeof out !== 'string') return { failure: `renderEpp returned a ${typeof out}` };
+    return compareTiers(out, undefined, warnings, () => renderEpp(source, c.values, options));
   } catch (error) {
     const problem = checkError(error);
-    return problem ? { failure: problem } : { code: (error as EppError).code };
+    if (problem) return { failure: problem };
+    const compared = compareTiers(undefined, error as EppError, warnings, () =>
+      renderEpp(source, c.values, options),
+    );
+    return compared.failure ? compared : { code: (error as EppError).code };
   }
+}
+
+/** What a render did, for comparing the tiers: its output or its error, and its warnings. */
+function renderOutcome(out: string | undefined, error: EppError | undefined, warnings: readonly string[]) {
+  const result = error
+    ? `error ${error.code} at ${error.where}: ${error.message} (hint: ${error.hint ?? ''})`
+    : `output ${JSON.stringify(out)}`;
+  return `${result}; warnings ${JSON.stringify(warnings)}`;
+}
+
+/** Renders the template again (its compiled code now) and compares with the first, interpreted render. */
+function compareTiers(
+  out: string | undefined,
+  error: EppError | undefined,
+  warnings: string[],
+  renderAgain: () => string,
+): Outcome {
+  const first = renderOutcome(out, error, warnings);
+  const firstWarnings = warnings.splice(0);
+  let again: string;
+  try {
+    again = renderOutcome(renderAgain(), undefined, warnings);
+  } catch (e) {
+    const problem = checkError(e);
+    if (problem) return { failure: `second render: ${problem}` };
+    again = renderOutcome(undefined, e as EppError, warnings);
+  }
+  warnings.splice(0, warnings.length, ...firstWarnings);
+  return first === again ? {} : { failure: `the tiers differ:\n  first:  ${first}\n  second: ${again}` };
 }
 
 function makeCase(rng: Rng, template: string, values: Record<string, unknown>): Case {

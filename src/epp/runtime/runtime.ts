@@ -30,7 +30,8 @@ import { DEFAULT, isHash, PFloat, type PHash, PRegexp, type Value } from './valu
 export interface RuntimeTemplate {
   readonly file: string;
   readonly source: string;
-  readonly spans: readonly { readonly start: number; readonly end: number }[];
+  /** The span of a position index passed by the code (see the compiler's and the interpreter's `pos`). */
+  span(p: number): { readonly start: number; readonly end: number } | undefined;
 }
 
 /** What a Runtime needs from its environment: rendering nested templates, warnings, logs. */
@@ -98,7 +99,7 @@ const UNSET = Symbol('unset');
 // ---------------------------------------------------------------- helpers of the generated code
 
 /** What `<%= v %>` appends: strings and Integers inline (the common cases), the rest as Puppet prints it. */
-function renderText(v: Value): string {
+export function renderText(v: Value): string {
   return typeof v === 'string' ? v : typeof v === 'number' ? `${v}` : renderOther(v);
 }
 
@@ -114,7 +115,7 @@ function renderOther(v: Value): string {
 }
 
 /** What `"${v}"` gives. */
-function interpolateText(v: Value): string {
+export function interpolateText(v: Value): string {
   return typeof v === 'string' ? v : typeof v === 'number' ? `${v}` : interpolateOther(v);
 }
 
@@ -123,7 +124,7 @@ function interpolateOther(v: Value): string {
 }
 
 /** Only `undef` and `false` are falsy. */
-function truthy(v: Value): boolean {
+export function truthy(v: Value): boolean {
   return v !== undefined && v !== false;
 }
 
@@ -251,7 +252,7 @@ export class Runtime implements CallContext {
   // ---------------------------------------------------------------- positions and errors
 
   private location(p: number): SourceLocation {
-    const span = this.template.spans[p] ?? { start: 0, end: 0 };
+    const span = this.template.span(p) ?? { start: 0, end: 0 };
     return { file: this.template.file, source: this.template.source, span };
   }
 
