@@ -12,7 +12,7 @@
  *     content-hash cache nor V8's cache of compiled code can answer). The engines take turns, one
  *     cold compile each per round, so that garbage, JIT state and the machine's load hit all alike;
  *   - cold in a fresh process: the same, once, in a new node process (informative);
- *   - CLI: one `node dist/cli/bin.js epp render` process vs a node script that loads eta and renders
+ *   - CLI: one `node dist/cli/bin.cjs epp render` process vs a node script that loads eta and renders
  *     (median of 10 runs each).
  * Prints a table with the ratios and the targets of issue 2. Exit 1 only when an output is wrong or an
  * engine cannot run: a missed target is a finding, not a failure.
@@ -28,7 +28,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(root, 'bench', 'fixtures');
 const dist = resolve(process.env.BENCH_DIST ?? join(root, 'dist'));
 const eppModulePath = join(dist, 'epp', 'index.js');
-const cliPath = join(dist, 'cli', 'bin.js');
+const cliPath = join(dist, 'cli', 'bin.cjs');
 
 const files = {
   epp: join(fixtures, 'config.epp'),

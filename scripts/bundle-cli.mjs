@@ -4,7 +4,7 @@
  * so its start-up time is most of its run. Node 20 loads ES modules one by one and has no compile cache,
  * so the render path (src/cli/fast-epp-render.ts and what it imports; npm packages stay external) is
  * bundled into one CommonJS file, and a V8 code cache of it is made here, after warming it up, for
- * `src/cli/load-fast-path.ts` to use. Every other command, and the library, use tsc's modules as they are.
+ * `src/cli/load-fast-path.cts` to use. Every other command, and the library, use tsc's modules as they are.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -24,7 +24,7 @@ await build({
   logLevel: 'warning',
 });
 
-const { runBundle } = await import('../dist/cli/load-fast-path.js');
+const { runBundle } = await import('../dist/cli/load-fast-path.cjs');
 const { exports, script } = runBundle(outfile, undefined);
 await exports.warmUp();
 writeFileSync(`${outfile}.cache`, script.createCachedData());

@@ -3,17 +3,17 @@
  * `npm run conformance`: runs the shared EPP conformance suite (expected output produced by Puppet 7.23)
  * against the built CLI, once per way of passing values:
  *
- *   run -j 2 -- node <repo>/dist/cli/bin.js epp render {template} --values {values_puppet}
- *   run -j 2 -- node <repo>/dist/cli/bin.js epp render {template} --values-file {values}
+ *   run -j 2 -- node <repo>/dist/cli/bin.cjs epp render {template} --values {values_puppet}
+ *   run -j 2 -- node <repo>/dist/cli/bin.cjs epp render {template} --values-file {values}
  *
  * The issue's gate is `./run -- npx pantograph epp render {template} --values {values_puppet}`:
- * `npx pantograph` resolves to this package's `bin`, which is dist/cli/bin.js, so running it with node is
+ * `npx pantograph` resolves to this package's `bin`, which is dist/cli/bin.cjs, so running it with node is
  * the same binary without npx's start-up cost on every case. `--npx` runs the literal npx form instead.
  *
  * The suite is found at $EPP_CONFORMANCE_DIR, else ../shared/epp-conformance beside the repository.
  * Other arguments go to the runner, e.g. `npm run conformance -- --filter '^trim_' -v`.
  * Env CONFORMANCE_JOBS overrides the parallelism (default 2), PANTOGRAPH_BIN the CLI (default
- * dist/cli/bin.js). Exits 1 when either run fails.
+ * dist/cli/bin.cjs). Exits 1 when either run fails.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const suite = resolve(process.env.EPP_CONFORMANCE_DIR ?? join(root, '..', 'shared', 'epp-conformance'));
 const runner = join(suite, 'run');
-const bin = resolve(process.env.PANTOGRAPH_BIN ?? join(root, 'dist', 'cli', 'bin.js'));
+const bin = resolve(process.env.PANTOGRAPH_BIN ?? join(root, 'dist', 'cli', 'bin.cjs'));
 const jobs = process.env.CONFORMANCE_JOBS ?? '2';
 
 const args = process.argv.slice(2);

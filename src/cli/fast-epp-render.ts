@@ -49,8 +49,9 @@ function parse(args: readonly string[]) {
 }
 
 /**
- * Renders a small template in memory, touching the parser, compiler and common functions: run once at
- * build time so that the V8 code cache made then holds their compiled code (see scripts/bundle-cli.mjs).
+ * Renders a small template in memory, touching the parser, the interpreter (a template's first render is
+ * interpreted) and common functions: run once at build time so that the V8 code cache made then holds
+ * their compiled code (see scripts/bundle-cli.mjs).
  */
 export async function warmUp(): Promise<void> {
   const { renderEpp } = await import('../epp/index.js');

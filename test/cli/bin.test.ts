@@ -1,13 +1,15 @@
 /**
- * The built command, run as a user runs it: `node dist/cli/bin.js ...` (`npm test` builds first).
+ * The built command, run as a user runs it: `node dist/cli/bin.cjs ...` (`npm test` builds first).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 
-const bin = resolve(import.meta.dirname, '../../dist/cli/bin.js');
+const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
 
 function run(args: string[], cwd = process.cwd()) {
   const r = spawnSync(process.execPath, [bin, ...args], {
@@ -123,7 +125,9 @@ describe('pantograph epp render (built CLI)', () => {
 
   it('starts from the bundled render path and its V8 code cache, which V8 accepts', async () => {
     const bundle = resolve(import.meta.dirname, '../../dist/cli/fast-epp-render.cjs');
-    const { runBundle } = await import('../../src/cli/load-fast-path.js');
+    const { runBundle } = createRequire(import.meta.url)('../../dist/cli/load-fast-path.cjs') as {
+      runBundle: (file: string, cache: Buffer) => { exports: { fastEppRender: unknown }; script: Script };
+    };
     const { exports, script } = runBundle(bundle, readFileSync(`${bundle}.cache`));
     expect(script.cachedDataRejected).toBe(false);
     expect(typeof exports.fastEppRender).toBe('function');
