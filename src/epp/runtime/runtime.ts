@@ -721,6 +721,8 @@ export class Runtime implements CallContext {
 
   /** Whether a fast path may stand in for `def`: the render's registry has not replaced it. */
   private isCore(def: FunctionDef | undefined, site: CallSite): boolean {
+    // The core registry is never changed (renders with extra functions get a copy, see `registryFor`).
+    if (this.functions === coreFunctions) return def !== undefined;
     return def !== undefined && this.functions.resolve(site, def.name) === def;
   }
 
