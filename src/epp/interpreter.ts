@@ -214,6 +214,13 @@ class Scope {
     this.names.push(name);
     this.values.push(value);
   }
+
+  /** Sets a lambda parameter: a name declared twice takes the later value, as in Puppet. */
+  bind(name: string, value: Value): void {
+    const i = this.indexOf(name);
+    if (i >= 0) this.values[i] = value;
+    else this.set(name, value);
+  }
 }
 
 /** One render of a template: its runtime, dynamic scope and output. */
@@ -682,7 +689,7 @@ class Evaluation {
     for (let i = 0; i < n; i++) {
       const param = params[i]!;
       if (i < facts.firstOptional && !param.valueType) {
-        scope.set(param.name, args[i]);
+        scope.bind(param.name, args[i]);
         continue;
       }
       let value: Value | typeof rt.MISSING = param.captureRest
@@ -698,7 +705,7 @@ class Evaluation {
       if (param.valueType) {
         rt.checkParameter(this.expr(param.valueType, scope), value, param.name, this.t.pos(param));
       }
-      scope.set(param.name, value);
+      scope.bind(param.name, value);
     }
     try {
       return this.valueBlock(node.body, scope);

@@ -206,7 +206,11 @@ class Parser {
       const p = params[i]!;
       for (let j = 0; j < i; j++) {
         if (params[j]!.name === p.name)
-          throw this.error(`The parameter '${p.name}' is declared more than once`, p.start, p.end);
+          throw this.error(
+            `The parameter '${p.name}' is declared more than once in the parameter list`,
+            p.start,
+            p.end,
+          );
       }
     }
   }
@@ -215,7 +219,11 @@ class Parser {
     const seen = new Set<string>();
     for (const p of params) {
       if (seen.has(p.name))
-        throw this.error(`The parameter '${p.name}' is declared more than once`, p.start, p.end);
+        throw this.error(
+          `The parameter '${p.name}' is declared more than once in the parameter list`,
+          p.start,
+          p.end,
+        );
       seen.add(p.name);
     }
   }
@@ -537,8 +545,8 @@ class Parser {
   private optionalLambda(): LambdaNode | undefined {
     if (!this.isPunct('|')) return undefined;
     const start = this.next().start;
+    // A lambda may declare a name twice (Puppet 7 accepts it; the last parameter's value wins).
     const params = this.parameterList();
-    this.duplicateCheck(params);
     this.expectPunct('{');
     const body = this.block();
     return { type: 'Lambda', params, body, start, end: this.lastEnd() };
