@@ -80,6 +80,17 @@ describe('parameters', () => {
     expect(renderEpp('<%= $a %>-<%= $b %>', { a: 1, b: 'two' })).toBe('1-two');
   });
 
+  it('lets a lambda declare a name twice, the last value winning (as Puppet 7); a template may not', () => {
+    expect(renderEpp('<% [[1, 2]].each |$x, $x| { %><%= $x %><% } %>')).toBe('[1, 2]');
+    expect(renderEpp('<%= [3, 4].map |$x, $y, $x = 7| { $x } %>')).toBe('[7, 7]');
+    const e = renderError('<%- | $x, $x | -%>');
+    expect([e.code, e.message, e.where]).toEqual([
+      'EPP_SYNTAX',
+      "The parameter 'x' is declared more than once in the parameter list",
+      't.epp:1:11',
+    ]);
+  });
+
   it('reports declared parameters through the API', () => {
     const t = compileEpp('<%- | Optional[String] $x, $y = 3 | -%>');
     expect(t.parameters).toEqual([
@@ -226,6 +237,25 @@ describe('evaluatePuppet reads code that starts like a tag', () => {
     } catch (e) {
       expect((e as EppError).where).toBe('hook.pp:2:5');
     }
+  });
+});
+
+describe('two tiers: a first render is interpreted, later ones run compiled code', () => {
+  it.each([
+    ['<%- | Array[Integer] $xs | -%><%= $xs.map |$x| { $x * 2 }.join(",") %>', { xs: [1, 2] }],
+    ['<% if "b2" =~ /(\\d)/ { %><%= $1 %><% } %>|<%= $1 %>', {}],
+    ['<%= [1, 2].reduce |$m, $x| { $m + $x } %><%= { a => 1 }["a"] %>', {}],
+  ])('renders %j alike every time', (source, values) => {
+    const first = renderEpp(source, values);
+    expect(renderEpp(source, values)).toBe(first);
+    expect(renderEpp(source, values)).toBe(first);
+  });
+
+  it('reports a runtime error alike, at the same position', () => {
+    const first = renderError('<%- | $n | -%>\n<%= [1].map |$x| { $x + $n } %>', { n: 'a' });
+    const second = renderError('<%- | $n | -%>\n<%= [1].map |$x| { $x + $n } %>', { n: 'a' });
+    expect([second.code, second.message, second.where]).toEqual([first.code, first.message, first.where]);
+    expect(first.where).toBe('t.epp:2:23'); // the operator
   });
 });
 
