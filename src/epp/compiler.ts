@@ -268,9 +268,9 @@ class Generator {
 
   /**
    * Binds one parameter: the given value (`rt.MISSING` when absent), else its default (undef also takes the
-   * default, as in Puppet), else a missing-parameter error; then the type check.
+   * default, as in Puppet), else a missing-parameter error; then the type check. `block`: a lambda's.
    */
-  private bindParameter(param: ParameterNode, given: string, present = false): string {
+  private bindParameter(param: ParameterNode, given: string, present = false, block = false): string {
     const local = this.current.locals.get(param.name)!;
     if (present && !param.defaultValue && !param.valueType) {
       // A lambda's required argument, already counted by the arity check: nothing to decide.
@@ -287,7 +287,7 @@ class Generator {
       code += `if (${v} === rt.MISSING) ${v} = rt.missingParameter(${name}, ${p});\n`;
     }
     if (param.valueType) {
-      code += `rt.checkParameter(${this.expr(param.valueType)}, ${v}, ${name}, ${p});\n`;
+      code += `rt.checkParameter(${this.expr(param.valueType)}, ${v}, ${name}, ${p}${block ? ', true' : ''});\n`;
     }
     code += `${local} = ${v}; }`;
     this.current.bound.add(param.name);
@@ -791,7 +791,7 @@ class Generator {
         : present
           ? `a${i}`
           : `(arguments.length > ${i} ? a${i} : rt.MISSING)`;
-      code += `${this.bindParameter(param, given, present)}\n`;
+      code += `${this.bindParameter(param, given, present, true)}\n`;
     }
     scope.indexes = new Map();
     // Only a body that calls next() needs to catch it (nested lambdas catch their own).

@@ -703,7 +703,7 @@ class Evaluation {
         value = rt.missingParameter(param.name, this.t.pos(param));
       }
       if (param.valueType) {
-        rt.checkParameter(this.expr(param.valueType, scope), value, param.name, this.t.pos(param));
+        rt.checkParameter(this.expr(param.valueType, scope), value, param.name, this.t.pos(param), true);
       }
       scope.bind(param.name, value);
     }

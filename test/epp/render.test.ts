@@ -91,6 +91,15 @@ describe('parameters', () => {
     ]);
   });
 
+  it("calls a lambda's parameter a block parameter in a type error (as Puppet 7), at the parameter", () => {
+    const e = renderError('<%= [3].map |Integer $x, String $y = 5| { $x } %>');
+    expect([e.code, e.message, e.where]).toEqual([
+      'EPP_TYPE_MISMATCH',
+      "block parameter 'y' expects a String value, got Integer",
+      't.epp:1:26',
+    ]);
+  });
+
   it('reports declared parameters through the API', () => {
     const t = compileEpp('<%- | Optional[String] $x, $y = 3 | -%>');
     expect(t.parameters).toEqual([

@@ -335,11 +335,12 @@ export class Runtime implements CallContext {
     return value;
   }
 
-  checkParameter(type: Value, value: Value, name: string, p: number): void {
-    if (!(type instanceof PType))
-      this.fail('EPP_TYPE_MISMATCH', `the type of parameter '${name}' is not a Type`, p);
+  /** A parameter's type check; `block`: a lambda's parameter, which Puppet calls a block parameter. */
+  checkParameter(type: Value, value: Value, name: string, p: number, block?: boolean): void {
+    const what = block ? `block parameter '${name}'` : `parameter '${name}'`;
+    if (!(type instanceof PType)) this.fail('EPP_TYPE_MISMATCH', `the type of ${what} is not a Type`, p);
     if (!isInstanceMemo(type, value)) {
-      this.fail('EPP_TYPE_MISMATCH', describeMismatch(type, value, `parameter '${name}'`), p);
+      this.fail('EPP_TYPE_MISMATCH', describeMismatch(type, value, what), p);
     }
   }
 
