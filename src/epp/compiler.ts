@@ -40,6 +40,14 @@ import type {
   TemplateNode,
 } from './ast.js';
 import { pushAssigned } from './ast-walk.js';
+import {
+  COLLECTION_FAST_PATHS,
+  hasRest,
+  hasSplat,
+  ITERATION_FAST_PATHS,
+  requiredCount,
+  SCOPE_FUNCTIONS,
+} from './calls.js';
 import { constantKey, isConstant, LazyConstantSlot, literal } from './constants.js';
 import type { Span } from './errors.js';
 import { newCallSite } from './functions/registry.js';
@@ -95,15 +103,6 @@ interface StaticScope {
    */
   indexes?: Map<string, string>;
 }
-
-/** Functions that read variables by name: they get a view of the scope at the call site. */
-const SCOPE_FUNCTIONS = new Set(['getvar', 'defined', 'inline_epp']);
-
-/** Functions of one argument the runtime answers in place for arrays and hashes (see `Runtime.length`). */
-const COLLECTION_FAST_PATHS = new Set(['length', 'size', 'empty']);
-
-/** Iteration functions the runtime runs as plain loops (see `Runtime.each`). */
-const ITERATION_FAST_PATHS = new Set(['each', 'map', 'filter', 'reduce']);
 
 class Generator {
   readonly spans: Span[] = [];
@@ -802,27 +801,6 @@ class Generator {
     this.closeScope();
     return { code, unchecked };
   }
-}
-
-/** How many of a lambda's parameters are required (no default, not `*$rest`). */
-function requiredCount(params: readonly ParameterNode[]): number {
-  let required = 0;
-  for (let i = 0; i < params.length; i++) if (!params[i]!.defaultValue && !params[i]!.captureRest) required++;
-  return required;
-}
-
-function hasRest(params: readonly ParameterNode[]): boolean {
-  for (let i = 0; i < params.length; i++) if (params[i]!.captureRest) return true;
-  return false;
-}
-
-/** Whether an argument list has a splat (`*x`). */
-function hasSplat(nodes: readonly Node[]): boolean {
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i]!;
-    if (node.type === 'Unary' && node.operator === '*') return true;
-  }
-  return false;
 }
 
 /** Whether no other parameter has the name of `params[i]`. */

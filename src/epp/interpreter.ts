@@ -19,6 +19,15 @@
  */
 import type { CaseNode, IfNode, LambdaNode, Node, ParameterNode, SelectorNode, TemplateNode } from './ast.js';
 import { assignedNames } from './ast-walk.js';
+import {
+  COLLECTION_FAST_PATHS,
+  hasRest,
+  hasSplat,
+  ITERATION_FAST_PATHS,
+  isSplat,
+  requiredCount,
+  SCOPE_FUNCTIONS,
+} from './calls.js';
 import { constantKey, isConstant, LazyConstantSlot, literalValue } from './constants.js';
 import { type CallSite, type Lambda, newCallSite } from './functions/registry.js';
 import {
@@ -96,16 +105,16 @@ export class TemplateInterpreter {
     let facts = this.lambdas.get(node);
     if (!facts) {
       const params = node.params;
-      let required = 0;
-      let rest = false;
       let firstOptional = params.length;
-      for (let i = 0; i < params.length; i++) {
-        const param = params[i]!;
-        if (param.captureRest) rest = true;
-        if (!param.defaultValue && !param.captureRest) required++;
-        else if (firstOptional === params.length) firstOptional = i;
+      for (let i = 0; i < params.length && firstOptional === params.length; i++) {
+        if (params[i]!.defaultValue || params[i]!.captureRest) firstOptional = i;
       }
-      facts = { required, rest, firstOptional, declared: this.declaredNames(node) };
+      facts = {
+        required: requiredCount(params),
+        rest: hasRest(params),
+        firstOptional,
+        declared: this.declaredNames(node),
+      };
       this.lambdas.set(node, facts);
     }
     return facts;
@@ -620,7 +629,9 @@ class Evaluation {
     node: Node,
     scope: Scope,
   ): Value | typeof NO_FAST_PATH {
-    const fast = lambdaNode ? ITERATION_FAST_PATHS.has(name) : COLLECTION_FAST_PATHS.has(name);
+    const fast = lambdaNode
+      ? ITERATION_FAST_PATHS.has(name)
+      : COLLECTION_FAST_PATHS.has(name) || name === 'join';
     if (!fast) return NO_FAST_PATH;
     const count = argNodes.length + (receiver ? 1 : 0);
     if (hasSplat(argNodes) || (receiver && isSplat(receiver))) return NO_FAST_PATH;
@@ -715,26 +726,8 @@ class Evaluation {
   }
 }
 
-/** Iteration functions the runtime runs as plain loops (see `Runtime.each`). */
-const ITERATION_FAST_PATHS = new Set(['each', 'map', 'filter', 'reduce']);
-
-/** Functions the runtime answers in place for arrays and hashes (see `Runtime.length`). */
-const COLLECTION_FAST_PATHS = new Set(['length', 'size', 'empty', 'join']);
-
 /** What `fastCall` answers for a call without a fast path. */
 const NO_FAST_PATH = Symbol('no fast path');
 
-function isSplat(node: Node): boolean {
-  return node.type === 'Unary' && node.operator === '*';
-}
-
-function hasSplat(nodes: readonly Node[]): boolean {
-  for (let i = 0; i < nodes.length; i++) if (isSplat(nodes[i]!)) return true;
-  return false;
-}
-
 /** The position of errors about an empty parameter list. */
 const NO_SPAN = { start: 0, end: 0 };
-
-/** Functions that read variables by name: they get a view of the scope at the call site. */
-const SCOPE_FUNCTIONS = new Set(['getvar', 'defined', 'inline_epp']);
