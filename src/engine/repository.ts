@@ -10,6 +10,7 @@ import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { satisfies } from '../shared/semver.js';
 import { engineVersion } from '../version.js';
 import { EngineError, type EngineErrorCode, problem } from './errors.js';
+import { parseJsonData } from './json-data.js';
 import { compileSettingsSchema, shippedSchema, violationProblems } from './json-schema.js';
 import {
   type Data,
@@ -26,7 +27,7 @@ import {
 } from './model.js';
 import type { Problem } from './render-plan.js';
 import { TEMPLATE_NAME } from './sources/index.js';
-import { type PositionIndex, parseJsonData, toJson } from './yaml-data.js';
+import { type PositionIndex, toJson } from './yaml-data.js';
 
 /** Output paths a template may never produce. */
 const RESERVED_OUTPUTS = new Set(['.sync.yml', '.pantograph.lock']);
@@ -161,7 +162,7 @@ function checkRequires(
 // ---------------------------------------------------------------------------------------------------
 // JSON files
 
-/** Reads a JSON file strictly (JSON.parse), then with positions and bigint integers (yaml). */
+/** Reads a JSON file strictly, with positions and bigint integers (see json-data.ts). */
 function readJson(
   file: string,
   code: EngineErrorCode,

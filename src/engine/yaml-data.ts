@@ -24,7 +24,6 @@ import {
 } from 'yaml';
 import { lineColumn } from '../epp/position.js';
 import { type EngineErrorCode, problem } from './errors.js';
-import { findJsonSyntaxError } from './json-syntax.js';
 import { type Data, type Position, type PositionLookup, ReplaceValue, type SyncData } from './model.js';
 import type { Problem } from './render-plan.js';
 
@@ -372,21 +371,3 @@ export function toJson(value: SyncData | undefined): unknown {
 
 // ---------------------------------------------------------------------------------------------------
 // Strict JSON
-
-/**
- * Parses a JSON file strictly (a JSON syntax error is one problem with its position, and no data), then
- * with positions and bigint integers like any YAML.
- */
-export function parseJsonData(text: string, file: string, errorCode: EngineErrorCode): YamlData<Data> {
-  const syntax = findJsonSyntaxError(text);
-  if (!syntax) return parseYamlData(text, file, { version: '1.2', errorCode });
-  const lineCounter = new LineCounter();
-  const document = parseDocument('', { lineCounter });
-  const { line, column } = lineColumn(text, syntax.offset);
-  return {
-    data: undefined,
-    document,
-    positions: new PositionIndex(file, lineCounter),
-    problems: [problem('error', errorCode, `invalid JSON: ${syntax.message}`, { file, line, column })],
-  };
-}

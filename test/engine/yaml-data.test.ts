@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findJsonSyntaxError } from '../../src/engine/json-syntax.js';
 import { ReplaceValue } from '../../src/engine/model.js';
-import { jsonPointer, parseJsonData, parsePointer, parseYamlData } from '../../src/engine/yaml-data.js';
+import { jsonPointer, parsePointer, parseYamlData } from '../../src/engine/yaml-data.js';
 
 const sync = (text: string) =>
   parseYamlData(text, 'f.yml', { version: '1.1', errorCode: 'SYNC_YAML', replaceTag: true });
@@ -76,57 +75,5 @@ describe('parseYamlData', () => {
   it('escapes pointers', () => {
     expect(jsonPointer(['a/b', 'c~d', 0])).toBe('/a~1b/c~0d/0');
     expect(parsePointer('/a~1b/c~0d/0')).toEqual(['a/b', 'c~d', '0']);
-  });
-});
-
-describe('findJsonSyntaxError', () => {
-  it('accepts valid JSON', () => {
-    for (const t of [
-      '{}',
-      '[]',
-      ' {"a": [1, -2.5e3, true, false, null, "x\\n\\u00e9"]} ',
-      '"s"',
-      '0',
-      '\ufeff{}',
-    ]) {
-      expect(findJsonSyntaxError(t)).toBeUndefined();
-    }
-  });
-
-  it('finds the offset of the first error', () => {
-    expect(findJsonSyntaxError('{"a": 1,}')).toEqual({
-      offset: 8,
-      message: 'expected a property name in double quotes',
-    });
-    expect(findJsonSyntaxError('[1, 2')).toEqual({
-      offset: 5,
-      message: "expected ']', found the end of the file",
-    });
-    expect(findJsonSyntaxError("{'a': 1}")).toEqual({
-      offset: 1,
-      message: 'expected a property name in double quotes',
-    });
-    expect(findJsonSyntaxError('[01]')).toEqual({ offset: 2, message: "expected ']'" });
-    expect(findJsonSyntaxError('["\\x"]')).toEqual({ offset: 3, message: 'bad escape' });
-    expect(findJsonSyntaxError('{} {}')).toEqual({
-      offset: 3,
-      message: "unexpected '{' after the JSON value",
-    });
-    expect(findJsonSyntaxError('')).toEqual({ offset: 0, message: 'unexpected end of the file' });
-  });
-
-  it('turns a syntax error into one positioned problem', () => {
-    const r = parseJsonData('{\n  "a": tru\n}', 'x.json', 'TEMPLATE_JSON');
-    expect(r.data).toBeUndefined();
-    expect(r.problems).toEqual([
-      {
-        severity: 'error',
-        code: 'TEMPLATE_JSON',
-        message: "invalid JSON: unexpected 't'",
-        file: 'x.json',
-        line: 2,
-        column: 8,
-      },
-    ]);
   });
 });
