@@ -55,13 +55,25 @@ function ajvFor(draft: SchemaDraft): AjvInstance {
   } as const;
   if (draft === '2019-09') ajv = new Ajv2019.default(options);
   else if (draft === '2020-12') ajv = new Ajv2020.default(options);
-  else {
-    ajv = new AjvDraft07.default(options);
-    ajv.addMetaSchema(require('ajv/lib/refs/json-schema-draft-06.json') as object);
-  }
+  else ajv = new AjvDraft07.default(options);
   ajvs.set(draft, ajv);
   return ajv;
 }
+
+const DRAFT_06 = 'http://json-schema.org/draft-06/schema';
+
+/**
+ * Adds the draft-06 meta-schema to the draft-07 ajv when a schema names it, not before: adding it makes
+ * ajv compile the draft-07 meta-schema's validator at once (~25 ms of every run, for a draft few use).
+ */
+function withDraft06(ajv: AjvInstance, schemaUri: unknown): void {
+  if (typeof schemaUri !== 'string' || !schemaUri.replace(/^https:/, 'http:').startsWith(DRAFT_06)) return;
+  if (withDraft06Added.has(ajv)) return;
+  ajv.addMetaSchema(require('ajv/lib/refs/json-schema-draft-06.json') as object);
+  withDraft06Added.add(ajv);
+}
+
+const withDraft06Added = new WeakSet<AjvInstance>();
 
 /** The draft a `$schema` names, or undefined when Pantograph does not support it. */
 export function draftOf(schemaUri: unknown): SchemaDraft | undefined {
@@ -103,6 +115,7 @@ export function compileSettingsSchema(
     });
   }
   const ajv = ajvFor(draft);
+  withDraft06(ajv, obj.$schema);
   if (!ajv.validateSchema(obj)) {
     const problems = (ajv.errors ?? []).map((e) =>
       problem(
