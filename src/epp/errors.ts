@@ -34,6 +34,7 @@ export type EppErrorCode =
   | 'EPP_TEMPLATE_NOT_FOUND'
   | 'EPP_BREAK_OUTSIDE_ITERATION'
   | 'EPP_TIME_LIMIT'
+  | 'EPP_ITERATION_LIMIT'
   | 'EPP_EVAL';
 
 export interface Span {

@@ -341,6 +341,18 @@ describe('plain JavaScript values', () => {
   });
 });
 
+describe('iteration limit', () => {
+  it('stops an Integer range after 10,000,000 values with a typed error, where Puppet runs until it dies', () => {
+    // Without the limit, map collects until V8 aborts the process (found by the fuzz test).
+    const e = renderError('<% $n = 9223372036854775807 -%>\n<% $n.map |$v| { $v } %>');
+    expect([e.code, e.where, e.message]).toEqual([
+      'EPP_ITERATION_LIMIT',
+      't.epp:2:4',
+      'iterating the Integer range 0..9223372036854775806 stopped after 10000000 values',
+    ]);
+  });
+});
+
 describe('time limit', () => {
   it('stops an evaluation iterating a huge range with EPP_TIME_LIMIT at the loop', () => {
     const e = renderError('x\n<% Integer[0, 9223372036854775806].each |$i| { } %>', {}, { timeLimitMs: 100 });

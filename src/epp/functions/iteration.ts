@@ -115,13 +115,22 @@ function arraySequence(items: readonly Value[]): Sequence {
   };
 }
 
+/**
+ * The most values an Integer range yields. Puppet has no limit, and `9223372036854775807.map` runs until the
+ * process dies (here V8 aborts when the array outgrows it, which no error handling can catch); no template
+ * means to iterate that far, so beyond this an iteration is an error.
+ */
+export const MAX_RANGE_VALUES = 10_000_000;
+
 function* range(from: PInteger, to: PInteger, step: 1 | -1): Generator<Value> {
-  // A range may be astronomically long: the time limit of the evaluation, if any, is checked now and then.
+  // A range may be astronomically long: the number of values is limited, and the time limit of the
+  // evaluation, if any, is checked now and then.
   let n = 0;
   if (typeof from === 'number' && typeof to === 'number') {
     // Both ends are safe integers, so is every element: plain numbers all the way.
     for (let i = from; step > 0 ? i <= to : i >= to; i += step) {
-      if ((++n & 4095) === 0) checkTimeLimit();
+      if (++n > MAX_RANGE_VALUES) throw rangeLimit(from, to);
+      if ((n & 4095) === 0) checkTimeLimit();
       yield i;
     }
     return;
@@ -129,9 +138,19 @@ function* range(from: PInteger, to: PInteger, step: 1 | -1): Generator<Value> {
   const last = bigOf(to);
   const by = BigInt(step);
   for (let i = bigOf(from); step > 0 ? i <= last : i >= last; i += by) {
-    if ((++n & 4095) === 0) checkTimeLimit();
+    if (++n > MAX_RANGE_VALUES) throw rangeLimit(from, to);
+    if ((n & 4095) === 0) checkTimeLimit();
     yield integer(i);
   }
+}
+
+function rangeLimit(from: PInteger, to: PInteger): EppEvalError {
+  const error = new EppEvalError(
+    'EPP_ITERATION_LIMIT',
+    `iterating the Integer range ${from}..${to} stopped after ${MAX_RANGE_VALUES} values`,
+  );
+  error.hint = `a template iterates at most ${MAX_RANGE_VALUES} values of a range: is the Integer what you meant?`;
+  return error;
 }
 
 function rangeSequence(from: PInteger, to: PInteger): Sequence {
