@@ -22,7 +22,6 @@ import {
   YAMLMap,
   YAMLSeq,
 } from 'yaml';
-import { lineColumn } from '../epp/position.js';
 import { type EngineErrorCode, problem } from './errors.js';
 import { type Data, type Position, type PositionLookup, ReplaceValue, type SyncData } from './model.js';
 import type { Problem } from './render-plan.js';

@@ -14,8 +14,9 @@ const json = (text: string) => parseJsonData(text, 'f.json', 'TEMPLATE_JSON');
 /** Every pointer of a value, depth first. */
 function pointers(data: Data, pointer = ''): string[] {
   const out = [pointer];
-  if (Array.isArray(data)) data.forEach((v, i) => out.push(...pointers(v, `${pointer}/${i}`)));
-  else if (data !== null && typeof data === 'object') {
+  if (Array.isArray(data)) {
+    for (let i = 0; i < data.length; i++) out.push(...pointers(data[i] as Data, `${pointer}/${i}`));
+  } else if (data !== null && typeof data === 'object') {
     for (const [k, v] of Object.entries(data))
       out.push(...pointers(v, `${pointer}/${escapePointerSegment(k)}`));
   }
