@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import AjvDraft07, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019.js';
 import Ajv2020 from 'ajv/dist/2020.js';
+import { packagePath } from '../package-root.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { EngineError, type EngineErrorCode, problem } from './errors.js';
 import type { Data, PositionLookup, SyncData } from './model.js';
@@ -224,13 +225,13 @@ function parentOf(pointer: string): string {
 
 const shipped = new Map<string, CompiledSchema>();
 
-/** One of the schemas Pantograph ships in `schemas/` (found from this module, in src/ or dist/). */
+/** One of the schemas Pantograph ships in `schemas/`. */
 export function shippedSchema(name: 'template' | 'sync'): CompiledSchema {
   let compiled = shipped.get(name);
   if (!compiled) {
-    const url = new URL(`../../schemas/${name}.schema.json`, import.meta.url);
-    const schema = JSON.parse(readFileSync(url, 'utf8')) as unknown;
-    compiled = compileSettingsSchema(schema, url.pathname);
+    const file = packagePath('schemas', `${name}.schema.json`);
+    const schema = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    compiled = compileSettingsSchema(schema, file);
     shipped.set(name, compiled);
   }
   return compiled;

@@ -13,9 +13,9 @@
  * hook derives needs no schema entry, one added by an earlier hook does. A template whose hook fails or
  * whose settings are invalid renders nothing (its problems say why); the other templates still plan.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PHash } from '../epp/runtime/values.js';
+import { engineVersion } from '../version.js';
 import { type OutputClaim, resolvePaths } from './composition.js';
 import { problem } from './errors.js';
 import { type HookState, runHook } from './hooks.js';
@@ -138,10 +138,8 @@ function chooseOutputs(templates: readonly ResolvedTemplate[], problems: Problem
   return chosen.winners.map((c) => c.file);
 }
 
-/** The engine's version, from package.json (found from this module in src/ or dist/). */
-export const ENGINE_VERSION: string = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+/** The engine's version, from package.json. */
+export const ENGINE_VERSION: string = engineVersion();
 
 /** Errors first, then warnings; otherwise in the order found. */
 function sortProblems(list: readonly Problem[]): Problem[] {

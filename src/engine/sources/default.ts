@@ -1,17 +1,16 @@
 /**
- * The `default` source: the template repository shipped inside the package (`templates/`), found from
- * this module so it works from `src/engine/sources/` and `dist/engine/sources/` alike, or the directory
- * named by `PANTOGRAPH_DEFAULT_SOURCE`.
+ * The `default` source: the template repository shipped inside the package (`templates/`), or the
+ * directory named by `PANTOGRAPH_DEFAULT_SOURCE`.
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../package-root.js';
 import { EngineError } from '../errors.js';
 import type { ResolvedSource, SourceSpec } from '../model.js';
 
 /** The bundled templates directory (it may not exist in a development checkout). */
 export function bundledTemplatesDir(): string {
-  return fileURLToPath(new URL('../../../templates/', import.meta.url)).replace(/\/$/, '');
+  return packagePath('templates');
 }
 
 export function resolveDefaultSource(
