@@ -1,8 +1,9 @@
 /**
- * Loads the `epp render` fast path. A build (`npm run build`) leaves it bundled as one CommonJS file with a
- * V8 code cache beside it, made at build time: compiling the bundle from the cache instead of from source
- * is most of what keeps `pantograph epp render` close to a bare `node` start on Node 20, which has no
- * compile cache of its own. Without the bundle (tests run the TypeScript sources) the plain module is
+ * Loads the command's bundles. A build (`npm run build`, scripts/bundle-cli.mjs) leaves the command line
+ * (`main.cjs`) and `pantograph epp render` alone (`fast-epp-render.cjs`) bundled as CommonJS files, each
+ * with a V8 code cache beside it made at build time after a warm-up run: compiling from the cache instead
+ * of from source is much of what keeps start-up short on Node 20, which has no compile cache of its own
+ * and loads ES modules one by one. Without a bundle (tests run the TypeScript sources) the plain module is
  * imported; a cache V8 rejects (another Node version) only costs the compile it would have saved.
  * CommonJS, as the entry that requires it (see bin.cts).
  */
@@ -12,23 +13,35 @@ import path = require('node:path');
 import vm = require('node:vm');
 
 type FastPath = typeof import('./fast-epp-render.js');
+type Main = typeof import('./main.js');
 
+/** The `epp render` fast path: the bundle, or the module. */
 async function loadFastPath(): Promise<FastPath> {
-  const bundle = path.join(__dirname, 'fast-epp-render.cjs');
-  if (!fs.existsSync(bundle)) return import('./fast-epp-render.js');
+  return (loadBundle('fast-epp-render.cjs') as FastPath | undefined) ?? import('./fast-epp-render.js');
+}
+
+/** The whole command line: the bundle, or the module. */
+async function loadMain(): Promise<Main> {
+  return (loadBundle('main.cjs') as Main | undefined) ?? import('./main.js');
+}
+
+/** A bundle of this directory with its code cache, or undefined when the build made none. */
+function loadBundle(name: string): unknown {
+  const bundle = path.join(__dirname, name);
+  if (!fs.existsSync(bundle)) return undefined;
   const cache = `${bundle}.cache`;
   return runBundle(bundle, fs.existsSync(cache) ? fs.readFileSync(cache) : undefined).exports;
 }
 
-/** Compiles and runs the CommonJS bundle the way Node's own loader wraps a module. */
-function runBundle(file: string, cachedData: Buffer | undefined): { exports: FastPath; script: vm.Script } {
+/** Compiles and runs a CommonJS bundle the way Node's own loader wraps a module. */
+function runBundle(file: string, cachedData: Buffer | undefined): { exports: unknown; script: vm.Script } {
   const source = fs.readFileSync(file, 'utf8');
   const wrapper = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new vm.Script(wrapper, { filename: file, ...(cachedData ? { cachedData } : {}) });
-  const module = { exports: {} as FastPath };
+  const module = { exports: {} as unknown };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run(module.exports, nodeModule.createRequire(file), module, file, path.dirname(file));
   return { exports: module.exports, script };
 }
 
-export = { loadFastPath, runBundle };
+export = { loadFastPath, loadMain, runBundle };

@@ -123,13 +123,16 @@ describe('pantograph epp render (built CLI)', () => {
     expect(js.stdout).toMatch(/^"use strict";/);
   });
 
-  it('starts from the bundled render path and its V8 code cache, which V8 accepts', async () => {
-    const bundle = resolve(import.meta.dirname, '../../dist/cli/fast-epp-render.cjs');
-    const { runBundle } = createRequire(import.meta.url)('../../dist/cli/load-fast-path.cjs') as {
-      runBundle: (file: string, cache: Buffer) => { exports: { fastEppRender: unknown }; script: Script };
+  it.each([
+    ['the command line', 'main.cjs', 'main'],
+    ['the epp render path', 'fast-epp-render.cjs', 'fastEppRender'],
+  ])('starts %s from its bundle and V8 code cache, which V8 accepts', (_what, name, entry) => {
+    const bundle = resolve(import.meta.dirname, '../../dist/cli', name);
+    const { runBundle } = createRequire(import.meta.url)('../../dist/cli/load-bundle.cjs') as {
+      runBundle: (file: string, cache: Buffer) => { exports: Record<string, unknown>; script: Script };
     };
     const { exports, script } = runBundle(bundle, readFileSync(`${bundle}.cache`));
     expect(script.cachedDataRejected).toBe(false);
-    expect(typeof exports.fastEppRender).toBe('function');
+    expect(typeof exports[entry]).toBe('function');
   });
 });
