@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     testTimeout: 60_000,
+    globalSetup: ['test/helpers/global-setup.ts'],
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],

@@ -6,14 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import AjvDraft07, { type ErrorObject, type ValidateFunction } from 'ajv';
-import Ajv2019 from 'ajv/dist/2019.js';
-import Ajv2020 from 'ajv/dist/2020.js';
+import type AjvDraft07 from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { packagePath } from '../package-root.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { EngineError, type EngineErrorCode, problem } from './errors.js';
-import type { Data, PositionLookup, SyncData } from './model.js';
+import type { Data, Position, PositionLookup, SyncData } from './model.js';
 import type { Problem } from './render-plan.js';
+import { loadValidator, storeValidator, validatorKey } from './validator-cache.js';
 import { escapePointerSegment, toJson } from './yaml-data.js';
 
 type AjvInstance = InstanceType<typeof AjvDraft07.default>;
@@ -53,10 +53,14 @@ function ajvFor(draft: SchemaDraft): AjvInstance {
     validateFormats: false,
     verbose: true,
     logger: false,
+    // The generated source is kept for the validator cache (standalone code).
+    code: { source: true },
   } as const;
-  if (draft === '2019-09') ajv = new Ajv2019.default(options);
-  else if (draft === '2020-12') ajv = new Ajv2020.default(options);
-  else ajv = new AjvDraft07.default(options);
+  // Loaded here, not imported: a run whose validators all come from the cache never loads ajv.
+  const module =
+    draft === '2019-09' ? 'ajv/dist/2019' : draft === '2020-12' ? 'ajv/dist/2020' : 'ajv/dist/ajv';
+  const Ajv = (require(module) as { default: typeof AjvDraft07.default }).default;
+  ajv = new Ajv(options);
   ajvs.set(draft, ajv);
   return ajv;
 }
@@ -115,6 +119,29 @@ export function compileSettingsSchema(
       hint: 'use draft-06, draft-07, 2019-09 or 2020-12',
     });
   }
+  const key = validatorKey(draft, obj);
+  const fn = loadValidator(key) ?? compileValidator(obj, draft, key, where, code);
+  const compiled: CompiledSchema = {
+    schema: obj,
+    draft,
+    validate(data) {
+      if (fn(toJson(data))) return [];
+      return violations(fn.errors ?? []);
+    },
+  };
+  compiledCache.set(schema as object, compiled);
+  compiledCache.set(obj, compiled);
+  return compiled;
+}
+
+/** Checks a schema against its meta-schema and compiles it with ajv, storing the validator in the cache. */
+function compileValidator(
+  obj: Record<string, unknown>,
+  draft: SchemaDraft,
+  key: string,
+  where: (pointer: string) => Position,
+  code: EngineErrorCode,
+): ValidateFunction {
   const ajv = ajvFor(draft);
   withDraft06(ajv, obj.$schema);
   if (!ajv.validateSchema(obj)) {
@@ -139,17 +166,11 @@ export function compileSettingsSchema(
   } catch (e) {
     throw new EngineError(code, `invalid schema: ${(e as Error).message}`, { position: where('') });
   }
-  const compiled: CompiledSchema = {
-    schema: obj,
-    draft,
-    validate(data) {
-      if (fn(toJson(data))) return [];
-      return violations(fn.errors ?? []);
-    },
+  const standalone = require('ajv/dist/standalone') as {
+    default: (a: AjvInstance, v: ValidateFunction) => string;
   };
-  compiledCache.set(schema as object, compiled);
-  compiledCache.set(obj, compiled);
-  return compiled;
+  storeValidator(key, standalone.default(ajv, fn));
+  return fn;
 }
 
 /** Compiled schemas by the object given (and the JSON object made of it), so compiling twice is free. */

@@ -1,0 +1,85 @@
+/**
+ * Compiled settings validators kept between runs (src/engine/validator-cache.ts): a validator loaded from
+ * the cache must report exactly what a freshly compiled one reports, and a cache that is damaged or cannot
+ * be written must cost nothing but a compile.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { compileSettingsSchema } from '../../src/engine/json-schema.js';
+import { loadValidator, validatorKey } from '../../src/engine/validator-cache.js';
+import { removeTempDirs, tempDir } from '../helpers/fs.js';
+
+let cache: string;
+beforeEach(() => {
+  cache = tempDir('pantograph-cache-');
+  vi.stubEnv('PANTOGRAPH_CACHE_DIR', cache);
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+  removeTempDirs();
+});
+
+/** A schema using what the violations read from ajv's errors: parent schemas, the data, x-message. */
+const schema = () => ({
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', pattern: '^[a-z]+$', 'x-message': 'must be lowercase letters' },
+    mode: { enum: ['strict', 'lenient'] },
+    count: { type: 'integer', minimum: 1 },
+    list: { type: 'array', items: { $ref: '#/definitions/item' } },
+  },
+  definitions: { item: { type: 'string' } },
+});
+const bad = { nmae: 'x', name: 'X1', mode: 'strikt', count: 0n, list: ['a', 2n] };
+const files = () => readdirSync(join(cache, 'schemas'));
+
+describe('the validator cache', () => {
+  it('stores a compiled validator, and one loaded from it reports exactly what a compiled one does', () => {
+    const compiled = compileSettingsSchema(schema(), 'x.json');
+    const fresh = compiled.validate(bad);
+    expect(fresh.map((v) => v.message)).toEqual([
+      "unknown key 'nmae'",
+      'must be lowercase letters',
+      'must be one of "strict", "lenient"',
+      'must be >= 1',
+      'must be string',
+    ]);
+    expect(files()).toEqual([`${validatorKey('draft-07', schema())}.cjs`]);
+    // A new but equal schema object: not the in-memory cache, the file.
+    expect(loadValidator(validatorKey('draft-07', schema()))).toBeTypeOf('function');
+    expect(compileSettingsSchema(schema(), 'x.json').validate(bad)).toEqual(fresh);
+    expect(compileSettingsSchema(schema(), 'x.json').validate({ name: 'ok', list: [] })).toEqual([]);
+  });
+
+  it('keys a validator by the schema text: a changed schema is compiled anew', () => {
+    compileSettingsSchema(schema(), 'x.json');
+    const changed = { ...schema(), additionalProperties: true };
+    expect(compileSettingsSchema(changed, 'x.json').validate({ other: 1n })).toEqual([]);
+    expect(files()).toHaveLength(2);
+  });
+
+  it('compiles again over a damaged file, and replaces it', () => {
+    compileSettingsSchema(schema(), 'x.json');
+    const file = join(cache, 'schemas', files()[0]!);
+    writeFileSync(file, 'this is not JavaScript (');
+    expect(compileSettingsSchema(schema(), 'x.json').validate(bad)).toHaveLength(5);
+    expect(readFileSync(file, 'utf8')).toMatch(/^"use strict";/);
+  });
+
+  it('still validates when the cache cannot be written', () => {
+    // A file where the cache's directory should be: no directory can be made, not even by root.
+    writeFileSync(join(cache, 'schemas'), 'in the way');
+    expect(compileSettingsSchema(schema(), 'x.json').validate(bad)).toHaveLength(5);
+    expect(readFileSync(join(cache, 'schemas'), 'utf8')).toBe('in the way');
+  });
+
+  it('refuses an invalid schema every time: only valid schemas are stored', () => {
+    const invalid = { type: 'object', properties: { a: { type: 'no-such-type' } } };
+    expect(() => compileSettingsSchema(invalid, 'x.json')).toThrow(/invalid schema/);
+    expect(() => compileSettingsSchema({ ...invalid }, 'x.json')).toThrow(/invalid schema/);
+    expect(existsSync(join(cache, 'schemas'))).toBe(false);
+  });
+});
