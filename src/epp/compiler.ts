@@ -628,11 +628,34 @@ class Generator {
     if (COLLECTION_FAST_PATHS.has(name) && n === 1)
       return `rt.${name}(${this.expr(argNodes[0]!)}, ${this.pos(node)}, ${this.site()})`;
     if (name === 'join' && (n === 1 || n === 2)) {
+      const fused = this.mapJoinCall(argNodes[0]!, argNodes[1], node);
+      if (fused) return fused;
       // `U` (unset) stands for an absent delimiter.
       const delimiter = n === 2 ? this.expr(argNodes[1]!) : 'U';
       return `rt.join(${this.expr(argNodes[0]!)}, ${delimiter}, ${this.pos(node)}, ${this.site()})`;
     }
     return undefined;
+  }
+
+  /**
+   * `$xs.map |$x| { ... }.join(', ')`: one runtime call that builds the text in the loop (`Runtime.mapJoin`),
+   * for a map the iteration fast path takes and a delimiter that is absent or a string literal (evaluated
+   * before the map, which only a literal makes no difference to).
+   */
+  private mapJoinCall(mapNode: Node, delimiterNode: Node | undefined, node: Node): string | undefined {
+    if ((mapNode.type !== 'MethodCall' && mapNode.type !== 'Call') || mapNode.name !== 'map')
+      return undefined;
+    if (delimiterNode && !isString(delimiterNode)) return undefined;
+    const lambda = mapNode.lambda;
+    const mapArgs = mapNode.type === 'MethodCall' ? [mapNode.receiver].concat(mapNode.args) : mapNode.args;
+    if (!lambda || requiredCount(lambda.params) !== lambda.params.length) return undefined;
+    if (mapArgs.length !== 1 || hasSplat(mapArgs)) return undefined;
+    const receiver = this.expr(mapArgs[0]!);
+    const fn = this.plainLambda(lambda);
+    const delimiter = delimiterNode ? this.expr(delimiterNode) : 'U';
+    const map = `${this.pos(mapNode)}, ${this.site()}`;
+    const join = `${this.pos(node)}, ${this.site()}`;
+    return `rt.mapJoin(${receiver}, ${fn.code}, ${lambda.params.length}, ${delimiter}, ${map}, ${join}${arityArgument(fn)})`;
   }
 
   private access(node: AccessNode): string {

@@ -240,6 +240,50 @@ describe('collection functions in place', () => {
   });
 });
 
+describe('map then join in one loop', () => {
+  // Each template is rendered three times: interpreted (map, then join), then compiled (rt.mapJoin).
+  const thrice = (source: string, options = {}) => {
+    const template = compileEpp(source);
+    const outputs = [1, 2, 3].map(() => template.render({}, options));
+    expect(new Set(outputs).size, source).toBe(1);
+    return outputs[0];
+  };
+
+  it('gives what map then join give, as Puppet 7 prints them', () => {
+    // Expected texts from puppet epp render.
+    expect(thrice('<%= [a, b].map |$x| { "<${x}>" }.join(", ") %>')).toBe('<a>, <b>');
+    expect(thrice('<%= [a, b].map |$i, $x| { "${i}${x}" }.join %>')).toBe('0a1b');
+    expect(thrice('<%= [1, [2, 3], undef, 2.5].map |$x| { $x }.join("-") %>')).toBe('1-2-3--2.5');
+    expect(thrice('<%= [1, 2].map |$x| { [$x, $x] }.join(",") %>')).toBe('1,1,2,2');
+    expect(thrice('<%= [a, 1, b].map |$x| { $x }.join(",") %>')).toBe('a,1,b');
+    expect(thrice('<%= {a => 1, b => 2}.map |$k, $v| { "${k}=${v}" }.join(\'&\') %>')).toBe('a=1&b=2');
+    expect(thrice('<%= [].map |$x| { $x }.join(",") %>')).toBe('');
+    expect(thrice('<%= map([x]) |$x| { "${x}!" }.join(",") %>')).toBe('x!');
+  });
+
+  it('ends at a break() with the results so far', () => {
+    expect(thrice('<%= [1, 2, 3].map |$x| { if $x == 2 { break() } "${x}" }.join(",") %>')).toBe('1');
+    expect(thrice('<%= [1, 2].map |$x| { break() }.join(",") %>')).toBe('');
+    expect(thrice('<%= [1, 2, 3].map |$x| { if $x == 3 { break() } $x }.join(",") %>')).toBe('1,2');
+  });
+
+  it('honours functions that replace map or join', () => {
+    const source = '<%= [1, 2].map |$x| { "${x}" }.join(",") %>';
+    const join = defineFunction('join', 1, 2, (_ctx, args) => `J${args.length}`);
+    const map = defineFunction('map', 1, 1, (_ctx, _args, block) => [block?.('m')], 'required');
+    expect(thrice(source, { functions: [join] })).toBe('J2');
+    expect(thrice(source, { functions: [map] })).toBe('m');
+    expect(thrice(source)).toBe('1,2');
+  });
+
+  it('points errors in the lambda at their own position', () => {
+    for (let i = 0; i < 2; i++) {
+      const e = renderError('<%= [1].map |$x| { $x + a }.join(",") %>');
+      expect([e.code, e.where]).toEqual(['EPP_OPERATOR', 't.epp:1:23']);
+    }
+  });
+});
+
 describe('Integers and Floats', () => {
   it('compute on numbers and go exact beyond 2^53', () => {
     expect(renderEpp('<% [a, b].each |$i, $x| { %><%= $i * 10 + 1 %>,<% } %>')).toBe('1,11,');

@@ -876,6 +876,54 @@ export class Runtime implements CallContext {
     return this.call('join', args, undefined, p, undefined, site);
   }
 
+  /**
+   * `$xs.map |$x| { ... }.join(d)`, a common idiom, in one loop: when both are the core functions and the
+   * receiver is an Array, the text is built as the lambda returns strings, without map's array and join's
+   * second pass. The results are still kept (an array made once, at its size) for anything else: a result
+   * that is not a string, or a delimiter that is not one, goes to the ordinary join. A `break()` ends map
+   * with the results so far, as `Runtime.map` does. Otherwise the two calls, as written.
+   */
+  mapJoin(
+    receiver: Value,
+    fn: PlainLambda,
+    n: number,
+    d: Value | typeof UNSET,
+    p: number,
+    site: CallSite,
+    pj: number,
+    joinSite: CallSite,
+    lp?: number,
+  ): Value {
+    const delimiter = d === UNSET ? '' : d;
+    if (
+      !Array.isArray(receiver) ||
+      (n !== 1 && n !== 2) ||
+      typeof delimiter !== 'string' ||
+      !this.isCore(coreIteration.map, site) ||
+      !this.isCore(coreCollection.join, joinSite)
+    ) {
+      return this.join(this.map(receiver, fn, n, p, site, lp), d, pj, joinSite);
+    }
+    const length = receiver.length;
+    const results: Value[] = new Array(length);
+    let text = '';
+    let strings = true;
+    let i = 0;
+    try {
+      for (; i < length; i++) {
+        const v = n === 2 ? fn(i, receiver[i]) : fn(receiver[i]);
+        results[i] = v;
+        if (!strings) continue;
+        if (typeof v === 'string') text = i === 0 ? v : text + delimiter + v;
+        else strings = false;
+      }
+    } catch (e) {
+      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
+      results.length = i; // break(): the results so far
+    }
+    return strings ? text : this.join(results, d, pj, joinSite);
+  }
+
   /** `return(v)` (or a `next(v)` outside any lambda) ends the template: its value, else rethrows. */
   returnValue(e: unknown): Value {
     if (e instanceof ReturnSignal || e instanceof NextSignal) return e.value;
