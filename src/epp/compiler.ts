@@ -48,7 +48,7 @@ import {
   requiredCount,
   SCOPE_FUNCTIONS,
 } from './calls.js';
-import { constantKey, isConstant, LazyConstantSlot, literal } from './constants.js';
+import { constantKey, isConstant, LazyConstantSlot, literal, parameterLayout } from './constants.js';
 import type { Span } from './errors.js';
 import { newCallSite } from './functions/registry.js';
 import { forEachChild, visitAll, type WalkNode } from './node-children.js';
@@ -200,26 +200,12 @@ class Generator {
    * Otherwise one parameter after the other, in order.
    */
   private templateParameters(params: readonly ParameterNode[]): string {
-    // One loop over the parameters, each expression tested once (this runs for every compile).
     const n = params.length;
-    const names: string[] = [];
-    const codeDefaults: boolean[] = [];
-    let allData = true;
-    let firstCode = -1;
-    let codeDefaultsLast = true;
-    for (let i = 0; i < n; i++) {
-      const param = params[i]!;
-      names.push(param.name);
-      if (param.valueType && !isConstant(param.valueType)) allData = false;
-      const codeDefault = param.defaultValue !== undefined && !isConstant(param.defaultValue);
-      codeDefaults.push(codeDefault);
-      if (codeDefault) {
-        if (firstCode < 0) firstCode = i;
-      } else if (firstCode >= 0) codeDefaultsLast = false;
-    }
+    const names = params.map((param) => param.name);
+    const { codeDefaults, asData } = parameterLayout(params);
     const p = this.pos(params[0] ?? { start: 0, end: 0 });
     const lines: string[] = [];
-    if (allData && codeDefaultsLast) {
+    if (asData) {
       const specs: ParameterSpec[] = [];
       for (let i = 0; i < n; i++) specs.push(this.parameterSpec(params[i]!, codeDefaults[i]!));
       lines.push(`const P = rt.params(${this.fixed({ names, p, specs } satisfies ParameterSet)});`);

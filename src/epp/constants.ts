@@ -3,7 +3,7 @@
  * compiler and the interpreter: which expressions are constant, the key that identifies a constant's value
  * in every template, and the plan by which the runtime computes it once (see `Runtime.constant`).
  */
-import type { Node } from './ast.js';
+import type { Node, ParameterNode } from './ast.js';
 import type { ConstantPlan, ConstantSlot } from './runtime/runtime.js';
 import { float, integer, type Value } from './runtime/values.js';
 
@@ -157,4 +157,32 @@ function constantKeys(nodes: readonly Node[]): string {
   let key = '';
   for (let i = 0; i < nodes.length; i++) key += i > 0 ? `,${constantKey(nodes[i]!)}` : constantKey(nodes[i]!);
   return key;
+}
+
+/** How a template's parameters are bound, decided alike by the compiler and the interpreter. */
+export interface ParameterLayout {
+  /** Per parameter: its default is an expression that is no constant (evaluated by the code). */
+  readonly codeDefaults: readonly boolean[];
+  /**
+   * Every type is a constant (or absent) and the defaults that are code come last: the runtime binds the
+   * parameters as data (`Runtime.params`), the code evaluates the code defaults after. Otherwise one
+   * parameter after the other, in order.
+   */
+  readonly asData: boolean;
+}
+
+export function parameterLayout(params: readonly ParameterNode[]): ParameterLayout {
+  const codeDefaults: boolean[] = [];
+  let constantTypes = true;
+  let codeDefaultsLast = true;
+  let sawCode = false;
+  for (let i = 0; i < params.length; i++) {
+    const param = params[i]!;
+    if (param.valueType && !isConstant(param.valueType)) constantTypes = false;
+    const codeDefault = param.defaultValue !== undefined && !isConstant(param.defaultValue);
+    codeDefaults.push(codeDefault);
+    if (codeDefault) sawCode = true;
+    else if (sawCode) codeDefaultsLast = false;
+  }
+  return { codeDefaults, asData: constantTypes && codeDefaultsLast };
 }

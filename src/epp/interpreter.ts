@@ -28,7 +28,7 @@ import {
   requiredCount,
   SCOPE_FUNCTIONS,
 } from './calls.js';
-import { constantKey, isConstant, LazyConstantSlot, literalValue } from './constants.js';
+import { constantKey, isConstant, LazyConstantSlot, literalValue, parameterLayout } from './constants.js';
 import { type CallSite, type Lambda, newCallSite } from './functions/registry.js';
 import {
   interpolateText,
@@ -132,21 +132,16 @@ export class TemplateInterpreter {
 
   /**
    * The template's parameters as the runtime's data, made once: the spec of each parameter whose type is a
-   * constant (or absent), and, when every type is and the defaults that are code come last, the whole set
-   * for `Runtime.params` (the compiler's `templateParameters` makes the same choice).
+   * constant (or absent), and the whole set for `Runtime.params` when `parameterLayout` binds them as data.
    */
   parameters(params: readonly ParameterNode[]): ParameterPlan {
     if (this.parameterPlan) return this.parameterPlan;
+    const { codeDefaults, asData } = parameterLayout(params);
     const specs: (ParameterSpec | undefined)[] = [];
-    let allData = true;
-    let codeDefaultsLast = true;
-    let sawCode = false;
-    for (const param of params) {
-      const codeDefault = param.defaultValue !== undefined && !isConstant(param.defaultValue);
-      if (codeDefault) sawCode = true;
-      else if (sawCode) codeDefaultsLast = false;
+    for (let i = 0; i < params.length; i++) {
+      const param = params[i]!;
+      const codeDefault = codeDefaults[i]!;
       if (param.valueType && !isConstant(param.valueType)) {
-        allData = false;
         specs.push(undefined);
         continue;
       }
@@ -159,10 +154,9 @@ export class TemplateInterpreter {
       });
     }
     const p = this.pos(params[0] ?? NO_SPAN);
-    const set =
-      allData && codeDefaultsLast
-        ? { names: params.map((param) => param.name), p, specs: specs as ParameterSpec[] }
-        : undefined;
+    const set = asData
+      ? { names: params.map((param) => param.name), p, specs: specs as ParameterSpec[] }
+      : undefined;
     this.parameterPlan = { specs, set };
     return this.parameterPlan;
   }
