@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ClassifyInput, classify } from '../../src/sync/classify.js';
 import { unifiedDiff } from '../../src/sync/diff.js';
-import { globToRegExp, matchesBasename, matchesPath } from '../../src/sync/glob.js';
+import { matchesBasename, matchesPath } from '../../src/sync/glob.js';
 import { sha256 } from '../../src/sync/hash.js';
 import { type LockFile, parseLock, serializeLock } from '../../src/sync/lock.js';
 import { checkOutputPath } from '../../src/sync/paths.js';
@@ -151,7 +151,12 @@ describe('globs', () => {
     expect(matchesPath('a.txt', 'aXtxt')).toBe(false);
     expect(matchesBasename('*.rb', 'lib/x/y.rb')).toBe(true);
     expect(matchesBasename('*.rb', 'lib/x.rb/y')).toBe(false);
-    expect(globToRegExp('a+b(c)').test('a+b(c)')).toBe(true);
+    expect(matchesPath('a+b(c)', 'a+b(c)')).toBe(true);
+    expect(matchesPath('*(old).md', 'notesold.md')).toBe(false);
+    expect(matchesPath('* (old).md', 'notes (old).md')).toBe(true);
+    expect(matchesPath('a+b(c)*', 'a+bcx')).toBe(false);
+    expect(matchesPath('!keep.txt', '!keep.txt')).toBe(true);
+    expect(matchesPath('!keep.txt', 'other.txt')).toBe(false);
   });
 });
 
