@@ -25,6 +25,19 @@ async function loadMain(): Promise<Main> {
   return (loadBundle('main.cjs') as Main | undefined) ?? import('./main.js');
 }
 
+/** The library's bundle (`dist/lib/pantograph.cjs`) with its code cache: what the package's entries export. */
+function loadLibrary(file: string): unknown {
+  let library = libraries.get(file);
+  if (library === undefined) {
+    const cache = `${file}.cache`;
+    library = runBundle(file, fs.existsSync(cache) ? fs.readFileSync(cache) : undefined).exports;
+    libraries.set(file, library);
+  }
+  return library;
+}
+/** Loaded once per process: both entries of the package must hand out the same classes and caches. */
+const libraries = new Map<string, unknown>();
+
 /** A bundle of this directory with its code cache, or undefined when the build made none. */
 function loadBundle(name: string): unknown {
   const bundle = path.join(__dirname, name);
@@ -44,4 +57,4 @@ function runBundle(file: string, cachedData: Buffer | undefined): { exports: unk
   return { exports: module.exports, script };
 }
 
-export = { loadFastPath, loadMain, runBundle };
+export = { loadFastPath, loadLibrary, loadMain, runBundle };

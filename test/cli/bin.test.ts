@@ -126,6 +126,7 @@ describe('pantograph epp render (built CLI)', () => {
   it.each([
     ['the command line', 'main.cjs', 'main'],
     ['the epp render path', 'fast-epp-render.cjs', 'fastEppRender'],
+    ['the library', '../lib/pantograph.cjs', 'renderEpp'],
   ])('starts %s from its bundle and V8 code cache, which V8 accepts', (_what, name, entry) => {
     const bundle = resolve(import.meta.dirname, '../../dist/cli', name);
     const { runBundle } = createRequire(import.meta.url)('../../dist/cli/load-bundle.cjs') as {
@@ -134,5 +135,24 @@ describe('pantograph epp render (built CLI)', () => {
     const { exports, script } = runBundle(bundle, readFileSync(`${bundle}.cache`));
     expect(script.cachedDataRejected).toBe(false);
     expect(typeof exports[entry]).toBe('function');
+  });
+});
+
+describe("the package's entries (built)", () => {
+  const dist = resolve(import.meta.dirname, '../../dist');
+
+  it("'pantograph' and 'pantograph/epp' load one library bundle: values of one are the other's", async () => {
+    const api = (await import(join(dist, 'index.js'))) as typeof import('../../src/index.js');
+    const epp = (await import(join(dist, 'epp', 'index.js'))) as typeof import('../../src/epp/index.js');
+    expect(epp.PFloat).toBe(api.PFloat);
+    expect(epp.renderEpp('<%= $f %> <%= $n %>', { f: api.float(2), n: 3 })).toBe('2.0 3');
+    expect(typeof api.loadProject).toBe('function');
+    expect(Object.keys(api)).not.toContain('warmUpRenders');
+  });
+
+  it('exports from the bundle every name the sources export', async () => {
+    const built = await import(join(dist, 'index.js'));
+    const source = await import('../../src/index.js');
+    expect(Object.keys(built).sort()).toEqual(Object.keys(source).sort());
   });
 });

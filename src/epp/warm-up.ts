@@ -1,0 +1,63 @@
+/**
+ * Templates rendered at build time, before the bundles' V8 code caches are written (scripts/bundle-cli.mjs):
+ * the cache holds the compiled code of the functions these renders ran, so a fresh process renders its first
+ * template without compiling the lexer, parser, interpreter and common functions first. They touch what
+ * templates commonly use (typed parameters and defaults, conditionals, loops over arrays and hashes,
+ * map/join/filter/reduce, interpolation, access, comparison, arithmetic, selectors, case), not any one
+ * template.
+ */
+import { renderEpp } from './epp.js';
+
+const CONFIG = `<%- |
+  String[1] $name,
+  Integer[1, 65535] $port,
+  Enum['a', 'b'] $mode,
+  Boolean $enabled,
+  Optional[String] $note = undef,
+  Array[String] $tags = [],
+  Hash[String, String] $labels = {},
+  Array[Hash[String, Data]] $items,
+  Float $ratio = 2.5,
+  String $dir = "/var/\${name}",
+| -%>
+# <%= $name %> (<%= $mode %>)
+<% if $tags.empty { -%>
+none
+<% } elsif $tags.length > 2 { -%>
+many: <%= $tags.join(', ') %>
+<% } else { -%>
+<%= $tags[0] %>
+<% } -%>
+<% unless $note =~ Undef { %>note = "<%= $note %>"<% } %>
+<% $labels.each |$k, $v| { -%>
+<%= $k %> = "<%= $v %>"
+<% } -%>
+<% $items.each |$i, $item| { -%>
+[<%= $item['name'] %>] <%= $i + 1 %>/<%= $items.length %> <%= $item['port'] * 2 %> <%= $ratio * $item['port'] %>
+<%   if $item['tags'] and !$item['tags'].empty { -%>
+tags = [<%= $item['tags'].map |$t| { "\\"\${t}\\"" }.join(', ') %>]
+<%   } -%>
+<% } -%>
+<%- $weights = $items.filter |$x| { $x['port'] > 1 }.map |$x| { $x['port'] } -%>
+total = <%= $weights.reduce(0) |$m, $w| { $m + $w } %> <%= $enabled ? { true => 'on', default => 'off' } %>
+<% case $mode { 'a': { %>A<% } default: { %>other<% } } %> <%= "\${dir}/x.log" %> <%= $port == 80 %>
+`;
+
+const VALUES = {
+  name: 'svc',
+  port: 8080,
+  mode: 'a',
+  enabled: true,
+  note: 'hi',
+  tags: ['x', 'y', 'z'],
+  labels: { team: 'ops', tier: 'one' },
+  items: [
+    { name: 'one', port: 1, tags: ['a'] },
+    { name: 'two', port: 2, tags: [] },
+  ],
+};
+
+/** Renders the warm-up templates `times` times (twice: a first render is interpreted, a second compiled). */
+export function warmUpRenders(times = 2): void {
+  for (let i = 0; i < times; i++) renderEpp(CONFIG, VALUES, { file: 'warm-up.epp' });
+}
