@@ -3,7 +3,7 @@
  * and engine options from flags, problems as text (file:line:col with a code frame) or JSON, aligned
  * tables, and settings values shown compactly.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { EngineError } from '../engine/errors.js';
 import { ReplaceValue, type ResolvedSource, type SourceSpec, type SyncData } from '../engine/model.js';
@@ -89,11 +89,27 @@ export function displayProblem(
   return { ...display, source, span: { start: offset, end: offset + 1 } };
 }
 
+/** Files larger than this get no code frame (a frame shows three lines; reading more is waste). */
+const MAX_FRAME_FILE = 1024 * 1024;
+
+/**
+ * The text of a file for a code frame: a regular file's own text, never a symlink's. A problem may be
+ * about a file Pantograph refused to read (a template's symlink to /proc/self/environ or to a credentials
+ * file), and its frame must not show what the refusal protected; so the file is opened with O_NOFOLLOW
+ * (a symlink fails to open, also one swapped in after a check) and read only when it is a regular file of
+ * at most 1 MiB. Undefined: no frame.
+ */
 function readText(file: string): string | undefined {
+  let fd: number | undefined;
   try {
-    return readFileSync(file, 'utf8');
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_FRAME_FILE) return undefined;
+    return readFileSync(fd, 'utf8');
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
