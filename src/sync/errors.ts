@@ -23,19 +23,28 @@ export type SyncErrorCode =
   | 'SYNC_NOT_MANAGED'
   | 'SYNC_EDITED';
 
+/** Where in a file of the project's (the lock file) a problem is: 1-based line and column. */
+export interface SyncPosition {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
 export class SyncError extends Error {
   override name = 'SyncError';
   readonly path: string | undefined;
   readonly hint: string | undefined;
+  readonly position: SyncPosition | undefined;
 
   constructor(
     readonly code: SyncErrorCode,
     message: string,
-    options: { path?: string; hint?: string; cause?: unknown } = {},
+    options: { path?: string; hint?: string; cause?: unknown; position?: SyncPosition } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.path = options.path;
     this.hint = options.hint;
+    this.position = options.position;
   }
 }
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { PlannedSource, RenderPlan } from '../engine/render-plan.js';
 import { errnoCode, SyncError } from './errors.js';
-import { LOCK_FILE } from './paths.js';
+import { checkOutputPath, LOCK_FILE } from './paths.js';
 import { writeFileAtomic } from './write.js';
 
 export const LOCK_VERSION = 1;
@@ -107,10 +107,17 @@ export function serializeLock(lock: LockFile): string {
   return `{\n${parts.join(',\n')}\n}\n`;
 }
 
+/**
+ * Reads a lock file. A lock is input like any other (hand-edited, or committed by someone else): every
+ * path in it, under `files` and under `directories`, is checked as an output path is (relative, no `..`,
+ * not reserved) before anything uses it, and every problem says where it is (line and column).
+ */
 export function parseLock(text: string, file = LOCK_FILE): LockFile {
-  const bad = (why: string): never => {
-    throw new SyncError('SYNC_LOCK_INVALID', `${file} is not a valid Pantograph lock file: ${why}`, {
-      path: file,
+  const bad = (why: string, offset?: number): never => {
+    const { line, column } = lineColumnOf(text, offset ?? 0);
+    throw new SyncError('SYNC_LOCK_INVALID', `${LOCK_FILE} is not a valid Pantograph lock file: ${why}`, {
+      path: LOCK_FILE,
+      position: { file, line, column },
       hint: 'Restore it from version control, or delete it to start over (files become `adopt`).',
     });
   };
@@ -118,19 +125,30 @@ export function parseLock(text: string, file = LOCK_FILE): LockFile {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return bad((error as Error).message);
+    const message = (error as Error).message;
+    const at = /at position (\d+)/.exec(message);
+    return bad(message.replace(/ in JSON at position \d+.*$/, ''), at ? Number(at[1]) : text.length);
   }
   if (!isObject(data)) return bad('not a JSON object');
   if (data.lockVersion !== LOCK_VERSION)
-    return bad(`unsupported lockVersion ${JSON.stringify(data.lockVersion)}`);
-  if (typeof data.engineVersion !== 'string') return bad('engineVersion is not a string');
+    return bad(`unsupported lockVersion ${JSON.stringify(data.lockVersion)}`, keyOffset(text, 'lockVersion'));
+  if (typeof data.engineVersion !== 'string')
+    return bad('engineVersion is not a string', keyOffset(text, 'engineVersion'));
   if (!Array.isArray(data.sources) || !Array.isArray(data.templates)) return bad('sources/templates missing');
   if (!Array.isArray(data.directories) || !data.directories.every((d) => typeof d === 'string')) {
-    return bad('directories is not a list of strings');
+    return bad('directories is not a list of strings', keyOffset(text, 'directories'));
   }
-  if (!isObject(data.files)) return bad('files is not an object');
+  const directoriesAt = keyOffset(text, 'directories');
+  for (const dir of data.directories as string[]) {
+    const why = lockedPathProblem(dir);
+    if (why) return bad(`directory ${JSON.stringify(dir)} ${why}`, valueOffset(text, dir, directoriesAt));
+  }
+  if (!isObject(data.files)) return bad('files is not an object', keyOffset(text, 'files'));
+  const filesAt = keyOffset(text, 'files');
   const files = new Map<string, LockedFile>();
   for (const [path, f] of Object.entries(data.files)) {
+    const why = lockedPathProblem(path);
+    if (why) return bad(`file ${JSON.stringify(path)} ${why}`, valueOffset(text, path, filesAt));
     if (
       !isObject(f) ||
       typeof f.template !== 'string' ||
@@ -141,7 +159,7 @@ export function parseLock(text: string, file = LOCK_FILE): LockFile {
       typeof f.rendered !== 'string' ||
       typeof f.disk !== 'string'
     ) {
-      return bad(`entry ${JSON.stringify(path)} is malformed`);
+      return bad(`entry ${JSON.stringify(path)} is malformed`, valueOffset(text, path, filesAt));
     }
     files.set(path, {
       template: f.template,
@@ -163,6 +181,42 @@ export function parseLock(text: string, file = LOCK_FILE): LockFile {
   };
 }
 
+/** Why a path read from the lock may not be used (the rules of `checkOutputPath`), or undefined. */
+function lockedPathProblem(path: string): string | undefined {
+  try {
+    checkOutputPath(path);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof SyncError)) throw error;
+    return error.code === 'SYNC_PATH_RESERVED'
+      ? 'is reserved'
+      : error.message.replace(/^Output path ".*?" /, '');
+  }
+}
+
+/** The offset of `"key":` in the text, or undefined. */
+function keyOffset(text: string, key: string): number | undefined {
+  const at = text.indexOf(`${JSON.stringify(key)}:`);
+  return at < 0 ? undefined : at;
+}
+
+/** The offset of the JSON string `value` at or after `from` (its first occurrence), or undefined. */
+function valueOffset(text: string, value: string, from = 0): number | undefined {
+  const at = text.indexOf(JSON.stringify(value), from);
+  return at < 0 ? undefined : at;
+}
+
+/** 1-based line and column of an offset. */
+function lineColumnOf(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, column: offset - start + 1 };
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -179,7 +233,7 @@ export function readLock(projectRoot: string): LockFile | undefined {
       cause: error,
     });
   }
-  return parseLock(text);
+  return parseLock(text, `${projectRoot}/${LOCK_FILE}`);
 }
 
 /**

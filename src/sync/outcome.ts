@@ -2,11 +2,11 @@
  * What a run leaves behind: the lock entry of each path after it (written, removed or left), the
  * directories Pantograph created that still exist, and the check that the target reached that state.
  */
-import { lstatSync, rmdirSync } from 'node:fs';
+import { rmdirSync } from 'node:fs';
 import { LISTED_UNMANAGED } from './classify.js';
 import { SyncError } from './errors.js';
 import { type LockedFile, modeString } from './lock.js';
-import { sameExec, Target } from './paths.js';
+import { isPlainDirectory, sameExec, Target } from './paths.js';
 import type { Item } from './status.js';
 import { plural } from './text.js';
 
@@ -55,19 +55,16 @@ export function settleDirectories(root: string, dirs: readonly string[], prune: 
   const unique = [...new Set(dirs)].sort((a, b) => b.length - a.length); // deepest first
   const kept: string[] = [];
   for (const dir of unique) {
+    if (!isPlainDirectory(root, dir)) continue; // gone, or a symlink now: never followed, no longer ours
     if (prune) {
       try {
         rmdirSync(`${root}/${dir}`);
         continue;
       } catch {
-        // not empty, or gone
+        // not empty
       }
     }
-    try {
-      if (lstatSync(`${root}/${dir}`).isDirectory()) kept.push(dir);
-    } catch {
-      // gone
-    }
+    kept.push(dir);
   }
   return kept.sort();
 }

@@ -200,6 +200,24 @@ export class Target {
   }
 }
 
+/**
+ * Whether `dir` (project-relative) is a real directory reached without any symlink, checked now, component
+ * by component: what `rmdir` of a directory named by the lock needs at the moment it runs, since a symlink
+ * may have been swapped in after the scan.
+ */
+export function isPlainDirectory(root: string, dir: string): boolean {
+  let path = root;
+  for (const part of dir.split('/')) {
+    path = `${path}/${part}`;
+    try {
+      if (!lstatSync(path).isDirectory()) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
 /** Reads `size` bytes (what fstat said) with no second fstat, as `readFileSync(fd)` would do. */
 function readAll(fd: number, size: number): Buffer {
   const buffer = Buffer.allocUnsafe(size);

@@ -7,7 +7,7 @@ import { realpathSync, rmdirSync, unlinkSync } from 'node:fs';
 import { SyncError } from './errors.js';
 import { readLock, writeLock } from './lock.js';
 import { acquireRunLock } from './mutex.js';
-import { checkOutputPath, LOCK_FILE, Target } from './paths.js';
+import { checkOutputPath, isPlainDirectory, LOCK_FILE, Target } from './paths.js';
 import { removeFile } from './write.js';
 
 export interface RemoveOptions {
@@ -28,6 +28,7 @@ export function remove(root: string, options: RemoveOptions = {}): RemoveResult 
     const lock = readLock(projectRoot);
     if (!lock) return { removed: [], directoriesRemoved: [], kept: [] };
     const target = new Target(projectRoot);
+    for (const dir of lock.directories) target.dir(dir); // no locked directory through a symlink
     const toRemove: string[] = [];
     const edited: string[] = [];
     const kept: string[] = [];
@@ -58,6 +59,7 @@ export function remove(root: string, options: RemoveOptions = {}): RemoveResult 
     const directoriesRemoved: string[] = [];
     const keptDirs: string[] = [];
     for (const dir of [...lock.directories].sort((a, b) => b.length - a.length)) {
+      if (!isPlainDirectory(projectRoot, dir)) continue;
       try {
         rmdirSync(`${projectRoot}/${dir}`);
         directoriesRemoved.push(dir);

@@ -109,6 +109,9 @@ export function scan(plan: RenderPlan, options: { paths?: readonly string[] } = 
   const root = projectRoot(plan);
   const target = new Target(root);
   const lock = readLock(root);
+  // The directories a lock names are removed when empty: one reached through a symlink is an error here,
+  // before anything is written, as a locked file's path would be (a hostile lock must not rmdir outside).
+  for (const dir of lock?.directories ?? []) target.dir(dir);
   const isNew = plan.isNew && lock === undefined;
   const planned = new Map<string, PlannedFile>();
   for (const f of plan.files) planned.set(f.path, f);

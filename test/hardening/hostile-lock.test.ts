@@ -1,0 +1,100 @@
+/**
+ * Issue 11, item 2: every path read from the lock is checked as an output path is, `directories` as well
+ * as `files`. A hand-edited or hostile (committed) lock naming `../outside` or a directory reached through
+ * a symlink must not make `remove` or `apply` rmdir anything outside the project; it is an error with the
+ * lock's line and column, and nothing is changed.
+ */
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoTree, syncYml } from '../apply-cli/fixtures.js';
+import { run } from '../cli/cli-helpers.js';
+import { removeTempDirs, snapshotDir, tempDir, tempTree, writeTree } from '../helpers/fs.js';
+
+afterAll(removeTempDirs);
+
+/** An applied project (its lock names directory `extra`), and an empty directory beside it. */
+async function appliedProject(): Promise<{ project: string; outside: string }> {
+  const repo = tempTree(repoTree());
+  const parent = tempDir();
+  const project = join(parent, 'project');
+  writeTree(project, { '.sync.yml': syncYml(repo, '', '[extra]') });
+  expect((await run(project, 'apply')).code).toBe(0);
+  const outside = join(parent, 'outside-empty');
+  mkdirSync(outside);
+  return { project, outside };
+}
+
+function editLockDirectories(project: string, directories: string[]): string {
+  const path = join(project, '.pantograph.lock');
+  const lock = JSON.parse(readFileSync(path, 'utf8')) as { directories: string[] };
+  lock.directories = directories;
+  writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
+  return readFileSync(path, 'utf8');
+}
+
+/** 1-based line:col of the first occurrence of `needle` in `text`. */
+function lineCol(text: string, needle: string): string {
+  const at = text.indexOf(needle);
+  const before = text.slice(0, at).split('\n');
+  return `${before.length}:${before[before.length - 1]!.length + 1}`;
+}
+
+describe('a lock whose directories leave the project', () => {
+  it.each([['remove'], ['apply'], ['status']])('`%s` refuses `../dir` with its position', async (command) => {
+    const { project, outside } = await appliedProject();
+    const escape = `../${basename(outside)}`;
+    const text = editLockDirectories(project, ['extra', escape]);
+    const before = snapshotDir(project);
+    const r = await run(project, command);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('SYNC_LOCK_INVALID');
+    expect(r.stderr).toContain(`.pantograph.lock:${lineCol(text, JSON.stringify(escape))}`);
+    expect(r.stderr).toContain('leaves the project');
+    expect(existsSync(outside)).toBe(true);
+    expect(snapshotDir(project)).toEqual(before);
+  });
+
+  it('refuses absolute and reserved directories too', async () => {
+    const { project, outside } = await appliedProject();
+    editLockDirectories(project, [outside]);
+    expect((await run(project, 'remove')).stderr).toContain('is absolute');
+    editLockDirectories(project, ['.git']);
+    expect((await run(project, 'remove')).stderr).toContain('is reserved');
+    expect(existsSync(outside)).toBe(true);
+  });
+});
+
+describe('a lock whose directory is reached through a symlink', () => {
+  it.each([['remove'], ['apply']])('`%s` refuses it and removes nothing outside', async (command) => {
+    const { project, outside } = await appliedProject();
+    mkdirSync(join(outside, 'victim'));
+    symlinkSync(outside, join(project, 'link'));
+    editLockDirectories(project, ['extra', 'link/victim']);
+    // A change to apply, so that apply would remove something and prune directories.
+    writeFileSync(
+      join(project, '.sync.yml'),
+      readFileSync(join(project, '.sync.yml'), 'utf8').replace('[extra]', '[]'),
+    );
+    const r = await run(project, command);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('SYNC_SYMLINK');
+    expect(r.stderr).toContain('link');
+    expect(existsSync(join(outside, 'victim'))).toBe(true);
+    expect(existsSync(join(project, 'extra/extra.txt'))).toBe(true);
+  });
+});
+
+describe('a lock that is not valid JSON', () => {
+  it('says where, with line and column like every other file', async () => {
+    const { project } = await appliedProject();
+    const path = join(project, '.pantograph.lock');
+    const lines = readFileSync(path, 'utf8').split('\n');
+    lines[2] = `${lines[2]}}`; // a stray brace at the end of line 3
+    writeFileSync(path, lines.join('\n'));
+    const r = await run(project, 'status');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`\\.pantograph\\.lock:3:${lines[2]!.length}: error`));
+    expect(r.stderr).toContain('SYNC_LOCK_INVALID');
+  });
+});
