@@ -151,7 +151,7 @@ export interface SourceSpec {
   readonly location: string;
   /** Branch, tag or commit (git only). */
   readonly ref?: string;
-  /** Git only: allow `.mjs` hooks from this source. */
+  /** Whether `.mjs` hooks from this source may run: a git source's default is false, a filesystem one's true. */
   readonly trusted?: boolean;
   /** Where the source is declared in `.sync.yml`; absent for the implicit default. */
   readonly position?: Position;
@@ -166,7 +166,10 @@ export interface ResolvedSource {
   readonly dir: string;
   /** Resolved commit (git only). */
   readonly commit?: string;
-  /** Whether `.mjs` hooks may run: default and filesystem always, git only when trusted. */
+  /**
+   * Whether `.mjs` hooks may run: the one predicate of trust. `default` always; filesystem unless
+   * `trusted: false`; git only with `trusted: true` (or `--trust`).
+   */
   readonly trusted: boolean;
 }
 

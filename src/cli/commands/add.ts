@@ -144,9 +144,7 @@ function parseSourceArgs(type: string, settings: readonly string[]): SourceSpec 
   }
   const ref = values.get('ref');
   const trusted = values.get('trusted');
-  if (type !== 'git' && (ref !== undefined || trusted !== undefined)) {
-    throw new UsageError(`${ref !== undefined ? 'ref' : 'trusted'} applies to git sources only`);
-  }
+  if (type !== 'git' && ref !== undefined) throw new UsageError('ref applies to git sources only');
   if (ref === '') throw new UsageError('ref must not be empty', 'give a branch, tag or commit');
   if (trusted !== undefined && trusted !== 'true' && trusted !== 'false') {
     throw new UsageError(`trusted must be true or false, not '${trusted}'`);

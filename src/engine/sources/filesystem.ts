@@ -1,6 +1,8 @@
 /**
  * A `filesystem` source: a template repository directory, absolute or relative to the project root
- * (`~/` is the home directory). Always trusted: the user put it on their own machine.
+ * (`~/` is the home directory). Trusted unless `trusted: false` says otherwise: the user put it on their
+ * own machine, but it may be a checkout of someone else's templates, which `trusted: false` treats as an
+ * untrusted git source is treated (no JavaScript hooks).
  */
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -13,7 +15,12 @@ export function filesystemPath(location: string, root: string): string {
   return isAbsolute(location) ? location : resolve(root, location);
 }
 
-export function resolveFilesystemSource(spec: SourceSpec, index: number, root: string): ResolvedSource {
+export function resolveFilesystemSource(
+  spec: SourceSpec,
+  index: number,
+  root: string,
+  trustAll = false,
+): ResolvedSource {
   const path = filesystemPath(spec.location, root);
   let isDir = false;
   try {
@@ -31,5 +38,5 @@ export function resolveFilesystemSource(spec: SourceSpec, index: number, root: s
       },
     );
   }
-  return { spec, index, dir: realpathSync(path), trusted: true };
+  return { spec, index, dir: realpathSync(path), trusted: spec.trusted !== false || trustAll };
 }

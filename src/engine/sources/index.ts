@@ -30,7 +30,7 @@ export interface SourceOptions {
   readonly root: string;
   /** Git: use the cache only. */
   readonly offline?: boolean;
-  /** Git: trust every git source (`--trust`). */
+  /** Trust every source (`--trust`), including filesystem sources marked `trusted: false`. */
   readonly trust?: boolean;
   /** Git: the executable (default `git`). */
   readonly gitBinary?: string;
@@ -70,7 +70,7 @@ export async function resolveSource(
     case 'default':
       return resolveDefaultSource(spec, index, env);
     case 'filesystem':
-      return resolveFilesystemSource(spec, index, options.root);
+      return resolveFilesystemSource(spec, index, options.root, options.trust === true);
     case 'git': {
       const commit = options.lockedCommit?.(spec, index);
       return resolveGitSource(spec, index, {
