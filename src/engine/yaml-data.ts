@@ -197,14 +197,40 @@ export function parseYamlData(text: string, file: string, options: YamlDataOptio
   }
   if (document.errors.length > 0) return { data: undefined, document, positions, problems };
   const walker = new Walker(document, positions, problems, options, v11);
-  const data = document.contents ? walker.convert(document.contents as Node, '', false) : null;
+  let data: SyncData;
+  try {
+    data = document.contents ? walker.convert(document.contents as Node, '', false) : null;
+  } catch (error) {
+    if (!(error instanceof AliasBomb)) throw error;
+    const message = `YAML aliases here expand to more than ${MAX_ALIAS_VALUES.toLocaleString('en-US')} values`;
+    const hint = 'nested aliases multiply (a "billion laughs"): write the values out, or alias less deeply';
+    problems.push(problem('error', options.errorCode, message, positions.at(error.offset), hint));
+    return { data: undefined, document, positions, problems };
+  }
   positions.record('', document.contents?.range?.[0] ?? 0);
   return { data, document, positions, problems };
+}
+
+/**
+ * How many values (scalars and collections) aliases may expand to in one file. Each alias is a copy of its
+ * anchor's value, and copies of copies multiply: a 500-byte "billion laughs" of nested aliases expands to
+ * billions of values (40 s and 2.6 GB before this limit). A real `.sync.yml` aliases a list or two.
+ */
+export const MAX_ALIAS_VALUES = 10_000;
+
+/** Thrown inside the walk when aliases expand beyond {@link MAX_ALIAS_VALUES}; `offset` is the alias's. */
+class AliasBomb extends Error {
+  constructor(readonly offset: number) {
+    super('alias expansion limit');
+  }
 }
 
 /** Converts nodes to data, recording positions and problems. */
 class Walker {
   private readonly resolving = new Set<Node>();
+  /** Values made so far as copies of an alias's target, and the outermost alias being expanded. */
+  private aliasValues = 0;
+  private aliasOffset: number | undefined;
 
   constructor(
     private readonly document: Document,
@@ -219,6 +245,9 @@ class Walker {
     const empty = isScalar(node) && node.value === null && !node.source;
     const offset = empty && keyOffset !== undefined ? keyOffset : (node.range?.[0] ?? keyOffset ?? 0);
     this.positions.record(pointer, offset, keyOffset);
+    if (this.aliasOffset !== undefined && ++this.aliasValues > MAX_ALIAS_VALUES) {
+      throw new AliasBomb(this.aliasOffset);
+    }
     if (isAlias(node)) return this.alias(node, pointer, insideReplace, keyOffset);
     if (isScalar(node)) return this.scalar(node, pointer);
     const replace = this.options.replaceTag === true && node.tag === '!replace';
@@ -240,10 +269,13 @@ class Walker {
     if (!target || this.resolving.has(target))
       return this.unsupported(pointer, 'a recursive or unknown alias');
     this.resolving.add(target);
+    const outermost = this.aliasOffset === undefined;
+    if (outermost) this.aliasOffset = node.range?.[0] ?? 0;
     try {
       return this.convert(target, pointer, r, k ?? node.range?.[0]);
     } finally {
       this.resolving.delete(target);
+      if (outermost) this.aliasOffset = undefined;
     }
   }
 

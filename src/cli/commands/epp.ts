@@ -188,8 +188,9 @@ function jsonHash(text: string, label: string): PHash {
 
 /** Parses JSON or YAML keeping Puppet's Integer/Float distinction (`1` vs `1.0`). */
 async function parseDataText(text: string, label: string): Promise<PHash> {
-  const { parseDocument } = await import('yaml');
-  const doc = parseDocument(text, { intAsBigInt: true, prettyErrors: false });
+  const { LineCounter, parseDocument, visit } = await import('yaml');
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { intAsBigInt: true, prettyErrors: false, lineCounter });
   const problem = doc.errors[0];
   if (problem) {
     const [line, column] = problem.linePos?.[0]
@@ -200,7 +201,26 @@ async function parseDataText(text: string, label: string): Promise<PHash> {
     );
     throw error;
   }
-  const data = fromJs(doc.toJS({ maxAliasCount: 100 }), { numbers: 'float' });
+  let plain: unknown;
+  try {
+    // The yaml library counts alias copies: beyond 100 (a "billion laughs"), toJS throws a ReferenceError.
+    plain = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    let where = '';
+    visit(doc, {
+      Alias(_key, node) {
+        const pos = lineCounter.linePos(node.range?.[0] ?? 0);
+        where = `:${pos.line}:${pos.col}`;
+        return visit.BREAK;
+      },
+    });
+    throw new UsageError(
+      `${label}${where}: YAML aliases expand too far (${error.message})`,
+      'nested aliases multiply: write the values out, or alias less deeply',
+    );
+  }
+  const data = fromJs(plain, { numbers: 'float' });
   if (data === undefined) return new Map();
   if (!isHash(data)) throw new UsageError(`${label}: values must be a hash (a JSON object or YAML mapping)`);
   return data;
