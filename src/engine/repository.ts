@@ -6,6 +6,7 @@
  */
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
+import { delimitersProblem } from '../epp/lexer.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { satisfies } from '../shared/semver.js';
 import { engineVersion } from '../version.js';
@@ -222,7 +223,11 @@ function readManifest(data: Data, dirName: string): TemplateManifest {
     v1_files: strings(m.v1_files),
     version: str(m.version),
     requires: str(m.requires),
-    delimiters: delimiters.length === 2 ? [delimiters[0]!, delimiters[1]!] : undefined,
+    // Invalid delimiters (reported by the schema check) never reach the lexer: an empty one made it loop.
+    delimiters:
+      delimiters.length === 2 && delimitersProblem(delimiters[0]!, delimiters[1]!) === undefined
+        ? [delimiters[0]!, delimiters[1]!]
+        : undefined,
   };
 }
 

@@ -14,6 +14,8 @@ export type EppErrorCode =
   | 'EPP_PARAMS_NOT_FIRST'
   | 'EPP_EMPTY_RENDER_TAG'
   | 'EPP_UNSUPPORTED'
+  | 'EPP_DELIMITERS'
+  | 'EPP_INTERNAL'
   // parameters and values
   | 'EPP_MISSING_PARAMETER'
   | 'EPP_UNKNOWN_PARAMETER'

@@ -13,7 +13,7 @@
  * Double-quoted strings and heredocs are lexed into parts: text, and token lists for each `${...}` or
  * `$name`, which the parser turns into expressions.
  */
-import { EppSyntaxError } from './errors.js';
+import { EppError, EppSyntaxError } from './errors.js';
 
 export type TokenKind =
   | 'TEXT'
@@ -242,6 +242,15 @@ class Lexer {
     private readonly options: LexOptions,
   ) {
     const [open, close] = options.delimiters ?? ['<%', '%>'];
+    const problem = delimitersProblem(open, close);
+    if (problem !== undefined) {
+      throw new EppError(
+        'EPP_DELIMITERS',
+        `invalid delimiters ${JSON.stringify([open, close])}: ${problem}`,
+        undefined,
+        DELIMITERS_HINT,
+      );
+    }
     this.open = open;
     this.close = close;
     this.renderOpen = `${open}=`;
@@ -287,6 +296,7 @@ class Lexer {
     let text = '';
     let textStart = this.pos;
     while (this.pos < src.length) {
+      const progressFrom = this.pos;
       const at = src.indexOf(open, this.pos);
       const chunkEnd = at < 0 ? src.length : at;
       if (chunkEnd > this.pos) {
@@ -344,6 +354,14 @@ class Lexer {
       this.pos = p;
       if (this.lexCode(render, firstTag, tagStart)) this.skipRightTrim();
       textStart = this.pos;
+      // Every round consumes input; a round that did not (a delimiter bug) must fail, never loop forever.
+      if (this.pos <= progressFrom) {
+        throw new EppError('EPP_INTERNAL', `the lexer made no progress at offset ${progressFrom}`, {
+          file: this.options.file,
+          source: src,
+          span: { start: progressFrom, end: progressFrom },
+        });
+      }
     }
     if (text.length > 0) this.tokens.push(makeToken('TEXT', text, textStart, this.pos, true));
   }
@@ -970,4 +988,18 @@ function heredocEscapes(flags: string, interpolate: boolean): EscapeHandler {
     return Object.assign(wrapped, { noInterpolation: true });
   }
   return handler;
+}
+
+const DELIMITERS_HINT = 'give two different, non-empty delimiters without spaces, e.g. ["[%", "%]"]';
+
+/**
+ * Why a pair of tag delimiters cannot be lexed, or undefined when it can: each must be non-empty and
+ * without whitespace, and the two must differ. An empty opening delimiter would match everywhere and
+ * consume nothing (the lexer would loop forever: issue 11, item 7).
+ */
+export function delimitersProblem(open: string, close: string): string | undefined {
+  if (open.length === 0 || close.length === 0) return 'a delimiter is empty';
+  if (/\s/.test(open) || /\s/.test(close)) return 'a delimiter contains whitespace';
+  if (open === close) return 'the opening and closing delimiters are the same';
+  return undefined;
 }

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { compileEpp, type EppWarning, evaluatePuppet, parseEpp } from '../../epp/index.js';
 import { parseJsonValues } from '../../epp/json-values.js';
+import { delimitersProblem } from '../../epp/lexer.js';
 import { fromJs, isHash, type PHash } from '../../epp/runtime/values.js';
 import { findSyntaxErrors } from '../../epp/validate.js';
 import { toDisplayable, UsageError } from '../errors.js';
@@ -134,7 +135,7 @@ function readTemplate(path: string, label: string): string {
 function parseDelimiters(text: string | undefined): readonly [string, string] | undefined {
   if (text === undefined) return undefined;
   const parts = text.trim().split(/\s+/);
-  if (parts.length !== 2 || parts[0] === parts[1]) {
+  if (parts.length !== 2 || delimitersProblem(parts[0]!, parts[1]!) !== undefined) {
     throw new UsageError(
       `invalid --delimiters '${text}'`,
       "give the opening and closing delimiter separated by a space, e.g. '[% %]'",
