@@ -11,7 +11,7 @@ import { matchesBasename } from './glob.js';
 import { type LockedFile, lockFor, writeLock } from './lock.js';
 import { acquireRunLock, type RunLock } from './mutex.js';
 import { lockEntryAfter, settleDirectories, verify } from './outcome.js';
-import { NEW_SUFFIX, parentDir, Target } from './paths.js';
+import { derivedPath, NEW_SUFFIX, parentDir, Target } from './paths.js';
 import { type PostResult, runPost } from './post.js';
 import {
   entryOf,
@@ -204,7 +204,7 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
         created.push(...ensureDir(target, parentDir(item.path)));
         writeFileAtomic(root, item.path, file.content, file.mode, durable);
         // A forced conflict: the new output it waited on is now the file itself.
-        if (item.state === 'conflict') removeFile(target, item.path + NEW_SUFFIX);
+        if (item.state === 'conflict') removeFile(target, derivedPath(item.path, NEW_SUFFIX));
       }
       written.add(item.path);
     }

@@ -5,7 +5,7 @@
  */
 import type { ApplyOptions } from './apply.js';
 import { mergeFile } from './merge.js';
-import { NEW_SUFFIX } from './paths.js';
+import { derivedPath, NEW_SUFFIX } from './paths.js';
 import type { Item, Scan } from './status.js';
 import { plural } from './text.js';
 import { writeFileAtomic } from './write.js';
@@ -32,7 +32,7 @@ export async function stopOnConflicts(
   const results: ConflictResult[] = [];
   for (const item of conflicting) {
     const file = item.planned!.file;
-    const newFile = item.path + NEW_SUFFIX;
+    const newFile = derivedPath(item.path, NEW_SUFFIX);
     const base = { path: item.path, template: file.template, newFile };
     const pending = s.target.read(newFile).kind === 'file';
     if (!noop) writeFileAtomic(s.root, newFile, file.content, file.mode, options.durable === true);

@@ -12,8 +12,37 @@ export const LOCK_FILE = '.pantograph.lock';
 export const RUN_LOCK_FILE = '.pantograph.lock.lck';
 /** Suffix of the file holding the new template output of a conflicting file. */
 export const NEW_SUFFIX = '.pantograph-new';
-/** Suffix of temporary files (`.<name>.pantograph-tmp`, beside their target). */
+/** Suffix of temporary files (`.<hash>.pantograph-tmp`, beside their target). */
 export const TMP_SUFFIX = '.pantograph-tmp';
+
+/** The longest file name (one path segment, in bytes) the file systems we run on accept. */
+export const NAME_MAX = 255;
+
+/**
+ * The path of a file derived from `path` by a suffix (`.pantograph-new`): `path` + suffix when its name
+ * fits in {@link NAME_MAX} bytes; else the name is shortened (at a character boundary) and a hash of the
+ * whole name keeps it unique, so that a 245-byte file name, a legal output, still has its derived files.
+ */
+export function derivedPath(path: string, suffix: string): string {
+  const slash = path.lastIndexOf('/');
+  const dir = path.slice(0, slash + 1);
+  const name = path.slice(slash + 1);
+  if (Buffer.byteLength(name + suffix) <= NAME_MAX) return path + suffix;
+  const tag = `~${sha256(Buffer.from(name)).slice(0, 8)}`;
+  return `${dir}${prefixOfBytes(name, NAME_MAX - Buffer.byteLength(tag + suffix))}${tag}${suffix}`;
+}
+
+/** The longest prefix of `text` (whole characters) of at most `bytes` UTF-8 bytes. */
+function prefixOfBytes(text: string, bytes: number): string {
+  let used = 0;
+  let end = 0;
+  for (const char of text) {
+    used += Buffer.byteLength(char);
+    if (used > bytes) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
+}
 
 const RESERVED = new Set(['.sync.yml', LOCK_FILE, RUN_LOCK_FILE]);
 

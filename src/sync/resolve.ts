@@ -7,7 +7,7 @@ import { realpathSync } from 'node:fs';
 import { SyncError } from './errors.js';
 import { type LockedFile, modeString, readLock, writeLock } from './lock.js';
 import { acquireRunLock } from './mutex.js';
-import { checkOutputPath, NEW_SUFFIX, Target } from './paths.js';
+import { checkOutputPath, derivedPath, NEW_SUFFIX, Target } from './paths.js';
 import { removeFile } from './write.js';
 
 export interface ResolveResult {
@@ -39,7 +39,7 @@ export function resolve(root: string, path: string): ResolveResult {
         hint: 'Run apply to create it again.',
       });
     }
-    const newFile = target.read(path + NEW_SUFFIX);
+    const newFile = target.read(derivedPath(path, NEW_SUFFIX));
     const rendered = newFile.kind === 'file' ? newFile.hash : locked.rendered;
     const mode = newFile.kind === 'file' ? modeString(newFile.mode) : locked.mode;
     const entry: LockedFile = {
@@ -54,7 +54,7 @@ export function resolve(root: string, path: string): ResolveResult {
     const files = new Map(lock.files);
     files.set(path, entry);
     writeLock(projectRoot, { ...lock, files });
-    if (newFile.kind === 'file') removeFile(target, path + NEW_SUFFIX);
+    if (newFile.kind === 'file') removeFile(target, derivedPath(path, NEW_SUFFIX));
     return { path, hadNewFile: newFile.kind === 'file', differsFromTemplate: disk.hash !== rendered };
   } finally {
     runLock.release();

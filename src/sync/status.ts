@@ -10,7 +10,15 @@ import { errnoCode, SyncError } from './errors.js';
 import { hasGlobChars, matchesAny, matchesBasename, matchesPath } from './glob.js';
 import { sha256 } from './hash.js';
 import { type LockedFile, type LockFile, readLock } from './lock.js';
-import { checkOutputPath, type DiskState, LOCK_FILE, NEW_SUFFIX, RUN_LOCK_FILE, Target } from './paths.js';
+import {
+  checkOutputPath,
+  type DiskState,
+  derivedPath,
+  LOCK_FILE,
+  NEW_SUFFIX,
+  RUN_LOCK_FILE,
+  Target,
+} from './paths.js';
 
 export interface StatusOptions {
   /** Include a unified diff in each entry that is not stable. */
@@ -55,7 +63,7 @@ export interface Scan {
 }
 
 const pendingReason = (path: string): string =>
-  `awaiting \`pantograph resolve\` (the new template output is in ${path}${NEW_SUFFIX})`;
+  `awaiting \`pantograph resolve\` (the new template output is in ${derivedPath(path, NEW_SUFFIX)})`;
 
 /** Checks what sync needs of a plan: no errors, safe and unique paths, no planned path in `delete`. */
 export function checkPlan(plan: RenderPlan): void {
@@ -142,7 +150,7 @@ export function scan(plan: RenderPlan, options: { paths?: readonly string[] } = 
       deleted: !file && matchesAny(plan.delete, path),
       hasPost: plan.post.some((cmd) => matchesBasename(cmd.glob, path)),
     });
-    const pending = c.state === 'conflict' && target.read(path + NEW_SUFFIX).kind === 'file';
+    const pending = c.state === 'conflict' && target.read(derivedPath(path, NEW_SUFFIX)).kind === 'file';
     items.push({
       path,
       planned: plannedHash,

@@ -1,5 +1,5 @@
 /**
- * The only code that changes the target. A file is written to `.<name>.pantograph-tmp` beside it, then
+ * The only code that changes the target. A file is written to `.<hash>.pantograph-tmp` beside it, then
  * renamed over it: a run killed at any moment leaves the old or the new content, never a partial file.
  */
 import {
@@ -15,12 +15,18 @@ import {
   writeSync,
 } from 'node:fs';
 import { errnoCode, SyncError } from './errors.js';
+import { sha256 } from './hash.js';
 import { parentDir, type Target, TMP_SUFFIX } from './paths.js';
 
+/**
+ * The temporary file of `path`: `.<hash of the name>.pantograph-tmp` in the same directory, 32 bytes
+ * whatever the name's length (a name of up to 255 bytes is legal; `.<name>.pantograph-tmp` was not, and
+ * such a file could never be written).
+ */
 export function tmpName(path: string): string {
   const dir = parentDir(path);
   const base = path.slice(dir.length === 0 ? 0 : dir.length + 1);
-  return `${dir === '' ? '' : `${dir}/`}.${base}${TMP_SUFFIX}`;
+  return `${dir === '' ? '' : `${dir}/`}.${sha256(Buffer.from(base)).slice(0, 16)}${TMP_SUFFIX}`;
 }
 
 function writeFailed(path: string, error: unknown): SyncError {

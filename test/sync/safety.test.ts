@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apply, readLock, status } from '../../src/sync/index.js';
+import { tmpName } from '../../src/sync/write.js';
 import { buildSync, runNode } from './child.js';
 import { file, get, planOf, put, tmpProject } from './helpers.js';
 
@@ -66,7 +67,7 @@ describe('safety: refused paths write nothing', () => {
     const root = tmpProject();
     const outside = tmpProject();
     put(outside, 'victim', 'v\n');
-    symlinkSync(join(outside, 'victim'), join(root, '.x.pantograph-tmp'));
+    symlinkSync(join(outside, 'victim'), join(root, tmpName('x')));
     await apply(planOf(root, [file('x', 'new\n')]));
     expect(get(root, 'x')).toBe('new\n');
     expect(get(outside, 'victim')).toBe('v\n');
