@@ -11,7 +11,7 @@ import { matchesBasename } from './glob.js';
 import { type LockedFile, lockFor, writeLock } from './lock.js';
 import { acquireRunLock, type RunLock } from './mutex.js';
 import { lockEntryAfter, settleDirectories, verify } from './outcome.js';
-import { derivedPath, NEW_SUFFIX, parentDir, Target } from './paths.js';
+import { type DiskState, derivedPath, NEW_SUFFIX, parentDir, Target } from './paths.js';
 import { type PostResult, runPost } from './post.js';
 import {
   entryOf,
@@ -24,7 +24,7 @@ import {
   scan,
 } from './status.js';
 import { plural } from './text.js';
-import { chmodFile, ensureDir, removeFile, removeTempFiles, writeFileAtomic } from './write.js';
+import { chmodFile, ensureDir, removeFile, removeTempFiles, saveBackup, writeFileAtomic } from './write.js';
 
 export type { ConflictResult } from './conflicts.js';
 
@@ -45,6 +45,17 @@ export interface ApplyOptions {
   readonly durable?: boolean;
   /** Hears about long work (post-processing commands), for a progress line. */
   readonly onProgress?: (text: string) => void;
+  /**
+   * Called just before each file is removed or written, with its path. For progress, and for tests that
+   * change the project between the scan and a write (the writer checks every file again at that moment).
+   */
+  readonly onBeforeWrite?: (path: string) => void;
+}
+
+/** A hand-edited file that `--force` overwrote or removed: its content was saved at `backup` first. */
+export interface BackupEntry {
+  readonly path: string;
+  readonly backup: string;
 }
 
 export interface SkippedEntry {
@@ -68,6 +79,10 @@ export interface ApplyResult {
   readonly conflicts: readonly ConflictResult[];
   readonly post: readonly PostResult[];
   readonly directoriesCreated: readonly string[];
+  /** Hand edits that `--force` replaced or removed, each saved beside its file first. */
+  readonly backups: readonly BackupEntry[];
+  /** Files changed by someone else after the scan: left as they were, their lock entries unchanged. */
+  readonly changedDuringRun: readonly string[];
   /** Files changed, or that would change under noop (adopt files awaiting confirmation included). */
   readonly changedCount: number;
   /** `Would have changed N files` (noop), `Changed N files`, a conflict summary, or ''. */
@@ -163,6 +178,8 @@ export async function apply(plan: RenderPlan, options: ApplyOptions = {}): Promi
         conflicts: [],
         post: [],
         directoriesCreated: [],
+        backups: [],
+        changedDuringRun: [],
         changedCount,
         message: changedCount > 0 ? `Would have changed ${plural(changedCount, 'file')}` : '',
         lockChanged: false,
@@ -189,19 +206,44 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
   const written = new Set<string>();
   const removed = new Set<string>();
   const created: string[] = [];
+  const backups: BackupEntry[] = [];
+  const changedDuringRun: string[] = [];
+  /**
+   * The file as it is now, or undefined when it changed since the scan (kept, reported). Reading it checks
+   * every directory on its path again: one swapped for a symlink after the scan is an error here, before
+   * anything is written through it.
+   */
+  const unchangedSinceScan = (item: Item): DiskState | undefined => {
+    options.onBeforeWrite?.(item.path);
+    const now = target.readNow(item.path);
+    if (sameContent(now, item.disk)) return now;
+    changedDuringRun.push(item.path);
+    return undefined;
+  };
+  /** Saves a hand edit that --force is about to destroy. */
+  const keep = (item: Item, now: DiskState): void => {
+    if (now.kind === 'file' && destroysHandEdit(item))
+      backups.push({ path: item.path, backup: saveBackup(root, target, item.path, now, durable) });
+  };
   let failure: unknown;
   try {
     for (const item of work.removes) {
+      const now = unchangedSinceScan(item);
+      if (now === undefined) continue;
+      keep(item, now);
       removeFile(target, item.path);
       removed.add(item.path);
     }
     if (removed.size > 0) target.forget();
     for (const item of work.writes) {
       const file = item.planned!.file;
+      const now = unchangedSinceScan(item);
+      if (now === undefined) continue;
       if (work.actions.get(item) === 'chmod') {
         chmodFile(target, item.path, file.mode);
       } else {
         created.push(...ensureDir(target, parentDir(item.path)));
+        keep(item, now);
         writeFileAtomic(root, item.path, file.content, file.mode, durable);
         // A forced conflict: the new output it waited on is now the file itself.
         if (item.state === 'conflict') removeFile(target, derivedPath(item.path, NEW_SUFFIX));
@@ -272,24 +314,36 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
   verify(root, files, written, removed, postFailed);
   const changed = written.size + removed.size;
   const failedPost = post.filter((r) => !r.ok).length;
+  const skipped = [
+    ...work.skipped,
+    ...changedDuringRun.map((path) => ({
+      path,
+      state: 'edited' as const,
+      reason: 'changed while apply ran: kept, not overwritten',
+    })),
+  ];
   return {
     noop: false,
-    ok: failedPost === 0,
+    ok: failedPost === 0 && changedDuringRun.length === 0,
     entries: work.entries,
     written: [...written].sort(),
     removed: [...removed].sort(),
     unchanged: work.unchanged,
-    skipped: work.skipped,
+    skipped,
     conflicts: [],
     post,
     directoriesCreated: created,
+    backups,
+    changedDuringRun: changedDuringRun.sort(),
     changedCount: changed,
     message:
       failedPost > 0
         ? `${plural(failedPost, 'post command')} failed`
-        : changed > 0
-          ? `Changed ${plural(changed, 'file')}`
-          : '',
+        : changedDuringRun.length > 0
+          ? `${plural(changedDuringRun.length, 'file')} changed while apply ran, kept as they are (run apply again to see them): changed ${plural(changed, 'file')}`
+          : changed > 0
+            ? `Changed ${plural(changed, 'file')}`
+            : '',
     lockChanged,
   };
 }
@@ -306,8 +360,36 @@ function nothingDone(noop: boolean, entries: readonly StatusEntry[]): ApplyResul
     conflicts: [],
     post: [],
     directoriesCreated: [],
+    backups: [],
+    changedDuringRun: [],
     changedCount: 0,
     message: '',
     lockChanged: false,
   };
+}
+
+/** Whether a file is as the scan saw it: both missing, or both files with the same content. */
+function sameContent(now: DiskState, scanned: DiskState): boolean {
+  if (now.kind === 'missing' || scanned.kind === 'missing') return now.kind === scanned.kind;
+  return now.hash === scanned.hash;
+}
+
+/**
+ * Whether writing or removing this item destroys content someone wrote by hand (which only `--force`
+ * does): a hand-edited or conflicting file, an existing file Pantograph never wrote (adopt), a purged
+ * file changed since Pantograph wrote it.
+ */
+function destroysHandEdit(item: Item): boolean {
+  if (item.disk.kind !== 'file') return false;
+  switch (item.state) {
+    case 'edited':
+    case 'conflict':
+      return true;
+    case 'adopt':
+      return item.planned === undefined || item.planned.hash !== item.disk.hash;
+    case 'purge':
+      return item.locked !== undefined && item.locked.disk !== item.disk.hash;
+    default:
+      return false;
+  }
 }

@@ -112,6 +112,16 @@ export class Target {
     this.dirs.set(dir, 'dir');
   }
 
+  /**
+   * Reads a file as it is now, checking every directory on its path again: what the writer does just
+   * before it replaces or removes a file, since the project may have changed after the scan (a directory
+   * swapped for a symlink must not be written through; a file edited meanwhile must not be overwritten).
+   */
+  readNow(path: string): DiskState {
+    this.forget();
+    return this.read(path);
+  }
+
   /** Forgets what is known about directories (after removals). */
   forget(): void {
     this.listings.clear();

@@ -7,8 +7,8 @@ import { realpathSync, rmdirSync, unlinkSync } from 'node:fs';
 import { SyncError } from './errors.js';
 import { readLock, writeLock } from './lock.js';
 import { acquireRunLock } from './mutex.js';
-import { checkOutputPath, isPlainDirectory, LOCK_FILE, Target } from './paths.js';
-import { removeFile } from './write.js';
+import { checkOutputPath, type DiskState, isPlainDirectory, LOCK_FILE, Target } from './paths.js';
+import { removeFile, saveBackup } from './write.js';
 
 export interface RemoveOptions {
   readonly force?: boolean;
@@ -19,6 +19,8 @@ export interface RemoveResult {
   readonly directoriesRemoved: readonly string[];
   /** `init` files, left in place. */
   readonly kept: readonly string[];
+  /** Hand edits removed under `force`, each saved first (`<path>.pantograph-old`). */
+  readonly backups: readonly { readonly path: string; readonly backup: string }[];
 }
 
 export function remove(root: string, options: RemoveOptions = {}): RemoveResult {
@@ -26,10 +28,11 @@ export function remove(root: string, options: RemoveOptions = {}): RemoveResult 
   const runLock = acquireRunLock(projectRoot);
   try {
     const lock = readLock(projectRoot);
-    if (!lock) return { removed: [], directoriesRemoved: [], kept: [] };
+    if (!lock) return { removed: [], directoriesRemoved: [], kept: [], backups: [] };
     const target = new Target(projectRoot);
     for (const dir of lock.directories) target.dir(dir); // no locked directory through a symlink
     const toRemove: string[] = [];
+    const handEdits = new Map<string, DiskState>();
     const edited: string[] = [];
     const kept: string[] = [];
     for (const [path, locked] of lock.files) {
@@ -43,6 +46,7 @@ export function remove(root: string, options: RemoveOptions = {}): RemoveResult 
       const handEdited = disk.hash !== locked.disk || locked.resolved === true;
       if (handEdited && options.force !== true) edited.push(path);
       else toRemove.push(path);
+      if (handEdited) handEdits.set(path, disk);
     }
     if (edited.length > 0) {
       throw new SyncError(
@@ -55,7 +59,13 @@ export function remove(root: string, options: RemoveOptions = {}): RemoveResult 
       );
     }
     toRemove.sort();
-    for (const path of toRemove) removeFile(target, path);
+    const backups: { path: string; backup: string }[] = [];
+    for (const path of toRemove) {
+      const handEdit = handEdits.get(path);
+      if (handEdit?.kind === 'file')
+        backups.push({ path, backup: saveBackup(projectRoot, target, path, handEdit, false) });
+      removeFile(target, path);
+    }
     const directoriesRemoved: string[] = [];
     const keptDirs: string[] = [];
     for (const dir of [...lock.directories].sort((a, b) => b.length - a.length)) {
@@ -73,7 +83,7 @@ export function remove(root: string, options: RemoveOptions = {}): RemoveResult 
     } else {
       writeLock(projectRoot, { ...lock, files, directories: keptDirs.sort() });
     }
-    return { removed: toRemove, directoriesRemoved: directoriesRemoved.sort(), kept: kept.sort() };
+    return { removed: toRemove, directoriesRemoved: directoriesRemoved.sort(), kept: kept.sort(), backups };
   } finally {
     runLock.release();
   }

@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { errnoCode, SyncError } from './errors.js';
 import { sha256 } from './hash.js';
-import { parentDir, type Target, TMP_SUFFIX } from './paths.js';
+import { derivedPath, parentDir, type Target, TMP_SUFFIX } from './paths.js';
 
 /**
  * The temporary file of `path`: `.<hash of the name>.pantograph-tmp` in the same directory, 32 bytes
@@ -153,5 +153,28 @@ export function removeTempFiles(target: Target, dirs: Iterable<string>): void {
     } catch {
       // an unsafe directory is reported by the scan that follows
     }
+  }
+}
+
+/** Suffix of the saved copy of a hand edit that `--force` replaced or removed. */
+export const OLD_SUFFIX = '.pantograph-old';
+
+/**
+ * Saves a hand-edited file that is about to be replaced or removed under `--force`, beside it:
+ * `<path>.pantograph-old`, or `.pantograph-old.2`, `.3`... when that exists (an earlier copy is never
+ * overwritten). Returns the copy's project-relative path.
+ */
+export function saveBackup(
+  root: string,
+  target: Target,
+  path: string,
+  now: { readonly content: Uint8Array; readonly mode: number },
+  durable: boolean,
+): string {
+  for (let n = 1; ; n++) {
+    const backup = derivedPath(path, n === 1 ? OLD_SUFFIX : `${OLD_SUFFIX}.${n}`);
+    if (target.readNow(backup).kind !== 'missing') continue;
+    writeFileAtomic(root, backup, now.content, now.mode & 0o777, durable);
+    return backup;
   }
 }

@@ -140,13 +140,15 @@ describe('remove', () => {
     expect(await run(root, 'remove', '--force')).toEqual({
       code: 0,
       stderr: '',
-      stdout: `removed   config.txt
+      stdout: `removed   config.txt  (changed by hand: your version is saved as config.txt.pantograph-old)
 removed   static.txt
 kept      README.md  (init file: yours since the project was created)
 removed 2 files and 0 directories, kept 1 file
 `,
     });
     expect(existsSync(join(root, 'config.txt'))).toBe(false);
+    // The hand edit --force destroyed is kept beside it (issue 11, item 10).
+    expect(readFileSync(join(root, 'config.txt.pantograph-old'), 'utf8')).toContain('line 4: mine');
     expect(existsSync(join(root, 'README.md'))).toBe(true);
   });
 
@@ -161,6 +163,7 @@ removed 2 files and 0 directories, kept 1 file
       removed: ['config.txt', 'extra/extra.txt', 'static.txt'],
       directoriesRemoved: ['extra'],
       kept: ['README.md'],
+      backups: [],
     });
     expect(existsSync(join(root, 'extra'))).toBe(false);
   });

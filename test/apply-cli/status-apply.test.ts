@@ -265,6 +265,8 @@ Would have changed 1 file
       written: ['config.txt'],
       removed: [],
       skipped: [],
+      backups: [],
+      changedDuringRun: [],
       conflicts: [],
       post: [],
       directoriesCreated: [],

@@ -75,6 +75,7 @@ describe('remove', () => {
       removed: ['a/b/c', 'src/gen.ts'],
       directoriesRemoved: ['a', 'a/b'],
       kept: ['README.md'],
+      backups: [],
     });
     expect(existsSync(join(root, 'a'))).toBe(false);
     expect(get(root, 'src/own.ts')).toBe('mine\n');
@@ -96,7 +97,7 @@ describe('remove', () => {
   it('does nothing on a project without a lock', () => {
     const root = tmpProject();
     put(root, 'a', 'a\n');
-    expect(remove(root)).toEqual({ removed: [], directoriesRemoved: [], kept: [] });
+    expect(remove(root)).toEqual({ removed: [], directoriesRemoved: [], kept: [], backups: [] });
     expect(get(root, 'a')).toBe('a\n');
   });
 });

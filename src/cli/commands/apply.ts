@@ -260,9 +260,17 @@ function resultText(result: ApplyResult, withDiff: boolean): string {
     if (withDiff && diff) lines.push(diff);
   }
   const touched = [...result.written, ...result.removed].sort();
+  const backups = new Map(result.backups.map((b) => [b.path, b.backup]));
   for (const path of touched) {
     const e = state.get(path);
-    line(e?.state ?? 'write', path, e?.reason ? `  (${e.reason})` : '');
+    const backup = backups.get(path);
+    const done = result.removed.includes(path) ? 'removed' : 'overwritten';
+    const note = backup
+      ? `  (changed by hand: ${done} under --force; your version is saved as ${backup})`
+      : e?.reason
+        ? `  (${e.reason})`
+        : '';
+    line(e?.state ?? 'write', path, note);
     if (withDiff && e?.diff) lines.push(e.diff);
   }
   // Under noop, adopted files are listed above as changes; their "needs confirmation" is in the reason.
@@ -294,6 +302,8 @@ export function applyJson(result: ApplyResult, problems: readonly unknown[]): Re
     written: result.written,
     removed: result.removed,
     skipped: result.skipped,
+    backups: result.backups,
+    changedDuringRun: result.changedDuringRun,
     conflicts: result.conflicts,
     post: result.post,
     directoriesCreated: result.directoriesCreated,

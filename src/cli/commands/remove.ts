@@ -18,7 +18,11 @@ export async function remove(io: Io, global: GlobalOptions, flags: RemoveFlags):
     printJson(io, result);
     return 0;
   }
-  for (const path of result.removed) io.out(`removed   ${path}\n`);
+  const backups = new Map(result.backups.map((b) => [b.path, b.backup]));
+  for (const path of result.removed) {
+    const backup = backups.get(path);
+    io.out(`removed   ${path}${backup ? `  (changed by hand: your version is saved as ${backup})` : ''}\n`);
+  }
   for (const dir of result.directoriesRemoved) io.out(`removed   ${dir}/\n`);
   for (const path of result.kept)
     io.out(`kept      ${path}  (init file: yours since the project was created)\n`);
