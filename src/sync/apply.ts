@@ -8,7 +8,8 @@ import type { FileState } from './classify.js';
 import { type ConflictResult, stopOnConflicts } from './conflicts.js';
 import { SyncError } from './errors.js';
 import { matchesBasename } from './glob.js';
-import { type LockedFile, lockFor, writeLock } from './lock.js';
+import { clearJournal, writeJournal } from './journal.js';
+import { type LockedFile, type LockFile, lockFor, writeLock } from './lock.js';
 import { acquireRunLock, type RunLock } from './mutex.js';
 import { lockEntryAfter, settleDirectories, verify } from './outcome.js';
 import { type DiskState, derivedPath, NEW_SUFFIX, parentDir, Target } from './paths.js';
@@ -225,6 +226,7 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
     if (now.kind === 'file' && destroysHandEdit(item))
       backups.push({ path: item.path, backup: saveBackup(root, target, item.path, now, durable) });
   };
+  if (work.writes.length + work.removes.length > 0) writeJournal(root, intendedLock(plan, s, work));
   let failure: unknown;
   try {
     for (const item of work.removes) {
@@ -291,6 +293,7 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
   let lockFailure: unknown;
   try {
     lockChanged = writeLock(root, lockFor(plan, directories, files));
+    clearJournal(root); // the lock records the run now
   } catch (e) {
     // When writing already failed (a full disk), that first failure is the one to report.
     if (failure === undefined) throw e;
@@ -392,4 +395,26 @@ function destroysHandEdit(item: Item): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * The lock the project will have when every write of `work` succeeds (post commands aside): what the
+ * journal records before the first write, so that a run killed midway is recognised and finished by the
+ * next one instead of leaving "hand edits" behind (see journal.ts).
+ */
+function intendedLock(plan: RenderPlan, s: Scan, work: Work): LockFile {
+  const writes = new Set(work.writes);
+  const removes = new Set(work.removes);
+  const diskAfter = new Map<string, string>();
+  for (const item of work.writes) {
+    const chmodOnly = work.actions.get(item) === 'chmod';
+    diskAfter.set(item.path, chmodOnly && item.disk.kind === 'file' ? item.disk.hash : item.planned!.hash);
+  }
+  const files = new Map<string, LockedFile>(s.lock?.files ?? []);
+  for (const item of s.items) {
+    const next = lockEntryAfter(item, writes.has(item), removes.has(item), diskAfter, new Set());
+    if (next) files.set(item.path, next);
+    else files.delete(item.path);
+  }
+  return lockFor(plan, s.lock?.directories ?? [], files);
 }

@@ -44,7 +44,10 @@ function prefixOfBytes(text: string, bytes: number): string {
   return text.slice(0, end);
 }
 
-const RESERVED = new Set(['.sync.yml', LOCK_FILE, RUN_LOCK_FILE]);
+/** The journal of a run that writes (see journal.ts). */
+export const JOURNAL_FILE = '.pantograph.lock.pending';
+
+const RESERVED = new Set(['.sync.yml', LOCK_FILE, RUN_LOCK_FILE, JOURNAL_FILE]);
 
 /** Refuses a project-relative output path that could leave the project or hit a reserved file. */
 export function checkOutputPath(path: string): void {

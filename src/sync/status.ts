@@ -9,6 +9,7 @@ import { unifiedDiff } from './diff.js';
 import { errnoCode, SyncError } from './errors.js';
 import { hasGlobChars, matchesAny, matchesBasename, matchesPath } from './glob.js';
 import { sha256 } from './hash.js';
+import { lockedEntry, readJournal } from './journal.js';
 import { type LockedFile, type LockFile, readLock } from './lock.js';
 import {
   checkOutputPath,
@@ -57,6 +58,8 @@ export interface Scan {
   readonly root: string;
   readonly target: Target;
   readonly lock: LockFile | undefined;
+  /** What an interrupted run meant to record, when one left its journal. */
+  readonly journal: LockFile | undefined;
   readonly isNew: boolean;
   /** Sorted by path; `absent` items included (they matter to the lock). */
   readonly items: readonly Item[];
@@ -120,11 +123,15 @@ export function scan(plan: RenderPlan, options: { paths?: readonly string[] } = 
   // The directories a lock names are removed when empty: one reached through a symlink is an error here,
   // before anything is written, as a locked file's path would be (a hostile lock must not rmdir outside).
   for (const dir of lock?.directories ?? []) target.dir(dir);
+  // What a run that was killed while writing meant to record (see journal.ts).
+  const journal = readJournal(root);
+  for (const dir of journal?.directories ?? []) target.dir(dir);
   const isNew = plan.isNew && lock === undefined;
   const planned = new Map<string, PlannedFile>();
   for (const f of plan.files) planned.set(f.path, f);
   const paths = new Set<string>(planned.keys());
   for (const p of lock?.files.keys() ?? []) paths.add(p);
+  for (const p of journal?.files.keys() ?? []) paths.add(p);
   for (const p of deleteCandidates(plan, target)) paths.add(p);
 
   const only = options.paths ?? [];
@@ -133,12 +140,12 @@ export function scan(plan: RenderPlan, options: { paths?: readonly string[] } = 
   for (const path of [...paths].sort(cmp)) {
     if (!selected(path)) continue;
     const file = planned.get(path);
-    const locked = lock?.files.get(path);
     // A locked path is checked like a planned one: a tampered lock must not make us delete outside.
     if (!file) checkOutputPath(path);
     const unmanaged = matchesAny(plan.unmanaged, path);
     // Unmanaged paths are never read: Pantograph does not touch them at all.
     const disk: DiskState = unmanaged ? { kind: 'missing' } : target.read(path);
+    const locked = lockedEntry(path, disk, lock, journal);
     const plannedHash = file && { file, hash: file.empty ? '' : sha256(file.content) };
     const c = classify({
       planned: plannedHash,
@@ -160,7 +167,7 @@ export function scan(plan: RenderPlan, options: { paths?: readonly string[] } = 
       ...(pending ? { reason: pendingReason(path) } : {}),
     });
   }
-  return { root, target, lock, isNew, items };
+  return { root, target, lock, journal, isNew, items };
 }
 
 /** Existing files that `delete` names: literal paths directly, globs by walking the project. */

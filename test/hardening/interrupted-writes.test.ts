@@ -1,0 +1,99 @@
+/**
+ * Issue 11, item 8: Pantograph's own interrupted writes are not hand edits. A real `apply` of a template
+ * change to many files is killed (SIGKILL) at random points, over and over; after each kill, every file
+ * holds its old or its new content (never part of one). Then the template's output changes again (as when
+ * `update` was killed and the lock still names the old commit) and the next `apply` must recognise what the
+ * killed run wrote (its journal): nothing `edited` or `conflict`, no merge markers: nobody touched a file.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir, tempTree, writeTree } from '../helpers/fs.js';
+
+afterAll(removeTempDirs);
+
+const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
+const FILES = 400;
+const KILLS = 24;
+
+function cli(cwd: string, ...args: string[]) {
+  return spawnSync(process.execPath, [bin, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+}
+
+function syncYml(repo: string, value: string): string {
+  return `pdk_template:\n  version: 2\n  template_sources:\n    - type: filesystem\n      location: ${repo}\nmany:\n  value: ${value}\n`;
+}
+
+/** Runs `apply` and kills it with SIGKILL after `ms`; resolves when the process is gone. */
+function applyKilledAfter(cwd: string, ms: number): Promise<void> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [bin, 'apply'], { cwd, stdio: 'ignore' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      done();
+    });
+  });
+}
+
+describe('apply killed at random points', () => {
+  it(`leaves old-or-new files, and the next apply finishes without inventing hand edits (${KILLS} kills)`, async () => {
+    const tree: Record<string, string> = {
+      'many/template.json': JSON.stringify({
+        name: 'many',
+        always_apply: true,
+        default_settings: { value: 'v0' },
+      }),
+    };
+    for (let i = 0; i < FILES; i++) {
+      tree[`many/files/d${i % 20}/f${i}.txt.epp`] =
+        `<%- | String $value | -%>\nfile ${i}: <%= $value %>\n${'padding\n'.repeat(40)}`;
+    }
+    const repo = tempTree(tree);
+    const root = writeTree(tempDir(), { '.sync.yml': syncYml(repo, 'v0') });
+    expect(cli(root, 'apply').status).toBe(0);
+
+    // How long a whole apply of the change takes here: kills are spread over that time.
+    writeFileSync(join(root, '.sync.yml'), syncYml(repo, 'calibrate'));
+    const t0 = performance.now();
+    expect(cli(root, 'apply').status).toBe(0);
+    const full = performance.now() - t0;
+
+    let midWrite = 0;
+    for (let k = 1; k <= KILLS; k++) {
+      const value = `v${k}`;
+      const before = readFileSync(join(root, 'd0/f0.txt'), 'utf8').split('\n')[0]!.split(': ')[1]!;
+      expect(before).toBe(k === 1 ? 'calibrate' : `v${k - 1}-next`);
+      writeFileSync(join(root, '.sync.yml'), syncYml(repo, value));
+      await applyKilledAfter(root, full * (0.25 + 0.75 * Math.random()));
+      const seen = new Set<string>();
+      for (let i = 0; i < FILES; i++) {
+        const text = readFileSync(join(root, `d${i % 20}/f${i}.txt`), 'utf8');
+        const line = text.split('\n')[0]!;
+        expect([`file ${i}: ${before}`, `file ${i}: ${value}`]).toContain(line);
+        expect(text.endsWith('padding\n')).toBe(true);
+        seen.add(line.split(': ')[1]!);
+      }
+      if (seen.size === 2) midWrite++;
+      writeFileSync(join(root, '.sync.yml'), syncYml(repo, `${value}-next`));
+      const again = cli(root, 'apply');
+      expect(again.stderr).toBe('');
+      expect(again.status).toBe(0);
+      const report = JSON.parse(cli(root, 'status', '--format', 'json').stdout) as {
+        drift: boolean;
+        entries: { state: string }[];
+      };
+      expect(report.drift).toBe(false);
+      expect(report.entries.filter((e) => e.state === 'edited' || e.state === 'conflict')).toEqual([]);
+      expect(existsSync(join(root, '.pantograph.lock.pending'))).toBe(false);
+      expect(readFileSync(join(root, `d${k % 20}/f${k}.txt`), 'utf8')).toContain(`: ${value}-next\n`);
+    }
+    // The test is about kills in the middle of the writes: enough of them must have landed there.
+    expect(midWrite).toBeGreaterThanOrEqual(4);
+  }, 240_000);
+});
