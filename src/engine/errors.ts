@@ -11,6 +11,7 @@ export type EngineErrorCode =
   // .sync.yml
   | 'SYNC_NOT_FOUND'
   | 'SYNC_READ'
+  | 'SYNC_ENCODING'
   | 'SYNC_YAML'
   | 'SYNC_NOT_MAPPING'
   | 'SYNC_V1'

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { decodeUtf8 } from '../shared/text-file.js';
 import { EngineError, problem } from './errors.js';
 import { shippedSchema, violationProblems } from './json-schema.js';
 import {
@@ -28,9 +29,9 @@ export const SUPPORTED_VERSIONS: readonly number[] = [2];
 export function loadSyncConfig(root: string): SyncConfig {
   const dir = resolve(root);
   const file = join(dir, SYNC_FILE);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
@@ -40,7 +41,15 @@ export function loadSyncConfig(root: string): SyncConfig {
     }
     throw new EngineError('SYNC_READ', `cannot read ${file}: ${(e as Error).message}`);
   }
-  return parseSyncConfig(text, file, dir);
+  const decoded = decodeUtf8(bytes);
+  if ('problem' in decoded) {
+    const { message, line, column, hint } = decoded.problem;
+    throw new EngineError('SYNC_ENCODING', `${SYNC_FILE} ${message}`, {
+      position: { file, line, column },
+      hint,
+    });
+  }
+  return parseSyncConfig(decoded.text, file, dir);
 }
 
 /** Parses `.sync.yml` text; `file` labels positions, `root` anchors relative paths. */

@@ -8,7 +8,7 @@
  * for byte. Whitespace-only output means "no file".
  */
 import { readFileSync } from 'node:fs';
-import { EppError } from '../epp/errors.js';
+import { EppError, EppSyntaxError } from '../epp/errors.js';
 import {
   type CompiledTemplate,
   compileEpp,
@@ -18,6 +18,7 @@ import {
 import { lineColumn } from '../epp/position.js';
 import type { PHash } from '../epp/runtime/values.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
+import { decodeUtf8 } from '../shared/text-file.js';
 import { type EngineErrorCode, problem } from './errors.js';
 import type { DataMap, LoadedTemplate, Position, TemplateFile } from './model.js';
 import type { PlannedFile, Problem } from './render-plan.js';
@@ -205,12 +206,37 @@ function readTemplateFile(file: TemplateFile): FileEntry {
 function compiledTemplate(entry: FileEntry, file: TemplateFile, t: LoadedTemplate): CompiledTemplate {
   const delimiters = t.manifest.delimiters;
   if (entry.compiled !== undefined && entry.delimiters === delimiters) return entry.compiled;
-  entry.text ??= entry.bytes.toString('utf8');
+  entry.text ??= templateText(entry.bytes, file);
   const compiled = compileEpp(entry.text, { file: file.absPath, ...(delimiters ? { delimiters } : {}) });
   entry.compiled = compiled;
   entry.delimiters = delimiters;
   entry.argumentsKey = compiled.parameters?.map((p) => p.name).join('\0') ?? '';
   return compiled;
+}
+
+/** An EPP file's text; invalid UTF-8 is an error at its first bad byte, never U+FFFD in the output. */
+function templateText(bytes: Buffer, file: TemplateFile): string {
+  const decoded = decodeUtf8(bytes);
+  if ('text' in decoded) return decoded.text;
+  const { message, line, column, hint } = decoded.problem;
+  const source = bytes.toString('utf8');
+  throw new EppSyntaxError(
+    'EPP_ENCODING',
+    `${file.source} ${message}`,
+    {
+      file: file.absPath,
+      source,
+      span: { start: offsetOfLine(source, line, column), end: offsetOfLine(source, line, column) + 1 },
+    },
+    hint,
+  );
+}
+
+/** The offset of a 1-based line and column in `text`. */
+function offsetOfLine(text: string, line: number, column: number): number {
+  let start = 0;
+  for (let n = 1; n < line; n++) start = text.indexOf('\n', start) + 1;
+  return start + column - 1;
 }
 
 /**

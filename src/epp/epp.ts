@@ -3,6 +3,7 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { decodeUtf8 } from '../shared/text-file.js';
 import type { TemplateNode } from './ast.js';
 import { type CompiledCode, compileTemplate } from './compiler.js';
 import { EppError, EppEvalError, type SourceLocation } from './errors.js';
@@ -338,12 +339,18 @@ class Host implements RuntimeHost {
 
   renderFile(path: string, args: Value | undefined, depth: number): string {
     const file = this.resolveTemplateFile(path);
-    let source: string;
+    let bytes: Buffer;
     try {
-      source = readFileSync(file, 'utf8');
+      bytes = readFileSync(file);
     } catch {
       throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}'`);
     }
+    const decoded = decodeUtf8(bytes);
+    if ('problem' in decoded) {
+      const { message, hint } = decoded.problem;
+      throw new EppEvalError('EPP_ENCODING', `template '${path}' ${message}`, undefined, hint);
+    }
+    const source = decoded.text;
     const template = compileEpp(source, { file, delimiters: this.options.delimiters });
     const values = args === undefined ? new Map() : asArgumentHash(args, 'epp');
     // A file template sees the global scope only, plus its arguments.

@@ -15,6 +15,7 @@ export type EppErrorCode =
   | 'EPP_EMPTY_RENDER_TAG'
   | 'EPP_UNSUPPORTED'
   | 'EPP_DELIMITERS'
+  | 'EPP_ENCODING'
   | 'EPP_INTERNAL'
   // parameters and values
   | 'EPP_MISSING_PARAMETER'

@@ -8,6 +8,7 @@ import { parseJsonValues } from '../../epp/json-values.js';
 import { delimitersProblem } from '../../epp/lexer.js';
 import { fromJs, isHash, type PHash } from '../../epp/runtime/values.js';
 import { findSyntaxErrors } from '../../epp/validate.js';
+import { decodeUtf8 } from '../../shared/text-file.js';
 import { toDisplayable, UsageError } from '../errors.js';
 import { formatProblem } from '../format-error.js';
 import type { Io } from '../io.js';
@@ -124,12 +125,17 @@ function dumpReplacer(_key: string, value: unknown): unknown {
 }
 
 function readTemplate(path: string, label: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (e) {
     const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
     throw new UsageError(`cannot read template ${label}: ${reason}`);
   }
+  const decoded = decodeUtf8(bytes);
+  if ('text' in decoded) return decoded.text;
+  const { message, line, column, hint } = decoded.problem;
+  throw new UsageError(`${label}:${line}:${column}: the template ${message}`, hint);
 }
 
 function parseDelimiters(text: string | undefined): readonly [string, string] | undefined {
