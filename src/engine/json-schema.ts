@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import type AjvDraft07 from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { packagePath } from '../package-root.js';
-import { didYouMean } from '../shared/did-you-mean.js';
+import { didYouMean, didYouMeanHint } from '../shared/did-you-mean.js';
 import { EngineError, type EngineErrorCode, problem } from './errors.js';
 import type { Data, Position, PositionLookup, SyncData } from './model.js';
 import type { Problem } from './render-plan.js';
@@ -46,13 +46,23 @@ const ajvs = new Map<SchemaDraft, AjvInstance>();
 function ajvFor(draft: SchemaDraft): AjvInstance {
   let ajv = ajvs.get(draft);
   if (ajv) return ajv;
-  // strict: false and no format validation: authors' schemas may use keywords and formats ajv does not know.
+  // No format validation: authors' schemas may use formats ajv does not know. Unknown keywords are logged
+  // (`strictSchema: 'log'`) to `unknownKeywords`, which compileValidator turns into errors: a misspelt
+  // `tpye` silently disabled the check it was meant to make. The rest of strict mode stays off.
   const options = {
     allErrors: true,
     strict: false,
+    strictSchema: 'log',
     validateFormats: false,
     verbose: true,
-    logger: false,
+    logger: {
+      log() {},
+      warn(message: unknown) {
+        const keyword = /unknown keyword: "([^"]*)"/.exec(String(message))?.[1];
+        if (keyword !== undefined) unknownKeywords.push(keyword);
+      },
+      error() {},
+    },
     // The generated source is kept for the validator cache (standalone code).
     code: { source: true },
   } as const;
@@ -64,6 +74,90 @@ function ajvFor(draft: SchemaDraft): AjvInstance {
   ajvs.set(draft, ajv);
   return ajv;
 }
+
+/** Unknown keywords ajv logged while compiling the current schema (see `ajvFor`). */
+const unknownKeywords: string[] = [];
+
+/**
+ * Unknown keywords of a schema as problems, at the first place each appears. A keyword starting with `x-`
+ * is an extension by convention (ours: `x-message`) and is fine.
+ */
+function unknownKeywordProblems(
+  obj: Record<string, unknown>,
+  found: readonly string[],
+  where: (pointer: string) => Position,
+  code: EngineErrorCode,
+): Problem[] {
+  const problems: Problem[] = [];
+  for (const keyword of new Set(found)) {
+    if (keyword.startsWith('x-')) continue;
+    const pointer = pointerOfKey(obj, keyword) ?? '';
+    problems.push(
+      problem(
+        'error',
+        code,
+        `unknown keyword '${keyword}' in the schema${pointer ? ` at ${pointer}` : ''}`,
+        where(pointer),
+        didYouMeanHint(keyword, SCHEMA_KEYWORDS) ??
+          'an extension keyword must start with `x-` (e.g. `x-note`), or it is a typo',
+      ),
+    );
+  }
+  return problems;
+}
+
+/** The JSON pointer of the first object key named `key` in `value` (depth first), or undefined. */
+function pointerOfKey(value: unknown, key: string, at = ''): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const here = `${at}/${escapePointerSegment(k)}`;
+    if (k === key) return here;
+    const inner = pointerOfKey(v, key, here);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+/** Keywords a typo is most likely meant to be. */
+const SCHEMA_KEYWORDS = [
+  'type',
+  'properties',
+  'required',
+  'items',
+  'enum',
+  'const',
+  'default',
+  'description',
+  'title',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'additionalProperties',
+  'patternProperties',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'oneOf',
+  'anyOf',
+  'allOf',
+  'not',
+  'examples',
+  'definitions',
+  '$defs',
+  '$ref',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'propertyNames',
+  'dependencies',
+  'if',
+  'then',
+  'else',
+  'contains',
+];
 
 const DRAFT_06 = 'http://json-schema.org/draft-06/schema';
 
@@ -159,12 +253,18 @@ function compileValidator(
     });
   }
   let fn: ValidateFunction;
+  unknownKeywords.length = 0;
   try {
     // Compiled without caching by `$id`: two templates may share an `$id`.
     const { $id: _id, ...rest } = obj;
     fn = ajv.compile(rest);
   } catch (e) {
     throw new EngineError(code, `invalid schema: ${(e as Error).message}`, { position: where('') });
+  }
+  const unknown = unknownKeywordProblems(obj, unknownKeywords, where, code);
+  if (unknown.length > 0) {
+    // Not stored in the cache: only valid schemas are, so the problem is found on every run.
+    throw new EngineError(code, unknown[0]!.message, { position: where(''), problems: unknown });
   }
   const standalone = require('ajv/dist/standalone') as {
     default: (a: AjvInstance, v: ValidateFunction) => string;

@@ -78,6 +78,11 @@ export function loadTemplate(location: TemplateLocation): TemplateLoad {
       (p) => `template.json${p}`,
     ),
   );
+  // A template that means to be always applied but says so wrongly (`"always_apply": "yes"`) must not be
+  // silently left out: it is not loaded, so its problem is an error wherever the project is used.
+  if (isPlainObject(data) && data.always_apply !== undefined && typeof data.always_apply !== 'boolean') {
+    return { template: undefined, problems };
+  }
   const manifest = readManifest(data, name);
   checkRequires(manifest, name, positions, problems);
 

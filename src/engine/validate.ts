@@ -56,10 +56,26 @@ export async function validateProject(
   const built = buildTree(project, detailed);
   const statics = [...project.applied.flatMap(sourceProblems), ...built.problems];
   const tree = validateOptions.tree ? { tree: built.tree } : {};
-  const problems = [...first.problems, ...notFoundBy(first.problems, statics)];
+  const problems = [...first.problems, ...notFoundBy(first.problems, statics), ...notApplied(project)];
   if (hasErrors(problems)) return { problems: errorsFirst(problems), plan: first, ...tree };
   const unstable = unstableOutputs(project, first, await plan(project));
   return { problems: errorsFirst([...problems, ...unstable]), plan: first, ...tree };
+}
+
+/**
+ * What loading found wrong with the templates the sources offer but the project does not apply: warnings,
+ * so that a broken template is seen before someone applies it (loading reports only applied ones).
+ */
+function notApplied(project: Project): Problem[] {
+  const applied = new Set(project.applied.map((t) => t.name));
+  const out: Problem[] = [];
+  for (const [name, problems] of project.templateProblems) {
+    if (applied.has(name) || !project.available.has(name)) continue;
+    for (const p of problems) {
+      out.push({ ...p, severity: 'warning', message: `template '${name}' (not applied): ${p.message}` });
+    }
+  }
+  return out;
 }
 
 /**

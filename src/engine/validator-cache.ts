@@ -16,7 +16,8 @@ import { cacheRoot } from './sources/git.js';
 const require = createRequire(import.meta.url);
 
 /** Changes when what Pantograph asks of ajv changes (its options), so older files are not used. */
-const FORMAT = 1;
+/** 2: schemas with unknown keywords are refused (issue 11), so validators cached before are checked again. */
+const FORMAT = 2;
 
 /** The key of a schema (its JSON text, with the draft) and of the code that compiled it. */
 export function validatorKey(draft: string, schema: object): string {

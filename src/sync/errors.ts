@@ -12,6 +12,7 @@ export type SyncErrorCode =
   | 'SYNC_IS_DIRECTORY'
   | 'SYNC_NOT_REGULAR'
   | 'SYNC_UNREADABLE'
+  | 'SYNC_TOO_LARGE'
   // the run
   | 'SYNC_PLAN_INVALID'
   | 'SYNC_PROJECT_MISSING'

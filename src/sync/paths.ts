@@ -75,6 +75,9 @@ export function checkOutputPath(path: string): void {
   }
 }
 
+/** The largest project file Pantograph reads (to compare with what a template renders): 1 GiB. */
+export const MAX_FILE_SIZE = 1024 ** 3;
+
 /** What a target path holds. Only regular files are ever read or replaced. */
 export type DiskState =
   | { readonly kind: 'missing' }
@@ -158,6 +161,13 @@ export class Target {
       }
       if (!stat.isFile()) {
         throw new SyncError('SYNC_NOT_REGULAR', `${path} is not a regular file`, { path });
+      }
+      if (stat.size > MAX_FILE_SIZE) {
+        throw new SyncError(
+          'SYNC_TOO_LARGE',
+          `${path} is too large to read (${stat.size.toLocaleString('en-US')} bytes; Pantograph reads files of up to 1 GiB)`,
+          { path, hint: 'If Pantograph should leave it alone, list it under `unmanaged` in .sync.yml.' },
+        );
       }
       const content = readAll(fd, stat.size);
       return { kind: 'file', hash: sha256(content), mode: stat.mode & 0o7777, content };

@@ -312,9 +312,14 @@ describe('loadTemplate: bad input', () => {
         "did you mean 'value'?",
       ],
     ]);
-    // What was valid is still read.
-    expect(template?.manifest.always_apply).toBe(false);
-    expect(template?.manifest.name).toBe('t');
+    // A template whose always_apply is not a boolean is not loaded: its error must not be dropped as the
+    // problem of a template that is not applied (issue 11).
+    expect(template).toBeUndefined();
+    // Otherwise what was valid is still read.
+    const rest = load({ 't/template.json': json.replace('  "always_apply": "yes",\n', '') }, 't');
+    expect(rest.problems).toHaveLength(4);
+    expect(rest.template?.manifest.always_apply).toBe(false);
+    expect(rest.template?.manifest.name).toBe('t');
   });
 
   it('requires a snake_case directory name', () => {
