@@ -30,7 +30,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(root, 'bench', 'fixtures');
 const dist = resolve(process.env.BENCH_DIST ?? join(root, 'dist'));
-const eppModulePath = join(dist, 'epp', 'index.js');
+// The package's `pantograph/epp` entry: what a library user imports.
+const eppModulePath = join(dist, 'epp.js');
 const cliPath = join(dist, 'cli', 'bin.cjs');
 
 const files = {

@@ -18,11 +18,12 @@ import type { PHash } from '../epp/runtime/values.js';
 import { engineVersion } from '../version.js';
 import { type OutputClaim, resolvePaths } from './composition.js';
 import { problem } from './errors.js';
-import { type HookState, runHook } from './hooks.js';
-import type { DataMap, HookName, LoadedTemplate, Position, TemplateFile } from './model.js';
+import { type HookOutcome, type HookState, runHook } from './hooks.js';
+import type { DataMap, HookFile, HookName, LoadedTemplate, Position, TemplateFile } from './model.js';
 import type { Project } from './project.js';
 import { type RenderContext, renderFileInto, resolveFiles } from './render-files.js';
 import type { PlannedFile, PlannedSource, PlannedTemplate, Problem, RenderPlan } from './render-plan.js';
+import { Sandbox, SandboxLimitError, sandboxLimits } from './sandbox.js';
 import {
   cloneData,
   dataEquals,
@@ -77,10 +78,18 @@ export async function planDetailed(project: Project): Promise<DetailedPlan> {
   problems.push(...ordered.problems);
   const board = new SharedSettingsBoard(applied, project.config);
   const resolved = new Map<LoadedTemplate, ResolvedTemplate>();
-  for (const [i, t] of ordered.order.entries()) {
-    project.options.onProgress?.(`rendering template ${t.name} (${i + 1}/${ordered.order.length})`);
-    const r = await resolveTemplate(project, t, board, problems);
-    resolved.set(t, r);
+  // Untrusted templates render and run their hooks in a worker with time and memory limits.
+  const sandbox = new Sandbox(
+    sandboxLimits(project.options.env ?? process.env, project.options.untrustedLimits),
+  );
+  try {
+    for (const [i, t] of ordered.order.entries()) {
+      project.options.onProgress?.(`rendering template ${t.name} (${i + 1}/${ordered.order.length})`);
+      const r = await resolveTemplate(project, t, board, problems, sandbox);
+      resolved.set(t, r);
+    }
+  } finally {
+    sandbox.close();
   }
   problems.push(...board.problems);
 
@@ -159,6 +168,7 @@ async function resolveTemplate(
   t: LoadedTemplate,
   board: SharedSettingsBoard,
   problems: Problem[],
+  sandbox: Sandbox,
 ): Promise<ResolvedTemplate> {
   const origins: Record<string, SettingOrigin> = {};
   const untrusted = untrustedHooks(t);
@@ -181,7 +191,7 @@ async function resolveTemplate(
     const file = t.hooks[name];
     if (!file || failed) return;
     const before = state.settings;
-    const outcome = await runHook(name, file, state, { timeLimitMs: project.options.hookTimeLimitMs });
+    const outcome = await hookRun(sandbox, t, name, file, state, project);
     problems.push(...outcome.problems);
     if (outcome.problems.length > 0) failed = true;
     state = outcome.state;
@@ -242,16 +252,105 @@ async function resolveTemplate(
   // Unless a hook removed some, every resolved file is rendered.
   const keep = state.files_to_render === outputs ? undefined : new Set(state.files_to_render);
   const files: PlannedFile[] = [];
+  const toRender = keep ? resolution.files.filter((f) => keep.has(f.output)) : resolution.files;
+  if (!t.source.trusted) {
+    files.push(...(await renderUntrusted(sandbox, project, t, toRender, state, problems)));
+    return { ...result, files };
+  }
   const shared = t.hooks.before_file_render ? undefined : renderContext(project, t, state.settings);
-  for (const f of resolution.files) {
-    if (keep && !keep.has(f.output)) continue;
+  for (const f of toRender) {
     // Awaiting only when there is a hook keeps a thousand files from a thousand round trips of promises.
-    const ctx = shared ?? (await hookedContext(t, f, state, problems, project));
+    const ctx = shared ?? (await hookedContext(t, f, state, problems, project, sandbox));
     if (!ctx) continue;
     const planned = renderFileInto(ctx, f, problems);
     if (planned) files.push(planned);
   }
   return { ...result, files };
+}
+
+/** A hook run: in the sandbox for an untrusted template (a limit hit is the hook's problem), else here. */
+async function hookRun(
+  sandbox: Sandbox,
+  t: LoadedTemplate,
+  name: HookName,
+  file: HookFile,
+  state: HookState,
+  project: Project,
+): Promise<HookOutcome> {
+  const options = { timeLimitMs: project.options.hookTimeLimitMs };
+  if (t.source.trusted) return runHook(name, file, state, options);
+  try {
+    return await sandbox.hook({ kind: 'hook', name, hook: file, state, options });
+  } catch (e) {
+    if (!(e instanceof SandboxLimitError)) throw e;
+    return { state, problems: [limitProblem(t, e, file.path, `hook ${name}`)] };
+  }
+}
+
+/**
+ * The files of an untrusted template, rendered in the sandbox: all in one job when they share settings,
+ * else one job per file with what its `before_file_render` hook made of them.
+ */
+async function renderUntrusted(
+  sandbox: Sandbox,
+  project: Project,
+  t: LoadedTemplate,
+  files: readonly TemplateFile[],
+  state: HookState,
+  problems: Problem[],
+): Promise<PlannedFile[]> {
+  const job = (settings: DataMap, batch: readonly TemplateFile[]) => ({
+    kind: 'render' as const,
+    template: {
+      name: t.name,
+      dir: t.dir,
+      version: t.manifest.version ?? null,
+      source: t.source.spec.location,
+      delimiters: t.manifest.delimiters,
+    },
+    files: batch,
+    settings,
+    metadata: project.metadata,
+    project: { name: project.name, is_new: project.isNew },
+    strict: project.options.strict ?? true,
+  });
+  const batches: { settings: DataMap; files: readonly TemplateFile[] }[] = [];
+  if (!t.hooks.before_file_render) batches.push({ settings: state.settings, files });
+  else {
+    for (const f of files) {
+      const settings = await settingsForFile(t, f, state, problems, project, sandbox);
+      if (settings) batches.push({ settings, files: [f] });
+    }
+  }
+  const out: PlannedFile[] = [];
+  for (const batch of batches) {
+    if (batch.files.length === 0) continue;
+    try {
+      const result = await sandbox.render(job(batch.settings, batch.files));
+      problems.push(...result.problems);
+      out.push(...result.files);
+    } catch (e) {
+      if (!(e instanceof SandboxLimitError)) throw e;
+      const at = e.during !== undefined ? join(t.dir, e.during) : t.dir;
+      problems.push(limitProblem(t, e, at, e.during ?? 'rendering'));
+    }
+  }
+  return out;
+}
+
+/** A limit of the sandbox as the problem of a template, naming the file or hook it stopped. */
+function limitProblem(t: LoadedTemplate, e: SandboxLimitError, file: string, what: string): Problem {
+  return {
+    severity: 'error',
+    code: e.code,
+    message: `template '${t.name}' (${what}): ${e.message}`,
+    file,
+    line: 1,
+    column: 1,
+    hint:
+      'its source is not trusted, so it runs under limits (PANTOGRAPH_UNTRUSTED_TIME_LIMIT seconds, PANTOGRAPH_UNTRUSTED_MEMORY_LIMIT MB); ' +
+      'a regular expression that backtracks forever or a value that doubles in a loop is the usual cause',
+  };
 }
 
 /** The render context of one file whose `before_file_render` hook may change the settings. */
@@ -261,8 +360,9 @@ async function hookedContext(
   state: HookState,
   problems: Problem[],
   project: Project,
+  sandbox: Sandbox,
 ): Promise<RenderContext | undefined> {
-  const settings = await settingsForFile(t, f, state, problems, project);
+  const settings = await settingsForFile(t, f, state, problems, project, sandbox);
   return settings && renderContext(project, t, settings);
 }
 
@@ -273,16 +373,17 @@ async function settingsForFile(
   state: HookState,
   problems: Problem[],
   project: Project,
+  sandbox: Sandbox,
 ): Promise<DataMap | undefined> {
   const file = t.hooks.before_file_render;
   if (!file) return state.settings;
-  const outcome = await runHook(
+  const outcome = await hookRun(
+    sandbox,
+    t,
     'before_file_render',
     file,
     { ...state, file: { path: f.output, source: f.source } },
-    {
-      timeLimitMs: project.options.hookTimeLimitMs,
-    },
+    project,
   );
   problems.push(...outcome.problems);
   return outcome.problems.length > 0 ? undefined : outcome.state.settings;

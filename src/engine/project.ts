@@ -29,6 +29,11 @@ export interface ProjectOptions {
   readonly strict?: boolean;
   /** Time limit of one hook run in milliseconds (default 5000). */
   readonly hookTimeLimitMs?: number;
+  /**
+   * Limits of the worker in which untrusted templates render and run their hooks (default 30 s per job,
+   * 512 MB; or `PANTOGRAPH_UNTRUSTED_TIME_LIMIT` seconds and `PANTOGRAPH_UNTRUSTED_MEMORY_LIMIT` MB).
+   */
+  readonly untrustedLimits?: Partial<import('./sandbox.js').SandboxLimits>;
   /** Environment for `PANTOGRAPH_*` variables and git (default `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
   /** The git executable (default `git`). */

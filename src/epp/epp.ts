@@ -421,5 +421,17 @@ function normaliseError(e: unknown, template: CompiledTemplate): unknown {
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
     return new EppEvalError('EPP_EVAL', 'the template nests too deeply to evaluate', location);
   }
+  // A string, array or hash past what V8 can hold (a template doubling a string): a limit, not a crash.
+  if (
+    e instanceof RangeError &&
+    /invalid (string|array) length|maximum size|allocation failed/i.test(e.message)
+  ) {
+    return new EppEvalError(
+      'EPP_MEMORY_LIMIT',
+      `the template built a value too large to hold (${e.message})`,
+      location,
+      'a template that doubles a string or an array in a loop grows past any memory',
+    );
+  }
   return e;
 }

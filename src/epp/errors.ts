@@ -38,6 +38,7 @@ export type EppErrorCode =
   | 'EPP_BREAK_OUTSIDE_ITERATION'
   | 'EPP_TIME_LIMIT'
   | 'EPP_ITERATION_LIMIT'
+  | 'EPP_MEMORY_LIMIT'
   | 'EPP_EVAL';
 
 export interface Span {

@@ -143,7 +143,7 @@ describe("the package's entries (built)", () => {
 
   it("'pantograph' and 'pantograph/epp' load one library bundle: values of one are the other's", async () => {
     const api = (await import(join(dist, 'index.js'))) as typeof import('../../src/index.js');
-    const epp = (await import(join(dist, 'epp', 'index.js'))) as typeof import('../../src/epp/index.js');
+    const epp = (await import(join(dist, 'epp.js'))) as typeof import('../../src/epp/index.js');
     expect(epp.PFloat).toBe(api.PFloat);
     expect(epp.renderEpp('<%= $f %> <%= $n %>', { f: api.float(2), n: 3 })).toBe('2.0 3');
     expect(typeof api.loadProject).toBe('function');

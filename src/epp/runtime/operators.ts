@@ -186,20 +186,47 @@ function shift(a: bigint, n: bigint): PInteger {
   return checkedInteger(n >= 0n ? a << n : a >> -n);
 }
 
+/**
+ * The most elements an Array or Hash built by an operator may have. V8 aborts the whole process (no error
+ * to catch, even in a worker) when an array outgrows its limit (~134 million elements): a template that
+ * doubles an array 40 times must end in an error with its position instead (issue 11, item 5). The same
+ * figure as the iteration limit of Integer ranges.
+ */
+export const MAX_COLLECTION_SIZE = 10_000_000;
+
+function checkSize(size: number, what: string): void {
+  if (size <= MAX_COLLECTION_SIZE) return;
+  throw new EppEvalError(
+    'EPP_MEMORY_LIMIT',
+    `${what} of ${size.toLocaleString('en-US')} elements is larger than a template may build (${MAX_COLLECTION_SIZE.toLocaleString('en-US')})`,
+    undefined,
+    'a template that doubles an array or hash in a loop grows past any memory',
+  );
+}
+
 /** `a OP b` for `+ - * / % << >>`. */
 export function arithmetic(op: string, a: Value, b: Value): Value {
   // The hot path (every `+` of a template): two Integers as numbers.
   if (typeof a === 'number' && typeof b === 'number') return integerNumbers(op, a, b);
   if (Array.isArray(a)) {
-    if (op === '+') return Array.isArray(b) ? [...a, ...b] : isHash(b) ? [...a, ...hashPairs(b)] : [...a, b];
+    if (op === '+') {
+      checkSize(a.length + (Array.isArray(b) ? b.length : isHash(b) ? b.size : 1), 'an Array');
+      return Array.isArray(b) ? [...a, ...b] : isHash(b) ? [...a, ...hashPairs(b)] : [...a, b];
+    }
     if (op === '-') {
       const remove = Array.isArray(b) ? b : isHash(b) ? hashPairs(b) : [b];
       return a.filter((x) => !remove.some((r) => puppetEquals(x, r)));
     }
-    if (op === '<<') return [...a, b];
+    if (op === '<<') {
+      checkSize(a.length + 1, 'an Array');
+      return [...a, b];
+    }
   }
   if (isHash(a)) {
-    if (op === '+') return mergeHash(a, b);
+    if (op === '+') {
+      checkSize(a.size + (isHash(b) ? b.size : Array.isArray(b) ? b.length / 2 : 0), 'a Hash');
+      return mergeHash(a, b);
+    }
     if (op === '-') {
       const out: PHash = new Map(a);
       const keys = isHash(b) ? [...b.keys()] : Array.isArray(b) ? b : [b];
