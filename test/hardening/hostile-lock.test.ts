@@ -43,13 +43,13 @@ function lineCol(text: string, needle: string): string {
 describe('a lock whose directories leave the project', () => {
   it.each([['remove'], ['apply'], ['status']])('`%s` refuses `../dir` with its position', async (command) => {
     const { project, outside } = await appliedProject();
-    const escape = `../${basename(outside)}`;
-    const text = editLockDirectories(project, ['extra', escape]);
+    const outsidePath = `../${basename(outside)}`;
+    const text = editLockDirectories(project, ['extra', outsidePath]);
     const before = snapshotDir(project);
     const r = await run(project, command);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('SYNC_LOCK_INVALID');
-    expect(r.stderr).toContain(`.pantograph.lock:${lineCol(text, JSON.stringify(escape))}`);
+    expect(r.stderr).toContain(`.pantograph.lock:${lineCol(text, JSON.stringify(outsidePath))}`);
     expect(r.stderr).toContain('leaves the project');
     expect(existsSync(outside)).toBe(true);
     expect(snapshotDir(project)).toEqual(before);
