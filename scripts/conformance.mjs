@@ -10,13 +10,14 @@
  * `npx pantograph` resolves to this package's `bin`, which is dist/cli/bin.cjs, so running it with node is
  * the same binary without npx's start-up cost on every case. `--npx` runs the literal npx form instead.
  *
- * The suite is found at $EPP_CONFORMANCE_DIR, else ../shared/epp-conformance beside the repository.
+ * The suite is found at $EPP_CONFORMANCE_DIR, else ../shared/epp-conformance beside the repository; the
+ * project's own cases (every test/conformance/*cases* folder) run with the same runner (`--cases`).
  * Other arguments go to the runner, e.g. `npm run conformance -- --filter '^trim_' -v`.
  * Env CONFORMANCE_JOBS overrides the parallelism (default 2), PANTOGRAPH_BIN the CLI (default
  * dist/cli/bin.cjs). Exits 1 when either run fails.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -46,12 +47,25 @@ const modes = [
   { label: '--values-file {values}', values: ['--values-file', '{values}'] },
 ];
 
-/** Runs the suite once, streaming its output; resolves to its counts and what went wrong, if anything. */
-function runSuite(mode) {
+/**
+ * The project's own cases, in the shared suite's format and produced by Puppet the same way
+ * (test/conformance/README.md): every `test/conformance/*cases*` folder, run by the same runner.
+ */
+const projectCases = readdirSync(join(root, 'test', 'conformance'), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && d.name.includes('cases'))
+  .map((d) => join(root, 'test', 'conformance', d.name));
+const suites = [
+  { label: 'shared suite', args: [] },
+  ...projectCases.map((dir) => ({ label: dir, args: ['--cases', dir] })),
+];
+
+/** Runs one suite once, streaming its output; resolves to its counts and what went wrong, if anything. */
+function runSuite(mode, suiteRun) {
   const argv = [
     runner,
     '-j',
     jobs,
+    ...suiteRun.args,
     ...runnerArgs,
     '--',
     ...command,
@@ -60,7 +74,7 @@ function runSuite(mode) {
     '{template}',
     ...mode.values,
   ];
-  console.log(`\n== conformance: pantograph epp render {template} ${mode.label}`);
+  console.log(`\n== conformance (${suiteRun.label}): pantograph epp render {template} ${mode.label}`);
   return new Promise((resolvePromise) => {
     // cwd is the repository so that `npx pantograph` finds this package's bin.
     const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'], cwd: root });
@@ -85,18 +99,19 @@ function runSuite(mode) {
 let passed = 0;
 let failed = 0;
 let failedRuns = 0;
-for (const mode of modes) {
-  const result = await runSuite(mode);
-  passed += result.passed;
-  failed += result.failed;
-  if (result.why) {
-    failedRuns++;
-    console.error(`== conformance FAILED with ${mode.label} (${result.why})`);
+for (const suiteRun of suites) {
+  for (const mode of modes) {
+    const result = await runSuite(mode, suiteRun);
+    passed += result.passed;
+    failed += result.failed;
+    if (result.why) {
+      failedRuns++;
+      console.error(`== conformance FAILED (${suiteRun.label}) with ${mode.label} (${result.why})`);
+    }
   }
 }
-console.log(
-  `\n${failedRuns > 0 ? `${failedRuns} of ${modes.length} runs failed` : 'both ways of passing values pass'}`,
-);
+const runs = suites.length * modes.length;
+console.log(`\n${failedRuns > 0 ? `${failedRuns} of ${runs} runs failed` : `all ${runs} runs pass`}`);
 // The closing line, over both runs, in the form CI reads.
 console.log(`conformance: ${passed} passed, ${failed} failed`);
 if (failedRuns > 0) process.exitCode = 1;

@@ -416,7 +416,8 @@ class Generator {
       case 'Unary':
         if (node.operator === '!') return `!${this.test(node.operand)}`;
         if (node.operator === '-') return `rt.negate(${this.expr(node.operand)}, ${this.pos(node)})`;
-        return this.expr(node.operand);
+        // A splat as a value (not spliced into a list) is an Array, as in Puppet: `*3` is `[3]`.
+        return `rt.splat(${this.expr(node.operand)})`;
       case 'Array':
         return `[${this.elements(node.elements)}]`;
       case 'Hash':

@@ -445,7 +445,8 @@ class Evaluation {
       case 'Unary':
         if (node.operator === '!') return !truthy(this.expr(node.operand, scope));
         if (node.operator === '-') return rt.negate(this.expr(node.operand, scope), this.t.pos(node));
-        return this.expr(node.operand, scope);
+        // A splat as a value (not spliced into a list) is an Array, as in Puppet: `*3` is `[3]`.
+        return rt.splat(this.expr(node.operand, scope));
       case 'Array':
         return this.elements(node.elements, scope);
       case 'Hash': {

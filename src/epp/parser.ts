@@ -2,9 +2,12 @@
  * The EPP parser: tokens -> AST.
  *
  * A recursive-descent parser with precedence climbing for binary operators. Puppet's precedence, from
- * loosest to tightest: `=` (right), `or`, `and`, `< <= > >=`, `== !=`, `<< >>`, `+ -`, `* / %`, `=~ !~`,
- * `in`, then unary `!`, `-`, splat `*`, then postfix selector `?`, access `[...]` and method calls `.f()`.
- * (That `==` binds tighter than `<` is Puppet's, not a slip.)
+ * loosest to tightest: `=` (right), `or`, `and`, the selector `? {...}`, `< <= > >=`, `== !=`, `<< >>`,
+ * `+ -`, `* / %`, `=~ !~`, `in`, then unary `!`, `-`, splat `*`, then access `[...]` and method calls
+ * `.f()`. (That `==` binds tighter than `<` is Puppet's, not a slip.) The selector is a postfix operator at
+ * its level: `$v =~ String ? {...}` selects on the match, `true and 1 ? {...}` on `1` only, and an operator
+ * after it goes on from its value (`1 + 2 ? { 3 => 10 } + 5` is 15), as Puppet 7 does (every case checked
+ * with `puppet epp render`: test/conformance/cases/selector_*). `**` is `*` then a splat, as in Puppet.
  *
  * Template text and `<%= %>` renders are statements like any other, so they may appear inside blocks:
  * `<% if $x { %>yes<% } %>` parses as an `if` whose body holds a Text node.
@@ -62,35 +65,40 @@ function shift(t: Token, by: number, limit: number): Token {
  * `and` 1, `< <= > >=` 2, `== !=` 3, `<< >>` 4, `+ -` 5, `* / %` 6, `=~ !~` 7, `in` 8. A switch rather than a
  * Map lookup: it runs for every operand.
  */
+/** The level of the selector `? {...}`: between `and` and the comparisons. */
+const SELECTOR_LEVEL = 2;
+
 function operatorLevel(t: Token): number {
   if (t.kind === 'PUNCT') {
     switch (t.value) {
+      case '?':
+        return SELECTOR_LEVEL;
       case '<':
       case '<=':
       case '>':
       case '>=':
-        return 2;
+        return 3;
       case '==':
       case '!=':
-        return 3;
+        return 4;
       case '<<':
       case '>>':
-        return 4;
+        return 5;
       case '+':
       case '-':
-        return 5;
+        return 6;
       case '*':
       case '/':
       case '%':
-        return 6;
+        return 7;
       case '=~':
       case '!~':
-        return 7;
+        return 8;
       default:
         return -1;
     }
   }
-  if (t.kind === 'KEYWORD') return t.value === 'or' ? 0 : t.value === 'and' ? 1 : t.value === 'in' ? 8 : -1;
+  if (t.kind === 'KEYWORD') return t.value === 'or' ? 0 : t.value === 'and' ? 1 : t.value === 'in' ? 9 : -1;
   return -1;
 }
 
@@ -274,31 +282,46 @@ class Parser {
   /** Statements up to EOF, or in a block up to `}` (not consumed). */
   private statements(inBlock: boolean): Node[] {
     const body: Node[] = [];
+    // The statement a `{` would continue: Puppet reads `x {...}` (text, a render or any expression, then a
+    // hash literal opening the next statement) as a resource expression, and refuses it. `;` ends it.
+    let previous: Node | undefined;
     while (true) {
       const t = this.tokens[this.i]!;
       if (t.kind === 'EOF' || (inBlock && t.kind === 'PUNCT' && t.value === '}')) break;
       if (t.kind === 'PUNCT' && t.value === ';') {
         this.next();
+        previous = undefined;
         continue;
       }
-      if (t.kind === 'TEXT') {
-        this.next();
-        body.push({ type: 'Text', value: t.value, start: t.start, end: t.end });
-        continue;
+      if (t.kind === 'PUNCT' && t.value === '{' && previous !== undefined) {
+        throw this.error(
+          'Expression is not valid as a resource, resource-default, or resource-override',
+          previous.start,
+          previous.end,
+        );
       }
-      if (t.kind === 'RENDER') {
-        this.next();
-        const expr = this.renderExpression();
-        const end = this.tokens[this.i]!;
-        if (end.kind !== 'RENDER_END') throw this.unexpected(end);
-        this.next();
-        body.push({ type: 'Render', expr, start: t.start, end: end.end });
-        continue;
-      }
-      if (t.kind === 'PARAMS' || t.kind === 'RENDER_END') throw this.unexpected(t);
-      body.push(this.statement());
+      previous = this.textRenderOrStatement(t);
+      body.push(previous);
     }
     return body;
+  }
+
+  /** The statement starting at `t`: template text, a `<%= %>` render, or code. */
+  private textRenderOrStatement(t: Token): Node {
+    if (t.kind === 'TEXT') {
+      this.next();
+      return { type: 'Text', value: t.value, start: t.start, end: t.end };
+    }
+    if (t.kind === 'RENDER') {
+      this.next();
+      const expr = this.renderExpression();
+      const end = this.tokens[this.i]!;
+      if (end.kind !== 'RENDER_END') throw this.unexpected(end);
+      this.next();
+      return { type: 'Render', expr, start: t.start, end: end.end };
+    }
+    if (t.kind === 'PARAMS' || t.kind === 'RENDER_END') throw this.unexpected(t);
+    return this.statement();
   }
 
   private renderExpression(): Node {
@@ -434,6 +457,12 @@ class Parser {
       const level = operatorLevel(t);
       if (level < minLevel) return left;
       this.next();
+      if (level === SELECTOR_LEVEL) {
+        this.expectPunct('{');
+        const entries = this.hashEntries();
+        left = { type: 'Selector', test: left, entries, start: left.start, end: this.lastEnd() };
+        continue;
+      }
       const right = this.binary(level + 1);
       if (level < 2) {
         // Levels 0 and 1 are `or` and `and`.
@@ -504,11 +533,6 @@ class Parser {
             end: this.lastEnd(),
           };
         }
-      } else if (t.value === '?') {
-        this.next();
-        this.expectPunct('{');
-        const entries = this.hashEntries();
-        result = { type: 'Selector', test: result, entries, start: result.start, end: this.lastEnd() };
       } else {
         return result;
       }

@@ -14,6 +14,11 @@ const suite = resolve(
   process.env.EPP_CONFORMANCE_DIR ?? resolve(import.meta.dirname, '../../../shared/epp-conformance'),
 );
 const casesDir = join(suite, 'cases');
+/** The project's own cases in the same format (test/conformance/README.md). */
+const projectDir = resolve(import.meta.dirname, '../conformance');
+const projectCaseDirs = readdirSync(projectDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && d.name.includes('cases'))
+  .map((d) => join(projectDir, d.name));
 
 describe('EPP conformance (Puppet 7 output)', () => {
   it('finds the suite', () => {
@@ -21,9 +26,16 @@ describe('EPP conformance (Puppet 7 output)', () => {
       true,
     );
   });
-  const names = existsSync(casesDir) ? readdirSync(casesDir).sort() : [];
-  it.each(names)('%s', (name) => {
-    const dir = join(casesDir, name);
+  const dirs = [casesDir, ...projectCaseDirs]
+    .filter((d) => existsSync(d))
+    .flatMap((d) =>
+      readdirSync(d)
+        .sort()
+        .map((name) => join(d, name)),
+    );
+  it.each(
+    dirs.map((dir) => [dir.slice(dir.lastIndexOf('/', dir.lastIndexOf('/') - 1) + 1), dir]),
+  )('%s', (_name, dir) => {
     const source = readFileSync(join(dir, 'template.epp'), 'utf8');
     const valuesText = readFileSync(join(dir, 'values.json'), 'utf8');
     const values = fromJs(parseDocument(valuesText, { intAsBigInt: true }).toJS(), {
