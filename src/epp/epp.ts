@@ -14,6 +14,8 @@ import { parsePuppet, parseTemplate } from './parser.js';
 import { lineColumn } from './position.js';
 import { withTimeLimit } from './runtime/deadline.js';
 import { Runtime, type RuntimeHost, type RuntimeTemplate } from './runtime/runtime.js';
+import { setTypeTextEvaluator } from './runtime/types/names.js';
+import type { PType } from './runtime/types.js';
 import { fromJs, isHash, type PHash, type Value } from './runtime/values.js';
 
 export interface EppWarning {
@@ -245,6 +247,9 @@ export function evaluatePuppet(
   const top = topScopeOf(options.topScope);
   return host.run(template, toHash(options.variables ?? {}), Object.create(top), top, 0) as Value;
 }
+
+// The stdlib type aliases (`Stdlib::Port`) are Puppet source, evaluated by this module on first use.
+setTypeTextEvaluator((text) => evaluatePuppet(text, { file: '<stdlib type alias>' }) as PType);
 
 // ---------------------------------------------------------------- host
 

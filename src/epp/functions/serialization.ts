@@ -729,4 +729,14 @@ const toYamlFn = defineFunction('to_yaml', 1, 2, (_ctx, [data, options]) =>
   toYaml(data, yamlOptions(options)),
 );
 
-export const serializationFunctions: FunctionDef[] = [toJsonFn, toJsonPrettyFn, toYamlFn];
+/** puppetlabs-stdlib 9 names its functions `stdlib::to_yaml` too (the plain name is its deprecated shim). */
+const namespaced = (fn: FunctionDef): FunctionDef => ({ ...fn, name: `stdlib::${fn.name}` });
+
+export const serializationFunctions: FunctionDef[] = [
+  toJsonFn,
+  toJsonPrettyFn,
+  toYamlFn,
+  namespaced(toJsonFn),
+  namespaced(toJsonPrettyFn),
+  namespaced(toYamlFn),
+];

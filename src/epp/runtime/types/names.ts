@@ -36,6 +36,7 @@ import {
   UNDEF,
   VariantType,
 } from './internal.js';
+import { STDLIB_TYPE_ALIASES } from './stdlib-aliases.js';
 
 export const SCALAR = new ScalarType();
 export const SCALAR_DATA = new ScalarDataType();
@@ -139,9 +140,36 @@ const TYPE_NAMES: ReadonlyMap<string, () => PType> = new Map<string, () => PType
   ['semver', () => SEMVER],
 ]);
 
-/** The type a capitalized name such as `Integer` or `ScalarData` refers to, or undefined when unknown. */
+/**
+ * The type a capitalized name such as `Integer` or `ScalarData` refers to, or a type alias of
+ * puppetlabs-stdlib (`Stdlib::Port`: real templates declare parameters with them), or undefined.
+ */
 export function resolveTypeName(name: string): PType | undefined {
-  return TYPE_NAMES.get(name.toLowerCase())?.();
+  return TYPE_NAMES.get(name.toLowerCase())?.() ?? resolveAlias(name);
+}
+
+/** Evaluates the Puppet source of a type (set by epp.ts: the evaluator sits above the runtime). */
+let evaluateTypeText: ((text: string) => PType) | undefined;
+
+export function setTypeTextEvaluator(evaluate: (text: string) => PType): void {
+  evaluateTypeText = evaluate;
+}
+
+const aliasesByLowerName = new Map(
+  [...STDLIB_TYPE_ALIASES].map(([name, text]) => [name.toLowerCase(), text]),
+);
+const resolvedAliases = new Map<string, PType>();
+
+/** A stdlib type alias, its source evaluated once (aliases refer to other aliases; stdlib has no cycle). */
+function resolveAlias(name: string): PType | undefined {
+  const key = name.toLowerCase();
+  const known = resolvedAliases.get(key);
+  if (known) return known;
+  const text = aliasesByLowerName.get(key);
+  if (text === undefined || evaluateTypeText === undefined) return undefined;
+  const type = evaluateTypeText(text);
+  resolvedAliases.set(key, type);
+  return type;
 }
 
 /** The names {@link resolveTypeName} knows, as Puppet spells them. */

@@ -1,0 +1,74 @@
+/**
+ * The corpus comparison, shared by scripts/epp-corpus/compare.mjs and test/epp/corpus.test.ts: each case
+ * of test/fixtures/epp-corpus/<module>/<template>/ rendered with its values.json by the given library
+ * (`renderEpp`, `fromJs`), against Puppet's expected.txt or expected_error.txt.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+
+export const CORPUS = resolve(import.meta.dirname, '../../test/fixtures/epp-corpus');
+
+export function corpusCases() {
+  if (!existsSync(CORPUS)) return [];
+  const cases = [];
+  for (const module of readdirSync(CORPUS).sort()) {
+    const moduleDir = join(CORPUS, module);
+    if (!statSync(moduleDir).isDirectory()) continue;
+    for (const name of readdirSync(moduleDir).sort()) {
+      const dir = join(moduleDir, name);
+      if (statSync(dir).isDirectory()) cases.push({ name: `${module}/${name}`, dir });
+    }
+  }
+  return cases;
+}
+
+/** One case: `identical`, `both-error`, `differing`, `pantograph-error` or `puppet-error`, with a detail. */
+export function compareCase(lib, { name, dir }) {
+  const source = readFileSync(join(dir, 'template.epp'), 'utf8');
+  const values = lib.fromJs(
+    parseDocument(readFileSync(join(dir, 'values.json'), 'utf8'), { intAsBigInt: true }).toJS(),
+    {
+      numbers: 'float',
+    },
+  );
+  const expectedFile = join(dir, 'expected.txt');
+  const puppetOk = existsSync(expectedFile);
+  let text;
+  let error;
+  try {
+    text = lib.renderEpp(source, values, { file: 'template.epp', baseDir: dir, strict: false });
+  } catch (e) {
+    error = e;
+  }
+  if (!puppetOk) {
+    const puppet = readFileSync(join(dir, 'expected_error.txt'), 'utf8').trim();
+    return error
+      ? { name, outcome: 'both-error', detail: puppet }
+      : { name, outcome: 'puppet-error', detail: puppet };
+  }
+  if (error)
+    return { name, outcome: 'pantograph-error', detail: `${error.code ?? ''} ${error.message}`.trim() };
+  const expected = readFileSync(expectedFile, 'utf8');
+  const printed = text.endsWith('\n') ? text : `${text}\n`;
+  if (printed === expected) return { name, outcome: 'identical', detail: '' };
+  let i = 0;
+  while (i < printed.length && printed[i] === expected[i]) i++;
+  const line = expected.slice(0, i).split('\n').length;
+  return {
+    name,
+    outcome: 'differing',
+    detail: `line ${line}: got ${JSON.stringify(printed.slice(i, i + 30))}, Puppet ${JSON.stringify(expected.slice(i, i + 30))}`,
+  };
+}
+
+export async function compareCorpus(lib) {
+  const results = corpusCases().map((c) => compareCase(lib, c));
+  const count = (o) => results.filter((r) => r.outcome === o).length;
+  const agree = count('identical') + count('both-error');
+  const figure =
+    `EPP corpus: ${results.length} real templates: ${agree} rendered identically (${count('both-error')} of them errors in both), ` +
+    `${count('differing')} differing, ${count('pantograph-error')} Pantograph error where Puppet rendered, ` +
+    `${count('puppet-error')} Puppet error where Pantograph rendered`;
+  return { results, figure };
+}
