@@ -9,6 +9,7 @@ import { iterationFunctions } from './iteration.js';
 import { miscFunctions } from './misc.js';
 import { FunctionRegistry } from './registry.js';
 import { serializationFunctions } from './serialization.js';
+import { stdlibFunctions } from './stdlib.js';
 import { stringFunctions } from './strings.js';
 
 export const coreFunctions: FunctionRegistry = new FunctionRegistry().add(
@@ -17,6 +18,7 @@ export const coreFunctions: FunctionRegistry = new FunctionRegistry().add(
   ...miscFunctions,
   ...stringFunctions,
   ...serializationFunctions,
+  ...stdlibFunctions,
   newFunction,
   convertToFunction,
 );

@@ -271,15 +271,33 @@ export function toJs(v: Value): unknown {
 }
 
 /**
+ * `(?i:...)` around the whole pattern (stdlib's `Stdlib::HTTPUrl`): its flags, as a match whose `index` is
+ * -1 to say that the closing parenthesis goes too. JavaScript (Node 20) has no scoped modifiers.
+ */
+function wholeGroupFlags(src: string): (RegExpExecArray & { index: number }) | null {
+  const open = /^\(\?([imx]+):/.exec(src);
+  if (!open || !src.endsWith(')')) return null;
+  let depth = 0;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === '\\') i++;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0 && i !== src.length - 1) return null;
+  }
+  open.index = -1;
+  return open;
+}
+
+/**
  * Turns a Puppet (Ruby Onigmo) regexp source into a JavaScript RegExp. The differences that matter in
  * templates: `\A`, `\z`, `\Z` anchors, `(?i)`-style inline flags at the start, and POSIX classes.
  */
 export function toJsRegExp(source: string, flags = ''): RegExp {
   let src = source;
   let f = flags;
-  const inline = /^\(\?([imx]+)\)/.exec(src);
+  const inline = /^\(\?([imx]+)\)/.exec(src) ?? wholeGroupFlags(src);
   if (inline) {
-    src = src.slice(inline[0].length);
+    src = inline.index === -1 ? src.slice(inline[0].length, -1) : src.slice(inline[0].length);
     if (inline[1]!.includes('i') && !f.includes('i')) f += 'i';
     if (inline[1]!.includes('m') && !f.includes('s')) f += 's';
   }

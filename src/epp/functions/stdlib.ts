@@ -1,0 +1,85 @@
+/**
+ * Functions of puppetlabs-stdlib that real templates call (issue 12), with stdlib 9's behaviour, checked
+ * against Puppet 7 with stdlib on the modulepath (test/conformance/stdlib-cases):
+ * `pick`, `pick_default`, `delete_undef_values`, `join_keys_to_values`, `stdlib::ensure`.
+ */
+import { EppEvalError } from '../errors.js';
+import { interpolate } from '../runtime/format/render.js';
+import { isHash, type PHash, type Value } from '../runtime/values.js';
+import { defineFunction, type FunctionDef } from './registry.js';
+
+/** What `pick` skips: undef and the empty string. */
+const blank = (v: Value): boolean => v === undefined || v === '';
+
+const pick = defineFunction('pick', 0, Number.POSITIVE_INFINITY, (_ctx, args) => {
+  const found = args.find((v) => !blank(v));
+  if (found === undefined) {
+    throw new EppEvalError('EPP_ARGUMENTS', 'pick(): must receive at least one non empty value');
+  }
+  return found;
+});
+
+const pickDefault = defineFunction('pick_default', 1, Number.POSITIVE_INFINITY, (_ctx, args) => {
+  const found = args.slice(0, -1).find((v) => !blank(v));
+  return found === undefined ? args[args.length - 1] : found;
+});
+
+const deleteUndefValues = defineFunction('delete_undef_values', 1, 1, (_ctx, [collection]) => {
+  if (Array.isArray(collection)) return collection.filter((v) => v !== undefined);
+  if (isHash(collection)) {
+    const out: PHash = new Map();
+    for (const [k, v] of collection) if (v !== undefined) out.set(k, v);
+    return out;
+  }
+  throw new EppEvalError(
+    'EPP_ARGUMENTS',
+    `delete_undef_values(): expected an array or hash, got ${collection === undefined ? '' : interpolate(collection)}`,
+  );
+});
+
+const joinKeysToValues = defineFunction('join_keys_to_values', 2, 2, (_ctx, [hash, separator]) => {
+  if (!isHash(hash)) {
+    throw new EppEvalError('EPP_ARGUMENTS', 'join_keys_to_values(): The first argument must be a hash');
+  }
+  if (typeof separator !== 'string') {
+    throw new EppEvalError('EPP_ARGUMENTS', 'join_keys_to_values(): The second argument must be a string');
+  }
+  const out: Value[] = [];
+  for (const [k, v] of hash) {
+    const key = interpolate(k);
+    // An undef value gives `key<separator>`: Ruby's String(nil) is empty (stdlib's `'undef'` test never holds).
+    if (Array.isArray(v)) for (const item of v) out.push(key + separator + interpolate(item));
+    else out.push(key + separator + interpolate(v));
+  }
+  return out;
+});
+
+const ENSURE_RESOURCES = ['directory', 'link', 'mounted', 'service', 'file', 'package'];
+
+const ensure = defineFunction('stdlib::ensure', 1, 2, (_ctx, [value, resource]) => {
+  const state = value === true ? 'present' : value === false ? 'absent' : value;
+  if (state !== 'present' && state !== 'absent') {
+    throw new EppEvalError(
+      'EPP_ARGUMENTS',
+      "'stdlib::ensure' parameter 'ensure' expects a value of type Boolean or Enum['absent', 'present']",
+    );
+  }
+  if (resource !== undefined && (typeof resource !== 'string' || !ENSURE_RESOURCES.includes(resource))) {
+    throw new EppEvalError(
+      'EPP_ARGUMENTS',
+      `'stdlib::ensure' parameter 'resource' expects an undef value or a value of type Enum['${ENSURE_RESOURCES.join("', '")}']`,
+    );
+  }
+  if (resource === 'package') return state === 'present' ? 'installed' : 'absent';
+  if (resource === 'service') return state === 'present' ? 'running' : 'stopped';
+  if (resource === undefined) return state;
+  return state === 'present' ? resource : state;
+});
+
+export const stdlibFunctions: FunctionDef[] = [
+  pick,
+  pickDefault,
+  deleteUndefValues,
+  joinKeysToValues,
+  ensure,
+];
