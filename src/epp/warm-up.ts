@@ -1,5 +1,5 @@
 /**
- * Templates rendered at build time, before the bundles' V8 code caches are written (scripts/bundle-cli.mjs):
+ * Templates rendered at build time, before the library bundle's V8 code cache is written (scripts/bundle-cli.mjs):
  * the cache holds the compiled code of the functions these renders ran, so a fresh process renders its first
  * template without compiling the lexer, parser, interpreter and common functions first. They touch what
  * templates commonly use (typed parameters and defaults, conditionals, loops over arrays and hashes,
