@@ -13,6 +13,7 @@ import type { DataMap, LoadedTemplate, ResolvedSource, SyncConfig, TemplateLocat
 import { loadSyncConfig } from './project-config.js';
 import type { Problem } from './render-plan.js';
 import { loadTemplate } from './repository.js';
+import type { SandboxLimits } from './sandbox.js';
 import { isDataMap } from './settings.js';
 import { listTemplates, resolveSources } from './sources/index.js';
 import { parseYamlData } from './yaml-data.js';
@@ -33,7 +34,7 @@ export interface ProjectOptions {
    * Limits of the worker in which untrusted templates render and run their hooks (default 30 s per job,
    * 512 MB; or `PANTOGRAPH_UNTRUSTED_TIME_LIMIT` seconds and `PANTOGRAPH_UNTRUSTED_MEMORY_LIMIT` MB).
    */
-  readonly untrustedLimits?: Partial<import('./sandbox.js').SandboxLimits>;
+  readonly untrustedLimits?: Partial<SandboxLimits>;
   /** Environment for `PANTOGRAPH_*` variables and git (default `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
   /** The git executable (default `git`). */
