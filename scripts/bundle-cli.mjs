@@ -38,8 +38,8 @@ const common = {
 const { runBundle } = await import('../dist/cli/load-bundle.cjs');
 
 /** Bundles `entry` into `outfile`, runs `warmUp` on its exports, then writes the code cache. */
-async function bundle(entry, outfile, warmUp) {
-  await build({ ...common, entryPoints: [entry], outfile });
+async function bundle(entry, outfile, warmUp, options = {}) {
+  await build({ ...common, ...options, entryPoints: [entry], outfile });
   const { exports, script } = runBundle(outfile, undefined);
   await warmUp(exports);
   writeFileSync(`${outfile}.cache`, script.createCachedData());
@@ -70,8 +70,16 @@ await bundle('src/cli/main.ts', resolve('dist/cli/main.cjs'), async ({ main }) =
   }
 });
 
-await bundle('src/cli/fast-epp-render.ts', resolve('dist/cli/fast-epp-render.cjs'), (exports) =>
-  exports.warmUp(),
+// npm packages stay outside this one: a one-shot render loads the yaml package only for a values file,
+// and a smaller bundle (with a smaller code cache) starts sooner (measured: ~10 ms of a ~150 ms run).
+await bundle(
+  'src/cli/fast-epp-render.ts',
+  resolve('dist/cli/fast-epp-render.cjs'),
+  (exports) => exports.warmUp(),
+  {
+    external: undefined,
+    packages: 'external',
+  },
 );
 
 /**
