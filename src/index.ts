@@ -27,6 +27,7 @@ export {
   type SettingOrigin,
 } from './engine/plan.js';
 export { LOCK_FILE, loadProject, type Project, type ProjectOptions } from './engine/project.js';
+export { type PlanAtOptions, type ProjectPlan, planProjectAt } from './engine/project-plan.js';
 // Template repositories and composition: a project's .sync.yml -> a RenderPlan (pure data).
 export type {
   PlannedFile,
@@ -45,7 +46,8 @@ export {
 } from './engine/validate.js';
 // EPP, standalone.
 export * from './epp/index.js';
-
+// Many repositories at once (`pantograph fleet`).
+export * from './fleet/index.js';
 // Applying a RenderPlan to a project.
 export {
   type ApplyOptions,

@@ -224,6 +224,60 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
     true,
   ).action(run(async () => (await import('./commands/init.js')).init as Action));
 
+  // Many repositories at once (fleet.yml): DESIGN 13a, src/fleet.
+  const fleet = program.command('fleet').description('keep many repositories in line at once (fleet.yml)');
+  const selectOptions = (command: Command) =>
+    command
+      .option('--fleet <file>', 'the fleet file (default: fleet.yml)')
+      .option('--filter <glob>', 'only repositories whose name matches (repeatable)', collect, [])
+      .option('--label <label>', 'only repositories with this label (repeatable: all of them)', collect, [])
+      .option('--group <group>', "only the fleet file's group (repeatable)", collect, [])
+      .option('--shard <i/n>', 'only shard i of n (a CI matrix job)');
+  const fleetRunOptions = (command: Command) =>
+    engineOptions(
+      selectOptions(command)
+        .option('-j, --jobs <n>', 'repositories worked on at once (default: the number of cores)')
+        .option('--diff', 'show unified diffs')
+        .option('--fresh', 'run every repository again, even those unchanged since the last run'),
+      true,
+    );
+  fleetRunOptions(
+    fleet.command('status').description('clone or fetch every repository and report drift (exit 1 on any)'),
+  ).action(run(async () => (await import('./commands/fleet.js')).fleetStatus as Action));
+  fleetRunOptions(
+    fleet
+      .command('apply')
+      .description('apply on a branch per repository, commit, and optionally push and open pull requests')
+      .option('--noop', 'write nothing anywhere; say what would change')
+      .option(
+        '--branch <name>',
+        "the branch to commit on (default: the fleet file's, else pantograph/update)",
+      )
+      .option('-m, --message <text>', 'the commit message (default: names the templates applied)')
+      .option('--push', 'push the branches to their remotes')
+      .option('--pr', 'open or update a pull (merge) request per changed repository (needs --push)')
+      .option('-y, --yes', 'overwrite existing files Pantograph never wrote (not hand-edited ones)'),
+  ).action(run(async () => (await import('./commands/fleet.js')).fleetApply as Action));
+  selectOptions(
+    fleet
+      .command('plan-matrix')
+      .description('print the CI matrix JSON of the shards, e.g. {"include":[{"shard":"1/2"},...]}')
+      .option('--per-shard <n>', 'repositories per shard (default 20)')
+      .option('--shards <n>', 'this many shards instead'),
+  ).action(run(async () => (await import('./commands/fleet.js')).fleetPlanMatrix as Action));
+  fleet
+    .command('report')
+    .description("merge the shards' JSON reports into one summary (exit 1 if any repository failed)")
+    .argument('<files...>', 'reports written by `pantograph --format json fleet status|apply`')
+    .action(run(async () => (await import('./commands/fleet.js')).fleetReport as Action));
+  fleet
+    .command('import-modulesync')
+    .description('write a fleet file from a modulesync configuration (managed_modules.yml, modulesync.yml)')
+    .argument('[dir]', 'the modulesync configuration directory (default: here)')
+    .option('-o, --output <file>', 'where to write (default fleet.yml; - for standard output)')
+    .option('--force', 'replace an existing file')
+    .action(run(async () => (await import('./commands/fleet.js')).fleetImportModulesync as Action));
+
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
   } catch (e) {

@@ -76,7 +76,23 @@ export type EngineErrorCode =
   | 'AUTHOR_EXISTS'
   | 'AUTHOR_NO_REPOSITORY'
   | 'AUTHOR_UNKNOWN_TEMPLATE'
-  | 'CONVERT_CONFLICT';
+  | 'CONVERT_CONFLICT'
+  // fleet (src/fleet)
+  | 'FLEET_NOT_FOUND'
+  | 'FLEET_READ'
+  | 'FLEET_YAML'
+  | 'FLEET_INVALID'
+  | 'FLEET_DUPLICATE'
+  | 'FLEET_PATH'
+  | 'FLEET_SELECT'
+  | 'FLEET_SHARD'
+  | 'FLEET_GIT'
+  | 'FLEET_APPLY'
+  | 'FLEET_CONFLICT'
+  | 'FLEET_ADOPT'
+  | 'FLEET_FORGE'
+  | 'FLEET_REPORT'
+  | 'FLEET_MODULESYNC';
 
 export class EngineError extends Error {
   override name = 'EngineError';

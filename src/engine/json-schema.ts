@@ -347,7 +347,7 @@ function parentOf(pointer: string): string {
 const shipped = new Map<string, CompiledSchema>();
 
 /** One of the schemas Pantograph ships in `schemas/`. */
-export function shippedSchema(name: 'template' | 'sync'): CompiledSchema {
+export function shippedSchema(name: 'template' | 'sync' | 'fleet'): CompiledSchema {
   let compiled = shipped.get(name);
   if (!compiled) {
     const file = packagePath('schemas', `${name}.schema.json`);

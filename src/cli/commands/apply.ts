@@ -13,9 +13,8 @@
  * `loadPlan`, `planFailed` and `runApply` are shared with status, update and init.
  */
 
-import { plan as planProject } from '../../engine/plan.js';
-import { lockedCommitOf, previousOutputFor } from '../../engine/previous-output.js';
-import { loadProject, type ProjectOptions } from '../../engine/project.js';
+import { previousOutputFor } from '../../engine/previous-output.js';
+import { type ProjectPlan, planProjectAt } from '../../engine/project-plan.js';
 import type { RenderPlan } from '../../engine/render-plan.js';
 import { hasErrors } from '../../engine/validate.js';
 import { didYouMeanHint } from '../../shared/did-you-mean.js';
@@ -24,8 +23,6 @@ import {
   type ApplyOptions,
   type ApplyResult,
   type ConflictResult,
-  type LockFile,
-  readLock,
   type StatusEntry,
   apply as syncApply,
   status as syncStatus,
@@ -54,15 +51,8 @@ export interface ApplyFlags extends EngineFlags {
 /** Asks the user a question on the terminal and returns the answer. */
 export type Ask = (question: string) => Promise<string>;
 
-export interface LoadedPlan {
-  /** The project root (the directory holding `.sync.yml`). */
-  readonly root: string;
-  /** The lock as it was before this run. */
-  readonly lock: LockFile | undefined;
-  /** The engine options used (without locked commits). */
-  readonly options: ProjectOptions;
-  readonly plan: RenderPlan;
-}
+/** A planned project: see `planProjectAt`. */
+export type LoadedPlan = ProjectPlan;
 
 export async function apply(
   io: Io,
@@ -100,13 +90,7 @@ export async function loadPlan(
   how: { readonly followRefs?: boolean; readonly root?: string } = {},
 ): Promise<LoadedPlan> {
   const dir = how.root ?? projectDir(io, global);
-  const lock = readLock(dir);
-  const options = projectOptions(flags, io);
-  const project = await loadProject(dir, {
-    ...options,
-    ...(how.followRefs === true ? {} : { lockedCommit: lockedCommitOf(lock) }),
-  });
-  return { root: project.root, lock, options, plan: await planProject(project) };
+  return planProjectAt(dir, projectOptions(flags, io), how);
 }
 
 /** Prints the plan's errors (and warnings) when it has any error: nothing may be written then. */

@@ -1,0 +1,69 @@
+/**
+ * What `fleet status|apply` shows while it runs. On a terminal: a block redrawn in place, one line per
+ * repository being worked on and a bar for the whole run, with each finished repository printed above it
+ * for good. Elsewhere (a pipe, a CI log): one plain line per finished repository, nothing redrawn.
+ */
+import type { FleetEvent, RepositoryRecord } from '../fleet/index.js';
+import type { Io } from './io.js';
+
+const UP = (n: number) => `\u001b[${n}A`;
+const CLEAR_LINE = '\r\u001b[2K';
+
+export class FleetProgress {
+  private readonly running = new Map<string, string>();
+  private drawn = 0;
+  private finished = 0;
+
+  constructor(
+    private readonly io: Io,
+    private readonly total: number,
+    /** Redraw in place (standard error is a terminal). */
+    private readonly live: boolean,
+  ) {}
+
+  hear(event: FleetEvent): void {
+    if (event.type === 'step') {
+      this.running.set(event.name, event.step);
+      if (this.live) this.redraw(undefined);
+      return;
+    }
+    this.running.delete(event.record.name);
+    this.finished = event.finished;
+    const line = `[${event.finished}/${event.total}] ${recordLine(event.record)}\n`;
+    if (this.live) this.redraw(line);
+    else this.io.err(line);
+  }
+
+  /** Erases the live block (before the summary is printed). */
+  finish(): void {
+    if (this.live) this.clear();
+  }
+
+  private clear(): void {
+    if (this.drawn === 0) return;
+    this.io.err(`${UP(this.drawn)}${`${CLEAR_LINE}\n`.repeat(this.drawn)}${UP(this.drawn)}`);
+    this.drawn = 0;
+  }
+
+  private redraw(finishedLine: string | undefined): void {
+    this.clear();
+    const lines = [...this.running].map(([name, step]) => `  ${name}: ${step}`);
+    const width = 30;
+    const filled = Math.min(width, Math.round((width * this.finished) / Math.max(1, this.total)));
+    lines.push(`  [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.finished}/${this.total} done`);
+    this.io.err(`${finishedLine ?? ''}${lines.map((l) => `${CLEAR_LINE}${l}\n`).join('')}`);
+    this.drawn = lines.length;
+  }
+}
+
+/** `nginx: drift (3 files: Gemfile, ...)` or `apache: failed: <message>`. */
+export function recordLine(record: RepositoryRecord): string {
+  const files = record.files.length;
+  const detail =
+    record.result === 'failed' || record.result === 'conflict' || record.result === 'needs-confirmation'
+      ? `: ${record.error?.message ?? ''}`
+      : files > 0
+        ? ` (${files} file${files === 1 ? '' : 's'})`
+        : '';
+  return `${record.name}: ${record.result}${detail}${record.resumed ? ' [unchanged since the last run]' : ''}`;
+}

@@ -1,0 +1,245 @@
+/**
+ * The fleet file (`fleet.yml`, schemas/fleet.schema.json): the repositories a fleet keeps in line, how to
+ * select them, and how changes are committed, pushed and proposed. Read with every value's position, so
+ * each mistake is reported at file:line:col, all at once, before any repository is touched.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { EngineError, problem } from '../engine/errors.js';
+import { shippedSchema, violationProblems } from '../engine/json-schema.js';
+import type { Data, DataMap, Position } from '../engine/model.js';
+import type { Problem } from '../engine/render-plan.js';
+import { parseYamlData } from '../engine/yaml-data.js';
+import { decodeUtf8 } from '../shared/text-file.js';
+
+export const FLEET_FILE = 'fleet.yml';
+export const DEFAULT_WORKDIR = '.pantograph-fleet';
+export const DEFAULT_BRANCH = 'pantograph/update';
+
+export type ForgeType = 'github' | 'gitlab';
+
+export interface FleetRepository {
+  /** Plain name (letters, digits, `._-`): the clone's directory under the workdir. */
+  readonly name: string;
+  /** A git remote cloned into the workdir (a relative local path is made absolute). */
+  readonly url?: string;
+  /** A project directory used in place (absolute). */
+  readonly path?: string;
+  /** The branch changes are committed on. */
+  readonly branch: string;
+  /** The branch work starts from; `undefined`: the remote's HEAD. */
+  readonly base?: string;
+  readonly labels: readonly string[];
+  /** Merged into the repository's `.sync.yml` settings (defaults' first, then the repository's own). */
+  readonly settings: DataMap;
+  /** `owner/name` or the GitLab project path; `undefined`: taken from the URL. */
+  readonly forgeProject?: string;
+  /** Where the entry is declared. */
+  readonly position: Position;
+}
+
+export interface FleetForge {
+  readonly type: ForgeType;
+  readonly api: string;
+  /** The environment variable holding the token (the token is read when needed, never stored). */
+  readonly tokenEnv: string;
+}
+
+export interface Fleet {
+  /** Absolute path of the fleet file. */
+  readonly file: string;
+  /** Where git repositories are cloned (absolute). */
+  readonly workdir: string;
+  /** Replaces `pdk_template.template_sources` in every repository; filesystem locations made absolute. */
+  readonly templateSources?: readonly Data[];
+  readonly commit: { readonly message?: string; readonly author?: string };
+  readonly forge?: FleetForge;
+  readonly pullRequest: { readonly title?: string; readonly labels: readonly string[] };
+  /** Group name -> names or name globs. */
+  readonly groups: ReadonlyMap<string, readonly string[]>;
+  readonly repositories: readonly FleetRepository[];
+  /** Warnings found while reading (errors throw). */
+  readonly problems: readonly Problem[];
+}
+
+const FORGE_DEFAULTS: Record<ForgeType, { api: string; tokenEnv: string }> = {
+  github: { api: 'https://api.github.com', tokenEnv: 'GITHUB_TOKEN' },
+  gitlab: { api: 'https://gitlab.com/api/v4', tokenEnv: 'GITLAB_TOKEN' },
+};
+
+/** Reads and checks a fleet file. Throws EngineError (FLEET_*) with every problem and its position. */
+export function loadFleet(file: string): Fleet {
+  const path = resolve(file);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      throw new EngineError('FLEET_NOT_FOUND', `no fleet file ${path}`, {
+        hint: `write a ${FLEET_FILE} listing the repositories (see the README, "Many repositories"), or pass --fleet FILE`,
+      });
+    }
+    throw new EngineError('FLEET_READ', `cannot read ${path}: ${(e as Error).message}`);
+  }
+  const decoded = decodeUtf8(bytes);
+  if ('problem' in decoded) {
+    const { message, line, column, hint } = decoded.problem;
+    throw new EngineError('FLEET_READ', `${path} ${message}`, {
+      position: { file: path, line, column },
+      hint,
+    });
+  }
+  return parseFleet(decoded.text, path);
+}
+
+/** Parses fleet file text; `file` labels positions and anchors relative paths. */
+export function parseFleet(text: string, file: string): Fleet {
+  const parsed = parseYamlData(text, file, { version: '1.2', errorCode: 'FLEET_YAML' });
+  const at = (pointer: string) => parsed.positions.positionOf(pointer);
+  const fail = (problems: readonly Problem[]): never => {
+    const first = problems[0]!;
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+    throw new EngineError(first.code as 'FLEET_INVALID', `${first.message}${more}`, {
+      position: first.line !== undefined ? { file, line: first.line, column: first.column ?? 1 } : undefined,
+      hint: first.hint,
+      problems,
+    });
+  };
+  const errors = parsed.problems.filter((p) => p.severity === 'error');
+  if (parsed.data === undefined || errors.length > 0) fail(errors.length > 0 ? errors : parsed.problems);
+  const data = parsed.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    fail([
+      problem(
+        'error',
+        'FLEET_INVALID',
+        'a fleet file must be a mapping with `version` and `repositories`',
+        at(''),
+      ),
+    ]);
+  }
+  const top = data as DataMap;
+  const schemaProblems = violationProblems(
+    shippedSchema('fleet').validate(top),
+    parsed.positions,
+    'FLEET_INVALID',
+  );
+  if (schemaProblems.length > 0) fail(schemaProblems);
+
+  const dir = dirname(file);
+  const defaults = (top.defaults ?? {}) as DataMap;
+  const problems: Problem[] = [];
+  const seen = new Map<string, number>();
+  const repositories = ((top.repositories ?? []) as DataMap[]).map((entry, index) => {
+    const name = entry.name as string;
+    const first = seen.get(name);
+    if (first !== undefined) {
+      problems.push(
+        problem(
+          'error',
+          'FLEET_DUPLICATE',
+          `repository '${name}' is listed twice (first as entry ${first + 1})`,
+          at(`/repositories/${index}/name`),
+          'each repository needs its own name: it names its clone',
+        ),
+      );
+    }
+    seen.set(name, index);
+    return repositoryOf(entry, defaults, dir, at(`/repositories/${index}`));
+  });
+  const groups = new Map<string, readonly string[]>();
+  for (const [group, members] of Object.entries((top.groups ?? {}) as DataMap)) {
+    groups.set(group, members as string[]);
+  }
+  if (problems.length > 0) fail(problems);
+
+  const forgeData = top.forge as DataMap | undefined;
+  const forgeType = forgeData?.type as ForgeType | undefined;
+  const commit = (top.commit ?? {}) as DataMap;
+  const pr = (top.pull_request ?? {}) as DataMap;
+  return {
+    file,
+    workdir: resolve(dir, typeof top.workdir === 'string' ? top.workdir : DEFAULT_WORKDIR),
+    ...(Array.isArray(top.template_sources)
+      ? { templateSources: top.template_sources.map((s) => absoluteSource(s, dir)) }
+      : {}),
+    commit: {
+      ...(typeof commit.message === 'string' ? { message: commit.message } : {}),
+      ...(typeof commit.author === 'string' ? { author: commit.author } : {}),
+    },
+    ...(forgeType
+      ? {
+          forge: {
+            type: forgeType,
+            api: ((forgeData?.api as string | undefined) ?? FORGE_DEFAULTS[forgeType].api).replace(
+              /\/+$/,
+              '',
+            ),
+            tokenEnv: (forgeData?.token_env as string | undefined) ?? FORGE_DEFAULTS[forgeType].tokenEnv,
+          },
+        }
+      : {}),
+    pullRequest: {
+      ...(typeof pr.title === 'string' ? { title: pr.title } : {}),
+      labels: (pr.labels as string[] | undefined) ?? [],
+    },
+    groups,
+    repositories,
+    problems: parsed.problems.filter((p) => p.severity === 'warning'),
+  };
+}
+
+function repositoryOf(entry: DataMap, defaults: DataMap, dir: string, position: Position): FleetRepository {
+  const pick = (key: string) => (entry[key] ?? defaults[key]) as string | undefined;
+  const url = entry.url as string | undefined;
+  const base = pick('base');
+  const forgeProject = entry.forge_project as string | undefined;
+  return {
+    name: entry.name as string,
+    ...(url !== undefined ? { url: looksLikeLocalPath(url) ? resolve(dir, url) : url } : {}),
+    ...(typeof entry.path === 'string' ? { path: resolve(dir, entry.path) } : {}),
+    branch: pick('branch') ?? DEFAULT_BRANCH,
+    ...(base !== undefined ? { base } : {}),
+    labels: [
+      ...((defaults.labels as string[] | undefined) ?? []),
+      ...((entry.labels as string[] | undefined) ?? []),
+    ],
+    settings: mergeSettings((defaults.settings ?? {}) as DataMap, (entry.settings ?? {}) as DataMap),
+    ...(forgeProject !== undefined ? { forgeProject } : {}),
+    position,
+  };
+}
+
+/** A URL without a scheme and without git's `host:path` form is a path on this machine. */
+function looksLikeLocalPath(url: string): boolean {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return false;
+  // git's scp-like form, `git@host:org/repo.git`: a colon before the first slash.
+  return !/^[^/]*:/.test(url);
+}
+
+function absoluteSource(source: Data, dir: string): Data {
+  if (typeof source !== 'object' || source === null || Array.isArray(source)) return source;
+  const spec = source as DataMap;
+  if (spec.type === 'filesystem' && typeof spec.location === 'string' && !isAbsolute(spec.location)) {
+    return { ...spec, location: join(dir, spec.location) };
+  }
+  if (spec.type === 'git' && typeof spec.location === 'string' && looksLikeLocalPath(spec.location)) {
+    return { ...spec, location: resolve(dir, spec.location) };
+  }
+  return spec;
+}
+
+/** Deep merge of settings mappings: the second's values win; arrays are replaced, not joined. */
+export function mergeSettings(base: DataMap, over: DataMap): DataMap {
+  const out: DataMap = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const previous = out[key];
+    out[key] = isMap(previous) && isMap(value) ? mergeSettings(previous, value) : value;
+  }
+  return out;
+}
+
+function isMap(value: Data | undefined): value is DataMap {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,124 @@
+/**
+ * Runs the system `git` for the fleet, never interactively: no terminal prompt, no password helper
+ * window, ssh in batch mode, standard input closed and a time limit on every call. A remote that wants
+ * credentials fails at once with a message instead of a run that hangs; URLs are printed with any
+ * password in them masked.
+ */
+import { spawn } from 'node:child_process';
+import { EngineError } from '../engine/errors.js';
+
+export interface GitRunner {
+  /** Runs `git args...` in `cwd`; resolves with standard output, rejects with FLEET_GIT. */
+  (cwd: string, args: readonly string[], options?: { readonly allowFailure?: false }): Promise<string>;
+  (cwd: string, args: readonly string[], options: { readonly allowFailure: true }): Promise<GitOutcome>;
+}
+
+export interface GitOutcome {
+  readonly ok: boolean;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface GitRunnerOptions {
+  readonly gitBinary?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Time limit of one git call (default 120 s). */
+  readonly timeoutMs?: number;
+}
+
+const MAX_OUTPUT = 16 * 1024 * 1024;
+
+export function gitRunner(options: GitRunnerOptions = {}): GitRunner {
+  const bin = options.gitBinary ?? 'git';
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const env: NodeJS.ProcessEnv = {
+    ...(options.env ?? process.env),
+    GIT_TERMINAL_PROMPT: '0',
+    // A password window (an editor's askpass) would wait for someone: `false` refuses at once.
+    GIT_ASKPASS: 'false',
+    SSH_ASKPASS: 'false',
+    GCM_INTERACTIVE: 'never',
+    GIT_SSH_COMMAND:
+      (options.env ?? process.env).GIT_SSH_COMMAND ?? 'ssh -o BatchMode=yes -o ConnectTimeout=20',
+    LC_ALL: 'C',
+  };
+  const run = (cwd: string, args: readonly string[], opts?: { readonly allowFailure?: boolean }) =>
+    new Promise<string | GitOutcome>((resolvePromise, reject) => {
+      const child = spawn(bin, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      let size = 0;
+      const collect = (into: Buffer[]) => (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= MAX_OUTPUT) into.push(chunk);
+      };
+      child.stdout.on('data', collect(out));
+      child.stderr.on('data', collect(err));
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      }, timeoutMs);
+      child.on('error', (e) => {
+        clearTimeout(timer);
+        reject(
+          new EngineError('FLEET_GIT', `cannot run ${bin}: ${e.message}`, {
+            hint: 'install git, or make sure it is on PATH',
+          }),
+        );
+      });
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        const stdout = Buffer.concat(out).toString('utf8');
+        const stderr = Buffer.concat(err).toString('utf8');
+        const ok = code === 0 && !timedOut;
+        if (opts?.allowFailure === true) {
+          resolvePromise({ ok, stdout, stderr });
+          return;
+        }
+        if (ok) {
+          resolvePromise(stdout);
+          return;
+        }
+        const what = `git ${args.map(maskCredentials).join(' ')}`;
+        const reason = timedOut
+          ? `timed out after ${Math.round(timeoutMs / 1000)} s`
+          : firstLines(maskCredentials(stderr)) || `exit ${code}`;
+        reject(
+          new EngineError('FLEET_GIT', `${what} failed: ${reason}`, { hint: hintFor(stderr, timedOut) }),
+        );
+      });
+    });
+  return run as GitRunner;
+}
+
+/** `https://user:secret@host/x` -> `https://user:***@host/x`; a token alone before `@` is masked too. */
+export function maskCredentials(text: string): string {
+  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)([^/@\s:]+)(:[^/@\s]*)?@/gi, (_, scheme, user, pass) =>
+    pass ? `${scheme}${user}:***@` : `${scheme}***@`,
+  );
+}
+
+function firstLines(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('hint:'))
+    .slice(0, 3)
+    .join('; ');
+}
+
+function hintFor(stderr: string, timedOut: boolean): string | undefined {
+  if (timedOut) return 'the remote did not answer in time; check the URL and the network';
+  if (
+    /terminal prompts disabled|could not read (Username|Password)|Authentication failed|Permission denied/i.test(
+      stderr,
+    )
+  ) {
+    return 'the remote asks for credentials: give git a credential helper or an ssh key that works without a prompt';
+  }
+  if (/not found|does not appear to be a git repository|Could not resolve host/i.test(stderr)) {
+    return 'check the repository URL in the fleet file';
+  }
+  return undefined;
+}

@@ -1,0 +1,90 @@
+/**
+ * `fleet report`: the JSON reports of a run's shards (one per CI job) merged into one, as if one machine
+ * had run the whole fleet. Reports come from other machines' artifacts: each is checked for shape and
+ * size, and a repository reported twice (overlapping shards) is an error, not a silent pick.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { EngineError } from '../engine/errors.js';
+import { type FleetReport, RESULTS, type RepositoryRecord, reportOk, summarize } from './record.js';
+
+const MAX_REPORT_SIZE = 64 * 1024 * 1024;
+
+export function readReport(file: string): FleetReport {
+  let text: string;
+  try {
+    if (statSync(file).size > MAX_REPORT_SIZE) {
+      throw new EngineError('FLEET_REPORT', `${file} is larger than ${MAX_REPORT_SIZE / 1024 / 1024} MiB`);
+    }
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if (e instanceof EngineError) throw e;
+    throw new EngineError('FLEET_REPORT', `cannot read ${file}: ${(e as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new EngineError('FLEET_REPORT', `${file} is not JSON: ${(e as Error).message}`, {
+      hint: 'give the output of `pantograph --format json fleet status|apply`',
+    });
+  }
+  const report = data as Partial<FleetReport>;
+  const recordsOk =
+    Array.isArray(report.repositories) &&
+    report.repositories.every(
+      (r: Partial<RepositoryRecord>) =>
+        typeof r?.name === 'string' && RESULTS.includes(r.result as never) && Array.isArray(r.files),
+    );
+  if (
+    typeof report.fleet !== 'string' ||
+    (report.mode !== 'status' && report.mode !== 'apply') ||
+    !recordsOk
+  ) {
+    throw new EngineError('FLEET_REPORT', `${file} is not a fleet report`, {
+      hint: 'give the output of `pantograph --format json fleet status|apply`',
+    });
+  }
+  return report as FleetReport;
+}
+
+export function mergeReports(reports: readonly FleetReport[], files: readonly string[]): FleetReport {
+  const first = reports[0];
+  if (!first) throw new EngineError('FLEET_REPORT', 'no report to merge', { hint: 'give the shard reports' });
+  const seen = new Map<string, string>();
+  const records: RepositoryRecord[] = [];
+  reports.forEach((report, i) => {
+    if (report.mode !== first.mode || report.noop !== first.noop) {
+      throw new EngineError(
+        'FLEET_REPORT',
+        `${files[i]} is a ${report.mode} report, ${files[0]} a ${first.mode} one`,
+        {
+          hint: 'merge the shards of one run',
+        },
+      );
+    }
+    for (const record of report.repositories) {
+      const other = seen.get(record.name);
+      if (other !== undefined) {
+        throw new EngineError(
+          'FLEET_REPORT',
+          `repository '${record.name}' is in ${other} and in ${files[i]}`,
+          {
+            hint: 'the shards of one run cover each repository once: were two reports from different runs?',
+          },
+        );
+      }
+      seen.set(record.name, files[i] ?? '?');
+      records.push(record);
+    }
+  });
+  records.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return {
+    fleet: first.fleet,
+    mode: first.mode,
+    noop: first.noop,
+    shards: reports.flatMap((r) => r.shards),
+    repositories: records,
+    summary: summarize(records),
+    ok: reportOk(first.mode, records),
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * `fleet import-modulesync`: a modulesync configuration directory (`managed_modules.yml`, `modulesync.yml`)
+ * turned into the equivalent fleet file, with a note for everything that cannot be carried over. The
+ * files are read as data only (YAML 1.1 as Ruby reads it, no custom tags); nothing in them runs.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { EngineError } from '../engine/errors.js';
+import type { Data, DataMap } from '../engine/model.js';
+import { parseYamlData } from '../engine/yaml-data.js';
+
+export interface ModulesyncImport {
+  /** The fleet file's text. */
+  readonly text: string;
+  readonly repositories: number;
+  /** What was not carried over, and why; one line each. */
+  readonly notes: readonly string[];
+}
+
+/** Keys of modulesync.yml and where they go; `undefined`: noted, not carried. */
+const CARRIED = new Set([
+  'namespace',
+  'git_base',
+  'branch',
+  'message',
+  'pr_title',
+  'pr_labels',
+  'pr_target_branch',
+]);
+
+export function importModulesync(configDir: string): ModulesyncImport {
+  const settings = readYamlMap(join(configDir, 'modulesync.yml'), false) ?? {};
+  const managedFile = join(configDir, String(plain(settings.managed_modules_conf) ?? 'managed_modules.yml'));
+  const managed = readYaml(managedFile, true);
+  const notes: string[] = [];
+  const get = (map: DataMap, key: string) => plain(map[key] ?? map[`:${key}`]);
+  const namespace = String(get(settings, 'namespace') ?? 'puppetlabs');
+  const gitBase = String(get(settings, 'git_base') ?? 'git@github.com:');
+  for (const key of Object.keys(settings)) {
+    const bare = key.replace(/^:/, '');
+    if (!CARRIED.has(bare) && bare !== 'managed_modules_conf') {
+      notes.push(`modulesync.yml \`${bare}\` is not carried over: ${reasonFor(bare)}`);
+    }
+  }
+  const modules: [string, DataMap][] = Array.isArray(managed)
+    ? managed.map((m) => [String(m), {}])
+    : typeof managed === 'object' && managed !== null
+      ? Object.entries(managed as DataMap).map(([name, options]) => [name, (options ?? {}) as DataMap])
+      : [];
+  if (modules.length === 0) {
+    throw new EngineError('FLEET_MODULESYNC', `${managedFile} lists no modules`, {
+      hint: 'managed_modules.yml is a list of module repository names',
+    });
+  }
+  const repositories = modules.map(([name, options]) => {
+    const ns = String(get(options, 'namespace') ?? namespace);
+    const remote = get(options, 'remote');
+    for (const key of Object.keys(options)) {
+      const bare = key.replace(/^:/, '');
+      if (!['namespace', 'remote', 'branch'].includes(bare)) {
+        notes.push(
+          `managed_modules.yml \`${name}\` option \`${bare}\` is not carried over: ${reasonFor(bare)}`,
+        );
+      }
+    }
+    const branch = get(options, 'branch');
+    return {
+      name: name.replace(/[^A-Za-z0-9._-]/g, '-'),
+      url: typeof remote === 'string' ? remote : `${gitBase}${ns}/${name}`,
+      forge_project: `${ns}/${name}`,
+      ...(typeof branch === 'string' ? { branch } : {}),
+    };
+  });
+  const branch = get(settings, 'branch');
+  const base = get(settings, 'pr_target_branch');
+  const message = get(settings, 'message');
+  const title = get(settings, 'pr_title');
+  const labels = get(settings, 'pr_labels');
+  const forge = /gitlab/i.test(gitBase)
+    ? { type: 'gitlab', api: `https://${hostOf(gitBase)}/api/v4` }
+    : /github\.com/i.test(gitBase)
+      ? { type: 'github' }
+      : undefined;
+  if (!forge)
+    notes.push(`git_base ${gitBase} is neither GitHub nor GitLab: no \`forge:\` written (add one for --pr)`);
+  notes.push(
+    "config_defaults.yml and moduleroot/ (ERB templates) are not carried over: Pantograph renders EPP template repositories; point `template_sources` at yours, and convert each module's V1 .sync.yml with `pantograph convert`",
+  );
+  const fleet = {
+    version: 1,
+    workdir: 'modules',
+    defaults: {
+      branch: typeof branch === 'string' ? branch : 'modulesync',
+      ...(typeof base === 'string' ? { base } : {}),
+    },
+    ...(typeof message === 'string' ? { commit: { message } } : {}),
+    ...(forge ? { forge } : {}),
+    ...(typeof title === 'string' || Array.isArray(labels)
+      ? {
+          pull_request: {
+            ...(typeof title === 'string' ? { title } : {}),
+            ...(Array.isArray(labels) ? { labels: labels.map(String) } : {}),
+          },
+        }
+      : {}),
+    repositories,
+  };
+  const header = `# Imported from the modulesync configuration in ${configDir} by \`pantograph fleet import-modulesync\`.\n`;
+  return { text: `${header}${stringify(fleet, { lineWidth: 0 })}`, repositories: repositories.length, notes };
+}
+
+function reasonFor(key: string): string {
+  switch (key) {
+    case 'remote_branch':
+      return 'the fleet pushes the work branch under its own name';
+    case 'pre_commit_script':
+      return 'run it as a `post` command of the templates instead';
+    case 'bump':
+    case 'tag':
+    case 'tag_pattern':
+    case 'changelog':
+      return 'releasing is not part of a template run';
+    default:
+      return 'Pantograph has no equivalent';
+  }
+}
+
+function hostOf(gitBase: string): string {
+  return (
+    /^[a-z]+:\/\/(?:[^@/]+@)?([^/:]+)/i.exec(gitBase)?.[1] ??
+    /^(?:[^@]+@)?([^:]+):/.exec(gitBase)?.[1] ??
+    'gitlab.com'
+  );
+}
+
+function plain(value: Data | undefined): Data | undefined {
+  return typeof value === 'bigint' ? Number(value) : value;
+}
+
+function readYaml(file: string, required: boolean): Data | undefined {
+  if (!existsSync(file)) {
+    if (!required) return undefined;
+    throw new EngineError('FLEET_MODULESYNC', `no ${file}`, {
+      hint: 'give the modulesync configuration directory (it holds managed_modules.yml)',
+    });
+  }
+  const parsed = parseYamlData(readFileSync(file, 'utf8'), file, {
+    version: '1.1',
+    errorCode: 'FLEET_MODULESYNC',
+  });
+  const error = parsed.problems.find((p) => p.severity === 'error');
+  if (parsed.data === undefined || error) {
+    throw new EngineError('FLEET_MODULESYNC', error?.message ?? `${file} is not valid YAML`, {
+      ...(error?.line !== undefined
+        ? { position: { file, line: error.line, column: error.column ?? 1 } }
+        : {}),
+      problems: parsed.problems,
+    });
+  }
+  return parsed.data;
+}
+
+function readYamlMap(file: string, required: boolean): DataMap | undefined {
+  const data = readYaml(file, required);
+  if (data === undefined || data === null) return undefined;
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    throw new EngineError('FLEET_MODULESYNC', `${file} must be a mapping of settings`, {
+      position: { file, line: 1, column: 1 },
+    });
+  }
+  return data as DataMap;
+}

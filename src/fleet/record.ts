@@ -1,0 +1,90 @@
+/**
+ * What a fleet run says about each repository, and about the run: plain JSON data (docs/json-output.md),
+ * the same for `--format json`, shard reports and `fleet report`'s merge of them.
+ */
+
+/**
+ * - `in-line`: nothing would change (status), or nothing had to (apply).
+ * - `drift`: status found files (or the fleet's overrides of `.sync.yml`) that apply would change.
+ * - `applied`: apply changed files (committed on the branch when the repository is a git remote).
+ * - `conflict`: hand edits and template changes meet; nothing was written in this repository.
+ * - `needs-confirmation`: files exist that Pantograph never wrote and would overwrite; `--yes` allows it.
+ * - `failed`: the repository could not be fetched, planned or applied; see `error`.
+ */
+export type RepositoryResult = 'in-line' | 'drift' | 'applied' | 'conflict' | 'needs-confirmation' | 'failed';
+
+export interface RepositoryRecord {
+  readonly name: string;
+  /** `git`: cloned from a remote; `path`: a directory used in place. */
+  readonly kind: 'git' | 'path';
+  readonly result: RepositoryResult;
+  /** Files that changed (apply) or would change (status, noop). */
+  readonly files: readonly { readonly path: string; readonly state: string; readonly template?: string }[];
+  /** The templates applied, with their versions and sources. */
+  readonly templates: readonly {
+    readonly name: string;
+    readonly version?: string;
+    readonly source: string;
+  }[];
+  /** The commit the work started from (git). */
+  readonly baseCommit?: string;
+  /** The work branch and its commit after the run (git, apply). */
+  readonly branch?: string;
+  readonly commit?: string;
+  /** True when this run made a new commit. */
+  readonly committed?: boolean;
+  /** True when the branch was pushed by this run. */
+  readonly pushed?: boolean;
+  readonly pullRequest?: {
+    readonly number: number;
+    readonly url: string;
+    readonly action: 'created' | 'updated';
+  };
+  /** Unified diffs (with `--diff`). */
+  readonly diff?: string;
+  /** True when this record was taken from the previous run (same commits, same fleet, nothing to redo). */
+  readonly resumed?: boolean;
+  readonly error?: {
+    readonly code: string;
+    readonly message: string;
+    readonly file?: string;
+    readonly line?: number;
+    readonly column?: number;
+    readonly hint?: string;
+  };
+  readonly durationMs: number;
+}
+
+export interface FleetReport {
+  readonly fleet: string;
+  readonly mode: 'status' | 'apply';
+  readonly noop: boolean;
+  /** The shards this report covers, e.g. `["1/4"]`; several after `fleet report` merges shard reports. */
+  readonly shards: readonly string[];
+  readonly repositories: readonly RepositoryRecord[];
+  readonly summary: Readonly<Record<RepositoryResult, number>> & { readonly total: number };
+  /** False when any repository failed, conflicts or needs confirmation (or drifts, for status). */
+  readonly ok: boolean;
+}
+
+export const RESULTS: readonly RepositoryResult[] = [
+  'in-line',
+  'drift',
+  'applied',
+  'conflict',
+  'needs-confirmation',
+  'failed',
+];
+
+export function summarize(records: readonly RepositoryRecord[]): FleetReport['summary'] {
+  const summary = Object.fromEntries(RESULTS.map((r) => [r, 0])) as Record<RepositoryResult, number>;
+  for (const r of records) summary[r.result]++;
+  return { ...summary, total: records.length };
+}
+
+/** Whether a run with these records succeeded: status fails on drift too (for CI). */
+export function reportOk(mode: FleetReport['mode'], records: readonly RepositoryRecord[]): boolean {
+  return records.every(
+    (r) => r.result === 'in-line' || r.result === 'applied' || (mode === 'apply' && r.result === 'drift'),
+  );
+}

@@ -1,0 +1,493 @@
+/**
+ * One repository of a fleet run, through the library as `status` and `apply` use it: get the working
+ * copy (clone or fetch, git remotes only), write the fleet's overrides into `.sync.yml`, plan, then
+ * report drift (status) or apply, commit on the work branch, push and propose (apply).
+ *
+ * A repository whose apply would meet a conflict, or overwrite files Pantograph never wrote without
+ * `--yes`, is left exactly as it was: the check runs before anything is written, and a clone is reset to
+ * its starting point when anything fails on the way.
+ */
+import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EngineError } from '../engine/errors.js';
+import { previousOutputFor } from '../engine/previous-output.js';
+import type { ProjectOptions } from '../engine/project.js';
+import { SYNC_FILE } from '../engine/project-config.js';
+import { planProjectAt } from '../engine/project-plan.js';
+import type { Problem, RenderPlan } from '../engine/render-plan.js';
+import { hasErrors } from '../engine/validate.js';
+import { type StatusEntry, apply as syncApply, status as syncStatus, unifiedDiff } from '../sync/index.js';
+import { engineVersion } from '../version.js';
+import type { Fleet, FleetRepository } from './fleet-file.js';
+import { ensurePullRequest, forgeProjectOf } from './forge.js';
+import type { GitRunner } from './git.js';
+import { applyOverrides } from './overrides.js';
+import type { RepositoryRecord } from './record.js';
+import { keyOf, type ResumeState } from './state.js';
+import {
+  checkoutForApply,
+  checkoutForStatus,
+  prepareClone,
+  resetClone,
+  type WorkingCopy,
+} from './working-copy.js';
+
+export interface RepositoryRunOptions {
+  /** The record of the previous run, when its inputs were the same (see state.ts). */
+  readonly resume?: ResumeState;
+  readonly mode: 'status' | 'apply';
+  readonly noop: boolean;
+  readonly diff: boolean;
+  readonly push: boolean;
+  readonly pr: boolean;
+  /** Overwrite files Pantograph never wrote (adopt), as `apply --yes`. */
+  readonly yes: boolean;
+  /** The work branch for every repository (`--branch`), else each repository's. */
+  readonly branch?: string;
+  readonly message?: string;
+  readonly project: ProjectOptions;
+  readonly git: GitRunner;
+  readonly env: NodeJS.ProcessEnv;
+  /** Hears each step, for the progress display. */
+  readonly onStep?: (step: string) => void;
+}
+
+/** Runs one repository; never throws: a failure is the record's `error`. */
+export async function runRepository(
+  fleet: Fleet,
+  repo: FleetRepository,
+  options: RepositoryRunOptions,
+): Promise<RepositoryRecord> {
+  const started = Date.now();
+  const base = { name: repo.name, kind: repo.url !== undefined ? ('git' as const) : ('path' as const) };
+  let copy: WorkingCopy | undefined;
+  try {
+    let key: string | undefined;
+    if (repo.url !== undefined) {
+      options.onStep?.('fetching');
+      copy = await prepareClone(fleet.workdir, repo, options.git);
+      key = await resumeKey(fleet, repo, copy, options);
+      const previous = options.resume?.lookup(repo.name, key);
+      if (previous) return { ...previous, resumed: true, durationMs: Date.now() - started };
+    }
+    const facts = { cacheable: false };
+    const body = await runIn(fleet, repo, copy, options, facts);
+    const cacheable = facts.cacheable;
+    const record: RepositoryRecord = { ...base, ...body, durationMs: Date.now() - started };
+    if (key !== undefined && cacheable && copy) {
+      // The key is taken again: the run may have moved the branch (a commit, a push).
+      options.resume?.remember(repo.name, await resumeKey(fleet, repo, copy, options), settled(record, options));
+    }
+    return record;
+  } catch (e) {
+    if (copy && options.mode === 'apply') await resetClone(copy, options.git).catch(() => undefined);
+    return {
+      ...base,
+      result: 'failed',
+      files: [],
+      templates: [],
+      ...(copy?.baseCommit ? { baseCommit: copy.baseCommit } : {}),
+      error: errorOf(e),
+      durationMs: Date.now() - started,
+    };
+  }
+}
+
+/**
+ * What running the repository again would report: after an apply, its branch is in line and there is
+ * nothing to commit, push or propose (a pull request once opened stays as it is).
+ */
+function settled(record: RepositoryRecord, options: RepositoryRunOptions): RepositoryRecord {
+  if (options.mode !== 'apply' || options.noop || record.result !== 'applied') return record;
+  const { pullRequest: _pr, ...rest } = record;
+  return { ...rest, result: 'in-line', files: [], committed: false, pushed: false };
+}
+
+type RecordBody = Omit<RepositoryRecord, 'name' | 'kind' | 'durationMs'>;
+
+async function runIn(
+  fleet: Fleet,
+  repo: FleetRepository,
+  copy: WorkingCopy | undefined,
+  options: RepositoryRunOptions,
+  facts: { cacheable: boolean },
+): Promise<RecordBody> {
+  const dir = copy?.dir ?? repo.path!;
+  const applying = options.mode === 'apply' && !options.noop;
+  const branch = options.branch ?? repo.branch;
+  if (copy) {
+    if (applying) await checkoutForApply(copy, branch, options.git);
+    else await checkoutForStatus(copy, options.git);
+  }
+  const syncFile = join(dir, SYNC_FILE);
+  const original = readSyncText(syncFile);
+  const overridden = applyOverrides(original, {
+    ...(fleet.templateSources ? { templateSources: fleet.templateSources } : {}),
+    settings: repo.settings,
+  });
+  options.onStep?.('planning');
+  const loaded = await planProjectAt(dir, {
+    ...options.project,
+    ...(overridden.changed.length > 0 ? { syncText: overridden.text } : {}),
+  });
+  const { plan } = loaded;
+  // Filesystem sources can change without a commit anywhere: such a repository is always run again.
+  facts.cacheable = loaded.lock !== undefined && plan.sources.every((s) => s.type !== 'filesystem');
+  const templates = templatesOf(plan);
+  const where = copy ? { baseCommit: copy.baseCommit } : {};
+  if (hasErrors(plan.problems)) throw planError(plan.problems);
+
+  const report = syncStatus(plan, { diff: options.diff });
+  const syncEntry: StatusEntry[] =
+    overridden.changed.length > 0
+      ? [
+          {
+            path: SYNC_FILE,
+            state: 'changed',
+            reason: `fleet sets ${overridden.changed.join(', ')}`,
+            ...(options.diff
+              ? { diff: unifiedDiff(SYNC_FILE, Buffer.from(original), Buffer.from(overridden.text)) }
+              : {}),
+          },
+        ]
+      : [];
+  const pending = [
+    ...syncEntry,
+    ...report.entries.filter((e) => !['stable', 'init', 'unmanaged'].includes(e.state)),
+  ];
+  const diff = options.diff ? diffOf([...syncEntry, ...report.entries]) : undefined;
+  const files = pending.map((e) => ({
+    path: e.path,
+    state: e.state,
+    ...(e.template ? { template: e.template } : {}),
+  }));
+
+  const conflicts = pending.filter((e) => e.state === 'conflict');
+  if (options.mode === 'apply' && conflicts.length > 0) {
+    if (copy) await resetClone(copy, options.git);
+    return {
+      result: 'conflict',
+      files,
+      templates,
+      ...where,
+      error: {
+        code: 'FLEET_CONFLICT',
+        message: `hand edits meet template changes in ${conflicts.map((c) => c.path).join(', ')}: nothing was written`,
+        hint: 'resolve them in the repository (`pantograph apply` there merges and shows them), then run the fleet again',
+      },
+    };
+  }
+  const adopt = pending.filter((e) => e.state === 'adopt');
+  if (options.mode === 'apply' && adopt.length > 0 && !options.yes) {
+    if (copy) await resetClone(copy, options.git);
+    return {
+      result: 'needs-confirmation',
+      files,
+      templates,
+      ...where,
+      error: {
+        code: 'FLEET_ADOPT',
+        message: `would overwrite files Pantograph never wrote: ${adopt.map((a) => a.path).join(', ')}`,
+        hint: 'check the diffs (`fleet status --diff`), then run with --yes to take the template output',
+      },
+    };
+  }
+  if (options.mode === 'status' || options.noop) {
+    return {
+      result: pending.length > 0 ? 'drift' : 'in-line',
+      files,
+      templates,
+      ...where,
+      ...(diff ? { diff } : {}),
+    };
+  }
+
+  // Apply: the overrides go into the file first, so that the lock and the commit carry them.
+  options.onStep?.('applying');
+  if (overridden.changed.length > 0) writeSyncText(syncFile, overridden.text);
+  const result = await syncApply(plan, {
+    confirm: () => options.yes,
+    ...(loaded.lock ? { previousOutput: previousOutputFor(loaded.root, loaded.lock, loaded.options) } : {}),
+  });
+  if (!result.ok) {
+    if (copy) await resetClone(copy, options.git);
+    const failed = result.post.filter((p) => !p.ok).map((p) => `\`${p.command}\` on ${p.path}`);
+    throw new EngineError('FLEET_APPLY', result.message || `post commands failed: ${failed.join(', ')}`, {
+      hint: 'run `pantograph apply` in the repository to see the details',
+    });
+  }
+  const changedFiles = pending.length > 0 ? files : [];
+  if (!copy)
+    return {
+      result: changedFiles.length > 0 ? 'applied' : 'in-line',
+      files: changedFiles,
+      templates,
+      ...(diff ? { diff } : {}),
+    };
+  return commitPushPropose(
+    fleet,
+    repo,
+    copy,
+    branch,
+    { plan, files: changedFiles, templates, diff },
+    options,
+  );
+}
+
+async function commitPushPropose(
+  fleet: Fleet,
+  repo: FleetRepository,
+  copy: WorkingCopy,
+  branch: string,
+  done: {
+    plan: RenderPlan;
+    files: RepositoryRecord['files'];
+    templates: RepositoryRecord['templates'];
+    diff: string | undefined;
+  },
+  options: RepositoryRunOptions,
+): Promise<RecordBody> {
+  const { git } = options;
+  const dirty = (await git(copy.dir, ['status', '--porcelain'])).trim() !== '';
+  let committed = false;
+  if (dirty) {
+    options.onStep?.('committing');
+    await git(copy.dir, ['add', '--all']);
+    const message =
+      options.message ?? fleet.commit.message ?? defaultMessage(done.plan, done.templates, done.files);
+    await git(copy.dir, [
+      ...(await identity(copy.dir, fleet, git)),
+      'commit',
+      '--quiet',
+      '--no-verify',
+      '-m',
+      message,
+    ]);
+    committed = true;
+  }
+  const commit = (await git(copy.dir, ['rev-parse', 'HEAD'])).trim();
+  const ahead = (await git(copy.dir, ['rev-list', '--count', `${copy.baseCommit}..HEAD`])).trim() !== '0';
+  let pushed = false;
+  if (options.push && ahead) {
+    const remoteHead = await git(
+      copy.dir,
+      ['rev-parse', '--verify', '--quiet', `refs/remotes/origin/${branch}`],
+      { allowFailure: true },
+    );
+    if (!remoteHead.ok || remoteHead.stdout.trim() !== commit) {
+      options.onStep?.('pushing');
+      await git(copy.dir, ['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`]);
+      await git(copy.dir, ['update-ref', `refs/remotes/origin/${branch}`, commit]);
+      pushed = true;
+    }
+  }
+  let pullRequest: RepositoryRecord['pullRequest'];
+  if (options.pr && ahead && fleet.forge) {
+    options.onStep?.('pull request');
+    const project = repo.forgeProject ?? forgeProjectOf(repo.url ?? '');
+    if (!project) {
+      throw new EngineError(
+        'FLEET_FORGE',
+        `cannot tell the ${fleet.forge.type} project of '${repo.name}' from its URL`,
+        {
+          position: repo.position,
+          hint: 'set forge_project: owner/name on the repository in the fleet file',
+        },
+      );
+    }
+    pullRequest = await ensurePullRequest(
+      {
+        project,
+        head: branch,
+        base: copy.baseBranch,
+        title: fleet.pullRequest.title ?? subjectOf(done.plan),
+        body: prBody(done.templates, await changedSinceBase(copy, git)),
+        labels: fleet.pullRequest.labels,
+      },
+      { forge: fleet.forge, env: options.env },
+    );
+  }
+  return {
+    result: done.files.length > 0 || committed ? 'applied' : 'in-line',
+    files: done.files,
+    templates: done.templates,
+    baseCommit: copy.baseCommit,
+    branch,
+    commit,
+    committed,
+    pushed,
+    ...(pullRequest ? { pullRequest } : {}),
+    ...(done.diff ? { diff: done.diff } : {}),
+  };
+}
+
+/** Everything a repository's run depends on besides its files: see state.ts. */
+async function resumeKey(
+  fleet: Fleet,
+  repo: FleetRepository,
+  copy: WorkingCopy,
+  options: RepositoryRunOptions,
+): Promise<string> {
+  const branch = options.branch ?? repo.branch;
+  const sha = async (ref: string) =>
+    (
+      await options.git(copy.dir, ['rev-parse', '--verify', '--quiet', ref], { allowFailure: true })
+    ).stdout.trim();
+  const { position: _position, labels: _labels, ...spec } = repo;
+  return keyOf({
+    version: engineVersion(),
+    mode: options.mode,
+    noop: options.noop,
+    flags: [options.push, options.pr, options.yes, options.diff, options.message ?? null, branch],
+    spec,
+    fleet: [fleet.templateSources ?? null, fleet.commit, fleet.pullRequest, fleet.forge ?? null],
+    strict: options.project.strict ?? true,
+    trust: options.project.trust ?? false,
+    base: copy.baseCommit,
+    remoteBranch: await sha(`refs/remotes/origin/${branch}`),
+    localBranch: await sha(`refs/heads/${branch}`),
+  });
+}
+
+/** `-c user.name=... -c user.email=...` when the fleet names an author or git has none configured. */
+async function identity(dir: string, fleet: Fleet, git: GitRunner): Promise<string[]> {
+  let author = fleet.commit.author;
+  if (author === undefined) {
+    const name = await git(dir, ['config', 'user.name'], { allowFailure: true });
+    const email = await git(dir, ['config', 'user.email'], { allowFailure: true });
+    if (name.ok && email.ok) return [];
+    author = 'Pantograph <pantograph@localhost>';
+  }
+  const match = /^(.+?) <(.+)>$/.exec(author)!;
+  return ['-c', `user.name=${match[1]}`, '-c', `user.email=${match[2]}`];
+}
+
+/** Files the work branch changes against its base, for the pull request's body. */
+async function changedSinceBase(copy: WorkingCopy, git: GitRunner): Promise<string[]> {
+  const out = await git(copy.dir, ['diff', '--name-status', `${copy.baseCommit}..HEAD`]);
+  return out.split('\n').filter((l) => l.trim() !== '');
+}
+
+function readSyncText(file: string): string {
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(file);
+  } catch {
+    throw new EngineError('SYNC_NOT_FOUND', `no ${SYNC_FILE} in ${file.slice(0, -SYNC_FILE.length - 1)}`, {
+      hint: 'run `pantograph init --stub` (or `pantograph convert`) in the repository first',
+    });
+  }
+  if (!stat.isFile()) {
+    throw new EngineError('FLEET_PATH', `${file} is not a regular file (a symlink or a directory)`, {
+      hint: "a repository's .sync.yml must be a file of its own",
+    });
+  }
+  return readFileSync(file, 'utf8');
+}
+
+function writeSyncText(file: string, text: string): void {
+  const tmp = `${file}.pantograph-tmp`;
+  writeFileSync(tmp, text, { flag: 'w', mode: 0o644 });
+  renameSync(tmp, file);
+}
+
+function templatesOf(plan: RenderPlan): RepositoryRecord['templates'] {
+  return plan.templates.map((t) => ({
+    name: t.name,
+    ...(t.version !== undefined ? { version: t.version } : {}),
+    source: sourceLabel(plan, t.source),
+  }));
+}
+
+function sourceLabel(plan: RenderPlan, index: number): string {
+  const s = plan.sources[index];
+  if (!s) return '?';
+  if (s.type === 'default') return `default (pantograph ${engineVersion()})`;
+  if (s.type === 'git')
+    return `${s.location}@${s.ref ?? 'HEAD'}${s.commit ? ` (${s.commit.slice(0, 12)})` : ''}`;
+  return s.location;
+}
+
+function subjectOf(plan: RenderPlan): string {
+  const labels = [...new Set(plan.templates.map((t) => sourceLabel(plan, t.source)))];
+  return `Update from templates: ${labels.join(', ')}`;
+}
+
+function defaultMessage(
+  plan: RenderPlan,
+  templates: RepositoryRecord['templates'],
+  files: RepositoryRecord['files'],
+): string {
+  return [
+    subjectOf(plan),
+    '',
+    'Applied by `pantograph fleet apply`. Templates:',
+    ...templates.map((t) => `- ${t.name}${t.version ? ` ${t.version}` : ''} (${t.source})`),
+    '',
+    'Files:',
+    ...files.map((f) => `- ${f.path} (${f.state})`),
+  ].join('\n');
+}
+
+function prBody(templates: RepositoryRecord['templates'], changed: readonly string[]): string {
+  return [
+    'This change brings the repository in line with its templates (`pantograph fleet apply`).',
+    '',
+    '### Templates',
+    ...templates.map((t) => `- \`${t.name}\`${t.version ? ` ${t.version}` : ''} from ${t.source}`),
+    '',
+    '### Files changed',
+    ...changed.map((line) => {
+      const [state, ...path] = line.split('\t');
+      return `- \`${path.join(' -> ')}\` (${{ A: 'added', M: 'modified', D: 'deleted' }[state?.[0] ?? ''] ?? state})`;
+    }),
+  ].join('\n');
+}
+
+function diffOf(entries: readonly StatusEntry[]): string | undefined {
+  const text = entries
+    .map((e) => e.diff ?? '')
+    .filter((d) => d !== '')
+    .map((d) => (d.endsWith('\n') ? d : `${d}\n`))
+    .join('');
+  return text === '' ? undefined : text;
+}
+
+function planError(problems: readonly Problem[]): EngineError {
+  const errors = problems.filter((p) => p.severity === 'error');
+  const first = errors[0]!;
+  const more =
+    errors.length > 1
+      ? ` (and ${errors.length - 1} more: \`pantograph validate\` in the repository lists them)`
+      : '';
+  return new EngineError(first.code as 'SYNC_INVALID', `${first.message}${more}`, {
+    position:
+      first.file !== undefined
+        ? { file: first.file, line: first.line ?? 1, column: first.column ?? 1 }
+        : undefined,
+    hint: first.hint,
+    problems: errors,
+  });
+}
+
+function errorOf(e: unknown): NonNullable<RepositoryRecord['error']> {
+  if (
+    e instanceof EngineError ||
+    (e instanceof Error && typeof (e as { code?: unknown }).code === 'string')
+  ) {
+    const err = e as Error & {
+      code: string;
+      position?: { file: string; line: number; column: number };
+      hint?: string;
+    };
+    return {
+      code: err.code,
+      message: err.message,
+      ...(err.position
+        ? { file: err.position.file, line: err.position.line, column: err.position.column }
+        : {}),
+      ...(err.hint ? { hint: err.hint } : {}),
+    };
+  }
+  return { code: 'INTERNAL', message: e instanceof Error ? e.message : String(e) };
+}

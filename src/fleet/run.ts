@@ -1,0 +1,128 @@
+/**
+ * A fleet run: the selected repositories, each run by `runRepository` in a bounded pool (`jobs`, default
+ * the core count); one failing repository never stops the others. Clones, git template sources (fetched
+ * once per process by the engine) and the template load are shared by the whole run, which is what makes
+ * it faster than a loop of `pantograph status`/`apply`.
+ */
+import { availableParallelism } from 'node:os';
+import { EngineError } from '../engine/errors.js';
+import type { ProjectOptions } from '../engine/project.js';
+import type { Fleet, FleetRepository } from './fleet-file.js';
+import { gitRunner } from './git.js';
+import { type FleetReport, type RepositoryRecord, reportOk, summarize } from './record.js';
+import { runRepository } from './repository-run.js';
+import { openState } from './state.js';
+
+export interface FleetRunOptions {
+  readonly mode: 'status' | 'apply';
+  /** Apply: write nothing anywhere (no file, commit, push or pull request); report what would change. */
+  readonly noop?: boolean;
+  readonly diff?: boolean;
+  /** Apply: push the work branch to the remote. */
+  readonly push?: boolean;
+  /** Apply: open or update a pull (merge) request per changed repository; needs `push`. */
+  readonly pr?: boolean;
+  /** Apply: overwrite existing files Pantograph never wrote (as `apply --yes`). */
+  readonly yes?: boolean;
+  /** The work branch of every repository (else each repository's `branch`). */
+  readonly branch?: string;
+  /** The commit message (else the fleet file's, else one naming the templates applied). */
+  readonly message?: string;
+  /** Repositories worked on at once (default: the number of cores). */
+  readonly jobs?: number;
+  /** Ignore the previous run's state: every repository is run again. */
+  readonly fresh?: boolean;
+  /** The shard this run is, for the report (`i/n`). */
+  readonly shard?: string;
+  /** Engine options (trust, strictness, offline) for every repository. */
+  readonly project?: ProjectOptions;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly gitBinary?: string;
+  /** Time limit of one git call in milliseconds (default 120 s). */
+  readonly gitTimeoutMs?: number;
+  /** Hears each repository start, step and finish (progress display). */
+  readonly onEvent?: (event: FleetEvent) => void;
+}
+
+export type FleetEvent =
+  | { readonly type: 'step'; readonly name: string; readonly step: string }
+  | {
+      readonly type: 'done';
+      readonly record: RepositoryRecord;
+      readonly finished: number;
+      readonly total: number;
+    };
+
+export async function runFleet(
+  fleet: Fleet,
+  repositories: readonly FleetRepository[],
+  options: FleetRunOptions,
+): Promise<FleetReport> {
+  if (options.pr === true && options.push !== true && options.noop !== true) {
+    throw new EngineError('FLEET_FORGE', '--pr needs --push: a pull request proposes a pushed branch', {
+      hint: 'run `pantograph fleet apply --push --pr`',
+    });
+  }
+  if (options.pr === true && !fleet.forge) {
+    throw new EngineError('FLEET_FORGE', `--pr needs a \`forge:\` in ${fleet.file}`, {
+      hint: 'add `forge: { type: github }` (or gitlab, with `api:` for your own instance)',
+    });
+  }
+  const env = options.env ?? process.env;
+  const git = gitRunner({
+    env,
+    ...(options.gitBinary !== undefined ? { gitBinary: options.gitBinary } : {}),
+    ...(options.gitTimeoutMs !== undefined ? { timeoutMs: options.gitTimeoutMs } : {}),
+  });
+  const resume = openState(fleet.workdir, { fresh: options.fresh === true });
+  const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), 64));
+  let finished = 0;
+  const records = await pool(repositories, jobs, async (repo) => {
+    const record = await runRepository(fleet, repo, {
+      mode: options.mode,
+      noop: options.noop === true,
+      diff: options.diff === true,
+      push: options.push === true,
+      pr: options.pr === true,
+      yes: options.yes === true,
+      ...(options.branch !== undefined ? { branch: options.branch } : {}),
+      ...(options.message !== undefined ? { message: options.message } : {}),
+      // Diffs are not kept in the state: a run that shows them runs every repository.
+      ...(options.diff === true ? {} : { resume }),
+      project: { ...options.project, env },
+      git,
+      env,
+      onStep: (step) => options.onEvent?.({ type: 'step', name: repo.name, step }),
+    });
+    finished++;
+    options.onEvent?.({ type: 'done', record, finished, total: repositories.length });
+    return record;
+  });
+  return {
+    fleet: fleet.file,
+    mode: options.mode,
+    noop: options.noop === true,
+    shards: options.shard !== undefined ? [options.shard] : [],
+    repositories: records,
+    summary: summarize(records),
+    ok: reportOk(options.mode, records),
+  };
+}
+
+/** Runs `work` on every item with at most `jobs` at once; results in the items' order. */
+export async function pool<T, R>(
+  items: readonly T[],
+  jobs: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,67 @@
+/**
+ * Resuming a fleet run: `<workdir>/fleet-state.json` keeps, per repository, the record of its last run and
+ * a key of everything that run depended on (the fleet's settings for it, the run's flags, Pantograph's
+ * version, the base and work branch commits). A repository whose key is unchanged is not planned or
+ * applied again: an interrupted run, or one where some repositories failed, is re-run quickly. Failed
+ * records are never reused. The file is the fleet's own data: a damaged one is ignored, not trusted.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RepositoryRecord } from './record.js';
+
+export const STATE_FILE = 'fleet-state.json';
+const MAX_STATE_SIZE = 64 * 1024 * 1024;
+
+export interface ResumeState {
+  lookup(name: string, key: string): RepositoryRecord | undefined;
+  remember(name: string, key: string, record: RepositoryRecord): void;
+}
+
+interface Entry {
+  readonly key: string;
+  readonly record: RepositoryRecord;
+}
+
+export function openState(workdir: string, options: { readonly fresh?: boolean } = {}): ResumeState {
+  const file = join(workdir, STATE_FILE);
+  const entries = new Map<string, Entry>(options.fresh === true ? [] : readEntries(file));
+  return {
+    lookup(name, key) {
+      const entry = entries.get(name);
+      if (!entry || entry.key !== key) return undefined;
+      return entry.record.result === 'failed' ? undefined : entry.record;
+    },
+    remember(name, key, record) {
+      const { diff: _diff, resumed: _resumed, ...kept } = record;
+      entries.set(name, { key, record: kept });
+      // Written after every repository, so that an interrupted run keeps what it did.
+      mkdirSync(workdir, { recursive: true });
+      const tmp = `${file}.tmp-${process.pid}`;
+      writeFileSync(tmp, `${JSON.stringify({ version: 1, repositories: Object.fromEntries(entries) })}\n`);
+      renameSync(tmp, file);
+    },
+  };
+}
+
+function readEntries(file: string): [string, Entry][] {
+  try {
+    const text = readFileSync(file, 'utf8');
+    if (text.length > MAX_STATE_SIZE) return [];
+    const data = JSON.parse(text) as { version?: unknown; repositories?: Record<string, Entry> };
+    if (data.version !== 1 || typeof data.repositories !== 'object' || data.repositories === null) return [];
+    return Object.entries(data.repositories).filter(
+      ([, e]) =>
+        typeof e?.key === 'string' && typeof e.record?.result === 'string' && Array.isArray(e.record.files),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** A stable hash of JSON-able inputs. */
+export function keyOf(inputs: unknown): string {
+  return createHash('sha256')
+    .update(JSON.stringify(inputs, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)))
+    .digest('hex');
+}
