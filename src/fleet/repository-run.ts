@@ -76,7 +76,11 @@ export async function runRepository(
     const record: RepositoryRecord = { ...base, ...body, durationMs: Date.now() - started };
     if (key !== undefined && cacheable && copy) {
       // The key is taken again: the run may have moved the branch (a commit, a push).
-      options.resume?.remember(repo.name, await resumeKey(fleet, repo, copy, options), settled(record, options));
+      options.resume?.remember(
+        repo.name,
+        await resumeKey(fleet, repo, copy, options),
+        settled(record, options),
+      );
     }
     return record;
   } catch (e) {
@@ -312,8 +316,8 @@ async function commitPushPropose(
     files: done.files,
     templates: done.templates,
     baseCommit: copy.baseCommit,
-    branch,
-    commit,
+    // A branch that adds nothing to the base is not worth naming.
+    ...(ahead ? { branch, commit } : {}),
     committed,
     pushed,
     ...(pullRequest ? { pullRequest } : {}),

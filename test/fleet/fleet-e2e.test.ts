@@ -1,0 +1,205 @@
+/**
+ * Issue 14: `pantograph fleet` on a fleet of real git repositories (bare remotes made here) in different
+ * states: in line, drifting, a hand edit meeting a template change, a broken `.sync.yml`, an unreachable
+ * remote. Status, apply with push, the re-run that adds nothing, shards that cover every repository once.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../helpers/fs.js';
+import { appendSync, branches, git, moduleRemote, pantograph } from './fleet-helpers.js';
+
+afterAll(removeTempDirs);
+
+const LINT_OFF = 'puppet_lint:\n  fail_on_warnings: false\n';
+
+let root: string;
+const remotes: Record<string, string> = {};
+
+beforeAll(() => {
+  root = tempDir('fleet-e2e-');
+  remotes.inline = moduleRemote(root, 'inline');
+  remotes.drifting = moduleRemote(root, 'drifting', (w) => appendSync(w, LINT_OFF));
+  remotes.conflict = moduleRemote(root, 'conflict', (w) => {
+    appendSync(w, LINT_OFF);
+    writeFileSync(
+      join(w, '.puppet-lint.rc'),
+      `${readFileSync(join(w, '.puppet-lint.rc'), 'utf8')}--no-foo-check\n`,
+    );
+  });
+  remotes.broken = moduleRemote(root, 'broken', (w) => appendSync(w, 'rubocop: [unclosed\n'));
+  writeFileSync(
+    join(root, 'fleet.yml'),
+    [
+      'version: 1',
+      'defaults:',
+      '  labels: [puppet]',
+      'repositories:',
+      '  - { name: inline, url: remotes/inline.git, labels: [web] }',
+      '  - { name: drifting, url: remotes/drifting.git, labels: [web] }',
+      '  - { name: conflict, url: remotes/conflict.git }',
+      '  - { name: broken, url: remotes/broken.git }',
+      '  - { name: gone, url: remotes/gone.git }',
+      '',
+    ].join('\n'),
+  );
+}, 120_000);
+
+interface Report {
+  ok: boolean;
+  summary: Record<string, number>;
+  repositories: {
+    name: string;
+    result: string;
+    files: { path: string; state: string }[];
+    commit?: string;
+    committed?: boolean;
+    pushed?: boolean;
+    error?: { code: string; message: string; file?: string; line?: number; column?: number };
+  }[];
+}
+
+function json(args: string[]): { status: number | null; report: Report; stderr: string } {
+  const r = pantograph(root, ['--format', 'json', 'fleet', ...args]);
+  return { status: r.status, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
+}
+
+const byName = (report: Report) => Object.fromEntries(report.repositories.map((r) => [r.name, r]));
+
+describe('fleet status', () => {
+  it('reports each repository: in line, drift with its files, and failures with their positions', () => {
+    const { status, report } = json(['status']);
+    expect(status).toBe(1);
+    const r = byName(report);
+    expect(r.inline?.result).toBe('in-line');
+    expect(r.drifting?.result).toBe('drift');
+    expect(r.drifting?.files.map((f) => f.path).sort()).toEqual(['.puppet-lint.rc', 'Rakefile']);
+    expect(r.conflict?.result).toBe('drift');
+    expect(r.conflict?.files).toContainEqual(
+      expect.objectContaining({ path: '.puppet-lint.rc', state: 'conflict' }),
+    );
+    expect(r.broken?.result).toBe('failed');
+    // .sync.yml has 5 lines from init, then `rubocop: [unclosed` on line 6: the sequence is unclosed at 7.
+    expect(r.broken?.error).toMatchObject({ code: 'SYNC_YAML', line: 7, column: 1 });
+    expect(r.broken?.error?.file).toMatch(/broken\/\.sync\.yml$/);
+    expect(r.gone?.result).toBe('failed');
+    expect(r.gone?.error?.code).toBe('FLEET_GIT');
+    expect(report.summary).toMatchObject({ total: 5, 'in-line': 1, drift: 2, failed: 2 });
+  });
+
+  it('selects by label and by name glob, and an unknown label is an error with a suggestion', () => {
+    const labelled = json(['status', '--label', 'web']);
+    expect(labelled.report.repositories.map((r) => r.name)).toEqual(['inline', 'drifting']);
+    expect(labelled.status).toBe(1); // drifting drifts
+    const only = json(['status', '--filter', 'in*']);
+    expect(only.report.repositories.map((r) => r.name)).toEqual(['inline']);
+    expect(only.status).toBe(0);
+    const typo = pantograph(root, ['fleet', 'status', '--label', 'wbe']);
+    expect(typo.status).toBe(1);
+    expect(typo.stderr).toContain('no repository of');
+    expect(typo.stderr).toContain("did you mean 'web'?");
+  });
+
+  it('shows the diffs with --diff, as text', () => {
+    const r = pantograph(root, ['fleet', 'status', '--filter', 'drifting', '--diff']);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('# drifting');
+    expect(r.stdout).toContain('+PuppetLint.configuration.fail_on_warnings = false');
+    expect(r.stdout).toMatch(/drifting\s+drift\s+2/);
+  });
+});
+
+describe('fleet apply', () => {
+  it('commits and pushes on a branch where needed, leaves the conflict unchanged, and goes on past failures', () => {
+    const before = Object.fromEntries(Object.entries(remotes).map(([k, v]) => [k, branches(v)]));
+    const { status, report } = json(['apply', '--push']);
+    expect(status).toBe(1);
+    const r = byName(report);
+    expect(r.drifting).toMatchObject({ result: 'applied', committed: true, pushed: true });
+    const pushed = branches(remotes.drifting!);
+    expect(pushed['pantograph/update']).toBe(r.drifting?.commit);
+    expect(pushed.main).toBe(before.drifting?.main); // the base branch is never written
+    const changed = git(remotes.drifting!, 'diff', '--name-only', 'main', 'pantograph/update')
+      .split('\n')
+      .sort();
+    expect(changed).toEqual(['.pantograph.lock', '.puppet-lint.rc', 'Rakefile']);
+    const message = git(remotes.drifting!, 'log', '-1', '--format=%B', 'pantograph/update');
+    expect(message).toContain('Update from templates: default (pantograph');
+    expect(message).toContain('- Rakefile (changed)');
+
+    expect(r.inline).toMatchObject({ result: 'in-line', committed: false, pushed: false });
+    expect(branches(remotes.inline!)).toEqual(before.inline);
+    expect(r.conflict?.result).toBe('conflict');
+    expect(r.conflict?.error?.message).toContain('.puppet-lint.rc');
+    expect(branches(remotes.conflict!)).toEqual(before.conflict);
+    // The clone is left as it was: the hand edit is still there and nothing else was written.
+    const clone = join(root, '.pantograph-fleet', 'conflict');
+    expect(git(clone, 'status', '--porcelain')).toBe('');
+    expect(readFileSync(join(clone, '.puppet-lint.rc'), 'utf8')).toContain('--no-foo-check');
+    expect(r.broken?.result).toBe('failed');
+    expect(r.gone?.result).toBe('failed');
+  });
+
+  it('adds no commit when run again, with or without the saved state', () => {
+    const before = branches(remotes.drifting!);
+    for (const extra of [[], ['--fresh']]) {
+      const { report } = json(['apply', '--push', '--filter', 'drifting', ...extra]);
+      expect(report.repositories[0]).toMatchObject({ result: 'in-line', committed: false, pushed: false });
+      expect(branches(remotes.drifting!)).toEqual(before);
+    }
+  });
+
+  it('--noop writes nothing anywhere', () => {
+    const fresh = moduleRemote(root, 'noop', (w) => appendSync(w, LINT_OFF));
+    const file = join(root, 'noop-fleet.yml');
+    writeFileSync(file, 'version: 1\nrepositories:\n  - { name: noop, url: remotes/noop.git }\n');
+    const before = branches(fresh);
+    const r = pantograph(root, ['--format', 'json', 'fleet', 'apply', '--fleet', file, '--noop', '--push']);
+    const report = JSON.parse(r.stdout) as Report;
+    expect(report.repositories[0]?.result).toBe('drift');
+    expect(branches(fresh)).toEqual(before);
+    const clone = join(root, '.pantograph-fleet', 'noop');
+    expect(git(clone, 'branch', '--list', 'pantograph/update')).toBe('');
+  });
+});
+
+describe('shards', () => {
+  it('cover every repository exactly once, and their reports merge into one', () => {
+    const matrix = pantograph(root, ['fleet', 'plan-matrix', '--shards', '3']);
+    expect(JSON.parse(matrix.stdout)).toEqual({
+      include: [{ shard: '1/3' }, { shard: '2/3' }, { shard: '3/3' }],
+    });
+    const files: string[] = [];
+    const seen: string[] = [];
+    for (const { shard } of (JSON.parse(matrix.stdout) as { include: { shard: string }[] }).include) {
+      const r = pantograph(root, ['--format', 'json', 'fleet', 'status', '--shard', shard]);
+      const report = JSON.parse(r.stdout) as Report;
+      seen.push(...report.repositories.map((x) => x.name));
+      const file = join(root, `shard-${shard.replace('/', '-')}.json`);
+      writeFileSync(file, r.stdout);
+      files.push(file);
+    }
+    expect(seen.sort()).toEqual(['broken', 'conflict', 'drifting', 'gone', 'inline']);
+    const merged = pantograph(root, ['--format', 'json', 'fleet', 'report', ...files]);
+    expect(merged.status).toBe(1);
+    const report = JSON.parse(merged.stdout) as Report & { shards: string[] };
+    expect(report.repositories.map((x) => x.name)).toEqual([
+      'broken',
+      'conflict',
+      'drifting',
+      'gone',
+      'inline',
+    ]);
+    expect(report.shards).toEqual(['1/3', '2/3', '3/3']);
+    const twice = pantograph(root, ['fleet', 'report', files[0]!, files[0]!]);
+    expect(twice.status).toBe(1);
+    expect(twice.stderr).toContain('is in');
+  });
+
+  it('refuses a shard that does not exist', () => {
+    const r = pantograph(root, ['fleet', 'status', '--shard', '4/3']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('--shard must be i/n');
+    expect(existsSync(join(root, 'nothing'))).toBe(false);
+  });
+});
