@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { EngineError, problem } from '../engine/errors.js';
-import { shippedSchema, violationProblems } from '../engine/json-schema.js';
+import { type SchemaViolation, shippedSchema, violationProblems } from '../engine/json-schema.js';
 import type { Data, DataMap, Position } from '../engine/model.js';
 import type { Problem } from '../engine/render-plan.js';
 import { parseYamlData } from '../engine/yaml-data.js';
@@ -121,7 +121,7 @@ export function parseFleet(text: string, file: string): Fleet {
   }
   const top = data as DataMap;
   const schemaProblems = violationProblems(
-    shippedSchema('fleet').validate(top),
+    withOneSource(shippedSchema('fleet').validate(top)),
     parsed.positions,
     'FLEET_INVALID',
   );
@@ -188,6 +188,28 @@ export function parseFleet(text: string, file: string): Fleet {
     repositories,
     problems: parsed.problems.filter((p) => p.severity === 'warning'),
   };
+}
+
+/**
+ * ajv says "needs url", "needs path" and "must match exactly one schema in oneOf" for one mistake: a
+ * repository must have one of the two. Said once, in words.
+ */
+function withOneSource(violations: readonly SchemaViolation[]): SchemaViolation[] {
+  const entry = /^\/repositories\/\d+$/;
+  const about = (v: SchemaViolation) =>
+    entry.test(v.pointer) &&
+    (v.keyword === 'oneOf' ||
+      (v.keyword === 'required' && ['url', 'path'].includes(String(v.params.missingProperty))));
+  const out = violations.filter((v) => !about(v));
+  for (const pointer of new Set(violations.filter(about).map((v) => v.pointer))) {
+    out.push({
+      pointer,
+      keyword: 'oneOf',
+      params: {},
+      message: 'needs either `url:` (a git remote) or `path:` (a directory), not both',
+    });
+  }
+  return out;
 }
 
 function repositoryOf(entry: DataMap, defaults: DataMap, dir: string, position: Position): FleetRepository {

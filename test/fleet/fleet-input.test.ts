@@ -1,0 +1,204 @@
+/**
+ * Issue 14: what a fleet file says, and says wrong. Bad fleet files are errors at file:line:col before any
+ * repository is touched; a fleet-wide template source moves every repository to a new template release
+ * in one run; `path:` repositories are used in place; a modulesync configuration becomes a fleet file.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadFleet, selectRepositories, shardOf } from '../../src/fleet/index.js';
+import { removeTempDirs, tempDir, tempTree } from '../helpers/fs.js';
+import { tempRemote } from '../helpers/git.js';
+import { appendSync, git, moduleRemote, pantograph } from './fleet-helpers.js';
+
+afterAll(removeTempDirs);
+
+function fleetIn(root: string, text: string): string {
+  writeFileSync(join(root, 'fleet.yml'), text);
+  return root;
+}
+
+describe('bad fleet files', () => {
+  it('a YAML syntax error is reported at its line and column', () => {
+    const root = fleetIn(tempDir(), 'version: 1\nrepositories:\n  - name: a\n    url: [x\n');
+    const r = pantograph(root, ['fleet', 'status']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/fleet\.yml:5:1: error: .*\[FLEET_YAML\]/);
+  });
+
+  it('an unknown key is reported where it is, with the key meant', () => {
+    const root = fleetIn(tempDir(), 'version: 1\nrepositorys: []\n');
+    const r = pantograph(root, ['fleet', 'status']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('fleet.yml:2:1: error:');
+    expect(r.stderr).toContain("did you mean 'repositories'?");
+  });
+
+  it('a repository name that would escape the workdir is refused, and nothing is cloned', () => {
+    const root = fleetIn(tempDir(), 'version: 1\nrepositories:\n  - name: ../../escape\n    url: /nowhere.git\n');
+    const r = pantograph(root, ['fleet', 'apply', '--push']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('fleet.yml:3:11: error: /repositories/0/name must be a plain name');
+    expect(existsSync(join(root, '.pantograph-fleet'))).toBe(false);
+  });
+
+  it('a repository listed twice, a repository with neither url nor path, an unknown group', () => {
+    const twice = pantograph(
+      fleetIn(tempDir(), 'version: 1\nrepositories:\n  - { name: a, path: x }\n  - { name: a, path: y }\n'),
+      ['fleet', 'status'],
+    );
+    expect(twice.stderr).toContain("fleet.yml:4:13: error: repository 'a' is listed twice");
+    const neither = pantograph(fleetIn(tempDir(), 'version: 1\nrepositories:\n  - { name: a }\n'), ['fleet', 'status']);
+    expect(neither.status).toBe(1);
+    expect(neither.stderr).toContain('fleet.yml:3:5: error: /repositories/0 needs either `url:` (a git remote) or `path:`');
+    expect(neither.stderr.match(/error:/g)).toHaveLength(1);
+    const group = pantograph(
+      fleetIn(tempDir(), 'version: 1\ngroups: { web: [a] }\nrepositories:\n  - { name: a, path: x }\n'),
+      ['fleet', 'status', '--group', 'wbe'],
+    );
+    expect(group.stderr).toContain("has no group 'wbe'");
+    expect(group.stderr).toContain("did you mean 'web'?");
+  });
+
+  it('no fleet file: says how to make one', () => {
+    const r = pantograph(tempDir(), ['fleet', 'status']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('no fleet file');
+    expect(r.stderr).toContain('hint:');
+  });
+});
+
+describe('selection and shards (library)', () => {
+  it('shards split deterministically, balanced, and cover the selection exactly once', () => {
+    const names = Array.from({ length: 23 }, (_, i) => ({ name: `repo-${String(i).padStart(2, '0')}` }));
+    const shuffled = [...names].reverse();
+    const all: string[] = [];
+    for (let i = 1; i <= 4; i++) {
+      const part = shardOf(names, { index: i, count: 4 }).map((r) => r.name);
+      expect(shardOf(shuffled, { index: i, count: 4 }).map((r) => r.name)).toEqual(part); // order-proof
+      expect(part.length === 5 || part.length === 6).toBe(true);
+      all.push(...part);
+    }
+    expect(all.sort()).toEqual(names.map((n) => n.name));
+  });
+
+  it('labels narrow (every label given), groups and name globs widen', () => {
+    const root = fleetIn(
+      tempDir(),
+      [
+        'version: 1',
+        'defaults: { labels: [puppet] }',
+        'groups: { core: [ntp, "db-*"] }',
+        'repositories:',
+        '  - { name: ntp, path: ntp, labels: [base] }',
+        '  - { name: db-a, path: a, labels: [base, data] }',
+        '  - { name: web, path: w }',
+        '',
+      ].join('\n'),
+    );
+    const fleet = loadFleet(join(root, 'fleet.yml'));
+    const names = (s: Parameters<typeof selectRepositories>[1]) => selectRepositories(fleet, s).map((r) => r.name);
+    expect(names({ labels: ['puppet', 'base'] })).toEqual(['ntp', 'db-a']);
+    expect(names({ labels: ['base', 'data'] })).toEqual(['db-a']);
+    expect(names({ groups: ['core'] })).toEqual(['ntp', 'db-a']);
+    expect(names({ filters: ['w*', 'ntp'] })).toEqual(['ntp', 'web']);
+  });
+});
+
+describe('a fleet-wide template source', () => {
+  it('moves every repository to a new template release in one run, .sync.yml included', () => {
+    const templates = tempRemote();
+    const hello = (text: string) => ({
+      'hello/template.json': JSON.stringify({ name: 'hello', version: text === 'one' ? '1.0.0' : '2.0.0', always_apply: true }),
+      'hello/files/HELLO.txt.epp': `${text}\n`,
+    });
+    templates.tag('v1', templates.commit(hello('one')));
+    templates.tag('v2', templates.commit(hello('two')));
+    const root = tempDir('fleet-release-');
+    const a = moduleRemote(root, 'a');
+    const b = moduleRemote(root, 'b');
+    const fleet = (ref: string) =>
+      fleetIn(
+        root,
+        [
+          'version: 1',
+          'template_sources:',
+          `  - { type: git, location: "${templates.url}", ref: ${ref}, trusted: true }`,
+          '  - default',
+          'repositories: [{ name: a, url: remotes/a.git }, { name: b, url: remotes/b.git }]',
+          '',
+        ].join('\n'),
+      );
+    fleet('v1');
+    expect(pantograph(root, ['fleet', 'apply', '--push']).status).toBe(0);
+    fleet('v2');
+    const status = pantograph(root, ['--format', 'json', 'fleet', 'status']);
+    // status looks at the base branch, where neither release is merged yet
+    expect(JSON.parse(status.stdout).summary.drift).toBe(2);
+    const r = pantograph(root, ['fleet', 'apply', '--push']);
+    expect(r.status).toBe(0);
+    for (const bare of [a, b]) {
+      expect(git(bare, 'show', 'pantograph/update:HELLO.txt')).toBe('two');
+      expect(git(bare, 'show', 'pantograph/update:.sync.yml')).toContain('ref: v2');
+      expect(git(bare, 'rev-list', '--count', 'main..pantograph/update')).toBe('2');
+      expect(git(bare, 'log', '-1', '--format=%s', 'pantograph/update')).toContain(`${templates.url}@v2`);
+    }
+    // The .sync.yml keeps its comments: only the sources changed.
+    const sync = git(a, 'show', 'pantograph/update:.sync.yml');
+    expect(sync).toContain('# Pantograph keeps this module in line with its templates');
+  });
+});
+
+describe('path repositories', () => {
+  it('are planned and applied in place, with no git at all', () => {
+    const root = tempDir('fleet-path-');
+    const work = join(root, 'mod');
+    const r0 = pantograph(root, ['init', '--name', 'acme-mod', '--yes', work]);
+    expect(r0.status).toBe(0);
+    appendSync(work, 'puppet_lint:\n  fail_on_warnings: false\n');
+    fleetIn(root, 'version: 1\nrepositories: [{ name: mod, path: mod }]\n');
+    const status = pantograph(root, ['fleet', 'status']);
+    expect(status.status).toBe(1);
+    expect(status.stdout).toMatch(/mod\s+drift\s+2/);
+    const apply = pantograph(root, ['fleet', 'apply']);
+    expect(apply.status).toBe(0);
+    expect(readFileSync(join(work, 'Rakefile'), 'utf8')).toContain('fail_on_warnings = false');
+    expect(existsSync(join(work, '.git'))).toBe(false);
+    expect(pantograph(work, ['status', '--check']).status).toBe(0);
+  });
+});
+
+describe('import-modulesync', () => {
+  it('writes the equivalent fleet file and says what it could not carry over', () => {
+    const dir = tempTree({
+      'managed_modules.yml': '---\n- puppet-ntp\n- puppet-nginx\n',
+      'modulesync.yml':
+        "---\nnamespace: voxpupuli\ngit_base: 'git@github.com:'\nbranch: modulesync\nmessage: modulesync 9.0\npr_title: modulesync 9.0\npr_labels: [modulesync]\npre_commit_script: fix.sh\n",
+      'config_defaults.yml': '---\n.travis.yml: {}\n',
+    });
+    const r = pantograph(dir, ['fleet', 'import-modulesync']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('wrote fleet.yml: 2 repositories');
+    expect(r.stderr).toContain('`pre_commit_script` is not carried over');
+    expect(r.stderr).toContain('config_defaults.yml and moduleroot/');
+    const fleet = loadFleet(join(dir, 'fleet.yml'));
+    expect(fleet.repositories.map((x) => [x.name, x.url, x.branch, x.forgeProject])).toEqual([
+      ['puppet-ntp', 'git@github.com:voxpupuli/puppet-ntp', 'modulesync', 'voxpupuli/puppet-ntp'],
+      ['puppet-nginx', 'git@github.com:voxpupuli/puppet-nginx', 'modulesync', 'voxpupuli/puppet-nginx'],
+    ]);
+    expect(fleet.forge?.type).toBe('github');
+    expect(fleet.pullRequest).toEqual({ title: 'modulesync 9.0', labels: ['modulesync'] });
+    expect(fleet.commit.message).toBe('modulesync 9.0');
+    const again = pantograph(dir, ['fleet', 'import-modulesync']);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain('pass --force');
+  });
+
+  it('a broken managed_modules.yml is an error at its position', () => {
+    const dir = tempTree({ 'managed_modules.yml': '---\n- a\n- [b\n' });
+    const r = pantograph(dir, ['fleet', 'import-modulesync', '--output', '-']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/managed_modules\.yml:\d+:\d+: error:/);
+  });
+});
+
