@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const benches = ['epp.mjs', 'commands.mjs', 'sync.mjs', 'engine.mjs'].filter((name) =>
+const benches = ['epp.mjs', 'commands.mjs', 'sync.mjs', 'engine.mjs', 'fleet.mjs'].filter((name) =>
   existsSync(join(here, name)),
 );
 const scratch = mkdtempSync(join(tmpdir(), 'pantograph-bench-run-'));

@@ -11,6 +11,12 @@ export interface GitRunner {
   /** Runs `git args...` in `cwd`; resolves with standard output, rejects with FLEET_GIT. */
   (cwd: string, args: readonly string[], options?: { readonly allowFailure?: false }): Promise<string>;
   (cwd: string, args: readonly string[], options: { readonly allowFailure: true }): Promise<GitOutcome>;
+  /**
+   * Runs several git commands one after the other, stopping at the first that fails, in one process
+   * started from here (a shell): starting a process from a large Node process costs ~8 ms, from a small
+   * shell far less. Resolves with their standard output, concatenated.
+   */
+  steps(cwd: string, steps: readonly (readonly string[])[]): Promise<string>;
 }
 
 export interface GitOutcome {
@@ -42,9 +48,17 @@ export function gitRunner(options: GitRunnerOptions = {}): GitRunner {
       (options.env ?? process.env).GIT_SSH_COMMAND ?? 'ssh -o BatchMode=yes -o ConnectTimeout=20',
     LC_ALL: 'C',
   };
-  const run = (cwd: string, args: readonly string[], opts?: { readonly allowFailure?: boolean }) =>
+  /** Runs `command argv` (git, or a shell running git steps); `describe` names the failing step. */
+  const exec = (
+    command: string,
+    argv: readonly string[],
+    cwd: string,
+    describe: (stderr: string) => { what: string; stderr: string },
+    opts?: { readonly allowFailure?: boolean },
+  ) =>
     new Promise<string | GitOutcome>((resolvePromise, reject) => {
-      const child = spawn(bin, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      // Its own process group: a time limit kills the shell's git and git's own children too.
+      const child = spawn(command, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       let size = 0;
@@ -57,12 +71,16 @@ export function gitRunner(options: GitRunnerOptions = {}): GitRunner {
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
-        child.kill('SIGKILL');
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          child.kill('SIGKILL');
+        }
       }, timeoutMs);
       child.on('error', (e) => {
         clearTimeout(timer);
         reject(
-          new EngineError('FLEET_GIT', `cannot run ${bin}: ${e.message}`, {
+          new EngineError('FLEET_GIT', `cannot run ${command}: ${e.message}`, {
             hint: 'install git, or make sure it is on PATH',
           }),
         );
@@ -80,16 +98,44 @@ export function gitRunner(options: GitRunnerOptions = {}): GitRunner {
           resolvePromise(stdout);
           return;
         }
-        const what = `git ${args.map(maskCredentials).join(' ')}`;
+        const failed = describe(stderr);
         const reason = timedOut
           ? `timed out after ${Math.round(timeoutMs / 1000)} s`
-          : firstLines(maskCredentials(stderr)) || `exit ${code}`;
+          : firstLines(maskCredentials(failed.stderr)) || `exit ${code}`;
         reject(
-          new EngineError('FLEET_GIT', `${what} failed: ${reason}`, { hint: hintFor(stderr, timedOut) }),
+          new EngineError('FLEET_GIT', `${maskCredentials(failed.what)} failed: ${reason}`, {
+            hint: hintFor(failed.stderr, timedOut),
+          }),
         );
       });
     });
-  return run as GitRunner;
+  const commandLine = (args: readonly string[]) => `git ${args.join(' ')}`;
+  const run = (cwd: string, args: readonly string[], opts?: { readonly allowFailure?: boolean }) =>
+    exec(bin, args, cwd, (stderr) => ({ what: commandLine(args), stderr }), opts);
+  const steps = async (cwd: string, list: readonly (readonly string[])[]): Promise<string> => {
+    if (list.length === 1) return (await run(cwd, list[0]!)) as string;
+    const marker = '@@pantograph-git-step';
+    const script = [
+      'set -e',
+      ...list.map(
+        (args, i) => `printf '\\n${marker} ${i}\\n' >&2; ${[bin, ...args].map(shellQuote).join(' ')}`,
+      ),
+    ].join('\n');
+    const describe = (stderr: string) => {
+      const at = stderr.lastIndexOf(`${marker} `);
+      const index = at < 0 ? 0 : Number.parseInt(stderr.slice(at + marker.length + 1), 10);
+      const rest = at < 0 ? stderr : stderr.slice(stderr.indexOf('\n', at) + 1);
+      return { what: commandLine(list[index] ?? list[0]!), stderr: rest };
+    };
+    // The markers go to standard error: standard output is the steps' own.
+    return (await exec('sh', ['-c', script], cwd, describe)) as string;
+  };
+  return Object.assign(run, { steps }) as GitRunner;
+}
+
+/** One shell word: single-quoted, a quote inside written as '\''. */
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 /** `https://user:secret@host/x` -> `https://user:***@host/x`; a token alone before `@` is masked too. */

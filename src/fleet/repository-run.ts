@@ -28,6 +28,7 @@ import {
   checkoutForApply,
   checkoutForStatus,
   prepareClone,
+  readRefs,
   resetClone,
   type WorkingCopy,
 } from './working-copy.js';
@@ -47,6 +48,8 @@ export interface RepositoryRunOptions {
   readonly message?: string;
   readonly project: ProjectOptions;
   readonly git: GitRunner;
+  /** Whether git has a user name and email configured (asked once per run, shared by the repositories). */
+  readonly gitIdentity: { known?: Promise<boolean> };
   readonly env: NodeJS.ProcessEnv;
   /** Hears each step, for the progress display. */
   readonly onStep?: (step: string) => void;
@@ -66,7 +69,7 @@ export async function runRepository(
     if (repo.url !== undefined) {
       options.onStep?.('fetching');
       copy = await prepareClone(fleet.workdir, repo, options.git);
-      key = await resumeKey(fleet, repo, copy, options);
+      key = resumeKey(fleet, repo, copy, copy.refs, options);
       const previous = options.resume?.lookup(repo.name, key);
       if (previous) return { ...previous, resumed: true, durationMs: Date.now() - started };
     }
@@ -75,10 +78,12 @@ export async function runRepository(
     const cacheable = facts.cacheable;
     const record: RepositoryRecord = { ...base, ...body, durationMs: Date.now() - started };
     if (key !== undefined && cacheable && copy) {
-      // The key is taken again: the run may have moved the branch (a commit, a push).
+      // The key is taken again after an apply: the run may have moved the branch (a commit, a push).
+      const refs =
+        options.mode === 'apply' && !options.noop ? await readRefs(copy.dir, options.git) : copy.refs;
       options.resume?.remember(
         repo.name,
-        await resumeKey(fleet, repo, copy, options),
+        resumeKey(fleet, repo, copy, refs, options),
         settled(record, options),
       );
     }
@@ -256,32 +261,25 @@ async function commitPushPropose(
   let committed = false;
   if (dirty) {
     options.onStep?.('committing');
-    await git(copy.dir, ['add', '--all']);
     const message =
       options.message ?? fleet.commit.message ?? defaultMessage(done.plan, done.templates, done.files);
-    await git(copy.dir, [
-      ...(await identity(copy.dir, fleet, git)),
-      'commit',
-      '--quiet',
-      '--no-verify',
-      '-m',
-      message,
+    const who = await identity(copy.dir, fleet, options);
+    await git.steps(copy.dir, [
+      ['add', '--all'],
+      [...who, 'commit', '--quiet', '--no-verify', '-m', message],
     ]);
     committed = true;
   }
   const commit = (await git(copy.dir, ['rev-parse', 'HEAD'])).trim();
-  const ahead = (await git(copy.dir, ['rev-list', '--count', `${copy.baseCommit}..HEAD`])).trim() !== '0';
+  const ahead = commit !== copy.baseCommit;
   let pushed = false;
   if (options.push && ahead) {
-    const remoteHead = await git(
-      copy.dir,
-      ['rev-parse', '--verify', '--quiet', `refs/remotes/origin/${branch}`],
-      { allowFailure: true },
-    );
-    if (!remoteHead.ok || remoteHead.stdout.trim() !== commit) {
+    if (copy.refs.get(`refs/remotes/origin/${branch}`) !== commit) {
       options.onStep?.('pushing');
-      await git(copy.dir, ['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`]);
-      await git(copy.dir, ['update-ref', `refs/remotes/origin/${branch}`, commit]);
+      await git.steps(copy.dir, [
+        ['push', '--quiet', '--', copy.url, `HEAD:refs/heads/${branch}`],
+        ['update-ref', `refs/remotes/origin/${branch}`, commit],
+      ]);
       pushed = true;
     }
   }
@@ -326,17 +324,14 @@ async function commitPushPropose(
 }
 
 /** Everything a repository's run depends on besides its files: see state.ts. */
-async function resumeKey(
+function resumeKey(
   fleet: Fleet,
   repo: FleetRepository,
   copy: WorkingCopy,
+  refs: ReadonlyMap<string, string>,
   options: RepositoryRunOptions,
-): Promise<string> {
+): string {
   const branch = options.branch ?? repo.branch;
-  const sha = async (ref: string) =>
-    (
-      await options.git(copy.dir, ['rev-parse', '--verify', '--quiet', ref], { allowFailure: true })
-    ).stdout.trim();
   const { position: _position, labels: _labels, ...spec } = repo;
   return keyOf({
     version: engineVersion(),
@@ -348,18 +343,20 @@ async function resumeKey(
     strict: options.project.strict ?? true,
     trust: options.project.trust ?? false,
     base: copy.baseCommit,
-    remoteBranch: await sha(`refs/remotes/origin/${branch}`),
-    localBranch: await sha(`refs/heads/${branch}`),
+    remoteBranch: refs.get(`refs/remotes/origin/${branch}`) ?? null,
+    localBranch: refs.get(`refs/heads/${branch}`) ?? null,
   });
 }
 
 /** `-c user.name=... -c user.email=...` when the fleet names an author or git has none configured. */
-async function identity(dir: string, fleet: Fleet, git: GitRunner): Promise<string[]> {
+async function identity(dir: string, fleet: Fleet, options: RepositoryRunOptions): Promise<string[]> {
   let author = fleet.commit.author;
   if (author === undefined) {
-    const name = await git(dir, ['config', 'user.name'], { allowFailure: true });
-    const email = await git(dir, ['config', 'user.email'], { allowFailure: true });
-    if (name.ok && email.ok) return [];
+    // The same answer for every clone (user.name/email are global settings): asked once per run.
+    options.gitIdentity.known ??= options
+      .git(dir, ['config', '--get-regexp', '^user\\.(name|email)$'], { allowFailure: true })
+      .then((r) => r.ok && /^user\.name /m.test(r.stdout) && /^user\.email /m.test(r.stdout));
+    if (await options.gitIdentity.known) return [];
     author = 'Pantograph <pantograph@localhost>';
   }
   const match = /^(.+?) <(.+)>$/.exec(author)!;

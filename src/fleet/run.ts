@@ -76,6 +76,7 @@ export async function runFleet(
   });
   const resume = openState(fleet.workdir, { fresh: options.fresh === true });
   const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), 64));
+  const gitIdentity = {};
   let finished = 0;
   const records = await pool(repositories, jobs, async (repo) => {
     const record = await runRepository(fleet, repo, {
@@ -91,6 +92,7 @@ export async function runFleet(
       ...(options.diff === true ? {} : { resume }),
       project: { ...options.project, env },
       git,
+      gitIdentity,
       env,
       onStep: (step) => options.onEvent?.({ type: 'step', name: repo.name, step }),
     });

@@ -3,7 +3,7 @@
  * per repository per run). The clone is the fleet's own: it is checked out and cleaned at will, and never
  * a directory the user works in (`path:` repositories are used in place and never go through here).
  */
-import { existsSync, lstatSync, mkdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { EngineError } from '../engine/errors.js';
 import type { FleetRepository } from './fleet-file.js';
@@ -11,6 +11,10 @@ import type { GitRunner } from './git.js';
 
 export interface WorkingCopy {
   readonly dir: string;
+  /** The remote, as the fleet file gives it: fetched from and pushed to by URL, whatever the clone says. */
+  readonly url: string;
+  /** Every branch after the fetch: `refs/remotes/origin/<b>` and `refs/heads/<b>` -> commit. */
+  readonly refs: ReadonlyMap<string, string>;
   /** The branch work starts from and pull requests target. */
   readonly baseBranch: string;
   /** `origin/<base>` after the fetch. */
@@ -33,7 +37,9 @@ export async function prepareClone(
   }
   mkdirSync(workdir, { recursive: true });
   const url = repo.url!;
-  if (!existsSync(dir)) {
+  // Few git calls per repository: each is a process, and starting one is most of a small fetch's cost.
+  const fresh = !existsSync(dir);
+  if (fresh) {
     await git(workdir, ['clone', '--quiet', '--no-checkout', '--', url, dir]);
   } else {
     const stat = lstatSync(dir);
@@ -42,27 +48,51 @@ export async function prepareClone(
         hint: 'move it away (the fleet clones the repository there), or set another workdir',
       });
     }
-    await git(dir, ['remote', 'set-url', 'origin', url]);
-    await git(dir, ['fetch', '--quiet', '--prune', 'origin']);
   }
-  const baseBranch = repo.base ?? (await remoteHead(dir, git));
-  const base = await git(
-    dir,
-    ['rev-parse', '--verify', '--quiet', `refs/remotes/origin/${baseBranch}^{commit}`],
-    {
-      allowFailure: true,
-    },
+  const refs = parseRefs(
+    await git.steps(dir, [
+      ...(fresh
+        ? []
+        : [['fetch', '--quiet', '--prune', '--no-tags', '--', url, '+refs/heads/*:refs/remotes/origin/*']]),
+      REFS,
+    ]),
   );
-  if (!base.ok) {
+  const baseBranch = repo.base ?? (await remoteHead(dir, git));
+  const baseCommit = refs.get(`refs/remotes/origin/${baseBranch}`);
+  if (baseCommit === undefined) {
     throw new EngineError('FLEET_GIT', `the remote of '${repo.name}' has no branch '${baseBranch}'`, {
       position: repo.position,
       hint: "set `base:` to an existing branch, or leave it out to use the remote's default branch",
     });
   }
-  return { dir, baseBranch, baseCommit: base.stdout.trim() };
+  return { dir, url, refs, baseBranch, baseCommit };
+}
+
+const REFS = ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/remotes/origin', 'refs/heads'];
+
+/** Every local and remote-tracking branch with its commit, in one git call. */
+export async function readRefs(dir: string, git: GitRunner): Promise<Map<string, string>> {
+  return parseRefs(await git(dir, REFS));
+}
+
+function parseRefs(out: string): Map<string, string> {
+  const refs = new Map<string, string>();
+  for (const line of out.split('\n')) {
+    const space = line.indexOf(' ');
+    if (space > 0) refs.set(line.slice(space + 1), line.slice(0, space));
+  }
+  return refs;
 }
 
 async function remoteHead(dir: string, git: GitRunner): Promise<string> {
+  // The clone wrote it as a file (symbolic refs are never packed): read it without a git call.
+  try {
+    const text = readFileSync(join(dir, '.git', 'refs', 'remotes', 'origin', 'HEAD'), 'utf8');
+    const match = /^ref: refs\/remotes\/origin\/(.+)$/m.exec(text);
+    if (match?.[1]) return match[1].trim();
+  } catch {
+    // not there: ask git below
+  }
   const read = () =>
     git(dir, ['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD'], { allowFailure: true });
   let head = await read();
@@ -80,35 +110,42 @@ async function remoteHead(dir: string, git: GitRunner): Promise<string> {
 
 /** The base commit, detached and clean: what the repository has now. */
 export async function checkoutForStatus(copy: WorkingCopy, git: GitRunner): Promise<void> {
-  await git(copy.dir, ['checkout', '--quiet', '--force', '--detach', copy.baseCommit]);
-  await git(copy.dir, ['clean', '--quiet', '-ffdx']);
+  await git.steps(copy.dir, [
+    ['checkout', '--quiet', '--force', '--detach', copy.baseCommit],
+    ['clean', '--quiet', '-ffdx'],
+  ]);
 }
 
 /**
  * The work branch, clean. It continues the remote work branch (a previous run's, maybe with someone's
  * commits on it), or a local one ahead of it, else starts at the base: re-running adds no commit when
- * nothing changed, and never rewrites a pushed branch.
+ * nothing changed, and never rewrites a pushed branch. A branch the base already contains starts over.
  */
 export async function checkoutForApply(copy: WorkingCopy, branch: string, git: GitRunner): Promise<void> {
-  const sha = async (ref: string) => {
-    const r = await git(copy.dir, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], {
-      allowFailure: true,
-    });
-    return r.ok ? r.stdout.trim() : undefined;
-  };
-  const remote = await sha(`refs/remotes/origin/${branch}`);
-  const local = await sha(`refs/heads/${branch}`);
+  const remote = copy.refs.get(`refs/remotes/origin/${branch}`);
+  const local = copy.refs.get(`refs/heads/${branch}`);
   let start = remote ?? local ?? copy.baseCommit;
   if (remote && local && remote !== local) {
     const ahead = await git(copy.dir, ['merge-base', '--is-ancestor', remote, local], { allowFailure: true });
     start = ahead.ok ? local : remote;
   }
-  await git(copy.dir, ['checkout', '--quiet', '--force', '-B', branch, start]);
-  await git(copy.dir, ['clean', '--quiet', '-ffdx']);
+  // A work branch already merged into the base (the pull request was merged) starts afresh from the base.
+  if (start !== copy.baseCommit) {
+    const merged = await git(copy.dir, ['merge-base', '--is-ancestor', start, copy.baseCommit], {
+      allowFailure: true,
+    });
+    if (merged.ok) start = copy.baseCommit;
+  }
+  await git.steps(copy.dir, [
+    ['checkout', '--quiet', '--force', '-B', branch, start],
+    ['clean', '--quiet', '-ffdx'],
+  ]);
 }
 
 /** Undoes uncommitted changes: the clone is left as its last commit. */
 export async function resetClone(copy: WorkingCopy, git: GitRunner): Promise<void> {
-  await git(copy.dir, ['reset', '--quiet', '--hard']);
-  await git(copy.dir, ['clean', '--quiet', '-ffdx']);
+  await git.steps(copy.dir, [
+    ['reset', '--quiet', '--hard'],
+    ['clean', '--quiet', '-ffdx'],
+  ]);
 }
