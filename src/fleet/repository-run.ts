@@ -30,6 +30,7 @@ import {
   prepareClone,
   readRefs,
   resetClone,
+  settleClone,
   type WorkingCopy,
 } from './working-copy.js';
 
@@ -75,6 +76,7 @@ export async function runRepository(
     }
     const facts = { cacheable: false };
     const body = await runIn(fleet, repo, copy, options, facts);
+    if (copy) settleClone(copy); // committed, or reset: clean again
     const cacheable = facts.cacheable;
     const record: RepositoryRecord = { ...base, ...body, durationMs: Date.now() - started };
     if (key !== undefined && cacheable && copy) {
@@ -89,7 +91,11 @@ export async function runRepository(
     }
     return record;
   } catch (e) {
-    if (copy && options.mode === 'apply') await resetClone(copy, options.git).catch(() => undefined);
+    if (copy && options.mode === 'apply') {
+      await resetClone(copy, options.git)
+        .then(() => settleClone(copy!))
+        .catch(() => undefined);
+    }
     return {
       ...base,
       result: 'failed',

@@ -100,6 +100,7 @@ export async function runFleet(
     options.onEvent?.({ type: 'done', record, finished, total: repositories.length });
     return record;
   });
+  resume.flush();
   return {
     fleet: fleet.file,
     mode: options.mode,

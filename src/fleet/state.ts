@@ -16,6 +16,8 @@ const MAX_STATE_SIZE = 64 * 1024 * 1024;
 export interface ResumeState {
   lookup(name: string, key: string): RepositoryRecord | undefined;
   remember(name: string, key: string, record: RepositoryRecord): void;
+  /** Saves what is remembered (at the end of a run). */
+  flush(): void;
 }
 
 interface Entry {
@@ -26,6 +28,14 @@ interface Entry {
 export function openState(workdir: string, options: { readonly fresh?: boolean } = {}): ResumeState {
   const file = join(workdir, STATE_FILE);
   const entries = new Map<string, Entry>(options.fresh === true ? [] : readEntries(file));
+  let savedAt = 0;
+  const save = () => {
+    mkdirSync(workdir, { recursive: true });
+    const tmp = `${file}.tmp-${process.pid}`;
+    writeFileSync(tmp, `${JSON.stringify({ version: 1, repositories: Object.fromEntries(entries) })}\n`);
+    renameSync(tmp, file);
+    savedAt = Date.now();
+  };
   return {
     lookup(name, key) {
       const entry = entries.get(name);
@@ -35,11 +45,11 @@ export function openState(workdir: string, options: { readonly fresh?: boolean }
     remember(name, key, record) {
       const { diff: _diff, resumed: _resumed, ...kept } = record;
       entries.set(name, { key, record: kept });
-      // Written after every repository, so that an interrupted run keeps what it did.
-      mkdirSync(workdir, { recursive: true });
-      const tmp = `${file}.tmp-${process.pid}`;
-      writeFileSync(tmp, `${JSON.stringify({ version: 1, repositories: Object.fromEntries(entries) })}\n`);
-      renameSync(tmp, file);
+      // Saved as the run goes (at most once a second), so that an interrupted run keeps what it did.
+      if (Date.now() - savedAt >= 1000) save();
+    },
+    flush() {
+      if (entries.size > 0) save();
     },
   };
 }

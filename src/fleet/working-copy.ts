@@ -3,7 +3,7 @@
  * per repository per run). The clone is the fleet's own: it is checked out and cleaned at will, and never
  * a directory the user works in (`path:` repositories are used in place and never go through here).
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { EngineError } from '../engine/errors.js';
 import type { FleetRepository } from './fleet-file.js';
@@ -110,6 +110,9 @@ async function remoteHead(dir: string, git: GitRunner): Promise<string> {
 
 /** The base commit, detached and clean: what the repository has now. */
 export async function checkoutForStatus(copy: WorkingCopy, git: GitRunner): Promise<void> {
+  // Status never writes in the clone: one that a previous status left at this commit, and that no apply
+  // has touched since (the marker), is already what a checkout would make of it.
+  if (!existsSync(dirtyMarker(copy)) && readHead(copy) === copy.baseCommit) return;
   await git.steps(copy.dir, [
     ['checkout', '--quiet', '--force', '--detach', copy.baseCommit],
     ['clean', '--quiet', '-ffdx'],
@@ -122,6 +125,7 @@ export async function checkoutForStatus(copy: WorkingCopy, git: GitRunner): Prom
  * nothing changed, and never rewrites a pushed branch. A branch the base already contains starts over.
  */
 export async function checkoutForApply(copy: WorkingCopy, branch: string, git: GitRunner): Promise<void> {
+  markDirty(copy);
   const remote = copy.refs.get(`refs/remotes/origin/${branch}`);
   const local = copy.refs.get(`refs/heads/${branch}`);
   let start = remote ?? local ?? copy.baseCommit;
@@ -140,6 +144,27 @@ export async function checkoutForApply(copy: WorkingCopy, branch: string, git: G
     ['checkout', '--quiet', '--force', '-B', branch, start],
     ['clean', '--quiet', '-ffdx'],
   ]);
+}
+
+/** Marks the clone as being written (an apply); `settleClone` removes the mark when it is clean again. */
+export function markDirty(copy: WorkingCopy): void {
+  writeFileSync(dirtyMarker(copy), `${process.pid}\n`);
+}
+
+export function settleClone(copy: WorkingCopy): void {
+  rmSync(dirtyMarker(copy), { force: true });
+}
+
+function dirtyMarker(copy: WorkingCopy): string {
+  return join(copy.dir, '.git', 'pantograph-writing');
+}
+
+function readHead(copy: WorkingCopy): string | undefined {
+  try {
+    return readFileSync(join(copy.dir, '.git', 'HEAD'), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
 }
 
 /** Undoes uncommitted changes: the clone is left as its last commit. */

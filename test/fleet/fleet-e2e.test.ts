@@ -87,6 +87,18 @@ describe('fleet status', () => {
     expect(report.summary).toMatchObject({ total: 5, 'in-line': 1, drift: 2, failed: 2 });
   });
 
+  it('a second run takes unchanged repositories from the saved state, and redoes failed ones', () => {
+    json(['status']);
+    const { report } = json(['status']);
+    const resumed = Object.fromEntries(
+      report.repositories.map((r) => [r.name, (r as { resumed?: boolean }).resumed === true]),
+    );
+    expect(resumed).toEqual({ inline: true, drifting: true, conflict: true, broken: false, gone: false });
+    expect(byName(report).drifting?.files).toHaveLength(2); // the saved record is the whole record
+    const fresh = json(['status', '--fresh']).report;
+    expect(fresh.repositories.some((r) => (r as { resumed?: boolean }).resumed)).toBe(false);
+  });
+
   it('selects by label and by name glob, and an unknown label is an error with a suggestion', () => {
     const labelled = json(['status', '--label', 'web']);
     expect(labelled.report.repositories.map((r) => r.name)).toEqual(['inline', 'drifting']);
