@@ -15,13 +15,21 @@
  */
 import { join } from 'node:path';
 import type { PHash } from '../epp/runtime/values.js';
+import { sha256 } from '../sync/hash.js';
 import { engineVersion } from '../version.js';
 import { type OutputClaim, resolvePaths } from './composition.js';
 import { problem } from './errors.js';
 import { type HookOutcome, type HookState, runHook } from './hooks.js';
 import type { DataMap, HookFile, HookName, LoadedTemplate, Position, TemplateFile } from './model.js';
 import type { Project } from './project.js';
-import { type RenderContext, renderFileInto, resolveFiles } from './render-files.js';
+import { cacheable, fileKey, type RenderCache, templateKey } from './render-cache.js';
+import {
+  cachedPlannedFile,
+  type RenderContext,
+  renderFileInto,
+  resolveFiles,
+  templateFileBytes,
+} from './render-files.js';
 import type { PlannedFile, PlannedSource, PlannedTemplate, Problem, RenderPlan } from './render-plan.js';
 import { Sandbox, SandboxLimitError, sandboxLimits } from './sandbox.js';
 import {
@@ -258,14 +266,49 @@ async function resolveTemplate(
     return { ...result, files };
   }
   const shared = t.hooks.before_file_render ? undefined : renderContext(project, t, state.settings);
+  const cache = project.options.renderCache;
+  const baseKey =
+    cache !== undefined && shared !== undefined && cacheable(t)
+      ? templateKey({
+          template: t,
+          settings: state.settings,
+          metadata: project.metadata,
+          projectName: project.name,
+          isNew: project.isNew,
+          strict: shared.strict,
+        })
+      : undefined;
   for (const f of toRender) {
     // Awaiting only when there is a hook keeps a thousand files from a thousand round trips of promises.
     const ctx = shared ?? (await hookedContext(t, f, state, problems, project, sandbox));
     if (!ctx) continue;
-    const planned = renderFileInto(ctx, f, problems);
+    const planned =
+      baseKey !== undefined ? keyedFile(ctx, f, baseKey, cache!, problems) : renderFileInto(ctx, f, problems);
     if (planned) files.push(planned);
   }
   return { ...result, files };
+}
+
+/** A file with its input key: the cached output's hash when the key is the cache's, else rendered now. */
+function keyedFile(
+  ctx: RenderContext,
+  f: TemplateFile,
+  baseKey: string,
+  cache: RenderCache,
+  problems: Problem[],
+): PlannedFile | undefined {
+  let bytes: Uint8Array;
+  try {
+    bytes = templateFileBytes(f);
+  } catch {
+    return renderFileInto(ctx, f, problems); // reports why it cannot be read
+  }
+  const input = fileKey(baseKey, ctx.template, f, bytes);
+  const cached = cache.get(f.output);
+  if (cached?.input === input) return cachedPlannedFile(ctx, f, input, cached.hash);
+  const planned = renderFileInto(ctx, f, problems);
+  // Hashed here, once: status uses this hash, and the cache records it.
+  return planned && { ...planned, input, hash: planned.empty ? '' : sha256(planned.content) };
 }
 
 /** A hook run: in the sandbox for an untrusted template (a limit hit is the hook's problem), else here. */

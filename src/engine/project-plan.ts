@@ -3,12 +3,16 @@
  * the lock records (same location and `ref`), unless `followRefs` (what `update` does). One function, so
  * every client (the CLI, `fleet`, a web page, an editor) plans a project exactly alike.
  */
+
+import { resolve } from 'node:path';
 import { readLock } from '../sync/index.js';
 import type { LockFile } from '../sync/lock.js';
 import { plan as planProject } from './plan.js';
 import { lockedCommitOf } from './previous-output.js';
 import { loadProject, type ProjectOptions } from './project.js';
+import { readRenderCache, renderCacheFile, writeRenderCache } from './render-cache.js';
 import type { RenderPlan } from './render-plan.js';
+import { cacheRoot } from './sources/git.js';
 
 export interface ProjectPlan {
   /** The project root (the directory holding `.sync.yml`). */
@@ -31,9 +35,14 @@ export async function planProjectAt(
   how: PlanAtOptions = {},
 ): Promise<ProjectPlan> {
   const lock = readLock(dir);
+  const cacheFile = renderCacheFile(cacheRoot(options.env), resolve(dir));
+  const renderCache = readRenderCache(cacheFile);
   const project = await loadProject(dir, {
     ...options,
     ...(how.followRefs === true ? {} : { lockedCommit: lockedCommitOf(lock) }),
+    renderCache,
   });
-  return { root: project.root, lock, options, plan: await planProject(project) };
+  const plan = await planProject(project);
+  writeRenderCache(cacheFile, renderCache, plan.files);
+  return { root: project.root, lock, options, plan };
 }

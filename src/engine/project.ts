@@ -11,6 +11,7 @@ import { type AvailableTemplate, appliedOrder } from './composition.js';
 import { problem } from './errors.js';
 import type { DataMap, LoadedTemplate, ResolvedSource, SyncConfig, TemplateLocation } from './model.js';
 import { loadSyncConfig, parseSyncConfig, SYNC_FILE } from './project-config.js';
+import type { RenderCache } from './render-cache.js';
 import type { Problem } from './render-plan.js';
 import { loadTemplate } from './repository.js';
 import type { SandboxLimits } from './sandbox.js';
@@ -48,6 +49,12 @@ export interface ProjectOptions {
    * a settings form's preview). Positions still name `<root>/.sync.yml`.
    */
   readonly syncText?: string;
+  /**
+   * The render cache (render-cache.ts): given, files whose inputs are what the cache says are not
+   * rendered unless their bytes are read, and every file gets its input key and hash. `planProjectAt`
+   * (status, apply, fleet) gives it; `validate`, `render` and `test` render everything.
+   */
+  readonly renderCache?: RenderCache;
 }
 
 export interface Project {

@@ -383,6 +383,42 @@ function isWhitespace(c: number): boolean {
   );
 }
 
+/** A template file's bytes, read once per process (and shared with rendering). */
+export function templateFileBytes(file: TemplateFile): Buffer {
+  return readTemplateFile(file).bytes;
+}
+
+/**
+ * A file whose output is the locked one (same inputs): its hash is known and its bytes are rendered only
+ * when read, with the same context a render now would use.
+ */
+export function cachedPlannedFile(
+  ctx: RenderContext,
+  file: TemplateFile,
+  input: string,
+  hash: string,
+): PlannedFile {
+  let content: Uint8Array | undefined;
+  const base = plannedFile(ctx.template, file, new Uint8Array(0), false);
+  return {
+    ...base,
+    hash,
+    input,
+    fromCache: true,
+    get content(): Uint8Array {
+      if (content === undefined) {
+        const problems: Problem[] = [];
+        const rendered = renderFileInto(ctx, file, problems);
+        // Same inputs, same output: anything else is a bug in what the key covers, and must not pass.
+        if (!rendered)
+          throw new Error(`${file.absPath}: rendering again failed: ${problems[0]?.message ?? ''}`);
+        content = rendered.content;
+      }
+      return content;
+    },
+  };
+}
+
 function plannedFile(
   t: LoadedTemplate,
   file: TemplateFile,

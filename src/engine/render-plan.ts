@@ -32,6 +32,15 @@ export interface PlannedFile {
   readonly kind: 'file' | 'init';
   /** True when the rendered output was empty or whitespace only: the file must not exist. */
   readonly empty: boolean;
+  /**
+   * SHA-256 of `content`, when known without rendering: the file's inputs are those the lock records, so
+   * its output is the locked one and `content` is rendered only when read (render-cache.ts).
+   */
+  readonly hash?: string;
+  /** The key of everything the output depends on (render-cache.ts; absent: not cacheable). */
+  readonly input?: string;
+  /** True when the output's hash came from the render cache: `content` is rendered only when read. */
+  readonly fromCache?: boolean;
 }
 
 export interface PlannedSource {

@@ -146,7 +146,7 @@ export function scan(plan: RenderPlan, options: { paths?: readonly string[] } = 
     // Unmanaged paths are never read: Pantograph does not touch them at all.
     const disk: DiskState = unmanaged ? { kind: 'missing' } : target.read(path);
     const locked = lockedEntry(path, disk, lock, journal);
-    const plannedHash = file && { file, hash: file.empty ? '' : sha256(file.content) };
+    const plannedHash = file && { file, hash: file.empty ? '' : (file.hash ?? sha256(file.content)) };
     const c = classify({
       planned: plannedHash,
       locked,

@@ -1,0 +1,208 @@
+/**
+ * Nothing re-rendered that did not change (issue 13). Each planned file gets an input key: a hash of
+ * everything its output depends on. A cache beside the git cache (`<cache>/render/<project>.json`) keeps,
+ * per path, the last key and the hash of the output it gave; when the next plan finds the same key, the
+ * output's hash is known and the file is rendered only if its bytes are read (a diff, a write): `status`
+ * and `apply` on an unchanged project render nothing. The cache is not the lock: keys change when outputs
+ * do not (a new project becomes an old one, a new engine version), and the lock is committed.
+ *
+ * The key of a file: the engine version; the template's identity as templates see it (`$template`), its
+ * resolved settings, `$metadata` and `$project`; strictness and delimiters; the bytes of every template
+ * file that is not an output (partials, hooks, template.json, the schema); and the file's own bytes. A file
+ * whose text calls `epp(` other than with a literal `partials/...` path may read any file of its template,
+ * so its key takes every output file's bytes as well. Templates whose output could depend on anything else are always rendered:
+ * untrusted ones (rendered in the sandbox), those with JavaScript hooks (they may read anything), and those
+ * with a `before_file_render` hook (settings per file).
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { engineVersion } from '../version.js';
+import type { DataMap, LoadedTemplate, TemplateFile } from './model.js';
+
+/** What the cache says of a path: the input key of its last render and that output's SHA-256. */
+export interface CachedRender {
+  readonly input: string;
+  readonly hash: string;
+}
+
+export type RenderCache = ReadonlyMap<string, CachedRender>;
+
+const CACHE_VERSION = 1;
+const MAX_CACHE_SIZE = 256 * 1024 * 1024;
+
+/** The cache file of a project: one per project root. */
+export function renderCacheFile(cacheDir: string, root: string): string {
+  return join(cacheDir, 'render', `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`);
+}
+
+/** The project's render cache; empty when absent, unreadable or not ours (a cache is never trusted). */
+export function readRenderCache(file: string): Map<string, CachedRender> {
+  const cache = new Map<string, CachedRender>();
+  try {
+    if (statSync(file).size > MAX_CACHE_SIZE) return cache;
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown; files?: unknown };
+    if (data.version !== CACHE_VERSION || typeof data.files !== 'object' || data.files === null) return cache;
+    for (const [path, entry] of Object.entries(data.files as Record<string, unknown>)) {
+      if (!Array.isArray(entry) || entry.length !== 2) continue;
+      const [input, hash] = entry as unknown[];
+      if (typeof input === 'string' && typeof hash === 'string' && HEX64.test(input) && HEX64.test(hash)) {
+        cache.set(path, { input, hash });
+      }
+    }
+  } catch {
+    // absent or damaged: everything is rendered, and the cache written anew
+  }
+  return cache;
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/**
+ * Writes the cache from a plan's files (those with a key and a known hash), unless it would say what it
+ * says already. Never fails the command: a cache that cannot be written only costs time.
+ */
+export function writeRenderCache(
+  file: string,
+  previous: RenderCache,
+  files: readonly { readonly path: string; readonly input?: string; readonly hash?: string }[],
+): void {
+  const entries: [string, [string, string]][] = [];
+  let same = true;
+  for (const f of files) {
+    if (f.input === undefined || f.hash === undefined || f.hash === '') continue;
+    entries.push([f.path, [f.input, f.hash]]);
+    const old = previous.get(f.path);
+    if (old?.input !== f.input || old.hash !== f.hash) same = false;
+  }
+  if (same && entries.length === previous.size) return;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ version: CACHE_VERSION, files: Object.fromEntries(entries) }));
+    renameSync(tmp, file);
+  } catch {
+    // a read-only cache directory: the next run renders again
+  }
+}
+
+/** Whether a template's outputs may come from the cache. */
+export function cacheable(t: LoadedTemplate): boolean {
+  if (!t.source.trusted || t.hooks.before_file_render) return false;
+  return !Object.values(t.hooks).some((h) => h?.path.endsWith('.mjs'));
+}
+
+export interface TemplateInputs {
+  readonly template: LoadedTemplate;
+  readonly settings: DataMap;
+  readonly metadata: DataMap;
+  readonly projectName: string;
+  readonly isNew: boolean;
+  readonly strict: boolean;
+}
+
+/** The part of every file's key its template gives (computed once per plan and template). */
+export function templateKey(inputs: TemplateInputs): string {
+  const t = inputs.template;
+  const hash = createHash('sha256');
+  hash.update(
+    stableJson([
+      'pantograph-render-1',
+      engineVersion(),
+      { name: t.name, version: t.manifest.version ?? null, source: t.source.spec.location },
+      inputs.settings,
+      inputs.metadata,
+      { name: inputs.projectName, is_new: inputs.isNew },
+      inputs.strict,
+      t.manifest.delimiters ?? null,
+    ]),
+  );
+  hash.update(supportDigest(t));
+  return hash.digest('hex');
+}
+
+/** The key of one file; `bytes` are its source bytes. */
+export function fileKey(base: string, t: LoadedTemplate, file: TemplateFile, bytes: Uint8Array): string {
+  const hash = createHash('sha256').update(base).update(file.source).update(bytes);
+  if (file.isTemplate && readsOutputs(Buffer.from(bytes).toString('latin1'))) hash.update(outputsDigest(t));
+  return hash.digest('hex');
+}
+
+/**
+ * Whether a template's text may read another output file with `epp()`/`inline_epp()`: any call but one
+ * with a literal `partials/...` path (partials are in every file's key already).
+ */
+function readsOutputs(text: string): boolean {
+  const calls = text.split('epp(').length - 1;
+  if (calls === 0) return false;
+  const partials = text.match(/(?<![\w:])epp\(\s*(['"])partials\/[^'"$]*\1/g)?.length ?? 0;
+  return partials !== calls;
+}
+
+const supportDigests = new WeakMap<LoadedTemplate, string>();
+const outputDigests = new WeakMap<LoadedTemplate, string>();
+
+/** Every template file that is not an output (or a test): partials, hooks, template.json, the schema. */
+function supportDigest(t: LoadedTemplate): string {
+  let digest = supportDigests.get(t);
+  if (digest === undefined) {
+    const hash = createHash('sha256');
+    walk(t.dir, '', (rel, abs) => {
+      if (/^(files|files_init|tests)(\/|$)/.test(rel)) return false;
+      hash.update(rel).update('\0').update(readFileSync(abs)).update('\0');
+      return true;
+    });
+    digest = hash.digest('hex');
+    supportDigests.set(t, digest);
+  }
+  return digest;
+}
+
+/** Every output file's bytes: what a file calling epp() may read. */
+function outputsDigest(t: LoadedTemplate): string {
+  let digest = outputDigests.get(t);
+  if (digest === undefined) {
+    const hash = createHash('sha256');
+    for (const f of t.files) hash.update(f.source).update('\0').update(readFileSync(f.absPath)).update('\0');
+    digest = hash.digest('hex');
+    outputDigests.set(t, digest);
+  }
+  return digest;
+}
+
+/** Files under `dir` in name order; `visit` returns false to skip a directory. Symlinks are not followed. */
+function walk(dir: string, prefix: string, visit: (rel: string, abs: string) => boolean): void {
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const e of entries) {
+    const rel = prefix === '' ? e.name : `${prefix}/${e.name}`;
+    const abs = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (!/^(files|files_init|tests)$/.test(rel)) walk(abs, rel, visit);
+    } else if (e.isFile()) visit(rel, abs);
+  }
+}
+
+/**
+ * Data as text that is equal exactly when the data is: object keys sorted, and every scalar tagged with
+ * its type (the integer 1, the float 1.0 and the string "1" all differ, as they do to a template).
+ */
+export function stableJson(value: unknown): string {
+  if (value === null || value === undefined) return 'n';
+  switch (typeof value) {
+    case 'bigint':
+      return `i${value}`;
+    case 'number':
+      return `f${value}`;
+    case 'boolean':
+      return value ? 't' : 'F';
+    case 'string':
+      return `s${JSON.stringify(value)}`;
+    default:
+      break;
+  }
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+}
