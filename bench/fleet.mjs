@@ -43,7 +43,11 @@ const gitEnv = {
 
 function run(command, argv, { cwd, env, ok = [0] } = {}) {
   const t0 = process.hrtime.bigint();
-  const child = spawnSync(command, argv, { cwd, encoding: 'utf8', env: { ...process.env, ...gitEnv, ...env } });
+  const child = spawnSync(command, argv, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ...gitEnv, ...env },
+  });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (child.error) throw child.error;
   if (!ok.includes(child.status)) {
@@ -61,7 +65,16 @@ const median = (xs) => {
 const rows = [];
 function addRow(label, fleetMs, anchorLabel, loopMs) {
   const ratio = loopMs / fleetMs;
-  const row = { label, pantographMs: fleetMs, anchorLabel, anchorMs: loopMs, ratio, target: TARGET, better: 'faster', met: ratio >= TARGET };
+  const row = {
+    label,
+    pantographMs: fleetMs,
+    anchorLabel,
+    anchorMs: loopMs,
+    ratio,
+    target: TARGET,
+    better: 'faster',
+    met: ratio >= TARGET,
+  };
   rows.push(row);
   if (targetsFile) appendFileSync(targetsFile, `${JSON.stringify({ bench: 'fleet', ...row })}\n`);
 }
@@ -97,7 +110,12 @@ function main() {
       for (const d of dirs) run(process.execPath, [cli, '-C', d, 'status'], { env });
       status.loop.push(performance.now() - t0);
     }
-    addRow(`fleet status, ${REPOS} repositories`, median(status.fleet), '`pantograph status` loop', median(status.loop));
+    addRow(
+      `fleet status, ${REPOS} repositories`,
+      median(status.fleet),
+      '`pantograph status` loop',
+      median(status.loop),
+    );
 
     // apply: each side rolls out a setting change to every repository (2 files each).
     const apply = { fleet: [], loop: [] };
@@ -110,7 +128,12 @@ function main() {
       for (const d of dirs) run(process.execPath, [cli, '-C', d, 'apply'], { env });
       apply.loop.push(performance.now() - t0);
     }
-    addRow(`fleet apply, ${REPOS} repositories, 2 files each`, median(apply.fleet), '`pantograph apply` loop', median(apply.loop));
+    addRow(
+      `fleet apply, ${REPOS} repositories, 2 files each`,
+      median(apply.fleet),
+      '`pantograph apply` loop',
+      median(apply.loop),
+    );
 
     // git remotes: every repository a bare remote; clones made once, then each run fetches and plans.
     const remotes = join(dir, 'remotes');
@@ -129,7 +152,12 @@ function main() {
     for (const n of names) run('git', ['clone', '--quiet', join(remotes, `${n}.git`), join(loopClones, n)]);
     const gitRuns = { fleet: [], loop: [] };
     for (let i = 0; i < RUNS; i++) {
-      gitRuns.fleet.push(run(process.execPath, [cli, 'fleet', 'status', '--fresh', '--fleet', 'git-fleet.yml'], { cwd: dir, env }).ms);
+      gitRuns.fleet.push(
+        run(process.execPath, [cli, 'fleet', 'status', '--fresh', '--fleet', 'git-fleet.yml'], {
+          cwd: dir,
+          env,
+        }).ms,
+      );
       const t0 = performance.now();
       for (const n of names) {
         const clone = join(loopClones, n);
@@ -139,7 +167,12 @@ function main() {
       }
       gitRuns.loop.push(performance.now() - t0);
     }
-    addRow(`fleet status, ${REPOS} git remotes (fetch each)`, median(gitRuns.fleet), 'git fetch + `pantograph status` loop', median(gitRuns.loop));
+    addRow(
+      `fleet status, ${REPOS} git remotes (fetch each)`,
+      median(gitRuns.fleet),
+      'git fetch + `pantograph status` loop',
+      median(gitRuns.loop),
+    );
 
     console.log(`\nFleet vs a loop of single commands (median of ${RUNS} runs), node ${process.version}`);
     for (const r of rows) {
@@ -148,7 +181,9 @@ function main() {
         `${r.label.padEnd(44)}${s(r.pantographMs)}  ${r.anchorLabel.padEnd(38)}${s(r.anchorMs)}  ${`${r.ratio.toFixed(1)}x faster`.padStart(12)}  >= ${TARGET}x faster  ${r.met ? 'met' : 'MISSED'}`,
       );
     }
-    console.log('modulesync: not measured (it is a Ruby gem; this machine installs no gems from rubygems.org)');
+    console.log(
+      'modulesync: not measured (it is a Ruby gem; this machine installs no gems from rubygems.org)',
+    );
     if (args.includes('--json')) console.log(JSON.stringify(rows, null, 2));
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -35,7 +35,10 @@ describe('bad fleet files', () => {
   });
 
   it('a repository name that would escape the workdir is refused, and nothing is cloned', () => {
-    const root = fleetIn(tempDir(), 'version: 1\nrepositories:\n  - name: ../../escape\n    url: /nowhere.git\n');
+    const root = fleetIn(
+      tempDir(),
+      'version: 1\nrepositories:\n  - name: ../../escape\n    url: /nowhere.git\n',
+    );
     const r = pantograph(root, ['fleet', 'apply', '--push']);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('fleet.yml:3:11: error: /repositories/0/name must be a plain name');
@@ -48,9 +51,14 @@ describe('bad fleet files', () => {
       ['fleet', 'status'],
     );
     expect(twice.stderr).toContain("fleet.yml:4:13: error: repository 'a' is listed twice");
-    const neither = pantograph(fleetIn(tempDir(), 'version: 1\nrepositories:\n  - { name: a }\n'), ['fleet', 'status']);
+    const neither = pantograph(fleetIn(tempDir(), 'version: 1\nrepositories:\n  - { name: a }\n'), [
+      'fleet',
+      'status',
+    ]);
     expect(neither.status).toBe(1);
-    expect(neither.stderr).toContain('fleet.yml:3:5: error: /repositories/0 needs either `url:` (a git remote) or `path:`');
+    expect(neither.stderr).toContain(
+      'fleet.yml:3:5: error: /repositories/0 needs either `url:` (a git remote) or `path:`',
+    );
     expect(neither.stderr.match(/error:/g)).toHaveLength(1);
     const group = pantograph(
       fleetIn(tempDir(), 'version: 1\ngroups: { web: [a] }\nrepositories:\n  - { name: a, path: x }\n'),
@@ -97,7 +105,8 @@ describe('selection and shards (library)', () => {
       ].join('\n'),
     );
     const fleet = loadFleet(join(root, 'fleet.yml'));
-    const names = (s: Parameters<typeof selectRepositories>[1]) => selectRepositories(fleet, s).map((r) => r.name);
+    const names = (s: Parameters<typeof selectRepositories>[1]) =>
+      selectRepositories(fleet, s).map((r) => r.name);
     expect(names({ labels: ['puppet', 'base'] })).toEqual(['ntp', 'db-a']);
     expect(names({ labels: ['base', 'data'] })).toEqual(['db-a']);
     expect(names({ groups: ['core'] })).toEqual(['ntp', 'db-a']);
@@ -109,7 +118,11 @@ describe('a fleet-wide template source', () => {
   it('moves every repository to a new template release in one run, .sync.yml included', () => {
     const templates = tempRemote();
     const hello = (text: string) => ({
-      'hello/template.json': JSON.stringify({ name: 'hello', version: text === 'one' ? '1.0.0' : '2.0.0', always_apply: true }),
+      'hello/template.json': JSON.stringify({
+        name: 'hello',
+        version: text === 'one' ? '1.0.0' : '2.0.0',
+        always_apply: true,
+      }),
       'hello/files/HELLO.txt.epp': `${text}\n`,
     });
     templates.tag('v1', templates.commit(hello('one')));
@@ -201,4 +214,3 @@ describe('import-modulesync', () => {
     expect(r.stderr).toMatch(/managed_modules\.yml:\d+:\d+: error:/);
   });
 });
-
