@@ -10,7 +10,7 @@ import { lineColumn } from '../epp/position.js';
 import { type AvailableTemplate, appliedOrder } from './composition.js';
 import { problem } from './errors.js';
 import type { DataMap, LoadedTemplate, ResolvedSource, SyncConfig, TemplateLocation } from './model.js';
-import { loadSyncConfig } from './project-config.js';
+import { loadSyncConfig, parseSyncConfig, SYNC_FILE } from './project-config.js';
 import type { Problem } from './render-plan.js';
 import { loadTemplate } from './repository.js';
 import type { SandboxLimits } from './sandbox.js';
@@ -43,6 +43,11 @@ export interface ProjectOptions {
   readonly lockedCommit?: (spec: SyncConfig['sources'][number], index: number) => string | undefined;
   /** Hears what long work is being done (fetching a source, rendering a template), for a progress line. */
   readonly onProgress?: (text: string) => void;
+  /**
+   * The text of `.sync.yml` to use instead of the file on disk: an edit not saved yet (fleet overrides,
+   * a settings form's preview). Positions still name `<root>/.sync.yml`.
+   */
+  readonly syncText?: string;
 }
 
 export interface Project {
@@ -74,7 +79,10 @@ export interface Project {
  * `.sync.yml`, a V1 file, an unreachable source); everything else is collected into `problems`.
  */
 export async function loadProject(dir: string, options: ProjectOptions = {}): Promise<Project> {
-  const config = loadSyncConfig(resolve(dir));
+  const config =
+    options.syncText !== undefined
+      ? parseSyncConfig(options.syncText, join(resolve(dir), SYNC_FILE), resolve(dir))
+      : loadSyncConfig(resolve(dir));
   const root = config.root;
   const problems: Problem[] = [...config.problems];
   const sources = await resolveSources(config.sources, {
