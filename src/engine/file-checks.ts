@@ -220,7 +220,8 @@ function wordEnd(text: string, start: number): number {
     const eol = text.indexOf('\n', start);
     if (close > 0 && (eol < 0 || close < eol)) return close + 1;
   }
-  const match = /^\$?(?:::)?[\w:.-]+/.exec(text.slice(start, start + 200));
+  // A colon ends it before a space (a YAML key), not inside a name (`stdlib::ensure`, a URL).
+  const match = /^\$?(?:::)?(?:[\w.-]|:(?![\s]|$))+/.exec(text.slice(start, start + 200));
   return start + Math.max(match?.[0].length ?? 1, 1);
 }
 
