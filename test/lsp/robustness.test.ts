@@ -102,3 +102,13 @@ describe('bad input', () => {
     expect(await client.diagnostics(uri, 2)).toEqual([]);
   });
 });
+
+describe('the end of the stream', () => {
+  it('ends the server when the editor closes its input without exit', async () => {
+    const other = new LspClient(dir);
+    await other.initialize(uriOf(dir));
+    const exited = new Promise<number | null>((r) => other.child.on('exit', (code) => r(code)));
+    other.child.stdin.end();
+    expect(await exited).toBe(0);
+  });
+});

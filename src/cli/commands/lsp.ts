@@ -8,5 +8,7 @@ import type { GlobalOptions } from '../main.js';
 export async function lsp(_io: Io, _global: GlobalOptions): Promise<number> {
   const { startServer } = await import('../../lsp/server.js');
   await startServer(process.stdin, process.stdout);
-  return 0;
+  // The editor closed the stream without `exit`: end now, or the protocol library's watch on the
+  // editor's process (a timer) would keep this one alive after its editor is gone from the pipe.
+  process.exit(0);
 }
