@@ -8,6 +8,9 @@
  * ```
  */
 
+// Editor support (the language server, `pantograph schema`): one file's text checked, settings as `show`
+// sees them, the composed schema of a project's .sync.yml.
+export * from './engine/editor.js';
 export { EngineError, type EngineErrorCode } from './engine/errors.js';
 export {
   type InspectCall,

@@ -278,6 +278,18 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
     .option('--force', 'replace an existing file')
     .action(run(async () => (await import('./commands/fleet.js')).fleetImportModulesync as Action));
 
+  // Editors: the language server (stdio), and the schema of .sync.yml for the YAML language server.
+  program
+    .command('lsp')
+    .description('the language server for EPP, template repositories and .sync.yml, over stdio')
+    .action(run(async () => (await import('./commands/lsp.js')).lsp as Action));
+  engineOptions(
+    program
+      .command('schema')
+      .description("the JSON Schema of this project's .sync.yml, composed from its templates' schemas")
+      .option('-o, --output <file>', 'write it to this file instead of standard output'),
+  ).action(run(async () => (await import('./commands/schema.js')).schema as Action));
+
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
   } catch (e) {

@@ -2,6 +2,8 @@
  * EPP, Embedded Puppet templates: the public surface of `src/epp`.
  */
 export type * from './ast.js';
+// For editors (the language server): what functions and types are, and finding one's way in a template.
+export { FUNCTION_DOCS, type FunctionDoc, TYPE_DOCS } from './catalog.js';
 export {
   CompiledTemplate,
   type CompileOptions,
@@ -23,6 +25,7 @@ export {
   type SourceLocation,
   type Span,
 } from './errors.js';
+export { FUNCTION_NAMES } from './functions/index.js';
 export {
   BreakSignal,
   type CallContext,
@@ -32,8 +35,18 @@ export {
   type Lambda,
   NextSignal,
 } from './functions/registry.js';
+export {
+  type Declaration,
+  declarationAt,
+  parameterNameSpan,
+  type Reference,
+  type ReferenceKind,
+  referenceAt,
+  visibleDeclarations,
+} from './navigation.js';
+export { parameterProblems } from './parameter-checks.js';
 export { lineColumn } from './position.js';
-export { PType } from './runtime/types.js';
+export { PType, TYPE_NAME_LIST } from './runtime/types.js';
 // Integers are JavaScript numbers (bigint beyond 2^53); a Float is made with `float(n)`.
 export {
   float,

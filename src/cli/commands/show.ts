@@ -5,13 +5,11 @@
  * project does not apply is shown as if it were added last, so a user can look before adding it.
  */
 
-import { settingsSchema, typeLabel } from '../../engine/inspect.js';
-import type { Data, SyncData } from '../../engine/model.js';
-import { planDetailed, type ResolvedTemplate, type SettingOrigin } from '../../engine/plan.js';
+import { planDetailed } from '../../engine/plan.js';
 import { loadProject, type Project } from '../../engine/project.js';
+import { type SettingView, settingViews } from '../../engine/setting-views.js';
 import { publishersByName } from '../../engine/shared-settings.js';
 import { listTemplates } from '../../engine/sources/index.js';
-import { jsonPointer } from '../../engine/yaml-data.js';
 import { didYouMeanHint } from '../../shared/did-you-mean.js';
 import { UsageError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -28,23 +26,6 @@ import {
   sourceJson,
   sourceLabel,
 } from '../report.js';
-
-type Schema = Readonly<Record<string, unknown>>;
-
-/** One setting as `show` reports it. */
-interface SettingView {
-  readonly name: string;
-  readonly type: string;
-  readonly description: string | undefined;
-  /** The template's `default_settings` value. */
-  readonly templateDefault: Data | undefined;
-  /** The value before the project layer (template default, shared settings, their hooks). */
-  readonly default: Data | undefined;
-  /** What the project's `.sync.yml` section says. */
-  readonly project: SyncData | undefined;
-  readonly value: Data | undefined;
-  readonly origin: (SettingOrigin & { file?: string; line?: number; column?: number }) | undefined;
-}
 
 export async function show(io: Io, global: GlobalOptions, name: string, flags: EngineFlags): Promise<number> {
   return engineCommand(io, global, async () => {
@@ -152,42 +133,6 @@ export async function show(io: Io, global: GlobalOptions, name: string, flags: E
       io.err(`note: this project has ${errors} error(s); run \`pantograph validate\` to see them\n`);
     return 0;
   });
-}
-
-/** Every setting the template has: defaults, subscriptions, schema properties, then any others set. */
-function settingViews(project: Project, r: ResolvedTemplate): SettingView[] {
-  const t = r.template;
-  const schema = settingsSchema(project, t);
-  const properties = (schema.properties ?? {}) as Record<string, Schema>;
-  const section = project.config.settings[t.name] ?? {};
-  const names = new Set([
-    ...Object.keys(t.manifest.default_settings),
-    ...t.manifest.setting_subscriptions,
-    ...Object.keys(properties),
-    ...Object.keys(r.settings),
-    ...Object.keys(section),
-  ]);
-  return [...names].map((name) => {
-    const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
-    const value = own(r.settings, name);
-    const origin = value === undefined || value === null ? undefined : r.origins[name];
-    const position =
-      origin?.layer === 'project' ? project.config.positionOf(jsonPointer([t.name, name])) : undefined;
-    return {
-      name,
-      type: property ? typeLabel(property) : 'any',
-      description: typeof property?.description === 'string' ? property.description : undefined,
-      templateDefault: own(t.manifest.default_settings, name),
-      default: own(r.defaults, name),
-      project: own(section, name),
-      value,
-      origin: origin && position ? { ...origin, ...position } : origin,
-    };
-  });
-}
-
-function own<T>(map: { readonly [key: string]: T }, key: string): T | undefined {
-  return Object.hasOwn(map, key) ? map[key] : undefined;
 }
 
 /** The template's schema, or the one inferred from its defaults and the publishers' schemas. */

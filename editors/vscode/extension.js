@@ -1,0 +1,32 @@
+// The VS Code client: starts `pantograph lsp` over stdio for EPP files, template repositories'
+// template.json and template_schema.json, and .sync.yml. Everything else is the server's.
+const vscode = require('vscode');
+const { LanguageClient, TransportKind } = require('vscode-languageclient/node');
+
+let client;
+
+function activate(context) {
+  const command = vscode.workspace.getConfiguration('pantograph').get('command', 'pantograph');
+  const server = { command, args: ['lsp'], transport: TransportKind.stdio };
+  client = new LanguageClient(
+    'pantograph',
+    'Pantograph',
+    { run: server, debug: server },
+    {
+      documentSelector: [
+        { scheme: 'file', language: 'epp' },
+        { scheme: 'file', pattern: '**/.sync.yml' },
+        { scheme: 'file', pattern: '**/template.json' },
+        { scheme: 'file', pattern: '**/template_schema.json' },
+      ],
+    },
+  );
+  context.subscriptions.push({ dispose: () => client?.stop() });
+  return client.start();
+}
+
+function deactivate() {
+  return client?.stop();
+}
+
+module.exports = { activate, deactivate };

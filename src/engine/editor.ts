@@ -1,0 +1,22 @@
+/**
+ * What editors need of the engine, in one place for `src/index.ts`: a file's text checked as `validate`
+ * checks it, the settings of a template as `show` reports them, the composed schema of `.sync.yml`.
+ */
+export {
+  checkEppText,
+  checkTemplateManifestText,
+  checkTemplateSchemaText,
+  type EppCheck,
+  fromProblem,
+  offsetOf,
+  type ReadText,
+  type SettingInfo,
+  type SpanProblem,
+  type TemplateContext,
+  templateContextOf,
+} from './file-checks.js';
+export { settingsSchema, typeLabel } from './inspect.js';
+export { SYNC_FILE } from './project-config.js';
+export { type SettingView, settingViews } from './setting-views.js';
+export { TOP_SCOPE_NAMES } from './static-analysis.js';
+export { syncSchemaOf } from './sync-schema.js';

@@ -1,0 +1,192 @@
+/**
+ * What an editor shows about the built-in functions and the data types: a signature and one line each,
+ * written after Puppet 7's function reference. The registry (functions/index.ts) knows only names and
+ * arities; a test checks that every registered function and every type name has its entry here.
+ */
+
+export interface FunctionDoc {
+  /** `join(Array $array, String $separator = '') -> String`. */
+  readonly signature: string;
+  readonly description: string;
+}
+
+const doc = (signature: string, description: string): FunctionDoc => ({ signature, description });
+
+export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
+  abs: doc('abs(Numeric $value) -> Numeric', 'The absolute value of a number.'),
+  alert: doc('alert(Any *$values) -> Undef', 'Logs a message at the alert level.'),
+  all: doc('all(Iterable $iterable) |$value| -> Boolean', 'True when the block is truthy for every element.'),
+  any: doc('any(Iterable $iterable) |$value| -> Boolean', 'True when the block is truthy for any element.'),
+  assert_type: doc(
+    'assert_type(Type $type, Any $value) -> Any',
+    'Returns the value when it is of the type, else fails (or calls the block).',
+  ),
+  break: doc('break() -> Undef', 'Stops the innermost iteration.'),
+  camelcase: doc('camelcase(String $string) -> String', 'Turns snake_case into CamelCase.'),
+  capitalize: doc('capitalize(String $string) -> String', 'Upper-cases the first letter.'),
+  ceiling: doc('ceiling(Numeric $value) -> Integer', 'The smallest integer not less than the value.'),
+  chomp: doc('chomp(String $string) -> String', 'Removes one trailing line break.'),
+  chop: doc('chop(String $string) -> String', 'Removes the last character (or a trailing \\r\\n).'),
+  compare: doc('compare(Any $a, Any $b) -> Integer', 'Compares two values: -1, 0 or 1.'),
+  convert_to: doc('convert_to(Any $value, Type $type) -> Any', 'Converts a value to the type (as new).'),
+  crit: doc('crit(Any *$values) -> Undef', 'Logs a message at the critical level.'),
+  debug: doc('debug(Any *$values) -> Undef', 'Logs a message at the debug level.'),
+  defined: doc('defined(String *$names) -> Boolean', 'Whether a variable (`$name`) or type is defined.'),
+  delete_undef_values: doc(
+    'delete_undef_values(Collection $collection) -> Collection',
+    'Drops undef values from an array or hash (stdlib).',
+  ),
+  dig: doc('dig(Collection $data, Any *$keys) -> Any', 'Digs into nested data by keys; undef when absent.'),
+  downcase: doc('downcase(String $string) -> String', 'Lower-cases a string (or the strings of an array).'),
+  each: doc('each(Iterable $iterable) |$value| -> Iterable', 'Calls the block for each element.'),
+  emerg: doc('emerg(Any *$values) -> Undef', 'Logs a message at the emergency level.'),
+  empty: doc('empty(Any $value) -> Boolean', 'Whether a string, array or hash is empty.'),
+  epp: doc(
+    'epp(String $template, Hash $args = {}) -> String',
+    "Renders another EPP file, relative to the template's directory.",
+  ),
+  err: doc('err(Any *$values) -> Undef', 'Logs a message at the error level.'),
+  fail: doc('fail(Any *$message) -> Undef', 'Stops rendering with an error message.'),
+  filter: doc('filter(Iterable $iterable) |$value| -> Collection', 'The elements the block is truthy for.'),
+  flatten: doc('flatten(Any *$values) -> Array', 'Flattens nested arrays into one.'),
+  floor: doc('floor(Numeric $value) -> Integer', 'The largest integer not greater than the value.'),
+  get: doc(
+    'get(Any $data, String $path, Any $default = undef) -> Any',
+    'Looks a dotted path (`a.b.0`) up in nested data.',
+  ),
+  getvar: doc(
+    'getvar(String $name, Any $default = undef) -> Any',
+    'The value of a variable named by a string.',
+  ),
+  group_by: doc(
+    'group_by(Collection $collection) |$value| -> Hash',
+    "Groups elements by the block's result.",
+  ),
+  index: doc(
+    'index(Iterable $iterable, Any $value) -> Optional[Integer]',
+    'The index of a value or of the first match of the block.',
+  ),
+  info: doc('info(Any *$values) -> Undef', 'Logs a message at the info level.'),
+  inline_epp: doc('inline_epp(String $template, Hash $args = {}) -> String', 'Renders EPP source text.'),
+  join: doc("join(Array $array, String $separator = '') -> String", 'Joins the elements into a string.'),
+  join_keys_to_values: doc(
+    'join_keys_to_values(Hash $hash, String $separator) -> Array[String]',
+    'Joins each key to its value (stdlib).',
+  ),
+  keys: doc('keys(Hash $hash) -> Array', 'The keys of a hash.'),
+  length: doc('length(Collection|String $value) -> Integer', 'The number of elements or characters.'),
+  lest: doc('lest(Any $value) || -> Any', "The value, or the block's result when the value is undef."),
+  lstrip: doc('lstrip(String $string) -> String', 'Removes leading whitespace.'),
+  map: doc('map(Iterable $iterable) |$value| -> Array', "The block's result for each element."),
+  match: doc(
+    'match(String $string, Regexp $pattern) -> Optional[Array]',
+    'The match and its captures, or undef.',
+  ),
+  max: doc('max(Any *$values) -> Any', 'The greatest of the values.'),
+  md5: doc('md5(String $string) -> String', 'The MD5 digest in hex.'),
+  min: doc('min(Any *$values) -> Any', 'The least of the values.'),
+  new: doc('new(Type $type, Any *$args) -> Any', 'Makes a value of a type from the arguments.'),
+  next: doc('next(Any $value = undef) -> Undef', "Ends the block's current call with a value."),
+  notice: doc('notice(Any *$values) -> Undef', 'Logs a message at the notice level.'),
+  partition: doc(
+    'partition(Collection $collection) |$value| -> Array[Collection, 2, 2]',
+    'Splits into the elements the block accepts and the rest.',
+  ),
+  pick: doc('pick(Any *$values) -> Any', 'The first value that is neither undef nor empty (stdlib).'),
+  pick_default: doc(
+    'pick_default(Any *$values) -> Any',
+    'The first value that is neither undef nor empty, else the last (stdlib).',
+  ),
+  reduce: doc(
+    'reduce(Iterable $iterable, Any $start) |$memo, $value| -> Any',
+    'Folds the elements with the block.',
+  ),
+  regsubst: doc(
+    "regsubst(String $target, Regexp|String $pattern, String $replacement, String $flags = '') -> String",
+    'Replaces the first (or with `G` every) match.',
+  ),
+  return: doc('return(Any $value = undef) -> Undef', 'Ends the template or block with a value.'),
+  reverse_each: doc(
+    'reverse_each(Iterable $iterable) |$value| -> Iterable',
+    'Iterates from the last element.',
+  ),
+  round: doc('round(Numeric $value) -> Integer', 'The nearest integer (halves away from zero).'),
+  rstrip: doc('rstrip(String $string) -> String', 'Removes trailing whitespace.'),
+  sha1: doc('sha1(String $string) -> String', 'The SHA-1 digest in hex.'),
+  sha256: doc('sha256(String $string) -> String', 'The SHA-256 digest in hex.'),
+  shellquote: doc('shellquote(Any *$args) -> String', 'Quotes arguments for a POSIX shell.'),
+  size: doc('size(Collection|String $value) -> Integer', 'The number of elements or characters.'),
+  slice: doc('slice(Iterable $iterable, Integer $size) |*$slice| -> Any', 'Iterates over slices of a size.'),
+  sort: doc('sort(Array $array) |$a, $b| -> Array', 'Sorts, with the block as comparator when given.'),
+  split: doc(
+    'split(String $string, Regexp|String $pattern) -> Array[String]',
+    'Splits a string at a pattern.',
+  ),
+  sprintf: doc('sprintf(String $format, Any *$args) -> String', 'Formats values as Ruby sprintf does.'),
+  'stdlib::ensure': doc(
+    "stdlib::ensure(Variant[Boolean, Enum['present', 'absent']] $ensure, String $resource = undef) -> String",
+    'Turns a boolean or present/absent into an ensure value (stdlib).',
+  ),
+  'stdlib::to_json': doc('stdlib::to_json(Any $data) -> String', 'The data as JSON (stdlib).'),
+  'stdlib::to_json_pretty': doc(
+    'stdlib::to_json_pretty(Any $data, Boolean $skip_undef = false) -> String',
+    'The data as indented JSON (stdlib).',
+  ),
+  'stdlib::to_yaml': doc('stdlib::to_yaml(Any $data) -> String', 'The data as YAML (stdlib).'),
+  step: doc('step(Iterable $iterable, Integer $step) |$value| -> Iterable', 'Every n-th element.'),
+  strftime: doc('strftime(Timestamp $time, String $format) -> String', 'Formats a timestamp.'),
+  strip: doc('strip(String $string) -> String', 'Removes leading and trailing whitespace.'),
+  // biome-ignore lint/suspicious/noThenProperty: a Puppet function's name in a plain table, never awaited
+  then: doc('then(Any $value) |$value| -> Any', "The block's result for a value that is not undef."),
+  to_json: doc('to_json(Any $data) -> String', 'The data as JSON (stdlib).'),
+  to_json_pretty: doc(
+    'to_json_pretty(Any $data, Boolean $skip_undef = false) -> String',
+    'The data as indented JSON (stdlib).',
+  ),
+  to_yaml: doc('to_yaml(Any $data) -> String', 'The data as YAML (stdlib).'),
+  tree_each: doc('tree_each(Collection $tree) |$path, $value| -> Any', 'Walks nested data depth first.'),
+  type: doc(
+    "type(Any $value, Enum['detailed', 'reduced', 'generalized'] $mode = 'detailed') -> Type",
+    'The type of a value.',
+  ),
+  unique: doc('unique(Iterable $iterable) -> Collection', 'The elements without repetitions.'),
+  unwrap: doc('unwrap(Sensitive $value) -> Any', 'The value inside a Sensitive.'),
+  upcase: doc('upcase(String $string) -> String', 'Upper-cases a string (or the strings of an array).'),
+  values: doc('values(Hash $hash) -> Array', 'The values of a hash.'),
+  versioncmp: doc('versioncmp(String $a, String $b) -> Integer', 'Compares two version strings: -1, 0 or 1.'),
+  warning: doc('warning(Any *$values) -> Undef', 'Logs a message at the warning level.'),
+  with: doc('with(Any *$args) |*$args| -> Any', 'Calls the block with the arguments.'),
+};
+
+export const TYPE_DOCS: Readonly<Record<string, string>> = {
+  Any: 'Any value, undef included.',
+  Array: 'An array: `Array[T]`, `Array[T, min, max]`.',
+  Boolean: '`true` or `false`.',
+  Callable: 'A function or lambda.',
+  Collection: 'An array or a hash: `Collection[min, max]`.',
+  Data: 'Values that convert to JSON: scalars, undef, arrays and hashes of them with string keys.',
+  Default: 'The `default` keyword.',
+  Enum: "One of the strings given: `Enum['a', 'b']`.",
+  Float: 'A floating point number: `Float[min, max]`.',
+  Hash: 'A hash: `Hash[K, V]`, `Hash[K, V, min, max]`.',
+  Integer: 'An integer: `Integer[min, max]`.',
+  Iterable: 'A value each() can iterate: arrays, hashes, strings, integers.',
+  NotUndef: 'Any value but undef: `NotUndef[T]`.',
+  Numeric: 'An Integer or a Float.',
+  Optional: 'A value of the type, or undef: `Optional[T]`.',
+  Pattern: 'A string matching one of the regexps: `Pattern[/re/]`.',
+  Regexp: 'A regular expression.',
+  RichData: 'Data and the rich types (Timestamp, SemVer, Type, ...).',
+  Scalar: 'A string, number, boolean, regexp, timestamp or semver.',
+  ScalarData: 'A string, number or boolean.',
+  SemVer: 'A semantic version.',
+  Sensitive: 'A value kept from being printed: `Sensitive[T]`.',
+  String: 'A string: `String[min, max]` bounds its length.',
+  Struct: "A hash with the keys given: `Struct[{'name' => String, Optional['port'] => Integer}]`.",
+  Timespan: 'A duration.',
+  Timestamp: 'A point in time.',
+  Tuple: 'An array with a type per position: `Tuple[String, Integer]`.',
+  Type: 'A type itself: `Type[T]`.',
+  Undef: 'Only undef.',
+  Variant: 'A value of any of the types: `Variant[String, Integer]`.',
+};

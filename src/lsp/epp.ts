@@ -1,0 +1,280 @@
+/**
+ * EPP documents: diagnostics, hover, completion, go-to-definition and symbols. Each check keeps the
+ * document's syntax tree; while the text does not parse (mid-typing), completion uses the last tree that
+ * did, so names stay offered.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type {
+  CompletionItem,
+  Definition,
+  Diagnostic,
+  DocumentSymbol,
+  Hover,
+  Position,
+} from 'vscode-languageserver/node';
+import {
+  checkEppText,
+  declarationAt,
+  FUNCTION_DOCS,
+  FUNCTION_NAMES,
+  parameterNameSpan,
+  parseEpp,
+  type ReadText,
+  referenceAt,
+  type SettingInfo,
+  type TemplateContext,
+  type TemplateNode,
+  TOP_SCOPE_NAMES,
+  TYPE_DOCS,
+  TYPE_NAME_LIST,
+  templateContextOf,
+  typeLabel,
+  visibleDeclarations,
+} from '../index.js';
+import { encodingProblem, toDiagnostic } from './diagnostics.js';
+import { lsp, type TextDocument } from './protocol.js';
+
+interface EppState {
+  readonly version: number;
+  readonly ast: TemplateNode | undefined;
+  /** The last tree that parsed, for completion while the text does not. */
+  readonly lastGood: TemplateNode | undefined;
+  readonly context: TemplateContext | undefined;
+}
+
+const TOP_SCOPE_DOCS: Readonly<Record<string, string>> = {
+  settings: "every setting of the template, as a hash (`$settings['name']`)",
+  metadata: "the project's metadata.json, as a hash",
+  project: "the project: `$project['name']`, `$project['is_new']`",
+  template: "the template: `$template['name']`, `$template['path']`, `$template['version']`",
+};
+
+export class EppDocuments {
+  private readonly states = new Map<string, EppState>();
+
+  constructor(private readonly read: ReadText) {}
+
+  /** The diagnostics of the document's current text (and its tree kept for the other requests). */
+  diagnostics(document: TextDocument): Diagnostic[] {
+    const text = document.getText();
+    const file = pathOf(document.uri);
+    const bad = encodingProblem(text);
+    const context = templateContextOf(file, this.read);
+    const check = bad ? { ast: undefined, problems: [bad] } : checkEppText(text, file, context);
+    const previous = this.states.get(document.uri);
+    this.states.set(document.uri, {
+      version: document.version,
+      ast: check.ast,
+      lastGood: check.ast ?? previous?.lastGood,
+      context,
+    });
+    return check.problems.map((p) => toDiagnostic(document, p));
+  }
+
+  forget(uri: string): void {
+    this.states.delete(uri);
+  }
+
+  hover(document: TextDocument, position: Position): Hover | null {
+    const { ast, context } = this.state(document);
+    if (!ast) return null;
+    const text = document.getText();
+    const offset = document.offsetAt(position);
+    const ref = referenceAt(ast, text, offset);
+    if (!ref) return null;
+    const range = { start: document.positionAt(ref.start), end: document.positionAt(ref.end) };
+    const value = hoverText(ref, ast, text, offset, context);
+    return value === undefined ? null : { contents: { kind: lsp.MarkupKind.Markdown, value }, range };
+  }
+
+  definition(document: TextDocument, position: Position): Definition | null {
+    const { ast, context } = this.state(document);
+    if (!ast) return null;
+    const text = document.getText();
+    const offset = document.offsetAt(position);
+    const ref = referenceAt(ast, text, offset);
+    if (ref?.kind === 'variable') {
+      const d = declarationAt(ast, ref.name, offset);
+      if (!d) return null;
+      const span = d.parameter ? parameterNameSpan(d.parameter, text) : d;
+      return {
+        uri: document.uri,
+        range: { start: document.positionAt(span.start), end: document.positionAt(span.end) },
+      };
+    }
+    if (ref?.kind === 'template-path') {
+      if (isAbsolute(ref.name)) return null;
+      const base = context?.dir ?? dirname(pathOf(document.uri));
+      const target = resolve(base, ref.name);
+      if (!existsSync(target)) return null;
+      const start = { line: 0, character: 0 };
+      return { uri: pathToFileURL(target).href, range: { start, end: start } };
+    }
+    return null;
+  }
+
+  symbols(document: TextDocument): DocumentSymbol[] {
+    const { ast } = this.state(document);
+    if (!ast) return [];
+    const text = document.getText();
+    return (ast.params ?? []).map((p) => {
+      const name = parameterNameSpan(p, text);
+      return {
+        name: `$${p.name}`,
+        detail: p.valueType ? text.slice(p.valueType.start, p.valueType.end) : 'Any',
+        kind: lsp.SymbolKind.Variable,
+        range: { start: document.positionAt(p.start), end: document.positionAt(p.end) },
+        selectionRange: { start: document.positionAt(name.start), end: document.positionAt(name.end) },
+      };
+    });
+  }
+
+  completion(document: TextDocument, position: Position): CompletionItem[] {
+    const state = this.state(document);
+    const text = document.getText();
+    const offset = document.offsetAt(position);
+    if (!insideTag(text, offset, state.context?.delimiters)) return [];
+    const before = text.slice(Math.max(0, offset - 200), offset);
+    if (/\$(?:::)?\w*$/.test(before))
+      return variableItems(state, treeForCompletion(state, text, offset), offset);
+    const items: CompletionItem[] = [];
+    if (!/[A-Z][\w:]*$/.test(before)) {
+      for (const name of FUNCTION_NAMES) {
+        const doc = FUNCTION_DOCS[name];
+        items.push({
+          label: name,
+          kind: lsp.CompletionItemKind.Function,
+          ...(doc ? { detail: doc.signature, documentation: doc.description } : {}),
+        });
+      }
+    }
+    for (const name of TYPE_NAME_LIST) {
+      const doc = TYPE_DOCS[name];
+      items.push({ label: name, kind: lsp.CompletionItemKind.Class, ...(doc ? { documentation: doc } : {}) });
+    }
+    return items;
+  }
+
+  private state(document: TextDocument): EppState {
+    const state = this.states.get(document.uri);
+    if (state && state.version === document.version) return state;
+    this.diagnostics(document);
+    return this.states.get(document.uri)!;
+  }
+}
+
+/** Declared parameters, variables in scope, the template's settings (files without parameters) and the
+ * top-scope names. */
+function variableItems(state: EppState, tree: TemplateNode | undefined, offset: number): CompletionItem[] {
+  const items = new Map<string, CompletionItem>();
+  const add = (name: string, kind: NonNullable<CompletionItem['kind']>, detail: string) => {
+    if (!items.has(name)) items.set(name, { label: name, kind, detail });
+  };
+  if (tree) {
+    for (const d of visibleDeclarations(tree, Math.min(offset, tree.end))) {
+      add(d.name, lsp.CompletionItemKind.Variable, d.kind === 'assignment' ? 'local variable' : d.kind);
+    }
+  }
+  if (state.context && !tree?.params && state.context.part.startsWith('files')) {
+    for (const [name, info] of state.context.settings) {
+      add(name, lsp.CompletionItemKind.Property, `setting (${info.schema ? typeLabel(info.schema) : 'any'})`);
+    }
+  }
+  for (const name of TOP_SCOPE_NAMES) add(name, lsp.CompletionItemKind.Module, 'top-scope name');
+  return [...items.values()];
+}
+
+function hoverText(
+  ref: NonNullable<ReturnType<typeof referenceAt>>,
+  ast: TemplateNode,
+  text: string,
+  offset: number,
+  context: TemplateContext | undefined,
+): string | undefined {
+  switch (ref.kind) {
+    case 'function': {
+      const doc = FUNCTION_DOCS[ref.name];
+      return doc ? `${code(doc.signature)}\n${doc.description}` : undefined;
+    }
+    case 'type': {
+      const doc = TYPE_DOCS[ref.name];
+      return doc
+        ? `${code(`type ${ref.name}`)}\n${doc}`
+        : `${code(`type ${ref.name}`)}\nA stdlib type alias.`;
+    }
+    case 'template-path': {
+      const base = context?.dir ?? '.';
+      return `${code(`epp('${ref.name}')`)}\nRenders ${resolve(base, ref.name)}`;
+    }
+    case 'variable':
+      return variableHover(ref.name, ast, text, offset, context);
+  }
+}
+
+function variableHover(
+  name: string,
+  ast: TemplateNode,
+  text: string,
+  offset: number,
+  context: TemplateContext | undefined,
+): string | undefined {
+  const d = declarationAt(ast, name, offset);
+  if (d?.parameter) {
+    const p = d.parameter;
+    const type = p.valueType ? text.slice(p.valueType.start, p.valueType.end) : 'Any';
+    const value = p.defaultValue ? ` = ${text.slice(p.defaultValue.start, p.defaultValue.end)}` : '';
+    const what = d.kind === 'parameter' ? 'parameter of this template' : 'block parameter';
+    return `${code(`${type} $${name}${value}`)}\n${what}${p.defaultValue ? '' : ' (required)'}`;
+  }
+  if (d?.value) {
+    const assigned = text.slice(d.value.start, Math.min(d.value.end, d.value.start + 200));
+    return `${code(`$${name} = ${assigned}`)}\nlocal variable`;
+  }
+  const setting = context?.settings.get(name);
+  if (setting) return settingHover(name, setting, context!);
+  const top = TOP_SCOPE_DOCS[name.replace(/^::/, '')];
+  return top ? `${code(`$${name}`)}\n${top}` : undefined;
+}
+
+function settingHover(name: string, setting: SettingInfo, context: TemplateContext): string {
+  const type = setting.schema ? typeLabel(setting.schema) : 'any';
+  const lines = [code(`$${name}: ${type}`), `setting of template '${context.name}'`];
+  const description = setting.schema?.description;
+  if (typeof description === 'string') lines.push('', description);
+  if (setting.default !== undefined) lines.push('', `default: \`${json(setting.default)}\``);
+  return lines.join('\n');
+}
+
+/**
+ * The tree that tells which names the cursor can see. A lone `$` does not parse; with a name put after
+ * it, the text usually does. Else the current tree, else the last that parsed.
+ */
+function treeForCompletion(state: EppState, text: string, offset: number): TemplateNode | undefined {
+  if (state.ast) return state.ast;
+  try {
+    const patched = `${text.slice(0, offset)}__${text.slice(offset)}`;
+    return parseEpp(patched, { delimiters: state.context?.delimiters });
+  } catch {
+    return state.lastGood;
+  }
+}
+
+/** Whether `offset` is inside an EPP tag (after an opening delimiter not closed yet). */
+function insideTag(text: string, offset: number, delimiters?: readonly [string, string]): boolean {
+  const [open, close] = delimiters ?? ['<%', '%>'];
+  return text.lastIndexOf(open, offset - 1) > text.lastIndexOf(close, offset - 1);
+}
+
+function code(text: string): string {
+  return `\`\`\`puppet\n${text}\n\`\`\``;
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? Number(v) : v));
+}
+
+export function pathOf(uri: string): string {
+  return uri.startsWith('file:') ? fileURLToPath(uri) : uri;
+}

@@ -1,0 +1,203 @@
+/**
+ * `.sync.yml` documents: `validate`'s problems at their place, completion of template names and setting
+ * keys from the templates the sources offer, hover with what `show` says of a setting. The project is
+ * loaded from the editor's text (unsaved edits included) and offline: git sources come from the cache, so
+ * that typing never fetches (a source not cached yet is reported, as `validate --offline` reports it).
+ */
+import { dirname } from 'node:path';
+import type { CompletionItem, Diagnostic, Hover, Position } from 'vscode-languageserver/node';
+import {
+  type DetailedPlan,
+  EngineError,
+  fromProblem,
+  loadProject,
+  type Project,
+  type ProjectOptions,
+  planDetailed,
+  type SettingView,
+  settingsSchema,
+  settingViews,
+  typeLabel,
+  validateProject,
+} from '../index.js';
+import { encodingProblem, toDiagnostic } from './diagnostics.js';
+import { pathOf } from './epp.js';
+import { lsp, type TextDocument } from './protocol.js';
+import { yamlPlace } from './yaml-path.js';
+
+const PDK_KEYS: Readonly<Record<string, string>> = {
+  version: 'Version of the templating format (2).',
+  template_sources: 'Where templates are looked up, in order.',
+  templates: 'Templates to apply, in order; `---name` excludes an always_apply template.',
+  shared_settings: 'Project overrides of shared settings.',
+  unmanaged: 'Paths or globs never written nor deleted.',
+  delete: 'Paths or globs removed from the project.',
+  purge: 'Remove files Pantograph wrote before that no template produces now.',
+  post: 'Commands run after writing a file whose basename matches a glob.',
+};
+
+interface Loaded {
+  readonly text: string;
+  readonly project: Project;
+  /** Plans made on first use (hover), by template: the project, with the template added if not applied. */
+  readonly plans: Map<string, { project: Project; detailed: Promise<DetailedPlan> }>;
+}
+
+export class SyncDocuments {
+  /** The last project that loaded, per document: completion goes on while the text does not parse. */
+  private readonly loaded = new Map<string, Loaded>();
+
+  constructor(private readonly options: ProjectOptions = { offline: true }) {}
+
+  /** `validate`'s problems of the file itself (those of template files are for their own documents). */
+  async diagnostics(document: TextDocument): Promise<Diagnostic[]> {
+    const text = document.getText();
+    const bad = encodingProblem(text);
+    if (bad) return [toDiagnostic(document, bad)];
+    const file = pathOf(document.uri);
+    const root = dirname(file);
+    const options = { ...this.options, syncText: text };
+    await this.load(document);
+    const result = await validateProject(root, options);
+    return result.problems
+      .filter((p) => p.file === undefined || p.file === file)
+      .map((p) => toDiagnostic(document, fromProblem(p, text)));
+  }
+
+  forget(uri: string): void {
+    this.loaded.delete(uri);
+  }
+
+  async completion(document: TextDocument, position: Position): Promise<CompletionItem[]> {
+    const project = (await this.load(document))?.project;
+    if (!project) return [];
+    const place = yamlPlace(document.getText(), position.line, position.character);
+    const [first, second] = place.parents;
+    const templateItems = () =>
+      [...project.available.values()].map((t) => ({
+        label: t.name,
+        kind: lsp.CompletionItemKind.Module,
+        detail: t.manifest.name,
+        documentation: t.manifest.description,
+      }));
+    if (first === 'pdk_template' && second === 'templates' && place.listItem) return templateItems();
+    if (place.parents.length === 0) {
+      return [
+        {
+          label: 'pdk_template',
+          kind: lsp.CompletionItemKind.Keyword,
+          detail: 'which templates apply, and how',
+        },
+        ...templateItems(),
+      ];
+    }
+    if (first === 'pdk_template' && place.parents.length === 1) {
+      return Object.entries(PDK_KEYS).map(([label, documentation]) => ({
+        label,
+        kind: lsp.CompletionItemKind.Keyword,
+        documentation,
+      }));
+    }
+    const t = first !== undefined && place.parents.length === 1 ? project.available.get(first) : undefined;
+    if (!t) return [];
+    const properties = (settingsSchema(project, t).properties ?? {}) as Record<
+      string,
+      Record<string, unknown>
+    >;
+    const names = new Set([...Object.keys(properties), ...Object.keys(t.manifest.default_settings)]);
+    return [...names].map((name) => {
+      const schema = Object.hasOwn(properties, name) ? properties[name] : undefined;
+      const description = schema?.description;
+      return {
+        label: name,
+        kind: lsp.CompletionItemKind.Property,
+        detail: schema ? typeLabel(schema) : 'any',
+        ...(typeof description === 'string' ? { documentation: description } : {}),
+      };
+    });
+  }
+
+  async hover(document: TextDocument, position: Position): Promise<Hover | null> {
+    const loaded = await this.load(document);
+    if (!loaded) return null;
+    const { project } = loaded;
+    const text = document.getText();
+    const place = yamlPlace(text, position.line, position.character);
+    const range = { start: document.positionAt(place.start), end: document.positionAt(place.end) };
+    const name =
+      place.parents.length === 0
+        ? place.key
+        : place.parents[0] === 'pdk_template' && place.parents[1] === 'templates'
+          ? place.item?.replace(/^---/, '')
+          : undefined;
+    if (name !== undefined) {
+      const t = project.available.get(name);
+      if (!t) return null;
+      const value = [`**${t.name}** ${t.manifest.version ?? ''}`.trimEnd(), '', t.manifest.description].join(
+        '\n',
+      );
+      return { contents: { kind: lsp.MarkupKind.Markdown, value }, range };
+    }
+    const [section] = place.parents;
+    if (place.parents.length !== 1 || section === undefined || place.key === undefined) return null;
+    const t = project.available.get(section);
+    if (!t) return null;
+    // As `show`: a template the project does not apply is planned as if added last.
+    let planned = loaded.plans.get(t.name);
+    if (!planned) {
+      const asApplied = project.applied.includes(t)
+        ? project
+        : { ...project, applied: [...project.applied, t] };
+      planned = { project: asApplied, detailed: planDetailed(asApplied) };
+      loaded.plans.set(t.name, planned);
+    }
+    const resolved = (await planned.detailed).templates.find((r) => r.template === t);
+    if (!resolved) return null;
+    const view = settingViews(planned.project, resolved).find((s) => s.name === place.key);
+    if (!view) return null;
+    return { contents: { kind: lsp.MarkupKind.Markdown, value: settingHover(view) }, range };
+  }
+
+  /** The project of the document's current text; the last one that loaded when this one does not. */
+  private async load(document: TextDocument): Promise<Loaded | undefined> {
+    const text = document.getText();
+    const last = this.loaded.get(document.uri);
+    if (last?.text === text) return last;
+    try {
+      const root = dirname(pathOf(document.uri));
+      const project = await loadProject(root, { ...this.options, syncText: text });
+      const loaded = { text, project, plans: new Map() };
+      this.loaded.set(document.uri, loaded);
+      return loaded;
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      return last;
+    }
+  }
+}
+
+function settingHover(s: SettingView): string {
+  const lines = [`**${s.name}** (${s.type})`];
+  if (s.description !== undefined) lines.push('', s.description);
+  lines.push('', `default: \`${data(s.default)}\``, '', `value: \`${data(s.value)}\``);
+  if (s.origin) lines.push('', `from: ${originText(s.origin)}`);
+  return lines.join('\n');
+}
+
+function originText(origin: NonNullable<SettingView['origin']>): string {
+  switch (origin.layer) {
+    case 'default':
+      return 'template default';
+    case 'shared':
+      return `shared setting from ${origin.detail ?? 'its publishers'}`;
+    case 'hook':
+      return `hook ${origin.detail ?? ''}`.trimEnd();
+    case 'project':
+      return origin.line !== undefined ? `project (.sync.yml:${origin.line}:${origin.column})` : 'project';
+  }
+}
+
+function data(value: unknown): string {
+  if (value === undefined) return '(none)';
+  return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? Number(v) : v));
+}

@@ -1,0 +1,209 @@
+/**
+ * The language server in a template repository (template.json, template_schema.json, files reading
+ * settings) and on a project's `.sync.yml` (validate's problems at their line, completion of template
+ * names and setting keys, hover with what `show` says), over stdio.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../cli/cli-helpers.js';
+import { removeTempDirs, tempTree } from '../helpers/fs.js';
+import { LspClient, uriOf } from './client.js';
+
+const MANIFEST = JSON.stringify(
+  { name: 'NTP', description: 'Keeps ntp.conf.', default_settings: { servers: ['pool.ntp.org'] } },
+  null,
+  2,
+);
+const SCHEMA = JSON.stringify(
+  {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    properties: {
+      servers: { type: 'array', items: { type: 'string' }, description: 'The time servers.' },
+      port: { type: 'integer', description: 'The port to query.' },
+    },
+    additionalProperties: false,
+  },
+  null,
+  2,
+);
+const NTP_CONF = '<% $servers.each |$s| { -%>\nserver <%= $s %>:<%= $prot %>\n<% } -%>\n';
+
+let repo: string;
+let project: string;
+let client: LspClient;
+
+function sync(extra = ''): string {
+  return `pdk_template:
+  version: 2
+  template_sources:
+    - type: filesystem
+      location: ${repo}
+  templates:
+    - ntp
+ntp:
+  servers: [a.example, b.example]
+${extra}`;
+}
+
+beforeAll(async () => {
+  repo = tempTree({
+    'ntp/template.json': MANIFEST,
+    'ntp/template_schema.json': SCHEMA,
+    'ntp/files/ntp.conf.epp': NTP_CONF,
+    'motd/template.json': JSON.stringify({ name: 'MOTD', description: 'The message of the day.' }),
+    'motd/files/motd': 'hello\n',
+  });
+  project = tempTree({ '.sync.yml': sync() });
+  client = new LspClient(project);
+  await client.initialize(uriOf(project));
+});
+
+afterAll(async () => {
+  await client.close();
+  removeTempDirs();
+});
+
+describe('a template repository', () => {
+  it("flags a file's read of a setting the schema does not declare, where it reads it", async () => {
+    const uri = uriOf(join(repo, 'ntp/files/ntp.conf.epp'));
+    client.open(uri, NTP_CONF);
+    const diagnostics = await client.diagnostics(uri, 1);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'ANALYSIS_UNKNOWN_VARIABLE',
+        range: { start: { line: 1, character: 21 }, end: { line: 1, character: 26 } },
+        message: expect.stringMatching(
+          /^'\$prot' is neither a setting of template 'ntp'.*\n.*did you mean 'port'/s,
+        ),
+      }),
+    ]);
+    // Hover on a setting: its type, description and default from the template's files.
+    const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 0, character: 5 },
+    });
+    expect(hover.result?.contents.value).toContain('$servers: array of string');
+    expect(hover.result?.contents.value).toContain('The time servers.');
+    expect(hover.result?.contents.value).toContain('default: `["pool.ntp.org"]`');
+  });
+
+  it('checks an unsaved template_schema.json, and the open files against it', async () => {
+    const schemaUri = uriOf(join(repo, 'ntp/template_schema.json'));
+    const fileUri = uriOf(join(repo, 'ntp/files/ntp.conf.epp'));
+    // `prot` declared (unsaved): the file's problem goes.
+    const declared = SCHEMA.replace('"port": {', '"prot": { "type": "integer" },\n    "port": {');
+    client.open(schemaUri, declared, 'json');
+    expect(await client.diagnostics(schemaUri, 1)).toEqual([]);
+    expect(await client.diagnostics(fileUri, 1)).toEqual([]);
+    // A schema that is no JSON Schema Pantograph takes.
+    client.change(schemaUri, 2, [{ text: '{ "$schema": "http://example.com/nope", "type": "object" }' }]);
+    const diagnostics = await client.diagnostics(schemaUri, 2);
+    expect(diagnostics).toMatchObject([
+      { code: 'TEMPLATE_SCHEMA', range: { start: { line: 0, character: 13 } } },
+    ]);
+    expect(diagnostics[0]!.message).toContain('unsupported $schema');
+    client.notify('textDocument/didClose', { textDocument: { uri: schemaUri } });
+  });
+
+  it('validates template.json against the published schema', async () => {
+    const uri = uriOf(join(repo, 'ntp/template.json'));
+    client.open(uri, '{\n  "name": "NTP",\n  "always_apply": "yes",\n  "colour": 1\n}\n', 'json');
+    const diagnostics = await client.diagnostics(uri, 1);
+    expect(diagnostics.map((d) => [d.code, d.range.start.line])).toEqual([
+      ['TEMPLATE_INVALID', 2],
+      ['TEMPLATE_INVALID', 3],
+    ]);
+    expect(diagnostics[0]!.message).toContain('template.json/always_apply');
+    expect(diagnostics[1]!.message).toContain("'colour'");
+    client.change(uri, 2, [{ text: '{ "name": ' }]);
+    expect(await client.diagnostics(uri, 2)).toMatchObject([{ code: 'TEMPLATE_JSON' }]);
+  });
+});
+
+describe('.sync.yml', () => {
+  const uri = () => uriOf(join(project, '.sync.yml'));
+
+  it('shows validate problems at their line: unknown template with did-you-mean, wrong type, unknown setting', async () => {
+    const text = sync('  port: eighty\n  colour: blue\n').replace('    - ntp\n', '    - ntp\n    - mtod\n');
+    client.open(uri(), text, 'yaml');
+    const diagnostics = await client.diagnostics(uri());
+    expect(diagnostics).toEqual([
+      {
+        range: { start: { line: 7, character: 6 }, end: { line: 7, character: 10 } },
+        severity: 1,
+        code: 'COMPOSITION_UNKNOWN_TEMPLATE',
+        source: 'pantograph',
+        message: "unknown template 'mtod': no template source has it\ndid you mean 'motd'?",
+      },
+      {
+        range: { start: { line: 10, character: 8 }, end: { line: 10, character: 14 } },
+        severity: 1,
+        code: 'SETTINGS_INVALID',
+        source: 'pantograph',
+        message: "ntp: setting 'port' must be integer",
+      },
+      {
+        range: { start: { line: 11, character: 2 }, end: { line: 11, character: 8 } },
+        severity: 1,
+        code: 'SETTINGS_UNKNOWN_KEY',
+        source: 'pantograph',
+        message: "unknown setting 'colour' for template 'ntp'",
+      },
+    ]);
+  });
+
+  it('keeps up with edits: fixed problems go', async () => {
+    client.change(uri(), 2, [{ text: sync() }]);
+    expect(await client.diagnostics(uri(), 2)).toEqual([]);
+  });
+
+  it('completes template names and setting keys from the composed schemas', async () => {
+    const text = `${sync()}  \n`;
+    client.change(uri(), 3, [{ text }]);
+    await client.diagnostics(uri(), 3);
+    const keys = await client.request<{ label: string; detail: string }[]>('textDocument/completion', {
+      textDocument: { uri: uri() },
+      position: { line: 9, character: 2 },
+    });
+    expect(keys.result?.map((i) => i.label).sort()).toEqual(['port', 'servers']);
+    expect(keys.result?.find((i) => i.label === 'port')?.detail).toBe('integer');
+    const names = await client.request<{ label: string }[]>('textDocument/completion', {
+      textDocument: { uri: uri() },
+      position: { line: 6, character: 6 },
+    });
+    expect(names.result?.map((i) => i.label)).toEqual(expect.arrayContaining(['motd', 'ntp']));
+  });
+
+  it("hovers a setting with its description, type, default and the value's origin", async () => {
+    const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', {
+      textDocument: { uri: uri() },
+      position: { line: 8, character: 4 },
+    });
+    const value = hover.result?.contents.value ?? '';
+    expect(value).toContain('**servers** (array of string)');
+    expect(value).toContain('The time servers.');
+    expect(value).toContain('default: `["pool.ntp.org"]`');
+    // Arrays merge over the default, as `show` says.
+    expect(value).toContain('value: `["pool.ntp.org","a.example","b.example"]`');
+    expect(value).toContain('from: project (.sync.yml:9:12)');
+  });
+});
+
+describe('pantograph schema', () => {
+  it("writes the .sync.yml schema with each template's settings", async () => {
+    const r = await run(project, 'schema', '--output', 'sync-schema.json');
+    expect(r.code).toBe(0);
+    const schema = JSON.parse(readFileSync(join(project, 'sync-schema.json'), 'utf8'));
+    expect(schema.properties.ntp.properties.port).toEqual({
+      type: 'integer',
+      description: 'The port to query.',
+    });
+    expect(schema.properties.ntp.additionalProperties).toBe(false);
+    expect(schema.properties.motd.description).toBe('The message of the day.');
+    expect(schema.properties.pdk_template.properties.templates.items.examples).toEqual(['motd', 'ntp']);
+    const printed = await run(project, 'schema');
+    expect(JSON.parse(printed.stdout)).toEqual(schema);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * Bad input to the language server gets protocol errors, never a crash: malformed JSON-RPC, a body that
+ * is not UTF-8, a JSON value that is no message, unknown methods, requests with nonsense params, and a
+ * document that is not valid Unicode text. After each, the server still answers.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempTree } from '../helpers/fs.js';
+import { LspClient, uriOf } from './client.js';
+
+let dir: string;
+let client: LspClient;
+
+beforeAll(async () => {
+  dir = tempTree({ 'a.epp': '<%= 1 %>\n' });
+  client = new LspClient(dir);
+  await client.initialize(uriOf(dir));
+});
+
+afterAll(async () => {
+  expect(await client.close()).toBe(0);
+  removeTempDirs();
+});
+
+/** The server still serves: a hover on a document it knows. */
+async function stillServes(): Promise<void> {
+  const uri = uriOf(join(dir, 'alive.epp'));
+  client.open(uri, '<%- | $x | -%><%= $x %>\n');
+  await client.diagnostics(uri);
+  const hover = await client.request('textDocument/hover', {
+    textDocument: { uri },
+    position: { line: 0, character: 19 },
+  });
+  expect(hover.error).toBeUndefined();
+  expect(hover.result).not.toBeNull();
+  client.notify('textDocument/didClose', { textDocument: { uri } });
+}
+
+const errorWithNullId = (code: number) => (m: { id?: unknown; error?: { code: number } }) =>
+  m.id === null && m.error?.code === code;
+
+describe('bad input', () => {
+  it('answers malformed JSON with a parse error (-32700)', async () => {
+    client.sendRaw('{"jsonrpc": "2.0", "id": 99, "method": ');
+    const answer = await client.wait(errorWithNullId(-32700));
+    expect(answer.error?.message).toMatch(/^Parse error/);
+    await stillServes();
+  });
+
+  it('answers a body that is not UTF-8 with a parse error', async () => {
+    const body = Buffer.concat([
+      Buffer.from(
+        '{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///x.epp","languageId":"epp","version":1,"text":"',
+      ),
+      Buffer.from([0xff, 0xfe, 0x80]),
+      Buffer.from('"}}}'),
+    ]);
+    client.sendRaw(body);
+    const answer = await client.wait(errorWithNullId(-32700));
+    expect(answer.error?.message).toContain('not valid UTF-8');
+    await stillServes();
+  });
+
+  it('answers JSON that is no JSON-RPC message with an invalid request (-32600)', async () => {
+    client.sendRaw('[1, 2, 3]');
+    await client.wait(errorWithNullId(-32600));
+    client.sendRaw('{"id": 5, "method": "initialize"}');
+    await client.wait(errorWithNullId(-32600));
+    await stillServes();
+  });
+
+  it('answers an unknown method with method not found (-32601)', async () => {
+    const answer = await client.request('pantograph/nonsense', {});
+    expect(answer.error?.code).toBe(-32601);
+    // Unknown notifications are ignored.
+    client.notify('pantograph/nonsense', {});
+    await stillServes();
+  });
+
+  it('answers requests with nonsense params, and about unknown documents, with empty results', async () => {
+    // The protocol library reads params before any handler: an internal error (-32603), as an answer.
+    expect((await client.request('textDocument/hover', null)).error?.code).toBe(-32603);
+    expect((await client.request('textDocument/hover', { textDocument: 5 })).result).toBeNull();
+    const unknown = { textDocument: { uri: 'file:///nowhere.epp' }, position: { line: 0, character: 0 } };
+    expect((await client.request('textDocument/completion', unknown)).result).toEqual([]);
+    expect((await client.request('textDocument/definition', unknown)).result).toBeNull();
+    client.notify('textDocument/didChange', { textDocument: { uri: 'file:///nowhere.epp', version: 2 } });
+    client.notify('textDocument/didOpen', { textDocument: { uri: 'file:///odd.epp', text: 42 } });
+    await stillServes();
+  });
+
+  it('reports a document that is not valid Unicode text, and recovers when it is', async () => {
+    const uri = uriOf(join(dir, 'surrogate.epp'));
+    // A JSON escape may carry a lone surrogate, which no UTF-8 file can hold.
+    client.sendRaw(
+      `{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"${uri}","languageId":"epp","version":1,"text":"ok\\n<%= 'a\\udc80' %>\\n"}}}`,
+    );
+    expect(await client.diagnostics(uri, 1)).toMatchObject([
+      { code: 'EPP_ENCODING', severity: 1, range: { start: { line: 1, character: 6 } } },
+    ]);
+    client.change(uri, 2, [{ text: "ok\n<%= 'a' %>\n" }]);
+    expect(await client.diagnostics(uri, 2)).toEqual([]);
+  });
+});
+
+describe('the end of the stream', () => {
+  it('ends the server when the editor closes its input without exit', async () => {
+    const other = new LspClient(dir);
+    await other.initialize(uriOf(dir));
+    const exited = new Promise<number | null>((r) => other.child.on('exit', (code) => r(code)));
+    other.child.stdin.end();
+    expect(await exited).toBe(0);
+  });
+});

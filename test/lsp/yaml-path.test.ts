@@ -1,0 +1,54 @@
+/**
+ * The cursor's place in a YAML text by indentation (src/lsp/yaml-path.ts), as `.sync.yml` completion and
+ * hover use it, on text that is often no complete YAML document while the user types.
+ */
+import { describe, expect, it } from 'vitest';
+import { yamlPlace } from '../../src/lsp/yaml-path.js';
+
+const TEXT = [
+  'pdk_template:', // 0
+  '  version: 2', // 1
+  '  templates:', // 2
+  '  - ntp', // 3
+  '  - mo', // 4
+  'ntp:', // 5
+  '  servers: [a]', // 6
+  '  ', // 7
+  'pdk_template_again:', // 8
+  '  template_sources:', // 9
+  '    - type: git', // 10
+  '      loc', // 11
+].join('\n');
+
+describe('yamlPlace', () => {
+  it('finds list items under their key, even at the key’s own indentation', () => {
+    expect(yamlPlace(TEXT, 4, 5)).toMatchObject({
+      parents: ['pdk_template', 'templates'],
+      listItem: true,
+      item: 'mo',
+    });
+  });
+
+  it('finds the key under the cursor and the keys above it', () => {
+    expect(yamlPlace(TEXT, 6, 4)).toMatchObject({ parents: ['ntp'], key: 'servers', listItem: false });
+    expect(yamlPlace(TEXT, 5, 1)).toMatchObject({ parents: [], key: 'ntp' });
+    expect(yamlPlace(TEXT, 1, 3)).toMatchObject({ parents: ['pdk_template'], key: 'version' });
+  });
+
+  it('places a blank line by the cursor’s column, and a key being typed without its colon', () => {
+    expect(yamlPlace(TEXT, 7, 2)).toMatchObject({ parents: ['ntp'], key: undefined });
+    expect(yamlPlace(TEXT, 11, 9)).toMatchObject({
+      parents: ['pdk_template_again', 'template_sources'],
+      key: 'loc',
+    });
+  });
+
+  it('gives the span of the word', () => {
+    const place = yamlPlace(TEXT, 6, 4);
+    expect(TEXT.slice(place.start, place.end)).toBe('servers');
+  });
+
+  it('is not on a key when the cursor is on the value', () => {
+    expect(yamlPlace(TEXT, 6, 13)).toMatchObject({ parents: ['ntp'], key: undefined });
+  });
+});
