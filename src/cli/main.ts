@@ -13,6 +13,7 @@ export interface GlobalOptions {
 }
 
 type Action = (io: Io, global: GlobalOptions, ...args: unknown[]) => Promise<number>;
+type EngineFlagsLike = { readonly offline?: boolean; readonly trust?: boolean };
 
 /** Runs the CLI with the given arguments and returns the exit code. */
 export async function main(argv: readonly string[], ioOverride?: Io): Promise<number> {
@@ -121,12 +122,33 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
   ).action(run(async () => (await import('./commands/add.js')).addSource as Action));
 
   // Authors' tools (new, docs, test; --dir is the template repository) and the V1 conversion.
-  const newCommand = program.command('new').description('create a template (for template authors)');
+  const newCommand = program
+    .command('new')
+    .description('create a Puppet class or defined type in a module, or a template (for template authors)');
   newCommand
     .command('template')
     .description('a template skeleton with a README and a first test, in --dir REPO (default: here)')
     .argument('<name>', 'template name (snake_case)')
     .action(run(async () => (await import('./commands/new.js')).newTemplate as Action));
+  for (const kind of ['class', 'defined_type'] as const) {
+    engineOptions(
+      newCommand
+        .command(kind)
+        .description(
+          `a ${kind === 'class' ? 'class' : 'defined type'} in manifests/ and its unit test in spec/, as \`pdk new ${kind}\` makes them`,
+        )
+        .argument(
+          '<name>',
+          `${kind === 'class' ? 'class' : 'defined type'} name, e.g. config or ntp::config`,
+        ),
+    ).action(
+      run(async () => {
+        const { newObject } = await import('./commands/new.js');
+        return ((io: Io, global: GlobalOptions, name: string, flags: EngineFlagsLike) =>
+          newObject(io, global, kind, name, flags)) as Action;
+      }),
+    );
+  }
   program
     .command('docs')
     .description("generate each template's README.md from template.json and its schema (--dir REPO)")

@@ -77,6 +77,11 @@ export type EngineErrorCode =
   | 'AUTHOR_NO_REPOSITORY'
   | 'AUTHOR_UNKNOWN_TEMPLATE'
   | 'CONVERT_CONFLICT'
+  // new class|defined_type (objects.ts)
+  | 'OBJECT_NAME'
+  | 'OBJECT_EXISTS'
+  | 'OBJECT_NOT_MODULE'
+  | 'OBJECT_TEMPLATE'
   // fleet (src/fleet)
   | 'FLEET_NOT_FOUND'
   | 'FLEET_READ'

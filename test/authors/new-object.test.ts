@@ -1,0 +1,120 @@
+/**
+ * Issue 17: `pantograph new class|defined_type` writes what `pdk new class|defined_type` writes: the
+ * same paths, and the same bytes as pdk-templates' object templates rendered by Ruby's ERB (the oracle,
+ * test/fixtures/pdk-object-templates). Bad names and existing files are refused with nothing written.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, snapshotDir, tempDir, tempTree } from '../helpers/fs.js';
+
+afterAll(removeTempDirs);
+
+const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
+const erbDir = resolve(import.meta.dirname, '../fixtures/pdk-object-templates');
+
+function pantograph(cwd: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** pdk-templates' ERB for `template`, rendered by Ruby as PDK renders it (name given, no params). */
+function pdkRender(template: string, name: string): string {
+  const r = spawnSync(
+    'ruby',
+    [
+      '-rerb',
+      '-e',
+      'name = ARGV[1]; params = nil; print ERB.new(File.read(ARGV[0]), trim_mode: "-").result(binding)',
+      join(erbDir, `${template}.erb`),
+      name,
+    ],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`ruby: ${r.stderr}`);
+  return r.stdout;
+}
+
+let module: string;
+beforeAll(() => {
+  module = tempTree({ 'metadata.json': JSON.stringify({ name: 'acme-ntp', version: '0.1.0' }) });
+});
+
+describe('pantograph new class|defined_type', () => {
+  const cases: [kind: string, given: string, name: string, manifest: string, spec: string][] = [
+    ['class', 'config', 'ntp::config', 'manifests/config.pp', 'spec/classes/config_spec.rb'],
+    ['class', 'ntp', 'ntp', 'manifests/init.pp', 'spec/classes/ntp_spec.rb'],
+    [
+      'class',
+      'ntp::server::tls',
+      'ntp::server::tls',
+      'manifests/server/tls.pp',
+      'spec/classes/server/tls_spec.rb',
+    ],
+    ['defined_type', 'peer', 'ntp::peer', 'manifests/peer.pp', 'spec/defines/peer_spec.rb'],
+  ];
+  for (const [kind, given, name, manifest, spec] of cases) {
+    it(`${kind} ${given}: ${manifest} and ${spec}, byte for byte as PDK`, () => {
+      const r = pantograph(module, 'new', kind, given);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toBe(
+        `created ${kind === 'class' ? 'class' : 'defined type'} ${name}:\n  ${manifest}\n  ${spec}\n`,
+      );
+      expect(readFileSync(join(module, manifest), 'utf8')).toBe(pdkRender(kind, name));
+      expect(readFileSync(join(module, spec), 'utf8')).toBe(pdkRender(`${kind}_spec`, name));
+    });
+  }
+
+  it('refuses an existing file, and writes nothing', () => {
+    const before = snapshotDir(module);
+    const r = pantograph(module, 'new', 'class', 'config');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      "cannot create class 'ntp::config': manifests/config.pp already exists [OBJECT_EXISTS]",
+    );
+    expect(snapshotDir(module)).toEqual(before);
+  });
+
+  it('refuses names Puppet would not take', () => {
+    for (const bad of ['Config', 'ntp::init', '9lives', 'a-b', 'ntp::']) {
+      const r = pantograph(module, 'new', 'class', bad);
+      expect(r.status, bad).toBe(1);
+      expect(r.stderr).toContain(`'${bad}' is not a valid class name [OBJECT_NAME]`);
+    }
+  });
+
+  it('outside a module, says so', () => {
+    const r = pantograph(tempDir(), 'new', 'class', 'x');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('[OBJECT_NOT_MODULE]');
+    expect(r.stderr).toContain('pantograph init');
+  });
+
+  it("a trusted source's object_templates win over the default's", () => {
+    const source = tempTree({
+      'object_templates/class.epp': '<%- | String $name | -%>\nclass <%= $name %> { } # ours\n',
+    });
+    const project = tempTree({
+      'metadata.json': JSON.stringify({ name: 'acme-web' }),
+      '.sync.yml': `pdk_template:\n  version: 2\n  template_sources:\n    - { type: filesystem, location: ${source} }\n    - default\n`,
+    });
+    expect(pantograph(project, 'new', 'class', 'vhost').status).toBe(0);
+    expect(readFileSync(join(project, 'manifests/vhost.pp'), 'utf8')).toBe('class web::vhost { } # ours\n');
+    // the spec template is not in that source: the default's is used
+    expect(readFileSync(join(project, 'spec/classes/vhost_spec.rb'), 'utf8')).toBe(
+      pdkRender('class_spec', 'web::vhost'),
+    );
+    writeFileSync(
+      join(project, '.sync.yml'),
+      `pdk_template:\n  version: 2\n  template_sources:\n    - { type: filesystem, location: ${source}, trusted: false }\n    - default\n`,
+    );
+    expect(pantograph(project, 'new', 'class', 'other').status).toBe(0);
+    expect(readFileSync(join(project, 'manifests/other.pp'), 'utf8')).toBe(pdkRender('class', 'web::other'));
+  });
+});
