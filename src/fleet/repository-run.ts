@@ -231,7 +231,10 @@ async function runIn(
       hint: 'run `pantograph apply` in the repository to see the details',
     });
   }
-  const changedFiles = pending.length > 0 ? files : [];
+  // What changed: files written or removed (hand-edited ones are kept, as apply keeps them), and .sync.yml.
+  const touched = new Set([...result.written, ...result.removed]);
+  if (overridden.changed.length > 0) touched.add(SYNC_FILE);
+  const changedFiles = files.filter((f) => touched.has(f.path));
   if (!copy)
     return {
       result: changedFiles.length > 0 ? 'applied' : 'in-line',

@@ -178,6 +178,11 @@ describe('path repositories', () => {
     expect(readFileSync(join(work, 'Rakefile'), 'utf8')).toContain('fail_on_warnings = false');
     expect(existsSync(join(work, '.git'))).toBe(false);
     expect(pantograph(work, ['status', '--check']).status).toBe(0);
+    // A hand edit is kept, as `apply` keeps it: nothing changes, and the record says so.
+    writeFileSync(join(work, 'Rakefile'), `${readFileSync(join(work, 'Rakefile'), 'utf8')}# mine\n`);
+    const again = pantograph(root, ['--format', 'json', 'fleet', 'apply']);
+    expect(JSON.parse(again.stdout).repositories[0]).toMatchObject({ result: 'in-line', files: [] });
+    expect(readFileSync(join(work, 'Rakefile'), 'utf8')).toContain('# mine');
   });
 });
 
