@@ -1,8 +1,6 @@
 /**
  * The EPP facade: parse, compile (cached by content) and render templates, and evaluate Puppet code.
  */
-import { readFileSync, realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { decodeUtf8 } from '../shared/text-file.js';
 import type { TemplateNode } from './ast.js';
 import { type CompiledCode, compileTemplate } from './compiler.js';
@@ -37,6 +35,11 @@ export interface RenderOptions {
   readonly strict?: boolean;
   /** Directory `epp('x.epp')` resolves against; files outside it are refused. Default: no file access. */
   readonly baseDir?: string | undefined;
+  /**
+   * The files `epp('x.epp')` reads, by POSIX path (`partials/x.epp`), instead of a directory: what a
+   * browser has. Wins over `baseDir`.
+   */
+  readonly files?: Readonly<Record<string, string>> | undefined;
   /** Extra functions, added to (or replacing) the built-ins. */
   readonly functions?: readonly FunctionDef[] | undefined;
   /** Variables visible everywhere, also in templates that declare parameters (like `$facts`). */
@@ -87,7 +90,7 @@ interface CacheEntry {
 }
 
 /** Which tier renders: both in turn (the default), or only one (`interpreted`, `compiled`). */
-const TIER = renderTier(process.env.PANTOGRAPH_EPP_TIER);
+const TIER = renderTier(globalThis.process?.env?.PANTOGRAPH_EPP_TIER);
 
 function renderTier(setting: string | undefined): 'tiered' | 'interpreted' | 'compiled' {
   if (setting === undefined || setting === '' || setting === 'tiered') return 'tiered';
@@ -343,19 +346,7 @@ class Host implements RuntimeHost {
   }
 
   renderFile(path: string, args: Value | undefined, depth: number): string {
-    const file = this.resolveTemplateFile(path);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(file);
-    } catch {
-      throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}'`);
-    }
-    const decoded = decodeUtf8(bytes);
-    if ('problem' in decoded) {
-      const { message, hint } = decoded.problem;
-      throw new EppEvalError('EPP_ENCODING', `template '${path}' ${message}`, undefined, hint);
-    }
-    const source = decoded.text;
+    const { file, source } = this.options.files ? this.memoryFile(path) : this.diskFile(path);
     const template = compileEpp(source, { file, delimiters: this.options.delimiters });
     const values = args === undefined ? new Map() : asArgumentHash(args, 'epp');
     // A file template sees the global scope only, plus its arguments.
@@ -366,6 +357,33 @@ class Host implements RuntimeHost {
       this.currentTop,
       depth,
     ) as string;
+  }
+
+  /** `epp('x.epp')` from the in-memory files: a plain relative POSIX path, no `..`. */
+  private memoryFile(path: string): { file: string; source: string } {
+    const clean = path.replace(/^(\.\/)+/, '');
+    const parts = clean.split('/');
+    const files = this.options.files!;
+    if (clean.startsWith('/') || parts.some((p) => p === '..' || p === '') || !Object.hasOwn(files, clean)) {
+      throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}'`);
+    }
+    return { file: clean, source: files[clean]! };
+  }
+
+  private diskFile(path: string): { file: string; source: string } {
+    const file = this.resolveTemplateFile(path);
+    let bytes: Uint8Array;
+    try {
+      bytes = nodeFs().readFileSync(file);
+    } catch {
+      throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}'`);
+    }
+    const decoded = decodeUtf8(bytes);
+    if ('problem' in decoded) {
+      const { message, hint } = decoded.problem;
+      throw new EppEvalError('EPP_ENCODING', `template '${path}' ${message}`, undefined, hint);
+    }
+    return { file, source: decoded.text };
   }
 
   renderInline(source: string, args: Value | undefined, callerScope: object, depth: number): string {
@@ -380,6 +398,7 @@ class Host implements RuntimeHost {
   private resolveTemplateFile(path: string): string {
     const base = this.options.baseDir;
     if (!base) throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}'`);
+    const { isAbsolute, relative, resolve, sep } = nodePath();
     if (isAbsolute(path)) {
       throw new EppEvalError(
         'EPP_TEMPLATE_NOT_FOUND',
@@ -390,8 +409,8 @@ class Host implements RuntimeHost {
     let real: string;
     let realBase: string;
     try {
-      realBase = realpathSync(base);
-      real = realpathSync(candidate);
+      realBase = nodeFs().realpathSync(base);
+      real = nodeFs().realpathSync(candidate);
     } catch {
       throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}'`);
     }
@@ -404,6 +423,29 @@ class Host implements RuntimeHost {
     }
     return real;
   }
+}
+
+/**
+ * Node's file modules, loaded when a template first reads a file: the EPP engine imports no `node:`
+ * module, so that it runs in a browser as it is (there, `files` replaces `baseDir`).
+ */
+function nodeFs(): typeof import('node:fs') {
+  return nodeModule('node:fs') as typeof import('node:fs');
+}
+
+function nodePath(): typeof import('node:path') {
+  return nodeModule('node:path') as typeof import('node:path');
+}
+
+function nodeModule(name: string): unknown {
+  const get = globalThis.process?.getBuiltinModule;
+  if (typeof get !== 'function') {
+    throw new EppEvalError(
+      'EPP_TEMPLATE_NOT_FOUND',
+      'epp() of a file needs Node.js here: give the files as `files` (a map of path to text) instead',
+    );
+  }
+  return get(name);
 }
 
 function asArgumentHash(args: Value, fn: string): PHash {

@@ -425,10 +425,19 @@ const versioncmpFn = defineFunction('versioncmp', 2, 3, (_ctx, [a, b, ignore]) =
   return versioncmp(x, y, ignore === true);
 });
 
+/** node:crypto; a browser has no synchronous hash, so there these functions say so. */
+function nodeCrypto(fn: string): typeof import('node:crypto') {
+  const get = globalThis.process?.getBuiltinModule;
+  if (typeof get !== 'function') {
+    throw new EppEvalError('EPP_UNSUPPORTED', `${fn}() needs Node.js: it is not available in a browser`);
+  }
+  return get('node:crypto') as typeof import('node:crypto');
+}
+
 function digest(name: string, algorithm: string): FunctionDef {
   return defineFunction(name, 1, 1, (_ctx, [arg]) =>
     // Loaded on first use: node:crypto costs start-up time that most renders never need.
-    (process.getBuiltinModule('node:crypto') as typeof import('node:crypto'))
+    nodeCrypto(name)
       .createHash(algorithm)
       .update(stringArg(name, 'arg', arg), 'utf8')
       .digest('hex'),

@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+/**
+ * `npm run build:playground`: the EPP playground as a static folder one can host anywhere
+ * (dist/playground: index.html, playground.js, playground.css). The engine is bundled for the browser
+ * (platform browser: a `node:` import would fail the build, which is the check that it has none).
+ */
+import { copyFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const source = join(root, 'web', 'playground');
+const out = join(root, 'dist', 'playground');
+mkdirSync(out, { recursive: true });
+await build({
+  entryPoints: [join(source, 'main.ts')],
+  bundle: true,
+  // A classic script: the page also works opened from disk (file:// refuses module scripts).
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  legalComments: 'linked',
+  outfile: join(out, 'playground.js'),
+  logLevel: 'warning',
+});
+for (const f of ['index.html', 'playground.css']) copyFileSync(join(source, f), join(out, f));
+const js = readFileSync(join(out, 'playground.js'));
+const gzipped = gzipSync(js).length;
+if (process.argv.includes('--report')) {
+  console.log(
+    `dist/playground/playground.js: ${(statSync(join(out, 'playground.js')).size / 1024).toFixed(0)} KB, ${(gzipped / 1024).toFixed(0)} KB gzipped`,
+  );
+}

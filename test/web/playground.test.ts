@@ -1,0 +1,161 @@
+/**
+ * Issue 15: EPP running in the browser. The playground built by `npm run build` (dist/playground) is opened
+ * in Debian's chromium through playwright-core and used as a person uses it: it renders as one types, shows
+ * each error with its position and underlines it, reads partials with epp() from its in-memory files.
+ * And `pantograph/epp` bundles for a browser (no `node:` import) and renders there. Screenshots of each
+ * state go to test-results/screenshots/ (git-ignored) for a person to look at.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EppError, renderEpp } from '../../src/epp/index.js';
+import { removeTempDirs, tempDir, writeTree } from '../helpers/fs.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const page_ = pathToFileURL(join(root, 'dist/playground/index.html')).href;
+const shots = join(root, 'test-results', 'screenshots');
+
+let browser: Browser;
+let page: Page;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  // scripts/test-tools.mjs installs Debian's chromium before the suite when it is missing.
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(page_);
+  await page.waitForFunction(() => window.playground !== undefined);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  removeTempDirs();
+});
+
+const outcome = () => page.evaluate(() => window.playground.outcome());
+const output = () => page.locator('#output').textContent();
+
+describe('the EPP playground in a browser', () => {
+  it('renders its example on load, a partial included through epp()', async () => {
+    expect(await output()).toBe(
+      '# web, kept in line by Pantograph\nlisten 80;\nlisten 443 ssl;\n# end of WEB\n',
+    );
+    expect(await page.locator('#timing').textContent()).toMatch(/^rendered in \d+\.\d\d ms$/);
+    await page.screenshot({ path: join(shots, 'playground-example.png') });
+    expect(errors).toEqual([]);
+  });
+
+  it('updates the output as the user types, in the values and in the template', async () => {
+    await page.locator('#values .cm-content').click();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('service: web\n');
+    await page.locator('#template .cm-content').click();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('<%- | String $service | -%>\nservice: <%= $service.upcase %>\n');
+    await expect.poll(output).toBe('service: WEB\n');
+    await page.screenshot({ path: join(shots, 'playground-typed.png') });
+  });
+
+  it('shows an error as Node shows it (message, code, file:line:col), underlined, the last output kept dimmed', async () => {
+    // From a known text (the previous test's typing may have been auto-indented differently).
+    await page.evaluate(() => window.playground.setValues('service: web\n'));
+    const start = '<%- | String $service | -%>\nservice: <%= $service.upcase %>\n';
+    await page.evaluate((text) => window.playground.setFile('main.epp', text), start);
+    await page.locator('#template .cm-content').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('<%= $service.nosuch() %>');
+    const template = `${start}<%= $service.nosuch() %>`;
+    const expected = nodeError(template, { service: 'web' });
+    await expect.poll(async () => (await outcome()).errors).toEqual([expected]);
+    expect(expected).toMatch(/^main\.epp:3:\d+: .*nosuch/);
+    await expect.poll(() => page.locator('#template .cm-lintRange-error').count()).toBe(1);
+    expect(await page.locator('#problems .error').textContent()).toBe(expected);
+    expect(await page.locator('#output.stale').count()).toBe(1);
+    // the output of the last text that rendered (while typing, `<` alone rendered as text)
+    expect(await output()).toMatch(/^service: WEB\n/);
+    await page.screenshot({ path: join(shots, 'playground-error.png') });
+  });
+
+  it('takes values as YAML or JSON, and says where the values are wrong', async () => {
+    await page.evaluate(() => window.playground.setFile('main.epp', '<%= $a %>+<%= $b[1] %>\n'));
+    await page.evaluate(() => window.playground.setValues('{"a": 1, "b": [true, "x"]}'));
+    expect(await output()).toBe('1+x\n');
+    await page.evaluate(() => window.playground.setValues('a: [unclosed\n'));
+    expect((await outcome()).errors[0]).toMatch(/^values: /);
+    await expect.poll(() => page.locator('#values .cm-lintRange-error').count()).toBe(1);
+    await page.screenshot({ path: join(shots, 'playground-values-error.png') });
+  });
+
+  it('renders a file added in a new tab through epp(), and an error in it is shown in that file', async () => {
+    await page.evaluate(() => window.playground.setValues('name: x\n'));
+    await page.evaluate(() => window.playground.setFile('partials/b.epp', 'B<%= $nope %>'));
+    await page.evaluate(() => window.playground.setFile('main.epp', "<%= epp('partials/b.epp') %>"));
+    const expected = nodeError(
+      "<%= epp('partials/b.epp') %>",
+      { name: 'x' },
+      { 'partials/b.epp': 'B<%= $nope %>' },
+    );
+    expect(expected).toMatch(/^partials\/b\.epp:1:\d+: /);
+    expect((await outcome()).errors).toEqual([expected]);
+    await page.evaluate(() => window.playground.select('partials/b.epp'));
+    await expect.poll(() => page.locator('#template .cm-lintRange-error').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+});
+
+/** The error Node's engine gives for the same input, as the playground prints errors. */
+function nodeError(
+  template: string,
+  values: Record<string, unknown>,
+  more: Record<string, string> = {},
+): string {
+  try {
+    renderEpp(template, values, { file: 'main.epp', files: { 'main.epp': template, ...more } });
+  } catch (e) {
+    if (!(e instanceof EppError)) throw e;
+    return `${e.location?.file}:${e.line}:${e.column}: ${e.message} [${e.code}]`;
+  }
+  throw new Error('no error in Node');
+}
+
+describe('pantograph/epp in a bundler for the browser', () => {
+  it('bundles with no node: import and renders in the browser, epp() reading an in-memory file', async () => {
+    const dir = writeTree(tempDir('browser-entry-'), {
+      'entry.js': `import { renderEpp } from 'pantograph/epp';
+window.result = renderEpp("<%= epp('p.epp', { 'n' => 2 }) %>!", {}, { files: { 'p.epp': '<%- | Integer $n | -%><%= $n * 21 %>' } });`,
+    });
+    const out = join(dir, 'bundle.js');
+    // The package resolves as an installed one: its "browser" export condition, not the Node bundle.
+    await build({
+      entryPoints: [join(dir, 'entry.js')],
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      outfile: out,
+      nodePaths: [join(root, '..')],
+      alias: { 'pantograph/epp': join(root, 'dist/epp/index.js') },
+      logLevel: 'silent',
+    });
+    const other = await browser.newPage();
+    await other.addScriptTag({ path: out });
+    expect(await other.evaluate(() => (window as unknown as { result: string }).result)).toBe('42!');
+    await other.close();
+  });
+});
+
+declare global {
+  interface Window {
+    playground: {
+      setFile(name: string, text: string): void;
+      setValues(text: string): void;
+      select(name: string): void;
+      outcome(): { output: string; errors: string[]; warnings: string[]; renderMs: number };
+      timeRender(times: number): number;
+    };
+  }
+}
