@@ -13,9 +13,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const benches = ['epp.mjs', 'commands.mjs', 'sync.mjs', 'engine.mjs', 'fleet.mjs', 'lsp.mjs'].filter((name) =>
-  existsSync(join(here, name)),
-);
+const benches = [
+  'epp.mjs',
+  'commands.mjs',
+  'sync.mjs',
+  'engine.mjs',
+  'fleet.mjs',
+  'lsp.mjs',
+  'playground.mjs',
+].filter((name) => existsSync(join(here, name)));
 const scratch = mkdtempSync(join(tmpdir(), 'pantograph-bench-run-'));
 const targetsFile = join(scratch, 'targets.jsonl');
 
@@ -49,11 +55,12 @@ const value = (x, unit) =>
 
 console.log('\n=== targets (each beside its anchor, measured in this run) ===');
 for (const r of rows) {
-  // A target in milliseconds, with no anchor to compare with (bench/lsp.mjs).
+  // A target in milliseconds or kilobytes, with no anchor to compare with (bench/lsp.mjs, playground.mjs).
   if (r.better === 'absolute') {
-    const ours = value(r.pantographMs, 'ms');
+    const unit = r.unit ?? 'ms';
+    const ours = unit === 'ms' ? value(r.pantographMs, 'ms') : `${Math.round(r.pantographMs)} ${unit}`;
     console.log(
-      `${r.label.padEnd(44)} ${ours.padStart(11)}  ${''.padEnd(48)} ${''.padStart(12)}  ${`< ${r.targetMs} ms`.padEnd(15)} ${r.met ? 'met' : 'MISSED'}`,
+      `${r.label.padEnd(44)} ${ours.padStart(11)}  ${''.padEnd(48)} ${''.padStart(12)}  ${`< ${r.targetMs} ${unit}`.padEnd(15)} ${r.met ? 'met' : 'MISSED'}`,
     );
     continue;
   }

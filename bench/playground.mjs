@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+/**
+ * The EPP playground (issue 15), in Debian's chromium through playwright-core:
+ *
+ *   playground bundle, gzipped         dist/playground/playground.js after gzip -9        target < 300 KB
+ *   render in the browser vs Node      the bench template (bench/fixtures/config.epp with values.json),
+ *                                      mean of many renders, warm, in the page vs in this Node process
+ *                                                                                          target <= 2x
+ *
+ * Both renders run the same engine on the same text and values (plain values, converted each render, as
+ * the page does on every keystroke). Skipped with a note when chromium is not installed.
+ *
+ * usage: node bench/playground.mjs [--renders N] [--targets-file F]
+ */
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
+};
+const RENDERS = Number(option('--renders', 3000));
+const targetsFile = option('--targets-file', undefined);
+const CHROMIUM = '/usr/bin/chromium';
+
+const bundle = join(root, 'dist', 'playground', 'playground.js');
+const gzippedKb = gzipSync(readFileSync(bundle), { level: 9 }).length / 1024;
+const rows = [
+  {
+    bench: 'playground',
+    label: 'playground bundle, gzipped',
+    pantographMs: gzippedKb,
+    unit: 'KB',
+    better: 'absolute',
+    targetMs: 300,
+    met: gzippedKb < 300,
+  },
+];
+console.log(
+  `playground bundle: ${(readFileSync(bundle).length / 1024).toFixed(0)} KB, ${gzippedKb.toFixed(0)} KB gzipped (target < 300 KB)`,
+);
+
+if (!existsSync(CHROMIUM)) {
+  console.log('render in the browser: chromium is not installed (apt-get install -y chromium): row skipped');
+} else {
+  const template = readFileSync(join(root, 'bench', 'fixtures', 'config.epp'), 'utf8');
+  const values = JSON.parse(readFileSync(join(root, 'bench', 'fixtures', 'values.json'), 'utf8'));
+  const { renderEpp } = await import(pathToFileURL(join(root, 'dist', 'epp', 'index.js')).href);
+  const time = (fn) => {
+    for (let i = 0; i < 200; i++) fn();
+    const t0 = performance.now();
+    for (let i = 0; i < RENDERS; i++) fn();
+    return (performance.now() - t0) / RENDERS;
+  };
+  const nodeMs = time(() =>
+    renderEpp(template, values, { file: 'main.epp', files: { 'main.epp': template } }),
+  );
+
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  try {
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(join(root, 'dist', 'playground', 'index.html')).href);
+    await page.waitForFunction(() => window.playground !== undefined);
+    await page.evaluate(
+      ([t, v]) => {
+        window.playground.setValues(v);
+        window.playground.setFile('main.epp', t);
+      },
+      [template, JSON.stringify(values)],
+    );
+    const outcome = await page.evaluate(() => window.playground.outcome());
+    if (outcome.errors.length > 0)
+      throw new Error(`the page could not render the bench template: ${outcome.errors[0]}`);
+    const expected = readFileSync(join(root, 'bench', 'fixtures', 'expected.txt'), 'utf8');
+    if (outcome.output !== expected)
+      throw new Error('the page rendered the bench template differently from Node');
+    await page.evaluate(() => window.playground.timeRender(200));
+    const browserMs = await page.evaluate((n) => window.playground.timeRender(n), RENDERS);
+    const ratio = browserMs / nodeMs;
+    rows.push({
+      bench: 'playground',
+      label: 'render in the browser (per render)',
+      pantographMs: browserMs,
+      anchorLabel: 'the same render in Node',
+      anchorMs: nodeMs,
+      ratio,
+      target: 2,
+      better: 'lower',
+      met: ratio <= 2,
+    });
+    console.log(
+      `render of the bench template: browser ${(browserMs * 1000).toFixed(0)} µs, Node ${(nodeMs * 1000).toFixed(0)} µs: ${ratio.toFixed(2)}x (target <= 2x) ${ratio <= 2 ? 'met' : 'MISSED'}`,
+    );
+  } finally {
+    await browser.close();
+  }
+}
+if (targetsFile) for (const r of rows) appendFileSync(targetsFile, `${JSON.stringify(r)}\n`);
