@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run build:playground`: the EPP playground as a static folder one can host anywhere
- * (dist/playground: index.html, playground.js, playground.css). The engine is bundled for the browser
+ * (dist/playground: index.html, playground.js, playground.css), and the page of `pantograph ui` (dist/ui). The engine is bundled for the browser
  * (platform browser: a `node:` import would fail the build, which is the check that it has none).
  */
 import { copyFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
@@ -14,6 +14,20 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const source = join(root, 'web', 'playground');
 const out = join(root, 'dist', 'playground');
 mkdirSync(out, { recursive: true });
+// The page of `pantograph ui` (web/ui), served by src/ui/server.ts from dist/ui.
+const uiOut = join(root, 'dist', 'ui');
+mkdirSync(uiOut, { recursive: true });
+await build({
+  entryPoints: [join(root, 'web', 'ui', 'main.ts')],
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  outfile: join(uiOut, 'ui.js'),
+  logLevel: 'warning',
+});
+for (const f of ['index.html', 'ui.css']) copyFileSync(join(root, 'web', 'ui', f), join(uiOut, f));
 await build({
   entryPoints: [join(source, 'main.ts')],
   bundle: true,

@@ -300,6 +300,13 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
     .option('--force', 'replace an existing file')
     .action(run(async () => (await import('./commands/fleet.js')).fleetImportModulesync as Action));
 
+  engineOptions(
+    program
+      .command('ui')
+      .description('the web interface for this project, on 127.0.0.1 (catalogue, settings, preview, apply)')
+      .option('--port <n>', 'the port (default: any free one)')
+      .option('--open', 'open it in the browser'),
+  ).action(run(async () => (await import('./commands/ui.js')).ui as Action));
   // Editors: the language server (stdio), and the schema of .sync.yml for the YAML language server.
   program
     .command('lsp')

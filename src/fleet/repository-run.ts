@@ -15,13 +15,13 @@ import type { ProjectOptions } from '../engine/project.js';
 import { SYNC_FILE } from '../engine/project-config.js';
 import { planProjectAt } from '../engine/project-plan.js';
 import type { Problem, RenderPlan } from '../engine/render-plan.js';
+import { applyOverrides } from '../engine/sync-edit.js';
 import { hasErrors } from '../engine/validate.js';
 import { type StatusEntry, apply as syncApply, status as syncStatus, unifiedDiff } from '../sync/index.js';
 import { engineVersion } from '../version.js';
 import type { Fleet, FleetRepository } from './fleet-file.js';
 import { ensurePullRequest, forgeProjectOf } from './forge.js';
 import type { GitRunner } from './git.js';
-import { applyOverrides } from './overrides.js';
 import type { RepositoryRecord } from './record.js';
 import { keyOf, type ResumeState } from './state.js';
 import {

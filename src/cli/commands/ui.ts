@@ -1,0 +1,41 @@
+/**
+ * `pantograph ui [--port N] [--open]`: the web interface for this project, until interrupted. The URL it
+ * prints carries the token every request needs.
+ */
+import { spawn } from 'node:child_process';
+import { startUi } from '../../ui/server.js';
+import type { Io } from '../io.js';
+import type { GlobalOptions } from '../main.js';
+import { type EngineFlags, projectDir } from '../report.js';
+
+export interface UiFlags extends EngineFlags {
+  readonly port?: string;
+  readonly open?: boolean;
+}
+
+export async function ui(io: Io, global: GlobalOptions, flags: UiFlags): Promise<number> {
+  const port = flags.port === undefined ? 0 : Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    io.err(`error: --port must be a port number, not '${flags.port}'\n`);
+    return 1;
+  }
+  const server = await startUi({
+    root: projectDir(io, global),
+    ...(flags.offline === true ? { offline: true } : {}),
+    ...(flags.trust === true ? { trust: true } : {}),
+    port,
+  });
+  io.out(`Pantograph's web interface for this project (Ctrl-C stops it):\n  ${server.url}\n`);
+  if (flags.open === true) {
+    const opener = process.platform === 'darwin' ? 'open' : 'xdg-open';
+    spawn(opener, [server.url], { stdio: 'ignore', detached: true })
+      .on('error', () => undefined)
+      .unref();
+  }
+  await new Promise<void>((resolvePromise) => {
+    const stop = () => void server.close().then(resolvePromise);
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return 0;
+}

@@ -1,0 +1,97 @@
+/**
+ * Edits of `.sync.yml` text made for a client: settings set key by key, `template_sources` replaced
+ * (`fleet`'s overrides), a template's section replaced whole and templates added or removed (the web
+ * interface's forms). Comments and key order are kept (the yaml Document is edited, not rebuilt); a value
+ * already equal is not touched, so a file already in line stays byte for byte.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { isMap, isSeq, parseDocument } from 'yaml';
+import type { Data, DataMap } from './model.js';
+import { toJson } from './yaml-data.js';
+
+export interface SyncOverrides {
+  readonly templateSources?: readonly Data[];
+  readonly settings: DataMap;
+}
+
+export interface OverrideResult {
+  readonly text: string;
+  /** Dotted paths of the values set, e.g. `pdk_template.template_sources`, `rubocop.enabled`. */
+  readonly changed: readonly string[];
+}
+
+export function applyOverrides(text: string, overrides: SyncOverrides): OverrideResult {
+  const document = parseDocument(text, { keepSourceTokens: false });
+  if (document.errors.length > 0) return { text, changed: [] }; // planning reports the syntax error
+  const changed: string[] = [];
+  const set = (path: readonly string[], value: unknown) => {
+    const current = document.getIn(path, false);
+    const plain = current === undefined ? undefined : toPlain(document.getIn(path, true));
+    if (plain !== undefined && isDeepStrictEqual(plain, value)) return;
+    document.setIn(path, document.createNode(value));
+    changed.push(path.join('.'));
+  };
+  if (overrides.templateSources) {
+    set(['pdk_template', 'template_sources'], toJson(overrides.templateSources as Data));
+  }
+  const walk = (prefix: readonly string[], settings: DataMap) => {
+    for (const [key, value] of Object.entries(settings)) {
+      const path = [...prefix, key];
+      const isMapping = typeof value === 'object' && value !== null && !Array.isArray(value);
+      // A section absent or `null` in the file is created whole; otherwise merge key by key.
+      if (isMapping && prefix.length >= 0 && isMap(document.getIn(path, true))) walk(path, value as DataMap);
+      else set(path, toJson(value));
+    }
+  };
+  walk([], overrides.settings);
+  return changed.length === 0 ? { text, changed } : { text: document.toString(), changed };
+}
+
+function toPlain(node: unknown): unknown {
+  if (node !== null && typeof node === 'object' && 'toJSON' in node) {
+    return (node as { toJSON(): unknown }).toJSON();
+  }
+  return node;
+}
+
+/** The text with a template's whole settings section replaced by `settings` (keys not given are removed). */
+export function setSection(
+  text: string,
+  template: string,
+  settings: Readonly<Record<string, unknown>>,
+): OverrideResult {
+  const document = parseDocument(text);
+  if (document.errors.length > 0) return { text, changed: [] };
+  const current = toPlain(document.getIn([template], true));
+  if (isDeepStrictEqual(current ?? {}, settings)) return { text, changed: [] };
+  if (Object.keys(settings).length === 0) document.deleteIn([template]);
+  else document.setIn([template], document.createNode(settings));
+  return { text: document.toString(), changed: [template] };
+}
+
+/**
+ * The text with `template` applied (`add`: listed, its `---` exclusion dropped) or not (`remove`: unlisted,
+ * and excluded with `---name` when it is always applied).
+ */
+export function setTemplateApplied(
+  text: string,
+  template: string,
+  applied: boolean,
+  alwaysApply: boolean,
+): OverrideResult {
+  const document = parseDocument(text);
+  if (document.errors.length > 0) return { text, changed: [] };
+  const node = document.getIn(['pdk_template', 'templates'], true);
+  const list = isSeq(node) ? (node.toJSON() as unknown[]).map(String) : [];
+  const without = list.filter((n) => n !== template && n !== `---${template}`);
+  const next = applied
+    ? alwaysApply
+      ? without
+      : [...without, template]
+    : alwaysApply
+      ? [...without, `---${template}`]
+      : without;
+  if (isDeepStrictEqual(next, list)) return { text, changed: [] };
+  document.setIn(['pdk_template', 'templates'], document.createNode(next));
+  return { text: document.toString(), changed: ['pdk_template.templates'] };
+}

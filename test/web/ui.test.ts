@@ -1,0 +1,220 @@
+/**
+ * Issue 15: `pantograph ui`, the local web interface. Its security as an attacker meets it (no token, a
+ * wrong one, another origin, another Host, a large body, paths that try to leave), then the page in
+ * Debian's chromium as a user uses it: the catalogue, adding a template, a setting's validation error at
+ * its field, the live preview and its diff, saving (comments kept) and applying. Screenshots go to
+ * test-results/screenshots/.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startUi, type UiServer } from '../../src/ui/server.js';
+import { removeTempDirs, snapshotDir, tempDir } from '../helpers/fs.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const bin = join(root, 'dist/cli/bin.cjs');
+const shots = join(root, 'test-results', 'screenshots');
+
+let project: string;
+let server: UiServer;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  project = join(tempDir('ui-'), 'module');
+  const init = spawnSync(process.execPath, [bin, 'init', project, '--name', 'acme-web', '--yes'], {
+    encoding: 'utf8',
+  });
+  if (init.status !== 0) throw new Error(init.stderr);
+  server = await startUi({ root: project });
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  removeTempDirs();
+});
+
+const base = () => `http://127.0.0.1:${server.port}`;
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${base()}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-pantograph-token': server.token, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+describe('pantograph ui: security', () => {
+  it('binds to 127.0.0.1 and prints a URL with a random token', () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}$/);
+  });
+
+  it('refuses every request without the token, or with a wrong one', async () => {
+    expect((await fetch(`${base()}/`)).status).toBe(401);
+    expect((await fetch(`${base()}/ui.js`)).status).toBe(401);
+    expect((await fetch(`${base()}/?token=wrong`)).status).toBe(401);
+    expect((await post('/api/state', {}, { 'x-pantograph-token': 'wrong' })).status).toBe(401);
+    expect((await fetch(`${base()}/?token=${server.token}`)).status).toBe(200);
+  });
+
+  it('refuses a state-changing request with the token only in the URL (what a cross-site form could send)', async () => {
+    const before = snapshotDir(project);
+    const r = await fetch(`${base()}/api/save?token=${server.token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ syncText: 'pdk_template: {version: 2}\n' }),
+    });
+    expect(r.status).toBe(401);
+    expect(snapshotDir(project)).toEqual(before);
+  });
+
+  it('refuses another origin and another Host (DNS rebinding)', async () => {
+    const before = snapshotDir(project);
+    expect((await post('/api/save', { syncText: 'x: 1\n' }, { origin: 'http://evil.example' })).status).toBe(
+      403,
+    );
+    const rebound = await new Promise<number>((done) => {
+      // fetch() will not send another Host: a raw request does, as a rebinding browser would.
+      import('node:http').then(({ request }) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: server.port,
+            path: `/?token=${server.token}`,
+            headers: { host: 'evil.example' },
+          },
+          (res) => done(res.statusCode ?? 0),
+        );
+        req.end();
+      });
+    });
+    expect(rebound).toBe(403);
+    expect(snapshotDir(project)).toEqual(before);
+  });
+
+  it('refuses a very large body, and bodies that are not JSON objects', async () => {
+    const before = snapshotDir(project);
+    const huge = JSON.stringify({ syncText: 'x'.repeat(2 * 1024 * 1024) });
+    expect((await post('/api/save', huge)).status).toBe(413);
+    expect((await post('/api/save', 'not json')).status).toBe(400);
+    expect((await post('/api/save', [1, 2])).status).toBe(400);
+    expect(snapshotDir(project)).toEqual(before);
+  });
+
+  it('serves no path outside its own pages, and a template name is never a path', async () => {
+    for (const path of [
+      '/../package.json',
+      '/playground/../../package.json',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/dist/ui/ui.js',
+    ]) {
+      const r = await fetch(`${base()}${path}?token=${server.token}`);
+      expect(r.status, path).toBe(404);
+    }
+    const before = snapshotDir(project);
+    const edit = await post('/api/edit', {
+      kind: 'add',
+      template: '../../../etc',
+      syncText: readFileSync(join(project, '.sync.yml'), 'utf8'),
+    });
+    expect(edit.status).toBe(404);
+    const syncText = readFileSync(join(project, '.sync.yml'), 'utf8');
+    const check = await post('/api/check', { template: '../x', settings: {}, syncText });
+    expect(check.status).toBe(404);
+    expect(snapshotDir(project)).toEqual(before);
+  });
+});
+
+describe('pantograph ui: the page in a browser', () => {
+  beforeAll(async () => {
+    page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(server.url);
+    await page.waitForSelector('#files li');
+  });
+
+  it('lists the catalogue: every template, applied or not', async () => {
+    const names = await page.locator('#catalogue .name').allTextContents();
+    expect(names).toContain('rubocop');
+    expect(names).toContain('gemfile');
+    const gemfile = page.locator('#catalogue li', { hasText: 'gemfile' }).first();
+    expect(await gemfile.locator('.badge.applied').count()).toBe(1);
+    await page.screenshot({ path: join(shots, 'ui-catalogue.png') });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('adds a template: its form appears, the preview shows what it creates', async () => {
+    await page.locator('#catalogue button[data-template="rubocop"]').click();
+    await page.waitForSelector('fieldset[data-template="rubocop"]');
+    await expect
+      .poll(() => page.locator('#files li', { hasText: '.rubocop.yml' }).textContent())
+      .toContain('create');
+    expect(await page.locator('#save-state').textContent()).toBe('unsaved changes');
+  });
+
+  it("shows a validation error at the field as the user types, with validate's message", async () => {
+    const area = page.locator(
+      'fieldset[data-template="puppet_lint"] .field[data-setting="disabled_checks"] textarea',
+    );
+    await area.fill('[1]');
+    const error = page.locator(
+      'fieldset[data-template="puppet_lint"] .field[data-setting="disabled_checks"] .error',
+    );
+    // What `pantograph validate` says of the same value in .sync.yml.
+    const copy = join(tempDir('ui-validate-'), 'module');
+    spawnSync('cp', ['-r', project, copy]);
+    writeFileSync(
+      join(copy, '.sync.yml'),
+      `${readFileSync(join(copy, '.sync.yml'), 'utf8')}puppet_lint:\n  disabled_checks: [1]\n`,
+    );
+    const validate = spawnSync(process.execPath, [bin, '--format', 'json', 'validate'], {
+      cwd: copy,
+      encoding: 'utf8',
+    });
+    const expected = (
+      JSON.parse(validate.stdout) as { problems: { code: string; message: string }[] }
+    ).problems.find((p) => p.code === 'SETTINGS_INVALID')!.message;
+    // (the project's list is added to the template's defaults: the index is the merged list's)
+    expect(expected).toMatch(/^puppet_lint: setting 'disabled_checks\.\d+' must be/);
+    await expect.poll(() => error.textContent()).toBe(expected);
+    await page.screenshot({ path: join(shots, 'ui-field-error.png') });
+    await area.fill('["80chars"]');
+    await expect.poll(() => error.textContent()).toBe('');
+  });
+
+  it('previews a setting change live, with its diff, without saving', async () => {
+    const onDisk = readFileSync(join(project, '.sync.yml'), 'utf8');
+    await page
+      .locator('fieldset[data-template="puppet_lint"] .field[data-setting="fail_on_warnings"] input')
+      .click();
+    const rc = page.locator('#files li', { hasText: '.puppet-lint.rc' });
+    await expect.poll(() => rc.textContent()).toContain('changed');
+    await rc.click();
+    expect(await page.locator('#diff').textContent()).toContain('---fail-on-warnings');
+    expect(readFileSync(join(project, '.sync.yml'), 'utf8')).toBe(onDisk); // nothing saved yet
+    await page.screenshot({ path: join(shots, 'ui-preview.png') });
+  });
+
+  it('saves .sync.yml keeping its comments, then applies', async () => {
+    await page.locator('#save').click();
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
+    const text = readFileSync(join(project, '.sync.yml'), 'utf8');
+    expect(text).toContain('# Pantograph keeps this module in line with its templates');
+    expect(text).toMatch(/puppet_lint:\n(.*\n)*\s+fail_on_warnings: false/);
+    expect(text).toContain('rubocop');
+    await page.locator('#apply').click();
+    await expect.poll(() => page.locator('#apply-result').textContent()).toMatch(/^Changed \d+ files/);
+    expect(readFileSync(join(project, '.puppet-lint.rc'), 'utf8')).not.toContain('--fail-on-warnings');
+    const status = spawnSync(process.execPath, [bin, 'status', '--check'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    expect(status.status).toBe(0);
+    await page.screenshot({ path: join(shots, 'ui-applied.png') });
+    expect(pageErrors).toEqual([]);
+  });
+});

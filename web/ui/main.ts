@@ -1,0 +1,292 @@
+/**
+ * The web interface's page (served by `pantograph ui`): the template catalogue, a settings form per
+ * applied template generated from its JSON Schema, and a live preview of what apply would do with the
+ * unsaved settings. Every change goes through the server (src/ui/api.ts), which edits `.sync.yml` keeping
+ * its comments; the page holds the edited text until it is saved or applied.
+ */
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Schema = { [key: string]: Json };
+
+interface CatalogueEntry {
+  name: string;
+  description: string;
+  tags: string[];
+  version: string | null;
+  alwaysApply: boolean;
+  applied: boolean;
+  source: string;
+}
+
+interface SettingInfo {
+  name: string;
+  type: string;
+  description: string | null;
+  default: Json;
+  value: Json;
+  origin: { layer: string; detail?: string; line?: number; column?: number } | null;
+}
+
+interface Form {
+  template: string;
+  schema: Schema;
+  values: { [key: string]: Json };
+  settings: SettingInfo[];
+}
+
+interface Problem {
+  severity: string;
+  code: string;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+interface Entry {
+  path: string;
+  state: string;
+  template?: string;
+  reason?: string;
+  diff?: string;
+}
+
+const token = new URLSearchParams(location.search).get('token') ?? '';
+let syncText: string | undefined;
+let savedText = '';
+let forms: Form[] = [];
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+async function call<T>(path: string, body: object): Promise<T> {
+  const response = await fetch(`/api/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-pantograph-token': token },
+    body: JSON.stringify(body),
+  });
+  const data = (await response.json()) as T & { error?: string; problems?: Problem[] };
+  if (!response.ok && !data.problems) throw new Error(data.error ?? `HTTP ${response.status}`);
+  return data;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> & { className?: string } = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+async function refresh(): Promise<void> {
+  const state = await call<{
+    project: string;
+    syncText: string;
+    catalogue: CatalogueEntry[];
+    forms: Form[];
+    problems: Problem[];
+  }>('state', syncText === undefined ? {} : { syncText });
+  if (syncText === undefined) savedText = state.syncText;
+  syncText = state.syncText;
+  forms = state.forms;
+  $('project').textContent = state.project;
+  drawCatalogue(state.catalogue);
+  drawForms();
+  drawProblems(state.problems);
+  markDirty();
+  await preview();
+}
+
+function drawCatalogue(entries: CatalogueEntry[]): void {
+  $('catalogue').replaceChildren(
+    ...entries.map((t) => {
+      const button = el('button', { textContent: t.applied ? 'Remove' : 'Add', className: 'toggle' });
+      button.dataset.template = t.name;
+      button.addEventListener('click', () => void toggle(t.name, !t.applied));
+      return el(
+        'li',
+        {},
+        el('span', { className: 'name', textContent: t.name }),
+        el('span', { className: `badge${t.applied ? ' applied' : ''}`, textContent: t.applied ? 'applied' : 'not applied' }),
+        t.alwaysApply ? el('span', { className: 'badge', textContent: 'always' }) : '',
+        el('div', { className: 'meta', textContent: `${t.version ?? ''} · ${t.source} · ${t.tags.join(', ')}` }),
+        el('div', { className: 'desc', textContent: t.description }),
+        button,
+      );
+    }),
+  );
+}
+
+async function toggle(template: string, add: boolean): Promise<void> {
+  const edit = await call<{ text: string }>('edit', { kind: add ? 'add' : 'remove', template, syncText });
+  syncText = edit.text;
+  await refresh();
+}
+
+function drawForms(): void {
+  $('forms').replaceChildren(
+    ...forms.map((form) => {
+      const fieldset = el('fieldset', {}, el('legend', { textContent: form.template }));
+      fieldset.dataset.template = form.template;
+      const properties = (form.schema.properties ?? {}) as { [key: string]: Schema };
+      for (const info of form.settings) {
+        fieldset.append(field(form, info, properties[info.name] ?? {}));
+      }
+      return fieldset;
+    }),
+  );
+}
+
+/** One input for one setting, from its schema: text, number, checkbox, a choice, or JSON for the rest. */
+function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
+  const set = Object.hasOwn(form.values, info.name);
+  const shown = set ? form.values[info.name]! : info.value;
+  const enumValues = Array.isArray(schema.enum) ? schema.enum : undefined;
+  const type = typeof schema.type === 'string' ? schema.type : undefined;
+  let input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+  let read: () => Json;
+  if (enumValues) {
+    const select = el('select');
+    for (const v of enumValues) select.append(el('option', { value: JSON.stringify(v), textContent: String(v) }));
+    select.value = JSON.stringify(shown);
+    read = () => JSON.parse(select.value) as Json;
+    input = select;
+  } else if (type === 'boolean') {
+    const box = el('input', { type: 'checkbox', checked: shown === true });
+    read = () => box.checked;
+    input = box;
+  } else if (type === 'integer' || type === 'number') {
+    const num = el('input', { type: 'number', value: shown === null ? '' : String(shown) });
+    read = () => (num.value === '' ? null : Number(num.value));
+    input = num;
+  } else if (type === 'string') {
+    const text = el('input', { type: 'text', value: typeof shown === 'string' ? shown : '' });
+    read = () => text.value;
+    input = text;
+  } else {
+    // Arrays, objects and anything else: JSON, checked as it is typed.
+    const area = el('textarea', { rows: 3, value: JSON.stringify(shown, null, 2) });
+    read = () => JSON.parse(area.value) as Json;
+    input = area;
+  }
+  input.name = info.name;
+  const error = el('div', { className: 'error' });
+  const wrapper = el(
+    'div',
+    { className: 'field' },
+    el('label', { textContent: `${info.name}: ${info.type}` }),
+    input,
+    el('div', { className: 'help', textContent: `${info.description ?? ''} (default: ${JSON.stringify(info.default)})` }),
+    el('div', { className: 'origin', textContent: `value from ${originText(info)}` }),
+    error,
+  );
+  wrapper.dataset.setting = info.name;
+  input.addEventListener('input', () => {
+    let value: Json;
+    try {
+      value = read();
+    } catch (e) {
+      wrapper.classList.add('invalid');
+      error.textContent = `not valid JSON: ${(e as Error).message}`;
+      return;
+    }
+    form.values = { ...form.values, [info.name]: value };
+    void changed(form);
+  });
+  return wrapper;
+}
+
+function originText(info: SettingInfo): string {
+  const o = info.origin;
+  if (!o) return 'nowhere (unset)';
+  if (o.layer === 'project' && o.line !== undefined) return `.sync.yml:${o.line}:${o.column}`;
+  return o.detail ? `${o.layer} (${o.detail})` : o.layer;
+}
+
+let pending: ReturnType<typeof setTimeout> | undefined;
+
+/** A setting changed: its errors at once (as validate says them), then the text and the preview. */
+async function changed(form: Form): Promise<void> {
+  const check = await call<{ errors: { setting: string; message: string }[] }>('check', {
+    template: form.template,
+    settings: form.values,
+    syncText,
+  });
+  const fieldset = document.querySelector<HTMLElement>(`fieldset[data-template="${form.template}"]`)!;
+  for (const wrapper of fieldset.querySelectorAll<HTMLElement>('.field')) {
+    const mine = check.errors.filter((e) => e.setting === wrapper.dataset.setting);
+    wrapper.classList.toggle('invalid', mine.length > 0);
+    wrapper.querySelector('.error')!.textContent = mine.map((e) => e.message).join('; ');
+  }
+  if (check.errors.length > 0) return;
+  const edit = await call<{ text: string }>('edit', { kind: 'settings', template: form.template, settings: form.values, syncText });
+  syncText = edit.text;
+  markDirty();
+  clearTimeout(pending);
+  pending = setTimeout(() => void preview(), 150);
+}
+
+function markDirty(): void {
+  const dirty = syncText !== savedText;
+  ($('save') as HTMLButtonElement).disabled = !dirty;
+  $('save-state').textContent = dirty ? 'unsaved changes' : 'saved';
+}
+
+async function preview(): Promise<void> {
+  const result = await call<{ entries: Entry[]; counts?: Record<string, number>; problems: Problem[] }>('preview', { syncText });
+  drawProblems(result.problems);
+  const counts = Object.entries(result.counts ?? {})
+    .filter(([, n]) => n > 0)
+    .map(([state, n]) => `${n} ${state}`);
+  $('counts').textContent = counts.join(', ');
+  $('diff').textContent = '';
+  $('files').replaceChildren(
+    ...result.entries.map((entry) => {
+      const li = el(
+        'li',
+        { title: entry.reason ?? '' },
+        el('span', { className: `state state-${entry.state}`, textContent: entry.state }),
+        entry.path,
+      );
+      li.dataset.path = entry.path;
+      li.addEventListener('click', () => {
+        $('diff').textContent = entry.diff ?? '(no change)';
+      });
+      return li;
+    }),
+  );
+}
+
+function drawProblems(problems: Problem[]): void {
+  $('problems').replaceChildren(
+    ...problems
+      .filter((p) => p.severity === 'error')
+      .map((p) => el('li', { textContent: `${p.file ? `${p.file}:${p.line}:${p.column}: ` : ''}${p.message} [${p.code}]` })),
+  );
+}
+
+$('save').addEventListener('click', async () => {
+  const result = await call<{ saved: boolean; problems?: Problem[] }>('save', { syncText });
+  if (result.saved) savedText = syncText ?? '';
+  else drawProblems(result.problems ?? []);
+  markDirty();
+});
+
+$('apply').addEventListener('click', async () => {
+  const force = ($('force') as HTMLInputElement).checked;
+  const result = await call<{ ok: boolean; message: string; written?: string[]; conflicts?: string[]; problems?: Problem[] }>(
+    'apply',
+    { syncText, force },
+  );
+  if (result.problems) drawProblems(result.problems);
+  else savedText = syncText ?? '';
+  $('apply-result').textContent = result.ok
+    ? `${result.message || 'nothing to change'}${result.written?.length ? `: ${result.written.join(', ')}` : ''}`
+    : `not applied: ${result.message ?? ''}${result.conflicts?.length ? ` (conflicts: ${result.conflicts.join(', ')})` : ''}`;
+  markDirty();
+  await preview();
+});
+
+$('playground-link').setAttribute('href', `playground/?token=${encodeURIComponent(token)}`);
+void refresh();
