@@ -54,11 +54,15 @@ export interface CaseResult {
   readonly differences: readonly Difference[];
   /** Problems of planning the case (errors fail it; warnings are reported). */
   readonly problems: readonly Problem[];
+  /** With `keepOutputs`: each file's text as produced and as expected (for a side-by-side view). */
+  readonly outputs?: { readonly actual: Record<string, string>; readonly expected: Record<string, string> };
 }
 
 export interface TestOptions extends ProjectOptions {
   /** Rewrite `expected/` from the current output instead of comparing. */
   readonly update?: boolean;
+  /** Return the produced and expected files' text with the result (the web interface's author view). */
+  readonly keepOutputs?: boolean;
 }
 
 /** The cases of a template: the directories under `tests/`, sorted. */
@@ -99,7 +103,7 @@ export async function runCase(
       filter: (src) => relative(dir, src).split(sep)[0] !== 'expected',
     });
     const inserted = prepareSyncFile(root, repoDir, t.name);
-    const { update: _update, ...projectOptions } = options;
+    const { update: _update, keepOutputs: _keep, ...projectOptions } = options;
     let planned: RenderPlan;
     try {
       planned = await plan(await loadProject(root, projectOptions));
@@ -114,7 +118,13 @@ export async function runCase(
     if (problems.some((p) => p.severity === 'error')) return { ...result, status: 'failed', differences: [] };
     const output = outputFiles(planned.files, planned.unmanaged, dir);
     const expectedDir = join(dir, 'expected');
-    const differences = compare(output, readTree(expectedDir));
+    const expected = readTree(expectedDir);
+    const differences = compare(output, expected);
+    if (options.keepOutputs === true) {
+      const texts = (files: Map<string, OutputFile>) =>
+        Object.fromEntries([...files].map(([path, f]) => [path, Buffer.from(f.content).toString('utf8')]));
+      Object.assign(result, { outputs: { actual: texts(output), expected: texts(expected) } });
+    }
     if (options.update === true) {
       if (differences.length === 0) return { ...result, status: 'passed', differences };
       writeExpected(expectedDir, output);

@@ -10,6 +10,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { packagePath } from '../package-root.js';
 import { type ApiOptions, api } from './api.js';
+import { authorApi } from './author-api.js';
 import { guard } from './security.js';
 
 /** The page's files: request path -> file under dist/, and its type. */
@@ -29,7 +30,12 @@ export interface UiServer {
   close(): Promise<void>;
 }
 
-export function uiApp(options: ApiOptions & { readonly token: string; readonly port: () => number }): Hono {
+export interface UiOptions extends ApiOptions {
+  /** `root` is a template repository: the author's view. */
+  readonly author?: boolean;
+}
+
+export function uiApp(options: UiOptions & { readonly token: string; readonly port: () => number }): Hono {
   const app = new Hono();
   app.use('*', guard(options.token, options.port));
   app.use('*', async (c, next) => {
@@ -41,7 +47,11 @@ export function uiApp(options: ApiOptions & { readonly token: string; readonly p
       "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
     );
   });
-  app.route('/api', api(options));
+  // A template repository (no .sync.yml, templates in it) opens the author's view; a project the other.
+  const author = options.author === true;
+  app.post('/api/mode', (c) => c.json({ mode: author ? 'author' : 'project' }));
+  if (author) app.route('/api/author', authorApi(options.root));
+  else app.route('/api', api(options));
   for (const [path, [file, type]] of Object.entries(PAGES)) {
     app.get(path, (c) => {
       const text = readFileSync(packagePath('dist', file), 'utf8');
@@ -52,7 +62,7 @@ export function uiApp(options: ApiOptions & { readonly token: string; readonly p
   return app;
 }
 
-export async function startUi(options: ApiOptions & { readonly port?: number }): Promise<UiServer> {
+export async function startUi(options: UiOptions & { readonly port?: number }): Promise<UiServer> {
   const token = randomBytes(24).toString('base64url');
   let port = 0;
   const app = uiApp({ ...options, token, port: () => port });

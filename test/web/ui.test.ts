@@ -160,7 +160,7 @@ describe('pantograph ui: the page in a browser', () => {
     const area = page.locator(
       'fieldset[data-template="puppet_lint"] .field[data-setting="disabled_checks"] textarea',
     );
-    await area.fill('[1]');
+    await area.fill('not a check');
     const error = page.locator(
       'fieldset[data-template="puppet_lint"] .field[data-setting="disabled_checks"] .error',
     );
@@ -169,7 +169,7 @@ describe('pantograph ui: the page in a browser', () => {
     spawnSync('cp', ['-r', project, copy]);
     writeFileSync(
       join(copy, '.sync.yml'),
-      `${readFileSync(join(copy, '.sync.yml'), 'utf8')}puppet_lint:\n  disabled_checks: [1]\n`,
+      `${readFileSync(join(copy, '.sync.yml'), 'utf8')}puppet_lint:\n  disabled_checks: ['not a check']\n`,
     );
     const validate = spawnSync(process.execPath, [bin, '--format', 'json', 'validate'], {
       cwd: copy,
@@ -182,7 +182,7 @@ describe('pantograph ui: the page in a browser', () => {
     expect(expected).toMatch(/^puppet_lint: setting 'disabled_checks\.\d+' must be/);
     await expect.poll(() => error.textContent()).toBe(expected);
     await page.screenshot({ path: join(shots, 'ui-field-error.png') });
-    await area.fill('["80chars"]');
+    await area.fill('80chars');
     await expect.poll(() => error.textContent()).toBe('');
   });
 
@@ -216,5 +216,55 @@ describe('pantograph ui: the page in a browser', () => {
     expect(status.status).toBe(0);
     await page.screenshot({ path: join(shots, 'ui-applied.png') });
     expect(pageErrors).toEqual([]);
+  });
+});
+
+describe("pantograph ui on a template repository: the author's view", () => {
+  let repo: string;
+  let authorServer: UiServer;
+  beforeAll(async () => {
+    repo = tempDir('ui-author-');
+    const made = spawnSync(process.execPath, [bin, 'new', 'template', 'greet', '-C', repo], {
+      encoding: 'utf8',
+    });
+    if (made.status !== 0) throw new Error(made.stderr);
+    authorServer = await startUi({ root: repo, author: true });
+  });
+  afterAll(() => authorServer?.close());
+
+  it('reads and writes only the files a template lists', async () => {
+    const call = (path: string, body: unknown) =>
+      fetch(`http://127.0.0.1:${authorServer.port}/api/author/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-pantograph-token': authorServer.token },
+        body: JSON.stringify(body),
+      });
+    const before = snapshotDir(repo);
+    for (const source of ['../../../etc/passwd', 'template.json', 'tests/basic/.sync.yml', '/etc/passwd']) {
+      expect((await call('file', { template: 'greet', source })).status, source).toBe(404);
+      expect((await call('save', { template: 'greet', source, text: 'x' })).status, source).toBe(404);
+    }
+    expect((await call('case', { template: 'greet', case: '../..' })).status).toBe(404);
+    expect(snapshotDir(repo)).toEqual(before);
+  });
+
+  it('edits a template file and shows the test case beside its expected output, as the author types', async () => {
+    const author = await browser.newPage({ viewport: { width: 1500, height: 900 } });
+    author.on('pageerror', (e) => pageErrors.push(e.message));
+    await author.goto(authorServer.url);
+    await author.locator('li.author-file[data-source="files/example.epp"]').click();
+    await expect.poll(() => author.locator('#author-status').textContent()).toBe('passed');
+    const editor = author.locator('#author-editor');
+    expect(await editor.inputValue()).toContain('<%= $greeting %>, <%= $project');
+    await editor.press('Control+End');
+    await editor.type('# added by the author\n');
+    await expect.poll(() => author.locator('#author-status').textContent()).toBe('failed');
+    const row = author.locator('.side-by-side.differs[data-path="example"]');
+    expect(await row.locator('pre.actual').textContent()).toContain('# added by the author');
+    expect(await row.locator('pre.expected').textContent()).not.toContain('# added by the author');
+    expect(readFileSync(join(repo, 'greet/files/example.epp'), 'utf8')).toContain('# added by the author');
+    await author.screenshot({ path: join(shots, 'ui-author.png') });
+    expect(pageErrors).toEqual([]);
+    await author.close();
   });
 });

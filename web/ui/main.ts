@@ -5,6 +5,8 @@
  * its comments; the page holds the edited text until it is saved or applied.
  */
 
+import { startAuthor } from './author.js';
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Schema = { [key: string]: Json };
 
@@ -141,48 +143,20 @@ function drawForms(): void {
 /** One input for one setting, from its schema: text, number, checkbox, a choice, or JSON for the rest. */
 function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
   const set = Object.hasOwn(form.values, info.name);
-  const shown = set ? form.values[info.name]! : info.value;
-  const enumValues = Array.isArray(schema.enum) ? schema.enum : undefined;
-  const type = typeof schema.type === 'string' ? schema.type : undefined;
-  let input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
-  let read: () => Json;
-  if (enumValues) {
-    const select = el('select');
-    for (const v of enumValues) select.append(el('option', { value: JSON.stringify(v), textContent: String(v) }));
-    select.value = JSON.stringify(shown);
-    read = () => JSON.parse(select.value) as Json;
-    input = select;
-  } else if (type === 'boolean') {
-    const box = el('input', { type: 'checkbox', checked: shown === true });
-    read = () => box.checked;
-    input = box;
-  } else if (type === 'integer' || type === 'number') {
-    const num = el('input', { type: 'number', value: shown === null ? '' : String(shown) });
-    read = () => (num.value === '' ? null : Number(num.value));
-    input = num;
-  } else if (type === 'string') {
-    const text = el('input', { type: 'text', value: typeof shown === 'string' ? shown : '' });
-    read = () => text.value;
-    input = text;
-  } else {
-    // Arrays, objects and anything else: JSON, checked as it is typed.
-    const area = el('textarea', { rows: 3, value: JSON.stringify(shown, null, 2) });
-    read = () => JSON.parse(area.value) as Json;
-    input = area;
-  }
-  input.name = info.name;
+  const { node, read } = control(schema, set ? form.values[info.name]! : info.value);
   const error = el('div', { className: 'error' });
   const wrapper = el(
     'div',
     { className: 'field' },
     el('label', { textContent: `${info.name}: ${info.type}` }),
-    input,
+    node,
     el('div', { className: 'help', textContent: `${info.description ?? ''} (default: ${JSON.stringify(info.default)})` }),
     el('div', { className: 'origin', textContent: `value from ${originText(info)}` }),
     error,
   );
   wrapper.dataset.setting = info.name;
-  input.addEventListener('input', () => {
+  // Inputs of nested objects bubble their events up to here.
+  wrapper.addEventListener('input', () => {
     let value: Json;
     try {
       value = read();
@@ -195,6 +169,61 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
     void changed(form);
   });
   return wrapper;
+}
+
+/**
+ * The input for a value of `schema`: a choice for an enum, a checkbox, a number or a text field, one line
+ * per item for a list of strings, a nested fieldset for an object with declared properties (only the keys
+ * the user sets, or that were set, are written), and JSON for anything else.
+ */
+function control(schema: Schema, shown: Json | undefined): { node: HTMLElement; read: () => Json } {
+  const enumValues = Array.isArray(schema.enum) ? schema.enum : undefined;
+  const type = typeof schema.type === 'string' ? schema.type : undefined;
+  const items = (schema.items ?? {}) as Schema;
+  if (enumValues) {
+    const select = el('select');
+    for (const v of enumValues) select.append(el('option', { value: JSON.stringify(v), textContent: String(v) }));
+    select.value = JSON.stringify(shown ?? null);
+    return { node: select, read: () => JSON.parse(select.value) as Json };
+  }
+  if (type === 'boolean') {
+    const box = el('input', { type: 'checkbox', checked: shown === true });
+    return { node: box, read: () => box.checked };
+  }
+  if (type === 'integer' || type === 'number') {
+    const num = el('input', { type: 'number', value: shown === null || shown === undefined ? '' : String(shown) });
+    return { node: num, read: () => (num.value === '' ? null : Number(num.value)) };
+  }
+  if (type === 'string') {
+    const text = el('input', { type: 'text', value: typeof shown === 'string' ? shown : '' });
+    return { node: text, read: () => text.value };
+  }
+  if (type === 'array' && items.type === 'string' && !Array.isArray(items.enum)) {
+    const lines = Array.isArray(shown) ? shown.map(String).join('\n') : '';
+    const area = el('textarea', { rows: Math.min(8, Math.max(2, lines.split('\n').length)), value: lines });
+    area.title = 'one item per line';
+    return { node: area, read: () => area.value.split('\n').filter((l) => l.trim() !== '') };
+  }
+  const properties = schema.properties as { [key: string]: Schema } | undefined;
+  if (type === 'object' && properties && Object.keys(properties).length > 0) {
+    const current = (shown && typeof shown === 'object' && !Array.isArray(shown) ? shown : {}) as { [key: string]: Json };
+    const touched = new Set(Object.keys(current));
+    const fieldset = el('fieldset', { className: 'nested' });
+    const readers = new Map<string, () => Json>();
+    for (const [key, sub] of Object.entries(properties)) {
+      const inner = control(sub, current[key]);
+      readers.set(key, inner.read);
+      inner.node.addEventListener('input', () => touched.add(key));
+      const description = typeof sub.description === 'string' ? sub.description : '';
+      fieldset.append(el('div', { className: 'field' }, el('label', { textContent: key }), inner.node, el('div', { className: 'help', textContent: description })));
+    }
+    return {
+      node: fieldset,
+      read: () => Object.fromEntries([...touched].map((k) => [k, readers.get(k)?.() ?? current[k] ?? null])),
+    };
+  }
+  const area = el('textarea', { rows: 3, value: JSON.stringify(shown ?? null, null, 2) });
+  return { node: area, read: () => JSON.parse(area.value) as Json };
 }
 
 function originText(info: SettingInfo): string {
@@ -289,4 +318,11 @@ $('apply').addEventListener('click', async () => {
 });
 
 $('playground-link').setAttribute('href', `playground/?token=${encodeURIComponent(token)}`);
-void refresh();
+
+/** A project opens the catalogue, settings and preview; a template repository, the author's view. */
+async function start(): Promise<void> {
+  const { mode } = await call<{ mode: 'project' | 'author' }>('mode', {});
+  if (mode === 'author') await startAuthor(call, document.querySelector('main')!, $('project'));
+  else await refresh();
+}
+void start();

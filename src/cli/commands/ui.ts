@@ -1,8 +1,12 @@
 /**
- * `pantograph ui [--port N] [--open]`: the web interface for this project, until interrupted. The URL it
- * prints carries the token every request needs.
+ * `pantograph ui [--port N] [--open]`: the web interface for this project (or, in a template repository,
+ * the author's view), until interrupted. The URL it prints carries the token every request needs.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadRepository } from '../../engine/docs.js';
+import { SYNC_FILE } from '../../engine/project-config.js';
 import { startUi } from '../../ui/server.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
@@ -19,13 +23,19 @@ export async function ui(io: Io, global: GlobalOptions, flags: UiFlags): Promise
     io.err(`error: --port must be a port number, not '${flags.port}'\n`);
     return 1;
   }
+  const root = projectDir(io, global);
+  // No .sync.yml but templates: a template repository, opened for its author.
+  const author = !existsSync(join(root, SYNC_FILE)) && loadRepository(root).all.size > 0;
   const server = await startUi({
-    root: projectDir(io, global),
+    root,
+    author,
     ...(flags.offline === true ? { offline: true } : {}),
     ...(flags.trust === true ? { trust: true } : {}),
     port,
   });
-  io.out(`Pantograph's web interface for this project (Ctrl-C stops it):\n  ${server.url}\n`);
+  io.out(
+    `Pantograph's web interface for this ${author ? 'template repository' : 'project'} (Ctrl-C stops it):\n  ${server.url}\n`,
+  );
   if (flags.open === true) {
     const opener = process.platform === 'darwin' ? 'open' : 'xdg-open';
     spawn(opener, [server.url], { stdio: 'ignore', detached: true })

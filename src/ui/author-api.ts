@@ -1,0 +1,72 @@
+/**
+ * The web interface on a template repository (`pantograph ui -C REPO`): the author edits a template's
+ * files and sees a test case (`<template>/tests/<case>/`) rendered beside its expected output. Only files
+ * the loader lists for a template (outputs and partials) can be read or written, named by template and
+ * source path: a request never names a path on disk.
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { loadRepository } from '../engine/docs.js';
+import type { LoadedTemplate } from '../engine/model.js';
+import { runCase, testCases } from '../engine/template-tests.js';
+
+const MAX_TEXT = 512 * 1024;
+
+export function authorApi(repoDir: string): Hono {
+  const app = new Hono();
+  const repository = () => loadRepository(repoDir);
+  const template = (name: unknown): LoadedTemplate | undefined => repository().all.get(String(name));
+  /** The files of a template an author may open: its outputs and partials, by path inside the template. */
+  const editable = (t: LoadedTemplate) => [...t.files.map((f) => f.source), ...t.partials];
+
+  app.post('/repository', (c) =>
+    c.json({
+      dir: repoDir,
+      templates: [...repository().all.values()].map((t) => ({
+        name: t.name,
+        files: editable(t),
+        cases: testCases(t),
+      })),
+    }),
+  );
+
+  app.post('/file', async (c) => {
+    const { template: name, source } = (await c.req.json()) as { template?: unknown; source?: unknown };
+    const t = template(name);
+    if (!t || !editable(t).includes(String(source))) return c.json({ error: 'no such template file' }, 404);
+    return c.json({ text: readFileSync(join(t.dir, String(source)), 'utf8') });
+  });
+
+  app.post('/save', async (c) => {
+    const {
+      template: name,
+      source,
+      text,
+    } = (await c.req.json()) as { template?: unknown; source?: unknown; text?: unknown };
+    const t = template(name);
+    if (!t || !editable(t).includes(String(source))) return c.json({ error: 'no such template file' }, 404);
+    if (typeof text !== 'string' || text.length > MAX_TEXT)
+      return c.json({ error: 'text must be a string' }, 400);
+    const file = join(t.dir, String(source));
+    const tmp = `${file}.pantograph-ui-${process.pid}`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+    return c.json({ saved: true });
+  });
+
+  /** One test case run: pass or fail, the differences, and both sides' files for a side-by-side view. */
+  app.post('/case', async (c) => {
+    const { template: name, case: caseName } = (await c.req.json()) as { template?: unknown; case?: unknown };
+    const t = template(name);
+    if (!t || !testCases(t).includes(String(caseName))) return c.json({ error: 'no such test case' }, 404);
+    const result = await runCase(repoDir, t, String(caseName), { keepOutputs: true });
+    return c.json({
+      status: result.status,
+      differences: result.differences,
+      problems: result.problems,
+      outputs: result.outputs ?? { actual: {}, expected: {} },
+    });
+  });
+  return app;
+}
