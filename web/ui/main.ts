@@ -270,21 +270,37 @@ async function preview(): Promise<void> {
     .map(([state, n]) => `${n} ${state}`);
   $('counts').textContent = counts.join(', ');
   $('diff').textContent = '';
-  $('files').replaceChildren(
-    ...result.entries.map((entry) => {
-      const li = el(
-        'li',
-        { title: entry.reason ?? '' },
-        el('span', { className: `state state-${entry.state}`, textContent: entry.state }),
-        entry.path,
-      );
-      li.dataset.path = entry.path;
-      li.addEventListener('click', () => {
-        $('diff').textContent = entry.diff ?? '(no change)';
-      });
-      return li;
-    }),
-  );
+  $('files').replaceChildren(...tree(result.entries));
+}
+
+/** The entries as a tree: a row per directory (once), then its files, indented by depth. */
+function tree(entries: Entry[]): HTMLElement[] {
+  const rows: HTMLElement[] = [];
+  const shown = new Set<string>();
+  for (const entry of [...entries].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    const parts = entry.path.split('/');
+    for (let depth = 1; depth < parts.length; depth++) {
+      const dir = parts.slice(0, depth).join('/');
+      if (shown.has(dir)) continue;
+      shown.add(dir);
+      const row = el('li', { className: 'dir', textContent: `${parts[depth - 1]}/` });
+      row.style.paddingLeft = `${(depth - 1) * 1.2 + 5.7}rem`;
+      rows.push(row);
+    }
+    const li = el(
+      'li',
+      { title: entry.reason ?? '' },
+      el('span', { className: `state state-${entry.state}`, textContent: entry.state }),
+      el('span', { className: 'name', textContent: parts.at(-1)! }),
+    );
+    li.style.paddingLeft = `${(parts.length - 1) * 1.2}rem`;
+    li.dataset.path = entry.path;
+    li.addEventListener('click', () => {
+      $('diff').textContent = entry.diff ?? '(no change)';
+    });
+    rows.push(li);
+  }
+  return rows;
 }
 
 function drawProblems(problems: Problem[]): void {
