@@ -284,7 +284,7 @@ function tree(entries: Entry[]): HTMLElement[] {
       if (shown.has(dir)) continue;
       shown.add(dir);
       const row = el('li', { className: 'dir', textContent: `${parts[depth - 1]}/` });
-      row.style.paddingLeft = `${(depth - 1) * 1.2 + 5.7}rem`;
+      row.style.paddingLeft = `${(depth - 1) * 1.2 + 5.7}rem`; // past the state column
       rows.push(row);
     }
     const li = el(
@@ -293,7 +293,7 @@ function tree(entries: Entry[]): HTMLElement[] {
       el('span', { className: `state state-${entry.state}`, textContent: entry.state }),
       el('span', { className: 'name', textContent: parts.at(-1)! }),
     );
-    li.style.paddingLeft = `${(parts.length - 1) * 1.2}rem`;
+    (li.lastChild as HTMLElement).style.paddingLeft = `${(parts.length - 1) * 1.2}rem`;
     li.dataset.path = entry.path;
     li.addEventListener('click', () => {
       $('diff').textContent = entry.diff ?? '(no change)';
