@@ -5,7 +5,7 @@
  * already equal is not touched, so a file already in line stays byte for byte.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { isMap, isSeq, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Data, DataMap } from './model.js';
 import { toJson } from './yaml-data.js';
 
@@ -28,7 +28,7 @@ export function applyOverrides(text: string, overrides: SyncOverrides): Override
     const current = document.getIn(path, false);
     const plain = current === undefined ? undefined : toPlain(document.getIn(path, true));
     if (plain !== undefined && isDeepStrictEqual(plain, value)) return;
-    document.setIn(path, document.createNode(value));
+    setValue(document, path, value);
     changed.push(path.join('.'));
   };
   if (overrides.templateSources) {
@@ -47,6 +47,13 @@ export function applyOverrides(text: string, overrides: SyncOverrides): Override
   return changed.length === 0 ? { text, changed } : { text: document.toString(), changed };
 }
 
+/** Sets a value; a scalar replacing a scalar changes only its value, so its comments stay with it. */
+function setValue(document: ReturnType<typeof parseDocument>, path: readonly string[], value: unknown): void {
+  const node = document.getIn(path, true);
+  if (isScalar(node) && (value === null || typeof value !== 'object')) node.value = value;
+  else document.setIn(path, document.createNode(value));
+}
+
 function toPlain(node: unknown): unknown {
   if (node !== null && typeof node === 'object' && 'toJSON' in node) {
     return (node as { toJSON(): unknown }).toJSON();
@@ -54,7 +61,10 @@ function toPlain(node: unknown): unknown {
   return node;
 }
 
-/** The text with a template's whole settings section replaced by `settings` (keys not given are removed). */
+/**
+ * The text with a template's settings section made equal to `settings`: keys set one by one (a key whose
+ * value is unchanged keeps its text and comments), keys not given removed.
+ */
 export function setSection(
   text: string,
   template: string,
@@ -62,11 +72,26 @@ export function setSection(
 ): OverrideResult {
   const document = parseDocument(text);
   if (document.errors.length > 0) return { text, changed: [] };
-  const current = toPlain(document.getIn([template], true));
-  if (isDeepStrictEqual(current ?? {}, settings)) return { text, changed: [] };
-  if (Object.keys(settings).length === 0) document.deleteIn([template]);
-  else document.setIn([template], document.createNode(settings));
-  return { text: document.toString(), changed: [template] };
+  const section = document.getIn([template], true);
+  if (!isMap(section)) {
+    if (Object.keys(settings).length === 0) return { text, changed: [] };
+    document.setIn([template], document.createNode(settings));
+    return { text: document.toString(), changed: [template] };
+  }
+  const changed: string[] = [];
+  for (const key of Object.keys(section.toJSON() as object)) {
+    if (!Object.hasOwn(settings, key)) {
+      section.delete(key);
+      changed.push(`${template}.${key}`);
+    }
+  }
+  for (const [key, value] of Object.entries(settings)) {
+    const current = section.get(key, true);
+    if (current !== undefined && isDeepStrictEqual(toPlain(current), value)) continue;
+    setValue(document, [template, key], value);
+    changed.push(`${template}.${key}`);
+  }
+  return changed.length === 0 ? { text, changed } : { text: document.toString(), changed };
 }
 
 /**
@@ -84,13 +109,16 @@ export function setTemplateApplied(
   const node = document.getIn(['pdk_template', 'templates'], true);
   const list = isSeq(node) ? (node.toJSON() as unknown[]).map(String) : [];
   const without = list.filter((n) => n !== template && n !== `---${template}`);
-  const next = applied
-    ? alwaysApply
-      ? without
-      : [...without, template]
-    : alwaysApply
-      ? [...without, `---${template}`]
-      : without;
+  // A template already where it should be keeps its place in the list.
+  let next: string[];
+  if (applied) {
+    next =
+      alwaysApply || list.includes(template)
+        ? list.filter((n) => n !== `---${template}`)
+        : [...without, template];
+  } else {
+    next = !alwaysApply ? without : list.includes(`---${template}`) ? list : [...without, `---${template}`];
+  }
   if (isDeepStrictEqual(next, list)) return { text, changed: [] };
   document.setIn(['pdk_template', 'templates'], document.createNode(next));
   return { text: document.toString(), changed: ['pdk_template.templates'] };

@@ -5,7 +5,7 @@
  * `ruby -c`, workflows have the shape GitHub and GitLab expect).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,8 +67,11 @@ function json(path: string): Record<string, unknown> {
 
 describe('the default templates', () => {
   it('are exactly the documented set', () => {
-    const names = readdirSync(TEMPLATES).filter((n) => statSync(join(TEMPLATES, n)).isDirectory());
+    const dirs = readdirSync(TEMPLATES).filter((n) => statSync(join(TEMPLATES, n)).isDirectory());
+    const names = dirs.filter((n) => existsSync(join(TEMPLATES, n, 'template.json')));
     expect(names.sort()).toEqual([...ALWAYS, ...OPT_IN].sort());
+    // Besides templates, only the object templates of `pantograph new class|defined_type`.
+    expect(dirs.filter((n) => !names.includes(n))).toEqual(['object_templates']);
     for (const name of names) {
       const manifest = json(join(TEMPLATES, name, 'template.json'));
       expect(manifest.name, name).toBe(name);

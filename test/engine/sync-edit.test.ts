@@ -1,0 +1,73 @@
+/**
+ * Edits of `.sync.yml` made for the web interface's forms and the fleet's overrides: what they change,
+ * and what they keep (comments, order, and the text of values they do not change).
+ */
+import { describe, expect, it } from 'vitest';
+import { applyOverrides, setSection, setTemplateApplied } from '../../src/engine/sync-edit.js';
+
+const TEXT = `# the project
+pdk_template:
+  version: 2
+  templates: [rubocop, ---vscode]
+# about lint
+puppet_lint:
+  # keep this
+  relative: false  # why
+  fail_on_warnings: true
+`;
+
+describe('setSection', () => {
+  it('sets changed keys, removes absent ones, and keeps comments', () => {
+    const { text, changed } = setSection(TEXT, 'puppet_lint', {
+      relative: false,
+      disabled_checks: ['80chars'],
+    });
+    expect(changed).toEqual(['puppet_lint.fail_on_warnings', 'puppet_lint.disabled_checks']);
+    expect(text).toMatch(/# about lint\npuppet_lint:\n {2}# keep this\n {2}relative: false +# why\n/);
+    expect(text).not.toContain('fail_on_warnings');
+    expect(text).toContain('disabled_checks:\n    - 80chars');
+  });
+
+  it('leaves the text byte for byte when nothing changes, and adds a new section at the end', () => {
+    expect(setSection(TEXT, 'puppet_lint', { relative: false, fail_on_warnings: true })).toEqual({
+      text: TEXT,
+      changed: [],
+    });
+    const added = setSection(TEXT, 'gemfile', { gems: [] }).text;
+    expect(added).toMatch(
+      /# the project\n(.*\n)*# about lint\npuppet_lint:\n {2}# keep this\n(.*\n)*gemfile:\n {2}gems: \[\]\n$/,
+    );
+  });
+});
+
+describe('setTemplateApplied', () => {
+  it('lists an opt-in template, drops an exclusion, excludes an always-applied one', () => {
+    const templates = (text: string) => /templates:([^#]*?)\n# about/s.exec(text)![1]!.match(/-*[a-z_]+/g);
+    expect(templates(setTemplateApplied(TEXT, 'litmus', true, false).text)).toEqual([
+      'rubocop',
+      '---vscode',
+      'litmus',
+    ]);
+    expect(templates(setTemplateApplied(TEXT, 'vscode', true, true).text)).toEqual(['rubocop']);
+    expect(templates(setTemplateApplied(TEXT, 'rubocop', false, false).text)).toEqual(['---vscode']);
+    expect(templates(setTemplateApplied(TEXT, 'gemfile', false, true).text)).toEqual([
+      'rubocop',
+      '---vscode',
+      '---gemfile',
+    ]);
+    expect(setTemplateApplied(TEXT, 'litmus', true, false).text).toContain('# keep this');
+    expect(setTemplateApplied(TEXT, 'rubocop', true, false)).toEqual({ text: TEXT, changed: [] });
+  });
+});
+
+describe('applyOverrides (the fleet)', () => {
+  it('sets nested settings key by key and replaces template_sources', () => {
+    const { text, changed } = applyOverrides(TEXT, {
+      templateSources: [{ type: 'git', location: 'https://x/t.git', ref: 'v2' }],
+      settings: { puppet_lint: { relative: true } },
+    });
+    expect(changed).toEqual(['pdk_template.template_sources', 'puppet_lint.relative']);
+    expect(text).toMatch(/ {2}# keep this\n {2}relative: true +# why\n {2}fail_on_warnings: true/);
+    expect(text).toContain('ref: v2');
+  });
+});
