@@ -15,21 +15,14 @@
  */
 import { join } from 'node:path';
 import type { PHash } from '../epp/runtime/values.js';
-import { sha256 } from '../sync/hash.js';
 import { engineVersion } from '../version.js';
 import { type OutputClaim, resolvePaths } from './composition.js';
 import { problem } from './errors.js';
 import { type HookOutcome, type HookState, runHook } from './hooks.js';
 import type { DataMap, HookFile, HookName, LoadedTemplate, Position, TemplateFile } from './model.js';
 import type { Project } from './project.js';
-import { cacheable, fileKey, type RenderCache, templateKey } from './render-cache.js';
-import {
-  cachedPlannedFile,
-  type RenderContext,
-  renderFileInto,
-  resolveFiles,
-  templateFileBytes,
-} from './render-files.js';
+import { cacheable, keyedFile, templateKey } from './render-cache.js';
+import { type RenderContext, renderFileInto, resolveFiles } from './render-files.js';
 import type { PlannedFile, PlannedSource, PlannedTemplate, Problem, RenderPlan } from './render-plan.js';
 import { Sandbox, SandboxLimitError, sandboxLimits } from './sandbox.js';
 import {
@@ -287,28 +280,6 @@ async function resolveTemplate(
     if (planned) files.push(planned);
   }
   return { ...result, files };
-}
-
-/** A file with its input key: the cached output's hash when the key is the cache's, else rendered now. */
-function keyedFile(
-  ctx: RenderContext,
-  f: TemplateFile,
-  baseKey: string,
-  cache: RenderCache,
-  problems: Problem[],
-): PlannedFile | undefined {
-  let bytes: Uint8Array;
-  try {
-    bytes = templateFileBytes(f);
-  } catch {
-    return renderFileInto(ctx, f, problems); // reports why it cannot be read
-  }
-  const input = fileKey(baseKey, ctx.template, f, bytes);
-  const cached = cache.get(f.output);
-  if (cached?.input === input) return cachedPlannedFile(ctx, f, input, cached.hash);
-  const planned = renderFileInto(ctx, f, problems);
-  // Hashed here, once: status uses this hash, and the cache records it.
-  return planned && { ...planned, input, hash: planned.empty ? '' : sha256(planned.content) };
 }
 
 /** A hook run: in the sandbox for an untrusted template (a limit hit is the hook's problem), else here. */

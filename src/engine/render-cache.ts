@@ -17,8 +17,11 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { sha256 } from '../sync/hash.js';
 import { engineVersion } from '../version.js';
 import type { DataMap, LoadedTemplate, TemplateFile } from './model.js';
+import { cachedPlannedFile, type RenderContext, renderFileInto, templateFileBytes } from './render-files.js';
+import type { PlannedFile, Problem } from './render-plan.js';
 
 /** What the cache says of a path: the input key of its last render and that output's SHA-256. */
 export interface CachedRender {
@@ -84,6 +87,28 @@ export function writeRenderCache(
   } catch {
     // a read-only cache directory: the next run renders again
   }
+}
+
+/** A file with its input key: the cached output's hash when the key is the cache's, else rendered now. */
+export function keyedFile(
+  ctx: RenderContext,
+  f: TemplateFile,
+  baseKey: string,
+  cache: RenderCache,
+  problems: Problem[],
+): PlannedFile | undefined {
+  let bytes: Uint8Array;
+  try {
+    bytes = templateFileBytes(f);
+  } catch {
+    return renderFileInto(ctx, f, problems); // reports why it cannot be read
+  }
+  const input = fileKey(baseKey, ctx.template, f, bytes);
+  const cached = cache.get(f.output);
+  if (cached?.input === input) return cachedPlannedFile(ctx, f, input, cached.hash);
+  const planned = renderFileInto(ctx, f, problems);
+  // Hashed here, once: status uses this hash, and the cache records it.
+  return planned && { ...planned, input, hash: planned.empty ? '' : sha256(planned.content) };
 }
 
 /** Whether a template's outputs may come from the cache. */

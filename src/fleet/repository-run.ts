@@ -22,6 +22,7 @@ import { engineVersion } from '../version.js';
 import type { Fleet, FleetRepository } from './fleet-file.js';
 import { ensurePullRequest, forgeProjectOf } from './forge.js';
 import type { GitRunner } from './git.js';
+import { defaultMessage, prBody, subjectOf, templatesOf } from './messages.js';
 import type { RepositoryRecord } from './record.js';
 import { keyOf, type ResumeState } from './state.js';
 import {
@@ -399,59 +400,6 @@ function writeSyncText(file: string, text: string): void {
   const tmp = `${file}.pantograph-tmp`;
   writeFileSync(tmp, text, { flag: 'w', mode: 0o644 });
   renameSync(tmp, file);
-}
-
-function templatesOf(plan: RenderPlan): RepositoryRecord['templates'] {
-  return plan.templates.map((t) => ({
-    name: t.name,
-    ...(t.version !== undefined ? { version: t.version } : {}),
-    source: sourceLabel(plan, t.source),
-  }));
-}
-
-function sourceLabel(plan: RenderPlan, index: number): string {
-  const s = plan.sources[index];
-  if (!s) return '?';
-  if (s.type === 'default') return `default (pantograph ${engineVersion()})`;
-  if (s.type === 'git')
-    return `${s.location}@${s.ref ?? 'HEAD'}${s.commit ? ` (${s.commit.slice(0, 12)})` : ''}`;
-  return s.location;
-}
-
-function subjectOf(plan: RenderPlan): string {
-  const labels = [...new Set(plan.templates.map((t) => sourceLabel(plan, t.source)))];
-  return `Update from templates: ${labels.join(', ')}`;
-}
-
-function defaultMessage(
-  plan: RenderPlan,
-  templates: RepositoryRecord['templates'],
-  files: RepositoryRecord['files'],
-): string {
-  return [
-    subjectOf(plan),
-    '',
-    'Applied by `pantograph fleet apply`. Templates:',
-    ...templates.map((t) => `- ${t.name}${t.version ? ` ${t.version}` : ''} (${t.source})`),
-    '',
-    'Files:',
-    ...files.map((f) => `- ${f.path} (${f.state})`),
-  ].join('\n');
-}
-
-function prBody(templates: RepositoryRecord['templates'], changed: readonly string[]): string {
-  return [
-    'This change brings the repository in line with its templates (`pantograph fleet apply`).',
-    '',
-    '### Templates',
-    ...templates.map((t) => `- \`${t.name}\`${t.version ? ` ${t.version}` : ''} from ${t.source}`),
-    '',
-    '### Files changed',
-    ...changed.map((line) => {
-      const [state, ...path] = line.split('\t');
-      return `- \`${path.join(' -> ')}\` (${{ A: 'added', M: 'modified', D: 'deleted' }[state?.[0] ?? ''] ?? state})`;
-    }),
-  ].join('\n');
 }
 
 function diffOf(entries: readonly StatusEntry[]): string | undefined {
