@@ -5,7 +5,7 @@
  * And `pantograph/epp` bundles for a browser (no `node:` import) and renders there. Screenshots of each
  * state go to test-results/screenshots/ (git-ignored) for a person to look at.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -130,15 +130,15 @@ describe('pantograph/epp in a bundler for the browser', () => {
 window.result = renderEpp("<%= epp('p.epp', { 'n' => 2 }) %>!", {}, { files: { 'p.epp': '<%- | Integer $n | -%><%= $n * 21 %>' } });`,
     });
     const out = join(dir, 'bundle.js');
-    // The package resolves as an installed one: its "browser" export condition, not the Node bundle.
+    // The package installed as a user installs it: the bundler reads its exports and picks "browser".
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(root, join(dir, 'node_modules', 'pantograph'));
     await build({
       entryPoints: [join(dir, 'entry.js')],
       bundle: true,
       platform: 'browser',
       format: 'iife',
       outfile: out,
-      nodePaths: [join(root, '..')],
-      alias: { 'pantograph/epp': join(root, 'dist/epp/index.js') },
       logLevel: 'silent',
     });
     const other = await browser.newPage();
