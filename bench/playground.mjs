@@ -50,8 +50,10 @@ if (!existsSync(CHROMIUM)) {
   const template = readFileSync(join(root, 'bench', 'fixtures', 'config.epp'), 'utf8');
   const values = JSON.parse(readFileSync(join(root, 'bench', 'fixtures', 'values.json'), 'utf8'));
   const { renderEpp } = await import(pathToFileURL(join(root, 'dist', 'epp', 'index.js')).href);
+  // Both sides warm up alike (the JIT and the engine's tiers) before the timed renders.
+  const WARM_UP = Math.max(1000, RENDERS);
   const time = (fn) => {
-    for (let i = 0; i < 200; i++) fn();
+    for (let i = 0; i < WARM_UP; i++) fn();
     const t0 = performance.now();
     for (let i = 0; i < RENDERS; i++) fn();
     return (performance.now() - t0) / RENDERS;
@@ -79,7 +81,7 @@ if (!existsSync(CHROMIUM)) {
     const expected = readFileSync(join(root, 'bench', 'fixtures', 'expected.txt'), 'utf8');
     if (outcome.output !== expected)
       throw new Error('the page rendered the bench template differently from Node');
-    await page.evaluate(() => window.playground.timeRender(200));
+    await page.evaluate((n) => window.playground.timeRender(n), WARM_UP);
     const browserMs = await page.evaluate((n) => window.playground.timeRender(n), RENDERS);
     const ratio = browserMs / nodeMs;
     rows.push({
