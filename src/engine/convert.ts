@@ -79,6 +79,9 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
     }
     throw new EngineError('SYNC_READ', `cannot read ${file}: ${(e as Error).message}`);
   }
+  const original = text;
+  const duplicates = dropDuplicateKeys(text, file);
+  text = duplicates.text;
   const parsed = parseYamlData(text, file, { version: '1.1', errorCode: 'SYNC_YAML', replaceTag: true });
   const positions = parsed.positions;
   if (parsed.data === undefined) {
@@ -101,7 +104,7 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   }
   const unchanged = {
     file,
-    before: text,
+    before: original,
     templates: [],
     unmanaged: [],
     delete: [],
@@ -138,7 +141,7 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   const doc: Document = parseDocument(text, { version: '1.1' });
   const top = isMap(doc.contents) ? (doc.contents as YAMLMap) : new YAMLMap();
   const header = leadingComment(top);
-  const problems: Problem[] = [];
+  const problems: Problem[] = [...duplicates.problems];
   const unmanaged: Scalar[] = [];
   const deleted: Scalar[] = [];
   const deletedKeys = new Map<string, string>();
@@ -262,6 +265,41 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
     unconverted,
     problems,
   };
+}
+
+/**
+ * A top-level key given twice: Ruby's YAML (and so PDK) takes the last one, where yaml refuses the file.
+ * The earlier ones are blanked out of the text (their lines kept, so that every position still points at
+ * the file) and each is reported where it is.
+ */
+function dropDuplicateKeys(text: string, file: string): { text: string; problems: Problem[] } {
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false });
+  if (doc.errors.length > 0 || !isMap(doc.contents)) return { text, problems: [] };
+  const pairs = (doc.contents as YAMLMap).items as Pair[];
+  const last = new Map<string, Pair>();
+  for (const pair of pairs) if (isScalar(pair.key)) last.set(String(pair.key.value), pair);
+  const problems: Problem[] = [];
+  let out = text;
+  for (const pair of pairs) {
+    if (!isScalar(pair.key)) continue;
+    const key = String(pair.key.value);
+    const winner = last.get(key)!;
+    if (winner === pair) continue;
+    const start = (pair.key as Node).range![0];
+    const end = ((pair.value as Node | null)?.range ?? (pair.key as Node).range!)[2];
+    const line = (offset: number) => text.slice(0, offset).split('\n').length;
+    out = `${out.slice(0, start)}${out.slice(start, end).replace(/[^\n]/g, '')}${out.slice(end)}`;
+    problems.push(
+      problem(
+        'warning',
+        'SYNC_YAML',
+        `'${key}' is given twice (lines ${line(start)} and ${line((winner.key as Node).range![0])}): as PDK reads the file, the last one wins, and this one is dropped`,
+        { file, line: line(start), column: 1 },
+        'merge the two into one if both were meant',
+      ),
+    );
+  }
+  return { text: out, problems };
 }
 
 /**

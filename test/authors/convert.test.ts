@@ -308,3 +308,33 @@ describe('pantograph convert', () => {
     expect(r.json.diff).toContain('+  unmanaged:\n+    - .gitlab-ci.yml\n');
   });
 });
+
+describe('convert on a real module (test/fixtures/real-modules)', () => {
+  it('puppetlabs-apache: a top-level key given twice is read as PDK reads it, the last one winning', async () => {
+    const { cpSync, readFileSync } = await import('node:fs');
+    const { join, resolve } = await import('node:path');
+    const { spawnSync } = await import('node:child_process');
+    const { tempDir } = await import('../helpers/fs.js');
+    const dir = tempDir('real-apache-');
+    cpSync(resolve(import.meta.dirname, '../fixtures/real-modules/puppetlabs-apache'), dir, {
+      recursive: true,
+    });
+    const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
+    const r = spawnSync(process.execPath, [bin, 'convert', '--yes'], {
+      cwd: dir,
+      encoding: 'utf8',
+      // The bundled default templates, not the fixture repository the other tests of this file use.
+      env: { ...process.env, NO_COLOR: '1', PANTOGRAPH_DEFAULT_SOURCE: '' },
+    });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain(
+      ".sync.yml:24:1: warning: 'Rakefile' is given twice (lines 24 and 31): as PDK reads the file, the last one wins, and this one is dropped [SYNC_YAML]",
+    );
+    const after = readFileSync(join(dir, '.sync.yml'), 'utf8');
+    expect(after).toContain(
+      'rakefile:\n  extra_disabled_lint_checks:\n    - anchor_resource\n    - 140chars\n',
+    );
+    expect(after).not.toContain('changelog_max_issues'); // it was in the Rakefile given first
+    expect(r.stdout).toContain('wrote .sync.yml');
+  });
+});

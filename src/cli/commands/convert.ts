@@ -53,11 +53,14 @@ export async function convertWith(
         ? ''
         : unifiedDiff(SYNC_NAME, encoder.encode(conversion.before), encoder.encode(after));
     let written = false;
-    if (after !== undefined && flags.yes === true) {
+    // Written after the problems are printed: their code frames quote the V1 file as it was.
+    const writeNow = () => {
+      if (after === undefined || flags.yes !== true) return;
       writeConversion(conversion);
       written = true;
-    }
+    };
     if (global.format === 'json') {
+      writeNow();
       printJson(io, {
         file: conversion.file,
         converted: after !== undefined,
@@ -77,6 +80,7 @@ export async function convertWith(
       return 0;
     }
     printProblems(io, conversion.problems);
+    writeNow();
     io.out(diff);
     for (const t of conversion.templates) {
       const how = t.listed ? 'listed in templates' : 'settings only';
