@@ -18,6 +18,7 @@ import {
   type Document,
   isMap,
   isScalar,
+  isSeq,
   type Node,
   Pair,
   parseDocument,
@@ -26,7 +27,7 @@ import {
   YAMLSeq,
 } from 'yaml';
 import { EngineError, problem } from './errors.js';
-import type { Position, PositionLookup, SourceSpec } from './model.js';
+import type { Position, PositionLookup, SourceSpec, V1SettingRule } from './model.js';
 import type { ProjectOptions } from './project.js';
 import { parseSyncConfig, SYNC_FILE } from './project-config.js';
 import type { Problem } from './render-plan.js';
@@ -55,6 +56,10 @@ export interface Conversion {
   readonly excluded: readonly string[];
   /** V1 keys no template replaces (kept as comments). */
   readonly unconverted: readonly string[];
+  /** V1 settings with no V2 equivalent, dropped (`file: setting`), by the templates' `v1_settings`. */
+  readonly dropped: readonly string[];
+  /** V1 settings moved to another name (`file: setting` -> `template.setting`). */
+  readonly moved: readonly { readonly from: string; readonly to: string }[];
   /** Warnings, each at its place in the V1 file. */
   readonly problems: readonly Problem[];
 }
@@ -110,6 +115,8 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
     delete: [],
     excluded: [],
     unconverted: [],
+    dropped: [],
+    moved: [],
   };
   if (isMapping && Object.hasOwn(data, 'pdk_template'))
     return { ...unchanged, after: undefined, problems: [] };
@@ -127,11 +134,13 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   const claims = new Map<string, string[]>();
   const alwaysApply = new Set<string>();
   const v1Files = new Map<string, readonly string[]>();
+  const rules = new Map<string, Readonly<Record<string, V1SettingRule>>>();
   for (const location of listTemplates(sources).templates) {
     const t = loadTemplate(location).template;
     if (!t) continue;
     if (t.manifest.always_apply) alwaysApply.add(t.name);
     v1Files.set(t.name, t.manifest.v1_files);
+    rules.set(t.name, t.manifest.v1_settings);
     for (const key of t.manifest.v1_files) {
       claims.set(key, [...(claims.get(key) ?? []), t.name]);
     }
@@ -149,6 +158,8 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   const unconvertedText: string[] = [];
   const groups = new Map<string, Group>();
   const order: (Pair | Group)[] = [];
+  const dropped: string[] = [];
+  const moved: Moved[] = [];
 
   for (const pair of top.items as Pair[]) {
     const keyNode = pair.key as Node | undefined;
@@ -201,6 +212,7 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
         ),
       );
     }
+    if (isMap(value)) takeRules(key, value, rules.get(name) ?? {}, dropped, moved);
     let group = groups.get(name);
     if (!group) {
       group = { name, files: [], pairs: [], managed: false };
@@ -240,6 +252,7 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
       entry instanceof Pair ? entry : groupPair(entry, text, positions.keyPositionOf.bind(positions)),
     );
   }
+  placeMoved(items, moved, problems, positions);
   top.items = items;
   doc.contents = top;
   if (unconvertedText.length > 0) {
@@ -263,8 +276,88 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
     delete: deleted.map((s) => String(s.value)),
     excluded,
     unconverted,
+    dropped,
+    moved: moved.map((m) => ({ from: m.from, to: `${m.template}.${m.setting}` })),
     problems,
   };
+}
+
+interface Moved {
+  readonly from: string;
+  readonly pointer: string;
+  readonly template: string;
+  readonly setting: string;
+  readonly value: Node;
+}
+
+/**
+ * Takes out of a V1 file's settings those its template's `v1_settings` rules name: dropped ones are
+ * listed, moved ones collected (a suffix stripped from each string of a list when the rule says so).
+ */
+function takeRules(
+  file: string,
+  settings: YAMLMap,
+  rules: Readonly<Record<string, V1SettingRule>>,
+  dropped: string[],
+  moved: Moved[],
+): void {
+  settings.items = (settings.items as Pair[]).filter((item) => {
+    const key = isScalar(item.key) ? String(item.key.value) : undefined;
+    if (key === undefined || !Object.hasOwn(rules, key)) return true;
+    const rule = rules[key]!;
+    if (rule === null) {
+      dropped.push(`${file}: ${key}`);
+      return false;
+    }
+    const value = item.value as Node;
+    if (rule.stripSuffix !== undefined && isSeq(value)) {
+      for (const entry of value.items) {
+        if (isScalar(entry) && typeof entry.value === 'string' && entry.value.endsWith(rule.stripSuffix)) {
+          entry.value = entry.value.slice(0, -rule.stripSuffix.length);
+        }
+      }
+    }
+    const [template, setting] = rule.to.split('.') as [string, string];
+    moved.push({ from: `${file}: ${key}`, pointer: jsonPointer([file, key]), template, setting, value });
+    return false;
+  });
+}
+
+/**
+ * Moved settings into their template's section (made when the V1 file had none): lists are joined without
+ * repeats; a setting already there otherwise keeps its value, with a warning.
+ */
+function placeMoved(
+  items: Pair[],
+  moved: readonly Moved[],
+  problems: Problem[],
+  positions: PositionLookup,
+): void {
+  for (const m of moved) {
+    let pair = items.find((p) => isScalar(p.key) && p.key.value === m.template);
+    if (!pair || !isMap(pair.value)) {
+      pair = new Pair(new Scalar(m.template), new YAMLMap());
+      items.push(pair);
+    }
+    const section = pair.value as YAMLMap;
+    const existing = section.get(m.setting, true) as Node | undefined;
+    if (existing === undefined) section.set(m.setting, m.value);
+    else if (isSeq(existing) && isSeq(m.value)) {
+      const have = new Set(existing.items.map((i) => (isScalar(i) ? String(i.value) : undefined)));
+      for (const entry of m.value.items) {
+        if (!isScalar(entry) || !have.has(String(entry.value))) existing.items.push(entry);
+      }
+    } else {
+      problems.push(
+        problem(
+          'warning',
+          'SYNC_SECTION',
+          `${m.from} would move to ${m.template}.${m.setting}, which is set already; kept the value there`,
+          positions.positionOf(m.pointer),
+        ),
+      );
+    }
+  }
 }
 
 /**

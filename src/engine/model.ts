@@ -70,6 +70,9 @@ export interface SharedSettingDecl {
 }
 
 /** A parsed, validated `template.json`, defaults applied. */
+/** What `convert` does with one V1 setting: drop it, or move it to `template.setting`. */
+export type V1SettingRule = null | { readonly to: string; readonly stripSuffix?: string };
+
 export interface TemplateManifest {
   readonly name: string;
   /** Defaults to `name`. */
@@ -83,6 +86,8 @@ export interface TemplateManifest {
   readonly setting_subscriptions: readonly string[];
   readonly shared_settings: Readonly<Record<string, SharedSettingDecl>>;
   readonly v1_files: readonly string[];
+  /** `convert`: V1 settings dropped (null) or moved (`template.setting`, optionally stripping a suffix). */
+  readonly v1_settings: Readonly<Record<string, V1SettingRule>>;
   readonly version: string | undefined;
   /** Semver range of Pantograph versions this template works with. */
   readonly requires: string | undefined;

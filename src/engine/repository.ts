@@ -25,6 +25,7 @@ import {
   type TemplateFile,
   type TemplateLocation,
   type TemplateManifest,
+  type V1SettingRule,
 } from './model.js';
 import type { Problem } from './render-plan.js';
 import { TEMPLATE_NAME } from './sources/index.js';
@@ -192,6 +193,23 @@ function readJson(
 // ---------------------------------------------------------------------------------------------------
 // template.json
 
+/** `v1_settings` as rules; entries of the wrong shape (reported by the schema check) are left out. */
+function v1Rules(value: Data | undefined): Record<string, V1SettingRule> {
+  const out: Record<string, V1SettingRule> = {};
+  if (!isMap(value)) return out;
+  for (const [key, rule] of Object.entries(value)) {
+    if (rule === null) out[key] = null;
+    else if (typeof rule === 'string') out[key] = { to: rule };
+    else if (isMap(rule) && typeof rule.to === 'string') {
+      out[key] = {
+        to: rule.to,
+        ...(typeof rule.strip_suffix === 'string' ? { stripSuffix: rule.strip_suffix } : {}),
+      };
+    }
+  }
+  return out;
+}
+
 /** The manifest with defaults; fields of the wrong type (already reported) are left at their default. */
 function readManifest(data: Data, dirName: string): TemplateManifest {
   const m = isMap(data) ? data : {};
@@ -226,6 +244,7 @@ function readManifest(data: Data, dirName: string): TemplateManifest {
     setting_subscriptions: strings(m.setting_subscriptions),
     shared_settings: shared,
     v1_files: strings(m.v1_files),
+    v1_settings: v1Rules(m.v1_settings),
     version: str(m.version),
     requires: str(m.requires),
     // Invalid delimiters (reported by the schema check) never reach the lexer: an empty one made it loop.

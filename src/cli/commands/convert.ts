@@ -70,6 +70,8 @@ export async function convertWith(
         delete: conversion.delete,
         excluded: conversion.excluded,
         unconverted: conversion.unconverted,
+        moved: conversion.moved,
+        dropped: conversion.dropped,
         diff,
         problems: conversion.problems.map(jsonProblem),
       });
@@ -93,6 +95,10 @@ export async function convertWith(
     }
     if (conversion.unconverted.length > 0) {
       io.out(`not converted (kept as comments): ${conversion.unconverted.join(', ')}\n`);
+    }
+    for (const m of conversion.moved) io.out(`moved: ${m.from} -> ${m.to}\n`);
+    if (conversion.dropped.length > 0) {
+      io.out(`dropped (PDK settings with no equivalent here): ${conversion.dropped.join(', ')}\n`);
     }
     if (!written && io.interactive && (await confirm(`Write the converted ${file}? [y/N] `))) {
       writeConversion(conversion);
