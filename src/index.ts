@@ -8,6 +8,14 @@
  * ```
  */
 
+// `pantograph convert`: a PDK V1 .sync.yml turned into V2.
+export {
+  type Conversion,
+  type ConvertedTemplate,
+  type ConvertOptions,
+  convertSyncFile,
+  writeConversion,
+} from './engine/convert.js';
 // Editor support (the language server, `pantograph schema`): one file's text checked, settings as `show`
 // sees them, the composed schema of a project's .sync.yml.
 export * from './engine/editor.js';
