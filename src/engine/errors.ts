@@ -77,6 +77,8 @@ export type EngineErrorCode =
   | 'AUTHOR_NO_REPOSITORY'
   | 'AUTHOR_UNKNOWN_TEMPLATE'
   | 'CONVERT_CONFLICT'
+  | 'CONVERT_UNKNOWN_SETTING'
+  | 'CONVERT_UNKNOWN_FILE'
   // new class|defined_type (objects.ts)
   | 'OBJECT_NAME'
   | 'OBJECT_EXISTS'

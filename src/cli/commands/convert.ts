@@ -71,6 +71,7 @@ export async function convertWith(
         excluded: conversion.excluded,
         unconverted: conversion.unconverted,
         moved: conversion.moved,
+        convertSettings: conversion.convertSettings,
         dropped: conversion.dropped,
         diff,
         problems: conversion.problems.map(jsonProblem),
@@ -97,8 +98,11 @@ export async function convertWith(
       io.out(`not converted (kept as comments): ${conversion.unconverted.join(', ')}\n`);
     }
     for (const m of conversion.moved) io.out(`moved: ${m.from} -> ${m.to}\n`);
+    for (const setting of conversion.convertSettings) {
+      io.out(`set: ${setting} (so that the project renders what PDK's templates rendered)\n`);
+    }
     if (conversion.dropped.length > 0) {
-      io.out(`dropped (PDK settings with no equivalent here): ${conversion.dropped.join(', ')}\n`);
+      io.out(`dropped (no effect in PDK, or no equivalent here): ${conversion.dropped.join(', ')}\n`);
     }
     if (!written && io.interactive && (await confirm(`Write the converted ${file}? [y/N] `))) {
       writeConversion(conversion);
