@@ -171,14 +171,14 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
     ],
     [
       'test',
-      'the unit test of an existing class or defined type of manifests/ (`pdk new test --unit`)',
+      'the unit test of an existing class or defined type of manifests/, as `pdk new test --unit` makes it',
       'class or defined type name, e.g. config or ntp::config',
     ],
   ];
   for (const [kind, description, name] of objects) {
     const command = newCommand
       .command(kind)
-      .description(`${description}, as \`pdk new ${kind}\` makes them`)
+      .description(kind === 'test' ? description : `${description}, as \`pdk new ${kind}\` makes them`)
       .argument('<name>', name);
     if (kind === 'function') {
       command.addOption(

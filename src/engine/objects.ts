@@ -6,11 +6,11 @@
  * `object_templates/<template>.epp` of the project's first trusted template source that has it, else from
  * the default repository. Nothing is written when any target exists already.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { compileEpp } from '../epp/index.js';
 import { EngineError } from './errors.js';
-import { moduleName, type ObjectKind, WHAT } from './object-names.js';
+import { moduleName, type ObjectKind } from './object-names.js';
 import { type ObjectOptions, planObject } from './object-targets.js';
 import type { ProjectOptions } from './project.js';
 import { loadSyncConfig, SYNC_FILE } from './project-config.js';
@@ -38,10 +38,10 @@ export async function createObject(
   const module = moduleName(root);
   const plan = planObject(root, module, kind, given, options);
   for (const { path } of plan.files) {
-    if (existsSync(join(root, path))) {
+    if (present(join(root, path))) {
       throw new EngineError(
         'OBJECT_EXISTS',
-        `cannot create ${kind === 'test' ? plan.label : WHAT[kind]} '${plan.name}': ${path} already exists`,
+        `cannot create ${plan.label} '${plan.name}': ${path} already exists`,
         { hint: 'choose another name, or remove the file first; nothing was written' },
       );
     }
@@ -75,6 +75,16 @@ function render(dirs: readonly string[], template: string, values: Readonly<Reco
     ? Object.fromEntries(declared.filter((p) => p.name in values).map((p) => [p.name, values[p.name]]))
     : values;
   return compiled.render(given);
+}
+
+/** Anything at `path`, a dangling symbolic link included. */
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** As PDK's `write_file` leaves a text: Unix line breaks, ending with one. */

@@ -71,6 +71,12 @@ describe('pantograph new task|fact|function|provider|transport: byte for byte as
       { description: 'Syncs "the" clock – vite/fast \\ now\tand then' },
     ],
     ['task', 'empty_description', ['--description', ''], { description: '' }],
+    [
+      'task',
+      'controls',
+      ['--description', 'a\u0001b\u001fc\bd\fe\rf\ng\u007fh\u2028i"/'],
+      { description: 'a\u0001b\u001fc\bd\fe\rf\ng\u007fh\u2028i"/' },
+    ],
     ['fact', 'ntp_servers', [], {}],
     ['fact', 'Ntp2', [], {}],
     ['fact', 'if', [], {}],
