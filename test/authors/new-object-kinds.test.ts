@@ -1,7 +1,7 @@
 /**
  * Issue 17, item 5: `pantograph new task|fact|function|provider|transport|test` write what `pdk new` writes:
  * the same files at the same paths with the same bytes. The oracle is PDK's own generator code run by the
- * system Ruby over pdk-templates' ERB object templates (test/fixtures/pdk-object-templates/pdk-render.rb);
+ * system Ruby over pdk-templates' ERB object templates (test/helpers/pdk-objects.ts);
  * each case compares every file the command leaves in a fresh module with the oracle's, path and bytes.
  * Bad names, existing files and a directory that is not a module are refused, with nothing written.
  */
@@ -10,11 +10,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, snapshotDir, tempDir, tempTree } from '../helpers/fs.js';
+import { pdkNew } from '../helpers/pdk-objects.js';
 
 afterAll(removeTempDirs);
 
 const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
-const oracle = resolve(import.meta.dirname, '../fixtures/pdk-object-templates/pdk-render.rb');
 const METADATA = JSON.stringify({ name: 'acme-ntp', version: '0.1.0' });
 
 function pantograph(cwd: string, ...args: string[]) {
@@ -26,25 +26,9 @@ function pantograph(cwd: string, ...args: string[]) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Ruby's json gem writes an empty object on one line from 2.8 on; PDK's packages have an older one. */
-const rubyJsonBefore28 = (() => {
-  const v = spawnSync('ruby', ['-rjson', '-e', 'print JSON::VERSION'], { encoding: 'utf8' }).stdout;
-  const [major = 0, minor = 0] = v.split('.').map(Number);
-  return major < 2 || (major === 2 && minor < 8);
-})();
-
 /** What `pdk new <kind> <name>` writes in module `ntp`: path -> text. */
-function pdkNew(kind: string, name: string, options: Record<string, unknown> = {}): Record<string, string> {
-  const r = spawnSync('ruby', [oracle, kind, 'ntp', name, JSON.stringify(options)], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`ruby: ${r.stderr}`);
-  const files = JSON.parse(r.stdout) as Record<string, string>;
-  if (!rubyJsonBefore28) {
-    for (const [path, text] of Object.entries(files)) {
-      if (path.endsWith('.json')) files[path] = text.replace(/^( *)(".*": )\{\}/gm, '$1$2{\n$1}');
-    }
-  }
-  return files;
-}
+const pdkNewNtp = (kind: string, name: string, options: Record<string, unknown> = {}) =>
+  pdkNew(kind, 'ntp', name, options);
 
 /** Every file under `dir` but those of `except`: path -> text. */
 function filesIn(dir: string, except: readonly string[] = ['metadata.json']): Record<string, string> {
@@ -98,7 +82,7 @@ describe('pantograph new task|fact|function|provider|transport: byte for byte as
       const r = pantograph(module, 'new', kind, name, ...flags);
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
-      const expected = pdkNew(kind, name, options);
+      const expected = pdkNewNtp(kind, name, options);
       expect(filesIn(module)).toEqual(expected);
       // the report lists every file, the object first
       const listed = r.stdout.split('\n').slice(1, -1);
@@ -151,7 +135,7 @@ describe('pantograph new test: the unit test of an existing class or defined typ
       const r = pantograph(module, 'new', 'test', '--unit', given);
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
-      const expected = pdkNew(kind, name, { spec_only: true });
+      const expected = pdkNewNtp(kind, name, { spec_only: true });
       expect(filesIn(module, Object.keys(manifests))).toEqual(expected);
       expect(r.stdout).toBe(
         `created unit test for ${kind === 'class' ? 'class' : 'defined type'} ${name}:\n  ${Object.keys(expected)[0]}\n`,
@@ -278,7 +262,9 @@ describe('pantograph new: names, existing files and modules, as PDK checks them'
     expect(snapshotDir(module)).toEqual(before);
     expect(pantograph(module, 'new', 'task', 'sync').status).toBe(0);
     expect(readFileSync(join(module, 'tasks/sync.md'), 'utf8')).toBe('# sync\n');
-    expect(readFileSync(join(module, 'tasks/sync.sh'), 'utf8')).toBe(pdkNew('task', 'sync')['tasks/sync.sh']);
+    expect(readFileSync(join(module, 'tasks/sync.sh'), 'utf8')).toBe(
+      pdkNewNtp('task', 'sync')['tasks/sync.sh'],
+    );
   });
 
   it('outside a module, every kind says so and what to do', () => {
@@ -310,7 +296,7 @@ describe('pantograph new: names, existing files and modules, as PDK checks them'
     );
     // the files the source does not have come from the default repository
     expect(readFileSync(join(module, 'lib/puppet/type/ntp_peer.rb'), 'utf8')).toBe(
-      pdkNew('provider', 'ntp_peer')['lib/puppet/type/ntp_peer.rb'],
+      pdkNewNtp('provider', 'ntp_peer')['lib/puppet/type/ntp_peer.rb'],
     );
   });
 });
