@@ -2,8 +2,8 @@
  * Names for `pantograph new <kind>`: the module's own name, and the rules PDK's `OptionValidator` applies to
  * each kind's name (lib/pdk/cli/util/option_validator.rb), with the errors that say what to type instead.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { EngineError } from './errors.js';
 
 export type ObjectKind =
@@ -91,19 +91,40 @@ export function qualified(module: string, name: string): string {
   return name.split('::')[0] === module ? name : `${module}::${name}`;
 }
 
-/** `metadata.json`'s name without its author (`acme-ntp` -> `ntp`), as PDK takes it. */
-export function moduleName(root: string): string {
+/**
+ * The module `dir` is in, as PDK finds it: the nearest directory holding a `metadata.json`, `dir` or above
+ * (so `new` works from `manifests/` too); and its name without its author (`acme-ntp` -> `ntp`).
+ */
+export function findModule(dir: string): { root: string; module: string } {
+  let root = resolve(dir);
+  while (!existsSync(join(root, 'metadata.json'))) {
+    const parent = dirname(root);
+    if (parent === root) {
+      throw new EngineError(
+        'OBJECT_NOT_MODULE',
+        `${resolve(dir)} is not in a module: no metadata.json there or above`,
+        { hint: 'run it in a module (one with a metadata.json), or create one with `pantograph init`' },
+      );
+    }
+    root = parent;
+  }
+  return { root, module: moduleName(root) };
+}
+
+function moduleName(root: string): string {
+  const file = join(root, 'metadata.json');
   let metadata: { name?: unknown };
   try {
-    metadata = JSON.parse(readFileSync(join(root, 'metadata.json'), 'utf8')) as { name?: unknown };
+    metadata = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown };
   } catch (e) {
-    throw new EngineError('OBJECT_NOT_MODULE', `${root} is not a module: ${(e as Error).message}`, {
-      hint: 'run it in a module (one with a metadata.json), or create one with `pantograph init`',
+    throw new EngineError('OBJECT_NOT_MODULE', `cannot read ${file}: ${(e as Error).message}`, {
+      position: { file, line: 1, column: 1 },
+      hint: 'fix it (a JSON object with "name": "author-module"), or create a module with `pantograph init`',
     });
   }
   if (typeof metadata.name !== 'string' || metadata.name === '') {
     throw new EngineError('OBJECT_NOT_MODULE', `metadata.json in ${root} has no name`, {
-      position: { file: join(root, 'metadata.json'), line: 1, column: 1 },
+      position: { file, line: 1, column: 1 },
       hint: 'give it "name": "author-module"',
     });
   }

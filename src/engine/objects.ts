@@ -1,16 +1,16 @@
 /**
- * `pantograph new class|defined_type|task|fact|function|provider|transport|test <name>`: a new object in a
- * module and its tests, as PDK's `pdk new` makes them (same names, same paths, the same bytes as
+ * `pantograph new class|defined_type|task|fact|function|provider|transport|test <name>`: a new object in the
+ * module (the working directory's, or the one it is in) and its tests, as PDK's `pdk new` makes them (same names, same paths, the same bytes as
  * pdk-templates' object templates). Names are checked in object-names.ts, the files of each kind are
  * listed in object-targets.ts; here the texts are rendered and written. The text of each file comes from
  * `object_templates/<template>.epp` of the project's first trusted template source that has it, else from
  * the default repository. Nothing is written when any target exists already.
  */
 import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { compileEpp } from '../epp/index.js';
 import { EngineError } from './errors.js';
-import { moduleName, type ObjectKind } from './object-names.js';
+import { findModule, type ObjectKind } from './object-names.js';
 import { type ObjectOptions, planObject } from './object-targets.js';
 import type { ProjectOptions } from './project.js';
 import { loadSyncConfig, SYNC_FILE } from './project-config.js';
@@ -20,6 +20,8 @@ export { OBJECT_KINDS, type ObjectKind } from './object-names.js';
 export type { ObjectOptions } from './object-targets.js';
 
 export interface NewObject {
+  /** The module's root (the nearest directory with a metadata.json). */
+  readonly root: string;
   /** The full name (`<module>::<name>` for classes, defined types, functions and tasks). */
   readonly name: string;
   /** What was made, for messages: `class`, `defined type`, `unit test for class`... */
@@ -34,8 +36,7 @@ export async function createObject(
   given: string,
   options: ProjectOptions & ObjectOptions = {},
 ): Promise<NewObject> {
-  const root = resolve(dir);
-  const module = moduleName(root);
+  const { root, module } = findModule(dir);
   const plan = planObject(root, module, kind, given, options);
   for (const { path } of plan.files) {
     if (present(join(root, path))) {
@@ -55,7 +56,7 @@ export async function createObject(
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text, { flag: 'wx' }); // never over a file that appeared meanwhile
   }
-  return { name: plan.name, label: plan.label, files: rendered.map((r) => r.path) };
+  return { root, name: plan.name, label: plan.label, files: rendered.map((r) => r.path) };
 }
 
 /**

@@ -102,6 +102,7 @@ describe('pantograph new task|fact|function|provider|transport: byte for byte as
     expect(JSON.parse(json.stdout)).toEqual({
       kind: 'provider',
       name: 'ntp_peer',
+      root: module,
       files: [
         'lib/puppet/type/ntp_peer.rb',
         'lib/puppet/provider/ntp_peer/ntp_peer.rb',
@@ -267,12 +268,38 @@ describe('pantograph new: names, existing files and modules, as PDK checks them'
     );
   });
 
+  it("from a module's subdirectory, as PDK: the module's paths, and which module", () => {
+    const module = tempTree({ 'metadata.json': METADATA, 'manifests/init.pp': 'class ntp {\n}\n' });
+    const r = pantograph(join(module, 'manifests'), 'new', 'fact', 'ntp_servers');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(
+      `created fact ntp_servers in ${module}:\n  lib/facter/ntp_servers.rb\n  spec/unit/facter/ntp_servers_spec.rb\n`,
+    );
+    expect(pantograph(join(module, 'manifests'), 'new', 'test', 'ntp').status).toBe(0);
+    expect(filesIn(module, ['metadata.json', 'manifests/init.pp'])).toEqual({
+      ...pdkNewNtp('fact', 'ntp_servers'),
+      ...pdkNewNtp('class', 'ntp', { spec_only: true }),
+    });
+  });
+
+  it('a metadata.json that is not JSON, or has no name, is named with what to do', () => {
+    const broken = tempTree({ 'metadata.json': '{ "name": ' });
+    const r = pantograph(broken, 'new', 'task', 'install');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`cannot read ${join(broken, 'metadata.json')}`);
+    expect(r.stderr).toContain('[OBJECT_NOT_MODULE]');
+    const nameless = tempTree({ 'metadata.json': '{}' });
+    expect(pantograph(nameless, 'new', 'task', 'install').stderr).toContain('has no name');
+    expect(filesIn(broken)).toEqual({});
+    expect(filesIn(nameless)).toEqual({});
+  });
+
   it('outside a module, every kind says so and what to do', () => {
     const dir = tempDir();
     for (const kind of ['task', 'fact', 'function', 'provider', 'transport', 'test']) {
       const r = pantograph(dir, 'new', kind, 'thing');
       expect(r.status, kind).toBe(1);
-      expect(r.stderr).toContain('is not a module');
+      expect(r.stderr).toContain('is not in a module: no metadata.json there or above');
       expect(r.stderr).toContain('[OBJECT_NOT_MODULE]');
       expect(r.stderr).toContain('pantograph init');
     }

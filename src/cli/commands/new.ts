@@ -60,10 +60,12 @@ export async function newObject(
       ...(flags.description !== undefined ? { description: flags.description } : {}),
     });
     if (global.format === 'json') {
-      printJson(io, { kind, name: made.name, files: made.files });
+      printJson(io, { kind, name: made.name, root: made.root, files: made.files });
       return 0;
     }
-    io.out(`created ${made.label} ${made.name}:\n`);
+    // paths are the module's; from one of its subdirectories, say which module
+    const where = made.root === projectDir(io, global) ? '' : ` in ${shortPath(made.root, io.cwd)}`;
+    io.out(`created ${made.label} ${made.name}${where}:\n`);
     for (const f of made.files) io.out(`  ${f}\n`);
     return 0;
   });
