@@ -51,30 +51,8 @@ export function planObject(
       const name = qualified(module, given);
       return { name, label: WHAT[kind], files: [manifest(kind, name), spec(kind, name)] };
     }
-    case 'test': {
-      const found = findDeclaration(root, module, given);
-      if (!found) {
-        throw new EngineError(
-          'OBJECT_NOT_FOUND',
-          `no class or defined type '${given}'${given.startsWith(`${module}::`) ? '' : ` or '${module}::${given}'`} in manifests/`,
-          {
-            hint: `\`new test\` writes the unit test of an existing class or defined type; \`pantograph new class ${given}\` writes a class and its test`,
-          },
-        );
-      }
-      if (found.name !== module && !found.name.startsWith(`${module}::`)) {
-        throw new EngineError(
-          'OBJECT_NAME',
-          `${WHAT[found.kind]} '${found.name}' (${found.file}) is outside the module's namespace '${module}'`,
-          { hint: `Puppet loads only ${module} and ${module}::* from this module: rename it first` },
-        );
-      }
-      return {
-        name: found.name,
-        label: `unit test for ${WHAT[found.kind]}`,
-        files: [spec(found.kind, found.name)],
-      };
-    }
+    case 'test':
+      return testPlan(root, module, given);
     case 'function':
       return functionPlan(module, given, options.type ?? 'native');
     case 'task':
@@ -148,6 +126,32 @@ function spec(kind: 'class' | 'defined_type', name: string): ObjectFile {
     path: `spec/${SPEC_DIR[kind]}/${(parts.length > 1 ? parts.slice(1) : parts).join('/')}_spec.rb`,
     template: `${kind}_spec.epp`,
     values: { name },
+  };
+}
+
+/** `new test`: the spec alone of a class or defined type the module declares in `manifests/`. */
+function testPlan(root: string, module: string, given: string): ObjectPlan {
+  const found = findDeclaration(root, module, given);
+  if (!found) {
+    throw new EngineError(
+      'OBJECT_NOT_FOUND',
+      `no class or defined type '${given}'${given.startsWith(`${module}::`) ? '' : ` or '${module}::${given}'`} in manifests/`,
+      {
+        hint: `\`new test\` writes the unit test of an existing class or defined type; \`pantograph new class ${given}\` writes a class and its test`,
+      },
+    );
+  }
+  if (found.name !== module && !found.name.startsWith(`${module}::`)) {
+    throw new EngineError(
+      'OBJECT_NAME',
+      `${WHAT[found.kind]} '${found.name}' (${found.file}) is outside the module's namespace '${module}'`,
+      { hint: `Puppet loads only ${module} and ${module}::* from this module: rename it first` },
+    );
+  }
+  return {
+    name: found.name,
+    label: `unit test for ${WHAT[found.kind]}`,
+    files: [spec(found.kind, found.name)],
   };
 }
 
