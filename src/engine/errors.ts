@@ -79,10 +79,12 @@ export type EngineErrorCode =
   | 'CONVERT_CONFLICT'
   | 'CONVERT_UNKNOWN_SETTING'
   | 'CONVERT_UNKNOWN_FILE'
-  // new class|defined_type (objects.ts)
+  // new class|defined_type|task|fact|function|provider|transport|test (objects.ts, object-*.ts)
   | 'OBJECT_NAME'
+  | 'OBJECT_OPTION'
   | 'OBJECT_EXISTS'
   | 'OBJECT_NOT_MODULE'
+  | 'OBJECT_NOT_FOUND'
   | 'OBJECT_TEMPLATE'
   // fleet (src/fleet)
   | 'FLEET_NOT_FOUND'
