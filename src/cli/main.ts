@@ -215,6 +215,10 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
       .description('convert a PDK templates V1 .sync.yml to V2 once, showing the diff')
       .option('-y, --yes', 'write without asking')
       .option(
+        '--apply',
+        'then apply the templates, with diffs, as `pdk convert` does (with --yes: also over files PDK wrote)',
+      )
+      .option(
         '--source <location>',
         'a template source (directory or git URL) searched before default (repeatable)',
         (value: string, previous: string[] | undefined) => [...(previous ?? []), value],

@@ -221,7 +221,7 @@ describe('pantograph convert', () => {
     const r = await run(project, 'convert', '--yes');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /wrote \.sync\.yml; run `pantograph validate` to check the settings against the templates\n$/,
+      /wrote \.sync\.yml\nnext: `pantograph status --diff` shows what the templates would change, `pantograph apply` does it\n$/,
     );
     expect(readFileSync(join(project, '.sync.yml'), 'utf8')).toBe(V2);
     const again = await run(project, 'convert', '--yes');
@@ -245,12 +245,14 @@ describe('pantograph convert', () => {
     expect(readFileSync(join(project, '.sync.yml'), 'utf8')).toBe(V1);
     const yes = await convertWith(io, { format: 'text' }, {}, async (q) => {
       questions.push(q);
-      return true;
+      return q.startsWith('Write');
     });
     expect(yes).toBe(0);
+    // Then, as `pdk convert`, it offers to apply the templates (declined here).
     expect(questions).toEqual([
       'Write the converted .sync.yml? [y/N] ',
       'Write the converted .sync.yml? [y/N] ',
+      'Apply the templates now (diffs first, then a question per file)? [y/N] ',
     ]);
     expect(readFileSync(join(project, '.sync.yml'), 'utf8')).toBe(V2);
   });
@@ -537,4 +539,41 @@ describe('convert: every V1 key converted or reported (issue 17)', () => {
       expect(hasErrors(v.problems)).toBe(false);
     }
   }, 120_000);
+});
+
+describe('convert --apply: convert, then apply as `pdk convert` does', () => {
+  it('puppetlabs-ntp: writes .sync.yml, applies with diffs, and the module is then in line', async () => {
+    const { cpSync } = await import('node:fs');
+    const { resolve } = await import('node:path');
+    const { spawnSync } = await import('node:child_process');
+    const dir = tempTree({});
+    cpSync(resolve(import.meta.dirname, '../fixtures/real-modules/puppetlabs-ntp'), dir, { recursive: true });
+    const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
+    const env = { ...process.env, NO_COLOR: '1', PANTOGRAPH_DEFAULT_SOURCE: '' };
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: 'utf8', env });
+    const r = cli('convert', '--yes', '--apply');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('wrote .sync.yml\n');
+    // The apply's diffs: ntp's .pdkignore loses pdk-templates' '/..yml' for '/.rubocop.yml'.
+    expect(r.stdout).toContain('-/..yml\n+/.rubocop.yml\n');
+    expect(readFileSync(join(dir, '.pdkignore'), 'utf8')).toContain('/.rubocop.yml\n');
+    const status = cli('status', '--format', 'json');
+    expect(JSON.parse(status.stdout).drift).toBe(false);
+  }, 60_000);
+
+  it('without --apply and off a terminal, says what to run next and applies nothing', async () => {
+    const { cpSync } = await import('node:fs');
+    const { resolve } = await import('node:path');
+    const { spawnSync } = await import('node:child_process');
+    const dir = tempTree({});
+    cpSync(resolve(import.meta.dirname, '../fixtures/real-modules/puppetlabs-ntp'), dir, { recursive: true });
+    const before = readFileSync(join(dir, '.pdkignore'), 'utf8');
+    const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
+    const env = { ...process.env, NO_COLOR: '1', PANTOGRAPH_DEFAULT_SOURCE: '' };
+    const r = spawnSync(process.execPath, [bin, 'convert', '--yes'], { cwd: dir, encoding: 'utf8', env });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('next: `pantograph status --diff`');
+    expect(readFileSync(join(dir, '.pdkignore'), 'utf8')).toBe(before);
+  }, 60_000);
 });
