@@ -133,12 +133,16 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   // V1 key -> the templates that replace it, by name.
   const claims = new Map<string, string[]>();
   const alwaysApply = new Set<string>();
+  // Templates whose V1 files PDK writes unless told not to, in listing order.
+  const v1Always: string[] = [];
   const v1Files = new Map<string, readonly string[]>();
   const rules = new Map<string, Readonly<Record<string, V1SettingRule>>>();
   for (const location of listTemplates(sources).templates) {
     const t = loadTemplate(location).template;
     if (!t) continue;
     if (t.manifest.always_apply) alwaysApply.add(t.name);
+    else if (t.manifest.v1_always && t.manifest.v1_files.length > 0 && !v1Always.includes(t.name))
+      v1Always.push(t.name);
     v1Files.set(t.name, t.manifest.v1_files);
     rules.set(t.name, t.manifest.v1_settings);
     for (const key of t.manifest.v1_files) {
@@ -224,6 +228,13 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
     if (!flags.unmanaged && !flags.delete) group.managed = true;
   }
 
+  // A template PDK applies to every module (`v1_always`) is listed unless the file said unmanaged/delete.
+  const keys = new Set((top.items as Pair[]).map((p) => (isScalar(p.key) ? String(p.key.value) : '')));
+  for (const name of v1Always) {
+    const files = v1Files.get(name) ?? [];
+    if (groups.has(name) || files.some((f) => keys.has(f) || claims.get(f)?.[0] !== name)) continue;
+    groups.set(name, { name, files: [], pairs: [], managed: true });
+  }
   const listed = [...groups.values()].filter((g) => g.managed && !alwaysApply.has(g.name));
   const excluded = deletions(deletedKeys, claims, v1Files, alwaysApply, groups, problems, positions);
   const pdk = new YAMLMap();

@@ -145,7 +145,10 @@ export function templateReadme(
     `| Always applied | ${m.always_apply ? `yes (a project excludes it with \`---${t.name}\` in \`templates\`)` : 'no (a project lists it in `templates`)'} |`,
   );
   if (m.requires !== undefined) out.push(`| Requires Pantograph | ${cell(m.requires)} |`);
-  if (m.v1_files.length > 0) out.push(`| Replaces V1 files | ${m.v1_files.map(code).join(', ')} |`);
+  if (m.v1_files.length > 0) {
+    const always = m.v1_always && !m.always_apply ? ' (PDK writes them in every module: `convert` lists the template)' : '';
+    out.push(`| Replaces V1 files | ${m.v1_files.map(code).join(', ')}${always} |`);
+  }
   out.push('');
   out.push(...usageSection(t));
   out.push(...filesSection(t));

@@ -86,6 +86,8 @@ export interface TemplateManifest {
   readonly setting_subscriptions: readonly string[];
   readonly shared_settings: Readonly<Record<string, SharedSettingDecl>>;
   readonly v1_files: readonly string[];
+  /** `convert` lists the template even when the V1 `.sync.yml` does not mention its files (PDK writes them). */
+  readonly v1_always: boolean;
   /** `convert`: V1 settings dropped (null) or moved (`template.setting`, optionally stripping a suffix). */
   readonly v1_settings: Readonly<Record<string, V1SettingRule>>;
   readonly version: string | undefined;

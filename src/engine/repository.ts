@@ -244,6 +244,7 @@ function readManifest(data: Data, dirName: string): TemplateManifest {
     setting_subscriptions: strings(m.setting_subscriptions),
     shared_settings: shared,
     v1_files: strings(m.v1_files),
+    v1_always: m.v1_always === true,
     v1_settings: v1Rules(m.v1_settings),
     version: str(m.version),
     requires: str(m.requires),

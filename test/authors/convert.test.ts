@@ -123,6 +123,28 @@ describe('convertSyncFile', () => {
     ]);
   });
 
+  it('lists a v1_always template for a module whose .sync.yml does not mention its files', async () => {
+    const repo = tempTree({
+      'gemfile/template.json': JSON.stringify({ name: 'gemfile', always_apply: true, v1_files: ['Gemfile'] }),
+      'rubocop/template.json': JSON.stringify({ name: 'rubocop', v1_files: ['.rubocop.yml'], v1_always: true }),
+    });
+    vi.stubEnv('PANTOGRAPH_DEFAULT_SOURCE', repo);
+    const silent = await convertSyncFile(tempTree({ '.sync.yml': 'Gemfile:\n  optional: {}\n' }));
+    expect(silent.after).toBe(
+      '# Converted from PDK templates V1 by `pantograph convert`.\npdk_template:\n  version: 2\n  templates:\n    - rubocop\ngemfile:\n  optional: {}\n',
+    );
+    expect(silent.templates).toEqual([
+      { name: 'gemfile', files: ['Gemfile'], listed: false },
+      { name: 'rubocop', files: [], listed: true },
+    ]);
+    // Unmanaged or deleted in V1: not listed.
+    for (const flag of ['unmanaged', 'delete']) {
+      const c = await convertSyncFile(tempTree({ '.sync.yml': `.rubocop.yml:\n  ${flag}: true\n` }));
+      expect(c.templates).toEqual([]);
+      expect(parseSyncConfig(c.after!, 'x/.sync.yml').templates).toEqual([]);
+    }
+  });
+
   it('excludes an always-applied template whose V1 files are all deleted', async () => {
     const project = tempTree({ '.sync.yml': 'Gemfile:\n  delete: true\n' });
     const c = await convertSyncFile(project);

@@ -99,6 +99,7 @@ describe('loadTemplate: a complete template', () => {
         ruby_versions: { description: 'Rubies', schema: { type: 'array' }, value: ['3.2'] },
       },
       v1_files: ['Gemfile'],
+      v1_always: false,
       v1_settings: {
         old: null,
         renamed: { to: 'gemfile.gems' },
@@ -205,6 +206,7 @@ describe('loadTemplate: defaults', () => {
       setting_subscriptions: [],
       shared_settings: {},
       v1_files: [],
+      v1_always: false,
       v1_settings: {},
       version: undefined,
       requires: undefined,
