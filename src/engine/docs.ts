@@ -146,7 +146,9 @@ export function templateReadme(
   );
   if (m.requires !== undefined) out.push(`| Requires Pantograph | ${cell(m.requires)} |`);
   if (m.v1_files.length > 0) {
-    const always = m.v1_always && !m.always_apply ? ' (PDK writes them in every module: `convert` lists the template)' : '';
+    const them = m.v1_files.length === 1 ? 'it' : 'them';
+    const always =
+      m.v1_always && !m.always_apply ? ` (PDK writes ${them} in every module: \`convert\` lists the template)` : '';
     out.push(`| Replaces V1 files | ${m.v1_files.map(code).join(', ')}${always} |`);
   }
   out.push('');
