@@ -63,7 +63,12 @@ export async function moduleParity(entry, { env = process.env, outputs } = {}) {
         writeFileSync(join(outputs, entry.name, path), text);
       }
       const lines = text === theirs ? 0 : diffLineCount(theirs, text);
-      files.push({ path, state: lines === 0 ? 'identical' : 'differing', diffLines: lines, template: ours.template });
+      files.push({
+        path,
+        state: lines === 0 ? 'identical' : 'differing',
+        diffLines: lines,
+        template: ours.template,
+      });
     }
     return {
       name: entry.name,

@@ -148,7 +148,9 @@ export function templateReadme(
   if (m.v1_files.length > 0) {
     const them = m.v1_files.length === 1 ? 'it' : 'them';
     const always =
-      m.v1_always && !m.always_apply ? ` (PDK writes ${them} in every module: \`convert\` lists the template)` : '';
+      m.v1_always && !m.always_apply
+        ? ` (PDK writes ${them} in every module: \`convert\` lists the template)`
+        : '';
     out.push(`| Replaces V1 files | ${m.v1_files.map(code).join(', ')}${always} |`);
   }
   out.push('');

@@ -126,7 +126,11 @@ describe('convertSyncFile', () => {
   it('lists a v1_always template for a module whose .sync.yml does not mention its files', async () => {
     const repo = tempTree({
       'gemfile/template.json': JSON.stringify({ name: 'gemfile', always_apply: true, v1_files: ['Gemfile'] }),
-      'rubocop/template.json': JSON.stringify({ name: 'rubocop', v1_files: ['.rubocop.yml'], v1_always: true }),
+      'rubocop/template.json': JSON.stringify({
+        name: 'rubocop',
+        v1_files: ['.rubocop.yml'],
+        v1_always: true,
+      }),
     });
     vi.stubEnv('PANTOGRAPH_DEFAULT_SOURCE', repo);
     const silent = await convertSyncFile(tempTree({ '.sync.yml': 'Gemfile:\n  optional: {}\n' }));
