@@ -133,7 +133,8 @@ describe('convertSyncFile', () => {
       }),
     });
     vi.stubEnv('PANTOGRAPH_DEFAULT_SOURCE', repo);
-    const silent = await convertSyncFile(tempTree({ '.sync.yml': 'Gemfile:\n  optional: {}\n' }));
+    const module = tempTree({ '.sync.yml': 'Gemfile:\n  optional: {}\n' });
+    const silent = await convertSyncFile(module);
     expect(silent.after).toBe(
       '# Converted from PDK templates V1 by `pantograph convert`.\npdk_template:\n  version: 2\n  templates:\n    - rubocop\ngemfile:\n  optional: {}\n',
     );
@@ -141,6 +142,9 @@ describe('convertSyncFile', () => {
       { name: 'gemfile', files: ['Gemfile'], listed: false },
       { name: 'rubocop', files: [], listed: true },
     ]);
+    expect((await run(module, 'convert')).stdout).toContain(
+      'template rubocop (listed in templates) <- (PDK writes its files in every module)\n',
+    );
     // Unmanaged or deleted in V1: not listed.
     for (const flag of ['unmanaged', 'delete']) {
       const c = await convertSyncFile(tempTree({ '.sync.yml': `.rubocop.yml:\n  ${flag}: true\n` }));

@@ -86,7 +86,9 @@ export async function convertWith(
     io.out(diff);
     for (const t of conversion.templates) {
       const how = t.listed ? 'listed in templates' : 'settings only';
-      io.out(`template ${t.name} (${how}) <- ${t.files.join(', ')}\n`);
+      // A v1_always template the V1 file does not mention: PDK wrote its files anyway.
+      const from = t.files.length > 0 ? t.files.join(', ') : '(PDK writes its files in every module)';
+      io.out(`template ${t.name} (${how}) <- ${from}\n`);
     }
     if (conversion.unmanaged.length > 0) io.out(`unmanaged: ${conversion.unmanaged.join(', ')}\n`);
     if (conversion.delete.length > 0) io.out(`delete: ${conversion.delete.join(', ')}\n`);
