@@ -145,14 +145,7 @@ export function templateReadme(
     `| Always applied | ${m.always_apply ? `yes (a project excludes it with \`---${t.name}\` in \`templates\`)` : 'no (a project lists it in `templates`)'} |`,
   );
   if (m.requires !== undefined) out.push(`| Requires Pantograph | ${cell(m.requires)} |`);
-  if (m.v1_files.length > 0) {
-    const them = m.v1_files.length === 1 ? 'it' : 'them';
-    const always =
-      m.v1_always && !m.always_apply
-        ? ` (PDK writes ${them} in every module: \`convert\` lists the template)`
-        : '';
-    out.push(`| Replaces V1 files | ${m.v1_files.map(code).join(', ')}${always} |`);
-  }
+  if (m.v1_files.length > 0) out.push(`| Replaces V1 files | ${m.v1_files.map(code).join(', ')} |`);
   out.push('');
   out.push(...usageSection(t));
   out.push(...filesSection(t));

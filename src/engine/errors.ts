@@ -77,10 +77,14 @@ export type EngineErrorCode =
   | 'AUTHOR_NO_REPOSITORY'
   | 'AUTHOR_UNKNOWN_TEMPLATE'
   | 'CONVERT_CONFLICT'
-  // new class|defined_type (objects.ts)
+  | 'CONVERT_UNKNOWN_SETTING'
+  | 'CONVERT_UNKNOWN_FILE'
+  // new class|defined_type|task|fact|function|provider|transport|test (objects.ts, object-*.ts)
   | 'OBJECT_NAME'
+  | 'OBJECT_OPTION'
   | 'OBJECT_EXISTS'
   | 'OBJECT_NOT_MODULE'
+  | 'OBJECT_NOT_FOUND'
   | 'OBJECT_TEMPLATE'
   // fleet (src/fleet)
   | 'FLEET_NOT_FOUND'

@@ -86,10 +86,12 @@ export interface TemplateManifest {
   readonly setting_subscriptions: readonly string[];
   readonly shared_settings: Readonly<Record<string, SharedSettingDecl>>;
   readonly v1_files: readonly string[];
-  /** `convert` lists the template even when the V1 `.sync.yml` does not mention its files (PDK writes them). */
-  readonly v1_always: boolean;
   /** `convert`: V1 settings dropped (null) or moved (`template.setting`, optionally stripping a suffix). */
   readonly v1_settings: Readonly<Record<string, V1SettingRule>>;
+  /** `convert`: what PDK did with the V1 files when `.sync.yml` said nothing (absent: applied when named). */
+  readonly v1_default: 'managed' | 'unmanaged' | undefined;
+  /** `convert`: settings written into the template's section when it is applied to a V1 project. */
+  readonly v1_convert_settings: DataMap;
   readonly version: string | undefined;
   /** Semver range of Pantograph versions this template works with. */
   readonly requires: string | undefined;
