@@ -46,13 +46,15 @@ describe('pantograph init with the default templates', () => {
     expect(existsSync(join(root, '.pantograph.lock'))).toBe(true);
     expect((await run(root, 'status', '--check')).code).toBe(0);
     expect(await run(root, 'apply')).toEqual({ code: 0, stderr: '', stdout: 'Nothing to change\n' });
-    // the newcomer's next step: an opt-in template, which also publishes gems into the Gemfile
+    // the newcomer's next step: an opt-in template, which also adds its check to CI (its gems are in the
+    // Gemfile already, as in PDK's)
+    expect(read(root, 'Gemfile')).toContain('gem "rubocop"');
     expect((await run(root, 'add', 'template', 'rubocop')).code).toBe(0);
     const applied = await run(root, 'apply');
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain('create    .rubocop.yml\n');
-    expect(applied.stdout).toContain('changed   Gemfile  (template output changed)\n');
-    expect(read(root, 'Gemfile')).toContain('rubocop');
+    expect(applied.stdout).toContain('changed   .github/workflows/ci.yml  (template output changed)\n');
+    expect(applied.stdout).not.toContain('Gemfile');
     expect((await run(root, 'status', '--check')).code).toBe(0);
   });
 });

@@ -174,8 +174,8 @@ describe('a module with every template', () => {
       expect(file, path).toBeDefined();
       return Buffer.from(file!.content).toString('utf8');
     };
-    expect(text('Gemfile')).toMatch(/^ {2}gem 'rubocop', '~> 1\.50\.0', +require: false$/m);
-    expect(text('Gemfile')).toMatch(/^group :system_tests do\n {2}gem 'puppet_litmus'/m);
+    expect(text('Gemfile')).toMatch(/^ {2}gem "rubocop", '~> 1\.50\.0', +require: false$/m);
+    expect(text('Gemfile')).toMatch(/^group :system_tests do\n {2}gem "puppet_litmus"/m);
     expect(text('.pdkignore')).toMatch(/^\/provision\.yaml$/m);
     expect(text('.github/workflows/ci.yml')).toContain('check:test_file rubocop\n');
     expect(text('.github/workflows/ci.yml')).toContain('  acceptance:\n');
@@ -217,8 +217,12 @@ describe('settings', () => {
       'pdk_template:\n  version: 2\n  templates: [rubocop]\nrubocop:\n  selected_profile: off\n',
     );
     expect(result.problems.map((p) => `${p.severity} ${p.code}`)).toEqual(['warning SYNC_AMBIGUOUS_SCALAR']);
-    const rubocop = result.files.find((f) => f.path === '.rubocop.yml');
-    expect(Buffer.from(rubocop!.content).toString('utf8')).toContain("# Profile 'off'");
+    const rubocop = Buffer.from(result.files.find((f) => f.path === '.rubocop.yml')!.content).toString(
+      'utf8',
+    );
+    // The off profile: every cop RuboCop enables by default is disabled, and no configuration is kept.
+    expect(rubocop).toContain('\nBundler/OrderedGems:\n  Enabled: false\n');
+    expect(rubocop).not.toContain('  Description:');
   });
 
   it('let a project turn litmus off: nothing written or published', async () => {
@@ -230,8 +234,9 @@ describe('settings', () => {
     expect(paths).not.toContain('provision.yaml');
     const ci = Buffer.from(result.files.find((f) => f.path === '.github/workflows/ci.yml')!.content);
     expect(ci.toString('utf8')).not.toContain('acceptance');
+    // litmus publishes no gems: PDK's Gemfile declares puppet_litmus in every module, and so does gemfile's.
     const gemfile = Buffer.from(result.files.find((f) => f.path === 'Gemfile')!.content);
-    expect(gemfile.toString('utf8')).not.toContain('puppet_litmus');
+    expect(gemfile.toString('utf8')).toContain('gem "puppet_litmus"');
   });
 });
 
