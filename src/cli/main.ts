@@ -73,7 +73,12 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
   const engineOptions = (command: Command, strict = false) => {
     command
       .option('--offline', 'git sources: use the cache only, never fetch')
-      .option('--trust', 'trust every git source, so that its JavaScript hooks may run');
+      .option('--trust', 'trust every git source, so that its JavaScript hooks may run')
+      .option(
+        '--template-url <url>',
+        'a V1 .sync.yml: render it with this V1 template repository, URL[#REF] or a directory (default: metadata.json template-url)',
+      )
+      .option('--template-ref <ref>', "a V1 .sync.yml: the template repository's branch, tag or commit");
     if (strict)
       command.option('--no-strict', "Puppet 7's behaviour: unknown variables warn and render empty");
     return command;

@@ -77,6 +77,18 @@ export type EngineErrorCode =
   | 'AUTHOR_NO_REPOSITORY'
   | 'AUTHOR_UNKNOWN_TEMPLATE'
   | 'CONVERT_CONFLICT'
+  // V1 template repositories run as they are (src/engine/v1)
+  | 'V1_TEMPLATE_URL'
+  | 'V1_DEFAULT_TEMPLATE'
+  | 'V1_NOT_V1_REPOSITORY'
+  | 'V1_UNTRUSTED'
+  | 'V1_RUBY_MISSING'
+  | 'V1_WORKER'
+  | 'V1_TIME_LIMIT'
+  | 'V1_OUTPUT_LIMIT'
+  | 'V1_RENDER'
+  | 'V1_CONFIG'
+  | 'V1_CONFIG_YAML'
   // new class|defined_type (objects.ts)
   | 'OBJECT_NAME'
   | 'OBJECT_EXISTS'
