@@ -45,7 +45,7 @@ export class V1TemplateError extends Error {
   override name = 'V1TemplateError';
 
   constructor(
-    readonly code: 'V1_RENDER' | 'V1_CONFIG',
+    readonly code: 'V1_RENDER' | 'V1_CONFIG' | 'V1_OUTPUT_LIMIT',
     /** The output path (e.g. `Gemfile`). */
     readonly path: string,
     /** Ruby's exception class, e.g. `NoMethodError`. */
@@ -59,13 +59,17 @@ export class V1TemplateError extends Error {
 
   toProblem(): Problem {
     const hint =
-      this.code === 'V1_CONFIG'
-        ? `check the \`${this.path}\` key of .sync.yml: PDK expects a mapping there (or \`unmanaged: true\`)`
-        : `the template failed with the settings .sync.yml gives: fix the setting it reads at that line, or set \`unmanaged: true\` under \`${this.path}\` in .sync.yml to leave the file alone; PDK fails the same way`;
+      this.code === 'V1_OUTPUT_LIMIT'
+        ? 'a template that builds a huge output; PANTOGRAPH_RUBY_OUTPUT_LIMIT (MB) raises the limit'
+        : this.code === 'V1_CONFIG'
+          ? `check the \`${this.path}\` key of .sync.yml: PDK expects a mapping there (or \`unmanaged: true\`)`
+          : `the template failed with the settings .sync.yml gives: fix the setting it reads at that line, or set \`unmanaged: true\` under \`${this.path}\` in .sync.yml to leave the file alone; PDK fails the same way`;
     return problem(
       'error',
       this.code,
-      `${this.path}: ${this.rubyClass}: ${this.message}`,
+      this.code === 'V1_OUTPUT_LIMIT'
+        ? `${this.path}: ${this.message}`
+        : `${this.path}: ${this.rubyClass}: ${this.message}`,
       this.position,
       hint,
     );

@@ -154,7 +154,9 @@ async function renderOne(
     return undefined;
   }
   if (!reply.ok) {
-    problems.push(templateError('V1_RENDER', f, reply.error as WorkerErrorInfo, v1).toProblem());
+    const error = reply.error as WorkerErrorInfo;
+    const code = error.class === 'OutputLimit' ? 'V1_OUTPUT_LIMIT' : 'V1_RENDER';
+    problems.push(templateError(code, f, error, v1).toProblem());
     return undefined;
   }
   const content = Buffer.from(reply.content as string, 'base64');
@@ -170,7 +172,7 @@ async function renderOne(
 }
 
 function templateError(
-  code: 'V1_RENDER' | 'V1_CONFIG',
+  code: 'V1_RENDER' | 'V1_CONFIG' | 'V1_OUTPUT_LIMIT',
   f: WorkerFile,
   error: WorkerErrorInfo,
   v1: V1Project,
