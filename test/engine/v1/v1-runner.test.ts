@@ -331,7 +331,12 @@ describe('without Ruby on the machine (the built command, PATH without ruby)', (
     expect(v1.stderr).toContain('pantograph convert');
 
     const v2repo = tempTree({
-      'base/template.json': JSON.stringify({ name: 'base', version: '1.0.0', always_apply: true, default_settings: {} }),
+      'base/template.json': JSON.stringify({
+        name: 'base',
+        version: '1.0.0',
+        always_apply: true,
+        default_settings: {},
+      }),
       'base/files/hello.txt': 'hello\n',
     });
     const v2 = tempTree({
