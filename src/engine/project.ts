@@ -106,7 +106,10 @@ export async function loadProject(dir: string, options: ProjectOptions = {}): Pr
         ? parseSyncConfig(options.syncText, join(resolve(dir), SYNC_FILE), resolve(dir))
         : loadSyncConfig(resolve(dir));
   } catch (e) {
-    if (e instanceof EngineError && (e.code === 'SYNC_V1' || e.code === 'SYNC_NOT_FOUND')) {
+    if (
+      e instanceof EngineError &&
+      (e.code === 'SYNC_V1' || e.code === 'SYNC_NOT_FOUND' || isV1Duplicate(e))
+    ) {
       return loadV1Project(dir, options, e);
     }
     throw e;
@@ -161,6 +164,24 @@ export async function loadProject(dir: string, options: ProjectOptions = {}): Pr
   };
 }
 
+/**
+ * A key given twice is an error in a V2 `.sync.yml`, but real V1 files have them (puppetlabs-apache's has
+ * two `Rakefile:`) and Ruby's YAML, so PDK, keeps the last: a V1 file with only that error is a V1 file.
+ */
+function isV1Duplicate(e: EngineError): boolean {
+  if (e.code !== 'SYNC_YAML' || e.problems.length === 0) return false;
+  if (!e.problems.every((p) => p.severity !== 'error' || /keys must be unique/i.test(p.message)))
+    return false;
+  const file = e.position?.file;
+  let text: string;
+  try {
+    text = file ? readFileSync(file, 'utf8') : '';
+  } catch {
+    return false;
+  }
+  return !/^["']?pdk_template["']?\s*:/m.test(text);
+}
+
 /** A V1 `.sync.yml`: rendered as it is when a V1 template repository is named (src/engine/v1). */
 async function loadV1Project(dir: string, options: ProjectOptions, notV2: EngineError): Promise<Project> {
   const root = resolve(dir);
@@ -169,6 +190,16 @@ async function loadV1Project(dir: string, options: ProjectOptions, notV2: Engine
   // Loaded only for V1 projects: V2 runs never load the V1 code.
   const { loadV1 } = await import('./v1/project.js');
   const { config, v1 } = await loadV1(root, options, metadata, notV2);
+  // Duplicate keys: read as Ruby reads them (the worker), with a note at each.
+  if (notV2.code === 'SYNC_YAML') {
+    for (const p of notV2.problems) {
+      problems.push({
+        ...p,
+        severity: 'warning',
+        message: `${p.message}: Ruby's YAML, and so PDK, keeps the last one`,
+      });
+    }
+  }
   return {
     root,
     config,

@@ -75,7 +75,7 @@ doomed.txt:
 
 const METADATA = '{"name": "acme-widget", "version": "1.2.3"}';
 
-function v1Project(repo: string, files: Tree = {}): string {
+function v1Project(files: Tree = {}): string {
   return tempTree({
     '.sync.yml': SYNC,
     'metadata.json': METADATA,
@@ -97,21 +97,31 @@ function output(p: RenderPlan, path: string): string | undefined {
 describe('V1 settings, as PDK merges them', () => {
   it('common: config_defaults.yml deep-merged with .sync.yml, arrays unioned, `---x` knocking x out', async () => {
     const repo = tempTree(v1Repo());
-    const p = await planOf(v1Project(repo), repo);
+    const p = await planOf(v1Project(), repo);
     expect(p.problems).toEqual([]);
     expect(output(p, 'common.txt')).toBe('greeting=hi\nitems=b,c\nnested={"keep"=>1, "change"=>2}\n');
   });
 
   it("a file's own key over common (a shallow merge), from config_defaults.yml and .sync.yml", async () => {
     const repo = tempTree(v1Repo());
-    const p = await planOf(v1Project(repo), repo);
+    const p = await planOf(v1Project(), repo);
     // YAML 1.1 as Ruby reads it: `yes` is true.
     expect(output(p, 'perfile.txt')).toBe('greeting=from the file key\nonly_here=true\nproject=yes please\n');
   });
 
+  it('a top-level key given twice: the last one wins, as in Ruby (and PDK), with a warning', async () => {
+    const repo = tempTree(v1Repo());
+    const root = v1Project({ '.sync.yml': `${SYNC}perfile.txt:\n  from_project: the second\n` });
+    const p = await planOf(root, repo);
+    expect(p.problems).toMatchObject([
+      { severity: 'warning', code: 'SYNC_YAML', file: join(root, '.sync.yml'), line: 13 },
+    ]);
+    expect(output(p, 'perfile.txt')).toContain('project=the second\n');
+  });
+
   it('ERB with trim mode `-`; `.erb` dropped from the name; other files copied as they are', async () => {
     const repo = tempTree(v1Repo());
-    const p = await planOf(v1Project(repo), repo);
+    const p = await planOf(v1Project(), repo);
     expect(output(p, 'trim.txt')).toBe('line 1\nline 2\nend\n');
     // PDK writes every file with a final newline.
     expect(output(p, 'plain.txt')).toBe('copied as it is <%= not erb %>\n');
@@ -120,7 +130,7 @@ describe('V1 settings, as PDK merges them', () => {
 
   it('the module metadata (@configs module_metadata, @metadata) and config_for', async () => {
     const repo = tempTree(v1Repo());
-    const p = await planOf(v1Project(repo), repo);
+    const p = await planOf(v1Project(), repo);
     expect(output(p, 'meta.txt')).toBe('acme-widget 1.2.3 from the file key\n');
   });
 
@@ -131,7 +141,7 @@ describe('V1 settings, as PDK merges them', () => {
         'moduleroot/pid2.txt.erb': '<%= Process.pid %>',
       }),
     );
-    const p = await planOf(v1Project(repo), repo);
+    const p = await planOf(v1Project(), repo);
     expect(output(p, 'pid1.txt')).toMatch(/^\d+\n$/);
     expect(output(p, 'pid1.txt')).toBe(output(p, 'pid2.txt'));
     expect(Number(output(p, 'pid1.txt'))).not.toBe(process.pid);
@@ -141,7 +151,7 @@ describe('V1 settings, as PDK merges them', () => {
 describe('V1 per-file keys and moduleroot_init through status and apply', () => {
   it('unmanaged is never written, delete removes, execute permissions managed, init only when missing', async () => {
     const repo = tempTree(v1Repo());
-    const root = v1Project(repo);
+    const root = v1Project();
     const status = await run(root, 'status', '--all', '--template-url', repo);
     expect(status.stderr).toBe('');
     expect(status.stdout).toMatch(/^delete +doomed\.txt +- +listed in delete$/m);
@@ -169,7 +179,7 @@ describe('V1 per-file keys and moduleroot_init through status and apply', () => 
 
   it('PDK never takes an execute bit away: an executable managed file stays executable', async () => {
     const repo = tempTree(v1Repo());
-    const root = v1Project(repo, { 'common.txt': { content: 'old\n', mode: 0o755 } });
+    const root = v1Project({ 'common.txt': { content: 'old\n', mode: 0o755 } });
     const p = await planOf(root, repo);
     expect(p.files.find((f) => f.path === 'common.txt')?.mode).toBe(0o755);
     expect(p.files.find((f) => f.path === 'trim.txt')?.mode).toBe(0o644);
@@ -177,7 +187,7 @@ describe('V1 per-file keys and moduleroot_init through status and apply', () => 
 
   it('hand edits are kept; a changed setting shows as a diff with apply --noop', async () => {
     const repo = tempTree(v1Repo());
-    const root = v1Project(repo);
+    const root = v1Project();
     expect((await run(root, 'apply', '--template-url', repo)).code).toBe(0);
     writeFileSync(join(root, 'trim.txt'), 'edited by hand\n');
     writeFileSync(join(root, '.sync.yml'), SYNC.replace('greeting: hi', 'greeting: hey'));
@@ -195,7 +205,7 @@ describe('V1 per-file keys and moduleroot_init through status and apply', () => 
     const first = remote.commit(v1Repo());
     remote.tag('1.0.0', first);
     remote.commit({ 'moduleroot/common.txt.erb': 'changed after 1.0.0\n' });
-    const root = v1Project('', {
+    const root = v1Project({
       'metadata.json': JSON.stringify({
         name: 'acme-widget',
         version: '1.2.3',
@@ -214,7 +224,7 @@ describe('V1 errors, each saying where and what to do', () => {
     const repo = tempTree(
       v1Repo({ 'moduleroot/broken.txt.erb': "ok\n<%# a comment %>\n<%= @configs['missing']['key'] %>\n" }),
     );
-    const p = await planOf(v1Project(repo), repo);
+    const p = await planOf(v1Project(), repo);
     const problem = p.problems.find((x) => x.code === 'V1_RENDER');
     expect(problem).toMatchObject({
       severity: 'error',
@@ -229,7 +239,7 @@ describe('V1 errors, each saying where and what to do', () => {
 
   it('an ERB syntax error names its line too', async () => {
     const repo = tempTree(v1Repo({ 'moduleroot/syntax.txt.erb': 'a\nb\n<% if true %>\nno end\n' }));
-    const p = await planOf(v1Project(repo), repo);
+    const p = await planOf(v1Project(), repo);
     const problem = p.problems.find((x) => x.code === 'V1_RENDER');
     expect(problem?.file).toBe(join(repo, 'moduleroot/syntax.txt.erb'));
     expect(problem?.message).toMatch(/SyntaxError/);
@@ -238,7 +248,7 @@ describe('V1 errors, each saying where and what to do', () => {
 
   it('a template that never ends is stopped at the time limit, and the worker restarts for the rest', async () => {
     const repo = tempTree(v1Repo({ 'moduleroot/aaa-loop.txt.erb': '<% loop {} %>' }));
-    const p = await planOf(v1Project(repo), repo, { ...process.env, PANTOGRAPH_RUBY_TIME_LIMIT: '1' });
+    const p = await planOf(v1Project(), repo, { ...process.env, PANTOGRAPH_RUBY_TIME_LIMIT: '1' });
     expect(p.problems.find((x) => x.code === 'V1_TIME_LIMIT')).toMatchObject({
       file: join(repo, 'moduleroot/aaa-loop.txt.erb'),
     });
@@ -247,7 +257,7 @@ describe('V1 errors, each saying where and what to do', () => {
 
   it('output beyond the size limit is refused', async () => {
     const repo = tempTree(v1Repo({ 'moduleroot/big.txt.erb': "<%= 'x' * (3 * 1024 * 1024) %>" }));
-    const p = await planOf(v1Project(repo), repo, { ...process.env, PANTOGRAPH_RUBY_OUTPUT_LIMIT: '1' });
+    const p = await planOf(v1Project(), repo, { ...process.env, PANTOGRAPH_RUBY_OUTPUT_LIMIT: '1' });
     expect(p.problems.find((x) => x.message.startsWith('big.txt'))).toMatchObject({
       code: 'V1_OUTPUT_LIMIT',
       file: join(repo, 'moduleroot/big.txt.erb'),
@@ -259,10 +269,10 @@ describe('V1 errors, each saying where and what to do', () => {
     const remote = tempRemote();
     remote.commit(v1Repo());
     // A file:// git URL is on the user's disk: trusted, as filesystem sources are.
-    const local = await run(v1Project(''), 'status', '--template-url', `${remote.url}#main`);
+    const local = await run(v1Project(), 'status', '--template-url', `${remote.url}#main`);
     expect(local.stderr).toBe('');
     expect(local.code).toBe(0);
-    const remoteRoot = v1Project('', {
+    const remoteRoot = v1Project({
       'metadata.json': JSON.stringify({
         name: 'acme-widget',
         'template-url': 'https://example.invalid/acme/templates.git#main',
@@ -278,7 +288,7 @@ describe('V1 errors, each saying where and what to do', () => {
   });
 
   it("PDK's built-in templates (pdk-default) point to convert", async () => {
-    const root = v1Project('', {
+    const root = v1Project({
       'metadata.json': '{"name": "acme-widget", "template-url": "pdk-default#3.5.1"}',
     });
     const r = await run(root, 'status');
@@ -288,7 +298,7 @@ describe('V1 errors, each saying where and what to do', () => {
   });
 
   it('a V1 .sync.yml with no V1 repository named keeps the convert message, and names --template-url', async () => {
-    const root = v1Project('', { 'metadata.json': '{"name": "acme-widget"}' });
+    const root = v1Project({ 'metadata.json': '{"name": "acme-widget"}' });
     const r = await run(root, 'status');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('[SYNC_V1]');
@@ -297,7 +307,7 @@ describe('V1 errors, each saying where and what to do', () => {
 
   it('a directory that is not a V1 repository is refused', async () => {
     const notV1 = tempTree({ 'moduleroot/a.txt': 'a' });
-    const r = await run(v1Project(''), 'status', '--template-url', notV1);
+    const r = await run(v1Project(), 'status', '--template-url', notV1);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('needs both moduleroot/ and moduleroot_init/ [V1_NOT_V1_REPOSITORY]');
   });
@@ -324,7 +334,7 @@ describe('without Ruby on the machine (the built command, PATH without ruby)', (
     const path = pathWithoutRuby();
     expect(spawnSync('sh', ['-c', 'command -v ruby'], { env: { PATH: path } }).status).not.toBe(0);
     const repo = tempTree(v1Repo());
-    const v1 = runBin(v1Project(repo), path, 'status', '--template-url', repo);
+    const v1 = runBin(v1Project(), path, 'status', '--template-url', repo);
     expect(v1.status).toBe(1);
     expect(v1.stderr).toContain('no Ruby was found [V1_RUBY_MISSING]');
     expect(v1.stderr).toContain('install Ruby');
