@@ -18,8 +18,7 @@
 require 'json'
 require 'yaml'
 require 'erb'
-require 'ostruct'
-require 'base64'
+require 'ostruct' # PDK's TemplateFile is an OpenStruct; templates may rely on it
 
 Encoding.default_external = Encoding::UTF_8
 Encoding.default_internal = nil
@@ -311,7 +310,7 @@ module PantographV1
                                    'message' => "rendered #{content.bytesize} bytes, more than the limit of #{MAX_OUTPUT}" } })
             next
           end
-          respond({ 'id' => id, 'ok' => true, 'content' => Base64.strict_encode64(content.b) })
+          respond({ 'id' => id, 'ok' => true, 'content' => [content.b].pack('m0') })
         when 'exit'
           break
         else
