@@ -74,7 +74,10 @@ export async function loadV1(
     throw new EngineError(
       'V1_UNTRUSTED',
       `the V1 template repository ${source.url} (${source.origin}) runs Ruby code (its ERB templates), and it is not trusted`,
-      { position: at, hint: `if you trust ${source.spec.location}, run again with --trust` },
+      {
+        position: at,
+        hint: `if you trust ${source.spec.location}, run again with --trust; or run \`pantograph convert\` once to move this .sync.yml to V2 templates`,
+      },
     );
   }
   const [resolved] = await resolveSources([source.spec], {
