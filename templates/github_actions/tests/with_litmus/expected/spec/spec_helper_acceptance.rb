@@ -1,4 +1,3 @@
-# Managed by Pantograph (template litmus); changes will be overwritten.
 # Put the module's own acceptance setup in spec/spec_helper_acceptance_local.rb.
 # frozen_string_literal: true
 

@@ -1,5 +1,3 @@
-# Managed by Pantograph (template rspec); changes will be overwritten.
-# Put the module's own setup in spec/spec_helper_local.rb.
 # frozen_string_literal: true
 
 RSpec.configure do |c|
@@ -34,16 +32,18 @@ default_fact_files.each do |f|
   end
 end
 
-# The default facts win over those rspec-puppet-facts reads from facterdb.
+# read default_facts and merge them over what is provided by facterdb
 default_facts.each do |fact, value|
   add_custom_fact fact, value, merge_facts: true
 end
 
 RSpec.configure do |c|
   c.default_facts = default_facts
-  c.hiera_config = File.expand_path(File.join(__dir__, '..', 'spec/fixtures/hiera/hiera.yaml'))
+  c.default_facter_version = '4.5'
+  c.hiera_config = 'spec/fixtures/hiera/hiera.yaml'
   c.before :each do
-    # Stricter than Puppet's defaults, so that mistakes fail the tests.
+    # set to strictest setting for testing
+    # by default Puppet runs at warning level
     Puppet.settings[:strict] = :error
     Puppet.settings[:strict_variables] = true
   end
@@ -52,14 +52,21 @@ RSpec.configure do |c|
     RSpec::Puppet::Coverage.report!(80)
   end
 
-  # Keep backtraces to the module's own code.
-  c.backtrace_exclusion_patterns = [
+  # Filter backtrace noise
+  backtrace_exclusion_patterns = [
     %r{spec_helper},
     %r{gems},
   ]
+
+  if c.respond_to?(:backtrace_exclusion_patterns)
+    c.backtrace_exclusion_patterns = backtrace_exclusion_patterns
+  elsif c.respond_to?(:backtrace_clean_patterns)
+    c.backtrace_clean_patterns = backtrace_exclusion_patterns
+  end
 end
 
-# Defines the modules of a nested name (e.g. 'Puppet::Util'), for specs of code that expects them.
+# Ensures that a module is defined
+# @param module_name Name of the module
 def ensure_module_defined(module_name)
   module_name.split('::').reduce(Object) do |last_module, next_module|
     last_module.const_set(next_module, Module.new) unless last_module.const_defined?(next_module, false)
@@ -67,4 +74,5 @@ def ensure_module_defined(module_name)
   end
 end
 
+# 'spec_overrides' from sync.yml will appear below this line
 require 'rspec/retry'

@@ -1,5 +1,3 @@
-# Managed by Pantograph (template rspec); changes will be overwritten.
-# Put the module's own setup in spec/spec_helper_local.rb.
 # frozen_string_literal: true
 
 RSpec.configure do |c|
@@ -34,7 +32,7 @@ default_fact_files.each do |f|
   end
 end
 
-# The default facts win over those rspec-puppet-facts reads from facterdb.
+# read default_facts and merge them over what is provided by facterdb
 default_facts.each do |fact, value|
   add_custom_fact fact, value, merge_facts: true
 end
@@ -42,23 +40,36 @@ end
 RSpec.configure do |c|
   c.default_facts = default_facts
   c.before :each do
-    # Stricter than Puppet's defaults, so that mistakes fail the tests.
+    # set to strictest setting for testing
+    # by default Puppet runs at warning level
     Puppet.settings[:strict] = :warning
     Puppet.settings[:strict_variables] = true
   end
   c.filter_run_excluding(bolt: true) unless ENV['GEM_BOLT']
+  c.after(:suite) do
+    RSpec::Puppet::Coverage.report!(0)
+  end
 
-  # Keep backtraces to the module's own code.
-  c.backtrace_exclusion_patterns = [
+  # Filter backtrace noise
+  backtrace_exclusion_patterns = [
     %r{spec_helper},
     %r{gems},
   ]
+
+  if c.respond_to?(:backtrace_exclusion_patterns)
+    c.backtrace_exclusion_patterns = backtrace_exclusion_patterns
+  elsif c.respond_to?(:backtrace_clean_patterns)
+    c.backtrace_clean_patterns = backtrace_exclusion_patterns
+  end
 end
 
-# Defines the modules of a nested name (e.g. 'Puppet::Util'), for specs of code that expects them.
+# Ensures that a module is defined
+# @param module_name Name of the module
 def ensure_module_defined(module_name)
   module_name.split('::').reduce(Object) do |last_module, next_module|
     last_module.const_set(next_module, Module.new) unless last_module.const_defined?(next_module, false)
     last_module.const_get(next_module, false)
   end
 end
+
+# 'spec_overrides' from sync.yml will appear below this line
