@@ -23,10 +23,13 @@ require 'ostruct' # PDK's TemplateFile is an OpenStruct; templates may rely on i
 Encoding.default_external = Encoding::UTF_8
 Encoding.default_internal = nil
 
-# The protocol owns the real stdout; a template's `puts` goes to stderr.
+# The protocol owns the real stdin and stdout: a template (or a program it runs) that prints writes to
+# stderr, and one that reads gets nothing, whether it uses $stdout, STDOUT or the file descriptors.
 PROTOCOL_OUT = $stdout.dup
 PROTOCOL_OUT.sync = true
-$stdout = $stderr
+PROTOCOL_IN = $stdin.dup
+$stdout.reopen($stderr)
+$stdin.reopen(File::NULL)
 
 # PDK depends on the deep_merge gem and templates require it (pdk-templates' .rubocop.yml.erb does):
 # the gem when installed, else Pantograph's stand-in, found on the load path under the same name.
@@ -39,9 +42,11 @@ end
 
 # Limits from the command line: bytes of one rendered file, bytes of address space.
 MAX_OUTPUT = Integer(ARGV[0] || 64 * 1024 * 1024)
-if ARGV[1] && Integer(ARGV[1]).positive? && Process.const_defined?(:RLIMIT_AS)
+MAX_MEMORY = Integer(ARGV[1] || 0)
+ARGV.clear # so that a template's `gets` does not take them for files
+if MAX_MEMORY.positive? && Process.const_defined?(:RLIMIT_AS)
   begin
-    Process.setrlimit(Process::RLIMIT_AS, Integer(ARGV[1]))
+    Process.setrlimit(Process::RLIMIT_AS, MAX_MEMORY)
   rescue StandardError
     nil # not supported here: the time limit still holds
   end
@@ -284,7 +289,7 @@ module PantographV1
 
   def self.run
     session = nil
-    $stdin.each_line do |line|
+    PROTOCOL_IN.each_line do |line|
       request = JSON.parse(line)
       id = request['id']
       begin
@@ -300,7 +305,7 @@ module PantographV1
           source = session.source_of(dest)
           begin
             content = session.render(dest)
-          rescue StandardError, ScriptError, SystemStackError, NoMemoryError => e
+          rescue StandardError, ScriptError, SystemStackError, NoMemoryError, SystemExit => e
             respond({ 'id' => id, 'ok' => false, 'error' => describe(e, source) })
             next
           end

@@ -246,6 +246,26 @@ describe('V1 errors, each saying where and what to do', () => {
     expect(problem?.line).toBeGreaterThanOrEqual(3);
   });
 
+  it('a template that prints, reads standard input or exits cannot break the worker', async () => {
+    const repo = tempTree(
+      v1Repo({
+        'moduleroot/a-print.txt.erb':
+          "<% puts 'noise'; STDOUT.puts 'more'; $stdout.write 'x'; system('echo', 'child') -%>printed\n",
+        'moduleroot/b-read.txt.erb': '<%= $stdin.read.inspect %> <%= gets.inspect %>\n',
+        'moduleroot/c-exit.txt.erb': 'a\n<% exit 3 %>\n',
+      }),
+    );
+    const p = await planOf(v1Project(), repo);
+    expect(output(p, 'a-print.txt')).toBe('printed\n');
+    expect(output(p, 'b-read.txt')).toBe('"" nil\n');
+    expect(p.problems.find((x) => x.message.startsWith('c-exit.txt'))).toMatchObject({
+      code: 'V1_RENDER',
+      file: join(repo, 'moduleroot/c-exit.txt.erb'),
+      line: 2,
+    });
+    expect(output(p, 'common.txt')).toContain('greeting=hi');
+  });
+
   it('a template that never ends is stopped at the time limit, and the worker restarts for the rest', async () => {
     const repo = tempTree(v1Repo({ 'moduleroot/aaa-loop.txt.erb': '<% loop {} %>' }));
     const p = await planOf(v1Project(), repo, { ...process.env, PANTOGRAPH_RUBY_TIME_LIMIT: '1' });
