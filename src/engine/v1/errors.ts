@@ -62,7 +62,7 @@ export class V1TemplateError extends Error {
       this.code === 'V1_OUTPUT_LIMIT'
         ? 'a template that builds a huge output; PANTOGRAPH_RUBY_OUTPUT_LIMIT (MB) raises the limit'
         : this.code === 'V1_CONFIG'
-          ? `check the \`${this.path}\` key of .sync.yml: PDK expects a mapping there (or \`unmanaged: true\`)`
+          ? `the settings of \`${this.path}\` could not be computed: check its key in .sync.yml (PDK expects a mapping there) and the repository's config_defaults.yml; PDK fails the same way`
           : `the template failed with the settings .sync.yml gives: fix the setting it reads at that line, or set \`unmanaged: true\` under \`${this.path}\` in .sync.yml to leave the file alone; PDK fails the same way`;
     return problem(
       'error',

@@ -19,6 +19,7 @@ import { ENGINE_VERSION } from '../plan.js';
 import type { Project } from '../project.js';
 import { SYNC_FILE } from '../project-config.js';
 import type { PlannedFile, Problem, RenderPlan } from '../render-plan.js';
+import { jsonPointer } from '../yaml-data.js';
 import { RubyNotFoundError, RubyWorkerError, V1TemplateError } from './errors.js';
 import type { V1Project } from './project.js';
 import { V1_TEMPLATE_NAME } from './repository.js';
@@ -91,8 +92,12 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
       if (reserved(f, problems)) continue;
       if (f.status === 'unmanage') unmanaged.push(f.path);
       else if (f.status === 'delete') deleted.push(f.path);
-      else if (f.status === 'error') problems.push(templateError('V1_CONFIG', f, f.error!, v1).toProblem());
-      else {
+      else if (f.status === 'error') {
+        // Settings fail on the project's data: point at the file's key in .sync.yml (or the file's top).
+        const at = project.config.positionOf(jsonPointer([f.path]));
+        const e = f.error!;
+        problems.push(new V1TemplateError('V1_CONFIG', f.path, e.class, e.message, at).toProblem());
+      } else {
         options.onProgress?.(`rendering ${f.path} with Ruby (${++done}/${toRender.length})`);
         const planned = await renderOne(worker, f, project, v1, problems);
         if (planned) files.push(planned);
@@ -172,7 +177,7 @@ async function renderOne(
 }
 
 function templateError(
-  code: 'V1_RENDER' | 'V1_CONFIG' | 'V1_OUTPUT_LIMIT',
+  code: 'V1_RENDER' | 'V1_OUTPUT_LIMIT',
   f: WorkerFile,
   error: WorkerErrorInfo,
   v1: V1Project,

@@ -246,6 +246,19 @@ describe('V1 errors, each saying where and what to do', () => {
     expect(problem?.line).toBeGreaterThanOrEqual(3);
   });
 
+  it("settings that cannot be computed (PDK's TypeError on an empty file key) point at the key", async () => {
+    const repo = tempTree(v1Repo());
+    const root = v1Project({ '.sync.yml': `${SYNC}trim.txt: ~\n` });
+    const p = await planOf(root, repo);
+    expect(p.problems.find((x) => x.code === 'V1_CONFIG')).toMatchObject({
+      message: expect.stringMatching(/^trim\.txt: TypeError: no implicit conversion of nil into Hash/),
+      file: join(root, '.sync.yml'),
+      line: 13,
+    });
+    expect(output(p, 'trim.txt')).toBeUndefined();
+    expect(output(p, 'common.txt')).toContain('greeting=hi');
+  });
+
   it('a template that prints, reads standard input or exits cannot break the worker', async () => {
     const repo = tempTree(
       v1Repo({
