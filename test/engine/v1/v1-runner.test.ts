@@ -219,6 +219,24 @@ describe('V1 per-file keys and moduleroot_init through status and apply', () => 
   });
 });
 
+describe('a git V1 repository is locked like any git source', () => {
+  it('apply records its commit; later commits wait for update', async () => {
+    const remote = tempRemote();
+    const first = remote.commit(v1Repo());
+    const root = v1Project();
+    const url = `${remote.url}#main`;
+    expect((await run(root, 'apply', '--template-url', url)).code).toBe(0);
+    expect(readFileSync(join(root, '.pantograph.lock'), 'utf8')).toContain(first);
+    remote.commit({ 'moduleroot/trim.txt.erb': 'moved on\n' });
+    const locked = await run(root, 'status', '--check', '--template-url', url);
+    expect(locked.code).toBe(0);
+    expect(readFileSync(join(root, 'trim.txt'), 'utf8')).toBe('line 1\nline 2\nend\n');
+    resetGitFetches(); // a new run of the command
+    expect((await run(root, 'update', '--template-url', url)).code).toBe(0);
+    expect(readFileSync(join(root, 'trim.txt'), 'utf8')).toBe('moved on\n');
+  });
+});
+
 describe('V1 errors, each saying where and what to do', () => {
   it('an ERB error names the template file and its line', async () => {
     const repo = tempTree(
