@@ -8,6 +8,9 @@
  *   npm run build && node scripts/pdk-parity.mjs [--json] [--only NAME,...] [--files] [--outputs DIR]
  *
  * `--outputs DIR` writes what Pantograph renders to DIR/<module>/<path>, to diff with the fixture.
+ * `--record` writes test/fixtures/real-modules/parity.json: per module, the files that are identical now.
+ * test/authors/pdk-parity.test.ts fails when one of them stops being identical (a ratchet: record again
+ * when more files become identical).
  *
  * Prints a line per module and the summary line tracked in the issue's notes:
  *   `parity: N modules, F files: I identical, D differing (L diff lines), U no longer managed`
@@ -63,7 +66,12 @@ export async function moduleParity(entry, { env = process.env, outputs } = {}) {
         writeFileSync(join(outputs, entry.name, path), text);
       }
       const lines = text === theirs ? 0 : diffLineCount(theirs, text);
-      files.push({ path, state: lines === 0 ? 'identical' : 'differing', diffLines: lines, template: ours.template });
+      files.push({
+        path,
+        state: lines === 0 ? 'identical' : 'differing',
+        diffLines: lines,
+        template: ours.template,
+      });
     }
     return {
       name: entry.name,
@@ -123,4 +131,13 @@ if (import.meta.main ?? process.argv[1] === import.meta.filename) {
   }
   if (args.includes('--json')) console.log(JSON.stringify({ summary: summarize(results), results }, null, 2));
   else console.log(summaryLine(summarize(results)));
+  if (args.includes('--record')) {
+    const identical = Object.fromEntries(
+      results.map((r) => [r.name, r.files.filter((f) => f.state === 'identical').map((f) => f.path)]),
+    );
+    writeFileSync(
+      join(corpusDir, 'parity.json'),
+      `${JSON.stringify({ summary: summarize(results), identical }, null, 2)}\n`,
+    );
+  }
 }

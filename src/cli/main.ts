@@ -14,6 +14,15 @@ export interface GlobalOptions {
 
 type Action = (io: Io, global: GlobalOptions, ...args: unknown[]) => Promise<number>;
 type EngineFlagsLike = { readonly offline?: boolean; readonly trust?: boolean };
+type ObjectKindName =
+  | 'class'
+  | 'defined_type'
+  | 'task'
+  | 'fact'
+  | 'function'
+  | 'provider'
+  | 'transport'
+  | 'test';
 
 /** Runs the CLI with the given arguments and returns the exit code. */
 export async function main(argv: readonly string[], ioOverride?: Io): Promise<number> {
@@ -135,24 +144,61 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
   // Authors' tools (new, docs, test; --dir is the template repository) and the V1 conversion.
   const newCommand = program
     .command('new')
-    .description('create a Puppet class or defined type in a module, or a template (for template authors)');
+    .description(
+      'create a Puppet object (class, defined type, task, fact, function, provider, transport, unit test) in a module as `pdk new` does, or a template (for template authors)',
+    );
   newCommand
     .command('template')
     .description('a template skeleton with a README and a first test, in --dir REPO (default: here)')
     .argument('<name>', 'template name (snake_case)')
     .action(run(async () => (await import('./commands/new.js')).newTemplate as Action));
-  for (const kind of ['class', 'defined_type'] as const) {
-    engineOptions(
-      newCommand
-        .command(kind)
-        .description(
-          `a ${kind === 'class' ? 'class' : 'defined type'} in manifests/ and its unit test in spec/, as \`pdk new ${kind}\` makes them`,
-        )
-        .argument(
-          '<name>',
-          `${kind === 'class' ? 'class' : 'defined type'} name, e.g. config or ntp::config`,
-        ),
-    ).action(
+  const objects: [kind: ObjectKindName, description: string, name: string][] = [
+    [
+      'class',
+      'a class in manifests/ and its unit test in spec/classes/',
+      'class name, e.g. config or ntp::config',
+    ],
+    [
+      'defined_type',
+      'a defined type in manifests/ and its unit test in spec/defines/',
+      'defined type name, e.g. vhost or ntp::vhost',
+    ],
+    ['task', 'a task: tasks/<name>.sh and its metadata tasks/<name>.json', 'task name, e.g. install'],
+    ['fact', 'a custom fact in lib/facter/ and its unit test', 'fact name, e.g. ntp_servers'],
+    [
+      'function',
+      'a function (Puppet language in functions/, or --type v4: Ruby in lib/puppet/functions/) and its unit test',
+      'function name, e.g. to_servers or ntp::to_servers',
+    ],
+    [
+      'provider',
+      'a Resource API type and provider in lib/puppet/ and their unit tests',
+      'type name, e.g. ntp_peer',
+    ],
+    [
+      'transport',
+      'a Resource API transport, its schema and device in lib/puppet/, and their unit tests',
+      'transport name, e.g. ntp_appliance',
+    ],
+    [
+      'test',
+      'the unit test of an existing class or defined type of manifests/, as `pdk new test --unit` makes it',
+      'class or defined type name, e.g. config or ntp::config',
+    ],
+  ];
+  for (const [kind, description, name] of objects) {
+    const command = newCommand
+      .command(kind)
+      .description(kind === 'test' ? description : `${description}, as \`pdk new ${kind}\` makes them`)
+      .argument('<name>', name);
+    if (kind === 'function') {
+      command.addOption(
+        new Option('-t, --type <type>', 'native (Puppet language) or v4 (Ruby)').choices(['native', 'v4']),
+      );
+    }
+    if (kind === 'task') command.option('--description <text>', "the task metadata's description");
+    if (kind === 'test') command.option('-u, --unit', 'a unit test (the only kind; as PDK, the default)');
+    engineOptions(command).action(
       run(async () => {
         const { newObject } = await import('./commands/new.js');
         return ((io: Io, global: GlobalOptions, name: string, flags: EngineFlagsLike) =>
@@ -179,6 +225,10 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
       .command('convert')
       .description('convert a PDK templates V1 .sync.yml to V2 once, showing the diff')
       .option('-y, --yes', 'write without asking')
+      .option(
+        '--apply',
+        'then apply the templates, with diffs, as `pdk convert` does (with --yes: also over files PDK wrote)',
+      )
       .option(
         '--source <location>',
         'a template source (directory or git URL) searched before default (repeatable)',

@@ -26,6 +26,20 @@ import {
   YAMLMap,
   YAMLSeq,
 } from 'yaml';
+import { didYouMean } from '../shared/did-you-mean.js';
+import {
+  type Moved,
+  placeConvertSettings,
+  placeMoved,
+  renderedByPdk,
+  takeRules,
+  takeUnknownSettings,
+  unmanagedByDefault,
+  V1_FLAGS,
+  type V1FileState,
+  type V1Template,
+  v1Template,
+} from './convert-rules.js';
 import { EngineError, problem } from './errors.js';
 import type { Position, PositionLookup, SourceSpec, V1SettingRule } from './model.js';
 import type { ProjectOptions } from './project.js';
@@ -60,6 +74,8 @@ export interface Conversion {
   readonly dropped: readonly string[];
   /** V1 settings moved to another name (`file: setting` -> `template.setting`). */
   readonly moved: readonly { readonly from: string; readonly to: string }[];
+  /** Settings written so that the project renders what the V1 templates rendered (`v1_convert_settings`). */
+  readonly convertSettings: readonly string[];
   /** Warnings, each at its place in the V1 file. */
   readonly problems: readonly Problem[];
 }
@@ -117,6 +133,7 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
     unconverted: [],
     dropped: [],
     moved: [],
+    convertSettings: [],
   };
   if (isMapping && Object.hasOwn(data, 'pdk_template'))
     return { ...unchanged, after: undefined, problems: [] };
@@ -134,13 +151,13 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   const claims = new Map<string, string[]>();
   const alwaysApply = new Set<string>();
   const v1Files = new Map<string, readonly string[]>();
-  const rules = new Map<string, Readonly<Record<string, V1SettingRule>>>();
+  const v1 = new Map<string, V1Template>();
   for (const location of listTemplates(sources).templates) {
     const t = loadTemplate(location).template;
     if (!t) continue;
     if (t.manifest.always_apply) alwaysApply.add(t.name);
     v1Files.set(t.name, t.manifest.v1_files);
-    rules.set(t.name, t.manifest.v1_settings);
+    v1.set(t.name, v1Template(t.manifest, t.schema));
     for (const key of t.manifest.v1_files) {
       claims.set(key, [...(claims.get(key) ?? []), t.name]);
     }
@@ -160,6 +177,7 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   const order: (Pair | Group)[] = [];
   const dropped: string[] = [];
   const moved: Moved[] = [];
+  const states = new Map<string, V1FileState>();
 
   for (const pair of top.items as Pair[]) {
     const keyNode = pair.key as Node | undefined;
@@ -169,7 +187,8 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
       order.push(pair);
       continue;
     }
-    const flags = takeFlags(pair.value);
+    const flags = takeFlags(key, pair.value, dropped);
+    states.set(key, { unmanaged: flags.unmanaged, delete: flags.delete === true });
     const listItems: Scalar[] = [];
     if (flags.unmanaged) listItems.push(new Scalar(key));
     if (flags.delete) listItems.push(new Scalar(key));
@@ -180,12 +199,19 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
     }
     const value = pair.value as Node | null;
     const empty = value === null || (isScalar(value) && value.value === null);
-    if (listItems.length > 0 && (empty || (isMap(value) && value.items.length === 0))) {
-      // Nothing left of the section: its comment now describes the list entry.
-      if (keyNode?.commentBefore) listItems[0]!.commentBefore = keyNode.commentBefore;
+    const nothingLeft = empty || (isMap(value) && value.items.length === 0);
+    if (listItems.length > 0 && nothingLeft) {
+      // Nothing left of the section: its comments (above the key and inside) now describe the list entry.
+      const comments = [keyNode?.commentBefore, ...flags.comments].filter((c) => c);
+      if (comments.length > 0) listItems[0]!.commentBefore = comments.join('\n');
       continue;
     }
     const claim = claims.get(key);
+    if (!claim && nothingLeft && flags.given) {
+      // Only `unmanaged: false` (or true) of a file no template writes: there is nothing it could act on.
+      dropped.push(`${key} (no template writes it)`);
+      continue;
+    }
     if (!claim || !(empty || isMap(value))) {
       if (claim) {
         problems.push(
@@ -197,6 +223,7 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
           ),
         );
       }
+      if (!claim) problems.push(unclaimedKey(key, [...claims.keys()], positions.keyPositionOf(pointer)));
       unconverted.push(key);
       unconvertedText.push(pairText(text, pair));
       continue;
@@ -212,7 +239,11 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
         ),
       );
     }
-    if (isMap(value)) takeRules(key, value, rules.get(name) ?? {}, dropped, moved);
+    const template = v1.get(name)!;
+    if (isMap(value)) {
+      takeRules(key, value, template.rules, dropped, moved);
+      unconvertedText.push(...takeUnknownSettings(key, value, template, text, problems, positions));
+    }
     let group = groups.get(name);
     if (!group) {
       group = { name, files: [], pairs: [], managed: false };
@@ -221,10 +252,18 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
     }
     group.files.push(key);
     group.pairs.push(pair);
-    if (!flags.unmanaged && !flags.delete) group.managed = true;
   }
 
+  // What PDK rendered: a template is applied when it rendered one of the files, as `v1_default` says.
+  for (const group of groups.values()) group.managed = renderedByPdk(v1.get(group.name)!, states);
+  const implied = [...v1.values()].filter(
+    (t) => t.default === 'managed' && !groups.has(t.name) && !t.alwaysApply && renderedByPdk(t, states),
+  );
   const listed = [...groups.values()].filter((g) => g.managed && !alwaysApply.has(g.name));
+  for (const g of groups.values()) {
+    if (!g.managed) continue;
+    for (const file of unmanagedByDefault(v1.get(g.name)!, states)) unmanaged.push(new Scalar(file));
+  }
   const excluded = deletions(deletedKeys, claims, v1Files, alwaysApply, groups, problems, positions);
   const pdk = new YAMLMap();
   pdk.items.push(new Pair(new Scalar('version'), new Scalar(2)));
@@ -239,7 +278,11 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
     list.items.push(new Scalar('default'));
     pdk.items.push(new Pair(new Scalar('template_sources'), list));
   }
-  const names = [...listed.map((g) => g.name), ...excluded.map((n) => `---${n}`)];
+  const names = [
+    ...listed.map((g) => g.name),
+    ...implied.map((t) => t.name),
+    ...excluded.map((n) => `---${n}`),
+  ];
   if (names.length > 0)
     pdk.items.push(new Pair(new Scalar('templates'), seq(names.map((n) => new Scalar(n)))));
   if (unmanaged.length > 0) pdk.items.push(new Pair(new Scalar('unmanaged'), seq(unmanaged)));
@@ -253,6 +296,13 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
     );
   }
   placeMoved(items, moved, problems, positions);
+  const applied = [...v1.values()].filter(
+    (t) =>
+      (t.alwaysApply && !excluded.includes(t.name)) ||
+      listed.some((g) => g.name === t.name) ||
+      implied.includes(t),
+  );
+  const convertSettings = placeConvertSettings(doc, items, applied);
   top.items = items;
   doc.contents = top;
   if (unconvertedText.length > 0) {
@@ -278,86 +328,9 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
     unconverted,
     dropped,
     moved: moved.map((m) => ({ from: m.from, to: `${m.template}.${m.setting}` })),
+    convertSettings,
     problems,
   };
-}
-
-interface Moved {
-  readonly from: string;
-  readonly pointer: string;
-  readonly template: string;
-  readonly setting: string;
-  readonly value: Node;
-}
-
-/**
- * Takes out of a V1 file's settings those its template's `v1_settings` rules name: dropped ones are
- * listed, moved ones collected (a suffix stripped from each string of a list when the rule says so).
- */
-function takeRules(
-  file: string,
-  settings: YAMLMap,
-  rules: Readonly<Record<string, V1SettingRule>>,
-  dropped: string[],
-  moved: Moved[],
-): void {
-  settings.items = (settings.items as Pair[]).filter((item) => {
-    const key = isScalar(item.key) ? String(item.key.value) : undefined;
-    if (key === undefined || !Object.hasOwn(rules, key)) return true;
-    const rule = rules[key]!;
-    if (rule === null) {
-      dropped.push(`${file}: ${key}`);
-      return false;
-    }
-    const value = item.value as Node;
-    if (rule.stripSuffix !== undefined && isSeq(value)) {
-      for (const entry of value.items) {
-        if (isScalar(entry) && typeof entry.value === 'string' && entry.value.endsWith(rule.stripSuffix)) {
-          entry.value = entry.value.slice(0, -rule.stripSuffix.length);
-        }
-      }
-    }
-    const [template, setting] = rule.to.split('.') as [string, string];
-    moved.push({ from: `${file}: ${key}`, pointer: jsonPointer([file, key]), template, setting, value });
-    return false;
-  });
-}
-
-/**
- * Moved settings into their template's section (made when the V1 file had none): lists are joined without
- * repeats; a setting already there otherwise keeps its value, with a warning.
- */
-function placeMoved(
-  items: Pair[],
-  moved: readonly Moved[],
-  problems: Problem[],
-  positions: PositionLookup,
-): void {
-  for (const m of moved) {
-    let pair = items.find((p) => isScalar(p.key) && p.key.value === m.template);
-    if (!pair || !isMap(pair.value)) {
-      pair = new Pair(new Scalar(m.template), new YAMLMap());
-      items.push(pair);
-    }
-    const section = pair.value as YAMLMap;
-    const existing = section.get(m.setting, true) as Node | undefined;
-    if (existing === undefined) section.set(m.setting, m.value);
-    else if (isSeq(existing) && isSeq(m.value)) {
-      const have = new Set(existing.items.map((i) => (isScalar(i) ? String(i.value) : undefined)));
-      for (const entry of m.value.items) {
-        if (!isScalar(entry) || !have.has(String(entry.value))) existing.items.push(entry);
-      }
-    } else {
-      problems.push(
-        problem(
-          'warning',
-          'SYNC_SECTION',
-          `${m.from} would move to ${m.template}.${m.setting}, which is set already; kept the value there`,
-          positions.positionOf(m.pointer),
-        ),
-      );
-    }
-  }
 }
 
 /**
@@ -464,19 +437,53 @@ function leadingComment(top: YAMLMap): string | undefined {
   return comment.slice(0, split);
 }
 
-/** Removes `unmanaged:` and `delete:` from a file's settings and says which were true. */
-function takeFlags(value: unknown): { unmanaged: boolean; delete: boolean } {
-  const flags = { unmanaged: false, delete: false };
+/**
+ * Removes the V1 flags (`unmanaged`, `delete`, `manage_execute_permissions`) from a file's settings: their
+ * values (undefined when not given) and the comments that stood above them, which must not be lost.
+ * `manage_execute_permissions` has no V2 equivalent (a template file's mode is kept): it is noted as dropped.
+ */
+function takeFlags(
+  file: string,
+  value: unknown,
+  dropped: string[],
+): { unmanaged?: boolean; delete?: boolean; given: boolean; comments: string[] } {
+  const flags: { unmanaged?: boolean; delete?: boolean; given: boolean; comments: string[] } = {
+    given: false,
+    comments: [],
+  };
   if (!isMap(value)) return flags;
+  if (value.commentBefore) flags.comments.push(value.commentBefore);
   value.items = value.items.filter((p) => {
     const k = isScalar(p.key) ? p.key.value : undefined;
-    if ((k !== 'unmanaged' && k !== 'delete') || !isScalar(p.value) || typeof p.value.value !== 'boolean') {
+    if (!V1_FLAGS.includes(k as never) || !isScalar(p.value) || typeof p.value.value !== 'boolean')
       return true;
-    }
-    flags[k] = p.value.value;
+    if (k === 'manage_execute_permissions') dropped.push(`${file}: manage_execute_permissions`);
+    else flags[k as 'unmanaged' | 'delete'] = p.value.value;
+    flags.given = true;
+    const comment = (p.key as Node).commentBefore;
+    if (comment) flags.comments.push(comment);
     return false;
   });
+  if (value.comment) flags.comments.push(value.comment);
   return flags;
+}
+
+/** A top-level key no template replaces: said where it is, with the file it likely meant. */
+function unclaimedKey(key: string, files: readonly string[], position: Position): Problem {
+  const meant = didYouMean(key, files);
+  return problem(
+    'warning',
+    'CONVERT_UNKNOWN_FILE',
+    meant !== undefined
+      ? `'${key}' is no file of the templates: did you mean '${meant}'? (PDK ignored these settings)`
+      : key === 'common'
+        ? `'common' (settings every V1 file sees): no template of this project's sources reads them`
+        : `no template of this project's sources writes '${key}', so its settings have nowhere to go (PDK ignored them too unless your V1 templates had the file)`,
+    position,
+    meant !== undefined
+      ? `kept as a comment at the end; write them under '${meant}' and run \`pantograph convert\` on the V1 file again, or move them under the template by hand`
+      : 'kept as a comment at the end of .sync.yml; delete it, or move the settings under a template by hand',
+  );
 }
 
 /** The template's section: one file's mapping as it was, or several merged (a key set twice is an error). */

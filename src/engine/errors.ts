@@ -77,6 +77,8 @@ export type EngineErrorCode =
   | 'AUTHOR_NO_REPOSITORY'
   | 'AUTHOR_UNKNOWN_TEMPLATE'
   | 'CONVERT_CONFLICT'
+  | 'CONVERT_UNKNOWN_SETTING'
+  | 'CONVERT_UNKNOWN_FILE'
   // V1 template repositories run as they are (src/engine/v1)
   | 'V1_TEMPLATE_URL'
   | 'V1_DEFAULT_TEMPLATE'
@@ -89,10 +91,12 @@ export type EngineErrorCode =
   | 'V1_RENDER'
   | 'V1_CONFIG'
   | 'V1_CONFIG_YAML'
-  // new class|defined_type (objects.ts)
+  // new class|defined_type|task|fact|function|provider|transport|test (objects.ts, object-*.ts)
   | 'OBJECT_NAME'
+  | 'OBJECT_OPTION'
   | 'OBJECT_EXISTS'
   | 'OBJECT_NOT_MODULE'
+  | 'OBJECT_NOT_FOUND'
   | 'OBJECT_TEMPLATE'
   // fleet (src/fleet)
   | 'FLEET_NOT_FOUND'

@@ -88,6 +88,10 @@ export interface TemplateManifest {
   readonly v1_files: readonly string[];
   /** `convert`: V1 settings dropped (null) or moved (`template.setting`, optionally stripping a suffix). */
   readonly v1_settings: Readonly<Record<string, V1SettingRule>>;
+  /** `convert`: what PDK did with the V1 files when `.sync.yml` said nothing (absent: applied when named). */
+  readonly v1_default: 'managed' | 'unmanaged' | undefined;
+  /** `convert`: settings written into the template's section when it is applied to a V1 project. */
+  readonly v1_convert_settings: DataMap;
   readonly version: string | undefined;
   /** Semver range of Pantograph versions this template works with. */
   readonly requires: string | undefined;

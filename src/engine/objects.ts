@@ -1,98 +1,97 @@
 /**
- * `pantograph new class|defined_type <name>`: a new Puppet object in a module and its unit test, as PDK's
- * `pdk new class` makes them (same names, same paths, the same bytes as pdk-templates' object templates).
- * The text comes from `object_templates/<kind>.epp` and `<kind>_spec.epp` of the project's first trusted
- * template source that has them, else from the default repository. Nothing is written when any target
- * exists already.
+ * `pantograph new class|defined_type|task|fact|function|provider|transport|test <name>`: a new object in the
+ * module (the working directory's, or the one it is in) and its tests, as PDK's `pdk new` makes them (same names, same paths, the same bytes as
+ * pdk-templates' object templates). Names are checked in object-names.ts, the files of each kind are
+ * listed in object-targets.ts; here the texts are rendered and written. The text of each file comes from
+ * `object_templates/<template>.epp` of the project's first trusted template source that has it, else from
+ * the default repository. Nothing is written when any target exists already.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { renderEpp } from '../epp/index.js';
+import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { compileEpp } from '../epp/index.js';
 import { EngineError } from './errors.js';
+import { findModule, type ObjectKind } from './object-names.js';
+import { type ObjectOptions, planObject } from './object-targets.js';
 import type { ProjectOptions } from './project.js';
 import { loadSyncConfig, SYNC_FILE } from './project-config.js';
 import { bundledTemplatesDir, resolveSources } from './sources/index.js';
 
-export type ObjectKind = 'class' | 'defined_type';
-
-export const OBJECT_KINDS: readonly ObjectKind[] = ['class', 'defined_type'];
+export { OBJECT_KINDS, type ObjectKind } from './object-names.js';
+export type { ObjectOptions } from './object-targets.js';
 
 export interface NewObject {
-  /** The full name, `<module>::<name>` (or the module's own name for its main class). */
+  /** The module's root (the nearest directory with a metadata.json). */
+  readonly root: string;
+  /** The full name (`<module>::<name>` for classes, defined types, functions and tasks). */
   readonly name: string;
-  /** Project-relative paths written, manifest first. */
+  /** What was made, for messages: `class`, `defined type`, `unit test for class`... */
+  readonly label: string;
+  /** Project-relative paths written, the object first, its tests after. */
   readonly files: readonly string[];
 }
-
-const NAME = /^([a-z][a-z0-9_]*)(::[a-z][a-z0-9_]*)*$/;
-const SPEC_DIR: Record<ObjectKind, string> = { class: 'classes', defined_type: 'defines' };
-const WHAT: Record<ObjectKind, string> = { class: 'class', defined_type: 'defined type' };
 
 export async function createObject(
   dir: string,
   kind: ObjectKind,
   given: string,
-  options: ProjectOptions = {},
+  options: ProjectOptions & ObjectOptions = {},
 ): Promise<NewObject> {
-  const root = resolve(dir);
-  const module = moduleName(root);
-  if (!NAME.test(given) || given.split('::').at(-1) === 'init') {
-    throw new EngineError('OBJECT_NAME', `'${given}' is not a valid ${WHAT[kind]} name`, {
-      hint: "lower-case letters, digits and underscores, starting with a letter, parts joined by '::' (not ending in 'init')",
-    });
-  }
-  const name = given.split('::')[0] === module ? given : `${module}::${given}`;
-  const parts = name.split('::').slice(1);
-  const specParts = parts.length > 0 ? parts : [module];
-  const targets: [template: string, path: string][] = [
-    [`${kind}.epp`, `manifests/${(parts.length > 0 ? parts : ['init']).join('/')}.pp`],
-    [`${kind}_spec.epp`, `spec/${SPEC_DIR[kind]}/${specParts.join('/')}_spec.rb`],
-  ];
-  for (const [, path] of targets) {
-    if (existsSync(join(root, path))) {
+  const { root, module } = findModule(dir);
+  const plan = planObject(root, module, kind, given, options);
+  for (const { path } of plan.files) {
+    if (present(join(root, path))) {
       throw new EngineError(
         'OBJECT_EXISTS',
-        `cannot create ${WHAT[kind]} '${name}': ${path} already exists`,
-        {
-          hint: 'choose another name, or remove the file first; nothing was written',
-        },
+        `cannot create ${plan.label} '${plan.name}': ${path} already exists`,
+        { hint: 'choose another name, or remove the file first; nothing was written' },
       );
     }
   }
-  const dirs = await objectTemplateDirs(root, options);
-  const rendered = targets.map(([template, path]) => {
-    const file = dirs.map((d) => join(d, template)).find((f) => existsSync(f));
-    if (!file) {
-      throw new EngineError('OBJECT_TEMPLATE', `no template source has object_templates/${template}`, {
-        hint: 'the default repository has it: check PANTOGRAPH_DEFAULT_SOURCE, or add the file to your source',
-      });
-    }
-    return { path, text: renderEpp(readFileSync(file, 'utf8'), { name }, { file }) };
-  });
+  const dirs = plan.files.some((f) => f.template) ? await objectTemplateDirs(root, options) : [];
+  const rendered = plan.files.map((f) => ({
+    path: f.path,
+    text: pdkWritten(f.template ? render(dirs, f.template, f.values ?? {}) : (f.text ?? '')),
+  }));
   for (const { path, text } of rendered) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text, { flag: 'wx' }); // never over a file that appeared meanwhile
   }
-  return { name, files: rendered.map((r) => r.path) };
+  return { root, name: plan.name, label: plan.label, files: rendered.map((r) => r.path) };
 }
 
-/** `metadata.json`'s name without its author (`acme-ntp` -> `ntp`), as PDK takes it. */
-function moduleName(root: string): string {
-  let metadata: { name?: unknown };
+/**
+ * `object_templates/<template>` from the first folder that has it, given the values it declares (all of
+ * them when it declares none), so a source's own template may take fewer than PDK passes.
+ */
+function render(dirs: readonly string[], template: string, values: Readonly<Record<string, string>>): string {
+  const file = dirs.map((d) => join(d, template)).find((f) => existsSync(f));
+  if (!file) {
+    throw new EngineError('OBJECT_TEMPLATE', `no template source has object_templates/${template}`, {
+      hint: 'the default repository has it: check PANTOGRAPH_DEFAULT_SOURCE, or add the file to your source',
+    });
+  }
+  const compiled = compileEpp(readFileSync(file, 'utf8'), { file });
+  const declared = compiled.parameters;
+  const given = declared
+    ? Object.fromEntries(declared.filter((p) => p.name in values).map((p) => [p.name, values[p.name]]))
+    : values;
+  return compiled.render(given);
+}
+
+/** Anything at `path`, a dangling symbolic link included. */
+function present(path: string): boolean {
   try {
-    metadata = JSON.parse(readFileSync(join(root, 'metadata.json'), 'utf8')) as { name?: unknown };
-  } catch (e) {
-    throw new EngineError('OBJECT_NOT_MODULE', `${root} is not a module: ${(e as Error).message}`, {
-      hint: 'run it in a module (one with a metadata.json), or create one with `pantograph init`',
-    });
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
   }
-  if (typeof metadata.name !== 'string' || metadata.name === '') {
-    throw new EngineError('OBJECT_NOT_MODULE', `metadata.json in ${root} has no name`, {
-      position: { file: join(root, 'metadata.json'), line: 1, column: 1 },
-      hint: 'give it "name": "author-module"',
-    });
-  }
-  return metadata.name.slice(metadata.name.lastIndexOf('-') + 1).replace(/^.*\//, '');
+}
+
+/** As PDK's `write_file` leaves a text: Unix line breaks, ending with one. */
+function pdkWritten(text: string): string {
+  const unix = text.replace(/\r\n?/g, '\n');
+  return unix.endsWith('\n') ? unix : `${unix}\n`;
 }
 
 /**

@@ -245,6 +245,8 @@ function readManifest(data: Data, dirName: string): TemplateManifest {
     shared_settings: shared,
     v1_files: strings(m.v1_files),
     v1_settings: v1Rules(m.v1_settings),
+    v1_default: m.v1_default === 'managed' || m.v1_default === 'unmanaged' ? m.v1_default : undefined,
+    v1_convert_settings: isMap(m.v1_convert_settings) ? m.v1_convert_settings : {},
     version: str(m.version),
     requires: str(m.requires),
     // Invalid delimiters (reported by the schema check) never reach the lexer: an empty one made it loop.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { convertWith } from '../../src/cli/commands/convert.js';
 import { memoryIo } from '../../src/cli/io.js';
-import { convertSyncFile } from '../../src/engine/convert.js';
+import { convertSyncFile, writeConversion } from '../../src/engine/convert.js';
 import { parseSyncConfig } from '../../src/engine/project-config.js';
 import { run, runJson } from '../cli/cli-helpers.js';
 import { removeTempDirs, snapshotDir, tempTree } from '../helpers/fs.js';
@@ -67,10 +67,23 @@ rspec:
 beforeEach(() => {
   // The project's (default) source: gemfile is always applied, rspec replaces two V1 files.
   const repo = tempTree({
-    'gemfile/template.json': JSON.stringify({ name: 'gemfile', always_apply: true, v1_files: ['Gemfile'] }),
-    'rspec/template.json': JSON.stringify({ name: 'rspec', v1_files: ['.rspec', 'spec/spec_helper.rb'] }),
+    'gemfile/template.json': JSON.stringify({
+      name: 'gemfile',
+      always_apply: true,
+      v1_files: ['Gemfile'],
+      default_settings: { required: [], optional: {}, use_litmus: false },
+    }),
+    'rspec/template.json': JSON.stringify({
+      name: 'rspec',
+      v1_files: ['.rspec', 'spec/spec_helper.rb'],
+      default_settings: { mock_with: 'rspec', coverage_report: false, format: 'progress' },
+    }),
     'gitlab_ci/template.json': JSON.stringify({ name: 'gitlab_ci', v1_files: ['.gitlab-ci.yml'] }),
-    'rspec_extra/template.json': JSON.stringify({ name: 'rspec_extra', v1_files: ['.rspec_parallel'] }),
+    'rspec_extra/template.json': JSON.stringify({
+      name: 'rspec_extra',
+      v1_files: ['.rspec_parallel'],
+      default_settings: { workers: 1 },
+    }),
     'rspec_other/template.json': JSON.stringify({ name: 'rspec_other', v1_files: ['.rspec_parallel'] }),
   });
   vi.stubEnv('PANTOGRAPH_DEFAULT_SOURCE', repo);
@@ -93,7 +106,16 @@ describe('convertSyncFile', () => {
     expect(c.unmanaged).toEqual(['.gitlab-ci.yml']);
     expect(c.delete).toEqual(['.travis.yml']);
     expect(c.unconverted).toEqual(['appveyor.yml']);
-    expect(c.problems).toEqual([]);
+    // Each key left behind is said, where it is, with the reason.
+    expect(c.problems).toEqual([
+      expect.objectContaining({
+        code: 'CONVERT_UNKNOWN_FILE',
+        line: 20,
+        column: 1,
+        message:
+          "no template of this project's sources writes 'appveyor.yml', so its settings have nowhere to go (PDK ignored them too unless your V1 templates had the file)",
+      }),
+    ]);
     expect(readFileSync(join(project, '.sync.yml'), 'utf8')).toBe(V1);
     // The result loads as V2, with the settings where they belong.
     const config = parseSyncConfig(c.after!, join(project, '.sync.yml'));
@@ -199,7 +221,7 @@ describe('pantograph convert', () => {
     const r = await run(project, 'convert', '--yes');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /wrote \.sync\.yml; run `pantograph validate` to check the settings against the templates\n$/,
+      /wrote \.sync\.yml\nnext: `pantograph status --diff` shows what the templates would change, `pantograph apply` does it\n$/,
     );
     expect(readFileSync(join(project, '.sync.yml'), 'utf8')).toBe(V2);
     const again = await run(project, 'convert', '--yes');
@@ -223,12 +245,14 @@ describe('pantograph convert', () => {
     expect(readFileSync(join(project, '.sync.yml'), 'utf8')).toBe(V1);
     const yes = await convertWith(io, { format: 'text' }, {}, async (q) => {
       questions.push(q);
-      return true;
+      return q.startsWith('Write');
     });
     expect(yes).toBe(0);
+    // Then, as `pdk convert`, it offers to apply the templates (declined here).
     expect(questions).toEqual([
       'Write the converted .sync.yml? [y/N] ',
       'Write the converted .sync.yml? [y/N] ',
+      'Apply the templates now (diffs first, then a question per file)? [y/N] ',
     ]);
     expect(readFileSync(join(project, '.sync.yml'), 'utf8')).toBe(V2);
   });
@@ -270,7 +294,11 @@ describe('pantograph convert', () => {
   it('--source searches another repository first and writes it into template_sources', async () => {
     const project = tempTree({
       '.sync.yml': '.custom.yml:\n  level: 3\n',
-      'templates/custom/template.json': JSON.stringify({ name: 'custom', v1_files: ['.custom.yml'] }),
+      'templates/custom/template.json': JSON.stringify({
+        name: 'custom',
+        v1_files: ['.custom.yml'],
+        default_settings: { level: 1 },
+      }),
     });
     const r = await run(project, 'convert', '--source', 'templates', '--yes');
     expect(r.code).toBe(0);
@@ -338,7 +366,7 @@ describe('convert on a real module (test/fixtures/real-modules)', () => {
     );
     // The first Rakefile's settings are gone, not merged: `changelog_max_issues` is not even reported dropped.
     expect(after).not.toContain('changelog_max_issues');
-    expect(r.stdout).not.toContain('dropped');
+    expect(r.stdout).not.toMatch(/^dropped.*changelog_max_issues/m);
     expect(r.stdout).toContain('wrote .sync.yml');
   });
 });
@@ -364,7 +392,7 @@ describe('convert: V1 settings the templates rename or drop (v1_settings)', () =
       'moved: Rakefile: extra_disabled_lint_checks -> puppet_lint.disabled_checks\n',
     );
     expect(r.stdout).toContain(
-      'dropped (PDK settings with no equivalent here): Rakefile: changelog_user, Rakefile: changelog_max_issues, spec/spec_helper.rb: exclude_platforms\n',
+      'dropped (no effect in PDK, or no equivalent here): Rakefile: changelog_user, Rakefile: changelog_max_issues, spec/spec_helper.rb: exclude_platforms, .gitpod.Dockerfile (no template writes it), .gitpod.yml (no template writes it), .github/workflows/auto_release.yml (no template writes it)\n',
     );
     const after = readFileSync(join(dir, '.sync.yml'), 'utf8');
     expect(after).toContain(
@@ -384,4 +412,168 @@ describe('convert: V1 settings the templates rename or drop (v1_settings)', () =
     expect(r.stdout).toContain('spec/spec_helper.rb: exclude_platforms');
     expect(problems).toEqual([]);
   });
+});
+
+describe('convert: every V1 key converted or reported (issue 17)', () => {
+  /** A source whose templates say what PDK did with their files (v1_default) and what they take. */
+  function pdkLikeSource(): string {
+    return tempTree({
+      'rakefile/template.json': JSON.stringify({
+        name: 'rakefile',
+        always_apply: true,
+        v1_default: 'managed',
+        v1_files: ['Rakefile'],
+        default_settings: { extras: [], requires: [] },
+      }),
+      'vscode/template.json': JSON.stringify({
+        name: 'vscode',
+        v1_default: 'managed',
+        v1_files: ['.vscode/extensions.json'],
+        default_settings: { recommendations: [] },
+      }),
+      'workflows/template.json': JSON.stringify({
+        name: 'workflows',
+        v1_default: 'unmanaged',
+        v1_files: ['ci.yml', 'nightly.yml', 'release.yml'],
+        v1_convert_settings: { style: 'puppetlabs' },
+        default_settings: { style: 'standalone' },
+      }),
+      'gitlab_ci/template.json': JSON.stringify({ name: 'gitlab_ci', v1_files: ['.gitlab-ci.yml'] }),
+    });
+  }
+
+  it('a misspelt flag or setting is reported at its place with the key meant, and kept as a comment', async () => {
+    vi.stubEnv('PANTOGRAPH_DEFAULT_SOURCE', pdkLikeSource());
+    const project = tempTree({
+      '.sync.yml': 'Rakefile:\n  unamanged: true\n  extra: [x]\n  extras: [y]\n',
+    });
+    const c = await convertSyncFile(project);
+    expect(c.problems.map((p) => [p.code, p.line, p.column, p.message])).toEqual([
+      [
+        'CONVERT_UNKNOWN_SETTING',
+        2,
+        3,
+        "'Rakefile: unamanged' is no V1 key (PDK ignored it, so it had no effect): did you mean 'unmanaged'?",
+      ],
+      [
+        'CONVERT_UNKNOWN_SETTING',
+        3,
+        3,
+        "'Rakefile: extra' is no setting of the template 'rakefile' (pdk-templates did not read it either): did you mean 'extras'?",
+      ],
+    ]);
+    // As PDK read it: the file stays managed, the known setting moves, the others stay as comments.
+    expect(c.unmanaged).toEqual([]);
+    expect(c.after).toContain('rakefile:\n  extras: [y]\n');
+    expect(c.after).toContain('# Rakefile:\n#   unamanged: true\n# Rakefile:\n#   extra: [x]\n');
+  });
+
+  it('a top-level key that misspells a file is reported with the file meant', async () => {
+    vi.stubEnv('PANTOGRAPH_DEFAULT_SOURCE', pdkLikeSource());
+    const project = tempTree({ '.sync.yml': '---\nRakefle:\n  extras: [y]\n' });
+    const c = await convertSyncFile(project);
+    expect(c.problems).toEqual([
+      expect.objectContaining({
+        code: 'CONVERT_UNKNOWN_FILE',
+        line: 2,
+        column: 1,
+        message:
+          "'Rakefle' is no file of the templates: did you mean 'Rakefile'? (PDK ignored these settings)",
+      }),
+    ]);
+    expect(c.unconverted).toEqual(['Rakefle']);
+  });
+
+  it('comments inside a block that becomes a list entry are kept with it', async () => {
+    vi.stubEnv('PANTOGRAPH_DEFAULT_SOURCE', pdkLikeSource());
+    const project = tempTree({
+      '.sync.yml':
+        '---\nRakefile:\n  extras: [y]\n# old CI\n.gitlab-ci.yml:\n  # we have converted over to GitHub actions\n  delete: true\n',
+    });
+    const c = await convertSyncFile(project);
+    expect(c.after).toContain(
+      '  delete:\n    # old CI\n    # we have converted over to GitHub actions\n    - .gitlab-ci.yml\n',
+    );
+  });
+
+  it('applies what PDK applied: files it managed unasked, and files it left alone stay unmanaged', async () => {
+    vi.stubEnv('PANTOGRAPH_DEFAULT_SOURCE', pdkLikeSource());
+    const project = tempTree({
+      '.sync.yml':
+        '---\nrelease.yml:\n  unmanaged: false\nnightly.yml:\n  unmanaged: true\n.gitpod.yml:\n  unmanaged: false\n',
+    });
+    const c = await convertSyncFile(project);
+    // vscode: PDK managed .vscode/extensions.json though the file never named it.
+    expect(c.after).toContain('  templates:\n    - workflows\n    - vscode\n');
+    // PDK wrote release.yml only: the others stay unmanaged, and the workflows are PDK's.
+    expect(c.unmanaged).toEqual(['nightly.yml', 'ci.yml']);
+    expect(c.after).toContain('workflows:\n  style: puppetlabs\n');
+    expect(c.convertSettings).toEqual(['workflows.style']);
+    // `unmanaged: false` of a file no template writes did nothing in PDK: dropped with a note, no comment.
+    expect(c.dropped).toEqual(['.gitpod.yml (no template writes it)']);
+    expect(c.after).not.toContain('gitpod');
+  });
+
+  it('every module of the corpus converts, and then validates with no error', async () => {
+    const { cpSync, readFileSync: read } = await import('node:fs');
+    const { resolve } = await import('node:path');
+    const { validateProject, hasErrors } = await import('../../src/engine/validate.js');
+    vi.stubEnv('PANTOGRAPH_DEFAULT_SOURCE', '');
+    const corpusDir = resolve(import.meta.dirname, '../fixtures/real-modules');
+    const corpus = JSON.parse(read(join(corpusDir, 'corpus.json'), 'utf8')) as {
+      modules: { name: string }[];
+    };
+    expect(corpus.modules.length).toBeGreaterThanOrEqual(20);
+    for (const { name } of corpus.modules) {
+      const dir = tempTree({});
+      cpSync(join(corpusDir, name), dir, { recursive: true });
+      const c = await convertSyncFile(dir);
+      expect(c.after, name).toBeDefined();
+      for (const p of c.problems) expect(p.line, `${name}: ${p.message}`).toBeGreaterThan(0);
+      writeConversion(c);
+      const v = await validateProject(dir);
+      expect(
+        v.problems.filter((p) => p.severity === 'error').map((p) => p.message),
+        name,
+      ).toEqual([]);
+      expect(hasErrors(v.problems)).toBe(false);
+    }
+  }, 120_000);
+});
+
+describe('convert --apply: convert, then apply as `pdk convert` does', () => {
+  it('puppetlabs-ntp: writes .sync.yml, applies with diffs, and the module is then in line', async () => {
+    const { cpSync } = await import('node:fs');
+    const { resolve } = await import('node:path');
+    const { spawnSync } = await import('node:child_process');
+    const dir = tempTree({});
+    cpSync(resolve(import.meta.dirname, '../fixtures/real-modules/puppetlabs-ntp'), dir, { recursive: true });
+    const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
+    const env = { ...process.env, NO_COLOR: '1', PANTOGRAPH_DEFAULT_SOURCE: '' };
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: 'utf8', env });
+    const r = cli('convert', '--yes', '--apply');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('wrote .sync.yml\n');
+    // The apply's diffs: ntp's .pdkignore loses pdk-templates' '/..yml' for '/.rubocop.yml'.
+    expect(r.stdout).toContain('-/..yml\n+/.rubocop.yml\n');
+    expect(readFileSync(join(dir, '.pdkignore'), 'utf8')).toContain('/.rubocop.yml\n');
+    const status = cli('status', '--format', 'json');
+    expect(JSON.parse(status.stdout).drift).toBe(false);
+  }, 60_000);
+
+  it('without --apply and off a terminal, says what to run next and applies nothing', async () => {
+    const { cpSync } = await import('node:fs');
+    const { resolve } = await import('node:path');
+    const { spawnSync } = await import('node:child_process');
+    const dir = tempTree({});
+    cpSync(resolve(import.meta.dirname, '../fixtures/real-modules/puppetlabs-ntp'), dir, { recursive: true });
+    const before = readFileSync(join(dir, '.pdkignore'), 'utf8');
+    const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
+    const env = { ...process.env, NO_COLOR: '1', PANTOGRAPH_DEFAULT_SOURCE: '' };
+    const r = spawnSync(process.execPath, [bin, 'convert', '--yes'], { cwd: dir, encoding: 'utf8', env });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('next: `pantograph status --diff`');
+    expect(readFileSync(join(dir, '.pdkignore'), 'utf8')).toBe(before);
+  }, 60_000);
 });

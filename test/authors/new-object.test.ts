@@ -1,18 +1,19 @@
 /**
  * Issue 17: `pantograph new class|defined_type` writes what `pdk new class|defined_type` writes: the
  * same paths, and the same bytes as pdk-templates' object templates rendered by Ruby's ERB (the oracle,
- * test/fixtures/pdk-object-templates). Bad names and existing files are refused with nothing written.
+ * test/helpers/pdk-objects.ts: PDK's generators run by Ruby). Bad names and existing files are refused with
+ * nothing written.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, snapshotDir, tempDir, tempTree } from '../helpers/fs.js';
+import { pdkNew } from '../helpers/pdk-objects.js';
 
 afterAll(removeTempDirs);
 
 const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
-const erbDir = resolve(import.meta.dirname, '../fixtures/pdk-object-templates');
 
 function pantograph(cwd: string, ...args: string[]) {
   const r = spawnSync(process.execPath, [bin, ...args], {
@@ -23,21 +24,13 @@ function pantograph(cwd: string, ...args: string[]) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** pdk-templates' ERB for `template`, rendered by Ruby as PDK renders it (name given, no params). */
+/** What PDK writes from pdk-templates' `<template>.erb` for the object `name` (`<module>::...`). */
 function pdkRender(template: string, name: string): string {
-  const r = spawnSync(
-    'ruby',
-    [
-      '-rerb',
-      '-e',
-      'name = ARGV[1]; params = nil; print ERB.new(File.read(ARGV[0]), trim_mode: "-").result(binding)',
-      join(erbDir, `${template}.erb`),
-      name,
-    ],
-    { encoding: 'utf8' },
-  );
-  if (r.status !== 0) throw new Error(`ruby: ${r.stderr}`);
-  return r.stdout;
+  const kind = template.replace(/_spec$/, '');
+  const files = pdkNew(kind, name.split('::')[0] as string, name);
+  const path = Object.keys(files).find((p) => p.startsWith('spec/') === template.endsWith('_spec'));
+  if (path === undefined) throw new Error(`no ${template} in ${Object.keys(files).join(', ')}`);
+  return files[path] as string;
 }
 
 let module: string;
@@ -66,6 +59,7 @@ describe('pantograph new class|defined_type', () => {
       expect(r.stdout).toBe(
         `created ${kind === 'class' ? 'class' : 'defined type'} ${name}:\n  ${manifest}\n  ${spec}\n`,
       );
+      expect(Object.keys(pdkNew(kind, 'ntp', given)).sort()).toEqual([manifest, spec].sort()); // PDK's paths
       expect(readFileSync(join(module, manifest), 'utf8')).toBe(pdkRender(kind, name));
       expect(readFileSync(join(module, spec), 'utf8')).toBe(pdkRender(`${kind}_spec`, name));
     });

@@ -1,7 +1,9 @@
 /**
- * `pantograph convert [--yes]`: converts a PDK templates V1 `.sync.yml` to V2 once (engine/convert.ts).
- * Shows the diff of `.sync.yml`, then writes it with `--yes` or when the user confirms on a terminal;
- * otherwise nothing is written. A project already on V2 is told so.
+ * `pantograph convert [--yes] [--apply]`: converts a PDK templates V1 `.sync.yml` to V2 once
+ * (engine/convert.ts). Shows the diff of `.sync.yml`, then writes it with `--yes` or when the user confirms
+ * on a terminal; otherwise nothing is written. A project already on V2 is told so. Then, as `pdk convert`
+ * goes on to render the templates, it applies them with their diffs: with `--apply`, or when the user
+ * says yes on a terminal (apply itself asks before overwriting each file PDK wrote, unless `--yes`).
  */
 import { convertSyncFile, writeConversion } from '../../engine/convert.js';
 import type { SourceSpec } from '../../engine/model.js';
@@ -20,6 +22,8 @@ import {
 
 export interface ConvertFlags extends EngineFlags {
   readonly yes?: boolean;
+  /** Apply the templates right after writing (`pdk convert`'s habit). */
+  readonly apply?: boolean;
   /** `--source`: template sources before default, written into `template_sources`. */
   readonly source?: readonly string[];
 }
@@ -71,6 +75,7 @@ export async function convertWith(
         excluded: conversion.excluded,
         unconverted: conversion.unconverted,
         moved: conversion.moved,
+        convertSettings: conversion.convertSettings,
         dropped: conversion.dropped,
         diff,
         problems: conversion.problems.map(jsonProblem),
@@ -97,19 +102,38 @@ export async function convertWith(
       io.out(`not converted (kept as comments): ${conversion.unconverted.join(', ')}\n`);
     }
     for (const m of conversion.moved) io.out(`moved: ${m.from} -> ${m.to}\n`);
+    for (const setting of conversion.convertSettings) {
+      io.out(`set: ${setting} (so that the project renders what PDK's templates rendered)\n`);
+    }
     if (conversion.dropped.length > 0) {
-      io.out(`dropped (PDK settings with no equivalent here): ${conversion.dropped.join(', ')}\n`);
+      io.out(`dropped (no effect in PDK, or no equivalent here): ${conversion.dropped.join(', ')}\n`);
     }
     if (!written && io.interactive && (await confirm(`Write the converted ${file}? [y/N] `))) {
       writeConversion(conversion);
       written = true;
     }
-    io.out(
-      written
-        ? `wrote ${file}; run \`pantograph validate\` to check the settings against the templates\n`
-        : `nothing written; run \`pantograph convert --yes\` to write ${file}\n`,
-    );
-    return 0;
+    if (!written) {
+      io.out(`nothing written; run \`pantograph convert --yes\` to write ${file}\n`);
+      return 0;
+    }
+    io.out(`wrote ${file}\n`);
+    const applyNow =
+      flags.apply === true ||
+      (io.interactive &&
+        (await confirm('Apply the templates now (diffs first, then a question per file)? [y/N] ')));
+    if (!applyNow) {
+      io.out(
+        'next: `pantograph status --diff` shows what the templates would change, `pantograph apply` does it\n',
+      );
+      return 0;
+    }
+    const { apply } = await import('./apply.js');
+    return apply(io, global, [], {
+      diff: true,
+      ...(flags.yes === true ? { yes: true } : {}),
+      ...(flags.offline === true ? { offline: true } : {}),
+      ...(flags.trust === true ? { trust: true } : {}),
+    });
   });
 }
 

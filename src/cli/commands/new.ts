@@ -1,10 +1,11 @@
 /**
  * `pantograph new template <name> [--dir REPO]`: a template skeleton in REPO (default: the working
- * directory) with a generated README and a first test that passes. `pantograph new class|defined_type
- * <name>`: a Puppet object and its unit test in the module, as `pdk new` makes them (engine/objects.ts).
+ * directory) with a generated README and a first test that passes. `pantograph new
+ * class|defined_type|task|fact|function|provider|transport|test <name>`: a Puppet object and its tests in
+ * the module, as `pdk new` makes them (engine/objects.ts).
  */
 import { join } from 'node:path';
-import { createObject, type ObjectKind } from '../../engine/objects.js';
+import { createObject, type ObjectKind, type ObjectOptions } from '../../engine/objects.js';
 import { createTemplate } from '../../engine/scaffold.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
@@ -50,15 +51,21 @@ export async function newObject(
   global: GlobalOptions,
   kind: ObjectKind,
   name: string,
-  flags: EngineFlags,
+  flags: EngineFlags & ObjectOptions,
 ): Promise<number> {
   return engineCommand(io, global, async () => {
-    const made = await createObject(projectDir(io, global), kind, name, projectOptions(flags, io));
+    const made = await createObject(projectDir(io, global), kind, name, {
+      ...projectOptions(flags, io),
+      ...(flags.type !== undefined ? { type: flags.type } : {}),
+      ...(flags.description !== undefined ? { description: flags.description } : {}),
+    });
     if (global.format === 'json') {
-      printJson(io, { kind, name: made.name, files: made.files });
+      printJson(io, { kind, name: made.name, root: made.root, files: made.files });
       return 0;
     }
-    io.out(`created ${kind === 'class' ? 'class' : 'defined type'} ${made.name}:\n`);
+    // paths are the module's; from one of its subdirectories, say which module
+    const where = made.root === projectDir(io, global) ? '' : ` in ${shortPath(made.root, io.cwd)}`;
+    io.out(`created ${made.label} ${made.name}${where}:\n`);
     for (const f of made.files) io.out(`  ${f}\n`);
     return 0;
   });

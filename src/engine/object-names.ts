@@ -1,0 +1,140 @@
+/**
+ * Names for `pantograph new <kind>`: the module's own name, and the rules PDK's `OptionValidator` applies to
+ * each kind's name (lib/pdk/cli/util/option_validator.rb), with the errors that say what to type instead.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { EngineError } from './errors.js';
+
+export type ObjectKind =
+  | 'class'
+  | 'defined_type'
+  | 'task'
+  | 'fact'
+  | 'function'
+  | 'provider'
+  | 'transport'
+  | 'test';
+
+export const OBJECT_KINDS: readonly ObjectKind[] = [
+  'class',
+  'defined_type',
+  'task',
+  'fact',
+  'function',
+  'provider',
+  'transport',
+  'test',
+];
+
+/** How a kind is called in messages. */
+export const WHAT: Record<ObjectKind, string> = {
+  class: 'class',
+  defined_type: 'defined type',
+  task: 'task',
+  fact: 'fact',
+  function: 'function',
+  provider: 'provider',
+  transport: 'transport',
+  test: 'unit test',
+};
+
+/** PDK's `valid_namespace?`: classes, defined types and functions (`a`, `a::b`, not ending in `init`). */
+const NAMESPACE = /^([a-z][a-z0-9_]*)(::[a-z][a-z0-9_]*)*$/;
+/** PDK's `valid_module_name?`: tasks, providers and transports (one word). */
+const WORD = /^[a-z][a-z0-9_]*$/;
+/**
+ * Facts: PDK takes any name of two characters or more, which then becomes a file name under lib/facter/ and
+ * a Ruby symbol; we take the names for which both are plain (`../x` or `a b` would not be).
+ */
+const FACT = /^[A-Za-z_][A-Za-z0-9_]+$/;
+
+const NAMESPACE_HINT =
+  "lower-case letters, digits and underscores, starting with a letter, parts joined by '::' (not ending in 'init')";
+const WORD_HINT = "one word of lower-case letters, digits and underscores, starting with a letter (no '::')";
+
+const RULES: Record<ObjectKind, { test: (name: string) => boolean; hint: string }> = {
+  class: { test: isNamespace, hint: NAMESPACE_HINT },
+  defined_type: { test: isNamespace, hint: NAMESPACE_HINT },
+  function: { test: isNamespace, hint: NAMESPACE_HINT },
+  test: {
+    test: isNamespace,
+    hint: `the name of a class or defined type of the module: ${NAMESPACE_HINT}`,
+  },
+  task: {
+    test: (n) => WORD.test(n),
+    hint: `${WORD_HINT}; the task is then called <module>::<name>, or <module> for the module's own name`,
+  },
+  provider: { test: (n) => WORD.test(n), hint: `${WORD_HINT}: it is the name of the resource type` },
+  transport: { test: (n) => WORD.test(n), hint: WORD_HINT },
+  fact: {
+    test: (n) => FACT.test(n),
+    hint: 'two or more letters, digits and underscores, not starting with a digit (it names lib/facter/<name>.rb)',
+  },
+};
+
+function isNamespace(name: string): boolean {
+  return NAMESPACE.test(name) && name.split('::').at(-1) !== 'init';
+}
+
+/** Refuses a name PDK would refuse for this kind (and the few it takes that would make bad file names). */
+export function checkName(kind: ObjectKind, name: string): void {
+  const rule = RULES[kind];
+  if (!rule.test(name)) {
+    const what = kind === 'test' ? 'class or defined type' : WHAT[kind];
+    throw new EngineError('OBJECT_NAME', `'${name}' is not a valid ${what} name`, { hint: rule.hint });
+  }
+}
+
+/** `name` in the module's namespace, as PDK qualifies classes, defined types and functions. */
+export function qualified(module: string, name: string): string {
+  return name.split('::')[0] === module ? name : `${module}::${name}`;
+}
+
+/**
+ * The module `dir` is in, as PDK finds it: the nearest directory holding a `metadata.json`, `dir` or above
+ * (so `new` works from `manifests/` too); and its name without its author (`acme-ntp` -> `ntp`).
+ */
+export function findModule(dir: string): { root: string; module: string } {
+  let root = resolve(dir);
+  while (!existsSync(join(root, 'metadata.json'))) {
+    const parent = dirname(root);
+    if (parent === root) {
+      throw new EngineError(
+        'OBJECT_NOT_MODULE',
+        `${resolve(dir)} is not in a module: no metadata.json there or above`,
+        { hint: 'run it in a module (one with a metadata.json), or create one with `pantograph init`' },
+      );
+    }
+    root = parent;
+  }
+  return { root, module: moduleName(root) };
+}
+
+function moduleName(root: string): string {
+  const file = join(root, 'metadata.json');
+  let metadata: { name?: unknown };
+  try {
+    metadata = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown };
+  } catch (e) {
+    throw new EngineError('OBJECT_NOT_MODULE', `cannot read ${file}: ${(e as Error).message}`, {
+      position: { file, line: 1, column: 1 },
+      hint: 'fix it (a JSON object with "name": "author-module"), or create a module with `pantograph init`',
+    });
+  }
+  if (typeof metadata.name !== 'string' || metadata.name === '') {
+    throw new EngineError('OBJECT_NOT_MODULE', `metadata.json in ${root} has no name`, {
+      position: { file, line: 1, column: 1 },
+      hint: 'give it "name": "author-module"',
+    });
+  }
+  return metadata.name.slice(metadata.name.lastIndexOf('-') + 1).replace(/^.*\//, '');
+}
+
+/** PDK's `class_name_from_object_name`: `my_type` -> `MyType` (Ruby's `capitalize` on each part). */
+export function rubyClassName(name: string): string {
+  return name
+    .split('_')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1).toLowerCase())
+    .join('');
+}
