@@ -1,8 +1,8 @@
 /** Three-way merge of a conflicting file with `git merge-file` (the system git). */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { childProcess } from './child-process.js';
 
 export interface MergeResult {
   readonly content: Buffer;
@@ -25,7 +25,7 @@ export function mergeFile(
     writeFileSync(join(dir, 'ours'), ours);
     writeFileSync(join(dir, 'base'), base);
     writeFileSync(join(dir, 'theirs'), theirs);
-    const run = spawnSync(
+    const run = childProcess().spawnSync(
       'git',
       [
         'merge-file',

@@ -3,8 +3,8 @@
  * would split words (POSIX quotes and backslashes, nothing else: no variables, globs or pipes); `{}` in an argument becomes the file's
  * project-relative path, appended as the last argument when no `{}` is present.
  */
-import { spawnSync } from 'node:child_process';
 import type { PostCommand } from '../engine/render-plan.js';
+import { childProcess } from './child-process.js';
 import { matchesBasename } from './glob.js';
 
 export interface PostResult {
@@ -65,7 +65,7 @@ export function runPost(root: string, commands: readonly PostCommand[], path: st
       results.push({ path, command: post.command, ok: false, status: null, output: 'empty command' });
       continue;
     }
-    const run = spawnSync(cmd, args, {
+    const run = childProcess().spawnSync(cmd, args, {
       cwd: root,
       encoding: 'utf8',
       maxBuffer: 16 * 1024 * 1024,

@@ -6,12 +6,12 @@
  *
  * Cache root: `PANTOGRAPH_CACHE_DIR`, else `$XDG_CACHE_HOME/pantograph`, else `~/.cache/pantograph`.
  */
-import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { didYouMean } from '../../shared/did-you-mean.js';
+import { childProcess } from '../../sync/child-process.js';
 import { EngineError } from '../errors.js';
 import type { ResolvedSource, SourceSpec } from '../model.js';
 
@@ -266,34 +266,39 @@ class Git {
     const bin = this.options.gitBinary ?? 'git';
     const env = { ...this.env, ...extraEnv, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
     return new Promise((resolvePromise, reject) => {
-      execFile(bin, args, { env, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 }, (err, stdout, stderr) => {
-        if (!err) return resolvePromise(stdout);
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-          return reject(
-            this.error(
-              'GIT_NOT_FOUND',
-              `needs git, and \`${bin}\` was not found`,
-              'install git and put it on PATH',
-            ),
+      childProcess().execFile(
+        bin,
+        args,
+        { env, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 },
+        (err, stdout, stderr) => {
+          if (!err) return resolvePromise(stdout);
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+            return reject(
+              this.error(
+                'GIT_NOT_FOUND',
+                `needs git, and \`${bin}\` was not found`,
+                'install git and put it on PATH',
+              ),
+            );
+          }
+          // git's first `fatal:` line says what went wrong; the lines after it are advice.
+          const lines = stderr.trim().split('\n').filter(Boolean);
+          const detail = (lines.find((l) => l.startsWith('fatal:')) ?? lines[0] ?? err.message).replace(
+            /^fatal:\s*/,
+            '',
           );
-        }
-        // git's first `fatal:` line says what went wrong; the lines after it are advice.
-        const lines = stderr.trim().split('\n').filter(Boolean);
-        const detail = (lines.find((l) => l.startsWith('fatal:')) ?? lines[0] ?? err.message).replace(
-          /^fatal:\s*/,
-          '',
-        );
-        if (failure === 'unreachable') {
-          return reject(
-            this.error(
-              'GIT_UNREACHABLE',
-              `cannot be fetched from ${this.url}: ${detail}`,
-              'check the location, your network and credentials',
-            ),
-          );
-        }
-        return reject(this.error('GIT_FAILED', `git ${args.join(' ')} failed: ${detail}`));
-      });
+          if (failure === 'unreachable') {
+            return reject(
+              this.error(
+                'GIT_UNREACHABLE',
+                `cannot be fetched from ${this.url}: ${detail}`,
+                'check the location, your network and credentials',
+              ),
+            );
+          }
+          return reject(this.error('GIT_FAILED', `git ${args.join(' ')} failed: ${detail}`));
+        },
+      );
     });
   }
 
