@@ -4,8 +4,9 @@
  * stops the worker; `close()` ends it when the plan is done. A worker that died (a limit, a crash) is
  * started again on the next request, with the last `load` replayed, so one bad file costs only itself.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { packagePath } from '../../package-root.js';
+import { childProcess } from '../../sync/child-process.js';
 import { RubyNotFoundError, RubyWorkerError } from './errors.js';
 
 export interface RubyLimits {
@@ -119,7 +120,8 @@ export class RubyWorker {
 
   private start(): ChildProcessWithoutNullStreams {
     const { limits } = this.options;
-    const child = spawn(
+    // node:child_process only when a V1 project is planned (see src/sync/child-process.ts).
+    const child = childProcess().spawn(
       this.executable,
       [workerScript(), String(limits.outputBytes), String(limits.memoryBytes)],
       {
