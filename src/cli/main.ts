@@ -79,10 +79,19 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
     .action(run(async () => (await import('./commands/epp.js')).eppDump as Action));
 
   // Engine commands (list, show, validate, render, add): options shared by all of them.
-  const engineOptions = (command: Command, strict = false) => {
+  // `v1`: the command plans a project, which may be a V1 one (src/engine/v1).
+  const engineOptions = (command: Command, strict = false, v1 = false) => {
     command
       .option('--offline', 'git sources: use the cache only, never fetch')
       .option('--trust', 'trust every git source, so that its JavaScript hooks may run');
+    if (v1) {
+      command
+        .option(
+          '--template-url <url>',
+          'a V1 .sync.yml: render it with this V1 template repository, URL[#REF] or a directory (default: metadata.json template-url)',
+        )
+        .option('--template-ref <ref>', "a V1 .sync.yml: the template repository's branch, tag or commit");
+    }
     if (strict)
       command.option('--no-strict', "Puppet 7's behaviour: unknown variables warn and render empty");
     return command;
@@ -109,6 +118,7 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
         'also print the tree: templates, files, nested epp() calls and their parameters',
       ),
     true,
+    true,
   ).action(run(async () => (await import('./commands/validate.js')).validate as Action));
   engineOptions(
     program
@@ -116,6 +126,7 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
       .description('the intended output: to standard output, or into a new or empty directory')
       .argument('[paths...]', 'only these project-relative paths (files or directories)')
       .option('-o, --output <dir>', 'write the files into this new or empty directory'),
+    true,
     true,
   ).action(run(async () => (await import('./commands/render.js')).render as Action));
   const add = program.command('add').description('edit .sync.yml, keeping its comments and order');
@@ -237,6 +248,7 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
       .option('--diff', 'show unified diffs of what apply would change')
       .option('-a, --all', 'list stable files too'),
     true,
+    true,
   ).action(run(async () => (await import('./commands/status.js')).status as Action));
   const applyOptions = (command: Command) =>
     command
@@ -255,6 +267,7 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
         .argument('[paths...]', 'only these project-relative paths, directories or globs'),
     ),
     true,
+    true,
   ).action(run(async () => (await import('./commands/apply.js')).apply as Action));
   engineOptions(
     applyOptions(
@@ -262,6 +275,7 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
         .command('update')
         .description('fetch git sources, move the lock to their latest `ref`, and apply'),
     ),
+    true,
     true,
   ).action(run(async () => (await import('./commands/update.js')).update as Action));
   program

@@ -20,6 +20,9 @@ export interface EngineFlags {
   readonly offline?: boolean;
   readonly trust?: boolean;
   readonly strict?: boolean;
+  /** V1 projects: `--template-url`, `--template-ref`. */
+  readonly templateUrl?: string;
+  readonly templateRef?: string;
 }
 
 /** The project root: `-C DIR` (relative to the working directory) or the working directory. */
@@ -35,6 +38,8 @@ export function projectOptions(flags: EngineFlags, io?: Io): ProjectOptions {
     ...(flags.offline === true ? { offline: true } : {}),
     ...(flags.trust === true ? { trust: true } : {}),
     ...(flags.strict === false ? { strict: false } : {}),
+    ...(flags.templateUrl !== undefined ? { templateUrl: flags.templateUrl } : {}),
+    ...(flags.templateRef !== undefined ? { templateRef: flags.templateRef } : {}),
   };
 }
 

@@ -79,6 +79,18 @@ export type EngineErrorCode =
   | 'CONVERT_CONFLICT'
   | 'CONVERT_UNKNOWN_SETTING'
   | 'CONVERT_UNKNOWN_FILE'
+  // V1 template repositories run as they are (src/engine/v1)
+  | 'V1_TEMPLATE_URL'
+  | 'V1_DEFAULT_TEMPLATE'
+  | 'V1_NOT_V1_REPOSITORY'
+  | 'V1_UNTRUSTED'
+  | 'V1_RUBY_MISSING'
+  | 'V1_WORKER'
+  | 'V1_TIME_LIMIT'
+  | 'V1_OUTPUT_LIMIT'
+  | 'V1_RENDER'
+  | 'V1_CONFIG'
+  | 'V1_CONFIG_YAML'
   // new class|defined_type|task|fact|function|provider|transport|test (objects.ts, object-*.ts)
   | 'OBJECT_NAME'
   | 'OBJECT_OPTION'

@@ -73,6 +73,8 @@ export async function plan(project: Project): Promise<RenderPlan> {
 
 /** The RenderPlan and what each template resolved to. */
 export async function planDetailed(project: Project): Promise<DetailedPlan> {
+  // A V1 project renders with Ruby (src/engine/v1), loaded only then.
+  if (project.v1) return (await import('./v1/plan.js')).planV1({ ...project, v1: project.v1 });
   const problems: Problem[] = [...project.problems];
   const applied = project.applied;
   const ordered = dependencyOrder(applied);

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { lineColumn } from '../epp/position.js';
 import { type AvailableTemplate, appliedOrder } from './composition.js';
-import { problem } from './errors.js';
+import { EngineError, problem } from './errors.js';
 import type { DataMap, LoadedTemplate, ResolvedSource, SyncConfig, TemplateLocation } from './model.js';
 import { loadSyncConfig, parseSyncConfig, SYNC_FILE } from './project-config.js';
 import type { RenderCache } from './render-cache.js';
@@ -17,6 +17,7 @@ import { loadTemplate } from './repository.js';
 import type { SandboxLimits } from './sandbox.js';
 import { isDataMap } from './settings.js';
 import { listTemplates, resolveSources } from './sources/index.js';
+import type { V1Project } from './v1/project.js';
 import { parseYamlData } from './yaml-data.js';
 
 /** The lock file: its absence makes a project new (DESIGN 8). */
@@ -55,6 +56,13 @@ export interface ProjectOptions {
    * (status, apply, fleet) gives it; `validate`, `render` and `test` render everything.
    */
   readonly renderCache?: RenderCache;
+  /**
+   * A V1 project (`.sync.yml` without `pdk_template`): the V1 template repository to render it with,
+   * `<url>[#<ref>]` or a directory (`--template-url`; default: metadata.json's `template-url`, as PDK).
+   */
+  readonly templateUrl?: string;
+  /** A V1 project: the ref of `templateUrl` to use instead of its `#ref` (`--template-ref`). */
+  readonly templateRef?: string;
 }
 
 export interface Project {
@@ -79,6 +87,11 @@ export interface Project {
   readonly options: ProjectOptions;
   /** Problems found while loading: `.sync.yml`, templates, composition. */
   readonly problems: readonly Problem[];
+  /**
+   * Set for a V1 project rendered with a V1 template repository (src/engine/v1): it has no templates of
+   * its own (`available` and `applied` are empty) and `plan` renders it with Ruby.
+   */
+  readonly v1?: V1Project;
 }
 
 /**
@@ -86,10 +99,21 @@ export interface Project {
  * `.sync.yml`, a V1 file, an unreachable source); everything else is collected into `problems`.
  */
 export async function loadProject(dir: string, options: ProjectOptions = {}): Promise<Project> {
-  const config =
-    options.syncText !== undefined
-      ? parseSyncConfig(options.syncText, join(resolve(dir), SYNC_FILE), resolve(dir))
-      : loadSyncConfig(resolve(dir));
+  let config: SyncConfig;
+  try {
+    config =
+      options.syncText !== undefined
+        ? parseSyncConfig(options.syncText, join(resolve(dir), SYNC_FILE), resolve(dir))
+        : loadSyncConfig(resolve(dir));
+  } catch (e) {
+    if (
+      e instanceof EngineError &&
+      (e.code === 'SYNC_V1' || e.code === 'SYNC_NOT_FOUND' || isV1Duplicate(e))
+    ) {
+      return loadV1Project(dir, options, e);
+    }
+    throw e;
+  }
   const root = config.root;
   const problems: Problem[] = [...config.problems];
   const sources = await resolveSources(config.sources, {
@@ -137,6 +161,59 @@ export async function loadProject(dir: string, options: ProjectOptions = {}): Pr
     metadata,
     options,
     problems,
+  };
+}
+
+/**
+ * A key given twice is an error in a V2 `.sync.yml`, but real V1 files have them (puppetlabs-apache's has
+ * two `Rakefile:`) and Ruby's YAML, so PDK, keeps the last: a V1 file with only that error is a V1 file.
+ */
+function isV1Duplicate(e: EngineError): boolean {
+  if (e.code !== 'SYNC_YAML' || e.problems.length === 0) return false;
+  if (!e.problems.every((p) => p.severity !== 'error' || /keys must be unique/i.test(p.message)))
+    return false;
+  const file = e.position?.file;
+  let text: string;
+  try {
+    text = file ? readFileSync(file, 'utf8') : '';
+  } catch {
+    return false;
+  }
+  return !/^["']?pdk_template["']?\s*:/m.test(text);
+}
+
+/** A V1 `.sync.yml`: rendered as it is when a V1 template repository is named (src/engine/v1). */
+async function loadV1Project(dir: string, options: ProjectOptions, notV2: EngineError): Promise<Project> {
+  const root = resolve(dir);
+  const problems: Problem[] = [];
+  const metadata = readMetadata(root, problems);
+  // Loaded only for V1 projects: V2 runs never load the V1 code.
+  const { loadV1 } = await import('./v1/project.js');
+  const { config, v1 } = await loadV1(root, options, metadata, notV2);
+  // Duplicate keys: read as Ruby reads them (the worker), with a note at each.
+  if (notV2.code === 'SYNC_YAML') {
+    for (const p of notV2.problems) {
+      problems.push({
+        ...p,
+        severity: 'warning',
+        message: `${p.message}: Ruby's YAML, and so PDK, keeps the last one`,
+      });
+    }
+  }
+  return {
+    root,
+    config,
+    sources: [v1.source],
+    available: new Map(),
+    shadowed: [],
+    templateProblems: new Map(),
+    applied: [],
+    isNew: !existsSync(join(root, LOCK_FILE)),
+    name: typeof metadata.name === 'string' && metadata.name !== '' ? metadata.name : basename(root),
+    metadata,
+    options,
+    problems,
+    v1,
   };
 }
 

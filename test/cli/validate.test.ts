@@ -132,7 +132,9 @@ describe('pantograph validate', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('invalid: 1 error, 0 warnings\n');
     expect(r.stderr).toMatch(/^\.sync\.yml:\d+:\d+: error: .* V1 file \[SYNC_V1\]\n/);
-    expect(r.stderr).toContain('  hint: run `pantograph convert` to convert it to V2 once\n');
+    expect(r.stderr).toContain(
+      '  hint: run `pantograph convert` to convert it to V2 once; or render it as it is with its V1 template repository: --template-url URL[#REF]',
+    );
     const { json } = await runJson<{ valid: boolean; problems: { code: string }[] }>(root, 'validate');
     expect(json.valid).toBe(false);
     expect(json.problems.map((p) => p.code)).toEqual(['SYNC_V1']);

@@ -1,0 +1,223 @@
+/**
+ * The RenderPlan of a V1 project: the Ruby worker lists the repository's files with what PDK would do
+ * with each (manage, init, unmanage, delete), and renders the ones to write. They become ordinary planned
+ * files of one template, so `status`, `apply --noop`, `apply` (atomic, locked, hand edits kept) and
+ * `render` treat them like V2 output:
+ * - moduleroot/ files are `file`s; moduleroot_init/ files are `init`s (created only when missing, in a
+ *   project new to Pantograph: what `pdk convert` does; `pdk update` creates none);
+ * - `unmanaged: true` and `delete: true` of a file the repository has become the plan's `unmanaged` and
+ *   `delete` paths (as in PDK they act only on the repository's files);
+ * - output is never "empty": PDK writes an empty rendering as a file holding a newline.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { SyncError } from '../../sync/errors.js';
+import { checkOutputPath } from '../../sync/paths.js';
+import { EngineError, problem } from '../errors.js';
+import type { DetailedPlan } from '../plan.js';
+import { ENGINE_VERSION } from '../plan.js';
+import type { Project } from '../project.js';
+import { SYNC_FILE } from '../project-config.js';
+import type { PlannedFile, Problem, RenderPlan } from '../render-plan.js';
+import { jsonPointer } from '../yaml-data.js';
+import { RubyNotFoundError, RubyWorkerError, V1TemplateError } from './errors.js';
+import type { V1Project } from './project.js';
+import { V1_TEMPLATE_NAME } from './repository.js';
+import { RubyWorker, rubyLimits } from './worker-client.js';
+
+/** One file of the repository as the worker reports it. */
+interface WorkerFile {
+  readonly path: string;
+  /** `moduleroot/...` or `moduleroot_init/...`, with `.erb`. */
+  readonly source: string;
+  readonly init: boolean;
+  readonly status: 'manage' | 'init' | 'unmanage' | 'delete' | 'error';
+  readonly executable?: boolean;
+  readonly error?: WorkerErrorInfo;
+}
+
+interface WorkerErrorInfo {
+  readonly class: string;
+  readonly message: string;
+  readonly file: string | null;
+  readonly line: number | null;
+}
+
+interface WorkerWarning {
+  readonly file: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly message: string;
+}
+
+export async function planV1(project: Project & { readonly v1: V1Project }): Promise<DetailedPlan> {
+  const { v1, options } = project;
+  const env = options.env ?? process.env;
+  const problems: Problem[] = [...project.problems];
+  const worker = new RubyWorker({ env, limits: rubyLimits(env), repository: v1.url });
+  const files: PlannedFile[] = [];
+  const unmanaged: string[] = [];
+  const deleted: string[] = [];
+  try {
+    options.onProgress?.(`starting Ruby for the V1 repository ${v1.url}`);
+    const loaded = await worker.load({
+      root: v1.source.dir,
+      syncText: project.config.text,
+      metadataText: readText(join(project.root, 'metadata.json')),
+      uri: v1.url,
+    });
+    if (!loaded.ok) {
+      const error = loaded.error as WorkerErrorInfo;
+      throw new EngineError(
+        'V1_WORKER',
+        `the V1 repository ${v1.url} could not be read: ${error.class}: ${error.message}`,
+      );
+    }
+    for (const w of (loaded.warnings ?? []) as WorkerWarning[]) {
+      const file = w.file === '.sync.yml' ? project.config.file : join(v1.source.dir, w.file);
+      problems.push(
+        problem(
+          'warning',
+          'V1_CONFIG_YAML',
+          `${w.message}; PDK reads it as {} and so does this run`,
+          { file, line: w.line ?? 1, column: (w.column ?? 0) + 1 },
+          'fix the YAML: its settings are ignored until then',
+        ),
+      );
+    }
+    const listed = (loaded.files ?? []) as WorkerFile[];
+    const toRender = listed.filter((f) => f.status === 'manage' || f.status === 'init');
+    let done = 0;
+    for (const f of listed) {
+      if (reserved(f, problems)) continue;
+      if (f.status === 'unmanage') unmanaged.push(f.path);
+      else if (f.status === 'delete') deleted.push(f.path);
+      else if (f.status === 'error') {
+        // Settings fail on the project's data: point at the file's key in .sync.yml (or the file's top).
+        const at = project.config.positionOf(jsonPointer([f.path]));
+        const e = f.error!;
+        problems.push(new V1TemplateError('V1_CONFIG', f.path, e.class, e.message, at).toProblem());
+      } else {
+        options.onProgress?.(`rendering ${f.path} with Ruby (${++done}/${toRender.length})`);
+        const planned = await renderOne(worker, f, project, v1, problems);
+        if (planned) files.push(planned);
+      }
+    }
+  } finally {
+    worker.close();
+  }
+  const plan: RenderPlan = {
+    projectRoot: project.root,
+    isNew: project.isNew,
+    engineVersion: ENGINE_VERSION,
+    sources: [
+      {
+        type: v1.source.spec.type,
+        location: v1.source.spec.location,
+        ...(v1.source.spec.ref !== undefined ? { ref: v1.source.spec.ref } : {}),
+        ...(v1.source.commit !== undefined ? { commit: v1.source.commit } : {}),
+      },
+    ],
+    templates: [{ name: V1_TEMPLATE_NAME, version: undefined, source: 0, settings: {} }],
+    files,
+    unmanaged,
+    delete: deleted,
+    purge: false,
+    post: [],
+    problems: [
+      ...problems.filter((p) => p.severity === 'error'),
+      ...problems.filter((p) => p.severity === 'warning'),
+    ],
+  };
+  return { plan, templates: [] };
+}
+
+/** One file rendered; a template error or a limit is the file's problem, and the run goes on. */
+async function renderOne(
+  worker: RubyWorker,
+  f: WorkerFile,
+  project: Project,
+  v1: V1Project,
+  problems: Problem[],
+): Promise<PlannedFile | undefined> {
+  let reply: Awaited<ReturnType<RubyWorker['render']>>;
+  try {
+    reply = await worker.render(f.path);
+  } catch (e) {
+    if (e instanceof RubyNotFoundError || !(e instanceof RubyWorkerError)) throw e;
+    problems.push(
+      problem(
+        'error',
+        e.code,
+        `${f.path}: ${e.message}`,
+        { file: join(v1.source.dir, f.source), line: 1, column: 1 },
+        e.code === 'V1_WORKER'
+          ? 'the template stopped Ruby itself (exit, a crash): see the message; the other files were rendered'
+          : 'a template that loops or builds a huge output; the other files were rendered',
+      ),
+    );
+    return undefined;
+  }
+  if (!reply.ok) {
+    const error = reply.error as WorkerErrorInfo;
+    const code = error.class === 'OutputLimit' ? 'V1_OUTPUT_LIMIT' : 'V1_RENDER';
+    problems.push(templateError(code, f, error, v1).toProblem());
+    return undefined;
+  }
+  const content = Buffer.from(reply.content as string, 'base64');
+  return {
+    path: f.path,
+    content: new Uint8Array(content.buffer, content.byteOffset, content.byteLength),
+    mode: f.executable === true || isExecutable(join(project.root, f.path)) ? 0o755 : 0o644,
+    template: V1_TEMPLATE_NAME,
+    source: f.source,
+    kind: f.init ? 'init' : 'file',
+    empty: false,
+  };
+}
+
+function templateError(
+  code: 'V1_RENDER' | 'V1_OUTPUT_LIMIT',
+  f: WorkerFile,
+  error: WorkerErrorInfo,
+  v1: V1Project,
+): V1TemplateError {
+  const position =
+    error.file !== null && error.line !== null
+      ? { file: error.file, line: error.line, column: 1 }
+      : { file: join(v1.source.dir, f.source), line: 1, column: 1 };
+  return new V1TemplateError(code, f.path, error.class, error.message, position);
+}
+
+/**
+ * A path Pantograph never writes: `.sync.yml` (pdk-templates' moduleroot_init has one, to start a V1
+ * project; here the project has one or runs without) is left out quietly, anything else with a warning.
+ */
+function reserved(f: WorkerFile, problems: Problem[]): boolean {
+  if (f.path === SYNC_FILE) return true;
+  try {
+    checkOutputPath(f.path);
+    return false;
+  } catch (e) {
+    if (!(e instanceof SyncError)) throw e;
+    problems.push(problem('warning', 'V1_RENDER', `${f.path}: ${e.message}; left out`, undefined, e.hint));
+    return true;
+  }
+}
+
+/** PDK only ever adds an execute bit (manage_execute_permissions), never takes one away. */
+function isExecutable(file: string): boolean {
+  try {
+    return (statSync(file).mode & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Loading a V1 project (a `.sync.yml` without `pdk_template`) whose template source is a V1 repository:
+ * the source from `--template-url` or metadata.json, resolved like any source (git: cached, locked,
+ * `--offline`), checked to be V1 and trusted, as one always-applied template. Its `.sync.yml` is read by
+ * the Ruby worker as PDK reads it; here it is parsed only for positions.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { EngineError } from '../errors.js';
+import type { DataMap, ResolvedSource, SyncConfig } from '../model.js';
+import { SYNC_FILE } from '../project-config.js';
+import type { Problem } from '../render-plan.js';
+import { resolveSources } from '../sources/index.js';
+import { parseYamlData } from '../yaml-data.js';
+import { isV1Repository } from './repository.js';
+import { type TemplateUrlOrigin, v1Source } from './template-url.js';
+
+/** What a V1 project adds to a Project. */
+export interface V1Project {
+  /** The V1 repository, resolved. */
+  readonly source: ResolvedSource;
+  /** The template URL as given (`<url>#<ref>`). */
+  readonly url: string;
+  readonly origin: TemplateUrlOrigin;
+}
+
+/** Options of loadProject that matter here (kept structural: project.ts imports this module). */
+export interface V1LoadOptions {
+  readonly offline?: boolean;
+  readonly trust?: boolean;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly gitBinary?: string;
+  readonly syncText?: string;
+  readonly templateUrl?: string;
+  readonly templateRef?: string;
+  readonly lockedCommit?: (spec: SyncConfig['sources'][number], index: number) => string | undefined;
+  readonly onProgress?: (text: string) => void;
+}
+
+export interface V1Loaded {
+  readonly config: SyncConfig;
+  readonly v1: V1Project;
+}
+
+/**
+ * The V1 side of a project whose `.sync.yml` raised `notV2`: SYNC_V1 (no `pdk_template`), or SYNC_NOT_FOUND
+ * (PDK modules need no `.sync.yml`). Without a V1 source (no option, no metadata.json `template-url`) that
+ * error is thrown again, SYNC_V1 with both ways on in its hint.
+ */
+export async function loadV1(
+  dir: string,
+  options: V1LoadOptions,
+  metadata: DataMap,
+  notV2: EngineError,
+): Promise<V1Loaded> {
+  const root = resolve(dir);
+  const file = join(root, SYNC_FILE);
+  const source = v1Source(root, { url: options.templateUrl, ref: options.templateRef }, metadata);
+  if (!source) {
+    if (notV2.code !== 'SYNC_V1') throw notV2;
+    throw new EngineError(notV2.code, notV2.message, {
+      position: notV2.position,
+      hint:
+        'run `pantograph convert` to convert it to V2 once; or render it as it is with its V1 template repository: ' +
+        '--template-url URL[#REF] (PDK writes it as `template-url` in metadata.json)',
+    });
+  }
+  const at =
+    source.origin === 'metadata.json' ? { file: join(root, 'metadata.json'), line: 1, column: 1 } : undefined;
+  // A V1 repository's templates are Ruby code run with the user's rights, unsandboxed: like JavaScript
+  // hooks, only from a source the user trusts (a local one is; a git one with --trust). Checked before
+  // anything is fetched.
+  if (source.spec.type === 'git' && source.spec.trusted !== true && options.trust !== true) {
+    throw new EngineError(
+      'V1_UNTRUSTED',
+      `the V1 template repository ${source.url} (${source.origin}) runs Ruby code (its ERB templates), and it is not trusted`,
+      {
+        position: at,
+        hint: `if you trust ${source.spec.location}, run again with --trust; or run \`pantograph convert\` once to move this .sync.yml to V2 templates`,
+      },
+    );
+  }
+  const [resolved] = await resolveSources([source.spec], {
+    root,
+    ...(options.offline !== undefined ? { offline: options.offline } : {}),
+    ...(options.trust !== undefined ? { trust: options.trust } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
+    ...(options.gitBinary !== undefined ? { gitBinary: options.gitBinary } : {}),
+    ...(options.lockedCommit !== undefined ? { lockedCommit: options.lockedCommit } : {}),
+    ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
+  });
+  if (!resolved || !isV1Repository(resolved.dir)) {
+    throw new EngineError(
+      'V1_NOT_V1_REPOSITORY',
+      `${source.url} (${source.origin}) is not a V1 template repository: it needs both moduleroot/ and moduleroot_init/`,
+      {
+        position: at,
+        hint: 'a V2 repository is named in .sync.yml under pdk_template.template_sources; run `pantograph convert` to write one',
+      },
+    );
+  }
+  const text = options.syncText ?? (existsSync(file) ? readFileSync(file, 'utf8') : '');
+  const parsed = parseYamlData(text, file, { version: '1.1', errorCode: 'SYNC_YAML' });
+  const problems: Problem[] = [];
+  const config: SyncConfig = {
+    file,
+    root,
+    version: 1,
+    sources: [source.spec],
+    templates: [],
+    excluded: [],
+    sharedSettings: {},
+    unmanaged: [],
+    delete: [],
+    purge: false,
+    post: [],
+    settings: {},
+    positions: parsed.positions,
+    positionOf: (pointer) => parsed.positions.positionOf(pointer),
+    document: parsed.document,
+    text,
+    problems,
+  };
+  return { config, v1: { source: resolved, url: source.url, origin: source.origin } };
+}

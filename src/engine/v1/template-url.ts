@@ -1,0 +1,111 @@
+/**
+ * Which V1 repository a project renders with, as PDK chooses it (lib/pdk/util/template_uri.rb): the
+ * `--template-url` option, else metadata.json's `template-url`; `<url>#<ref>`, the ref defaulting to `main`
+ * as PDK's does for any repository but its own. The result is an ordinary source spec, so git sources are
+ * cloned, cached, locked and `--offline` like any other.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EngineError } from '../errors.js';
+import type { Position, SourceSpec } from '../model.js';
+
+/** Where the URL came from, for messages. */
+export type TemplateUrlOrigin = '--template-url' | 'metadata.json';
+
+export interface V1Source {
+  readonly spec: SourceSpec;
+  /** The URL as given (with its `#ref`), for messages and `template_dir.uri`. */
+  readonly url: string;
+  readonly origin: TemplateUrlOrigin;
+}
+
+/** PDK's name for its built-in templates, and the paths packaged PDKs wrote into metadata.json. */
+const PDK_DEFAULT = 'pdk-default';
+const PACKAGED_PATHS = [
+  'file:///opt/puppetlabs/pdk/share/cache/pdk-templates.git',
+  'file:///C:/Program Files/Puppet Labs/DevelopmentKit/share/cache/pdk-templates.git',
+];
+
+/** PDK's default ref for a repository other than its own built-in one. */
+export const DEFAULT_V1_REF = 'main';
+
+/**
+ * The V1 source of a project: `url` (the option) first, else metadata.json's `template-url`; undefined when
+ * neither is given. `ref` (`--template-ref`) replaces the URL's `#ref`. Throws for PDK's built-in templates
+ * (Pantograph's default repository is V2) and for a URL that cannot be a repository.
+ */
+export function v1Source(
+  root: string,
+  explicit: { readonly url?: string | undefined; readonly ref?: string | undefined },
+  metadata: Readonly<Record<string, unknown>>,
+): V1Source | undefined {
+  const fromMetadata = typeof metadata['template-url'] === 'string' ? metadata['template-url'] : undefined;
+  const url = explicit.url ?? fromMetadata;
+  if (url === undefined || url === '') return undefined;
+  const origin: TemplateUrlOrigin = explicit.url !== undefined ? '--template-url' : 'metadata.json';
+  const position: Position | undefined =
+    origin === 'metadata.json' ? { file: join(root, 'metadata.json'), line: 1, column: 1 } : undefined;
+  const hash = url.indexOf('#');
+  const bare = hash < 0 ? url : url.slice(0, hash);
+  const fragment = hash < 0 ? undefined : url.slice(hash + 1) || undefined;
+  const ref = explicit.ref ?? fragment;
+
+  if (bare === PDK_DEFAULT || PACKAGED_PATHS.includes(bare)) {
+    throw new EngineError(
+      'V1_DEFAULT_TEMPLATE',
+      `${origin}'s template-url is PDK's built-in templates (${url}); Pantograph's default templates are V2 and do not run V1 settings`,
+      {
+        position,
+        hint: 'run `pantograph convert` once: it moves this .sync.yml to V2 for the default templates, showing the diff (or give --template-url with a V1 repository, e.g. https://github.com/puppetlabs/pdk-templates#3.5.1)',
+      },
+    );
+  }
+  const local = localPath(root, bare);
+  if (local !== undefined) {
+    if (!existsSync(local) || !statSync(local).isDirectory()) {
+      throw new EngineError(
+        'V1_TEMPLATE_URL',
+        `the V1 template repository ${local} (${origin}) does not exist`,
+        {
+          position,
+          hint: 'check the path, or give another with --template-url',
+        },
+      );
+    }
+    // A local git repository with a ref is checked out at that ref, as PDK does; without a ref, or when it
+    // is no repository, its files are used as they are. Either way it is the user's own disk: trusted.
+    const repository = existsSync(join(local, '.git')) || existsSync(join(local, 'HEAD'));
+    const spec: SourceSpec =
+      repository && ref !== undefined
+        ? { type: 'git', location: local, ref, trusted: true }
+        : { type: 'filesystem', location: local, trusted: true };
+    return { spec, url, origin };
+  }
+  if (!/^(?:[a-z][a-z0-9+.-]*:\/\/|[^@/\s]+@[^:/\s]+:)/i.test(bare)) {
+    throw new EngineError(
+      'V1_TEMPLATE_URL',
+      `${origin}'s template-url '${url}' is neither a path nor a git URL`,
+      {
+        position,
+        hint: 'give a git URL (https://..., git@host:org/repo.git) or a directory, with #ref for a branch or tag',
+      },
+    );
+  }
+  return { spec: { type: 'git', location: bare, ref: ref ?? DEFAULT_V1_REF }, url, origin };
+}
+
+/** The directory a `file://` URL or a path names; undefined for a remote URL. */
+function localPath(root: string, bare: string): string | undefined {
+  if (bare.startsWith('file://')) {
+    try {
+      return fileURLToPath(bare);
+    } catch {
+      return decodeURIComponent(bare.slice('file://'.length));
+    }
+  }
+  if (isAbsolute(bare) || bare.startsWith('./') || bare.startsWith('../') || bare.startsWith('~/')) {
+    return bare.startsWith('~/') ? join(process.env.HOME ?? '', bare.slice(2)) : resolve(root, bare);
+  }
+  return undefined;
+}
