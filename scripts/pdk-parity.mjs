@@ -9,7 +9,7 @@
  *
  * `--outputs DIR` writes what Pantograph renders to DIR/<module>/<path>, to diff with the fixture.
  * `--record` writes test/fixtures/real-modules/parity.json: per module, the files that are identical now.
- * test/authors/pdk-parity.test.ts fails when one of them stops being identical (a ratchet: record again
+ * test/real-modules/all-files-ratchet.test.ts fails when one of them stops being identical (a ratchet: record again
  * when more files become identical).
  *
  * Prints a line per module and the summary line tracked in the issue's notes:
