@@ -654,10 +654,15 @@ class Generator {
     let code: string;
     if (node.keys.length !== 1 || !only || (only.type === 'Unary' && only.operator === '*')) {
       code = `rt.access(${this.expr(node.target)}, [${this.elements(node.keys)}], ${this.pos(node)})`;
-    } else if (only.type === 'Literal' && typeof only.value === 'string') {
+    } else if (
+      only.type === 'Literal' &&
+      typeof only.value === 'string' &&
+      !(only.value in Object.prototype)
+    ) {
       // `$h['key']`, the commonest access: a hash is read through its index of string keys, a plain
-      // property read (`H`, see `hashIndex` in the runtime; undefined for anything but a hash, which
-      // `rt.keyed` reads as an object of that one key). The scratch `t` is used at once.
+      // property read (`H`, see `hashIndex`; undefined for anything but a hash, which `rt.keyed` reads
+      // as an object of that one key). The scratch `t` is used at once. Not for a key that
+      // `Object.prototype` has (`toString`): the index of a hash made from a JavaScript object inherits it.
       const key = str(only.value);
       const hoisted = node.target.type === 'Variable' ? this.indexOf(node.target.name) : undefined;
       code = hoisted

@@ -10,11 +10,12 @@ import { BreakSignal, type FunctionDef, type FunctionRegistry } from './function
 import { canInterpret, TemplateInterpreter } from './interpreter.js';
 import { parsePuppet, parseTemplate } from './parser.js';
 import { lineColumn } from './position.js';
+import { valuesFromJs } from './runtime/convert.js';
 import { withTimeLimit } from './runtime/deadline.js';
 import { Runtime, type RuntimeHost, type RuntimeTemplate } from './runtime/runtime.js';
 import { setTypeTextEvaluator } from './runtime/types/names.js';
 import type { PType } from './runtime/types.js';
-import { fromJs, isHash, type PHash, type Value } from './runtime/values.js';
+import { isHash, type PHash, type Value } from './runtime/values.js';
 
 export interface EppWarning {
   readonly code: string;
@@ -67,7 +68,7 @@ export interface TemplateParameter {
 
 /**
  * Template values: a Puppet hash, used as it is (its values must be Puppet values: Integers as numbers,
- * bigint only beyond 2^53, Floats made by `float()`), or a plain object converted by `fromJs` (whole
+ * bigint only beyond 2^53, Floats made by `float()`), or a plain object converted as `fromJs` does (whole
  * numbers become Integers, others Floats; pass `float(n)` for a whole Float).
  */
 export type Values = PHash | Readonly<Record<string, unknown>>;
@@ -270,7 +271,7 @@ function registryFor(extra: readonly FunctionDef[] | undefined): FunctionRegistr
 
 function toHash(values: Values): PHash {
   if (isHash(values as Value)) return values as PHash;
-  const converted = fromJs(values);
+  const converted = valuesFromJs(values);
   if (!isHash(converted)) throw new EppEvalError('EPP_ARGUMENTS', 'template values must be a hash');
   return converted;
 }

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { EppError, renderEpp } from '../../src/epp/index.js';
-import { fromJs } from '../../src/epp/runtime/values.js';
+import { fromJs } from '../../src/epp/runtime/convert.js';
 
 const suite = resolve(
   process.env.EPP_CONFORMANCE_DIR ?? resolve(import.meta.dirname, '../../../shared/epp-conformance'),

@@ -22,6 +22,7 @@ import {
 } from '../functions/registry.js';
 import { compareForOperator, compareIgnoreCase, puppetEquals } from './compare.js';
 import { interpolate, renderValue } from './format.js';
+import { type HashIndex, hashIndex } from './hash-index.js';
 import { access, arithmetic, negate, splat, typeLabel } from './operators.js';
 import { describeMismatch, PType, resolveTypeName } from './types.js';
 import { DEFAULT, isHash, PFloat, type PHash, PRegexp, type Value } from './values.js';
@@ -126,37 +127,6 @@ function interpolateOther(v: Value): string {
 /** Only `undef` and `false` are falsy. */
 export function truthy(v: Value): boolean {
   return v !== undefined && v !== false;
-}
-
-/** Where a hash keeps its index (see {@link hashIndex}). */
-const INDEX = Symbol('index');
-
-/** The prototype of indexes: no properties at all, so `toString` or `__proto__` are ordinary keys. */
-const EMPTY_PROTOTYPE: object = Object.create(null);
-
-type HashIndex = Record<string, Value>;
-
-/**
- * `$h['key']` in compiled code reads `hashIndex(h).key`: a plain object of the hash's string keys, built on
- * the first such read and kept on the Map itself (a symbol property); undefined for a value that is not a
- * hash. A property read with a constant name is faster than `Map.get` (inline caches; the hashes of a list
- * built alike share one hidden class, as the index is made by adding the keys in the hash's order; beyond
- * about a dozen keys the index is a dictionary, about as fast as the Map).
- *
- * This relies on hashes being immutable once built (as the instance memo of `checkParameter` does):
- * nothing in Pantograph mutates a PHash after it is made (fromJs, literals and functions build new ones).
- * Only string keys are indexed; other keys are read with `rt.access1`. A missing key reads undefined,
- * as `Map.get` does, since the prototype has no properties.
- */
-export function hashIndex(h: Value): HashIndex | undefined {
-  return h instanceof Map ? ((h as { [INDEX]?: HashIndex })[INDEX] ?? buildIndex(h)) : undefined;
-}
-
-function buildIndex(h: PHash): HashIndex {
-  const index = Object.create(EMPTY_PROTOTYPE) as HashIndex;
-  for (const [k, v] of h) if (typeof k === 'string') index[k] = v;
-  (h as { [INDEX]?: HashIndex })[INDEX] = index;
-  return index;
 }
 
 /**
