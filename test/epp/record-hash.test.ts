@@ -34,9 +34,29 @@ describe('values given as plain JavaScript objects', () => {
     expect(h.size).toBe(3);
   });
 
-  it('are snapshots: the caller changing its data later changes nothing', () => {
+  it('are read as they are at each render: nothing is remembered of the last one', () => {
+    const template = compileEpp(
+      '<%- | Array[String] $list, Hash[String, Integer] $h | -%><%= $list %> <%= $h %>',
+    );
+    const data = { list: ['a'], h: { n: 1 } as Record<string, unknown> };
+    for (let i = 0; i < 3; i++) expect(template.render(data)).toBe('[a] {n => 1}');
+    data.list.push('b');
+    data.h.m = 2;
+    for (let i = 0; i < 3; i++) expect(template.render(data)).toBe('[a, b] {n => 1, m => 2}');
+    (data.list as unknown[]).push(3);
+    expect(() => template.render(data)).toThrow(
+      "parameter 'list' index 2 expects a String value, got Integer",
+    );
+    (data.list as unknown[]).pop();
+    data.h.m = 'x';
+    expect(() => template.render(data)).toThrow(
+      "parameter 'h' entry 'm' expects an Integer value, got String",
+    );
+  });
+
+  it('fromJs makes a snapshot', () => {
     const data = { list: ['a'], nested: { n: 1.5 } };
-    const h = valuesFromJs(data) as PHash;
+    const h = fromJs(data) as PHash;
     data.list.push('b');
     expect(h.get('list')).toEqual(['a']);
     expect((h.get('nested') as PHash).get('n')).toBe(float(1.5));

@@ -4,8 +4,9 @@
  * Two conversions in, alike but for how objects become hashes:
  * - {@link fromJs}, the public one, makes every hash a Map (a value a caller keeps and compares);
  * - {@link valuesFromJs}, what a render does with the plain values it is given, makes an object's hash a
- *   {@link RecordHash}: a store per key instead of a Map table to fill, and no index to build later. This is
- *   most of what rendering with plain values costs beyond rendering with Puppet values.
+ *   {@link RecordHash} and uses the caller's objects and arrays themselves where their contents are Puppet
+ *   values as they are (strings, booleans, safe integers): no Map table to fill, no index to build, no copy.
+ *   Converting was most of what rendering with plain values cost beyond rendering with Puppet values.
  */
 import { emptyIndex, type HashIndex } from './hash-index.js';
 import { RecordHash } from './record-hash.js';
@@ -49,8 +50,10 @@ export function fromJs(data: unknown, options: FromJsOptions = {}): Value {
 }
 
 /**
- * The same conversion for the values of one render: a JavaScript object becomes a {@link RecordHash}. The
- * result is a snapshot, as `fromJs`'s is: nothing refers to the caller's objects.
+ * The conversion for the values of one render: a JavaScript object becomes a {@link RecordHash}, and arrays
+ * and objects whose contents need no conversion are used as they are. Not a snapshot, then: the result is
+ * for a render, during which the caller's data does not change, not to be kept (nothing that outlives a
+ * render remembers an array, or a hash made here: see the runtime's instance memo).
  */
 export function valuesFromJs(data: unknown): Value {
   return convert(data, RECORDS);
@@ -113,29 +116,26 @@ function isArrayAsIs(data: readonly unknown[]): boolean {
   return true;
 }
 
-/** An array for a render: copied as it is when its elements need no conversion (`slice` is a block copy). */
+/** An array for a render: the array itself when its elements need no conversion. */
 function arrayForRender(data: readonly unknown[]): Value[] {
-  return isArrayAsIs(data) ? (data.slice() as Value[]) : arrayFromJs(data, RECORDS);
+  return isArrayAsIs(data) ? (data as Value[]) : arrayFromJs(data, RECORDS);
 }
 
 /**
- * An object for a render: a RecordHash of the object itself when its values need no conversion, else of
- * a copy (`{...data}`, which V8 clones by shape) with the values that do converted. A `for in` walk lists
- * no keys; a plain object (or one without prototype) has no enumerable properties but its own.
+ * An object for a render: a RecordHash of the object itself when its values need no conversion (arrays
+ * included), else of a copy (`{...data}`, which V8 clones by shape) with the values that do converted. A
+ * `for in` walk lists no keys; a plain object (or one without prototype) has no enumerable properties but
+ * its own.
  */
 function recordForRender(data: Record<string, unknown>): PHash {
   let index: Record<string, unknown> | undefined;
   let allData = true;
   for (const k in data) {
     const v = data[k];
-    if (isPuppetAsIs(v)) continue;
+    if (isPuppetAsIs(v) || (Array.isArray(v) && isArrayAsIs(v))) continue;
     index ??= { ...data };
-    if (Array.isArray(v) && isArrayAsIs(v)) {
-      index[k] = v.slice();
-    } else {
-      index[k] = convert(v, RECORDS);
-      allData = false;
-    }
+    index[k] = convert(v, RECORDS);
+    allData = false;
   }
   return new RecordHash((index ?? data) as HashIndex, allData);
 }

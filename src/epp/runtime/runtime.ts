@@ -24,6 +24,7 @@ import { compareForOperator, compareIgnoreCase, puppetEquals } from './compare.j
 import { interpolate, renderValue } from './format.js';
 import { type HashIndex, hashIndex } from './hash-index.js';
 import { access, arithmetic, negate, splat, typeLabel } from './operators.js';
+import { RecordHash } from './record-hash.js';
 import { describeMismatch, PType, resolveTypeName } from './types.js';
 import { DEFAULT, isHash, PFloat, type PHash, PRegexp, type Value } from './values.js';
 
@@ -160,14 +161,16 @@ const regexpCache = new Map<string, PRegexp>();
 const sharedConstants = new Map<string, Value>();
 
 /**
- * Values are never mutated, so whether a collection is an instance of a type can be remembered: the same
- * settings checked against the same (constant) parameter types in every file of a template, or in every
- * render, are checked once.
+ * Hashes are never mutated, so whether one is an instance of a type can be remembered: the same settings
+ * checked against the same (constant) parameter types in every file of a template, or in every render,
+ * are checked once. Not arrays: a render given plain JavaScript values uses the caller's arrays as they
+ * are (see `valuesFromJs`), which the caller may change before the next render; nor RecordHashes, made
+ * anew for each render.
  */
 const instanceMemo = new WeakMap<PType, WeakMap<object, boolean>>();
 
 function isInstanceMemo(type: PType, value: Value): boolean {
-  if (typeof value !== 'object' || value === null) return type.isInstance(value);
+  if (!(value instanceof Map) || value instanceof RecordHash) return type.isInstance(value);
   // By type first: types are few (shared constants), so new values add entries, not WeakMaps.
   let byValue = instanceMemo.get(type);
   if (!byValue) {
