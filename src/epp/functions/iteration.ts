@@ -34,6 +34,15 @@ import {
   type Value,
 } from '../runtime/values.js';
 import {
+  eachLoop,
+  filterHashLoop,
+  filterLoop,
+  type LoopArity,
+  type Loopable,
+  mapLoop,
+  reduceLoop,
+} from './loops.js';
+import {
   BreakSignal,
   defineFunction,
   type FunctionDef,
@@ -226,13 +235,28 @@ function requireBlock(block: Lambda | undefined): Lambda {
   return block;
 }
 
+/**
+ * The receiver of each, map, filter and reduce as their loops take it (loops.ts): an Array or a Hash as it
+ * is, any other Iterable as its elements.
+ */
+function loopable(name: string, receiver: Value): Loopable {
+  return Array.isArray(receiver) || receiver instanceof Map ? receiver : sequenceOf(name, receiver).forward();
+}
+
+/** The arity a 1- or 2-parameter lambda is called with (Puppet tries the 2-parameter variant first). */
+function loopArity(name: string, block: Lambda): LoopArity {
+  return blockArity(name, block, 2, 1) as LoopArity;
+}
+
 const each = defineFunction(
   'each',
   1,
   1,
   (_ctx, args, block) => {
     const receiver = first(args);
-    untilBreak(() => visit('each', receiver, requireBlock(block), () => undefined));
+    const lambda = requireBlock(block);
+    const arity = loopArity('each', lambda);
+    eachLoop(loopable('each', receiver), lambda, arity);
     return receiver;
   },
   'required',
@@ -243,14 +267,9 @@ const map = defineFunction(
   1,
   1,
   (_ctx, args, block) => {
-    const out: Value[] = [];
-    untilBreak(() =>
-      visit('map', first(args), requireBlock(block), (result) => {
-        out.push(result);
-        return undefined;
-      }),
-    );
-    return out;
+    const lambda = requireBlock(block);
+    const arity = loopArity('map', lambda);
+    return mapLoop(loopable('map', first(args)), lambda, arity);
   },
   'required',
 );
@@ -260,24 +279,12 @@ const filter = defineFunction(
   1,
   1,
   (_ctx, args, block) => {
-    const receiver = first(args);
-    if (receiver instanceof Map) {
-      // Puppet's filter on a hash (Ruby's Hash#select) does not stop on break(): the signal goes on.
-      const out: PHash = new Map();
-      visit('filter', receiver, requireBlock(block), (result, _item, key) => {
-        if (isTruthy(result)) out.set(key, receiver.get(key));
-        return undefined;
-      });
-      return out;
-    }
-    const out: Value[] = [];
-    untilBreak(() =>
-      visit('filter', receiver, requireBlock(block), (result, item) => {
-        if (isTruthy(result)) out.push(item);
-        return undefined;
-      }),
-    );
-    return out;
+    const lambda = requireBlock(block);
+    const arity = loopArity('filter', lambda);
+    const receiver = loopable('filter', first(args));
+    return receiver instanceof Map
+      ? filterHashLoop(receiver, lambda, arity)
+      : filterLoop(receiver, lambda, arity);
   },
   'required',
 );
@@ -289,18 +296,10 @@ const reduce = defineFunction(
   (_ctx, args, block) => {
     const lambda = requireBlock(block);
     blockArity('reduce', lambda, 2);
-    let started = args.length === 2;
-    let memo: Value = args[1];
-    untilBreak(() => {
-      for (const item of sequenceOf('reduce', first(args)).forward()) {
-        if (started) memo = lambda(memo, item);
-        else {
-          memo = item;
-          started = true;
-        }
-      }
-    });
-    return memo;
+    const receiver = first(args);
+    // A hash reduces over its [key, value] pairs.
+    const items = receiver instanceof Map ? hashPairs(receiver) : loopable('reduce', receiver);
+    return reduceLoop(items as Iterable<Value>, lambda, args.length === 2, args[1]);
   },
   'required',
 );

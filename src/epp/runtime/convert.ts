@@ -9,7 +9,7 @@
  *   Converting was most of what rendering with plain values cost beyond rendering with Puppet values.
  */
 import { emptyIndex, type HashIndex } from './hash-index.js';
-import { RecordHash } from './record-hash.js';
+import { type RecordHash, recordHash } from './record-hash.js';
 import {
   float,
   integer,
@@ -137,7 +137,7 @@ function recordForRender(data: Record<string, unknown>): PHash {
     index[k] = convert(v, RECORDS);
     allData = false;
   }
-  return new RecordHash((index ?? data) as HashIndex, allData);
+  return recordHash((index ?? data) as HashIndex, allData);
 }
 
 function objectFromJs(data: object, mode: Mode): PHash {
@@ -147,7 +147,7 @@ function objectFromJs(data: object, mode: Mode): PHash {
     // Another class's instance: its own enumerable keys, as fromJs takes them.
     const index: HashIndex = emptyIndex();
     for (const k of Object.keys(record)) index[k] = convert(record[k], mode);
-    return new RecordHash(index, false);
+    return recordHash(index, false);
   }
   // Object.keys and an indexed loop: the fastest walk over own keys (values are converted often).
   const keys = Object.keys(record);

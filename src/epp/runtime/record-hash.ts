@@ -26,11 +26,9 @@ export class RecordHash extends Map<Value, Value> {
   /** Whether every value is known to be Data (set by the conversion: values that are Data as given). */
   declare readonly allData: boolean;
 
-  constructor(index: HashIndex, allData: boolean) {
+  /** @internal made by {@link recordHash}, never with `new`. */
+  private constructor() {
     super();
-    this.names = undefined;
-    this.allData = allData;
-    this[INDEX] = index;
   }
 
   private keyList(): readonly string[] {
@@ -107,6 +105,27 @@ export class RecordHash extends Map<Value, Value> {
   override clear(): void {
     throw immutable();
   }
+}
+
+/**
+ * Makes RecordHashes without running Map's constructor, which allocates a table that a RecordHash never
+ * uses (it answers every Map method itself): a plain constructor whose instances have RecordHash's
+ * prototype, so they are `instanceof` RecordHash and Map.
+ */
+const RecordHashInstance = function (this: RecordHash, index: HashIndex, allData: boolean) {
+  const fields = this as unknown as { names: undefined; allData: boolean; [INDEX]: HashIndex };
+  fields.names = undefined;
+  fields.allData = allData;
+  fields[INDEX] = index;
+} as unknown as new (
+  index: HashIndex,
+  allData: boolean,
+) => RecordHash;
+RecordHashInstance.prototype = RecordHash.prototype;
+
+/** A RecordHash of `index` (whose own keys are the hash's); `allData` when all its values are Data. */
+export function recordHash(index: HashIndex, allData: boolean): RecordHash {
+  return new RecordHashInstance(index, allData);
 }
 
 function immutable(): TypeError {

@@ -9,6 +9,7 @@ import { EppError, type EppErrorCode, EppEvalError, type SourceLocation } from '
 import { newInstance } from '../functions/conversion.js';
 import { coreFunctions } from '../functions/index.js';
 import { coreIteration } from '../functions/iteration.js';
+import { eachLoop, filterLoop, mapJoinLoop, mapLoop, reduceLoop } from '../functions/loops.js';
 import {
   BreakSignal,
   type CallContext,
@@ -151,6 +152,11 @@ const coreCollection = {
 
 /** A plain compiled lambda: `n` required parameters, no defaults, no rest. */
 type PlainLambda = (...args: Value[]) => Value;
+
+/** What the iteration fast paths loop over themselves: an Array or a Hash. */
+function isCollection(v: Value): v is Value[] | PHash {
+  return Array.isArray(v) || v instanceof Map;
+}
 
 /** Deepest nesting of epp()/inline_epp() calls: a template that calls itself ends with an error. */
 export const MAX_DEPTH = 64;
@@ -714,85 +720,34 @@ export class Runtime implements CallContext {
   }
 
   each(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite, lp?: number): Value {
-    const isArray = Array.isArray(receiver);
-    if (
-      (n !== 1 && n !== 2) ||
-      !(isArray || receiver instanceof Map) ||
-      !this.isCore(coreIteration.each, site)
-    )
+    if ((n !== 1 && n !== 2) || !isCollection(receiver) || !this.isCore(coreIteration.each, site))
       return this.callPlain('each', [receiver], fn, n, p, site, lp);
     try {
-      if (isArray) {
-        if (n === 2) for (let i = 0; i < receiver.length; i++) fn(i, receiver[i]);
-        else for (let i = 0; i < receiver.length; i++) fn(receiver[i]);
-      } else if (n === 2) {
-        // forEach: no entry array per pair (break() still ends it: it throws).
-        (receiver as PHash).forEach((v, k) => {
-          fn(k, v);
-        });
-      } else {
-        for (const [k, v] of receiver as PHash) fn([k, v]);
-      }
+      eachLoop(receiver, fn, n);
     } catch (e) {
-      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
+      throw this.locate(e, p);
     }
     return receiver;
   }
 
   map(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite, lp?: number): Value {
-    const isArray = Array.isArray(receiver);
-    if (
-      (n !== 1 && n !== 2) ||
-      !(isArray || receiver instanceof Map) ||
-      !this.isCore(coreIteration.map, site)
-    )
+    if ((n !== 1 && n !== 2) || !isCollection(receiver) || !this.isCore(coreIteration.map, site))
       return this.callPlain('map', [receiver], fn, n, p, site, lp);
-    if (isArray) return this.mapArray(receiver, fn, n, p);
-    const out: Value[] = [];
     try {
-      if (n === 2) {
-        for (const [k, v] of receiver as PHash) out.push(fn(k, v));
-      } else {
-        for (const [k, v] of receiver as PHash) out.push(fn([k, v]));
-      }
+      return mapLoop(receiver, fn, n);
     } catch (e) {
-      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
+      throw this.locate(e, p);
     }
-    return out;
-  }
-
-  /**
-   * `map` of an Array: the result is allocated at its final size (as Array.prototype.map does), where
-   * `push` would give even a 1-element result room for 17 (garbage per call in a loop).
-   */
-  private mapArray(receiver: Value[], fn: PlainLambda, n: number, p: number): Value[] {
-    const length = receiver.length;
-    const out: Value[] = new Array(length);
-    let i = 0;
-    try {
-      if (n === 2) for (; i < length; i++) out[i] = fn(i, receiver[i]);
-      else for (; i < length; i++) out[i] = fn(receiver[i]);
-    } catch (e) {
-      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
-      out.length = i; // break(): the results so far
-    }
-    return out;
   }
 
   filter(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite, lp?: number): Value {
     if ((n !== 1 && n !== 2) || !Array.isArray(receiver) || !this.isCore(coreIteration.filter, site))
       return this.callPlain('filter', [receiver], fn, n, p, site, lp);
-    const out: Value[] = [];
     try {
-      for (let i = 0; i < receiver.length; i++) {
-        const item = receiver[i];
-        const result = n === 2 ? fn(i, item) : fn(item);
-        if (result !== undefined && result !== false) out.push(item);
-      }
+      return filterLoop(receiver, fn, n);
     } catch (e) {
-      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
+      throw this.locate(e, p);
     }
-    return out;
   }
 
   /** `reduce` over an Array, with (`args` of 2) or without a start value. */
@@ -800,15 +755,11 @@ export class Runtime implements CallContext {
     const receiver = args[0];
     if (n !== 2 || !Array.isArray(receiver) || !this.isCore(coreIteration.reduce, site))
       return this.callPlain('reduce', args, fn, n, p, site, lp);
-    // Without a start value the first element is the memo.
-    const start = args.length === 2 ? 0 : 1;
-    let memo: Value = start === 0 ? args[1] : receiver[0];
     try {
-      for (let i = start; i < receiver.length; i++) memo = fn(memo, receiver[i]);
+      return reduceLoop(receiver, fn, args.length === 2, args[1]);
     } catch (e) {
-      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
+      throw this.locate(e, p);
     }
-    return memo;
   }
 
   // length/size/empty(x) and join(x[, d]) of arrays and hashes, answered in place when the core function
@@ -877,24 +828,13 @@ export class Runtime implements CallContext {
     ) {
       return this.join(this.map(receiver, fn, n, p, site, lp), d, pj, joinSite);
     }
-    const length = receiver.length;
-    const results: Value[] = new Array(length);
-    let text = '';
-    let strings = true;
-    let i = 0;
+    let joined: string | Value[];
     try {
-      for (; i < length; i++) {
-        const v = n === 2 ? fn(i, receiver[i]) : fn(receiver[i]);
-        results[i] = v;
-        if (!strings) continue;
-        if (typeof v === 'string') text = i === 0 ? v : text + delimiter + v;
-        else strings = false;
-      }
+      joined = mapJoinLoop(receiver, fn, n, delimiter);
     } catch (e) {
-      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
-      results.length = i; // break(): the results so far
+      throw this.locate(e, p);
     }
-    return strings ? text : this.join(results, d, pj, joinSite);
+    return typeof joined === 'string' ? joined : this.join(joined, d, pj, joinSite);
   }
 
   /** `return(v)` (or a `next(v)` outside any lambda) ends the template: its value, else rethrows. */
