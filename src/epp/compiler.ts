@@ -39,7 +39,6 @@ import type {
   SelectorNode,
   TemplateNode,
 } from './ast.js';
-import { pushAssigned } from './ast-walk.js';
 import {
   COLLECTION_FAST_PATHS,
   hasRest,
@@ -48,10 +47,21 @@ import {
   requiredCount,
   SCOPE_FUNCTIONS,
 } from './calls.js';
+import { BODY_NEXT, CALLS, CAPTURES, Facts } from './compile-facts.js';
+import {
+  arityArgument,
+  concat,
+  isBoolean,
+  isDigits,
+  isString,
+  isUniqueName,
+  OPERATOR_METHODS,
+  propertyAccess,
+  str,
+} from './compile-helpers.js';
 import { constantKey, isConstant, LazyConstantSlot, literal, parameterLayout } from './constants.js';
 import type { Span } from './errors.js';
 import { newCallSite } from './functions/registry.js';
-import { forEachChild, visitAll, type WalkNode } from './node-children.js';
 import {
   type ConstantSlot,
   compiledHelpers,
@@ -87,8 +97,6 @@ export function compileTemplate(ast: TemplateNode, options: CompileTemplateOptio
   ) => (rt: unknown, scope: object) => string;
   return { render: factory(generator.constants, ...HELPERS), spans: generator.spans, code };
 }
-
-const str = (s: string) => JSON.stringify(s);
 
 /** A compile-time scope: the Puppet names it declares, each with its JavaScript local. */
 interface StaticScope {
@@ -816,190 +824,4 @@ class Generator {
     this.closeScope();
     return { code, unchecked };
   }
-}
-
-/** Whether no other parameter has the name of `params[i]`. */
-function isUniqueName(params: readonly ParameterNode[], i: number): boolean {
-  const name = params[i]!.name;
-  for (let j = 0; j < params.length; j++) if (j !== i && params[j]!.name === name) return false;
-  return true;
-}
-
-/** `, p`: the span of a lambda that does not check its arity (see `plainLambda`), as a last argument. */
-function arityArgument(fn: { unchecked: number | undefined }): string {
-  return fn.unchecked === undefined ? '' : `, ${fn.unchecked}`;
-}
-
-/** Whether an expression's value is always a Boolean (comparisons, `!`, `and`, `or`, true/false). */
-function isBoolean(node: Node): boolean {
-  switch (node.type) {
-    case 'Literal':
-      return typeof node.value === 'boolean';
-    case 'Logical':
-      return true;
-    case 'Unary':
-      return node.operator === '!';
-    case 'Binary':
-      return BOOLEAN_OPERATORS.has(node.operator);
-    case 'Paren':
-      return isBoolean(node.expr);
-    default:
-      return false;
-  }
-}
-
-const OPERATOR_METHODS: Record<string, string> = {
-  '<': 'lt',
-  '<=': 'le',
-  '>': 'gt',
-  '>=': 'ge',
-  '+': 'add',
-  '-': 'sub',
-  '*': 'mul',
-};
-
-function isString(node: Node): boolean {
-  return node.type === 'Literal' && typeof node.value === 'string';
-}
-
-const BOOLEAN_OPERATORS = new Set(['==', '!=', '<', '<=', '>', '>=', '=~', '!~', 'in']);
-
-/** `.name` for a key that is an identifier, else `["..."]` (the index has no inherited properties). */
-function propertyAccess(key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${str(key)}]`;
-}
-
-/**
- * `parts.join(separator)` without flattening: the parts are concatenations themselves, and `join` would copy
- * them at every level of nesting; `+` makes a rope that `new Function` flattens once.
- */
-function concat(parts: readonly string[], separator: string): string {
-  let out = parts[0] ?? '';
-  for (let i = 1; i < parts.length; i++) out += separator + parts[i];
-  return out;
-}
-
-/** Whether `name` is all digits: a match capture such as `$1`. */
-function isDigits(name: string): boolean {
-  if (name.length === 0) return false;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}
-
-// ---------------------------------------------------------------- facts
-
-const NO_NAMES: readonly string[] = [];
-
-/** The subtree may call a function (which may end the template with return()). */
-const CALLS = 1;
-/** The subtree may set match captures (`=~`, `in` with a regexp, case and selector options). */
-const CAPTURES = 2;
-/** The subtree calls next() outside nested lambdas. */
-const NEXT = 4;
-/** On a lambda: its body calls next() outside nested lambdas (it must catch it). */
-const BODY_NEXT = 8;
-
-/**
- * What the generator asks about subtrees, found in one walk before it starts (walks per question were
- * most of a cold compile): the flags of `if`, `case`, `<%= %>` and lambda nodes, and the names each scope
- * (the template, or a lambda body, not descending into nested lambdas) assigns, in source order.
- */
-class Facts {
-  /**
-   * The asked-about flag of the nodes that have it (captures of an if or case, calls of a `<%= %>`,
-   * BODY_NEXT of a lambda): most nodes have none and are not stored (no identity hash to make for them).
-   */
-  private readonly flags = new Map<WalkNode, number>();
-  /** Names assigned by each scope that assigns any. */
-  private readonly names = new Map<TemplateNode | LambdaNode, string[]>();
-  /** The assigned names of the scope being walked; undefined in parameters (their own lists have none). */
-  private scopeNames: string[] | undefined;
-
-  constructor(ast: TemplateNode) {
-    if (ast.params) visitAll(ast.params, this.visit);
-    this.scopeNames = [];
-    this.names.set(ast, this.scopeNames);
-    visitAll(ast.body, this.visit);
-  }
-
-  /** Whether `node` (an if, case, `<%= %>` or lambda: the constructor walked them all) has `flag`. */
-  has(node: WalkNode, flag: number): boolean {
-    return ((this.flags.get(node) ?? 0) & flag) !== 0;
-  }
-
-  assigned(owner: TemplateNode | LambdaNode): readonly string[] {
-    return this.names.get(owner) ?? NO_NAMES;
-  }
-
-  /** The facts of a subtree (an arrow: the visitor of `forEachChild` itself, one call per node less). */
-  private readonly visit = (node: WalkNode): number => {
-    // The commonest kinds first (a switch on strings tests its cases in order in unoptimised code).
-    switch (node.type) {
-      case 'Text':
-      case 'Variable':
-      case 'Literal':
-      case 'TypeRef':
-      case 'Default':
-      case 'BareWord':
-      case 'Regex':
-        return 0;
-      case 'Render':
-        return this.keep(node, forEachChild(node, this.visit), CALLS);
-      case 'Call':
-      case 'MethodCall':
-        return (node.name === 'next' ? CALLS | NEXT : CALLS) | forEachChild(node, this.visit);
-      case 'If':
-        return this.keep(node, forEachChild(node, this.visit), CAPTURES);
-      case 'Lambda':
-        return this.lambda(node);
-      case 'Binary': {
-        const op = node.operator;
-        return (op === '=~' || op === '!~' || op === 'in' ? CAPTURES : 0) | forEachChild(node, this.visit);
-      }
-      case 'Assignment':
-        if (this.scopeNames) pushAssigned(node, this.scopeNames);
-        return forEachChild(node, this.visit);
-      case 'New':
-        return CALLS | forEachChild(node, this.visit);
-      case 'Case': {
-        // An option other than a literal may be a regexp (or a type, an array...) and set captures when
-        // it matches; literal options compare with `==`.
-        const own = node.options.every((o) => o.values.every(isLiteralOption)) ? 0 : CAPTURES;
-        return this.keep(node, own | forEachChild(node, this.visit), CAPTURES);
-      }
-      case 'Selector': {
-        const own = node.entries.every((e) => isLiteralOption(e.key)) ? 0 : CAPTURES;
-        return own | forEachChild(node, this.visit);
-      }
-      default:
-        return forEachChild(node, this.visit);
-    }
-  };
-
-  /** Stores the flag (`asked`) the generator asks `node` about, when it has it. */
-  private keep(node: WalkNode, flags: number, asked: number): number {
-    if (flags & asked) this.flags.set(node, asked);
-    return flags;
-  }
-
-  /** A lambda is a scope of its own: its assignments and next() calls stay inside. */
-  private lambda(node: LambdaNode): number {
-    const outer = this.scopeNames;
-    this.scopeNames = undefined;
-    const params = visitAll(node.params, this.visit);
-    const names: string[] = [];
-    this.scopeNames = names;
-    const body = visitAll(node.body, this.visit);
-    this.scopeNames = outer;
-    if (names.length > 0) this.names.set(node, names);
-    if (body & NEXT) this.flags.set(node, BODY_NEXT);
-    return (params | body) & (CALLS | CAPTURES);
-  }
-}
-
-function isLiteralOption(node: Node): boolean {
-  return node.type === 'Literal' || node.type === 'Default';
 }
