@@ -17,6 +17,7 @@ import {
 } from './contracts.js';
 import type { HashIndex } from './hash-index.js';
 import { isInstanceMemo } from './instance-memo.js';
+import { everyKey } from './record-hash.js';
 import { access, splat, typeLabel } from './operators.js';
 import { describeMismatch, PType, resolveTypeName } from './types.js';
 import { DEFAULT, isHash, type PHash, PRegexp, type Value } from './values.js';
@@ -84,8 +85,11 @@ export class RuntimeBase {
 
   /** Template parameters: every given key must be declared. */
   checkArguments(declared: readonly string[], p: number): void {
+    const isDeclared = (key: Value) => typeof key === 'string' && declared.includes(key);
+    // A walk without a key list first (a RecordHash lists none); the error names the first unknown key.
+    if (everyKey(this.values, isDeclared)) return;
     for (const key of this.values.keys()) {
-      if (typeof key !== 'string' || !declared.includes(key)) {
+      if (!isDeclared(key)) {
         this.fail('EPP_UNKNOWN_PARAMETER', `The template has no parameter named '${String(key)}'`, p);
       }
     }
