@@ -17,8 +17,8 @@ import {
 } from './contracts.js';
 import type { HashIndex } from './hash-index.js';
 import { isInstanceMemo } from './instance-memo.js';
-import { everyKey } from './record-hash.js';
 import { access, splat, typeLabel } from './operators.js';
+import { everyKey } from './record-hash.js';
 import { describeMismatch, PType, resolveTypeName } from './types.js';
 import { DEFAULT, isHash, type PHash, PRegexp, type Value } from './values.js';
 
