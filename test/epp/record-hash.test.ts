@@ -100,6 +100,21 @@ describe('values given as plain JavaScript objects', () => {
     }
   });
 
+  it('take objects without a prototype as plain objects, and class instances by their own keys', () => {
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { a: 1, b: [2.5] });
+    class Point {
+      constructor(
+        readonly x: number,
+        readonly y: number,
+      ) {}
+      get sum(): number {
+        return this.x + this.y;
+      }
+    }
+    const source = '<%= $bare %> <%= $p %> <%= $p.keys %>';
+    expect(both(source, { bare, p: new Point(1, 2) })).toBe('{a => 1, b => [2.5]} {x => 1, y => 2} [x, y]');
+  });
+
   it('compare equal to the same hash made in the template', () => {
     expect(both("<%= $h == { 'a' => 1, 'b' => [2] } %>", { h: { a: 1, b: [2] } })).toBe('true');
   });
