@@ -28,6 +28,9 @@
  *   with `rt.eqs`, and output appends in few statements.
  * - Numbers passed to `rt` index the span table, so runtime errors can point at the source.
  * - The code is strict mode JavaScript (V8 runs it faster: `arguments` is not mapped to the parameters).
+ *
+ * The generator's parts: the pre-pass of facts (compile-facts.ts), scopes, locals, variables and `K`
+ * (compile-scope.ts, which `Generator` extends), small text and node helpers (compile-helpers.ts).
  */
 import type {
   AccessNode,
@@ -52,16 +55,15 @@ import {
   arityArgument,
   concat,
   isBoolean,
-  isDigits,
   isString,
   isUniqueName,
   OPERATOR_METHODS,
   propertyAccess,
   str,
 } from './compile-helpers.js';
+import { ScopeGenerator } from './compile-scope.js';
 import { constantKey, isConstant, LazyConstantSlot, literal, parameterLayout } from './constants.js';
 import type { Span } from './errors.js';
-import { newCallSite } from './functions/registry.js';
 import {
   type ConstantSlot,
   compiledHelpers,
@@ -98,79 +100,8 @@ export function compileTemplate(ast: TemplateNode, options: CompileTemplateOptio
   return { render: factory(generator.constants, ...HELPERS), spans: generator.spans, code };
 }
 
-/** A compile-time scope: the Puppet names it declares, each with its JavaScript local. */
-interface StaticScope {
-  readonly parent: StaticScope | undefined;
-  readonly locals: Map<string, string>;
-  /** Parameters bound so far: their locals are always set, so reads skip the `!== U` chain. */
-  readonly bound: Set<string>;
-  /**
-   * Hash indexes of bound parameters, by their local (`v3` -> `h0`: `const h0 = H(v3);`): set once the
-   * scope's parameters are bound, declared after them. A parameter never changes, so `$p['key']` reads
-   * take its index once per call instead of once per read.
-   */
-  indexes?: Map<string, string>;
-}
-
-class Generator {
-  readonly spans: Span[] = [];
-  /** `K` of the generated code: values made at compile time, and slots of constants made on first use. */
-  readonly constants: unknown[] = [];
-  private tempCount = 0;
-  private indexCount = 0;
-  private localCount = 0;
-  private current: StaticScope = { parent: undefined, locals: new Map(), bound: new Set() };
-
-  constructor(private readonly facts: Facts) {}
-
-  /** Registers a span and returns its index for the generated code. */
-  private pos(node: { start: number; end: number }): number {
-    this.spans.push({ start: node.start, end: node.end });
-    return this.spans.length - 1;
-  }
-
-  /** `pos` for the plans of constants, made after the code (see `LazyConstantSlot`). */
-  private readonly spanIndex = (node: { start: number; end: number }) => this.pos(node);
-
-  /** Declares a scope's parameters and the names it assigns (see `Facts.assigned`). */
-  private openScope(params: readonly ParameterNode[], owner: TemplateNode | LambdaNode): StaticScope {
-    const locals = new Map<string, string>();
-    for (const p of params) this.declare(locals, p.name);
-    for (const name of this.facts.assigned(owner)) this.declare(locals, name);
-    this.current = { parent: this.current, locals, bound: new Set() };
-    return this.current;
-  }
-
-  /** Gives `name` a local, unless it has one or is no local name (`::x` is global, `$1` a capture). */
-  private declare(locals: Map<string, string>, name: string): void {
-    if (!locals.has(name) && !name.includes('::') && !isDigits(name))
-      locals.set(name, `v${this.localCount++}`);
-  }
-
-  private closeScope(): void {
-    this.current = this.current.parent!;
-  }
-
-  /** `let v1 = U, v2 = U;` for a scope's locals (but those in `except`, a lambda's own parameters). */
-  private declareLocals(scope: StaticScope, except?: ReadonlySet<string>): string {
-    const ids = [...scope.locals.values()].filter((id) => !except?.has(id));
-    return ids.length === 0 ? '' : `let ${ids.map((id) => `${id} = U`).join(', ')};`;
-  }
-
-  /** A view of every visible local for functions that look variables up by name. */
-  private scopeView(): string {
-    // Innermost first; the view lets an inner local that is set win over an outer one.
-    const entries: string[] = [];
-    for (let scope: StaticScope | undefined = this.current; scope; scope = scope.parent) {
-      for (const [name, id] of scope.locals) entries.push(`${str(name)}, ${id}`);
-    }
-    return `() => rt.view(S0, [${entries.join(', ')}])`;
-  }
-
-  private temp(): string {
-    return `t${this.tempCount++}`;
-  }
-
+/** Generates a template's JavaScript: statements, expressions, calls and lambdas. */
+class Generator extends ScopeGenerator {
   template(ast: TemplateNode, value: boolean): string {
     const lines: string[] = [];
     lines.push('"use strict";');
@@ -492,71 +423,6 @@ class Generator {
     return this.expr(node);
   }
 
-  /** A call site's memory of the function it calls, kept across renders. */
-  private site(): string {
-    return this.fixed(newCallSite());
-  }
-
-  /** Caches a constant value in `K` on first evaluation. */
-  private constant(code: string): string {
-    const k = this.constants.push(undefined) - 1;
-    return `(K[${k}] ?? (K[${k}] = ${code}))`;
-  }
-
-  /** A value made now, at compile time, that the code reads from `K`. */
-  private fixed(value: unknown): string {
-    return `K[${this.constants.push(value) - 1}]`;
-  }
-
-  /** The hoisted hash index of a bound parameter (see `StaticScope.indexes`), if `name` is one. */
-  private indexOf(name: string): { local: string; index: string } | undefined {
-    for (let scope: StaticScope | undefined = this.current; scope; scope = scope.parent) {
-      const local = scope.locals.get(name);
-      if (!local) continue;
-      if (!scope.bound.has(name) || !scope.indexes) return undefined;
-      let index = scope.indexes.get(local);
-      if (!index) {
-        index = `h${this.indexCount++}`;
-        scope.indexes.set(local, index);
-      }
-      return { local, index };
-    }
-    return undefined;
-  }
-
-  /** `const h0 = H(v3), ...;` for the indexes a scope's code used. */
-  private declareIndexes(scope: StaticScope): string {
-    const indexes = scope.indexes;
-    if (!indexes || indexes.size === 0) return '';
-    let decls = '';
-    indexes.forEach((index, local) => {
-      decls += `${decls ? ', ' : ''}${index} = H(${local})`;
-    });
-    return `const ${decls};\n`;
-  }
-
-  private variable(name: string, p: number): string {
-    if (isDigits(name)) return `rt.capture(${Number(name)})`;
-    if (name.startsWith('::')) return `rt.topVariable(${str(name.slice(2))}, ${p})`;
-    // `(inner !== U ? inner : outer !== U ? outer : end)`, innermost scope first.
-    let chain = '';
-    let closing = 0;
-    let end: string | undefined;
-    for (let scope: StaticScope | undefined = this.current; scope; scope = scope.parent) {
-      const id = scope.locals.get(name);
-      if (!id) continue;
-      // A bound parameter is set for good: the chain ends there, without the dynamic lookup.
-      if (scope.bound.has(name)) {
-        end = id;
-        break;
-      }
-      chain += `${id} !== U ? ${id} : `;
-      closing++;
-    }
-    const last = end ?? `rt.lookup(S0, ${str(name)}, ${p})`;
-    return closing > 0 ? `(${chain}${last})` : last;
-  }
-
   private assignment(target: Node, valueNode: Node): string {
     const value = this.expr(valueNode);
     const p = this.pos(target);
@@ -564,13 +430,6 @@ class Generator {
     const names = (target as { elements: readonly { name: string }[] }).elements.map((e) => e.name);
     const assigns = names.map((name, i) => `${this.assignLocal(name, `a[${i}]`, p)};`);
     return `((v) => { const a = rt.destructure([${names.map(str).join(', ')}], v, ${p}); ${assigns.join(' ')} return v; })(${value})`;
-  }
-
-  /** Assigns a local once: Puppet variables cannot be reassigned in their scope. */
-  private assignLocal(name: string, value: string, p: number): string {
-    const id = this.current.locals.get(name);
-    if (!id) return `rt.assignInvalid(${str(name)}, ${p})`;
-    return `(${id} !== U ? rt.reassigned(${str(name)}, ${p}) : (${id} = ${value}))`;
   }
 
   private call(name: string, argNodes: readonly Node[], lambda: LambdaNode | undefined, node: Node): string {
