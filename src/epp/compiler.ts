@@ -28,6 +28,9 @@
  *   with `rt.eqs`, and output appends in few statements.
  * - Numbers passed to `rt` index the span table, so runtime errors can point at the source.
  * - The code is strict mode JavaScript (V8 runs it faster: `arguments` is not mapped to the parameters).
+ *
+ * The generator's parts: the pre-pass of facts (compile-facts.ts), scopes, locals, variables and `K`
+ * (compile-scope.ts, which `Generator` extends), small text and node helpers (compile-helpers.ts).
  */
 import type {
   AccessNode,
@@ -39,7 +42,6 @@ import type {
   SelectorNode,
   TemplateNode,
 } from './ast.js';
-import { pushAssigned } from './ast-walk.js';
 import {
   COLLECTION_FAST_PATHS,
   hasRest,
@@ -48,10 +50,20 @@ import {
   requiredCount,
   SCOPE_FUNCTIONS,
 } from './calls.js';
+import { BODY_NEXT, CALLS, CAPTURES, Facts } from './compile-facts.js';
+import {
+  arityArgument,
+  concat,
+  isBoolean,
+  isString,
+  isUniqueName,
+  OPERATOR_METHODS,
+  propertyAccess,
+  str,
+} from './compile-helpers.js';
+import { ScopeGenerator } from './compile-scope.js';
 import { constantKey, isConstant, LazyConstantSlot, literal, parameterLayout } from './constants.js';
 import type { Span } from './errors.js';
-import { newCallSite } from './functions/registry.js';
-import { forEachChild, visitAll, type WalkNode } from './node-children.js';
 import {
   type ConstantSlot,
   compiledHelpers,
@@ -88,81 +100,8 @@ export function compileTemplate(ast: TemplateNode, options: CompileTemplateOptio
   return { render: factory(generator.constants, ...HELPERS), spans: generator.spans, code };
 }
 
-const str = (s: string) => JSON.stringify(s);
-
-/** A compile-time scope: the Puppet names it declares, each with its JavaScript local. */
-interface StaticScope {
-  readonly parent: StaticScope | undefined;
-  readonly locals: Map<string, string>;
-  /** Parameters bound so far: their locals are always set, so reads skip the `!== U` chain. */
-  readonly bound: Set<string>;
-  /**
-   * Hash indexes of bound parameters, by their local (`v3` -> `h0`: `const h0 = H(v3);`): set once the
-   * scope's parameters are bound, declared after them. A parameter never changes, so `$p['key']` reads
-   * take its index once per call instead of once per read.
-   */
-  indexes?: Map<string, string>;
-}
-
-class Generator {
-  readonly spans: Span[] = [];
-  /** `K` of the generated code: values made at compile time, and slots of constants made on first use. */
-  readonly constants: unknown[] = [];
-  private tempCount = 0;
-  private indexCount = 0;
-  private localCount = 0;
-  private current: StaticScope = { parent: undefined, locals: new Map(), bound: new Set() };
-
-  constructor(private readonly facts: Facts) {}
-
-  /** Registers a span and returns its index for the generated code. */
-  private pos(node: { start: number; end: number }): number {
-    this.spans.push({ start: node.start, end: node.end });
-    return this.spans.length - 1;
-  }
-
-  /** `pos` for the plans of constants, made after the code (see `LazyConstantSlot`). */
-  private readonly spanIndex = (node: { start: number; end: number }) => this.pos(node);
-
-  /** Declares a scope's parameters and the names it assigns (see `Facts.assigned`). */
-  private openScope(params: readonly ParameterNode[], owner: TemplateNode | LambdaNode): StaticScope {
-    const locals = new Map<string, string>();
-    for (const p of params) this.declare(locals, p.name);
-    for (const name of this.facts.assigned(owner)) this.declare(locals, name);
-    this.current = { parent: this.current, locals, bound: new Set() };
-    return this.current;
-  }
-
-  /** Gives `name` a local, unless it has one or is no local name (`::x` is global, `$1` a capture). */
-  private declare(locals: Map<string, string>, name: string): void {
-    if (!locals.has(name) && !name.includes('::') && !isDigits(name))
-      locals.set(name, `v${this.localCount++}`);
-  }
-
-  private closeScope(): void {
-    this.current = this.current.parent!;
-  }
-
-  /** `let v1 = U, v2 = U;` for a scope's locals (but those in `except`, a lambda's own parameters). */
-  private declareLocals(scope: StaticScope, except?: ReadonlySet<string>): string {
-    const ids = [...scope.locals.values()].filter((id) => !except?.has(id));
-    return ids.length === 0 ? '' : `let ${ids.map((id) => `${id} = U`).join(', ')};`;
-  }
-
-  /** A view of every visible local for functions that look variables up by name. */
-  private scopeView(): string {
-    // Innermost first; the view lets an inner local that is set win over an outer one.
-    const entries: string[] = [];
-    for (let scope: StaticScope | undefined = this.current; scope; scope = scope.parent) {
-      for (const [name, id] of scope.locals) entries.push(`${str(name)}, ${id}`);
-    }
-    return `() => rt.view(S0, [${entries.join(', ')}])`;
-  }
-
-  private temp(): string {
-    return `t${this.tempCount++}`;
-  }
-
+/** Generates a template's JavaScript: statements, expressions, calls and lambdas. */
+class Generator extends ScopeGenerator {
   template(ast: TemplateNode, value: boolean): string {
     const lines: string[] = [];
     lines.push('"use strict";');
@@ -484,71 +423,6 @@ class Generator {
     return this.expr(node);
   }
 
-  /** A call site's memory of the function it calls, kept across renders. */
-  private site(): string {
-    return this.fixed(newCallSite());
-  }
-
-  /** Caches a constant value in `K` on first evaluation. */
-  private constant(code: string): string {
-    const k = this.constants.push(undefined) - 1;
-    return `(K[${k}] ?? (K[${k}] = ${code}))`;
-  }
-
-  /** A value made now, at compile time, that the code reads from `K`. */
-  private fixed(value: unknown): string {
-    return `K[${this.constants.push(value) - 1}]`;
-  }
-
-  /** The hoisted hash index of a bound parameter (see `StaticScope.indexes`), if `name` is one. */
-  private indexOf(name: string): { local: string; index: string } | undefined {
-    for (let scope: StaticScope | undefined = this.current; scope; scope = scope.parent) {
-      const local = scope.locals.get(name);
-      if (!local) continue;
-      if (!scope.bound.has(name) || !scope.indexes) return undefined;
-      let index = scope.indexes.get(local);
-      if (!index) {
-        index = `h${this.indexCount++}`;
-        scope.indexes.set(local, index);
-      }
-      return { local, index };
-    }
-    return undefined;
-  }
-
-  /** `const h0 = H(v3), ...;` for the indexes a scope's code used. */
-  private declareIndexes(scope: StaticScope): string {
-    const indexes = scope.indexes;
-    if (!indexes || indexes.size === 0) return '';
-    let decls = '';
-    indexes.forEach((index, local) => {
-      decls += `${decls ? ', ' : ''}${index} = H(${local})`;
-    });
-    return `const ${decls};\n`;
-  }
-
-  private variable(name: string, p: number): string {
-    if (isDigits(name)) return `rt.capture(${Number(name)})`;
-    if (name.startsWith('::')) return `rt.topVariable(${str(name.slice(2))}, ${p})`;
-    // `(inner !== U ? inner : outer !== U ? outer : end)`, innermost scope first.
-    let chain = '';
-    let closing = 0;
-    let end: string | undefined;
-    for (let scope: StaticScope | undefined = this.current; scope; scope = scope.parent) {
-      const id = scope.locals.get(name);
-      if (!id) continue;
-      // A bound parameter is set for good: the chain ends there, without the dynamic lookup.
-      if (scope.bound.has(name)) {
-        end = id;
-        break;
-      }
-      chain += `${id} !== U ? ${id} : `;
-      closing++;
-    }
-    const last = end ?? `rt.lookup(S0, ${str(name)}, ${p})`;
-    return closing > 0 ? `(${chain}${last})` : last;
-  }
-
   private assignment(target: Node, valueNode: Node): string {
     const value = this.expr(valueNode);
     const p = this.pos(target);
@@ -556,13 +430,6 @@ class Generator {
     const names = (target as { elements: readonly { name: string }[] }).elements.map((e) => e.name);
     const assigns = names.map((name, i) => `${this.assignLocal(name, `a[${i}]`, p)};`);
     return `((v) => { const a = rt.destructure([${names.map(str).join(', ')}], v, ${p}); ${assigns.join(' ')} return v; })(${value})`;
-  }
-
-  /** Assigns a local once: Puppet variables cannot be reassigned in their scope. */
-  private assignLocal(name: string, value: string, p: number): string {
-    const id = this.current.locals.get(name);
-    if (!id) return `rt.assignInvalid(${str(name)}, ${p})`;
-    return `(${id} !== U ? rt.reassigned(${str(name)}, ${p}) : (${id} = ${value}))`;
   }
 
   private call(name: string, argNodes: readonly Node[], lambda: LambdaNode | undefined, node: Node): string {
@@ -654,10 +521,15 @@ class Generator {
     let code: string;
     if (node.keys.length !== 1 || !only || (only.type === 'Unary' && only.operator === '*')) {
       code = `rt.access(${this.expr(node.target)}, [${this.elements(node.keys)}], ${this.pos(node)})`;
-    } else if (only.type === 'Literal' && typeof only.value === 'string') {
+    } else if (
+      only.type === 'Literal' &&
+      typeof only.value === 'string' &&
+      !(only.value in Object.prototype)
+    ) {
       // `$h['key']`, the commonest access: a hash is read through its index of string keys, a plain
-      // property read (`H`, see `hashIndex` in the runtime; undefined for anything but a hash, which
-      // `rt.keyed` reads as an object of that one key). The scratch `t` is used at once.
+      // property read (`H`, see `hashIndex`; undefined for anything but a hash, which `rt.keyed` reads
+      // as an object of that one key). The scratch `t` is used at once. Not for a key that
+      // `Object.prototype` has (`toString`): the index of a hash made from a JavaScript object inherits it.
       const key = str(only.value);
       const hoisted = node.target.type === 'Variable' ? this.indexOf(node.target.name) : undefined;
       code = hoisted
@@ -811,190 +683,4 @@ class Generator {
     this.closeScope();
     return { code, unchecked };
   }
-}
-
-/** Whether no other parameter has the name of `params[i]`. */
-function isUniqueName(params: readonly ParameterNode[], i: number): boolean {
-  const name = params[i]!.name;
-  for (let j = 0; j < params.length; j++) if (j !== i && params[j]!.name === name) return false;
-  return true;
-}
-
-/** `, p`: the span of a lambda that does not check its arity (see `plainLambda`), as a last argument. */
-function arityArgument(fn: { unchecked: number | undefined }): string {
-  return fn.unchecked === undefined ? '' : `, ${fn.unchecked}`;
-}
-
-/** Whether an expression's value is always a Boolean (comparisons, `!`, `and`, `or`, true/false). */
-function isBoolean(node: Node): boolean {
-  switch (node.type) {
-    case 'Literal':
-      return typeof node.value === 'boolean';
-    case 'Logical':
-      return true;
-    case 'Unary':
-      return node.operator === '!';
-    case 'Binary':
-      return BOOLEAN_OPERATORS.has(node.operator);
-    case 'Paren':
-      return isBoolean(node.expr);
-    default:
-      return false;
-  }
-}
-
-const OPERATOR_METHODS: Record<string, string> = {
-  '<': 'lt',
-  '<=': 'le',
-  '>': 'gt',
-  '>=': 'ge',
-  '+': 'add',
-  '-': 'sub',
-  '*': 'mul',
-};
-
-function isString(node: Node): boolean {
-  return node.type === 'Literal' && typeof node.value === 'string';
-}
-
-const BOOLEAN_OPERATORS = new Set(['==', '!=', '<', '<=', '>', '>=', '=~', '!~', 'in']);
-
-/** `.name` for a key that is an identifier, else `["..."]` (the index has no inherited properties). */
-function propertyAccess(key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${str(key)}]`;
-}
-
-/**
- * `parts.join(separator)` without flattening: the parts are concatenations themselves, and `join` would copy
- * them at every level of nesting; `+` makes a rope that `new Function` flattens once.
- */
-function concat(parts: readonly string[], separator: string): string {
-  let out = parts[0] ?? '';
-  for (let i = 1; i < parts.length; i++) out += separator + parts[i];
-  return out;
-}
-
-/** Whether `name` is all digits: a match capture such as `$1`. */
-function isDigits(name: string): boolean {
-  if (name.length === 0) return false;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}
-
-// ---------------------------------------------------------------- facts
-
-const NO_NAMES: readonly string[] = [];
-
-/** The subtree may call a function (which may end the template with return()). */
-const CALLS = 1;
-/** The subtree may set match captures (`=~`, `in` with a regexp, case and selector options). */
-const CAPTURES = 2;
-/** The subtree calls next() outside nested lambdas. */
-const NEXT = 4;
-/** On a lambda: its body calls next() outside nested lambdas (it must catch it). */
-const BODY_NEXT = 8;
-
-/**
- * What the generator asks about subtrees, found in one walk before it starts (walks per question were
- * most of a cold compile): the flags of `if`, `case`, `<%= %>` and lambda nodes, and the names each scope
- * (the template, or a lambda body, not descending into nested lambdas) assigns, in source order.
- */
-class Facts {
-  /**
-   * The asked-about flag of the nodes that have it (captures of an if or case, calls of a `<%= %>`,
-   * BODY_NEXT of a lambda): most nodes have none and are not stored (no identity hash to make for them).
-   */
-  private readonly flags = new Map<WalkNode, number>();
-  /** Names assigned by each scope that assigns any. */
-  private readonly names = new Map<TemplateNode | LambdaNode, string[]>();
-  /** The assigned names of the scope being walked; undefined in parameters (their own lists have none). */
-  private scopeNames: string[] | undefined;
-
-  constructor(ast: TemplateNode) {
-    if (ast.params) visitAll(ast.params, this.visit);
-    this.scopeNames = [];
-    this.names.set(ast, this.scopeNames);
-    visitAll(ast.body, this.visit);
-  }
-
-  /** Whether `node` (an if, case, `<%= %>` or lambda: the constructor walked them all) has `flag`. */
-  has(node: WalkNode, flag: number): boolean {
-    return ((this.flags.get(node) ?? 0) & flag) !== 0;
-  }
-
-  assigned(owner: TemplateNode | LambdaNode): readonly string[] {
-    return this.names.get(owner) ?? NO_NAMES;
-  }
-
-  /** The facts of a subtree (an arrow: the visitor of `forEachChild` itself, one call per node less). */
-  private readonly visit = (node: WalkNode): number => {
-    // The commonest kinds first (a switch on strings tests its cases in order in unoptimised code).
-    switch (node.type) {
-      case 'Text':
-      case 'Variable':
-      case 'Literal':
-      case 'TypeRef':
-      case 'Default':
-      case 'BareWord':
-      case 'Regex':
-        return 0;
-      case 'Render':
-        return this.keep(node, forEachChild(node, this.visit), CALLS);
-      case 'Call':
-      case 'MethodCall':
-        return (node.name === 'next' ? CALLS | NEXT : CALLS) | forEachChild(node, this.visit);
-      case 'If':
-        return this.keep(node, forEachChild(node, this.visit), CAPTURES);
-      case 'Lambda':
-        return this.lambda(node);
-      case 'Binary': {
-        const op = node.operator;
-        return (op === '=~' || op === '!~' || op === 'in' ? CAPTURES : 0) | forEachChild(node, this.visit);
-      }
-      case 'Assignment':
-        if (this.scopeNames) pushAssigned(node, this.scopeNames);
-        return forEachChild(node, this.visit);
-      case 'New':
-        return CALLS | forEachChild(node, this.visit);
-      case 'Case': {
-        // An option other than a literal may be a regexp (or a type, an array...) and set captures when
-        // it matches; literal options compare with `==`.
-        const own = node.options.every((o) => o.values.every(isLiteralOption)) ? 0 : CAPTURES;
-        return this.keep(node, own | forEachChild(node, this.visit), CAPTURES);
-      }
-      case 'Selector': {
-        const own = node.entries.every((e) => isLiteralOption(e.key)) ? 0 : CAPTURES;
-        return own | forEachChild(node, this.visit);
-      }
-      default:
-        return forEachChild(node, this.visit);
-    }
-  };
-
-  /** Stores the flag (`asked`) the generator asks `node` about, when it has it. */
-  private keep(node: WalkNode, flags: number, asked: number): number {
-    if (flags & asked) this.flags.set(node, asked);
-    return flags;
-  }
-
-  /** A lambda is a scope of its own: its assignments and next() calls stay inside. */
-  private lambda(node: LambdaNode): number {
-    const outer = this.scopeNames;
-    this.scopeNames = undefined;
-    const params = visitAll(node.params, this.visit);
-    const names: string[] = [];
-    this.scopeNames = names;
-    const body = visitAll(node.body, this.visit);
-    this.scopeNames = outer;
-    if (names.length > 0) this.names.set(node, names);
-    if (body & NEXT) this.flags.set(node, BODY_NEXT);
-    return (params | body) & (CALLS | CAPTURES);
-  }
-}
-
-function isLiteralOption(node: Node): boolean {
-  return node.type === 'Literal' || node.type === 'Default';
 }

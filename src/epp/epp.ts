@@ -10,11 +10,12 @@ import { BreakSignal, type FunctionDef, type FunctionRegistry } from './function
 import { canInterpret, TemplateInterpreter } from './interpreter.js';
 import { parsePuppet, parseTemplate } from './parser.js';
 import { lineColumn } from './position.js';
+import { fromJs, valuesFromJs } from './runtime/convert.js';
 import { withTimeLimit } from './runtime/deadline.js';
 import { Runtime, type RuntimeHost, type RuntimeTemplate } from './runtime/runtime.js';
 import { setTypeTextEvaluator } from './runtime/types/names.js';
 import type { PType } from './runtime/types.js';
-import { fromJs, isHash, type PHash, type Value } from './runtime/values.js';
+import { isHash, type PHash, type Value } from './runtime/values.js';
 
 export interface EppWarning {
   readonly code: string;
@@ -67,7 +68,7 @@ export interface TemplateParameter {
 
 /**
  * Template values: a Puppet hash, used as it is (its values must be Puppet values: Integers as numbers,
- * bigint only beyond 2^53, Floats made by `float()`), or a plain object converted by `fromJs` (whole
+ * bigint only beyond 2^53, Floats made by `float()`), or a plain object converted as `fromJs` does (whole
  * numbers become Integers, others Floats; pass `float(n)` for a whole Float).
  */
 export type Values = PHash | Readonly<Record<string, unknown>>;
@@ -248,7 +249,8 @@ export function evaluatePuppet(
   const template = new CompiledTemplate(file, source, entry.ast, entry, options.delimiters, undefined);
   const host = new Host(options);
   const top = topScopeOf(options.topScope);
-  return host.run(template, toHash(options.variables ?? {}), Object.create(top), top, 0) as Value;
+  // The value returned may hold the variables' values: converted to a snapshot.
+  return host.run(template, toHash(options.variables ?? {}, fromJs), Object.create(top), top, 0) as Value;
 }
 
 // The stdlib type aliases (`Stdlib::Port`) are Puppet source, evaluated by this module on first use.
@@ -268,9 +270,13 @@ function registryFor(extra: readonly FunctionDef[] | undefined): FunctionRegistr
   return registry;
 }
 
-function toHash(values: Values): PHash {
+/**
+ * The values as a Puppet hash. Plain values are converted for the render (`valuesFromJs`: the caller's data
+ * used where it can be); `fromJs` makes a snapshot, for values that may outlive the render.
+ */
+function toHash(values: Values, convert: (data: unknown) => Value = valuesFromJs): PHash {
   if (isHash(values as Value)) return values as PHash;
-  const converted = fromJs(values);
+  const converted = convert(values);
   if (!isHash(converted)) throw new EppEvalError('EPP_ARGUMENTS', 'template values must be a hash');
   return converted;
 }
@@ -298,7 +304,7 @@ function topScopeOf(values: Values | undefined): object {
   if (values === undefined) return EMPTY_TOP;
   if (topScopes.has(values)) return topScopes.get(values)!;
   const top: Record<string, Value> = Object.create(null);
-  for (const [k, v] of toHash(values)) if (typeof k === 'string') top[k] = v;
+  for (const [k, v] of toHash(values, fromJs)) if (typeof k === 'string') top[k] = v;
   // Only Puppet hashes are immutable; a plain object may change between renders.
   if (isHash(values as Value)) topScopes.set(values, top);
   return top;

@@ -46,18 +46,17 @@ export {
 } from './navigation.js';
 export { parameterProblems } from './parameter-checks.js';
 export { lineColumn } from './position.js';
-export { PType, TYPE_NAME_LIST } from './runtime/types.js';
 // Integers are JavaScript numbers (bigint beyond 2^53); a Float is made with `float(n)`.
+export { type FromJsOptions, fromJs, toJs } from './runtime/convert.js';
+export { PType, TYPE_NAME_LIST } from './runtime/types.js';
 export {
   float,
-  fromJs,
   integer,
   isFloat,
   isInteger,
   PFloat,
   type PHash,
   type PInteger,
-  toJs,
   type Value,
 } from './runtime/values.js';
 export { findSyntaxErrors } from './validate.js';

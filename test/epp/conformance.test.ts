@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { EppError, renderEpp } from '../../src/epp/index.js';
-import { fromJs } from '../../src/epp/runtime/values.js';
+import { fromJs } from '../../src/epp/runtime/convert.js';
+import { float } from '../../src/epp/runtime/values.js';
 
 const suite = resolve(
   process.env.EPP_CONFORMANCE_DIR ?? resolve(import.meta.dirname, '../../../shared/epp-conformance'),
@@ -19,6 +20,16 @@ const projectDir = resolve(import.meta.dirname, '../conformance');
 const projectCaseDirs = readdirSync(projectDir, { withFileTypes: true })
   .filter((d) => d.isDirectory() && d.name.includes('cases'))
   .map((d) => join(projectDir, d.name));
+
+/** YAML data (integers as bigints) with its numbers made Floats, objects and arrays left plain. */
+function plainWithFloats(data: unknown): unknown {
+  if (typeof data === 'number') return float(data);
+  if (Array.isArray(data)) return data.map(plainWithFloats);
+  if (data !== null && typeof data === 'object') {
+    return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, plainWithFloats(v)]));
+  }
+  return data;
+}
 
 describe('EPP conformance (Puppet 7 output)', () => {
   it('finds the suite', () => {
@@ -38,12 +49,16 @@ describe('EPP conformance (Puppet 7 output)', () => {
   )('%s', (_name, dir) => {
     const source = readFileSync(join(dir, 'template.epp'), 'utf8');
     const valuesText = readFileSync(join(dir, 'values.json'), 'utf8');
-    const values = fromJs(parseDocument(valuesText, { intAsBigInt: true }).toJS(), {
-      numbers: 'float',
-    }) as Map<string, never>;
+    const data = parseDocument(valuesText, { intAsBigInt: true }).toJS();
+    const values = fromJs(data, { numbers: 'float' }) as Map<string, never>;
+    // The same values as a library user passes them: plain objects and arrays (rendered as RecordHashes,
+    // the caller's arrays used as they are), numbers as Floats made by float() to keep `1.0` a Float.
+    const plainValues = plainWithFloats(data) as Record<string, unknown>;
     const expectedFile = join(dir, 'expected.txt');
-    const render = () => renderEpp(source, values, { file: 'template.epp', baseDir: dir });
-    for (const tier of ['first render', 'second render']) {
+    let given: Map<string, never> | Record<string, unknown> = values;
+    const render = () => renderEpp(source, given, { file: 'template.epp', baseDir: dir });
+    for (const tier of ['first render', 'second render', 'plain values, first', 'plain values, second']) {
+      if (tier.startsWith('plain')) given = plainValues;
       if (existsSync(expectedFile)) {
         const expected = readFileSync(expectedFile, 'utf8');
         const text = render();

@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { newCallSite } from '../../src/epp/functions/registry.js';
 import { compileEpp, defineFunction, EppError, FunctionRegistry, renderEpp } from '../../src/epp/index.js';
-import { hashIndex } from '../../src/epp/runtime/runtime.js';
-import { float, fromJs, type PHash } from '../../src/epp/runtime/values.js';
+import { fromJs } from '../../src/epp/runtime/convert.js';
+import { hashIndex } from '../../src/epp/runtime/hash-index.js';
+import { float, type PHash } from '../../src/epp/runtime/values.js';
 
 function renderError(source: string, options = {}): EppError {
   try {

@@ -33,8 +33,10 @@ import {
   PTimestamp,
   type Value,
 } from '../runtime/values.js';
-import { argumentMismatch, blockArity, puppetType, sequenceOf, visitCollection } from './iteration.js';
+import { argumentMismatch, blockArity, puppetType } from './arguments.js';
+import { visitCollection } from './iteration.js';
 import { type CallContext, defineFunction, type FunctionDef, type Lambda } from './registry.js';
+import { sequenceOf } from './sequences.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Ruby's to_s and inspect, which join(), fail() and the min/max string fallback print with

@@ -8,23 +8,13 @@
  * each (each returns its receiver, map what it collected so far, reduce the memo so far). A few functions
  * (filter on a hash, any, all, index) do not stop on `break()` in Puppet: it reaches the enclosing iteration,
  * or is an error at template level. Those let the signal through here too.
+ *
+ * The loops of each, map, filter and reduce are loops.ts (the runtime's direct calls use them too); what
+ * Puppet iterates is sequences.ts; argument and lambda checks shared with other modules are arguments.ts.
  */
 import { EppEvalError } from '../errors.js';
 import { hashLookup, rubyEql } from '../runtime/compare.js';
-import { checkTimeLimit } from '../runtime/deadline.js';
 import {
-  describeMismatch,
-  EnumType,
-  IntegerType,
-  inferGenericType,
-  isPuppetType,
-  type PType,
-  parameterizeType,
-  resolveTypeName,
-} from '../runtime/types.js';
-import {
-  bigOf,
-  integer,
   isInteger,
   isTruthy,
   PFloat,
@@ -33,6 +23,16 @@ import {
   PRegexp,
   type Value,
 } from '../runtime/values.js';
+import { argumentMismatch, blockArity, puppetType, untilBreak } from './arguments.js';
+import {
+  eachLoop,
+  filterHashLoop,
+  filterLoop,
+  type LoopArity,
+  type Loopable,
+  mapLoop,
+  reduceLoop,
+} from './loops.js';
 import {
   BreakSignal,
   defineFunction,
@@ -41,177 +41,7 @@ import {
   NextSignal,
   ReturnSignal,
 } from './registry.js';
-
-// ---------------------------------------------------------------------------------------------------------
-// Helpers shared with collections.ts
-
-/** The generalized type of a value, as Puppet names it in most "got ..." messages (`Integer`, `Boolean`). */
-export function typeLabel(v: Value): string {
-  return inferGenericType(v).toString();
-}
-
-/** A Puppet type by name, optionally parameterized (`puppetType('Integer', 1)` is `Integer[1]`). */
-export function puppetType(name: string, ...params: Value[]): PType {
-  const t = resolveTypeName(name);
-  if (!t) throw new Error(`unknown built-in type ${name}`);
-  return params.length > 0 ? parameterizeType(t, params) : t;
-}
-
-/**
- * An `EPP_ARGUMENTS` error for an argument of the wrong type, worded by Puppet's mismatch describer:
- * `'keys' parameter 'hsh' expects a Hash value, got Tuple`. `param` may be empty.
- */
-export function argumentMismatch(fn: string, param: string, expected: PType, v: Value): EppEvalError {
-  const subject = param === '' ? `'${fn}'` : `'${fn}' parameter '${param}'`;
-  return new EppEvalError('EPP_ARGUMENTS', describeMismatch(expected, v, subject));
-}
-
-/** Whether a lambda can be called with `n` arguments. */
-export function acceptsArgs(block: Lambda, n: number): boolean {
-  return block.requiredCount <= n && (block.hasRest || n <= block.paramCount);
-}
-
-function countText(n: number): string {
-  if (n === 0) return 'no arguments';
-  return `${n} argument${n === 1 ? '' : 's'}`;
-}
-
-/**
- * Picks the first of `counts` the lambda accepts (Puppet tries its 2-parameter variants first). When none
- * fits, an `EPP_ARGUMENTS` error worded as Puppet's: `'each' block expects between 1 and 2 arguments, got 3`.
- */
-export function blockArity(name: string, block: Lambda, ...counts: number[]): number {
-  for (const n of counts) if (acceptsArgs(block, n)) return n;
-  const min = Math.min(...counts);
-  const max = Math.max(...counts);
-  const expects = min === max ? countText(min) : `between ${min} and ${max} arguments`;
-  const got = block.paramCount === 0 ? 'none' : String(block.paramCount);
-  throw new EppEvalError('EPP_ARGUMENTS', `'${name}' block expects ${expects}, got ${got}`);
-}
-
-/** Runs `body`, treating a `break()` inside it as the normal end. Returns whether it broke. */
-export function untilBreak(body: () => void): boolean {
-  try {
-    body();
-    return false;
-  } catch (e) {
-    if (e instanceof BreakSignal) return true;
-    throw e;
-  }
-}
-
-/** Something Puppet can iterate: how to go forwards and backwards. */
-export interface Sequence {
-  forward(): Iterable<Value>;
-  backward(): Iterable<Value>;
-}
-
-function arraySequence(items: readonly Value[]): Sequence {
-  return {
-    forward: () => items,
-    backward: function* () {
-      for (let i = items.length - 1; i >= 0; i--) yield items[i];
-    },
-  };
-}
-
-/**
- * The most values an Integer range yields. Puppet has no limit, and `9223372036854775807.map` runs until the
- * process dies (here V8 aborts when the array outgrows it, which no error handling can catch); no template
- * means to iterate that far, so beyond this an iteration is an error.
- */
-export const MAX_RANGE_VALUES = 10_000_000;
-
-function* range(from: PInteger, to: PInteger, step: 1 | -1): Generator<Value> {
-  // A range may be astronomically long: the number of values is limited, and the time limit of the
-  // evaluation, if any, is checked now and then.
-  let n = 0;
-  if (typeof from === 'number' && typeof to === 'number') {
-    // Both ends are safe integers, so is every element: plain numbers all the way.
-    for (let i = from; step > 0 ? i <= to : i >= to; i += step) {
-      if (++n > MAX_RANGE_VALUES) throw rangeLimit(from, to);
-      if ((n & 4095) === 0) checkTimeLimit();
-      yield i;
-    }
-    return;
-  }
-  const last = bigOf(to);
-  const by = BigInt(step);
-  for (let i = bigOf(from); step > 0 ? i <= last : i >= last; i += by) {
-    if (++n > MAX_RANGE_VALUES) throw rangeLimit(from, to);
-    if ((n & 4095) === 0) checkTimeLimit();
-    yield integer(i);
-  }
-}
-
-function rangeLimit(from: PInteger, to: PInteger): EppEvalError {
-  const error = new EppEvalError(
-    'EPP_ITERATION_LIMIT',
-    `iterating the Integer range ${from}..${to} stopped after ${MAX_RANGE_VALUES} values`,
-  );
-  error.hint = `a template iterates at most ${MAX_RANGE_VALUES} values of a range: is the Integer what you meant?`;
-  return error;
-}
-
-function rangeSequence(from: PInteger, to: PInteger): Sequence {
-  return { forward: () => range(from, to, 1), backward: () => range(to, from, -1) };
-}
-
-/** `Integer[a, b]` (finite) and `Enum[...]` are iterable types. */
-function typeSequence(type: PType): Sequence | undefined {
-  if (type instanceof IntegerType) {
-    const { min, max } = type;
-    return min !== undefined && max !== undefined ? rangeSequence(min, max) : undefined;
-  }
-  if (type instanceof EnumType) return arraySequence(type.values);
-  return undefined;
-}
-
-/** A hash's entries as `[key, value]` pairs, the elements Puppet iterates over a hash. */
-export function hashPairs(hash: PHash): Value[][] {
-  const pairs: Value[][] = [];
-  for (const [k, v] of hash) pairs.push([k, v]);
-  return pairs;
-}
-
-/**
- * Puppet's Iterable: arrays, hashes (as pairs), strings (as characters), a non-negative Integer `n`
- * (`0..n-1`), a finite `Integer[a, b]` and an `Enum[...]`. Anything else is an `EPP_ARGUMENTS` error.
- */
-export function sequenceOf(name: string, v: Value): Sequence {
-  if (Array.isArray(v)) return arraySequence(v);
-  if (v instanceof Map) return arraySequence(hashPairs(v));
-  if (typeof v === 'string') return arraySequence(Array.from(v));
-  if (typeof v === 'number' && v >= 0) return rangeSequence(0, v - 1);
-  if (typeof v === 'bigint' && v > 0n) return rangeSequence(0, integer(v - 1n));
-  if (isPuppetType(v)) {
-    const seq = typeSequence(v);
-    if (seq) return seq;
-  }
-  throw new EppEvalError('EPP_ARGUMENTS', `'${name}' expects an Iterable value, got ${typeLabel(v)}`);
-}
-
-/** Visits every element as Puppet passes it to a 1- or 2-parameter lambda. */
-function visit(
-  name: string,
-  receiver: Value,
-  block: Lambda,
-  step: (result: Value, item: Value, key: Value) => boolean | undefined,
-): void {
-  const arity = blockArity(name, block, 2, 1);
-  if (receiver instanceof Map) {
-    for (const [k, v] of receiver) {
-      const pair = [k, v];
-      if (step(arity === 2 ? block(k, v) : block(pair), pair, k) === false) return;
-    }
-    return;
-  }
-  let index = 0;
-  for (const item of sequenceOf(name, receiver).forward()) {
-    if (step(arity === 2 ? block(index, item) : block(item), item, index) === false) return;
-    index++;
-  }
-}
+import { hashPairs, sequenceOf, visit } from './sequences.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // The functions
@@ -226,13 +56,28 @@ function requireBlock(block: Lambda | undefined): Lambda {
   return block;
 }
 
+/**
+ * The receiver of each, map, filter and reduce as their loops take it (loops.ts): an Array or a Hash as it
+ * is, any other Iterable as its elements.
+ */
+function loopable(name: string, receiver: Value): Loopable {
+  return Array.isArray(receiver) || receiver instanceof Map ? receiver : sequenceOf(name, receiver).forward();
+}
+
+/** The arity a 1- or 2-parameter lambda is called with (Puppet tries the 2-parameter variant first). */
+function loopArity(name: string, block: Lambda): LoopArity {
+  return blockArity(name, block, 2, 1) as LoopArity;
+}
+
 const each = defineFunction(
   'each',
   1,
   1,
   (_ctx, args, block) => {
     const receiver = first(args);
-    untilBreak(() => visit('each', receiver, requireBlock(block), () => undefined));
+    const lambda = requireBlock(block);
+    const arity = loopArity('each', lambda);
+    eachLoop(loopable('each', receiver), lambda, arity);
     return receiver;
   },
   'required',
@@ -243,14 +88,9 @@ const map = defineFunction(
   1,
   1,
   (_ctx, args, block) => {
-    const out: Value[] = [];
-    untilBreak(() =>
-      visit('map', first(args), requireBlock(block), (result) => {
-        out.push(result);
-        return undefined;
-      }),
-    );
-    return out;
+    const lambda = requireBlock(block);
+    const arity = loopArity('map', lambda);
+    return mapLoop(loopable('map', first(args)), lambda, arity);
   },
   'required',
 );
@@ -260,24 +100,12 @@ const filter = defineFunction(
   1,
   1,
   (_ctx, args, block) => {
-    const receiver = first(args);
-    if (receiver instanceof Map) {
-      // Puppet's filter on a hash (Ruby's Hash#select) does not stop on break(): the signal goes on.
-      const out: PHash = new Map();
-      visit('filter', receiver, requireBlock(block), (result, _item, key) => {
-        if (isTruthy(result)) out.set(key, receiver.get(key));
-        return undefined;
-      });
-      return out;
-    }
-    const out: Value[] = [];
-    untilBreak(() =>
-      visit('filter', receiver, requireBlock(block), (result, item) => {
-        if (isTruthy(result)) out.push(item);
-        return undefined;
-      }),
-    );
-    return out;
+    const lambda = requireBlock(block);
+    const arity = loopArity('filter', lambda);
+    const receiver = loopable('filter', first(args));
+    return receiver instanceof Map
+      ? filterHashLoop(receiver, lambda, arity)
+      : filterLoop(receiver, lambda, arity);
   },
   'required',
 );
@@ -289,18 +117,10 @@ const reduce = defineFunction(
   (_ctx, args, block) => {
     const lambda = requireBlock(block);
     blockArity('reduce', lambda, 2);
-    let started = args.length === 2;
-    let memo: Value = args[1];
-    untilBreak(() => {
-      for (const item of sequenceOf('reduce', first(args)).forward()) {
-        if (started) memo = lambda(memo, item);
-        else {
-          memo = item;
-          started = true;
-        }
-      }
-    });
-    return memo;
+    const receiver = first(args);
+    // A hash reduces over its [key, value] pairs.
+    const items = receiver instanceof Map ? hashPairs(receiver) : loopable('reduce', receiver);
+    return reduceLoop(items as Iterable<Value>, lambda, args.length === 2, args[1]);
   },
   'required',
 );

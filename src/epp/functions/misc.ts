@@ -29,8 +29,8 @@ import {
   PSensitive,
   type Value,
 } from '../runtime/values.js';
+import { argumentMismatch, blockArity, puppetType, typeLabel } from './arguments.js';
 import { getValue, rubyToS } from './collections.js';
-import { argumentMismatch, blockArity, puppetType, typeLabel } from './iteration.js';
 import { type CallContext, defineFunction, type FunctionDef } from './registry.js';
 
 /** fail(): Puppet stringifies the arguments with Ruby's to_s and joins them with spaces. */

@@ -2,173 +2,47 @@
  * The run-time support that compiled templates call (`rt` in the generated code). One Runtime exists per
  * render; it holds the render's state (argument values, match captures, warnings) and implements the
  * `CallContext` that built-in functions receive.
+ *
+ * Its parts: the contracts with the compiler and the host (contracts.ts), the helpers the generated code
+ * calls as functions (compiled-helpers.ts), the render's state, parameters, variables and constants
+ * (runtime-base.ts, which this class extends); here, operators, matching and calls, with the direct paths
+ * of the commonest calls (each/map/filter/reduce, whose loops are functions/loops.ts, and
+ * length/size/empty/join).
  */
 
 import { didYouMean } from '../../shared/did-you-mean.js';
-import { EppError, type EppErrorCode, EppEvalError, type SourceLocation } from '../errors.js';
+import { EppEvalError } from '../errors.js';
 import { newInstance } from '../functions/conversion.js';
 import { coreFunctions } from '../functions/index.js';
 import { coreIteration } from '../functions/iteration.js';
+import { eachLoop, filterLoop, mapJoinLoop, mapLoop, reduceLoop } from '../functions/loops.js';
 import {
   BreakSignal,
   type CallContext,
   type CallSite,
   type FunctionDef,
-  type FunctionRegistry,
   invoke,
   type Lambda,
   NextSignal,
   ReturnSignal,
 } from '../functions/registry.js';
 import { compareForOperator, compareIgnoreCase, puppetEquals } from './compare.js';
-import { interpolate, renderValue } from './format.js';
-import { access, arithmetic, negate, splat, typeLabel } from './operators.js';
-import { describeMismatch, PType, resolveTypeName } from './types.js';
-import { DEFAULT, isHash, PFloat, type PHash, PRegexp, type Value } from './values.js';
+import { UNSET } from './contracts.js';
+import { renderValue } from './format.js';
+import { arithmetic, negate, splat, typeLabel } from './operators.js';
+import { RuntimeBase } from './runtime-base.js';
+import { PType } from './types.js';
+import { DEFAULT, isHash, type PHash, PRegexp, type Value } from './values.js';
 
-/** What a Runtime needs to know of the template it runs. */
-export interface RuntimeTemplate {
-  readonly file: string;
-  readonly source: string;
-  /** The span of a position index passed by the code (see the compiler's and the interpreter's `pos`). */
-  span(p: number): { readonly start: number; readonly end: number } | undefined;
-}
-
-/** What a Runtime needs from its environment: rendering nested templates, warnings, logs. */
-export interface RuntimeHost {
-  readonly strict: boolean;
-  readonly functions: FunctionRegistry;
-  warn(code: string, message: string, location: SourceLocation | undefined): void;
-  log(level: string, message: string): void;
-  /** Renders `epp(path, args)`; `scope` is the top scope (file templates see only global names). */
-  renderFile(path: string, args: Value | undefined, depth: number): string;
-  /** Renders `inline_epp(source, args)` seeing the caller's scope. */
-  renderInline(source: string, args: Value | undefined, callerScope: object, depth: number): string;
-}
-
-/** How to compute a constant expression (type expressions mostly), made by the compiler. */
-export type ConstantPlan =
-  | { readonly t: 'value'; readonly v: Value }
-  | { readonly t: 'default' }
-  | { readonly t: 'type'; readonly name: string; readonly p: number }
-  | { readonly t: 'regexp'; readonly source: string; readonly p: number }
-  | { readonly t: 'array' | 'hash'; readonly items: readonly ConstantPlan[] }
-  | {
-      readonly t: 'access';
-      readonly target: ConstantPlan;
-      readonly keys: readonly ConstantPlan[];
-      readonly p: number;
-    };
-
-/** A constant of a compiled template: its key (shared by all templates), plan, and value once known. */
-export interface ConstantSlot {
-  readonly key: string;
-  readonly plan: ConstantPlan;
-  done: boolean;
-  value: Value;
-}
-
-/** A template parameter whose type is a constant (see `Runtime.param`). */
-export interface ParameterSpec {
-  readonly name: string;
-  /** Its span index. */
-  readonly p: number;
-  readonly type: ConstantSlot | undefined;
-  readonly defaultValue: ConstantSlot | undefined;
-  /** Whether the default is an expression the compiled code evaluates (`param` returns UNSET for it). */
-  readonly defaultCode: boolean;
-}
-
-/** All the parameters of a template whose types are constants (see `Runtime.params`). */
-export interface ParameterSet {
-  readonly names: readonly string[];
-  /** The span index for an unknown-parameter error. */
-  readonly p: number;
-  readonly specs: readonly ParameterSpec[];
-  /** The values hash of the last render and what its parameters were bound to (see `Runtime.params`). */
-  lastValues?: PHash;
-  lastBound?: readonly (Value | typeof UNSET)[];
-}
-
-/** Marks an absent argument (as opposed to one given as undef). */
-const MISSING = Symbol('missing');
-
-/** Marks a local variable not assigned yet (compiled templates start every local with it). */
-const UNSET = Symbol('unset');
-
-// ---------------------------------------------------------------- helpers of the generated code
-
-/** What `<%= v %>` appends: strings and Integers inline (the common cases), the rest as Puppet prints it. */
-export function renderText(v: Value): string {
-  return typeof v === 'string' ? v : typeof v === 'number' ? `${v}` : renderOther(v);
-}
-
-function renderOther(v: Value): string {
-  if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  // Floats are interned and immutable: format each once (Ruby's float text is costly to compute).
-  if (v instanceof PFloat) {
-    v.rendered ??= renderValue(v);
-    return v.rendered;
-  }
-  return renderValue(v);
-}
-
-/** What `"${v}"` gives. */
-export function interpolateText(v: Value): string {
-  return typeof v === 'string' ? v : typeof v === 'number' ? `${v}` : interpolateOther(v);
-}
-
-function interpolateOther(v: Value): string {
-  return typeof v === 'bigint' ? v.toString() : interpolate(v);
-}
-
-/** Only `undef` and `false` are falsy. */
-export function truthy(v: Value): boolean {
-  return v !== undefined && v !== false;
-}
-
-/** Where a hash keeps its index (see {@link hashIndex}). */
-const INDEX = Symbol('index');
-
-/** The prototype of indexes: no properties at all, so `toString` or `__proto__` are ordinary keys. */
-const EMPTY_PROTOTYPE: object = Object.create(null);
-
-type HashIndex = Record<string, Value>;
-
-/**
- * `$h['key']` in compiled code reads `hashIndex(h).key`: a plain object of the hash's string keys, built on
- * the first such read and kept on the Map itself (a symbol property); undefined for a value that is not a
- * hash. A property read with a constant name is faster than `Map.get` (inline caches; the hashes of a list
- * built alike share one hidden class, as the index is made by adding the keys in the hash's order; beyond
- * about a dozen keys the index is a dictionary, about as fast as the Map).
- *
- * This relies on hashes being immutable once built (as the instance memo of `checkParameter` does):
- * nothing in Pantograph mutates a PHash after it is made (fromJs, literals and functions build new ones).
- * Only string keys are indexed; other keys are read with `rt.access1`. A missing key reads undefined,
- * as `Map.get` does, since the prototype has no properties.
- */
-export function hashIndex(h: Value): HashIndex | undefined {
-  return h instanceof Map ? ((h as { [INDEX]?: HashIndex })[INDEX] ?? buildIndex(h)) : undefined;
-}
-
-function buildIndex(h: PHash): HashIndex {
-  const index = Object.create(EMPTY_PROTOTYPE) as HashIndex;
-  for (const [k, v] of h) if (typeof k === 'string') index[k] = v;
-  (h as { [INDEX]?: HashIndex })[INDEX] = index;
-  return index;
-}
-
-/**
- * Module-level helpers the generated code receives as parameters of its factory, by these names: shorter
- * code than `rt.method(...)` (cheaper to compile), and small enough for V8 to inline.
- */
-export const compiledHelpers = {
-  S: renderText,
-  I: interpolateText,
-  T: truthy,
-  H: hashIndex,
-} as const;
+export { compiledHelpers, interpolateText, renderText, truthy } from './compiled-helpers.js';
+export type {
+  ConstantPlan,
+  ConstantSlot,
+  ParameterSet,
+  ParameterSpec,
+  RuntimeHost,
+  RuntimeTemplate,
+} from './contracts.js';
 
 /** The core functions of the collection fast paths (`Runtime.length`, ...). */
 const coreCollection = {
@@ -181,336 +55,15 @@ const coreCollection = {
 /** A plain compiled lambda: `n` required parameters, no defaults, no rest. */
 type PlainLambda = (...args: Value[]) => Value;
 
+/** What the iteration fast paths loop over themselves: an Array or a Hash. */
+function isCollection(v: Value): v is Value[] | PHash {
+  return Array.isArray(v) || v instanceof Map;
+}
+
 /** Deepest nesting of epp()/inline_epp() calls: a template that calls itself ends with an error. */
 export const MAX_DEPTH = 64;
 
-const regexpCache = new Map<string, PRegexp>();
-
-/** Values of constant type expressions by their key (see the compiler's `constantKey`), for all templates. */
-const sharedConstants = new Map<string, Value>();
-
-/**
- * Values are never mutated, so whether a collection is an instance of a type can be remembered: the same
- * settings checked against the same (constant) parameter types in every file of a template, or in every
- * render, are checked once.
- */
-const instanceMemo = new WeakMap<PType, WeakMap<object, boolean>>();
-
-function isInstanceMemo(type: PType, value: Value): boolean {
-  if (typeof value !== 'object' || value === null) return type.isInstance(value);
-  // By type first: types are few (shared constants), so new values add entries, not WeakMaps.
-  let byValue = instanceMemo.get(type);
-  if (!byValue) {
-    byValue = new WeakMap();
-    instanceMemo.set(type, byValue);
-  }
-  let result = byValue.get(value);
-  if (result === undefined) {
-    result = type.isInstance(value);
-    byValue.set(value, result);
-  }
-  return result;
-}
-
-export class Runtime implements CallContext {
-  // The markers live on the prototype (see below the class): a Runtime is made per render, and these need
-  // no per-render stores.
-  declare readonly MISSING: typeof MISSING;
-  declare readonly UNSET: typeof UNSET;
-  declare readonly DEFAULT: typeof DEFAULT;
-  /** Captures of the last successful match (`$0`, `$1`, ...). */
-  // The fields are `declare`d and set once in the constructor (ES2022 class fields would define each as
-  // undefined first, then the constructor store it again).
-  declare m: Value[] | undefined;
-  /** The variables visible at the function call in progress, for getvar/defined/inline_epp. */
-  private declare scope: object | undefined;
-  /** The render's functions (`host.functions`, one property load closer for every call). */
-  private declare readonly functions: FunctionRegistry;
-  private declare readonly template: RuntimeTemplate;
-  private declare readonly host: RuntimeHost;
-  /** The values passed to the template (a hash: string keys). */
-  private declare readonly values: PHash;
-  private declare readonly topScope: object;
-  private declare readonly depth: number;
-
-  constructor(template: RuntimeTemplate, host: RuntimeHost, values: PHash, topScope: object, depth: number) {
-    // Every field once, in declaration order: one hidden class, no field defined twice.
-    this.m = undefined;
-    this.scope = undefined;
-    this.functions = host.functions;
-    this.template = template;
-    this.host = host;
-    this.values = values;
-    this.topScope = topScope;
-    this.depth = depth;
-  }
-
-  get strict(): boolean {
-    return this.host.strict;
-  }
-
-  // ---------------------------------------------------------------- positions and errors
-
-  private location(p: number): SourceLocation {
-    const span = this.template.span(p) ?? { start: 0, end: 0 };
-    return { file: this.template.file, source: this.template.source, span };
-  }
-
-  private fail(code: EppErrorCode, message: string, p: number): never {
-    throw new EppEvalError(code, message, this.location(p));
-  }
-
-  /** Adds this position to an EPP error that has none; other errors pass through. */
-  private locate(e: unknown, p: number): unknown {
-    if (e instanceof EppError && !e.location) e.at(this.location(p));
-    return e;
-  }
-
-  // ---------------------------------------------------------------- arguments and parameters
-
-  /** Template parameters: every given key must be declared. */
-  checkArguments(declared: readonly string[], p: number): void {
-    for (const key of this.values.keys()) {
-      if (typeof key !== 'string' || !declared.includes(key)) {
-        this.fail('EPP_UNKNOWN_PARAMETER', `The template has no parameter named '${String(key)}'`, p);
-      }
-    }
-  }
-
-  argument(name: string): Value | typeof MISSING {
-    return this.values.has(name) ? this.values.get(name) : MISSING;
-  }
-
-  /** A template without declared parameters sees every value as a local variable. */
-  bindArguments(scope: Record<string, Value>): void {
-    for (const [key, value] of this.values) {
-      if (typeof key !== 'string') continue;
-      scope[key] = value;
-    }
-  }
-
-  missingParameter(name: string, p: number): never {
-    const error = new EppEvalError(
-      'EPP_MISSING_PARAMETER',
-      `expects a value for parameter '${name}'`,
-      this.location(p),
-    );
-    error.hint = `pass a value for '${name}', or give the parameter a default`;
-    throw error;
-  }
-
-  /**
-   * The values of a template's parameters (see `param`). Hashes are immutable (see {@link hashIndex}) and
-   * binding is pure (type checks, constant defaults): a template rendered again with the same values hash
-   * reuses the last binding. (Only the last: a WeakMap by hash costs more than it saves when every render
-   * has new values.)
-   */
-  params(set: ParameterSet): readonly (Value | typeof UNSET)[] {
-    if (set.lastValues === this.values && set.lastBound) return set.lastBound;
-    this.checkArguments(set.names, set.p);
-    const bound = set.specs.map((spec) => this.param(spec));
-    set.lastValues = this.values;
-    set.lastBound = bound;
-    return bound;
-  }
-
-  /**
-   * A template parameter's value: the argument, else (absent or undef) the default, else a missing-parameter
-   * error; then the type check. UNSET when the default is code for the caller to evaluate (then `checked`).
-   */
-  param(spec: ParameterSpec): Value | typeof UNSET {
-    let value: Value | typeof MISSING = this.values.get(spec.name);
-    if (value === undefined) {
-      if (!this.values.has(spec.name)) value = MISSING;
-      if (spec.defaultCode) return UNSET;
-      if (spec.defaultValue) value = this.constant(spec.defaultValue);
-      else if (value === MISSING) this.missingParameter(spec.name, spec.p);
-    }
-    return this.checked(spec, value as Value);
-  }
-
-  /** The value of a parameter once its type is checked. */
-  checked(spec: ParameterSpec, value: Value): Value {
-    if (spec.type) this.checkParameter(this.constant(spec.type), value, spec.name, spec.p);
-    return value;
-  }
-
-  /** A parameter's type check; `block`: a lambda's parameter, which Puppet calls a block parameter. */
-  checkParameter(type: Value, value: Value, name: string, p: number, block?: boolean): void {
-    const what = block ? `block parameter '${name}'` : `parameter '${name}'`;
-    if (!(type instanceof PType)) this.fail('EPP_TYPE_MISMATCH', `the type of ${what} is not a Type`, p);
-    if (!isInstanceMemo(type, value)) {
-      this.fail('EPP_TYPE_MISMATCH', describeMismatch(type, value, what), p);
-    }
-  }
-
-  checkLambdaArity(given: number, min: number, max: number, p: number): void {
-    if (given < min || given > max) {
-      const expected =
-        min === max
-          ? `${min}`
-          : max === Number.POSITIVE_INFINITY
-            ? `at least ${min}`
-            : `between ${min} and ${max}`;
-      this.fail('EPP_ARGUMENTS', `lambda expects ${expected} arguments, got ${given}`, p);
-    }
-  }
-
-  // ---------------------------------------------------------------- variables
-
-  unknownVariable(name: string, p: number): Value {
-    if (this.host.strict) {
-      const error = new EppEvalError(
-        'EPP_UNKNOWN_VARIABLE',
-        `Unknown variable: '$${name}'`,
-        this.location(p),
-      );
-      error.hint =
-        'pass it as a value, assign it before use, or render with strict variables off (--no-strict)';
-      throw error;
-    }
-    this.host.warn('EPP_UNKNOWN_VARIABLE', `Unknown variable: '$${name}'`, this.location(p));
-    return undefined;
-  }
-
-  topVariable(name: string, p: number): Value {
-    const top = this.topScope as Record<string, Value>;
-    const value = top[name];
-    if (value !== undefined || name in top) return value;
-    return this.unknownVariable(`::${name}`, p);
-  }
-
-  capture(n: number): Value {
-    return this.m?.[n];
-  }
-
-  /** A variable that is not a local of any scope: the dynamic scope (values, then top scope) or unknown. */
-  lookup(scope: Record<string, Value>, name: string, p: number): Value {
-    const value = scope[name];
-    if (value !== undefined || name in scope) return value;
-    return this.unknownVariable(name, p);
-  }
-
-  reassigned(name: string, p: number): never {
-    return this.fail('EPP_REASSIGNMENT', `Cannot reassign variable '$${name}'`, p);
-  }
-
-  assignInvalid(name: string, p: number): never {
-    if (/^\d+$/.test(name))
-      this.fail(
-        'EPP_REASSIGNMENT',
-        `Illegal attempt to assign to the numeric match result variable '$${name}'`,
-        p,
-      );
-    return this.fail('EPP_REASSIGNMENT', `Cannot assign to variables in other namespaces: '$${name}'`, p);
-  }
-
-  /** `[$a, $b] = value`: the values for the names, from an array by position or a hash by name. */
-  destructure(names: string[], value: Value, p: number): Value[] {
-    if (Array.isArray(value)) {
-      if (value.length !== names.length) {
-        this.fail(
-          'EPP_EVAL',
-          `Number of values in the array (${value.length}) does not match the number of variables (${names.length})`,
-          p,
-        );
-      }
-      return value;
-    }
-    if (isHash(value)) {
-      return names.map((name) => {
-        if (!value.has(name)) this.fail('EPP_EVAL', `No value for required variable '$${name}' in hash`, p);
-        return value.get(name);
-      });
-    }
-    return this.fail('EPP_EVAL', `Cannot assign ${typeLabel(value)} to an array of variables`, p);
-  }
-
-  /** The visible locals (name, value pairs; unset ones skipped) over the dynamic scope. */
-  view(dynamic: object, entries: unknown[]): object {
-    const scope = Object.create(dynamic) as Record<string, unknown>;
-    for (let i = entries.length - 2; i >= 0; i -= 2) {
-      if (entries[i + 1] !== UNSET) scope[entries[i] as string] = entries[i + 1];
-    }
-    return scope;
-  }
-
-  // ---------------------------------------------------------------- values
-
-  type(name: string, p: number): PType {
-    const type = resolveTypeName(name);
-    if (!type) {
-      const error = new EppEvalError(
-        'EPP_UNKNOWN_TYPE',
-        `Resource type not found: ${name}`,
-        this.location(p),
-      );
-      error.hint = 'templates can use the Puppet data types (String, Integer, Array, Hash, Optional, ...)';
-      throw error;
-    }
-    return type;
-  }
-
-  regexp(source: string, p: number): PRegexp {
-    let re = regexpCache.get(source);
-    if (!re) {
-      try {
-        re = new PRegexp(source);
-      } catch (e) {
-        this.fail('EPP_SYNTAX', `Invalid regular expression /${source}/: ${(e as Error).message}`, p);
-      }
-      if (regexpCache.size > 1000) regexpCache.clear();
-      regexpCache.set(source, re);
-    }
-    return re;
-  }
-
-  /** A constant of the compiled code: computed once, and shared by key with every template. */
-  constant(slot: ConstantSlot): Value {
-    if (slot.done) return slot.value;
-    let value = sharedConstants.get(slot.key);
-    if (value === undefined && !sharedConstants.has(slot.key)) {
-      value = this.evaluate(slot.plan);
-      if (sharedConstants.size > 1000) sharedConstants.clear();
-      sharedConstants.set(slot.key, value);
-    }
-    slot.value = value;
-    slot.done = true;
-    return value;
-  }
-
-  private evaluate(plan: ConstantPlan): Value {
-    switch (plan.t) {
-      case 'value':
-        return plan.v;
-      case 'default':
-        return DEFAULT;
-      case 'type':
-        return this.type(plan.name, plan.p);
-      case 'regexp':
-        return this.regexp(plan.source, plan.p);
-      case 'array':
-        return plan.items.map((item) => this.evaluate(item));
-      case 'hash':
-        return this.hash(plan.items.map((item) => this.evaluate(item)));
-      case 'access': {
-        const target = this.evaluate(plan.target);
-        const keys = plan.keys.map((key) => this.evaluate(key));
-        return keys.length === 1 ? this.access1(target, keys[0], plan.p) : this.access(target, keys, plan.p);
-      }
-    }
-  }
-
-  hash(flat: Value[]): PHash {
-    const h: PHash = new Map();
-    for (let i = 0; i < flat.length; i += 2) h.set(flat[i], flat[i + 1]);
-    return h;
-  }
-
-  splat(v: Value): Value[] {
-    return splat(v);
-  }
-
+export class Runtime extends RuntimeBase implements CallContext {
   // ---------------------------------------------------------------- operators
 
   arithmetic(op: string, a: Value, b: Value, p: number): Value {
@@ -584,25 +137,6 @@ export class Runtime implements CallContext {
   compare(a: Value, b: Value, op: string, p: number): number {
     try {
       return compareForOperator(a, b, op);
-    } catch (e) {
-      throw this.locate(e, p);
-    }
-  }
-
-  /** `target[key]` of a target that is not a hash, as an object with that property (see `hashIndex`). */
-  keyed(target: Value, key: string, p: number): HashIndex {
-    return { [key]: this.access1(target, key, p) };
-  }
-
-  /** `target[key]`, the common single-key access, without an array of keys. */
-  access1(target: Value, key: Value, p: number): Value {
-    if (target instanceof Map && (typeof key !== 'object' || key === null)) return target.get(key);
-    return this.access(target, [key], p);
-  }
-
-  access(target: Value, keys: Value[], p: number): Value {
-    try {
-      return access(target, keys);
     } catch (e) {
       throw this.locate(e, p);
     }
@@ -741,85 +275,34 @@ export class Runtime implements CallContext {
   }
 
   each(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite, lp?: number): Value {
-    const isArray = Array.isArray(receiver);
-    if (
-      (n !== 1 && n !== 2) ||
-      !(isArray || receiver instanceof Map) ||
-      !this.isCore(coreIteration.each, site)
-    )
+    if ((n !== 1 && n !== 2) || !isCollection(receiver) || !this.isCore(coreIteration.each, site))
       return this.callPlain('each', [receiver], fn, n, p, site, lp);
     try {
-      if (isArray) {
-        if (n === 2) for (let i = 0; i < receiver.length; i++) fn(i, receiver[i]);
-        else for (let i = 0; i < receiver.length; i++) fn(receiver[i]);
-      } else if (n === 2) {
-        // forEach: no entry array per pair (break() still ends it: it throws).
-        (receiver as PHash).forEach((v, k) => {
-          fn(k, v);
-        });
-      } else {
-        for (const [k, v] of receiver as PHash) fn([k, v]);
-      }
+      eachLoop(receiver, fn, n);
     } catch (e) {
-      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
+      throw this.locate(e, p);
     }
     return receiver;
   }
 
   map(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite, lp?: number): Value {
-    const isArray = Array.isArray(receiver);
-    if (
-      (n !== 1 && n !== 2) ||
-      !(isArray || receiver instanceof Map) ||
-      !this.isCore(coreIteration.map, site)
-    )
+    if ((n !== 1 && n !== 2) || !isCollection(receiver) || !this.isCore(coreIteration.map, site))
       return this.callPlain('map', [receiver], fn, n, p, site, lp);
-    if (isArray) return this.mapArray(receiver, fn, n, p);
-    const out: Value[] = [];
     try {
-      if (n === 2) {
-        for (const [k, v] of receiver as PHash) out.push(fn(k, v));
-      } else {
-        for (const [k, v] of receiver as PHash) out.push(fn([k, v]));
-      }
+      return mapLoop(receiver, fn, n);
     } catch (e) {
-      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
+      throw this.locate(e, p);
     }
-    return out;
-  }
-
-  /**
-   * `map` of an Array: the result is allocated at its final size (as Array.prototype.map does), where
-   * `push` would give even a 1-element result room for 17 (garbage per call in a loop).
-   */
-  private mapArray(receiver: Value[], fn: PlainLambda, n: number, p: number): Value[] {
-    const length = receiver.length;
-    const out: Value[] = new Array(length);
-    let i = 0;
-    try {
-      if (n === 2) for (; i < length; i++) out[i] = fn(i, receiver[i]);
-      else for (; i < length; i++) out[i] = fn(receiver[i]);
-    } catch (e) {
-      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
-      out.length = i; // break(): the results so far
-    }
-    return out;
   }
 
   filter(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite, lp?: number): Value {
     if ((n !== 1 && n !== 2) || !Array.isArray(receiver) || !this.isCore(coreIteration.filter, site))
       return this.callPlain('filter', [receiver], fn, n, p, site, lp);
-    const out: Value[] = [];
     try {
-      for (let i = 0; i < receiver.length; i++) {
-        const item = receiver[i];
-        const result = n === 2 ? fn(i, item) : fn(item);
-        if (result !== undefined && result !== false) out.push(item);
-      }
+      return filterLoop(receiver, fn, n);
     } catch (e) {
-      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
+      throw this.locate(e, p);
     }
-    return out;
   }
 
   /** `reduce` over an Array, with (`args` of 2) or without a start value. */
@@ -827,15 +310,11 @@ export class Runtime implements CallContext {
     const receiver = args[0];
     if (n !== 2 || !Array.isArray(receiver) || !this.isCore(coreIteration.reduce, site))
       return this.callPlain('reduce', args, fn, n, p, site, lp);
-    // Without a start value the first element is the memo.
-    const start = args.length === 2 ? 0 : 1;
-    let memo: Value = start === 0 ? args[1] : receiver[0];
     try {
-      for (let i = start; i < receiver.length; i++) memo = fn(memo, receiver[i]);
+      return reduceLoop(receiver, fn, args.length === 2, args[1]);
     } catch (e) {
-      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
+      throw this.locate(e, p);
     }
-    return memo;
   }
 
   // length/size/empty(x) and join(x[, d]) of arrays and hashes, answered in place when the core function
@@ -904,24 +383,13 @@ export class Runtime implements CallContext {
     ) {
       return this.join(this.map(receiver, fn, n, p, site, lp), d, pj, joinSite);
     }
-    const length = receiver.length;
-    const results: Value[] = new Array(length);
-    let text = '';
-    let strings = true;
-    let i = 0;
+    let joined: string | Value[];
     try {
-      for (; i < length; i++) {
-        const v = n === 2 ? fn(i, receiver[i]) : fn(receiver[i]);
-        results[i] = v;
-        if (!strings) continue;
-        if (typeof v === 'string') text = i === 0 ? v : text + delimiter + v;
-        else strings = false;
-      }
+      joined = mapJoinLoop(receiver, fn, n, delimiter);
     } catch (e) {
-      if (!(e instanceof BreakSignal)) throw this.locate(e, p);
-      results.length = i; // break(): the results so far
+      throw this.locate(e, p);
     }
-    return strings ? text : this.join(results, d, pj, joinSite);
+    return typeof joined === 'string' ? joined : this.join(joined, d, pj, joinSite);
   }
 
   /** `return(v)` (or a `next(v)` outside any lambda) ends the template: its value, else rethrows. */
@@ -1031,9 +499,3 @@ export class Runtime implements CallContext {
     return e instanceof BreakSignal;
   }
 }
-
-Object.defineProperties(Runtime.prototype, {
-  MISSING: { value: MISSING },
-  UNSET: { value: UNSET },
-  DEFAULT: { value: DEFAULT },
-});

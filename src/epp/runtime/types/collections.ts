@@ -2,12 +2,14 @@
  * The collection types: Collection, Array, Hash, Tuple, Struct.
  * Part of the Puppet type system; import it from `../types.js`.
  */
+import { everyKey, everyValue, RecordHash } from '../record-hash.js';
 import type { Value } from '../values.js';
 import {
   ANY,
   AnyType,
   ARRAY,
   COLLECTION,
+  DATA,
   DEFAULT_SIZE,
   exactSize,
   HASH,
@@ -15,6 +17,7 @@ import {
   OptionalType,
   PType,
   quote,
+  STRING,
   STRUCT,
   type StringType,
   TUPLE,
@@ -130,9 +133,14 @@ export class HashType extends CollectionType {
     if (this.size !== undefined && !this.size.isInstance(v.size)) return false;
     // Keys, then values: no entry arrays to allocate and destructure (first renders check fresh values).
     const { key, value } = this;
-    if (key !== ANY) for (const k of v.keys()) if (!key.isInstance(k)) return false;
-    if (value !== ANY) for (const val of v.values()) if (!value.isInstance(val)) return false;
-    return true;
+    if (v instanceof RecordHash) {
+      // Made from JavaScript data (`Hash[String, Data]` is the common type of such values): its keys are
+      // strings, and whether its values are Data was seen as it was made.
+      if (key !== ANY && key !== STRING && !v.everyKey((k) => key.isInstance(k))) return false;
+      return value === ANY || (value === DATA && v.allData) || v.everyValue((val) => value.isInstance(val));
+    }
+    if (key !== ANY && !everyKey(v, (k) => key.isInstance(k))) return false;
+    return value === ANY || everyValue(v, (val) => value.isInstance(val));
   }
   private get isEmptyHash(): boolean {
     return this.size !== undefined && this.hasEmptyRange;

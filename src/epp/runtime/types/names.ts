@@ -3,6 +3,7 @@
  * RichData aliases, and type names (`resolveTypeName`, `isPuppetType`, `typeEquals`, `isAssignable`).
  * Part of the Puppet type system; import it from `../types.js`.
  */
+import { everyKey, everyValue, RecordHash } from '../record-hash.js';
 import { PFloat, type Value } from '../values.js';
 import {
   AliasType,
@@ -72,6 +73,8 @@ export const DATA: AliasType = new DataAlias(
   (self) => new VariantType([SCALAR_DATA, UNDEF, new HashType(STRING, self), new ArrayType(self)]),
 );
 
+const isString = (v: Value): boolean => typeof v === 'string';
+
 function isData(v: Value): boolean {
   switch (typeof v) {
     case 'string':
@@ -87,9 +90,9 @@ function isData(v: Value): boolean {
     return true;
   }
   if (!(v instanceof Map)) return false;
-  for (const k of v.keys()) if (typeof k !== 'string') return false;
-  for (const val of v.values()) if (!isData(val)) return false;
-  return true;
+  // A hash made from JavaScript data knows whether its values are Data (string keys it has anyway).
+  if (v instanceof RecordHash) return v.allData || everyValue(v, isData);
+  return everyKey(v, isString) && everyValue(v, isData);
 }
 
 /** `RichData`: Data plus regexps, types, default, Sensitive, timestamps, and non-string hash keys. */

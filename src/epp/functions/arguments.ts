@@ -1,0 +1,69 @@
+/**
+ * What the function modules share about their arguments: the wording of type mismatches (by Puppet's
+ * mismatch describer), and which of its variants a lambda's parameter count picks.
+ */
+import { EppEvalError } from '../errors.js';
+import {
+  describeMismatch,
+  inferGenericType,
+  type PType,
+  parameterizeType,
+  resolveTypeName,
+} from '../runtime/types.js';
+import type { Value } from '../runtime/values.js';
+import { BreakSignal, type Lambda } from './registry.js';
+
+/** The generalized type of a value, as Puppet names it in most "got ..." messages (`Integer`, `Boolean`). */
+export function typeLabel(v: Value): string {
+  return inferGenericType(v).toString();
+}
+
+/** A Puppet type by name, optionally parameterized (`puppetType('Integer', 1)` is `Integer[1]`). */
+export function puppetType(name: string, ...params: Value[]): PType {
+  const t = resolveTypeName(name);
+  if (!t) throw new Error(`unknown built-in type ${name}`);
+  return params.length > 0 ? parameterizeType(t, params) : t;
+}
+
+/**
+ * An `EPP_ARGUMENTS` error for an argument of the wrong type, worded by Puppet's mismatch describer:
+ * `'keys' parameter 'hsh' expects a Hash value, got Tuple`. `param` may be empty.
+ */
+export function argumentMismatch(fn: string, param: string, expected: PType, v: Value): EppEvalError {
+  const subject = param === '' ? `'${fn}'` : `'${fn}' parameter '${param}'`;
+  return new EppEvalError('EPP_ARGUMENTS', describeMismatch(expected, v, subject));
+}
+
+/** Whether a lambda can be called with `n` arguments. */
+export function acceptsArgs(block: Lambda, n: number): boolean {
+  return block.requiredCount <= n && (block.hasRest || n <= block.paramCount);
+}
+
+function countText(n: number): string {
+  if (n === 0) return 'no arguments';
+  return `${n} argument${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Picks the first of `counts` the lambda accepts (Puppet tries its 2-parameter variants first). When none
+ * fits, an `EPP_ARGUMENTS` error worded as Puppet's: `'each' block expects between 1 and 2 arguments, got 3`.
+ */
+export function blockArity(name: string, block: Lambda, ...counts: number[]): number {
+  for (const n of counts) if (acceptsArgs(block, n)) return n;
+  const min = Math.min(...counts);
+  const max = Math.max(...counts);
+  const expects = min === max ? countText(min) : `between ${min} and ${max} arguments`;
+  const got = block.paramCount === 0 ? 'none' : String(block.paramCount);
+  throw new EppEvalError('EPP_ARGUMENTS', `'${name}' block expects ${expects}, got ${got}`);
+}
+
+/** Runs `body`, treating a `break()` inside it as the normal end. Returns whether it broke. */
+export function untilBreak(body: () => void): boolean {
+  try {
+    body();
+    return false;
+  } catch (e) {
+    if (e instanceof BreakSignal) return true;
+    throw e;
+  }
+}

@@ -1,0 +1,356 @@
+/**
+ * The state of one render and what the generated code asks of it besides operators and calls (see
+ * runtime.ts): positions for errors, the template's arguments and parameters, variables, constants and
+ * element access. `Runtime` extends it.
+ */
+import { EppError, type EppErrorCode, EppEvalError, type SourceLocation } from '../errors.js';
+import type { FunctionRegistry } from '../functions/registry.js';
+import {
+  type ConstantPlan,
+  type ConstantSlot,
+  MISSING,
+  type ParameterSet,
+  type ParameterSpec,
+  type RuntimeHost,
+  type RuntimeTemplate,
+  UNSET,
+} from './contracts.js';
+import type { HashIndex } from './hash-index.js';
+import { isInstanceMemo } from './instance-memo.js';
+import { access, splat, typeLabel } from './operators.js';
+import { everyKey } from './record-hash.js';
+import { describeMismatch, PType, resolveTypeName } from './types.js';
+import { DEFAULT, isHash, type PHash, PRegexp, type Value } from './values.js';
+
+const regexpCache = new Map<string, PRegexp>();
+
+/** Values of constant type expressions by their key (see the compiler's `constantKey`), for all templates. */
+const sharedConstants = new Map<string, Value>();
+
+export class RuntimeBase {
+  // The markers live on the prototype (see below the class): a Runtime is made per render, and these need
+  // no per-render stores.
+  declare readonly MISSING: typeof MISSING;
+  declare readonly UNSET: typeof UNSET;
+  declare readonly DEFAULT: typeof DEFAULT;
+  /** Captures of the last successful match (`$0`, `$1`, ...). */
+  // The fields are `declare`d and set once in the constructor (ES2022 class fields would define each as
+  // undefined first, then the constructor store it again).
+  declare m: Value[] | undefined;
+  /** The variables visible at the function call in progress, for getvar/defined/inline_epp. */
+  protected declare scope: object | undefined;
+  /** The render's functions (`host.functions`, one property load closer for every call). */
+  protected declare readonly functions: FunctionRegistry;
+  protected declare readonly template: RuntimeTemplate;
+  protected declare readonly host: RuntimeHost;
+  /** The values passed to the template (a hash: string keys). */
+  protected declare readonly values: PHash;
+  protected declare readonly topScope: object;
+  protected declare readonly depth: number;
+
+  constructor(template: RuntimeTemplate, host: RuntimeHost, values: PHash, topScope: object, depth: number) {
+    // Every field once, in declaration order: one hidden class, no field defined twice.
+    this.m = undefined;
+    this.scope = undefined;
+    this.functions = host.functions;
+    this.template = template;
+    this.host = host;
+    this.values = values;
+    this.topScope = topScope;
+    this.depth = depth;
+  }
+
+  get strict(): boolean {
+    return this.host.strict;
+  }
+
+  // ---------------------------------------------------------------- positions and errors
+
+  protected location(p: number): SourceLocation {
+    const span = this.template.span(p) ?? { start: 0, end: 0 };
+    return { file: this.template.file, source: this.template.source, span };
+  }
+
+  protected fail(code: EppErrorCode, message: string, p: number): never {
+    throw new EppEvalError(code, message, this.location(p));
+  }
+
+  /** Adds this position to an EPP error that has none; other errors pass through. */
+  protected locate(e: unknown, p: number): unknown {
+    if (e instanceof EppError && !e.location) e.at(this.location(p));
+    return e;
+  }
+
+  // ---------------------------------------------------------------- arguments and parameters
+
+  /** Template parameters: every given key must be declared. */
+  checkArguments(declared: readonly string[], p: number): void {
+    const isDeclared = (key: Value) => typeof key === 'string' && declared.includes(key);
+    // A walk without a key list first (a RecordHash lists none); the error names the first unknown key.
+    if (everyKey(this.values, isDeclared)) return;
+    for (const key of this.values.keys()) {
+      if (!isDeclared(key)) {
+        this.fail('EPP_UNKNOWN_PARAMETER', `The template has no parameter named '${String(key)}'`, p);
+      }
+    }
+  }
+
+  argument(name: string): Value | typeof MISSING {
+    return this.values.has(name) ? this.values.get(name) : MISSING;
+  }
+
+  /** A template without declared parameters sees every value as a local variable. */
+  bindArguments(scope: Record<string, Value>): void {
+    for (const [key, value] of this.values) {
+      if (typeof key !== 'string') continue;
+      scope[key] = value;
+    }
+  }
+
+  missingParameter(name: string, p: number): never {
+    const error = new EppEvalError(
+      'EPP_MISSING_PARAMETER',
+      `expects a value for parameter '${name}'`,
+      this.location(p),
+    );
+    error.hint = `pass a value for '${name}', or give the parameter a default`;
+    throw error;
+  }
+
+  /**
+   * The values of a template's parameters (see `param`). Hashes are immutable (see {@link hashIndex}) and
+   * binding is pure (type checks, constant defaults): a template rendered again with the same values hash
+   * reuses the last binding. (Only the last: a WeakMap by hash costs more than it saves when every render
+   * has new values.)
+   */
+  params(set: ParameterSet): readonly (Value | typeof UNSET)[] {
+    if (set.lastValues === this.values && set.lastBound) return set.lastBound;
+    this.checkArguments(set.names, set.p);
+    const bound = set.specs.map((spec) => this.param(spec));
+    set.lastValues = this.values;
+    set.lastBound = bound;
+    return bound;
+  }
+
+  /**
+   * A template parameter's value: the argument, else (absent or undef) the default, else a missing-parameter
+   * error; then the type check. UNSET when the default is code for the caller to evaluate (then `checked`).
+   */
+  param(spec: ParameterSpec): Value | typeof UNSET {
+    let value: Value | typeof MISSING = this.values.get(spec.name);
+    if (value === undefined) {
+      if (!this.values.has(spec.name)) value = MISSING;
+      if (spec.defaultCode) return UNSET;
+      if (spec.defaultValue) value = this.constant(spec.defaultValue);
+      else if (value === MISSING) this.missingParameter(spec.name, spec.p);
+    }
+    return this.checked(spec, value as Value);
+  }
+
+  /** The value of a parameter once its type is checked. */
+  checked(spec: ParameterSpec, value: Value): Value {
+    if (spec.type) this.checkParameter(this.constant(spec.type), value, spec.name, spec.p);
+    return value;
+  }
+
+  /** A parameter's type check; `block`: a lambda's parameter, which Puppet calls a block parameter. */
+  checkParameter(type: Value, value: Value, name: string, p: number, block?: boolean): void {
+    const what = block ? `block parameter '${name}'` : `parameter '${name}'`;
+    if (!(type instanceof PType)) this.fail('EPP_TYPE_MISMATCH', `the type of ${what} is not a Type`, p);
+    if (!isInstanceMemo(type, value)) {
+      this.fail('EPP_TYPE_MISMATCH', describeMismatch(type, value, what), p);
+    }
+  }
+
+  checkLambdaArity(given: number, min: number, max: number, p: number): void {
+    if (given < min || given > max) {
+      const expected =
+        min === max
+          ? `${min}`
+          : max === Number.POSITIVE_INFINITY
+            ? `at least ${min}`
+            : `between ${min} and ${max}`;
+      this.fail('EPP_ARGUMENTS', `lambda expects ${expected} arguments, got ${given}`, p);
+    }
+  }
+
+  // ---------------------------------------------------------------- variables
+
+  unknownVariable(name: string, p: number): Value {
+    if (this.host.strict) {
+      const error = new EppEvalError(
+        'EPP_UNKNOWN_VARIABLE',
+        `Unknown variable: '$${name}'`,
+        this.location(p),
+      );
+      error.hint =
+        'pass it as a value, assign it before use, or render with strict variables off (--no-strict)';
+      throw error;
+    }
+    this.host.warn('EPP_UNKNOWN_VARIABLE', `Unknown variable: '$${name}'`, this.location(p));
+    return undefined;
+  }
+
+  topVariable(name: string, p: number): Value {
+    const top = this.topScope as Record<string, Value>;
+    const value = top[name];
+    if (value !== undefined || name in top) return value;
+    return this.unknownVariable(`::${name}`, p);
+  }
+
+  capture(n: number): Value {
+    return this.m?.[n];
+  }
+
+  /** A variable that is not a local of any scope: the dynamic scope (values, then top scope) or unknown. */
+  lookup(scope: Record<string, Value>, name: string, p: number): Value {
+    const value = scope[name];
+    if (value !== undefined || name in scope) return value;
+    return this.unknownVariable(name, p);
+  }
+
+  reassigned(name: string, p: number): never {
+    return this.fail('EPP_REASSIGNMENT', `Cannot reassign variable '$${name}'`, p);
+  }
+
+  assignInvalid(name: string, p: number): never {
+    if (/^\d+$/.test(name))
+      this.fail(
+        'EPP_REASSIGNMENT',
+        `Illegal attempt to assign to the numeric match result variable '$${name}'`,
+        p,
+      );
+    return this.fail('EPP_REASSIGNMENT', `Cannot assign to variables in other namespaces: '$${name}'`, p);
+  }
+
+  /** `[$a, $b] = value`: the values for the names, from an array by position or a hash by name. */
+  destructure(names: string[], value: Value, p: number): Value[] {
+    if (Array.isArray(value)) {
+      if (value.length !== names.length) {
+        this.fail(
+          'EPP_EVAL',
+          `Number of values in the array (${value.length}) does not match the number of variables (${names.length})`,
+          p,
+        );
+      }
+      return value;
+    }
+    if (isHash(value)) {
+      return names.map((name) => {
+        if (!value.has(name)) this.fail('EPP_EVAL', `No value for required variable '$${name}' in hash`, p);
+        return value.get(name);
+      });
+    }
+    return this.fail('EPP_EVAL', `Cannot assign ${typeLabel(value)} to an array of variables`, p);
+  }
+
+  /** The visible locals (name, value pairs; unset ones skipped) over the dynamic scope. */
+  view(dynamic: object, entries: unknown[]): object {
+    const scope = Object.create(dynamic) as Record<string, unknown>;
+    for (let i = entries.length - 2; i >= 0; i -= 2) {
+      if (entries[i + 1] !== UNSET) scope[entries[i] as string] = entries[i + 1];
+    }
+    return scope;
+  }
+
+  // ---------------------------------------------------------------- values
+
+  type(name: string, p: number): PType {
+    const type = resolveTypeName(name);
+    if (!type) {
+      const error = new EppEvalError(
+        'EPP_UNKNOWN_TYPE',
+        `Resource type not found: ${name}`,
+        this.location(p),
+      );
+      error.hint = 'templates can use the Puppet data types (String, Integer, Array, Hash, Optional, ...)';
+      throw error;
+    }
+    return type;
+  }
+
+  regexp(source: string, p: number): PRegexp {
+    let re = regexpCache.get(source);
+    if (!re) {
+      try {
+        re = new PRegexp(source);
+      } catch (e) {
+        this.fail('EPP_SYNTAX', `Invalid regular expression /${source}/: ${(e as Error).message}`, p);
+      }
+      if (regexpCache.size > 1000) regexpCache.clear();
+      regexpCache.set(source, re);
+    }
+    return re;
+  }
+
+  /** A constant of the compiled code: computed once, and shared by key with every template. */
+  constant(slot: ConstantSlot): Value {
+    if (slot.done) return slot.value;
+    let value = sharedConstants.get(slot.key);
+    if (value === undefined && !sharedConstants.has(slot.key)) {
+      value = this.evaluate(slot.plan);
+      if (sharedConstants.size > 1000) sharedConstants.clear();
+      sharedConstants.set(slot.key, value);
+    }
+    slot.value = value;
+    slot.done = true;
+    return value;
+  }
+
+  private evaluate(plan: ConstantPlan): Value {
+    switch (plan.t) {
+      case 'value':
+        return plan.v;
+      case 'default':
+        return DEFAULT;
+      case 'type':
+        return this.type(plan.name, plan.p);
+      case 'regexp':
+        return this.regexp(plan.source, plan.p);
+      case 'array':
+        return plan.items.map((item) => this.evaluate(item));
+      case 'hash':
+        return this.hash(plan.items.map((item) => this.evaluate(item)));
+      case 'access': {
+        const target = this.evaluate(plan.target);
+        const keys = plan.keys.map((key) => this.evaluate(key));
+        return keys.length === 1 ? this.access1(target, keys[0], plan.p) : this.access(target, keys, plan.p);
+      }
+    }
+  }
+
+  hash(flat: Value[]): PHash {
+    const h: PHash = new Map();
+    for (let i = 0; i < flat.length; i += 2) h.set(flat[i], flat[i + 1]);
+    return h;
+  }
+
+  splat(v: Value): Value[] {
+    return splat(v);
+  }
+
+  /** `target[key]` of a target that is not a hash, as an object with that property (see `hashIndex`). */
+  keyed(target: Value, key: string, p: number): HashIndex {
+    return { [key]: this.access1(target, key, p) };
+  }
+
+  /** `target[key]`, the common single-key access, without an array of keys. */
+  access1(target: Value, key: Value, p: number): Value {
+    if (target instanceof Map && (typeof key !== 'object' || key === null)) return target.get(key);
+    return this.access(target, [key], p);
+  }
+
+  access(target: Value, keys: Value[], p: number): Value {
+    try {
+      return access(target, keys);
+    } catch (e) {
+      throw this.locate(e, p);
+    }
+  }
+}
+
+Object.defineProperties(RuntimeBase.prototype, {
+  MISSING: { value: MISSING },
+  UNSET: { value: UNSET },
+  DEFAULT: { value: DEFAULT },
+});
