@@ -316,6 +316,18 @@ module PantographV1
             next
           end
           respond({ 'id' => id, 'ok' => true, 'content' => [content.b].pack('m0') })
+        when 'object'
+          # `pantograph new`: one object template (object_templates/*.erb) rendered with the values PDK's
+          # generators give it, as PDK's TemplateFile renders it. Needs no `load`.
+          file = request.fetch('file')
+          data = request.fetch('data').transform_keys(&:to_sym)
+          begin
+            content = TemplateFile.new(file, data).render
+          rescue StandardError, ScriptError, SystemStackError, NoMemoryError, SystemExit => e
+            respond({ 'id' => id, 'ok' => false, 'error' => describe(e, file) })
+            next
+          end
+          respond({ 'id' => id, 'ok' => true, 'content' => [content.b].pack('m0') })
         when 'exit'
           break
         else

@@ -86,6 +86,11 @@ export class RubyWorker {
     return this.request({ op: 'render', path }, path);
   }
 
+  /** `object`: one object template (`object_templates/*.erb`) rendered with the given values (`pantograph new`). */
+  async object(file: string, data: Readonly<Record<string, string>>): Promise<Reply> {
+    return this.request({ op: 'object', file, data }, file);
+  }
+
   /** Ends the worker (the run is done); idempotent. */
   close(): void {
     const child = this.child;
