@@ -18,7 +18,6 @@ import {
   type Document,
   isMap,
   isScalar,
-  isSeq,
   type Node,
   Pair,
   parseDocument,
@@ -41,7 +40,7 @@ import {
   v1Template,
 } from './convert-rules.js';
 import { EngineError, problem } from './errors.js';
-import type { Position, PositionLookup, SourceSpec, V1SettingRule } from './model.js';
+import type { Position, PositionLookup, SourceSpec } from './model.js';
 import type { ProjectOptions } from './project.js';
 import { parseSyncConfig, SYNC_FILE } from './project-config.js';
 import type { Problem } from './render-plan.js';
