@@ -9,6 +9,7 @@ import { didYouMean } from '../shared/did-you-mean.js';
 import { problem } from './errors.js';
 import type { DataMap, PositionLookup, TemplateManifest, V1SettingRule } from './model.js';
 import type { Problem } from './render-plan.js';
+import { judgesUnknownKeys } from './settings.js';
 import { jsonPointer } from './yaml-data.js';
 
 /** The per-file keys of PDK's V1 `.sync.yml` that are not settings. */
@@ -37,12 +38,7 @@ export function v1Template(
   // closes the list only with `additionalProperties: false`; otherwise its properties, the defaults and
   // the subscriptions are the list (without a schema, the defaults and subscriptions).
   const properties = schema?.properties;
-  const judgesItself =
-    schema !== undefined &&
-    ['additionalProperties', 'unevaluatedProperties', 'patternProperties'].some((k) =>
-      Object.hasOwn(schema, k),
-    );
-  const closed = !judgesItself || schema?.additionalProperties === false;
+  const closed = schema === undefined || !judgesUnknownKeys(schema) || schema.additionalProperties === false;
   return {
     name: manifest.name,
     alwaysApply: manifest.always_apply,

@@ -311,8 +311,8 @@ function compiledSchemaOf(t: LoadedTemplate, ctx: SettingsValidationContext): Co
   return compiled;
 }
 
-/** Whether a schema decides about unknown top-level keys itself. */
-function judgesUnknownKeys(schema: Readonly<Record<string, unknown>>): boolean {
+/** Whether a schema decides about unknown top-level keys itself (else `validate` refuses unknown ones). */
+export function judgesUnknownKeys(schema: Readonly<Record<string, unknown>>): boolean {
   return ['additionalProperties', 'unevaluatedProperties', 'patternProperties'].some((k) =>
     Object.hasOwn(schema, k),
   );
