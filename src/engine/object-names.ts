@@ -95,7 +95,11 @@ export function qualified(module: string, name: string): string {
  * The module `dir` is in, as PDK finds it: the nearest directory holding a `metadata.json`, `dir` or above
  * (so `new` works from `manifests/` too); and its name without its author (`acme-ntp` -> `ntp`).
  */
-export function findModule(dir: string): { root: string; module: string } {
+export function findModule(dir: string): {
+  root: string;
+  module: string;
+  metadata: Readonly<Record<string, unknown>>;
+} {
   let root = resolve(dir);
   while (!existsSync(join(root, 'metadata.json'))) {
     const parent = dirname(root);
@@ -108,20 +112,24 @@ export function findModule(dir: string): { root: string; module: string } {
     }
     root = parent;
   }
-  return { root, module: moduleName(root) };
+  const metadata = readModuleMetadata(root);
+  return { root, module: moduleName(root, metadata), metadata };
 }
 
-function moduleName(root: string): string {
+function readModuleMetadata(root: string): Record<string, unknown> {
   const file = join(root, 'metadata.json');
-  let metadata: { name?: unknown };
   try {
-    metadata = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown };
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   } catch (e) {
     throw new EngineError('OBJECT_NOT_MODULE', `cannot read ${file}: ${(e as Error).message}`, {
       position: { file, line: 1, column: 1 },
       hint: 'fix it (a JSON object with "name": "author-module"), or create a module with `pantograph init`',
     });
   }
+}
+
+function moduleName(root: string, metadata: Readonly<Record<string, unknown>>): string {
+  const file = join(root, 'metadata.json');
   if (typeof metadata.name !== 'string' || metadata.name === '') {
     throw new EngineError('OBJECT_NOT_MODULE', `metadata.json in ${root} has no name`, {
       position: { file, line: 1, column: 1 },

@@ -42,7 +42,7 @@ export async function createObject(
   given: string,
   options: ProjectOptions & ObjectOptions = {},
 ): Promise<NewObject> {
-  const { root, module } = findModule(dir);
+  const { root, module, metadata } = findModule(dir);
   const plan = planObject(root, module, kind, given, options);
   for (const { path } of plan.files) {
     if (present(join(root, path))) {
@@ -53,7 +53,9 @@ export async function createObject(
       );
     }
   }
-  const dirs = plan.files.some((f) => f.template) ? await objectTemplateDirs(root, options) : [];
+  const dirs = plan.files.some((f) => f.template)
+    ? await objectTemplateDirs(root, metadata as DataMap, options)
+    : [];
   const ruby = new ErbObjects(options.env);
   const rendered: { path: string; text: string }[] = [];
   try {
@@ -123,9 +125,13 @@ function pdkWritten(text: string): string {
  * The `object_templates/` folders to look in, in order: the project's trusted sources (an untrusted one's
  * templates would render here without the sandbox's limits), then the default repository's.
  */
-async function objectTemplateDirs(root: string, options: ProjectOptions): Promise<TemplateDir[]> {
+async function objectTemplateDirs(
+  root: string,
+  metadata: DataMap,
+  options: ProjectOptions,
+): Promise<TemplateDir[]> {
   const dirs: TemplateDir[] = [];
-  const v1 = await v1ObjectTemplates(root, options);
+  const v1 = await v1ObjectTemplates(root, metadata, options);
   if (v1 !== undefined) {
     if (v1 !== '') dirs.push({ dir: v1, erb: true });
   } else if (existsSync(join(root, SYNC_FILE))) {
@@ -154,7 +160,11 @@ interface TemplateDir {
  * is passed over before anything is fetched (its templates are Ruby code), as an untrusted V2 source's
  * object templates are; a project with no V1 repository named uses the EPP templates.
  */
-async function v1ObjectTemplates(root: string, options: ProjectOptions): Promise<string | undefined> {
+async function v1ObjectTemplates(
+  root: string,
+  metadata: DataMap,
+  options: ProjectOptions,
+): Promise<string | undefined> {
   // undefined: a V2 project; '': a V1 project without a usable V1 repository; else the folder.
   let notV2: EngineError;
   try {
@@ -163,12 +173,6 @@ async function v1ObjectTemplates(root: string, options: ProjectOptions): Promise
   } catch (e) {
     if (!(e instanceof EngineError) || (e.code !== 'SYNC_V1' && e.code !== 'SYNC_NOT_FOUND')) throw e;
     notV2 = e;
-  }
-  let metadata: DataMap = {};
-  try {
-    metadata = JSON.parse(readFileSync(join(root, 'metadata.json'), 'utf8')) as DataMap;
-  } catch {
-    // findModule read it already; a metadata.json that cannot be read names no repository.
   }
   try {
     const { v1 } = await loadV1(root, options, metadata, notV2);
@@ -197,7 +201,7 @@ class ErbObjects {
         file: string | null;
         line: number | null;
       };
-      throw new EngineError('OBJECT_TEMPLATE', `${file}: ${error.class}: ${error.message}`, {
+      throw new EngineError('OBJECT_TEMPLATE', `${error.class}: ${error.message}`, {
         position: { file: error.file ?? file, line: error.line ?? 1, column: 1 },
         hint: "the V1 repository's object template failed with the values PDK gives it; nothing was written",
       });

@@ -99,3 +99,22 @@ describe('pantograph new in a V1 module', () => {
     expect(existsSync(join(module, 'spec/classes/config_spec.rb'))).toBe(false);
   });
 });
+
+describe('pantograph new with a broken V1 object template', () => {
+  it("says which template failed, at its line, with Ruby's error, and writes nothing", () => {
+    const repository = fork();
+    writeFileSync(
+      join(repository, 'object_templates/class_spec.erb'),
+      "require 'spec_helper'\n<%= no_such_value.upcase %>\n",
+    );
+    const module = v1Module(`file://${repository}#main`);
+    const r = run(module, process.env, 'new', 'class', 'config');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`${join(repository, 'object_templates/class_spec.erb')}:2:1: error: `);
+    expect(r.stderr).toContain("NoMethodError: undefined method `upcase' for nil");
+    expect(r.stderr).toContain('[OBJECT_TEMPLATE]');
+    // The class's own file rendered fine, but nothing is written unless every file renders.
+    expect(existsSync(join(module, 'manifests/config.pp'))).toBe(false);
+    expect(existsSync(join(module, 'spec/classes/config_spec.rb'))).toBe(false);
+  });
+});
