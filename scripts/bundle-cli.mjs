@@ -10,11 +10,31 @@
  *   CI, where start-up is most of the run); warmed up by rendering a small template.
  * - `dist/lib/pantograph.cjs`: the library, behind the package's entries (see the end of this file).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+
+/**
+ * commander requires `node:child_process` when loaded, for the executable subcommands Pantograph does not
+ * use; loading it (with `node:net` and the streams) was ~8 ms of every command's start-up. Its require is
+ * answered with an object that loads the module when a property is first read.
+ */
+const lazyChildProcessForCommander = {
+  name: 'lazy-child-process-for-commander',
+  setup(build) {
+    build.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: 'child_process', namespace: 'lazy-builtin' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+      loader: 'js',
+    }));
+  },
+};
 
 /** What both bundles are built with. */
 const common = {
@@ -33,6 +53,7 @@ const common = {
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
+  plugins: [lazyChildProcessForCommander],
 };
 
 const { runBundle } = await import('../dist/cli/load-bundle.cjs');
@@ -40,9 +61,25 @@ const { runBundle } = await import('../dist/cli/load-bundle.cjs');
 /** Bundles `entry` into `outfile`, runs `warmUp` on its exports, then writes the code cache. */
 async function bundle(entry, outfile, warmUp, options = {}) {
   await build({ ...common, ...options, entryPoints: [entry], outfile });
+  asciiOnly(outfile);
   const { exports, script } = runBundle(outfile, undefined);
   await warmUp(exports);
   writeFileSync(`${outfile}.cache`, script.createCachedData());
+}
+
+/**
+ * Leaves the bundle pure ASCII, as load-bundle.cts reads it (as latin1): esbuild escapes non-ASCII text in
+ * strings but keeps the comments it keeps as they are, and one `∞` in one comment made Node decode the
+ * whole file as UTF-8 into a two-byte string, ~17 ms of every command's start-up instead of ~1 ms. What is
+ * left is in comments (or identifiers), where a \u escape means the same.
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8');
+  const escaped = text.replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  if (escaped !== text) writeFileSync(file, escaped);
 }
 
 // Warmed up on what users run most: `status` of the module `init` makes from the default templates (the
@@ -121,3 +158,4 @@ await build({
   entryPoints: ['src/engine/sandbox-worker.ts'],
   outfile: resolve('dist/engine/sandbox-worker.cjs'),
 });
+asciiOnly(resolve('dist/engine/sandbox-worker.cjs'));

@@ -7,13 +7,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { lineColumn } from '../epp/position.js';
+import { templateCatalogue } from './available-templates.js';
 import { type AvailableTemplate, appliedOrder } from './composition.js';
 import { EngineError, problem } from './errors.js';
 import type { DataMap, LoadedTemplate, ResolvedSource, SyncConfig, TemplateLocation } from './model.js';
 import { loadSyncConfig, parseSyncConfig, SYNC_FILE } from './project-config.js';
 import type { RenderCache } from './render-cache.js';
 import type { Problem } from './render-plan.js';
-import { loadTemplate } from './repository.js';
 import type { SandboxLimits } from './sandbox.js';
 import { isDataMap } from './settings.js';
 import { listTemplates, resolveSources } from './sources/index.js';
@@ -128,15 +128,14 @@ export async function loadProject(dir: string, options: ProjectOptions = {}): Pr
   const listing = listTemplates(sources);
   problems.push(...listing.problems);
 
-  const available = new Map<string, LoadedTemplate>();
-  const loadProblems = new Map<string, readonly Problem[]>();
-  for (const location of listing.templates) {
-    const load = loadTemplate(location);
-    loadProblems.set(location.name, load.problems);
-    if (load.template) available.set(location.name, load.template);
-  }
+  // Templates not applied are loaded further only when asked for (available-templates.ts).
+  const catalogue = templateCatalogue(listing.templates);
+  const available = catalogue.available;
+  const loadProblems = catalogue.problems;
   const summaries = new Map<string, AvailableTemplate>();
-  for (const [name, t] of available) summaries.set(name, { name, alwaysApply: t.manifest.always_apply });
+  for (const [name, head] of catalogue.heads) {
+    summaries.set(name, { name, alwaysApply: head.manifest.always_apply });
+  }
   const composition = appliedOrder(config, summaries);
   problems.push(...composition.problems);
   // Problems of templates that are not applied do not concern this project (`pantograph list` shows them).

@@ -43,6 +43,34 @@ export interface TemplateLoad {
 
 /** Loads the template at `location` (from `findTemplate` or `listTemplates`). */
 export function loadTemplate(location: TemplateLocation): TemplateLoad {
+  const head = readTemplateHead(location);
+  if (head.head === undefined) return { template: undefined, problems: head.problems };
+  const rest = completeTemplate(head.head);
+  return { template: rest.template, problems: [...head.problems, ...rest.problems] };
+}
+
+/**
+ * What decides whether a template loads at all, and whether it is always applied: its name, where it
+ * lives, and `template.json`. A project reads this much of every template its sources offer, and the rest
+ * (`completeTemplate`: the settings schema, compiled; the files listed; hooks) only of those it applies
+ * or asks about: half the default templates are not applied to a module, and reading their schemas and
+ * trees was ~20% of a `pantograph status`.
+ */
+export interface TemplateHead {
+  readonly location: TemplateLocation;
+  readonly name: string;
+  readonly manifest: TemplateManifest;
+  readonly manifestFile: string;
+  readonly manifestPositions: PositionIndex;
+  /** The real path of the template's repository: nothing of it may lead out of there. */
+  readonly repoRoot: string;
+}
+
+/** Reads a template's head; `head` is undefined when the template cannot be loaded (see `problems`). */
+export function readTemplateHead(location: TemplateLocation): {
+  readonly head: TemplateHead | undefined;
+  readonly problems: readonly Problem[];
+} {
   const problems: Problem[] = [];
   const { dir, source } = location;
   const name = basename(dir);
@@ -63,13 +91,13 @@ export function loadTemplate(location: TemplateLocation): TemplateLoad {
     problems.push(
       problem('error', 'TEMPLATE_SYMLINK', `template '${name}' is a symlink out of its repository`, at(dir)),
     );
-    return { template: undefined, problems };
+    return { head: undefined, problems };
   }
-  const walker = new TreeWalker(repoRoot, problems);
   // template.json and template_schema.json may be links too, but not out of the repository.
-  if (walker.follow(manifestFile) === undefined) return { template: undefined, problems };
+  if (new TreeWalker(repoRoot, problems).follow(manifestFile) === undefined)
+    return { head: undefined, problems };
   const manifestJson = readJson(manifestFile, 'TEMPLATE_JSON', problems);
-  if (!manifestJson) return { template: undefined, problems };
+  if (!manifestJson) return { head: undefined, problems };
   const { data, positions } = manifestJson;
   problems.push(
     ...violationProblems(
@@ -82,10 +110,22 @@ export function loadTemplate(location: TemplateLocation): TemplateLoad {
   // A template that means to be always applied but says so wrongly (`"always_apply": "yes"`) must not be
   // silently left out: it is not loaded, so its problem is an error wherever the project is used.
   if (isPlainObject(data) && data.always_apply !== undefined && typeof data.always_apply !== 'boolean') {
-    return { template: undefined, problems };
+    return { head: undefined, problems };
   }
   const manifest = readManifest(data, name);
   checkRequires(manifest, name, positions, problems);
+  return {
+    head: { location, name, manifest, manifestFile, manifestPositions: positions, repoRoot },
+    problems,
+  };
+}
+
+/** The rest of a template whose head was read: its schema, files, partials and hooks. */
+export function completeTemplate(head: TemplateHead): TemplateLoad {
+  const problems: Problem[] = [];
+  const { location, name, manifest, manifestFile, repoRoot } = head;
+  const { dir, source } = location;
+  const walker = new TreeWalker(repoRoot, problems);
 
   let schema: Readonly<Record<string, unknown>> | undefined;
   let schemaFile: string | undefined;
@@ -118,7 +158,7 @@ export function loadTemplate(location: TemplateLocation): TemplateLoad {
     dir,
     manifest,
     manifestFile,
-    manifestPositions: positions,
+    manifestPositions: head.manifestPositions,
     schema,
     schemaFile,
     schemaPositions,
@@ -142,6 +182,8 @@ function checkRequires(
   if (range === undefined) return;
   const version = engineVersion();
   const ok = satisfies(version, range);
+  if (ok === true) return;
+  // Positions only where there is a problem: finding them reads the file again (json-data.ts).
   const position = positions.positionOf('/requires');
   if (ok === undefined) {
     problems.push(

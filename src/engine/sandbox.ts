@@ -13,8 +13,9 @@
  * terminated is replaced for the next job.
  */
 import { existsSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { packagePath } from '../package-root.js';
+import { workerThreads } from '../shared/builtins.js';
 import type { HookOutcome, HookRunOptions, HookState } from './hooks.js';
 import type { DataMap, HookFile, HookName, TemplateFile } from './model.js';
 import type { PlannedFile, Problem } from './render-plan.js';
@@ -107,7 +108,7 @@ export class Sandbox {
     // The bundle the build makes (one file to load), else tsc's module (a build without the bundling step).
     const bundled = packagePath('dist', 'engine', 'sandbox-worker.cjs');
     const script = existsSync(bundled) ? bundled : packagePath('dist', 'engine', 'sandbox-worker.js');
-    const worker = new Worker(script, {
+    const worker = new (workerThreads().Worker)(script, {
       resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb, maxYoungGenerationSizeMb: 32 },
       stdout: true,
       stderr: true,

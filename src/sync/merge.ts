@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { childProcess } from './child-process.js';
+import { childProcess } from '../shared/builtins.js';
 
 export interface MergeResult {
   readonly content: Buffer;

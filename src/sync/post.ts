@@ -4,7 +4,7 @@
  * project-relative path, appended as the last argument when no `{}` is present.
  */
 import type { PostCommand } from '../engine/render-plan.js';
-import { childProcess } from './child-process.js';
+import { childProcess } from '../shared/builtins.js';
 import { matchesBasename } from './glob.js';
 
 export interface PostResult {

@@ -43,6 +43,9 @@ function texts(): [string, string][] {
     ['keys', '{"__proto__": {"x": 1}, "a/b": {"c~d": true}, "": null}'],
     ['nesting and lines', '\ufeff\n  {\r\n "a": {\n   "b": [ [], {}, [ {"c": false} ] ]\n }\n}\n'],
     ['scalar root', '  "s"  '],
+    ['floats among integers', '{"a": [1.0, 2, -0.0, 1e3, 2E-2, {"b": 0.5}], "c": "1.5", "d": -7}'],
+    // Strings that look like keys, for the scan that counts keys beside JSON.parse.
+    ['colons inside strings', '{"a": "b\\": c", "d": ["e:", "\\"f\\":", {"g\\"": ":"}], "h": "\\\\"}'],
   ];
 }
 
@@ -60,6 +63,15 @@ describe('parseJsonData', () => {
 
   it('keeps Integer and Float apart: integers are bigint, exactly', () => {
     expect(json('[1, 1.0, 12345678901234567890, 1e2]').data).toEqual([1n, 1, 12345678901234567890n, 100]);
+  });
+
+  it('refuses a key given twice deep inside, or beside a key that only looks the same', () => {
+    const r = json('[{"x": {"a": 1}}, {"b": [{"a": 1, "a": 2}]}]');
+    expect(r.data).toBeUndefined();
+    expect(r.problems.map((p) => [p.message, p.line, p.column])).toEqual([
+      ['Map keys must be unique', 1, 35],
+    ]);
+    expect(json('{"a": 1, "a\\u0062": 2, "\\u0061": 3}').problems.map((p) => p.column)).toEqual([24]);
   });
 
   it('refuses a key given twice, at the second one, as the YAML reader does', () => {

@@ -10,8 +10,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { childProcess } from '../../shared/builtins.js';
 import { didYouMean } from '../../shared/did-you-mean.js';
-import { childProcess } from '../../sync/child-process.js';
 import { EngineError } from '../errors.js';
 import type { ResolvedSource, SourceSpec } from '../model.js';
 

@@ -6,7 +6,7 @@
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { packagePath } from '../../package-root.js';
-import { childProcess } from '../../sync/child-process.js';
+import { childProcess } from '../../shared/builtins.js';
 import { RubyNotFoundError, RubyWorkerError } from './errors.js';
 
 export interface RubyLimits {
