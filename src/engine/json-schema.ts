@@ -13,7 +13,15 @@ import { didYouMean, didYouMeanHint } from '../shared/did-you-mean.js';
 import { EngineError, type EngineErrorCode, problem } from './errors.js';
 import type { Data, Position, PositionLookup, SyncData } from './model.js';
 import type { Problem } from './render-plan.js';
-import { loadValidator, storeValidator, validatorKey } from './validator-cache.js';
+import {
+  dataKey,
+  hasValidator,
+  knownValid,
+  loadValidator,
+  rememberValid,
+  storeValidator,
+  validatorKey,
+} from './validator-cache.js';
 import { escapePointerSegment, toJson } from './yaml-data.js';
 
 type AjvInstance = InstanceType<typeof AjvDraft07.default>;
@@ -214,12 +222,20 @@ export function compileSettingsSchema(
     });
   }
   const key = validatorKey(draft, obj);
-  const fn = loadValidator(key) ?? compileValidator(obj, draft, key, where, code);
+  // A stored validator stands for a valid schema: it is loaded only when data must really be checked.
+  let fn = hasValidator(key) ? undefined : compileValidator(obj, draft, key, where, code);
   const compiled: CompiledSchema = {
     schema: obj,
     draft,
     validate(data) {
-      if (fn(toJson(data))) return [];
+      const json = toJson(data);
+      const known = dataKey(json);
+      if (known !== undefined && knownValid(key, known)) return [];
+      fn ??= loadValidator(key) ?? compileValidator(obj, draft, key, where, code);
+      if (fn(json)) {
+        if (known !== undefined) rememberValid(key, known);
+        return [];
+      }
       return violations(fn.errors ?? []);
     },
   };

@@ -5,9 +5,14 @@
  * (`schemas/<sha256>.cjs`, keyed by the schema's text, ajv's version and ours), and a later run loads it
  * instead of compiling. Only schemas that were valid are stored, so a hit also stands for that check.
  * The cache is best effort: a file that cannot be written, read or run is a miss.
+ *
+ * Beside each validator, the data it found valid (`schemas/<sha256>.valid`, a hash of each): validation
+ * is a function of the schema and the data alone, so the same settings checked against the same schema
+ * on the next `status` need no validator at all. Loading and running the default templates' validators
+ * in a fresh process (V8 compiles their generated code anew each time) was ~15% of a `status`.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
@@ -60,5 +65,68 @@ export function storeValidator(key: string, code: string): void {
     renameSync(temp, file);
   } catch {
     // A read-only or full cache only costs the next run a compile.
+  }
+}
+
+/** Whether a validator is stored under `key` (so its schema was found valid). */
+export function hasValidator(key: string): boolean {
+  return existsSync(fileOf(key));
+}
+
+/** At most this many valid data are remembered per schema: the newest first. */
+const MAX_VERDICTS = 64;
+const verdicts = new Map<string, string[]>();
+
+/**
+ * The key of `json` (what ajv is given) for the verdicts, or undefined when JSON text would not tell it
+ * apart from other data (undefined, NaN or an infinity inside): such data is always validated.
+ */
+export function dataKey(json: unknown): string | undefined {
+  let exact = true;
+  const text = JSON.stringify(json, (_key, value: unknown) => {
+    if (value === undefined || (typeof value === 'number' && !Number.isFinite(value))) exact = false;
+    return value;
+  });
+  return exact && text !== undefined ? createHash('sha256').update(text).digest('hex') : undefined;
+}
+
+function verdictFile(key: string): string {
+  return join(cacheRoot(), 'schemas', `${key}.valid`);
+}
+
+/** The verdicts of `key`, read once per process (by file: the cache root may change, in tests). */
+function verdictsOf(key: string): string[] {
+  const file = verdictFile(key);
+  let known = verdicts.get(file);
+  if (known === undefined) {
+    try {
+      known = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => /^[0-9a-f]{64}$/.test(line));
+    } catch {
+      known = [];
+    }
+    verdicts.set(file, known);
+  }
+  return known;
+}
+
+/** Whether the data of `data` (a `dataKey`) was found valid against the schema of `key` before. */
+export function knownValid(key: string, data: string): boolean {
+  return verdictsOf(key).includes(data);
+}
+
+/** Remembers that the data of `data` is valid against the schema of `key`. */
+export function rememberValid(key: string, data: string): void {
+  const known = [data, ...verdictsOf(key).filter((d) => d !== data)].slice(0, MAX_VERDICTS);
+  const file = verdictFile(key);
+  verdicts.set(file, known);
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(join(cacheRoot(), 'schemas'), { recursive: true });
+    writeFileSync(temp, `${known.join('\n')}\n`);
+    renameSync(temp, file);
+  } catch {
+    // A read-only or full cache only costs the next run a validation.
   }
 }

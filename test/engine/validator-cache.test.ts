@@ -58,7 +58,7 @@ describe('the validator cache', () => {
     compileSettingsSchema(schema(), 'x.json');
     const changed = { ...schema(), additionalProperties: true };
     expect(compileSettingsSchema(changed, 'x.json').validate({ other: 1n })).toEqual([]);
-    expect(files()).toHaveLength(2);
+    expect(files().filter((f) => f.endsWith('.cjs'))).toHaveLength(2);
   });
 
   it('compiles again over a damaged file, and replaces it', () => {
@@ -74,6 +74,37 @@ describe('the validator cache', () => {
     writeFileSync(join(cache, 'schemas'), 'in the way');
     expect(compileSettingsSchema(schema(), 'x.json').validate(bad)).toHaveLength(5);
     expect(readFileSync(join(cache, 'schemas'), 'utf8')).toBe('in the way');
+  });
+
+  it('remembers data found valid: the same settings need no validator on the next run, others do', () => {
+    const good = { name: 'ok', mode: 'strict', count: 2n, list: ['a'] };
+    expect(compileSettingsSchema(schema(), 'x.json').validate(good)).toEqual([]);
+    const key = validatorKey('draft-07', schema());
+    expect(files().sort()).toEqual([`${key}.cjs`, `${key}.valid`]);
+    // Were the validator loaded, the damaged file would be compiled again and replaced.
+    writeFileSync(join(cache, 'schemas', `${key}.cjs`), 'damaged (');
+    expect(compileSettingsSchema(schema(), 'x.json').validate({ ...good })).toEqual([]);
+    expect(readFileSync(join(cache, 'schemas', `${key}.cjs`), 'utf8')).toBe('damaged (');
+    // Other data is validated: the bad one fails as before, a changed good one is checked and remembered.
+    expect(compileSettingsSchema(schema(), 'x.json').validate(bad)).toHaveLength(5);
+    expect(compileSettingsSchema(schema(), 'x.json').validate({ ...good, count: 3n })).toEqual([]);
+    expect(
+      readFileSync(join(cache, 'schemas', `${key}.valid`), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(2);
+  });
+
+  it('always validates data JSON text cannot tell apart (NaN, infinities)', () => {
+    const numbers = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { x: { type: ['null', 'number'], maximum: 10 } },
+    };
+    expect(compileSettingsSchema(numbers, 'x.json').validate({ x: null })).toEqual([]);
+    expect(compileSettingsSchema(numbers, 'x.json').validate({ x: Number.POSITIVE_INFINITY })).toHaveLength(
+      1,
+    );
   });
 
   it('refuses an invalid schema every time: only valid schemas are stored', () => {
