@@ -44,8 +44,7 @@ export function parseJsonData(text: string, file: string, errorCode: EngineError
   }
 }
 
-function lineCounterOf(text: string): LineCounter {
-  const lineCounter = new LineCounter();
+function lineCounterOf(text: string, lineCounter = new LineCounter()): LineCounter {
   lineCounter.addNewLine(0);
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineCounter.addNewLine(i + 1);
   return lineCounter;
@@ -62,37 +61,29 @@ function lineCounterOf(text: string): LineCounter {
  */
 function parseWithJsonParse(text: string): Data | undefined {
   if (text.includes('"__proto__"') || text.includes('\\u0000')) return undefined;
-  // Were it invalid JSON, the scan could fall out of step with the tokens: the reader says where it is.
-  let keysInText = 0;
-  let pieces: string[] | undefined;
-  let copied = 0;
-  TOKENS.lastIndex = 0;
-  for (let m = TOKENS.exec(text); m !== null; m = TOKENS.exec(text)) {
-    if (m[1] !== undefined) {
-      if (m[2] !== undefined) keysInText++;
-    } else if (FLOAT.test(m[0])) {
-      pieces ??= [];
-      pieces.push(text.slice(copied, m.index), m[0].replace(NUMBER, markFloat));
-      copied = m.index + m[0].length;
-    }
-  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(pieces === undefined ? text : pieces.join('') + text.slice(copied));
+    parsed = JSON.parse(text);
   } catch {
-    return undefined;
+    return undefined; // the reader says where
   }
+  // In valid JSON a quote outside strings opens one, so this scan keeps in step with the tokens; what is
+  // left is the text's structure, with every string empty.
+  const skeleton = text.replace(STRING, '""');
+  const keysInText = skeleton.match(KEY)?.length ?? 0;
+  if (FLOAT.test(skeleton)) parsed = JSON.parse(text.replace(STRING_OR_FLOAT, markFloat));
   const counter = { keys: 0 };
   const data = fromParsed(parsed, counter);
   return data !== undefined && counter.keys === keysInText ? data : undefined;
 }
 
-/** A string (and whether a `:` follows it, making it a key), or a run of anything else. */
-const TOKENS = /("(?:[^"\\]|\\[\s\S])*")(\s*:)?|[^"]+/g;
-/** A number with a fraction or an exponent, outside strings. */
+const STRING = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"/g;
+/** A key, once strings are emptied. */
+const KEY = /""\s*:/g;
+/** A number with a fraction or an exponent, once strings are emptied. */
 const FLOAT = /\d[.eE]/;
-const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
-const markFloat = (n: string) => (/[.eE]/.test(n) ? `"\\u0000${n}"` : n);
+const STRING_OR_FLOAT = /("[^"\\]*(?:\\[\s\S][^"\\]*)*")|-?\d+(?:\.\d+(?:[eE][-+]?\d+)?|[eE][-+]?\d+)/g;
+const markFloat = (match: string, string: string | undefined) => string ?? `"\\u0000${match}"`;
 
 /**
  * `value` with integers as bigint and marked Floats as numbers (counting object keys); undefined for an
@@ -120,16 +111,28 @@ function fromParsed(value: unknown, counter: { keys: number }): Data | undefined
   return object as Data;
 }
 
-/** Positions of a text `JSON.parse` read: the reader records them on the first question. */
+/** Positions of a text `JSON.parse` read: lines are counted, and the reader records offsets, on the first question. */
 class LazyJsonPositions extends PositionIndex {
   private read = false;
+  private readonly lines: LineCounter;
+  private linesCounted = false;
 
   constructor(
     file: string,
     private readonly text: string,
     private readonly errorCode: EngineErrorCode,
   ) {
-    super(file, lineCounterOf(text));
+    const lines = new LineCounter();
+    super(file, lines);
+    this.lines = lines;
+  }
+
+  override at(offset: number): Position {
+    if (!this.linesCounted) {
+      this.linesCounted = true;
+      lineCounterOf(this.text, this.lines);
+    }
+    return super.at(offset);
   }
 
   override has(pointer: string): boolean {
