@@ -19,22 +19,24 @@ import ts from 'typescript';
 
 const repo = resolve(import.meta.dirname, '../..');
 
-/** Builds `src/sync` into a fresh directory; returns it (holding `sync/index.js`). */
+/** Builds `src/sync` (and `src/shared`, which it imports) into a fresh directory holding `sync/index.js`. */
 export function buildSync(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'pantograph-sync-build-'));
   chmodSync(dir, 0o755);
-  mkdirSync(join(dir, 'sync'));
-  for (const name of readdirSync(join(repo, 'src/sync'))) {
-    if (!name.endsWith('.ts')) continue;
-    const source = readFileSync(join(repo, 'src/sync', name), 'utf8');
-    const out = ts.transpileModule(source, {
-      compilerOptions: {
-        module: ts.ModuleKind.ESNext,
-        target: ts.ScriptTarget.ES2022,
-        verbatimModuleSyntax: true,
-      },
-    });
-    writeFileSync(join(dir, 'sync', name.replace(/\.ts$/, '.js')), out.outputText);
+  for (const folder of ['sync', 'shared']) {
+    mkdirSync(join(dir, folder));
+    for (const name of readdirSync(join(repo, 'src', folder))) {
+      if (!name.endsWith('.ts')) continue;
+      const source = readFileSync(join(repo, 'src', folder, name), 'utf8');
+      const out = ts.transpileModule(source, {
+        compilerOptions: {
+          module: ts.ModuleKind.ESNext,
+          target: ts.ScriptTarget.ES2022,
+          verbatimModuleSyntax: true,
+        },
+      });
+      writeFileSync(join(dir, folder, name.replace(/\.ts$/, '.js')), out.outputText);
+    }
   }
   symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
