@@ -64,6 +64,7 @@ export {
   type ApplyOptions,
   type ApplyResult,
   apply,
+  FileDigests,
   type FileState,
   type LockFile,
   readLock,

@@ -12,9 +12,9 @@
  * Only modules whose metadata.json says Apache-2.0 or MIT are taken.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseEpp } from '../../dist/epp/index.js';
 
 const MODULES = [

@@ -278,7 +278,9 @@ async function resolveTemplate(
     const ctx = shared ?? (await hookedContext(t, f, state, problems, project, sandbox));
     if (!ctx) continue;
     const planned =
-      baseKey !== undefined ? keyedFile(ctx, f, baseKey, cache!, problems) : renderFileInto(ctx, f, problems);
+      baseKey !== undefined
+        ? keyedFile(ctx, f, baseKey, cache!, problems, project.options.digests)
+        : renderFileInto(ctx, f, problems);
     if (planned) files.push(planned);
   }
   return { ...result, files };

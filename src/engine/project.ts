@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { lineColumn } from '../epp/position.js';
+import type { FileDigests } from '../sync/digests.js';
 import { templateCatalogue } from './available-templates.js';
 import { type AvailableTemplate, appliedOrder } from './composition.js';
 import { EngineError, problem } from './errors.js';
@@ -56,6 +57,11 @@ export interface ProjectOptions {
    * (status, apply, fleet) gives it; `validate`, `render` and `test` render everything.
    */
   readonly renderCache?: RenderCache;
+  /**
+   * Hashes known from unchanged stats (sync/digests.ts): with the render cache, a template file whose
+   * stat is unchanged is not read to compute its key. `planProjectAt` gives it.
+   */
+  readonly digests?: FileDigests;
   /**
    * A V1 project (`.sync.yml` without `pdk_template`): the V1 template repository to render it with,
    * `<url>[#<ref>]` or a directory (`--template-url`; default: metadata.json's `template-url`, as PDK).

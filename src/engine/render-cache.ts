@@ -10,18 +10,22 @@
  * resolved settings, `$metadata` and `$project`; strictness and delimiters; the bytes of every template
  * file that is not an output (partials, hooks, template.json, the schema); and the file's own bytes. A file
  * whose text calls `epp(` other than with a literal `partials/...` path may read any file of its template,
- * so its key takes every output file's bytes as well. Templates whose output could depend on anything else are always rendered:
- * untrusted ones (rendered in the sandbox), those with JavaScript hooks (they may read anything), and those
- * with a `before_file_render` hook (settings per file).
+ * so its key takes every output file's bytes as well. A file's bytes enter its key as their SHA-256, which
+ * the digest record (sync/digests.ts) knows without reading while the file's stat is unchanged. Templates
+ * whose output could depend on anything else are always rendered: untrusted ones (rendered in the
+ * sandbox), those with JavaScript hooks (they may read anything), and those with a `before_file_render`
+ * hook (settings per file).
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { FileDigests, KnownDigest } from '../sync/digests.js';
 import { sha256 } from '../sync/hash.js';
 import { engineVersion } from '../version.js';
 import type { DataMap, LoadedTemplate, TemplateFile } from './model.js';
 import { cachedPlannedFile, type RenderContext, renderFileInto, templateFileBytes } from './render-files.js';
 import type { PlannedFile, Problem } from './render-plan.js';
+import { identityWhenListed } from './repository.js';
 
 /** What the cache says of a path: the input key of its last render and that output's SHA-256. */
 export interface CachedRender {
@@ -36,7 +40,16 @@ const MAX_CACHE_SIZE = 256 * 1024 * 1024;
 
 /** The cache file of a project: one per project root. */
 export function renderCacheFile(cacheDir: string, root: string): string {
-  return join(cacheDir, 'render', `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`);
+  return join(cacheDir, 'render', `${projectId(root)}.json`);
+}
+
+/** The digest record of a project (sync/digests.ts): one per project root, beside its render cache. */
+export function digestsFile(cacheDir: string, root: string): string {
+  return join(cacheDir, 'digests', `${projectId(root)}.json`);
+}
+
+function projectId(root: string): string {
+  return createHash('sha256').update(root).digest('hex').slice(0, 32);
 }
 
 /** The project's render cache; empty when absent, unreadable or not ours (a cache is never trusted). */
@@ -96,14 +109,14 @@ export function keyedFile(
   baseKey: string,
   cache: RenderCache,
   problems: Problem[],
+  digests?: FileDigests,
 ): PlannedFile | undefined {
-  let bytes: Uint8Array;
+  let input: string;
   try {
-    bytes = templateFileBytes(f);
+    input = fileKey(baseKey, ctx.template, f, digests);
   } catch {
     return renderFileInto(ctx, f, problems); // reports why it cannot be read
   }
-  const input = fileKey(baseKey, ctx.template, f, bytes);
   const cached = cache.get(f.output);
   if (cached?.input === input) return cachedPlannedFile(ctx, f, input, cached.hash);
   const planned = renderFileInto(ctx, f, problems);
@@ -132,7 +145,7 @@ export function templateKey(inputs: TemplateInputs): string {
   const hash = createHash('sha256');
   hash.update(
     stableJson([
-      'pantograph-render-1',
+      'pantograph-render-2',
       engineVersion(),
       { name: t.name, version: t.manifest.version ?? null, source: t.source.spec.location },
       inputs.settings,
@@ -146,11 +159,32 @@ export function templateKey(inputs: TemplateInputs): string {
   return hash.digest('hex');
 }
 
-/** The key of one file; `bytes` are its source bytes. */
-export function fileKey(base: string, t: LoadedTemplate, file: TemplateFile, bytes: Uint8Array): string {
-  const hash = createHash('sha256').update(base).update(file.source).update(bytes);
-  if (file.isTemplate && readsOutputs(Buffer.from(bytes).toString('latin1'))) hash.update(outputsDigest(t));
+/** The key of one file. Throws when a file cannot be read. */
+export function fileKey(base: string, t: LoadedTemplate, file: TemplateFile, digests?: FileDigests): string {
+  const digest = templateFileDigest(file, digests);
+  const hash = createHash('sha256').update(base).update(file.source).update(digest.hash);
+  if (file.isTemplate && (digest.flags & READS_OUTPUTS) !== 0) hash.update(outputsDigest(t, digests));
   return hash.digest('hex');
+}
+
+/** A flag of a template file's digest: its text may read other output files (see `readsOutputs`). */
+const READS_OUTPUTS = 1;
+
+/**
+ * A template file's SHA-256 (and whether it may read other outputs): from the digest record while its
+ * stat is unchanged, else read. The stat is taken before the read: were the file written in between, the
+ * recorded stat would be older than the bytes and never match again. The stat is the one the template's
+ * walk took, when it did.
+ */
+function templateFileDigest(file: TemplateFile, digests: FileDigests | undefined): KnownDigest {
+  const stat = digests && (identityWhenListed(file) ?? statSync(file.absPath));
+  const known = stat === undefined ? undefined : digests!.lookup(file.absPath, stat);
+  if (known !== undefined) return known;
+  const bytes = templateFileBytes(file);
+  const flags = file.isTemplate && readsOutputs(bytes.toString('latin1')) ? READS_OUTPUTS : 0;
+  const digest = { hash: sha256(bytes), flags };
+  if (stat !== undefined) digests!.record(file.absPath, stat, digest.hash, digest.flags);
+  return digest;
 }
 
 /**
@@ -183,12 +217,12 @@ function supportDigest(t: LoadedTemplate): string {
   return digest;
 }
 
-/** Every output file's bytes: what a file calling epp() may read. */
-function outputsDigest(t: LoadedTemplate): string {
+/** Every output file's bytes (as their SHA-256): what a file calling epp() may read. */
+function outputsDigest(t: LoadedTemplate, digests: FileDigests | undefined): string {
   let digest = outputDigests.get(t);
   if (digest === undefined) {
     const hash = createHash('sha256');
-    for (const f of t.files) hash.update(f.source).update('\0').update(readFileSync(f.absPath)).update('\0');
+    for (const f of t.files) hash.update(f.source).update('\0').update(templateFileDigest(f, digests).hash);
     digest = hash.digest('hex');
     outputDigests.set(t, digest);
   }

@@ -9,6 +9,7 @@ import { basename, join, sep } from 'node:path';
 import { delimitersProblem } from '../epp/lexer.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { satisfies } from '../shared/semver.js';
+import { identityOf } from '../sync/digests.js';
 import { engineVersion } from '../version.js';
 import { EngineError, type EngineErrorCode, problem } from './errors.js';
 import { parseJsonData } from './json-data.js';
@@ -315,6 +316,8 @@ interface WalkedFile {
   readonly rel: string;
   readonly abs: string;
   readonly executable: boolean;
+  /** The file's stat identity when listed (a link's target's): see sync/digests.ts. */
+  readonly identity: string;
 }
 
 /** Lists regular files under a template subdirectory, following symlinks that stay in the repository. */
@@ -350,11 +353,23 @@ class TreeWalker {
         if (target === undefined) continue;
         const st = statSync(target);
         if (st.isDirectory()) this.walk(path, target, childRel, out, inner);
-        else if (st.isFile()) out.push({ rel: childRel, abs: path, executable: (st.mode & 0o111) !== 0 });
+        else if (st.isFile())
+          out.push({
+            rel: childRel,
+            abs: path,
+            executable: (st.mode & 0o111) !== 0,
+            identity: identityOf(st),
+          });
       } else if (entry.isDirectory()) {
         this.walk(path, join(real, entry.name), childRel, out, inner);
       } else if (entry.isFile()) {
-        out.push({ rel: childRel, abs: path, executable: (lstatSync(path).mode & 0o111) !== 0 });
+        const stat = lstatSync(path);
+        out.push({
+          rel: childRel,
+          abs: path,
+          executable: (stat.mode & 0o111) !== 0,
+          identity: identityOf(stat),
+        });
       }
     }
   }
@@ -394,7 +409,7 @@ function listOutputs(
   return walker.list(dir, sub).map((f) => {
     const inner = f.rel.slice(sub.length + 1);
     const isTemplate = inner.endsWith('.epp');
-    return {
+    const file: TemplateFile = {
       source: f.rel,
       absPath: f.abs,
       output: isTemplate ? inner.slice(0, -4) : inner,
@@ -402,7 +417,17 @@ function listOutputs(
       executable: f.executable,
       isTemplate,
     };
+    identitiesWhenListed.set(file, f.identity);
+    return file;
   });
+}
+
+/** Each output file's stat identity as the walk found it: the render cache's digest lookup needs no second stat. */
+const identitiesWhenListed = new WeakMap<TemplateFile, string>();
+
+/** A template file's stat identity when its template was loaded (taken before any read of its bytes). */
+export function identityWhenListed(file: TemplateFile): string | undefined {
+  return identitiesWhenListed.get(file);
 }
 
 /** No empty names, no reserved paths, no two files of the template on one output path. */

@@ -153,7 +153,7 @@ async function runIn(
   const where = copy ? { baseCommit: copy.baseCommit } : {};
   if (hasErrors(plan.problems)) throw planError(plan.problems);
 
-  const report = syncStatus(plan, { diff: options.diff });
+  const report = syncStatus(plan, { diff: options.diff, digests: loaded.digests });
   const syncEntry: StatusEntry[] =
     overridden.changed.length > 0
       ? [
@@ -223,6 +223,7 @@ async function runIn(
   if (overridden.changed.length > 0) writeSyncText(syncFile, overridden.text);
   const result = await syncApply(plan, {
     confirm: () => options.yes,
+    digests: loaded.digests,
     ...(loaded.lock ? { previousOutput: previousOutputFor(loaded.root, loaded.lock, loaded.options) } : {}),
   });
   if (!result.ok) {

@@ -6,6 +6,7 @@
 import type { RenderPlan } from '../engine/render-plan.js';
 import type { FileState } from './classify.js';
 import { type ConflictResult, stopOnConflicts } from './conflicts.js';
+import type { FileDigests } from './digests.js';
 import { SyncError } from './errors.js';
 import { matchesBasename } from './glob.js';
 import { clearJournal, writeJournal } from './journal.js';
@@ -51,6 +52,8 @@ export interface ApplyOptions {
    * change the project between the scan and a write (the writer checks every file again at that moment).
    */
   readonly onBeforeWrite?: (path: string) => void;
+  /** Hashes known from unchanged stats: see `StatusOptions.digests`. */
+  readonly digests?: FileDigests;
 }
 
 /** A hand-edited file that `--force` overwrote or removed: its content was saved at `backup` first. */
@@ -125,7 +128,8 @@ export async function apply(plan: RenderPlan, options: ApplyOptions = {}): Promi
       if (runLock.recovered)
         removeTempFiles(new Target(root), ['', ...plan.files.map((f) => parentDir(f.path))]);
     }
-    const s = scan(plan, options.paths === undefined ? {} : { paths: options.paths });
+    const s = scan(plan, options);
+    options.digests?.save();
     const entries = reportOf(s, options.diff === true).entries;
     const actions = new Map<Item, Action>();
     for (const item of s.items) actions.set(item, actionOf(item, force));

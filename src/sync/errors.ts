@@ -13,6 +13,7 @@ export type SyncErrorCode =
   | 'SYNC_NOT_REGULAR'
   | 'SYNC_UNREADABLE'
   | 'SYNC_TOO_LARGE'
+  | 'SYNC_CHANGED'
   // the run
   | 'SYNC_PLAN_INVALID'
   | 'SYNC_PROJECT_MISSING'

@@ -4,6 +4,7 @@ export { apply } from './apply.js';
 export type { Classification, ClassifyInput, FileState } from './classify.js';
 export { classify, DRIFT } from './classify.js';
 export { unifiedDiff } from './diff.js';
+export { FileDigests, type KnownDigest, SETTLE_MS, type StatIdentity } from './digests.js';
 export type { SyncErrorCode } from './errors.js';
 export { SyncError } from './errors.js';
 export type { LockedFile, LockedTemplate, LockFile } from './lock.js';

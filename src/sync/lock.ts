@@ -85,16 +85,15 @@ export function serializeLock(lock: LockFile): string {
   const ind = (text: string): string => text.replace(/\n/g, '\n  ');
   const files = [...lock.files.keys()].sort(cmp).map((path) => {
     const f = lock.files.get(path)!;
-    const entry = {
+    const entry: LockedFile = {
       template: f.template,
       source: f.source,
       kind: f.kind,
       mode: f.mode,
       rendered: f.rendered,
       disk: f.disk,
-      ...(f.resolved ? { resolved: true } : {}),
     };
-    return `    ${JSON.stringify(path)}: ${JSON.stringify(entry)}`;
+    return `    ${JSON.stringify(path)}: ${JSON.stringify(f.resolved ? { ...entry, resolved: true } : entry)}`;
   });
   const parts = [
     `  "lockVersion": ${JSON.stringify(lock.lockVersion)}`,
@@ -161,15 +160,15 @@ export function parseLock(text: string, file = LOCK_FILE): LockFile {
     ) {
       return bad(`entry ${JSON.stringify(path)} is malformed`, valueOffset(text, path, filesAt));
     }
-    files.set(path, {
+    const entry: LockedFile = {
       template: f.template,
       source: f.source,
       kind: f.kind,
       mode: f.mode,
       rendered: f.rendered,
       disk: f.disk,
-      ...(f.resolved === true ? { resolved: true } : {}),
-    });
+    };
+    files.set(path, f.resolved === true ? { ...entry, resolved: true } : entry);
   }
   return {
     lockVersion: LOCK_VERSION,
@@ -233,8 +232,16 @@ export function readLock(projectRoot: string): LockFile | undefined {
       cause: error,
     });
   }
-  return parseLock(text, `${projectRoot}/${LOCK_FILE}`);
+  const file = `${projectRoot}/${LOCK_FILE}`;
+  // Planning and the scan after it both read the lock: the same bytes need no second parse.
+  if (lastRead?.text === text && lastRead.file === file) return lastRead.lock;
+  const lock = parseLock(text, file);
+  lastRead = { file, text, lock };
+  return lock;
 }
+
+/** The last lock parsed by `readLock` (a LockFile is read-only, so it can be handed out twice). */
+let lastRead: { readonly file: string; readonly text: string; readonly lock: LockFile } | undefined;
 
 /**
  * Writes the lock atomically and durably, only when its bytes change. Returns true when it was written.

@@ -3,7 +3,17 @@
  * reserved name) and against the target directory (`Target`: no symlinked file or directory on the way,
  * no file where a directory must be). Pantograph never writes through a symlink.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  type Stats,
+} from 'node:fs';
+import type { FileDigests } from './digests.js';
 import { errnoCode, SyncError } from './errors.js';
 import { sha256 } from './hash.js';
 
@@ -61,12 +71,13 @@ export function checkOutputPath(path: string): void {
   if (path.includes('\0')) invalid('contains a NUL character');
   if (path.includes('\\')) invalid('contains a backslash');
   if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) invalid('is absolute');
+  let inGit = false;
   for (const part of path.split('/')) {
     if (part === '..') invalid('leaves the project (`..`)');
     if (part === '' || part === '.') invalid('is not normalised (empty or `.` segment)');
+    // `.git` at any depth: a nested repository's hooks are as dangerous as the project's own.
+    if (part.length === 4 && part.toLowerCase() === '.git') inGit = true;
   }
-  // `.git` at any depth: a nested repository's hooks are as dangerous as the project's own.
-  const inGit = path.split('/').some((part) => part.toLowerCase() === '.git');
   if (inGit || RESERVED.has(path) || path.endsWith(TMP_SUFFIX)) {
     throw new SyncError('SYNC_PATH_RESERVED', `Output path ${JSON.stringify(path)} is reserved`, {
       path,
@@ -83,6 +94,36 @@ export type DiskState =
   | { readonly kind: 'missing' }
   | { readonly kind: 'file'; readonly hash: string; readonly mode: number; readonly content: Buffer };
 
+/**
+ * A file whose hash the digest record knew from its unchanged stat: its bytes are read only when asked
+ * for (a diff, a merge), and must still have that hash then.
+ */
+class UnreadFile {
+  readonly kind = 'file';
+  private bytes: Buffer | undefined;
+
+  constructor(
+    private readonly target: Target,
+    private readonly path: string,
+    readonly hash: string,
+    readonly mode: number,
+  ) {}
+
+  get content(): Buffer {
+    if (this.bytes === undefined) {
+      const now = this.target.read(this.path, { trustDigests: false });
+      if (now.kind !== 'file' || now.hash !== this.hash) {
+        throw new SyncError('SYNC_CHANGED', `${this.path} changed while Pantograph was running`, {
+          path: this.path,
+          hint: 'Run the command again.',
+        });
+      }
+      this.bytes = now.content;
+    }
+    return this.bytes;
+  }
+}
+
 type DirState = 'dir' | 'missing' | SyncError;
 
 /**
@@ -94,7 +135,11 @@ export class Target {
   /** Names in each directory read so far (one readdir instead of a failing open per missing file). */
   private readonly listings = new Map<string, ReadonlySet<string> | null>();
 
-  constructor(readonly root: string) {}
+  /** `digests`: hashes known from unchanged stats, and where this scan records the ones it computes. */
+  constructor(
+    readonly root: string,
+    private readonly digests?: FileDigests,
+  ) {}
 
   abs(path: string): string {
     return `${this.root}/${path}`;
@@ -125,7 +170,7 @@ export class Target {
    */
   readNow(path: string): DiskState {
     this.forget();
-    return this.read(path);
+    return this.read(path, { trustDigests: false });
   }
 
   /** Forgets what is known about directories (after removals). */
@@ -135,13 +180,20 @@ export class Target {
     this.dirs.set('', 'dir');
   }
 
-  /** Reads a file without following a symlink; a missing file (or parent) is `missing`. */
-  read(path: string): DiskState {
+  /**
+   * Reads a file without following a symlink; a missing file (or parent) is `missing`. A file whose stat
+   * is the one the digest record knows is not read (unless `trustDigests` is false).
+   */
+  read(path: string, { trustDigests = true } = {}): DiskState {
     const slash = path.lastIndexOf('/');
     const dir = slash < 0 ? '' : path.slice(0, slash);
     if (this.dir(dir) === 'missing') return { kind: 'missing' };
     // A missing file is common (every `create`): the listing says so without the cost of an exception.
     if (this.listing(dir)?.has(path.slice(slash + 1)) === false) return { kind: 'missing' };
+    if (trustDigests && this.digests !== undefined) {
+      const known = this.knownFile(path, this.digests);
+      if (known !== undefined) return known;
+    }
     let fd: number;
     try {
       // O_NOFOLLOW: a symlink fails with ELOOP. O_NONBLOCK: opening a FIFO must not hang; fstat below refuses it.
@@ -170,13 +222,29 @@ export class Target {
         );
       }
       const content = readAll(fd, stat.size);
-      return { kind: 'file', hash: sha256(content), mode: stat.mode & 0o7777, content };
+      const hash = sha256(content);
+      this.digests?.record(this.abs(path), stat, hash);
+      return { kind: 'file', hash, mode: stat.mode & 0o7777, content };
     } catch (error) {
       if (error instanceof SyncError) throw error;
       throw this.openError(path, errnoCode(error), error);
     } finally {
       closeSync(fd);
     }
+  }
+
+  /** The file at `path` unread, when it is a regular file (not a link) with the stat the record knows. */
+  private knownFile(path: string, digests: FileDigests): DiskState | undefined {
+    let stat: Stats | undefined;
+    try {
+      stat = lstatSync(this.abs(path), { throwIfNoEntry: false });
+    } catch {
+      return undefined; // the reading path says why
+    }
+    // Anything else (gone, a link, a directory, too large) is left to the reading path and its errors.
+    if (stat === undefined || !stat.isFile() || stat.size > MAX_FILE_SIZE) return undefined;
+    const known = digests.lookup(this.abs(path), stat);
+    return known && new UnreadFile(this, path, known.hash, stat.mode & 0o7777);
   }
 
   private listing(dir: string): ReadonlySet<string> | null {

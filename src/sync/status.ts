@@ -6,6 +6,7 @@ import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import type { PlannedFile, RenderPlan } from '../engine/render-plan.js';
 import { type Classification, classify, DRIFT, type FileState } from './classify.js';
 import { unifiedDiff } from './diff.js';
+import type { FileDigests } from './digests.js';
 import { errnoCode, SyncError } from './errors.js';
 import { hasGlobChars, matchesAny, matchesBasename, matchesPath } from './glob.js';
 import { sha256 } from './hash.js';
@@ -26,6 +27,11 @@ export interface StatusOptions {
   readonly diff?: boolean;
   /** Only these paths (or directories, or globs). */
   readonly paths?: readonly string[];
+  /**
+   * Hashes known from unchanged stats (see digests.ts): files they know are not read. The scan records
+   * the hashes it computes, and the record is saved after it.
+   */
+  readonly digests?: FileDigests;
 }
 
 export interface StatusEntry {
@@ -115,10 +121,10 @@ export function projectRoot(plan: RenderPlan): string {
 }
 
 /** Reads and classifies every path the plan, the lock or `delete` names. */
-export function scan(plan: RenderPlan, options: { paths?: readonly string[] } = {}): Scan {
+export function scan(plan: RenderPlan, options: Pick<StatusOptions, 'paths' | 'digests'> = {}): Scan {
   checkPlan(plan);
   const root = projectRoot(plan);
-  const target = new Target(root);
+  const target = new Target(root, options.digests);
   const lock = readLock(root);
   // The directories a lock names are removed when empty: one reached through a symlink is an error here,
   // before anything is written, as a locked file's path would be (a hostile lock must not rmdir outside).
@@ -271,8 +277,7 @@ export function reportOf(s: Scan, withDiff: boolean): StatusReport {
 
 /** Classifies every path of the plan against the project. Synchronous: sync fs calls measured faster. */
 export function status(plan: RenderPlan, options: StatusOptions = {}): StatusReport {
-  return reportOf(
-    scan(plan, options.paths === undefined ? {} : { paths: options.paths }),
-    options.diff === true,
-  );
+  const s = scan(plan, options);
+  options.digests?.save();
+  return reportOf(s, options.diff === true);
 }

@@ -107,13 +107,13 @@ export function api(options: ApiOptions): Hono {
   /** What apply would do with the text given: each path's state and diff. */
   app.post('/preview', async (c) => {
     const { syncText } = await body(c);
-    const { plan } = await planProjectAt(options.root, {
+    const { plan, digests } = await planProjectAt(options.root, {
       ...(syncText !== undefined ? { syncText } : {}),
       offline: options.offline === true,
       trust: options.trust === true,
     });
     if (hasErrors(plan.problems)) return c.json({ entries: [], problems: plan.problems.map(problemJson) });
-    const report = syncStatus(plan, { diff: true });
+    const report = syncStatus(plan, { diff: true, digests });
     return c.json({
       entries: report.entries,
       counts: report.counts,
@@ -152,6 +152,7 @@ export function api(options: ApiOptions): Hono {
     const result = await syncApply(loaded.plan, {
       force: force === true,
       confirm: () => force === true,
+      digests: loaded.digests,
       ...(lock ? { previousOutput: previousOutputFor(loaded.root, lock, loaded.options) } : {}),
     });
     return c.json({

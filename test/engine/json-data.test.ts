@@ -44,7 +44,10 @@ function texts(): [string, string][] {
     ['nesting and lines', '\ufeff\n  {\r\n "a": {\n   "b": [ [], {}, [ {"c": false} ] ]\n }\n}\n'],
     ['scalar root', '  "s"  '],
     ['floats among integers', '{"a": [1.0, 2, -0.0, 1e3, 2E-2, {"b": 0.5}], "c": "1.5", "d": -7}'],
-    ['numbers inside strings beside floats', '{"v1.5": 2.5, "e": ["3e2", 3e2, "\\"4.0", -4.0], "1.0": {"x": "1e1"}}'],
+    [
+      'numbers inside strings beside floats',
+      '{"v1.5": 2.5, "e": ["3e2", 3e2, "\\"4.0", -4.0], "1.0": {"x": "1e1"}}',
+    ],
     // Strings that look like keys, for the scan that counts keys beside JSON.parse.
     ['colons inside strings', '{"a": "b\\": c", "d": ["e:", "\\"f\\":", {"g\\"": ":"}], "h": "\\\\"}'],
   ];

@@ -155,13 +155,14 @@ export async function runApply(
     confirm: confirmer(io, flags, run.ask, json),
     ...(lock ? { previousOutput: previousOutputFor(loaded.root, lock, loaded.options) } : {}),
     ...(io.progress ? { onProgress: io.progress.bind(io) } : {}),
+    digests: loaded.digests,
   };
   let result: ApplyResult;
   try {
     result = await syncApply(plan, options);
   } catch (e) {
     if (!(e instanceof AdoptRefused)) throw e;
-    return refuseAdopt(io, global, plan, run);
+    return refuseAdopt(io, global, loaded, run);
   }
   if (json) {
     printJson(io, applyJson(result, plan.problems.map(jsonProblem)));
@@ -204,8 +205,9 @@ function confirmer(io: Io, flags: ApplyFlags, ask: Ask, json: boolean): NonNulla
 }
 
 /** Adopted files that need a confirmation no one can give: list them, write nothing, exit 1. */
-function refuseAdopt(io: Io, global: GlobalOptions, plan: RenderPlan, run: RunApply): number {
-  const report = syncStatus(plan, { diff: run.flags.diff === true, paths: run.paths });
+function refuseAdopt(io: Io, global: GlobalOptions, loaded: LoadedPlan, run: RunApply): number {
+  const { plan, digests } = loaded;
+  const report = syncStatus(plan, { diff: run.flags.diff === true, paths: run.paths, digests });
   const adopt = report.entries.filter((e) => e.state === 'adopt');
   const message = `${plural(adopt.length, 'file')} exist${adopt.length === 1 ? 's' : ''} and differ${adopt.length === 1 ? 's' : ''} from the template output, and Pantograph never wrote ${adopt.length === 1 ? 'it' : 'them'}: nothing was written`;
   const hint =

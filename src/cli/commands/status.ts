@@ -37,7 +37,7 @@ export async function status(
     const { plan } = loaded;
     if (planFailed(io, global, loaded.plan)) return 1;
     checkPaths(paths, loaded);
-    const report = syncStatus(plan, { diff: flags.diff === true, paths });
+    const report = syncStatus(plan, { diff: flags.diff === true, paths, digests: loaded.digests });
     if (global.format === 'json') {
       printJson(io, statusJson(report, plan.problems.map(jsonProblem)));
     } else {

@@ -1,0 +1,144 @@
+/**
+ * Hashes known without reading (issue 13), as git's index knows them for `git status`. A file's SHA-256
+ * is recorded with its stat identity (size, mtime, ctime, inode); while the identity is the same, the hash
+ * is trusted and the file is not read. Any write changes ctime, which no user can set back, so a changed
+ * file is always read again.
+ *
+ * "Racy" files are never recorded: a file whose ctime or mtime is less than {@link SETTLE_MS} older than
+ * the run that hashed it could change again within the same timestamp tick (1-2 s on some file systems)
+ * and keep its identity. So a file written moments ago is read on every run until it has settled.
+ *
+ * The record is a cache kept outside the project (one file per project, in Pantograph's cache directory):
+ * its shape is checked, nothing else in it is trusted, and losing it only costs reading.
+ */
+import type { Stats } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** How long a file must have been left alone before its hash is recorded. */
+export const SETTLE_MS = 2000;
+
+const VERSION = 2;
+/** A record larger than this is ignored (and written anew): ~100 bytes per file, so a million files. */
+const MAX_RECORD_SIZE = 128 * 1024 * 1024;
+
+/** What a file was when hashed: its stat identity, its SHA-256 and what the hasher noted about it. */
+type Entry = readonly [identity: string, hash: string, flags: number];
+
+export interface KnownDigest {
+  readonly hash: string;
+  /** What the caller noted of the content when it recorded it (say, whether a template calls `epp()`). */
+  readonly flags: number;
+}
+
+/** The stat fields that make a file's identity. */
+export type StatIdentity = Pick<Stats, 'size' | 'mtimeMs' | 'ctimeMs' | 'ino'>;
+
+/** A file's identity as one string (one comparison; cheap to keep for thousands of files). */
+export function identityOf(stat: StatIdentity): string {
+  return `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`;
+}
+
+export class FileDigests {
+  /** What this run looked up or recorded: what is saved, so that files gone from the project drop out. */
+  private readonly used = new Map<string, Entry>();
+
+  private constructor(
+    private readonly file: string | undefined,
+    private readonly known: ReadonlyMap<string, Entry>,
+    private readonly startedMs: number,
+  ) {}
+
+  /**
+   * The record kept in `file`; empty when absent, damaged or not ours. `startedMs`: when the run started
+   * (default now), what a file's ctime is compared with; tests give a later time to skip the settle wait.
+   */
+  static open(file: string, { startedMs = Date.now() }: { startedMs?: number } = {}): FileDigests {
+    return new FileDigests(file, readRecord(file), startedMs);
+  }
+
+  /** A record for this run only (nothing read or saved). */
+  static inMemory({ startedMs = Date.now() }: { startedMs?: number } = {}): FileDigests {
+    return new FileDigests(undefined, new Map(), startedMs);
+  }
+
+  /**
+   * The recorded digest of the file at absolute `path`, if `stat` (or its {@link identityOf}) is still
+   * the identity it was hashed with.
+   */
+  lookup(path: string, stat: StatIdentity | string): KnownDigest | undefined {
+    const entry = this.used.get(path) ?? this.known.get(path);
+    if (entry === undefined || entry[0] !== (typeof stat === 'string' ? stat : identityOf(stat)))
+      return undefined;
+    this.used.set(path, entry);
+    return { hash: entry[1], flags: entry[2] };
+  }
+
+  /**
+   * Records the hash of the file at `path` as read after `stat` was taken (a stat taken after the read
+   * could hide a write in between), unless the file is racy.
+   */
+  record(path: string, stat: StatIdentity | string, hash: string, flags = 0): void {
+    const identity = typeof stat === 'string' ? stat : identityOf(stat);
+    const [, mtimeMs, ctimeMs] = identity.split(':').map(Number);
+    const settled = this.startedMs - SETTLE_MS;
+    if (!(mtimeMs! < settled && ctimeMs! < settled)) return;
+    this.used.set(path, [identity, hash, flags]);
+  }
+
+  /** Writes what this run used, unless it is what the record says already. A cache that cannot be written only costs time. */
+  save(): void {
+    if (this.file === undefined || !this.changed()) return;
+    try {
+      mkdirSync(dirname(this.file), { recursive: true });
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify({ version: VERSION, files: Object.fromEntries(this.used) }));
+      renameSync(tmp, this.file);
+    } catch {
+      // a read-only cache directory: the next run reads the files again
+    }
+  }
+
+  private changed(): boolean {
+    if (this.used.size !== this.known.size) return true;
+    for (const [path, entry] of this.used) if (this.known.get(path) !== entry) return true;
+    return false;
+  }
+}
+
+function readRecord(file: string): Map<string, Entry> {
+  const entries = new Map<string, Entry>();
+  try {
+    if (statSync(file).size > MAX_RECORD_SIZE) return entries;
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown; files?: unknown };
+    if (data.version !== VERSION || typeof data.files !== 'object' || data.files === null) return entries;
+    const files = data.files as Record<string, unknown>;
+    for (const path in files) {
+      const entry = files[path];
+      if (isEntry(entry)) entries.set(path, entry);
+    }
+  } catch {
+    // absent or damaged: every file is read, and the record written anew
+  }
+  return entries;
+}
+
+function isEntry(value: unknown): value is Entry {
+  if (!Array.isArray(value) || value.length !== 3) return false;
+  const [identity, hash, flags] = value as unknown[];
+  return (
+    typeof identity === 'string' &&
+    typeof flags === 'number' &&
+    typeof hash === 'string' &&
+    hash.length === 64 &&
+    isLowerHex(hash)
+  );
+}
+
+function isLowerHex(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  return true;
+}
