@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
  * Part of `npm run build`, after tsc. Node 20 loads ES modules one by one and has no compile cache, so the
- * command's code is also bundled (esbuild; npm packages stay external) into CommonJS files, each with a V8
- * code cache made here after a warm-up run, for `src/cli/load-bundle.cts` to load:
+ * command's code is also bundled (esbuild, with the npm packages it uses but ajv) into CommonJS files,
+ * each with a V8 code cache made here after a warm-up run, for `src/cli/load-bundle.cts` to load:
  * - `dist/cli/main.cjs`: the whole command line (~100 modules loaded one by one, and compiled, were a
  *   third of a `pantograph status`), with the npm packages it uses but ajv; warmed up by `init` and
  *   `status` of a module on the default templates;
  * - `dist/cli/fast-epp-render.cjs`: `pantograph epp render` alone (run once per template by scripts and
- *   CI, where start-up is most of the run); warmed up by rendering a small template.
+ *   CI, where start-up is most of the run), with the yaml package (values files; loaded from node_modules
+ *   and compiled on first use it was ~100 ms of a ~300 ms run); warmed up by rendering a small template and
+ *   reading a small YAML document.
  * - `dist/lib/pantograph.cjs`: the library, behind the package's entries (see the end of this file).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -107,16 +109,8 @@ await bundle('src/cli/main.ts', resolve('dist/cli/main.cjs'), async ({ main }) =
   }
 });
 
-// npm packages stay outside this one: a one-shot render loads the yaml package only for a values file,
-// and a smaller bundle (with a smaller code cache) starts sooner (measured: ~10 ms of a ~150 ms run).
-await bundle(
-  'src/cli/fast-epp-render.ts',
-  resolve('dist/cli/fast-epp-render.cjs'),
-  (exports) => exports.warmUp(),
-  {
-    external: undefined,
-    packages: 'external',
-  },
+await bundle('src/cli/fast-epp-render.ts', resolve('dist/cli/fast-epp-render.cjs'), (exports) =>
+  exports.warmUp(),
 );
 
 /**
