@@ -379,7 +379,7 @@ class TreeWalker {
     if (!lstatSync(path).isSymbolicLink()) return realpathOrSelf(path);
     let real: string;
     try {
-      real = realpathSync(path);
+      real = realpathSync.native(path);
     } catch {
       this.problems.push(problem('error', 'TEMPLATE_SYMLINK', `symlink ${path} points to nothing`, at(path)));
       return undefined;
@@ -526,9 +526,10 @@ function exists(path: string): boolean {
   }
 }
 
+/** The native realpath: one system call, where the JavaScript one lstats every component. */
 function realpathOrSelf(path: string): string {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return path;
   }
