@@ -296,7 +296,7 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
   let lockChanged = false;
   let lockFailure: unknown;
   try {
-    lockChanged = writeLock(root, lockFor(plan, directories, files));
+    lockChanged = writeLock(root, lockFor(plan, directories, files), s.lock);
     clearJournal(root); // the lock records the run now
   } catch (e) {
     // When writing already failed (a full disk), that first failure is the one to report.

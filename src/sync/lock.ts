@@ -80,6 +80,36 @@ export function lockFor(
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Whether two locks serialize to the same text (`serializeLock` sorts files and directories). */
+export function sameLock(a: LockFile, b: LockFile): boolean {
+  if (
+    a.lockVersion !== b.lockVersion ||
+    a.engineVersion !== b.engineVersion ||
+    a.files.size !== b.files.size ||
+    JSON.stringify(a.sources) !== JSON.stringify(b.sources) ||
+    JSON.stringify(a.templates) !== JSON.stringify(b.templates) ||
+    JSON.stringify([...a.directories].sort(cmp)) !== JSON.stringify([...b.directories].sort(cmp))
+  ) {
+    return false;
+  }
+  for (const [path, x] of a.files) {
+    const y = b.files.get(path);
+    if (
+      y === undefined ||
+      x.template !== y.template ||
+      x.source !== y.source ||
+      x.kind !== y.kind ||
+      x.mode !== y.mode ||
+      x.rendered !== y.rendered ||
+      x.disk !== y.disk ||
+      (x.resolved === true) !== (y.resolved === true)
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /** Deterministic serialisation. */
 export function serializeLock(lock: LockFile): string {
   const ind = (text: string): string => text.replace(/\n/g, '\n  ');
@@ -245,8 +275,12 @@ let lastRead: { readonly file: string; readonly text: string; readonly lock: Loc
 
 /**
  * Writes the lock atomically and durably, only when its bytes change. Returns true when it was written.
+ * `previous`: the lock this run read; when the new one says the same, nothing is serialized or written (a
+ * hand-reformatted lock file is then left as it is).
  */
-export function writeLock(projectRoot: string, lock: LockFile): boolean {
+export function writeLock(projectRoot: string, lock: LockFile, previous?: LockFile): boolean {
+  // The lock this run read says the same: no need to serialize 10,000 entries to find out.
+  if (previous !== undefined && sameLock(previous, lock)) return false;
   const text = serializeLock(lock);
   try {
     if (readFileSync(`${projectRoot}/${LOCK_FILE}`, 'utf8') === text) return false;

@@ -3,7 +3,7 @@ import { type ClassifyInput, classify } from '../../src/sync/classify.js';
 import { unifiedDiff } from '../../src/sync/diff.js';
 import { matchesBasename, matchesPath } from '../../src/sync/glob.js';
 import { sha256 } from '../../src/sync/hash.js';
-import { type LockFile, parseLock, serializeLock } from '../../src/sync/lock.js';
+import { type LockFile, parseLock, sameLock, serializeLock } from '../../src/sync/lock.js';
 import { checkOutputPath } from '../../src/sync/paths.js';
 import { commandArgs, splitCommand } from '../../src/sync/post.js';
 import { file } from './helpers.js';
@@ -122,6 +122,28 @@ describe('lock serialisation', () => {
     const back = parseLock(text);
     expect(serializeLock(back)).toBe(text);
     expect([...back.files.keys()]).toEqual(['__proto__', 'z']);
+  });
+
+  it('sameLock says two locks are the same exactly when their texts are (apply skips writing then)', () => {
+    const back = parseLock(serializeLock(lock));
+    expect(sameLock(back, lock)).toBe(true);
+    expect(sameLock(back, { ...lock, directories: ['a', 'b'] })).toBe(true); // sorted when written
+    const files = (change: object) =>
+      new Map([...lock.files].map(([p, f]) => [p, p === 'z' ? { ...f, ...change } : f]));
+    const changes: LockFile[] = [
+      { ...lock, engineVersion: '0.2.0' },
+      { ...lock, sources: [{ ...lock.sources[0]!, commit: 'def' }] },
+      { ...lock, templates: [{ ...lock.templates[0]!, settings: { z: 2, a: { y: [1] } } }] },
+      { ...lock, directories: ['a'] },
+      { ...lock, files: files({ disk: 'e' }) },
+      { ...lock, files: files({ mode: '0755' }) },
+      { ...lock, files: files({ resolved: true }) },
+      { ...lock, files: new Map([...lock.files].slice(1)) },
+    ];
+    for (const other of changes) {
+      expect(serializeLock(other)).not.toBe(serializeLock(back));
+      expect(sameLock(back, other)).toBe(false);
+    }
   });
 
   it.each([
