@@ -86,22 +86,27 @@ export class FileDigests {
     this.used.set(path, [identity, hash, flags]);
   }
 
-  /** Writes what this run used, unless it is what the record says already. A cache that cannot be written only costs time. */
-  save(): void {
-    if (this.file === undefined || !this.changed()) return;
+  /**
+   * Writes what this run used (files gone from the project drop out), unless it is what the record says
+   * already. `partial`: the run looked at some files only (`status PATH`), so the others are kept too. A
+   * cache that cannot be written only costs time.
+   */
+  save({ partial = false }: { partial?: boolean } = {}): void {
+    const entries = partial ? new Map([...this.known, ...this.used]) : this.used;
+    if (this.file === undefined || !this.changed(entries)) return;
     try {
       mkdirSync(dirname(this.file), { recursive: true });
       const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ version: VERSION, files: Object.fromEntries(this.used) }));
+      writeFileSync(tmp, JSON.stringify({ version: VERSION, files: Object.fromEntries(entries) }));
       renameSync(tmp, this.file);
     } catch {
       // a read-only cache directory: the next run reads the files again
     }
   }
 
-  private changed(): boolean {
-    if (this.used.size !== this.known.size) return true;
-    for (const [path, entry] of this.used) if (this.known.get(path) !== entry) return true;
+  private changed(entries: ReadonlyMap<string, Entry>): boolean {
+    if (entries.size !== this.known.size) return true;
+    for (const [path, entry] of entries) if (this.known.get(path) !== entry) return true;
     return false;
   }
 }

@@ -278,6 +278,6 @@ export function reportOf(s: Scan, withDiff: boolean): StatusReport {
 /** Classifies every path of the plan against the project. Synchronous: sync fs calls measured faster. */
 export function status(plan: RenderPlan, options: StatusOptions = {}): StatusReport {
   const s = scan(plan, options);
-  options.digests?.save();
+  options.digests?.save({ partial: (options.paths?.length ?? 0) > 0 });
   return reportOf(s, options.diff === true);
 }

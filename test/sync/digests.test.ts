@@ -96,6 +96,21 @@ describe('the digest record', () => {
     expect(digests.lookup(join(root, 'a.txt'), statSync(join(root, 'a.txt')))).toBeUndefined();
   });
 
+  it('`status PATH` keeps what the record knows of the other files; a full status drops files gone', async () => {
+    const { root, record, files } = await applied();
+    status(planOf(root, files), { digests: FileDigests.open(record, later()) });
+    const known = () => Object.keys(JSON.parse(readFileSync(record, 'utf8')).files).sort();
+    const all = ['a.txt', 'c.txt', 'dir/b.txt'].map((p) => join(root, p));
+    status(planOf(root, files), { digests: FileDigests.open(record, later()), paths: ['a.txt'] });
+    expect(known()).toEqual(all);
+    status(planOf(root, [files[0]!, files[1]!]), { digests: FileDigests.open(record, later()) });
+    expect(known()).toEqual(all); // c.txt is still locked, so still looked at
+    const { rmSync } = await import('node:fs');
+    rmSync(join(root, 'c.txt'));
+    status(planOf(root, [files[0]!, files[1]!]), { digests: FileDigests.open(record, later()) });
+    expect(known()).toEqual([all[0], all[2]]);
+  });
+
   it('a damaged or foreign record is ignored and written anew', async () => {
     const { root, record, files } = await applied();
     for (const text of [
