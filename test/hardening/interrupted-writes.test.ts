@@ -16,6 +16,9 @@ afterAll(removeTempDirs);
 const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
 const FILES = 400;
 const KILLS = 24;
+/** More kills when too few of the first ones landed mid-write (a loaded machine shifts the timings). */
+const MAX_KILLS = 72;
+const MID_WRITE_KILLS = 4;
 
 function cli(cwd: string, ...args: string[]) {
   return spawnSync(process.execPath, [bin, ...args], {
@@ -42,7 +45,7 @@ function applyKilledAfter(cwd: string, ms: number): Promise<void> {
 }
 
 describe('apply killed at random points', () => {
-  it(`leaves old-or-new files, and the next apply finishes without inventing hand edits (${KILLS} kills)`, async () => {
+  it(`leaves old-or-new files, and the next apply finishes without inventing hand edits (at least ${KILLS} kills)`, async () => {
     const tree: Record<string, string> = {
       'many/template.json': JSON.stringify({
         name: 'many',
@@ -65,7 +68,7 @@ describe('apply killed at random points', () => {
     const full = performance.now() - t0;
 
     let midWrite = 0;
-    for (let k = 1; k <= KILLS; k++) {
+    for (let k = 1; k <= KILLS || (midWrite < MID_WRITE_KILLS && k <= MAX_KILLS); k++) {
       const value = `v${k}`;
       const before = readFileSync(join(root, 'd0/f0.txt'), 'utf8').split('\n')[0]!.split(': ')[1]!;
       expect(before).toBe(k === 1 ? 'calibrate' : `v${k - 1}-next`);
@@ -94,6 +97,6 @@ describe('apply killed at random points', () => {
       expect(readFileSync(join(root, `d${k % 20}/f${k}.txt`), 'utf8')).toContain(`: ${value}-next\n`);
     }
     // The test is about kills in the middle of the writes: enough of them must have landed there.
-    expect(midWrite).toBeGreaterThanOrEqual(4);
-  }, 240_000);
+    expect(midWrite).toBeGreaterThanOrEqual(MID_WRITE_KILLS);
+  }, 480_000);
 });
