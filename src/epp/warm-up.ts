@@ -6,7 +6,7 @@
  * map/join/filter/reduce, interpolation, access, comparison, arithmetic, selectors, case), not any one
  * template.
  */
-import { renderEpp } from './epp.js';
+import { compileEpp, renderEpp } from './epp.js';
 
 const CONFIG = `<%- |
   String[1] $name,
@@ -57,7 +57,38 @@ const VALUES = {
   ],
 };
 
-/** Renders the warm-up templates `times` times (twice: a first render is interpreted, a second compiled). */
+/**
+ * The operators and forms CONFIG leaves out (a function the warm-up never ran is compiled from source when a
+ * fresh process first runs it): the other comparisons and arithmetic, `unless`/`else`, string cases and
+ * selectors that miss before they match, `in`, `=~` with captures, nested access, a loop's index arithmetic.
+ */
+const OPERATORS = `<%- | Array[Hash] $rows, Integer $n = 7, String $role = 'api' | -%>
+<% $rows.each |$i, $row| { -%>
+<%= $i - 1 %> <%= $n / 2 %> <%= $n % 3 %> <%= $n / 2.0 %> <%= $n - 0.5 %> <%= -$n %>
+<%= $row['w'] < 50 %> <%= $row['w'] <= 50 %> <%= $row['w'] >= 50 %> <%= $row['name'] != 'x' %>
+<% unless $row['on'] { %>off<% } else { %>on<% } -%>
+<% case $row['role'] { 'web', 'db': { %>w<% } 'API': { %>a<% } default: { %>d<% } } -%>
+<%= $row['role'] ? { 'web' => 1, 'Worker' => 2, default => 3 } %> <%= 'api' in $row['tags'] %>
+<% if $row['name'] =~ /^([a-z]+)-([0-9]+)$/ { %><%= $1 %>#<%= $2 %><% } %> <%= $row['meta']['zone'] %>
+<% } -%>
+<%= $rows.length - $rows.filter |$r| { $r['on'] }.length %> <%= $role == 'API' %> <%= "n=\${n}" %>
+`;
+
+const OPERATOR_VALUES = {
+  rows: [
+    { name: 'app-01', w: 37, on: true, role: 'api', tags: ['api'], meta: { zone: 'a' } },
+    { name: 'app-02', w: 74, on: false, role: 'worker', tags: [], meta: { zone: 'b' } },
+    { name: 'db', w: 50, on: true, role: 'web', tags: ['x'], meta: { zone: 'c' } },
+  ],
+};
+
+/**
+ * Renders the warm-up templates `times` times (twice: a first render is interpreted, a second compiled),
+ * through both entries a library user calls (`renderEpp`, and `compileEpp(...).render(values)` without
+ * options, which has a path of its own).
+ */
 export function warmUpRenders(times = 2): void {
   for (let i = 0; i < times; i++) renderEpp(CONFIG, VALUES, { file: 'warm-up.epp' });
+  const operators = compileEpp(OPERATORS, { file: 'warm-up-operators.epp' });
+  for (let i = 0; i < times; i++) operators.render(OPERATOR_VALUES);
 }
