@@ -171,7 +171,7 @@ export class TemplateInterpreter {
       const all = new Set<string>();
       for (const p of owner.params ?? []) all.add(p.name);
       for (const name of assignedNames(owner.body)) all.add(name);
-      for (const name of all) if (name.includes('::') || /^\d+$/.test(name)) all.delete(name);
+      for (const name of all) if (name.includes('::') || isDigits(name)) all.delete(name);
       names = all;
       this.declared.set(owner, names);
     }
@@ -722,6 +722,16 @@ class Evaluation {
       return rt.nextValue(e);
     }
   }
+}
+
+/** `/^\d+$/` by char codes (no regular expression to compile in a fresh process's first render). */
+function isDigits(name: string): boolean {
+  if (name.length === 0) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 /** What `fastCall` answers for a call without a fast path. */
