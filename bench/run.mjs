@@ -47,11 +47,13 @@ const rows = existsSync(targetsFile)
   : [];
 rmSync(scratch, { recursive: true, force: true });
 
-/** `12,345 renders/s` or `123 ms`. */
+/** `12,345 renders/s`, `123 ms`, or `18 µs` below a millisecond. */
 const value = (x, unit) =>
   unit === 'renders/s'
     ? `${Math.round(x).toLocaleString('en-US')}/s`
-    : `${x < 10 ? x.toFixed(1) : Math.round(x)} ms`;
+    : x < 1
+      ? `${Math.round(x * 1000)} µs`
+      : `${x < 10 ? x.toFixed(1) : Math.round(x)} ms`;
 
 console.log('\n=== targets (each beside its anchor, measured in this run) ===');
 for (const r of rows) {
