@@ -42,6 +42,8 @@ export function identityOf(stat: StatIdentity): string {
 export class FileDigests {
   /** What this run looked up or recorded: what is saved, so that files gone from the project drop out. */
   private readonly used = new Map<string, Entry>();
+  /** Whether this run recorded anything (a lookup only ever reuses a known entry). */
+  private recorded = false;
 
   private constructor(
     private readonly file: string | undefined,
@@ -84,6 +86,7 @@ export class FileDigests {
     const settled = this.startedMs - SETTLE_MS;
     if (!(mtimeMs! < settled && ctimeMs! < settled)) return;
     this.used.set(path, [identity, hash, flags]);
+    this.recorded = true;
   }
 
   /**
@@ -105,7 +108,7 @@ export class FileDigests {
   }
 
   private changed(entries: ReadonlyMap<string, Entry>): boolean {
-    if (entries.size !== this.known.size) return true;
+    if (this.recorded || entries.size !== this.known.size) return true;
     for (const [path, entry] of entries) if (this.known.get(path) !== entry) return true;
     return false;
   }

@@ -61,6 +61,8 @@ const RESERVED = new Set(['.sync.yml', LOCK_FILE, RUN_LOCK_FILE, JOURNAL_FILE]);
 
 /** Refuses a project-relative output path that could leave the project or hit a reserved file. */
 export function checkOutputPath(path: string): void {
+  // Every planned and every locked path is checked: the common, valid case in one pass, without allocating.
+  if (isPlainRelativePath(path) && !RESERVED.has(path) && !path.endsWith(TMP_SUFFIX)) return;
   const invalid = (why: string): never => {
     throw new SyncError('SYNC_PATH_INVALID', `Output path ${JSON.stringify(path)} ${why}`, {
       path,
@@ -84,6 +86,30 @@ export function checkOutputPath(path: string): void {
       hint: '`.git/**`, `.sync.yml` and the lock file are never written by templates.',
     });
   }
+}
+
+/**
+ * Whether `path` passes the checks of `checkOutputPath` but the reserved names: not empty, no NUL, no
+ * backslash, not absolute (no leading `/`, nothing that could be a drive letter), no empty, `.`, `..`
+ * or `.git` segment. False sends the path through those checks one by one, for the message.
+ */
+function isPlainRelativePath(path: string): boolean {
+  const n = path.length;
+  if (n === 0 || (n >= 2 && path.charCodeAt(1) === 58)) return false; // `C:...` is for the slow path
+  let start = 0;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? path.charCodeAt(i) : 47;
+    if (c === 0 || c === 92) return false;
+    if (c !== 47) continue;
+    const length = i - start;
+    if (length === 0) return false;
+    if (path.charCodeAt(start) === 46) {
+      if (length === 1 || (length === 2 && path.charCodeAt(start + 1) === 46)) return false;
+      if (length === 4 && path.slice(start, i).toLowerCase() === '.git') return false;
+    }
+    start = i + 1;
+  }
+  return true;
 }
 
 /** The largest project file Pantograph reads (to compare with what a template renders): 1 GiB. */

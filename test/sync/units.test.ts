@@ -218,6 +218,13 @@ describe('output path checks', () => {
     ['.GIT/hooks/pre-commit', 'SYNC_PATH_RESERVED'],
     ['.sync.yml', 'SYNC_PATH_RESERVED'],
     ['.pantograph.lock', 'SYNC_PATH_RESERVED'],
+    ['a/', 'SYNC_PATH_INVALID'],
+    ['a/.', 'SYNC_PATH_INVALID'],
+    ['a/..', 'SYNC_PATH_INVALID'],
+    ['a\0b', 'SYNC_PATH_INVALID'],
+    ['z:x', 'SYNC_PATH_INVALID'],
+    ['x/.Git/y', 'SYNC_PATH_RESERVED'],
+    ['a/b.pantograph-tmp', 'SYNC_PATH_RESERVED'],
   ])('refuses %j', (path, code) => {
     expect(() => checkOutputPath(path)).toThrow(expect.objectContaining({ code }));
   });
@@ -225,6 +232,18 @@ describe('output path checks', () => {
   it('accepts ordinary paths', () => {
     expect(() => checkOutputPath('.github/workflows/ci.yml')).not.toThrow();
     expect(() => checkOutputPath('a/.gitignore')).not.toThrow();
+    for (const path of [
+      '..a',
+      '...',
+      'a/..b/c',
+      '1:x',
+      'ab:c',
+      'a/.pantograph.lock',
+      'a/.sync.yml',
+      '.gitx',
+    ]) {
+      expect(() => checkOutputPath(path), path).not.toThrow();
+    }
   });
 });
 
