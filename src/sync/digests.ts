@@ -34,6 +34,12 @@ export interface KnownDigest {
 /** The stat fields that make a file's identity. */
 export type StatIdentity = Pick<Stats, 'size' | 'mtimeMs' | 'ctimeMs' | 'ino'>;
 
+/** Whether a file's mtime and ctime are both {@link SETTLE_MS} older than `nowMs`: it is not racy. */
+export function isSettled(stat: Pick<Stats, 'mtimeMs' | 'ctimeMs'>, nowMs = Date.now()): boolean {
+  const settled = nowMs - SETTLE_MS;
+  return stat.mtimeMs < settled && stat.ctimeMs < settled;
+}
+
 /** A file's identity as one string (one comparison; cheap to keep for thousands of files). */
 export function identityOf(stat: StatIdentity): string {
   return `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`;
@@ -83,8 +89,7 @@ export class FileDigests {
   record(path: string, stat: StatIdentity | string, hash: string, flags = 0): void {
     const identity = typeof stat === 'string' ? stat : identityOf(stat);
     const [, mtimeMs, ctimeMs] = identity.split(':').map(Number);
-    const settled = this.startedMs - SETTLE_MS;
-    if (!(mtimeMs! < settled && ctimeMs! < settled)) return;
+    if (!isSettled({ mtimeMs: mtimeMs!, ctimeMs: ctimeMs! }, this.startedMs)) return;
     this.used.set(path, [identity, hash, flags]);
     this.recorded = true;
   }

@@ -3,8 +3,9 @@
  * path, one line per file, no timestamps), so that applying twice leaves it byte for byte the same.
  * Template settings keep their own key order: it is the order the templates saw them in.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { PlannedSource, RenderPlan } from '../engine/render-plan.js';
+import { identityOf, isSettled } from './digests.js';
 import { errnoCode, SyncError } from './errors.js';
 import { checkOutputPath, LOCK_FILE } from './paths.js';
 import { writeFileAtomic } from './write.js';
@@ -252,9 +253,21 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** The project's lock, or undefined when it has none (a new project). */
 export function readLock(projectRoot: string): LockFile | undefined {
+  const file = `${projectRoot}/${LOCK_FILE}`;
+  // Planning and the scan after it both read the lock. A settled lock whose stat is the one it had when
+  // it was parsed is that lock (the digest record's rule, digests.ts): a 10,000-file lock is not read again.
+  let identity: string | undefined;
+  try {
+    const stat = statSync(file);
+    if (isSettled(stat)) identity = identityOf(stat); // taken before the read below
+  } catch {
+    // missing or unreadable: the read says which
+  }
+  if (identity !== undefined && lastRead?.file === file && lastRead.identity === identity)
+    return lastRead.lock;
   let text: string;
   try {
-    text = readFileSync(`${projectRoot}/${LOCK_FILE}`, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return undefined;
     throw new SyncError('SYNC_UNREADABLE', `Cannot read ${LOCK_FILE}: ${errnoCode(error) ?? String(error)}`, {
@@ -262,16 +275,22 @@ export function readLock(projectRoot: string): LockFile | undefined {
       cause: error,
     });
   }
-  const file = `${projectRoot}/${LOCK_FILE}`;
-  // Planning and the scan after it both read the lock: the same bytes need no second parse.
-  if (lastRead?.text === text && lastRead.file === file) return lastRead.lock;
-  const lock = parseLock(text, file);
-  lastRead = { file, text, lock };
+  // The same bytes need no second parse either.
+  const lock = lastRead?.text === text && lastRead.file === file ? lastRead.lock : parseLock(text, file);
+  lastRead = { file, text, identity, lock };
   return lock;
 }
 
 /** The last lock parsed by `readLock` (a LockFile is read-only, so it can be handed out twice). */
-let lastRead: { readonly file: string; readonly text: string; readonly lock: LockFile } | undefined;
+let lastRead:
+  | {
+      readonly file: string;
+      readonly text: string;
+      /** Its stat identity when read, if it had settled then. */
+      readonly identity: string | undefined;
+      readonly lock: LockFile;
+    }
+  | undefined;
 
 /**
  * Writes the lock atomically and durably, only when its bytes change. Returns true when it was written.
