@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FileDigests, KnownDigest } from '../sync/digests.js';
-import { sha256 } from '../sync/hash.js';
+import { isSha256Hex, sha256 } from '../sync/hash.js';
 import { engineVersion } from '../version.js';
 import type { DataMap, LoadedTemplate, TemplateFile } from './model.js';
 import { cachedPlannedFile, type RenderContext, renderFileInto, templateFileBytes } from './render-files.js';
@@ -62,7 +62,7 @@ export function readRenderCache(file: string): Map<string, CachedRender> {
     for (const [path, entry] of Object.entries(data.files as Record<string, unknown>)) {
       if (!Array.isArray(entry) || entry.length !== 2) continue;
       const [input, hash] = entry as unknown[];
-      if (typeof input === 'string' && typeof hash === 'string' && HEX64.test(input) && HEX64.test(hash)) {
+      if (typeof input === 'string' && typeof hash === 'string' && isSha256Hex(input) && isSha256Hex(hash)) {
         cache.set(path, { input, hash });
       }
     }
@@ -71,8 +71,6 @@ export function readRenderCache(file: string): Map<string, CachedRender> {
   }
   return cache;
 }
-
-const HEX64 = /^[0-9a-f]{64}$/;
 
 /**
  * Writes the cache from a plan's files (those with a key and a known hash), unless it would say what it

@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
+import { isSha256Hex } from '../sync/hash.js';
 import { cacheRoot } from './sources/git.js';
 
 const require = createRequire(import.meta.url);
@@ -100,9 +101,7 @@ function verdictsOf(key: string): string[] {
   let known = verdicts.get(file);
   if (known === undefined) {
     try {
-      known = readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((line) => /^[0-9a-f]{64}$/.test(line));
+      known = readFileSync(file, 'utf8').split('\n').filter(isSha256Hex);
     } catch {
       known = [];
     }

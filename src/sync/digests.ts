@@ -14,6 +14,7 @@
 import type { Stats } from 'node:fs';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { isSha256Hex } from './hash.js';
 
 /** How long a file must have been left alone before its hash is recorded. */
 export const SETTLE_MS = 2000;
@@ -43,6 +44,12 @@ export function isSettled(stat: Pick<Stats, 'mtimeMs' | 'ctimeMs'>, nowMs = Date
 /** A file's identity as one string (one comparison; cheap to keep for thousands of files). */
 export function identityOf(stat: StatIdentity): string {
   return `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`;
+}
+
+/** The times of an identity made by {@link identityOf}. */
+function fieldsOf(identity: string): Pick<Stats, 'mtimeMs' | 'ctimeMs'> {
+  const [, mtimeMs, ctimeMs] = identity.split(':').map(Number);
+  return { mtimeMs: mtimeMs ?? Number.NaN, ctimeMs: ctimeMs ?? Number.NaN };
 }
 
 export class FileDigests {
@@ -87,9 +94,9 @@ export class FileDigests {
    * could hide a write in between), unless the file is racy.
    */
   record(path: string, stat: StatIdentity | string, hash: string, flags = 0): void {
+    const fields = typeof stat === 'string' ? fieldsOf(stat) : stat;
+    if (!isSettled(fields, this.startedMs)) return;
     const identity = typeof stat === 'string' ? stat : identityOf(stat);
-    const [, mtimeMs, ctimeMs] = identity.split(':').map(Number);
-    if (!isSettled({ mtimeMs: mtimeMs!, ctimeMs: ctimeMs! }, this.startedMs)) return;
     this.used.set(path, [identity, hash, flags]);
     this.recorded = true;
   }
@@ -140,18 +147,6 @@ function isEntry(value: unknown): value is Entry {
   if (!Array.isArray(value) || value.length !== 3) return false;
   const [identity, hash, flags] = value as unknown[];
   return (
-    typeof identity === 'string' &&
-    typeof flags === 'number' &&
-    typeof hash === 'string' &&
-    hash.length === 64 &&
-    isLowerHex(hash)
+    typeof identity === 'string' && typeof flags === 'number' && typeof hash === 'string' && isSha256Hex(hash)
   );
-}
-
-function isLowerHex(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
-  }
-  return true;
 }
