@@ -129,7 +129,6 @@ export async function apply(plan: RenderPlan, options: ApplyOptions = {}): Promi
         removeTempFiles(new Target(root), ['', ...plan.files.map((f) => parentDir(f.path))]);
     }
     const s = scan(plan, options);
-    options.digests?.save({ partial: (options.paths?.length ?? 0) > 0 });
     const entries = reportOf(s, options.diff === true).entries;
     const actions = new Map<Item, Action>();
     for (const item of s.items) actions.set(item, actionOf(item, force));

@@ -29,7 +29,7 @@ export interface StatusOptions {
   readonly paths?: readonly string[];
   /**
    * Hashes known from unchanged stats (see digests.ts): files they know are not read. The scan records
-   * the hashes it computes, and the record is saved after it.
+   * the hashes it computes, and saves the record.
    */
   readonly digests?: FileDigests;
 }
@@ -173,6 +173,8 @@ export function scan(plan: RenderPlan, options: Pick<StatusOptions, 'paths' | 'd
       ...(pending ? { reason: pendingReason(path) } : {}),
     });
   }
+  // What the scan hashed is kept for the next run (the bytes read later for diffs add nothing new).
+  options.digests?.save({ partial: only.length > 0 });
   return { root, target, lock, journal, isNew, items };
 }
 
@@ -277,7 +279,5 @@ export function reportOf(s: Scan, withDiff: boolean): StatusReport {
 
 /** Classifies every path of the plan against the project. Synchronous: sync fs calls measured faster. */
 export function status(plan: RenderPlan, options: StatusOptions = {}): StatusReport {
-  const s = scan(plan, options);
-  options.digests?.save({ partial: (options.paths?.length ?? 0) > 0 });
-  return reportOf(s, options.diff === true);
+  return reportOf(scan(plan, options), options.diff === true);
 }
