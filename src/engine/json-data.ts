@@ -77,12 +77,17 @@ function parseWithJsonParse(text: string): Data | undefined {
   return data !== undefined && counter.keys === keysInText ? data : undefined;
 }
 
+/** A JSON string (escapes included). */
 const STRING = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"/g;
 /** A key, once strings are emptied. */
 const KEY = /""\s*:/g;
 /** A number with a fraction or an exponent, once strings are emptied. */
 const FLOAT = /\d[.eE]/;
-const STRING_OR_FLOAT = /("[^"\\]*(?:\\[\s\S][^"\\]*)*")|-?\d+(?:\.\d+(?:[eE][-+]?\d+)?|[eE][-+]?\d+)/g;
+/** A string (kept as it is), or a number with a fraction or an exponent (marked as a Float). */
+const STRING_OR_FLOAT = new RegExp(
+  `(${STRING.source})|-?\\d+(?:\\.\\d+(?:[eE][-+]?\\d+)?|[eE][-+]?\\d+)`,
+  'g',
+);
 const markFloat = (match: string, string: string | undefined) => string ?? `"\\u0000${match}"`;
 
 /**
@@ -111,7 +116,10 @@ function fromParsed(value: unknown, counter: { keys: number }): Data | undefined
   return object as Data;
 }
 
-/** Positions of a text `JSON.parse` read: lines are counted, and the reader records offsets, on the first question. */
+/**
+ * Positions of a text `JSON.parse` read: lines are counted, and the reader records offsets, on the first
+ * question.
+ */
 class LazyJsonPositions extends PositionIndex {
   private read = false;
   private readonly lines: LineCounter;

@@ -403,7 +403,7 @@ export function cachedPlannedFile(
   // part of a 10,000-file status.
   return {
     path: file.output,
-    mode: file.executable ? 0o755 : 0o644,
+    mode: modeOf(file),
     template: ctx.template.name,
     source: file.source,
     kind: file.kind,
@@ -425,6 +425,11 @@ export function cachedPlannedFile(
   };
 }
 
+/** The mode an output is written with: executable or not, as its template file. */
+function modeOf(file: TemplateFile): number {
+  return file.executable ? 0o755 : 0o644;
+}
+
 function plannedFile(
   t: LoadedTemplate,
   file: TemplateFile,
@@ -433,7 +438,7 @@ function plannedFile(
 ): PlannedFile {
   return {
     path: file.output,
-    mode: file.executable ? 0o755 : 0o644,
+    mode: modeOf(file),
     template: t.name,
     source: file.source,
     kind: file.kind,
