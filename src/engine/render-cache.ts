@@ -1,6 +1,6 @@
 /**
  * Nothing re-rendered that did not change (issue 13). Each planned file gets an input key: a hash of
- * everything its output depends on. A cache beside the git cache (`<cache>/render/<project>.json`) keeps,
+ * everything its output depends on. A cache beside the git cache (`<cache>/render/<project>.tsv`) keeps,
  * per path, the last key and the hash of the output it gave; when the next plan finds the same key, the
  * output's hash is known and the file is rendered only if its bytes are read (a diff, a write): `status`
  * and `apply` on an unchanged project render nothing. The cache is not the lock: keys change when outputs
@@ -17,8 +17,9 @@
  * hook (settings per file).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { readRecordLines, writeRecordLines } from '../shared/record-lines.js';
 import type { FileDigests, KnownDigest } from '../sync/digests.js';
 import { isSha256Hex, sha256 } from '../sync/hash.js';
 import { engineVersion } from '../version.js';
@@ -35,17 +36,18 @@ export interface CachedRender {
 
 export type RenderCache = ReadonlyMap<string, CachedRender>;
 
-const CACHE_VERSION = 1;
+/** The cache's first line: its format and version (a cache of another version is ignored). */
+const HEADER = 'pantograph-render 2';
 const MAX_CACHE_SIZE = 256 * 1024 * 1024;
 
 /** The cache file of a project: one per project root. */
 export function renderCacheFile(cacheDir: string, root: string): string {
-  return join(cacheDir, 'render', `${projectId(root)}.json`);
+  return join(cacheDir, 'render', `${projectId(root)}.tsv`);
 }
 
 /** The digest record of a project (sync/digests.ts): one per project root, beside its render cache. */
 export function digestsFile(cacheDir: string, root: string): string {
-  return join(cacheDir, 'digests', `${projectId(root)}.json`);
+  return join(cacheDir, 'digests', `${projectId(root)}.tsv`);
 }
 
 function projectId(root: string): string {
@@ -55,20 +57,9 @@ function projectId(root: string): string {
 /** The project's render cache; empty when absent, unreadable or not ours (a cache is never trusted). */
 export function readRenderCache(file: string): Map<string, CachedRender> {
   const cache = new Map<string, CachedRender>();
-  try {
-    if (statSync(file).size > MAX_CACHE_SIZE) return cache;
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown; files?: unknown };
-    if (data.version !== CACHE_VERSION || typeof data.files !== 'object' || data.files === null) return cache;
-    for (const [path, entry] of Object.entries(data.files as Record<string, unknown>)) {
-      if (!Array.isArray(entry) || entry.length !== 2) continue;
-      const [input, hash] = entry as unknown[];
-      if (typeof input === 'string' && typeof hash === 'string' && isSha256Hex(input) && isSha256Hex(hash)) {
-        cache.set(path, { input, hash });
-      }
-    }
-  } catch {
-    // absent or damaged: everything is rendered, and the cache written anew
-  }
+  readRecordLines(file, HEADER, 2, MAX_CACHE_SIZE, (path, [input, hash]) => {
+    if (isSha256Hex(input!) && isSha256Hex(hash!)) cache.set(path, { input: input!, hash: hash! });
+  });
   return cache;
 }
 
@@ -90,14 +81,7 @@ export function writeRenderCache(
     if (old?.input !== f.input || old.hash !== f.hash) same = false;
   }
   if (same && entries.length === previous.size) return;
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ version: CACHE_VERSION, files: Object.fromEntries(entries) }));
-    renameSync(tmp, file);
-  } catch {
-    // a read-only cache directory: the next run renders again
-  }
+  writeRecordLines(file, HEADER, entries);
 }
 
 /** A file with its input key: the cached output's hash when the key is the cache's, else rendered now. */

@@ -12,24 +12,26 @@
  * its shape is checked, nothing else in it is trusted, and losing it only costs reading.
  */
 import type { Stats } from 'node:fs';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readRecordLines, writeRecordLines } from '../shared/record-lines.js';
 import { isSha256Hex } from './hash.js';
 
 /** How long a file must have been left alone before its hash is recorded. */
 export const SETTLE_MS = 2000;
 
-const VERSION = 2;
+/** The record's first line: its format and version (a record of another version is ignored). */
+const HEADER = 'pantograph-digests 3';
 /** A record larger than this is ignored (and written anew): ~100 bytes per file, so a million files. */
 const MAX_RECORD_SIZE = 128 * 1024 * 1024;
-
-/** What a file was when hashed: its stat identity, its SHA-256 and what the hasher noted about it. */
-type Entry = readonly [identity: string, hash: string, flags: number];
 
 export interface KnownDigest {
   readonly hash: string;
   /** What the caller noted of the content when it recorded it (say, whether a template calls `epp()`). */
   readonly flags: number;
+}
+
+/** What a file was when hashed: its stat identity, its SHA-256 and what the hasher noted about it. */
+interface Entry extends KnownDigest {
+  readonly identity: string;
 }
 
 /** The stat fields that make a file's identity. */
@@ -83,10 +85,10 @@ export class FileDigests {
    */
   lookup(path: string, stat: StatIdentity | string): KnownDigest | undefined {
     const entry = this.used.get(path) ?? this.known.get(path);
-    if (entry === undefined || entry[0] !== (typeof stat === 'string' ? stat : identityOf(stat)))
+    if (entry === undefined || entry.identity !== (typeof stat === 'string' ? stat : identityOf(stat)))
       return undefined;
     this.used.set(path, entry);
-    return { hash: entry[1], flags: entry[2] };
+    return entry;
   }
 
   /**
@@ -97,7 +99,7 @@ export class FileDigests {
     const fields = typeof stat === 'string' ? fieldsOf(stat) : stat;
     if (!isSettled(fields, this.startedMs)) return;
     const identity = typeof stat === 'string' ? stat : identityOf(stat);
-    this.used.set(path, [identity, hash, flags]);
+    this.used.set(path, { identity, hash, flags });
     this.recorded = true;
   }
 
@@ -109,14 +111,11 @@ export class FileDigests {
   save({ partial = false }: { partial?: boolean } = {}): void {
     const entries = partial ? new Map([...this.known, ...this.used]) : this.used;
     if (this.file === undefined || !this.changed(entries)) return;
-    try {
-      mkdirSync(dirname(this.file), { recursive: true });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ version: VERSION, files: Object.fromEntries(entries) }));
-      renameSync(tmp, this.file);
-    } catch {
-      // a read-only cache directory: the next run reads the files again
-    }
+    writeRecordLines(
+      this.file,
+      HEADER,
+      Array.from(entries, ([path, e]) => [path, [e.identity, e.hash, e.flags]] as const),
+    );
   }
 
   private changed(entries: ReadonlyMap<string, Entry>): boolean {
@@ -128,25 +127,10 @@ export class FileDigests {
 
 function readRecord(file: string): Map<string, Entry> {
   const entries = new Map<string, Entry>();
-  try {
-    if (statSync(file).size > MAX_RECORD_SIZE) return entries;
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown; files?: unknown };
-    if (data.version !== VERSION || typeof data.files !== 'object' || data.files === null) return entries;
-    const files = data.files as Record<string, unknown>;
-    for (const path in files) {
-      const entry = files[path];
-      if (isEntry(entry)) entries.set(path, entry);
-    }
-  } catch {
-    // absent or damaged: every file is read, and the record written anew
-  }
+  readRecordLines(file, HEADER, 3, MAX_RECORD_SIZE, (path, [identity, hash, flags]) => {
+    const flagBits = Number(flags);
+    if (isSha256Hex(hash!) && Number.isInteger(flagBits))
+      entries.set(path, { identity: identity!, hash: hash!, flags: flagBits });
+  });
   return entries;
-}
-
-function isEntry(value: unknown): value is Entry {
-  if (!Array.isArray(value) || value.length !== 3) return false;
-  const [identity, hash, flags] = value as unknown[];
-  return (
-    typeof identity === 'string' && typeof flags === 'number' && typeof hash === 'string' && isSha256Hex(hash)
-  );
 }

@@ -142,6 +142,9 @@ export function serializeLock(lock: LockFile): string {
  * path in it, under `files` and under `directories`, is checked as an output path is (relative, no `..`,
  * not reserved) before anything uses it, and every problem says where it is (line and column).
  */
+/** A mode as the lock writes it: octal, with a leading zero. */
+const MODE = /^0[0-7]{3,4}$/;
+
 export function parseLock(text: string, file = LOCK_FILE): LockFile {
   const bad = (why: string, offset?: number): never => {
     const { line, column } = lineColumnOf(text, offset ?? 0);
@@ -176,7 +179,10 @@ export function parseLock(text: string, file = LOCK_FILE): LockFile {
   if (!isObject(data.files)) return bad('files is not an object', keyOffset(text, 'files'));
   const filesAt = keyOffset(text, 'files');
   const files = new Map<string, LockedFile>();
-  for (const [path, f] of Object.entries(data.files)) {
+  const lockedFiles = data.files;
+  // for..in, not Object.entries: a 10,000-file lock would build 10,000 pairs first.
+  for (const path in lockedFiles) {
+    const f = lockedFiles[path];
     const why = lockedPathProblem(path);
     if (why) return bad(`file ${JSON.stringify(path)} ${why}`, valueOffset(text, path, filesAt));
     if (
@@ -185,7 +191,7 @@ export function parseLock(text: string, file = LOCK_FILE): LockFile {
       typeof f.source !== 'string' ||
       (f.kind !== 'file' && f.kind !== 'init') ||
       typeof f.mode !== 'string' ||
-      !/^0[0-7]{3,4}$/.test(f.mode) ||
+      !MODE.test(f.mode) ||
       typeof f.rendered !== 'string' ||
       typeof f.disk !== 'string'
     ) {

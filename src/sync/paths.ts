@@ -214,11 +214,12 @@ export class Target {
     const slash = path.lastIndexOf('/');
     const dir = slash < 0 ? '' : path.slice(0, slash);
     if (this.dir(dir) === 'missing') return { kind: 'missing' };
-    // A missing file is common (every `create`): the listing says so without the cost of an exception.
-    if (this.listing(dir)?.has(path.slice(slash + 1)) === false) return { kind: 'missing' };
     if (trustDigests && this.digests !== undefined) {
       const known = this.knownFile(path, this.digests);
       if (known !== undefined) return known;
+    } else if (this.listing(dir)?.has(path.slice(slash + 1)) === false) {
+      // A missing file is common (every `create`): the listing says so without the cost of an exception.
+      return { kind: 'missing' };
     }
     let fd: number;
     try {
@@ -260,16 +261,23 @@ export class Target {
   }
 
   /** The file at `path` unread, when it is a regular file (not a link) with the stat the record knows. */
+  /**
+   * The file at `path` as the digest record knows it (unread), `missing`, or undefined: the reading path
+   * reads it (and says why, for anything not a regular file). The stat tells a missing file, without a
+   * directory listing or an exception.
+   */
   private knownFile(path: string, digests: FileDigests): DiskState | undefined {
+    const abs = this.abs(path);
     let stat: Stats | undefined;
     try {
-      stat = lstatSync(this.abs(path), { throwIfNoEntry: false });
+      stat = lstatSync(abs, { throwIfNoEntry: false });
     } catch {
       return undefined; // the reading path says why
     }
-    // Anything else (gone, a link, a directory, too large) is left to the reading path and its errors.
-    if (stat === undefined || !stat.isFile() || stat.size > MAX_FILE_SIZE) return undefined;
-    const known = digests.lookup(this.abs(path), stat);
+    if (stat === undefined) return { kind: 'missing' };
+    // Anything else (a link, a directory, too large) is left to the reading path and its errors.
+    if (!stat.isFile() || stat.size > MAX_FILE_SIZE) return undefined;
+    const known = digests.lookup(abs, stat);
     return known && new UnreadFile(this, path, known.hash, stat.mode & 0o7777);
   }
 

@@ -68,7 +68,7 @@ describe.each([
   ['with the digest record', true],
 ])('the render cache, %s', (_name, withDigests) => {
   beforeEach(async () => {
-    record = withDigests ? join(tempDir('digests-'), 'record.json') : undefined;
+    record = withDigests ? join(tempDir('digests-'), 'record.tsv') : undefined;
     await next(); // records the template files' digests
   });
 
@@ -141,18 +141,25 @@ describe.each([
   it('a damaged cache file is ignored: everything is rendered, and the cache written anew', async () => {
     const { readdirSync } = await import('node:fs');
     const dir = join(env.PANTOGRAPH_CACHE_DIR!, 'render');
-    for (const name of readdirSync(dir))
-      writeFileSync(join(dir, name), '{"version":1,"files":{"one.txt":["x","y"]');
-    expect((await next()).rendered).toEqual(ALL);
-    expect((await next()).rendered).toEqual([]);
+    for (const damaged of [
+      '{"version":1,"files":{"one.txt":["x","y"]}}', // the earlier JSON cache
+      `pantograph-render 2\none.txt\t${'0'.repeat(64)}\tnot-a-hash\n`,
+    ]) {
+      for (const name of readdirSync(dir)) writeFileSync(join(dir, name), damaged);
+      expect((await next()).rendered).toEqual(ALL);
+      expect((await next()).rendered).toEqual([]);
+    }
   });
 });
 
 describe('the digest record', () => {
   it('knows every template file after a plan', async () => {
-    record = join(tempDir('digests-'), 'record.json');
+    record = join(tempDir('digests-'), 'record.tsv');
     await next();
-    const known = Object.keys(JSON.parse(readFileSync(record!, 'utf8')).files);
+    const known = readFileSync(record!, 'utf8')
+      .split('\n')
+      .slice(1, -1)
+      .map((line) => line.split('\t')[0]!);
     expect(known.filter((f) => f.startsWith(repo)).sort()).toEqual(
       [
         'a/files/one.txt.epp',
