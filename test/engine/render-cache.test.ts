@@ -98,6 +98,18 @@ describe.each([
     expect((await next()).rendered).toEqual(['one.txt']);
   });
 
+  it('the same bytes from another kind of source (a template, a file copied as it is): that file', async () => {
+    const { renameSync } = await import('node:fs');
+    // `one.txt.epp` becomes `one.txt`: the same bytes, copied instead of rendered.
+    renameSync(join(repo, 'a/files/one.txt.epp'), join(repo, 'a/files/one.txt'));
+    const copied = await next();
+    expect(copied.rendered).toEqual(['one.txt']);
+    const { plan: p } = await planProjectAt(project, { env });
+    expect(Buffer.from(p.files.find((f) => f.path === 'one.txt')!.content).toString()).toBe(
+      'one <%= $x %>\n',
+    );
+  });
+
   it("a template's settings: that template's files", async () => {
     writeFileSync(
       join(project, '.sync.yml'),
@@ -143,7 +155,7 @@ describe.each([
     const dir = join(env.PANTOGRAPH_CACHE_DIR!, 'render');
     for (const damaged of [
       '{"version":1,"files":{"one.txt":["x","y"]}}', // the earlier JSON cache
-      `pantograph-render 2\none.txt\t${'0'.repeat(64)}\tnot-a-hash\n`,
+      `pantograph-render 3\none.txt\t${'0'.repeat(65)}\tnot-a-hash\n`,
     ]) {
       for (const name of readdirSync(dir)) writeFileSync(join(dir, name), damaged);
       expect((await next()).rendered).toEqual(ALL);
