@@ -118,10 +118,12 @@ export class FileDigests {
     );
   }
 
+  /**
+   * Whether `entries` differ from the record read. Without a new record, every entry used is one read
+   * (`lookup` only reuses them, under their own path): the same number of them is the same record.
+   */
   private changed(entries: ReadonlyMap<string, Entry>): boolean {
-    if (this.recorded || entries.size !== this.known.size) return true;
-    for (const [path, entry] of entries) if (this.known.get(path) !== entry) return true;
-    return false;
+    return this.recorded || entries.size !== this.known.size;
   }
 }
 
