@@ -55,8 +55,8 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
  */
 function createLock(root: string, file: string, owner: string): boolean {
   const staged = ownerFileOf(root, process.pid);
-  writeFileSync(staged, owner, { mode: 0o644 });
   try {
+    writeFileSync(staged, owner, { mode: 0o644 }); // may fail part way (a full disk): removed below
     linkSync(staged, file);
     return true;
   } catch (error) {

@@ -185,6 +185,20 @@ try {
     expect(entries(root)).toEqual(['secret']);
   });
 
+  it('a read-only project: the run lock cannot be taken, the error says so, nothing is written', async () => {
+    const root = project();
+    put(root, 'a', 'old\n');
+    chmodSync(root, 0o555);
+    expect(await asNobody(root, 'apply', 'a=new')).toEqual({
+      ok: false,
+      code: 'SYNC_WRITE_FAILED',
+      message: 'Cannot create .pantograph.lock.lck: EACCES',
+    });
+    chmodSync(root, 0o777);
+    expect(entries(root)).toEqual(['a']);
+    expect(get(root, 'a')).toBe('old\n');
+  });
+
   it('a read-only directory: the write fails, the error says so, the lock records what was done', async () => {
     const root = project();
     mkdirSync(join(root, 'ro'));
