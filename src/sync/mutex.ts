@@ -55,15 +55,18 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
  */
 function createLock(root: string, file: string, owner: string): boolean {
   const staged = ownerFileOf(root, process.pid);
+  let written = false;
   try {
     writeFileSync(staged, owner, { mode: 0o644 }); // may fail part way (a full disk): removed below
+    written = true;
     linkSync(staged, file);
     return true;
   } catch (error) {
     const code = errnoCode(error);
+    if (!written || code === undefined) throw error;
     if (code === 'EEXIST') return false;
     if (code === 'ENOENT') return false; // our staged file was swept by a run recovering a killed one: retry
-    if (code === undefined || !NO_HARD_LINKS.has(code)) throw error;
+    if (!NO_HARD_LINKS.has(code)) throw error;
   } finally {
     removeQuietly(staged);
   }

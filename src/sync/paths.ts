@@ -260,7 +260,6 @@ export class Target {
     }
   }
 
-  /** The file at `path` unread, when it is a regular file (not a link) with the stat the record knows. */
   /**
    * The file at `path` as the digest record knows it (unread), `missing`, or undefined: the reading path
    * reads it (and says why, for anything not a regular file). The stat tells a missing file, without a

@@ -66,6 +66,15 @@ for (;;) acquireRunLock(process.argv[2]).release();
     lock.release();
   });
 
+  it('says why it cannot be created, as it is: a project directory that is not there', () => {
+    expect(() => acquireRunLock(join(tmpProject(), 'gone'))).toThrow(
+      expect.objectContaining({
+        code: 'SYNC_WRITE_FAILED',
+        message: 'Cannot create .pantograph.lock.lck: ENOENT',
+      }),
+    );
+  });
+
   it('refuses while a live run holds it, naming the pid, and leaves its lock in place', () => {
     const root = tmpProject();
     const held = acquireRunLock(root);
