@@ -11,7 +11,7 @@
  * of fields yields what is valid of it (callers check each field's shape), and writing never fails.
  */
 import { isAscii } from 'node:buffer';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 const SEPARATORS = /[\t\n\r]/;
@@ -71,6 +71,9 @@ export function writeRecordLines(
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, `${lines.join('\n')}\n`);
     renameSync(tmp, file);
+    // The same cache as JSON, as earlier versions of Pantograph wrote it (`<name>.json` beside `<name>.tsv`):
+    // never read again, so removed when its successor is first written.
+    if (file.endsWith('.tsv')) rmSync(`${file.slice(0, -4)}.json`, { force: true });
   } catch {
     // the next run computes again
   }

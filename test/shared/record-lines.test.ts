@@ -3,7 +3,7 @@
  * whatever the key's characters; what cannot be written is left out; a damaged or foreign file yields only
  * its valid entries, never an error.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRecordLines, writeRecordLines } from '../../src/shared/record-lines.js';
@@ -62,6 +62,14 @@ describe('record lines', () => {
       ['k1', ['a', '1']],
       ['k4', ['a', '1']],
     ]);
+  });
+
+  it('removes the same cache as earlier versions wrote it (JSON), and nothing else', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'r.json'), '{"version":1,"files":{}}');
+    writeFileSync(join(dir, 'other.json'), '{}');
+    writeRecordLines(join(dir, 'r.tsv'), HEADER, [['k', ['a', 1]]]);
+    expect(readdirSync(dir).sort()).toEqual(['other.json', 'r.tsv']);
   });
 
   it('never throws when the file cannot be written (the cache only costs time)', () => {
