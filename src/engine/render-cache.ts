@@ -57,10 +57,10 @@ function projectId(root: string): string {
 /** The project's render cache; empty when absent, unreadable or not ours (a cache is never trusted). */
 export function readRenderCache(file: string): Map<string, CachedRender> {
   const cache = new Map<string, CachedRender>();
-  readRecordLines(file, HEADER, 2, MAX_CACHE_SIZE, (path, [input, hash]) => {
+  readRecordLines(file, HEADER, 2, MAX_CACHE_SIZE, ([path, input, hash]) => {
     // A key is only ever compared with one computed now; the hash is trusted as an output's, so checked.
     if (input!.length === FILE_KEY_LENGTH && isSha256Hex(hash!))
-      cache.set(path, { input: input!, hash: hash! });
+      cache.set(path!, { input: input!, hash: hash! });
   });
   return cache;
 }

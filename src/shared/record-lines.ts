@@ -22,15 +22,16 @@ function writable(value: string | number): boolean {
 }
 
 /**
- * Calls `onEntry` with each entry of `file` that has `fields` fields after its key. Nothing when the file
- * is absent, larger than `maxBytes` or does not start with `header`.
+ * Calls `onEntry` with each entry of `file` that has `fields` fields after its key, as one array, the key
+ * first (no second array per line). Nothing when the file is absent, larger than `maxBytes` or does not
+ * start with `header`.
  */
 export function readRecordLines(
   file: string,
   header: string,
   fields: number,
   maxBytes: number,
-  onEntry: (key: string, fields: string[]) => void,
+  onEntry: (entry: readonly string[]) => void,
 ): void {
   let text: string;
   try {
@@ -47,7 +48,7 @@ export function readRecordLines(
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     const parts = text.slice(start, end).split('\t');
-    if (parts.length === fields + 1) onEntry(parts[0]!, parts.slice(1));
+    if (parts.length === fields + 1) onEntry(parts);
     start = end + 1;
   }
 }

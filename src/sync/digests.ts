@@ -129,10 +129,10 @@ export class FileDigests {
 
 function readRecord(file: string): Map<string, Entry> {
   const entries = new Map<string, Entry>();
-  readRecordLines(file, HEADER, 3, MAX_RECORD_SIZE, (path, [identity, hash, flags]) => {
+  readRecordLines(file, HEADER, 3, MAX_RECORD_SIZE, ([path, identity, hash, flags]) => {
     const flagBits = Number(flags);
     if (isSha256Hex(hash!) && Number.isInteger(flagBits))
-      entries.set(path, { identity: identity!, hash: hash!, flags: flagBits });
+      entries.set(path!, { identity: identity!, hash: hash!, flags: flagBits });
   });
   return entries;
 }

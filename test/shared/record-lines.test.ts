@@ -15,7 +15,7 @@ const HEADER = 'test-record 1';
 
 function readAll(file: string, fields = 2, max = 1 << 20): [string, string[]][] {
   const entries: [string, string[]][] = [];
-  readRecordLines(file, HEADER, fields, max, (key, values) => entries.push([key, values]));
+  readRecordLines(file, HEADER, fields, max, ([key, ...values]) => entries.push([key!, values]));
   return entries;
 }
 

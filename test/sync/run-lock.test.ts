@@ -3,7 +3,7 @@
  * no lock or a complete one (pid and host), which the next run judges stale and takes over. An empty lock,
  * which nobody can judge, made the next run refuse to start (found by the interrupted-writes test in CI).
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,6 +97,28 @@ setInterval(() => {}, 1000);
       '.pantograph.lock.lck.1.pantograph-tmp',
     ]);
     lock.release();
+  });
+
+  it('an empty lock (a file system without hard links, its owner starting): refused while new, taken over once old', () => {
+    const root = tmpProject();
+    const file = join(root, '.pantograph.lock.lck');
+    writeFileSync(file, '');
+    expect(() => acquireRunLock(root)).toThrow(
+      expect.objectContaining({
+        code: 'SYNC_LOCKED',
+        path: '.pantograph.lock.lck',
+        message:
+          '.pantograph.lock.lck was created just now and is still empty: another Pantograph run is starting',
+      }),
+    );
+    expect(readdirSync(root)).toEqual(['.pantograph.lock.lck']);
+    expect(readFileSync(file, 'utf8')).toBe('');
+    const old = new Date(Date.now() - 10_000);
+    utimesSync(file, old, old);
+    const lock = acquireRunLock(root);
+    expect(lock.recovered).toBe(true);
+    lock.release();
+    expect(readdirSync(root)).toEqual([]);
   });
 
   it('says why it cannot be created, as it is: a project directory that is not there', () => {
