@@ -5,6 +5,7 @@
 import type { Colors } from './format-error.js';
 import { noColors } from './format-error.js';
 import { TerminalProgress } from './progress.js';
+import { standardOutput } from './standard-output.js';
 
 export interface Io {
   out(text: string): void;
@@ -21,37 +22,47 @@ export interface Io {
 }
 
 export async function processIo(color: boolean | undefined): Promise<Io> {
-  const useColor = color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
+  const stdout = standardOutput(1, () => withEpipeExit(process.stdout));
+  const stderr = standardOutput(2, () => process.stderr);
+  const useColor = color ?? (stdout.isTerminal && !process.env.NO_COLOR);
   let colors: Colors = noColors;
   if (useColor) {
     const pc = (await import('picocolors')).default;
     colors = { red: pc.red, yellow: pc.yellow, bold: pc.bold, dim: pc.dim, cyan: pc.cyan };
   }
-  // `pantograph ... | head` closes the pipe early: that is the reader's choice, not an error to report.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw e;
-  });
   // Progress only where a person watches: standard error is a terminal (not a pipe, a file or CI's log).
-  const line = process.stderr.isTTY === true ? new TerminalProgress(process.stderr) : undefined;
+  const line = stderr.isTerminal ? new TerminalProgress(process.stderr) : undefined;
   return {
     out: (text) => {
       line?.erase();
-      process.stdout.write(text);
+      stdout.write(text);
     },
     err: (text) => {
       line?.erase();
-      process.stderr.write(text);
+      stderr.write(text);
     },
     ...(line ? { progress: (text: string | undefined) => line.update(text) } : {}),
     colors,
     // A getter: touching process.stdin sets up a stream, a cost `epp render` should not pay.
     get interactive() {
-      return process.stdout.isTTY === true && process.stdin.isTTY === true;
+      return stdout.isTerminal && process.stdin.isTTY === true;
     },
     cwd: process.cwd(),
   };
 }
+
+/** `pantograph ... | head` closes the pipe early: that is the reader's choice, not an error to report. */
+function withEpipeExit(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (!epipeHandled.has(stream)) {
+    epipeHandled.add(stream);
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
+  return stream;
+}
+const epipeHandled = new WeakSet<NodeJS.WriteStream>();
 
 /** An Io that collects output in strings (tests, library use); progress messages go to `progressLog`. */
 export function memoryIo(
