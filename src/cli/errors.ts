@@ -6,6 +6,7 @@
 import { EppError } from '../epp/errors.js';
 import { type Displayable, formatProblem } from './format-error.js';
 import type { Io } from './io.js';
+import { readableStack } from './stack.js';
 
 /** A mistake in how the command was called (bad flag value, missing file). */
 export class UsageError extends Error {
@@ -59,7 +60,8 @@ export function reportError(e: unknown, io: Io): number {
     io.err(`${formatProblem(toDisplayable(e), io.colors)}\n`);
     return 1;
   }
-  const detail = e instanceof Error ? (e.stack ?? e.message) : String(e);
+  const detail =
+    e instanceof Error ? (e.stack === undefined ? e.message : readableStack(e.stack)) : String(e);
   io.err(
     `internal error: ${detail}\nThis is a bug in Pantograph; please report it with the command you ran.\n`,
   );
