@@ -10,6 +10,8 @@ export interface GlobalOptions {
   readonly dir?: string;
   readonly format: 'text' | 'json';
   readonly color?: boolean;
+  /** The command line's arguments as given (what `status` keeps its answer under: status-memo.ts). */
+  readonly argv?: readonly string[];
 }
 
 type Action = (io: Io, global: GlobalOptions, ...args: unknown[]) => Promise<number>;
@@ -42,7 +44,7 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
   const run =
     (load: () => Promise<Action>) =>
     async (...args: unknown[]) => {
-      const global = program.opts<GlobalOptions>();
+      const global: GlobalOptions = { ...program.opts<GlobalOptions>(), argv };
       io ??= await processIo(global.color === false ? false : undefined);
       try {
         const action = await load();
@@ -246,7 +248,8 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
       .argument('[paths...]', 'only these project-relative paths, directories or globs')
       .option('--check', 'exit 2 when anything is not in its desired state (drift)')
       .option('--diff', 'show unified diffs of what apply would change')
-      .option('-a, --all', 'list stable files too'),
+      .option('-a, --all', 'list stable files too')
+      .option('--no-memo', 'plan and check everything, even where nothing changed since a clean answer'),
     true,
     true,
   ).action(run(async () => (await import('./commands/status.js')).status as Action));

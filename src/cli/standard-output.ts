@@ -45,7 +45,7 @@ export function standardOutput(fd: number, stream: () => NodeJS.WriteStream): Ou
  * `tty.isatty`, asked only of a character device: loading `node:tty` loads `net` and the streams, the
  * very cost this module avoids for a pipe or a file (which are never terminals).
  */
-function isTerminalFd(fd: number): boolean {
+export function isTerminalFd(fd: number): boolean {
   try {
     if (!fstatSync(fd).isCharacterDevice()) return false;
   } catch {

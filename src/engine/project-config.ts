@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { SYNC_FILE } from '../shared/project-files.js';
 import { decodeUtf8 } from '../shared/text-file.js';
 import { EngineError, problem } from './errors.js';
 import { shippedSchema, violationProblems } from './json-schema.js';
@@ -22,7 +23,7 @@ import {
 import type { PostCommand, Problem } from './render-plan.js';
 import { parsePointer, parseYamlData, setKey } from './yaml-data.js';
 
-export const SYNC_FILE = '.sync.yml';
+export { SYNC_FILE };
 export const SUPPORTED_VERSIONS: readonly number[] = [2];
 
 /** Reads `<root>/.sync.yml`. Throws EngineError for terminating problems; see `parseSyncConfig`. */

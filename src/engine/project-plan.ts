@@ -10,8 +10,14 @@ import { readLock } from '../sync/index.js';
 import type { LockFile } from '../sync/lock.js';
 import { plan as planProject } from './plan.js';
 import { lockedCommitOf } from './previous-output.js';
-import { loadProject, type ProjectOptions } from './project.js';
-import { digestsFile, readRenderCache, renderCacheFile, writeRenderCache } from './render-cache.js';
+import { loadProject, type Project, type ProjectOptions } from './project.js';
+import {
+  cacheable,
+  digestsFile,
+  readRenderCache,
+  renderCacheFile,
+  writeRenderCache,
+} from './render-cache.js';
 import type { RenderPlan } from './render-plan.js';
 import { cacheRoot } from './sources/git.js';
 
@@ -28,6 +34,24 @@ export interface ProjectPlan {
    * `status`/`apply` (`digests` option), which reads only the project files it does not know and saves it.
    */
   readonly digests: FileDigests;
+  /**
+   * What the plan was made from, when that is files alone: set unless a template may depend on anything
+   * else (see {@link PlanInputs}).
+   */
+  readonly inputs?: PlanInputs;
+}
+
+/**
+ * A plan made from files alone: the project's `.sync.yml`, `metadata.json` and lock, and the files of its
+ * sources' directories, with the engine and the options. So it is when every applied template's output may
+ * come from the render cache (`cacheable`: trusted, no JavaScript hook, no per-file hook), every git
+ * source is at its locked commit (a tree in the cache, not a fetch), the project is V2, and `.sync.yml`
+ * is the file on disk. A caller that finds all of these unchanged may keep what it derived from the plan
+ * (`status` keeps its answer: src/cli/status-memo.ts).
+ */
+export interface PlanInputs {
+  /** The directory of every source, in search order (the templates any of them offers may be applied). */
+  readonly sourceDirs: readonly string[];
 }
 
 export interface PlanAtOptions {
@@ -54,5 +78,24 @@ export async function planProjectAt(
   });
   const plan = await planProject(project);
   writeRenderCache(cacheFile, renderCache, plan.files);
-  return { root: project.root, lock, options, plan, digests };
+  const inputs = fromFilesAlone(project, options, how, lock)
+    ? { sourceDirs: project.sources.map((s) => s.dir) }
+    : undefined;
+  return { root: project.root, lock, options, plan, digests, ...(inputs ? { inputs } : {}) };
+}
+
+function fromFilesAlone(
+  project: Project,
+  options: ProjectOptions,
+  how: PlanAtOptions,
+  lock: LockFile | undefined,
+): boolean {
+  if (project.v1 !== undefined || options.syncText !== undefined || !project.applied.every(cacheable))
+    return false;
+  const locked = lockedCommitOf(lock);
+  return project.sources.every(
+    (s) =>
+      s.spec.type !== 'git' ||
+      (how.followRefs !== true && locked(s.spec) !== undefined && locked(s.spec) === s.commit),
+  );
 }

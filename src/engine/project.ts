@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { lineColumn } from '../epp/position.js';
+import { LOCK_FILE } from '../shared/project-files.js';
 import type { FileDigests } from '../sync/digests.js';
 import { templateCatalogue } from './available-templates.js';
 import { type AvailableTemplate, appliedOrder } from './composition.js';
@@ -21,8 +22,7 @@ import { listTemplates, resolveSources } from './sources/index.js';
 import type { V1Project } from './v1/project.js';
 import { parseYamlData } from './yaml-data.js';
 
-/** The lock file: its absence makes a project new (DESIGN 8). */
-export const LOCK_FILE = '.pantograph.lock';
+export { LOCK_FILE };
 
 export interface ProjectOptions {
   /** Git sources: use the cache only. */

@@ -14,9 +14,9 @@
 import type { Stats } from 'node:fs';
 import { readRecordLines, writeRecordLines } from '../shared/record-lines.js';
 import { isSha256Hex } from './hash.js';
+import { identityOf, isSettled, SETTLE_MS, type StatIdentity } from './stat-identity.js';
 
-/** How long a file must have been left alone before its hash is recorded. */
-export const SETTLE_MS = 2000;
+export { identityOf, isSettled, SETTLE_MS, type StatIdentity };
 
 /** The record's first line: its format and version (a record of another version is ignored). */
 const HEADER = 'pantograph-digests 3';
@@ -32,20 +32,6 @@ export interface KnownDigest {
 /** What a file was when hashed: its stat identity, its SHA-256 and what the hasher noted about it. */
 interface Entry extends KnownDigest {
   readonly identity: string;
-}
-
-/** The stat fields that make a file's identity. */
-export type StatIdentity = Pick<Stats, 'size' | 'mtimeMs' | 'ctimeMs' | 'ino'>;
-
-/** Whether a file's mtime and ctime are both {@link SETTLE_MS} older than `nowMs`: it is not racy. */
-export function isSettled(stat: Pick<Stats, 'mtimeMs' | 'ctimeMs'>, nowMs = Date.now()): boolean {
-  const settled = nowMs - SETTLE_MS;
-  return stat.mtimeMs < settled && stat.ctimeMs < settled;
-}
-
-/** A file's identity as one string (one comparison; cheap to keep for thousands of files). */
-export function identityOf(stat: StatIdentity): string {
-  return `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`;
 }
 
 /** The times of an identity made by {@link identityOf}. */

@@ -13,13 +13,12 @@ import {
   readSync,
   type Stats,
 } from 'node:fs';
+import { JOURNAL_FILE, LOCK_FILE, RUN_LOCK_FILE } from '../shared/project-files.js';
 import type { FileDigests } from './digests.js';
 import { errnoCode, SyncError } from './errors.js';
 import { sha256 } from './hash.js';
 
-export const LOCK_FILE = '.pantograph.lock';
-/** Held while a run writes, so two runs never interleave. */
-export const RUN_LOCK_FILE = '.pantograph.lock.lck';
+export { JOURNAL_FILE, LOCK_FILE, RUN_LOCK_FILE };
 /** Suffix of the file holding the new template output of a conflicting file. */
 export const NEW_SUFFIX = '.pantograph-new';
 /** Suffix of temporary files (`.<hash>.pantograph-tmp`, beside their target). */
@@ -53,9 +52,6 @@ function prefixOfBytes(text: string, bytes: number): string {
   }
   return text.slice(0, end);
 }
-
-/** The journal of a run that writes (see journal.ts). */
-export const JOURNAL_FILE = '.pantograph.lock.pending';
 
 const RESERVED = new Set(['.sync.yml', LOCK_FILE, RUN_LOCK_FILE, JOURNAL_FILE]);
 

@@ -23,7 +23,7 @@ describe('readableStack', () => {
     [
       'dist/cli/main.cjs',
       'function summaryLine(',
-      'src/cli/commands/status.ts',
+      'src/cli/commands/status-report.ts',
       'export function summaryLine(',
     ],
     [

@@ -4,16 +4,18 @@
  * is checked out once into its own read-only-by-convention tree (`.../trees/<commit>`), so two refs or a
  * locked commit of one remote can be used side by side. `offline` uses the cache only.
  *
- * Cache root: `PANTOGRAPH_CACHE_DIR`, else `$XDG_CACHE_HOME/pantograph`, else `~/.cache/pantograph`.
+ * Cache root: see cache-dir.ts.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { childProcess } from '../../shared/builtins.js';
 import { didYouMean } from '../../shared/did-you-mean.js';
+import { cacheRoot } from '../cache-dir.js';
 import { EngineError } from '../errors.js';
 import type { ResolvedSource, SourceSpec } from '../model.js';
+
+export { cacheRoot };
 
 export interface GitOptions {
   /** Project root: a git location that is a local path is relative to it. */
@@ -30,14 +32,6 @@ export interface GitOptions {
   readonly commit?: string;
   /** Hears about a clone or fetch about to start (they can take a while). */
   readonly onProgress?: (text: string) => void;
-}
-
-/** The cache root directory. */
-export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.PANTOGRAPH_CACHE_DIR) return resolve(env.PANTOGRAPH_CACHE_DIR);
-  const base =
-    env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
-  return join(base, 'pantograph');
 }
 
 /** A git location as git takes it: URLs and `host:path` as written, local paths made absolute. */

@@ -1,0 +1,110 @@
+/**
+ * `status` when the memo has no answer (see status.ts): the project planned and classified, reported as
+ * a table (state, path, template, reason) and a summary line, or as JSON.
+ */
+import { hasGlobChars } from '../../sync/glob.js';
+import type { StatusEntry, StatusReport } from '../../sync/index.js';
+import { status as syncStatus } from '../../sync/index.js';
+import type { Io } from '../io.js';
+import type { GlobalOptions } from '../main.js';
+import { engineCommand, jsonProblem, plural, printJson, printProblems, table } from '../report.js';
+import type { StatusMemo } from '../status-memo.js';
+import { checkPaths, type LoadedPlan, loadPlan, planFailed } from './apply.js';
+import type { StatusFlags } from './status.js';
+
+/** `status` once the memo had no answer: plans, reports, and keeps a clean answer in `memo`. */
+export async function statusWithPlan(
+  io: Io,
+  global: GlobalOptions,
+  paths: string[],
+  flags: StatusFlags,
+  memo: StatusMemo | undefined,
+): Promise<number> {
+  return engineCommand(io, global, async () => {
+    const loaded = await loadPlan(io, global, flags);
+    const { plan } = loaded;
+    if (planFailed(io, global, loaded.plan)) return 1;
+    checkPaths(paths, loaded);
+    const report = syncStatus(plan, { diff: flags.diff === true, paths, digests: loaded.digests });
+    let printed = '';
+    // What is printed is also kept (Object.create: `io`'s getters stay lazy, see io.ts).
+    const out: Io = Object.create(io, {
+      out: {
+        value: (text: string) => {
+          printed += text;
+          io.out(text);
+        },
+      },
+    });
+    if (global.format === 'json') {
+      printJson(out, statusJson(report, plan.problems.map(jsonProblem)));
+    } else {
+      printProblems(io, plan.problems);
+      out.out(statusText(report, flags.all === true));
+      if (flags.diff === true) out.out(diffsText(report.entries));
+    }
+    // A clean answer is kept for the next run that finds nothing changed; a glob in `delete` walks the
+    // whole project, which the memo does not watch.
+    if (!report.drift && plan.problems.length === 0 && !plan.delete.some(hasGlobChars)) {
+      memo?.save(loaded.root, loaded.inputs, answeredPaths(loaded, report), printed);
+    }
+    return flags.check === true && report.drift ? 2 : 0;
+  });
+}
+
+/** Every project path an answer was about: planned, locked (files and directories) and reported. */
+function answeredPaths(loaded: LoadedPlan, report: StatusReport): string[] {
+  const paths = loaded.plan.files.map((f) => f.path);
+  for (const path of loaded.lock?.files.keys() ?? []) paths.push(path);
+  paths.push(...(loaded.lock?.directories ?? []));
+  for (const e of report.entries) paths.push(e.path);
+  return paths;
+}
+
+export function statusJson(report: StatusReport, problems: readonly unknown[]): Record<string, unknown> {
+  return {
+    projectRoot: report.projectRoot,
+    drift: report.drift,
+    counts: report.counts,
+    entries: report.entries,
+    problems,
+  };
+}
+
+/** The table of entries (stable ones only with `all`) and the summary line. */
+export function statusText(report: StatusReport, all: boolean): string {
+  const shown = report.entries.filter((e) => all || (e.state !== 'stable' && e.state !== 'init'));
+  const rows = shown.map((e) => [e.state, e.path, e.template ?? '-', e.reason ?? '']);
+  const head = rows.length > 0 ? table(['STATE', 'PATH', 'TEMPLATE', 'REASON'], rows) : '';
+  return `${head}${summaryLine(report)}\n`;
+}
+
+/** `24 stable, 1 edited, 2 create: drift` or `all 24 files stable`. */
+export function summaryLine(report: StatusReport): string {
+  const parts = Object.entries(report.counts)
+    .filter(([, n]) => n > 0)
+    .map(([state, n]) => `${n} ${state}`);
+  if (parts.length === 0) return 'no managed files';
+  if (!report.drift) {
+    const stable = report.counts.stable + report.counts.init;
+    const rest = parts.filter((p) => !/ (stable|init)$/.test(p));
+    return `${stable === report.entries.length ? 'all ' : ''}${plural(stable, 'file')} in line${rest.length > 0 ? ` (${rest.join(', ')})` : ''}: no drift`;
+  }
+  const c = report.counts;
+  const todo = [
+    c.create + c.changed + c.adopt + c.delete + c.purge + c.conflict > 0 ? 'run `pantograph apply`' : '',
+    c.edited > 0
+      ? 'keep changes made by hand with `pantograph resolve <path>`, or restore the template output with `pantograph apply --force`'
+      : '',
+  ].filter((t) => t !== '');
+  return `${parts.join(', ')}: drift (${todo.join('; ')})`;
+}
+
+/** The entries' diffs, one after the other. */
+export function diffsText(entries: readonly StatusEntry[]): string {
+  return entries
+    .map((e) => e.diff ?? '')
+    .filter((d) => d !== '')
+    .map((d) => (d.endsWith('\n') ? d : `${d}\n`))
+    .join('');
+}

@@ -1,0 +1,242 @@
+/**
+ * `status` on a project where nothing changed gives the answer it gave last time, without planning
+ * (issue 13: most of a `status` on a small project was loading and planning what had not changed).
+ *
+ * A clean answer (no drift, no problem, nothing on standard error) is kept with the stat identity
+ * (sync/stat-identity.ts) of everything it came from: the running code, `.sync.yml`, `metadata.json`, the
+ * lock and its journal, every entry of every source's directory (a file added, removed or changed anywhere
+ * in a template repository changes one), and every path the answer was about, with its parent directories.
+ * It is kept only when the plan was made from files alone (`PlanInputs`: no JavaScript hook, no untrusted
+ * template, git sources at their locked commits) and every one of those identities is settled: older than
+ * the run by SETTLE_MS, so that a change made during the run, or within the same timestamp tick, changes
+ * an identity. The next `status` with the same arguments, options and environment compares the
+ * identities, and prints the kept answer only if every one is the same; else it plans as always. The
+ * memo is a cache in Pantograph's cache directory: its shape is checked, and losing it costs one plan.
+ */
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+// Light modules only: a kept answer is printed before the rest of Pantograph is loaded.
+import { cacheRoot } from '../engine/cache-dir.js';
+import type { PlanInputs } from '../engine/project-plan.js';
+import { JOURNAL_FILE, LOCK_FILE, SYNC_FILE } from '../shared/project-files.js';
+import { identityOf, isSettled } from '../sync/stat-identity.js';
+import { engineVersion } from '../version.js';
+
+/** The memo's format and version (a memo of another version is ignored). */
+const FORMAT = 'pantograph-status-memo 1';
+/** A larger memo is not read (about 60 bytes per path: some 250,000 paths). */
+const MAX_MEMO_SIZE = 16 * 1024 * 1024;
+/** The identity of a path that does not exist. */
+const ABSENT = '-';
+/** Stands for an identity not settled yet: a memo holding one is not written. */
+const UNSETTLED = '?';
+
+interface Memo {
+  readonly format: string;
+  /** What the answer was asked with (the memo's file name is a short hash of it). */
+  readonly request: string;
+  /** Everything else the answer depends on besides files: the engine and the environment. */
+  readonly key: string;
+  /** The project root the answer was about. */
+  readonly root: string;
+  readonly sourceDirs: readonly string[];
+  /** Project-relative paths the answer was about. */
+  readonly paths: readonly string[];
+  /** The identity of every dependency, in the order {@link dependencies} lists them. */
+  readonly identities: readonly string[];
+  readonly stdout: string;
+}
+
+/** How `status` was asked: the command line's arguments, where, and whether the output has colours. */
+export interface StatusRequest {
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  readonly colors: boolean;
+}
+
+export interface StatusMemo {
+  /** The kept answer (standard output), when every dependency is as it was; else undefined. */
+  lookup(): string | undefined;
+  /**
+   * Keeps `stdout` as the answer about the project at `root` (absolute), planned from `inputs` (none:
+   * not from files alone) and about `paths`, when every dependency is settled. Never throws.
+   */
+  save(root: string, inputs: PlanInputs | undefined, paths: readonly string[], stdout: string): void;
+}
+
+/**
+ * The memo of `status` asked as `request`: the same arguments in the same directory (so the same project)
+ * with the same engine and environment variables Pantograph reads. `startedMs`: when the run started.
+ */
+export function statusMemo(
+  request: StatusRequest,
+  env: NodeJS.ProcessEnv = process.env,
+  startedMs = Date.now(),
+): StatusMemo {
+  const asked = JSON.stringify(request);
+  const file = join(cacheRoot(env), 'status', `${fnv1a64(asked)}.json`);
+  const key = JSON.stringify({ engine: engineVersion(), code: codeIdentity(), env: relevantEnv(env) });
+  return {
+    lookup() {
+      const memo = readMemo(file); // no `try`: nothing below throws (identity() says what it cannot stat)
+      if (memo === undefined || memo.request !== asked || memo.key !== key) return undefined;
+      const now = dependencies(memo.root, memo.sourceDirs, memo.paths);
+      const then = memo.identities;
+      if (now.length !== then.length) return undefined;
+      for (let i = 0; i < now.length; i++) if (now[i] !== then[i]) return undefined;
+      return memo.stdout;
+    },
+    save(root, inputs, paths, stdout) {
+      if (inputs === undefined) return;
+      try {
+        const sorted = [...new Set(paths)].sort();
+        const identities = dependencies(root, inputs.sourceDirs, sorted, startedMs);
+        // A later run keeps it once all has settled; nor is an answer kept where something could not be stat'ed.
+        if (identities.some((id) => id === UNSETTLED || id.startsWith('!'))) return;
+        const memo: Memo = {
+          format: FORMAT,
+          request: asked,
+          key,
+          root,
+          sourceDirs: inputs.sourceDirs,
+          paths: sorted,
+          identities,
+          stdout,
+        };
+        mkdirSync(dirname(file), { recursive: true });
+        const tmp = `${file}.${process.pid}.tmp`;
+        writeFileSync(tmp, JSON.stringify(memo));
+        renameSync(tmp, file);
+      } catch {
+        // a memo that cannot be written only costs a plan next time
+      }
+    },
+  };
+}
+
+/**
+ * The identity of every dependency, in a fixed order: the project's own files, each source's directory
+ * walked (names sorted, each followed by its identity), then each path after its parent directories. With
+ * `settledBefore`, an identity not settled by then is {@link UNSETTLED}.
+ */
+function dependencies(
+  root: string,
+  sourceDirs: readonly string[],
+  paths: readonly string[],
+  settledBefore?: number,
+): string[] {
+  const out: string[] = [];
+  for (const name of [SYNC_FILE, 'metadata.json', LOCK_FILE, JOURNAL_FILE]) {
+    out.push(identity(join(root, name), settledBefore));
+  }
+  for (const dir of sourceDirs) {
+    const self = identity(dir, settledBefore);
+    out.push(self);
+    if (self !== ABSENT) walk(dir, settledBefore, out);
+  }
+  const parents = new Set<string>();
+  for (const path of paths) {
+    for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) {
+      const parent = path.slice(0, i);
+      if (!parents.has(parent)) {
+        parents.add(parent);
+        out.push(identity(join(root, parent), settledBefore));
+      }
+    }
+    out.push(identity(join(root, path), settledBefore));
+  }
+  return out;
+}
+
+/** Every entry under `dir`, depth first, names sorted: its name, then its identity. */
+function walk(dir: string, settledBefore: number | undefined, out: string[]): void {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    out.push(ABSENT); // not a directory (any more): differs from the listing recorded
+    return;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    out.push(entry.name, identity(path, settledBefore));
+    if (entry.isDirectory()) walk(path, settledBefore, out);
+  }
+}
+
+function identity(path: string, settledBefore: number | undefined): string {
+  let stat: import('node:fs').Stats | undefined;
+  try {
+    stat = lstatSync(path, { throwIfNoEntry: false });
+  } catch (e) {
+    return `!${(e as NodeJS.ErrnoException).code ?? 'error'}`; // not a memo's to judge: the plan will say
+  }
+  if (stat === undefined) return ABSENT;
+  if (settledBefore !== undefined && !isSettled(stat, settledBefore)) return UNSETTLED;
+  return `${stat.mode}:${identityOf(stat)}`;
+}
+
+/**
+ * The engine: the command line's bundle (`dist/cli/main.cjs`, beside this code in both bundles that read
+ * memos), else this very file (the sources, run by tests). A new build is another engine.
+ */
+function codeIdentity(): string {
+  const here = fileURLToPath(import.meta.url);
+  const bundle = join(dirname(here), 'main.cjs');
+  const stat = lstatSync(bundle, { throwIfNoEntry: false }) ?? lstatSync(here, { throwIfNoEntry: false });
+  return stat === undefined ? ABSENT : identityOf(stat);
+}
+
+/** The environment variables an answer may depend on: Pantograph's own, the cache's, git's, colours. */
+function relevantEnv(env: NodeJS.ProcessEnv): [string, string][] {
+  return Object.entries(env)
+    .filter(
+      (e): e is [string, string] =>
+        e[1] !== undefined && /^(PANTOGRAPH_|GIT_|XDG_CACHE_HOME$|HOME$|NO_COLOR$|FORCE_COLOR$)/.test(e[0]),
+    )
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/** A short file name for a request (FNV-1a, 64 bits): not a secret, and the memo checks its request. */
+function fnv1a64(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= BigInt(text.charCodeAt(i));
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, '0');
+}
+
+function readMemo(file: string): Memo | undefined {
+  let text: string;
+  try {
+    if (lstatSync(file).size > MAX_MEMO_SIZE) return undefined;
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  let memo: Partial<Memo> | null;
+  try {
+    memo = JSON.parse(text) as Partial<Memo> | null;
+  } catch {
+    return undefined;
+  }
+  const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+  if (
+    typeof memo !== 'object' ||
+    memo === null ||
+    memo.format !== FORMAT ||
+    typeof memo.request !== 'string' ||
+    typeof memo.key !== 'string' ||
+    typeof memo.root !== 'string' ||
+    typeof memo.stdout !== 'string' ||
+    !strings(memo.sourceDirs) ||
+    !strings(memo.paths) ||
+    !strings(memo.identities)
+  ) {
+    return undefined;
+  }
+  return memo as Memo;
+}

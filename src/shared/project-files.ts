@@ -1,0 +1,13 @@
+/**
+ * The files Pantograph keeps in a project, by name: in a module of their own, so that what only needs
+ * the names (the status memo, src/cli/status-memo.ts) loads nothing else.
+ */
+
+/** The project's configuration. */
+export const SYNC_FILE = '.sync.yml';
+/** The lock file: its absence makes a project new (DESIGN 8). */
+export const LOCK_FILE = '.pantograph.lock';
+/** Held while a run writes, so two runs never interleave. */
+export const RUN_LOCK_FILE = '.pantograph.lock.lck';
+/** The journal of a run that writes (see sync/journal.ts). */
+export const JOURNAL_FILE = '.pantograph.lock.pending';
