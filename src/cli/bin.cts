@@ -13,11 +13,12 @@ async function run(): Promise<number> {
     const code = await (await bundles.loadFastPath()).fastEppRender(args.slice(2));
     if (code !== undefined) return code;
   }
-  if (args.includes('status')) {
+  const lookUp = args.includes('status');
+  if (lookUp) {
     const code = (await bundles.loadFastStatus()).keptStatus(args);
     if (code !== undefined) return code;
   }
-  return (await bundles.loadMain()).main(args);
+  return (await bundles.loadMain()).main(args, undefined, { statusMemoMissed: lookUp });
 }
 
 void run().then((code) => {

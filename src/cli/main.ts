@@ -12,6 +12,14 @@ export interface GlobalOptions {
   readonly color?: boolean;
   /** The command line's arguments as given (what `status` keeps its answer under: status-memo.ts). */
   readonly argv?: readonly string[];
+  /** The status memo had no answer for these arguments (bin.cjs looked first): `status` plans at once. */
+  readonly statusMemoMissed?: boolean;
+}
+
+/** What the caller of {@link main} knows already. */
+export interface MainContext {
+  /** bin.cjs looked the status memo up and found no answer (fast-status.ts). */
+  readonly statusMemoMissed?: boolean;
 }
 
 type Action = (io: Io, global: GlobalOptions, ...args: unknown[]) => Promise<number>;
@@ -27,7 +35,11 @@ type ObjectKindName =
   | 'test';
 
 /** Runs the CLI with the given arguments and returns the exit code. */
-export async function main(argv: readonly string[], ioOverride?: Io): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  ioOverride?: Io,
+  context: MainContext = {},
+): Promise<number> {
   let exitCode = 0;
   let io = ioOverride;
   const program = new Command('pantograph');
@@ -44,7 +56,7 @@ export async function main(argv: readonly string[], ioOverride?: Io): Promise<nu
   const run =
     (load: () => Promise<Action>) =>
     async (...args: unknown[]) => {
-      const global: GlobalOptions = { ...program.opts<GlobalOptions>(), argv };
+      const global: GlobalOptions = { ...program.opts<GlobalOptions>(), argv, ...context };
       io ??= await processIo(global.color === false ? false : undefined);
       try {
         const action = await load();

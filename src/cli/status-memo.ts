@@ -13,7 +13,7 @@
  * identities, and prints the kept answer only if every one is the same; else it plans as always. The
  * memo is a cache in Pantograph's cache directory: its shape is checked, and losing it costs one plan.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // Light modules only: a kept answer is printed before the rest of Pantograph is loaded.
@@ -43,7 +43,7 @@ interface Memo {
   readonly sourceDirs: readonly string[];
   /** Project-relative paths the answer was about. */
   readonly paths: readonly string[];
-  /** The identity of every dependency, in the order {@link dependencies} lists them. */
+  /** The identity of every dependency, in the order {@link visitDependencies} lists them. */
   readonly identities: readonly string[];
   readonly stdout: string;
 }
@@ -79,21 +79,29 @@ export function statusMemo(
   const key = JSON.stringify({ engine: engineVersion(), code: codeIdentity(), env: relevantEnv(env) });
   return {
     lookup() {
-      const memo = readMemo(file); // no `try`: nothing below throws (identity() says what it cannot stat)
+      const memo = readMemo(file); // nothing below throws: identity() says what it cannot stat
       if (memo === undefined || memo.request !== asked || memo.key !== key) return undefined;
-      const now = dependencies(memo.root, memo.sourceDirs, memo.paths);
       const then = memo.identities;
-      if (now.length !== then.length) return undefined;
-      for (let i = 0; i < now.length; i++) if (now[i] !== then[i]) return undefined;
-      return memo.stdout;
+      let i = 0;
+      const same = visitDependencies(memo.root, memo.sourceDirs, memo.paths, (id) => id === then[i++]);
+      if (same && i === then.length) return memo.stdout;
+      // Stale for good (a ctime never goes back): removed, so that runs until the next clean answer (a
+      // project with drift, say) do not compare it again.
+      try {
+        rmSync(file, { force: true });
+      } catch {
+        // left for the next clean answer to replace
+      }
+      return undefined;
     },
     save(root, inputs, paths, stdout) {
       if (inputs === undefined) return;
       try {
         const sorted = [...new Set(paths)].sort();
-        const identities = dependencies(root, inputs.sourceDirs, sorted, startedMs);
+        const identities: string[] = [];
         // A later run keeps it once all has settled; nor is an answer kept where something could not be stat'ed.
-        if (identities.some((id) => id === UNSETTLED || id.startsWith('!'))) return;
+        const keepable = (id: string) => id !== UNSETTLED && !id.startsWith('!') && identities.push(id) > 0;
+        if (!visitDependencies(root, inputs.sourceDirs, sorted, keepable, startedMs)) return;
         const memo: Memo = {
           format: FORMAT,
           request: asked,
@@ -116,24 +124,20 @@ export function statusMemo(
 }
 
 /**
- * The identity of every dependency, in a fixed order: the project's own files, each source's directory
- * walked (names sorted, each followed by its identity), then each path after its parent directories. With
- * `settledBefore`, an identity not settled by then is {@link UNSETTLED}.
+ * Hands `take` the identity of every dependency, in a fixed order, until it returns false: the project's
+ * own files, each path after its parent directories (what users change most: a stale memo is told by its
+ * first entries), then each source's directory walked (names sorted, each followed by its identity). With
+ * `settledBefore`, an identity not settled by then is {@link UNSETTLED}. Returns whether `take` took all.
  */
-function dependencies(
+function visitDependencies(
   root: string,
   sourceDirs: readonly string[],
   paths: readonly string[],
+  take: (id: string) => boolean,
   settledBefore?: number,
-): string[] {
-  const out: string[] = [];
+): boolean {
   for (const name of [SYNC_FILE, 'metadata.json', LOCK_FILE, JOURNAL_FILE]) {
-    out.push(identity(join(root, name), settledBefore));
-  }
-  for (const dir of sourceDirs) {
-    const self = identity(dir, settledBefore);
-    out.push(self);
-    if (self !== ABSENT) walk(dir, settledBefore, out);
+    if (!take(identity(join(root, name), settledBefore))) return false;
   }
   const parents = new Set<string>();
   for (const path of paths) {
@@ -141,29 +145,35 @@ function dependencies(
       const parent = path.slice(0, i);
       if (!parents.has(parent)) {
         parents.add(parent);
-        out.push(identity(join(root, parent), settledBefore));
+        if (!take(identity(join(root, parent), settledBefore))) return false;
       }
     }
-    out.push(identity(join(root, path), settledBefore));
+    if (!take(identity(join(root, path), settledBefore))) return false;
   }
-  return out;
+  for (const dir of sourceDirs) {
+    const self = identity(dir, settledBefore);
+    if (!take(self)) return false;
+    if (self !== ABSENT && !walk(dir, take, settledBefore)) return false;
+  }
+  return true;
 }
 
-/** Every entry under `dir`, depth first, names sorted: its name, then its identity. */
-function walk(dir: string, settledBefore: number | undefined, out: string[]): void {
+/** Every entry under `dir`, depth first, names sorted: its name, then its identity (see above). */
+function walk(dir: string, take: (id: string) => boolean, settledBefore: number | undefined): boolean {
   let entries: import('node:fs').Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
-    out.push(ABSENT); // not a directory (any more): differs from the listing recorded
-    return;
+    return take(ABSENT); // not a directory (any more): differs from the listing recorded
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const path = join(dir, entry.name);
-    out.push(entry.name, identity(path, settledBefore));
-    if (entry.isDirectory()) walk(path, settledBefore, out);
+    // A name as `/name`: never taken for an identity, nor for the marks of one (`?`, `!...`).
+    if (!take(`/${entry.name}`) || !take(identity(path, settledBefore))) return false;
+    if (entry.isDirectory() && !walk(path, take, settledBefore)) return false;
   }
+  return true;
 }
 
 function identity(path: string, settledBefore: number | undefined): string {

@@ -101,7 +101,10 @@ describe('the status memo', () => {
   it('does not answer once a project file was edited, even to the same size', async () => {
     const { root } = projects.edited;
     writeFileSync(join(root, 'hello.txt'), 'HELLO world\n');
+    const memos = () => readdirSync(join(process.env.PANTOGRAPH_CACHE_DIR!, 'status')).length;
+    const before = memos();
     expect(kept(root, 'status')).toBeUndefined();
+    expect(memos()).toBe(before - 1); // stale for good: removed, not compared again on every run
     const r = await run(root, 'status');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/edited +hello\.txt/);

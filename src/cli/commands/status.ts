@@ -33,7 +33,7 @@ export async function status(
     global.argv === undefined || flags.memo === false
       ? undefined
       : statusMemo({ argv: global.argv, cwd: io.cwd, colors: io.colors !== noColors });
-  const kept = memo?.lookup();
+  const kept = global.statusMemoMissed === true ? undefined : memo?.lookup();
   if (kept !== undefined) {
     io.out(kept);
     return 0;
