@@ -1,9 +1,9 @@
 /**
- * `pantograph status [--check] [--diff] [--all] [PATH...]`: every path of the plan, the lock and `delete`
- * classified against the project (DESIGN 8), as a table (state, path, template, reason) and a summary
- * line. Stable and `init` files are counted but listed only with `--all`. `--check` exits 2 on drift
- * (anything not in its desired state), so CI can fail on it; errors exit 1. Git sources stay at their
- * locked commits, so upstream moving is no drift.
+ * `pantograph status [--check] [--diff] [--all] [--no-memo] [PATH...]`: every path of the plan, the lock
+ * and `delete` classified against the project (DESIGN 8), as a table (state, path, template, reason) and
+ * a summary line. Stable and `init` files are counted but listed only with `--all`. `--check` exits 2 on
+ * drift (anything not in its desired state), so CI can fail on it; errors exit 1. Git sources stay at
+ * their locked commits, so upstream moving is no drift.
  *
  * Where nothing changed since a clean answer, that answer is printed again (status-memo.ts) before the
  * rest of Pantograph is even loaded; else status-report.ts plans and reports.
