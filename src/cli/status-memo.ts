@@ -153,13 +153,22 @@ function visitDependencies(
   for (const dir of sourceDirs) {
     const self = identity(dir, settledBefore);
     if (!take(self)) return false;
-    if (self !== ABSENT && !walk(dir, take, settledBefore)) return false;
+    if (self !== ABSENT && !walk(dir, take, settledBefore, true)) return false;
   }
   return true;
 }
 
-/** Every entry under `dir`, depth first, names sorted: its name, then its identity (see above). */
-function walk(dir: string, take: (id: string) => boolean, settledBefore: number | undefined): boolean {
+/**
+ * Every entry under `dir`, depth first, names sorted: its name, then its identity (see above). At a
+ * source's top (`sourceRoot`), entries named `.*` are left out: no template is named so (sources/index.ts),
+ * and a template repository's own `.git` would be thousands of files that change with every fetch.
+ */
+function walk(
+  dir: string,
+  take: (id: string) => boolean,
+  settledBefore: number | undefined,
+  sourceRoot = false,
+): boolean {
   let entries: import('node:fs').Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -168,6 +177,7 @@ function walk(dir: string, take: (id: string) => boolean, settledBefore: number 
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
+    if (sourceRoot && entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
     // A name as `/name`: never taken for an identity, nor for the marks of one (`?`, `!...`).
     if (!take(`/${entry.name}`) || !take(identity(path, settledBefore))) return false;

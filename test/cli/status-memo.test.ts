@@ -71,6 +71,7 @@ const names = [
   'symlink',
   'env',
   'damaged',
+  'gitdir',
 ] as const;
 const projects = {} as Record<(typeof names)[number], Fixture>;
 
@@ -79,6 +80,8 @@ beforeAll(async () => {
     // `conf/` there before: the lock does not name it as a directory Pantograph made.
     projects[name] = await appliedProject({}, '', name === 'symlink' ? { 'conf/own.txt': 'mine\n' } : {});
   }
+  // A template repository that is a git working copy: its `.git` is no input of a plan.
+  mkdirSync(join(projects.gitdir.repo, '.git', 'objects'), { recursive: true });
   await new Promise((done) => setTimeout(done, SETTLE_MS + 100));
   // The answer each test starts from: kept, and given again.
   for (const name of names) {
@@ -157,6 +160,15 @@ describe('the status memo', () => {
     expect(readFileSync(join(root, '.pantograph.lock'), 'utf8')).not.toContain('"conf"');
     renameSync(join(root, 'conf'), join(root, 'elsewhere'));
     symlinkSync(join(root, 'elsewhere'), join(root, 'conf'));
+    expect(kept(root, 'status')).toBeUndefined();
+  });
+
+  it("still answers when only the template repository's .git changed (a fetch, a commit elsewhere)", () => {
+    const { root, repo } = projects.gitdir;
+    writeFileSync(join(repo, '.git', 'objects', 'pack-1'), 'objects');
+    writeFileSync(join(repo, '.git', 'FETCH_HEAD'), 'abc');
+    expect(kept(root, 'status')).toBe(CLEAN);
+    writeFileSync(join(repo, 't', 'files', 'conf', 'app.conf'), 'plain = false\n'); // a template file: no answer
     expect(kept(root, 'status')).toBeUndefined();
   });
 
