@@ -209,12 +209,16 @@ function codeIdentity(): string {
   return stat === undefined ? ABSENT : identityOf(stat);
 }
 
-/** The environment variables an answer may depend on: Pantograph's own, the cache's, git's, colours. */
+/**
+ * The environment variables an answer may depend on: Pantograph's own, the cache's, colours. Not git's: a
+ * kept answer's git sources are trees in the cache, git is not run, and its variables may hold secrets,
+ * which the memo, written in plain text, must not.
+ */
 function relevantEnv(env: NodeJS.ProcessEnv): [string, string][] {
   return Object.entries(env)
     .filter(
       (e): e is [string, string] =>
-        e[1] !== undefined && /^(PANTOGRAPH_|GIT_|XDG_CACHE_HOME$|HOME$|NO_COLOR$|FORCE_COLOR$)/.test(e[0]),
+        e[1] !== undefined && /^(PANTOGRAPH_|XDG_CACHE_HOME$|HOME$|NO_COLOR$|FORCE_COLOR$)/.test(e[0]),
     )
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }

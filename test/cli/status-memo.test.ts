@@ -206,6 +206,27 @@ describe('the status memo', () => {
   });
 });
 
+describe('no secret in a memo', () => {
+  it("holds no git variable's value, and nothing is kept with a V1 repository's URL", async () => {
+    const { root } = projects.same;
+    const memoTexts = () => {
+      const dir = join(process.env.PANTOGRAPH_CACHE_DIR!, 'status');
+      return readdirSync(dir).map((n) => readFileSync(join(dir, n), 'utf8'));
+    };
+    vi.stubEnv('GIT_HTTP_EXTRAHEADER', 'Authorization: Bearer s3cret-token');
+    try {
+      expect((await run(root, 'status', '--all')).code).toBe(0);
+      expect(kept(root, 'status', '--all')).toContain('hello.txt'); // kept, under this environment
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    const url = 'https://user:s3cret-password@git.example.com/templates.git';
+    await run(root, 'status', '--template-url', url);
+    expect(kept(root, 'status', '--template-url', url)).toBeUndefined();
+    for (const text of memoTexts()) expect(text).not.toMatch(/s3cret/);
+  });
+});
+
 describe('answers the memo does not keep', () => {
   it('any under --no-memo (and that run keeps nothing either)', async () => {
     const { root } = projects.same;

@@ -28,9 +28,13 @@ export async function status(
   paths: string[],
   flags: StatusFlags,
 ): Promise<number> {
-  // Kept answers are only for the command line as typed (`main` gives its arguments).
+  // Kept answers are only for the command line as typed (`main` gives its arguments), and not with a V1
+  // repository's URL among them (it may carry credentials; the memo is written in plain text).
   const memo =
-    global.argv === undefined || flags.memo === false
+    global.argv === undefined ||
+    flags.memo === false ||
+    flags.templateUrl !== undefined ||
+    flags.templateRef !== undefined
       ? undefined
       : statusMemo({ argv: global.argv, cwd: io.cwd, colors: io.colors !== noColors });
   const kept = global.statusMemoMissed === true ? undefined : memo?.lookup();
