@@ -211,8 +211,8 @@ function codeIdentity(): string {
 
 /**
  * The environment variables an answer may depend on: Pantograph's own, the cache's, colours. Not git's: a
- * kept answer's git sources are trees in the cache, git is not run, and its variables may hold secrets,
- * which the memo, written in plain text, must not.
+ * kept answer's git sources are trees in the cache at the commits the lock names (watched as files), and
+ * git's variables may hold secrets, which the memo, written in plain text, must not.
  */
 function relevantEnv(env: NodeJS.ProcessEnv): [string, string][] {
   return Object.entries(env)
