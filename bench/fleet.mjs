@@ -7,8 +7,10 @@
  *   fleet apply, N repositories       `pantograph fleet apply` after a setting changed in all  vs a loop of `pantograph -C repo apply`
  *   fleet status, N git remotes       `pantograph fleet status` fetching each clone           vs a loop of `git fetch` + `pantograph status`
  *
- * The first two use `path:` repositories (directories used in place); both sides do the same work on the
- * same directories: for apply, each side first changes the same setting of every repository's .sync.yml (to
+ * Every row plans every repository on both sides: the fleet runs `--fresh` (no resume state), the loop's
+ * `status` runs `--no-memo` (no kept answer; both are on by default, and answer an unchanged repository
+ * without planning it). The first two use `path:` repositories (directories used in place); both sides do
+ * the same work on the same directories: for apply, each side first changes the same setting of every repository's .sync.yml (to
  * a value the other side did not use), so each run writes the same files. The third clones N bare remotes
  * once (not timed), then times a run that fetches every clone and plans it against a loop doing the same
  * with git and the CLI. Target: the fleet at least 3x faster. Each figure is the wall time of one run,
@@ -102,18 +104,20 @@ function main() {
       `version: 1\nrepositories:\n${names.map((n) => `  - { name: ${n}, path: repos/${n} }`).join('\n')}\n`,
     );
 
-    // status: both sides see every repository in line.
+    // status: both sides see every repository in line, and plan every one of them: the fleet `--fresh`
+    // (without its resume state), the loop `--no-memo` (without the status memo, src/cli/status-memo.ts).
+    // With their defaults, neither would plan a repository that did not change.
     const status = { fleet: [], loop: [] };
     for (let i = 0; i < RUNS; i++) {
       status.fleet.push(run(process.execPath, [cli, 'fleet', 'status', '--fresh'], { cwd: dir, env }).ms);
       const t0 = performance.now();
-      for (const d of dirs) run(process.execPath, [cli, '-C', d, 'status'], { env });
+      for (const d of dirs) run(process.execPath, [cli, '-C', d, 'status', '--no-memo'], { env });
       status.loop.push(performance.now() - t0);
     }
     addRow(
       `fleet status, ${REPOS} repositories`,
       median(status.fleet),
-      '`pantograph status` loop',
+      '`pantograph status --no-memo` loop',
       median(status.loop),
     );
 
@@ -163,14 +167,14 @@ function main() {
         const clone = join(loopClones, n);
         run('git', ['fetch', '--quiet', 'origin'], { cwd: clone });
         run('git', ['checkout', '--quiet', '--force', '--detach', 'origin/main'], { cwd: clone });
-        run(process.execPath, [cli, '-C', clone, 'status'], { env });
+        run(process.execPath, [cli, '-C', clone, 'status', '--no-memo'], { env }); // as above
       }
       gitRuns.loop.push(performance.now() - t0);
     }
     addRow(
       `fleet status, ${REPOS} git remotes (fetch each)`,
       median(gitRuns.fleet),
-      'git fetch + `pantograph status` loop',
+      'git fetch + `status --no-memo` loop',
       median(gitRuns.loop),
     );
 
