@@ -13,7 +13,7 @@
  * template and of the project: the least any tool must do to know that nothing changed without a cache.
  * Pantograph keeps such a cache (the digest record, docs/decisions.md): a file whose stat is unchanged is
  * not read, once it is 2 s old (younger files are always read). And `status` keeps its last clean answer
- * with the stat identities of everything it came from (src/cli/status-memo.ts), given again while all are
+ * with the stat identities of everything it came from (src/engine/answer-memo.ts), given again while all are
  * the same and 2 s old. The set-up waits those 2 s after writing each project, as any project has settled
  * between a user's commands. Beside each `status` row, a detail row: `status --no-memo`, which plans and
  * checks everything (the digest record still answering for unchanged files).

@@ -105,7 +105,7 @@ function main() {
     );
 
     // status: both sides see every repository in line, and plan every one of them: the fleet `--fresh`
-    // (without its resume state), the loop `--no-memo` (without the status memo, src/cli/status-memo.ts).
+    // (without its resume state), the loop `--no-memo` (without the status memo, src/engine/answer-memo.ts).
     // With their defaults, neither would plan a repository that did not change.
     const status = { fleet: [], loop: [] };
     for (let i = 0; i < RUNS; i++) {

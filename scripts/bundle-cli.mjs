@@ -10,7 +10,7 @@
  *   CI, where start-up is most of the run), with the yaml package (values files; loaded from node_modules
  *   and compiled on first use it was ~100 ms of a ~300 ms run); warmed up by rendering a small template and
  *   reading a small YAML document.
- * - `dist/cli/fast-status.cjs`: `pantograph status` answered from its memo (src/cli/status-memo.ts);
+ * - `dist/cli/fast-status.cjs`: `pantograph status` answered from its memo (src/engine/answer-memo.ts);
  * - `dist/lib/pantograph.cjs`: the library, behind the package's entries (see the end of this file).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -8,6 +8,7 @@
  * ```
  */
 
+export { type AnswerMemo, answerMemo } from './engine/answer-memo.js';
 // `pantograph convert`: a PDK V1 .sync.yml turned into V2.
 export {
   type Conversion,
@@ -38,7 +39,12 @@ export {
   type SettingOrigin,
 } from './engine/plan.js';
 export { LOCK_FILE, loadProject, type Project, type ProjectOptions } from './engine/project.js';
-export { type PlanAtOptions, type ProjectPlan, planProjectAt } from './engine/project-plan.js';
+export {
+  type PlanAtOptions,
+  type PlanInputs,
+  type ProjectPlan,
+  planProjectAt,
+} from './engine/project-plan.js';
 // Template repositories and composition: a project's .sync.yml -> a RenderPlan (pure data).
 export type {
   PlannedFile,

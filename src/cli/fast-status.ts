@@ -9,7 +9,7 @@ import { statusMemo } from './status-memo.js';
 
 /** Prints the kept answer and returns the exit code (0), or undefined when there is none. */
 export function keptStatus(argv: readonly string[]): number | undefined {
-  const kept = statusMemo({ argv, cwd: process.cwd(), colors: colorsFor(argv) }).lookup();
+  const kept = statusMemo(argv, process.cwd(), colorsFor(argv)).lookup();
   if (kept === undefined) return undefined;
   standardOutput(1, () => process.stdout).write(kept);
   return 0;

@@ -47,7 +47,7 @@ export interface ProjectPlan {
  * come from the render cache (`cacheable`: trusted, no JavaScript hook, no per-file hook), every git
  * source is at its locked commit (a tree in the cache, not a fetch), the project is V2, and `.sync.yml`
  * is the file on disk. A caller that finds all of these unchanged may keep what it derived from the plan
- * (`status` keeps its answer: src/cli/status-memo.ts).
+ * (`status` keeps its answer: answer-memo.ts).
  */
 export interface PlanInputs {
   /** The directory of every source, in search order (the templates any of them offers may be applied). */

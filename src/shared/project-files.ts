@@ -1,6 +1,6 @@
 /**
  * The files Pantograph keeps in a project, by name: in a module of their own, so that what only needs
- * the names (the status memo, src/cli/status-memo.ts) loads nothing else.
+ * the names (the answer memo, src/engine/answer-memo.ts) loads nothing else.
  */
 
 /** The project's configuration. */

@@ -1,6 +1,6 @@
 /**
  * A file's stat identity (size, mtime, ctime, inode) and when it can be trusted: what the digest record
- * (digests.ts) and the status memo (src/cli/status-memo.ts) know a file by without reading it. Any write
+ * (digests.ts) and the answer memo (src/engine/answer-memo.ts) know a file by without reading it. Any write
  * changes ctime, which no user can set back. A file whose ctime or mtime is less than {@link SETTLE_MS}
  * older than the run that looked at it is "racy": it could change again within the same timestamp tick
  * (1-2 s on some file systems) and keep its identity, so it is never recorded.

@@ -1,5 +1,5 @@
 /**
- * `status` keeps a clean answer and gives it again while nothing it came from changed (src/cli/status-memo.ts).
+ * `status` keeps a clean answer and gives it again while nothing it came from changed (src/engine/answer-memo.ts).
  * Every kind of input is changed once after an answer was kept: the memo must not answer, and `status`
  * must report the change. Files must have settled (SETTLE_MS) before an answer is kept, so the projects
  * are all made first and the tests wait once.
@@ -55,7 +55,7 @@ async function appliedProject(
 }
 
 /** What the memo answers now for `pantograph ...argv` in `cwd` (as the command line asks it). */
-const kept = (cwd: string, ...argv: string[]) => statusMemo({ argv, cwd, colors: false }).lookup();
+const kept = (cwd: string, ...argv: string[]) => statusMemo(argv, cwd, false).lookup();
 
 const CLEAN = 'all 2 files in line: no drift\n';
 
@@ -104,7 +104,7 @@ describe('the status memo', () => {
   it('does not answer once a project file was edited, even to the same size', async () => {
     const { root } = projects.edited;
     writeFileSync(join(root, 'hello.txt'), 'HELLO world\n');
-    const memos = () => readdirSync(join(process.env.PANTOGRAPH_CACHE_DIR!, 'status')).length;
+    const memos = () => readdirSync(join(process.env.PANTOGRAPH_CACHE_DIR!, 'answers')).length;
     const before = memos();
     expect(kept(root, 'status')).toBeUndefined();
     expect(memos()).toBe(before - 1); // stale for good: removed, not compared again on every run
@@ -185,7 +185,7 @@ describe('the status memo', () => {
 
   it('ignores a damaged or foreign memo, and answers again after the next clean run', async () => {
     const { root } = projects.damaged;
-    const dir = join(process.env.PANTOGRAPH_CACHE_DIR!, 'status');
+    const dir = join(process.env.PANTOGRAPH_CACHE_DIR!, 'answers');
     const memoFile = readdirSync(dir)
       .map((n) => join(dir, n))
       .find((f) => readFileSync(f, 'utf8').includes(JSON.stringify(root).slice(1, -1)))!;
@@ -195,7 +195,7 @@ describe('the status memo', () => {
       '{',
       'null',
       '[]',
-      good.replace('"stdout"', '"stdoot"'),
+      good.replace('"answer"', '"answr"'),
       good.replace(/"identities":\["/, '"identities":[1,"'),
     ]) {
       writeFileSync(memoFile, bad);
@@ -210,7 +210,7 @@ describe('no secret in a memo', () => {
   it("holds no git variable's value, and nothing is kept with a V1 repository's URL", async () => {
     const { root } = projects.same;
     const memoTexts = () => {
-      const dir = join(process.env.PANTOGRAPH_CACHE_DIR!, 'status');
+      const dir = join(process.env.PANTOGRAPH_CACHE_DIR!, 'answers');
       return readdirSync(dir).map((n) => readFileSync(join(dir, n), 'utf8'));
     };
     vi.stubEnv('GIT_HTTP_EXTRAHEADER', 'Authorization: Bearer s3cret-token');
@@ -296,7 +296,7 @@ describe('the built command', () => {
     await new Promise((done) => setTimeout(done, SETTLE_MS + 100));
     const first = status();
     expect(first.stdout).toBe(CLEAN);
-    expect(readdirSync(join(cache, 'status'))).toHaveLength(1);
+    expect(readdirSync(join(cache, 'answers'))).toHaveLength(1);
     const second = status();
     expect({ code: second.status, stdout: second.stdout, stderr: second.stderr }).toEqual({
       code: 0,

@@ -2,13 +2,14 @@
  * `status` when the memo has no answer (see status.ts): the project planned and classified, reported as
  * a table (state, path, template, reason) and a summary line, or as JSON.
  */
+
+import type { AnswerMemo } from '../../engine/answer-memo.js';
 import { hasGlobChars } from '../../sync/glob.js';
 import type { StatusEntry, StatusReport } from '../../sync/index.js';
 import { status as syncStatus } from '../../sync/index.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import { engineCommand, jsonProblem, plural, printJson, printProblems, table } from '../report.js';
-import type { StatusMemo } from '../status-memo.js';
 import { checkPaths, type LoadedPlan, loadPlan, planFailed } from './apply.js';
 import type { StatusFlags } from './status.js';
 
@@ -18,7 +19,7 @@ export async function statusWithPlan(
   global: GlobalOptions,
   paths: string[],
   flags: StatusFlags,
-  memo: StatusMemo | undefined,
+  memo: AnswerMemo | undefined,
 ): Promise<number> {
   return engineCommand(io, global, async () => {
     const loaded = await loadPlan(io, global, flags);
