@@ -57,8 +57,12 @@ function parse(args: readonly string[]) {
  */
 export async function warmUp(): Promise<void> {
   const { renderEpp } = await import('../epp/index.js');
-  // A values file is YAML most of the time: its reader's code is in the cache too (~40 ms of a run
-  // otherwise, compiling the yaml package's functions on first use).
+  // A values file is YAML most of the time: its readers' code is in the cache too (~40 ms of a run
+  // otherwise, compiling the yaml package's functions on first use), the simple one's and the package's.
+  const { readSimpleYaml } = await import('../shared/simple-yaml.js');
+  readSimpleYaml(
+    '# values\nname: x\nport: 8443\nratio: 2.5\non: true\nnone: ~\nlist:\n  - a\n  - b: "c"\n    d: \'e\'\nmap:\n  k: v # c\n',
+  );
   const { parseDocument } = await import('yaml');
   parseDocument(
     'name: x\nport: 8443\nratio: 2.5\non: true\nnone: ~\nlist:\n  - a\n  - { b: "c", d: [1, 2] }\nmap:\n  k: \'v\'\n',

@@ -39,6 +39,24 @@ describe('pantograph epp render (built CLI)', () => {
     expect(run(['epp', 'render', 't.epp', '--values-file', 'v.yaml'], dir).stdout).toBe('Hello yaml 3.0\n');
   });
 
+  it('reads a YAML values file the simple reader declines with the yaml package, to the same values', () => {
+    writeFileSync(
+      join(dir, 'y.epp'),
+      '<%- | Array $xs, Hash $h, String $s, Integer $n | -%>\n<%= $xs %> <%= $h %> <%= $s %> <%= $n + 1 %>',
+    );
+    // Block YAML (the simple reader's) and the same data with anchors, flow collections and an escape.
+    writeFileSync(join(dir, 'simple.yaml'), 'xs:\n  - a\n  - 2.0\nh:\n  k: v\ns: "x y"\nn: 0x10\n');
+    writeFileSync(join(dir, 'full.yaml'), 'xs: [a, 2.0]\nh: &h {k: v}\ns: "x\\x20y"\nn: 0x10\n');
+    const expected = '[a, 2.0] {k => v} x y 17\n';
+    expect(run(['epp', 'render', 'y.epp', '--values-file', 'simple.yaml'], dir).stdout).toBe(expected);
+    expect(run(['epp', 'render', 'y.epp', '--values-file', 'full.yaml'], dir).stdout).toBe(expected);
+    // A broken file is the yaml package's to report, with its position.
+    writeFileSync(join(dir, 'bad.yaml'), 'a: 1\na: 2\n');
+    const bad = run(['epp', 'render', 'y.epp', '--values-file', 'bad.yaml'], dir);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('bad.yaml:2:1: Map keys must be unique');
+  });
+
   it('reads Integers exactly beyond 2^53 and tells 2 from 2.0 in values files and --values', () => {
     writeFileSync(
       join(dir, 'n.epp'),

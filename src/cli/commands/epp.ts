@@ -9,6 +9,7 @@ import { delimitersProblem } from '../../epp/lexer.js';
 import { fromJs } from '../../epp/runtime/convert.js';
 import { isHash, type PHash } from '../../epp/runtime/values.js';
 import { findSyntaxErrors } from '../../epp/validate.js';
+import { readSimpleYaml } from '../../shared/simple-yaml.js';
 import { decodeUtf8 } from '../../shared/text-file.js';
 import { toDisplayable, UsageError } from '../errors.js';
 import { formatProblem } from '../format-error.js';
@@ -194,20 +195,21 @@ function jsonHash(text: string, label: string): PHash {
   return data;
 }
 
-/** Parses JSON or YAML keeping Puppet's Integer/Float distinction (`1` vs `1.0`). */
+/**
+ * Parses JSON or YAML keeping Puppet's Integer/Float distinction (`1` vs `1.0`). A simple document (block
+ * YAML, the usual values file) is read without loading the yaml package, which reads the same data but
+ * costs a short process most of its time (see shared/simple-yaml.ts); any other goes to the package.
+ */
 async function parseDataText(text: string, label: string): Promise<PHash> {
+  const simple = readSimpleYaml(text);
+  if (simple !== undefined) return valuesHash(simple, label);
   const { LineCounter, parseDocument, visit } = await import('yaml');
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { intAsBigInt: true, prettyErrors: false, lineCounter });
   const problem = doc.errors[0];
   if (problem) {
-    const [line, column] = problem.linePos?.[0]
-      ? [problem.linePos[0].line, problem.linePos[0].col]
-      : [undefined, undefined];
-    const error = new UsageError(
-      `${label}${line !== undefined ? `:${line}:${column}` : ''}: ${problem.message.split('\n')[0]}`,
-    );
-    throw error;
+    const { line, col } = lineCounter.linePos(problem.pos[0]);
+    throw new UsageError(`${label}:${line}:${col}: ${problem.message.split('\n')[0]}`);
   }
   let plain: unknown;
   try {
@@ -228,6 +230,11 @@ async function parseDataText(text: string, label: string): Promise<PHash> {
       'nested aliases multiply: write the values out, or alias less deeply',
     );
   }
+  return valuesHash(plain, label);
+}
+
+/** The data of a YAML values file as the hash of values (an empty file: none). */
+function valuesHash(plain: unknown, label: string): PHash {
   const data = fromJs(plain, { numbers: 'float' });
   if (data === undefined) return new Map();
   if (!isHash(data)) throw new UsageError(`${label}: values must be a hash (a JSON object or YAML mapping)`);
