@@ -2,7 +2,8 @@
  * The simple YAML reader (`epp render --values-file`'s fast path) against the `yaml` package it stands in
  * for: on every document it reads, it must give what `parseDocument(text, { intAsBigInt: true }).toJS()`
  * gives, and it must leave to the package every document the package rejects. Checked on the values files
- * users write and on generated documents full of YAML's corner cases (seeded: `YAML_SEED=<n>` replays).
+ * users write and on generated documents full of YAML's corner cases (seeded: `YAML_SEED=<n>` replays a run,
+ * `YAML_RUNS=<n>` checks more documents than the 3,000 of a run and prints how many were read).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -124,6 +125,13 @@ describe('simple YAML', () => {
     ]) {
       expect(readSimpleYaml(text), JSON.stringify(text)).toBeUndefined();
     }
+  });
+
+  it('leaves deep nesting to the yaml package rather than recursing without end', () => {
+    const deep = (levels: number) =>
+      Array.from({ length: levels }, (_, i) => `${' '.repeat(i)}k:`).join('\n');
+    expect(readSimpleYaml(`${deep(50)} 1\n`)).toBeDefined();
+    expect(readSimpleYaml(`${deep(5000)} 1\n`)).toBeUndefined();
   });
 
   it('agrees with the yaml package on generated documents', () => {
