@@ -8,6 +8,7 @@
  *   status, 10,000 files, unchanged    `pantograph status`, a template of 10,000 .epp files   vs the floor
  *   apply, 10,000 files, no change     `pantograph apply` on that project, already applied    vs the floor
  *   epp render one-shot, YAML values   `pantograph epp render T --values-file V.yaml`         vs `puppet epp render`
+ *   (detail) apply, 3,000 new files    a first `pantograph apply` of 3,000 files in one directory vs `cp -r`
  *
  * The floor of the 10,000-file rows is a node process that stats, reads and sha256-hashes every file of the
  * template and of the project: the least any tool must do to know that nothing changed without a cache.
@@ -44,6 +45,7 @@ const option = (name, fallback) => {
 };
 const FILES = Number(option('--files', 10_000));
 const RUNS = Number(option('--runs', 7));
+const FLAT_FILES = 3_000;
 const targetsFile = option('--targets-file', undefined);
 
 const median = (xs) => {
@@ -200,6 +202,18 @@ async function main() {
       1.5,
     );
 
+    const flat = flatTemplate(dir, FLAT_FILES);
+    const firstApply = alternateFresh(dir, {
+      apply: (into) => [process.execPath, [cli, '-C', flatProject(into, flat), 'apply'], { env }],
+      copy: (into) => ['cp', ['-r', flat.files, into]],
+    });
+    addDetail(
+      `apply, ${FLAT_FILES.toLocaleString('en-US')} new files in one directory`,
+      firstApply.apply,
+      '`cp -r` of the same files',
+      firstApply.copy,
+    );
+
     const valuesYaml = join(dir, 'values.yaml');
     writeFileSync(valuesYaml, valuesAsYaml());
     const template = join(fixtures, 'config.epp');
@@ -235,6 +249,44 @@ async function main() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A template of `n` plain files in one directory (a first apply writes them all into one directory). */
+function flatTemplate(dir, n) {
+  const repo = join(dir, 'flat-repo');
+  const files = mkdirp(join(repo, 'flat', 'files'));
+  writeFileSync(join(repo, 'flat', 'template.json'), JSON.stringify({ name: 'flat', version: '1.0.0' }));
+  for (let i = 0; i < n; i++) writeFileSync(join(files, `f${i}.txt`), `file ${i}\n`);
+  return { repo, files };
+}
+
+/** A new project in `dir` that applies the flat template. */
+function flatProject(dir, flat) {
+  mkdirp(dir);
+  writeFileSync(
+    join(dir, '.sync.yml'),
+    `pdk_template:\n  version: 2\n  template_sources:\n    - type: filesystem\n      location: ${flat.repo}\n  templates: [flat]\n`,
+  );
+  return dir;
+}
+
+/**
+ * Like {@link alternate}, for commands that must start from nothing: each run gets a new directory (made
+ * before its clock starts, and removed after), which `commands[label](dir)` turns into the command.
+ */
+function alternateFresh(dir, commands, runs = Math.max(3, Math.ceil(RUNS / 2))) {
+  const times = Object.fromEntries(Object.keys(commands).map((label) => [label, []]));
+  let n = 0;
+  const once = (label) => {
+    const into = join(dir, `fresh-${n++}`);
+    const [command, argv, opts] = commands[label](into);
+    const ms = runOnce(label, command, argv, opts);
+    rmSync(into, { recursive: true, force: true });
+    return ms;
+  };
+  for (const label of Object.keys(commands)) once(label);
+  for (let i = 0; i < runs; i++) for (const label of Object.keys(commands)) times[label].push(once(label));
+  return Object.fromEntries(Object.entries(times).map(([label, xs]) => [label, median(xs)]));
 }
 
 /** The EPP bench's values (bench/fixtures/values.json) as the block-style YAML file a user would write. */

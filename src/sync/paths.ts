@@ -213,8 +213,12 @@ export class Target {
     if (trustDigests && this.digests !== undefined) {
       const known = this.knownFile(path, this.digests);
       if (known !== undefined) return known;
-    } else if (this.listing(dir)?.has(path.slice(slash + 1)) === false) {
+    } else if (trustDigests) {
       // A missing file is common (every `create`): the listing says so without the cost of an exception.
+      if (this.listing(dir)?.has(path.slice(slash + 1)) === false) return { kind: 'missing' };
+    } else if (!this.exists(path)) {
+      // A file read again just before it is written (`readNow`): one stat, not a fresh listing of its
+      // directory per file, which made a first apply of n files into one directory read n^2 names.
       return { kind: 'missing' };
     }
     let fd: number;
@@ -274,6 +278,15 @@ export class Target {
     if (!stat.isFile() || stat.size > MAX_FILE_SIZE) return undefined;
     const known = digests.lookup(abs, stat);
     return known && new UnreadFile(this, path, known.hash, stat.mode & 0o7777);
+  }
+
+  /** Whether anything is at `path` (a link or a directory too: the reading path says what is wrong). */
+  private exists(path: string): boolean {
+    try {
+      return lstatSync(this.abs(path), { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return true; // the reading path says why
+    }
   }
 
   private listing(dir: string): ReadonlySet<string> | null {

@@ -84,6 +84,16 @@ describe('a file edited while apply runs (item 9)', () => {
     expect(readLock(root)?.files.has('new.txt') ?? false).toBe(false);
   });
 
+  it('a symlink created where the scan saw no file is refused, never written through', async () => {
+    const root = tmpProject();
+    const outside = tmpProject();
+    const run = apply(planOf(root, [file('new.txt', 'template\n')]), {
+      onBeforeWrite: () => symlinkSync(join(outside, 'target.txt'), join(root, 'new.txt')),
+    });
+    await expect(run).rejects.toMatchObject({ code: 'SYNC_SYMLINK' });
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
   it('a file to purge that was edited meanwhile is not removed', async () => {
     const root = tmpProject();
     await apply(planOf(root, [file('gone.txt', 'g\n'), file('keep.txt', 'k\n')]));
