@@ -25,8 +25,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
-import { createTwoFilesPatch } from 'diff';
 import { isMap, isScalar, type Node, type Pair, parseDocument } from 'yaml';
+import { textPatch } from '../sync/diff.js';
 import { matchesAny } from '../sync/glob.js';
 import { EngineError } from './errors.js';
 import type { LoadedTemplate } from './model.js';
@@ -252,13 +252,12 @@ function fileDiff(path: string, expected: Uint8Array | undefined, actual: Uint8A
   const from = expected === undefined ? '/dev/null' : `expected/${path}`;
   const to = actual === undefined ? '/dev/null' : `actual/${path}`;
   if (isBinary(expected) || isBinary(actual)) return `Binary files ${from} and ${to} differ\n`;
-  const patch = createTwoFilesPatch(
+  return textPatch(
     from,
     to,
     decoder.decode(expected ?? new Uint8Array()),
     decoder.decode(actual ?? new Uint8Array()),
   );
-  return patch.slice(patch.indexOf('--- '));
 }
 
 function isBinary(content: Uint8Array | undefined): boolean {

@@ -1,6 +1,7 @@
+import { applyPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { type ClassifyInput, classify } from '../../src/sync/classify.js';
-import { unifiedDiff } from '../../src/sync/diff.js';
+import { textPatch, unifiedDiff } from '../../src/sync/diff.js';
 import { matchesBasename, matchesPath } from '../../src/sync/glob.js';
 import { sha256 } from '../../src/sync/hash.js';
 import { type LockFile, parseLock, sameLock, serializeLock } from '../../src/sync/lock.js';
@@ -257,4 +258,53 @@ describe('diffs', () => {
       '--- a/x\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-a\n',
     );
   });
+
+  it('shows a change too large for a minimal diff as one replaced block, at once', () => {
+    // 20,000 lines rewritten: jsdiff unbounded took 74 s on this machine (its time grows with the square
+    // of the lines changed); beyond MAX_EDIT_LENGTH the patch is made in linear time.
+    const lines = (n: number, text: string) => Array.from({ length: n }, (_, i) => `${text} ${i}\n`).join('');
+    const before = `# header\n${lines(20_000, 'old line')}# footer\n`;
+    const after = `# header\n${lines(20_000, 'new line')}# footer\n`;
+    const patch = unifiedDiff('big.txt', Buffer.from(before), Buffer.from(after));
+    expect(
+      patch.startsWith('--- a/big.txt\n+++ b/big.txt\n@@ -1,20002 +1,20002 @@\n # header\n-old line 0\n'),
+    ).toBe(true);
+    expect(patch.endsWith('+new line 19999\n # footer\n')).toBe(true);
+    // The patch applies: it is a real diff, not a summary.
+    expect(applyPatch(before, patch)).toBe(after);
+  });
+
+  it('makes the replaced block exactly the patch jsdiff makes, where that patch is one block', () => {
+    const rng = mulberry32(0x5eed);
+    const pick = (n: number) => Math.floor(rng() * n);
+    const text = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}\n`);
+    for (let run = 0; run < 300; run++) {
+      const head = text('same-head ', pick(8));
+      const tail = text('same-tail ', pick(8));
+      const removed = text('old ', pick(12));
+      const added = text('new ', pick(12));
+      if (removed.length + added.length === 0) continue;
+      let a = [...head, ...removed, ...tail].join('');
+      let b = [...head, ...added, ...tail].join('');
+      // Files that end without a line break, on either side (where the last line is in the block: a
+      // shared last line that only one side ends without a break is a line the two blocks have in common).
+      if (tail.length === 0 && rng() < 0.3) a = a.replace(/\n$/, '');
+      if (tail.length === 0 && rng() < 0.3) b = b.replace(/\n$/, '');
+      if (a === b) continue;
+      const minimal = textPatch('a/f', 'b/f', a, b, Number.MAX_SAFE_INTEGER);
+      const block = textPatch('a/f', 'b/f', a, b, 0);
+      expect(block, JSON.stringify({ a, b })).toBe(minimal);
+    }
+  });
 });
+
+function mulberry32(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x = (x + 0x6d2b79f5) >>> 0;
+    let t = x;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
