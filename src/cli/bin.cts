@@ -13,12 +13,24 @@ async function run(): Promise<number> {
     const code = await (await bundles.loadFastPath()).fastEppRender(args.slice(2));
     if (code !== undefined) return code;
   }
-  const lookUp = args.includes('status');
+  const lookUp = commandName(args) === 'status';
   if (lookUp) {
     const code = (await bundles.loadFastStatus()).keptStatus(args);
     if (code !== undefined) return code;
   }
   return (await bundles.loadMain()).main(args, undefined, { statusMemoMissed: lookUp });
+}
+
+/**
+ * The command the arguments name: the first word after the global options (`-C DIR`, `--format F` take a
+ * value). `fleet status` is not `status`; anything unusual only costs the memo lookup or skips it.
+ */
+function commandName(argv: readonly string[]): string | undefined {
+  let i = 0;
+  while (i < argv.length && argv[i]!.startsWith('-')) {
+    i += argv[i] === '-C' || argv[i] === '--dir' || argv[i] === '--format' ? 2 : 1;
+  }
+  return argv[i];
 }
 
 void run().then((code) => {
