@@ -3,7 +3,8 @@
  *
  * Most templates are rendered once per process (`pantograph apply`, `epp render`): for them, generating
  * JavaScript and compiling it with `new Function` costs more than the render itself. A template's first
- * render is therefore interpreted here, and only a template rendered again is compiled (see `epp.ts`).
+ * render is therefore interpreted here (its second too), and only a template rendered again is compiled
+ * (see `INTERPRETED_RENDERS` in `epp.ts`).
  *
  * Both tiers must do exactly the same: the interpreter calls the same runtime (`rt`, see
  * `runtime/runtime.ts`) for every Puppet semantic, and mirrors the compiler (`compiler.ts`) in what is left:

@@ -83,11 +83,12 @@ const OPERATOR_VALUES = {
 };
 
 /**
- * Renders the warm-up templates `times` times (twice: a first render is interpreted, a second compiled),
+ * Renders the warm-up templates `times` times (three: the first two renders are interpreted, the third
+ * compiled),
  * through both entries a library user calls (`renderEpp`, and `compileEpp(...).render(values)` without
  * options, which has a path of its own).
  */
-export function warmUpRenders(times = 2): void {
+export function warmUpRenders(times = 3): void {
   for (let i = 0; i < times; i++) renderEpp(CONFIG, VALUES, { file: 'warm-up.epp' });
   const operators = compileEpp(OPERATORS, { file: 'warm-up-operators.epp' });
   for (let i = 0; i < times; i++) operators.render(OPERATOR_VALUES);

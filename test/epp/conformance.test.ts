@@ -1,7 +1,8 @@
 /**
  * The EPP conformance suite (expected output produced by real Puppet 7), run through the library API.
- * The same cases run through the CLI in `npm run conformance`. Each case renders twice: a template's first
- * render is interpreted, the second runs its compiled code (src/epp/interpreter.ts); both must match.
+ * The same cases run through the CLI in `npm run conformance`. Each case renders four times, with Puppet
+ * values and with plain ones: a template's first two renders are interpreted, later ones run its compiled
+ * code (src/epp/interpreter.ts); all must match.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -57,8 +58,8 @@ describe('EPP conformance (Puppet 7 output)', () => {
     const expectedFile = join(dir, 'expected.txt');
     let given: Map<string, never> | Record<string, unknown> = values;
     const render = () => renderEpp(source, given, { file: 'template.epp', baseDir: dir });
-    for (const tier of ['first render', 'second render', 'plain values, first', 'plain values, second']) {
-      if (tier.startsWith('plain')) given = plainValues;
+    for (const tier of ['interpreted', 'plain values, interpreted', 'compiled', 'plain values, compiled']) {
+      given = tier.startsWith('plain') ? plainValues : values;
       if (existsSync(expectedFile)) {
         const expected = readFileSync(expectedFile, 'utf8');
         const text = render();

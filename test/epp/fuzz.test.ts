@@ -1,9 +1,9 @@
 /**
  * Fuzz test: bad input only ever produces a typed EppError, never a crash (TypeError, RangeError, a thrown
  * non-error, an escaped break/next signal), a non-string result, or a hang. And the two tiers of rendering
- * agree: every template is rendered twice, which interprets it the first time and runs its compiled code
- * the second (see src/epp/interpreter.ts); output, warnings and errors (code, message, position) must be
- * the same.
+ * agree: every template is rendered three times, which interprets it the first two times and runs its
+ * compiled code the third (see src/epp/interpreter.ts); output, warnings and errors (code, message,
+ * position) must be the same.
  *
  * Three generators, each bounded in time and in cases: random token soup from EPP and Puppet fragments,
  * mutations (delete, insert, swap, duplicate chunks) of the shared conformance templates, and a small
@@ -519,7 +519,10 @@ function renderOutcome(out: string | undefined, error: EppError | undefined, war
   return `${result}; warnings ${JSON.stringify(warnings)}`;
 }
 
-/** Renders the template again (its compiled code now) and compares with the first, interpreted render. */
+/**
+ * Renders the template twice more (interpreted again, then its compiled code) and compares each outcome with
+ * the first, interpreted render's.
+ */
 function compareTiers(
   out: string | undefined,
   error: EppError | undefined,
@@ -528,19 +531,23 @@ function compareTiers(
 ): Outcome {
   const first = renderOutcome(out, error, warnings);
   const firstWarnings = warnings.splice(0);
-  let again: string;
-  try {
-    again = renderOutcome(renderAgain(), undefined, warnings);
-  } catch (e) {
-    const problem = checkError(e);
-    if (problem) return { failure: `second render: ${problem}` };
-    // A render stopped by its time limit has no outcome to compare: the other tier may finish in time.
-    if ((e as EppError).code === 'EPP_TIME_LIMIT') return {};
-    again = renderOutcome(undefined, e as EppError, warnings);
+  for (const which of ['second render (interpreted)', 'third render (compiled)']) {
+    let again: string;
+    try {
+      again = renderOutcome(renderAgain(), undefined, warnings);
+    } catch (e) {
+      const problem = checkError(e);
+      if (problem) return { failure: `${which}: ${problem}` };
+      // A render stopped by its time limit has no outcome to compare: the other tier may finish in time.
+      if ((e as EppError).code === 'EPP_TIME_LIMIT') return {};
+      again = renderOutcome(undefined, e as EppError, warnings);
+    }
+    if (error?.code === 'EPP_TIME_LIMIT') return {};
+    warnings.splice(0);
+    if (first !== again) return { failure: `the tiers differ:\n  first:  ${first}\n  ${which}: ${again}` };
   }
-  if (error?.code === 'EPP_TIME_LIMIT') return {};
   warnings.splice(0, warnings.length, ...firstWarnings);
-  return first === again ? {} : { failure: `the tiers differ:\n  first:  ${first}\n  second: ${again}` };
+  return {};
 }
 
 function makeCase(rng: Rng, template: string, values: Record<string, unknown>): Case {

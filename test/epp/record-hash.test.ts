@@ -12,7 +12,7 @@ import { float, type PHash, PRegexp } from '../../src/epp/runtime/values.js';
 function both(source: string, values: Record<string, unknown>): string {
   const template = compileEpp(source, { file: 't.epp' });
   const results = new Set<string>();
-  // Twice each: the first render is interpreted, the second compiled.
+  // Twice each: the first two renders are interpreted (one with each kind of values), the others compiled.
   for (let i = 0; i < 2; i++) {
     results.add(template.render(values));
     results.add(template.render(fromJs(values) as PHash));

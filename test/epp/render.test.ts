@@ -249,7 +249,7 @@ describe('evaluatePuppet reads code that starts like a tag', () => {
   });
 });
 
-describe('two tiers: a first render is interpreted, later ones run compiled code', () => {
+describe('two tiers: the first two renders are interpreted, later ones run compiled code', () => {
   it.each([
     ['<%- | Array[Integer] $xs | -%><%= $xs.map |$x| { $x * 2 }.join(",") %>', { xs: [1, 2] }],
     ['<% if "b2" =~ /(\\d)/ { %><%= $1 %><% } %>|<%= $1 %>', {}],
