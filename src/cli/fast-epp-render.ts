@@ -58,16 +58,17 @@ function parse(args: readonly string[]) {
 export async function warmUp(): Promise<void> {
   const { renderEpp } = await import('../epp/index.js');
   // A values file is YAML most of the time: its readers' code is in the cache too (~40 ms of a run
-  // otherwise, compiling the yaml package's functions on first use), the simple one's and the package's.
+  // otherwise, compiling the yaml package's functions on first use), the simple one's and the full one's.
   const { readSimpleYaml } = await import('../shared/simple-yaml.js');
   readSimpleYaml(
     '# values\nname: x\nport: 8443\nratio: 2.5\non: true\nnone: ~\nlist:\n  - a\n  - b: "c"\n    d: \'e\'\nmap:\n  k: v # c\n',
   );
-  const { parseDocument } = await import('yaml');
-  parseDocument(
+  const { parseYamlData } = await import('../engine/yaml-data.js');
+  parseYamlData(
     'name: x\nport: 8443\nratio: 2.5\non: true\nnone: ~\nlist:\n  - a\n  - { b: "c", d: [1, 2] }\nmap:\n  k: \'v\'\n',
-    { intAsBigInt: true, prettyErrors: false },
-  ).toJS({ maxAliasCount: 100 });
+    'warm-up.yaml',
+    { version: '1.1', errorCode: 'VALUES_YAML' },
+  );
   renderEpp(
     '<%- | Array[Hash] $xs, String $s = "x" | -%>\n<% $xs.each |$i, $x| { %><%= $i %> <%= $x["a"] %>\n<% } %><%= $xs.map |$x| { $x["a"] }.join(", ") %> <%= "${s}!" %>',
     { xs: [{ a: 1 }, { a: 'b' }] },

@@ -21,6 +21,8 @@ export type EngineErrorCode =
   | 'SYNC_SECTION'
   | 'SYNC_DUPLICATE_TEMPLATE'
   | 'SYNC_AMBIGUOUS_SCALAR'
+  // `epp render --values-file` (YAML read as .sync.yml is)
+  | 'VALUES_YAML'
   // template repositories
   | 'TEMPLATE_JSON'
   | 'TEMPLATE_INVALID'

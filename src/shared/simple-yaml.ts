@@ -1,16 +1,18 @@
 /**
  * A reader for the YAML most values files are: block mappings and sequences of plain, single- or
- * double-quoted one-line scalars, and comments. For such a document it gives exactly what the `yaml`
- * package gives (`parseDocument(text, { intAsBigInt: true }).toJS()`: scalars resolved by the YAML 1.2 core
- * schema's tests, in its order, integers as bigints), and for anything else it gives `undefined`, so that
- * the caller reads the text with the `yaml` package, its errors and their positions included. Outside what
- * it reads: anchors, aliases, tags, flow collections (but `[]` and `{}`), block and multi-line scalars,
- * escapes, explicit or quoted keys, duplicate keys, tabs, carriage returns, more than one document.
+ * double-quoted one-line scalars, and comments. For such a document it gives exactly what Pantograph's
+ * YAML 1.1 reading gives (`parseYamlData(text, file, { version: '1.1' })` in engine/yaml-data.ts: the `yaml`
+ * package's YAML 1.1 schema with Psych's booleans, as Puppet and PDK read YAML; integers as bigints), and
+ * for anything else it gives `undefined`, so that the caller reads the text that way, its errors and their
+ * positions included. Outside what it reads: anchors, aliases, tags, flow collections (but `[]` and `{}`),
+ * block and multi-line scalars, escapes, explicit or quoted keys, duplicate keys, tabs, carriage returns,
+ * more than one document, and the scalars YAML 1.1 reads as numbers in forms other than plain decimals
+ * (`010`, `0x1F`, `0b1`, `1_000`, `1:30`, `1e3`, `.inf`).
  *
  * Why: `pantograph epp render --values-file values.yaml` runs once per template in scripts. In so short a
  * process the `yaml` package runs cold (its lexer and parser are generators, interpreted on a first run)
  * and its first parse took ~60 ms of a ~220 ms run; this reader is one pass of a few regular expressions
- * per line. test/shared/simple-yaml.test.ts checks it against the `yaml` package on generated documents.
+ * per line. test/shared/simple-yaml.test.ts checks it against the YAML 1.1 reading on generated documents.
  */
 
 /** Thrown (and caught in {@link readSimpleYaml}) where the text leaves the subset. */
@@ -29,21 +31,33 @@ const OUTSIDE_SUBSET = /[\t\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufeff]/;
  */
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_./-]*(?:::[A-Za-z0-9_./-]+)*):(?: +(.*))?$/;
 
-/** Keys the core schema would not read as strings (null and booleans), and the one toJS defines apart. */
-const NON_STRING_KEY = /^(?:[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE|__proto__)$/;
+/** Keys YAML 1.1 could read as other than strings (null, booleans), and the one objects set apart. */
+const NON_STRING_KEY = /^(?:null|true|false|yes|no|on|off|y|n|__proto__)$/i;
 
 /** The longest key read here (YAML limits an implicit key to 1024 characters). */
 const MAX_KEY_LENGTH = 1000;
 
-// The core schema's tests for plain scalars, as the yaml package has them (node_modules/yaml/dist/schema).
-const CORE_NULL = /^(?:~|[Nn]ull|NULL)?$/;
-const CORE_BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-const CORE_INT_OCT = /^0o[0-7]+$/;
-const CORE_INT = /^[-+]?[0-9]+$/;
-const CORE_INT_HEX = /^0x[0-9a-fA-F]+$/;
-const CORE_FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
-const CORE_FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
-const CORE_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+// How YAML 1.1 reads a plain scalar (the yaml package's yaml-1.1 schema, node_modules/yaml/dist/schema/
+// yaml-1.1, with Psych's booleans as engine/yaml-data.ts has them): any test but these is a string.
+const PSYCH_TRUE = /^(?:yes|true|on)$/i;
+const PSYCH_FALSE = /^(?:no|false|off)$/i;
+const NULL = /^(?:~|[Nn]ull|NULL)?$/;
+/** The numbers read here: plain decimal Integers and Floats, which YAML 1.1 and 1.2 read alike. */
+const DECIMAL_INT = /^[-+]?(?:0|[1-9][0-9]*)$/;
+const DECIMAL_FLOAT = /^[-+]?[0-9]+\.[0-9]+$/;
+/** Every other form YAML 1.1 reads as a number (or a merge key): left to the full reading. */
+const OTHER_NUMBER = [
+  /^[-+]?0b[0-1_]+$/, // binary
+  /^[-+]?0[0-7_]+$/, // octal
+  /^[-+]?[0-9][0-9_]*$/, // decimal with underscores or leading zeros
+  /^[-+]?0x[0-9a-fA-F_]+$/, // hexadecimal
+  /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+  /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/, // exponent
+  /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/, // other floats
+  /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/, // sexagesimal
+  /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+  /^<<$/,
+];
 
 /** A content line: its indentation and its text from there. */
 interface Line {
@@ -191,16 +205,14 @@ function isSimplePlain(text: string): boolean {
   return !text.includes(': ') && !text.endsWith(':');
 }
 
-/** A plain scalar's value by the core schema: null, boolean, integer (a bigint), float, else the string. */
+/** A plain scalar's value as YAML 1.1 reads it: boolean, null, Integer (a bigint), Float, else the string. */
 function resolvePlain(text: string): unknown {
-  if (CORE_NULL.test(text)) return null;
-  if (CORE_BOOL.test(text)) return text[0] === 't' || text[0] === 'T';
-  if (CORE_INT_OCT.test(text) || CORE_INT.test(text) || CORE_INT_HEX.test(text)) return BigInt(text);
-  if (CORE_FLOAT_NAN.test(text)) {
-    if (text.slice(-3).toLowerCase() === 'nan') return Number.NaN;
-    return text[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-  }
-  if (CORE_FLOAT_EXP.test(text) || CORE_FLOAT.test(text)) return Number.parseFloat(text);
+  if (PSYCH_TRUE.test(text)) return true;
+  if (PSYCH_FALSE.test(text)) return false;
+  if (NULL.test(text)) return null;
+  if (DECIMAL_INT.test(text)) return BigInt(text);
+  if (DECIMAL_FLOAT.test(text)) return Number.parseFloat(text);
+  if (OTHER_NUMBER.some((test) => test.test(text))) throw NOT_SIMPLE;
   return text;
 }
 

@@ -57,6 +57,56 @@ describe('pantograph epp render (built CLI)', () => {
     expect(bad.stderr).toContain('bad.yaml:2:1: Map keys must be unique');
   });
 
+  it('reads a YAML values file as `puppet epp render --values_file` does (YAML 1.1, as Psych reads it)', () => {
+    // Expected: what Puppet 7 printed for this file and template (puppet epp render, 2026-11-26).
+    writeFileSync(
+      join(dir, 'psych.yaml'),
+      'a: yes\nb: On\nc: 010\nd: 0x1F\ne: 1_000\ng: ~\nh: 2.50\nj: 1.0e+3\nk: y\nl: 0b101\nm: .5\nn: 10.0.0.9\no: 0o17\n',
+    );
+    writeFileSync(
+      join(dir, 'psych.epp'),
+      '<% [a,b,c,d,e,g,h,j,k,l,m,n,o].each |$key| { %><%= $key %>=<%= getvar($key) %> (<%= type(getvar($key), generalized) %>)\n<% } %>',
+    );
+    const expected = [
+      'a=true (Boolean)',
+      'b=true (Boolean)',
+      'c=8 (Integer)',
+      'd=31 (Integer)',
+      'e=1000 (Integer)',
+      'g= (Undef)',
+      'h=2.5 (Float)',
+      'j=1000.0 (Float)',
+      'k=y (String)',
+      'l=5 (Integer)',
+      'm=0.5 (Float)',
+      'n=10.0.0.9 (String)',
+      'o=0o17 (String)',
+      '',
+    ].join('\n');
+    expect(run(['epp', 'render', 'psych.epp', '--values-file', 'psych.yaml'], dir).stdout).toBe(expected);
+    // The same values in the simple reader's subset (one per file) read the same as in the full reading.
+    writeFileSync(
+      join(dir, 'simple-psych.yaml'),
+      'a: yes\nb: On\ng: ~\nh: 2.50\nk: y\nn: 10.0.0.9\no: 0o17\n',
+    );
+    writeFileSync(
+      join(dir, 'simple-psych.epp'),
+      '<% [a,b,g,h,k,n,o].each |$key| { %><%= getvar($key) %>,<% } %>',
+    );
+    expect(run(['epp', 'render', 'simple-psych.epp', '--values-file', 'simple-psych.yaml'], dir).stdout).toBe(
+      'true,true,,2.5,y,10.0.0.9,0o17,\n',
+    );
+  });
+
+  it('reads a .pp values file as Puppet code whose value is the hash, as puppet epp render does', () => {
+    writeFileSync(join(dir, 'v.pp'), "{ name => 'pp', f => 1.0 + 1 }\n");
+    expect(run(['epp', 'render', 't.epp', '--values-file', 'v.pp'], dir).stdout).toBe('Hello pp 2.0\n');
+    writeFileSync(join(dir, 'list.pp'), '[1, 2]\n');
+    const bad = run(['epp', 'render', 't.epp', '--values-file', 'list.pp'], dir);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('list.pp: the Puppet code must evaluate to a hash or undef');
+  });
+
   it('reads Integers exactly beyond 2^53 and tells 2 from 2.0 in values files and --values', () => {
     writeFileSync(
       join(dir, 'n.epp'),

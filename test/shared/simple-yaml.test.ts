@@ -1,29 +1,32 @@
 /**
- * The simple YAML reader (`epp render --values-file`'s fast path) against the `yaml` package it stands in
- * for: on every document it reads, it must give what `parseDocument(text, { intAsBigInt: true }).toJS()`
- * gives, and it must leave to the package every document the package rejects. Checked on the values files
- * users write and on generated documents full of YAML's corner cases (seeded: `YAML_SEED=<n>` replays a run,
- * `YAML_RUNS=<n>` checks more documents than the 3,000 of a run and prints how many were read).
+ * The simple YAML reader (`epp render --values-file`'s fast path) against the YAML 1.1 reading it stands in
+ * for (`parseYamlData` with version 1.1: the yaml package's YAML 1.1 schema with Psych's booleans, as Puppet
+ * reads a values file): on every document it reads, it must give the same data, and it must leave to that
+ * reading every document that has errors there. Checked on the values files users write and on generated
+ * documents full of YAML's corner cases (seeded: `YAML_SEED=<n>` replays a run, `YAML_RUNS=<n>` checks more
+ * documents than the 3,000 of a run and prints how many were read).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseDocument, stringify } from 'yaml';
+import { stringify } from 'yaml';
+import { parseYamlData } from '../../src/engine/yaml-data.js';
 import { readSimpleYaml } from '../../src/shared/simple-yaml.js';
 
-/** What the yaml package reads: the data, or `{ error }` when the document has errors. */
-function yamlPackage(text: string): { data: unknown } | { error: string } {
-  const doc = parseDocument(text, { intAsBigInt: true, prettyErrors: false });
-  if (doc.errors.length > 0) return { error: doc.errors[0]!.message };
-  return { data: doc.toJS({ maxAliasCount: 100 }) };
+/** What the YAML 1.1 reading gives: the data, or `{ error }` when the document has errors. */
+function fullReading(text: string): { data: unknown } | { error: string } {
+  const parsed = parseYamlData(text, 'values.yaml', { version: '1.1', errorCode: 'SYNC_YAML' });
+  const error = parsed.problems.find((p) => p.severity === 'error');
+  if (error || parsed.data === undefined) return { error: error?.message ?? 'no data' };
+  return { data: parsed.data };
 }
 
-/** Fails unless the reader either declines `text` or reads exactly what the yaml package reads. */
+/** Fails unless the reader either declines `text` or reads exactly what the full reading reads. */
 function expectAgrees(text: string): boolean {
   const simple = readSimpleYaml(text);
   if (simple === undefined) return false;
-  const reference = yamlPackage(text);
-  expect(reference, `the yaml package rejects what the reader took:\n${text}`).toHaveProperty('data');
+  const reference = fullReading(text);
+  expect(reference, `the full reading rejects what the reader took:\n${text}`).toHaveProperty('data');
   expect(canonical(simple), `read differently:\n${text}`).toBe(
     canonical((reference as { data: unknown }).data),
   );
@@ -49,7 +52,7 @@ function canonical(v: unknown): string {
 }
 
 describe('simple YAML', () => {
-  it('reads the bench values file, written as block YAML, as the yaml package does', () => {
+  it('reads the bench values file, written as block YAML, as the full reading does', () => {
     const values = JSON.parse(
       readFileSync(join(import.meta.dirname, '../../bench/fixtures/values.json'), 'utf8'),
     );
@@ -57,7 +60,7 @@ describe('simple YAML', () => {
     expect(expectAgrees(text)).toBe(true);
   });
 
-  it('reads a hand-written values file: comments, quotes, Puppet keys, numbers of every form', () => {
+  it('reads a hand-written values file: comments, quotes, Puppet keys, booleans and numbers as Puppet does', () => {
     const text = [
       '---',
       '# the service',
@@ -68,17 +71,18 @@ describe('simple YAML', () => {
       'port: 8443',
       'ratio: 2.50',
       'big: 9007199254740993',
-      'octal: 0o17',
-      'hex: 0x1F',
-      'exp: 1e3',
       'neg: -5',
-      'inf: -.inf',
+      'not_octal: 0o17',
+      'version: 1.2.3',
       'nothing: ~',
       'also_nothing:',
       'enabled: True',
-      'yes_is_a_string: yes',
+      'manage: yes',
+      'service: Off',
+      'letter: y',
       'quoted: "a # not a comment"',
       "single: 'it''s'",
+      "quoted_yes: 'yes'",
       'url: http://example.com:8080/path#frag',
       'empty_list: []',
       'empty_hash: {}',
@@ -95,12 +99,43 @@ describe('simple YAML', () => {
     expect(readSimpleYaml(text.join('\n'))).toBeUndefined();
     expect(expectAgrees(text.slice(0, -2).join('\n'))).toBe(true);
     const data = readSimpleYaml(text.slice(0, -2).join('\n')) as Record<string, unknown>;
-    expect(data.big).toBe(9007199254740993n);
-    expect(data.ratio).toBe(2.5);
+    // As `puppet epp render --values_file` reads them (Psych, YAML 1.1).
+    expect([data.big, data.ratio, data.not_octal, data.version]).toEqual([
+      9007199254740993n,
+      2.5,
+      '0o17',
+      '1.2.3',
+    ]);
+    expect([data.enabled, data.manage, data.service, data.letter, data.quoted_yes]).toEqual([
+      true,
+      true,
+      false,
+      'y',
+      'yes',
+    ]);
     expect(data['profile::base::ntp_servers']).toEqual(['0.pool.ntp.org', '1.pool.ntp.org']);
   });
 
-  it('declines what it does not read, and what the yaml package rejects', () => {
+  it('leaves the other numbers of YAML 1.1 to the full reading', () => {
+    for (const number of [
+      '010',
+      '0x1F',
+      '0b101',
+      '1_000',
+      '1:30',
+      '1e3',
+      '1.0e+3',
+      '.5',
+      '1.',
+      '-.inf',
+      '.nan',
+      '<<',
+    ]) {
+      expect(readSimpleYaml(`n: ${number}\n`), number).toBeUndefined();
+    }
+  });
+
+  it('declines what it does not read, and what the full reading rejects', () => {
     for (const text of [
       'a: &x 1\nb: *x\n', // anchors and aliases
       'a: !!str 1\n', // tags
@@ -171,9 +206,41 @@ function mulberry32(seed: number): Rng {
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
 
 const KEYS = ['name', 'port', 'a', 'b_c', 'x-y', 'a.b', 'ns::key', '_k', 'constructor', 'toString', 'k1'];
-const ODD_KEYS = ['null', 'True', '1', 'a b', 'a:b', '"q"', "'q'", '-k', '.k', 'a::', '__proto__', '<<', '~'];
+const ODD_KEYS = [
+  'null',
+  'True',
+  '1',
+  'a b',
+  'a:b',
+  '"q"',
+  "'q'",
+  '-k',
+  '.k',
+  'a::',
+  '__proto__',
+  '<<',
+  '~',
+  'yes',
+  'on',
+  'y',
+  'Off',
+];
 
 const SCALARS = [
+  'yes',
+  'No',
+  'ON',
+  'oFf',
+  'y',
+  'N',
+  '0b101',
+  '1_000',
+  '190:20:30',
+  '1:30.5',
+  '1.0e+3',
+  '2001-12-14',
+  '+.5',
+  '00',
   'edge-proxy',
   '10.0.0.9',
   'ops@example.com',

@@ -152,7 +152,10 @@ function parseDelimiters(text: string | undefined): readonly [string, string] | 
   return [parts[0]!, parts[1]!];
 }
 
-/** `--values` (Puppet hash literal or JSON) merged over `--values-file` (JSON or YAML). */
+/**
+ * `--values` (Puppet hash literal or JSON) merged over `--values-file`: a `.pp` file is Puppet code whose
+ * value is the hash, a `.json` file JSON, anything else YAML as Puppet reads it (see {@link parseDataText}).
+ */
 async function loadValues(io: Io, flags: RenderFlags): Promise<PHash> {
   const values: PHash = new Map();
   if (flags.valuesFile !== undefined) {
@@ -165,7 +168,9 @@ async function loadValues(io: Io, flags: RenderFlags): Promise<PHash> {
     }
     const data = /\.json$/i.test(path)
       ? jsonHash(text, flags.valuesFile)
-      : await parseDataText(text, flags.valuesFile);
+      : /\.pp$/i.test(path)
+        ? puppetHash(text, flags.valuesFile)
+        : await parseDataText(text, flags.valuesFile);
     for (const [k, v] of data) values.set(k, v);
   }
   if (flags.values !== undefined) {
@@ -196,41 +201,36 @@ function jsonHash(text: string, label: string): PHash {
 }
 
 /**
- * Parses JSON or YAML keeping Puppet's Integer/Float distinction (`1` vs `1.0`). A simple document (block
- * YAML, the usual values file) is read without loading the yaml package, which reads the same data but
- * costs a short process most of its time (see shared/simple-yaml.ts); any other goes to the package.
+ * A `.pp` values file, as `puppet epp render --values_file x.pp` reads it: Puppet code whose value is a hash
+ * (or undef: no values).
+ */
+function puppetHash(text: string, label: string): PHash {
+  const value = evaluatePuppet(text, { file: label });
+  if (value === undefined) return new Map();
+  if (!isHash(value)) {
+    throw new UsageError(`${label}: the Puppet code must evaluate to a hash or undef`, 'e.g. {x => 1}');
+  }
+  return value;
+}
+
+/**
+ * A YAML values file, read as Puppet reads it (Psych, YAML 1.1: `yes`/`no`/`on`/`off` are booleans, `010`
+ * is octal, `1_000` a number), keeping the Integer/Float distinction (`1` vs `1.0`). A simple document
+ * (block YAML, the usual values file) is read without loading the yaml package, which reads the same data
+ * but costs a short process most of its time (see shared/simple-yaml.ts); any other goes to the full
+ * reading (engine/yaml-data.ts, as `.sync.yml` is read), whose first error is the one reported.
  */
 async function parseDataText(text: string, label: string): Promise<PHash> {
   const simple = readSimpleYaml(text);
   if (simple !== undefined) return valuesHash(simple, label);
-  const { LineCounter, parseDocument, visit } = await import('yaml');
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { intAsBigInt: true, prettyErrors: false, lineCounter });
-  const problem = doc.errors[0];
-  if (problem) {
-    const { line, col } = lineCounter.linePos(problem.pos[0]);
-    throw new UsageError(`${label}:${line}:${col}: ${problem.message.split('\n')[0]}`);
+  const { parseYamlData } = await import('../../engine/yaml-data.js');
+  const parsed = parseYamlData(text, label, { version: '1.1', errorCode: 'VALUES_YAML' });
+  const error = parsed.problems.find((p) => p.severity === 'error');
+  if (error !== undefined || parsed.data === undefined) {
+    const where = error?.line !== undefined ? `:${error.line}:${error.column}` : '';
+    throw new UsageError(`${label}${where}: ${error?.message ?? 'not a YAML document'}`, error?.hint);
   }
-  let plain: unknown;
-  try {
-    // The yaml library counts alias copies: beyond 100 (a "billion laughs"), toJS throws a ReferenceError.
-    plain = doc.toJS({ maxAliasCount: 100 });
-  } catch (error) {
-    if (!(error instanceof ReferenceError)) throw error;
-    let where = '';
-    visit(doc, {
-      Alias(_key, node) {
-        const pos = lineCounter.linePos(node.range?.[0] ?? 0);
-        where = `:${pos.line}:${pos.col}`;
-        return visit.BREAK;
-      },
-    });
-    throw new UsageError(
-      `${label}${where}: YAML aliases expand too far (${error.message})`,
-      'nested aliases multiply: write the values out, or alias less deeply',
-    );
-  }
-  return valuesHash(plain, label);
+  return valuesHash(parsed.data, label);
 }
 
 /** The data of a YAML values file as the hash of values (an empty file: none). */
