@@ -22,6 +22,20 @@ import {
   YAMLMap,
   YAMLSeq,
 } from 'yaml';
+import {
+  PSYCH_BASE60_FLOAT,
+  PSYCH_BASE60_INT,
+  PSYCH_FALSE,
+  PSYCH_FLOAT,
+  PSYCH_INFINITY,
+  PSYCH_INTEGER,
+  PSYCH_MINUS_INFINITY,
+  PSYCH_NAN,
+  PSYCH_TRUE,
+  psychBase60,
+  psychFloat,
+  psychInteger,
+} from '../shared/psych-scalars.js';
 import { type EngineErrorCode, problem } from './errors.js';
 import { type Data, type Position, type PositionLookup, ReplaceValue, type SyncData } from './model.js';
 import type { Problem } from './render-plan.js';
@@ -107,29 +121,42 @@ export class PositionIndex implements PositionLookup {
 // Tags
 
 const BOOL_TAG = 'tag:yaml.org,2002:bool';
+const INT_TAG = 'tag:yaml.org,2002:int';
+const FLOAT_TAG = 'tag:yaml.org,2002:float';
+const NULL_TAG = 'tag:yaml.org,2002:null';
 const TIMESTAMP_TAG = 'tag:yaml.org,2002:timestamp';
 
-/** Psych's booleans: yes/true/on and no/false/off, any case (not `y`/`n`). */
-const psychTrue = {
-  identify: (v: unknown) => v === true,
-  default: true,
-  tag: BOOL_TAG,
-  test: /^(?:yes|true|on)$/i,
-  resolve: () => new Scalar(true),
-};
-const psychFalse = {
-  identify: (v: unknown) => v === false,
-  default: true,
-  tag: BOOL_TAG,
-  test: /^(?:no|false|off)$/i,
-  resolve: () => new Scalar(false),
-};
+/** Plain scalars as Psych reads them, in its order (see shared/psych-scalars.ts), as the yaml package's tags. */
+const psychScalarTags = [
+  { tag: BOOL_TAG, test: PSYCH_TRUE, resolve: () => new Scalar(true) },
+  { tag: BOOL_TAG, test: PSYCH_FALSE, resolve: () => new Scalar(false) },
+  // An empty plain scalar (`key:`) is null too.
+  { tag: NULL_TAG, test: /^(?:~|null)?$/i, resolve: () => new Scalar(null) },
+  { tag: FLOAT_TAG, test: PSYCH_INFINITY, resolve: () => new Scalar(Number.POSITIVE_INFINITY) },
+  { tag: FLOAT_TAG, test: PSYCH_MINUS_INFINITY, resolve: () => new Scalar(Number.NEGATIVE_INFINITY) },
+  { tag: FLOAT_TAG, test: PSYCH_NAN, resolve: () => new Scalar(Number.NaN) },
+  { tag: INT_TAG, test: PSYCH_BASE60_INT, resolve: (s: string) => new Scalar(BigInt(psychBase60(s))) },
+  { tag: FLOAT_TAG, test: PSYCH_BASE60_FLOAT, resolve: (s: string) => new Scalar(psychBase60(s)) },
+  // `.` and `+.` alone are strings.
+  { tag: FLOAT_TAG, test: PSYCH_FLOAT, resolve: (s: string) => new Scalar(psychFloat(s) ?? s) },
+  { tag: INT_TAG, test: PSYCH_INTEGER, resolve: (s: string) => new Scalar(psychInteger(s)) },
+].map((t) => ({ ...t, identify: () => false, default: true }));
+
+/**
+ * The yaml package's YAML 1.1 tags for what Psych reads otherwise: kept without their tests, so that they
+ * still write values and read explicit tags (`!!int 10`) but never decide how a plain scalar reads.
+ */
+const REPLACED_TAGS = new Set([BOOL_TAG, INT_TAG, FLOAT_TAG, NULL_TAG, TIMESTAMP_TAG]);
 
 function psychTags(tags: Tags): Tags {
-  const kept = tags.filter((t) =>
-    typeof t === 'string' ? t !== 'bool' && t !== 'timestamp' : t.tag !== BOOL_TAG && t.tag !== TIMESTAMP_TAG,
-  );
-  return [psychTrue, psychFalse, ...kept, ...replaceTags];
+  const kept = tags
+    .filter((t) => t !== 'timestamp' && (typeof t === 'string' || t.tag !== TIMESTAMP_TAG))
+    .map((t) => {
+      if (typeof t === 'string' || !REPLACED_TAGS.has(t.tag) || !('test' in t)) return t;
+      const { test: _test, ...untested } = t;
+      return untested;
+    });
+  return [...(psychScalarTags as unknown as Tags), ...kept, ...replaceTags];
 }
 
 /** `!replace` on a mapping or sequence: kept as a plain collection node; the walk reads the tag. */
@@ -353,7 +380,7 @@ class Walker {
     const ambiguous =
       typeof node.value === 'boolean'
         ? !/^(?:true|false)$/i.test(src)
-        : /^[-+]?0[0-7_]+$|^[-+]?0b|:|_/.test(src);
+        : /^[-+]?0[0-7_,]+$|^[-+]?0b|:|_|,/.test(src);
     if (!ambiguous) return;
     this.problems.push(
       problem(

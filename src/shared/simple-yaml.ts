@@ -1,19 +1,32 @@
 /**
  * A reader for the YAML most values files are: block mappings and sequences of plain, single- or
  * double-quoted one-line scalars, and comments. For such a document it gives exactly what Pantograph's
- * YAML 1.1 reading gives (`parseYamlData(text, file, { version: '1.1' })` in engine/yaml-data.ts: the `yaml`
- * package's YAML 1.1 schema with Psych's booleans, as Puppet and PDK read YAML; integers as bigints), and
+ * YAML 1.1 reading gives (`parseYamlData(text, file, { version: '1.1' })` in engine/yaml-data.ts: plain
+ * scalars as Psych reads them, see psych-scalars.ts, as Puppet and PDK read YAML; integers as bigints), and
  * for anything else it gives `undefined`, so that the caller reads the text that way, its errors and their
  * positions included. Outside what it reads: anchors, aliases, tags, flow collections (but `[]` and `{}`),
  * block and multi-line scalars, escapes, explicit or quoted keys, duplicate keys, tabs, carriage returns,
- * more than one document, and the scalars YAML 1.1 reads as numbers in forms other than plain decimals
- * (`010`, `0x1F`, `0b1`, `1_000`, `1:30`, `1e3`, `.inf`).
+ * more than one document, and the scalars Psych reads as numbers in forms other than plain decimals
+ * (`010`, `0x1F`, `0b1`, `1_000`, `1,000`, `1:30`, `1.`, `.inf`).
  *
  * Why: `pantograph epp render --values-file values.yaml` runs once per template in scripts. In so short a
  * process the `yaml` package runs cold (its lexer and parser are generators, interpreted on a first run)
  * and its first parse took ~60 ms of a ~220 ms run; this reader is one pass of a few regular expressions
  * per line. test/shared/simple-yaml.test.ts checks it against the YAML 1.1 reading on generated documents.
  */
+
+import {
+  PSYCH_BASE60_FLOAT,
+  PSYCH_BASE60_INT,
+  PSYCH_FALSE,
+  PSYCH_FLOAT,
+  PSYCH_INFINITY,
+  PSYCH_INTEGER,
+  PSYCH_MINUS_INFINITY,
+  PSYCH_NAN,
+  PSYCH_NULL,
+  PSYCH_TRUE,
+} from './psych-scalars.js';
 
 /** Thrown (and caught in {@link readSimpleYaml}) where the text leaves the subset. */
 const NOT_SIMPLE = Symbol('not simple YAML');
@@ -37,25 +50,18 @@ const NON_STRING_KEY = /^(?:null|true|false|yes|no|on|off|y|n|__proto__)$/i;
 /** The longest key read here (YAML limits an implicit key to 1024 characters). */
 const MAX_KEY_LENGTH = 1000;
 
-// How YAML 1.1 reads a plain scalar (the yaml package's yaml-1.1 schema, node_modules/yaml/dist/schema/
-// yaml-1.1, with Psych's booleans as engine/yaml-data.ts has them): any test but these is a string.
-const PSYCH_TRUE = /^(?:yes|true|on)$/i;
-const PSYCH_FALSE = /^(?:no|false|off)$/i;
-const NULL = /^(?:~|[Nn]ull|NULL)?$/;
-/** The numbers read here: plain decimal Integers and Floats, which YAML 1.1 and 1.2 read alike. */
+/** The numbers read here: plain decimal Integers and Floats, which Psych and YAML 1.2 read alike. */
 const DECIMAL_INT = /^[-+]?(?:0|[1-9][0-9]*)$/;
 const DECIMAL_FLOAT = /^[-+]?[0-9]+\.[0-9]+$/;
-/** Every other form YAML 1.1 reads as a number (or a merge key): left to the full reading. */
+/** Every other form Psych reads as a number (or the merge key): left to the full reading. */
 const OTHER_NUMBER = [
-  /^[-+]?0b[0-1_]+$/, // binary
-  /^[-+]?0[0-7_]+$/, // octal
-  /^[-+]?[0-9][0-9_]*$/, // decimal with underscores or leading zeros
-  /^[-+]?0x[0-9a-fA-F_]+$/, // hexadecimal
-  /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-  /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/, // exponent
-  /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/, // other floats
-  /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/, // sexagesimal
-  /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+  PSYCH_INFINITY,
+  PSYCH_MINUS_INFINITY,
+  PSYCH_NAN,
+  PSYCH_BASE60_INT,
+  PSYCH_BASE60_FLOAT,
+  PSYCH_FLOAT,
+  PSYCH_INTEGER,
   /^<<$/,
 ];
 
@@ -205,11 +211,11 @@ function isSimplePlain(text: string): boolean {
   return !text.includes(': ') && !text.endsWith(':');
 }
 
-/** A plain scalar's value as YAML 1.1 reads it: boolean, null, Integer (a bigint), Float, else the string. */
+/** A plain scalar's value as Psych reads it: boolean, null, Integer (a bigint), Float, else the string. */
 function resolvePlain(text: string): unknown {
   if (PSYCH_TRUE.test(text)) return true;
   if (PSYCH_FALSE.test(text)) return false;
-  if (NULL.test(text)) return null;
+  if (PSYCH_NULL.test(text)) return null;
   if (DECIMAL_INT.test(text)) return BigInt(text);
   if (DECIMAL_FLOAT.test(text)) return Number.parseFloat(text);
   if (OTHER_NUMBER.some((test) => test.test(text))) throw NOT_SIMPLE;

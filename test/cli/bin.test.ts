@@ -61,11 +61,11 @@ describe('pantograph epp render (built CLI)', () => {
     // Expected: what Puppet 7 printed for this file and template (puppet epp render, 2026-11-26).
     writeFileSync(
       join(dir, 'psych.yaml'),
-      'a: yes\nb: On\nc: 010\nd: 0x1F\ne: 1_000\ng: ~\nh: 2.50\nj: 1.0e+3\nk: y\nl: 0b101\nm: .5\nn: 10.0.0.9\no: 0o17\n',
+      'a: yes\nb: On\nc: 010\nd: 0x1F\ne: 1_000\nf: 1:30\ng: ~\nh: 2.50\ni: 1e3\nj: 1.0e+3\nk: y\nl: 0b101\nm: .5\nn: 10.0.0.9\no: 0o17\np: 2001-12-14x\nq: -0\nr: +12\ns: 1.\n',
     );
     writeFileSync(
       join(dir, 'psych.epp'),
-      '<% [a,b,c,d,e,g,h,j,k,l,m,n,o].each |$key| { %><%= $key %>=<%= getvar($key) %> (<%= type(getvar($key), generalized) %>)\n<% } %>',
+      '<% [a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s].each |$key| { %><%= $key %>=<%= getvar($key) %> (<%= type(getvar($key), generalized) %>)\n<% } %>',
     );
     const expected = [
       'a=true (Boolean)',
@@ -73,14 +73,20 @@ describe('pantograph epp render (built CLI)', () => {
       'c=8 (Integer)',
       'd=31 (Integer)',
       'e=1000 (Integer)',
+      'f=5400 (Integer)',
       'g= (Undef)',
       'h=2.5 (Float)',
+      'i=1e3 (String)',
       'j=1000.0 (Float)',
       'k=y (String)',
       'l=5 (Integer)',
       'm=0.5 (Float)',
       'n=10.0.0.9 (String)',
       'o=0o17 (String)',
+      'p=2001-12-14x (String)',
+      'q=0 (Integer)',
+      'r=12 (Integer)',
+      's=1.0 (Float)',
       '',
     ].join('\n');
     expect(run(['epp', 'render', 'psych.epp', '--values-file', 'psych.yaml'], dir).stdout).toBe(expected);

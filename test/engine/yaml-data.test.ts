@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ReplaceValue } from '../../src/engine/model.js';
 import { jsonPointer, parsePointer, parseYamlData } from '../../src/engine/yaml-data.js';
@@ -24,6 +25,77 @@ describe('parseYamlData', () => {
       ['SYNC_AMBIGUOUS_SCALAR', 'warning', 3],
       ['SYNC_AMBIGUOUS_SCALAR', 'warning', 4],
     ]);
+  });
+
+  it("reads every plain scalar as the system's Ruby (Psych) does, dates and symbols kept as strings", () => {
+    // Psych is the oracle: Puppet reads a values file, and PDK a .sync.yml, with it.
+    const scalars = [
+      ...['yes', 'Yes', 'YES', 'yEs', 'on', 'ON', 'off', 'no', 'No', 'n', 'y', 'Y', 'true', 'tRUE', 'false'],
+      ...['nulL', 'null', 'Null', 'NULL', '~', '~x', 'Off!', 'yes_please', 'onion', '123abc'],
+      ...['010', '0o17', '0x1F', '-0x1F', '0b101', '1_000', '1,000', '12,3', '1__0', '0b', '0x', '0xG'],
+      ...['1:30', '1:30:00', '-1:30', '1:30.5', '1:60', '1:5:30', '1:2:3:4'],
+      ...[
+        '1e3',
+        '1.0e3',
+        '1.0e+3',
+        '1.e+3',
+        '6e-1',
+        '1.5E-3',
+        '.5',
+        '1.',
+        '.',
+        '+.',
+        '-.inf',
+        '+.inf',
+        '.NaN',
+      ],
+      ...[
+        '+1',
+        '-0',
+        '00',
+        '09',
+        '08.5',
+        '2.50',
+        '1_0.5',
+        '1,0.5',
+        '10.0.0.9',
+        '1.2.3',
+        '2001-12-14',
+        ':sym',
+      ],
+    ];
+    const text = scalars.map((s, i) => `k${i}: ${s}\n`).join('');
+    const ruby = spawnSync(
+      'ruby',
+      [
+        '-ryaml',
+        '-rdate',
+        '-rjson',
+        '-e',
+        'YAML.safe_load(STDIN.read, permitted_classes: [Symbol, Date]).each_value { |v| puts [v.class, v.is_a?(Float) ? v.to_s : v.inspect].join("\t") }',
+      ],
+      { input: text, encoding: 'utf8' },
+    );
+    expect(ruby.status, `ruby (npm test installs it): ${ruby.stderr}`).toBe(0);
+    const psych = ruby.stdout.trim().split('\n');
+    const ours = Object.values(sync(text).data as Record<string, unknown>).map((v) => {
+      if (v === null) return 'NilClass\tnil';
+      if (typeof v === 'boolean') return `${v ? 'TrueClass' : 'FalseClass'}\t${v}`;
+      if (typeof v === 'bigint') return `Integer\t${v}`;
+      if (typeof v === 'number')
+        return `Float\t${Number.isNaN(v) ? 'NaN' : Number.isFinite(v) ? v : v > 0 ? 'Infinity' : '-Infinity'}`;
+      return `String\t${JSON.stringify(v)}`;
+    });
+    // Psych makes a Date and a Symbol of these two; both stay strings here (Puppet's safe_load refuses a Date).
+    const expected = psych.map((line, i) =>
+      line.startsWith('Date\t') || line.startsWith('Symbol\t')
+        ? `String\t${JSON.stringify(scalars[i])}`
+        : line,
+    );
+    const rubyFloat = (line: string) => line.replace(/^Float\t(-?\d+)\.0$/, 'Float\t$1').replace(/e\+?/, 'e');
+    expect(ours.map((line, i) => `${scalars[i]} -> ${rubyFloat(line)}`)).toEqual(
+      expected.map((line, i) => `${scalars[i]} -> ${rubyFloat(line)}`),
+    );
   });
 
   it('wraps !replace collections, only the outermost', () => {
