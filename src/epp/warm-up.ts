@@ -84,9 +84,8 @@ const OPERATOR_VALUES = {
 
 /**
  * Renders the warm-up templates `times` times (three: the first two renders are interpreted, the third
- * compiled),
- * through both entries a library user calls (`renderEpp`, and `compileEpp(...).render(values)` without
- * options, which has a path of its own).
+ * compiled), through both entries a library user calls (`renderEpp`, and `compileEpp(...).render(values)`
+ * without options, which has a path of its own).
  */
 export function warmUpRenders(times = 3): void {
   for (let i = 0; i < times; i++) renderEpp(CONFIG, VALUES, { file: 'warm-up.epp' });
