@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EppError } from '../../src/epp/errors.js';
 import { parseEpp, renderEpp } from '../../src/epp/index.js';
+import { mulberry32, type Rng } from '../helpers/random.js';
 
 const SEED = process.env.FUZZ_SEED
   ? Number(process.env.FUZZ_SEED) >>> 0
@@ -38,20 +39,6 @@ const MAX_REPORTED = 5;
 
 // ---------------------------------------------------------------------------------------------------------
 // Random numbers
-
-type Rng = () => number;
-
-/** mulberry32: tiny, fast, good enough for fuzzing, and the same on every machine. */
-function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const int = (rng: Rng, n: number) => Math.floor(rng() * n);
 const between = (rng: Rng, lo: number, hi: number) => lo + int(rng, hi - lo + 1);

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { parseYamlData } from '../../src/engine/yaml-data.js';
 import { readSimpleYaml } from '../../src/shared/simple-yaml.js';
+import { mulberry32, type Rng } from '../helpers/random.js';
 
 /** What the YAML 1.1 reading gives: the data, or `{ error }` when the document has errors. */
 function fullReading(text: string): { data: unknown } | { error: string } {
@@ -191,19 +192,6 @@ describe('simple YAML', () => {
 });
 
 // ---------------------------------------------------------------- generated documents
-
-type Rng = () => number;
-
-function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
 

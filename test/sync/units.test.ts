@@ -7,6 +7,7 @@ import { sha256 } from '../../src/sync/hash.js';
 import { type LockFile, parseLock, sameLock, serializeLock } from '../../src/sync/lock.js';
 import { checkOutputPath } from '../../src/sync/paths.js';
 import { commandArgs, splitCommand } from '../../src/sync/post.js';
+import { mulberry32 } from '../helpers/random.js';
 import { file } from './helpers.js';
 
 const H = (s: string) => sha256(Buffer.from(s));
@@ -297,14 +298,3 @@ describe('diffs', () => {
     }
   });
 });
-
-function mulberry32(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => {
-    x = (x + 0x6d2b79f5) >>> 0;
-    let t = x;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
