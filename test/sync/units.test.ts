@@ -275,6 +275,16 @@ describe('diffs', () => {
     expect(applyPatch(before, patch)).toBe(after);
   });
 
+  it('keeps a minimal diff for a few changes in a long file', () => {
+    const lines = Array.from({ length: 3_000 }, (_, i) => `line ${i}\n`);
+    const edited = [...lines];
+    edited[100] = 'changed near the top\n';
+    edited[2_900] = 'changed near the end\n';
+    const patch = unifiedDiff('long.txt', Buffer.from(lines.join('')), Buffer.from(edited.join('')));
+    expect(patch.match(/^@@ /gm)).toHaveLength(2);
+    expect(patch).toContain('@@ -97,9 +97,9 @@\n');
+  });
+
   it('makes the replaced block exactly the patch jsdiff makes, where that patch is one block', () => {
     const rng = mulberry32(0x5eed);
     const pick = (n: number) => Math.floor(rng() * n);
