@@ -55,6 +55,7 @@ describe('pantograph epp render (built CLI)', () => {
     const bad = run(['epp', 'render', 'y.epp', '--values-file', 'bad.yaml'], dir);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('bad.yaml:2:1: Map keys must be unique');
+    expect(bad.stdout).toBe('');
   });
 
   it('reads a YAML values file as `puppet epp render --values_file` does (YAML 1.1, as Psych reads it)', () => {
@@ -111,6 +112,13 @@ describe('pantograph epp render (built CLI)', () => {
     const bad = run(['epp', 'render', 't.epp', '--values-file', 'list.pp'], dir);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('list.pp: the Puppet code must evaluate to a hash or undef');
+    expect(bad.stdout).toBe('');
+    // Code that does not parse: the error at its line and column, nothing rendered.
+    writeFileSync(join(dir, 'broken.pp'), "{ name =>\n  'x', }\n[\n");
+    const broken = run(['epp', 'render', 't.epp', '--values-file', 'broken.pp'], dir);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('broken.pp:4:1: error: Syntax error at end of input [EPP_SYNTAX]');
+    expect(broken.stdout).toBe('');
   });
 
   it('reads Integers exactly beyond 2^53 and tells 2 from 2.0 in values files and --values', () => {
