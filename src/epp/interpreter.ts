@@ -110,11 +110,18 @@ export class TemplateInterpreter {
       for (let i = 0; i < params.length && firstOptional === params.length; i++) {
         if (params[i]!.defaultValue || params[i]!.captureRest) firstOptional = i;
       }
+      const names = params.map((p) => p.name);
+      const declared = this.declaredNames(node);
       facts = {
         required: requiredCount(params),
         rest: hasRest(params),
         firstOptional,
-        declared: this.declaredNames(node),
+        declared,
+        names,
+        assigns: declared.size > new Set(names).size,
+        plain:
+          new Set(names).size === names.length &&
+          params.every((p) => !p.valueType && !p.defaultValue && !p.captureRest),
       };
       this.lambdas.set(node, facts);
     }
@@ -192,6 +199,12 @@ interface LambdaFacts {
   /** Parameters before the first with a default (or `*$rest`) are present once the arity is checked. */
   readonly firstOptional: number;
   readonly declared: ReadonlySet<string>;
+  /** The parameters' names, in order. */
+  readonly names: readonly string[];
+  /** Whether every parameter is a plain `$name` (no type, default or `*`) and no two share a name. */
+  readonly plain: boolean;
+  /** Whether the body assigns variables (`declared` holds more than the parameters). */
+  readonly assigns: boolean;
 }
 
 /**
@@ -199,12 +212,16 @@ interface LambdaFacts {
  * (a lambda's parameters mostly): two arrays searched from the start are cheaper to make and read than a Map.
  */
 class Scope {
-  readonly names: string[] = [];
-  readonly values: Value[] = [];
-
+  /**
+   * `names` and `values` may come made to their size (a lambda's parameters): arrays grown by `push` from
+   * empty get room for 17 each, most of what a first render allocated, in a process whose first scavenge
+   * it then paid.
+   */
   constructor(
     readonly parent: Scope | undefined,
     readonly declared: ReadonlySet<string>,
+    readonly names: string[] = [],
+    readonly values: Value[] = [],
   ) {}
 
   /** The index of a name this scope has set, or -1. */
@@ -371,8 +388,13 @@ class Evaluation {
     try {
       // The body of the last option with `default` runs when no other value matches.
       let fallback: readonly Node[] | undefined;
-      for (const option of node.options) {
-        for (const candidate of option.values) {
+      // Indexed loops here and below: a first render runs in V8's interpreter, where `for of` allocates
+      // an iterator and a result object per step.
+      const options = node.options;
+      for (let i = 0; i < options.length; i++) {
+        const option = options[i]!;
+        for (let j = 0; j < option.values.length; j++) {
+          const candidate = option.values[j]!;
           if (candidate.type === 'Default') fallback = option.body;
           else if (this.optionMatches(value, candidate, p, scope))
             return this.body(option.body, scope, asValue);
@@ -404,7 +426,8 @@ class Evaluation {
     const value = this.expr(node.test, scope);
     const p = this.t.pos(node);
     let fallback: Node | undefined;
-    for (const entry of node.entries) {
+    for (let i = 0; i < node.entries.length; i++) {
+      const entry = node.entries[i]!;
       if (entry.key.type === 'Default') {
         fallback = entry.value;
         continue;
@@ -433,8 +456,11 @@ class Evaluation {
         return this.binary(node, scope);
       case 'Interpolated': {
         let text = '';
-        for (const part of node.parts)
+        const parts = node.parts;
+        for (let i = 0; i < parts.length; i++) {
+          const part = parts[i]!;
           text += typeof part === 'string' ? part : interpolateText(this.expr(part, scope));
+        }
         return text;
       }
       case 'TypeRef':
@@ -452,8 +478,10 @@ class Evaluation {
         return this.elements(node.elements, scope);
       case 'Hash': {
         const flat: Value[] = [];
-        for (const entry of node.entries)
-          flat.push(this.expr(entry.key, scope), this.expr(entry.value, scope));
+        const entries = node.entries;
+        for (let i = 0; i < entries.length; i++) {
+          flat.push(this.expr(entries[i]!.key, scope), this.expr(entries[i]!.value, scope));
+        }
         return rt.hash(flat);
       }
       case 'If': {
@@ -498,6 +526,16 @@ class Evaluation {
 
   /** Array elements or call arguments (after a method's receiver, `first`); `*x` splats. */
   private elements(nodes: readonly Node[], scope: Scope, first?: Node): Value[] {
+    // The commonest lists (a call's receiver and an argument or two) as literals: made to their size, where
+    // `push` from empty makes room for 17.
+    const count = nodes.length + (first ? 1 : 0);
+    if (count <= 2 && !hasSplat(nodes) && !(first && isSplat(first))) {
+      if (count === 0) return [];
+      const a = first ?? nodes[0]!;
+      if (count === 1) return [this.expr(a, scope)];
+      const va = this.expr(a, scope);
+      return [va, this.expr(first ? nodes[0]! : nodes[1]!, scope)];
+    }
     const values: Value[] = [];
     if (first) this.element(first, scope, values);
     for (let i = 0; i < nodes.length; i++) this.element(nodes[i]!, scope, values);
@@ -695,6 +733,12 @@ class Evaluation {
     if (args.length < facts.required || args.length > max) {
       rt.checkLambdaArity(args.length, facts.required, max, this.t.pos(node));
     }
+    if (facts.plain) {
+      // Distinct names, no defaults or types: `args` (made for this call, of length n) are the values;
+      // the names are shared when the body assigns no variable (nothing is ever added to them).
+      const names = facts.assigns ? facts.names.slice() : (facts.names as string[]);
+      return this.lambdaBody(node, new Scope(outer, facts.declared, names, args));
+    }
     const scope = new Scope(outer, facts.declared);
     for (let i = 0; i < n; i++) {
       const param = params[i]!;
@@ -717,10 +761,15 @@ class Evaluation {
       }
       scope.bind(param.name, value);
     }
+    return this.lambdaBody(node, scope);
+  }
+
+  /** A lambda's body, which next() may end. */
+  private lambdaBody(node: LambdaNode, scope: Scope): Value {
     try {
       return this.valueBlock(node.body, scope);
     } catch (e) {
-      return rt.nextValue(e);
+      return this.rt.nextValue(e);
     }
   }
 }

@@ -254,6 +254,15 @@ describe('two tiers: the first two renders are interpreted, later ones run compi
     ['<%- | Array[Integer] $xs | -%><%= $xs.map |$x| { $x * 2 }.join(",") %>', { xs: [1, 2] }],
     ['<% if "b2" =~ /(\\d)/ { %><%= $1 %><% } %>|<%= $1 %>', {}],
     ['<%= [1, 2].reduce |$m, $x| { $m + $x } %><%= { a => 1 }["a"] %>', {}],
+    // Lambda scopes: a body that assigns (its scope grows, per call), one that does not (its names are
+    // shared by the calls), nested lambdas reading outer parameters, a name given twice, typed parameters.
+    ['<% [1, 2, 3].each |$x| { $y = $x * 2; $z = "${y}!" -%><%= $z %><% } %>', {}],
+    ['<%= [1, 2].map |$i, $x| { [3, 4].map |$y| { $i + $x + $y }.join("+") }.join(" ") %>', {}],
+    [
+      '<%= { a => 1, b => 2 }.map |$k, $v| { "${k}=${v}" }.join(",") %><%= [[1, 2]].map |$x, $x| { $x } %>',
+      {},
+    ],
+    ['<%= [1, 2].map |Integer $x, $y = 5| { $x + $y }.join(",") %>', {}],
   ])('renders %j alike every time', (source, values) => {
     const first = renderEpp(source, values);
     expect(renderEpp(source, values)).toBe(first);
