@@ -14,6 +14,8 @@
  *     content-hash cache nor V8's cache of compiled code can answer). The engines take turns, one
  *     cold compile each per round, so that garbage, JIT state and the machine's load hit all alike;
  *   - cold in a fresh process: the same, once per new node process, the engines taking turns (target 1.5x);
+ *   - import + first render in a fresh process (a detail): the same with the engine's import timed too, and
+ *     only that engine imported (`pantograph/epp` for Pantograph): what a script rendering one template pays;
  *   - CLI: one `node dist/cli/bin.cjs epp render` process vs a node script that loads eta and renders
  *     (median of 10 runs each).
  * Prints a table with the ratios and the targets of issues 2 and 13 (`--targets-file F` appends the target
@@ -172,12 +174,40 @@ async function coldChild(name) {
   process.stdout.write(`${msSince(t0)}\n`);
 }
 
-/** Median ms of each engine's first compile + render in a new node process; the engines take turns. */
-function coldInFreshProcesses(names, runs = 7) {
+/**
+ * Runs in a child process: times importing one engine (alone: `pantograph/epp` is dist/epp.js) and its
+ * first compile + render, what a script that renders one template pays beyond Node's own start. Prints ms.
+ */
+async function importChild(name) {
+  const source = sources()[name];
+  const data = values();
+  const t0 = nowNs();
+  let render;
+  if (name === 'pantograph') {
+    const epp = await import(pathToFileURL(eppModulePath).href);
+    render = epp.compileEpp(source, { file: files.epp }).render(data);
+  } else if (name === 'eta') {
+    const { Eta } = await import('eta');
+    const eta = new Eta(ETA_OPTIONS);
+    render = eta.compile(source).call(eta, data);
+  } else {
+    const ejs = (await import('ejs')).default;
+    render = ejs.compile(source, EJS_OPTIONS)(data);
+  }
+  const ms = msSince(t0);
+  if (render.length === 0) throw new Error(`${name}: empty output`);
+  process.stdout.write(`${ms}\n`);
+}
+
+/**
+ * Median ms of each engine's first compile + render in a new node process (`--import-child`: import
+ * included); the engines take turns.
+ */
+function coldInFreshProcesses(names, runs = 7, mode = '--cold-child') {
   const times = Object.fromEntries(names.map((name) => [name, []]));
   for (let i = 0; i < runs; i++) {
     for (const name of names) {
-      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--cold-child', name], {
+      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), mode, name], {
         encoding: 'utf8',
         env: { ...process.env, BENCH_DIST: dist },
       });
@@ -312,6 +342,7 @@ async function main() {
   }
   Object.assign(cold, coldMedians(names, engines, src, data));
   Object.assign(coldProcess, coldInFreshProcesses(names));
+  const importProcess = coldInFreshProcesses(names, 7, '--import-child');
 
   const commands = { eta: [files.etaScript, files.eta, files.values] };
   if (existsSync(cliPath)) {
@@ -338,6 +369,7 @@ async function main() {
   console.log(row('cached, by source/name', 'renders/s', byName, 'higher', undefined));
   console.log(row('cold parse+compile+1st render', 'ms', cold, 'lower', 1));
   console.log(row(...targets[1]));
+  console.log(row('import + 1st render, fresh process', 'ms', importProcess, 'lower', undefined));
   const targetsFile = process.argv.includes('--targets-file')
     ? process.argv[process.argv.indexOf('--targets-file') + 1]
     : undefined;
@@ -363,13 +395,21 @@ async function main() {
   console.log(row('CLI run vs eta script', 'ms', cli, 'lower', 1.2));
   console.log('');
   if (json) {
-    console.log(JSON.stringify({ cached, preConverted, byName, cold, coldProcess, cli, problems }, null, 2));
+    console.log(
+      JSON.stringify(
+        { cached, preConverted, byName, cold, coldProcess, importProcess, cli, problems },
+        null,
+        2,
+      ),
+    );
   }
   if (problems.length > 0) process.exitCode = 1;
 }
 
 if (process.argv[2] === '--cold-child') {
   await coldChild(process.argv[3]);
+} else if (process.argv[2] === '--import-child') {
+  await importChild(process.argv[3]);
 } else {
   await main();
 }

@@ -11,7 +11,8 @@
  *   and compiled on first use it was ~100 ms of a ~300 ms run); warmed up by rendering a small template and
  *   reading a small YAML document.
  * - `dist/cli/fast-status.cjs`: `pantograph status` answered from its memo (src/engine/answer-memo.ts);
- * - `dist/lib/pantograph.cjs`: the library, behind the package's entries (see the end of this file).
+ * - `dist/lib/epp.cjs` and `dist/lib/pantograph.cjs`: the library, behind the package's entries (see the
+ *   end of this file).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -146,31 +147,102 @@ await bundle('src/cli/fast-status.ts', resolve('dist/cli/fast-status.cjs'), () =
 
 /**
  * The library, as users import it: the package's `.` (dist/index.js, in place of tsc's) and `./epp`
- * (dist/epp.js) are small ES modules over one CommonJS bundle of the library with its code cache
- * (dist/lib/pantograph.cjs). Imported as tsc's modules, `import 'pantograph'` loaded ~200 files one by one
- * (~190 ms before anything ran); both entries share the one bundle, so values made through one (a Float,
- * a hash) are the other's too. tsc's other modules stay as they are, dist/epp/index.js included: the
- * engine's modules (and the sandbox worker, which runs them) import it, and must get the classes their
- * neighbours use. The wrappers export the names of tsc's modules, read here first.
+ * (dist/epp.js) are small ES modules over CommonJS bundles with their code caches. Imported as tsc's
+ * modules, `import 'pantograph'` loaded ~200 files one by one (~190 ms before anything ran).
+ * - `dist/lib/epp.cjs`: EPP alone (src/epp/bundle-entry.ts), all that `pantograph/epp` loads: ~18 ms
+ *   where the whole library (with node:crypto, node:child_process, semver, yaml) took ~60;
+ * - `dist/lib/pantograph.cjs`: the rest of the library, which takes every module of `src/epp` from the
+ *   EPP bundle (see `eppFromItsBundle`), so that both entries share one EPP: values made through one (a
+ *   Float, a hash) are the other's too, and there is one compile cache.
+ * tsc's other modules stay as they are, dist/epp/index.js included: the engine's modules (and the sandbox
+ * worker, which runs them) import it, and must get the classes their neighbours use. The wrappers export
+ * the names of tsc's modules, read here first.
  */
 const entries = {
-  'dist/index.js': { namesOf: 'dist/index.js', loader: './cli/load-bundle.cjs' },
-  'dist/epp.js': { namesOf: 'dist/epp/index.js', loader: './cli/load-bundle.cjs' },
+  'dist/index.js': { namesOf: 'dist/index.js', bundle: './lib/pantograph.cjs' },
+  'dist/epp.js': { namesOf: 'dist/epp/index.js', bundle: './lib/epp.cjs' },
 };
 const exported = {};
 for (const [entry, { namesOf }] of Object.entries(entries)) {
   exported[entry] = Object.keys(await import(pathToFileURL(resolve(namesOf)).href)).sort();
 }
-await bundle('src/lib-bundle.ts', resolve('dist/lib/pantograph.cjs'), (lib) => lib.warmUpRenders());
-for (const [entry, { loader }] of Object.entries(entries)) {
+
+const eppSources = resolve('src/epp');
+const inEpp = (file) => file.startsWith(`${eppSources}/`);
+/** The modules of `src/epp` the library's bundle imports (paths relative to src/epp, as `.js`). */
+const eppModulesImported = new Set();
+
+/**
+ * In the library's bundle, an import of a module of `src/epp` from outside it is answered by the EPP
+ * bundle, loaded (once per process, with its code cache) by load-bundle.cjs. The EPP bundle must export
+ * every name such an import asks for: checked below, once both are built.
+ */
+const eppFromItsBundle = {
+  name: 'epp-from-its-bundle',
+  setup(build) {
+    build.onResolve({ filter: /^(\.\.\/cli\/load-bundle|\.\/epp)\.cjs$/ }, (args) =>
+      args.namespace === 'epp-bundle' ? { path: args.path, external: true } : undefined,
+    );
+    build.onResolve({ filter: /^\./ }, (args) => {
+      const target = resolve(args.resolveDir, args.path);
+      if (!inEpp(target) || inEpp(args.importer)) return undefined;
+      eppModulesImported.add(target.slice(eppSources.length + 1));
+      return { path: 'epp', namespace: 'epp-bundle' };
+    });
+    // An ES module with one binding per name (esbuild would copy a CommonJS module's properties into a
+    // namespace object for every module that imports it: ~3 ms of each load); a name the bundle lacks is
+    // then an error of this build.
+    build.onLoad({ filter: /.*/, namespace: 'epp-bundle' }, () => {
+      const names = Object.keys(runBundle(resolve('dist/lib/epp.cjs'), undefined).exports);
+      return {
+        contents:
+          "const epp = require('../cli/load-bundle.cjs').loadLibrary(require.resolve('./epp.cjs'));\n" +
+          `export const { ${names.join(', ')} } = epp;\n`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
+ * Fails the build when the EPP bundle lacks a name of a module the library takes from it, or when two
+ * such modules export one name for different things (the bundle could export only one of them).
+ */
+async function checkEppBundleExports() {
+  const bundleExports = new Set(Object.keys(runBundle(resolve('dist/lib/epp.cjs'), undefined).exports));
+  const owner = new Map();
+  for (const module of eppModulesImported) {
+    const tscModule = await import(pathToFileURL(resolve('dist/epp', module)).href);
+    for (const [name, value] of Object.entries(tscModule)) {
+      if (!bundleExports.has(name)) {
+        throw new Error(
+          `src/epp/bundle-entry.ts does not export '${name}' of src/epp/${module}, which the library imports: add the module there`,
+        );
+      }
+      const first = owner.get(name);
+      if (first && first.value !== value) {
+        throw new Error(`src/epp/${module} and src/epp/${first.module} both export '${name}': rename one`);
+      }
+      owner.set(name, { module, value });
+    }
+  }
+}
+
+await bundle('src/epp/bundle-entry.ts', resolve('dist/lib/epp.cjs'), (epp) => epp.warmUpRenders());
+// Its warm-up is the EPP bundle's: this one's cache holds its top level, the rest compiles on first use.
+await bundle('src/index.ts', resolve('dist/lib/pantograph.cjs'), () => {}, {
+  plugins: [...common.plugins, eppFromItsBundle],
+});
+await checkEppBundleExports();
+for (const [entry, { bundle: file }] of Object.entries(entries)) {
   const names = exported[entry];
   writeFileSync(
     resolve(entry),
     `// Generated by scripts/bundle-cli.mjs: the library's bundle, loaded with its V8 code cache.\n` +
       `import { createRequire } from 'node:module';\n` +
       `const require = createRequire(import.meta.url);\n` +
-      `const { loadLibrary } = require('${loader}');\n` +
-      `const lib = loadLibrary(require.resolve('./lib/pantograph.cjs'));\n` +
+      `const { loadLibrary } = require('./cli/load-bundle.cjs');\n` +
+      `const lib = loadLibrary(require.resolve('${file}'));\n` +
       `export const { ${names.join(', ')} } = lib;\n`,
   );
   rmSync(resolve(`${entry}.map`), { force: true });

@@ -4,8 +4,10 @@
  * credentials fails at once with a message instead of a run that hangs; URLs are printed with any
  * password in them masked.
  */
-import { spawn } from 'node:child_process';
 import { EngineError } from '../engine/errors.js';
+// Loaded on first use: `import 'pantograph'` would otherwise load node:child_process (and node:net, the
+// streams) for every user, fleet or not.
+import { childProcess } from '../shared/builtins.js';
 
 export interface GitRunner {
   /** Runs `git args...` in `cwd`; resolves with standard output, rejects with FLEET_GIT. */
@@ -58,7 +60,12 @@ export function gitRunner(options: GitRunnerOptions = {}): GitRunner {
   ) =>
     new Promise<string | GitOutcome>((resolvePromise, reject) => {
       // Its own process group: a time limit kills the shell's git and git's own children too.
-      const child = spawn(command, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const child = childProcess().spawn(command, argv, {
+        cwd,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       let size = 0;

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 
@@ -208,7 +209,8 @@ describe('pantograph epp render (built CLI)', () => {
   it.each([
     ['the command line', 'main.cjs', 'main'],
     ['the epp render path', 'fast-epp-render.cjs', 'fastEppRender'],
-    ['the library', '../lib/pantograph.cjs', 'renderEpp'],
+    ['the library', '../lib/pantograph.cjs', 'loadProject'],
+    ['EPP alone (pantograph/epp)', '../lib/epp.cjs', 'renderEpp'],
   ])('starts %s from its bundle and V8 code cache, which V8 accepts', (_what, name, entry) => {
     const bundle = resolve(import.meta.dirname, '../../dist/cli', name);
     const { runBundle } = createRequire(import.meta.url)('../../dist/cli/load-bundle.cjs') as {
@@ -230,6 +232,24 @@ describe("the package's entries (built)", () => {
     expect(epp.renderEpp('<%= $f %> <%= $n %>', { f: api.float(2), n: 3 })).toBe('2.0 3');
     expect(typeof api.loadProject).toBe('function');
     expect(Object.keys(api)).not.toContain('warmUpRenders');
+    expect(Object.keys(epp)).not.toContain('warmUpRenders');
+  });
+
+  it("'pantograph/epp' loads EPP alone: no engine, no node:crypto or node:child_process", () => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const before = new Set(process.moduleLoadList);
+         const epp = await import(${JSON.stringify(pathToFileURL(join(dist, 'epp.js')).href)});
+         const loaded = process.moduleLoadList.filter((m) => !before.has(m) && /crypto|child_process|stream/.test(m));
+         console.log(JSON.stringify({ loaded, out: epp.renderEpp('<%= $x %>', { x: 1 }) }));`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ loaded: [], out: '1' });
   });
 
   it('exports from the bundle every name the sources export', async () => {
