@@ -14,7 +14,7 @@
  * - `dist/lib/epp.cjs` and `dist/lib/pantograph.cjs`: the library, behind the package's entries (see the
  *   end of this file).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -205,6 +205,31 @@ const eppFromItsBundle = {
 };
 
 /**
+ * The library's warm-up, what a script using the API does first: plan a new module on the default
+ * templates (every default template rendered), then its status. Its schema cache is a scratch one.
+ */
+async function warmUpLibrary(lib) {
+  const scratch = mkdtempSync(join(tmpdir(), 'pantograph-build-'));
+  const cache = process.env.PANTOGRAPH_CACHE_DIR;
+  try {
+    process.env.PANTOGRAPH_CACHE_DIR = join(scratch, 'cache');
+    const project = join(scratch, 'module');
+    mkdirSync(project);
+    const metadata = { name: 'example-warmup', version: '0.1.0', author: 'example', license: 'Apache-2.0' };
+    writeFileSync(join(project, 'metadata.json'), JSON.stringify({ ...metadata, dependencies: [] }));
+    writeFileSync(join(project, '.sync.yml'), 'pdk_template:\n  version: 2\n  templates: []\n');
+    const planned = await lib.planProjectAt(project);
+    const errors = planned.plan.problems.filter((p) => p.severity === 'error');
+    if (errors.length > 0) throw new Error(`the library's warm-up plan failed: ${errors[0].message}`);
+    lib.status(planned.plan);
+  } finally {
+    if (cache === undefined) delete process.env.PANTOGRAPH_CACHE_DIR;
+    else process.env.PANTOGRAPH_CACHE_DIR = cache;
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
  * Fails the build when the EPP bundle lacks a name of a module the library takes from it, or when two
  * such modules export one name for different things (the bundle could export only one of them).
  */
@@ -229,8 +254,7 @@ async function checkEppBundleExports() {
 }
 
 await bundle('src/epp/bundle-entry.ts', resolve('dist/lib/epp.cjs'), (epp) => epp.warmUpRenders());
-// Its warm-up is the EPP bundle's: this one's cache holds its top level, the rest compiles on first use.
-await bundle('src/index.ts', resolve('dist/lib/pantograph.cjs'), () => {}, {
+await bundle('src/index.ts', resolve('dist/lib/pantograph.cjs'), warmUpLibrary, {
   plugins: [...common.plugins, eppFromItsBundle],
 });
 await checkEppBundleExports();
