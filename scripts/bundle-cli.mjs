@@ -149,8 +149,8 @@ await bundle('src/cli/fast-status.ts', resolve('dist/cli/fast-status.cjs'), () =
  * The library, as users import it: the package's `.` (dist/index.js, in place of tsc's) and `./epp`
  * (dist/epp.js) are small ES modules over CommonJS bundles with their code caches. Imported as tsc's
  * modules, `import 'pantograph'` loaded ~200 files one by one (~190 ms before anything ran).
- * - `dist/lib/epp.cjs`: EPP alone (src/epp/bundle-entry.ts), all that `pantograph/epp` loads: ~18 ms
- *   where the whole library (with node:crypto, node:child_process, semver, yaml) took ~60;
+ * - `dist/lib/epp.cjs`: EPP alone (src/epp/bundle-entry.ts), all that `pantograph/epp` loads: its import
+ *   ~30 ms, where the whole library (with node:crypto, node:child_process, semver, yaml) took ~65;
  * - `dist/lib/pantograph.cjs`: the rest of the library, which takes every module of `src/epp` from the
  *   EPP bundle (see `eppFromItsBundle`), so that both entries share one EPP: values made through one (a
  *   Float, a hash) are the other's too, and there is one compile cache.
@@ -174,8 +174,8 @@ const eppModulesImported = new Set();
 
 /**
  * In the library's bundle, an import of a module of `src/epp` from outside it is answered by the EPP
- * bundle, loaded (once per process, with its code cache) by load-bundle.cjs. The EPP bundle must export
- * every name such an import asks for: checked below, once both are built.
+ * bundle, loaded (once per process, with its code cache) by load-bundle.cjs. esbuild fails the build when
+ * such an import asks for a name the EPP bundle does not export; `checkEppBundleExports` checks the rest.
  */
 const eppFromItsBundle = {
   name: 'epp-from-its-bundle',

@@ -31,7 +31,10 @@ async function loadMain(): Promise<Main> {
   return (loadBundle('main.cjs') as Main | undefined) ?? import('./main.js');
 }
 
-/** The library's bundle (`dist/lib/pantograph.cjs`) with its code cache: what the package's entries export. */
+/**
+ * A bundle of the library (`dist/lib/epp.cjs`, `dist/lib/pantograph.cjs`) with its code cache: what the
+ * package's entries export. The second loads the first through here too, so each runs once per process.
+ */
 function loadLibrary(file: string): unknown {
   let library = libraries.get(file);
   if (library === undefined) {

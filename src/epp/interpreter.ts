@@ -214,8 +214,7 @@ interface LambdaFacts {
 class Scope {
   /**
    * `names` and `values` may come made to their size (a lambda's parameters): arrays grown by `push` from
-   * empty get room for 17 each, most of what a first render allocated, in a process whose first scavenge
-   * it then paid.
+   * empty get room for 17 each, which was a third of what a template's first render allocated.
    */
   constructor(
     readonly parent: Scope | undefined,
