@@ -538,6 +538,38 @@ describe('problems while resolving', () => {
     expect(text(fileOf(p, 'README.md'))).toContain(`Module \`${root.split('/').at(-1)}\`.`);
   });
 
+  it('reports a key given twice in metadata.json where it is, and renders with {}', async () => {
+    const { plan: p, root } = await planTree({
+      '.sync.yml': syncYml('  templates: [scripts]\n'),
+      'metadata.json': '{\n  "name": "x",\n  "name": "y"\n}\n',
+    });
+    expect(p.problems.map((x) => [x.code, x.file, x.line, x.column, x.message])).toEqual([
+      [
+        'PROJECT_METADATA',
+        `${root}/metadata.json`,
+        3,
+        3,
+        'metadata.json is not valid JSON: Map keys must be unique',
+      ],
+    ]);
+  });
+
+  it("gives templates metadata.json's values as Puppet reads JSON: Integers and Floats apart", async () => {
+    const dir = repo({
+      meta: {
+        'template.json': {},
+        'files/meta.txt.epp':
+          "<%= $metadata['n'] %> <%= $metadata['f'] %> <%= $metadata['big'] %> <%= $metadata['f'] =~ Float %>",
+      },
+    });
+    const { plan: p } = await planTree({
+      '.sync.yml': syncYml('  templates: [meta]\n', fsSource(dir)),
+      'metadata.json': '{"name": "x", "n": 1, "f": 1.0, "big": 9223372036854775807}',
+    });
+    expect(p.problems).toEqual([]);
+    expect(text(fileOf(p, 'meta.txt'))).toBe('1 1.0 9223372036854775807 true');
+  });
+
   it('reports an unusable template_schema.json once, without inferring another schema', async () => {
     const dir = repo({
       tpl: {
