@@ -151,7 +151,7 @@ export function checkTemplateManifestText(text: string, file: string): SpanProbl
   if (parsed.data !== undefined) {
     problems.push(
       ...violationProblems(
-        shippedSchema('template').validate(parsed.data),
+        shippedSchema('template').validate(parsed.data, text),
         parsed.positions,
         'TEMPLATE_INVALID',
         (p) => `template.json${p}`,

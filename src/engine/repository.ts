@@ -99,10 +99,10 @@ export function readTemplateHead(location: TemplateLocation): {
     return { head: undefined, problems };
   const manifestJson = readJson(manifestFile, 'TEMPLATE_JSON', problems);
   if (!manifestJson) return { head: undefined, problems };
-  const { data, positions } = manifestJson;
+  const { data, positions, text } = manifestJson;
   problems.push(
     ...violationProblems(
-      shippedSchema('template').validate(data),
+      shippedSchema('template').validate(data, text),
       positions,
       'TEMPLATE_INVALID',
       (p) => `template.json${p}`,
@@ -217,7 +217,7 @@ function readJson(
   file: string,
   code: EngineErrorCode,
   problems: Problem[],
-): { data: Data; positions: PositionIndex } | undefined {
+): { data: Data; positions: PositionIndex; text: string } | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -230,7 +230,7 @@ function readJson(
   const parsed = parseJsonData(text, file, code);
   problems.push(...parsed.problems);
   if (parsed.data === undefined) return undefined;
-  return { data: parsed.data, positions: parsed.positions };
+  return { data: parsed.data, positions: parsed.positions, text };
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { isSha256Hex } from '../sync/hash.js';
+import { engineVersion } from '../version.js';
 import { cacheRoot } from './sources/git.js';
 
 const require = createRequire(import.meta.url);
@@ -89,6 +90,14 @@ export function dataKey(json: unknown): string | undefined {
     return value;
   });
   return exact && text !== undefined ? createHash('sha256').update(text).digest('hex') : undefined;
+}
+
+/**
+ * The key of the data read from a JSON text, for the verdicts: the text's hash, with the engine's version
+ * (a later reader might read the same text otherwise) and a prefix no `dataKey` input can have.
+ */
+export function textKey(text: string): string {
+  return createHash('sha256').update(`\0json-text\0${engineVersion()}\0${text}`).digest('hex');
 }
 
 function verdictFile(key: string): string {

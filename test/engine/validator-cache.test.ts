@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { compileSettingsSchema } from '../../src/engine/json-schema.js';
-import { loadValidator, validatorKey } from '../../src/engine/validator-cache.js';
+import { loadValidator, textKey, validatorKey } from '../../src/engine/validator-cache.js';
 import { removeTempDirs, tempDir } from '../helpers/fs.js';
 
 let cache: string;
@@ -93,6 +93,27 @@ describe('the validator cache', () => {
         .trim()
         .split('\n'),
     ).toHaveLength(2);
+  });
+
+  it('keys the verdict of data read from a JSON text by that text: the same text needs no validator', () => {
+    const text = '{"name": "ok", "count": 2}';
+    const data = { name: 'ok', count: 2n };
+    expect(compileSettingsSchema(schema(), 'x.json').validate(data, text)).toEqual([]);
+    const key = validatorKey('draft-07', schema());
+    expect(readFileSync(join(cache, 'schemas', `${key}.valid`), 'utf8')).toBe(`${textKey(text)}\n`);
+    writeFileSync(join(cache, 'schemas', `${key}.cjs`), 'damaged (');
+    // The same text: answered from the verdict (the damaged validator is not loaded, so not replaced).
+    expect(compileSettingsSchema(schema(), 'x.json').validate({ ...data }, text)).toEqual([]);
+    expect(readFileSync(join(cache, 'schemas', `${key}.cjs`), 'utf8')).toBe('damaged (');
+    // Another text is validated, whatever it says: a bad one fails and is not remembered.
+    const badText = '{"name": "X1"}';
+    expect(compileSettingsSchema(schema(), 'x.json').validate({ name: 'X1' }, badText)).toHaveLength(1);
+    expect(compileSettingsSchema(schema(), 'x.json').validate({ name: 'X1' }, badText)).toHaveLength(1);
+    expect(
+      readFileSync(join(cache, 'schemas', `${key}.valid`), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(1);
   });
 
   it('always validates data JSON text cannot tell apart (NaN, infinities)', () => {
