@@ -8,6 +8,7 @@
  * say where it failed.
  */
 import { LineCounter } from 'yaml';
+import { MAX_JSON_DEPTH } from '../epp/json-values.js';
 import { lineColumn } from '../epp/position.js';
 import { type EngineErrorCode, problem } from './errors.js';
 import type { Data, Position } from './model.js';
@@ -92,15 +93,16 @@ const markFloat = (match: string, string: string | undefined) => string ?? `"\\u
 
 /**
  * `value` with integers as bigint and marked Floats as numbers (counting object keys); undefined for an
- * integer beyond 2^53.
+ * integer beyond 2^53, or nesting deeper than MAX_JSON_DEPTH (the reader then says where).
  */
-function fromParsed(value: unknown, counter: { keys: number }): Data | undefined {
+function fromParsed(value: unknown, counter: { keys: number }, depth = 0): Data | undefined {
   if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : undefined;
   if (typeof value === 'string') return value.charCodeAt(0) === 0 ? Number(value.slice(1)) : value;
   if (typeof value !== 'object' || value === null) return value as Data;
+  if (depth >= MAX_JSON_DEPTH) return undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const item = fromParsed(value[i], counter);
+      const item = fromParsed(value[i], counter, depth + 1);
       if (item === undefined) return undefined;
       value[i] = item;
     }
@@ -109,7 +111,7 @@ function fromParsed(value: unknown, counter: { keys: number }): Data | undefined
   const object = value as Record<string, unknown>;
   for (const key of Object.keys(object)) {
     counter.keys++;
-    const item = fromParsed(object[key], counter);
+    const item = fromParsed(object[key], counter, depth + 1);
     if (item === undefined) return undefined;
     object[key] = item;
   }
@@ -182,6 +184,8 @@ const BACKSLASH = 92;
 class JsonReader {
   readonly problems: Problem[] = [];
   private i = 0;
+  /** Arrays and objects open at `i`. */
+  private depth = 0;
 
   constructor(
     private readonly text: string,
@@ -243,12 +247,20 @@ class JsonReader {
     return /[.eE]/.test(token) ? Number(token) : BigInt(token);
   }
 
-  private object(pointer: string): Data {
+  /** Enters an array or object at `i` (its bracket). */
+  private enter(): void {
+    if (++this.depth > MAX_JSON_DEPTH)
+      this.fail(`arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`);
     this.i++;
+  }
+
+  private object(pointer: string): Data {
+    this.enter();
     const out: { [key: string]: Data } = {};
     this.ws();
     if (this.text.charCodeAt(this.i) === 125) {
       this.i++;
+      this.depth--;
       return out;
     }
     for (;;) {
@@ -269,15 +281,17 @@ class JsonReader {
       this.i++;
     }
     this.expect('}');
+    this.depth--;
     return out;
   }
 
   private array(pointer: string): Data {
-    this.i++;
+    this.enter();
     const out: Data[] = [];
     this.ws();
     if (this.text.charCodeAt(this.i) === 93) {
       this.i++;
+      this.depth--;
       return out;
     }
     for (;;) {
@@ -287,6 +301,7 @@ class JsonReader {
       this.i++;
     }
     this.expect(']');
+    this.depth--;
     return out;
   }
 

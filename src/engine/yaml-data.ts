@@ -211,6 +211,19 @@ export function parseYamlData(text: string, file: string, options: YamlDataOptio
   const positions = new PositionIndex(file, lineCounter);
   const problems: Problem[] = [];
   for (const e of document.errors) {
+    // The yaml package recurses, and reports a document nested ~800 deep with the stack's own words.
+    if (/Maximum call stack size exceeded/.test(e.message)) {
+      problems.push(
+        problem(
+          'error',
+          options.errorCode,
+          'lists and mappings nest too deeply here for the YAML reader',
+          positions.at(e.pos[0]),
+          'nest the data less deeply (a few levels are what settings need)',
+        ),
+      );
+      continue;
+    }
     problems.push(
       problem('error', options.errorCode, e.message.split('\n')[0] ?? e.message, positions.at(e.pos[0])),
     );

@@ -12,8 +12,17 @@ export function parseJsonValues(text: string, file: string): Value {
 
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
 
+/**
+ * How deep arrays and objects may nest in JSON data (values files, and the engine's JSON files): as deep
+ * as the parser nests a template's expressions. The readers recurse, and so do the walks of the data after
+ * them: a hostile file nested 100,000 deep exhausted the stack (an internal error instead of its position).
+ */
+export const MAX_JSON_DEPTH = 400;
+
 class JsonReader {
   private pos = 0;
+  /** Arrays and objects open at `pos`. */
+  private depth = 0;
 
   constructor(
     private readonly text: string,
@@ -47,8 +56,13 @@ class JsonReader {
   private value(): Value {
     this.space();
     const c = this.text[this.pos];
-    if (c === '{') return this.object();
-    if (c === '[') return this.array();
+    if (c === '{' || c === '[') {
+      if (++this.depth > MAX_JSON_DEPTH)
+        this.fail(`arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`);
+      const nested = c === '{' ? this.object() : this.array();
+      this.depth--;
+      return nested;
+    }
     if (c === '"') return this.string();
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.number();
     for (const [word, value] of [
