@@ -18,6 +18,7 @@ import { settingViews } from '../engine/setting-views.js';
 import { setSection, setTemplateApplied } from '../engine/sync-edit.js';
 import { hasErrors } from '../engine/validate.js';
 import { toJson } from '../engine/yaml-data.js';
+import { MAX_JSON_DEPTH } from '../epp/json-values.js';
 import { readLock, apply as syncApply, status as syncStatus } from '../sync/index.js';
 
 export interface ApiOptions {
@@ -211,7 +212,19 @@ async function body(c: { req: { json(): Promise<unknown> } }): Promise<Body> {
   ) {
     throw new BadRequest(`syncText must be a string of at most ${MAX_TEXT} characters`);
   }
+  // The settings are walked recursively (written as YAML, checked): nesting is bounded as in JSON files.
+  if (nestsDeeper(record.settings, MAX_JSON_DEPTH)) {
+    throw new BadRequest(`settings must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   return record as Body;
+}
+
+/** Whether arrays and objects in `value` nest more than `levels` deep (looking no deeper than that). */
+function nestsDeeper(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (levels === 0) return true;
+  for (const item of Object.values(value)) if (nestsDeeper(item, levels - 1)) return true;
+  return false;
 }
 
 function writeSync(root: string, text: string): void {

@@ -7,11 +7,12 @@
  * where the yaml package does (~800 levels), which is now said in words.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseJsonData } from '../../src/engine/json-data.js';
 import { MAX_JSON_DEPTH, parseJsonValues } from '../../src/epp/json-values.js';
+import { api } from '../../src/ui/api.js';
 import { run } from '../cli/cli-helpers.js';
 import { removeTempDirs, tempDir, writeTree } from '../helpers/fs.js';
 
@@ -96,6 +97,27 @@ describe('JSON nested deeper than anything real', () => {
       /v\.yaml:1:\d+: lists and mappings nest too deeply here for the YAML reader/,
     );
     expect(`${r.stderr}${values.stderr}`).not.toMatch(/internal error|Maximum call stack/);
+  });
+
+  it('a request of the web interface: a 400 saying why, and the .sync.yml untouched', async () => {
+    const root = writeTree(tempDir(), { '.sync.yml': SYNC });
+    const app = api({ root, offline: true });
+    const settings = (levels: number) => `{"x": ${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+    const post = (path: string, levels: number) =>
+      app.request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"syncText": ${JSON.stringify(SYNC)}, "template": "gemfile", "kind": "settings", "settings": ${settings(levels)}}`,
+      });
+    for (const path of ['/check', '/edit']) {
+      const refused = await post(path, 100_000);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({
+        error: `settings must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+      });
+      expect((await post(path, MAX_JSON_DEPTH)).status).toBe(200);
+    }
+    expect(readFileSync(join(root, '.sync.yml'), 'utf8')).toBe(SYNC);
   });
 
   it('reads data nested exactly as deep as allowed, and refuses one level more, in both readers', () => {
