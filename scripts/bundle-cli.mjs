@@ -172,6 +172,13 @@ const inEpp = (file) => file.startsWith(`${eppSources}/`);
 /** The modules of `src/epp` the library's bundle imports (paths relative to src/epp, as `.js`). */
 const eppModulesImported = new Set();
 
+/** The names the EPP bundle exports (it is run once for them, here in the build). */
+let eppNames;
+function eppBundleNames() {
+  eppNames ??= new Set(Object.keys(runBundle(resolve('dist/lib/epp.cjs'), undefined).exports));
+  return eppNames;
+}
+
 /**
  * In the library's bundle, an import of a module of `src/epp` from outside it is answered by the EPP
  * bundle, loaded (once per process, with its code cache) by load-bundle.cjs. esbuild fails the build when
@@ -193,7 +200,7 @@ const eppFromItsBundle = {
     // namespace object for every module that imports it: ~3 ms of each load); a name the bundle lacks is
     // then an error of this build.
     build.onLoad({ filter: /.*/, namespace: 'epp-bundle' }, () => {
-      const names = Object.keys(runBundle(resolve('dist/lib/epp.cjs'), undefined).exports);
+      const names = [...eppBundleNames()];
       return {
         contents:
           "const epp = require('../cli/load-bundle.cjs').loadLibrary(require.resolve('./epp.cjs'));\n" +
@@ -234,7 +241,7 @@ async function warmUpLibrary(lib) {
  * such modules export one name for different things (the bundle could export only one of them).
  */
 async function checkEppBundleExports() {
-  const bundleExports = new Set(Object.keys(runBundle(resolve('dist/lib/epp.cjs'), undefined).exports));
+  const bundleExports = eppBundleNames();
   const owner = new Map();
   for (const module of eppModulesImported) {
     const tscModule = await import(pathToFileURL(resolve('dist/epp', module)).href);

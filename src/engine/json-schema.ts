@@ -233,11 +233,11 @@ export function compileSettingsSchema(
     schema: obj,
     draft,
     validate(data, sourceText) {
-      const fromText = sourceText === undefined ? undefined : textKey(sourceText);
-      if (fromText !== undefined && knownValid(key, fromText)) return [];
-      const json = toJson(data);
-      const known = fromText ?? dataKey(json);
+      // A text's key spares converting the data, which only ajv needs.
+      const converted = sourceText === undefined ? toJson(data) : undefined;
+      const known = sourceText === undefined ? dataKey(converted) : textKey(sourceText);
       if (known !== undefined && knownValid(key, known)) return [];
+      const json = converted ?? toJson(data);
       fn ??= loadValidator(key) ?? compileValidator(obj, draft, key, where, code);
       if (fn(json)) {
         if (known !== undefined) rememberValid(key, known);

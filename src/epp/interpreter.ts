@@ -111,6 +111,7 @@ export class TemplateInterpreter {
         if (params[i]!.defaultValue || params[i]!.captureRest) firstOptional = i;
       }
       const names = params.map((p) => p.name);
+      const distinct = new Set(names).size;
       const declared = this.declaredNames(node);
       facts = {
         required: requiredCount(params),
@@ -118,10 +119,9 @@ export class TemplateInterpreter {
         firstOptional,
         declared,
         names,
-        assigns: declared.size > new Set(names).size,
+        assigns: declared.size > distinct,
         plain:
-          new Set(names).size === names.length &&
-          params.every((p) => !p.valueType && !p.defaultValue && !p.captureRest),
+          distinct === names.length && params.every((p) => !p.valueType && !p.defaultValue && !p.captureRest),
       };
       this.lambdas.set(node, facts);
     }
