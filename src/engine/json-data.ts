@@ -8,7 +8,7 @@
  * say where it failed.
  */
 import { LineCounter } from 'yaml';
-import { MAX_JSON_DEPTH } from '../epp/json-values.js';
+import { MAX_JSON_DEPTH, TOO_DEEP_HINT } from '../epp/json-values.js';
 import { lineColumn } from '../epp/position.js';
 import { type EngineErrorCode, problem } from './errors.js';
 import type { Data, Position } from './model.js';
@@ -40,7 +40,7 @@ export function parseJsonData(text: string, file: string, errorCode: EngineError
     return {
       data: undefined,
       positions,
-      problems: [problem('error', errorCode, message, { file, line, column })],
+      problems: [problem('error', errorCode, message, { file, line, column }, e.hint)],
     };
   }
 }
@@ -171,6 +171,7 @@ class JsonSyntaxError {
   constructor(
     readonly offset: number,
     readonly message: string,
+    readonly hint?: string,
   ) {}
 }
 
@@ -204,8 +205,8 @@ class JsonReader {
     return data;
   }
 
-  private fail(message: string): never {
-    throw new JsonSyntaxError(this.i, message);
+  private fail(message: string, hint?: string): never {
+    throw new JsonSyntaxError(this.i, message, hint);
   }
 
   private ws(): void {
@@ -249,8 +250,9 @@ class JsonReader {
 
   /** Enters an array or object at `i` (its bracket). */
   private enter(): void {
-    if (++this.depth > MAX_JSON_DEPTH)
-      this.fail(`arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`);
+    if (++this.depth > MAX_JSON_DEPTH) {
+      this.fail(`arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`, TOO_DEEP_HINT);
+    }
     this.i++;
   }
 

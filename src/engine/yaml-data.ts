@@ -22,6 +22,7 @@ import {
   YAMLMap,
   YAMLSeq,
 } from 'yaml';
+import { TOO_DEEP_HINT } from '../epp/json-values.js';
 import {
   PSYCH_BASE60_FLOAT,
   PSYCH_BASE60_INT,
@@ -219,7 +220,7 @@ export function parseYamlData(text: string, file: string, options: YamlDataOptio
           options.errorCode,
           'lists and mappings nest too deeply here for the YAML reader',
           positions.at(e.pos[0]),
-          'nest the data less deeply (a few levels are what settings need)',
+          TOO_DEEP_HINT,
         ),
       );
       continue;

@@ -19,6 +19,9 @@ const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
  */
 export const MAX_JSON_DEPTH = 400;
 
+/** What to do about data nested deeper than a reader takes (JSON here and in the engine, YAML). */
+export const TOO_DEEP_HINT = 'nest the data less deeply: settings and values need a few levels';
+
 class JsonReader {
   private pos = 0;
   /** Arrays and objects open at `pos`. */
@@ -36,12 +39,17 @@ class JsonReader {
     return value;
   }
 
-  private fail(message: string): never {
-    throw new EppSyntaxError('EPP_SYNTAX', `invalid JSON: ${message}`, {
-      file: this.file,
-      source: this.text,
-      span: { start: this.pos, end: Math.min(this.pos + 1, this.text.length) },
-    });
+  private fail(message: string, hint?: string): never {
+    throw new EppSyntaxError(
+      'EPP_SYNTAX',
+      `invalid JSON: ${message}`,
+      {
+        file: this.file,
+        source: this.text,
+        span: { start: this.pos, end: Math.min(this.pos + 1, this.text.length) },
+      },
+      hint,
+    );
   }
 
   private space(): void {
@@ -57,8 +65,9 @@ class JsonReader {
     this.space();
     const c = this.text[this.pos];
     if (c === '{' || c === '[') {
-      if (++this.depth > MAX_JSON_DEPTH)
-        this.fail(`arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`);
+      if (++this.depth > MAX_JSON_DEPTH) {
+        this.fail(`arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`, TOO_DEEP_HINT);
+      }
       const nested = c === '{' ? this.object() : this.array();
       this.depth--;
       return nested;

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseJsonData } from '../../src/engine/json-data.js';
-import { MAX_JSON_DEPTH, parseJsonValues } from '../../src/epp/json-values.js';
+import { MAX_JSON_DEPTH, parseJsonValues, TOO_DEEP_HINT } from '../../src/epp/json-values.js';
 import { api } from '../../src/ui/api.js';
 import { run } from '../cli/cli-helpers.js';
 import { removeTempDirs, tempDir, writeTree } from '../helpers/fs.js';
@@ -39,6 +39,7 @@ describe('JSON nested deeper than anything real', () => {
         `metadata.json:1:${columnOfLevel(MAX_JSON_DEPTH + 1)}: error: metadata.json is not valid JSON: ` +
           `arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels [PROJECT_METADATA]`,
       );
+      expect(r.stderr).toContain(`hint: ${TOO_DEEP_HINT}`);
       expect(r.stderr).not.toMatch(/internal error|RangeError/);
     }
     expect(readdirSync(root).sort()).toEqual(before);
@@ -52,12 +53,17 @@ describe('JSON nested deeper than anything real', () => {
     const root = writeTree(tempDir(), {
       '.sync.yml': `pdk_template:\n  version: 2\n  template_sources:\n    - type: filesystem\n      location: ${repo}\n  templates: [deep]\n`,
     });
-    const r = await run(root, 'status');
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain(
-      `template.json:1:${columnOfLevel(MAX_JSON_DEPTH + 1)}: error: invalid JSON: arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`,
-    );
-    expect(r.stderr).not.toMatch(/internal error|RangeError/);
+    const before = readdirSync(root).sort();
+    for (const command of ['status', 'apply']) {
+      const r = await run(root, command);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        `template.json:1:${columnOfLevel(MAX_JSON_DEPTH + 1)}: error: invalid JSON: arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`,
+      );
+      expect(r.stderr).toContain(`hint: ${TOO_DEEP_HINT}`);
+      expect(r.stderr).not.toMatch(/internal error|RangeError/);
+    }
+    expect(readdirSync(root).sort()).toEqual(before);
   });
 
   it('a values file of `epp render`: an error naming the file and the place, nothing printed', () => {
@@ -72,6 +78,7 @@ describe('JSON nested deeper than anything real', () => {
     expect(r.stderr).toContain(
       `v.json:1:${columnOfLevel(MAX_JSON_DEPTH + 1)}: error: invalid JSON: arrays and objects nest deeper than ${MAX_JSON_DEPTH} levels`,
     );
+    expect(r.stderr).toContain(`hint: ${TOO_DEEP_HINT}`);
     expect(r.stderr).not.toMatch(/internal error|RangeError/);
   });
 
@@ -81,11 +88,14 @@ describe('JSON nested deeper than anything real', () => {
       '.sync.yml': `${SYNC}gemfile:\n  x: ${deep}\n`,
       'v.yaml': `x: ${deep}\n`,
     });
-    const r = await run(root, 'status');
+    const before = readdirSync(root).sort();
+    const r = await run(root, 'apply');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /\.sync\.yml:5:\d+: error: lists and mappings nest too deeply here for the YAML reader \[SYNC_YAML\]/,
     );
+    expect(r.stderr).toContain(`hint: ${TOO_DEEP_HINT}`);
+    expect(readdirSync(root).sort()).toEqual(before);
     const values = spawnSync(process.execPath, [bin, 'epp', 'render', 't.epp', '--values-file', 'v.yaml'], {
       cwd: writeTree(root, { 't.epp': 'x' }),
       encoding: 'utf8',
@@ -96,6 +106,7 @@ describe('JSON nested deeper than anything real', () => {
     expect(values.stderr).toMatch(
       /v\.yaml:1:\d+: lists and mappings nest too deeply here for the YAML reader/,
     );
+    expect(values.stderr).toContain(`hint: ${TOO_DEEP_HINT}`);
     expect(`${r.stderr}${values.stderr}`).not.toMatch(/internal error|Maximum call stack/);
   });
 
