@@ -21,6 +21,14 @@ function run(args: string[], cwd = process.cwd()) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** Runs a command that must be refused: exit 1, `message` on standard error, nothing on standard output. */
+function expectRefused(args: string[], cwd: string, message: string) {
+  const r = run(args, cwd);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain(message);
+  expect(r.stdout).toBe('');
+}
+
 describe('pantograph epp render (built CLI)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pantograph-bin-'));
   writeFileSync(join(dir, 't.epp'), '<%- | String $name, Float $f = 1.5 | -%>\nHello <%= $name %> <%= $f %>');
@@ -53,10 +61,11 @@ describe('pantograph epp render (built CLI)', () => {
     expect(run(['epp', 'render', 'y.epp', '--values-file', 'full.yaml'], dir).stdout).toBe(expected);
     // A broken file is the yaml package's to report, with its position.
     writeFileSync(join(dir, 'bad.yaml'), 'a: 1\na: 2\n');
-    const bad = run(['epp', 'render', 'y.epp', '--values-file', 'bad.yaml'], dir);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('bad.yaml:2:1: Map keys must be unique');
-    expect(bad.stdout).toBe('');
+    expectRefused(
+      ['epp', 'render', 'y.epp', '--values-file', 'bad.yaml'],
+      dir,
+      'bad.yaml:2:1: Map keys must be unique',
+    );
   });
 
   it('reads a YAML values file as `puppet epp render --values_file` does (YAML 1.1, as Psych reads it)', () => {
@@ -110,16 +119,18 @@ describe('pantograph epp render (built CLI)', () => {
     writeFileSync(join(dir, 'v.pp'), "{ name => 'pp', f => 1.0 + 1 }\n");
     expect(run(['epp', 'render', 't.epp', '--values-file', 'v.pp'], dir).stdout).toBe('Hello pp 2.0\n');
     writeFileSync(join(dir, 'list.pp'), '[1, 2]\n');
-    const bad = run(['epp', 'render', 't.epp', '--values-file', 'list.pp'], dir);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('list.pp: the Puppet code must evaluate to a hash or undef');
-    expect(bad.stdout).toBe('');
+    expectRefused(
+      ['epp', 'render', 't.epp', '--values-file', 'list.pp'],
+      dir,
+      'list.pp: the Puppet code must evaluate to a hash or undef',
+    );
     // Code that does not parse: the error at its line and column, nothing rendered.
     writeFileSync(join(dir, 'broken.pp'), "{ name =>\n  'x', }\n[\n");
-    const broken = run(['epp', 'render', 't.epp', '--values-file', 'broken.pp'], dir);
-    expect(broken.code).toBe(1);
-    expect(broken.stderr).toContain('broken.pp:4:1: error: Syntax error at end of input [EPP_SYNTAX]');
-    expect(broken.stdout).toBe('');
+    expectRefused(
+      ['epp', 'render', 't.epp', '--values-file', 'broken.pp'],
+      dir,
+      'broken.pp:4:1: error: Syntax error at end of input [EPP_SYNTAX]',
+    );
   });
 
   it('reads Integers exactly beyond 2^53 and tells 2 from 2.0 in values files and --values', () => {
