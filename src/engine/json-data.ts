@@ -8,7 +8,7 @@
  * say where it failed.
  */
 import { LineCounter } from 'yaml';
-import { MAX_JSON_DEPTH, TOO_DEEP_HINT } from '../epp/json-values.js';
+import { isMarkedFloat, MAX_JSON_DEPTH, parseJsonMarkingFloats, TOO_DEEP_HINT } from '../epp/json-values.js';
 import { lineColumn } from '../epp/position.js';
 import { type EngineErrorCode, problem } from './errors.js';
 import type { Data, Position } from './model.js';
@@ -61,35 +61,16 @@ function lineCounterOf(text: string, lineCounter = new LineCounter()): LineCount
  * are found only when asked for.
  */
 function parseWithJsonParse(text: string): Data | undefined {
-  if (text.includes('"__proto__"') || text.includes('\\u0000')) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return undefined; // the reader says where
-  }
-  // In valid JSON a quote outside strings opens one, so this scan keeps in step with the tokens; what is
-  // left is the text's structure, with every string empty.
-  const skeleton = text.replace(STRING, '""');
-  const keysInText = skeleton.match(KEY)?.length ?? 0;
-  if (FLOAT.test(skeleton)) parsed = JSON.parse(text.replace(STRING_OR_FLOAT, markFloat));
+  const parsed = parseJsonMarkingFloats(text);
+  if (!parsed) return undefined; // the reader says where
+  const keysInText = parsed.skeleton.match(KEY)?.length ?? 0;
   const counter = { keys: 0 };
-  const data = fromParsed(parsed, counter);
+  const data = fromParsed(parsed.data, counter);
   return data !== undefined && counter.keys === keysInText ? data : undefined;
 }
 
-/** A JSON string (escapes included). */
-const STRING = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"/g;
 /** A key, once strings are emptied. */
 const KEY = /""\s*:/g;
-/** A number with a fraction or an exponent, once strings are emptied. */
-const FLOAT = /\d[.eE]/;
-/** A string (kept as it is), or a number with a fraction or an exponent (marked as a Float). */
-const STRING_OR_FLOAT = new RegExp(
-  `(${STRING.source})|-?\\d+(?:\\.\\d+(?:[eE][-+]?\\d+)?|[eE][-+]?\\d+)`,
-  'g',
-);
-const markFloat = (match: string, string: string | undefined) => string ?? `"\\u0000${match}"`;
 
 /**
  * `value` with integers as bigint and marked Floats as numbers (counting object keys); undefined for an
@@ -97,7 +78,7 @@ const markFloat = (match: string, string: string | undefined) => string ?? `"\\u
  */
 function fromParsed(value: unknown, counter: { keys: number }, depth = 0): Data | undefined {
   if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : undefined;
-  if (typeof value === 'string') return value.charCodeAt(0) === 0 ? Number(value.slice(1)) : value;
+  if (typeof value === 'string') return isMarkedFloat(value) ? Number(value.slice(1)) : value;
   if (typeof value !== 'object' || value === null) return value as Data;
   if (depth >= MAX_JSON_DEPTH) return undefined;
   if (Array.isArray(value)) {
