@@ -49,11 +49,11 @@ function parse(args: readonly string[]) {
 }
 
 /**
- * Renders a small template in memory, touching the parser, the interpreter (a template's first render is
- * interpreted) and common functions: run once at build time so that the V8 code cache made then holds
- * their compiled code (see scripts/bundle-cli.mjs). Small on purpose: the whole cache is read at every
- * start, and the richer warm-up of the library's bundle (src/epp/warm-up.ts) made it larger for no gain
- * measured on `epp render`.
+ * Reads values files and renders the library's warm-up templates once each (src/epp/warm-up.ts: what
+ * templates commonly use, through the interpreter, as a template's first render runs): run once at build
+ * time so that the V8 code cache made then holds their compiled code (see scripts/bundle-cli.mjs). A
+ * smaller warm-up (one small template) made a smaller cache, but a one-shot render then compiled the rest
+ * of the parser and interpreter from source: ~5 ms more of a render of the bench's template (session 12).
  */
 export async function warmUp(): Promise<void> {
   const { warmUpRenders } = await import('../epp/warm-up.js');
