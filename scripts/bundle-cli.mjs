@@ -58,7 +58,7 @@ const common = {
   // "use strict" first: esbuild writes it for the ES modules' code, but after the banner, where it is no
   // directive (the bundles ran as sloppy code, unlike the modules the tests run).
   banner: {
-    js: "\"use strict\";\nvar __bundleMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
+    js: '"use strict";\nvar __bundleMeta = { get url() { return require(\'node:url\').pathToFileURL(__filename).href; } };',
   },
   logLevel: 'warning',
   plugins: [lazyChildProcessForCommander],
