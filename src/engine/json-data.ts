@@ -53,9 +53,9 @@ function lineCounterOf(text: string, lineCounter = new LineCounter()): LineCount
 
 /**
  * The data by `JSON.parse`, where that gives what the reader would: valid JSON, no key given twice, no
- * integer beyond 2^53, no `__proto__` key; else undefined, and the reader does it. JSON.parse reads `1.0`
- * as `1`, so a Float is handed to it as a marked string (a NUL, which JSON text can only write as
- * `\u0000`, and texts that do are left to the reader). The reader runs in V8's interpreter in a fresh
+ * integer beyond 2^53, no `__proto__` key; else undefined, and the reader does it. Floats are read as
+ * `parseJsonMarkingFloats` (epp/json-values.ts) marks them; keys given twice are found by counting the keys
+ * of its skeleton against those parsed. The reader runs in V8's interpreter in a fresh
  * process and took ~25 ms of a `pantograph status` for the default templates' 110 KB of JSON;
  * `JSON.parse` and one regular-expression scan (for Floats and keys given twice) take a few. Positions
  * are found only when asked for.
