@@ -6,6 +6,7 @@
  * inside strings; whitespace. Reproducible: `FUZZ_SEED=<n>` replays a run (the seed is in the test's name).
  */
 import { describe, expect, it } from 'vitest';
+import type { EppError } from '../../src/epp/errors.js';
 import { parseJsonValues, readJsonValues } from '../../src/epp/json-values.js';
 import { mulberry32, type Rng } from '../helpers/random.js';
 
@@ -50,6 +51,13 @@ function document(rng: Rng, depth = 0): string {
 const ordered = (v: unknown): unknown =>
   v instanceof Map ? [...v].map(([k, x]) => [k, ordered(x)]) : Array.isArray(v) ? v.map(ordered) : v;
 
+/** What a reader's error says, and where (file:line:col). */
+const failure = (e: unknown) => ({
+  code: (e as EppError).code,
+  message: (e as Error).message,
+  where: (e as EppError).where,
+});
+
 describe(`parseJsonValues agrees with its reader on random JSON (seed ${SEED})`, () => {
   it(`${DOCUMENTS} documents`, () => {
     const rng = mulberry32(SEED);
@@ -60,8 +68,9 @@ describe(`parseJsonValues agrees with its reader on random JSON (seed ${SEED})`,
     }
   });
 
-  it('reports a broken document where the reader does', () => {
+  it('reports a broken document as and where the reader does', () => {
     const rng = mulberry32(SEED);
+    let located = 0;
     for (let i = 0; i < 100; i++) {
       const text = document(rng);
       if (text.length < 2) continue;
@@ -70,15 +79,18 @@ describe(`parseJsonValues agrees with its reader on random JSON (seed ${SEED})`,
       try {
         expected = ordered(readJsonValues(cut, 'v.json'));
       } catch (e) {
-        expected = (e as Error).message;
+        expected = failure(e);
+        if (/^v\.json:\d+:\d+$/.test(String((e as EppError).where))) located++;
       }
       let actual: unknown;
       try {
         actual = ordered(parseJsonValues(cut, 'v.json'));
       } catch (e) {
-        actual = (e as Error).message;
+        actual = failure(e);
       }
       expect({ cut, actual }).toEqual({ cut, actual: expected });
     }
+    // Most cut documents are broken, each error placed at a line and column.
+    expect(located).toBeGreaterThan(50);
   });
 });
