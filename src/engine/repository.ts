@@ -6,7 +6,7 @@
  */
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
-import { delimitersProblem } from '../epp/lexer.js';
+import { delimitersProblem } from '../epp/lexer/delimiters.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { satisfies } from '../shared/semver.js';
 import { identityOf } from '../sync/digests.js';

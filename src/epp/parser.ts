@@ -23,7 +23,9 @@ import type {
   VariableNode,
 } from './ast.js';
 import { EppSyntaxError } from './errors.js';
-import { checkNumericName, lex, makeToken, type Token } from './lexer.js';
+import { checkNumericName } from './lexer/chars.js';
+import { lex } from './lexer/lexer.js';
+import { makeToken, type Token } from './lexer/tokens.js';
 
 /**
  * What a template or lambda parameter may be called (Puppet's naming rule, `/^[a-z_]\w*$/`), tested by

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { compileEpp, type EppWarning, evaluatePuppet, parseEpp } from '../../epp/index.js';
 import { parseJsonValues } from '../../epp/json-values.js';
-import { delimitersProblem } from '../../epp/lexer.js';
+import { delimitersProblem } from '../../epp/lexer/delimiters.js';
 import { fromJs } from '../../epp/runtime/convert.js';
 import { isHash, type PHash } from '../../epp/runtime/values.js';
 import { findSyntaxErrors } from '../../epp/validate.js';

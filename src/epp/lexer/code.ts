@@ -1,0 +1,212 @@
+/**
+ * The tokens of code: variables, names, keywords and types, numbers, regular expressions, punctuation,
+ * and the strings and heredocs of {@link StringLexer}. Each scan works on char codes, without regular
+ * expressions or substrings, until the token's text is sliced once.
+ */
+import { isDigit, isHexDigit, isNameStart, isTypeStart, isWordChar } from './chars.js';
+import { StringLexer } from './strings.js';
+import { endsValue, keyword, punctuationAt } from './vocabulary.js';
+
+export abstract class CodeLexer extends StringLexer {
+  /** Lexes one token at `this.pos`, whose char code `c` the caller has read already. */
+  protected lexToken(space: boolean, c: number): void {
+    const { src } = this;
+    const start = this.pos;
+    if (c === 36) {
+      this.lexVariable(space);
+      return;
+    }
+    if (c === 39) {
+      this.tokens.push({
+        kind: 'STRING',
+        value: this.readSingleQuoted(),
+        start: start,
+        end: this.pos,
+        spaceBefore: space,
+        parts: undefined,
+      });
+      return;
+    }
+    if (c === 34) {
+      this.pos++;
+      // Pushed before its parts are read: a `/` at the start of `${...}` follows a value, as in Puppet.
+      const token = this.push('DQ', '', start, start, space);
+      token.parts = this.readDoubleQuoted('"', start);
+      token.end = this.pos;
+      return;
+    }
+    if (isDigit(c)) {
+      this.lexNumber(space);
+      return;
+    }
+    if (isNameStart(c) || isTypeStart(c)) {
+      this.lexWord(space, start, isTypeStart(c));
+      return;
+    }
+    if (c === 58 && src.charCodeAt(start + 1) === 58) {
+      const c3 = src.charCodeAt(start + 2);
+      if (isNameStart(c3) || isTypeStart(c3)) {
+        this.lexWord(space, start + 2, isTypeStart(c3));
+        return;
+      }
+    }
+    if (c === 47 && !endsValue(this.tokens.at(-1))) {
+      this.lexRegex(space);
+      return;
+    }
+    if (c === 64 && src.charCodeAt(start + 1) === 40) {
+      this.lexHeredoc(space);
+      return;
+    }
+    const punctuation = punctuationAt(src, start, c);
+    if (punctuation !== undefined) {
+      this.pos += punctuation.length;
+      this.tokens.push({
+        kind: 'PUNCT',
+        value: punctuation,
+        start: start,
+        end: this.pos,
+        spaceBefore: space,
+        parts: undefined,
+      });
+      return;
+    }
+    throw this.error(`Syntax error at '${src[start]}'`, start);
+  }
+
+  protected lexVariable(space: boolean): void {
+    const { src } = this;
+    const start = this.pos;
+    let p = start + 1;
+    if (isDigit(src.charCodeAt(p))) {
+      p = this.scanNumericName(start, p);
+    } else {
+      if (src.charCodeAt(p) === 58 && src.charCodeAt(p + 1) === 58) p += 2;
+      const c = src.charCodeAt(p);
+      if (!isNameStart(c) && !isTypeStart(c)) throw this.error(`Syntax error at '$'`, start);
+      p = this.scanQualified(p + 1);
+    }
+    this.pos = p;
+    this.tokens.push({
+      kind: 'VARIABLE',
+      value: src.slice(start + 1, p),
+      start: start,
+      end: p,
+      spaceBefore: space,
+      parts: undefined,
+    });
+  }
+
+  /** A name, keyword or type; `first` is where its first word character is (after a leading `::`). */
+  protected lexWord(space: boolean, first: number, typeRef: boolean): void {
+    const { src } = this;
+    const start = this.pos;
+    // The first character is a word character already: scanning starts after it.
+    const p = this.scanQualified(first + 1);
+    // Names may contain dashes only in resource titles; templates never need them.
+    this.pos = p;
+    const word = src.slice(start, p);
+    const kw = typeRef ? undefined : keyword(word);
+    this.tokens.push({
+      kind: typeRef ? 'TYPE' : kw !== undefined ? 'KEYWORD' : 'NAME',
+      value: kw ?? word,
+      start,
+      end: p,
+      spaceBefore: space,
+      parts: undefined,
+    });
+  }
+
+  protected lexNumber(space: boolean): void {
+    const { src } = this;
+    const start = this.pos;
+    let p = start;
+    const c2 = src.charCodeAt(p + 1);
+    if (src.charCodeAt(p) === 48 && (c2 === 120 || c2 === 88)) {
+      p += 2;
+      const digits = p;
+      while (isHexDigit(src.charCodeAt(p))) p++;
+      if (p === digits) throw this.error(`Illegal number '${src.slice(start, p)}'`, start, p);
+    } else {
+      while (isDigit(src.charCodeAt(p))) p++;
+      if (src.charCodeAt(p) === 46 && isDigit(src.charCodeAt(p + 1))) {
+        p++;
+        while (isDigit(src.charCodeAt(p))) p++;
+      }
+      const e = src.charCodeAt(p);
+      if (e === 101 || e === 69) {
+        const s = src.charCodeAt(p + 1);
+        if (isDigit(s) || ((s === 45 || s === 43) && isDigit(src.charCodeAt(p + 2)))) {
+          p += 2;
+          while (isDigit(src.charCodeAt(p))) p++;
+        }
+      }
+    }
+    if (isWordChar(src.charCodeAt(p))) {
+      while (isWordChar(src.charCodeAt(p))) p++;
+      throw this.error(`Illegal number '${src.slice(start, p)}'`, start, p);
+    }
+    this.pos = p;
+    const text = src.slice(start, p);
+    if (isBadOctal(src, start, p)) throw this.error(`Illegal number '${text}'`, start, p);
+    this.tokens.push({
+      kind: 'NUMBER',
+      value: text,
+      start: start,
+      end: p,
+      spaceBefore: space,
+      parts: undefined,
+    });
+  }
+
+  protected lexRegex(space: boolean): void {
+    const { src } = this;
+    const start = this.pos;
+    const length = src.length;
+    let p = start + 1;
+    // The body is copied in runs; only `\/` changes (to `/`), other escapes stay as written.
+    let body = '';
+    let run = p;
+    while (p < length) {
+      const c = src.charCodeAt(p);
+      if (c === 47) break;
+      if (c === 10) throw this.error('Unterminated regular expression', start, p);
+      if (c === 92) {
+        if (src.charCodeAt(p + 1) === 47) {
+          body += `${src.slice(run, p)}/`;
+          p += 2;
+          run = p;
+          continue;
+        }
+        if (p + 1 < length) {
+          p += 2;
+          continue;
+        }
+      }
+      p++;
+    }
+    if (p >= length) throw this.error('Unterminated regular expression', start, p);
+    body += src.slice(run, p);
+    this.pos = p + 1;
+    this.tokens.push({
+      kind: 'REGEX',
+      value: body,
+      start: start,
+      end: this.pos,
+      spaceBefore: space,
+      parts: undefined,
+    });
+  }
+}
+
+/** A leading-zero (octal) number with an 8 or 9 in it: `/^0[0-9]+$/` and `/[89]/` on `src[start, end)`. */
+function isBadOctal(src: string, start: number, end: number): boolean {
+  if (src.charCodeAt(start) !== 48 || end - start < 2) return false;
+  let bad = false;
+  for (let p = start + 1; p < end; p++) {
+    const c = src.charCodeAt(p);
+    if (!isDigit(c)) return false;
+    if (c >= 56) bad = true;
+  }
+  return bad;
+}

@@ -1,0 +1,247 @@
+/**
+ * The EPP lexer.
+ *
+ * A template alternates between text and code. The lexer turns the whole template into one flat token
+ * stream in which text runs are `TEXT` tokens and `<%= ... %>` is bracketed by `RENDER` / `RENDER_END`;
+ * plain code tags (`<% ... %>`) leave no token of their own, so one Puppet statement may span several tags
+ * (`<% if $x { %>text<% } %>`) exactly as in Puppet, where the template is one program.
+ *
+ * Trimming and literals are applied here, so the parser never sees them: `<%-` removes the spaces and tabs
+ * before the tag, `-%>` the spaces and tabs after it plus one line break, `<%%` and `%%>` in text stand for
+ * `<%` and `%>`. Other delimiters (`[% %]`) follow the same forms.
+ *
+ * Double-quoted strings and heredocs are lexed into parts: text, and token lists for each `${...}` or
+ * `$name`, which the parser turns into expressions.
+ */
+import { EppError } from '../errors.js';
+import { isBlank } from './chars.js';
+import { CodeLexer } from './code.js';
+import { DELIMITERS_HINT, delimitersProblem } from './delimiters.js';
+import type { LexOptions } from './scanner.js';
+import { makeToken, type Token } from './tokens.js';
+
+export function lex(source: string, options: LexOptions): Token[] {
+  return new Lexer(source, options).run();
+}
+
+/** Lexes a template: its text, its tags and, through the classes it extends, the code in them. */
+class Lexer extends CodeLexer {
+  readonly open: string;
+  readonly close: string;
+  /** The RENDER token's text, made once rather than per tag. */
+  private readonly renderOpen: string;
+  /** `-%>`: the closing delimiter that trims what follows. */
+  private readonly trimClose: string;
+  /** First char code of the closing delimiter: most tokens are told from a tag end by it alone. */
+  private readonly closeFirst: number;
+  private sawTag = false;
+  private sawNewlineInText = false;
+  private sawNonBlankText = false;
+
+  constructor(src: string, options: LexOptions) {
+    super(src, options);
+    const [open, close] = options.delimiters ?? ['<%', '%>'];
+    const problem = delimitersProblem(open, close);
+    if (problem !== undefined) {
+      throw new EppError(
+        'EPP_DELIMITERS',
+        `invalid delimiters ${JSON.stringify([open, close])}: ${problem}`,
+        undefined,
+        DELIMITERS_HINT,
+      );
+    }
+    this.open = open;
+    this.close = close;
+    this.renderOpen = `${open}=`;
+    this.trimClose = `-${close}`;
+    this.closeFirst = close.charCodeAt(0);
+  }
+
+  run(): Token[] {
+    this.lexText();
+    this.tokens.push(makeToken('EOF', '', this.src.length, this.src.length, true));
+    return this.tokens;
+  }
+
+  protected heredocLexer(body: string): Lexer {
+    return new Lexer(body, this.options);
+  }
+
+  // ---------------------------------------------------------------- text mode
+
+  private lexText(): void {
+    const { src, open, close } = this;
+    const literalOpen = open + open.charAt(open.length - 1);
+    const literalClose = close.charAt(0) + close;
+    // `<%%` is `<%` followed by its own last character: one char code to compare where `<%` was found.
+    const openLast = open.length > 0 ? open.charCodeAt(open.length - 1) : -1;
+    // The first `%%>` at or after `pos` (-1: none left), found once rather than searched for in every chunk.
+    let nextLiteralClose = -2;
+    let text = '';
+    let textStart = this.pos;
+    while (this.pos < src.length) {
+      const progressFrom = this.pos;
+      const at = src.indexOf(open, this.pos);
+      const chunkEnd = at < 0 ? src.length : at;
+      if (chunkEnd > this.pos) {
+        const chunk = src.slice(this.pos, chunkEnd);
+        if (nextLiteralClose !== -1 && nextLiteralClose < this.pos)
+          nextLiteralClose = src.indexOf(literalClose, this.pos);
+        const hasLiteralClose = nextLiteralClose >= 0 && nextLiteralClose + literalClose.length <= chunkEnd;
+        text += hasLiteralClose ? chunk.split(literalClose).join(close) : chunk;
+        if (!this.sawTag) this.noteText(chunk);
+      }
+      this.pos = chunkEnd;
+      if (at < 0) break;
+      if (openLast < 0 ? src.startsWith(literalOpen, at) : src.charCodeAt(at + open.length) === openLast) {
+        text += open;
+        this.sawNonBlankText = true;
+        this.pos = at + literalOpen.length;
+        continue;
+      }
+      const tagStart = at;
+      let p = at + open.length;
+      let c = src.charCodeAt(p);
+      if (c === 35) {
+        // Comment tag (`#`). `<%#-` trims left like `<%-`.
+        if (src.charCodeAt(p + 1) === 45) text = trimTrailingBlanks(text);
+        const endAt = src.indexOf(close, p);
+        if (endAt < 0)
+          throw this.error(
+            'Unbalanced epp tag, reached <eof> without closing tag.',
+            tagStart,
+            src.length,
+            'EPP_UNCLOSED_TAG',
+          );
+        const trimRight = src.charCodeAt(endAt - 1) === 45 && endAt - 1 > p;
+        this.pos = endAt + close.length;
+        if (trimRight) this.skipRightTrim();
+        continue;
+      }
+      let trimLeft = false;
+      if (c === 45) {
+        trimLeft = true;
+        c = src.charCodeAt(++p);
+      }
+      let render = false;
+      if (c === 61) {
+        if (trimLeft) throw this.error(`Syntax error at '='`, p, p + 1);
+        render = true;
+        p++;
+      }
+      if (trimLeft) text = trimTrailingBlanks(text);
+      if (text.length > 0) this.tokens.push(makeToken('TEXT', text, textStart, this.pos, true));
+      text = '';
+      const firstTag = !this.sawTag && !this.sawNewlineInText && !this.sawNonBlankText;
+      this.sawTag = true;
+      if (render) this.tokens.push(makeToken('RENDER', this.renderOpen, tagStart, p, true));
+      this.pos = p;
+      if (this.lexCode(render, firstTag, tagStart)) this.skipRightTrim();
+      textStart = this.pos;
+      // Every round consumes input; a round that did not (a delimiter bug) must fail, never loop forever.
+      if (this.pos <= progressFrom) {
+        throw new EppError('EPP_INTERNAL', `the lexer made no progress at offset ${progressFrom}`, {
+          file: this.options.file,
+          source: src,
+          span: { start: progressFrom, end: progressFrom },
+        });
+      }
+    }
+    if (text.length > 0) this.tokens.push(makeToken('TEXT', text, textStart, this.pos, true));
+  }
+
+  /** Tracks what text came before the first tag, to know whether a parameter list may still come. */
+  private noteText(chunk: string): void {
+    if (this.sawTag || chunk.length === 0) return;
+    if (chunk.includes('\n')) this.sawNewlineInText = true;
+    if (/[^ \t\r\n]/.test(chunk)) this.sawNonBlankText = true;
+  }
+
+  /** After `-%>`: spaces and tabs, then one line break (`\r\n`, `\n` or a lone `\r`). */
+  private skipRightTrim(): void {
+    const { src } = this;
+    let p = this.pos;
+    while (isBlank(src.charCodeAt(p))) p++;
+    const c = src.charCodeAt(p);
+    if (c === 13 && src.charCodeAt(p + 1) === 10) p += 2;
+    else if (c === 10 || c === 13) p++;
+    this.pos = p;
+  }
+
+  // ---------------------------------------------------------------- tags
+
+  /** Lexes code until the closing delimiter. Returns whether it was `-%>`. */
+  private lexCode(render: boolean, firstTag: boolean, tagStart: number): boolean {
+    const { src, close } = this;
+    const closeFirst = this.closeFirst;
+    const trimClose = this.trimClose;
+    let first = true;
+    let space = true;
+    const renderTokenIndex = this.tokens.length;
+    while (true) {
+      let pos = this.pos;
+      let c = src.charCodeAt(pos);
+      // Most tokens follow another directly: call the skipper only at a blank, line break or comment start.
+      if (
+        (c === 32 || c === 10 || c === 9 || c === 13 || c === 35 || c === 47) &&
+        this.skipSpaceAndComments()
+      ) {
+        space = true;
+        pos = this.pos;
+        c = src.charCodeAt(pos);
+      }
+      if (pos >= src.length) {
+        throw this.error(
+          'Unbalanced epp tag, reached <eof> without closing tag.',
+          tagStart,
+          src.length,
+          'EPP_UNCLOSED_TAG',
+        );
+      }
+      // The tag ends at `-%>` (a `-` then the closing delimiter) or at `%>`; an empty delimiter ends it at once.
+      if (
+        (c === 45 && startsAt(src, pos + 1, close)) ||
+        (c === closeFirst && startsAt(src, pos, close)) ||
+        close.length === 0
+      ) {
+        const trimRight = c === 45;
+        this.pos += trimRight ? trimClose.length : close.length;
+        if (render) {
+          if (this.tokens.length === renderTokenIndex) {
+            throw this.error(
+              `Syntax error at '${trimRight ? trimClose : close}'`,
+              pos,
+              this.pos,
+              'EPP_EMPTY_RENDER_TAG',
+            );
+          }
+          this.tokens.push(makeToken('RENDER_END', close, pos, this.pos, space));
+        }
+        return trimRight;
+      }
+      if (first && c === 124 && !render) {
+        if (!firstTag) throw this.error(`Syntax error at '|'`, pos, pos + 1, 'EPP_PARAMS_NOT_FIRST');
+        this.tokens.push(makeToken('PARAMS', '|', pos, pos + 1, space));
+        this.pos++;
+        first = false;
+        space = false;
+        continue;
+      }
+      first = false;
+      this.lexToken(space, c);
+      space = false;
+    }
+  }
+}
+
+/** `src.startsWith(s, pos)` for the short delimiters, without a builtin call. */
+function startsAt(src: string, pos: number, s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (src.charCodeAt(pos + i) !== s.charCodeAt(i)) return false;
+  return true;
+}
+
+function trimTrailingBlanks(text: string): string {
+  let end = text.length;
+  while (end > 0 && isBlank(text.charCodeAt(end - 1))) end--;
+  return text.slice(0, end);
+}

@@ -1,0 +1,235 @@
+/**
+ * Quoted strings and heredocs. A single-quoted string is one STRING token; a double-quoted string or an
+ * interpolating heredoc is a DQ token whose parts are text and, for each `${...}` or `$name`, the token
+ * list of the expression, which the parser turns into expressions.
+ */
+import { isDigit, isNameStart } from './chars.js';
+import { DQ_ESCAPES, heredocEscapes } from './escapes.js';
+import { Scanner } from './scanner.js';
+import { makeToken, type Token } from './tokens.js';
+
+export abstract class StringLexer extends Scanner {
+  /** Lexes one token of code at `this.pos` (whose char code is `c`): the code inside `${...}`. */
+  protected abstract lexToken(space: boolean, c: number): void;
+
+  /** A lexer of a heredoc's body, for its escapes and interpolations. */
+  protected abstract heredocLexer(body: string): StringLexer;
+
+  protected readSingleQuoted(): string {
+    const { src } = this;
+    const start = this.pos;
+    const length = src.length;
+    let p = start + 1;
+    // Copied in runs; `\'` and `\\` lose their backslash, any other backslash stays.
+    let out = '';
+    let run = p;
+    while (p < length) {
+      const c = src.charCodeAt(p);
+      if (c === 39) break;
+      if (c === 92) {
+        const n = src.charCodeAt(p + 1);
+        if (n === 39 || n === 92) {
+          out += src.slice(run, p);
+          run = p + 1;
+          p += 2;
+          continue;
+        }
+      }
+      p++;
+    }
+    if (p >= length)
+      throw this.error(
+        "Unclosed quote after \"'\" followed by '...'",
+        start,
+        src.length,
+        'EPP_UNCLOSED_STRING',
+      );
+    this.pos = p + 1;
+    return out + src.slice(run, p);
+  }
+
+  /**
+   * Reads a double-quoted string body (after the opening quote) up to `terminator`, returning text parts
+   * and token lists for interpolations. For heredocs, `terminator` is '' and the whole remaining source
+   * of the sub-lexer is read.
+   */
+  protected readDoubleQuoted(terminator: string, start: number, escapes = DQ_ESCAPES): (string | Token[])[] {
+    const { src } = this;
+    const length = src.length;
+    const end = terminator === '' ? -1 : terminator.charCodeAt(0);
+    const interpolates = !(escapes as { noInterpolation?: boolean }).noInterpolation;
+    const parts: (string | Token[])[] = [];
+    // Plain characters are copied in runs from `run` to the current position.
+    let text = '';
+    let run = this.pos;
+    while (true) {
+      const pos = this.pos;
+      if (pos >= length) {
+        if (terminator === '') {
+          text += src.slice(run, pos);
+          break;
+        }
+        throw this.error(
+          "Unclosed quote after '\"' followed by '...'",
+          start,
+          src.length,
+          'EPP_UNCLOSED_STRING',
+        );
+      }
+      const c = src.charCodeAt(pos);
+      if (c === end) {
+        text += src.slice(run, pos);
+        this.pos++;
+        break;
+      }
+      if (c === 92 && pos + 1 < length) {
+        const handled = escapes(src[pos + 1]!, src, pos);
+        if (handled) {
+          text += src.slice(run, pos) + handled.text;
+          this.pos += handled.length;
+          run = this.pos;
+          continue;
+        }
+        this.pos++;
+        continue;
+      }
+      if (c === 36 && interpolates) {
+        const n = src.charCodeAt(pos + 1);
+        if (n === 123) {
+          text += src.slice(run, pos);
+          if (text) parts.push(text);
+          text = '';
+          parts.push(this.lexInterpolationBlock());
+          run = this.pos;
+          continue;
+        }
+        if (
+          isNameStart(n) ||
+          isDigit(n) ||
+          (n === 58 && src.charCodeAt(pos + 2) === 58 && isNameStart(src.charCodeAt(pos + 3)))
+        ) {
+          text += src.slice(run, pos);
+          if (text) parts.push(text);
+          text = '';
+          let p = pos + 1;
+          if (isDigit(src.charCodeAt(p))) {
+            p = this.scanNumericName(pos, p);
+          } else {
+            if (src.charCodeAt(p) === 58) p += 2;
+            p = this.scanQualified(p);
+          }
+          this.pos = p;
+          run = p;
+          parts.push([
+            makeToken('VARIABLE', src.slice(pos + 1, p), pos, p, false),
+            makeToken('EOF', '', p, p, false),
+          ]);
+          continue;
+        }
+      }
+      this.pos++;
+    }
+    if (text || parts.length === 0) parts.push(text);
+    return parts;
+  }
+
+  /** Lexes `${ ... }` (from the `$`) into a token list ending with EOF. */
+  protected lexInterpolationBlock(): Token[] {
+    const { src } = this;
+    const open = this.pos;
+    if (++this.interpolationDepth > 100) throw this.error('Interpolation nested too deeply', open, open + 2);
+    this.pos += 2;
+    const saved = this.tokens.length;
+    let depth = 0;
+    let space = false;
+    while (true) {
+      let c = src.charCodeAt(this.pos);
+      // Most tokens follow another directly: call the skipper only at a blank, line break or comment start.
+      if (
+        (c === 32 || c === 10 || c === 9 || c === 13 || c === 35 || c === 47) &&
+        this.skipSpaceAndComments()
+      ) {
+        space = true;
+        c = src.charCodeAt(this.pos);
+      }
+      if (this.pos >= src.length)
+        throw this.error('Unclosed interpolation: missing }', open, src.length, 'EPP_UNCLOSED_STRING');
+      if (c === 125 && depth === 0) {
+        this.pos++;
+        break;
+      }
+      this.lexToken(space, c);
+      space = false;
+      const last = this.tokens.at(-1)!;
+      if (last.kind === 'PUNCT') {
+        if (last.value === '{') depth++;
+        else if (last.value === '}') depth--;
+      }
+    }
+    this.interpolationDepth--;
+    const inner = this.tokens.splice(saved);
+    inner.push(makeToken('EOF', '}', this.pos - 1, this.pos, false));
+    return inner;
+  }
+
+  /**
+   * `@(TAG)`, `@("TAG")` (interpolating), with optional `:syntax` and `/flags` (escapes to enable). The body
+   * starts on the next line; the end line is `[|] [-] TAG` where `|` marks the margin to strip and `-`
+   * removes the last line break.
+   */
+  protected lexHeredoc(space: boolean): void {
+    const { src } = this;
+    const start = this.pos;
+    const closeParen = src.indexOf(')', start);
+    const lineEnd = src.indexOf('\n', start);
+    if (closeParen < 0 || (lineEnd >= 0 && closeParen > lineEnd))
+      throw this.error('Unclosed heredoc tag', start, start + 2);
+    const spec = src.slice(start + 2, closeParen);
+    const m = /^\s*("?)([^":/\r\n]+)\1\s*(?::\s*[A-Za-z0-9_+.-]*)?\s*(?:\/\s*([trnsuL$]*))?\s*$/.exec(spec);
+    if (!m) throw this.error(`Invalid heredoc specification '@(${spec})'`, start, closeParen + 1);
+    const interpolate = m[1] === '"';
+    const tag = m[2]!.trim();
+    const flags = m[3] ?? '';
+    this.pos = closeParen + 1;
+    // The body begins after the line break ending this line (or after a previous heredoc's body).
+    const bodyStart = this.heredocResume >= 0 ? this.heredocResume : lineEnd < 0 ? src.length : lineEnd + 1;
+    const endRe = new RegExp(`^([ \\t]*)(\\|)?[ \\t]*(-)?[ \\t]*${escapeRegExp(tag)}[ \\t]*(\\r?\\n|$)`);
+    let lineStart = bodyStart;
+    let found: RegExpExecArray | null = null;
+    while (lineStart <= src.length) {
+      const nl = src.indexOf('\n', lineStart);
+      const line = src.slice(lineStart, nl < 0 ? src.length : nl + 1);
+      found = endRe.exec(line);
+      if (found) break;
+      if (nl < 0) break;
+      lineStart = nl + 1;
+    }
+    if (!found) throw this.error(`Heredoc without end-tagged line: '${tag}'`, start, closeParen + 1);
+    let body = src.slice(bodyStart, lineStart);
+    if (found[2]) {
+      const margin = found[1]!.length;
+      body = body.replace(/^[ \t]*/gm, (ws) => ws.slice(Math.min(ws.length, margin)));
+    }
+    if (found[3]) body = body.replace(/\r?\n$/, '');
+    this.heredocResume = lineStart + found[0].length;
+    const token = this.push('DQ', tag, start, this.pos, space);
+    const escapes = heredocEscapes(flags, interpolate);
+    if (!interpolate && flags === '') {
+      token.parts = [body];
+      return;
+    }
+    const sub = this.heredocLexer(body);
+    token.parts = sub
+      .readDoubleQuoted('', 0, escapes)
+      .map((part) => (typeof part === 'string' ? part : part.map((t) => shiftToken(t, bodyStart))));
+  }
+}
+
+function shiftToken(t: Token, offset: number): Token {
+  const parts = t.parts?.map((p) => (typeof p === 'string' ? p : p.map((x) => shiftToken(x, offset))));
+  return makeToken(t.kind, t.value, t.start + offset, t.end + offset, t.spaceBefore, parts);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
