@@ -3,13 +3,9 @@
  * `JSON.pretty_generate`, Psych's `to_yaml`), which puppetlabs-stdlib calls.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  jsonString,
-  serializationFunctions,
-  toJson,
-  toJsonPretty,
-  toYaml,
-} from '../../src/epp/functions/serialization.js';
+import { jsonString, toJson, toJsonPretty } from '../../src/epp/functions/serialization/json.js';
+import { toYaml } from '../../src/epp/functions/serialization/yaml.js';
+import { serializationFunctions } from '../../src/epp/functions/serialization.js';
 import { DEFAULT, float, PRegexp, PSensitive, type Value } from '../../src/epp/runtime/values.js';
 import { callFunction, errorOf, hash } from './helpers.js';
 
