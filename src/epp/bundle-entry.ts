@@ -13,7 +13,7 @@ export * from './index.js';
 export * from './json-values.js';
 export * from './lexer.js';
 export * from './parameter-checks.js';
-export * from './parser.js';
+export * from './parser/parser.js';
 export * from './position.js';
 export * from './runtime/convert.js';
 export * from './runtime/values.js';
