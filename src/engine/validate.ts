@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type EppError, EppSyntaxError } from '../epp/errors.js';
 import { compileEpp, findSyntaxErrors } from '../epp/index.js';
-import { parsePuppet } from '../epp/parser.js';
+import { parsePuppet } from '../epp/parser/parser.js';
 import { EngineError } from './errors.js';
 import { buildTree, type InspectTree } from './inspect.js';
 import type { LoadedTemplate } from './model.js';

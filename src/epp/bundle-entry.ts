@@ -15,7 +15,7 @@ export * from './lexer/delimiters.js';
 export * from './lexer/lexer.js';
 export * from './lexer/tokens.js';
 export * from './parameter-checks.js';
-export * from './parser.js';
+export * from './parser/parser.js';
 export * from './position.js';
 export * from './runtime/convert.js';
 export * from './runtime/values.js';

@@ -8,7 +8,7 @@ import { EppError, EppEvalError, type SourceLocation } from './errors.js';
 import { coreFunctions } from './functions/index.js';
 import { BreakSignal, type FunctionDef, type FunctionRegistry } from './functions/registry.js';
 import { canInterpret, TemplateInterpreter } from './interpreter.js';
-import { parsePuppet, parseTemplate } from './parser.js';
+import { parsePuppet, parseTemplate } from './parser/parser.js';
 import { lineColumn } from './position.js';
 import { fromJs, valuesFromJs } from './runtime/convert.js';
 import { withTimeLimit } from './runtime/deadline.js';

@@ -4,7 +4,7 @@
  * starts again. An error that is not inside one tag (an unclosed tag, an unbalanced block) ends the search.
  */
 import { EppSyntaxError } from './errors.js';
-import { parseTemplate } from './parser.js';
+import { parseTemplate } from './parser/parser.js';
 
 const MAX_ERRORS = 50;
 

@@ -6,7 +6,7 @@ import {
   unknownVariableProblems,
 } from '../../src/engine/static-analysis.js';
 import { parseEpp } from '../../src/epp/index.js';
-import { parsePuppet } from '../../src/epp/parser.js';
+import { parsePuppet } from '../../src/epp/parser/parser.js';
 
 const analyze = (source: string) => analyzeEpp(parseEpp(source), source);
 const reads = (source: string) => analyze(source).freeReads.map((r) => r.name);

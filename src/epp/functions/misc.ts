@@ -7,7 +7,7 @@
  */
 import type { Node } from '../ast.js';
 import { EppEvalError } from '../errors.js';
-import { parsePuppet } from '../parser.js';
+import { parsePuppet } from '../parser/parser.js';
 import { interpolate } from '../runtime/format.js';
 import {
   describeMismatch,

@@ -1,0 +1,229 @@
+/**
+ * Expressions: assignment, the binary and logical operators by precedence climbing, the selector
+ * `? {...}`, the unary operators, and the postfix access `[...]` and method calls `.f()`.
+ *
+ * The operator table and the loop that climbs it live together here; Puppet's precedence is set out in
+ * parser.ts's header. The operands themselves are primary expressions (primary-expressions.ts), and a
+ * lambda after a method call is a parameter list (parameters.ts): both are declared here and defined in
+ * those layers.
+ */
+import type { ArrayNode, BinaryOperator, LambdaNode, Node, VariableNode } from '../ast.js';
+import type { Token } from '../lexer/tokens.js';
+import { TokenCursor } from './token-cursor.js';
+
+/** The level of the selector `? {...}`: between `and` and the comparisons. */
+const SELECTOR_LEVEL = 2;
+
+/**
+ * The operator level of a token, or -1 when it is not a logical or binary operator. Loosest first: `or` 0,
+ * `and` 1, the selector 2, `< <= > >=` 3, `== !=` 4, `<< >>` 5, `+ -` 6, `* / %` 7, `=~ !~` 8, `in` 9. A
+ * switch rather than a Map lookup: it runs for every operand.
+ */
+function operatorLevel(t: Token): number {
+  if (t.kind === 'PUNCT') {
+    switch (t.value) {
+      case '?':
+        return SELECTOR_LEVEL;
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+        return 3;
+      case '==':
+      case '!=':
+        return 4;
+      case '<<':
+      case '>>':
+        return 5;
+      case '+':
+      case '-':
+        return 6;
+      case '*':
+      case '/':
+      case '%':
+        return 7;
+      case '=~':
+      case '!~':
+        return 8;
+      default:
+        return -1;
+    }
+  }
+  if (t.kind === 'KEYWORD') return t.value === 'or' ? 0 : t.value === 'and' ? 1 : t.value === 'in' ? 9 : -1;
+  return -1;
+}
+
+/** Deepest expression nesting accepted: far beyond real templates, well within the JavaScript stack. */
+const MAX_NESTING = 400;
+
+export abstract class ExpressionParser extends TokenCursor {
+  expression(): Node {
+    if (++this.depth > MAX_NESTING) {
+      const t = this.tokens[this.i]!;
+      throw this.error('Expression nested too deeply', t.start, Math.max(t.end, t.start + 1));
+    }
+    // No try/finally: an error ends the whole parse, so the depth need not be restored on throw.
+    const node = this.assignment();
+    this.depth--;
+    return node;
+  }
+
+  protected assignment(): Node {
+    const left = this.binary(0);
+    const t = this.tokens[this.i]!;
+    if (t.kind !== 'PUNCT') return left;
+    if (t.value === '=') {
+      const eq = this.next();
+      if (!this.isAssignable(left)) throw this.error(`Syntax error at '='`, eq.start, eq.end);
+      const value = this.expression();
+      return {
+        type: 'Assignment',
+        target: left as VariableNode | ArrayNode,
+        value,
+        start: left.start,
+        end: value.end,
+      };
+    }
+    if (t.value === '+=' || t.value === '-=') {
+      const op = this.next();
+      throw this.error(
+        `The operator '${op.value}' is no longer supported`,
+        op.start,
+        op.end,
+        'EPP_UNSUPPORTED',
+      );
+    }
+    return left;
+  }
+
+  protected isAssignable(node: Node): boolean {
+    if (node.type === 'Variable') return true;
+    return (
+      node.type === 'Array' && node.elements.length > 0 && node.elements.every((e) => e.type === 'Variable')
+    );
+  }
+
+  /**
+   * Precedence climbing over the operatorLevel levels: the same left-associative trees as one
+   * function per level, without descending through every level for each operand.
+   */
+  protected binary(minLevel: number): Node {
+    let left = this.unary();
+    while (true) {
+      const t = this.tokens[this.i]!;
+      const level = operatorLevel(t);
+      if (level < minLevel) return left;
+      this.next();
+      if (level === SELECTOR_LEVEL) {
+        this.expectPunct('{');
+        const entries = this.hashEntries();
+        left = { type: 'Selector', test: left, entries, start: left.start, end: this.lastEnd() };
+        continue;
+      }
+      const right = this.binary(level + 1);
+      if (level < 2) {
+        // Levels 0 and 1 are `or` and `and`.
+        const operator = level === 0 ? 'or' : 'and';
+        left = { type: 'Logical', operator, left, right, start: left.start, end: right.end };
+        continue;
+      }
+      left = {
+        type: 'Binary',
+        operator: t.value as BinaryOperator,
+        left,
+        right,
+        operatorStart: t.start,
+        start: left.start,
+        end: right.end,
+      };
+    }
+  }
+
+  protected unary(): Node {
+    const t = this.tokens[this.i]!;
+    if (t.kind === 'PUNCT' && (t.value === '!' || t.value === '-' || t.value === '*')) {
+      this.next();
+      const operand = this.unary();
+      if (
+        t.value === '-' &&
+        operand.type === 'Literal' &&
+        (typeof operand.value === 'bigint' || typeof operand.value === 'number')
+      ) {
+        return { type: 'Literal', value: -operand.value, start: t.start, end: operand.end };
+      }
+      return { type: 'Unary', operator: t.value, operand, start: t.start, end: operand.end };
+    }
+    return this.postfix(this.primary());
+  }
+
+  protected postfix(node: Node): Node {
+    let result = node;
+    while (true) {
+      const t = this.tokens[this.i]!;
+      if (t.kind !== 'PUNCT') return result;
+      if (t.value === '[' && !t.spaceBefore) {
+        this.next();
+        const keys = this.commaList(']');
+        if (keys.length === 0) throw this.unexpected(this.tokens[this.i - 1]!);
+        result = { type: 'Access', target: result, keys, start: result.start, end: this.lastEnd() };
+      } else if (t.value === '.') {
+        this.next();
+        const name = this.tokens[this.i]!;
+        if (name.kind !== 'NAME' && name.kind !== 'KEYWORD') throw this.unexpected(name);
+        this.next();
+        let args: Node[] = [];
+        if (this.isPunct('(') && !this.tokens[this.i]!.spaceBefore) {
+          this.next();
+          args = this.commaList(')');
+        }
+        const lambda = this.optionalLambda();
+        if (name.value === 'new' && (result.type === 'TypeRef' || result.type === 'Access')) {
+          result = { type: 'New', typeExpr: result, args, lambda, start: result.start, end: this.lastEnd() };
+        } else {
+          result = {
+            type: 'MethodCall',
+            receiver: result,
+            name: name.value,
+            args,
+            lambda,
+            start: result.start,
+            end: this.lastEnd(),
+          };
+        }
+      } else {
+        return result;
+      }
+    }
+  }
+
+  /** Expressions separated by commas up to `close` (consumed); a trailing comma is allowed. */
+  protected commaList(close: string): Node[] {
+    const items: Node[] = [];
+    while (!this.isPunct(close)) {
+      items.push(this.expression());
+      if (this.isPunct(',')) this.next();
+      else if (!this.isPunct(close)) throw this.unexpected(this.tokens[this.i]!);
+    }
+    this.next();
+    return items;
+  }
+
+  /** `key => value, ...` up to `}` (consumed). */
+  protected hashEntries(): { key: Node; value: Node }[] {
+    const entries: { key: Node; value: Node }[] = [];
+    while (!this.isPunct('}')) {
+      const key = this.expression();
+      this.expectPunct('=>');
+      const value = this.expression();
+      entries.push({ key, value });
+      if (this.isPunct(',')) this.next();
+      else if (!this.isPunct('}')) throw this.unexpected(this.tokens[this.i]!);
+    }
+    this.next();
+    return entries;
+  }
+
+  protected abstract primary(): Node;
+
+  protected abstract optionalLambda(): LambdaNode | undefined;
+}

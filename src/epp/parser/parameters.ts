@@ -1,0 +1,110 @@
+/**
+ * Parameter lists: the template's `<%- | String $x = 'a', *$rest | -%>` and a lambda's `|$k, $v| {...}`.
+ *
+ * Both are `[Type] [*]$name [= default], ...` up to `|`, read by one rule; the template's list must not
+ * name a parameter twice, a lambda's may (as in Puppet 7).
+ */
+import type { LambdaNode, Node, ParameterNode } from '../ast.js';
+import { StatementParser } from './statements.js';
+
+/**
+ * What a template or lambda parameter may be called (Puppet's naming rule, `/^[a-z_]\w*$/`), tested by
+ * char codes: a regular expression is compiled on its first use, again to machine code on its second, and
+ * both were in a fresh process's first parse.
+ */
+function isParameterName(name: string): boolean {
+  const first = name.charCodeAt(0);
+  if (!((first >= 97 && first <= 122) || first === 95)) return false;
+  for (let i = 1; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95)) return false;
+  }
+  return true;
+}
+
+export abstract class ParameterListParser extends StatementParser {
+  protected duplicateCheck(params: readonly ParameterNode[]): void {
+    // Parameter lists are short: compare with the earlier names rather than build a Set each time.
+    if (params.length > 16) {
+      this.duplicateCheckLarge(params);
+      return;
+    }
+    for (let i = 1; i < params.length; i++) {
+      const p = params[i]!;
+      for (let j = 0; j < i; j++) {
+        if (params[j]!.name === p.name)
+          throw this.error(
+            `The parameter '${p.name}' is declared more than once in the parameter list`,
+            p.start,
+            p.end,
+          );
+      }
+    }
+  }
+
+  protected duplicateCheckLarge(params: readonly ParameterNode[]): void {
+    const seen = new Set<string>();
+    for (const p of params) {
+      if (seen.has(p.name))
+        throw this.error(
+          `The parameter '${p.name}' is declared more than once in the parameter list`,
+          p.start,
+          p.end,
+        );
+      seen.add(p.name);
+    }
+  }
+
+  /** Parses `[Type] [*]$name [= default], ...` up to and including the closing `|`. */
+  protected parameterList(): ParameterNode[] {
+    const params: ParameterNode[] = [];
+    while (!this.isPunct('|')) {
+      const start = this.tokens[this.i]!.start;
+      let valueType: Node | undefined;
+      if (this.tokens[this.i]!.kind === 'TYPE') valueType = this.postfix(this.primary());
+      let captureRest = false;
+      if (this.isPunct('*')) {
+        this.next();
+        captureRest = true;
+      }
+      const v = this.tokens[this.i]!;
+      if (v.kind !== 'VARIABLE') throw this.unexpected(v);
+      // Puppet's rule: no `::` scopes, no match numbers, no capitals (they could not be bound as locals).
+      if (!isParameterName(v.value))
+        throw this.error(
+          `Illegal parameter name. The given name '${v.value}' does not conform to the naming rule /^[a-z_]\\w*$/`,
+          v.start,
+          v.end,
+        );
+      this.next();
+      let defaultValue: Node | undefined;
+      if (this.isPunct('=')) {
+        this.next();
+        defaultValue = this.expression();
+      }
+      params.push({
+        type: 'Parameter',
+        name: v.value,
+        valueType,
+        defaultValue,
+        captureRest,
+        start,
+        end: this.lastEnd(),
+      });
+      if (this.isPunct(',')) this.next();
+      else if (!this.isPunct('|')) throw this.unexpected(this.tokens[this.i]!);
+    }
+    this.next();
+    return params;
+  }
+
+  protected override optionalLambda(): LambdaNode | undefined {
+    if (!this.isPunct('|')) return undefined;
+    const start = this.next().start;
+    // A lambda may declare a name twice (Puppet 7 accepts it; the last parameter's value wins).
+    const params = this.parameterList();
+    this.expectPunct('{');
+    const body = this.block();
+    return { type: 'Lambda', params, body, start, end: this.lastEnd() };
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The EPP parser: tokens -> AST.
+ *
+ * A recursive-descent parser with precedence climbing for binary operators. Puppet's precedence, from
+ * loosest to tightest: `=` (right), `or`, `and`, the selector `? {...}`, `< <= > >=`, `== !=`, `<< >>`,
+ * `+ -`, `* / %`, `=~ !~`, `in`, then unary `!`, `-`, splat `*`, then access `[...]` and method calls
+ * `.f()`. (That `==` binds tighter than `<` is Puppet's, not a slip.) The selector is a postfix operator at
+ * its level: `$v =~ String ? {...}` selects on the match, `true and 1 ? {...}` on `1` only, and an operator
+ * after it goes on from its value (`1 + 2 ? { 3 => 10 } + 5` is 15), as Puppet 7 does (every case checked
+ * with `puppet epp render`: test/conformance/cases/selector_*). `**` is `*` then a splat, as in Puppet.
+ *
+ * Template text and `<%= %>` renders are statements like any other, so they may appear inside blocks:
+ * `<% if $x { %>yes<% } %>` parses as an `if` whose body holds a Text node.
+ *
+ * The parser is one class built in layers, one file each, every layer adding one group of rules to the
+ * one below it: token-cursor.ts (reading tokens, making syntax errors), expressions.ts (operators),
+ * primary-expressions.ts (operands), statements.ts (statements, blocks, `if` and `case`), parameters.ts
+ * (parameter lists and lambdas), and here the template itself and the entry points. The grammar is
+ * recursive (an `if` is an operand whose body is statements), so a rule a layer needs from a later one is
+ * declared `abstract` where it is called. Subclasses rather than free functions keep every rule a
+ * `this.rule()` call, with no closures nor extra arguments on the token loop.
+ */
+import type { ParameterNode, TemplateNode } from '../ast.js';
+import { lex } from '../lexer/lexer.js';
+import { makeToken, type Token } from '../lexer/tokens.js';
+import { ParameterListParser } from './parameters.js';
+
+export interface ParseOptions {
+  /** File name for error messages (default `<inline>`). */
+  readonly file?: string;
+  readonly delimiters?: readonly [string, string] | undefined;
+}
+
+export function parseTemplate(source: string, options: ParseOptions = {}): TemplateNode {
+  const file = options.file ?? '<inline>';
+  const tokens = lex(source, { file, delimiters: options.delimiters });
+  return new Parser(tokens, source, file).template();
+}
+
+/** Parses Puppet code (no EPP tags), e.g. a `.pp` hook or a `--values` hash literal. */
+export function parsePuppet(source: string, options: ParseOptions = {}): TemplateNode {
+  // A code-only program is a template that is one code tag; delimiters that cannot occur keep it so.
+  const open = '\u0000<';
+  const close = '>\u0000';
+  const file = options.file ?? '<inline>';
+  // The space keeps a leading `#`, `-` or `=` from reading as a comment, trim or render tag.
+  const wrapped = `${open} ${source}\n${close}`;
+  const tokens = lex(wrapped, { file, delimiters: [open, close] }).map((t) =>
+    shift(t, -open.length - 1, source.length),
+  );
+  return new Parser(tokens, source, file).template();
+}
+
+function shift(t: Token, by: number, limit: number): Token {
+  const clamp = (n: number) => Math.min(limit, Math.max(0, n + by));
+  const parts = t.parts?.map((p) => (typeof p === 'string' ? p : p.map((x) => shift(x, by, limit))));
+  return makeToken(t.kind, t.value, clamp(t.start), clamp(t.end), t.spaceBefore, parts);
+}
+
+class Parser extends ParameterListParser {
+  template(): TemplateNode {
+    let params: ParameterNode[] | undefined;
+    if (this.tokens[this.i]!.kind === 'PARAMS') {
+      this.next();
+      params = this.parameterList();
+      this.duplicateCheck(params);
+    }
+    const body = this.statements(false);
+    const eof = this.tokens[this.i]!;
+    if (eof.kind !== 'EOF') throw this.unexpected(eof);
+    return { type: 'Template', params, body, start: 0, end: this.source.length };
+  }
+
+  protected override nestedParser(tokens: Token[]): Parser {
+    return new Parser(tokens, this.source, this.file, this.depth + 1);
+  }
+}

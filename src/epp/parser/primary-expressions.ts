@@ -1,0 +1,187 @@
+/**
+ * Primary expressions, the operands of the operators: literals (numbers, strings, regexps, `true`, `undef`,
+ * `default`), variables, type references and `Type(...)` calls, bare words and function calls, array and
+ * hash literals, parentheses, the keyword expressions, and double-quoted strings with their `${...}`
+ * interpolations.
+ *
+ * One token decides which: `primary` is a switch on its kind. The block-bodied keyword expressions (`if`,
+ * `unless`, `case`) are statements' business (statements.ts) and a call's lambda is parameters.ts's; both
+ * are declared here and defined in those layers.
+ */
+import type { Node } from '../ast.js';
+import { EppSyntaxError } from '../errors.js';
+import { checkNumericName } from '../lexer/chars.js';
+import type { Token } from '../lexer/tokens.js';
+import { ExpressionParser } from './expressions.js';
+
+export abstract class PrimaryExpressionParser extends ExpressionParser {
+  protected override primary(): Node {
+    const t = this.next();
+    const { start, end } = t;
+    switch (t.kind) {
+      case 'NUMBER': {
+        const value = parseNumber(t.value);
+        if (typeof value === 'bigint' && (value > 9223372036854775807n || value < -9223372036854775808n)) {
+          throw new EppSyntaxError(
+            'EPP_INTEGER_OVERFLOW',
+            `The integer ${t.value} is outside the 64-bit Integer range`,
+            {
+              file: this.file,
+              source: this.source,
+              span: { start, end },
+            },
+          );
+        }
+        return { type: 'Literal', value, start, end };
+      }
+      case 'STRING':
+        return { type: 'Literal', value: t.value, start, end };
+      case 'DQ':
+        return this.interpolated(t);
+      case 'REGEX':
+        return { type: 'Regex', source: t.value, start, end };
+      case 'VARIABLE':
+        return { type: 'Variable', name: t.value, start, end };
+      case 'TYPE': {
+        if (this.isPunct('(') && !this.tokens[this.i]!.spaceBefore) {
+          this.next();
+          const args = this.commaList(')');
+          const lambda = this.optionalLambda();
+          const typeExpr: Node = { type: 'TypeRef', name: t.value, start, end };
+          return { type: 'New', typeExpr, args, lambda, start, end: this.lastEnd() };
+        }
+        return { type: 'TypeRef', name: t.value, start, end };
+      }
+      case 'NAME': {
+        if (this.isPunct('(')) {
+          this.next();
+          const args = this.commaList(')');
+          const lambda = this.optionalLambda();
+          return { type: 'Call', name: t.value, args, lambda, start, end: this.lastEnd() };
+        }
+        return { type: 'BareWord', name: t.value, start, end };
+      }
+      case 'KEYWORD':
+        return this.keyword(t);
+      case 'PUNCT':
+        if (t.value === '[') {
+          const elements = this.commaList(']');
+          return { type: 'Array', elements, start, end: this.lastEnd() };
+        }
+        if (t.value === '{') {
+          const entries = this.hashEntries();
+          return { type: 'Hash', entries, start, end: this.lastEnd() };
+        }
+        if (t.value === '(') {
+          const expr = this.expression();
+          this.expectPunct(')');
+          return { type: 'Paren', expr, start, end: this.lastEnd() };
+        }
+        throw this.unexpected(t);
+      default:
+        throw this.unexpected(t);
+    }
+  }
+
+  protected keyword(t: Token): Node {
+    const { start, end } = t;
+    switch (t.value) {
+      case 'true':
+      case 'false':
+        return { type: 'Literal', value: t.value === 'true', start, end };
+      case 'undef':
+        return { type: 'Literal', value: undefined, start, end };
+      case 'default':
+        return { type: 'Default', start, end };
+      case 'if':
+      case 'unless':
+        return this.ifExpression(t);
+      case 'case':
+        return this.caseExpression(t);
+      case 'class':
+      case 'define':
+      case 'node':
+        throw this.error(
+          'Classes, definitions, and nodes may only appear at toplevel or inside other classes',
+          start,
+          end,
+          'EPP_UNSUPPORTED',
+        );
+      default:
+        throw this.unexpected(t);
+    }
+  }
+
+  /** A double-quoted string: text parts and `${...}` / `$name` expressions. */
+  protected interpolated(t: Token): Node {
+    const parts: (string | Node)[] = [];
+    for (const part of t.parts ?? ['']) {
+      if (typeof part === 'string') {
+        parts.push(part);
+        continue;
+      }
+      const sub = this.nestedParser(part);
+      const first = sub.peek(0);
+      if (first.kind === 'EOF') {
+        parts.push('');
+        continue;
+      }
+      const expr = sub.expression();
+      const rest = sub.peek(0);
+      if (rest.kind !== 'EOF') throw sub.unexpected(rest);
+      parts.push(this.interpolationVariable(expr));
+    }
+    if (parts.every((p) => typeof p === 'string')) {
+      return { type: 'Literal', value: (parts as string[]).join(''), start: t.start, end: t.end };
+    }
+    return { type: 'Interpolated', parts, start: t.start, end: t.end };
+  }
+
+  /** In `${x}`, `${x[0]}`, `${x.f}` and `${1}` the leading name or number is a variable. */
+  protected interpolationVariable(expr: Node): Node {
+    switch (expr.type) {
+      case 'BareWord':
+        return { type: 'Variable', name: expr.name, start: expr.start, end: expr.end };
+      case 'Literal':
+        if (typeof expr.value === 'bigint' || typeof expr.value === 'number') {
+          // `${1}` is the capture `$1`; `${0x10}`, `${01}` or `${1.5}` are no capture names.
+          const name = this.source.slice(expr.start, expr.end);
+          checkNumericName(name, (message) => this.error(message, expr.start, expr.end));
+          return { type: 'Variable', name, start: expr.start, end: expr.end };
+        }
+        return expr;
+      case 'Access':
+        return { ...expr, target: this.interpolationVariable(expr.target) };
+      case 'MethodCall':
+        return { ...expr, receiver: this.interpolationVariable(expr.receiver) };
+      default:
+        return expr;
+    }
+  }
+
+  protected abstract ifExpression(t: Token): Node;
+
+  protected abstract caseExpression(t: Token): Node;
+
+  /** A parser of the same source for the tokens of one `${...}` interpolation, one level deeper. */
+  protected abstract nestedParser(tokens: Token[]): PrimaryExpressionParser;
+}
+
+function parseNumber(text: string): bigint | number {
+  // By hand rather than with regexps: `0x...` hex, `0[0-7]+` octal, `[0-9]+` decimal, else a Float.
+  if (text.length > 1 && text.charCodeAt(0) === 48) {
+    const c1 = text.charCodeAt(1);
+    if (c1 === 120 || c1 === 88) return BigInt(text);
+  }
+  let octal = text.length > 1 && text.charCodeAt(0) === 48;
+  let decimal = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return Number(text);
+    if (c > 55) octal = false;
+    decimal = decimal * 10 + (c - 48);
+  }
+  if (octal) return BigInt(`0o${text.slice(1)}`);
+  // Up to 15 digits the number is exact, and BigInt of a number is cheaper than parsing the text again.
+  return text.length <= 15 ? BigInt(decimal) : BigInt(text);
+}

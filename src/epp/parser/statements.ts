@@ -1,0 +1,203 @@
+/**
+ * Statements and blocks: the statement list of a template or a `{...}` block (template text, `<%= %>`
+ * renders and code alike), statement calls without parentheses (`notice 'x'`), the constructs a template
+ * refuses (resources, virtual resources), and the block-bodied expressions `if` / `unless` / `elsif` /
+ * `else` and `case`.
+ *
+ * They share one job: deciding where a statement ends and what a block holds, which is why the blocks'
+ * expressions live here rather than with the other primary expressions.
+ */
+import type { CaseOption, Node } from '../ast.js';
+import type { Token } from '../lexer/tokens.js';
+import { PrimaryExpressionParser } from './primary-expressions.js';
+
+/** Functions that may be called as statements without parentheses (`notice 'x'`). */
+const STATEMENT_CALLS = new Set([
+  'fail',
+  'notice',
+  'info',
+  'warning',
+  'err',
+  'debug',
+  'alert',
+  'crit',
+  'emerg',
+  'break',
+  'next',
+  'return',
+  'include',
+  'require',
+  'contain',
+  'realize',
+  'tag',
+]);
+
+export abstract class StatementParser extends PrimaryExpressionParser {
+  /** Statements up to EOF, or in a block up to `}` (not consumed). */
+  protected statements(inBlock: boolean): Node[] {
+    const body: Node[] = [];
+    // The statement a `{` would continue: Puppet reads `x {...}` (text, a render or any expression, then a
+    // hash literal opening the next statement) as a resource expression, and refuses it. `;` ends it.
+    let previous: Node | undefined;
+    while (true) {
+      const t = this.tokens[this.i]!;
+      if (t.kind === 'EOF' || (inBlock && t.kind === 'PUNCT' && t.value === '}')) break;
+      if (t.kind === 'PUNCT' && t.value === ';') {
+        this.next();
+        previous = undefined;
+        continue;
+      }
+      if (t.kind === 'PUNCT' && t.value === '{' && previous !== undefined) {
+        throw this.error(
+          'Expression is not valid as a resource, resource-default, or resource-override',
+          previous.start,
+          previous.end,
+        );
+      }
+      previous = this.textRenderOrStatement(t);
+      body.push(previous);
+    }
+    return body;
+  }
+
+  /** The statement starting at `t`: template text, a `<%= %>` render, or code. */
+  protected textRenderOrStatement(t: Token): Node {
+    if (t.kind === 'TEXT') {
+      this.next();
+      return { type: 'Text', value: t.value, start: t.start, end: t.end };
+    }
+    if (t.kind === 'RENDER') {
+      this.next();
+      const expr = this.renderExpression();
+      const end = this.tokens[this.i]!;
+      if (end.kind !== 'RENDER_END') throw this.unexpected(end);
+      this.next();
+      return { type: 'Render', expr, start: t.start, end: end.end };
+    }
+    if (t.kind === 'PARAMS' || t.kind === 'RENDER_END') throw this.unexpected(t);
+    return this.statement();
+  }
+
+  protected renderExpression(): Node {
+    const expr = this.expression();
+    if (expr.type === 'Assignment') {
+      const eq = this.source.indexOf('=', expr.target.end);
+      throw this.error(`Syntax error at '='`, eq, eq + 1);
+    }
+    return expr;
+  }
+
+  protected statement(): Node {
+    const t = this.tokens[this.i]!;
+    if (t.kind === 'NAME') {
+      const n = this.peek(1);
+      if (n.kind === 'PUNCT' && n.value === '{') {
+        throw this.error(
+          'Resource expressions are not supported in templates: a template has no catalogue',
+          t.start,
+          n.end,
+          'EPP_UNSUPPORTED',
+        );
+      }
+      if (
+        STATEMENT_CALLS.has(t.value) &&
+        !(n.kind === 'PUNCT' && n.value === '(') &&
+        this.startsExpression(n)
+      ) {
+        this.next();
+        const args = [this.expression()];
+        while (this.isPunct(',')) {
+          this.next();
+          args.push(this.expression());
+        }
+        return { type: 'Call', name: t.value, args, lambda: undefined, start: t.start, end: this.lastEnd() };
+      }
+    }
+    if (t.kind === 'TYPE' && this.peek(1).kind === 'PUNCT' && this.peek(1).value === '{') {
+      throw this.error(
+        'Resource expressions are not supported in templates: a template has no catalogue',
+        t.start,
+        t.end,
+        'EPP_UNSUPPORTED',
+      );
+    }
+    if (t.kind === 'PUNCT' && (t.value === '@' || t.value === '@@')) {
+      throw this.error(
+        'Virtual and exported resources are not supported in templates',
+        t.start,
+        t.end,
+        'EPP_UNSUPPORTED',
+      );
+    }
+    return this.expression();
+  }
+
+  /** Whether a token can begin an argument of a statement call on the same statement. */
+  protected startsExpression(t: Token): boolean {
+    switch (t.kind) {
+      case 'STRING':
+      case 'DQ':
+      case 'VARIABLE':
+      case 'NUMBER':
+      case 'NAME':
+      case 'TYPE':
+      case 'REGEX':
+        return true;
+      case 'KEYWORD':
+        return ['true', 'false', 'undef', 'default'].includes(t.value);
+      case 'PUNCT':
+        return t.value === '[' || t.value === '-' || t.value === '!';
+      default:
+        return false;
+    }
+  }
+
+  /** Statements up to `}` (consumed); the `{` was consumed by the caller. */
+  protected block(): Node[] {
+    const body = this.statements(true);
+    this.expectPunct('}');
+    return body;
+  }
+
+  protected override ifExpression(t: Token): Node {
+    const test = this.expression();
+    this.expectPunct('{');
+    const then = this.block();
+    let otherwise: Node[] | undefined;
+    if (t.value === 'if' && this.isKeyword('elsif')) {
+      const elsif = this.next();
+      otherwise = [this.ifExpression({ ...elsif, value: 'if' })];
+    } else if (this.isKeyword('else')) {
+      this.next();
+      this.expectPunct('{');
+      otherwise = this.block();
+    }
+    return {
+      type: 'If',
+      negate: t.value === 'unless',
+      test,
+      then,
+      otherwise,
+      start: t.start,
+      end: this.lastEnd(),
+    };
+  }
+
+  protected override caseExpression(t: Token): Node {
+    const test = this.expression();
+    this.expectPunct('{');
+    const options: CaseOption[] = [];
+    while (!this.isPunct('}')) {
+      const values: Node[] = [this.expression()];
+      while (this.isPunct(',')) {
+        this.next();
+        values.push(this.expression());
+      }
+      this.expectPunct(':');
+      this.expectPunct('{');
+      options.push({ values, body: this.block() });
+    }
+    this.next();
+    return { type: 'Case', test, options, start: t.start, end: this.lastEnd() };
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The parser's cursor over the lexer's tokens, and the syntax errors it raises.
+ *
+ * The base of the parser's layers (see parser.ts): every rule reads tokens through these few methods, and
+ * every syntax error is made by `unexpected` or `error`, so that one place decides a message's wording and
+ * span. The lexer always ends the token list with an EOF token, which the cursor never passes.
+ */
+import { EppSyntaxError } from '../errors.js';
+import type { Token } from '../lexer/tokens.js';
+
+export abstract class TokenCursor {
+  protected i = 0;
+
+  constructor(
+    protected readonly tokens: Token[],
+    protected readonly source: string,
+    protected readonly file: string,
+    protected depth = 0,
+  ) {}
+
+  /** The token `offset` ahead of the current one (the current token itself is `this.tokens[this.i]`). */
+  protected peek(offset: number): Token {
+    return this.tokens[Math.min(this.i + offset, this.tokens.length - 1)]!;
+  }
+
+  /** Consumes the current token; `i` never passes the final EOF token, so reads need no bounds check. */
+  protected next(): Token {
+    const t = this.tokens[this.i]!;
+    if (this.i < this.tokens.length - 1) this.i++;
+    return t;
+  }
+
+  protected isPunct(value: string): boolean {
+    const t = this.tokens[this.i]!;
+    return t.kind === 'PUNCT' && t.value === value;
+  }
+
+  protected isKeyword(value: string): boolean {
+    const t = this.tokens[this.i]!;
+    return t.kind === 'KEYWORD' && t.value === value;
+  }
+
+  protected expectPunct(value: string): Token {
+    if (!this.isPunct(value)) throw this.unexpected(this.tokens[this.i]!);
+    return this.next();
+  }
+
+  protected lastEnd(): number {
+    return this.tokens[this.i - 1]?.end ?? 0;
+  }
+
+  protected unexpected(t: Token, message?: string): EppSyntaxError {
+    const text =
+      message ??
+      (t.kind === 'EOF'
+        ? t.value === '}'
+          ? `Syntax error at '}'`
+          : 'Syntax error at end of input'
+        : `Syntax error at '${this.source.slice(t.start, t.end) || t.value}'`);
+    return this.error(text, t.start, Math.max(t.end, t.start + 1));
+  }
+
+  protected error(
+    message: string,
+    start: number,
+    end: number,
+    code: 'EPP_SYNTAX' | 'EPP_UNSUPPORTED' = 'EPP_SYNTAX',
+  ) {
+    return new EppSyntaxError(code, message, { file: this.file, source: this.source, span: { start, end } });
+  }
+}
