@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EppEvalError } from '../../src/epp/errors.js';
-import { collectionFunctions, rubyToS, splitNavigation } from '../../src/epp/functions/collections.js';
+import { collectionFunctions, splitNavigation } from '../../src/epp/functions/collections.js';
 import { iterationFunctions } from '../../src/epp/functions/iteration.js';
 import { miscFunctions } from '../../src/epp/functions/misc.js';
 import {
@@ -11,6 +11,7 @@ import {
   NextSignal,
   ReturnSignal,
 } from '../../src/epp/functions/registry.js';
+import { rubyToS } from '../../src/epp/functions/ruby-text.js';
 import {
   compareForOperator,
   compareValues,

@@ -16,7 +16,7 @@ import {
   operandLabel,
   rubyEql,
 } from '../runtime/compare.js';
-import { formatFloat, rubyInspectString, timestampToString } from '../runtime/format.js';
+import { formatFloat } from '../runtime/format.js';
 import { inferGenericType, inferType, type PType } from '../runtime/types.js';
 import {
   float,
@@ -24,11 +24,9 @@ import {
   isInteger,
   isNumeric,
   numberOf,
-  PDefault,
   PFloat,
   type PHash,
   type PInteger,
-  PRegexp,
   PSensitive,
   PTimestamp,
   type Value,
@@ -36,39 +34,8 @@ import {
 import { argumentMismatch, blockArity, puppetType } from './arguments.js';
 import { visitCollection } from './iteration.js';
 import { type CallContext, defineFunction, type FunctionDef, type Lambda } from './registry.js';
+import { rubyInspect, rubyToS } from './ruby-text.js';
 import { sequenceOf } from './sequences.js';
-
-// ---------------------------------------------------------------------------------------------------------
-// Ruby's to_s and inspect, which join(), fail() and the min/max string fallback print with
-
-/** Ruby's `inspect` of a Puppet value (how Ruby prints values nested in an Array or Hash). */
-export function rubyInspect(v: Value): string {
-  if (v === undefined) return 'nil';
-  if (typeof v === 'string') return rubyInspectString(v);
-  if (Array.isArray(v)) return `[${v.map(rubyInspect).join(', ')}]`;
-  if (v instanceof Map) {
-    const parts: string[] = [];
-    for (const [k, val] of v) parts.push(`${rubyInspect(k)}=>${rubyInspect(val)}`);
-    return `{${parts.join(', ')}}`;
-  }
-  if (v instanceof PRegexp) return `/${v.source}/`;
-  if (v instanceof PDefault) return ':default';
-  if (v instanceof PSensitive) return '#<Sensitive [value redacted]>';
-  return rubyToS(v);
-}
-
-/** Ruby's `to_s` of a Puppet value: what `join` and `fail` print. Arrays and hashes print inspected. */
-export function rubyToS(v: Value): string {
-  if (v === undefined) return '';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
-  if (v instanceof PFloat) return formatFloat(v.value);
-  if (Array.isArray(v) || v instanceof Map) return rubyInspect(v);
-  if (v instanceof PRegexp) return `(?-mix:${v.source})`;
-  if (v instanceof PSensitive) return 'Sensitive [value redacted]';
-  if (v instanceof PTimestamp) return timestampToString(v);
-  return v.toString();
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Argument checks and deprecation warnings

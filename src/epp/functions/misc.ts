@@ -30,8 +30,9 @@ import {
   type Value,
 } from '../runtime/values.js';
 import { argumentMismatch, blockArity, puppetType, typeLabel } from './arguments.js';
-import { getValue, rubyToS } from './collections.js';
+import { getValue } from './collections.js';
 import { type CallContext, defineFunction, type FunctionDef } from './registry.js';
+import { rubyToS } from './ruby-text.js';
 
 /** fail(): Puppet stringifies the arguments with Ruby's to_s and joins them with spaces. */
 const fail = defineFunction('fail', 0, Number.POSITIVE_INFINITY, (_ctx, args) => {

@@ -18,18 +18,15 @@ import {
   strftime,
   stringify,
 } from '../runtime/format.js';
-import { inferGenericType, PatternType, RegexpType, VariantType } from '../runtime/types.js';
+import { PatternType, RegexpType, VariantType } from '../runtime/types.js';
 import { isNumeric, type PHash, PRegexp, PTimestamp, toJsRegExp, type Value } from '../runtime/values.js';
+import { typeLabel } from './arguments.js';
 import { defineFunction, type FunctionDef } from './registry.js';
-
-function typeName(v: Value): string {
-  return inferGenericType(v).toString();
-}
 
 function argError(fn: string, param: string, expected: string, got: Value): EppEvalError {
   return new EppEvalError(
     'EPP_ARGUMENTS',
-    `'${fn}' parameter '${param}' expects ${expected}, got ${typeName(got)}`,
+    `'${fn}' parameter '${param}' expects ${expected}, got ${typeLabel(got)}`,
   );
 }
 
@@ -303,7 +300,7 @@ function matchPatterns(pattern: Value): RegExp[] {
   if (Array.isArray(pattern)) return pattern.flatMap((p) => matchPatterns(p));
   throw new EppEvalError(
     'EPP_ARGUMENTS',
-    `match() expects pattern of T, where T is String, Regexp, Regexp[r], Pattern[p], or Array[T]. Got ${typeName(pattern)}`,
+    `match() expects pattern of T, where T is String, Regexp, Regexp[r], Pattern[p], or Array[T]. Got ${typeLabel(pattern)}`,
   );
 }
 
@@ -372,7 +369,7 @@ const strftimeFn = defineFunction('strftime', 1, 3, (_ctx, args) => {
       'EPP_ARGUMENTS',
       typeof time === 'string'
         ? "'strftime' of the current time (strftime(format)) is not supported: templates render the same output on every run; pass a Timestamp"
-        : `'strftime' parameter 'time_object' expects a Timestamp value, got ${typeName(time)}`,
+        : `'strftime' parameter 'time_object' expects a Timestamp value, got ${typeLabel(time)}`,
     );
   }
   const fmt = stringArg('strftime', 'format', format);

@@ -26,7 +26,7 @@
  */
 export { rubyDigits } from './format/dtoa.js';
 export { formatFloat } from './format/floats.js';
-export { rubyInspectString } from './format/inspect.js';
+export { regexpWithDelimiters, rubyInspectString, rubyRegexpToS } from './format/inspect.js';
 export { puppetQuote } from './format/quote.js';
 export { interpolate, renderValue } from './format/render.js';
 export { rubyCapitalize, rubyLstrip, rubyRstrip, rubyStrip } from './format/ruby-strings.js';

@@ -6,8 +6,9 @@
 import { EppEvalError } from '../../errors.js';
 import { formatFloat } from '../../runtime/format.js';
 import { PFloat, type Value } from '../../runtime/values.js';
+import { typeLabel } from '../arguments.js';
 import { defineFunction } from '../registry.js';
-import { rubyText, typeName } from './ruby-text.js';
+import { rubyToS } from '../ruby-text.js';
 
 /** A JSON string literal as Ruby's json generator writes it (only `"`, `\` and controls escaped). */
 export function jsonString(s: string): string {
@@ -65,12 +66,12 @@ function generate(v: Value, layout: JsonLayout, depth: number): string {
     for (const [k, val] of v) {
       if (!first) out += ',';
       first = false;
-      out += `${layout.objectNl}${inner}${jsonString(rubyText(k))}${layout.spaceBefore}:${layout.space}`;
+      out += `${layout.objectNl}${inner}${jsonString(rubyToS(k))}${layout.spaceBefore}:${layout.space}`;
       out += generate(val, layout, depth + 1);
     }
     return `${out}${layout.objectNl}${layout.indent.repeat(depth)}}`;
   }
-  return jsonString(rubyText(v));
+  return jsonString(rubyToS(v));
 }
 
 /** Ruby's `JSON.generate(value)`: compact, keys as strings. */
@@ -98,7 +99,7 @@ function layoutOption(opts: Value): Partial<JsonLayout> {
   if (!(opts instanceof Map))
     throw new EppEvalError(
       'EPP_ARGUMENTS',
-      `'to_json_pretty' parameter 'opts' expects a Hash, got ${typeName(opts)}`,
+      `'to_json_pretty' parameter 'opts' expects a Hash, got ${typeLabel(opts)}`,
     );
   const layout: Record<string, string> = {};
   for (const [k, v] of opts) {
@@ -118,13 +119,13 @@ export const toJsonPrettyFn = defineFunction('to_json_pretty', 1, 3, (_ctx, [dat
   if (!Array.isArray(data) && !(data instanceof Map)) {
     throw new EppEvalError(
       'EPP_ARGUMENTS',
-      `'to_json_pretty' parameter 'data' expects a value of type Hash or Array, got ${typeName(data)}`,
+      `'to_json_pretty' parameter 'data' expects a value of type Hash or Array, got ${typeLabel(data)}`,
     );
   }
   if (skipUndef !== undefined && typeof skipUndef !== 'boolean') {
     throw new EppEvalError(
       'EPP_ARGUMENTS',
-      `'to_json_pretty' parameter 'skip_undef' expects a Boolean value, got ${typeName(skipUndef)}`,
+      `'to_json_pretty' parameter 'skip_undef' expects a Boolean value, got ${typeLabel(skipUndef)}`,
     );
   }
   let value: Value = data;

@@ -2,9 +2,9 @@
  * libyaml's emitter as Psych drives it, for one scalar at a time: the chosen style (see yaml-styles.ts),
  * quoting and escapes, and the folding of long lines at the best width (80 columns unless `line_width`).
  */
-import { formatFloat } from '../../runtime/format.js';
+import { formatFloat, regexpWithDelimiters } from '../../runtime/format.js';
 import { PDefault, PFloat, PRegexp, type Value } from '../../runtime/values.js';
-import { rubyText } from './ruby-text.js';
+import { rubyToS } from '../ruby-text.js';
 import {
   analyze,
   finalStyle,
@@ -244,8 +244,8 @@ export class YamlWriter {
       return formatFloat(f);
     }
     if (v instanceof PDefault) return ':default';
-    if (v instanceof PRegexp) return `!ruby/regexp /${v.source}/`;
-    return this.scalarNode(rubyText(v), place);
+    if (v instanceof PRegexp) return `!ruby/regexp ${regexpWithDelimiters(v)}`;
+    return this.scalarNode(rubyToS(v), place);
   }
 
   private scalarNode(s: string, place: Place): string {

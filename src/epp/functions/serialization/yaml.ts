@@ -6,8 +6,9 @@
  */
 import { EppEvalError } from '../../errors.js';
 import { isInteger, type PHash, type Value } from '../../runtime/values.js';
+import { typeLabel } from '../arguments.js';
 import { defineFunction } from '../registry.js';
-import { rubyText, typeName } from './ruby-text.js';
+import { rubyToS } from '../ruby-text.js';
 import { type YamlOptions, YamlWriter } from './yaml-writer.js';
 
 function isCollection(v: Value): v is Value[] | PHash {
@@ -38,7 +39,7 @@ function utf8Length(s: string): number {
 function isSimpleKey(k: Value): boolean {
   if (isEmptyCollection(k)) return true;
   if (isCollection(k)) return false;
-  const text = typeof k === 'string' ? k : rubyText(k);
+  const text = typeof k === 'string' ? k : rubyToS(k);
   return utf8Length(text) <= 128 && !/[\n\r\u0085\u2028\u2029]/.test(text);
 }
 
@@ -114,7 +115,7 @@ function yamlOptions(options: Value): YamlOptions {
   if (!(options instanceof Map)) {
     throw new EppEvalError(
       'EPP_ARGUMENTS',
-      `'to_yaml' parameter 'options' expects a Hash value, got ${typeName(options)}`,
+      `'to_yaml' parameter 'options' expects a Hash value, got ${typeLabel(options)}`,
     );
   }
   let indentation: number | undefined;
@@ -127,7 +128,7 @@ function yamlOptions(options: Value): YamlOptions {
     } else {
       throw new EppEvalError(
         'EPP_ARGUMENTS',
-        `'to_yaml' supports the options indentation and line_width (Integers), got ${String(k)} => ${typeName(v)}`,
+        `'to_yaml' supports the options indentation and line_width (Integers), got ${String(k)} => ${typeLabel(v)}`,
       );
     }
   }

@@ -92,7 +92,21 @@ export function rubyScalarText(v: Exclude<Value, string | undefined | Value[] | 
   return v.toString();
 }
 
+/** Ruby's `Regexp#inspect`: the source between slashes. */
 export function regexpWithDelimiters(r: PRegexp): string {
-  // Ruby's Regexp#inspect escapes a `/` that the source leaves bare.
-  return `/${r.source.replace(/(\\.)|\//g, (_m, esc: string | undefined) => esc ?? '\\/')}/`;
+  return `/${rubyRegexpBody(r)}/`;
+}
+
+/** Ruby's `Regexp#to_s`: `(?-mix:source)`, what `join`, `to_json` and `fail` print for a regexp. */
+export function rubyRegexpToS(r: PRegexp): string {
+  return `(?-mix:${rubyRegexpBody(r)})`;
+}
+
+/**
+ * A regexp's source as Ruby prints it (inspect and to_s alike): a `/` that the source leaves bare is
+ * escaped. Puppet's lexer unescapes `\/` in a literal before Ruby makes the Regexp, so `/a\/b/` prints
+ * `/a\/b/` again.
+ */
+function rubyRegexpBody(r: PRegexp): string {
+  return r.source.replace(/(\\.)|\//g, (_m, esc: string | undefined) => esc ?? '\\/');
 }
