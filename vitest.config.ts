@@ -15,7 +15,7 @@ export default defineConfig({
         test: { name: 'pantograph', include: ['test/**/*.test.ts'] },
       },
       {
-        // Templates render in two tiers (src/epp/interpreter.ts): the first two renders are interpreted,
+        // Templates render in two tiers (src/epp/interpreter/): the first two renders are interpreted,
         // later ones run compiled code. Most tests render a template once, so the EPP tests run again with the
         // compiled tier only. (The fuzz test compares the two tiers itself.)
         extends: true,

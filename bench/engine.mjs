@@ -151,7 +151,7 @@ async function main() {
         bytes += api.renderEpp(source, values, { file, topScope }).length;
       return bytes;
     };
-    // Warm-up: a template's first render is interpreted and its second compiles it (src/epp/interpreter.ts),
+    // Warm-up: a template's first render is interpreted and its second compiles it (src/epp/interpreter/),
     // and V8 optimises the compiled code over the next few rounds; only rounds after that are measured.
     for (let round = 0; round < WARMUP_ROUNDS; round++) {
       renderBare();

@@ -7,7 +7,7 @@ import { type CompiledCode, compileTemplate } from './compiler.js';
 import { EppError, EppEvalError, type SourceLocation } from './errors.js';
 import { coreFunctions } from './functions/index.js';
 import { BreakSignal, type FunctionDef, type FunctionRegistry } from './functions/registry.js';
-import { canInterpret, TemplateInterpreter } from './interpreter.js';
+import { canInterpret, TemplateInterpreter } from './interpreter/interpreter.js';
 import { parsePuppet, parseTemplate } from './parser/parser.js';
 import { lineColumn } from './position.js';
 import { fromJs, valuesFromJs } from './runtime/convert.js';
@@ -77,7 +77,7 @@ export type Values = PHash | Readonly<Record<string, unknown>>;
 
 /**
  * A parsed template and the tiers that render it: its first {@link INTERPRETED_RENDERS} renders are
- * interpreted from the AST, a later one compiles it to JavaScript (see `interpreter.ts`;
+ * interpreted from the AST, a later one compiles it to JavaScript (see `interpreter/interpreter.ts`;
  * `PANTOGRAPH_EPP_TIER` can fix one tier, for tests).
  */
 interface CacheEntry {

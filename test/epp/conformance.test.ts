@@ -2,7 +2,7 @@
  * The EPP conformance suite (expected output produced by real Puppet 7), run through the library API.
  * The same cases run through the CLI in `npm run conformance`. Each case renders four times, with Puppet
  * values and with plain ones: a template's first two renders are interpreted, later ones run its compiled
- * code (src/epp/interpreter.ts); all must match.
+ * code (src/epp/interpreter/); all must match.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -2,7 +2,7 @@
  * Fuzz test: bad input only ever produces a typed EppError, never a crash (TypeError, RangeError, a thrown
  * non-error, an escaped break/next signal), a non-string result, or a hang. And the two tiers of rendering
  * agree: every template is rendered three times, which interprets it the first two times and runs its
- * compiled code the third (see src/epp/interpreter.ts); output, warnings and errors (code, message,
+ * compiled code the third (see src/epp/interpreter/); output, warnings and errors (code, message,
  * position) must be the same.
  *
  * Three generators, each bounded in time and in cases: random token soup from EPP and Puppet fragments,

@@ -1,0 +1,228 @@
+/**
+ * The interpreter's expressions: the node-kind dispatch of every value (`expr`), list elements and splats,
+ * variables (the scope chain, then the dynamic scope), assignment, access and the operators. Puppet's
+ * semantics are the runtime's (`rt`); this walks the nodes in the compiled code's order.
+ */
+import type { LambdaNode, Node } from '../ast.js';
+import { hasSplat, isSplat } from '../calls.js';
+import { isConstant, literalValue } from '../constants.js';
+import type { Lambda } from '../functions/registry.js';
+import { interpolateText, truthy } from '../runtime/runtime.js';
+import { DEFAULT, float, type Value } from '../runtime/values.js';
+import type { Scope } from './scope.js';
+import { StatementEvaluation } from './statements.js';
+
+/** Expressions of a render (see `EvaluationState` for the layers). */
+export abstract class ExpressionEvaluation extends StatementEvaluation {
+  /** A function or method call (calls-and-lambdas.ts). */
+  protected abstract call(
+    name: string,
+    receiver: Node | undefined,
+    argNodes: readonly Node[],
+    lambdaNode: LambdaNode | undefined,
+    node: Node,
+    scope: Scope,
+  ): Value;
+
+  /** A lambda as the runtime's value, closing over `scope` (calls-and-lambdas.ts). */
+  protected abstract lambda(node: LambdaNode | undefined, scope: Scope): Lambda | undefined;
+
+  protected expr(node: Node, scope: Scope): Value {
+    const rt = this.rt;
+    switch (node.type) {
+      case 'Variable':
+        return this.variable(node.name, node, scope);
+      case 'Literal':
+        return typeof node.value === 'number' ? float(node.value) : literalValue(node.value);
+      case 'Access':
+        return this.access(node, scope);
+      case 'MethodCall':
+        return this.call(node.name, node.receiver, node.args, node.lambda, node, scope);
+      case 'Call':
+        return this.call(node.name, undefined, node.args, node.lambda, node, scope);
+      case 'Binary':
+        return this.binary(node, scope);
+      case 'Interpolated': {
+        let text = '';
+        const parts = node.parts;
+        for (let i = 0; i < parts.length; i++) {
+          const part = parts[i]!;
+          text += typeof part === 'string' ? part : interpolateText(this.expr(part, scope));
+        }
+        return text;
+      }
+      case 'TypeRef':
+        return rt.constant(this.t.constant(node));
+      case 'Logical':
+        return node.operator === 'and'
+          ? truthy(this.expr(node.left, scope)) && truthy(this.expr(node.right, scope))
+          : truthy(this.expr(node.left, scope)) || truthy(this.expr(node.right, scope));
+      case 'Unary':
+        if (node.operator === '!') return !truthy(this.expr(node.operand, scope));
+        if (node.operator === '-') return rt.negate(this.expr(node.operand, scope), this.t.pos(node));
+        // A splat as a value (not spliced into a list) is an Array, as in Puppet: `*3` is `[3]`.
+        return rt.splat(this.expr(node.operand, scope));
+      case 'Array':
+        return this.elements(node.elements, scope);
+      case 'Hash': {
+        const flat: Value[] = [];
+        const entries = node.entries;
+        for (let i = 0; i < entries.length; i++) {
+          flat.push(this.expr(entries[i]!.key, scope), this.expr(entries[i]!.value, scope));
+        }
+        return rt.hash(flat);
+      }
+      case 'If': {
+        // As a value, an `if` always drops the captures it set.
+        const saved = rt.m;
+        try {
+          if (this.test(node, scope)) return this.valueBlock(node.then, scope);
+          return node.otherwise ? this.valueBlock(node.otherwise, scope) : undefined;
+        } finally {
+          rt.m = saved;
+        }
+      }
+      case 'Lambda':
+        return this.lambda(node, scope) as unknown as Value;
+      case 'Assignment':
+        return this.assignment(node, scope);
+      case 'Paren':
+        return this.expr(node.expr, scope);
+      case 'Default':
+        return DEFAULT;
+      case 'BareWord':
+        return node.name;
+      case 'Regex':
+        return rt.regexp(node.source, this.t.pos(node));
+      case 'New': {
+        const type = this.expr(node.typeExpr, scope);
+        const args = this.elements(node.args, scope);
+        return rt.newValue(type, args, this.lambda(node.lambda, scope), this.t.pos(node));
+      }
+      case 'Case':
+        return this.caseBody(node, scope, true);
+      case 'Selector':
+        return this.selector(node, scope);
+      case 'Block':
+        return this.valueBlock(node.body, scope);
+      case 'Text':
+      case 'Render':
+        this.statement(node, scope);
+        return undefined;
+    }
+  }
+
+  /** Array elements or call arguments (after a method's receiver, `first`); `*x` splats. */
+  protected elements(nodes: readonly Node[], scope: Scope, first?: Node): Value[] {
+    // The commonest lists (a call's receiver and an argument or two) as literals: made to their size, where
+    // `push` from empty makes room for 17.
+    const count = nodes.length + (first ? 1 : 0);
+    if (count <= 2 && !hasSplat(nodes) && !(first && isSplat(first))) {
+      if (count === 0) return [];
+      const a = first ?? nodes[0]!;
+      if (count === 1) return [this.expr(a, scope)];
+      const va = this.expr(a, scope);
+      return [va, this.expr(first ? nodes[0]! : nodes[1]!, scope)];
+    }
+    const values: Value[] = [];
+    if (first) this.element(first, scope, values);
+    for (let i = 0; i < nodes.length; i++) this.element(nodes[i]!, scope, values);
+    return values;
+  }
+
+  private element(node: Node, scope: Scope, values: Value[]): void {
+    if (node.type === 'Unary' && node.operator === '*') {
+      for (const v of this.rt.splat(this.expr(node.operand, scope))) values.push(v);
+    } else {
+      values.push(this.expr(node, scope));
+    }
+  }
+
+  private variable(name: string, node: Node, scope: Scope): Value {
+    const rt = this.rt;
+    const c = name.charCodeAt(0);
+    // `$1` (a capture: names that start with a digit are digits), `$::x` (top scope).
+    if (c >= 48 && c <= 57) return rt.capture(Number(name));
+    if (c === 58) return rt.topVariable(name.slice(2), this.t.pos(node));
+    // Innermost scope first; a scope reads outer names until it sets its own. The search is written out
+    // here, not a call of `Scope.indexOf`: called for every variable read, that small function was the
+    // first V8 optimised early ("small function") in a template's first render in a fresh process, and
+    // that compile stalled the render ~3-5 ms (bench/epp.mjs, cold in a fresh process).
+    for (let s: Scope | undefined = scope; s; s = s.parent) {
+      const names = s.names;
+      for (let i = 0; i < names.length; i++) if (names[i] === name) return s.values[i];
+    }
+    return rt.lookup(this.S0, name, this.t.pos(node));
+  }
+
+  private assignment(node: Node & { type: 'Assignment' }, scope: Scope): Value {
+    const target = node.target;
+    const p = this.t.pos(target);
+    if (target.type === 'Variable') {
+      // As compiled: the name is checked before the value is evaluated.
+      this.checkAssignable(target.name, p, scope);
+      const value = this.expr(node.value, scope);
+      scope.set(target.name, value);
+      return value;
+    }
+    const value = this.expr(node.value, scope);
+    const names = target.elements.map((e) => (e as { name: string }).name);
+    const values = this.rt.destructure(names, value, p);
+    for (let i = 0; i < names.length; i++) {
+      this.checkAssignable(names[i]!, p, scope);
+      scope.set(names[i]!, values[i]);
+    }
+    return value;
+  }
+
+  /** Puppet variables are assigned once, in the scope that declares them. */
+  private checkAssignable(name: string, p: number, scope: Scope): void {
+    if (!scope.declared.has(name)) this.rt.assignInvalid(name, p);
+    if (scope.indexOf(name) >= 0) this.rt.reassigned(name, p);
+  }
+
+  private access(node: Node & { type: 'Access' }, scope: Scope): Value {
+    const rt = this.rt;
+    if (isConstant(node)) return rt.constant(this.t.constant(node));
+    const target = this.expr(node.target, scope);
+    const only = node.keys[0];
+    if (node.keys.length === 1 && !(only!.type === 'Unary' && only!.operator === '*')) {
+      return rt.access1(target, this.expr(only!, scope), this.t.pos(node));
+    }
+    return rt.access(target, this.elements(node.keys, scope), this.t.pos(node));
+  }
+
+  private binary(node: Node & { type: 'Binary' }, scope: Scope): Value {
+    const rt = this.rt;
+    const left = this.expr(node.left, scope);
+    const right = this.expr(node.right, scope);
+    const op = node.operator;
+    if (op === '==') return rt.equals(left, right);
+    if (op === '!=') return !rt.equals(left, right);
+    const p = this.t.at(node.operatorStart, node.end);
+    switch (op) {
+      case '<':
+        return rt.lt(left, right, p);
+      case '<=':
+        return rt.le(left, right, p);
+      case '>':
+        return rt.gt(left, right, p);
+      case '>=':
+        return rt.ge(left, right, p);
+      case '+':
+        return rt.add(left, right, p);
+      case '-':
+        return rt.sub(left, right, p);
+      case '*':
+        return rt.mul(left, right, p);
+      case '=~':
+        return rt.match(left, right, p);
+      case '!~':
+        return !rt.match(left, right, p);
+      case 'in':
+        return rt.isIn(left, right, p);
+      default:
+        return rt.arithmetic(op, left, right, p);
+    }
+  }
+}
