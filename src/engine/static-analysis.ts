@@ -5,7 +5,7 @@
  * - the functions it calls, so that unknown ones are found where no render reaches;
  * - its `epp()` call sites, with the path and the argument hash where they are written literally.
  *
- * Scopes follow the compiler (src/epp/compiler.ts): the template and each lambda body are scopes; a name
+ * Scopes follow the compiler (src/epp/compiler/scope.ts): the template and each lambda body are scopes; a name
  * assigned anywhere in a scope (not in nested lambdas) or declared as its parameter belongs to it; a read
  * looks through the enclosing scopes. Match captures (`$0`..`$n`) are always known.
  */

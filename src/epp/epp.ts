@@ -3,7 +3,7 @@
  */
 import { decodeUtf8 } from '../shared/text-file.js';
 import type { TemplateNode } from './ast.js';
-import { type CompiledCode, compileTemplate } from './compiler.js';
+import { type CompiledCode, compileTemplate } from './compiler/compiler.js';
 import { EppError, EppEvalError, type SourceLocation } from './errors.js';
 import { coreFunctions } from './functions/index.js';
 import { BreakSignal, type FunctionDef, type FunctionRegistry } from './functions/registry.js';

@@ -73,7 +73,7 @@ function withLambda(out: WalkNode[], lambda: Node | undefined): WalkNode[] {
 
 /**
  * Calls `visit` on each child of `node`, in {@link nodeChildren}'s order, and returns the bitwise OR of
- * its answers: a walk that allocates nothing (the compiler's one pass of facts, see `compiler.ts`).
+ * its answers: a walk that allocates nothing (the compiler's one pass of facts, see `compiler/facts.ts`).
  */
 export function forEachChild(node: WalkNode, visit: (child: WalkNode) => number): number {
   // The commonest kinds first: a switch on strings tests its cases in order in unoptimised code.

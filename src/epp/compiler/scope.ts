@@ -1,13 +1,13 @@
 /**
- * The generator's bookkeeping (compiler.ts's `Generator` extends it): compile-time scopes and the
- * JavaScript locals of Puppet names, variable reads and single assignments, hoisted hash indexes, spans,
+ * The generator's bookkeeping (the first of its chain of classes, see compiler.ts): compile-time scopes and
+ * the JavaScript locals of Puppet names, variable reads and single assignments, hoisted hash indexes, spans,
  * temporaries and the values the code reads from `K`.
  */
-import type { LambdaNode, ParameterNode, TemplateNode } from './ast.js';
-import type { Facts } from './compile-facts.js';
-import { isDigits, str } from './compile-helpers.js';
-import type { Span } from './errors.js';
-import { newCallSite } from './functions/registry.js';
+import type { LambdaNode, ParameterNode, TemplateNode } from '../ast.js';
+import type { Span } from '../errors.js';
+import { newCallSite } from '../functions/registry.js';
+import type { Facts } from './facts.js';
+import { isDigits, str } from './helpers.js';
 
 /** A compile-time scope: the Puppet names it declares, each with its JavaScript local. */
 export interface StaticScope {

@@ -2,7 +2,7 @@
  * Small helpers of the code generator (compiler.ts): JavaScript text (string literals, property reads,
  * concatenation) and what it can tell of a node at a glance (a Boolean, a string literal).
  */
-import type { Node, ParameterNode } from './ast.js';
+import type { Node, ParameterNode } from '../ast.js';
 
 /** A JavaScript string literal. */
 export const str = (s: string): string => JSON.stringify(s);

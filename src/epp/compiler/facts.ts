@@ -2,9 +2,9 @@
  * The compiler's pre-pass: what the generator asks about subtrees (may they call a function, set match
  * captures, call next()), and the names each scope assigns, found in one walk of the template.
  */
-import type { LambdaNode, Node, TemplateNode } from './ast.js';
-import { pushAssigned } from './ast-walk.js';
-import { forEachChild, visitAll, type WalkNode } from './node-children.js';
+import type { LambdaNode, Node, TemplateNode } from '../ast.js';
+import { pushAssigned } from '../ast-walk.js';
+import { forEachChild, visitAll, type WalkNode } from '../node-children.js';
 
 const NO_NAMES: readonly string[] = [];
 

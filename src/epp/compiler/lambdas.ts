@@ -1,0 +1,90 @@
+/**
+ * The generator's lambdas: a lambda's JavaScript function (its scope, arity check and parameters; a plain
+ * lambda's required, untyped parameters are the function's own), and `rt.lambda` around it.
+ */
+import type { LambdaNode } from '../ast.js';
+import { hasRest, requiredCount } from '../calls.js';
+import { BODY_NEXT } from './facts.js';
+import { arityArgument, isUniqueName } from './helpers.js';
+import { ParameterGenerator } from './parameters.js';
+
+export abstract class LambdaGenerator extends ParameterGenerator {
+  protected override lambda(node: LambdaNode | undefined): string {
+    if (!node) return 'undefined';
+    const params = node.params;
+    const fn = this.plainLambda(node);
+    return `rt.lambda(${fn.code}, ${params.length}, ${requiredCount(params)}, ${hasRest(params)}${arityArgument(fn)})`;
+  }
+
+  /**
+   * The lambda's JavaScript function, without the metadata `rt.lambda` adds. A lambda whose parameters
+   * are all required and untyped does not check its arity itself (the runtime loops call it right):
+   * `unchecked` is then its span, for `rt.lambda` to wrap it with the check when a function calls it.
+   * Plain loops, no callbacks: this runs for every lambda of every compile, mostly in unoptimised code.
+   */
+  protected plainLambda(node: LambdaNode): { code: string; unchecked: number | undefined } {
+    const params = node.params;
+    const n = params.length;
+    const scope = this.openScope(params, node);
+    const required = requiredCount(params);
+    const rest = hasRest(params);
+    // Parameters before the first optional one are present once the arity check has passed.
+    let firstOptional = n;
+    for (let i = 0; i < n; i++) {
+      if (params[i]!.defaultValue || params[i]!.captureRest) {
+        firstOptional = i;
+        break;
+      }
+    }
+    // A present, untyped parameter is the JavaScript parameter itself (its local): nothing to bind.
+    const direct: boolean[] = [];
+    const own = new Set<string>();
+    let args = '';
+    let allDirect = true;
+    for (let i = 0; i < n; i++) {
+      const param = params[i]!;
+      const local = scope.locals.get(param.name);
+      const isDirect =
+        i < firstOptional && !param.valueType && local !== undefined && isUniqueName(params, i);
+      direct.push(isDirect);
+      if (isDirect) own.add(local);
+      else allDirect = false;
+      args += `${i > 0 ? ', ' : ''}${isDirect ? local : `a${i}`}`;
+    }
+    // In parentheses: compiled at once, see `Generator.template` (compiler.ts).
+    let code = `(function (${args}) { let t; ${this.declareLocals(scope, own)}\n`;
+    const p = this.pos(node);
+    const unchecked = allDirect ? p : undefined;
+    const max = rest ? 'Infinity' : n;
+    if (unchecked === undefined) {
+      const outside = rest
+        ? `arguments.length < ${required}`
+        : required === n
+          ? `arguments.length !== ${required}`
+          : `arguments.length < ${required} || arguments.length > ${max}`;
+      code += `if (${outside}) rt.checkLambdaArity(arguments.length, ${required}, ${max}, ${p});\n`;
+    }
+    for (let i = 0; i < n; i++) {
+      const param = params[i]!;
+      if (direct[i]) {
+        scope.bound.add(param.name);
+        continue;
+      }
+      const present = i < firstOptional;
+      const given = param.captureRest
+        ? `Array.prototype.slice.call(arguments, ${i})`
+        : present
+          ? `a${i}`
+          : `(arguments.length > ${i} ? a${i} : rt.MISSING)`;
+      code += `${this.bindParameter(param, given, present, true)}\n`;
+    }
+    scope.indexes = new Map();
+    // Only a body that calls next() needs to catch it (nested lambdas catch their own).
+    const body = this.facts.has(node, BODY_NEXT)
+      ? `try {\n${this.valueBlock(node.body)}\n} catch (e) { return rt.nextValue(e); }\n`
+      : `${this.valueBlock(node.body)}\n`;
+    code += `${this.declareIndexes(scope)}${body}})`;
+    this.closeScope();
+    return { code, unchecked };
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The generator's parameter binding: the template's parameters (as data for `rt.params` when it can), and
+ * one parameter at a time, the template's or a lambda's (its default, the missing-parameter error, its type
+ * check).
+ */
+import type { ParameterNode } from '../ast.js';
+import { isConstant, parameterLayout } from '../constants.js';
+import type { ParameterSet, ParameterSpec } from '../runtime/runtime.js';
+import { concat, str } from './helpers.js';
+import { StatementGenerator } from './statements.js';
+
+export abstract class ParameterGenerator extends StatementGenerator {
+  /**
+   * Binds the template's parameters. When every type is a constant (or absent) and the defaults that are
+   * code come last, as data: `const P = rt.params(K[n]);` (see `Runtime.params`: the values of a hash are
+   * bound once), then each local from `P`, a default that is code evaluated when its entry is unset.
+   * Otherwise one parameter after the other, in order.
+   */
+  protected templateParameters(params: readonly ParameterNode[]): string {
+    const n = params.length;
+    const names = params.map((param) => param.name);
+    const { codeDefaults, asData } = parameterLayout(params);
+    const p = this.pos(params[0] ?? { start: 0, end: 0 });
+    const lines: string[] = [];
+    if (asData) {
+      const specs: ParameterSpec[] = [];
+      for (let i = 0; i < n; i++) specs.push(this.parameterSpec(params[i]!, codeDefaults[i]!));
+      lines.push(`const P = rt.params(${this.fixed({ names, p, specs } satisfies ParameterSet)});`);
+      for (let i = 0; i < n; i++) lines.push(this.bindFrom(params[i]!, specs[i]!, `P[${i}]`));
+    } else {
+      lines.push(`rt.checkArguments(${this.fixed(names)}, ${p});`);
+      for (let i = 0; i < n; i++) {
+        const param = params[i]!;
+        if (param.valueType && !isConstant(param.valueType)) {
+          lines.push(this.bindParameter(param, `rt.argument(${str(param.name)})`));
+          continue;
+        }
+        const spec = this.parameterSpec(param, codeDefaults[i]!);
+        lines.push(this.bindFrom(param, spec, `rt.param(${this.fixed(spec)})`));
+      }
+    }
+    return concat(lines, '\n');
+  }
+
+  /**
+   * A template parameter whose type is a constant (or absent), as data for `Runtime.param`; `defaultCode`:
+   * its default is no constant (evaluated by the code, see `bindFrom`).
+   */
+  private parameterSpec(param: ParameterNode, defaultCode: boolean): ParameterSpec {
+    const valueType = param.valueType;
+    const defaultValue = param.defaultValue;
+    return {
+      name: param.name,
+      p: this.pos(param),
+      type: valueType ? this.constantSlot(valueType) : undefined,
+      defaultValue: defaultValue !== undefined && !defaultCode ? this.constantSlot(defaultValue) : undefined,
+      defaultCode,
+    };
+  }
+
+  /** Sets a parameter's local from `Runtime.param`'s answer `given` (unset: evaluate the default). */
+  private bindFrom(param: ParameterNode, spec: ParameterSpec, given: string): string {
+    const local = this.current.locals.get(param.name)!;
+    const code = spec.defaultCode
+      ? `${local} = (t = ${given}) === U ? rt.checked(${this.fixed(spec)}, ${this.expr(param.defaultValue!)}) : t;`
+      : `${local} = ${given};`;
+    this.current.bound.add(param.name);
+    return code;
+  }
+
+  /**
+   * Binds one parameter: the given value (`rt.MISSING` when absent), else its default (undef also takes the
+   * default, as in Puppet), else a missing-parameter error; then the type check. `block`: a lambda's.
+   */
+  protected bindParameter(param: ParameterNode, given: string, present = false, block = false): string {
+    const local = this.current.locals.get(param.name)!;
+    if (present && !param.defaultValue && !param.valueType) {
+      // A lambda's required argument, already counted by the arity check: nothing to decide.
+      this.current.bound.add(param.name);
+      return `${local} = ${given};`;
+    }
+    const p = this.pos(param);
+    const name = str(param.name);
+    const v = this.temp();
+    let code = `{ let ${v} = ${given};\n`;
+    if (param.defaultValue) {
+      code += `if (${v} === rt.MISSING || ${v} === undefined) ${v} = ${this.expr(param.defaultValue)};\n`;
+    } else if (!present) {
+      code += `if (${v} === rt.MISSING) ${v} = rt.missingParameter(${name}, ${p});\n`;
+    }
+    if (param.valueType) {
+      code += `rt.checkParameter(${this.expr(param.valueType)}, ${v}, ${name}, ${p}${block ? ', true' : ''});\n`;
+    }
+    code += `${local} = ${v}; }`;
+    this.current.bound.add(param.name);
+    return code;
+  }
+}
