@@ -1,10 +1,10 @@
 /**
  * The EPP compiler: AST -> JavaScript source -> a render function, the second tier of rendering (a
- * template's first render is interpreted, see `interpreter.ts`, which must do exactly what this code does).
+ * template's first render is interpreted, see `../interpreter/`, which must do exactly what this code does).
  *
  * Templates are compiled once into straight-line JavaScript (as eta and ejs do) and the function is cached
  * by the caller. The generated code appends to a local `out` string; Puppet semantics live in the runtime
- * object `rt` (see `runtime/runtime.ts`), which the code calls for anything beyond string concatenation.
+ * object `rt` (see `../runtime/runtime.ts`), which the code calls for anything beyond string concatenation.
  *
  * Conventions in the generated code:
  * - Variables are resolved at compile time. Every name a scope (the template, or a lambda body) assigns or

@@ -7,7 +7,7 @@
  * (see `INTERPRETED_RENDERS` in `../epp.ts`).
  *
  * Both tiers must do exactly the same: the interpreter calls the same runtime (`rt`, see
- * `../runtime/runtime.ts`) for every Puppet semantic, and mirrors the compiler (`compiler.ts`) in what is
+ * `../runtime/runtime.ts`) for every Puppet semantic, and mirrors the compiler (`../compiler/`) in what is
  * left: scopes, evaluation order, match captures, the positions of errors. The test suite renders through
  * both tiers (`PANTOGRAPH_EPP_TIER`) and the fuzz test compares them on random templates.
  *
