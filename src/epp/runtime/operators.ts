@@ -34,23 +34,39 @@ export function checkedInteger(n: bigint): PInteger {
   return integer(n);
 }
 
+/**
+ * Puppet's `Patterns::NUMERIC`, what its arithmetic (`Utils.to_n`) accepts as a number: blanks (a tab or
+ * a Unicode space separator, Ruby's `[[:blank:]]`) around the sign and the number, a hexadecimal,
+ * decimal or leading-zero (octal) integer, or a float with `.digits` and/or an exponent (`e` with an
+ * optional `-` only). Groups: 1 sign, 2 the number, 3 hexadecimal, 4 the integer part, 5 the float part.
+ */
 const NUMBER_PATTERN =
-  /^([-+]?)(?:(0[xX][0-9a-fA-F]+)|(0[0-7]*)|([1-9][0-9]*)|((?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?))$/;
+  /^[\t\p{Zs}]*([-+]?)[\t\p{Zs}]*((0[xX][0-9A-Fa-f]+)|(0?[0-9]+)((?:\.[0-9]+)?(?:[eE]-?[0-9]+)?))[\t\p{Zs}]*$/u;
 
-/** Converts a numeric string the way Puppet's arithmetic does (`'0x10'` is 16, `'1.5'` a Float). */
-export function numericFromString(s: string): PInteger | PFloat | undefined {
-  const m = NUMBER_PATTERN.exec(s);
+/**
+ * Converts a numeric string the way Puppet's arithmetic does (`Utils.to_n`): `'0x10'` is 16, `'017'` 15,
+ * `' 1.5'` a Float, a leading `::` is ignored. Undefined when it is no number: no match, an integer part
+ * that Ruby's `Integer()` refuses (`'09'`, `'08.5'`), zero to a power (`'0e5'`, `'0.0e1'`), or a float
+ * beyond the Float range.
+ */
+export function numericFromString(text: string): PInteger | PFloat | undefined {
+  const m = NUMBER_PATTERN.exec(text.startsWith('::') ? text.slice(2) : text);
   if (!m) return undefined;
   const negative = m[1] === '-';
-  let n: bigint;
-  if (m[2]) n = BigInt(m[2]);
-  else if (m[3]) n = m[3].length > 1 ? BigInt(`0o${m[3].slice(1)}`) : 0n;
-  else if (m[4]) {
-    // Up to 15 digits is always a safe integer: no bigint needed.
-    if (m[4].length <= 15) return integer(negative ? -Number(m[4]) : Number(m[4]));
-    n = BigInt(m[4]);
-  } else return float(negative ? -Number(m[5]) : Number(m[5]));
-  return integer(negative ? -n : n);
+  if (m[3]) return integer(negative ? -BigInt(m[3]) : BigInt(m[3]));
+  const digits = m[4]!;
+  const octal = digits.length > 1 && digits.charCodeAt(0) === 48;
+  if (octal && !/^[0-7]+$/.test(digits)) return undefined;
+  if (m[5]) {
+    if (/^0+$/.test(digits) && /^\.?0*[eE]/.test(m[5])) return undefined;
+    const value = Number(m[2]);
+    if (value === Number.POSITIVE_INFINITY) return undefined;
+    return float(negative ? -value : value);
+  }
+  if (octal) return integer(negative ? -BigInt(`0o${digits}`) : BigInt(`0o${digits}`));
+  // Up to 15 digits is always a safe integer: no bigint needed.
+  if (digits.length <= 15) return integer(negative ? -Number(digits) : Number(digits));
+  return integer(negative ? -BigInt(digits) : BigInt(digits));
 }
 
 /** A short Puppet-style description of a value's type, for operator errors. */
@@ -75,7 +91,7 @@ function toNumber(v: Value, op: string, side: 'left' | 'right'): Numeric {
   if (typeof v === 'string') {
     const n = numericFromString(v);
     if (n !== undefined) return n;
-    throw new EppEvalError('EPP_OPERATOR', `The string '${v}' cannot be converted to Numeric`);
+    throw new EppEvalError('EPP_OPERATOR', `The value '${v}' cannot be converted to Numeric.`);
   }
   throw new EppEvalError(
     'EPP_OPERATOR',
