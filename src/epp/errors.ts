@@ -14,6 +14,7 @@ export type EppErrorCode =
   | 'EPP_PARAMS_NOT_FIRST'
   | 'EPP_EMPTY_RENDER_TAG'
   | 'EPP_UNSUPPORTED'
+  | 'EPP_NO_EFFECT'
   | 'EPP_DELIMITERS'
   | 'EPP_ENCODING'
   | 'EPP_INTERNAL'

@@ -62,10 +62,10 @@ describe('compiler facts', () => {
   it('saves and restores captures only around an if or case that may set them', () => {
     expect(js('<% if $x =~ /a/ { %>y<% } %>')).toContain('rt.m = ');
     expect(js('<% if [1].any |$v| { $v =~ /a/ } { %>y<% } %>')).toContain('rt.m = ');
-    expect(js('<% case $x { /a/: { } } %>')).toContain('rt.m = ');
-    expect(js('<% case $x { 1: { } $y ? { /a/ => 1, default => 2 }: { } } %>')).toContain('rt.m = ');
+    expect(js('<% case $x { /a/: { %>y<% } } %>')).toContain('rt.m = ');
+    expect(js('<% case $x { 1: { } $y ? { /a/ => 1, default => 2 }: { %>y<% } } %>')).toContain('rt.m = ');
     expect(js('<% if $x == 1 { %>y<% } %>')).not.toContain('rt.m');
-    expect(js("<% case $x { 'a', 1: { } default: { } } %>")).not.toContain('rt.m');
+    expect(js("<% case $x { 'a', 1: { %>y<% } default: { } } %>")).not.toContain('rt.m');
   });
 
   it('restores captures set inside an if once it is done', () => {

@@ -212,11 +212,31 @@ describe('syntax errors carry code and position', () => {
     ['<%= 08 %>', 'EPP_SYNTAX', 1, 5],
     ['<% if $x { %>', 'EPP_SYNTAX', 1, 14],
     ['<%= @(END)\nno end\n%>', 'EPP_SYNTAX', 1, 5],
+    ["a\n  <% 'x' %>b", 'EPP_NO_EFFECT', 2, 6],
+    ['<% $x = 1 %><% $x %>', 'EPP_NO_EFFECT', 1, 16],
+    ['<%= [1].map |$v| {\n  $v\n  1\n} %>', 'EPP_NO_EFFECT', 2, 3],
   ];
   it.each(cases)('%j', (source, code, line, column) => {
     const e = syntaxError(source);
     expect({ code: e.code, line: e.line, column: e.column }).toEqual({ code, line, column });
     expect(e.where).toBe(`t.epp:${line}:${column}`);
+  });
+
+  it('refuses a statement that does nothing, as Puppet does, naming it', () => {
+    expect(syntaxError('<% if true { } %>a').message).toBe(
+      "This 'if' statement has no effect. A value was produced and then forgotten (one or more preceding expressions may have the wrong form)",
+    );
+    expect(syntaxError('<% $a = 1; $a == 1 %>').message).toMatch(/^This '==' expression has no effect/);
+    expect(syntaxError('<% unless $x { } %>').message).toMatch(/^This 'unless' Statement has no effect/);
+    // The last statement of a block gives the block its value; a call, assignment or match does something.
+    for (const source of [
+      '<%= [1].map |$v| { if $v { 2 } } %>',
+      "<% $m = 'a' =~ /a/ %><% 'a' =~ /b/ %>",
+      '<% [1].each |$v| { } %><% Integer(1) %><% ($z = 1) %>',
+      '<% if true { $q = 2; 5 } %>',
+    ]) {
+      expect(() => parseEpp(source), source).not.toThrow();
+    }
   });
 
   it('survives pathological nesting with a syntax error, not a stack overflow', () => {

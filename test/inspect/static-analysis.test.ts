@@ -14,7 +14,9 @@ const reads = (source: string) => analyze(source).freeReads.map((r) => r.name);
 describe('free variable reads', () => {
   it('finds reads in every branch, taken or not', () => {
     expect(
-      reads('<% if $a { %><%= $b %><% } else { %><%= $c %><% } %><% case $d { 1: { $e } default: {} } %>'),
+      reads(
+        '<% if $a { %><%= $b %><% } else { %><%= $c %><% } %><% case $d { 1: { %><%= $e %><% } default: {} } %>',
+      ),
     ).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 

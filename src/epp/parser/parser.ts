@@ -23,6 +23,7 @@
 import type { ParameterNode, TemplateNode } from '../ast.js';
 import { lex } from '../lexer/lexer.js';
 import { makeToken, type Token } from '../lexer/tokens.js';
+import { checkStatementEffects } from './effects.js';
 import { ParameterListParser } from './parameters.js';
 
 export interface ParseOptions {
@@ -34,7 +35,9 @@ export interface ParseOptions {
 export function parseTemplate(source: string, options: ParseOptions = {}): TemplateNode {
   const file = options.file ?? '<inline>';
   const tokens = lex(source, { file, delimiters: options.delimiters });
-  return new Parser(tokens, source, file).template();
+  const template = new Parser(tokens, source, file).template();
+  checkStatementEffects(template, source, file);
+  return template;
 }
 
 /** Parses Puppet code (no EPP tags), e.g. a `.pp` hook or a `--values` hash literal. */

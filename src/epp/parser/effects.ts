@@ -1,0 +1,146 @@
+/**
+ * Puppet's check that no statement is there for nothing: "This String has no effect. A value was
+ * produced and then forgotten". In a block (a lambda's body, a branch of `if` or `case`, `{ ... }`) every
+ * statement but the last, whose value is the block's, must do something; in a template's body every
+ * statement must, the last one too (a template's value is its text). Puppet refuses such a template
+ * before rendering any of it, so this is a syntax error here, reported at the first statement found (the
+ * outer block before the blocks inside it, as Puppet's validator visits them).
+ *
+ * What "does nothing" (Puppet's checker4_0 `idem`, each rule checked with `puppet epp render`): a
+ * literal, name, type, regexp, string (interpolated too), variable, array or hash, access, operator
+ * (but `=~` and `!~`, which set the match variables), `and`/`or`, `!`, unary minus, splat, selector,
+ * parentheses around any of these, and an `if`, `unless` or `case` whose test and branches all do
+ * nothing. Calls, assignments, renders and text do something.
+ */
+import type { Node, TemplateNode } from '../ast.js';
+import { EppSyntaxError } from '../errors.js';
+import { forEachChild, type WalkNode } from '../node-children.js';
+
+/** Throws Puppet's error at the first statement that does nothing where something must be done. */
+export function checkStatementEffects(template: TemplateNode, source: string, file: string): void {
+  const fail = (node: Node): never => {
+    throw new EppSyntaxError(
+      'EPP_NO_EFFECT',
+      `This ${label(node)} has no effect. A value was produced and then forgotten (one or more preceding expressions may have the wrong form)`,
+      { file, source, span: { start: node.start, end: Math.max(node.end, node.start + 1) } },
+    );
+  };
+  for (const statement of template.body) if (doesNothing(statement)) fail(statement);
+  const visit = (node: WalkNode): number => {
+    const block = blockOf(node);
+    if (block) {
+      for (let i = 0; i < block.length - 1; i++) if (doesNothing(block[i]!)) fail(block[i]!);
+    }
+    if (node.type === 'Case') {
+      for (const option of node.options) {
+        for (let i = 0; i < option.body.length - 1; i++) {
+          if (doesNothing(option.body[i]!)) fail(option.body[i]!);
+        }
+      }
+    }
+    if (node.type === 'If' && node.otherwise) {
+      const otherwise = node.otherwise;
+      for (let i = 0; i < otherwise.length - 1; i++) if (doesNothing(otherwise[i]!)) fail(otherwise[i]!);
+    }
+    forEachChild(node, visit);
+    return 0;
+  };
+  for (const statement of template.body) visit(statement);
+}
+
+/** The statements of the block a node holds (an `if`'s first branch; its `else` is checked beside). */
+function blockOf(node: WalkNode): readonly Node[] | undefined {
+  switch (node.type) {
+    case 'Lambda':
+    case 'Block':
+      return node.body;
+    case 'If':
+      return node.then;
+    default:
+      return undefined;
+  }
+}
+
+/** Whether evaluating a statement can have no effect but its value (Puppet's `idem`). */
+function doesNothing(node: Node): boolean {
+  switch (node.type) {
+    case 'Literal':
+    case 'Default':
+    case 'BareWord':
+    case 'TypeRef':
+    case 'Regex':
+    case 'Interpolated':
+    case 'Variable':
+    case 'Array':
+    case 'Hash':
+    case 'Access':
+    case 'Logical':
+    case 'Unary':
+    case 'Selector':
+      return true;
+    case 'Binary':
+      return node.operator !== '=~' && node.operator !== '!~';
+    case 'Paren':
+      return doesNothing(node.expr);
+    case 'If':
+      return (
+        doesNothing(node.test) && node.then.every(doesNothing) && (node.otherwise ?? []).every(doesNothing)
+      );
+    case 'Case':
+      return (
+        doesNothing(node.test) &&
+        node.options.every((option) => option.values.every(doesNothing) && option.body.every(doesNothing))
+      );
+    case 'Block':
+      return node.body.every(doesNothing);
+    default:
+      return false;
+  }
+}
+
+/** What Puppet calls the statement in the error (its label provider's words). */
+function label(node: Node): string {
+  switch (node.type) {
+    case 'Literal':
+      if (typeof node.value === 'string') return 'String';
+      if (typeof node.value === 'bigint') return 'Literal Integer';
+      if (typeof node.value === 'number') return 'Literal Float';
+      if (typeof node.value === 'boolean') return 'Boolean';
+      return "'undef' expression";
+    case 'Default':
+      return "'default' expression";
+    case 'BareWord':
+      return 'Name';
+    case 'TypeRef':
+      return 'Type-Name';
+    case 'Regex':
+      return 'Regular Expression';
+    case 'Interpolated':
+      return 'Double Quoted String';
+    case 'Variable':
+      return 'Variable';
+    case 'Array':
+      return 'Array Expression';
+    case 'Hash':
+      return 'Hash Expression';
+    case 'Access':
+      return "'[]' expression";
+    case 'Binary':
+    case 'Logical':
+      return `'${node.operator}' expression`;
+    case 'Unary':
+      return node.operator === '!' ? "'not' expression" : node.operator === '-' ? 'Unary Minus' : 'Unfold';
+    case 'Paren':
+      return 'Parenthesized Expression';
+    case 'Selector':
+      return 'Selector Expression';
+    case 'If':
+      return node.negate ? "'unless' Statement" : "'if' statement";
+    case 'Case':
+      return "'case' statement";
+    case 'Block':
+      return 'Block Expression';
+    default:
+      return 'expression';
+  }
+}
