@@ -190,6 +190,28 @@ export function compareValues(a: Value, b: Value): number {
   throw comparisonFailed(a, b);
 }
 
+/**
+ * A type on the left is ordered as Puppet's evaluator orders it: `A < B` when type B accepts every value of
+ * A and A is not B (`Integer[1, 2] < Integer`), `A <= B` when B accepts every value of A; `>` and `>=` the
+ * other way round. Not a total order, so the answer is the number `op`'s test wants: `< 0` for a true
+ * `<`, and so on.
+ */
+function typeOrder(a: PType, b: Value, op: string): number {
+  // A type compared with a value that is no type: no operator holds (Puppet's `Integer < 1` is false).
+  if (!isType(b)) return op === '<' || op === '<=' ? 1 : -1;
+  const same = a.toString() === b.toString();
+  switch (op) {
+    case '<':
+      return b.isAssignable(a) && !same ? -1 : 0;
+    case '<=':
+      return b.isAssignable(a) ? 0 : 1;
+    case '>':
+      return a.isAssignable(b) && !same ? 1 : 0;
+    default:
+      return a.isAssignable(b) ? 0 : -1;
+  }
+}
+
 /** Ruby's error for values `<=>` cannot order: "comparison of Integer with String failed". */
 export function comparisonFailed(a: Value, b: Value): EppEvalError {
   return new EppEvalError(
@@ -222,13 +244,14 @@ function notComparable(a: Value, b: Value, op: string, detail: string): EppEvalE
 }
 
 /**
- * Puppet's ordering for `<`, `<=`, `>`, `>=` on values (not types: for a Type on the left Puppet asks
- * assignability instead, which the caller decides). Strings compare ignoring ASCII case, numbers by value,
- * timestamps with timestamps and numbers. Other pairs throw `EPP_OPERATOR` with Puppet's message; `op` is
- * the operator to name in it.
+ * Puppet's ordering for `<`, `<=`, `>`, `>=`, read by the caller as `op` reads it (`< 0` for `<`, ...).
+ * Strings compare ignoring ASCII case, numbers by value, timestamps with timestamps and numbers, and a
+ * type on the left by assignability ({@link typeOrder}). Other pairs throw `EPP_OPERATOR` with Puppet's
+ * message; `op` is the operator to name in it.
  */
 export function compareForOperator(a: Value, b: Value, op = '<'): number {
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
+  if (isType(a)) return typeOrder(a, b, op);
   if (typeof a === 'string') {
     if (typeof b === 'string') return compareIgnoreCase(a, b);
     throw notComparable(a, b, op, 'A String is not comparable to a non String');
