@@ -194,7 +194,7 @@ export abstract class ExpressionGenerator extends ScopeGenerator {
       case '!~':
         return `!rt.match(${left}, ${right}, ${p})`;
       case 'in':
-        return `rt.isIn(${left}, ${right}, ${p})`;
+        return `rt.isIn(${left}, ${right})`;
       default:
         return `rt.arithmetic(${str(op)}, ${left}, ${right}, ${p})`;
     }

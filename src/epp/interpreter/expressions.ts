@@ -220,7 +220,7 @@ export abstract class ExpressionEvaluation extends StatementEvaluation {
       case '!~':
         return !rt.match(left, right, p);
       case 'in':
-        return rt.isIn(left, right, p);
+        return rt.isIn(left, right);
       default:
         return rt.arithmetic(op, left, right, p);
     }

@@ -173,21 +173,15 @@ export class Runtime extends RuntimeBase implements CallContext {
   }
 
   /** `a in b`: substring (case-insensitive), array element, hash key; a regexp or type left matches. */
-  isIn(a: Value, b: Value, p: number): boolean {
+  isIn(a: Value, b: Value): boolean {
     if (typeof b === 'string') {
       if (a instanceof PRegexp) return this.regexMatch(a, b);
       if (typeof a !== 'string') return false;
       return b.toLowerCase().includes(a.toLowerCase());
     }
     const candidates = Array.isArray(b) ? b : isHash(b) ? [...b.keys()] : undefined;
-    if (!candidates) {
-      if (b instanceof PType || b === undefined) return false;
-      return this.fail(
-        'EPP_OPERATOR',
-        `Operator 'in' is not applicable to ${typeLabel(b)} (right operand)`,
-        p,
-      );
-    }
+    // Nothing is in any other value (an Integer, a Boolean, a type, undef): Puppet answers false.
+    if (!candidates) return false;
     if (a instanceof PRegexp) return candidates.some((c) => typeof c === 'string' && this.regexMatch(a, c));
     if (a instanceof PType) return candidates.some((c) => a.isInstance(c));
     return candidates.some((c) => puppetEquals(a, c));
