@@ -18,8 +18,18 @@ export function assignedNames(body: readonly Node[]): string[] {
   return names;
 }
 
+/**
+ * Variables Puppet sets itself and refuses to let code assign ("Attempt to assign to a reserved variable
+ * name"): no scope declares them, so an assignment to one fails as it runs, in both tiers.
+ */
+export const RESERVED_VARIABLES: ReadonlySet<string> = new Set(['facts', 'trusted', 'server_facts']);
+
 /** Appends the names an assignment sets (a variable, or the variables of a destructuring array). */
 export function pushAssigned(node: Node & { type: 'Assignment' }, names: string[]): void {
-  if (node.target.type === 'Variable') names.push(node.target.name);
-  else for (const e of node.target.elements) if (e.type === 'Variable') names.push(e.name);
+  if (node.target.type === 'Variable') pushAssignable(node.target.name, names);
+  else for (const e of node.target.elements) if (e.type === 'Variable') pushAssignable(e.name, names);
+}
+
+function pushAssignable(name: string, names: string[]): void {
+  if (!RESERVED_VARIABLES.has(name)) names.push(name);
 }

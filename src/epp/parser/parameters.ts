@@ -95,7 +95,26 @@ export abstract class ParameterListParser extends StatementParser {
       else if (!this.isPunct('|')) throw this.unexpected(this.tokens[this.i]!);
     }
     this.next();
+    for (let i = 0; i < params.length - 1; i++) {
+      const p = params[i]!;
+      if (p.captureRest)
+        throw this.error(`Parameter $${p.name} is not last, and has 'captures rest'`, p.start, p.end);
+    }
     return params;
+  }
+
+  /** Puppet's rule for a lambda (a template's parameters may mix them): required ones come first. */
+  private requiredFirstCheck(params: readonly ParameterNode[]): void {
+    let optional = false;
+    for (const p of params) {
+      if (p.defaultValue || p.captureRest) optional = true;
+      else if (optional)
+        throw this.error(
+          `Parameter $${p.name} is required but appears after optional parameters`,
+          p.start,
+          p.end,
+        );
+    }
   }
 
   protected override optionalLambda(): LambdaNode | undefined {
@@ -103,6 +122,7 @@ export abstract class ParameterListParser extends StatementParser {
     const start = this.next().start;
     // A lambda may declare a name twice (Puppet 7 accepts it; the last parameter's value wins).
     const params = this.parameterList();
+    this.requiredFirstCheck(params);
     this.expectPunct('{');
     const body = this.block();
     return { type: 'Lambda', params, body, start, end: this.lastEnd() };

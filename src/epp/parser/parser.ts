@@ -67,6 +67,13 @@ class Parser extends ParameterListParser {
       this.next();
       params = this.parameterList();
       this.duplicateCheck(params);
+      const rest = params.find((p) => p.captureRest);
+      if (rest)
+        throw this.error(
+          `Parameter $${rest.name} has 'captures rest' - not supported in an Epp Template`,
+          rest.start,
+          rest.end,
+        );
     }
     const body = this.statements(false);
     const eof = this.tokens[this.i]!;

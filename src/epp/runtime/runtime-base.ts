@@ -3,6 +3,7 @@
  * runtime.ts): positions for errors, the template's arguments and parameters, variables, constants and
  * element access. `Runtime` extends it.
  */
+import { RESERVED_VARIABLES } from '../ast-walk.js';
 import { EppError, type EppErrorCode, EppEvalError, type SourceLocation } from '../errors.js';
 import type { FunctionRegistry } from '../functions/registry.js';
 import {
@@ -214,6 +215,13 @@ export class RuntimeBase {
   }
 
   assignInvalid(name: string, p: number): never {
+    // Puppet's words, which name $server_facts with its dollar and the other two without.
+    if (RESERVED_VARIABLES.has(name))
+      this.fail(
+        'EPP_REASSIGNMENT',
+        `Attempt to assign to a reserved variable name: '${name === 'server_facts' ? '$' : ''}${name}'`,
+        p,
+      );
     if (/^\d+$/.test(name))
       this.fail(
         'EPP_REASSIGNMENT',
