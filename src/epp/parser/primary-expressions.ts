@@ -11,7 +11,7 @@
 import type { Node } from '../ast.js';
 import { EppSyntaxError } from '../errors.js';
 import { checkNumericName } from '../lexer/chars.js';
-import type { Token } from '../lexer/tokens.js';
+import { makeToken, type Token } from '../lexer/tokens.js';
 import { ExpressionParser } from './expressions.js';
 
 export abstract class PrimaryExpressionParser extends ExpressionParser {
@@ -120,16 +120,15 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
         parts.push(part);
         continue;
       }
-      const sub = this.nestedParser(part);
-      const first = sub.peek(0);
-      if (first.kind === 'EOF') {
+      if (part[0]!.kind === 'EOF') {
         parts.push('');
         continue;
       }
+      const sub = this.nestedParser(this.withInterpolatedVariable(part));
       const expr = sub.expression();
       const rest = sub.peek(0);
       if (rest.kind !== 'EOF') throw sub.unexpected(rest);
-      parts.push(this.interpolationVariable(expr));
+      parts.push(expr);
     }
     if (parts.every((p) => typeof p === 'string')) {
       return { type: 'Literal', value: (parts as string[]).join(''), start: t.start, end: t.end };
@@ -137,26 +136,25 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
     return { type: 'Interpolated', parts, start: t.start, end: t.end };
   }
 
-  /** In `${x}`, `${x[0]}`, `${x.f}` and `${1}` the leading name or number is a variable. */
-  protected interpolationVariable(expr: Node): Node {
-    switch (expr.type) {
-      case 'BareWord':
-        return { type: 'Variable', name: expr.name, start: expr.start, end: expr.end };
-      case 'Literal':
-        if (typeof expr.value === 'bigint' || typeof expr.value === 'number') {
-          // `${1}` is the capture `$1`; `${0x10}`, `${01}` or `${1.5}` are no capture names.
-          const name = this.source.slice(expr.start, expr.end);
-          checkNumericName(name, (message) => this.error(message, expr.start, expr.end));
-          return { type: 'Variable', name, start: expr.start, end: expr.end };
-        }
-        return expr;
-      case 'Access':
-        return { ...expr, target: this.interpolationVariable(expr.target) };
-      case 'MethodCall':
-        return { ...expr, receiver: this.interpolationVariable(expr.receiver) };
-      default:
-        return expr;
-    }
+  /**
+   * Puppet's lexer rule for `${...}` (`enqueue_until`): a name, keyword or number that is the only token,
+   * or the first one followed by `.` or `[` (not a `[` after a space, which opens an array), is a
+   * variable: `${x}`, `${x[0] + 5}`, `${x.length + 1}`, `${1}`. Otherwise it stays what it is (`${x + 1}`
+   * adds to the string 'x', as in Puppet).
+   */
+  private withInterpolatedVariable(tokens: Token[]): Token[] {
+    const first = tokens[0]!;
+    const second = tokens[1]!;
+    const single = second.kind === 'EOF';
+    const chained =
+      second.kind === 'PUNCT' && (second.value === '.' || (second.value === '[' && !second.spaceBefore));
+    if (!single && !chained) return tokens;
+    if (first.kind !== 'NAME' && first.kind !== 'KEYWORD' && first.kind !== 'NUMBER') return tokens;
+    // `${1}` is the capture `$1`; `${0x10}`, `${01}` or `${1.5}` are no capture names.
+    if (first.kind === 'NUMBER')
+      checkNumericName(first.value, (message) => this.error(message, first.start, first.end));
+    const variable = makeToken('VARIABLE', first.value, first.start, first.end, first.spaceBefore);
+    return [variable, ...tokens.slice(1)];
   }
 
   protected abstract ifExpression(t: Token): Node;
