@@ -1,8 +1,10 @@
 /**
  * Parameter lists: the template's `<%- | String $x = 'a', *$rest | -%>` and a lambda's `|$k, $v| {...}`.
  *
- * Both are `[Type] [*]$name [= default], ...` up to `|`, read by one rule; the template's list must not
- * name a parameter twice, a lambda's may (as in Puppet 7).
+ * Both are `[Type] [*]$name [= default], ...` up to `|`, read by one rule, with Puppet 7's checks: a
+ * parameter that captures the rest comes last; the template's list must not name a parameter twice (a
+ * lambda's may) nor capture the rest (parser.ts); a lambda's required parameters come before its optional
+ * ones (a template's may mix them).
  */
 import type { LambdaNode, Node, ParameterNode } from '../ast.js';
 import { StatementParser } from './statements.js';
