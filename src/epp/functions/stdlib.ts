@@ -5,8 +5,10 @@
  */
 import { EppEvalError } from '../errors.js';
 import { interpolate } from '../runtime/format/render.js';
-import { isHash, type PHash, type Value } from '../runtime/values.js';
+import { regexpWithDelimiters } from '../runtime/format.js';
+import { isHash, type PHash, PRegexp, type Value } from '../runtime/values.js';
 import { defineFunction, type FunctionDef } from './registry.js';
+import { rubyToS } from './ruby-text.js';
 
 /** What `pick` skips: undef and the empty string. */
 const blank = (v: Value): boolean => v === undefined || v === '';
@@ -46,13 +48,30 @@ const joinKeysToValues = defineFunction('join_keys_to_values', 2, 2, (_ctx, [has
   }
   const out: Value[] = [];
   for (const [k, v] of hash) {
-    const key = interpolate(k);
-    // An undef value gives `key<separator>`: Ruby's String(nil) is empty (stdlib's `'undef'` test never holds).
-    if (Array.isArray(v)) for (const item of v) out.push(key + separator + interpolate(item));
-    else out.push(key + separator + interpolate(v));
+    // Ruby's String() of keys and values as a 3.x function receives them (a hash value prints
+    // `{"d"=>1}`). An undef value gives `key<separator>`: Ruby's String(nil) is empty (stdlib's `'undef'`
+    // test never holds).
+    const key = rubyToS(asRuntime3(k));
+    if (Array.isArray(v)) for (const item of v) out.push(key + separator + rubyToS(asRuntime3(item)));
+    else out.push(key + separator + rubyToS(asRuntime3(v)));
   }
   return out;
 });
+
+/**
+ * A value as Puppet hands it to a function of the 3.x API (stdlib's `join_keys_to_values` is one): a
+ * regexp, at any depth, becomes the string of its Puppet form (`/a\/b/`); the rest is unchanged here.
+ */
+function asRuntime3(v: Value): Value {
+  if (v instanceof PRegexp) return regexpWithDelimiters(v);
+  if (Array.isArray(v)) return v.map(asRuntime3);
+  if (isHash(v)) {
+    const out: PHash = new Map();
+    for (const [key, value] of v) out.set(asRuntime3(key), asRuntime3(value));
+    return out;
+  }
+  return v;
+}
 
 const ENSURE_RESOURCES = ['directory', 'link', 'mounted', 'service', 'file', 'package'];
 
