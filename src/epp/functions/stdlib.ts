@@ -48,30 +48,14 @@ const joinKeysToValues = defineFunction('join_keys_to_values', 2, 2, (_ctx, [has
   }
   const out: Value[] = [];
   for (const [k, v] of hash) {
-    // Ruby's String() of keys and values as a 3.x function receives them (a hash value prints
-    // `{"d"=>1}`). An undef value gives `key<separator>`: Ruby's String(nil) is empty (stdlib's `'undef'`
-    // test never holds).
-    const key = rubyToS(asRuntime3(k));
-    if (Array.isArray(v)) for (const item of v) out.push(key + separator + rubyToS(asRuntime3(item)));
-    else out.push(key + separator + rubyToS(asRuntime3(v)));
+    // Ruby's String() of keys and values (a hash value prints `{"d"=>1}`). An undef value gives
+    // `key<separator>`: Ruby's String(nil) is empty (stdlib's `'undef'` test never holds).
+    const key = rubyToS(k);
+    if (Array.isArray(v)) for (const item of v) out.push(key + separator + rubyToS(item));
+    else out.push(key + separator + rubyToS(v));
   }
   return out;
 });
-
-/**
- * A value as Puppet hands it to a function of the 3.x API (stdlib's `join_keys_to_values` is one): a
- * regexp, at any depth, becomes the string of its Puppet form (`/a\/b/`); the rest is unchanged here.
- */
-function asRuntime3(v: Value): Value {
-  if (v instanceof PRegexp) return regexpWithDelimiters(v);
-  if (Array.isArray(v)) return v.map(asRuntime3);
-  if (isHash(v)) {
-    const out: PHash = new Map();
-    for (const [key, value] of v) out.set(asRuntime3(key), asRuntime3(value));
-    return out;
-  }
-  return v;
-}
 
 const ENSURE_RESOURCES = ['directory', 'link', 'mounted', 'service', 'file', 'package'];
 
@@ -95,10 +79,30 @@ const ensure = defineFunction('stdlib::ensure', 1, 2, (_ctx, [value, resource]) 
   return state === 'present' ? resource : state;
 });
 
+/**
+ * A value as Puppet hands it to a function of the 3.x API: a regexp, at any depth, becomes the string of
+ * its Puppet form (`/a\/b/`, so `type(pick(/a/))` is String); the rest is unchanged here.
+ */
+function asRuntime3(v: Value): Value {
+  if (v instanceof PRegexp) return regexpWithDelimiters(v);
+  if (Array.isArray(v)) return v.map(asRuntime3);
+  if (isHash(v)) {
+    const out: PHash = new Map();
+    for (const [key, value] of v) out.set(asRuntime3(key), asRuntime3(value));
+    return out;
+  }
+  return v;
+}
+
+/** A function of stdlib's 3.x API (lib/puppet/parser/functions): its arguments as Puppet converts them. */
+function runtime3(def: FunctionDef): FunctionDef {
+  return { ...def, call: (ctx, args, block) => def.call(ctx, args.map(asRuntime3), block) };
+}
+
 export const stdlibFunctions: FunctionDef[] = [
-  pick,
-  pickDefault,
-  deleteUndefValues,
-  joinKeysToValues,
+  runtime3(pick),
+  runtime3(pickDefault),
+  runtime3(deleteUndefValues),
+  runtime3(joinKeysToValues),
   ensure,
 ];
