@@ -26,39 +26,20 @@ export function checkStatementEffects(template: TemplateNode, source: string, fi
     );
   };
   for (const statement of template.body) if (doesNothing(statement)) fail(statement);
+  // In a block, the last statement is the block's value: every other one must do something.
+  const checkBlock = (statements: readonly Node[]): void => {
+    for (let i = 0; i < statements.length - 1; i++) if (doesNothing(statements[i]!)) fail(statements[i]!);
+  };
   const visit = (node: WalkNode): number => {
-    const block = blockOf(node);
-    if (block) {
-      for (let i = 0; i < block.length - 1; i++) if (doesNothing(block[i]!)) fail(block[i]!);
-    }
-    if (node.type === 'Case') {
-      for (const option of node.options) {
-        for (let i = 0; i < option.body.length - 1; i++) {
-          if (doesNothing(option.body[i]!)) fail(option.body[i]!);
-        }
-      }
-    }
-    if (node.type === 'If' && node.otherwise) {
-      const otherwise = node.otherwise;
-      for (let i = 0; i < otherwise.length - 1; i++) if (doesNothing(otherwise[i]!)) fail(otherwise[i]!);
-    }
+    if (node.type === 'Lambda' || node.type === 'Block') checkBlock(node.body);
+    else if (node.type === 'If') {
+      checkBlock(node.then);
+      if (node.otherwise) checkBlock(node.otherwise);
+    } else if (node.type === 'Case') for (const option of node.options) checkBlock(option.body);
     forEachChild(node, visit);
     return 0;
   };
   for (const statement of template.body) visit(statement);
-}
-
-/** The statements of the block a node holds (an `if`'s first branch; its `else` is checked beside). */
-function blockOf(node: WalkNode): readonly Node[] | undefined {
-  switch (node.type) {
-    case 'Lambda':
-    case 'Block':
-      return node.body;
-    case 'If':
-      return node.then;
-    default:
-      return undefined;
-  }
 }
 
 /** Whether evaluating a statement can have no effect but its value (Puppet's `idem`). */

@@ -199,7 +199,7 @@ export function compareValues(a: Value, b: Value): number {
 function typeOrder(a: PType, b: Value, op: string): number {
   // A type compared with a value that is no type: no operator holds (Puppet's `Integer < 1` is false).
   if (!isType(b)) return op === '<' || op === '<=' ? 1 : -1;
-  const same = a.toString() === b.toString();
+  const same = puppetEquals(a, b);
   switch (op) {
     case '<':
       return b.isAssignable(a) && !same ? -1 : 0;
