@@ -35,6 +35,33 @@ describe('pantograph epp render (built CLI)', () => {
   writeFileSync(join(dir, 'v.json'), '{"name": "json", "f": 2.0}');
   writeFileSync(join(dir, 'v.yaml'), 'name: yaml\nf: 3.0\n');
 
+  it('refuses what Puppet refuses, saying what and where, and prints nothing', () => {
+    const refused: [string, string, string][] = [
+      ['no-effect', "a\n<% 'x' %>\n", '2:4: error: This String has no effect. A value was produced'],
+      [
+        'reserved',
+        '<% $facts = {} %>x\n',
+        "1:4: error: Attempt to assign to a reserved variable name: 'facts'",
+      ],
+      [
+        'rest',
+        '<%= [1].map |*$r, $x| { $x } %>\n',
+        "1:14: error: Parameter $r is not last, and has 'captures rest'",
+      ],
+      [
+        'order',
+        '<%= [1].map |$x = 1, $y| { $y } %>\n',
+        '1:22: error: Parameter $y is required but appears after optional',
+      ],
+      ['template-rest', '<%- | *$r | -%>x\n', "1:7: error: Parameter $r has 'captures rest' - not supported"],
+      ['number', "<%= '08.5' + 1 %>\n", "1:12: error: The value '08.5' cannot be converted to Numeric."],
+    ];
+    for (const [name, source, message] of refused) {
+      writeFileSync(join(dir, `${name}.epp`), source);
+      expectRefused(['epp', 'render', `${name}.epp`], dir, `${name}.epp:${message}`);
+    }
+  });
+
   it('renders with a Puppet hash literal, adding the final newline as puppet epp render does', () => {
     expect(run(['epp', 'render', 't.epp', '--values', "{name => 'web'}"], dir)).toEqual({
       code: 0,
