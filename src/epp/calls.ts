@@ -5,8 +5,11 @@
  */
 import type { Node, ParameterNode } from './ast.js';
 
-/** Functions that read variables by name: they get a view of the scope at the call site. */
-export const SCOPE_FUNCTIONS: ReadonlySet<string> = new Set(['getvar', 'defined', 'inline_epp']);
+/**
+ * Functions that read variables by name: they get a view of the scope at the call site. `call` too, as
+ * the function it calls by name may be one of them.
+ */
+export const SCOPE_FUNCTIONS: ReadonlySet<string> = new Set(['getvar', 'defined', 'inline_epp', 'call']);
 
 /**
  * Functions of one argument the runtime answers in place for arrays and hashes (`Runtime.length`, ...);

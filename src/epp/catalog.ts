@@ -22,6 +22,7 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     'Returns the value when it is of the type, else fails (or calls the block).',
   ),
   break: doc('break() -> Undef', 'Stops the innermost iteration.'),
+  call: doc('call(String $function_name, Any *$arguments) |*$args| -> Any', 'Calls a function by its name.'),
   camelcase: doc('camelcase(String $string) -> String', 'Turns snake_case into CamelCase.'),
   capitalize: doc('capitalize(String $string) -> String', 'Upper-cases the first letter.'),
   ceiling: doc('ceiling(Numeric $value) -> Integer', 'The smallest integer not less than the value.'),

@@ -31,6 +31,7 @@ export type EppErrorCode =
   | 'EPP_OPERATOR'
   | 'EPP_DIVISION_BY_ZERO'
   | 'EPP_INTEGER_OVERFLOW'
+  | 'EPP_FLOAT_OVERFLOW'
   | 'EPP_CONVERSION'
   | 'EPP_ACCESS'
   | 'EPP_NO_MATCH'

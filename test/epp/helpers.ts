@@ -44,6 +44,10 @@ export function fakeContext(variables: Record<string, Value> = {}): FakeContext 
       rendered.push(`inline ${source} ${argsText(args)}`);
       return `<${source}>`;
     },
+    callFunction: (name, args) => {
+      rendered.push(`call ${name} ${args.length}`);
+      return `<${name}>`;
+    },
   };
 }
 

@@ -234,6 +234,26 @@ const inlineEpp = defineFunction('inline_epp', 1, 2, (ctx: CallContext, args) =>
   ctx.renderInline(stringArg('inline_epp', 'template', args[0]), templateArgs('inline_epp', args[1])),
 );
 
+/**
+ * call(): calls a function by name with the other arguments and the lambda. (Puppet's other form, which
+ * resolves a Deferred, has no use here: a template has no Deferred values.)
+ */
+const call = defineFunction(
+  'call',
+  1,
+  Number.POSITIVE_INFINITY,
+  (ctx: CallContext, [name, ...args], block) => {
+    if (typeof name !== 'string') {
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        `The function 'call' was called with arguments it does not accept. It expects (String function_name, Any arguments*, Callable block?): parameter 'function_name' expects a String value, got ${typeLabel(name)}`,
+      );
+    }
+    return ctx.callFunction(name, args, block);
+  },
+  'optional',
+);
+
 /** The logging functions print their arguments as interpolation does, joined by spaces; they return undef. */
 function logFunction(level: string): FunctionDef {
   return defineFunction(level, 0, Number.POSITIVE_INFINITY, (ctx: CallContext, args) => {
@@ -253,5 +273,6 @@ export const miscFunctions: readonly FunctionDef[] = [
   defined,
   epp,
   inlineEpp,
+  call,
   ...LOG_LEVELS.map(logFunction),
 ];

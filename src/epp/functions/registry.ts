@@ -33,6 +33,8 @@ export interface CallContext {
   renderFile(path: string, args: Value | undefined): string;
   /** Renders EPP source text; `args` like the second argument of `inline_epp()`. */
   renderInline(source: string, args: Value | undefined): string;
+  /** Calls a function of the render by name (`call()`); an unknown name is an `EPP_UNKNOWN_FUNCTION` error. */
+  callFunction(name: string, args: Value[], block: Lambda | undefined): Value;
 }
 
 export type FunctionImpl = (ctx: CallContext, args: Value[], block: Lambda | undefined) => Value;

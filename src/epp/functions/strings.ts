@@ -174,6 +174,8 @@ function expandReplacement(replacement: string, m: RegExpExecArray, input: strin
       if (what === '`') return input.slice(0, m.index);
       if (what === "'") return input.slice(m.index + m[0].length);
       if (what === '\\') return '\\';
+      // Ruby: a regexp with named groups has no numbered ones for the replacement (`\1` gives '').
+      if (m.groups !== undefined) return '';
       return m[Number(what)] ?? '';
     },
   );

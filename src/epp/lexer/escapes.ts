@@ -26,7 +26,9 @@ const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', s: '
 export const DQ_ESCAPES: EscapeHandler = (next, src, at) => {
   if (next === '"' || next === "'") return { text: next, length: 2 };
   if (next === 'u') return unicodeEscape(src, at);
+  // A backslash before a line break joins the lines, also a Windows one (CRLF).
   if (next === '\n') return { text: '', length: 2 };
+  if (next === '\r' && src[at + 2] === '\n') return { text: '', length: 3 };
   const simple = SIMPLE_ESCAPES[next];
   return simple === undefined ? undefined : { text: simple, length: 2 };
 };

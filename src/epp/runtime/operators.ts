@@ -176,17 +176,25 @@ function integerBigints(op: string, a: bigint, b: bigint): PInteger {
 function floats(op: string, x: number, y: number): PFloat {
   switch (op) {
     case '+':
-      return float(x + y);
+      return finiteFloat(op, x + y);
     case '-':
-      return float(x - y);
+      return finiteFloat(op, x - y);
     case '*':
-      return float(x * y);
+      return finiteFloat(op, x * y);
     case '/':
       if (y === 0) throw divisionByZero();
-      return float(x / y);
+      return finiteFloat(op, x / y);
     default:
       throw new EppEvalError('EPP_OPERATOR', `Operator '${op}' is not applicable to a Float.`);
   }
+}
+
+/** A Float result, or Puppet's error when it overflowed to Infinity (Puppet has no infinite Float). */
+function finiteFloat(op: string, result: number): PFloat {
+  if (result === Number.POSITIVE_INFINITY || result === Number.NEGATIVE_INFINITY) {
+    throw new EppEvalError('EPP_FLOAT_OVERFLOW', `The result of the ${op} expression is Infinity`);
+  }
+  return float(result);
 }
 
 function numeric(op: string, a: Numeric, b: Numeric): Numeric {

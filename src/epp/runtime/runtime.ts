@@ -26,7 +26,7 @@ import {
   NextSignal,
   ReturnSignal,
 } from '../functions/registry.js';
-import { compareForOperator, compareIgnoreCase, puppetEquals } from './compare.js';
+import { compareForOperator, compareIgnoreCase, hashLookup, puppetEquals } from './compare.js';
 import { UNSET } from './contracts.js';
 import { renderValue } from './format.js';
 import { arithmetic, negate, splat, typeLabel } from './operators.js';
@@ -192,8 +192,21 @@ export class Runtime extends RuntimeBase implements CallContext {
     if (option === DEFAULT) return true;
     if (option instanceof PRegexp) return typeof value === 'string' && this.regexMatch(option, value);
     if (option instanceof PType) return option.isInstance(value);
-    if (Array.isArray(option) && Array.isArray(value)) {
-      return option.length === value.length && option.every((o, i) => this.matchesOption(value[i], o, p));
+    if (Array.isArray(option)) {
+      return (
+        Array.isArray(value) &&
+        option.length === value.length &&
+        option.every((o, i) => this.matchesOption(value[i], o, p))
+      );
+    }
+    // A hash option matches a hash holding each of its keys (exactly, as Ruby's Hash#[] finds them) with a
+    // value matching the option's; a key the value lacks is matched as undef (`Optional[...]` matches it).
+    if (isHash(option)) {
+      if (!isHash(value)) return false;
+      for (const [key, pattern] of option) {
+        if (!this.matchesOption(hashLookup(value, key).value, pattern, p)) return false;
+      }
+      return true;
     }
     return puppetEquals(value, option);
   }
@@ -477,6 +490,12 @@ export class Runtime extends RuntimeBase implements CallContext {
   renderInline(source: string, args: Value | undefined): string {
     this.checkDepth();
     return this.host.renderInline(source, args, this.scope ?? this.topScope, this.depth + 1);
+  }
+
+  callFunction(name: string, args: Value[], block: Lambda | undefined): Value {
+    const def = this.functions.get(name);
+    if (!def) throw new EppEvalError('EPP_UNKNOWN_FUNCTION', `Unknown function '${name}'`);
+    return invoke(def, this, args, block);
   }
 
   private checkDepth(): void {

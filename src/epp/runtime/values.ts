@@ -214,7 +214,39 @@ export function toJsRegExp(source: string, flags = ''): RegExp {
     .replace(/\[:punct:\]/g, '!-\\/:-@\\[-`{-~')
     .replace(/\[:xdigit:\]/g, '0-9a-fA-F')
     .replace(/\[:word:\]/g, '\\w');
+  if (NAMED_GROUP.test(src)) src = withoutUnnamedCaptures(src);
   // Ruby's `^`/`$` are always line anchors.
   if (!f.includes('m')) f += 'm';
   return new RegExp(src, f);
+}
+
+/** A named group `(?<name>` (not a lookbehind `(?<=` / `(?<!`). */
+const NAMED_GROUP = /\(\?<[A-Za-z_]/;
+
+/**
+ * In Ruby, a regexp with named groups captures only those: its plain `(...)` groups do not count, so
+ * `$1` is the first named group. JavaScript counts both; the plain ones become `(?:...)`. Escapes and
+ * character classes are skipped, where a `(` is no group.
+ */
+function withoutUnnamedCaptures(src: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === '\\') {
+      out += src.slice(i, i + 2);
+      i++;
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+      out += c;
+    } else if (c === '[') {
+      inClass = true;
+      out += c;
+    } else if (c === '(' && src[i + 1] !== '?') {
+      out += '(?:';
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
