@@ -103,6 +103,7 @@ export function rubyEql(a: Value, b: Value): boolean {
   if (a instanceof PFloat) return b instanceof PFloat && a.value === b.value;
   if (a instanceof PRegexp) return b instanceof PRegexp && a.source === b.source;
   if (a instanceof PTimestamp) return b instanceof PTimestamp && a.seconds === b.seconds;
+  // Ruby's `hash` of a Variant depends on its order: as hash keys (and for `unique`) types match by text.
   if (isType(a)) return isType(b) && a.toString() === b.toString();
   return false;
 }
@@ -140,6 +141,8 @@ export function puppetEquals(a: Value, b: Value): boolean {
     for (const [k, v] of a) if (!puppetEquals(hashLookup(b, k).value, v)) return false;
     return true;
   }
+  // Types are `==` as Puppet's `eql?` has them: a Variant's or a Pattern's members in any order.
+  if (isType(a)) return isType(b) && a.equals(b);
   return rubyEql(a, b);
 }
 
@@ -191,6 +194,14 @@ export function compareValues(a: Value, b: Value): number {
 }
 
 /**
+ * `==` with a type on the left, as Puppet's type calculator answers it: the same type, or two types each
+ * assignable to the other (`Optional[String] == Variant[String, Undef]`, `Enum[a, b] == Enum[b, a]`).
+ */
+export function typesEqual(a: PType, b: Value): boolean {
+  return isType(b) && (puppetEquals(a, b) || (a.isAssignable(b) && b.isAssignable(a)));
+}
+
+/**
  * A type on the left is ordered as Puppet's evaluator orders it: `A < B` when type B accepts every value of
  * A and A is not B (`Integer[1, 2] < Integer`), `A <= B` when B accepts every value of A; `>` and `>=` the
  * other way round. Not a total order, so the answer is the number `op`'s test wants: `< 0` for a true
@@ -199,7 +210,7 @@ export function compareValues(a: Value, b: Value): number {
 function typeOrder(a: PType, b: Value, op: string): number {
   // A type compared with a value that is no type: no operator holds (Puppet's `Integer < 1` is false).
   if (!isType(b)) return op === '<' || op === '<=' ? 1 : -1;
-  const same = puppetEquals(a, b);
+  const same = typesEqual(a, b);
   switch (op) {
     case '<':
       return b.isAssignable(a) && !same ? -1 : 0;

@@ -26,7 +26,7 @@ import {
   NextSignal,
   ReturnSignal,
 } from '../functions/registry.js';
-import { compareForOperator, compareIgnoreCase, hashLookup, puppetEquals } from './compare.js';
+import { compareForOperator, compareIgnoreCase, hashLookup, puppetEquals, typesEqual } from './compare.js';
 import { UNSET } from './contracts.js';
 import { renderValue } from './format.js';
 import { arithmetic, negate, splat, typeLabel } from './operators.js';
@@ -108,8 +108,9 @@ export class Runtime extends RuntimeBase implements CallContext {
     return this.arithmetic('*', a, b, p);
   }
 
+  /** `a == b` (a type on the left asks the type calculator: see `typesEqual`). */
   equals(a: Value, b: Value): boolean {
-    return puppetEquals(a, b);
+    return a instanceof PType ? typesEqual(a, b) : puppetEquals(a, b);
   }
 
   /** `a == 'literal'`: strings compare ignoring ASCII case (which keeps lengths), other values never match. */

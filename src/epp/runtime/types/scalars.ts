@@ -415,6 +415,11 @@ export class PatternType extends ScalarDataType {
   override kindDefault(): PType {
     return PATTERN;
   }
+  /** Puppet's `eql?`: the same patterns, in any order. */
+  override equals(o: PType): boolean {
+    if (!(o instanceof PatternType) || o.patterns.length !== this.patterns.length) return false;
+    return this.patterns.every((p) => o.patterns.some((q) => q.source === p.source));
+  }
   override toString(): string {
     if (this.patterns.length === 0) return 'Pattern';
     return `Pattern[${this.patterns.map((p) => `/${p.source}/`).join(', ')}]`;
