@@ -1,7 +1,7 @@
 /**
  * Walks over the AST, shared by the compiler and the static analysis of templates.
  */
-import type { Node } from './ast.js';
+import type { Node, ParameterNode } from './ast.js';
 import { forEachChild, nodeChildren, visitAll, type WalkNode } from './node-children.js';
 
 export { nodeChildren as children, type WalkNode };
@@ -23,6 +23,15 @@ export function assignedNames(body: readonly Node[]): string[] {
  * name"): no scope declares them, so an assignment to one fails as it runs, in both tiers.
  */
 export const RESERVED_VARIABLES: ReadonlySet<string> = new Set(['facts', 'trusted', 'server_facts']);
+
+/**
+ * The first parameter named as a reserved variable: Puppet fails when it binds one (a template's as it
+ * renders, a lambda's when it is called), with the words of {@link RuntimeBase.reservedParameter}.
+ */
+export function reservedParameter(params: readonly ParameterNode[]): ParameterNode | undefined {
+  for (const param of params) if (RESERVED_VARIABLES.has(param.name)) return param;
+  return undefined;
+}
 
 /** Appends the names an assignment sets (a variable, or the variables of a destructuring array). */
 export function pushAssigned(node: Node & { type: 'Assignment' }, names: string[]): void {

@@ -3,9 +3,10 @@
  * lambda's required, untyped parameters are the function's own), and `rt.lambda` around it.
  */
 import type { LambdaNode } from '../ast.js';
+import { reservedParameter } from '../ast-walk.js';
 import { hasRest, requiredCount } from '../calls.js';
 import { BODY_NEXT } from './facts.js';
-import { arityArgument, isUniqueName } from './helpers.js';
+import { arityArgument, isUniqueName, str } from './helpers.js';
 import { ParameterGenerator } from './parameters.js';
 
 export abstract class LambdaGenerator extends ParameterGenerator {
@@ -64,6 +65,8 @@ export abstract class LambdaGenerator extends ParameterGenerator {
           : `arguments.length < ${required} || arguments.length > ${max}`;
       code += `if (${outside}) rt.checkLambdaArity(arguments.length, ${required}, ${max}, ${p});\n`;
     }
+    const reserved = reservedParameter(params);
+    if (reserved) code += `rt.reservedParameter(${str(reserved.name)}, ${this.pos(reserved)});\n`;
     for (let i = 0; i < n; i++) {
       const param = params[i]!;
       if (direct[i]) {

@@ -4,6 +4,7 @@
  * check).
  */
 import type { ParameterNode } from '../ast.js';
+import { reservedParameter } from '../ast-walk.js';
 import { isConstant, parameterLayout } from '../constants.js';
 import type { ParameterSet, ParameterSpec } from '../runtime/runtime.js';
 import { concat, str } from './helpers.js';
@@ -22,6 +23,8 @@ export abstract class ParameterGenerator extends StatementGenerator {
     const { codeDefaults, asData } = parameterLayout(params);
     const p = this.pos(params[0] ?? { start: 0, end: 0 });
     const lines: string[] = [];
+    const reserved = reservedParameter(params);
+    if (reserved) lines.push(`rt.reservedParameter(${str(reserved.name)}, ${this.pos(reserved)});`);
     if (asData) {
       const specs: ParameterSpec[] = [];
       for (let i = 0; i < n; i++) specs.push(this.parameterSpec(params[i]!, codeDefaults[i]!));

@@ -108,6 +108,7 @@ export abstract class CallEvaluation extends ExpressionEvaluation {
     if (args.length < facts.required || args.length > max) {
       rt.checkLambdaArity(args.length, facts.required, max, this.t.pos(node));
     }
+    if (facts.reserved) rt.reservedParameter(facts.reserved.name, this.t.pos(facts.reserved));
     if (facts.plain) {
       // Distinct names, no defaults or types: `args` (made for this call, of length n) are the values;
       // the names are shared when the body assigns no variable (nothing is ever added to them).

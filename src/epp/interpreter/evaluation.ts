@@ -4,6 +4,7 @@
  * `Evaluation` is the last layer of the class a render is, the one made (see `EvaluationState`).
  */
 import type { ParameterNode, TemplateNode } from '../ast.js';
+import { reservedParameter } from '../ast-walk.js';
 import type { Value } from '../runtime/values.js';
 import { CallEvaluation } from './calls-and-lambdas.js';
 import { Scope } from './scope.js';
@@ -37,6 +38,8 @@ export class Evaluation extends CallEvaluation {
    */
   private templateParameters(params: readonly ParameterNode[], scope: Scope): void {
     const rt = this.rt;
+    const reserved = reservedParameter(params);
+    if (reserved) rt.reservedParameter(reserved.name, this.t.pos(reserved));
     const { specs, set } = this.t.parameters(params);
     if (set) {
       // All types constant, defaults that are code last: the runtime binds the data, code defaults follow.

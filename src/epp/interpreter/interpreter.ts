@@ -25,7 +25,7 @@
  * scopes of variables (scope.ts).
  */
 import type { LambdaNode, Node, ParameterNode, TemplateNode } from '../ast.js';
-import { assignedNames } from '../ast-walk.js';
+import { assignedNames, reservedParameter } from '../ast-walk.js';
 import { hasRest, requiredCount } from '../calls.js';
 import { constantKey, isConstant, LazyConstantSlot, parameterLayout } from '../constants.js';
 import { type CallSite, newCallSite } from '../functions/registry.js';
@@ -112,6 +112,7 @@ export class TemplateInterpreter {
         declared,
         names,
         assigns: declared.size > distinct,
+        reserved: reservedParameter(params),
         plain:
           distinct === names.length && params.every((p) => !p.valueType && !p.defaultValue && !p.captureRest),
       };
@@ -197,6 +198,8 @@ export interface LambdaFacts {
   readonly plain: boolean;
   /** Whether the body assigns variables (`declared` holds more than the parameters). */
   readonly assigns: boolean;
+  /** A parameter named as a reserved variable (`$facts`): calling the lambda fails. */
+  readonly reserved: ParameterNode | undefined;
 }
 
 /** `/^\d+$/` by char codes (no regular expression to compile in a fresh process's first render). */

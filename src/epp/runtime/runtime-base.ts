@@ -214,6 +214,11 @@ export class RuntimeBase {
     return this.fail('EPP_REASSIGNMENT', `Cannot reassign variable '$${name}'`, p);
   }
 
+  /** A parameter named as a reserved variable (see `reservedParameter`): Puppet names it without `$`. */
+  reservedParameter(name: string, p: number): never {
+    return this.fail('EPP_REASSIGNMENT', `Attempt to assign to a reserved variable name: '${name}'`, p);
+  }
+
   assignInvalid(name: string, p: number): never {
     // Puppet's words, which name $server_facts with its dollar and the other two without.
     if (RESERVED_VARIABLES.has(name))
