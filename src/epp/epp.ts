@@ -6,7 +6,13 @@ import type { TemplateNode } from './ast.js';
 import { type CompiledCode, compileTemplate } from './compiler/compiler.js';
 import { EppError, EppEvalError, type SourceLocation } from './errors.js';
 import { coreFunctions } from './functions/index.js';
-import { BreakSignal, type FunctionDef, type FunctionRegistry } from './functions/registry.js';
+import {
+  BreakSignal,
+  type FunctionDef,
+  type FunctionRegistry,
+  NextSignal,
+  ReturnSignal,
+} from './functions/registry.js';
 import { canInterpret, TemplateInterpreter } from './interpreter/interpreter.js';
 import { parsePuppet, parseTemplate } from './parser/parser.js';
 import { lineColumn } from './position.js';
@@ -14,8 +20,8 @@ import { fromJs, valuesFromJs } from './runtime/convert.js';
 import { withTimeLimit } from './runtime/deadline.js';
 import { Runtime, type RuntimeHost, type RuntimeTemplate } from './runtime/runtime.js';
 import { setTypeTextEvaluator } from './runtime/types/names.js';
-import type { PType } from './runtime/types.js';
-import { isHash, type PHash, type Value } from './runtime/values.js';
+import { inferGenericType, type PType } from './runtime/types.js';
+import { isHash, type PHash, PSensitive, type Value } from './runtime/values.js';
 
 export interface EppWarning {
   readonly code: string;
@@ -256,7 +262,7 @@ export function evaluatePuppet(
   const file = options.file ?? '<inline>';
   const entry = compileCached(source, options, true);
   const template = new CompiledTemplate(file, source, entry.ast, entry, options.delimiters, undefined);
-  const host = new Host(options);
+  const host = new Host(options, true);
   const top = topScopeOf(options.topScope);
   // The value returned may hold the variables' values: converted to a snapshot.
   return host.run(template, toHash(options.variables ?? {}, fromJs), Object.create(top), top, 0) as Value;
@@ -288,6 +294,27 @@ function toHash(values: Values, convert: (data: unknown) => Value = valuesFromJs
   const converted = convert(values);
   if (!isHash(converted)) throw new EppEvalError('EPP_ARGUMENTS', 'template values must be a hash');
   return converted;
+}
+
+/**
+ * What epp() or inline_epp() gives, as Puppet has it: the template's text; or the value of a `return(v)`
+ * that ended it, whatever it is; or the value of a `next(v)` outside any lambda, which must be text.
+ */
+function nested(fn: string, render: () => unknown): Value {
+  try {
+    return render() as string;
+  } catch (e) {
+    if (e instanceof ReturnSignal) return e.value;
+    if (!(e instanceof NextSignal)) throw e;
+    const value = e.value;
+    if (typeof value === 'string' || (value instanceof PSensitive && typeof value.value === 'string')) {
+      return value;
+    }
+    throw new EppEvalError(
+      'EPP_EVAL',
+      `value returned from function '${fn}' has wrong type, expects a value of type String or Sensitive[String], got ${inferGenericType(value)}`,
+    );
+  }
 }
 
 /** Top scopes by the hash they were made from: the engine renders every file of a template with one. */
@@ -324,7 +351,10 @@ class Host implements RuntimeHost {
   readonly strict: boolean;
   readonly functions: FunctionRegistry;
 
-  constructor(private readonly options: RenderOptions) {
+  constructor(
+    private readonly options: RenderOptions,
+    readonly evaluatesCode = false,
+  ) {
     this.strict = options.strict ?? true;
     this.functions = registryFor(options.functions);
   }
@@ -360,18 +390,13 @@ class Host implements RuntimeHost {
     }
   }
 
-  renderFile(path: string, args: Value | undefined, depth: number): string {
+  renderFile(path: string, args: Value | undefined, depth: number): Value {
     const { file, source } = this.options.files ? this.memoryFile(path) : this.diskFile(path);
     const template = compileEpp(source, { file, delimiters: this.options.delimiters });
     const values = args === undefined ? new Map() : asArgumentHash(args, 'epp');
     // A file template sees the global scope only, plus its arguments.
-    return this.run(
-      template,
-      values,
-      template.dynamicScope(this.currentTop),
-      this.currentTop,
-      depth,
-    ) as string;
+    const scope = template.dynamicScope(this.currentTop);
+    return nested('epp', () => this.run(template, values, scope, this.currentTop, depth));
   }
 
   /** `epp('x.epp')` from the in-memory files: a plain relative POSIX path, no `..`. */
@@ -401,12 +426,13 @@ class Host implements RuntimeHost {
     return { file, source: decoded.text };
   }
 
-  renderInline(source: string, args: Value | undefined, callerScope: object, depth: number): string {
+  renderInline(source: string, args: Value | undefined, callerScope: object, depth: number): Value {
     const template = compileEpp(source, { file: '<inline_epp>', delimiters: this.options.delimiters });
     const values = args === undefined ? new Map() : asArgumentHash(args, 'inline_epp');
-    // Without declared parameters, an inline template sees the variables of the scope that calls it.
-    const scope = template.parameters ? Object.create(this.currentTop) : Object.create(callerScope);
-    return this.run(template, values, scope, this.currentTop, depth) as string;
+    // As in Puppet, an inline template sees the variables of the scope that calls it (its parameters,
+    // when it declares any, are bound on top of them); a template of epp() sees the top scope only.
+    const scope = Object.create(callerScope);
+    return nested('inline_epp', () => this.run(template, values, scope, this.currentTop, depth));
   }
 
   /** `epp('x.epp')` resolves inside `baseDir` only; symlinks leading outside are refused too. */

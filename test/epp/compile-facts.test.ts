@@ -85,8 +85,9 @@ describe('compiler facts', () => {
   });
 
   it('starts a new output statement before an expression that makes a call', () => {
-    // Output made before a return() must stay: the call is not part of the text's statement.
-    expect(render('a<%= $x %>b<%= return() %>c', { x: 1 })).toBe('a1b');
+    // Output made before a next() that ends the template must stay: the call is not part of the text's
+    // statement.
+    expect(render('a<%= $x %>b<%= next() %>c', { x: 1 })).toBe('a1b');
     expect(js('a<%= $x %>b<%= [1].length %>')).toMatch(/out \+= "a" \+ S\(.*\) \+ "b";\nout \+= S\(/);
   });
 

@@ -320,9 +320,27 @@ describe('Integers and Floats', () => {
 });
 
 describe('output and parameters', () => {
-  it('keep the output made before a call that returns', () => {
-    expect(renderEpp('x<%= $a %>y<%= [1].each |$v| { return(2) } %>z', { a: 1 })).toBe('x1y');
-    expect(renderEpp('a<%= return(1) %>b')).toBe('a');
+  it('keep the output made before a next() that ends the template', () => {
+    expect(renderEpp('x<%= $a %>y<%= next(2) %>z', { a: 1 })).toBe('x1y');
+  });
+
+  it('refuse return() in the template a render starts with, as Puppet does, lambdas included', () => {
+    for (const source of ['a<%= return(1) %>b', 'x<%= [1].each |$v| { return(2) } %>z']) {
+      const error = renderError(source);
+      expect(error.code).toBe('EPP_EVAL');
+      expect(error.message).toBe('return() from context where this is illegal');
+      expect(error.column).toBe(source.indexOf('return') + 1);
+    }
+  });
+
+  it("give a nested template's return() value instead of its text", () => {
+    expect(renderEpp(`<%= inline_epp("a<% [1].each |\\$v| { return('r') } %>b") %>|`)).toBe('r|');
+    expect(renderEpp(`<%= inline_epp("a<% return() %>b") %>|`)).toBe('|');
+    expect(renderEpp(`<%= inline_epp("a<% return(7) %>b") %>`)).toBe('7');
+    // A next() that ends it must give text, return() anything.
+    expect(renderError(`<%= inline_epp("a<% next(7) %>b") %>`).message).toContain(
+      "value returned from function 'inline_epp' has wrong type, expects a value of type String or Sensitive[String], got Integer",
+    );
   });
 
   it('bind template parameters: defaults, undef, code defaults, errors at the parameter', () => {

@@ -27,6 +27,7 @@ export function fakeContext(variables: Record<string, Value> = {}): FakeContext 
     args instanceof Map ? [...args.keys()].join(',') : String(args);
   return {
     strict: true,
+    returnAllowed: true,
     logs,
     warnings,
     rendered,

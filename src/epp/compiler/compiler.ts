@@ -95,7 +95,7 @@ class Generator extends CallGenerator {
     const body = value ? this.valueBlock(ast.body) : this.statements(ast.body);
     lines.push(`${this.declareIndexes(scope)}try {`);
     lines.push(body);
-    lines.push(`} catch (e) { ${value ? 'return ' : ''}rt.returnValue(e); }`);
+    lines.push(`} catch (e) { return ${value ? 'rt.returnValue(e)' : 'rt.templateEnded(e, out)'}; }`);
     if (!value) lines.push('return out;');
     this.closeScope();
     lines.push('});');

@@ -87,7 +87,7 @@ export class Facts {
       }
       case 'Selector': {
         const own = node.entries.every((e) => isLiteralOption(e.key)) ? 0 : CAPTURES;
-        return own | forEachChild(node, this.visit);
+        return this.keep(node, own | forEachChild(node, this.visit), CAPTURES);
       }
       default:
         return forEachChild(node, this.visit);

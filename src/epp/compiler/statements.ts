@@ -83,10 +83,11 @@ export abstract class StatementGenerator extends ExpressionGenerator {
     const m = this.temp();
     const p = this.pos(node);
     const body = (nodes: readonly Node[]) => (asValue ? this.valueBlock(nodes) : this.statements(nodes));
-    // Captures set while choosing an option are gone after the case: saved and restored when any may be.
+    // Captures set by the test or while choosing an option are gone after the case, as in Puppet: saved
+    // and restored when any may be.
     const captures = this.facts.has(node, CAPTURES);
     let code = captures
-      ? `const ${v} = ${this.expr(node.test)}; const ${m} = rt.m; try {\n`
+      ? `const ${m} = rt.m; try { const ${v} = ${this.expr(node.test)};\n`
       : `const ${v} = ${this.expr(node.test)};\n`;
     let defaultBody: readonly Node[] | undefined;
     let first = true;
@@ -116,10 +117,13 @@ export abstract class StatementGenerator extends ExpressionGenerator {
     return `rt.matchesOption(${value}, ${this.expr(option)}, ${p})`;
   }
 
+  /** A selector; as `case`, captures set by its test or its options are gone after it. */
   protected override selector(node: SelectorNode): string {
     const v = this.temp();
     const p = this.pos(node);
-    let code = `(() => { const ${v} = ${this.expr(node.test)};\n`;
+    const captures = this.facts.has(node, CAPTURES);
+    const m = captures ? this.temp() : '';
+    let code = `(() => { ${captures ? `const ${m} = rt.m; try { ` : ''}const ${v} = ${this.expr(node.test)};\n`;
     let fallback: Node | undefined;
     for (const entry of node.entries) {
       if (entry.key.type === 'Default') {
@@ -129,6 +133,7 @@ export abstract class StatementGenerator extends ExpressionGenerator {
       code += `if (${this.caseTest(v, entry.key, p)}) return ${this.expr(entry.value)};\n`;
     }
     code += fallback ? `return ${this.expr(fallback)};` : `return rt.noSelectorMatch(${v}, ${p});`;
+    if (captures) code += ` } finally { rt.m = ${m}; }`;
     return `${code} })()`;
   }
 }

@@ -401,7 +401,9 @@ const nextFn = defineFunction('next', 0, 1, (_ctx, args) => {
   throw new NextSignal(args[0]);
 });
 
-const returnFn = defineFunction('return', 0, 1, (_ctx, args) => {
+const returnFn = defineFunction('return', 0, 1, (ctx, args) => {
+  // Puppet refuses return() in the template `epp render` starts with, lambdas included.
+  if (!ctx.returnAllowed) throw new EppEvalError('EPP_EVAL', 'return() from context where this is illegal');
   throw new ReturnSignal(args[0]);
 });
 

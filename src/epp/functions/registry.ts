@@ -23,16 +23,24 @@ export interface Lambda {
 export interface CallContext {
   /** Strict variables (Puppet 8 default, ours): unknown variables are errors. */
   readonly strict: boolean;
+  /**
+   * Whether `return()` may end what is being evaluated: a template that epp() or inline_epp() renders, or
+   * Puppet code evaluated for its value; not the template a render starts with (Puppet refuses it there).
+   */
+  readonly returnAllowed: boolean;
   /** Reports a warning (e.g. `warning()`, or non-strict unknown variables). */
   warn(message: string): void;
   /** Prints what `notice()`/`info()` etc. would log. */
   log(level: string, message: string): void;
   /** Looks a variable up as the calling scope sees it. `found` is false for an unknown variable. */
   lookupVariable(name: string): { found: boolean; value: Value };
-  /** Renders another EPP file, resolved relative to the caller's base directory (never outside it). */
-  renderFile(path: string, args: Value | undefined): string;
+  /**
+   * Renders another EPP file, resolved relative to the caller's base directory (never outside it): its
+   * text, or the value a `return()` in it gave.
+   */
+  renderFile(path: string, args: Value | undefined): Value;
   /** Renders EPP source text; `args` like the second argument of `inline_epp()`. */
-  renderInline(source: string, args: Value | undefined): string;
+  renderInline(source: string, args: Value | undefined): Value;
   /** Calls a function of the render by name (`call()`); an unknown name is an `EPP_UNKNOWN_FUNCTION` error. */
   callFunction(name: string, args: Value[], block: Lambda | undefined): Value;
 }

@@ -26,7 +26,7 @@ export class Evaluation extends CallEvaluation {
     try {
       this.statements(ast.body, scope);
     } catch (e) {
-      rt.returnValue(e);
+      return rt.templateEnded(e, this.out);
     }
     return this.out;
   }

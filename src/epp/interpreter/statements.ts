@@ -69,15 +69,15 @@ export abstract class StatementEvaluation extends EvaluationState {
   }
 
   /**
-   * `case` as statement and as value (`asValue`: the chosen body's value). Captures set while choosing an
-   * option are gone after it; those of the tested expression stay.
+   * `case` as statement and as value (`asValue`: the chosen body's value). Captures set by the test or
+   * while choosing an option are gone after it, as in Puppet.
    */
   protected caseBody(node: CaseNode, scope: Scope, asValue: boolean): Value {
     const rt = this.rt;
-    const value = this.expr(node.test, scope);
     const saved = rt.m;
     const p = this.t.pos(node);
     try {
+      const value = this.expr(node.test, scope);
       // The body of the last option with `default` runs when no other value matches.
       let fallback: readonly Node[] | undefined;
       // Indexed loops here and below: a first render runs in V8's interpreter, where `for of` allocates
@@ -114,18 +114,25 @@ export abstract class StatementEvaluation extends EvaluationState {
     return rt.matchesOption(value, this.expr(option, scope), p);
   }
 
+  /** A selector; as `case`, captures set by its test or its options are gone after it. */
   protected selector(node: SelectorNode, scope: Scope): Value {
-    const value = this.expr(node.test, scope);
-    const p = this.t.pos(node);
-    let fallback: Node | undefined;
-    for (let i = 0; i < node.entries.length; i++) {
-      const entry = node.entries[i]!;
-      if (entry.key.type === 'Default') {
-        fallback = entry.value;
-        continue;
+    const rt = this.rt;
+    const saved = rt.m;
+    try {
+      const value = this.expr(node.test, scope);
+      const p = this.t.pos(node);
+      let fallback: Node | undefined;
+      for (let i = 0; i < node.entries.length; i++) {
+        const entry = node.entries[i]!;
+        if (entry.key.type === 'Default') {
+          fallback = entry.value;
+          continue;
+        }
+        if (this.optionMatches(value, entry.key, p, scope)) return this.expr(entry.value, scope);
       }
-      if (this.optionMatches(value, entry.key, p, scope)) return this.expr(entry.value, scope);
+      return fallback ? this.expr(fallback, scope) : rt.noSelectorMatch(value, p);
+    } finally {
+      rt.m = saved;
     }
-    return fallback ? this.expr(fallback, scope) : this.rt.noSelectorMatch(value, p);
   }
 }

@@ -206,9 +206,14 @@ export abstract class StringLexer extends Scanner {
     }
     if (!found) throw this.error(`Heredoc without end-tagged line: '${tag}'`, start, closeParen + 1);
     let body = src.slice(bodyStart, lineStart);
-    if (found[2]) {
-      const margin = found[1]!.length;
-      body = body.replace(/^[ \t]*/gm, (ws) => ws.slice(Math.min(ws.length, margin)));
+    const leading = found[1]!;
+    if (found[2] && leading !== '') {
+      // Puppet removes the end line's exact indentation from each line that starts with it; a line with
+      // less (or other) leading whitespace is left as it is.
+      body = body
+        .split('\n')
+        .map((line) => (line.startsWith(leading) ? line.slice(leading.length) : line))
+        .join('\n');
     }
     if (found[3]) body = body.replace(/\r?\n$/, '');
     this.heredocResume = lineStart + found[0].length;

@@ -18,12 +18,14 @@ export interface RuntimeTemplate {
 export interface RuntimeHost {
   readonly strict: boolean;
   readonly functions: FunctionRegistry;
+  /** Puppet code evaluated for its value (`evaluatePuppet`), where `return()` gives that value. */
+  readonly evaluatesCode: boolean;
   warn(code: string, message: string, location: SourceLocation | undefined): void;
   log(level: string, message: string): void;
   /** Renders `epp(path, args)`; `scope` is the top scope (file templates see only global names). */
-  renderFile(path: string, args: Value | undefined, depth: number): string;
+  renderFile(path: string, args: Value | undefined, depth: number): Value;
   /** Renders `inline_epp(source, args)` seeing the caller's scope. */
-  renderInline(source: string, args: Value | undefined, callerScope: object, depth: number): string;
+  renderInline(source: string, args: Value | undefined, callerScope: object, depth: number): Value;
 }
 
 /** How to compute a constant expression (type expressions mostly), made by the compiler. */

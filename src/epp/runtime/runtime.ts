@@ -400,10 +400,21 @@ export class Runtime extends RuntimeBase implements CallContext {
     return typeof joined === 'string' ? joined : this.join(joined, d, pj, joinSite);
   }
 
-  /** `return(v)` (or a `next(v)` outside any lambda) ends the template: its value, else rethrows. */
+  /** `return(v)` (or a `next(v)` outside any lambda) ends the evaluation: its value, else rethrows. */
   returnValue(e: unknown): Value {
     if (e instanceof ReturnSignal || e instanceof NextSignal) return e.value;
     throw e;
+  }
+
+  /**
+   * A template ended by `next(v)` outside any lambda (or by `return(v)`): the template a render starts
+   * with gives its text so far (only `next` gets here: `return()` is refused there, and Puppet's own
+   * output is no text); for a template that epp() or inline_epp() renders, the signal goes on to the
+   * function, which gives `v` instead of the text, as Puppet does (see `Host.nested`).
+   */
+  templateEnded(e: unknown, out: string): string {
+    if (this.depth > 0 || !(e instanceof ReturnSignal || e instanceof NextSignal)) throw e;
+    return out;
   }
 
   /** Lambdas end early with `next(value)`. */
@@ -483,12 +494,16 @@ export class Runtime extends RuntimeBase implements CallContext {
     return key in scope ? { found: true, value: scope[key] } : { found: false, value: undefined };
   }
 
-  renderFile(path: string, args: Value | undefined): string {
+  get returnAllowed(): boolean {
+    return this.depth > 0 || this.host.evaluatesCode;
+  }
+
+  renderFile(path: string, args: Value | undefined): Value {
     this.checkDepth();
     return this.host.renderFile(path, args, this.depth + 1);
   }
 
-  renderInline(source: string, args: Value | undefined): string {
+  renderInline(source: string, args: Value | undefined): Value {
     this.checkDepth();
     return this.host.renderInline(source, args, this.scope ?? this.topScope, this.depth + 1);
   }
