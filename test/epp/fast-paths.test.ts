@@ -127,10 +127,15 @@ describe('call sites', () => {
 });
 
 describe('parameters and case options', () => {
-  it('reads a parameter bound before, not one bound after', () => {
+  it('reads a parameter bound before, and one bound after only when its value is given (as Puppet)', () => {
     expect(renderEpp('<%- | $a = 1, $b = $a | -%><%= $b %>')).toBe('1');
-    expect(renderError('<%- | $a = $b, $b = 1 | -%><%= $a %>').code).toBe('EPP_UNKNOWN_VARIABLE');
-    expect(renderEpp('<%- | $a = $b, $b = 1 | -%><%= $a %>', {}, { strict: false })).toBe('');
+    expect(renderEpp('<%- | $a = $b, $b = 1 | -%><%= $a %>', { b: 'given' })).toBe('given');
+    for (const strict of [true, false]) {
+      const error = renderError('<%- | $a = $b, $b = 1 | -%><%= $a %>', { strict });
+      expect(error.code).toBe('EPP_EVAL');
+      expect(error.message).toBe('default expression for $a tries to illegally access not yet evaluated $b');
+      expect(error.column).toBe(12); // the read of $b
+    }
   });
 
   it('shares type expressions between templates, errors included at their own positions', () => {

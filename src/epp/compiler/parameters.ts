@@ -61,11 +61,27 @@ export abstract class ParameterGenerator extends StatementGenerator {
     };
   }
 
+  /**
+   * A parameter's default, in which reads of the parameters not bound yet (itself and those declared after
+   * it) go to `rt.parameterAhead` (`template`: the template's parameters, whose given values are bound first).
+   */
+  private defaultExpr(param: ParameterNode, template: boolean): string {
+    const scope = this.current;
+    const params = scope.params ?? [param];
+    const later = new Set(params.slice(params.indexOf(param)).map((p) => p.name));
+    scope.pending = { from: param.name, names: later, template };
+    try {
+      return this.expr(param.defaultValue!);
+    } finally {
+      scope.pending = undefined;
+    }
+  }
+
   /** Sets a parameter's local from `Runtime.param`'s answer `given` (unset: evaluate the default). */
   private bindFrom(param: ParameterNode, spec: ParameterSpec, given: string): string {
     const local = this.current.locals.get(param.name)!;
     const code = spec.defaultCode
-      ? `${local} = (t = ${given}) === U ? rt.checked(${this.fixed(spec)}, ${this.expr(param.defaultValue!)}) : t;`
+      ? `${local} = (t = ${given}) === U ? rt.checked(${this.fixed(spec)}, ${this.defaultExpr(param, true)}) : t;`
       : `${local} = ${given};`;
     this.current.bound.add(param.name);
     return code;
@@ -87,7 +103,7 @@ export abstract class ParameterGenerator extends StatementGenerator {
     const v = this.temp();
     let code = `{ let ${v} = ${given};\n`;
     if (param.defaultValue) {
-      code += `if (${v} === rt.MISSING || ${v} === undefined) ${v} = ${this.expr(param.defaultValue)};\n`;
+      code += `if (${v} === rt.MISSING || ${v} === undefined) ${v} = ${this.defaultExpr(param, !block)};\n`;
     } else if (!present) {
       code += `if (${v} === rt.MISSING) ${v} = rt.missingParameter(${name}, ${p});\n`;
     }

@@ -15,6 +15,15 @@ export interface StaticScope {
   readonly locals: Map<string, string>;
   /** Parameters bound so far: their locals are always set, so reads skip the `!== U` chain. */
   readonly bound: Set<string>;
+  /** The scope's parameters (a template's or a lambda's), in order. */
+  readonly params?: readonly ParameterNode[];
+  /**
+   * While a parameter's default is generated: the parameters not bound yet (itself and later ones),
+   * whose reads go to `rt.parameterAhead`.
+   */
+  pending?:
+    | { readonly from: string; readonly names: ReadonlySet<string>; readonly template: boolean }
+    | undefined;
   /**
    * Hash indexes of bound parameters, by their local (`v3` -> `h0`: `const h0 = H(v3);`): set once the
    * scope's parameters are bound, declared after them. A parameter never changes, so `$p['key']` reads
@@ -48,7 +57,7 @@ export class ScopeGenerator {
     const locals = new Map<string, string>();
     for (const p of params) this.declare(locals, p.name);
     for (const name of this.facts.assigned(owner)) this.declare(locals, name);
-    this.current = { parent: this.current, locals, bound: new Set() };
+    this.current = { parent: this.current, locals, bound: new Set(), params };
     return this.current;
   }
 
@@ -135,6 +144,11 @@ export class ScopeGenerator {
     for (let scope: StaticScope | undefined = this.current; scope; scope = scope.parent) {
       const id = scope.locals.get(name);
       if (!id) continue;
+      const pending = scope.pending;
+      if (pending?.names.has(name)) {
+        end = `rt.parameterAhead(${str(pending.from)}, ${str(name)}, ${pending.template}, ${p})`;
+        break;
+      }
       // A bound parameter is set for good: the chain ends there, without the dynamic lookup.
       if (scope.bound.has(name)) {
         end = id;

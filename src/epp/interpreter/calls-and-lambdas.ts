@@ -9,7 +9,7 @@ import type { Lambda } from '../functions/registry.js';
 import type { Value } from '../runtime/values.js';
 import { ExpressionEvaluation } from './expressions.js';
 import type { LambdaFacts } from './interpreter.js';
-import { Scope } from './scope.js';
+import { defaultScope, Scope } from './scope.js';
 
 /** Calls and lambdas of a render (see `EvaluationState` for the layers). */
 export abstract class CallEvaluation extends ExpressionEvaluation {
@@ -128,7 +128,9 @@ export abstract class CallEvaluation extends ExpressionEvaluation {
           ? args[i]
           : rt.MISSING;
       if (param.defaultValue) {
-        if (value === rt.MISSING || value === undefined) value = this.expr(param.defaultValue, scope);
+        if (value === rt.MISSING || value === undefined) {
+          value = this.expr(param.defaultValue, defaultScope(scope, params, i, false));
+        }
       } else if (value === rt.MISSING) {
         value = rt.missingParameter(param.name, this.t.pos(param));
       }

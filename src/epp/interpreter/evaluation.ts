@@ -7,7 +7,7 @@ import type { ParameterNode, TemplateNode } from '../ast.js';
 import { reservedParameter } from '../ast-walk.js';
 import type { Value } from '../runtime/values.js';
 import { CallEvaluation } from './calls-and-lambdas.js';
-import { Scope } from './scope.js';
+import { defaultScope, Scope } from './scope.js';
 
 /** One render of a template: parameters, then body (the other layers hold the rest). */
 export class Evaluation extends CallEvaluation {
@@ -49,7 +49,9 @@ export class Evaluation extends CallEvaluation {
         const param = params[i]!;
         scope.set(
           param.name,
-          value === rt.UNSET ? rt.checked(specs[i]!, this.expr(param.defaultValue!, scope)) : value,
+          value === rt.UNSET
+            ? rt.checked(specs[i]!, this.expr(param.defaultValue!, defaultScope(scope, params, i, true)))
+            : value,
         );
       }
       return;
@@ -64,12 +66,16 @@ export class Evaluation extends CallEvaluation {
       let value: Value | typeof rt.MISSING | typeof rt.UNSET;
       if (spec) {
         value = rt.param(spec);
-        if (value === rt.UNSET) value = rt.checked(spec, this.expr(param.defaultValue!, scope));
+        if (value === rt.UNSET) {
+          value = rt.checked(spec, this.expr(param.defaultValue!, defaultScope(scope, params, i, true)));
+        }
       } else {
         // A type that is no constant: evaluated after the value is chosen.
         value = rt.argument(param.name);
         if (param.defaultValue) {
-          if (value === rt.MISSING || value === undefined) value = this.expr(param.defaultValue, scope);
+          if (value === rt.MISSING || value === undefined) {
+            value = this.expr(param.defaultValue, defaultScope(scope, params, i, true));
+          }
         } else if (value === rt.MISSING) {
           value = rt.missingParameter(param.name, this.t.pos(param));
         }

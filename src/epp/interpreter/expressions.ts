@@ -150,7 +150,13 @@ export abstract class ExpressionEvaluation extends StatementEvaluation {
     // that compile stalled the render ~3-5 ms (bench/epp.mjs, cold in a fresh process).
     for (let s: Scope | undefined = scope; s; s = s.parent) {
       const names = s.names;
-      for (let i = 0; i < names.length; i++) if (names[i] === name) return s.values[i];
+      for (let i = 0; i < names.length; i++) {
+        if (names[i] !== name) continue;
+        const pending = s.pending;
+        return pending === undefined
+          ? s.values[i]
+          : rt.parameterAhead(pending.from, name, pending.template, this.t.pos(node));
+      }
     }
     return rt.lookup(this.S0, name, this.t.pos(node));
   }

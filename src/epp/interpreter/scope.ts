@@ -3,6 +3,7 @@
  * name is assigned once, in the scope that declares it; an inner scope reads outer names until it sets its
  * own). Reads walk the chain in `expressions.ts` (`variable`), written out there because they are hot.
  */
+import type { ParameterNode } from '../ast.js';
 import type { Value } from '../runtime/values.js';
 
 /**
@@ -19,6 +20,8 @@ export class Scope {
     readonly declared: ReadonlySet<string>,
     readonly names: string[] = [],
     readonly values: Value[] = [],
+    /** Set on the scope of a parameter's default (see {@link defaultScope}): its names are not bound yet. */
+    readonly pending: { readonly from: string; readonly template: boolean } | undefined = undefined,
   ) {}
 
   /** The index of a name this scope has set, or -1. */
@@ -39,4 +42,21 @@ export class Scope {
     if (i >= 0) this.values[i] = value;
     else this.set(name, value);
   }
+}
+
+const NOTHING_DECLARED: ReadonlySet<string> = new Set();
+
+/**
+ * The scope a parameter's default is evaluated in: over `scope`, the parameters not bound yet (the `i`th
+ * and those after it), whose reads go to `Runtime.parameterAhead` (`template`: a template's parameters).
+ */
+export function defaultScope(
+  scope: Scope,
+  params: readonly ParameterNode[],
+  i: number,
+  template: boolean,
+): Scope {
+  const names = params.slice(i).map((p) => p.name);
+  const values = names.map((): Value => undefined);
+  return new Scope(scope, NOTHING_DECLARED, names, values, { from: params[i]!.name, template });
 }

@@ -214,6 +214,22 @@ export class RuntimeBase {
     return this.fail('EPP_REASSIGNMENT', `Cannot reassign variable '$${name}'`, p);
   }
 
+  /**
+   * A parameter's default reads a parameter not bound yet (itself, or one declared after it). A template's
+   * given values are bound before any default, as in Puppet, so one given is read; otherwise Puppet's error.
+   */
+  parameterAhead(from: string, to: string, template: boolean, p: number): Value {
+    if (template) {
+      const given = this.values.get(to);
+      if (given !== undefined) return given;
+    }
+    return this.fail(
+      'EPP_EVAL',
+      `default expression for $${from} tries to illegally access not yet evaluated $${to}`,
+      p,
+    );
+  }
+
   /** A parameter named as a reserved variable (see `reservedParameter`): Puppet names it without `$`. */
   reservedParameter(name: string, p: number): never {
     return this.fail('EPP_REASSIGNMENT', `Attempt to assign to a reserved variable name: '${name}'`, p);
