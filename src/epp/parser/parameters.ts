@@ -7,6 +7,7 @@
  * ones (a template's may mix them).
  */
 import type { LambdaNode, Node, ParameterNode } from '../ast.js';
+import { forEachChild, type WalkNode } from '../node-children.js';
 import { StatementParser } from './statements.js';
 
 /**
@@ -83,6 +84,9 @@ export abstract class ParameterListParser extends StatementParser {
       if (this.isPunct('=')) {
         this.next();
         defaultValue = this.expression();
+        const assignment = assignmentIn(defaultValue);
+        // Puppet's validator: a default may not assign (a lambda inside it may, to its own names).
+        if (assignment) throw this.error('Assignment not allowed here', assignment.start, assignment.end);
       }
       params.push({
         type: 'Parameter',
@@ -129,4 +133,17 @@ export abstract class ParameterListParser extends StatementParser {
     const body = this.block();
     return { type: 'Lambda', params, body, start, end: this.lastEnd() };
   }
+}
+
+/** The first assignment in an expression, not looking into lambdas (whose bodies may assign). */
+function assignmentIn(node: WalkNode): WalkNode | undefined {
+  let found: WalkNode | undefined;
+  const visit = (child: WalkNode): number => {
+    if (found || child.type === 'Lambda') return 0;
+    if (child.type === 'Assignment') found = child;
+    else forEachChild(child, visit);
+    return 0;
+  };
+  visit(node);
+  return found;
 }
