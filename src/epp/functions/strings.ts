@@ -19,7 +19,15 @@ import {
   stringify,
 } from '../runtime/format.js';
 import { PatternType, RegexpType, VariantType } from '../runtime/types.js';
-import { isNumeric, type PHash, PRegexp, PTimestamp, toJsRegExp, type Value } from '../runtime/values.js';
+import {
+  isNumeric,
+  type PHash,
+  PRegexp,
+  PTimestamp,
+  stripExtended,
+  toJsRegExp,
+  type Value,
+} from '../runtime/values.js';
 import { typeLabel } from './arguments.js';
 import { defineFunction, type FunctionDef } from './registry.js';
 
@@ -210,30 +218,6 @@ function substitute(input: string, re: RegExp, replacement: string | PHash, glob
 function hashReplacement(hash: PHash, matched: string): string {
   const v = hash.get(matched);
   return typeof v === 'string' ? v : v === undefined ? '' : stringify(v);
-}
-
-/** Removes the whitespace and comments of an extended (`x`) regexp, outside character classes. */
-function stripExtended(source: string): string {
-  let out = '';
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    if (c === '\\') {
-      out += c + (source[i + 1] ?? '');
-      i++;
-    } else if (inClass) {
-      if (c === ']') inClass = false;
-      out += c;
-    } else if (c === '[') {
-      inClass = true;
-      out += c;
-    } else if (c === '#') {
-      while (i < source.length && source[i] !== '\n') i++;
-    } else if (!/\s/.test(c)) {
-      out += c;
-    }
-  }
-  return out;
 }
 
 /** A string pattern of regsubst, compiled with its flags `E` (extended), `I` (ignore case), `M` (dot-all). */
@@ -438,7 +422,8 @@ function digest(name: string, algorithm: string): FunctionDef {
     // Loaded on first use: node:crypto costs start-up time that most renders never need.
     nodeCrypto(name)
       .createHash(algorithm)
-      .update(stringArg(name, 'arg', arg), 'utf8')
+      // A 3.x function: Puppet passes undef to it as the empty string.
+      .update(arg === undefined ? '' : stringArg(name, 'arg', arg), 'utf8')
       .digest('hex'),
   );
 }

@@ -5,13 +5,14 @@
  * Functions here throw `EppEvalError` without a location; the runtime adds the operator's position.
  */
 import { EppEvalError } from '../errors.js';
-import { hashLookup, puppetEquals } from './compare.js';
+import { hashLookup, rubyEql } from './compare.js';
 import { PType, parameterizeType } from './types.js';
 import {
   bigOf,
   float,
   integer,
   isHash,
+  isNumeric,
   MAX_INTEGER,
   MIN_INTEGER,
   numberOf,
@@ -238,8 +239,9 @@ export function arithmetic(op: string, a: Value, b: Value): Value {
       return Array.isArray(b) ? [...a, ...b] : isHash(b) ? [...a, ...hashPairs(b)] : [...a, b];
     }
     if (op === '-') {
+      // Puppet deletes each with Ruby's Array#delete: `==`, strings with their case, numbers by value.
       const remove = Array.isArray(b) ? b : isHash(b) ? hashPairs(b) : [b];
-      return a.filter((x) => !remove.some((r) => puppetEquals(x, r)));
+      return a.filter((x) => !remove.some((r) => rubyEquals(x, r)));
     }
     if (op === '<<') {
       checkSize(a.length + 1, 'an Array');
@@ -254,9 +256,9 @@ export function arithmetic(op: string, a: Value, b: Value): Value {
     if (op === '-') {
       const out: PHash = new Map(a);
       const keys = isHash(b) ? [...b.keys()] : Array.isArray(b) ? b : [b];
+      // Puppet deletes each key with Ruby's Hash#delete: keys equal by `eql?` (1 is not 1.0).
       for (const k of keys) {
-        for (const existing of out.keys())
-          if (puppetEquals(existing, k) && typeof existing === typeof k) out.delete(existing);
+        for (const existing of out.keys()) if (rubyEql(existing, k)) out.delete(existing);
       }
       return out;
     }
@@ -383,4 +385,10 @@ function accessArray(a: Value[], keys: Value[]): Value {
   if (keys.length === 1) return r ? a[r.start] : undefined;
   if (!r) return [];
   return a.slice(r.start, r.start + r.count);
+}
+
+/** Ruby's `==` on elements: as `eql?`, but an Integer equals the Float of the same value. */
+function rubyEquals(a: Value, b: Value): boolean {
+  if (isNumeric(a) && isNumeric(b)) return numberOf(a) === numberOf(b);
+  return rubyEql(a, b);
 }

@@ -199,6 +199,7 @@ export function toJsRegExp(source: string, flags = ''): RegExp {
     src = inline.index === -1 ? src.slice(inline[0].length, -1) : src.slice(inline[0].length);
     if (inline[1]!.includes('i') && !f.includes('i')) f += 'i';
     if (inline[1]!.includes('m') && !f.includes('s')) f += 's';
+    if (inline[1]!.includes('x')) src = stripExtended(src);
   }
   src = src
     .replace(/\\A/g, '(?<![\\s\\S])')
@@ -213,11 +214,41 @@ export function toJsRegExp(source: string, flags = ''): RegExp {
     .replace(/\[:lower:\]/g, 'a-z')
     .replace(/\[:punct:\]/g, '!-\\/:-@\\[-`{-~')
     .replace(/\[:xdigit:\]/g, '0-9a-fA-F')
-    .replace(/\[:word:\]/g, '\\w');
+    .replace(/\[:word:\]/g, '\\w')
+    .replace(/\[:blank:\]/g, ' \\t')
+    .replace(/\[:cntrl:\]/g, '\\x00-\\x1f\\x7f')
+    .replace(/\[:print:\]/g, '\\x20-\\x7e')
+    .replace(/\[:graph:\]/g, '\\x21-\\x7e')
+    // Onigmo's `{,n}` is `{0,n}`; JavaScript reads it as text.
+    .replace(/(?<!\\)\{,(\d+)\}/g, '{0,$1}');
   if (NAMED_GROUP.test(src)) src = withoutUnnamedCaptures(src);
   // Ruby's `^`/`$` are always line anchors.
   if (!f.includes('m')) f += 'm';
   return new RegExp(src, f);
+}
+
+/** Removes the whitespace and comments of an extended (`x`) regexp, outside character classes. */
+export function stripExtended(source: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      out += c + (source[i + 1] ?? '');
+      i++;
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+      out += c;
+    } else if (c === '[') {
+      inClass = true;
+      out += c;
+    } else if (c === '#') {
+      while (i < source.length && source[i] !== '\n') i++;
+    } else if (!/\s/.test(c)) {
+      out += c;
+    }
+  }
+  return out;
 }
 
 /** A named group `(?<name>` (not a lookbehind `(?<=` / `(?<!`). */

@@ -94,7 +94,12 @@ export function rubyScalarText(v: Exclude<Value, string | undefined | Value[] | 
 
 /** Ruby's `Regexp#inspect`: the source between slashes. */
 export function regexpWithDelimiters(r: PRegexp): string {
-  return `/${rubyRegexpBody(r)}/`;
+  return sourceWithDelimiters(r.source);
+}
+
+/** A regexp source between slashes, as Ruby prints a regexp of it (also in `Pattern[...]`, `Regexp[...]`). */
+export function sourceWithDelimiters(source: string): string {
+  return `/${rubyRegexpSource(source)}/`;
 }
 
 /** Ruby's `Regexp#to_s`: `(?-mix:source)`, what `join`, `to_json` and `fail` print for a regexp. */
@@ -108,5 +113,9 @@ export function rubyRegexpToS(r: PRegexp): string {
  * `/a\/b/` again.
  */
 function rubyRegexpBody(r: PRegexp): string {
-  return r.source.replace(/(\\.)|\//g, (_m, esc: string | undefined) => esc ?? '\\/');
+  return rubyRegexpSource(r.source);
+}
+
+function rubyRegexpSource(source: string): string {
+  return source.replace(/(\\.)|\//g, (_m, esc: string | undefined) => esc ?? '\\/');
 }

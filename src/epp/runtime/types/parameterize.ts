@@ -201,7 +201,9 @@ export function parameterizeType(type: PType, args: Value[]): PType {
       if (k instanceof PatternType) return [...k.patterns];
       return [new PRegexp((k as RegexpType).pattern ?? '')];
     });
-    return new PatternType(patterns);
+    // Puppet keeps each pattern once (`Pattern['a', /a/]` is `Pattern[/a/]`).
+    const unique = patterns.filter((p, i) => patterns.findIndex((q) => q.source === p.source) === i);
+    return new PatternType(unique);
   }
   if (type instanceof RegexpType) {
     if (n !== 1) throw arityError(type, 1, 1, n);

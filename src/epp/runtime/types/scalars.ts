@@ -5,6 +5,7 @@
  * Part of the Puppet type system; import it from `../types.js`.
  */
 import { EppEvalError } from '../../errors.js';
+import { regexpWithDelimiters, sourceWithDelimiters } from '../format/inspect.js';
 import { PDefault, PFloat, type PInteger, PRegexp, PTimestamp, type Value } from '../values.js';
 import {
   BOOLEAN,
@@ -422,7 +423,7 @@ export class PatternType extends ScalarDataType {
   }
   override toString(): string {
     if (this.patterns.length === 0) return 'Pattern';
-    return `Pattern[${this.patterns.map((p) => `/${p.source}/`).join(', ')}]`;
+    return `Pattern[${this.patterns.map((p) => regexpWithDelimiters(p)).join(', ')}]`;
   }
 }
 
@@ -441,7 +442,7 @@ export class RegexpType extends ScalarType {
     return REGEXP;
   }
   override toString(): string {
-    return this.pattern === undefined ? 'Regexp' : `Regexp[/${this.pattern}/]`;
+    return this.pattern === undefined ? 'Regexp' : `Regexp[${sourceWithDelimiters(this.pattern)}]`;
   }
 }
 
