@@ -335,10 +335,11 @@ export function access(target: Value, keys: Value[]): Value {
       // Scalar keys are found by the Map itself; only arrays and hashes as keys need a deep search.
       return typeof key === 'object' && key !== null ? hashLookup(target, key).value : target.get(key);
     }
+    // Several keys: the values found, undef ones left out (Puppet compacts the list).
     const out: Value[] = [];
     for (const k of keys) {
-      const found = hashLookup(target, k);
-      if (found.found) out.push(found.value);
+      const value = hashLookup(target, k).value;
+      if (value !== undefined) out.push(value);
     }
     return out;
   }
@@ -352,13 +353,31 @@ export function access(target: Value, keys: Value[]): Value {
 }
 
 function indexArgument(v: Value, what: string): number {
-  if (typeof v === 'number') return v;
+  // A numeric string is its number, as Puppet converts keys (`[1, 2]['1']`).
+  const n = typeof v === 'string' ? (numericFromString(v) ?? v) : v;
+  if (typeof n === 'number') return n;
   // A big Integer is out of any range anyway; as a number it still compares right.
-  if (typeof v === 'bigint') return Number(v);
+  if (typeof n === 'bigint') return Number(n);
   throw new EppEvalError('EPP_ACCESS', `${what} index must be an Integer, got ${typeLabel(v)}`);
 }
 
-/** Resolves `[start, count]` the way Ruby's `Array#[]` does (negative start counts from the end). */
+/** Keys of a string or array access, nested arrays flattened as Puppet flattens them (`$a[[0, 2]]`). */
+function flatKeys(keys: Value[]): Value[] {
+  if (!keys.some(Array.isArray)) return keys;
+  const out: Value[] = [];
+  const add = (v: Value): void => {
+    if (Array.isArray(v)) for (const x of v) add(x);
+    else out.push(v);
+  };
+  for (const k of keys) add(k);
+  return out;
+}
+
+/**
+ * Resolves `[start, count]` as Puppet's access operator does: a negative start counts from the end, a
+ * negative count is "up to that position from the end", and a start before the beginning moves to it,
+ * shortening the count by as much (`[1, 2, 3][-4, 2]` is `[1]`); then Ruby's `Array#[]`.
+ */
 function range(length: number, keys: Value[], what: string): { start: number; count: number } | undefined {
   if (keys.length < 1 || keys.length > 2) {
     throw new EppEvalError('EPP_ACCESS', `${what} supports [] with one or two arguments, got ${keys.length}`);
@@ -367,20 +386,25 @@ function range(length: number, keys: Value[], what: string): { start: number; co
   if (start < 0) start += length;
   if (keys.length === 1) return start < 0 || start >= length ? undefined : { start, count: 1 };
   let count = indexArgument(keys[1], what);
-  if (start < 0 || start > length) return undefined;
-  // A negative count means "up to that position from the end" (Puppet's extension of Ruby's semantics).
-  if (count < 0) count = Math.max(0, length + count + 1 - start);
+  if (count < 0) count = length - start + count + 1;
+  if (start < 0) {
+    count += start;
+    start = 0;
+  }
+  if (start > length || count < 0) return undefined;
   return { start, count: Math.min(count, length - start) };
 }
 
-function accessString(s: string, keys: Value[]): Value {
+function accessString(s: string, allKeys: Value[]): Value {
+  const keys = flatKeys(allKeys);
   const chars = [...s];
   const r = range(chars.length, keys, 'String');
   if (!r) return keys.length === 1 ? undefined : '';
   return chars.slice(r.start, r.start + r.count).join('');
 }
 
-function accessArray(a: Value[], keys: Value[]): Value {
+function accessArray(a: Value[], allKeys: Value[]): Value {
+  const keys = flatKeys(allKeys);
   const r = range(a.length, keys, 'Array');
   if (keys.length === 1) return r ? a[r.start] : undefined;
   if (!r) return [];
