@@ -103,10 +103,10 @@ export abstract class StringLexer extends Scanner {
           run = this.pos;
           continue;
         }
+        // Puppet's `$` + word characters (`\w`): `"$Cap"` is a variable too, which the parser refuses.
         if (
-          isNameStart(n) ||
-          isDigit(n) ||
-          (n === 58 && src.charCodeAt(pos + 2) === 58 && isNameStart(src.charCodeAt(pos + 3)))
+          isWordStart(n) ||
+          (n === 58 && src.charCodeAt(pos + 2) === 58 && isWordStart(src.charCodeAt(pos + 3)))
         ) {
           text += src.slice(run, pos);
           if (text) parts.push(text);
@@ -237,4 +237,9 @@ function shiftToken(t: Token, offset: number): Token {
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A word character that may follow `$` in a string: a letter (either case), `_` or a digit. */
+function isWordStart(c: number): boolean {
+  return isNameStart(c) || isDigit(c) || (c >= 65 && c <= 90);
 }

@@ -41,6 +41,13 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
       case 'REGEX':
         return { type: 'Regex', source: t.value, start, end };
       case 'VARIABLE':
+        if (!isDigitsOnly(t.value) && !VARIABLE_NAME.test(t.value)) {
+          throw this.error(
+            `Illegal variable name, The given name '${t.value}' does not conform to the naming rule /^((::)?[a-z]\\w*)*((::)?[a-z_]\\w*)$/`,
+            start,
+            end,
+          );
+        }
         return { type: 'Variable', name: t.value, start, end };
       case 'TYPE': {
         if (this.isPunct('(') && !this.tokens[this.i]!.spaceBefore) {
@@ -120,10 +127,8 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
         parts.push(part);
         continue;
       }
-      if (part[0]!.kind === 'EOF') {
-        parts.push('');
-        continue;
-      }
+      // `"${}"`: Puppet's parser finds no expression there.
+      if (part[0]!.kind === 'EOF') throw this.error("Syntax error at ''", t.start, t.end);
       const sub = this.nestedParser(this.withInterpolatedVariable(part));
       const expr = sub.expression();
       const rest = sub.peek(0);
@@ -163,6 +168,17 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
 
   /** A parser of the same source for the tokens of one `${...}` interpolation, one level deeper. */
   protected abstract nestedParser(tokens: Token[]): PrimaryExpressionParser;
+}
+
+/** Puppet's rule for variable names (`Patterns::VAR_NAME`); `$Cap` is refused, reading or assigning. */
+const VARIABLE_NAME = /^((::)?[a-z]\w*)*((::)?[a-z_]\w*)$/;
+
+function isDigitsOnly(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return name.length > 0;
 }
 
 function parseNumber(text: string): bigint | number {
