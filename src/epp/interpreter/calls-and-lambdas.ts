@@ -87,6 +87,8 @@ export abstract class CallEvaluation extends ExpressionEvaluation {
   private view(scope: Scope): object {
     const entries: unknown[] = [];
     for (let s: Scope | undefined = scope; s; s = s.parent) {
+      // The parameters a default may not read yet are not visible, as the compiled tier's unset locals.
+      if (s.pending) continue;
       for (let i = 0; i < s.names.length; i++) entries.push(s.names[i], s.values[i]);
     }
     return this.rt.view(this.S0, entries);

@@ -136,9 +136,12 @@ export abstract class CodeLexer extends StringLexer {
       const e = src.charCodeAt(p);
       if (e === 101 || e === 69) {
         const s = src.charCodeAt(p + 1);
-        if (isDigit(s) || ((s === 45 || s === 43) && isDigit(src.charCodeAt(p + 2)))) {
+        if (isDigit(s) || (s === 45 && isDigit(src.charCodeAt(p + 2)))) {
           p += 2;
           while (isDigit(src.charCodeAt(p))) p++;
+        } else if (s === 43) {
+          // Puppet's lexer takes no `+` in an exponent (`1.0e+2`): the number ends before it, invalid.
+          throw this.error(`Not a valid decimal number ${src.slice(start, p + 1)}`, start, p + 1);
         }
       }
     }

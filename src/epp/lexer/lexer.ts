@@ -40,6 +40,14 @@ class Lexer extends CodeLexer {
 
   constructor(src: string, options: LexOptions) {
     super(src, options);
+    // Puppet refuses a byte order mark rather than render it as text.
+    if (src.charCodeAt(0) === 0xfeff) {
+      throw this.error(
+        'Illegal UTF-8 Byte Order mark at beginning of input: [EF BB BF] - remove these from the puppet source',
+        0,
+        1,
+      );
+    }
     const [open, close] = options.delimiters ?? ['<%', '%>'];
     const problem = delimitersProblem(open, close);
     if (problem !== undefined) {

@@ -39,14 +39,22 @@ export abstract class StatementParser extends PrimaryExpressionParser {
     // The statement a `{` would continue: Puppet reads `x {...}` (text, a render or any expression, then a
     // hash literal opening the next statement) as a resource expression, and refuses it. `;` ends it.
     let previous: Node | undefined;
+    // Puppet's grammar puts a `;` between two statements only: not first, not twice, not last.
+    let semicolon: Token | undefined;
     while (true) {
       const t = this.tokens[this.i]!;
-      if (t.kind === 'EOF' || (inBlock && t.kind === 'PUNCT' && t.value === '}')) break;
+      if (t.kind === 'EOF' || (inBlock && t.kind === 'PUNCT' && t.value === '}')) {
+        if (semicolon) throw this.unexpected(t);
+        break;
+      }
       if (t.kind === 'PUNCT' && t.value === ';') {
+        if (body.length === 0 || semicolon) throw this.unexpected(t);
+        semicolon = t;
         this.next();
         previous = undefined;
         continue;
       }
+      semicolon = undefined;
       if (t.kind === 'PUNCT' && t.value === '{' && previous !== undefined) {
         throw this.error(
           'Expression is not valid as a resource, resource-default, or resource-override',
