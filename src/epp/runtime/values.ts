@@ -229,12 +229,29 @@ export function toJsRegExp(source: string, flags = ''): RegExp {
 
 /** Removes the whitespace and comments of an extended (`x`) regexp, outside character classes. */
 export function stripExtended(source: string): string {
+  return rewriteOutsideClasses(source, (c, i) => {
+    if (c === '#') {
+      const newline = source.indexOf('\n', i);
+      return { text: '', end: newline < 0 ? source.length : newline };
+    }
+    return { text: /\s/.test(c) ? '' : c, end: i };
+  });
+}
+
+/**
+ * Rewrites a regexp source one character at a time outside escapes and character classes, which pass
+ * through as they are: `rewrite` gives a character's text and the index of the last character it used.
+ */
+function rewriteOutsideClasses(
+  source: string,
+  rewrite: (c: string, i: number) => { readonly text: string; readonly end: number },
+): string {
   let out = '';
   let inClass = false;
   for (let i = 0; i < source.length; i++) {
     const c = source[i]!;
     if (c === '\\') {
-      out += c + (source[i + 1] ?? '');
+      out += source.slice(i, i + 2);
       i++;
     } else if (inClass) {
       if (c === ']') inClass = false;
@@ -242,10 +259,10 @@ export function stripExtended(source: string): string {
     } else if (c === '[') {
       inClass = true;
       out += c;
-    } else if (c === '#') {
-      while (i < source.length && source[i] !== '\n') i++;
-    } else if (!/\s/.test(c)) {
-      out += c;
+    } else {
+      const r = rewrite(c, i);
+      out += r.text;
+      i = r.end;
     }
   }
   return out;
@@ -260,24 +277,8 @@ const NAMED_GROUP = /\(\?<[A-Za-z_]/;
  * character classes are skipped, where a `(` is no group.
  */
 function withoutUnnamedCaptures(src: string): string {
-  let out = '';
-  let inClass = false;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i]!;
-    if (c === '\\') {
-      out += src.slice(i, i + 2);
-      i++;
-    } else if (inClass) {
-      if (c === ']') inClass = false;
-      out += c;
-    } else if (c === '[') {
-      inClass = true;
-      out += c;
-    } else if (c === '(' && src[i + 1] !== '?') {
-      out += '(?:';
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return rewriteOutsideClasses(src, (c, i) => ({
+    text: c === '(' && src[i + 1] !== '?' ? '(?:' : c,
+    end: i,
+  }));
 }
