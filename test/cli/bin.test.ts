@@ -55,6 +55,36 @@ describe('pantograph epp render (built CLI)', () => {
       ],
       ['template-rest', '<%- | *$r | -%>x\n', "1:7: error: Parameter $r has 'captures rest' - not supported"],
       ['number', "<%= '08.5' + 1 %>\n", "1:12: error: The value '08.5' cannot be converted to Numeric."],
+      // Session 14's rules, each found by probing Puppet 7.
+      ['infinity', '<%= 1.0e308 * 10 %>\n', '1:13: error: The result of the * expression is Infinity'],
+      [
+        'reserved-param',
+        "<%- | String $facts = 'a' | -%>x\n",
+        "1:7: error: Attempt to assign to a reserved variable name: 'facts'",
+      ],
+      [
+        'reserved-lambda-param',
+        '<%= [1].map |$trusted| { 1 } %>\n',
+        "1:14: error: Attempt to assign to a reserved variable name: 'trusted'",
+      ],
+      [
+        'default-ahead',
+        '<%- | $a = $b, $b = 1 | -%>x\n',
+        '1:12: error: default expression for $a tries to illegally access not yet evaluated $b',
+      ],
+      ['default-assigns', '<%- | $x = [($q = 1)] | -%>x\n', '1:14: error: Assignment not allowed here'],
+      ['return', 'a<% return(5) %>b\n', '1:5: error: return() from context where this is illegal'],
+      [
+        'next-not-text',
+        "<%= inline_epp('a<% next(3) %>b') %>\n",
+        "1:5: error: value returned from function 'inline_epp' has wrong type",
+      ],
+      ['call', "<%= call('nosuch', 1) %>\n", "1:5: error: Unknown function 'nosuch'"],
+      ['variable-name', '<%= $Cap %>x\n', "1:5: error: Illegal variable name, The given name 'Cap'"],
+      ['empty-interpolation', '<%= "a${}b" %>\n', "1:5: error: Syntax error at ''"],
+      ['semicolon', '<% ; %>x\n', "1:4: error: Syntax error at ';'"],
+      ['exponent', '<%= 1.0e+2 %>\n', '1:5: error: Not a valid decimal number 1.0e'],
+      ['bom', '\ufeffa<%= 1 %>\n', '1:1: error: Illegal UTF-8 Byte Order mark at beginning of input'],
     ];
     for (const [name, source, message] of refused) {
       writeFileSync(join(dir, `${name}.epp`), source);
