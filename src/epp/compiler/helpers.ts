@@ -67,13 +67,3 @@ export function concat(parts: readonly string[], separator: string): string {
   for (let i = 1; i < parts.length; i++) out += separator + parts[i];
   return out;
 }
-
-/** Whether `name` is all digits: a match capture such as `$1`. */
-export function isDigits(name: string): boolean {
-  if (name.length === 0) return false;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}

@@ -6,8 +6,9 @@
 import type { LambdaNode, ParameterNode, TemplateNode } from '../ast.js';
 import type { Span } from '../errors.js';
 import { newCallSite } from '../functions/registry.js';
+import { isDigits } from '../lexer/chars.js';
 import type { Facts } from './facts.js';
-import { isDigits, str } from './helpers.js';
+import { str } from './helpers.js';
 
 /** A compile-time scope: the Puppet names it declares, each with its JavaScript local. */
 export interface StaticScope {

@@ -29,6 +29,7 @@ import { assignedNames, reservedParameter } from '../ast-walk.js';
 import { hasRest, requiredCount } from '../calls.js';
 import { constantKey, isConstant, LazyConstantSlot, parameterLayout } from '../constants.js';
 import { type CallSite, newCallSite } from '../functions/registry.js';
+import { isDigits } from '../lexer/chars.js';
 import type { ParameterSet, ParameterSpec, Runtime } from '../runtime/runtime.js';
 import type { Value } from '../runtime/values.js';
 import { Evaluation, NO_SPAN } from './evaluation.js';
@@ -200,14 +201,4 @@ export interface LambdaFacts {
   readonly assigns: boolean;
   /** A parameter named as a reserved variable (`$facts`): calling the lambda fails. */
   readonly reserved: ParameterNode | undefined;
-}
-
-/** `/^\d+$/` by char codes (no regular expression to compile in a fresh process's first render). */
-function isDigits(name: string): boolean {
-  if (name.length === 0) return false;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
 }

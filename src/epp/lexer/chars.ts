@@ -22,3 +22,16 @@ export function checkNumericName(name: string, fail: (message: string) => Error)
     );
   }
 }
+
+/**
+ * Whether `name` is all digits (a match capture such as `$1`), by char codes: no regular expression to
+ * compile in a fresh process's first render. Shared by the parser, the compiler and the interpreter.
+ */
+export function isDigits(name: string): boolean {
+  if (name.length === 0) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}

@@ -10,7 +10,7 @@
  */
 import type { Node } from '../ast.js';
 import { EppSyntaxError } from '../errors.js';
-import { checkNumericName } from '../lexer/chars.js';
+import { checkNumericName, isDigits } from '../lexer/chars.js';
 import { makeToken, type Token } from '../lexer/tokens.js';
 import { ExpressionParser } from './expressions.js';
 
@@ -41,7 +41,7 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
       case 'REGEX':
         return { type: 'Regex', source: t.value, start, end };
       case 'VARIABLE':
-        if (!isDigitsOnly(t.value) && !VARIABLE_NAME.test(t.value)) {
+        if (!isDigits(t.value) && !VARIABLE_NAME.test(t.value)) {
           throw this.error(
             `Illegal variable name, The given name '${t.value}' does not conform to the naming rule /^((::)?[a-z]\\w*)*((::)?[a-z_]\\w*)$/`,
             start,
@@ -172,14 +172,6 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
 
 /** Puppet's rule for variable names (`Patterns::VAR_NAME`); `$Cap` is refused, reading or assigning. */
 const VARIABLE_NAME = /^((::)?[a-z]\w*)*((::)?[a-z_]\w*)$/;
-
-function isDigitsOnly(name: string): boolean {
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return name.length > 0;
-}
 
 function parseNumber(text: string): bigint | number {
   // By hand rather than with regexps: `0x...` hex, `0[0-7]+` octal, `[0-9]+` decimal, else a Float.
