@@ -8,6 +8,7 @@ import type { Node, ParameterNode, TemplateNode } from './ast.js';
 import { children } from './ast-walk.js';
 import { evaluatePuppet } from './epp.js';
 import { EppError, EppEvalError } from './errors.js';
+import { acceptsTemplateArgument } from './runtime/template-arguments.js';
 import { describeMismatch, PType } from './runtime/types.js';
 import type { Value } from './runtime/values.js';
 
@@ -28,7 +29,7 @@ function parameterProblem(p: ParameterNode, source: string, file: string): EppEr
   if (!(type instanceof PType) || !p.defaultValue || !isConstant(p.defaultValue)) return undefined;
   const value = evaluated(p.defaultValue, source, file);
   if (value instanceof EppError) return value;
-  if (type.isInstance(value)) return undefined;
+  if (acceptsTemplateArgument(type, value)) return undefined;
   return new EppEvalError('EPP_TYPE_MISMATCH', describeMismatch(type, value, `parameter '${p.name}'`), {
     file,
     source,

@@ -20,6 +20,7 @@ import type { HashIndex } from './hash-index.js';
 import { isInstanceMemo } from './instance-memo.js';
 import { access, splat, typeLabel } from './operators.js';
 import { everyKey } from './record-hash.js';
+import { acceptsTemplateArgument } from './template-arguments.js';
 import { describeMismatch, PType, resolveTypeName } from './types.js';
 import { DEFAULT, isHash, type PHash, PRegexp, type Value } from './values.js';
 
@@ -158,7 +159,7 @@ export class RuntimeBase {
   checkParameter(type: Value, value: Value, name: string, p: number, block?: boolean): void {
     const what = block ? `block parameter '${name}'` : `parameter '${name}'`;
     if (!(type instanceof PType)) this.fail('EPP_TYPE_MISMATCH', `the type of ${what} is not a Type`, p);
-    if (!isInstanceMemo(type, value)) {
+    if (!(block ? isInstanceMemo(type, value) : acceptsTemplateArgument(type, value))) {
       this.fail('EPP_TYPE_MISMATCH', describeMismatch(type, value, what), p);
     }
   }
