@@ -5,8 +5,11 @@
  * parameter types, and what real Puppet 7 renders for them (expected.txt, or expected_error.txt when
  * Puppet fails), with puppetlabs-stdlib and the module itself on the modulepath.
  *
- *   node scripts/epp-corpus/build.mjs MIRRORS_DIR     (needs `puppet`; MIRRORS_DIR holds owner+name/repo git dirs,
- *                                                      as the tool library's fetch leaves them)
+ *   node scripts/epp-corpus/build.mjs MIRRORS_DIR [OWNER/NAME ...]
+ *
+ * needs `puppet`; MIRRORS_DIR holds owner+name/repo git dirs, as the tool library's fetch leaves them. With
+ * module names, only those modules' folders are made again (a module added to MODULES, or one moved to a
+ * newer commit); without, the whole corpus.
  *
  * Each module keeps its licence beside its templates (LICENSE, and NOTICE.md naming the source and commit).
  * Only modules whose metadata.json says Apache-2.0 or MIT are taken.
@@ -27,6 +30,21 @@ const MODULES = [
   'voxpupuli/puppet-systemd',
   'voxpupuli/puppet-keepalived',
   'voxpupuli/puppet-chrony',
+  // Added in session 15.
+  'voxpupuli/puppet-collectd',
+  'puppetlabs/puppetlabs-docker',
+  'puppetlabs/puppetlabs-haproxy',
+  'voxpupuli/puppet-rsyslog',
+  'voxpupuli/puppet-squid',
+  'voxpupuli/puppet-nftables',
+  'voxpupuli/puppet-zabbix',
+  'puppetlabs/puppetlabs-ntp',
+  'voxpupuli/puppet-grafana',
+  'puppetlabs/puppetlabs-puppet_agent',
+  'voxpupuli/puppet-openvpn',
+  'voxpupuli/puppet-elasticsearch',
+  'voxpupuli/puppet-consul',
+  'puppetlabs/puppetlabs-tomcat',
 ];
 const STDLIB = 'puppetlabs/puppetlabs-stdlib';
 
@@ -39,21 +57,53 @@ const git = (repo, ...args) =>
     maxBuffer: 1 << 28,
   });
 
-/** A value of a Puppet type, as JSON data, for a template's parameter (undefined: leave it to its default). */
-export function synthesise(type, depth = 0) {
+/**
+ * Values for a template's parameters, as JSON data, in two variants that take different paths through it:
+ * the first gives every parameter a value (the first member of an Enum or Variant, the lower bound of an
+ * Integer range, `true`, one element per collection); the second leaves every parameter that has a default
+ * to it and gives the others the last member of an Enum or Variant, `false`, two elements per collection.
+ */
+export const VARIANTS = [
+  { suffix: '', givesDefaulted: true, pick: (list) => list[0] },
+  { suffix: '-2', givesDefaulted: false, pick: (list) => list[list.length - 1] },
+];
+
+/** Example values of the common stdlib aliases, per variant. */
+const STDLIB_EXAMPLES = {
+  'Stdlib::Port': [8080, 443],
+  'Stdlib::Port::Unprivileged': [8080, 8443],
+  'Stdlib::Absolutepath': ['/tmp/example', '/opt/other'],
+  'Stdlib::Unixpath': ['/tmp/example', '/opt/other'],
+  'Stdlib::Host': ['example.com', 'other.example.org'],
+  'Stdlib::Fqdn': ['example.com', 'other.example.org'],
+  'Stdlib::IP::Address': ['192.0.2.1', '198.51.100.7'],
+  'Stdlib::IP::Address::V4': ['192.0.2.1', '198.51.100.7'],
+  'Stdlib::IP::Address::Nosubnet': ['192.0.2.1', '198.51.100.7'],
+  'Stdlib::IP::Address::V4::Nosubnet': ['192.0.2.1', '198.51.100.7'],
+  'Stdlib::HTTPUrl': ['https://example.com/', 'http://other.example.org/path'],
+  'Stdlib::HTTPSUrl': ['https://example.com/', 'https://other.example.org/path'],
+  'Stdlib::Ensure::Service': ['running', 'stopped'],
+  'Stdlib::Filemode': ['0644', '0755'],
+};
+
+/** A value of a Puppet type, as JSON data, in variant `v` (0 or 1) of {@link VARIANTS}. */
+export function synthesise(type, depth = 0, v = 0) {
   const t = type.trim();
   const args = (s) => splitArgs(s.slice(s.indexOf('[') + 1, s.lastIndexOf(']')));
   const head = t.replace(/\[.*$/s, '');
+  const word = ['example', 'other'][v];
+  const again = (inner) => synthesise(inner, depth + 1, v);
   if (depth > 5) return 'x';
+  if (STDLIB_EXAMPLES[head]) return STDLIB_EXAMPLES[head][v];
   switch (head) {
     case 'Optional':
     case 'NotUndef':
-      return t.includes('[') ? synthesise(args(t)[0], depth + 1) : 'example';
+      return t.includes('[') ? again(args(t)[0]) : word;
     case 'Variant':
-      return synthesise(args(t)[0], depth + 1);
+      return again(VARIANTS[v].pick(args(t)));
     case 'Enum': {
-      const first = args(t)[0] ?? "'x'";
-      return first.replace(/^['"]|['"]$/g, '');
+      const member = VARIANTS[v].pick(args(t)) ?? "'x'";
+      return member.replace(/^['"]|['"]$/g, '');
     }
     case 'String':
     case 'Pattern':
@@ -61,54 +111,38 @@ export function synthesise(type, depth = 0) {
     case 'Any':
     case 'Data':
     case 'ScalarData':
-      return 'example';
+      return word;
     case 'Integer': {
       const a = t.includes('[') ? args(t) : [];
       const min = a[0] !== undefined && /^-?\d+$/.test(a[0]) ? Number(a[0]) : 1;
-      return Math.max(min, Math.min(3, a[1] !== undefined && /^-?\d+$/.test(a[1]) ? Number(a[1]) : 3));
+      const max = a[1] !== undefined && /^-?\d+$/.test(a[1]) ? Number(a[1]) : undefined;
+      return Math.max(min, Math.min(v === 0 ? 3 : 10, max ?? Number.POSITIVE_INFINITY));
     }
     case 'Float':
     case 'Numeric':
-      return 1.5;
+      return [1.5, 0.25][v];
     case 'Boolean':
-      return true;
+      return v === 0;
     case 'Array':
-    case 'Tuple':
-      return t.includes('[') ? [synthesise(args(t)[0], depth + 1)] : ['example'];
-    case 'Hash':
-      return t.includes('[') ? { key: synthesise(args(t)[1] ?? 'String', depth + 1) } : { key: 'value' };
+    case 'Tuple': {
+      const element = () => (t.includes('[') ? again(args(t)[0]) : word);
+      return v === 0 ? [element()] : [element(), element()];
+    }
+    case 'Hash': {
+      const value = () => (t.includes('[') ? again(args(t)[1] ?? 'String') : 'value');
+      return v === 0 ? { key: value() } : { key: value(), second: value() };
+    }
     case 'Struct': {
       const body = t.slice(t.indexOf('{') + 1, t.lastIndexOf('}'));
       const value = {};
       for (const entry of splitArgs(body)) {
         const m = /^\s*(?:Optional\[)?\s*['"]([^'"]+)['"]\]?\s*=>\s*(.+)$/s.exec(entry);
-        if (m) value[m[1]] = synthesise(m[2], depth + 1);
+        if (m) value[m[1]] = again(m[2]);
       }
       return value;
     }
-    case 'Stdlib::Port':
-    case 'Stdlib::Port::Unprivileged':
-      return 8080;
-    case 'Stdlib::Absolutepath':
-    case 'Stdlib::Unixpath':
-      return '/tmp/example';
-    case 'Stdlib::Host':
-    case 'Stdlib::Fqdn':
-      return 'example.com';
-    case 'Stdlib::IP::Address':
-    case 'Stdlib::IP::Address::V4':
-    case 'Stdlib::IP::Address::Nosubnet':
-    case 'Stdlib::IP::Address::V4::Nosubnet':
-      return '192.0.2.1';
-    case 'Stdlib::HTTPUrl':
-    case 'Stdlib::HTTPSUrl':
-      return 'https://example.com/';
-    case 'Stdlib::Ensure::Service':
-      return 'running';
-    case 'Stdlib::Filemode':
-      return '0644';
     default:
-      return 'example';
+      return word;
   }
 }
 
@@ -135,7 +169,8 @@ function splitArgs(text) {
   return parts;
 }
 
-function valuesFor(source) {
+/** The values of variant `v` for a template's declared parameters ({} when it declares none). */
+function valuesFor(source, v) {
   let template;
   try {
     template = parseEpp(source, { file: 'template.epp' });
@@ -144,17 +179,18 @@ function valuesFor(source) {
   }
   const values = {};
   for (const p of template.params ?? []) {
+    if (p.defaultValue && !VARIANTS[v].givesDefaulted) continue;
     const typeText = p.valueType ? source.slice(p.valueType.start, p.valueType.end) : 'Any';
-    values[p.name] = synthesise(typeText);
+    values[p.name] = synthesise(typeText, 0, v);
   }
   return values;
 }
 
-function runPuppet(dir, modulepath) {
+function runPuppet(dir, modulepath, valuesFile) {
   return new Promise((done) => {
     const child = spawn(
       'puppet',
-      ['epp', 'render', '--modulepath', modulepath, 'template.epp', '--values_file', 'values.yaml'],
+      ['epp', 'render', '--modulepath', modulepath, 'template.epp', '--values_file', valuesFile],
       { cwd: dir },
     );
     const stdout = [];
@@ -178,9 +214,11 @@ const install = (repo, name) => {
   execFileSync('sh', ['-c', `git -C ${dir} archive HEAD ${parts.join(' ')} | tar -x -C ${target}`]);
 };
 install(STDLIB, 'stdlib');
-rmSync(out, { recursive: true, force: true });
+const only = process.argv.slice(3);
+for (const repo of only) if (!MODULES.includes(repo)) throw new Error(`${repo} is not in MODULES`);
+if (only.length === 0) rmSync(out, { recursive: true, force: true });
 const jobs = [];
-for (const repo of MODULES) {
+for (const repo of only.length > 0 ? only : MODULES) {
   const metadata = JSON.parse(git(repo, 'show', 'HEAD:metadata.json').toString('utf8'));
   if (!/^(Apache-2\.0|MIT)$/.test(metadata.license)) {
     console.log(`skip ${repo}: licence ${metadata.license}`);
@@ -189,6 +227,7 @@ for (const repo of MODULES) {
   const name = metadata.name.split(/[-/]/).pop();
   install(repo, name);
   const moduleDir = join(out, repo.replace('/', '+'));
+  rmSync(moduleDir, { recursive: true, force: true });
   mkdirSync(moduleDir, { recursive: true });
   const commit = git(repo, 'rev-parse', 'HEAD').toString('utf8').trim();
   for (const licence of ['LICENSE', 'NOTICE']) {
@@ -210,29 +249,38 @@ for (const repo of MODULES) {
     const dir = join(moduleDir, file.replace(/^templates\//, '').replace(/\//g, '__'));
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'template.epp'), source);
-    const values = valuesFor(source.toString('utf8'));
-    writeFileSync(join(dir, 'values.json'), `${JSON.stringify(values, null, 2)}\n`);
-    writeFileSync(join(dir, 'values.yaml'), `${JSON.stringify(values)}\n`);
-    jobs.push(dir);
+    // The second variant only where it differs from the first (a template with parameters).
+    let previous;
+    VARIANTS.forEach(({ suffix }, v) => {
+      const values = valuesFor(source.toString('utf8'), v);
+      const text = JSON.stringify(values);
+      if (text === previous) return;
+      previous = text;
+      writeFileSync(join(dir, `values${suffix}.json`), `${JSON.stringify(values, null, 2)}\n`);
+      writeFileSync(join(dir, `values${suffix}.yaml`), `${text}\n`);
+      jobs.push({ dir, suffix });
+    });
   }
 }
 let next = 0;
 const worker = async () => {
   while (next < jobs.length) {
-    const dir = jobs[next++];
-    const r = await runPuppet(dir, modulepath);
-    rmSync(join(dir, 'values.yaml'));
-    if (r.code === 0) writeFileSync(join(dir, 'expected.txt'), r.stdout);
+    const { dir, suffix } = jobs[next++];
+    const r = await runPuppet(dir, modulepath, `values${suffix}.yaml`);
+    rmSync(join(dir, `values${suffix}.yaml`));
+    if (r.code === 0) writeFileSync(join(dir, `expected${suffix}.txt`), r.stdout);
     else {
       const line =
         r.stderr
           .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '') // ANSI colours
           .split('\n')
           .find((l) => l.startsWith('Error:') && !l.includes('Facter')) ?? 'Error: (no message)';
-      writeFileSync(join(dir, 'expected_error.txt'), `${line.replaceAll(`${dir}/`, '')}\n`);
+      writeFileSync(join(dir, `expected_error${suffix}.txt`), `${line.replaceAll(`${dir}/`, '')}\n`);
     }
   }
 };
 await Promise.all([worker(), worker()]);
 rmSync(modulepath, { recursive: true, force: true });
-console.log(`corpus: ${jobs.length} templates from ${MODULES.length} modules in ${out}`);
+console.log(
+  `corpus: ${jobs.length} renders of templates from ${(only.length > 0 ? only : MODULES).length} modules in ${out}`,
+);

@@ -2,6 +2,8 @@
 export interface CorpusCase {
   readonly name: string;
   readonly dir: string;
+  /** '' for values.json and expected*.txt, '-2' for the second variant's files. */
+  readonly suffix: string;
 }
 export interface CorpusResult {
   readonly name: string;

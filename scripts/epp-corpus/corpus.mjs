@@ -1,7 +1,8 @@
 /**
  * The corpus comparison, shared by scripts/epp-corpus/compare.mjs and test/epp/corpus.test.ts: each case
  * of test/fixtures/epp-corpus/<module>/<template>/ rendered with its values.json by the given library
- * (`renderEpp`, `fromJs`), against Puppet's expected.txt or expected_error.txt.
+ * (`renderEpp`, `fromJs`), against Puppet's expected.txt or expected_error.txt; and the same with
+ * values-2.json against expected-2.txt or expected_error-2.txt where the case has a second variant.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -17,22 +18,28 @@ export function corpusCases() {
     if (!statSync(moduleDir).isDirectory()) continue;
     for (const name of readdirSync(moduleDir).sort()) {
       const dir = join(moduleDir, name);
-      if (statSync(dir).isDirectory()) cases.push({ name: `${module}/${name}`, dir });
+      if (!statSync(dir).isDirectory()) continue;
+      // One case per values file: values.json, and values-2.json where build.mjs made a second variant.
+      for (const file of readdirSync(dir).sort()) {
+        const suffix = /^values(.*)\.json$/.exec(file)?.[1];
+        if (suffix === undefined) continue;
+        cases.push({ name: `${module}/${name}${suffix ? ` (values${suffix})` : ''}`, dir, suffix });
+      }
     }
   }
   return cases;
 }
 
 /** One case: `identical`, `both-error`, `differing`, `pantograph-error` or `puppet-error`, with a detail. */
-export function compareCase(lib, { name, dir }) {
+export function compareCase(lib, { name, dir, suffix }) {
   const source = readFileSync(join(dir, 'template.epp'), 'utf8');
   const values = lib.fromJs(
-    parseDocument(readFileSync(join(dir, 'values.json'), 'utf8'), { intAsBigInt: true }).toJS(),
+    parseDocument(readFileSync(join(dir, `values${suffix}.json`), 'utf8'), { intAsBigInt: true }).toJS(),
     {
       numbers: 'float',
     },
   );
-  const expectedFile = join(dir, 'expected.txt');
+  const expectedFile = join(dir, `expected${suffix}.txt`);
   const puppetOk = existsSync(expectedFile);
   let text;
   let error;
@@ -42,7 +49,7 @@ export function compareCase(lib, { name, dir }) {
     error = e;
   }
   if (!puppetOk) {
-    const puppet = readFileSync(join(dir, 'expected_error.txt'), 'utf8').trim();
+    const puppet = readFileSync(join(dir, `expected_error${suffix}.txt`), 'utf8').trim();
     return error
       ? { name, outcome: 'both-error', detail: puppet }
       : { name, outcome: 'puppet-error', detail: puppet };
@@ -67,7 +74,7 @@ export async function compareCorpus(lib) {
   const count = (o) => results.filter((r) => r.outcome === o).length;
   const agree = count('identical') + count('both-error');
   const figure =
-    `EPP corpus: ${results.length} real templates: ${agree} rendered identically (${count('both-error')} of them errors in both), ` +
+    `EPP corpus: ${results.length} renders of real templates: ${agree} identical (${count('both-error')} of them errors in both), ` +
     `${count('differing')} differing, ${count('pantograph-error')} Pantograph error where Puppet rendered, ` +
     `${count('puppet-error')} Puppet error where Pantograph rendered`;
   return { results, figure };

@@ -39,6 +39,6 @@ describe('EPP corpus of real templates (Puppet 7 output)', () => {
   it('prints the figure', async () => {
     const { figure } = await compareCorpus(lib);
     console.log(figure);
-    expect(figure).toMatch(/^EPP corpus: \d+ real templates/);
+    expect(figure).toMatch(/^EPP corpus: \d+ renders of real templates/);
   });
 });
