@@ -448,4 +448,6 @@ export const stringFunctions: FunctionDef[] = [
   digest('md5', 'md5'),
   digest('sha1', 'sha1'),
   digest('sha256', 'sha256'),
+  // Puppet's `digest` uses the `digest_algorithm` setting, sha256 unless configured (a template has none).
+  digest('digest', 'sha256'),
 ];
