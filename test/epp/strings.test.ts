@@ -234,6 +234,7 @@ describe('registry', () => {
         'downcase',
         'lstrip',
         'match',
+        'digest',
         'md5',
         'regsubst',
         'rstrip',
