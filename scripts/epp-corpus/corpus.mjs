@@ -44,7 +44,12 @@ export function compareCase(lib, { name, dir, suffix }) {
   let text;
   let error;
   try {
-    text = lib.renderEpp(source, values, { file: 'template.epp', baseDir: dir, strict: false });
+    text = lib.renderEpp(source, values, {
+      file: 'template.epp',
+      baseDir: dir,
+      strict: false,
+      modulePath: modulePathOf(dir),
+    });
   } catch (e) {
     error = e;
   }
@@ -67,6 +72,14 @@ export function compareCase(lib, { name, dir, suffix }) {
     outcome: 'differing',
     detail: `line ${line}: got ${JSON.stringify(printed.slice(i, i + 30))}, Puppet ${JSON.stringify(expected.slice(i, i + 30))}`,
   };
+}
+
+/** The module path of a case: its module's type aliases (`<module>/modules/<name>/types/`), one array per module. */
+const modulePaths = new Map();
+function modulePathOf(caseDir) {
+  const modules = join(caseDir, '..', 'modules');
+  if (!modulePaths.has(modules)) modulePaths.set(modules, existsSync(modules) ? [modules] : undefined);
+  return modulePaths.get(modules);
 }
 
 export async function compareCorpus(lib) {

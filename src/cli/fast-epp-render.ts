@@ -25,6 +25,7 @@ export async function fastEppRender(args: readonly string[]): Promise<number | u
       ...(values.inline !== undefined ? { inline: values.inline } : {}),
       ...(values.delimiters !== undefined ? { delimiters: values.delimiters } : {}),
       ...(values['base-dir'] !== undefined ? { baseDir: values['base-dir'] } : {}),
+      ...(values.modulepath !== undefined ? { modulepath: values.modulepath } : {}),
       strict: values['no-strict'] !== true,
     });
   } catch (e) {
@@ -44,6 +45,7 @@ function parse(args: readonly string[]) {
       'no-strict': { type: 'boolean' },
       delimiters: { type: 'string' },
       'base-dir': { type: 'string' },
+      modulepath: { type: 'string' },
     },
   });
 }

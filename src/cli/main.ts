@@ -77,6 +77,10 @@ export async function main(
     .option('--no-strict', "Puppet 7's behaviour: unknown variables warn and render empty")
     .option('--delimiters <pair>', "other tag delimiters, e.g. '[% %]'")
     .option('--base-dir <dir>', "directory that epp() calls resolve against (default: the template's)")
+    .option(
+      '--modulepath <dirs>',
+      "directories holding modules (':'-separated), for their type aliases and epp('module/file.epp')",
+    )
     .action(run(async () => (await import('./commands/epp.js')).eppRender as Action));
   epp
     .command('validate')

@@ -14,13 +14,15 @@ import {
   ReturnSignal,
 } from './functions/registry.js';
 import { canInterpret, TemplateInterpreter } from './interpreter/interpreter.js';
+import { ModulePath } from './module-path.js';
+import { nodeFs, nodePath } from './node-files.js';
 import { parsePuppet, parseTemplate } from './parser/parser.js';
 import { lineColumn } from './position.js';
 import { fromJs, valuesFromJs } from './runtime/convert.js';
 import { withTimeLimit } from './runtime/deadline.js';
 import { Runtime, type RuntimeHost, type RuntimeTemplate } from './runtime/runtime.js';
 import { setTypeTextEvaluator } from './runtime/types/names.js';
-import { inferGenericType, type PType } from './runtime/types.js';
+import { inferGenericType, PType } from './runtime/types.js';
 import { isHash, type PHash, PSensitive, type Value } from './runtime/values.js';
 
 export interface EppWarning {
@@ -59,6 +61,12 @@ export interface RenderOptions {
   readonly timeLimitMs?: number | undefined;
   /** Delimiters for templates rendered with `epp()` / `inline_epp()` from this one. */
   readonly delimiters?: readonly [string, string] | undefined;
+  /**
+   * Directories holding Puppet modules, as Puppet's `--modulepath`: a module's type aliases
+   * (`Redis::LogLevel`) and templates (`epp('redis/x.epp')`, after `baseDir`) are read from them. Pass the
+   * same array to every render: what is read is kept with it.
+   */
+  readonly modulePath?: readonly string[] | undefined;
 }
 
 /** A declared template parameter (`<%- | Type $name = default | -%>`). */
@@ -373,6 +381,18 @@ class Host implements RuntimeHost {
     this.options.onLog?.(level, message);
   }
 
+  moduleType(name: string): PType | undefined {
+    const modules = this.options.modulePath;
+    if (!modules) return undefined;
+    return ModulePath.of(modules).typeAlias(name, (text, file) => {
+      const type = evaluatePuppet(text, { file, modulePath: modules });
+      if (!(type instanceof PType)) {
+        throw new EppEvalError('EPP_UNKNOWN_TYPE', `the type alias in ${file} is not a type`);
+      }
+      return type;
+    });
+  }
+
   private currentTop: object = EMPTY_TOP;
 
   run(template: CompiledTemplate, values: PHash, scope: object, top: object, depth: number): unknown {
@@ -411,7 +431,7 @@ class Host implements RuntimeHost {
   }
 
   private diskFile(path: string): { file: string; source: string } {
-    const file = this.resolveTemplateFile(path);
+    const file = this.templateFileOnDisk(path);
     let bytes: Uint8Array;
     try {
       bytes = nodeFs().readFileSync(file);
@@ -433,6 +453,20 @@ class Host implements RuntimeHost {
     // when it declares any, are bound on top of them); a template of epp() sees the top scope only.
     const scope = Object.create(callerScope);
     return nested('inline_epp', () => this.run(template, values, scope, this.currentTop, depth));
+  }
+
+  /** `epp('x.epp')`: inside `baseDir`, else a module's template on the module path. */
+  private templateFileOnDisk(path: string): string {
+    const modules = this.options.modulePath;
+    if (!modules) return this.resolveTemplateFile(path);
+    try {
+      if (this.options.baseDir) return this.resolveTemplateFile(path);
+    } catch (e) {
+      if (!(e instanceof EppEvalError)) throw e;
+    }
+    const found = ModulePath.of(modules).templateFile(path);
+    if (!found) throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}'`);
+    return found;
   }
 
   /** `epp('x.epp')` resolves inside `baseDir` only; symlinks leading outside are refused too. */
@@ -464,29 +498,6 @@ class Host implements RuntimeHost {
     }
     return real;
   }
-}
-
-/**
- * Node's file modules, loaded when a template first reads a file: the EPP engine imports no `node:`
- * module, so that it runs in a browser as it is (there, `files` replaces `baseDir`).
- */
-function nodeFs(): typeof import('node:fs') {
-  return nodeModule('node:fs') as typeof import('node:fs');
-}
-
-function nodePath(): typeof import('node:path') {
-  return nodeModule('node:path') as typeof import('node:path');
-}
-
-function nodeModule(name: string): unknown {
-  const get = globalThis.process?.getBuiltinModule;
-  if (typeof get !== 'function') {
-    throw new EppEvalError(
-      'EPP_TEMPLATE_NOT_FOUND',
-      'epp() of a file needs Node.js here: give the files as `files` (a map of path to text) instead',
-    );
-  }
-  return get(name);
 }
 
 function asArgumentHash(args: Value, fn: string): PHash {

@@ -2,7 +2,7 @@
  * `pantograph epp render|validate|dump`: standalone EPP, compatible with `puppet epp`.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { delimiter, dirname, resolve } from 'node:path';
 import { compileEpp, type EppWarning, evaluatePuppet, parseEpp } from '../../epp/index.js';
 import { parseJsonValues } from '../../epp/json-values.js';
 import { delimitersProblem } from '../../epp/lexer/delimiters.js';
@@ -23,6 +23,8 @@ interface RenderFlags {
   readonly strict: boolean;
   readonly delimiters?: string;
   readonly baseDir?: string;
+  /** Directories holding modules, separated by `:` (`;` on Windows), as `puppet epp render --modulepath`. */
+  readonly modulepath?: string;
 }
 
 export async function eppRender(
@@ -45,11 +47,16 @@ export async function eppRender(
     const path = resolve(io.cwd, file);
     sources.push({ file, source: readTemplate(path, file), baseDir: dirname(path) });
   }
+  const modulePath = flags.modulepath
+    ?.split(delimiter)
+    .filter((dir) => dir !== '')
+    .map((dir) => resolve(io.cwd, dir));
   for (const { file, source, baseDir } of sources) {
     const template = compileEpp(source, { file, delimiters });
     const text = template.render(values, {
       strict: flags.strict,
       baseDir: flags.baseDir ? resolve(io.cwd, flags.baseDir) : baseDir,
+      modulePath,
       delimiters,
       onWarning,
       onLog,

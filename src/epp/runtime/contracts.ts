@@ -4,6 +4,7 @@
  */
 import type { SourceLocation } from '../errors.js';
 import type { FunctionRegistry } from '../functions/registry.js';
+import type { PType } from './types.js';
 import type { PHash, Value } from './values.js';
 
 /** What a Runtime needs to know of the template it runs. */
@@ -26,6 +27,8 @@ export interface RuntimeHost {
   renderFile(path: string, args: Value | undefined, depth: number): Value;
   /** Renders `inline_epp(source, args)` seeing the caller's scope. */
   renderInline(source: string, args: Value | undefined, callerScope: object, depth: number): Value;
+  /** A type alias of a module on the render's module path (`Redis::LogLevel`), or undefined. */
+  moduleType(name: string): PType | undefined;
 }
 
 /** How to compute a constant expression (type expressions mostly), made by the compiler. */

@@ -286,16 +286,37 @@ export class RuntimeBase {
   // ---------------------------------------------------------------- values
 
   type(name: string, p: number): PType {
-    const type = resolveTypeName(name);
+    const type = resolveTypeName(name) ?? this.moduleType(name, p);
     if (!type) {
       const error = new EppEvalError(
         'EPP_UNKNOWN_TYPE',
         `Resource type not found: ${name}`,
         this.location(p),
       );
-      error.hint = 'templates can use the Puppet data types (String, Integer, Array, Hash, Optional, ...)';
+      error.hint = name.includes('::')
+        ? "a module's own type: give the directory holding the module as the module path (--modulepath)"
+        : 'templates can use the Puppet data types (String, Integer, Array, Hash, Optional, ...)';
       throw error;
     }
+    return type;
+  }
+
+  /**
+   * Set while a constant is computed when it named a module's type alias: its value depends on the
+   * render's module path, so it is not shared with other templates nor kept in the slot.
+   */
+  private namedModuleType = false;
+
+  private moduleType(name: string, p: number): PType | undefined {
+    let type: PType | undefined;
+    try {
+      type = this.host.moduleType(name);
+    } catch (e) {
+      // An error in the alias's own file keeps its position there; others get the reference's.
+      if (e instanceof EppError && !e.location) e.location = this.location(p);
+      throw e;
+    }
+    if (type) this.namedModuleType = true;
     return type;
   }
 
@@ -318,7 +339,9 @@ export class RuntimeBase {
     if (slot.done) return slot.value;
     let value = sharedConstants.get(slot.key);
     if (value === undefined && !sharedConstants.has(slot.key)) {
+      this.namedModuleType = false;
       value = this.evaluate(slot.plan);
+      if (this.namedModuleType) return value;
       if (sharedConstants.size > 1000) sharedConstants.clear();
       sharedConstants.set(slot.key, value);
     }

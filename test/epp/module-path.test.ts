@@ -1,0 +1,175 @@
+/**
+ * The module path (`modulePath`, the CLI's `--modulepath`): a module's type aliases and templates, read
+ * from real module directories made in a temp dir, as `puppet epp render --modulepath` reads them. The
+ * corpus test checks the same against Puppet's output for the real modules of test/fixtures/epp-corpus.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compileEpp, EppError, renderEpp } from '../../src/epp/index.js';
+
+/** Writes files (path -> text) under a new temp dir; returns the dir. */
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'pantograph-modules-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+function failure(run: () => unknown): EppError {
+  try {
+    run();
+  } catch (e) {
+    expect(e).toBeInstanceOf(EppError);
+    return e as EppError;
+  }
+  throw new Error('expected an error');
+}
+
+const modules = tree({
+  'redis/types/loglevel.pp': [
+    '# @summary Log levels',
+    "type Redis::LogLevel = Enum['debug', 'notice'] # the two we use",
+    '',
+  ].join('\n'),
+  'redis/types/settings/port.pp': 'type Redis::Settings::Port = Integer[1, 65535]\n',
+  'redis/types/tree.pp': 'type Redis::Tree = Variant[String, Array[Redis::Tree]]\n',
+  'redis/types/wrong.pp': 'type Redis::Other = String\n',
+  'redis/types/broken.pp': 'type Redis::Broken = Enum[\n  $nope\n]\n',
+  'redis/types/nothing.pp': '# no declaration\n',
+  'redis/templates/part.epp': '<%- | Redis::LogLevel $level | -%>level=<%= $level %>',
+  'web/types/listen.pp':
+    'type Web::Listen = Struct[{port => Redis::Settings::Port, level => Redis::LogLevel}]\n',
+});
+const modulePath = [modules];
+const render = (source: string, values: Record<string, unknown>, options = {}) =>
+  renderEpp(source, values, { file: 't.epp', modulePath, ...options });
+
+describe('module path: type aliases', () => {
+  it("checks parameters against a module's alias, nested paths and other modules' aliases", () => {
+    expect(render('<%- | Redis::LogLevel $l | -%><%= $l %>', { l: 'notice' })).toBe('notice');
+    expect(render('<%- | Redis::Settings::Port $p | -%><%= $p %>', { p: 6379 })).toBe('6379');
+    expect(render('<%- | Web::Listen $w | -%><%= $w %>', { w: { port: 1, level: 'debug' } })).toBe(
+      '{port => 1, level => debug}',
+    );
+    // Names are case-insensitive, as Puppet's; `=~` and type values see aliases too.
+    expect(render("<%= 'debug' =~ REDIS::loglevel %>|<%= 7 =~ Redis::LogLevel %>", {})).toBe('true|false');
+  });
+
+  it('refuses a value that is not of the alias, naming it, at the parameter', () => {
+    const e = failure(() => render('<%- | Redis::LogLevel $l | -%><%= $l %>', { l: 'loud' }));
+    expect(e.code).toBe('EPP_TYPE_MISMATCH');
+    expect(e.message).toContain("parameter 'l'");
+    expect(e.message).toContain('Redis::LogLevel');
+    expect(e.line).toBe(1);
+    expect(e.column).toBe(7);
+  });
+
+  it('lets an alias refer to itself', () => {
+    const source = '<%- | Redis::Tree $t | -%><%= $t %>';
+    expect(render(source, { t: ['a', ['b', ['c']]] })).toBe('[a, [b, [c]]]');
+    expect(failure(() => render(source, { t: ['a', [1]] })).code).toBe('EPP_TYPE_MISMATCH');
+  });
+
+  it('renders the same in both tiers (interpreted first renders, compiled after)', () => {
+    const template = compileEpp('<%- | Array[Redis::LogLevel] $ls | -%><%= $ls.join(",") %>');
+    for (let i = 0; i < 4; i++) {
+      expect(template.render({ ls: ['debug', 'notice'] }, { modulePath })).toBe('debug,notice');
+      expect(() => template.render({ ls: ['x'] }, { modulePath })).toThrow(/Redis::LogLevel/);
+    }
+  });
+
+  it("keeps each render's module path: an alias is not shared with renders that have another or none", () => {
+    const other = [tree({ 'redis/types/loglevel.pp': 'type Redis::LogLevel = Integer\n' })];
+    const source = '<%- | Redis::LogLevel $l | -%><%= $l %>';
+    for (let i = 0; i < 3; i++) {
+      expect(render(source, { l: 'debug' })).toBe('debug');
+      expect(render(source, { l: 3 }, { modulePath: other })).toBe('3');
+      expect(failure(() => render(source, { l: 'debug' }, { modulePath: other })).code).toBe(
+        'EPP_TYPE_MISMATCH',
+      );
+      const unknown = failure(() => renderEpp(source, { l: 'debug' }, { file: 't.epp' }));
+      expect(unknown.code).toBe('EPP_UNKNOWN_TYPE');
+      expect(unknown.hint).toContain('--modulepath');
+    }
+  });
+
+  it('reports a broken alias file at its own line, and files that declare another type or none', () => {
+    const broken = failure(() => render('<%- | Redis::Broken $b | -%>x', { b: 'x' }));
+    expect(broken.location?.file).toBe(join(modules, 'redis/types/broken.pp'));
+    expect(broken.line).toBe(2);
+    const wrong = failure(() => render('<%- | Redis::Wrong $w | -%>x', { w: 'x' }));
+    expect(wrong.message).toContain('declares the type Redis::Other, not Redis::Wrong');
+    expect(wrong.line).toBe(1); // the reference in the template
+    const nothing = failure(() => render('<%- | Redis::Nothing $n | -%>x', { n: 'x' }));
+    expect(nothing.message).toContain('does not declare a type alias');
+  });
+
+  it("reads nothing outside a module's types/: a symlink out and names that are no paths stay unknown", () => {
+    const outside = tree({ 'secret.pp': 'type Evil::Link = String\n' });
+    const evil = tree({});
+    mkdirSync(join(evil, 'evil', 'types'), { recursive: true });
+    symlinkSync(join(outside, 'secret.pp'), join(evil, 'evil', 'types', 'link.pp'));
+    const e = failure(() =>
+      renderEpp('<%- | Evil::Link $x | -%>x', { x: 'y' }, { file: 't.epp', modulePath: [evil] }),
+    );
+    expect(e.code).toBe('EPP_UNKNOWN_TYPE');
+    expect(failure(() => render('<%- | Redis $x | -%>x', { x: 'y' })).code).toBe('EPP_UNKNOWN_TYPE');
+  });
+});
+
+describe('module path: epp() of a module template', () => {
+  it("renders `epp('<module>/<file>')` from the module's templates/, after baseDir", () => {
+    expect(render("<%= epp('redis/part.epp', { level => 'debug' }) %>", {})).toBe('level=debug');
+    const base = tree({ 'redis/part.epp': 'from baseDir' });
+    expect(render("<%= epp('redis/part.epp') %>", {}, { baseDir: base })).toBe('from baseDir');
+    expect(render("<%= epp('redis/part.epp', { level => 'notice' }) %>", {}, { baseDir: tree({}) })).toBe(
+      'level=notice',
+    );
+  });
+
+  it('refuses paths leading out of templates/', () => {
+    for (const path of ['redis/../redis/types/loglevel.pp', 'redis/../../x.epp', '../redis/part.epp']) {
+      expect(failure(() => render(`<%= epp('${path}') %>`, {})).code).toBe('EPP_TEMPLATE_NOT_FOUND');
+    }
+  });
+});
+
+describe('pantograph epp render --modulepath (built CLI)', () => {
+  const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
+  const dir = tree({
+    't.epp': '<%- | Redis::LogLevel $l | -%><%= $l %> <%= epp("redis/part.epp", {level => $l}) %>',
+  });
+
+  it("reads the modules' aliases and templates, and says what to do without them", () => {
+    const ok = spawnSync(
+      process.execPath,
+      [
+        bin,
+        'epp',
+        'render',
+        '--modulepath',
+        `/nonexistent:${modules}`,
+        '--values',
+        "{l => 'debug'}",
+        't.epp',
+      ],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    expect(ok.stderr).toBe('');
+    expect(ok.stdout).toBe('debug level=debug\n');
+    const without = spawnSync(
+      process.execPath,
+      [bin, 'epp', 'render', '--values', "{l => 'debug'}", 't.epp'],
+      { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
+    );
+    expect(without.status).toBe(1);
+    expect(without.stdout).toBe('');
+    expect(without.stderr).toContain('t.epp:1:7: error: Resource type not found: Redis::LogLevel');
+    expect(without.stderr).toContain('--modulepath');
+  });
+});
