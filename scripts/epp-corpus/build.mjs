@@ -12,7 +12,8 @@
  * newer commit); without, the whole corpus.
  *
  * Each module keeps its licence beside its templates (LICENSE, and NOTICE.md naming the source and commit),
- * and its type aliases (`modules/<name>/types/`), which the corpus test gives Pantograph as its module path.
+ * and its type aliases and Puppet functions (`modules/<name>/types/`, `functions/`), which the corpus test
+ * gives Pantograph as its module path.
  * Only modules whose metadata.json says Apache-2.0 or MIT are taken.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -241,12 +242,15 @@ for (const repo of only.length > 0 ? only : MODULES) {
     `Templates of https://github.com/${repo} at ${commit} (${metadata.license}), copied unchanged for the EPP\n` +
       `corpus test; expected outputs made by Puppet 7 with puppetlabs-stdlib ${JSON.parse(git(STDLIB, 'show', 'HEAD:metadata.json').toString('utf8')).version}.\n`,
   );
-  // The module's type aliases, for Pantograph's module path (corpus.mjs): Puppet had the whole module.
-  if (git(repo, 'ls-tree', '--name-only', 'HEAD').toString('utf8').split('\n').includes('types')) {
+  // The module's type aliases and Puppet functions, for Pantograph's module path (corpus.mjs): Puppet
+  // had the whole module.
+  const top = git(repo, 'ls-tree', '--name-only', 'HEAD').toString('utf8').split('\n');
+  const code = ['types', 'functions'].filter((part) => top.includes(part));
+  if (code.length > 0) {
     const target = join(moduleDir, 'modules', name);
     mkdirSync(target, { recursive: true });
     const dir = join(mirrors, repo.replace('/', '+'), 'repo');
-    execFileSync('sh', ['-c', `git -C ${dir} archive HEAD types | tar -x -C ${target}`]);
+    execFileSync('sh', ['-c', `git -C ${dir} archive HEAD ${code.join(' ')} | tar -x -C ${target}`]);
   }
   const files = git(repo, 'ls-tree', '-r', '--name-only', 'HEAD')
     .toString('utf8')

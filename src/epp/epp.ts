@@ -2,19 +2,21 @@
  * The EPP facade: parse, compile (cached by content) and render templates, and evaluate Puppet code.
  */
 import { decodeUtf8 } from '../shared/text-file.js';
-import type { TemplateNode } from './ast.js';
+import type { ParameterNode, TemplateNode } from './ast.js';
 import { type CompiledCode, compileTemplate } from './compiler/compiler.js';
 import { EppError, EppEvalError, type SourceLocation } from './errors.js';
+import { argumentMismatch } from './functions/arguments.js';
 import { coreFunctions } from './functions/index.js';
 import {
   BreakSignal,
+  defineFunction,
   type FunctionDef,
   type FunctionRegistry,
   NextSignal,
   ReturnSignal,
 } from './functions/registry.js';
 import { canInterpret, TemplateInterpreter } from './interpreter/interpreter.js';
-import { ModulePath } from './module-path.js';
+import { FUNCTION_ARGUMENTS, ModulePath, type PuppetFunctionSource } from './module-path.js';
 import { nodeFs, nodePath } from './node-files.js';
 import { parsePuppet, parseTemplate } from './parser/parser.js';
 import { lineColumn } from './position.js';
@@ -22,7 +24,7 @@ import { fromJs, valuesFromJs } from './runtime/convert.js';
 import { withTimeLimit } from './runtime/deadline.js';
 import { Runtime, type RuntimeHost, type RuntimeTemplate } from './runtime/runtime.js';
 import { setTypeTextEvaluator } from './runtime/types/names.js';
-import { inferGenericType, PType } from './runtime/types.js';
+import { describeMismatch, inferGenericType, PType } from './runtime/types.js';
 import { isHash, type PHash, PSensitive, type Value } from './runtime/values.js';
 
 export interface EppWarning {
@@ -381,6 +383,72 @@ class Host implements RuntimeHost {
     this.options.onLog?.(level, message);
   }
 
+  /** The module functions this host has called, made from their source once per host. */
+  private readonly moduleFunctions = new Map<string, FunctionDef>();
+
+  moduleFunction(name: string): FunctionDef | undefined {
+    const modules = this.options.modulePath;
+    if (!modules) return undefined;
+    let def = this.moduleFunctions.get(name);
+    if (!def) {
+      const source = ModulePath.of(modules).puppetFunction(name);
+      if (!source) return undefined;
+      def = this.puppetFunction(source, modules);
+      this.moduleFunctions.set(name, def);
+    }
+    return def;
+  }
+
+  /**
+   * A function written in Puppet: its body runs as a lambda given the arguments (`with(*args) |...|`), so
+   * its parameters are bound as a lambda's; it sees its parameters and the top scope only, and `return(v)`
+   * gives `v`. The number and types of the arguments are checked first, at the call (Puppet's messages:
+   * `'demo::twice' parameter 'x' expects an Integer value`), and the declared return type after.
+   */
+  private puppetFunction(source: PuppetFunctionSource, modules: readonly string[]): FunctionDef {
+    const options = this.options;
+    const common = { file: source.file, modulePath: modules, functions: options.functions };
+    const params = functionParameters(source);
+    const typeOf = (param: ParameterNode): PType | undefined => {
+      if (!param.valueType) return undefined;
+      const type = evaluatePuppet(source.lambda.slice(param.valueType.start, param.valueType.end), common);
+      return type instanceof PType ? type : undefined;
+    };
+    const types = new Map<ParameterNode, PType | undefined>();
+    const required = params.filter((p) => !p.defaultValue && !p.captureRest).length;
+    const rest = params.some((p) => p.captureRest);
+    return defineFunction(
+      source.name,
+      required,
+      rest ? Number.POSITIVE_INFINITY : params.length,
+      (ctx, args) => {
+        args.forEach((arg, i) => {
+          const param = params[Math.min(i, params.length - 1)]!;
+          if (!types.has(param)) types.set(param, typeOf(param));
+          const type = types.get(param);
+          if (type && !type.isInstance(arg)) throw argumentMismatch(source.name, param.name, type, arg);
+        });
+        const value = evaluatePuppet(source.lambda, {
+          ...common,
+          strict: ctx.strict,
+          topScope: options.topScope,
+          onWarning: options.onWarning,
+          onLog: options.onLog,
+          variables: new Map([[FUNCTION_ARGUMENTS, args]]),
+        });
+        if (source.returnType === undefined) return value;
+        const type = evaluatePuppet(source.returnType, common);
+        if (type instanceof PType && !type.isInstance(value)) {
+          throw new EppEvalError(
+            'EPP_TYPE_MISMATCH',
+            describeMismatch(type, value, `value returned from function '${source.name}'`),
+          );
+        }
+        return value;
+      },
+    );
+  }
+
   moduleType(name: string): PType | undefined {
     const modules = this.options.modulePath;
     if (!modules) return undefined;
@@ -498,6 +566,12 @@ class Host implements RuntimeHost {
     }
     return real;
   }
+}
+
+/** The parameters of a module's Puppet function: those of the lambda its source was made into. */
+function functionParameters(source: PuppetFunctionSource): readonly ParameterNode[] {
+  const [call] = parsePuppet(source.lambda, { file: source.file }).body;
+  return call?.type === 'Call' && call.lambda ? call.lambda.params : [];
 }
 
 function asArgumentHash(args: Value, fn: string): PHash {

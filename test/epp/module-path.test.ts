@@ -44,6 +44,27 @@ const modules = tree({
   'redis/templates/part.epp': '<%- | Redis::LogLevel $level | -%>level=<%= $level %>',
   'web/types/listen.pp':
     'type Web::Listen = Struct[{port => Redis::Settings::Port, level => Redis::LogLevel}]\n',
+  'demo/functions/twice.pp': [
+    '# @summary doubles',
+    'function demo::twice(',
+    '  Integer $x,',
+    '  Integer $by = 2, # a comment with ) and {',
+    ') >> Integer {',
+    '  if $x < 0 { return(0) }',
+    '  $x * $by',
+    '}',
+    '',
+  ].join('\n'),
+  'demo/functions/sub/greet.pp': [
+    'function demo::sub::greet(String $name, Optional[String] $title = undef) >> String {',
+    '  $t = $title ? { undef => \'\', default => "${title} " }',
+    '  "Hello ${t}${name}: ${demo::twice(3)}"',
+    '}',
+  ].join('\n'),
+  'demo/functions/bad_return.pp': 'function demo::bad_return() >> String {\n  42\n}\n',
+  'demo/functions/untyped.pp': 'function demo::untyped($a, *$rest) {\n  [$a, $rest]\n}\n',
+  'demo/functions/broken.pp': 'function demo::broken() {\n  1 +\n}\n',
+  'demo/functions/misnamed.pp': 'function demo::other() { 1 }\n',
 });
 const modulePath = [modules];
 const render = (source: string, values: Record<string, unknown>, options = {}) =>
@@ -119,6 +140,51 @@ describe('module path: type aliases', () => {
     );
     expect(e.code).toBe('EPP_UNKNOWN_TYPE');
     expect(failure(() => render('<%- | Redis $x | -%>x', { x: 'y' })).code).toBe('EPP_UNKNOWN_TYPE');
+  });
+});
+
+// The outputs and refusals below are what `puppet epp render --modulepath` gives for the same module.
+describe('module path: functions written in Puppet', () => {
+  it('calls them with defaults, return(), nested calls and captured rest, also from lambdas and call()', () => {
+    expect(render('<%= demo::twice(4) %>|<%= demo::twice(4, 3) %>|<%= demo::twice(-1) %>', {})).toBe(
+      '8|12|0',
+    );
+    expect(render("<%= demo::sub::greet('Ann') %>|<%= demo::sub::greet('Bob', 'Dr') %>", {})).toBe(
+      'Hello Ann: 6|Hello Dr Bob: 6',
+    );
+    expect(render("<%= demo::untyped(1, 2, 3) %>|<%= demo::untyped('x') %>", {})).toBe('[1, [2, 3]]|[x, []]');
+    const template = compileEpp("<%= [1, 2].map |$v| { demo::twice($v) } %>|<%= call('demo::twice', 5) %>");
+    for (let i = 0; i < 4; i++) expect(template.render({}, { modulePath })).toBe('[2, 4]|10');
+  });
+
+  it('checks the arguments at the call and the declared return type, as Puppet words them', () => {
+    const wrongType = failure(() => render("<%= demo::twice('x') %>", {}));
+    expect(wrongType.message).toBe("'demo::twice' parameter 'x' expects an Integer value, got String");
+    expect([wrongType.line, wrongType.column]).toEqual([1, 5]);
+    expect(failure(() => render('<%= demo::twice() %>', {})).message).toBe(
+      "'demo::twice' expects between 1 and 2 arguments, got 0",
+    );
+    expect(failure(() => render('<%= demo::bad_return() %>', {})).message).toBe(
+      "value returned from function 'demo::bad_return' expects a String value, got Integer",
+    );
+  });
+
+  it('reports a broken function in its file, and leaves unknown the ones no file defines', () => {
+    const broken = failure(() => render('<%= demo::broken() %>', {}));
+    expect(broken.location?.file).toBe(join(modules, 'demo/functions/broken.pp'));
+    expect(failure(() => render('<%= demo::misnamed() %>', {})).message).toContain(
+      'defines the function demo::other, not demo::misnamed',
+    );
+    for (const source of ['<%= demo::nope() %>', '<%= demo::twice(1) %>']) {
+      const unknown = failure(() =>
+        renderEpp(
+          source,
+          {},
+          { file: 't.epp', modulePath: source.includes('nope') ? modulePath : undefined },
+        ),
+      );
+      expect(unknown.code).toBe('EPP_UNKNOWN_FUNCTION');
+    }
   });
 });
 

@@ -3,7 +3,7 @@
  * constants and parameter sets the compiler and the interpreter hand it, and the markers of absent values.
  */
 import type { SourceLocation } from '../errors.js';
-import type { FunctionRegistry } from '../functions/registry.js';
+import type { FunctionDef, FunctionRegistry } from '../functions/registry.js';
 import type { PType } from './types.js';
 import type { PHash, Value } from './values.js';
 
@@ -29,6 +29,8 @@ export interface RuntimeHost {
   renderInline(source: string, args: Value | undefined, callerScope: object, depth: number): Value;
   /** A type alias of a module on the render's module path (`Redis::LogLevel`), or undefined. */
   moduleType(name: string): PType | undefined;
+  /** A function written in Puppet by a module on the render's module path (`collectd::indent`). */
+  moduleFunction(name: string): FunctionDef | undefined;
 }
 
 /** How to compute a constant expression (type expressions mostly), made by the compiler. */

@@ -431,7 +431,8 @@ export class Runtime extends RuntimeBase implements CallContext {
     view: (() => object) | undefined,
     site?: CallSite,
   ): Value {
-    const def = site ? this.functions.resolve(site, name) : this.functions.get(name);
+    const def =
+      (site ? this.functions.resolve(site, name) : this.functions.get(name)) ?? this.moduleFunction(name);
     if (!def) {
       const error = new EppEvalError('EPP_UNKNOWN_FUNCTION', `Unknown function: '${name}'`, this.location(p));
       const suggestion = didYouMean(name, this.host.functions.names());
@@ -508,8 +509,13 @@ export class Runtime extends RuntimeBase implements CallContext {
     return this.host.renderInline(source, args, this.scope ?? this.topScope, this.depth + 1);
   }
 
+  /** A module's function written in Puppet (`collectd::indent`), when the render has a module path. */
+  private moduleFunction(name: string): FunctionDef | undefined {
+    return name.includes('::') ? this.host.moduleFunction(name) : undefined;
+  }
+
   callFunction(name: string, args: Value[], block: Lambda | undefined): Value {
-    const def = this.functions.get(name);
+    const def = this.functions.get(name) ?? this.moduleFunction(name);
     if (!def) throw new EppEvalError('EPP_UNKNOWN_FUNCTION', `Unknown function '${name}'`);
     return invoke(def, this, args, block);
   }
