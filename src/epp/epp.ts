@@ -1,31 +1,29 @@
 /**
  * The EPP facade: parse, compile (cached by content) and render templates, and evaluate Puppet code.
  */
-import { decodeUtf8 } from '../shared/text-file.js';
-import type { ParameterNode, TemplateNode } from './ast.js';
+import type { TemplateNode } from './ast.js';
 import { type CompiledCode, compileTemplate } from './compiler/compiler.js';
 import { EppError, EppEvalError, type SourceLocation } from './errors.js';
-import { argumentMismatch } from './functions/arguments.js';
 import { coreFunctions } from './functions/index.js';
 import {
   BreakSignal,
-  defineFunction,
   type FunctionDef,
   type FunctionRegistry,
   NextSignal,
   ReturnSignal,
 } from './functions/registry.js';
 import { canInterpret, TemplateInterpreter } from './interpreter/interpreter.js';
-import { FUNCTION_ARGUMENTS, ModulePath, type PuppetFunctionSource } from './module-path.js';
-import { nodeFs, nodePath } from './node-files.js';
+import { puppetFunction } from './module-functions.js';
+import { ModulePath } from './module-path.js';
 import { parsePuppet, parseTemplate } from './parser/parser.js';
 import { lineColumn } from './position.js';
 import { fromJs, valuesFromJs } from './runtime/convert.js';
 import { withTimeLimit } from './runtime/deadline.js';
 import { Runtime, type RuntimeHost, type RuntimeTemplate } from './runtime/runtime.js';
 import { setTypeTextEvaluator } from './runtime/types/names.js';
-import { describeMismatch, inferGenericType, PType } from './runtime/types.js';
+import { inferGenericType, PType } from './runtime/types.js';
 import { isHash, type PHash, PSensitive, type Value } from './runtime/values.js';
+import { readTemplateFile } from './template-files.js';
 
 export interface EppWarning {
   readonly code: string;
@@ -65,8 +63,9 @@ export interface RenderOptions {
   readonly delimiters?: readonly [string, string] | undefined;
   /**
    * Directories holding Puppet modules, as Puppet's `--modulepath`: a module's type aliases
-   * (`Redis::LogLevel`) and templates (`epp('redis/x.epp')`, after `baseDir`) are read from them. Pass the
-   * same array to every render: what is read is kept with it.
+   * (`Redis::LogLevel`), functions written in Puppet (`redis::format()`) and templates
+   * (`epp('redis/x.epp')`, after `baseDir`) are read from them. Pass the same array to every render: what
+   * is read is kept with it.
    */
   readonly modulePath?: readonly string[] | undefined;
 }
@@ -393,60 +392,10 @@ class Host implements RuntimeHost {
     if (!def) {
       const source = ModulePath.of(modules).puppetFunction(name);
       if (!source) return undefined;
-      def = this.puppetFunction(source, modules);
+      def = puppetFunction(source, modules, this.options);
       this.moduleFunctions.set(name, def);
     }
     return def;
-  }
-
-  /**
-   * A function written in Puppet: its body runs as a lambda given the arguments (`with(*args) |...|`), so
-   * its parameters are bound as a lambda's; it sees its parameters and the top scope only, and `return(v)`
-   * gives `v`. The number and types of the arguments are checked first, at the call (Puppet's messages:
-   * `'demo::twice' parameter 'x' expects an Integer value`), and the declared return type after.
-   */
-  private puppetFunction(source: PuppetFunctionSource, modules: readonly string[]): FunctionDef {
-    const options = this.options;
-    const common = { file: source.file, modulePath: modules, functions: options.functions };
-    const params = functionParameters(source);
-    const typeOf = (param: ParameterNode): PType | undefined => {
-      if (!param.valueType) return undefined;
-      const type = evaluatePuppet(source.lambda.slice(param.valueType.start, param.valueType.end), common);
-      return type instanceof PType ? type : undefined;
-    };
-    const types = new Map<ParameterNode, PType | undefined>();
-    const required = params.filter((p) => !p.defaultValue && !p.captureRest).length;
-    const rest = params.some((p) => p.captureRest);
-    return defineFunction(
-      source.name,
-      required,
-      rest ? Number.POSITIVE_INFINITY : params.length,
-      (ctx, args) => {
-        args.forEach((arg, i) => {
-          const param = params[Math.min(i, params.length - 1)]!;
-          if (!types.has(param)) types.set(param, typeOf(param));
-          const type = types.get(param);
-          if (type && !type.isInstance(arg)) throw argumentMismatch(source.name, param.name, type, arg);
-        });
-        const value = evaluatePuppet(source.lambda, {
-          ...common,
-          strict: ctx.strict,
-          topScope: options.topScope,
-          onWarning: options.onWarning,
-          onLog: options.onLog,
-          variables: new Map([[FUNCTION_ARGUMENTS, args]]),
-        });
-        if (source.returnType === undefined) return value;
-        const type = evaluatePuppet(source.returnType, common);
-        if (type instanceof PType && !type.isInstance(value)) {
-          throw new EppEvalError(
-            'EPP_TYPE_MISMATCH',
-            describeMismatch(type, value, `value returned from function '${source.name}'`),
-          );
-        }
-        return value;
-      },
-    );
   }
 
   moduleType(name: string): PType | undefined {
@@ -479,39 +428,12 @@ class Host implements RuntimeHost {
   }
 
   renderFile(path: string, args: Value | undefined, depth: number): Value {
-    const { file, source } = this.options.files ? this.memoryFile(path) : this.diskFile(path);
+    const { file, source } = readTemplateFile(path, this.options);
     const template = compileEpp(source, { file, delimiters: this.options.delimiters });
     const values = args === undefined ? new Map() : asArgumentHash(args, 'epp');
     // A file template sees the global scope only, plus its arguments.
     const scope = template.dynamicScope(this.currentTop);
     return nested('epp', () => this.run(template, values, scope, this.currentTop, depth));
-  }
-
-  /** `epp('x.epp')` from the in-memory files: a plain relative POSIX path, no `..`. */
-  private memoryFile(path: string): { file: string; source: string } {
-    const clean = path.replace(/^(\.\/)+/, '');
-    const parts = clean.split('/');
-    const files = this.options.files!;
-    if (clean.startsWith('/') || parts.some((p) => p === '..' || p === '') || !Object.hasOwn(files, clean)) {
-      throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}'`);
-    }
-    return { file: clean, source: files[clean]! };
-  }
-
-  private diskFile(path: string): { file: string; source: string } {
-    const file = this.templateFileOnDisk(path);
-    let bytes: Uint8Array;
-    try {
-      bytes = nodeFs().readFileSync(file);
-    } catch {
-      throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}'`);
-    }
-    const decoded = decodeUtf8(bytes);
-    if ('problem' in decoded) {
-      const { message, hint } = decoded.problem;
-      throw new EppEvalError('EPP_ENCODING', `template '${path}' ${message}`, undefined, hint);
-    }
-    return { file, source: decoded.text };
   }
 
   renderInline(source: string, args: Value | undefined, callerScope: object, depth: number): Value {
@@ -522,56 +444,6 @@ class Host implements RuntimeHost {
     const scope = Object.create(callerScope);
     return nested('inline_epp', () => this.run(template, values, scope, this.currentTop, depth));
   }
-
-  /** `epp('x.epp')`: inside `baseDir`, else a module's template on the module path. */
-  private templateFileOnDisk(path: string): string {
-    const modules = this.options.modulePath;
-    if (!modules) return this.resolveTemplateFile(path);
-    try {
-      if (this.options.baseDir) return this.resolveTemplateFile(path);
-    } catch (e) {
-      if (!(e instanceof EppEvalError)) throw e;
-    }
-    const found = ModulePath.of(modules).templateFile(path);
-    if (!found) throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}'`);
-    return found;
-  }
-
-  /** `epp('x.epp')` resolves inside `baseDir` only; symlinks leading outside are refused too. */
-  private resolveTemplateFile(path: string): string {
-    const base = this.options.baseDir;
-    if (!base) throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}'`);
-    const { isAbsolute, relative, resolve, sep } = nodePath();
-    if (isAbsolute(path)) {
-      throw new EppEvalError(
-        'EPP_TEMPLATE_NOT_FOUND',
-        `Could not find template '${path}': absolute paths are not allowed`,
-      );
-    }
-    const candidate = resolve(base, path);
-    let real: string;
-    let realBase: string;
-    try {
-      realBase = nodeFs().realpathSync(base);
-      real = nodeFs().realpathSync(candidate);
-    } catch {
-      throw new EppEvalError('EPP_TEMPLATE_NOT_FOUND', `Could not find template '${path}'`);
-    }
-    const rel = relative(realBase, real);
-    if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) {
-      throw new EppEvalError(
-        'EPP_TEMPLATE_NOT_FOUND',
-        `Could not find template '${path}': it is outside ${base}`,
-      );
-    }
-    return real;
-  }
-}
-
-/** The parameters of a module's Puppet function: those of the lambda its source was made into. */
-function functionParameters(source: PuppetFunctionSource): readonly ParameterNode[] {
-  const [call] = parsePuppet(source.lambda, { file: source.file }).body;
-  return call?.type === 'Call' && call.lambda ? call.lambda.params : [];
 }
 
 function asArgumentHash(args: Value, fn: string): PHash {
