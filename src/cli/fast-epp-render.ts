@@ -26,6 +26,7 @@ export async function fastEppRender(args: readonly string[]): Promise<number | u
       ...(values.delimiters !== undefined ? { delimiters: values.delimiters } : {}),
       ...(values['base-dir'] !== undefined ? { baseDir: values['base-dir'] } : {}),
       ...(values.modulepath !== undefined ? { modulepath: values.modulepath } : {}),
+      ...(values.facts !== undefined ? { facts: values.facts } : {}),
       strict: values['no-strict'] !== true,
     });
   } catch (e) {
@@ -46,6 +47,7 @@ function parse(args: readonly string[]) {
       delimiters: { type: 'string' },
       'base-dir': { type: 'string' },
       modulepath: { type: 'string' },
+      facts: { type: 'string' },
     },
   });
 }

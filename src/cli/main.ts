@@ -81,6 +81,7 @@ export async function main(
       '--modulepath <dirs>',
       "directories holding modules (':'-separated), for their type aliases and epp('module/file.epp')",
     )
+    .option('--facts <file>', 'a .json or .yaml file of facts: $facts, and each fact a top-scope variable')
     .action(run(async () => (await import('./commands/epp.js')).eppRender as Action));
   epp
     .command('validate')

@@ -190,6 +190,27 @@ describe('pantograph epp render (built CLI)', () => {
     );
   });
 
+  it('gives --facts as $facts and as top-scope variables, as puppet epp render --facts does', () => {
+    // What Puppet 7 prints for the same template and facts file (its own machine facts aside).
+    writeFileSync(join(dir, 'facts.yaml'), 'os:\n  family: Debian\ncustom: x\nnum: 3\n');
+    writeFileSync(join(dir, 'facts.json'), '{"custom": "json"}');
+    writeFileSync(
+      join(dir, 'f.epp'),
+      "<%- | $a | -%><%= $facts['custom'] %>|<%= $::custom %>|<%= $custom %>|<%= $facts['os']['family'] %>|<%= $facts['num'] + $a %>",
+    );
+    const yaml = run(['epp', 'render', 'f.epp', '--facts', 'facts.yaml', '--values', '{a => 1}'], dir);
+    expect(yaml.stdout).toBe('x|x|x|Debian|4\n');
+    const json = run(['epp', 'render', '-e', "<%= $facts['custom'] %>", '--facts', 'facts.json'], dir);
+    expect(json.stdout).toBe('json\n');
+    expectRefused(
+      ['epp', 'render', 'f.epp', '--facts', 'nope.yaml'],
+      dir,
+      'cannot read facts file nope.yaml',
+    );
+    writeFileSync(join(dir, 'list.yaml'), '- 1\n');
+    expectRefused(['epp', 'render', 'f.epp', '--facts', 'list.yaml'], dir, 'list.yaml');
+  });
+
   it('reads Integers exactly beyond 2^53 and tells 2 from 2.0 in values files and --values', () => {
     writeFileSync(
       join(dir, 'n.epp'),

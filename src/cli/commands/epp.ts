@@ -25,6 +25,8 @@ interface RenderFlags {
   readonly baseDir?: string;
   /** Directories holding modules, separated by `:` (`;` on Windows), as `puppet epp render --modulepath`. */
   readonly modulepath?: string;
+  /** A .json or YAML file of facts: `$facts`, and each fact a top-scope variable, as `puppet epp render --facts`. */
+  readonly facts?: string;
 }
 
 export async function eppRender(
@@ -38,6 +40,7 @@ export async function eppRender(
   }
   const delimiters = parseDelimiters(flags.delimiters);
   const values = await loadValues(io, flags);
+  const topScope = flags.facts === undefined ? undefined : await loadFacts(io, flags.facts);
   const onWarning = (w: EppWarning) => io.err(`${w.where ? `${w.where}: ` : ''}warning: ${w.message}\n`);
   const onLog = (level: string, message: string) =>
     io.out(`${level === 'notice' ? 'Notice' : level}: ${message}\n`);
@@ -57,6 +60,7 @@ export async function eppRender(
       strict: flags.strict,
       baseDir: flags.baseDir ? resolve(io.cwd, flags.baseDir) : baseDir,
       modulePath,
+      topScope,
       delimiters,
       onWarning,
       onLog,
@@ -166,18 +170,7 @@ function parseDelimiters(text: string | undefined): readonly [string, string] | 
 async function loadValues(io: Io, flags: RenderFlags): Promise<PHash> {
   const values: PHash = new Map();
   if (flags.valuesFile !== undefined) {
-    const path = resolve(io.cwd, flags.valuesFile);
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      throw new UsageError(`cannot read values file ${flags.valuesFile}`);
-    }
-    const data = /\.json$/i.test(path)
-      ? jsonHash(text, flags.valuesFile)
-      : /\.pp$/i.test(path)
-        ? puppetHash(text, flags.valuesFile)
-        : await parseDataText(text, flags.valuesFile);
+    const data = await readHashFile(io, flags.valuesFile, 'values', true);
     for (const [k, v] of data) values.set(k, v);
   }
   if (flags.values !== undefined) {
@@ -190,6 +183,32 @@ async function loadValues(io: Io, flags: RenderFlags): Promise<PHash> {
     for (const [k, v] of parsed) values.set(k, v);
   }
   return values;
+}
+
+/** A file of a hash: `.json`, `.pp` (Puppet code, where `puppet` allows it) or YAML. */
+async function readHashFile(io: Io, file: string, what: string, allowPuppet: boolean): Promise<PHash> {
+  const path = resolve(io.cwd, file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read ${what} file ${file}`);
+  }
+  if (/\.json$/i.test(path)) return jsonHash(text, file);
+  if (allowPuppet && /\.pp$/i.test(path)) return puppetHash(text, file);
+  return await parseDataText(text, file);
+}
+
+/**
+ * `--facts FILE`, as `puppet epp render --facts`: the hash is `$facts`, and each fact is also a top-scope
+ * variable (`$::osfamily`, `$osfamily`). Puppet adds the machine's own facts; Pantograph has no Facter, so
+ * a template sees exactly the facts given.
+ */
+async function loadFacts(io: Io, file: string): Promise<PHash> {
+  const facts = await readHashFile(io, file, 'facts', false);
+  const top: PHash = new Map(facts);
+  top.set('facts', facts);
+  return top;
 }
 
 function looksLikeJson(text: string): boolean {
