@@ -3,7 +3,8 @@
  * Rebuilds the corpus of real EPP templates (test/fixtures/epp-corpus, issue 12 item 4): every
  * `templates/**\/*.epp` of the public modules below, with values synthesised from each template's declared
  * parameter types, and what real Puppet 7 renders for them (expected.txt, or expected_error.txt when
- * Puppet fails), with puppetlabs-stdlib and the module itself on the modulepath.
+ * Puppet fails), with puppetlabs-stdlib and the module itself on the modulepath and the facts of
+ * scripts/epp-corpus/facts.yaml.
  *
  *   node scripts/epp-corpus/build.mjs MIRRORS_DIR [OWNER/NAME ...]
  *
@@ -192,7 +193,17 @@ function runPuppet(dir, modulepath, valuesFile) {
   return new Promise((done) => {
     const child = spawn(
       'puppet',
-      ['epp', 'render', '--modulepath', modulepath, 'template.epp', '--values_file', valuesFile],
+      [
+        'epp',
+        'render',
+        '--modulepath',
+        modulepath,
+        '--facts',
+        join(import.meta.dirname, 'facts.yaml'),
+        'template.epp',
+        '--values_file',
+        valuesFile,
+      ],
       { cwd: dir },
     );
     const stdout = [];

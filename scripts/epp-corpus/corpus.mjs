@@ -49,6 +49,7 @@ export function compareCase(lib, { name, dir, suffix }) {
       baseDir: dir,
       strict: false,
       modulePath: modulePathOf(dir),
+      topScope: factsScope(lib),
     });
   } catch (e) {
     error = e;
@@ -72,6 +73,18 @@ export function compareCase(lib, { name, dir, suffix }) {
     outcome: 'differing',
     detail: `line ${line}: got ${JSON.stringify(printed.slice(i, i + 30))}, Puppet ${JSON.stringify(expected.slice(i, i + 30))}`,
   };
+}
+
+/** The facts Puppet rendered with (scripts/epp-corpus/facts.yaml): `$facts`, and each a top-scope variable. */
+let facts;
+function factsScope(lib) {
+  if (!facts) {
+    const text = readFileSync(join(import.meta.dirname, 'facts.yaml'), 'utf8');
+    const hash = lib.fromJs(parseDocument(text, { intAsBigInt: true }).toJS(), { numbers: 'float' });
+    facts = new Map(hash);
+    facts.set('facts', hash);
+  }
+  return facts;
 }
 
 /** The module path of a case: its module's type aliases (`<module>/modules/<name>/types/`), one array per module. */
