@@ -79,7 +79,7 @@ export async function main(
     .option('--base-dir <dir>', "directory that epp() calls resolve against (default: the template's)")
     .option(
       '--modulepath <dirs>',
-      "directories holding modules (':'-separated), for their type aliases and epp('module/file.epp')",
+      "directories holding modules (':'-separated): their type aliases, Puppet functions and templates",
     )
     .option('--facts <file>', 'a .json or .yaml file of facts: $facts, and each fact a top-scope variable')
     .action(run(async () => (await import('./commands/epp.js')).eppRender as Action));
