@@ -19,7 +19,10 @@ interface IpAddr {
   readonly zone: string;
 }
 
-/** IPAddr's errors; their text, like Ruby's, has an empty address (Ruby prints `@addr` before it is set). */
+/**
+ * IPAddr's errors. Ruby ends them with `@addr`: empty while parsing (it is not set yet), the address as
+ * an integer while masking.
+ */
 class InvalidAddress extends Error {}
 
 const IN4MASK = 0xffffffffn;
@@ -92,15 +95,15 @@ function applyMask(ip: IpAddr, spec: string): IpAddr {
   let mask: bigint;
   if (/^(0|[1-9]+\d*)$/.test(spec)) {
     const length = BigInt(spec);
-    if (length > bits) throw new InvalidAddress('invalid length: ');
+    if (length > bits) throw new InvalidAddress(`invalid length: ${ip.addr}`);
     mask = (all >> (bits - length)) << (bits - length);
   } else if (/^\d+$/.test(spec)) {
     throw new InvalidAddress('leading zeros in prefix');
   } else {
     const m = parseIp(spec);
-    if (m.v6 !== ip.v6) throw new InvalidAddress('address family is not same: ');
+    if (m.v6 !== ip.v6) throw new InvalidAddress(`address family is not same: ${ip.addr}`);
     const inverted = m.addr ^ m.mask;
-    if (((inverted + 1n) & inverted) !== 0n) throw new InvalidAddress(`invalid mask ${spec}: `);
+    if (((inverted + 1n) & inverted) !== 0n) throw new InvalidAddress(`invalid mask ${spec}: ${ip.addr}`);
     mask = m.addr;
   }
   return { ...ip, addr: ip.addr & mask, mask };
