@@ -17,9 +17,33 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
   alert: doc('alert(Any *$values) -> Undef', 'Logs a message at the alert level.'),
   all: doc('all(Iterable $iterable) |$value| -> Boolean', 'True when the block is truthy for every element.'),
   any: doc('any(Iterable $iterable) |$value| -> Boolean', 'True when the block is truthy for any element.'),
+  any2bool: doc(
+    'any2bool(Any $value) -> Boolean',
+    'Turns a boolean, number, or word such as yes/no into a boolean; other values are true (stdlib).',
+  ),
   assert_type: doc(
     'assert_type(Type $type, Any $value) -> Any',
     'Returns the value when it is of the type, else fails (or calls the block).',
+  ),
+  base64: doc(
+    "base64(Enum['encode', 'decode'] $action, String $string, Enum['default', 'strict', 'urlsafe'] $method = 'default') -> String",
+    'Base64-encodes or decodes a string (stdlib).',
+  ),
+  basename: doc(
+    'basename(String $path, String $suffix = undef) -> String',
+    'The last component of a path, without the suffix (`.*`: any extension) (stdlib).',
+  ),
+  batch_escape: doc(
+    'batch_escape(Any $string) -> String',
+    'Deprecated name of stdlib::batch_escape (stdlib).',
+  ),
+  bool2num: doc(
+    'bool2num(Variant[Boolean, String] $value) -> Integer',
+    '1 for true (or yes, y, 1, ...), 0 for false (stdlib).',
+  ),
+  bool2str: doc(
+    "bool2str(Boolean $value, String $true_text = 'true', String $false_text = 'false') -> String",
+    'A boolean as text (stdlib).',
   ),
   break: doc('break() -> Undef', 'Stops the innermost iteration.'),
   call: doc('call(String $function_name, Any *$arguments) |*$args| -> Any', 'Calls a function by its name.'),
@@ -29,6 +53,10 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
   chomp: doc('chomp(String $string) -> String', 'Removes one trailing line break.'),
   chop: doc('chop(String $string) -> String', 'Removes the last character (or a trailing \\r\\n).'),
   compare: doc('compare(Any $a, Any $b) -> Integer', 'Compares two values: -1, 0 or 1.'),
+  convert_base: doc(
+    'convert_base(Variant[Integer, String] $number, Variant[Integer, String] $base) -> String',
+    'A base-10 number written in another base, 2 to 36 (stdlib).',
+  ),
   convert_to: doc('convert_to(Any $value, Type $type) -> Any', 'Converts a value to the type (as new).'),
   crit: doc('crit(Any *$values) -> Undef', 'Logs a message at the critical level.'),
   debug: doc('debug(Any *$values) -> Undef', 'Logs a message at the debug level.'),
@@ -38,10 +66,16 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     'Drops undef values from an array or hash (stdlib).',
   ),
   dig: doc('dig(Collection $data, Any *$keys) -> Any', 'Digs into nested data by keys; undef when absent.'),
+  dirname: doc('dirname(String $path) -> String', 'A path without its last component (stdlib).'),
+  dos2unix: doc('dos2unix(String $string) -> String', 'Replaces CRLF line endings with LF (stdlib).'),
   downcase: doc('downcase(String $string) -> String', 'Lower-cases a string (or the strings of an array).'),
   each: doc('each(Iterable $iterable) |$value| -> Iterable', 'Calls the block for each element.'),
   emerg: doc('emerg(Any *$values) -> Undef', 'Logs a message at the emergency level.'),
   empty: doc('empty(Any $value) -> Boolean', 'Whether a string, array or hash is empty.'),
+  enclose_ipv6: doc(
+    'enclose_ipv6(Variant[String, Array[String]] $addresses) -> Array[String]',
+    'Puts IPv6 addresses in square brackets (stdlib).',
+  ),
   epp: doc(
     'epp(String $template, Hash $args = {}) -> String',
     "Renders another EPP file, relative to the template's directory.",
@@ -89,6 +123,10 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
   new: doc('new(Type $type, Any *$args) -> Any', 'Makes a value of a type from the arguments.'),
   next: doc('next(Any $value = undef) -> Undef', "Ends the block's current call with a value."),
   notice: doc('notice(Any *$values) -> Undef', 'Logs a message at the notice level.'),
+  num2bool: doc(
+    'num2bool(Variant[Numeric, String] $number) -> Boolean',
+    'True for a number (or numeric string) of at least 1 (stdlib).',
+  ),
   partition: doc(
     'partition(Collection $collection) |$value| -> Array[Collection, 2, 2]',
     'Splits into the elements the block accepts and the rest.',
@@ -98,9 +136,17 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     'pick_default(Any *$values) -> Any',
     'The first value that is neither undef nor empty, else the last (stdlib).',
   ),
+  powershell_escape: doc(
+    'powershell_escape(Any $string) -> String',
+    'Deprecated name of stdlib::powershell_escape (stdlib).',
+  ),
   reduce: doc(
     'reduce(Iterable $iterable, Any $start) |$memo, $value| -> Any',
     'Folds the elements with the block.',
+  ),
+  regexpescape: doc(
+    'regexpescape(Variant[String, Array] $value) -> Variant[String, Array]',
+    'Escapes the characters a regexp treats specially (stdlib).',
   ),
   regsubst: doc(
     "regsubst(String $target, Regexp|String $pattern, String $replacement, String $flags = '') -> String",
@@ -115,6 +161,18 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
   rstrip: doc('rstrip(String $string) -> String', 'Removes trailing whitespace.'),
   sha1: doc('sha1(String $string) -> String', 'The SHA-1 digest in hex.'),
   sha256: doc('sha256(String $string) -> String', 'The SHA-256 digest in hex.'),
+  shell_escape: doc(
+    'shell_escape(Any $string) -> String',
+    'Deprecated name of stdlib::shell_escape (stdlib).',
+  ),
+  shell_join: doc(
+    'shell_join(Array $words) -> String',
+    'Joins words into a command line, each escaped for a POSIX shell (stdlib).',
+  ),
+  shell_split: doc(
+    'shell_split(String $line) -> Array[String]',
+    'Splits a command line into words as a POSIX shell does (stdlib).',
+  ),
   shellquote: doc('shellquote(Any *$args) -> String', 'Quotes arguments for a POSIX shell.'),
   size: doc('size(Collection|String $value) -> Integer', 'The number of elements or characters.'),
   slice: doc('slice(Iterable $iterable, Integer $size) |*$slice| -> Any', 'Iterates over slices of a size.'),
@@ -124,9 +182,49 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     'Splits a string at a pattern.',
   ),
   sprintf: doc('sprintf(String $format, Any *$args) -> String', 'Formats values as Ruby sprintf does.'),
+  squeeze: doc(
+    'squeeze(Variant[String, Array[String]] $value, String $characters = undef) -> Variant[String, Array[String]]',
+    'Reduces runs of the same character (of the set, when given) to one (stdlib).',
+  ),
+  'stdlib::batch_escape': doc(
+    'stdlib::batch_escape(Any $string) -> String',
+    'The value quoted for a Windows batch file (stdlib).',
+  ),
+  'stdlib::crc32': doc(
+    'stdlib::crc32(Variant[ScalarData, Sensitive[ScalarData]] $data) -> String',
+    "The CRC-32 of the value's text, in hex (stdlib).",
+  ),
+  'stdlib::end_with': doc(
+    'stdlib::end_with(String $string, Variant[String[1], Array[String[1], 1]] $suffixes) -> Boolean',
+    'True when the string ends with one of the suffixes (stdlib).',
+  ),
   'stdlib::ensure': doc(
     "stdlib::ensure(Variant[Boolean, Enum['present', 'absent']] $ensure, String $resource = undef) -> String",
     'Turns a boolean or present/absent into an ensure value (stdlib).',
+  ),
+  'stdlib::extname': doc(
+    'stdlib::extname(String $filename) -> String',
+    'The extension of a file name, with its dot (stdlib).',
+  ),
+  'stdlib::ip_in_range': doc(
+    'stdlib::ip_in_range(String $ipaddress, Variant[String, Array] $range) -> Boolean',
+    'True when the address is in the network (or one of the networks) (stdlib).',
+  ),
+  'stdlib::powershell_escape': doc(
+    'stdlib::powershell_escape(Any $string) -> String',
+    'The value escaped for PowerShell (stdlib).',
+  ),
+  'stdlib::sha256': doc(
+    'stdlib::sha256(Variant[ScalarData, Sensitive[ScalarData]] $data) -> String',
+    "The SHA-256 of the value's text, in hex (stdlib).",
+  ),
+  'stdlib::shell_escape': doc(
+    'stdlib::shell_escape(Any $string) -> String',
+    'The value escaped for a POSIX shell (stdlib).',
+  ),
+  'stdlib::start_with': doc(
+    'stdlib::start_with(String $string, Variant[String[1], Array[String[1], 1]] $prefixes) -> Boolean',
+    'True when the string starts with one of the prefixes (stdlib).',
   ),
   'stdlib::to_json': doc('stdlib::to_json(Any $data) -> String', 'The data as JSON (stdlib).'),
   'stdlib::to_json_pretty': doc(
@@ -134,11 +232,31 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     'The data as indented JSON (stdlib).',
   ),
   'stdlib::to_yaml': doc('stdlib::to_yaml(Any $data) -> String', 'The data as YAML (stdlib).'),
+  'stdlib::type_of': doc(
+    'stdlib::type_of(Any $value) -> Type',
+    'The detailed type of a value, as type() (stdlib).',
+  ),
+  'stdlib::xml_encode': doc(
+    "stdlib::xml_encode(String $string, Enum['text', 'attr'] $type = 'text') -> String",
+    'The string escaped for XML text, or quoted as an attribute value (stdlib).',
+  ),
   step: doc('step(Iterable $iterable, Integer $step) |$value| -> Iterable', 'Every n-th element.'),
+  str2bool: doc(
+    'str2bool(Variant[String, Boolean] $value) -> Boolean',
+    "Turns yes/no, true/false, y/n, 1/0 (or '') into a boolean (stdlib).",
+  ),
   strftime: doc('strftime(Timestamp $time, String $format) -> String', 'Formats a timestamp.'),
   strip: doc('strip(String $string) -> String', 'Removes leading and trailing whitespace.'),
+  swapcase: doc(
+    'swapcase(Variant[String, Array] $value) -> Variant[String, Array]',
+    'Swaps upper and lower case (stdlib).',
+  ),
   // biome-ignore lint/suspicious/noThenProperty: a Puppet function's name in a plain table, never awaited
   then: doc('then(Any $value) |$value| -> Any', "The block's result for a value that is not undef."),
+  to_bytes: doc(
+    'to_bytes(Variant[Numeric, String] $size) -> Numeric',
+    "A size such as '4 kB' or '1.5G' in bytes (stdlib).",
+  ),
   to_json: doc('to_json(Any $data) -> String', 'The data as JSON (stdlib).'),
   to_json_pretty: doc(
     'to_json_pretty(Any $data, Boolean $skip_undef = false) -> String',
@@ -150,9 +268,15 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     "type(Any $value, Enum['detailed', 'reduced', 'generalized'] $mode = 'detailed') -> Type",
     'The type of a value.',
   ),
+  type_of: doc('type_of(Any $value) -> Type', 'Deprecated name of stdlib::type_of (stdlib).'),
   unique: doc('unique(Iterable $iterable) -> Collection', 'The elements without repetitions.'),
+  unix2dos: doc('unix2dos(String $string) -> String', 'Replaces LF line endings with CRLF (stdlib).'),
   unwrap: doc('unwrap(Sensitive $value) -> Any', 'The value inside a Sensitive.'),
   upcase: doc('upcase(String $string) -> String', 'Upper-cases a string (or the strings of an array).'),
+  uriescape: doc(
+    'uriescape(Variant[String, Array] $value) -> Variant[String, Array]',
+    'Percent-encodes the characters a URI may not hold (stdlib).',
+  ),
   values: doc('values(Hash $hash) -> Array', 'The values of a hash.'),
   versioncmp: doc('versioncmp(String $a, String $b) -> Integer', 'Compares two version strings: -1, 0 or 1.'),
   warning: doc('warning(Any *$values) -> Undef', 'Logs a message at the warning level.'),

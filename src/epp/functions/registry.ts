@@ -137,7 +137,10 @@ export function newCallSite(): CallSite {
 /** Checks argument count and block presence the way Puppet words it, then calls. */
 export function invoke(def: FunctionDef, ctx: CallContext, args: Value[], block: Lambda | undefined): Value {
   if (args.length < def.minArgs || args.length > def.maxArgs) {
-    throw new EppEvalError('EPP_ARGUMENTS', `'${def.name}' ${expectsText(def)}, got ${args.length}`);
+    throw new EppEvalError(
+      'EPP_ARGUMENTS',
+      `'${def.name}' ${expectsText(def)}, got ${args.length || 'none'}`,
+    );
   }
   if (block && def.block === 'none') {
     throw new EppEvalError('EPP_ARGUMENTS', `'${def.name}' does not accept a block (lambda)`);

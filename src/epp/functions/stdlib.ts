@@ -1,14 +1,21 @@
 /**
  * Functions of puppetlabs-stdlib that real templates call (issue 12), with stdlib 9's behaviour, checked
  * against Puppet 7 with stdlib on the modulepath (test/conformance/stdlib-cases):
- * `pick`, `pick_default`, `delete_undef_values`, `join_keys_to_values`, `stdlib::ensure`.
+ * `pick`, `pick_default`, `delete_undef_values`, `join_keys_to_values`, `stdlib::ensure`; strings and
+ * conversions (stdlib-strings.ts): `bool2str`, `str2bool`, `bool2num`, `num2bool`, `any2bool`, `basename`,
+ * `dirname`, `stdlib::extname`, `base64`, `squeeze`, `swapcase`, `regexpescape`, `shell_escape`, `shell_join`,
+ * `shell_split`, `batch_escape`, `powershell_escape`, `uriescape`, `enclose_ipv6`, `dos2unix`, `unix2dos`,
+ * `to_bytes`, `convert_base`, `stdlib::start_with`, `stdlib::end_with`, `stdlib::crc32`, `stdlib::sha256`,
+ * `stdlib::xml_encode`, `stdlib::ip_in_range`, `type_of` (`shell_escape`, `batch_escape`, `powershell_escape`
+ * and `type_of` also as `stdlib::...`).
  */
 import { EppEvalError } from '../errors.js';
 import { interpolate } from '../runtime/format/render.js';
-import { regexpWithDelimiters } from '../runtime/format.js';
-import { isHash, type PHash, PRegexp, type Value } from '../runtime/values.js';
+import { isHash, type PHash, type Value } from '../runtime/values.js';
 import { defineFunction, type FunctionDef } from './registry.js';
 import { rubyToS } from './ruby-text.js';
+import { runtime3 } from './runtime3.js';
+import { stdlibStringFunctions } from './stdlib-strings.js';
 
 /** What `pick` skips: undef and the empty string. */
 const blank = (v: Value): boolean => v === undefined || v === '';
@@ -79,30 +86,11 @@ const ensure = defineFunction('stdlib::ensure', 1, 2, (_ctx, [value, resource]) 
   return state === 'present' ? resource : state;
 });
 
-/**
- * A value as Puppet hands it to a function of the 3.x API: a regexp, at any depth, becomes the string of
- * its Puppet form (`/a\/b/`, so `type(pick(/a/))` is String); the rest is unchanged here.
- */
-function asRuntime3(v: Value): Value {
-  if (v instanceof PRegexp) return regexpWithDelimiters(v);
-  if (Array.isArray(v)) return v.map(asRuntime3);
-  if (isHash(v)) {
-    const out: PHash = new Map();
-    for (const [key, value] of v) out.set(asRuntime3(key), asRuntime3(value));
-    return out;
-  }
-  return v;
-}
-
-/** A function of stdlib's 3.x API (lib/puppet/parser/functions): its arguments as Puppet converts them. */
-function runtime3(def: FunctionDef): FunctionDef {
-  return { ...def, call: (ctx, args, block) => def.call(ctx, args.map(asRuntime3), block) };
-}
-
 export const stdlibFunctions: FunctionDef[] = [
   runtime3(pick),
   runtime3(pickDefault),
   runtime3(deleteUndefValues),
   runtime3(joinKeysToValues),
   ensure,
+  ...stdlibStringFunctions,
 ];

@@ -409,7 +409,7 @@ const versioncmpFn = defineFunction('versioncmp', 2, 3, (_ctx, [a, b, ignore]) =
 });
 
 /** node:crypto; a browser has no synchronous hash, so there these functions say so. */
-function nodeCrypto(fn: string): typeof import('node:crypto') {
+export function nodeCrypto(fn: string): typeof import('node:crypto') {
   const get = globalThis.process?.getBuiltinModule;
   if (typeof get !== 'function') {
     throw new EppEvalError('EPP_UNSUPPORTED', `${fn}() needs Node.js: it is not available in a browser`);
