@@ -1,14 +1,19 @@
 /**
  * Functions of puppetlabs-stdlib that real templates call (issue 12), with stdlib 9's behaviour, checked
  * against Puppet 7 with stdlib on the modulepath (test/conformance/stdlib-cases):
- * `pick`, `pick_default`, `delete_undef_values`, `join_keys_to_values`, `stdlib::ensure`.
+ * `pick`, `pick_default`, `delete_undef_values`, `join_keys_to_values`, `stdlib::ensure`; collections
+ * (stdlib-collections.ts): `merge`, `stdlib::merge`, `deep_merge`, `concat`, `delete`, `delete_at`,
+ * `delete_regex`, `delete_values`, `prefix`, `suffix`, `member`, `union`, `difference`, `intersection`,
+ * `zip`, `values_at`, `reject`, `count`, `any2array`, `range`, `clamp`, `stdlib::nested_values`,
+ * `stdlib::sort_by`, `is_a`.
  */
 import { EppEvalError } from '../errors.js';
 import { interpolate } from '../runtime/format/render.js';
-import { regexpWithDelimiters } from '../runtime/format.js';
-import { isHash, type PHash, PRegexp, type Value } from '../runtime/values.js';
+import { toRubyArg } from '../runtime/format/ruby-args.js';
+import { isHash, type PHash, type Value } from '../runtime/values.js';
 import { defineFunction, type FunctionDef } from './registry.js';
 import { rubyToS } from './ruby-text.js';
+import { stdlibCollections3, stdlibCollections4 } from './stdlib-collections.js';
 
 /** What `pick` skips: undef and the empty string. */
 const blank = (v: Value): boolean => v === undefined || v === '';
@@ -80,24 +85,14 @@ const ensure = defineFunction('stdlib::ensure', 1, 2, (_ctx, [value, resource]) 
 });
 
 /**
- * A value as Puppet hands it to a function of the 3.x API: a regexp, at any depth, becomes the string of
- * its Puppet form (`/a\/b/`, so `type(pick(/a/))` is String); the rest is unchanged here.
+ * A function of stdlib's 3.x API (lib/puppet/parser/functions): its arguments as Puppet converts them (a
+ * regexp, at any depth, becomes the string of its Puppet form; an undef argument becomes '').
  */
-function asRuntime3(v: Value): Value {
-  if (v instanceof PRegexp) return regexpWithDelimiters(v);
-  if (Array.isArray(v)) return v.map(asRuntime3);
-  if (isHash(v)) {
-    const out: PHash = new Map();
-    for (const [key, value] of v) out.set(asRuntime3(key), asRuntime3(value));
-    return out;
-  }
-  return v;
+function runtime3(def: FunctionDef): FunctionDef {
+  return { ...def, call: (ctx, args, block) => def.call(ctx, args.map(toRubyArg3), block) };
 }
 
-/** A function of stdlib's 3.x API (lib/puppet/parser/functions): its arguments as Puppet converts them. */
-function runtime3(def: FunctionDef): FunctionDef {
-  return { ...def, call: (ctx, args, block) => def.call(ctx, args.map(asRuntime3), block) };
-}
+const toRubyArg3 = (v: Value): Value => toRubyArg(v, true);
 
 export const stdlibFunctions: FunctionDef[] = [
   runtime3(pick),
@@ -105,4 +100,6 @@ export const stdlibFunctions: FunctionDef[] = [
   runtime3(deleteUndefValues),
   runtime3(joinKeysToValues),
   ensure,
+  ...stdlibCollections3.map(runtime3),
+  ...stdlibCollections4,
 ];
