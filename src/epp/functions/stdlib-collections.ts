@@ -219,7 +219,8 @@ const deleteRegex = defineFunction('delete_regex', 0, Number.POSITIVE_INFINITY, 
   let collection = args[0];
   for (const item of rubyArray(args[1])) {
     // Only strings match (`=~` of other values is nil); of a hash, the keys.
-    const matches = (v: Value): boolean => typeof v === 'string' && wordRegExp('delete_regex', item).test(v);
+    const regexp = wordRegExp('delete_regex', item);
+    const matches = (v: Value): boolean => typeof v === 'string' && regexp.test(v);
     if (Array.isArray(collection)) collection = collection.filter((v) => !matches(v));
     else if (collection instanceof Map) collection = new Map([...collection].filter(([k]) => !matches(k)));
     else if (typeof collection === 'string') throw noMethod('reject!', collection);

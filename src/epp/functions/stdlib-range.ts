@@ -24,7 +24,8 @@ function nextAlnum(c: string): [string, boolean] {
 /**
  * Ruby's `String#succ` for the strings ranges use: the rightmost letter or digit is incremented, carrying
  * into the letters and digits on its left, and a carry out of the leftmost adds a character (`'zz'` gives
- * `'aaa'`, `'a9'` gives `'b0'`). Without letters or digits the last character is incremented.
+ * `'aaa'`, `'a9'` gives `'b0'`). Without letters or digits the last character is incremented (a carry
+ * out of a non-ASCII character is not followed: ranges of such strings are rare in templates).
  */
 export function rubySucc(s: string): string {
   if (s === '') return '';
@@ -34,17 +35,21 @@ export function rubySucc(s: string): string {
     chars[chars.length - 1] = String.fromCharCode(s.charCodeAt(s.length - 1) + 1);
     return chars.join('');
   }
+  let carryAt = positions[positions.length - 1]!;
   for (let p = positions.length - 1; p >= 0; p--) {
     const i = positions[p]!;
+    // Ruby carries across a separator only into the same kind: 'a.z' gives 'b.a', 'a-9' gives 'a-10'.
+    if (i < carryAt - 1 && isDigit(chars[i]!) !== isDigit(chars[carryAt]!)) break;
     const [next, carry] = nextAlnum(chars[i]!);
     chars[i] = next;
     if (!carry) return chars.join('');
+    carryAt = i;
   }
-  const first = positions[0]!;
-  const extra = chars[first] === '0' ? '1' : chars[first]!;
-  chars.splice(first, 0, extra);
+  chars.splice(carryAt, 0, chars[carryAt] === '0' ? '1' : chars[carryAt]!);
   return chars.join('');
 }
+
+const isDigit = (c: string): boolean => c >= '0' && c <= '9';
 
 const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
 
