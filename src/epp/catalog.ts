@@ -21,6 +21,10 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     'any2bool(Any $value) -> Boolean',
     'Turns a boolean, number, or word such as yes/no into a boolean; other values are true (stdlib).',
   ),
+  any2array: doc(
+    'any2array(Any *$values) -> Array',
+    'The value as an array: a hash as its keys and values (stdlib).',
+  ),
   assert_type: doc(
     'assert_type(Type $type, Any $value) -> Any',
     'Returns the value when it is of the type, else fails (or calls the block).',
@@ -52,20 +56,60 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
   ceiling: doc('ceiling(Numeric $value) -> Integer', 'The smallest integer not less than the value.'),
   chomp: doc('chomp(String $string) -> String', 'Removes one trailing line break.'),
   chop: doc('chop(String $string) -> String', 'Removes the last character (or a trailing \\r\\n).'),
+  clamp: doc(
+    'clamp(Variant[Numeric, String, Array] *$values) -> Integer',
+    'The middle one of three numbers (stdlib).',
+  ),
   compare: doc('compare(Any $a, Any $b) -> Integer', 'Compares two values: -1, 0 or 1.'),
   convert_base: doc(
     'convert_base(Variant[Integer, String] $number, Variant[Integer, String] $base) -> String',
     'A base-10 number written in another base, 2 to 36 (stdlib).',
   ),
+  concat: doc(
+    'concat(Array $array, Any *$values) -> Array',
+    'The array with the values (or their elements) appended (stdlib).',
+  ),
   convert_to: doc('convert_to(Any $value, Type $type) -> Any', 'Converts a value to the type (as new).'),
+  count: doc(
+    'count(Collection|String $collection, Any $item = undef) -> Integer',
+    'How many elements equal the item, or are neither undef nor empty (stdlib).',
+  ),
   crit: doc('crit(Any *$values) -> Undef', 'Logs a message at the critical level.'),
   debug: doc('debug(Any *$values) -> Undef', 'Logs a message at the debug level.'),
+  deep_merge: doc(
+    'deep_merge(Hash *$hashes) -> Hash',
+    'Merges hashes, merging the hashes under one key in turn (stdlib).',
+  ),
   defined: doc('defined(String *$names) -> Boolean', 'Whether a variable (`$name`) or type is defined.'),
+  delete: doc(
+    'delete(Collection|String $collection, Any $items) -> Collection|String',
+    'Removes elements, keys or substrings (stdlib).',
+  ),
+  delete_at: doc(
+    'delete_at(Array $array, Integer $index) -> Array',
+    'Removes the element at an index (stdlib).',
+  ),
+  delete_regex: doc(
+    'delete_regex(Collection $collection, Variant[String, Array] $patterns) -> Collection',
+    'Removes the elements or keys a regexp matches as a word (stdlib).',
+  ),
   delete_undef_values: doc(
     'delete_undef_values(Collection $collection) -> Collection',
     'Drops undef values from an array or hash (stdlib).',
   ),
+  delete_values: doc(
+    'delete_values(Hash $hash, Any $value) -> Hash',
+    'Removes the entries with the value (stdlib).',
+  ),
+  difference: doc(
+    'difference(Array $a, Array $b) -> Array',
+    'The elements of the first array not in the second (stdlib).',
+  ),
   dig: doc('dig(Collection $data, Any *$keys) -> Any', 'Digs into nested data by keys; undef when absent.'),
+  digest: doc(
+    'digest(String $string) -> String',
+    "The digest in hex with Puppet's digest_algorithm: SHA-256.",
+  ),
   dirname: doc('dirname(String $path) -> String', 'A path without its last component (stdlib).'),
   dos2unix: doc('dos2unix(String $string) -> String', 'Replaces CRLF line endings with LF (stdlib).'),
   downcase: doc('downcase(String $string) -> String', 'Lower-cases a string (or the strings of an array).'),
@@ -103,6 +147,11 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
   ),
   info: doc('info(Any *$values) -> Undef', 'Logs a message at the info level.'),
   inline_epp: doc('inline_epp(String $template, Hash $args = {}) -> String', 'Renders EPP source text.'),
+  intersection: doc(
+    'intersection(Array $a, Array $b) -> Array',
+    'The elements in both arrays, once each (stdlib).',
+  ),
+  is_a: doc('is_a(Any $value, Type $type) -> Boolean', 'Whether the value is of the type (stdlib).'),
   join: doc("join(Array $array, String $separator = '') -> String", 'Joins the elements into a string.'),
   join_keys_to_values: doc(
     'join_keys_to_values(Hash $hash, String $separator) -> Array[String]',
@@ -119,6 +168,14 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
   ),
   max: doc('max(Any *$values) -> Any', 'The greatest of the values.'),
   md5: doc('md5(String $string) -> String', 'The MD5 digest in hex.'),
+  member: doc(
+    'member(Array $array, Variant[String, Integer, Array] $item) -> Boolean',
+    'Whether the array holds the item (or every one of the items) (stdlib).',
+  ),
+  merge: doc(
+    'merge(Hash *$hashes) -> Hash',
+    'Merges hashes, later keys winning; deprecated for stdlib::merge (stdlib).',
+  ),
   min: doc('min(Any *$values) -> Any', 'The least of the values.'),
   new: doc('new(Type $type, Any *$args) -> Any', 'Makes a value of a type from the arguments.'),
   next: doc('next(Any $value = undef) -> Undef', "Ends the block's current call with a value."),
@@ -140,6 +197,14 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     'powershell_escape(Any $string) -> String',
     'Deprecated name of stdlib::powershell_escape (stdlib).',
   ),
+  prefix: doc(
+    'prefix(Collection $collection, String $prefix = undef) -> Collection',
+    'Puts the text before each element or hash key (stdlib).',
+  ),
+  range: doc(
+    'range(Any $start, Any $stop = undef, Integer $step = 1) -> Array',
+    'The integers or strings from start to stop (stdlib).',
+  ),
   reduce: doc(
     'reduce(Iterable $iterable, Any $start) |$memo, $value| -> Any',
     'Folds the elements with the block.',
@@ -151,6 +216,10 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
   regsubst: doc(
     "regsubst(String $target, Regexp|String $pattern, String $replacement, String $flags = '') -> String",
     'Replaces the first (or with `G` every) match.',
+  ),
+  reject: doc(
+    'reject(Array $array, String $pattern) -> Array',
+    'The elements the regexp does not match (stdlib).',
   ),
   return: doc('return(Any $value = undef) -> Undef', 'Ends the template or block with a value.'),
   reverse_each: doc(
@@ -226,6 +295,18 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     'stdlib::start_with(String $string, Variant[String[1], Array[String[1], 1]] $prefixes) -> Boolean',
     'True when the string starts with one of the prefixes (stdlib).',
   ),
+  'stdlib::merge': doc(
+    'stdlib::merge(Variant[Hash, Undef, String[0, 0]] *$hashes) -> Hash',
+    'Merges hashes, later keys winning, or the hashes a block returns (stdlib).',
+  ),
+  'stdlib::nested_values': doc(
+    'stdlib::nested_values(Hash $hash) -> Array',
+    'The values of a hash and of the hashes nested in it (stdlib).',
+  ),
+  'stdlib::sort_by': doc(
+    'stdlib::sort_by(Iterable $iterable) |$value| -> Iterable',
+    "Sorted by the block's answer for each element (stdlib).",
+  ),
   'stdlib::to_json': doc('stdlib::to_json(Any $data) -> String', 'The data as JSON (stdlib).'),
   'stdlib::to_json_pretty': doc(
     'stdlib::to_json_pretty(Any $data, Boolean $skip_undef = false) -> String',
@@ -251,6 +332,10 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     'swapcase(Variant[String, Array] $value) -> Variant[String, Array]',
     'Swaps upper and lower case (stdlib).',
   ),
+  suffix: doc(
+    'suffix(Collection $collection, String $suffix = undef) -> Collection',
+    'Puts the text after each element or hash key (stdlib).',
+  ),
   // biome-ignore lint/suspicious/noThenProperty: a Puppet function's name in a plain table, never awaited
   then: doc('then(Any $value) |$value| -> Any', "The block's result for a value that is not undef."),
   to_bytes: doc(
@@ -269,6 +354,7 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     'The type of a value.',
   ),
   type_of: doc('type_of(Any $value) -> Type', 'Deprecated name of stdlib::type_of (stdlib).'),
+  union: doc('union(Array *$arrays) -> Array', 'The elements of all the arrays, once each (stdlib).'),
   unique: doc('unique(Iterable $iterable) -> Collection', 'The elements without repetitions.'),
   unix2dos: doc('unix2dos(String $string) -> String', 'Replaces LF line endings with CRLF (stdlib).'),
   unwrap: doc('unwrap(Sensitive $value) -> Any', 'The value inside a Sensitive.'),
@@ -278,9 +364,17 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     'Percent-encodes the characters a URI may not hold (stdlib).',
   ),
   values: doc('values(Hash $hash) -> Array', 'The values of a hash.'),
+  values_at: doc(
+    'values_at(Array $array, Variant[Integer, String, Array] $indices) -> Array',
+    "The elements at indices or index ranges ('1-3') (stdlib).",
+  ),
   versioncmp: doc('versioncmp(String $a, String $b) -> Integer', 'Compares two version strings: -1, 0 or 1.'),
   warning: doc('warning(Any *$values) -> Undef', 'Logs a message at the warning level.'),
   with: doc('with(Any *$args) |*$args| -> Any', 'Calls the block with the arguments.'),
+  zip: doc(
+    'zip(Array $a, Array $b, Boolean $flatten = false) -> Array',
+    'Pairs the elements of two arrays (stdlib).',
+  ),
 };
 
 export const TYPE_DOCS: Readonly<Record<string, string>> = {

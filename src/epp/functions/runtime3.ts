@@ -2,27 +2,16 @@
  * How Puppet hands arguments to a function written for the 3.x API (stdlib's lib/puppet/parser/functions):
  * Puppet's Runtime3FunctionArgumentConverter. An undef argument arrives as the empty string (undef nested
  * in an array or hash stays undef), and values the 3.x API does not know arrive as their string form: a
- * regexp as `/a\/b/` (at any depth, so `type(pick(/a/))` is String), a Timestamp as its text.
+ * regexp as `/a\/b/` (at any depth, so `type(pick(/a/))` is String), a Timestamp as its text
+ * (`toRubyArg`, shared with the formats that hand values to Ruby).
  */
-import { regexpWithDelimiters, timestampToString } from '../runtime/format.js';
-import { isHash, type PHash, PRegexp, PTimestamp, type Value } from '../runtime/values.js';
+import { toRubyArg } from '../runtime/format/ruby-args.js';
+import type { Value } from '../runtime/values.js';
 import type { FunctionDef } from './registry.js';
-
-function convertInner(v: Value): Value {
-  if (v instanceof PRegexp) return regexpWithDelimiters(v);
-  if (v instanceof PTimestamp) return timestampToString(v);
-  if (Array.isArray(v)) return v.map(convertInner);
-  if (isHash(v)) {
-    const out: PHash = new Map();
-    for (const [key, value] of v) out.set(convertInner(key), convertInner(value));
-    return out;
-  }
-  return v;
-}
 
 /** One argument as a 3.x function receives it. */
 export function asRuntime3(v: Value): Value {
-  return v === undefined ? '' : convertInner(v);
+  return toRubyArg(v, true) as Value;
 }
 
 /** A function of the 3.x API: its arguments as Puppet converts them. */

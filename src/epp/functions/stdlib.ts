@@ -7,7 +7,10 @@
  * `shell_split`, `batch_escape`, `powershell_escape`, `uriescape`, `enclose_ipv6`, `dos2unix`, `unix2dos`,
  * `to_bytes`, `convert_base`, `stdlib::start_with`, `stdlib::end_with`, `stdlib::crc32`, `stdlib::sha256`,
  * `stdlib::xml_encode`, `stdlib::ip_in_range`, `type_of` (`shell_escape`, `batch_escape`, `powershell_escape`
- * and `type_of` also as `stdlib::...`).
+ * and `type_of` also as `stdlib::...`); collections (stdlib-collections.ts): `merge`, `stdlib::merge`,
+ * `deep_merge`, `concat`, `delete`, `delete_at`, `delete_regex`, `delete_values`, `prefix`, `suffix`,
+ * `member`, `union`, `difference`, `intersection`, `zip`, `values_at`, `reject`, `count`, `any2array`,
+ * `range`, `clamp`, `stdlib::nested_values`, `stdlib::sort_by`, `is_a`.
  */
 import { EppEvalError } from '../errors.js';
 import { interpolate } from '../runtime/format/render.js';
@@ -15,6 +18,7 @@ import { isHash, type PHash, type Value } from '../runtime/values.js';
 import { defineFunction, type FunctionDef } from './registry.js';
 import { rubyToS } from './ruby-text.js';
 import { runtime3 } from './runtime3.js';
+import { stdlibCollections3, stdlibCollections4 } from './stdlib-collections.js';
 import { stdlibStringFunctions } from './stdlib-strings.js';
 
 /** What `pick` skips: undef and the empty string. */
@@ -93,4 +97,6 @@ export const stdlibFunctions: FunctionDef[] = [
   runtime3(joinKeysToValues),
   ensure,
   ...stdlibStringFunctions,
+  ...stdlibCollections3.map(runtime3),
+  ...stdlibCollections4,
 ];
