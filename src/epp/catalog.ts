@@ -133,6 +133,15 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     'stdlib::to_json_pretty(Any $data, Boolean $skip_undef = false) -> String',
     'The data as indented JSON (stdlib).',
   ),
+  'stdlib::to_python': doc(
+    'stdlib::to_python(Any $object) -> String',
+    "The value as a Python literal, after Puppet's rich-data conversion (stdlib).",
+  ),
+  'stdlib::to_ruby': doc(
+    'stdlib::to_ruby(Any $object) -> String',
+    "The value as a Ruby literal, after Puppet's rich-data conversion (stdlib).",
+  ),
+  'stdlib::to_toml': doc('stdlib::to_toml(Hash $data) -> String', 'The hash as TOML, keys sorted (stdlib).'),
   'stdlib::to_yaml': doc('stdlib::to_yaml(Any $data) -> String', 'The data as YAML (stdlib).'),
   step: doc('step(Iterable $iterable, Integer $step) |$value| -> Iterable', 'Every n-th element.'),
   strftime: doc('strftime(Timestamp $time, String $format) -> String', 'Formats a timestamp.'),
@@ -144,6 +153,9 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     'to_json_pretty(Any $data, Boolean $skip_undef = false) -> String',
     'The data as indented JSON (stdlib).',
   ),
+  to_python: doc('to_python(Any $object) -> String', 'Deprecated name of stdlib::to_python (stdlib).'),
+  to_ruby: doc('to_ruby(Any $object) -> String', 'Deprecated name of stdlib::to_ruby (stdlib).'),
+  to_toml: doc('to_toml(Hash $data) -> String', 'Deprecated name of stdlib::to_toml (stdlib).'),
   to_yaml: doc('to_yaml(Any $data) -> String', 'The data as YAML (stdlib).'),
   tree_each: doc('tree_each(Collection $tree) |$path, $value| -> Any', 'Walks nested data depth first.'),
   type: doc(

@@ -1,7 +1,9 @@
 /**
  * Functions of puppetlabs-stdlib that real templates call (issue 12), with stdlib 9's behaviour, checked
  * against Puppet 7 with stdlib on the modulepath (test/conformance/stdlib-cases):
- * `pick`, `pick_default`, `delete_undef_values`, `join_keys_to_values`, `stdlib::ensure`.
+ * `pick`, `pick_default`, `delete_undef_values`, `join_keys_to_values`, `stdlib::ensure`;
+ * serialisation and parsing: `to_toml`, `to_python`, `to_ruby` (and their `stdlib::` names), `parsejson`,
+ * `parseyaml`, `parsepson`.
  */
 import { EppEvalError } from '../errors.js';
 import { interpolate } from '../runtime/format/render.js';
@@ -9,6 +11,7 @@ import { regexpWithDelimiters } from '../runtime/format.js';
 import { isHash, type PHash, PRegexp, type Value } from '../runtime/values.js';
 import { defineFunction, type FunctionDef } from './registry.js';
 import { rubyToS } from './ruby-text.js';
+import { stdlibSerializationFunctions } from './stdlib-serialization.js';
 
 /** What `pick` skips: undef and the empty string. */
 const blank = (v: Value): boolean => v === undefined || v === '';
@@ -105,4 +108,5 @@ export const stdlibFunctions: FunctionDef[] = [
   runtime3(deleteUndefValues),
   runtime3(joinKeysToValues),
   ensure,
+  ...stdlibSerializationFunctions,
 ];
