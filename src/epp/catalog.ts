@@ -89,6 +89,14 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
   new: doc('new(Type $type, Any *$args) -> Any', 'Makes a value of a type from the arguments.'),
   next: doc('next(Any $value = undef) -> Undef', "Ends the block's current call with a value."),
   notice: doc('notice(Any *$values) -> Undef', 'Logs a message at the notice level.'),
+  parsejson: doc(
+    'parsejson(String $json, Any $default = undef) -> Any',
+    'The data of a JSON text, or the default where it does not parse (stdlib).',
+  ),
+  parsepson: doc(
+    'parsepson(String[1] $pson_string, Any $default) -> Any',
+    'The data of a PSON text, or the default where it does not parse (stdlib, deprecated).',
+  ),
   partition: doc(
     'partition(Collection $collection) |$value| -> Array[Collection, 2, 2]',
     'Splits into the elements the block accepts and the rest.',

@@ -11,6 +11,7 @@ import { regexpWithDelimiters } from '../runtime/format.js';
 import { isHash, type PHash, PRegexp, type Value } from '../runtime/values.js';
 import { defineFunction, type FunctionDef } from './registry.js';
 import { rubyToS } from './ruby-text.js';
+import { stdlibParsingFunctions } from './stdlib-parsing.js';
 import { stdlibSerializationFunctions } from './stdlib-serialization.js';
 
 /** What `pick` skips: undef and the empty string. */
@@ -109,4 +110,5 @@ export const stdlibFunctions: FunctionDef[] = [
   runtime3(joinKeysToValues),
   ensure,
   ...stdlibSerializationFunctions,
+  ...stdlibParsingFunctions,
 ];
