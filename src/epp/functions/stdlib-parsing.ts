@@ -255,9 +255,13 @@ const parsejson = defineFunction('parsejson', 0, Number.POSITIVE_INFINITY, (_ctx
 const PSON_IGNORE = /(?:\/\/[^\n\r]*[\n\r]|\/\*(?:[^*/]|\/[^*]|\*[^/]|\/(?=\*\/))*\*\/|[ \t\r\n]+)+/y;
 const PSON_FLOAT = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+[eE][+-]?[0-9]+|\.[0-9]+|[eE][+-]?[0-9]+)/y;
 const PSON_INTEGER = /-?0|-?[1-9][0-9]*/y;
-/** A string: a backslash before any printable character; `\u` wants 4 hex digits only when unescaping. */
+/**
+ * A string: a backslash before any printable character (`\u` with 4 hex digits or without). The parser's
+ * alternatives overlap; these accept the same strings without overlapping (overlapping ones backtrack
+ * exponentially on an unterminated string of escapes).
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the grammar refuses
-const PSON_STRING = /"((?:[^\x00-\x1f"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4}|\\[^\x00-\x1f])*)"/y;
+const PSON_STRING = /"((?:[^\x00-\x1f"\\]|\\u[0-9a-fA-F]{4}|\\u(?![0-9a-fA-F]{4})|\\[^\x00-\x1fu])*)"/y;
 
 /**
  * Puppet 7's PSON parser (puppet/external/pson/pure/parser.rb, a StringScanner), as `PSON.load` runs it:
