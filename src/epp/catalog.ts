@@ -184,6 +184,14 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     'num2bool(Variant[Numeric, String] $number) -> Boolean',
     'True for a number (or numeric string) of at least 1 (stdlib).',
   ),
+  parsejson: doc(
+    'parsejson(String $json, Any $default = undef) -> Any',
+    'The data of a JSON text, or the default where it does not parse (stdlib).',
+  ),
+  parsepson: doc(
+    'parsepson(String[1] $pson_string, Any $default) -> Any',
+    'The data of a PSON text, or the default where it does not parse (stdlib, deprecated).',
+  ),
   partition: doc(
     'partition(Collection $collection) |$value| -> Array[Collection, 2, 2]',
     'Splits into the elements the block accepts and the rest.',
@@ -312,6 +320,15 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     'stdlib::to_json_pretty(Any $data, Boolean $skip_undef = false) -> String',
     'The data as indented JSON (stdlib).',
   ),
+  'stdlib::to_python': doc(
+    'stdlib::to_python(Any $object) -> String',
+    "The value as a Python literal, after Puppet's rich-data conversion (stdlib).",
+  ),
+  'stdlib::to_ruby': doc(
+    'stdlib::to_ruby(Any $object) -> String',
+    "The value as a Ruby literal, after Puppet's rich-data conversion (stdlib).",
+  ),
+  'stdlib::to_toml': doc('stdlib::to_toml(Hash $data) -> String', 'The hash as TOML, keys sorted (stdlib).'),
   'stdlib::to_yaml': doc('stdlib::to_yaml(Any $data) -> String', 'The data as YAML (stdlib).'),
   'stdlib::type_of': doc(
     'stdlib::type_of(Any $value) -> Type',
@@ -347,6 +364,9 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     'to_json_pretty(Any $data, Boolean $skip_undef = false) -> String',
     'The data as indented JSON (stdlib).',
   ),
+  to_python: doc('to_python(Any $object) -> String', 'Deprecated name of stdlib::to_python (stdlib).'),
+  to_ruby: doc('to_ruby(Any $object) -> String', 'Deprecated name of stdlib::to_ruby (stdlib).'),
+  to_toml: doc('to_toml(Hash $data) -> String', 'Deprecated name of stdlib::to_toml (stdlib).'),
   to_yaml: doc('to_yaml(Any $data) -> String', 'The data as YAML (stdlib).'),
   tree_each: doc('tree_each(Collection $tree) |$path, $value| -> Any', 'Walks nested data depth first.'),
   type: doc(

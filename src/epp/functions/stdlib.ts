@@ -10,7 +10,9 @@
  * and `type_of` also as `stdlib::...`); collections (stdlib-collections.ts): `merge`, `stdlib::merge`,
  * `deep_merge`, `concat`, `delete`, `delete_at`, `delete_regex`, `delete_values`, `prefix`, `suffix`,
  * `member`, `union`, `difference`, `intersection`, `zip`, `values_at`, `reject`, `count`, `any2array`,
- * `range`, `clamp`, `stdlib::nested_values`, `stdlib::sort_by`, `is_a`.
+ * `range`, `clamp`, `stdlib::nested_values`, `stdlib::sort_by`, `is_a`; serialisation and parsing
+ * (stdlib-serialization.ts, stdlib-parsing.ts): `to_toml`, `to_python`, `to_ruby` (and their `stdlib::`
+ * names), `parsejson`, `parsepson`.
  */
 import { EppEvalError } from '../errors.js';
 import { interpolate } from '../runtime/format/render.js';
@@ -19,6 +21,8 @@ import { defineFunction, type FunctionDef } from './registry.js';
 import { rubyToS } from './ruby-text.js';
 import { runtime3 } from './runtime3.js';
 import { stdlibCollections3, stdlibCollections4 } from './stdlib-collections.js';
+import { stdlibParsingFunctions } from './stdlib-parsing.js';
+import { stdlibSerializationFunctions } from './stdlib-serialization.js';
 import { stdlibStringFunctions } from './stdlib-strings.js';
 
 /** What `pick` skips: undef and the empty string. */
@@ -99,4 +103,6 @@ export const stdlibFunctions: FunctionDef[] = [
   ...stdlibStringFunctions,
   ...stdlibCollections3.map(runtime3),
   ...stdlibCollections4,
+  ...stdlibSerializationFunctions,
+  ...stdlibParsingFunctions,
 ];

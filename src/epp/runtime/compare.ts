@@ -146,8 +146,8 @@ export function puppetEquals(a: Value, b: Value): boolean {
   return rubyEql(a, b);
 }
 
-/** The Ruby class name `sort` and friends print in "comparison of X with Y failed". */
-function rubyClassName(v: Value): string {
+/** The Ruby class name `sort` and friends print in "comparison of X with Y failed" (and NoMethodErrors). */
+export function rubyClassName(v: Value): string {
   if (v === undefined) return 'NilClass';
   if (v === true) return 'TrueClass';
   if (v === false) return 'FalseClass';

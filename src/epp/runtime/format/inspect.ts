@@ -51,11 +51,34 @@ export function rubyInspectString(s: string): string {
         out += next === '{' || next === '$' || next === '@' ? '\\#' : '#';
         break;
       }
-      default:
-        out += code < 0x20 || code === 0x7f ? `\\u${code.toString(16).toUpperCase().padStart(4, '0')}` : c;
+      default: {
+        if (code < 0x20 || code === 0x7f) {
+          out += `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
+          break;
+        }
+        if (code < 0x0378) {
+          out += c;
+          break;
+        }
+        const point = s.codePointAt(i)!;
+        const char = String.fromCodePoint(point);
+        if (point > 0xffff) i++;
+        out += UNPRINTABLE.test(char) ? unicodeEscape(point) : char;
+      }
     }
   }
   return `${out}"`;
+}
+
+/**
+ * What Ruby's inspect escapes beyond the controls: line and paragraph separators and unassigned code points
+ * (Ruby 3.1 knows Unicode 13; Node's tables may know a few more assigned ones).
+ */
+const UNPRINTABLE = /^[\u2028\u2029\p{Cn}]$/u;
+
+function unicodeEscape(point: number): string {
+  const hex = point.toString(16).toUpperCase();
+  return point > 0xffff ? `\\u{${hex}}` : `\\u${hex.padStart(4, '0')}`;
 }
 
 /** Ruby's `to_s` of a converted argument (`%s`). */
