@@ -4,22 +4,12 @@
  * errors Ruby raises when a method is missing or an argument is of the wrong class.
  */
 import { EppEvalError } from '../errors.js';
-import { hashLookup, rubyEql } from '../runtime/compare.js';
+import { hashLookup, rubyClassName, rubyEql } from '../runtime/compare.js';
 import { integer, PFloat, type PHash, type PInteger, type Value } from '../runtime/values.js';
 import { rubyInspect } from './ruby-text.js';
 
 /** Ruby's class name of a value as stdlib's messages print it (`Integer`, `String`, `TrueClass`). */
-export function rubyClass(v: Value): string {
-  if (v === undefined) return 'NilClass';
-  if (v === true) return 'TrueClass';
-  if (v === false) return 'FalseClass';
-  if (typeof v === 'string') return 'String';
-  if (typeof v === 'number' || typeof v === 'bigint') return 'Integer';
-  if (v instanceof PFloat) return 'Float';
-  if (Array.isArray(v)) return 'Array';
-  if (v instanceof Map) return 'Hash';
-  return v.constructor.name;
-}
+export const rubyClass = rubyClassName;
 
 /** How Ruby names a value in "no implicit conversion of X into String": immediates by value, others by class. */
 function conversionName(v: Value): string {
