@@ -3,7 +3,7 @@
  * `puppet epp render` cannot show, and Ruby's `String#succ`, which string ranges step with.
  */
 import { describe, expect, it } from 'vitest';
-import { rubySucc } from '../../src/epp/functions/stdlib-range.js';
+import { rubySucc } from '../../src/epp/functions/stdlib/range.js';
 import { EppError, renderEpp } from '../../src/epp/index.js';
 
 function renderError(source: string): EppError {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FunctionRegistry } from '../../src/epp/functions/registry.js';
-import { stdlibParsingFunctions } from '../../src/epp/functions/stdlib-parsing.js';
+import { stdlibParsingFunctions } from '../../src/epp/functions/stdlib/parsing.js';
 import type { Value } from '../../src/epp/runtime/values.js';
 import { callFunction, fakeContext } from './helpers.js';
 

@@ -9,7 +9,7 @@ import { iterationFunctions } from './iteration.js';
 import { miscFunctions } from './misc.js';
 import { FunctionRegistry } from './registry.js';
 import { serializationFunctions } from './serialization.js';
-import { stdlibFunctions } from './stdlib.js';
+import { stdlibFunctions } from './stdlib/index.js';
 import { stringFunctions } from './strings.js';
 
 export const coreFunctions: FunctionRegistry = new FunctionRegistry().add(

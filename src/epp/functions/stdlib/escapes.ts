@@ -5,11 +5,11 @@
  * The `stdlib::` functions print any value with Ruby's `to_s` first; each also answers to its deprecated
  * name without the namespace.
  */
-import { EppEvalError } from '../errors.js';
-import { defineFunction, type FunctionDef } from './registry.js';
-import { rubyInspect, rubyToS } from './ruby-text.js';
-import { runtime3 } from './runtime3.js';
-import { deprecatedAlias, parseError, stringOrArrayMapper } from './stdlib-support.js';
+import { EppEvalError } from '../../errors.js';
+import { defineFunction, type FunctionDef } from '../registry.js';
+import { rubyInspect, rubyToS } from '../ruby-text.js';
+import { runtime3 } from '../runtime3.js';
+import { deprecatedAlias, parseError, stringOrArrayMapper } from './support.js';
 
 /** Ruby's `Shellwords.escape`: a backslash before each character but `A-Za-z0-9_-.,:+/@`, a newline quoted. */
 function shellEscape(s: string): string {

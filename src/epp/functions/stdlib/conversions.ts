@@ -4,13 +4,13 @@
  * their arguments as `runtime3` converts them (undef as ''), check them themselves and fail with
  * `name(): ...` messages, and follow the Ruby methods they call (`Float()`, `String#to_f`, `Integer#to_s`).
  */
-import { EppEvalError } from '../errors.js';
-import { inferType } from '../runtime/types.js';
-import { integer, isInteger, isNumeric, numberOf, type Value } from '../runtime/values.js';
-import { defineFunction, type FunctionDef } from './registry.js';
-import { rubyInspect } from './ruby-text.js';
-import { runtime3 } from './runtime3.js';
-import { deprecatedAlias, noStringConversion, parseError, someLineMatches } from './stdlib-support.js';
+import { EppEvalError } from '../../errors.js';
+import { inferType } from '../../runtime/types.js';
+import { integer, isInteger, isNumeric, numberOf, type Value } from '../../runtime/values.js';
+import { defineFunction, type FunctionDef } from '../registry.js';
+import { rubyInspect } from '../ruby-text.js';
+import { runtime3 } from '../runtime3.js';
+import { deprecatedAlias, noStringConversion, parseError, someLineMatches } from './support.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Booleans

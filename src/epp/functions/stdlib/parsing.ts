@@ -3,12 +3,12 @@
  * API: Ruby's `JSON.parse` of json 2.6, through Puppet::Util::Json) and `parsepson` (Puppet 7's vendored
  * pure-Ruby PSON parser). Each returns its optional default where parsing fails, as stdlib does.
  */
-import { EppEvalError } from '../errors.js';
-import { rubyClassName } from '../runtime/compare.js';
-import { regexpWithDelimiters } from '../runtime/format.js';
-import { float, integer, type PHash, PRegexp, type Value } from '../runtime/values.js';
-import { argumentMismatch, puppetType } from './arguments.js';
-import { defineFunction, type FunctionDef } from './registry.js';
+import { EppEvalError } from '../../errors.js';
+import { rubyClassName } from '../../runtime/compare.js';
+import { regexpWithDelimiters } from '../../runtime/format.js';
+import { float, integer, type PHash, PRegexp, type Value } from '../../runtime/values.js';
+import { argumentMismatch, puppetType } from '../arguments.js';
+import { defineFunction, type FunctionDef } from '../registry.js';
 
 /** A parser's refusal of its input: the default replaces it, or it is the function's error. */
 class ParseFailure extends Error {}

@@ -2,28 +2,28 @@
  * Functions of puppetlabs-stdlib that real templates call (issue 12), with stdlib 9's behaviour, checked
  * against Puppet 7 with stdlib on the modulepath (test/conformance/stdlib-cases):
  * `pick`, `pick_default`, `delete_undef_values`, `join_keys_to_values`, `stdlib::ensure`; strings and
- * conversions (stdlib-strings.ts): `bool2str`, `str2bool`, `bool2num`, `num2bool`, `any2bool`, `basename`,
+ * conversions (strings.ts): `bool2str`, `str2bool`, `bool2num`, `num2bool`, `any2bool`, `basename`,
  * `dirname`, `stdlib::extname`, `base64`, `squeeze`, `swapcase`, `regexpescape`, `shell_escape`, `shell_join`,
  * `shell_split`, `batch_escape`, `powershell_escape`, `uriescape`, `enclose_ipv6`, `dos2unix`, `unix2dos`,
  * `to_bytes`, `convert_base`, `stdlib::start_with`, `stdlib::end_with`, `stdlib::crc32`, `stdlib::sha256`,
  * `stdlib::xml_encode`, `stdlib::ip_in_range`, `type_of` (`shell_escape`, `batch_escape`, `powershell_escape`
- * and `type_of` also as `stdlib::...`); collections (stdlib-collections.ts): `merge`, `stdlib::merge`,
+ * and `type_of` also as `stdlib::...`); collections (collections.ts): `merge`, `stdlib::merge`,
  * `deep_merge`, `concat`, `delete`, `delete_at`, `delete_regex`, `delete_values`, `prefix`, `suffix`,
  * `member`, `union`, `difference`, `intersection`, `zip`, `values_at`, `reject`, `count`, `any2array`,
  * `range`, `clamp`, `stdlib::nested_values`, `stdlib::sort_by`, `is_a`; serialisation and parsing
- * (stdlib-serialization.ts, stdlib-parsing.ts): `to_toml`, `to_python`, `to_ruby` (and their `stdlib::`
+ * (serialization.ts, parsing.ts): `to_toml`, `to_python`, `to_ruby` (and their `stdlib::`
  * names), `parsejson`, `parsepson`.
  */
-import { EppEvalError } from '../errors.js';
-import { interpolate } from '../runtime/format/render.js';
-import { isHash, type PHash, type Value } from '../runtime/values.js';
-import { defineFunction, type FunctionDef } from './registry.js';
-import { rubyToS } from './ruby-text.js';
-import { runtime3 } from './runtime3.js';
-import { stdlibCollections3, stdlibCollections4 } from './stdlib-collections.js';
-import { stdlibParsingFunctions } from './stdlib-parsing.js';
-import { stdlibSerializationFunctions } from './stdlib-serialization.js';
-import { stdlibStringFunctions } from './stdlib-strings.js';
+import { EppEvalError } from '../../errors.js';
+import { interpolate } from '../../runtime/format/render.js';
+import { isHash, type PHash, type Value } from '../../runtime/values.js';
+import { defineFunction, type FunctionDef } from '../registry.js';
+import { rubyToS } from '../ruby-text.js';
+import { runtime3 } from '../runtime3.js';
+import { stdlibCollections3, stdlibCollections4 } from './collections.js';
+import { stdlibParsingFunctions } from './parsing.js';
+import { stdlibSerializationFunctions } from './serialization.js';
+import { stdlibStringFunctions } from './strings.js';
 
 /** What `pick` skips: undef and the empty string. */
 const blank = (v: Value): boolean => v === undefined || v === '';

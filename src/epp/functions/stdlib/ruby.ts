@@ -3,10 +3,10 @@
  * `==` and the `eql?` of Array's set operations, `to_i`, `Array(x)`, class names, and the wording of the
  * errors Ruby raises when a method is missing or an argument is of the wrong class.
  */
-import { EppEvalError } from '../errors.js';
-import { hashLookup, rubyClassName, rubyEql } from '../runtime/compare.js';
-import { integer, PFloat, type PHash, type PInteger, type Value } from '../runtime/values.js';
-import { rubyInspect } from './ruby-text.js';
+import { EppEvalError } from '../../errors.js';
+import { hashLookup, rubyClassName, rubyEql } from '../../runtime/compare.js';
+import { integer, PFloat, type PHash, type PInteger, type Value } from '../../runtime/values.js';
+import { rubyInspect } from '../ruby-text.js';
 
 /** Ruby's class name of a value as stdlib's messages print it (`Integer`, `String`, `TrueClass`). */
 export const rubyClass = rubyClassName;

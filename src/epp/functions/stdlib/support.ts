@@ -1,11 +1,11 @@
 /**
- * What stdlib's function modules (stdlib-strings.ts and the files beside it) share: the `name(): ...`
+ * What stdlib's function modules (strings.ts and the files beside it) share: the `name(): ...`
  * errors of 3.x functions, Ruby's class names and line-anchored matching, the `String or Array` mapping shape, and the
  * deprecated names that call a `stdlib::` function.
  */
-import { EppEvalError } from '../errors.js';
-import { isFloat, isInteger, PDefault, type Value } from '../runtime/values.js';
-import { defineFunction, type FunctionDef, invoke } from './registry.js';
+import { EppEvalError } from '../../errors.js';
+import { isFloat, isInteger, PDefault, type Value } from '../../runtime/values.js';
+import { defineFunction, type FunctionDef, invoke } from '../registry.js';
 
 /** A `Puppet::ParseError` of a 3.x function: `name(): message`. */
 export function parseError(fn: string, message: string): EppEvalError {

@@ -2,20 +2,20 @@
  * stdlib's functions that build hashes and arrays from others, with stdlib 9.7's behaviour on Puppet 7
  * (test/conformance/stdlib-cases): `merge`, `stdlib::merge`, `deep_merge`, `concat`, `delete`,
  * `delete_at`, `delete_regex`, `delete_values`, `prefix`, `suffix`, `stdlib::nested_values`,
- * `stdlib::sort_by`, `is_a`; and, from stdlib-arrays.ts, the array functions.
+ * `stdlib::sort_by`, `is_a`; and, from arrays.ts, the array functions.
  *
  * Most are 3.x functions (stdlib's lib/puppet/parser/functions): thin Ruby, so they follow Ruby's rules
  * (`delete` compares with Ruby's `==`, `prefix` prints elements with `to_s`) and raise Ruby's errors.
  */
-import { EppEvalError } from '../errors.js';
-import { compareValues, hashLookup, rubyEql } from '../runtime/compare.js';
-import { describeMismatch, isPuppetType } from '../runtime/types.js';
-import { type PHash, toJsRegExp, type Value } from '../runtime/values.js';
-import { acceptsArgs, argumentMismatch, puppetType } from './arguments.js';
-import { defineFunction, type FunctionDef, type Lambda } from './registry.js';
-import { rubyInspect, rubyToS } from './ruby-text.js';
-import { sequenceOf } from './sequences.js';
-import { stdlibArrayFunctions } from './stdlib-arrays.js';
+import { EppEvalError } from '../../errors.js';
+import { compareValues, hashLookup, rubyEql } from '../../runtime/compare.js';
+import { describeMismatch, isPuppetType } from '../../runtime/types.js';
+import { type PHash, toJsRegExp, type Value } from '../../runtime/values.js';
+import { acceptsArgs, argumentMismatch, puppetType } from '../arguments.js';
+import { defineFunction, type FunctionDef, type Lambda } from '../registry.js';
+import { rubyInspect, rubyToS } from '../ruby-text.js';
+import { sequenceOf } from '../sequences.js';
+import { stdlibArrayFunctions } from './arrays.js';
 import {
   noMethod,
   rubyArray,
@@ -25,7 +25,7 @@ import {
   rubyToI,
   rubyTruthy,
   setEql,
-} from './stdlib-ruby.js';
+} from './ruby.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // merge, stdlib::merge, deep_merge

@@ -1,21 +1,21 @@
 /**
  * stdlib's string functions (issue 12's second group): paths (basename, dirname, stdlib::extname, with
  * Ruby's `File` rules), squeeze, swapcase, dos2unix, unix2dos, stdlib::start_with, stdlib::end_with,
- * stdlib::crc32, stdlib::sha256, stdlib::xml_encode; with the conversions (stdlib-conversions.ts), the
- * escapes (stdlib-escapes.ts) and the IP address functions (stdlib-ip.ts), exported as one list.
+ * stdlib::crc32, stdlib::sha256, stdlib::xml_encode; with the conversions (conversions.ts), the
+ * escapes (escapes.ts) and the IP address functions (ip.ts), exported as one list.
  */
-import { EppEvalError } from '../errors.js';
-import { describeMismatch } from '../runtime/types.js';
-import { PSensitive, type Value } from '../runtime/values.js';
-import { argumentMismatch, puppetType } from './arguments.js';
-import { defineFunction, type FunctionDef } from './registry.js';
-import { rubyInspect, rubyToS } from './ruby-text.js';
-import { runtime3 } from './runtime3.js';
-import { stdlibConversionFunctions } from './stdlib-conversions.js';
-import { stdlibEscapeFunctions } from './stdlib-escapes.js';
-import { stdlibIpFunctions } from './stdlib-ip.js';
-import { noStringConversion, parseError, rubyClass, stringOrArrayMapper } from './stdlib-support.js';
-import { nodeCrypto } from './strings.js';
+import { EppEvalError } from '../../errors.js';
+import { describeMismatch } from '../../runtime/types.js';
+import { PSensitive, type Value } from '../../runtime/values.js';
+import { argumentMismatch, puppetType } from '../arguments.js';
+import { defineFunction, type FunctionDef } from '../registry.js';
+import { rubyInspect, rubyToS } from '../ruby-text.js';
+import { runtime3 } from '../runtime3.js';
+import { nodeCrypto } from '../strings.js';
+import { stdlibConversionFunctions } from './conversions.js';
+import { stdlibEscapeFunctions } from './escapes.js';
+import { stdlibIpFunctions } from './ip.js';
+import { noStringConversion, parseError, rubyClass, stringOrArrayMapper } from './support.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Paths, as Ruby's File.basename / File.dirname / File.extname (on Unix)

@@ -1,13 +1,13 @@
 /**
  * stdlib's 3.x functions on arrays, with stdlib 9.7's behaviour on Puppet 7: `member`, `union`,
  * `difference`, `intersection`, `zip`, `values_at`, `reject`, `count`, `any2array`, `clamp`, and `range`
- * (stdlib-range.ts). They are Ruby's Array methods underneath: the set operations compare with `eql?`
+ * (range.ts). They are Ruby's Array methods underneath: the set operations compare with `eql?`
  * (`1` and `1.0` differ, case counts), `count` with `==`.
  */
-import { toJsRegExp, type Value } from '../runtime/values.js';
-import { defineFunction, type FunctionDef } from './registry.js';
-import { rubyToS } from './ruby-text.js';
-import { range } from './stdlib-range.js';
+import { toJsRegExp, type Value } from '../../runtime/values.js';
+import { defineFunction, type FunctionDef } from '../registry.js';
+import { rubyToS } from '../ruby-text.js';
+import { range } from './range.js';
 import {
   EqlSet,
   noMethod,
@@ -20,7 +20,7 @@ import {
   str2bool,
   stringToI,
   uniqEql,
-} from './stdlib-ruby.js';
+} from './ruby.js';
 
 /** A 3.x function: Puppet passes any number of arguments, the function checks them itself. */
 function define3(name: string, call: (args: Value[]) => Value): FunctionDef {

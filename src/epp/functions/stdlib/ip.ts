@@ -4,13 +4,13 @@
  * optional IPv4 tail, `[...]`, a `%zone`, a `/prefix` or `/mask` that masks the address), `to_s` and
  * `include?`.
  */
-import { EppEvalError } from '../errors.js';
-import type { Value } from '../runtime/values.js';
-import { argumentMismatch, puppetType } from './arguments.js';
-import { defineFunction, type FunctionDef } from './registry.js';
-import { rubyToS } from './ruby-text.js';
-import { runtime3 } from './runtime3.js';
-import { parseError, rubyClass } from './stdlib-support.js';
+import { EppEvalError } from '../../errors.js';
+import type { Value } from '../../runtime/values.js';
+import { argumentMismatch, puppetType } from '../arguments.js';
+import { defineFunction, type FunctionDef } from '../registry.js';
+import { rubyToS } from '../ruby-text.js';
+import { runtime3 } from '../runtime3.js';
+import { parseError, rubyClass } from './support.js';
 
 interface IpAddr {
   readonly v6: boolean;

@@ -4,10 +4,10 @@
  * `stdlib::to_python` and `stdlib::to_ruby` (Puppet's rich-data conversion, then Ruby `inspect`-style
  * literals), and their deprecated plain names (`to_toml`, ...), which hand their arguments on unchanged.
  */
-import { EppEvalError } from '../errors.js';
-import { compareValues, rubyClassName } from '../runtime/compare.js';
-import { formatFloat, rubyInspectString, timestampToString } from '../runtime/format.js';
-import { isPuppetType } from '../runtime/types.js';
+import { EppEvalError } from '../../errors.js';
+import { compareValues, rubyClassName } from '../../runtime/compare.js';
+import { formatFloat, rubyInspectString, timestampToString } from '../../runtime/format.js';
+import { isPuppetType } from '../../runtime/types.js';
 import {
   isHash,
   PDefault,
@@ -17,10 +17,10 @@ import {
   PSensitive,
   PTimestamp,
   type Value,
-} from '../runtime/values.js';
-import { argumentMismatch, puppetType } from './arguments.js';
-import { defineFunction, type FunctionDef, invoke } from './registry.js';
-import { rubyInspect, rubyToS } from './ruby-text.js';
+} from '../../runtime/values.js';
+import { argumentMismatch, puppetType } from '../arguments.js';
+import { defineFunction, type FunctionDef, invoke } from '../registry.js';
+import { rubyInspect, rubyToS } from '../ruby-text.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Shared

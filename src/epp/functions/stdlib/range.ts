@@ -3,10 +3,10 @@
  * Ruby Range and steps through it, so a start made of digits counts as an Integer and anything else as a
  * String, walked with Ruby's `String#upto` and `String#succ` (`'az'..'bc'` is az, ba, bb, bc).
  */
-import { bigOf, integer, type PInteger, type Value } from '../runtime/values.js';
-import { defineFunction, type FunctionDef } from './registry.js';
-import { rubyToS } from './ruby-text.js';
-import { noMethod, rubyError, rubyToI } from './stdlib-ruby.js';
+import { bigOf, integer, type PInteger, type Value } from '../../runtime/values.js';
+import { defineFunction, type FunctionDef } from '../registry.js';
+import { rubyToS } from '../ruby-text.js';
+import { noMethod, rubyError, rubyToI } from './ruby.js';
 
 /** stdlib takes the first million values of the range. */
 const MAX_VALUES = 1_000_000;
