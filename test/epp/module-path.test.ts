@@ -162,7 +162,7 @@ describe('module path: functions written in Puppet', () => {
     expect(wrongType.message).toBe("'demo::twice' parameter 'x' expects an Integer value, got String");
     expect([wrongType.line, wrongType.column]).toEqual([1, 5]);
     expect(failure(() => render('<%= demo::twice() %>', {})).message).toBe(
-      "'demo::twice' expects between 1 and 2 arguments, got 0",
+      "'demo::twice' expects between 1 and 2 arguments, got none",
     );
     expect(failure(() => render('<%= demo::bad_return() %>', {})).message).toBe(
       "value returned from function 'demo::bad_return' expects a String value, got Integer",
