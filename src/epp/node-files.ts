@@ -24,22 +24,32 @@ function nodeModule(name: string): unknown {
   return get(name);
 }
 
+/** Where a relative path leads from a base directory: its real path, or why there is none. */
+export type PathInside = { readonly real: string } | { readonly problem: 'absolute' | 'missing' | 'outside' };
+
 /**
- * The real path of `relativePath` inside `base`, or undefined when it does not exist or leads outside
- * `base` (`..`, an absolute path, a symlink pointing out).
+ * The real path of `relativePath` inside `base`, or why not: an absolute path, a file that does not
+ * exist, or one outside `base` (`..`, a symlink pointing out).
  */
-export function realPathInside(base: string, relativePath: string): string | undefined {
+export function resolveInside(base: string, relativePath: string): PathInside {
   const { isAbsolute, relative, resolve, sep } = nodePath();
-  if (isAbsolute(relativePath)) return undefined;
+  if (isAbsolute(relativePath)) return { problem: 'absolute' };
   let real: string;
   let realBase: string;
   try {
     realBase = nodeFs().realpathSync(base);
     real = nodeFs().realpathSync(resolve(base, relativePath));
   } catch {
-    return undefined;
+    return { problem: 'missing' };
   }
   const rel = relative(realBase, real);
-  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
-  return real;
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))
+    return { problem: 'outside' };
+  return { real };
+}
+
+/** The real path of `relativePath` inside `base`, or undefined (see {@link resolveInside}). */
+export function realPathInside(base: string, relativePath: string): string | undefined {
+  const found = resolveInside(base, relativePath);
+  return 'real' in found ? found.real : undefined;
 }

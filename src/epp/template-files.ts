@@ -6,7 +6,7 @@ import { decodeUtf8 } from '../shared/text-file.js';
 import type { RenderOptions } from './epp.js';
 import { EppEvalError } from './errors.js';
 import { ModulePath } from './module-path.js';
-import { nodeFs, nodePath } from './node-files.js';
+import { nodeFs, resolveInside } from './node-files.js';
 
 export interface TemplateFile {
   readonly file: string;
@@ -63,20 +63,9 @@ function fileOnDisk(path: string, options: RenderOptions): string {
 /** Inside `base` only; symlinks leading outside are refused too. */
 function insideBaseDir(path: string, base: string | undefined): string {
   if (!base) throw notFound(path);
-  const { isAbsolute, relative, resolve, sep } = nodePath();
-  if (isAbsolute(path)) throw notFound(path, ': absolute paths are not allowed');
-  const candidate = resolve(base, path);
-  let real: string;
-  let realBase: string;
-  try {
-    realBase = nodeFs().realpathSync(base);
-    real = nodeFs().realpathSync(candidate);
-  } catch {
-    throw notFound(path);
-  }
-  const rel = relative(realBase, real);
-  if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) {
-    throw notFound(path, `: it is outside ${base}`);
-  }
-  return real;
+  const found = resolveInside(base, path);
+  if ('real' in found) return found.real;
+  if (found.problem === 'absolute') throw notFound(path, ': absolute paths are not allowed');
+  if (found.problem === 'outside') throw notFound(path, `: it is outside ${base}`);
+  throw notFound(path);
 }
