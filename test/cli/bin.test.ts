@@ -208,7 +208,13 @@ describe('pantograph epp render (built CLI)', () => {
       'cannot read facts file nope.yaml',
     );
     writeFileSync(join(dir, 'list.yaml'), '- 1\n');
-    expectRefused(['epp', 'render', 'f.epp', '--facts', 'list.yaml'], dir, 'list.yaml');
+    expectRefused(
+      ['epp', 'render', 'f.epp', '--facts', 'list.yaml'],
+      dir,
+      'list.yaml: facts must be a hash (a JSON object or YAML mapping)',
+    );
+    writeFileSync(join(dir, 'broken.json'), '{"custom": }');
+    expectRefused(['epp', 'render', 'f.epp', '--facts', 'broken.json'], dir, 'broken.json:1:');
   });
 
   it('reads Integers exactly beyond 2^53 and tells 2 from 2.0 in values files and --values', () => {

@@ -194,9 +194,9 @@ async function readHashFile(io: Io, file: string, what: string, allowPuppet: boo
   } catch {
     throw new UsageError(`cannot read ${what} file ${file}`);
   }
-  if (/\.json$/i.test(path)) return jsonHash(text, file);
+  if (/\.json$/i.test(path)) return jsonHash(text, file, what);
   if (allowPuppet && /\.pp$/i.test(path)) return puppetHash(text, file);
-  return await parseDataText(text, file);
+  return await parseDataText(text, file, what);
 }
 
 /**
@@ -220,9 +220,9 @@ function looksLikeJson(text: string): boolean {
   }
 }
 
-function jsonHash(text: string, label: string): PHash {
+function jsonHash(text: string, label: string, what = 'values'): PHash {
   const data = parseJsonValues(text, label);
-  if (!isHash(data)) throw new UsageError(`${label}: values must be a hash (a JSON object)`);
+  if (!isHash(data)) throw new UsageError(`${label}: ${what} must be a hash (a JSON object)`);
   return data;
 }
 
@@ -246,9 +246,9 @@ function puppetHash(text: string, label: string): PHash {
  * but costs a short process most of its time (see shared/simple-yaml.ts); any other goes to the full
  * reading (engine/yaml-data.ts, as `.sync.yml` is read), whose first error is the one reported.
  */
-async function parseDataText(text: string, label: string): Promise<PHash> {
+async function parseDataText(text: string, label: string, what = 'values'): Promise<PHash> {
   const simple = readSimpleYaml(text);
-  if (simple !== undefined) return valuesHash(simple, label);
+  if (simple !== undefined) return valuesHash(simple, label, what);
   const { parseYamlData } = await import('../../engine/yaml-data.js');
   const parsed = parseYamlData(text, label, { version: '1.1', errorCode: 'VALUES_YAML' });
   const error = parsed.problems.find((p) => p.severity === 'error');
@@ -256,13 +256,13 @@ async function parseDataText(text: string, label: string): Promise<PHash> {
     const where = error?.line !== undefined ? `:${error.line}:${error.column}` : '';
     throw new UsageError(`${label}${where}: ${error?.message ?? 'not a YAML document'}`, error?.hint);
   }
-  return valuesHash(parsed.data, label);
+  return valuesHash(parsed.data, label, what);
 }
 
 /** The data of a YAML values file as the hash of values (an empty file: none). */
-function valuesHash(plain: unknown, label: string): PHash {
+function valuesHash(plain: unknown, label: string, what: string): PHash {
   const data = fromJs(plain, { numbers: 'float' });
   if (data === undefined) return new Map();
-  if (!isHash(data)) throw new UsageError(`${label}: values must be a hash (a JSON object or YAML mapping)`);
+  if (!isHash(data)) throw new UsageError(`${label}: ${what} must be a hash (a JSON object or YAML mapping)`);
   return data;
 }
