@@ -130,6 +130,25 @@ describe('module path: type aliases', () => {
     expect(nothing.message).toContain('does not declare a type alias');
   });
 
+  it('refuses an alias or function file past the size limit, at the reference', () => {
+    const big = [
+      tree({
+        'big/types/huge.pp': `type Big::Huge = String\n${'#'.repeat(300 * 1024)}\n`,
+        'big/functions/huge.pp': `function big::huge() { 1 }\n${'#'.repeat(300 * 1024)}\n`,
+      }),
+    ];
+    const type = failure(() =>
+      renderEpp('<%- | Big::Huge $h | -%>x', { h: 'y' }, { file: 't.epp', modulePath: big }),
+    );
+    expect(type.code).toBe('EPP_UNKNOWN_TYPE');
+    expect(type.message).toContain('huge.pp is larger than 256 KB');
+    expect([type.line, type.column]).toEqual([1, 7]);
+    const fn = failure(() => renderEpp('<%= big::huge() %>', {}, { file: 't.epp', modulePath: big }));
+    expect(fn.code).toBe('EPP_UNKNOWN_FUNCTION');
+    expect(fn.message).toContain('huge.pp is larger than 256 KB');
+    expect([fn.line, fn.column]).toEqual([1, 5]);
+  });
+
   it("reads nothing outside a module's types/: a symlink out and names that are no paths stay unknown", () => {
     const outside = tree({ 'secret.pp': 'type Evil::Link = String\n' });
     const evil = tree({});
@@ -172,9 +191,9 @@ describe('module path: functions written in Puppet', () => {
   it('reports a broken function in its file, and leaves unknown the ones no file defines', () => {
     const broken = failure(() => render('<%= demo::broken() %>', {}));
     expect(broken.location?.file).toBe(join(modules, 'demo/functions/broken.pp'));
-    expect(failure(() => render('<%= demo::misnamed() %>', {})).message).toContain(
-      'defines the function demo::other, not demo::misnamed',
-    );
+    const misnamed = failure(() => render('<%= demo::misnamed() %>', {}));
+    expect(misnamed.message).toContain('defines the function demo::other, not demo::misnamed');
+    expect([misnamed.location?.file, misnamed.line, misnamed.column]).toEqual(['t.epp', 1, 5]);
     for (const source of ['<%= demo::nope() %>', '<%= demo::twice(1) %>']) {
       const unknown = failure(() =>
         renderEpp(

@@ -432,7 +432,7 @@ export class Runtime extends RuntimeBase implements CallContext {
     site?: CallSite,
   ): Value {
     const def =
-      (site ? this.functions.resolve(site, name) : this.functions.get(name)) ?? this.moduleFunction(name);
+      (site ? this.functions.resolve(site, name) : this.functions.get(name)) ?? this.moduleFunction(name, p);
     if (!def) {
       const error = new EppEvalError('EPP_UNKNOWN_FUNCTION', `Unknown function: '${name}'`, this.location(p));
       const suggestion = didYouMean(name, this.host.functions.names());
@@ -510,8 +510,15 @@ export class Runtime extends RuntimeBase implements CallContext {
   }
 
   /** A module's function written in Puppet (`collectd::indent`), when the render has a module path. */
-  private moduleFunction(name: string): FunctionDef | undefined {
-    return name.includes('::') ? this.host.moduleFunction(name) : undefined;
+  private moduleFunction(name: string, p?: number): FunctionDef | undefined {
+    if (!name.includes('::')) return undefined;
+    try {
+      return this.host.moduleFunction(name);
+    } catch (e) {
+      // A file that cannot be read or is no function: at the call, unless the error is in the file itself.
+      if (e instanceof EppEvalError && !e.location && p !== undefined) e.location = this.location(p);
+      throw e;
+    }
   }
 
   callFunction(name: string, args: Value[], block: Lambda | undefined): Value {
