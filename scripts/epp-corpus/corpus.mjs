@@ -57,7 +57,7 @@ export function compareCase(lib, { name, dir, suffix }) {
   if (!puppetOk) {
     const puppet = readFileSync(join(dir, `expected_error${suffix}.txt`), 'utf8').trim();
     return error
-      ? { name, outcome: 'both-error', detail: puppet }
+      ? { name, outcome: 'both-error', detail: puppet, ours: error.message }
       : { name, outcome: 'puppet-error', detail: puppet };
   }
   if (error)

@@ -1,6 +1,6 @@
 /**
  * What editors need of the engine, in one place for `src/index.ts`: a file's text checked as `validate`
- * checks it, the settings of a template as `show` reports them, the composed schema of `.sync.yml`.
+ * checks it (a module's template with the module's types and functions), the settings of a template as `show` reports them, the composed schema of `.sync.yml`.
  */
 export {
   checkEppText,
@@ -16,6 +16,12 @@ export {
   templateContextOf,
 } from './file-checks.js';
 export { settingsSchema, typeLabel } from './inspect.js';
+export {
+  type ModuleContext,
+  moduleContextOf,
+  moduleDefinitionOf,
+  moduleNamesOf,
+} from './module-context.js';
 export { SYNC_FILE } from './project-config.js';
 export { type SettingView, settingViews } from './setting-views.js';
 export { TOP_SCOPE_NAMES } from './static-analysis.js';

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { TemplateNode } from '../epp/ast.js';
 import { type EppError, EppSyntaxError } from '../epp/errors.js';
-import { findSyntaxErrors, parseEpp } from '../epp/index.js';
+import { findSyntaxErrors, type ModulePathEntry, parseEpp } from '../epp/index.js';
 import { parameterProblems } from '../epp/parameter-checks.js';
 import { EngineError } from './errors.js';
 import { parseJsonData } from './json-data.js';
@@ -100,8 +100,16 @@ export interface EppCheck {
   readonly problems: readonly SpanProblem[];
 }
 
-/** Every problem of an EPP template's text; `context` when it belongs to a template repository. */
-export function checkEppText(text: string, file: string, context?: TemplateContext): EppCheck {
+/**
+ * Every problem of an EPP template's text; `context` when it belongs to a template repository,
+ * `modulePath` when to a Puppet module (see module-context.ts).
+ */
+export function checkEppText(
+  text: string,
+  file: string,
+  context?: TemplateContext,
+  modulePath?: readonly ModulePathEntry[],
+): EppCheck {
   const options = { file, delimiters: context?.delimiters };
   let ast: TemplateNode;
   try {
@@ -110,9 +118,11 @@ export function checkEppText(text: string, file: string, context?: TemplateConte
     if (!(e instanceof EppSyntaxError)) throw e;
     return { ast: undefined, problems: findSyntaxErrors(text, options).map(fromEppError) };
   }
-  const problems: SpanProblem[] = parameterProblems(ast, text, file).map(fromEppError);
+  const problems: SpanProblem[] = parameterProblems(ast, text, file, { modulePath }).map(fromEppError);
   const analysis = analyzeEpp(ast, text);
-  problems.push(...unknownFunctionProblems(analysis, file, text).map((p) => fromProblem(p, text)));
+  problems.push(
+    ...unknownFunctionProblems(analysis, file, text, modulePath).map((p) => fromProblem(p, text)),
+  );
   const visible = variablesOf(ast, context);
   if (visible) {
     problems.push(...unknownVariableProblems(analysis, file, text, visible).map((p) => fromProblem(p, text)));

@@ -12,7 +12,9 @@
 
 import type { LambdaNode, Node, ParameterNode, TemplateNode } from '../epp/ast.js';
 import { assignedNames, children, type WalkNode } from '../epp/ast-walk.js';
-import { FUNCTION_NAMES } from '../epp/functions/index.js';
+import { EppError } from '../epp/errors.js';
+import { FUNCTION_NAMES, UNKNOWN_FUNCTION_HINT } from '../epp/functions/index.js';
+import { ModulePath, type ModulePathEntry } from '../epp/module-path.js';
 import { lineColumn } from '../epp/position.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
 import type { Data } from './model.js';
@@ -217,22 +219,42 @@ export function problemAt(
   return { severity, code, message, file, line, column, ...(hint !== undefined ? { hint } : {}) };
 }
 
-/** An error for every call of a function that is no built-in (as rendering would say, with a hint). */
-export function unknownFunctionProblems(analysis: EppAnalysis, file: string, source: string): Problem[] {
-  return analysis.calls
-    .filter((c) => !FUNCTIONS.has(c.name))
-    .map((c) =>
-      problemAt(
-        'error',
-        'EPP_UNKNOWN_FUNCTION',
-        `Unknown function: '${c.name}'`,
-        file,
-        source,
-        c.start,
-        didYouMeanHint(c.name, FUNCTION_NAMES) ??
-          'templates can call Puppet core functions and to_json, to_json_pretty, to_yaml',
-      ),
-    );
+/**
+ * An error for every call of a function that is no built-in (as rendering would say, with a hint), nor
+ * one written in Puppet by a module on `modulePath`.
+ */
+export function unknownFunctionProblems(
+  analysis: EppAnalysis,
+  file: string,
+  source: string,
+  modulePath?: readonly ModulePathEntry[],
+): Problem[] {
+  const problems: Problem[] = [];
+  for (const c of analysis.calls) {
+    if (FUNCTIONS.has(c.name)) continue;
+    const inModule = modulePath ? moduleFunctionProblem(c.name, modulePath) : 'missing';
+    if (inModule === undefined) continue;
+    const message = inModule === 'missing' ? `Unknown function: '${c.name}'` : inModule.message;
+    const hint =
+      inModule === 'missing'
+        ? (didYouMeanHint(c.name, FUNCTION_NAMES) ?? UNKNOWN_FUNCTION_HINT)
+        : inModule.hint;
+    problems.push(problemAt('error', 'EPP_UNKNOWN_FUNCTION', message, file, source, c.start, hint));
+  }
+  return problems;
+}
+
+/** Undefined when a module on the path defines `name` in Puppet; its error when that file cannot be used. */
+function moduleFunctionProblem(
+  name: string,
+  modulePath: readonly ModulePathEntry[],
+): 'missing' | EppError | undefined {
+  try {
+    return ModulePath.of(modulePath).puppetFunction(name) ? undefined : 'missing';
+  } catch (e) {
+    if (e instanceof EppError) return e;
+    throw e;
+  }
 }
 
 const FUNCTIONS: ReadonlySet<string> = new Set(FUNCTION_NAMES);

@@ -14,6 +14,7 @@ export * from './json-values.js';
 export * from './lexer/delimiters.js';
 export * from './lexer/lexer.js';
 export * from './lexer/tokens.js';
+export * from './module-path.js';
 export * from './parameter-checks.js';
 export * from './parser/parser.js';
 export * from './position.js';

@@ -14,7 +14,7 @@ import {
 } from './functions/registry.js';
 import { canInterpret, TemplateInterpreter } from './interpreter/interpreter.js';
 import { puppetFunction } from './module-functions.js';
-import { ModulePath } from './module-path.js';
+import { ModulePath, type ModulePathEntry } from './module-path.js';
 import { parsePuppet, parseTemplate } from './parser/parser.js';
 import { lineColumn } from './position.js';
 import { fromJs, valuesFromJs } from './runtime/convert.js';
@@ -64,10 +64,11 @@ export interface RenderOptions {
   /**
    * Directories holding Puppet modules, as Puppet's `--modulepath`: a module's type aliases
    * (`Redis::LogLevel`), functions written in Puppet (`redis::format()`) and templates
-   * (`epp('redis/x.epp')`, after `baseDir`) are read from them. Pass the same array to every render: what
-   * is read is kept with it.
+   * (`epp('redis/x.epp')`, after `baseDir`) are read from them. An entry may also be one module whose
+   * directory is not named after it (`{ name: 'redis', dir: '/src/puppet-redis' }`). Entries are searched
+   * in order. Pass the same array to every render: what is read is kept with it.
    */
-  readonly modulePath?: readonly string[] | undefined;
+  readonly modulePath?: readonly ModulePathEntry[] | undefined;
 }
 
 /** A declared template parameter (`<%- | Type $name = default | -%>`). */

@@ -35,6 +35,7 @@ export {
   type Lambda,
   NextSignal,
 } from './functions/registry.js';
+export type { ModulePathEntry, NamedModule } from './module-path.js';
 export {
   type Declaration,
   declarationAt,

@@ -7,7 +7,7 @@ import { evaluatePuppet, type RenderOptions } from './epp.js';
 import { EppEvalError } from './errors.js';
 import { argumentMismatch } from './functions/arguments.js';
 import { defineFunction, type FunctionDef } from './functions/registry.js';
-import { FUNCTION_ARGUMENTS, type PuppetFunctionSource } from './module-path.js';
+import { FUNCTION_ARGUMENTS, type ModulePathEntry, type PuppetFunctionSource } from './module-path.js';
 import { parsePuppet } from './parser/parser.js';
 import { describeMismatch, PType } from './runtime/types.js';
 
@@ -19,7 +19,7 @@ import { describeMismatch, PType } from './runtime/types.js';
  */
 export function puppetFunction(
   source: PuppetFunctionSource,
-  modules: readonly string[],
+  modules: readonly ModulePathEntry[],
   options: RenderOptions,
 ): FunctionDef {
   const common = { file: source.file, modulePath: modules, functions: options.functions };

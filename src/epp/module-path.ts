@@ -16,7 +16,7 @@ import { nodeFs, nodePath, realPathInside } from './node-files.js';
 import { AliasType, type PType } from './runtime/types.js';
 
 /** Puppet's rule for a module name and for each segment of a type name, lowercased. */
-const MODULE_NAME = /^[a-z][a-z0-9_]*$/;
+export const MODULE_NAME = /^[a-z][a-z0-9_]*$/;
 
 /** A type alias or function file larger than this is refused (stdlib's largest is under 8 KB). */
 const MAX_SOURCE_BYTES = 256 * 1024;
@@ -40,22 +40,35 @@ export interface PuppetFunctionSource {
 /** The variable the lambda of a {@link PuppetFunctionSource} takes its arguments from. */
 export const FUNCTION_ARGUMENTS = '__function_arguments';
 
+/**
+ * A module at a directory of its own, whatever that directory is called: a checkout of `puppet-redis/`
+ * holds the module `redis` (Puppet finds modules only by directory name; an editor or a test knows the
+ * module's name from its metadata.json).
+ */
+export interface NamedModule {
+  readonly name: string;
+  readonly dir: string;
+}
+
+/** An entry of a module path: a directory holding modules by name, or one module. */
+export type ModulePathEntry = string | NamedModule;
+
 export class ModulePath {
   /** Aliases by lowercased name; null: looked for and not found. */
   private readonly aliases = new Map<string, AliasType | null>();
   /** Functions by name; null: looked for and not found. */
   private readonly functions = new Map<string, PuppetFunctionSource | null>();
 
-  private constructor(readonly dirs: readonly string[]) {}
+  private constructor(readonly entries: readonly ModulePathEntry[]) {}
 
-  private static readonly byDirs = new WeakMap<readonly string[], ModulePath>();
+  private static readonly byEntries = new WeakMap<readonly ModulePathEntry[], ModulePath>();
 
-  /** The module path of these directories, one per array (its aliases are read once). */
-  static of(dirs: readonly string[]): ModulePath {
-    let path = ModulePath.byDirs.get(dirs);
+  /** The module path of these entries, one per array (its aliases are read once). */
+  static of(entries: readonly ModulePathEntry[]): ModulePath {
+    let path = ModulePath.byEntries.get(entries);
     if (!path) {
-      path = new ModulePath(dirs);
-      ModulePath.byDirs.set(dirs, path);
+      path = new ModulePath(entries);
+      ModulePath.byEntries.set(entries, path);
     }
     return path;
   }
@@ -66,11 +79,20 @@ export class ModulePath {
     const module = path.slice(0, slash);
     if (slash < 0 || !MODULE_NAME.test(module)) return undefined;
     const { join } = nodePath();
-    for (const dir of this.dirs) {
-      const found = realPathInside(join(dir, module, 'templates'), path.slice(slash + 1));
+    for (const root of this.rootsOf(module)) {
+      const found = realPathInside(join(root, 'templates'), path.slice(slash + 1));
       if (found) return found;
     }
     return undefined;
+  }
+
+  /** The directories where `module` may be, in the path's order. */
+  private *rootsOf(module: string): Iterable<string> {
+    const { join } = nodePath();
+    for (const entry of this.entries) {
+      if (typeof entry === 'string') yield join(entry, module);
+      else if (entry.name === module) yield entry.dir;
+    }
   }
 
   /**
@@ -110,29 +132,46 @@ export class ModulePath {
     return source ?? undefined;
   }
 
-  /** `<dir>/<module>/<kind>/<rest...>.pp` of the first directory that has it, read and decoded. */
+  /**
+   * The file that defines a module's type alias (`Redis::LogLevel`) or function (`redis::format`), for an
+   * editor to go to: `<module>/types/loglevel.pp` or `<module>/functions/format.pp` of the first entry that
+   * has it (its real path), or undefined.
+   */
+  definitionFile(kind: 'types' | 'functions', name: string): string | undefined {
+    const segments = kind === 'types' ? name.toLowerCase().split('::') : name.split('::');
+    if (segments.length < 2 || !segments.every((s) => MODULE_NAME.test(s))) return undefined;
+    return this.locate(segments, kind);
+  }
+
+  /** `<module>/<kind>/<rest...>.pp` of the first entry that has it (its real path). */
+  private locate(segments: readonly string[], kind: 'types' | 'functions'): string | undefined {
+    const { join } = nodePath();
+    const [module, ...rest] = segments;
+    for (const root of this.rootsOf(module!)) {
+      const file = realPathInside(join(root, kind), `${rest.join('/')}.pp`);
+      if (file) return file;
+    }
+    return undefined;
+  }
+
+  /** `<module>/<kind>/<rest...>.pp` of the first entry that has it, read and decoded. */
   private moduleFile(
     segments: readonly string[],
     kind: 'types' | 'functions',
   ): { file: string; text: string } | undefined {
-    const { join } = nodePath();
-    const [module, ...rest] = segments;
+    const file = this.locate(segments, kind);
+    if (!file) return undefined;
     const code = kind === 'types' ? 'EPP_UNKNOWN_TYPE' : 'EPP_UNKNOWN_FUNCTION';
-    for (const dir of this.dirs) {
-      const file = realPathInside(join(dir, module!, kind), `${rest.join('/')}.pp`);
-      if (!file) continue;
-      const fs = nodeFs();
-      if (fs.statSync(file).size > MAX_SOURCE_BYTES) {
-        throw new EppEvalError(code, `${file} is larger than ${MAX_SOURCE_BYTES / 1024} KB`);
-      }
-      const decoded = decodeUtf8(fs.readFileSync(file));
-      if ('problem' in decoded) {
-        const { message, hint } = decoded.problem;
-        throw new EppEvalError('EPP_ENCODING', `${file} ${message}`, undefined, hint);
-      }
-      return { file, text: decoded.text };
+    const fs = nodeFs();
+    if (fs.statSync(file).size > MAX_SOURCE_BYTES) {
+      throw new EppEvalError(code, `${file} is larger than ${MAX_SOURCE_BYTES / 1024} KB`);
     }
-    return undefined;
+    const decoded = decodeUtf8(fs.readFileSync(file));
+    if ('problem' in decoded) {
+      const { message, hint } = decoded.problem;
+      throw new EppEvalError('EPP_ENCODING', `${file} ${message}`, undefined, hint);
+    }
+    return { file, text: decoded.text };
   }
 }
 

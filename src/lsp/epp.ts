@@ -4,7 +4,7 @@
  * did, so names stay offered.
  */
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type {
   CompletionItem,
@@ -19,9 +19,14 @@ import {
   declarationAt,
   FUNCTION_DOCS,
   FUNCTION_NAMES,
+  type ModuleContext,
+  moduleContextOf,
+  moduleDefinitionOf,
+  moduleNamesOf,
   parameterNameSpan,
   parseEpp,
   type ReadText,
+  type Reference,
   referenceAt,
   type SettingInfo,
   type TemplateContext,
@@ -42,6 +47,8 @@ interface EppState {
   /** The last tree that parsed, for completion while the text does not. */
   readonly lastGood: TemplateNode | undefined;
   readonly context: TemplateContext | undefined;
+  /** The Puppet module the file is in (when it is in no template repository). */
+  readonly module: ModuleContext | undefined;
 }
 
 const TOP_SCOPE_DOCS: Readonly<Record<string, string>> = {
@@ -62,13 +69,17 @@ export class EppDocuments {
     const file = pathOf(document.uri);
     const bad = encodingProblem(text);
     const context = templateContextOf(file, this.read);
-    const check = bad ? { ast: undefined, problems: [bad] } : checkEppText(text, file, context);
+    const module = context ? undefined : moduleContextOf(file, this.read);
+    const check = bad
+      ? { ast: undefined, problems: [bad] }
+      : checkEppText(text, file, context, module?.modulePath);
     const previous = this.states.get(document.uri);
     this.states.set(document.uri, {
       version: document.version,
       ast: check.ast,
       lastGood: check.ast ?? previous?.lastGood,
       context,
+      module,
     });
     return check.problems.map((p) => toDiagnostic(document, p));
   }
@@ -78,19 +89,19 @@ export class EppDocuments {
   }
 
   hover(document: TextDocument, position: Position): Hover | null {
-    const { ast, context } = this.state(document);
+    const { ast, context, module } = this.state(document);
     if (!ast) return null;
     const text = document.getText();
     const offset = document.offsetAt(position);
     const ref = referenceAt(ast, text, offset);
     if (!ref) return null;
     const range = { start: document.positionAt(ref.start), end: document.positionAt(ref.end) };
-    const value = hoverText(ref, ast, text, offset, context);
+    const value = hoverText(ref, ast, text, offset, context, module && this.moduleHover(module, ref));
     return value === undefined ? null : { contents: { kind: lsp.MarkupKind.Markdown, value }, range };
   }
 
   definition(document: TextDocument, position: Position): Definition | null {
-    const { ast, context } = this.state(document);
+    const { ast, context, module } = this.state(document);
     if (!ast) return null;
     const text = document.getText();
     const offset = document.offsetAt(position);
@@ -104,15 +115,19 @@ export class EppDocuments {
         range: { start: document.positionAt(span.start), end: document.positionAt(span.end) },
       };
     }
-    if (ref?.kind === 'template-path') {
-      if (isAbsolute(ref.name)) return null;
-      const base = context?.dir ?? dirname(pathOf(document.uri));
-      const target = resolve(base, ref.name);
-      if (!existsSync(target)) return null;
-      const start = { line: 0, character: 0 };
-      return { uri: pathToFileURL(target).href, range: { start, end: start } };
+    if (!ref) return null;
+    const start = { line: 0, character: 0 };
+    const at = (file: string): Definition => ({
+      uri: pathToFileURL(file).href,
+      range: { start, end: start },
+    });
+    if (ref.kind === 'template-path' && !isAbsolute(ref.name)) {
+      // As a render looks: beside the template (or in its template repository), then on the module path.
+      const target = resolve(context?.dir ?? dirname(pathOf(document.uri)), ref.name);
+      if (existsSync(target)) return at(target);
     }
-    return null;
+    const inModule = module ? moduleDefinitionOf(module, ref.kind, ref.name) : undefined;
+    return inModule ? at(inModule) : null;
   }
 
   symbols(document: TextDocument): DocumentSymbol[] {
@@ -154,7 +169,30 @@ export class EppDocuments {
       const doc = TYPE_DOCS[name];
       items.push({ label: name, kind: lsp.CompletionItemKind.Class, ...(doc ? { documentation: doc } : {}) });
     }
+    if (state.module) {
+      // The module's own aliases and functions (those of its fixtures are other modules' API).
+      const names = moduleNamesOf(state.module, this.read);
+      const detail = `module ${state.module.name}`;
+      if (!/[A-Z][\w:]*$/.test(before)) {
+        for (const label of names.functions)
+          items.push({ label, kind: lsp.CompletionItemKind.Function, detail });
+      }
+      for (const label of names.types) items.push({ label, kind: lsp.CompletionItemKind.Class, detail });
+    }
     return items;
+  }
+
+  /** What a module's file says of a name its template uses: a type alias's definition, where a function is. */
+  private moduleHover(module: ModuleContext, ref: Reference): string | undefined {
+    if (ref.kind !== 'type' && ref.kind !== 'function') return undefined;
+    const file = moduleDefinitionOf(module, ref.kind, ref.name);
+    if (!file) return undefined;
+    const where = `defined in ${relative(module.dir, file)}`;
+    if (ref.kind === 'function') return `${code(`${ref.name}()`)}\nA function of a module, ${where}.`;
+    const declaration = /^[ \t]*type[ \t][\s\S]*/m.exec(this.read(file) ?? '')?.[0].trim();
+    return declaration
+      ? `${code(declaration.slice(0, 600))}\nA type alias of a module, ${where}.`
+      : undefined;
   }
 
   private state(document: TextDocument): EppState {
@@ -192,7 +230,10 @@ function hoverText(
   text: string,
   offset: number,
   context: TemplateContext | undefined,
+  /** What the file's module says of the name, before the built-in docs. */
+  fromModule: string | undefined,
 ): string | undefined {
+  if (fromModule !== undefined) return fromModule;
   switch (ref.kind) {
     case 'function': {
       const doc = FUNCTION_DOCS[ref.name];

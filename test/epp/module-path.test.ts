@@ -39,6 +39,10 @@ const modules = tree({
   'redis/types/settings/port.pp': 'type Redis::Settings::Port = Integer[1, 65535]\n',
   'redis/types/tree.pp': 'type Redis::Tree = Variant[String, Array[Redis::Tree]]\n',
   'redis/types/wrong.pp': 'type Redis::Other = String\n',
+  'redis/types/name.pp': 'type Redis::Name = String[1]\n',
+  'redis/types/pair.pp': 'type Redis::Pair = Array[Redis::Settings::Port]\n',
+  'redis/types/conf.pp':
+    'type Redis::Conf = Struct[{port => Redis::Settings::Port, Optional[level] => Redis::LogLevel}]\n',
   'redis/types/broken.pp': 'type Redis::Broken = Enum[\n  $nope\n]\n',
   'redis/types/nothing.pp': '# no declaration\n',
   'redis/templates/part.epp': '<%- | Redis::LogLevel $level | -%>level=<%= $level %>',
@@ -88,6 +92,63 @@ describe('module path: type aliases', () => {
     expect(e.message).toContain('Redis::LogLevel');
     expect(e.line).toBe(1);
     expect(e.column).toBe(7);
+  });
+
+  it('words mismatches as Puppet does: an alias with its definition, looked into where it is a structure', () => {
+    // Each message is what `puppet epp render --modulepath` printed for the same template and value.
+    const message = (source: string, values: Record<string, unknown>) =>
+      failure(() => render(source, values)).message;
+    expect(message('<%- | Redis::Settings::Port $p = 0 | -%>', {})).toBe(
+      "parameter 'p' expects a Redis::Settings::Port = Integer[1, 65535] value, got Integer[0, 0]",
+    );
+    expect(message('<%- | Array[Redis::Settings::Port] $p | -%>', { p: ['x'] })).toBe(
+      "parameter 'p' index 0 expects a Redis::Settings::Port = Integer[1, 65535] value, got String",
+    );
+    expect(message('<%- | Redis::Pair $p | -%>', { p: 'x' })).toBe(
+      "parameter 'p' expects a Redis::Pair = Array[Redis::Settings::Port = Integer[1, 65535]] value, got String",
+    );
+    expect(message('<%- | Variant[Redis::Settings::Port, Redis::Name] $p | -%>', { p: true })).toBe(
+      "parameter 'p' expects a value of type Redis::Settings::Port = Integer[1, 65535] or Redis::Name = String[1], got Boolean",
+    );
+    expect(message('<%- | Variant[Array[Redis::Settings::Port], Redis::Name] $p | -%>', { p: {} })).toBe(
+      "parameter 'p' expects a value of type Array[Redis::Settings::Port = Integer[1, 65535]] or Redis::Name = String[1], got Hash",
+    );
+    expect(message('<%- | Redis::LogLevel $l | -%>', { l: 'loud' })).toBe(
+      "parameter 'l' expects a match for Redis::LogLevel = Enum['debug', 'notice'], got 'loud'",
+    );
+    expect(message('<%- | Redis::Conf $c | -%>', { c: { port: 'x' } })).toBe(
+      "parameter 'c' entry 'port' expects a Redis::Settings::Port = Integer[1, 65535] value, got String",
+    );
+    expect(message('<%- | Redis::Conf $c | -%>', { c: { port: 1, level: 'z' } })).toBe(
+      "parameter 'c' entry 'level' expects a match for Redis::LogLevel = Enum['debug', 'notice'], got 'z'",
+    );
+    expect(message('<%- | Redis::Conf $c | -%>', { c: { port: 1, other: 2 } })).toBe(
+      "parameter 'c' unrecognized key 'other'",
+    );
+    // stdlib's aliases alike (no module path needed: Pantograph has them).
+    expect(message('<%- | Stdlib::Port $p | -%>', { p: 'x' })).toBe(
+      "parameter 'p' expects a Stdlib::Port = Integer[0, 65535] value, got String",
+    );
+  });
+
+  it('prints an alias on its own with its definition, inside another type by its name', () => {
+    expect(render('<%= Redis::Pair %>|<%= Optional[Redis::Pair] %>|<%= [Redis::Settings::Port] %>', {})).toBe(
+      'Redis::Pair = Array[Redis::Settings::Port = Integer[1, 65535]]|Optional[Redis::Pair]|' +
+        '[Redis::Settings::Port = Integer[1, 65535]]',
+    );
+    // Inside itself, a recursive alias is its name.
+    expect(render('<%= Redis::Tree %>', {})).toBe('Redis::Tree = Variant[String, Array[Redis::Tree]]');
+  });
+
+  it('finds a module whose directory is not named after it, given as { name, dir }', () => {
+    const checkout = tree({ 'types/mode.pp': "type Acme::Mode = Enum['on', 'off']\n" });
+    const source = '<%- | Acme::Mode $m | -%><%= $m %>';
+    expect(renderEpp(source, { m: 'on' }, { modulePath: [{ name: 'acme', dir: checkout }] })).toBe('on');
+    // Not under another name, and not as a directory of modules (it holds no `acme/`).
+    const unknown = (path: readonly (string | { name: string; dir: string })[]) =>
+      failure(() => renderEpp(source, { m: 'on' }, { modulePath: path })).code;
+    expect(unknown([{ name: 'other', dir: checkout }])).toBe('EPP_UNKNOWN_TYPE');
+    expect(unknown([checkout])).toBe('EPP_UNKNOWN_TYPE');
   });
 
   it('lets an alias refer to itself', () => {

@@ -25,3 +25,7 @@ export const coreFunctions: FunctionRegistry = new FunctionRegistry().add(
 
 /** The names of all built-ins, sorted: the candidates of "did you mean" for an unknown function. */
 export const FUNCTION_NAMES: readonly string[] = Object.freeze(coreFunctions.names());
+
+/** What an unknown function's error suggests when no name is close to it. */
+export const UNKNOWN_FUNCTION_HINT =
+  "templates can call Puppet's core functions and stdlib's, and with a module path, the functions its modules write in Puppet";

@@ -13,7 +13,7 @@
 import { didYouMean } from '../../shared/did-you-mean.js';
 import { EppEvalError } from '../errors.js';
 import { newInstance } from '../functions/conversion.js';
-import { coreFunctions } from '../functions/index.js';
+import { coreFunctions, UNKNOWN_FUNCTION_HINT } from '../functions/index.js';
 import { coreIteration } from '../functions/iteration.js';
 import { eachLoop, filterLoop, mapJoinLoop, mapLoop, reduceLoop } from '../functions/loops.js';
 import {
@@ -436,9 +436,7 @@ export class Runtime extends RuntimeBase implements CallContext {
     if (!def) {
       const error = new EppEvalError('EPP_UNKNOWN_FUNCTION', `Unknown function: '${name}'`, this.location(p));
       const suggestion = didYouMean(name, this.host.functions.names());
-      error.hint = suggestion
-        ? `did you mean '${suggestion}'?`
-        : 'templates can call Puppet core functions and to_json, to_json_pretty, to_yaml';
+      error.hint = suggestion ? `did you mean '${suggestion}'?` : UNKNOWN_FUNCTION_HINT;
       throw error;
     }
     // Only getvar/defined/inline_epp get a view; outside their call `scope` is undefined, and a call

@@ -33,6 +33,7 @@ export {
   ANY,
   AnyType,
   ArrayType,
+  aliasExpandedString,
   BooleanType,
   CallableType,
   CollectionType,

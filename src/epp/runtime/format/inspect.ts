@@ -2,6 +2,7 @@
  * Ruby's `inspect` and `to_s` texts of values: `String#inspect`, `%p` / `%s` of arguments, regexps with
  * delimiters, the redacted Sensitive text.
  */
+
 import { PDefault, PFloat, type PHash, PRegexp, PSensitive, PTimestamp, type Value } from '../values.js';
 import { formatFloat } from './floats.js';
 import type { RubyArg } from './sprintf-spec.js';
@@ -112,7 +113,8 @@ export function rubyScalarText(v: Exclude<Value, string | undefined | Value[] | 
   if (v instanceof PRegexp) return regexpWithDelimiters(v);
   if (v instanceof PSensitive) return REDACTED;
   if (v instanceof PTimestamp) return timestampToString(v);
-  return v.toString();
+  if (v instanceof PDefault) return 'default';
+  return v.display();
 }
 
 /** Ruby's `Regexp#inspect`: the source between slashes. */

@@ -94,8 +94,8 @@ function convert(v: Value, map: FormatMap, ind: Indentation): string {
   }
   if (v instanceof PSensitive || v instanceof PTimestamp) return kformat(f.orig, v);
   // A type.
-  if (f.conv === 's') return kformat(f.orig, f.alt ? `"${v.toString()}"` : v.toString());
-  if (f.conv === 'p') return kformat(f.orig.replace('p', 's'), v.toString());
+  if (f.conv === 's') return kformat(f.orig, f.alt ? `"${v.display()}"` : v.display());
+  if (f.conv === 'p') return kformat(f.orig.replace('p', 's'), v.display());
   throw illegal('Type', f, 'sp');
 }
 

@@ -136,12 +136,20 @@ export class CallableType extends PType {
   }
 }
 
-/** A named alias of a (recursive) type: Data and RichData. */
+/**
+ * A named alias of a (possibly recursive) type: Puppet's own `Data` and `RichData`, stdlib's
+ * (`Stdlib::Port`) and a module's (`Redis::LogLevel`), its definition built on first use.
+ */
 export class AliasType extends PType {
   private target: PType | undefined;
   constructor(
     readonly name: string,
     private readonly build: (self: AliasType) => PType,
+    /**
+     * Whether it prints with its definition where Puppet expands aliases (`Stdlib::Port = Integer[0,
+     * 65535]`): every alias but Puppet's built-in ones (`Data`, `RichData`).
+     */
+    readonly expands = true,
   ) {
     super();
   }
@@ -160,7 +168,34 @@ export class AliasType extends PType {
   override equals(o: PType): boolean {
     return o === this;
   }
+  /** On its own, an alias is expanded with the aliases its definition names (see PType.display). */
+  override display(): string {
+    return this.expands ? aliasExpandedString(this) : this.name;
+  }
   toString(): string {
-    return this.name;
+    if (expanding === undefined || !this.expands || expanding.has(this)) return this.name;
+    expanding.add(this);
+    try {
+      return `${this.name} = ${this.resolved()}`;
+    } finally {
+      expanding.delete(this);
+    }
+  }
+}
+
+/** The aliases being expanded by {@link aliasExpandedString} (inside itself, an alias prints its name). */
+let expanding: Set<AliasType> | undefined;
+
+/**
+ * A type with every alias in it expanded (`Array[Demo::Port = Integer[1, 65535]]`), as Puppet's mismatch
+ * messages print what they expected.
+ */
+export function aliasExpandedString(t: PType): string {
+  if (expanding !== undefined) return t.toString();
+  expanding = new Set();
+  try {
+    return t.toString();
+  } finally {
+    expanding = undefined;
   }
 }

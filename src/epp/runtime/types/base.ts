@@ -24,6 +24,15 @@ export abstract class PType {
   abstract isInstance(value: Value): boolean;
   abstract toString(): string;
 
+  /**
+   * The type printed on its own (`<%= T %>`, `String(T)`), as Puppet's `to_s`: as `toString`, but an
+   * alias is expanded (`Demo::Pair = Array[Demo::Port = Integer[1, 65535]]`), where inside another type
+   * aliases print their names (`Array[Demo::Port]`).
+   */
+  display(): string {
+    return this.toString();
+  }
+
   /** Whether every value of `o` is also a value of this type (Puppet's `assignable?`). */
   isAssignable(o: PType): boolean {
     if (o instanceof UnitType) return true;

@@ -8,6 +8,7 @@ import {
   ANY,
   AnyType,
   ArrayType,
+  aliasExpandedString,
   ContainerType,
   EnumType,
   exactSize,
@@ -115,7 +116,7 @@ class TypeMismatch extends Mismatch {
       let names: string[];
       if (reportDetailed(list, a)) {
         aText = detailedActual(list, a);
-        names = list.map(String);
+        names = list.map(aliasExpandedString);
       } else {
         names = [...new Set(list.map(shortName))];
         aText = shortName(a);
@@ -133,7 +134,7 @@ class TypeMismatch extends Mismatch {
       const single = e as PType;
       if (reportDetailed([single], a)) {
         aText = detailedActual([single], a);
-        eText = single.toString();
+        eText = aliasExpandedString(single);
       } else {
         eText = shortName(single);
         aText = shortName(a);
@@ -159,7 +160,7 @@ class PatternMismatch extends TypeMismatch {
     }
     const a = this.actual;
     const actual = a instanceof StringType && a.value !== undefined ? `'${a.value}'` : shortName(a);
-    return `expects ${prefix}a match for ${e}, got ${actual}`;
+    return `expects ${prefix}a match for ${aliasExpandedString(e)}, got ${actual}`;
   }
 }
 
@@ -255,10 +256,28 @@ function describeNormalized(
   if (expected instanceof PatternType || expected instanceof EnumType) {
     return [new PatternMismatch(path, original, actual)];
   }
-  if (expected instanceof AliasType) {
-    return expected.isAssignable(actual) ? [] : [new TypeMismatch(path, expected, actual)];
-  }
+  if (expected instanceof AliasType) return describeAlias(expected, actual, path);
   return expected.isAssignable(actual) ? [] : [new TypeMismatch(path, original, actual)];
+}
+
+/** The aliases being described, with the actual type: an alias that is its own variant ends there. */
+const aliasesDescribed: [AliasType, PType][] = [];
+
+/**
+ * A mismatch with an alias, as Puppet describes it: through its definition (`entry 'x' expects ...`), the
+ * alias named where the definition is not met as a whole. Puppet's own aliases (Data, RichData) are not
+ * looked into.
+ */
+function describeAlias(expected: AliasType, actual: PType, path: PathElement[]): Mismatch[] {
+  if (expected.isAssignable(actual)) return [];
+  const seen = aliasesDescribed.some(([alias, a]) => alias === expected && a === actual);
+  if (!expected.expands || seen) return [new TypeMismatch(path, expected, actual)];
+  aliasesDescribed.push([expected, actual]);
+  try {
+    return describeNormalized(expected.resolved().normalize(), expected, actual, path);
+  } finally {
+    aliasesDescribed.pop();
+  }
 }
 
 function describeVariant(
@@ -274,7 +293,10 @@ function describeVariant(
     if (d.length === 0) return [];
     all.push(d);
   }
-  return mergeDescriptions(path.length, all);
+  const merged = mergeDescriptions(path.length, all);
+  // Every variant of an alias failed alike: the alias is what was expected (Puppet's words).
+  if (merged.length === 1 && original instanceof AliasType) return [new TypeMismatch(path, original, actual)];
+  return merged;
 }
 
 function mergeDescriptions(position: number, variants: Mismatch[][]): Mismatch[] {

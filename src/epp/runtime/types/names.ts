@@ -71,6 +71,7 @@ class DataAlias extends AliasType {
 export const DATA: AliasType = new DataAlias(
   'Data',
   (self) => new VariantType([SCALAR_DATA, UNDEF, new HashType(STRING, self), new ArrayType(self)]),
+  false,
 );
 
 const isString = (v: Value): boolean => typeof v === 'string';
@@ -108,6 +109,7 @@ export const RICH_DATA: AliasType = new AliasType(
       new HashType(new VariantType([STRING, NUMERIC]), self),
       new ArrayType(self),
     ]),
+  false,
 );
 
 const TYPE_NAMES: ReadonlyMap<string, () => PType> = new Map<string, () => PType>([
@@ -158,20 +160,25 @@ export function setTypeTextEvaluator(evaluate: (text: string) => PType): void {
   evaluateTypeText = evaluate;
 }
 
+/** stdlib's aliases by lowercased name: their name as stdlib spells it, and their definition. */
 const aliasesByLowerName = new Map(
-  [...STDLIB_TYPE_ALIASES].map(([name, text]) => [name.toLowerCase(), text]),
+  [...STDLIB_TYPE_ALIASES].map(([name, text]) => [name.toLowerCase(), { name, text }]),
 );
-const resolvedAliases = new Map<string, PType>();
+const stdlibAliases = new Map<string, AliasType>();
 
-/** A stdlib type alias, its source evaluated once (aliases refer to other aliases; stdlib has no cycle). */
+/**
+ * A stdlib type alias, one object per name, its definition evaluated on first use (aliases refer to other
+ * aliases; stdlib has no cycle). An alias, not its definition: Puppet prints it with its name.
+ */
 function resolveAlias(name: string): PType | undefined {
   const key = name.toLowerCase();
-  const known = resolvedAliases.get(key);
+  const known = stdlibAliases.get(key);
   if (known) return known;
-  const text = aliasesByLowerName.get(key);
-  if (text === undefined || evaluateTypeText === undefined) return undefined;
-  const type = evaluateTypeText(text);
-  resolvedAliases.set(key, type);
+  const alias = aliasesByLowerName.get(key);
+  const evaluate = evaluateTypeText;
+  if (alias === undefined || evaluate === undefined) return undefined;
+  const type = new AliasType(alias.name, () => evaluate(alias.text));
+  stdlibAliases.set(key, type);
   return type;
 }
 

@@ -1,0 +1,158 @@
+/**
+ * The language server on a Puppet module's templates: they are checked with the module's own type aliases
+ * and functions written in Puppet (and those of its spec fixtures), found by the module's name in its
+ * metadata.json, not by its checkout's directory name; go-to-definition and hover lead to their files.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempTree } from '../helpers/fs.js';
+import { LspClient, uriOf } from './client.js';
+
+let dir: string;
+let client: LspClient;
+
+const MAIN = [
+  '<%- | Demo::Port $port = 8080,', // 0
+  '      Dep::Name $owner = "ops",', // 1
+  '      Stdlib::Absolutepath $root = "/srv" | -%>', // 2
+  "<%= demo::twice($port) %> <%= epp('demo/part.epp') %>", // 3
+  '',
+].join('\n');
+
+const module = 'puppet-demo';
+
+beforeAll(async () => {
+  dir = tempTree({
+    [`${module}/metadata.json`]: JSON.stringify({ name: 'acme-demo', version: '1.0.0' }),
+    [`${module}/types/port.pp`]: '# A TCP port.\ntype Demo::Port = Integer[1, 65535]\n',
+    [`${module}/types/loglevel.pp`]: "type Demo::LogLevel = Enum['debug', 'info']\n",
+    [`${module}/types/log/facility.pp`]: "type Demo::Log::Facility = Enum['local0']\n",
+    [`${module}/types/broken.pp`]: 'type Demo::Broken = Integer[\n',
+    [`${module}/functions/twice.pp`]: 'function demo::twice(Integer $x) >> Integer {\n  $x * 2\n}\n',
+    [`${module}/functions/misnamed.pp`]: 'function demo::other() {\n  1\n}\n',
+    [`${module}/templates/part.epp`]: 'part\n',
+    [`${module}/templates/main.epp`]: MAIN,
+    [`${module}/spec/fixtures/modules/dep/types/name.pp`]: 'type Dep::Name = String[1]\n',
+    'loose/main.epp': MAIN,
+  });
+  client = new LspClient(dir);
+  await client.initialize(uriOf(dir));
+});
+
+afterAll(async () => {
+  expect(await client.close()).toBe(0);
+  removeTempDirs();
+});
+
+const templateUri = () => uriOf(join(dir, module, 'templates', 'main.epp'));
+
+describe("a module's template", () => {
+  it("knows the module's types and functions, and those of its fixtures", async () => {
+    client.open(templateUri(), MAIN);
+    expect(await client.diagnostics(templateUri(), 1)).toEqual([]);
+  });
+
+  it('reports what the module does not have, and a default its alias refuses', async () => {
+    const uri = uriOf(join(dir, module, 'templates', 'bad.epp'));
+    const text = [
+      '<%- | Demo::Port $port = 0,', // 0: 0 is no Demo::Port
+      '      Demo::Nope $x | -%>', // 1: no such alias
+      '<%= demo::thrice(1) %>', // 2: no such function
+      '',
+    ].join('\n');
+    client.open(uri, text);
+    const diagnostics = await client.diagnostics(uri, 1);
+    expect(diagnostics.map((d) => [d.code, d.range.start.line])).toEqual([
+      ['EPP_TYPE_MISMATCH', 0],
+      ['EPP_UNKNOWN_TYPE', 1],
+      ['EPP_UNKNOWN_FUNCTION', 2],
+    ]);
+    // Puppet's words: an alias is printed with its definition.
+    expect(diagnostics[0]!.message).toBe(
+      "parameter 'port' expects a Demo::Port = Integer[1, 65535] value, got Integer[0, 0]",
+    );
+    expect(diagnostics[2]!.message).toMatch(/^Unknown function: 'demo::thrice'/);
+  });
+
+  it("points into the module's file when one of its aliases or functions is broken", async () => {
+    const uri = uriOf(join(dir, module, 'templates', 'broken.epp'));
+    client.open(uri, '<%- | Demo::Broken $x | -%>\n<%= demo::other() %>\n<%= demo::misnamed() %>\n');
+    const diagnostics = await client.diagnostics(uri, 1);
+    expect(diagnostics.map((d) => [d.code, d.range.start.line])).toEqual([
+      ['EPP_SYNTAX', 0],
+      ['EPP_UNKNOWN_FUNCTION', 1],
+      ['EPP_UNKNOWN_FUNCTION', 2],
+    ]);
+    // The alias's error is shown on the type in the template, with where in the alias's file it is.
+    expect(diagnostics[0]!.range).toEqual({
+      start: { line: 0, character: 6 },
+      end: { line: 0, character: 18 },
+    });
+    expect(diagnostics[0]!.message).toMatch(/^Syntax error at end of input \(.*types[/\\]broken\.pp:2:1\)$/);
+    expect(diagnostics[2]!.message).toMatch(
+      /misnamed\.pp defines the function demo::other, not demo::misnamed/,
+    );
+  });
+
+  it('the same template outside any module does not know them', async () => {
+    const uri = uriOf(join(dir, 'loose', 'main.epp'));
+    client.open(uri, MAIN);
+    const diagnostics = await client.diagnostics(uri, 1);
+    expect(diagnostics.map((d) => [d.code, d.range.start.line])).toEqual([
+      ['EPP_UNKNOWN_TYPE', 0],
+      ['EPP_UNKNOWN_TYPE', 1],
+      ['EPP_UNKNOWN_FUNCTION', 3],
+    ]);
+  });
+
+  const at = (line: number, character: number) => ({
+    textDocument: { uri: templateUri() },
+    position: { line, character },
+  });
+
+  it("goes to the alias's, the function's and the epp() template's files", async () => {
+    const moduleUri = (path: string) => uriOf(join(dir, module, path));
+    const type = await client.request('textDocument/definition', at(0, 10));
+    expect(type.result).toMatchObject({ uri: moduleUri('types/port.pp') });
+    const fixture = await client.request('textDocument/definition', at(1, 9));
+    expect(fixture.result).toMatchObject({ uri: moduleUri('spec/fixtures/modules/dep/types/name.pp') });
+    const fn = await client.request('textDocument/definition', at(3, 8));
+    expect(fn.result).toMatchObject({ uri: moduleUri('functions/twice.pp') });
+    const template = await client.request('textDocument/definition', at(3, 40));
+    expect(template.result).toMatchObject({ uri: moduleUri('templates/part.epp') });
+  });
+
+  it('hovers an alias with its definition and where it is', async () => {
+    const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', at(0, 10));
+    expect(hover.result?.contents.value).toContain('type Demo::Port = Integer[1, 65535]');
+    expect(hover.result?.contents.value).toMatch(/defined in types[/\\]port\.pp/);
+  });
+
+  it("completes the module's own aliases, as their files spell them, and its functions", async () => {
+    const uri = uriOf(join(dir, module, 'templates', 'complete.epp'));
+    client.open(uri, '<%= d %>\n<%= Demo:: %>\n');
+    await client.diagnostics(uri, 1);
+    const labelsAt = async (line: number, character: number) => {
+      const answer = await client.request<{ label: string }[]>('textDocument/completion', {
+        textDocument: { uri },
+        position: { line, character },
+      });
+      return answer.result?.map((i) => i.label) ?? [];
+    };
+    const anywhere = await labelsAt(0, 5);
+    expect(anywhere).toEqual(
+      expect.arrayContaining([
+        'demo::twice',
+        'demo::misnamed',
+        'Demo::Port',
+        'Demo::LogLevel',
+        'Demo::Log::Facility',
+        'join',
+      ]),
+    );
+    // After a capital, only types.
+    const types = await labelsAt(1, 10);
+    expect(types).toEqual(expect.arrayContaining(['Demo::Port', 'Demo::Broken', 'String']));
+    expect(types).not.toContain('demo::twice');
+  });
+});
