@@ -19,7 +19,12 @@ import { parseJsonData } from './json-data.js';
 import { compileSettingsSchema, shippedSchema, violationProblems } from './json-schema.js';
 import type { Data } from './model.js';
 import type { Problem } from './render-plan.js';
-import { analyzeEpp, unknownFunctionProblems, unknownVariableProblems } from './static-analysis.js';
+import {
+  analyzeEpp,
+  unknownFunctionProblems,
+  unknownVariableProblems,
+  type VariableContext,
+} from './static-analysis.js';
 
 /** A problem of a file's text, with the span it covers. */
 export interface SpanProblem {
@@ -123,7 +128,7 @@ export function checkEppText(
   problems.push(
     ...unknownFunctionProblems(analysis, file, text, modulePath).map((p) => fromProblem(p, text)),
   );
-  const visible = variablesOf(ast, context);
+  const visible = variablesOf(ast, context, modulePath !== undefined);
   if (visible) {
     problems.push(...unknownVariableProblems(analysis, file, text, visible).map((p) => fromProblem(p, text)));
   }
@@ -131,12 +136,17 @@ export function checkEppText(
 }
 
 /** The names a file receives, as `validate` says them; undefined when only its callers know. */
-function variablesOf(ast: TemplateNode, context: TemplateContext | undefined) {
+function variablesOf(
+  ast: TemplateNode,
+  context: TemplateContext | undefined,
+  inModule: boolean,
+): VariableContext | undefined {
   const params = ast.params?.map((p) => p.name);
   const settings = context ? [...context.settings.keys()] : [];
   if (params) {
     const isFile = context?.part === 'files' || context?.part === 'files_init';
     return {
+      puppetScopes: inModule,
       visible: new Set(params),
       candidates: [...new Set([...params, ...settings])],
       what: isFile

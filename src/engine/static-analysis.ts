@@ -244,13 +244,18 @@ export function unknownFunctionProblems(
   return problems;
 }
 
-/** Undefined when a module on the path defines `name` in Puppet; its error when that file cannot be used. */
+/**
+ * Undefined when a module on the path defines `name` in Puppet; its error when that file cannot be used
+ * or the module writes it in Ruby.
+ */
 function moduleFunctionProblem(
   name: string,
   modulePath: readonly ModulePathEntry[],
 ): 'missing' | EppError | undefined {
   try {
-    return ModulePath.of(modulePath).puppetFunction(name) ? undefined : 'missing';
+    const path = ModulePath.of(modulePath);
+    if (path.puppetFunction(name)) return undefined;
+    return path.rubyFunctionError(name) ?? 'missing';
   } catch (e) {
     if (e instanceof EppError) return e;
     throw e;
@@ -266,7 +271,16 @@ export interface VariableContext {
   readonly candidates: readonly string[];
   /** Says where the names come from, for the message: e.g. `template 'gemfile'`. */
   readonly what: string;
+  /**
+   * Puppet's scopes rather than Pantograph's (a Puppet module's template): the top scope is Puppet's
+   * (`$facts`, `$trusted`, `$server_facts`), and a qualified name (`$nginx::port`, `$::osfamily`) is a
+   * class's or the top scope's variable, which only the catalogue knows.
+   */
+  readonly puppetScopes?: boolean;
 }
+
+/** The top-scope variables Puppet gives every template. */
+const PUPPET_TOP_SCOPE_NAMES: readonly string[] = ['facts', 'trusted', 'server_facts'];
 
 /** A warning for every variable read that is neither visible to the file nor a top-scope name. */
 export function unknownVariableProblems(
@@ -276,19 +290,22 @@ export function unknownVariableProblems(
   context: VariableContext,
 ): Problem[] {
   const problems: Problem[] = [];
+  const topNames = context.puppetScopes ? PUPPET_TOP_SCOPE_NAMES : TOP_SCOPE_NAMES;
+  const tops = topNames.map((n) => `$${n}`).join(', ');
   for (const read of analysis.freeReads) {
+    if (context.puppetScopes && read.name.includes('::')) continue;
     const top = read.name.startsWith('::');
     const name = top ? read.name.slice(2) : read.name;
-    if (TOP_SCOPE_NAMES.includes(name) || (!top && context.visible.has(name))) continue;
+    if (topNames.includes(name) || (!top && context.visible.has(name))) continue;
     problems.push(
       problemAt(
         'warning',
         'ANALYSIS_UNKNOWN_VARIABLE',
-        `'$${read.name}' is neither ${context.what} nor a top-scope name ($settings, $metadata, $project, $template)`,
+        `'$${read.name}' is neither ${context.what} nor a top-scope name (${tops})`,
         file,
         source,
         read.start,
-        didYouMeanHint(name, [...context.candidates, ...TOP_SCOPE_NAMES]) ??
+        didYouMeanHint(name, [...context.candidates, ...topNames]) ??
           'rendering fails (or, with --no-strict, renders it empty) wherever this line is reached',
       ),
     );

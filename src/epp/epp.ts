@@ -391,8 +391,14 @@ class Host implements RuntimeHost {
     if (!modules) return undefined;
     let def = this.moduleFunctions.get(name);
     if (!def) {
-      const source = ModulePath.of(modules).puppetFunction(name);
-      if (!source) return undefined;
+      const path = ModulePath.of(modules);
+      const source = path.puppetFunction(name);
+      if (!source) {
+        // Unknown either way; one written in Ruby is said so.
+        const ruby = path.rubyFunctionError(name);
+        if (ruby) throw ruby;
+        return undefined;
+      }
       def = puppetFunction(source, modules, this.options);
       this.moduleFunctions.set(name, def);
     }

@@ -133,6 +133,28 @@ export class ModulePath {
   }
 
   /**
+   * The error for a call of `name` that a module on the path defines in Ruby
+   * (`lib/puppet/functions/<module>/<name>.rb`), which Pantograph cannot run; undefined when none does.
+   */
+  rubyFunctionError(name: string): EppEvalError | undefined {
+    const [module, ...rest] = name.split('::');
+    if (rest.length === 0 || ![module!, ...rest].every((s) => MODULE_NAME.test(s))) return undefined;
+    const { join } = nodePath();
+    for (const root of this.rootsOf(module!)) {
+      const file = realPathInside(join(root, 'lib', 'puppet', 'functions', module!), `${rest.join('/')}.rb`);
+      if (file) {
+        return new EppEvalError(
+          'EPP_UNKNOWN_FUNCTION',
+          `Unknown function: '${name}'`,
+          undefined,
+          `${file} writes it in Ruby, which Pantograph does not run: a template rendered by Pantograph cannot call it`,
+        );
+      }
+    }
+    return undefined;
+  }
+
+  /**
    * The file that defines a module's type alias (`Redis::LogLevel`) or function (`redis::format`), for an
    * editor to go to: `<module>/types/loglevel.pp` or `<module>/functions/format.pp` of the first entry that
    * has it (its real path), or undefined.

@@ -69,6 +69,8 @@ const modules = tree({
   'demo/functions/untyped.pp': 'function demo::untyped($a, *$rest) {\n  [$a, $rest]\n}\n',
   'demo/functions/broken.pp': 'function demo::broken() {\n  1 +\n}\n',
   'demo/functions/misnamed.pp': 'function demo::other() { 1 }\n',
+  'demo/lib/puppet/functions/demo/in_ruby.rb':
+    'Puppet::Functions.create_function(:"demo::in_ruby") do\nend\n',
 });
 const modulePath = [modules];
 const render = (source: string, values: Record<string, unknown>, options = {}) =>
@@ -265,6 +267,15 @@ describe('module path: functions written in Puppet', () => {
       );
       expect(unknown.code).toBe('EPP_UNKNOWN_FUNCTION');
     }
+  });
+
+  it('says that a function a module writes in Ruby cannot be run, at the call', () => {
+    const ruby = failure(() => render('\n  <%= demo::in_ruby(1) %>', {}));
+    expect(ruby.code).toBe('EPP_UNKNOWN_FUNCTION');
+    expect(ruby.message).toBe("Unknown function: 'demo::in_ruby'");
+    expect(ruby.hint).toContain(join('demo', 'lib', 'puppet', 'functions', 'demo', 'in_ruby.rb'));
+    expect(ruby.hint).toContain('Ruby, which Pantograph does not run');
+    expect([ruby.line, ruby.column]).toEqual([2, 7]);
   });
 });
 

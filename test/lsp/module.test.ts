@@ -29,6 +29,8 @@ beforeAll(async () => {
     [`${module}/types/log/facility.pp`]: "type Demo::Log::Facility = Enum['local0']\n",
     [`${module}/types/broken.pp`]: 'type Demo::Broken = Integer[\n',
     [`${module}/functions/twice.pp`]: 'function demo::twice(Integer $x) >> Integer {\n  $x * 2\n}\n',
+    [`${module}/lib/puppet/functions/demo/in_ruby.rb`]:
+      'Puppet::Functions.create_function(:"demo::in_ruby") do\nend\n',
     [`${module}/functions/misnamed.pp`]: 'function demo::other() {\n  1\n}\n',
     [`${module}/templates/part.epp`]: 'part\n',
     [`${module}/templates/main.epp`]: MAIN,
@@ -91,6 +93,29 @@ describe("a module's template", () => {
     expect(diagnostics[0]!.message).toMatch(/^Syntax error at end of input \(.*types[/\\]broken\.pp:2:1\)$/);
     expect(diagnostics[2]!.message).toMatch(
       /misnamed\.pp defines the function demo::other, not demo::misnamed/,
+    );
+  });
+
+  it("reads variables in Puppet's scopes, and says a Ruby function cannot be run", async () => {
+    const uri = uriOf(join(dir, module, 'templates', 'scopes.epp'));
+    const text = [
+      '<%- | String $name | -%>',
+      "<%= $facts['os']['family'] %> <%= $::osfamily %> <%= $demo::params::port %> <%= $trusted %>", // 1
+      '<%= $nmae %> <%= $settings %>', // 2: a typo, and Pantograph's name, which no module template has
+      '<%= demo::in_ruby() %>', // 3
+      '',
+    ].join('\n');
+    client.open(uri, text);
+    const diagnostics = await client.diagnostics(uri, 1);
+    expect(diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character])).toEqual([
+      ['EPP_UNKNOWN_FUNCTION', 3, 4],
+      ['ANALYSIS_UNKNOWN_VARIABLE', 2, 4],
+      ['ANALYSIS_UNKNOWN_VARIABLE', 2, 17],
+    ]);
+    const [ruby, typo] = diagnostics;
+    expect(ruby!.message).toMatch(/^Unknown function: 'demo::in_ruby'\n.*in_ruby\.rb writes it in Ruby/);
+    expect(typo!.message).toMatch(
+      /^'\$nmae' is neither a parameter of this file nor a top-scope name \(\$facts, \$trusted, \$server_facts\)\n.*did you mean 'name'/,
     );
   });
 
