@@ -329,4 +329,31 @@ describe('pantograph epp render --modulepath (built CLI)', () => {
     expect(without.stderr).toContain('t.epp:1:7: error: Resource type not found: Redis::LogLevel');
     expect(without.stderr).toContain('--modulepath');
   });
+
+  it('renders a template of a module with its module without --modulepath, found by metadata.json', () => {
+    const checkout = tree({
+      'metadata.json': JSON.stringify({ name: 'acme-web', version: '1.0.0' }),
+      'types/mode.pp': "type Web::Mode = Enum['on', 'off']\n",
+      'templates/site.epp': '<%- | Web::Mode $m | -%><%= $m %> <%= epp("web/part.epp") %>',
+      'templates/part.epp': 'part',
+    });
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [bin, 'epp', 'render', ...args], {
+        cwd: checkout,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      });
+    const ok = run(['--values', "{m => 'on'}", 'templates/site.epp']);
+    expect(ok.stderr).toBe('');
+    expect(ok.stdout).toBe('on part\n');
+    // Puppet's own words for a value of the wrong kind, the alias with its definition.
+    const bad = run(['--values', "{m => 'dim'}", 'templates/site.epp']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain(
+      "templates/site.epp:1:7: error: parameter 'm' expects a match for Web::Mode = Enum['off', 'on'], got 'dim'",
+    );
+    // An explicit --modulepath is used instead, as given.
+    const given = run(['--modulepath', modules, '--values', "{m => 'on'}", 'templates/site.epp']);
+    expect(given.stderr).toContain('Resource type not found: Web::Mode');
+  });
 });

@@ -3,6 +3,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { delimiter, dirname, resolve } from 'node:path';
+import { moduleContextOf } from '../../engine/module-context.js';
 import { compileEpp, type EppWarning, evaluatePuppet, parseEpp } from '../../epp/index.js';
 import { parseJsonValues } from '../../epp/json-values.js';
 import { delimitersProblem } from '../../epp/lexer/delimiters.js';
@@ -44,22 +45,24 @@ export async function eppRender(
   const onWarning = (w: EppWarning) => io.err(`${w.where ? `${w.where}: ` : ''}warning: ${w.message}\n`);
   const onLog = (level: string, message: string) =>
     io.out(`${level === 'notice' ? 'Notice' : level}: ${message}\n`);
-  const sources: { file: string; source: string; baseDir: string }[] = [];
+  const sources: { file: string; source: string; baseDir: string; path?: string }[] = [];
   if (flags.inline !== undefined) sources.push({ file: '<inline>', source: flags.inline, baseDir: io.cwd });
   for (const file of files) {
     const path = resolve(io.cwd, file);
-    sources.push({ file, source: readTemplate(path, file), baseDir: dirname(path) });
+    sources.push({ file, source: readTemplate(path, file), baseDir: dirname(path), path });
   }
   const modulePath = flags.modulepath
     ?.split(delimiter)
     .filter((dir) => dir !== '')
     .map((dir) => resolve(io.cwd, dir));
-  for (const { file, source, baseDir } of sources) {
+  for (const { file, source, baseDir, path } of sources) {
     const template = compileEpp(source, { file, delimiters });
     const text = template.render(values, {
       strict: flags.strict,
       baseDir: flags.baseDir ? resolve(io.cwd, flags.baseDir) : baseDir,
-      modulePath,
+      // Without --modulepath, a template of a module sees its module (as the editor checks it).
+      modulePath:
+        modulePath ?? (path === undefined ? undefined : moduleContextOf(path, readText)?.modulePath),
       topScope,
       delimiters,
       onWarning,
@@ -265,4 +268,13 @@ function valuesHash(plain: unknown, label: string, what: string): PHash {
   if (data === undefined) return new Map();
   if (!isHash(data)) throw new UsageError(`${label}: ${what} must be a hash (a JSON object or YAML mapping)`);
   return data;
+}
+
+/** A file's text, or undefined when it cannot be read (looking for a module's metadata.json). */
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
