@@ -188,10 +188,24 @@ export class EppDocuments {
     const file = moduleDefinitionOf(module, ref.kind, ref.name);
     if (!file) return undefined;
     const where = `defined in ${relative(module.dir, file)}`;
-    if (ref.kind === 'function') return `${code(`${ref.name}()`)}\nA function of a module, ${where}.`;
-    const declaration = /^[ \t]*type[ \t][\s\S]*/m.exec(this.read(file) ?? '')?.[0].trim();
+    const text = this.read(file) ?? '';
+    const summary = /^#\s*@summary\s+(.+)$/m.exec(text)?.[1]?.trim();
+    const about = (what: string) => `${summary ? `${summary}\n\n` : ''}${what}, ${where}.`;
+    if (ref.kind === 'function') {
+      // The head as written, up to the line that opens the body.
+      const head = /^[ \t]*function[ \t][\s\S]*?\{[ \t]*$/m.exec(text)?.[0];
+      const signature =
+        head
+          ?.replace(/\s*\{\s*$/, '')
+          .replace(/\s+/g, ' ')
+          .replace(/\( /g, '(')
+          .replace(/,? \)/g, ')')
+          .trim() ?? `${ref.name}()`;
+      return `${code(signature.slice(0, 600))}\n${about('A function of a module')}`;
+    }
+    const declaration = /^[ \t]*type[ \t][\s\S]*/m.exec(text)?.[0].trim();
     return declaration
-      ? `${code(declaration.slice(0, 600))}\nA type alias of a module, ${where}.`
+      ? `${code(declaration.slice(0, 600))}\n${about('A type alias of a module')}`
       : undefined;
   }
 

@@ -28,7 +28,8 @@ beforeAll(async () => {
     [`${module}/types/loglevel.pp`]: "type Demo::LogLevel = Enum['debug', 'info']\n",
     [`${module}/types/log/facility.pp`]: "type Demo::Log::Facility = Enum['local0']\n",
     [`${module}/types/broken.pp`]: 'type Demo::Broken = Integer[\n',
-    [`${module}/functions/twice.pp`]: 'function demo::twice(Integer $x) >> Integer {\n  $x * 2\n}\n',
+    [`${module}/functions/twice.pp`]:
+      '# @summary Doubles a number.\nfunction demo::twice(\n  Integer $x,\n) >> Integer {\n  $x * 2\n}\n',
     [`${module}/lib/puppet/functions/demo/in_ruby.rb`]:
       'Puppet::Functions.create_function(:"demo::in_ruby") do\nend\n',
     [`${module}/functions/misnamed.pp`]: 'function demo::other() {\n  1\n}\n',
@@ -151,6 +152,10 @@ describe("a module's template", () => {
     const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', at(0, 10));
     expect(hover.result?.contents.value).toContain('type Demo::Port = Integer[1, 65535]');
     expect(hover.result?.contents.value).toMatch(/defined in types[/\\]port\.pp/);
+    const fn = await client.request<{ contents: { value: string } }>('textDocument/hover', at(3, 8));
+    expect(fn.result?.contents.value).toContain('function demo::twice(Integer $x) >> Integer');
+    expect(fn.result?.contents.value).toContain('Doubles a number.');
+    expect(fn.result?.contents.value).toMatch(/defined in functions[/\\]twice\.pp/);
   });
 
   it("completes the module's own aliases, as their files spell them, and its functions", async () => {
