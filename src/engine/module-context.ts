@@ -10,7 +10,7 @@
  * - `spec/fixtures/modules/`, where `pdk test unit` (puppetlabs_spec_helper) puts the modules it depends on;
  * - the directory holding the module: the other modules of a control repository's `site/` or `modules/`.
  */
-import { readdirSync } from 'node:fs';
+import { type Dirent, readdirSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import type { ModulePathEntry } from '../epp/index.js';
 import { MODULE_NAME, ModulePath } from '../epp/module-path.js';
@@ -71,8 +71,8 @@ export function moduleDefinitionOf(
   return path.definitionFile(kind === 'type' ? 'types' : 'functions', name);
 }
 
-/** At most this many files of a module's `types/` and `functions/` are offered (a module has tens). */
-const MAX_NAMES = 1000;
+/** At most this many files of a module's `types/` and `functions/` are read and offered (a module has tens). */
+const MAX_NAMES = 500;
 
 /**
  * The type aliases and Puppet functions of the module itself, for an editor's completion: `Redis::LogLevel`
@@ -94,16 +94,19 @@ export function moduleNamesOf(
   return { types, functions };
 }
 
-/** The `.pp` files under `dir` (none when it does not exist), at most {@link MAX_NAMES}. */
+/**
+ * The `.pp` files under `dir` (none when it does not exist), at most {@link MAX_NAMES}: regular files
+ * only, as a symlink could lead out of the module (the module path refuses those too).
+ */
 function ppFiles(dir: string): string[] {
-  let entries: string[];
+  let entries: Dirent[];
   try {
-    entries = readdirSync(dir, { recursive: true, encoding: 'utf8' });
+    entries = readdirSync(dir, { recursive: true, withFileTypes: true });
   } catch {
     return [];
   }
   return entries
-    .filter((name) => name.endsWith('.pp'))
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.pp'))
     .slice(0, MAX_NAMES)
-    .map((name) => join(dir, name));
+    .map((entry) => join(entry.parentPath, entry.name));
 }

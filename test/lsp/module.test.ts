@@ -3,6 +3,7 @@
  * and functions written in Puppet (and those of its spec fixtures), found by the module's name in its
  * metadata.json, not by its checkout's directory name; go-to-definition and hover lead to their files.
  */
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempTree } from '../helpers/fs.js';
@@ -37,7 +38,10 @@ beforeAll(async () => {
     [`${module}/templates/main.epp`]: MAIN,
     [`${module}/spec/fixtures/modules/dep/types/name.pp`]: 'type Dep::Name = String[1]\n',
     'loose/main.epp': MAIN,
+    'outside/secret.pp': 'type Secret::Thing = String\n',
   });
+  // A type file that is a symlink out of the module: neither read nor offered.
+  symlinkSync(join(dir, 'outside', 'secret.pp'), join(dir, module, 'types', 'leak.pp'));
   client = new LspClient(dir);
   await client.initialize(uriOf(dir));
 });
@@ -180,6 +184,7 @@ describe("a module's template", () => {
         'join',
       ]),
     );
+    expect(anywhere.filter((label) => /leak|secret/i.test(label))).toEqual([]);
     // After a capital, only types.
     const types = await labelsAt(1, 10);
     expect(types).toEqual(expect.arrayContaining(['Demo::Port', 'Demo::Broken', 'String']));
