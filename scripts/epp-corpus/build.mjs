@@ -48,6 +48,15 @@ const MODULES = [
   'voxpupuli/puppet-elasticsearch',
   'voxpupuli/puppet-consul',
   'puppetlabs/puppetlabs-tomcat',
+  // Added in session 16.
+  'puppetlabs/puppetlabs-apt',
+  'puppetlabs/puppetlabs-motd',
+  'voxpupuli/puppet-rabbitmq',
+  'voxpupuli/puppet-unbound',
+  'voxpupuli/puppet-letsencrypt',
+  'voxpupuli/puppet-mongodb',
+  'voxpupuli/puppet-k8s',
+  'voxpupuli/puppet-kafka',
 ];
 const STDLIB = 'puppetlabs/puppetlabs-stdlib';
 
