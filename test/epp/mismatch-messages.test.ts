@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EppError, renderEpp } from '../../src/epp/index.js';
+import { compileEpp, EppError, renderEpp } from '../../src/epp/index.js';
 
 interface Case {
   readonly type: string;
@@ -32,5 +32,60 @@ describe("mismatch messages for stdlib's aliases, as Puppet's", () => {
     }
     expect(error).toBeInstanceOf(EppError);
     expect((error as EppError).message).toBe(c.puppet);
+  });
+});
+
+describe('every problem of the values for the parameters, in one message, as Puppet lists them', () => {
+  const template = '<%- | Integer $a, Integer $b, String $c = "x", Integer $d = 1 | -%>ok';
+  // Puppet's messages (puppet epp render, after its `lambda:`), but for the unknown key, which Pantograph
+  // words as it always does. The first problem keeps its position.
+  const cases: [string, Record<string, unknown>, string, number][] = [
+    ['two missing', {}, "expects a value for parameter 'a'\n  expects a value for parameter 'b'", 7],
+    [
+      'missing and mismatched',
+      { b: 'x' },
+      "expects a value for parameter 'a'\n  parameter 'b' expects an Integer value, got String",
+      7,
+    ],
+    [
+      'two defaults overridden wrongly',
+      { a: 1, b: 2, c: 3, d: 'z' },
+      "parameter 'c' expects a String value, got Integer\n  parameter 'd' expects an Integer value, got String",
+      31,
+    ],
+    [
+      'an unknown key first',
+      { a: 1, b: 'x', zz: 1 },
+      "The template has no parameter named 'zz'\n  parameter 'b' expects an Integer value, got String",
+      7,
+    ],
+    [
+      'one problem: one line',
+      { a: 'x', b: 2, c: undefined },
+      "parameter 'a' expects an Integer value, got String",
+      7,
+    ],
+  ];
+
+  it.each(cases)('%s', (_name, values, message, column) => {
+    let error: unknown;
+    try {
+      renderEpp(template, values, { file: 't.epp' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(EppError);
+    expect((error as EppError).message).toBe(message);
+    expect([(error as EppError).line, (error as EppError).column]).toEqual([1, column]);
+  });
+
+  it('the same in both tiers: a template rendered many times lists them alike', () => {
+    const compiled = compileEpp(template);
+    for (let i = 0; i < 4; i++) {
+      expect(() => compiled.render({ b: 'x' })).toThrow(
+        "expects a value for parameter 'a'\n  parameter 'b' expects an Integer value, got String",
+      );
+      expect(compiled.render({ a: 1, b: 2 })).toBe('ok');
+    }
   });
 });

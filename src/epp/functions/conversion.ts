@@ -87,8 +87,8 @@ export function newInstance(type: PType, args: Value[]): Value {
 }
 
 function convert(type: PType, args: Value[]): Value {
-  // An alias makes what its definition makes (`Stdlib::Port('80')` is 80).
-  if (type instanceof AliasType) return convert(type.resolved(), args);
+  // An alias makes what its definition makes (`Stdlib::Port('80')` is 80); Puppet's own (Data) make none.
+  if (type instanceof AliasType && type.expands) return convert(type.resolved(), args);
   if (type instanceof IntegerType) return toInteger(args);
   if (type instanceof FloatType) return toFloat(args);
   if (type instanceof NumericType && type.constructor === NumericType) return toNumeric(args);

@@ -26,6 +26,13 @@ import { DEFAULT, isHash, type PHash, PRegexp, type Value } from './values.js';
 
 const regexpCache = new Map<string, PRegexp>();
 
+/** The errors of binding a template's arguments to its parameters (see `withEveryParameterProblem`). */
+const PARAMETER_PROBLEMS: ReadonlySet<EppErrorCode> = new Set([
+  'EPP_UNKNOWN_PARAMETER',
+  'EPP_MISSING_PARAMETER',
+  'EPP_TYPE_MISMATCH',
+]);
+
 /** Values of constant type expressions by their key (see the compiler's `constantKey`), for all templates. */
 const sharedConstants = new Map<string, Value>();
 
@@ -127,11 +134,60 @@ export class RuntimeBase {
    */
   params(set: ParameterSet): readonly (Value | typeof UNSET)[] {
     if (set.lastValues === this.values && set.lastBound) return set.lastBound;
-    this.checkArguments(set.names, set.p);
-    const bound = set.specs.map((spec) => this.param(spec));
+    let bound: (Value | typeof UNSET)[];
+    try {
+      this.checkArguments(set.names, set.p);
+      bound = set.specs.map((spec) => this.param(spec));
+    } catch (e) {
+      throw this.withEveryParameterProblem(set, e);
+    }
     set.lastValues = this.values;
     set.lastBound = bound;
     return bound;
+  }
+
+  /**
+   * The first problem binding the parameters, with the others the values have, as Puppet lists them all
+   * in one message (unknown keys, then each parameter missing or of the wrong type, in order): the first
+   * keeps its message and position, the others follow it, a line each. A default that is code is not
+   * evaluated for this (the render stops before it).
+   */
+  private withEveryParameterProblem(set: ParameterSet, first: unknown): unknown {
+    if (!(first instanceof EppEvalError) || !PARAMETER_PROBLEMS.has(first.code)) return first;
+    let problems: string[];
+    try {
+      problems = this.parameterProblems(set);
+    } catch {
+      return first; // a type that cannot be made: the first problem is the one to tell
+    }
+    if (problems.length > 1 && problems[0] === first.message) first.message = problems.join('\n  ');
+    return first;
+  }
+
+  /** Every problem of this render's values for the parameters (see `withEveryParameterProblem`). */
+  private parameterProblems(set: ParameterSet): string[] {
+    const problems: string[] = [];
+    for (const key of this.values.keys()) {
+      if (typeof key !== 'string' || !set.names.includes(key)) {
+        problems.push(`The template has no parameter named '${String(key)}'`);
+      }
+    }
+    for (const spec of set.specs) {
+      let value = this.values.get(spec.name);
+      if (value === undefined) {
+        if (spec.defaultCode) continue;
+        if (spec.defaultValue) value = this.constant(spec.defaultValue) as Value;
+        else if (!this.values.has(spec.name)) {
+          problems.push(`expects a value for parameter '${spec.name}'`);
+          continue;
+        }
+      }
+      const type = spec.type ? this.constant(spec.type) : undefined;
+      if (type instanceof PType && !acceptsTemplateArgument(type, value)) {
+        problems.push(describeMismatch(type, value, `parameter '${spec.name}'`));
+      }
+    }
+    return problems;
   }
 
   /**
