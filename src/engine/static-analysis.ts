@@ -11,7 +11,7 @@
  */
 
 import type { LambdaNode, Node, ParameterNode, TemplateNode } from '../epp/ast.js';
-import { assignedNames, children, type WalkNode } from '../epp/ast-walk.js';
+import { assignedNames, callSpan, children, type WalkNode } from '../epp/ast-walk.js';
 import { EppError } from '../epp/errors.js';
 import { FUNCTION_NAMES, UNKNOWN_FUNCTION_HINT } from '../epp/functions/index.js';
 import { ModulePath, type ModulePathEntry } from '../epp/module-path.js';
@@ -111,7 +111,7 @@ export function analyzeEpp(ast: TemplateNode, source: string): EppAnalysis {
         return;
       case 'Call':
       case 'MethodCall':
-        calls.push({ name: node.name, start: node.start, end: node.end });
+        calls.push({ name: node.name, ...callSpan(node) });
         if (node.name === 'epp') {
           const args = node.type === 'Call' ? node.args : [node.receiver, ...node.args];
           const call = eppCall(args, node, source);

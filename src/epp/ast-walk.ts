@@ -42,3 +42,11 @@ export function pushAssigned(node: Node & { type: 'Assignment' }, names: string[
 function pushAssignable(name: string, names: string[]): void {
   if (!RESERVED_VARIABLES.has(name)) names.push(name);
 }
+
+/**
+ * Where a call's errors point: a call is its whole expression; a method call starts at its name, not at
+ * its receiver, which may be lines before it (`$servers\n  .filter |$s| {...}\n  .joinx(', ')`).
+ */
+export function callSpan(node: Node): { readonly start: number; readonly end: number } {
+  return node.type === 'MethodCall' ? { start: node.nameStart, end: node.end } : node;
+}

@@ -158,6 +158,8 @@ export interface MethodCallNode extends NodeBase {
   readonly type: 'MethodCall';
   readonly receiver: Node;
   readonly name: string;
+  /** Where the name after the dot starts: the call's errors point there (see `callSpan`). */
+  readonly nameStart: number;
   readonly args: readonly Node[];
   readonly lambda: LambdaNode | undefined;
 }

@@ -56,7 +56,7 @@ export function referenceAt(ast: TemplateNode, source: string, offset: number): 
       }
       case 'Call':
       case 'MethodCall': {
-        const at = callNameSpan(node, source);
+        const at = callNameSpan(node);
         if (within(at.start, at.end)) found = { kind: 'function', name: node.name, ...at };
         const path =
           node.name === 'epp' ? eppPath(node.type === 'Call' ? node.args[0] : node.receiver) : undefined;
@@ -151,13 +151,8 @@ function scopeOf(
 }
 
 /** The span of a call's function name: a call starts with it; a method call has it after the dot. */
-function callNameSpan(
-  node: Node & { type: 'Call' | 'MethodCall' },
-  source: string,
-): { start: number; end: number } {
-  if (node.type === 'Call') return { start: node.start, end: node.start + node.name.length };
-  const at = source.indexOf(node.name, node.receiver.end);
-  const start = at >= 0 && at < node.end ? at : node.start;
+function callNameSpan(node: Node & { type: 'Call' | 'MethodCall' }): { start: number; end: number } {
+  const start = node.type === 'Call' ? node.start : node.nameStart;
   return { start, end: start + node.name.length };
 }
 

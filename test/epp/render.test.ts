@@ -191,7 +191,10 @@ describe('runtime errors point at the operator or call', () => {
     ['<%= 9223372036854775807 + 1 %>', 'EPP_INTEGER_OVERFLOW', 't.epp:1:25'],
     ['<%= undef[1] %>', 'EPP_ACCESS', 't.epp:1:5'],
     ["<%= fail('stop') %>", 'EPP_FAIL', 't.epp:1:5'],
-    ['<%= [1].nosuch %>', 'EPP_UNKNOWN_FUNCTION', 't.epp:1:5'],
+    ['<%= [1].nosuch %>', 'EPP_UNKNOWN_FUNCTION', 't.epp:1:9'],
+    // A method call's errors are at its name, not at the start of a chain lines before it.
+    ['<%= [1, 2]\n  .map |$x| { $x }\n  .joinx(", ") %>', 'EPP_UNKNOWN_FUNCTION', 't.epp:3:4'],
+    ['<%= [1, 2]\n  .map |$x| { $x }\n  .join(1, 2, 3) %>', 'EPP_ARGUMENTS', 't.epp:3:4'],
     ['<% $a = 1 %><% $a = 2 %>', 'EPP_REASSIGNMENT', 't.epp:1:16'],
     ['<%= Nosuch %>', 'EPP_UNKNOWN_TYPE', 't.epp:1:5'],
     ['<% break() %>', 'EPP_BREAK_OUTSIDE_ITERATION', 't.epp:1:1'],
@@ -395,7 +398,7 @@ describe('iteration limit', () => {
     const e = renderError('<% $n = 9223372036854775807 -%>\n<% $n.map |$v| { $v } %>');
     expect([e.code, e.where, e.message]).toEqual([
       'EPP_ITERATION_LIMIT',
-      't.epp:2:4',
+      't.epp:2:7', // at the method's name
       'iterating the Integer range 0..9223372036854775806 stopped after 10000000 values',
     ]);
   });
@@ -406,7 +409,7 @@ describe('time limit', () => {
     const e = renderError('x\n<% Integer[0, 9223372036854775806].each |$i| { } %>', {}, { timeLimitMs: 100 });
     expect([e.code, e.where, e.message]).toEqual([
       'EPP_TIME_LIMIT',
-      't.epp:2:4',
+      't.epp:2:36', // `each`
       'evaluation took longer than its limit of 100 ms',
     ]);
   });

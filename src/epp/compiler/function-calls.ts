@@ -4,6 +4,7 @@
  * loops, length/size/empty/join answered in place, and a map joined in one call.
  */
 import type { LambdaNode, Node } from '../ast.js';
+import { callSpan } from '../ast-walk.js';
 import {
   COLLECTION_FAST_PATHS,
   hasSplat,
@@ -27,7 +28,7 @@ export abstract class CallGenerator extends LambdaGenerator {
     const args = this.elements(argNodes);
     const view = SCOPE_FUNCTIONS.has(name) ? this.scopeView() : 'undefined';
     const block = this.lambda(lambda);
-    return `rt.call(${str(name)}, [${args}], ${block}, ${this.pos(node)}, ${view}, ${this.site()})`;
+    return `rt.call(${str(name)}, [${args}], ${block}, ${this.pos(callSpan(node))}, ${view}, ${this.site()})`;
   }
 
   /**
@@ -48,11 +49,11 @@ export abstract class CallGenerator extends LambdaGenerator {
     if (name === 'reduce') {
       const args = argNodes.map((a) => this.expr(a)).join(', ');
       const fn = this.plainLambda(lambda);
-      return `rt.reduce([${args}], ${fn.code}, ${n}, ${this.pos(node)}, ${this.site()}${arityArgument(fn)})`;
+      return `rt.reduce([${args}], ${fn.code}, ${n}, ${this.pos(callSpan(node))}, ${this.site()}${arityArgument(fn)})`;
     }
     const receiver = this.expr(argNodes[0]!);
     const fn = this.plainLambda(lambda);
-    return `rt.${name}(${receiver}, ${fn.code}, ${n}, ${this.pos(node)}, ${this.site()}${arityArgument(fn)})`;
+    return `rt.${name}(${receiver}, ${fn.code}, ${n}, ${this.pos(callSpan(node))}, ${this.site()}${arityArgument(fn)})`;
   }
 
   /**
@@ -68,13 +69,13 @@ export abstract class CallGenerator extends LambdaGenerator {
     if (lambda || hasSplat(argNodes)) return undefined;
     const n = argNodes.length;
     if (COLLECTION_FAST_PATHS.has(name) && n === 1)
-      return `rt.${name}(${this.expr(argNodes[0]!)}, ${this.pos(node)}, ${this.site()})`;
+      return `rt.${name}(${this.expr(argNodes[0]!)}, ${this.pos(callSpan(node))}, ${this.site()})`;
     if (name === 'join' && (n === 1 || n === 2)) {
       const fused = this.mapJoinCall(argNodes[0]!, argNodes[1], node);
       if (fused) return fused;
       // `U` (unset) stands for an absent delimiter.
       const delimiter = n === 2 ? this.expr(argNodes[1]!) : 'U';
-      return `rt.join(${this.expr(argNodes[0]!)}, ${delimiter}, ${this.pos(node)}, ${this.site()})`;
+      return `rt.join(${this.expr(argNodes[0]!)}, ${delimiter}, ${this.pos(callSpan(node))}, ${this.site()})`;
     }
     return undefined;
   }
@@ -95,8 +96,8 @@ export abstract class CallGenerator extends LambdaGenerator {
     const receiver = this.expr(mapArgs[0]!);
     const fn = this.plainLambda(lambda);
     const delimiter = delimiterNode ? this.expr(delimiterNode) : 'U';
-    const map = `${this.pos(mapNode)}, ${this.site()}`;
-    const join = `${this.pos(node)}, ${this.site()}`;
+    const map = `${this.pos(callSpan(mapNode))}, ${this.site()}`;
+    const join = `${this.pos(callSpan(node))}, ${this.site()}`;
     return `rt.mapJoin(${receiver}, ${fn.code}, ${lambda.params.length}, ${delimiter}, ${map}, ${join}${arityArgument(fn)})`;
   }
 }

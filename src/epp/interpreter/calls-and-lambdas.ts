@@ -4,6 +4,7 @@
  * a lambda is a closure over its scope whose call checks the arity, binds the parameters and runs the body.
  */
 import type { LambdaNode, Node } from '../ast.js';
+import { callSpan } from '../ast-walk.js';
 import { COLLECTION_FAST_PATHS, hasSplat, ITERATION_FAST_PATHS, isSplat, SCOPE_FUNCTIONS } from '../calls.js';
 import type { Lambda } from '../functions/registry.js';
 import type { Value } from '../runtime/values.js';
@@ -25,7 +26,7 @@ export abstract class CallEvaluation extends ExpressionEvaluation {
     if (fast !== NO_FAST_PATH) return fast;
     const args = this.elements(argNodes, scope, receiver);
     const view = SCOPE_FUNCTIONS.has(name) ? () => this.view(scope) : undefined;
-    return this.rt.call(name, args, this.lambda(lambdaNode, scope), this.t.pos(node), view);
+    return this.rt.call(name, args, this.lambda(lambdaNode, scope), this.t.pos(callSpan(node)), view);
   }
 
   /**
@@ -54,7 +55,7 @@ export abstract class CallEvaluation extends ExpressionEvaluation {
       if (facts.required !== n || count < 1 || count > (name === 'reduce' ? 2 : 1)) return NO_FAST_PATH;
       const args = this.elements(argNodes, scope, receiver);
       const fn = (...given: Value[]) => this.invoke(lambdaNode, facts, scope, given);
-      const p = this.t.pos(node);
+      const p = this.t.pos(callSpan(node));
       const site = this.t.site(node);
       switch (name) {
         case 'each':
@@ -70,11 +71,16 @@ export abstract class CallEvaluation extends ExpressionEvaluation {
     if (name === 'join') {
       if (count !== 1 && count !== 2) return NO_FAST_PATH;
       const args = this.elements(argNodes, scope, receiver);
-      return rt.join(args[0], count === 2 ? args[1] : rt.UNSET, this.t.pos(node), this.t.site(node));
+      return rt.join(
+        args[0],
+        count === 2 ? args[1] : rt.UNSET,
+        this.t.pos(callSpan(node)),
+        this.t.site(node),
+      );
     }
     if (count !== 1) return NO_FAST_PATH;
     const value = this.expr(receiver ?? argNodes[0]!, scope);
-    const p = this.t.pos(node);
+    const p = this.t.pos(callSpan(node));
     const site = this.t.site(node);
     return name === 'length'
       ? rt.length(value, p, site)

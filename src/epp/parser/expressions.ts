@@ -184,6 +184,7 @@ export abstract class ExpressionParser extends TokenCursor {
             type: 'MethodCall',
             receiver: result,
             name: name.value,
+            nameStart: name.start,
             args,
             lambda,
             start: result.start,
