@@ -1,6 +1,7 @@
 /**
  * What editors need of the engine, in one place for `src/index.ts`: a file's text checked as `validate`
- * checks it (a module's template with the module's types and functions), the settings of a template as `show` reports them, the composed schema of `.sync.yml`.
+ * checks it (a module's template with the module's types and functions), the settings of a template as
+ * `show` reports them, the composed schema of `.sync.yml`.
  */
 export {
   checkEppText,

@@ -188,7 +188,8 @@ export class EppDocuments {
     const file = moduleDefinitionOf(module, ref.kind, ref.name);
     if (!file) return undefined;
     const where = `defined in ${relative(module.dir, file)}`;
-    const text = this.read(file) ?? '';
+    // Its head is what is shown: a file's first 64 KB are plenty (a module's file may be anything).
+    const text = (this.read(file) ?? '').slice(0, 64 * 1024);
     const summary = /^#\s*@summary\s+(.+)$/m.exec(text)?.[1]?.trim();
     const about = (what: string) => `${summary ? `${summary}\n\n` : ''}${what}, ${where}.`;
     if (ref.kind === 'function') {
