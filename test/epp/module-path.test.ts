@@ -327,6 +327,7 @@ describe('pantograph epp render --modulepath (built CLI)', () => {
     expect(without.status).toBe(1);
     expect(without.stdout).toBe('');
     expect(without.stderr).toContain('t.epp:1:7: error: Resource type not found: Redis::LogLevel');
+    expect(without.stderr).toContain("hint: a type of the module 'redis': give the directory holding it");
     expect(without.stderr).toContain('--modulepath');
   });
 

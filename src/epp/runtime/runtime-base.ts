@@ -350,7 +350,9 @@ export class RuntimeBase {
         this.location(p),
       );
       error.hint = name.includes('::')
-        ? "a module's own type: give the directory holding the module as the module path (--modulepath)"
+        ? `a type of the module '${name.slice(0, name.indexOf('::')).toLowerCase()}': give the directory ` +
+          'holding it as the module path (--modulepath; a template inside a module also finds its own ' +
+          'module, the modules of its spec/fixtures/modules and those beside it)'
         : 'templates can use the Puppet data types (String, Integer, Array, Hash, Optional, ...)';
       throw error;
     }
