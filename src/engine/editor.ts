@@ -25,5 +25,5 @@ export {
 } from './module-context.js';
 export { SYNC_FILE } from './project-config.js';
 export { type SettingView, settingViews } from './setting-views.js';
-export { TOP_SCOPE_NAMES } from './static-analysis.js';
+export { PUPPET_TOP_SCOPE_NAMES, TOP_SCOPE_NAMES } from './static-analysis.js';
 export { syncSchemaOf } from './sync-schema.js';

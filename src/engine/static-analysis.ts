@@ -279,8 +279,8 @@ export interface VariableContext {
   readonly puppetScopes?: boolean;
 }
 
-/** The top-scope variables Puppet gives every template. */
-const PUPPET_TOP_SCOPE_NAMES: readonly string[] = ['facts', 'trusted', 'server_facts'];
+/** The top-scope variables Puppet gives every template (those of a Puppet module's templates). */
+export const PUPPET_TOP_SCOPE_NAMES: readonly string[] = ['facts', 'trusted', 'server_facts'];
 
 /** A warning for every variable read that is neither visible to the file nor a top-scope name. */
 export function unknownVariableProblems(

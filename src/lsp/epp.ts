@@ -23,6 +23,7 @@ import {
   moduleContextOf,
   moduleDefinitionOf,
   moduleNamesOf,
+  PUPPET_TOP_SCOPE_NAMES,
   parameterNameSpan,
   parseEpp,
   type ReadText,
@@ -56,6 +57,14 @@ const TOP_SCOPE_DOCS: Readonly<Record<string, string>> = {
   metadata: "the project's metadata.json, as a hash",
   project: "the project: `$project['name']`, `$project['is_new']`",
   template: "the template: `$template['name']`, `$template['path']`, `$template['version']`",
+};
+
+/** Puppet's own top-scope names, for a Puppet module's templates (see PUPPET_TOP_SCOPE_NAMES). */
+const PUPPET_TOP_SCOPE_DOCS: Readonly<Record<string, string>> = {
+  facts:
+    "the node's facts, as a hash (`$facts['os']['family']`); `pantograph epp render --facts FILE` gives them",
+  trusted: "the node's trusted data from its certificate (`$trusted['certname']`)",
+  server_facts: "facts the Puppet server sets (`$server_facts['serverversion']`)",
 };
 
 export class EppDocuments {
@@ -96,7 +105,8 @@ export class EppDocuments {
     const ref = referenceAt(ast, text, offset);
     if (!ref) return null;
     const range = { start: document.positionAt(ref.start), end: document.positionAt(ref.end) };
-    const value = hoverText(ref, ast, text, offset, context, module && this.moduleHover(module, ref));
+    const fromModule = module && this.moduleHover(module, ref);
+    const value = hoverText(ref, ast, text, offset, context, module !== undefined, fromModule);
     return value === undefined ? null : { contents: { kind: lsp.MarkupKind.Markdown, value }, range };
   }
 
@@ -235,7 +245,8 @@ function variableItems(state: EppState, tree: TemplateNode | undefined, offset: 
       add(name, lsp.CompletionItemKind.Property, `setting (${info.schema ? typeLabel(info.schema) : 'any'})`);
     }
   }
-  for (const name of TOP_SCOPE_NAMES) add(name, lsp.CompletionItemKind.Module, 'top-scope name');
+  const tops = state.module ? PUPPET_TOP_SCOPE_NAMES : TOP_SCOPE_NAMES;
+  for (const name of tops) add(name, lsp.CompletionItemKind.Module, 'top-scope name');
   return [...items.values()];
 }
 
@@ -245,6 +256,8 @@ function hoverText(
   text: string,
   offset: number,
   context: TemplateContext | undefined,
+  /** The file is a Puppet module's template: its top scope is Puppet's. */
+  inModule: boolean,
   /** What the file's module says of the name, before the built-in docs. */
   fromModule: string | undefined,
 ): string | undefined {
@@ -265,7 +278,7 @@ function hoverText(
       return `${code(`epp('${ref.name}')`)}\nRenders ${resolve(base, ref.name)}`;
     }
     case 'variable':
-      return variableHover(ref.name, ast, text, offset, context);
+      return variableHover(ref.name, ast, text, offset, context, inModule);
   }
 }
 
@@ -275,6 +288,7 @@ function variableHover(
   text: string,
   offset: number,
   context: TemplateContext | undefined,
+  inModule: boolean,
 ): string | undefined {
   const d = declarationAt(ast, name, offset);
   if (d?.parameter) {
@@ -290,7 +304,8 @@ function variableHover(
   }
   const setting = context?.settings.get(name);
   if (setting) return settingHover(name, setting, context!);
-  const top = TOP_SCOPE_DOCS[name.replace(/^::/, '')];
+  const docs = inModule ? PUPPET_TOP_SCOPE_DOCS : TOP_SCOPE_DOCS;
+  const top = docs[name.replace(/^::/, '')];
   return top ? `${code(`$${name}`)}\n${top}` : undefined;
 }
 

@@ -190,4 +190,26 @@ describe("a module's template", () => {
     expect(types).toEqual(expect.arrayContaining(['Demo::Port', 'Demo::Broken', 'String']));
     expect(types).not.toContain('demo::twice');
   });
+
+  it("offers and explains Puppet's top-scope names, not Pantograph's", async () => {
+    const uri = uriOf(join(dir, module, 'templates', 'top.epp'));
+    client.open(uri, '<%- | String $name | -%>\n<%= $ %>\n');
+    await client.diagnostics(uri, 1);
+    const answer = await client.request<{ label: string }[]>('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: 1, character: 5 },
+    });
+    const labels = answer.result?.map((i) => i.label) ?? [];
+    expect(labels).toEqual(expect.arrayContaining(['name', 'facts', 'trusted', 'server_facts']));
+    expect(labels).not.toContain('settings');
+    // Hover needs a text that parses.
+    const valid = uriOf(join(dir, module, 'templates', 'facts.epp'));
+    client.open(valid, "<%= $facts['os'] %>\n");
+    await client.diagnostics(valid, 1);
+    const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', {
+      textDocument: { uri: valid },
+      position: { line: 0, character: 6 },
+    });
+    expect(hover.result?.contents.value).toContain("the node's facts");
+  });
 });
