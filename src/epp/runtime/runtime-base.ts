@@ -33,6 +33,10 @@ const PARAMETER_PROBLEMS: ReadonlySet<EppErrorCode> = new Set([
   'EPP_TYPE_MISMATCH',
 ]);
 
+function unknownParameterMessage(key: Value): string {
+  return `The template has no parameter named '${String(key)}'`;
+}
+
 /** Values of constant type expressions by their key (see the compiler's `constantKey`), for all templates. */
 const sharedConstants = new Map<string, Value>();
 
@@ -99,7 +103,7 @@ export class RuntimeBase {
     if (everyKey(this.values, isDeclared)) return;
     for (const key of this.values.keys()) {
       if (!isDeclared(key)) {
-        this.fail('EPP_UNKNOWN_PARAMETER', `The template has no parameter named '${String(key)}'`, p);
+        this.fail('EPP_UNKNOWN_PARAMETER', unknownParameterMessage(key), p);
       }
     }
   }
@@ -164,27 +168,21 @@ export class RuntimeBase {
     return first;
   }
 
-  /** Every problem of this render's values for the parameters (see `withEveryParameterProblem`). */
+  /**
+   * Every problem of this render's values for the parameters (see `withEveryParameterProblem`), each the
+   * message binding gives it: unknown keys, then each parameter bound as `param` binds it.
+   */
   private parameterProblems(set: ParameterSet): string[] {
     const problems: string[] = [];
     for (const key of this.values.keys()) {
-      if (typeof key !== 'string' || !set.names.includes(key)) {
-        problems.push(`The template has no parameter named '${String(key)}'`);
-      }
+      if (typeof key !== 'string' || !set.names.includes(key)) problems.push(unknownParameterMessage(key));
     }
     for (const spec of set.specs) {
-      let value = this.values.get(spec.name);
-      if (value === undefined) {
-        if (spec.defaultCode) continue;
-        if (spec.defaultValue) value = this.constant(spec.defaultValue) as Value;
-        else if (!this.values.has(spec.name)) {
-          problems.push(`expects a value for parameter '${spec.name}'`);
-          continue;
-        }
-      }
-      const type = spec.type ? this.constant(spec.type) : undefined;
-      if (type instanceof PType && !acceptsTemplateArgument(type, value)) {
-        problems.push(describeMismatch(type, value, `parameter '${spec.name}'`));
+      try {
+        this.param(spec);
+      } catch (e) {
+        if (!(e instanceof EppEvalError) || !PARAMETER_PROBLEMS.has(e.code)) throw e;
+        problems.push(e.message);
       }
     }
     return problems;
