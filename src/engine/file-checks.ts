@@ -8,7 +8,6 @@
  * as `validate` checks it: a file without parameters sees the template's settings, so reading a setting
  * the template does not declare is flagged where it is read.
  */
-import { readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { TemplateNode } from '../epp/ast.js';
 import { type EppError, EppSyntaxError } from '../epp/errors.js';
@@ -18,6 +17,7 @@ import { EngineError } from './errors.js';
 import { parseJsonData } from './json-data.js';
 import { compileSettingsSchema, shippedSchema, violationProblems } from './json-schema.js';
 import type { Data } from './model.js';
+import { type ReadText, readDisk } from './read-text.js';
 import type { Problem } from './render-plan.js';
 import {
   analyzeEpp,
@@ -25,6 +25,8 @@ import {
   unknownVariableProblems,
   type VariableContext,
 } from './static-analysis.js';
+
+export type { ReadText } from './read-text.js';
 
 /** A problem of a file's text, with the span it covers. */
 export interface SpanProblem {
@@ -51,17 +53,6 @@ export interface TemplateContext {
   readonly settings: ReadonlyMap<string, SettingInfo>;
   readonly delimiters: readonly [string, string] | undefined;
 }
-
-/** Reads a file's text (an editor passes its unsaved buffers first). */
-export type ReadText = (path: string) => string | undefined;
-
-const readDisk: ReadText = (path) => {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-};
 
 /** The template of a file: the nearest directory above it holding a `template.json`. */
 export function templateContextOf(file: string, read: ReadText = readDisk): TemplateContext | undefined {

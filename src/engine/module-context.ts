@@ -14,7 +14,7 @@ import { type Dirent, readdirSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import type { ModulePathEntry } from '../epp/index.js';
 import { MODULE_NAME, ModulePath } from '../epp/module-path.js';
-import type { ReadText } from './file-checks.js';
+import { type ReadText, readDisk } from './read-text.js';
 
 export interface ModuleContext {
   /** The module's name (`redis`). */
@@ -26,7 +26,7 @@ export interface ModuleContext {
 }
 
 /** The module `file` is in, or undefined: no `metadata.json` above it, or one without a module's name. */
-export function moduleContextOf(file: string, read: ReadText): ModuleContext | undefined {
+export function moduleContextOf(file: string, read: ReadText = readDisk): ModuleContext | undefined {
   for (let dir = dirname(file); dirname(dir) !== dir; dir = dirname(dir)) {
     const text = read(join(dir, 'metadata.json'));
     if (text === undefined) continue;
@@ -52,8 +52,13 @@ function moduleNameOf(metadataText: string): string | undefined {
   if (typeof metadata !== 'object' || metadata === null) return undefined;
   const full = (metadata as { name?: unknown }).name;
   if (typeof full !== 'string') return undefined;
-  const name = full.slice(Math.max(full.lastIndexOf('-'), full.lastIndexOf('/')) + 1);
+  const name = moduleShortName(full);
   return MODULE_NAME.test(name) ? name : undefined;
+}
+
+/** The module's name in a metadata.json `name`: `puppetlabs-apache` and `puppetlabs/apache` are `apache`. */
+export function moduleShortName(fullName: string): string {
+  return fullName.slice(Math.max(fullName.lastIndexOf('-'), fullName.lastIndexOf('/')) + 1);
 }
 
 /**

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { EngineError } from './errors.js';
+import { moduleShortName } from './module-context.js';
 
 export type ObjectKind =
   | 'class'
@@ -136,7 +137,7 @@ function moduleName(root: string, metadata: Readonly<Record<string, unknown>>): 
       hint: 'give it "name": "author-module"',
     });
   }
-  return metadata.name.slice(metadata.name.lastIndexOf('-') + 1).replace(/^.*\//, '');
+  return moduleShortName(metadata.name);
 }
 
 /** PDK's `class_name_from_object_name`: `my_type` -> `MyType` (Ruby's `capitalize` on each part). */

@@ -61,8 +61,7 @@ export async function eppRender(
       strict: flags.strict,
       baseDir: flags.baseDir ? resolve(io.cwd, flags.baseDir) : baseDir,
       // Without --modulepath, a template of a module sees its module (as the editor checks it).
-      modulePath:
-        modulePath ?? (path === undefined ? undefined : moduleContextOf(path, readText)?.modulePath),
+      modulePath: modulePath ?? (path === undefined ? undefined : moduleContextOf(path)?.modulePath),
       topScope,
       delimiters,
       onWarning,
@@ -268,13 +267,4 @@ function valuesHash(plain: unknown, label: string, what: string): PHash {
   if (data === undefined) return new Map();
   if (!isHash(data)) throw new UsageError(`${label}: ${what} must be a hash (a JSON object or YAML mapping)`);
   return data;
-}
-
-/** A file's text, or undefined when it cannot be read (looking for a module's metadata.json). */
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
