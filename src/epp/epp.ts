@@ -19,6 +19,7 @@ import { parsePuppet, parseTemplate } from './parser/parser.js';
 import { lineColumn } from './position.js';
 import { fromJs, valuesFromJs } from './runtime/convert.js';
 import { withTimeLimit } from './runtime/deadline.js';
+import { plainValues } from './runtime/plain-values.js';
 import { Runtime, type RuntimeHost, type RuntimeTemplate } from './runtime/runtime.js';
 import { setTypeTextEvaluator } from './runtime/types/names.js';
 import { inferGenericType, PType } from './runtime/types.js';
@@ -206,7 +207,9 @@ export class CompiledTemplate {
   render(values: Values = {}, options: RenderOptions = NO_OPTIONS): string {
     const host = options === NO_OPTIONS ? defaultHost() : new Host(options);
     const top = topScopeOf(options.topScope);
-    return host.run(this, toHash(values), this.dynamicScope(top), top, 0) as string;
+    // Declared parameters bind from the caller's object itself (see PlainValues); others need the hash.
+    const given = this.parameters && isPlainObject(values) ? plainValues(values) : toHash(values);
+    return host.run(this, given, this.dynamicScope(top), top, 0) as string;
   }
 
   /**
@@ -293,6 +296,11 @@ function registryFor(extra: readonly FunctionDef[] | undefined): FunctionRegistr
     extendedRegistries.set(extra, registry);
   }
   return registry;
+}
+
+/** An object made by `{}` or JSON.parse: neither a Puppet hash nor another class's instance. */
+function isPlainObject(values: Values): values is Readonly<Record<string, unknown>> {
+  return typeof values === 'object' && values !== null && Object.getPrototypeOf(values) === Object.prototype;
 }
 
 /**

@@ -103,7 +103,7 @@ function arrayFromJs(data: readonly unknown[], mode: Mode): Value[] {
 }
 
 /** Whether a JavaScript value is the Puppet value it converts to (then it is Data too). */
-function isPuppetAsIs(v: unknown): boolean {
+export function isPuppetAsIs(v: unknown): boolean {
   return (
     typeof v === 'string' ||
     typeof v === 'boolean' ||
@@ -111,7 +111,7 @@ function isPuppetAsIs(v: unknown): boolean {
   );
 }
 
-function isArrayAsIs(data: readonly unknown[]): boolean {
+export function isArrayAsIs(data: readonly unknown[]): boolean {
   for (let i = 0; i < data.length; i++) if (!isPuppetAsIs(data[i])) return false;
   return true;
 }

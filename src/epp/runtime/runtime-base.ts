@@ -19,6 +19,7 @@ import {
 import type { HashIndex } from './hash-index.js';
 import { isInstanceMemo } from './instance-memo.js';
 import { access, splat, typeLabel } from './operators.js';
+import { bindPlainValues, PlainValues } from './plain-values.js';
 import { everyKey } from './record-hash.js';
 import { acceptsTemplateArgument } from './template-arguments.js';
 import { describeMismatch, PType, resolveTypeName } from './types.js';
@@ -138,6 +139,10 @@ export class RuntimeBase {
    */
   params(set: ParameterSet): readonly (Value | typeof UNSET)[] {
     if (set.lastValues === this.values && set.lastBound) return set.lastBound;
+    if (this.values instanceof PlainValues) {
+      const fromPlain = bindPlainValues(this, set, this.values.given);
+      if (fromPlain) return fromPlain;
+    }
     let bound: (Value | typeof UNSET)[];
     try {
       this.checkArguments(set.names, set.p);

@@ -67,6 +67,7 @@ export {
   ScalarType,
   SemVerType,
   SensitiveType,
+  STRING,
   StringType,
   StructElement,
   StructType,
