@@ -152,11 +152,15 @@ describe('a template binding its parameters from plain values', () => {
   it('sees and reports what it did with the values converted first, for every type and value', () => {
     for (const text of TYPES) {
       const source = `<%- | ${text} $x | -%><%= $x %> <%= type($x) %>`;
+      // A default that is code before another parameter: the parameters bind one by one (Runtime.param).
+      const oneByOne = `<%- | ${text} $x, String $d = "\${x}", Integer $n = 1 | -%><%= $x %> <%= type($x) %> <%= $d %>`;
       for (const data of VALUES) {
         if (data instanceof Map || (typeof data === 'object' && data && 'a' in data && data.a instanceof Map))
           continue;
         const seen = outcomes(source, { x: data });
         expect(seen.size, `${text} of ${show(data)}: ${[...seen].join(' | ')}`).toBe(1);
+        const seenOneByOne = outcomes(oneByOne, { x: data, n: 2 });
+        expect(seenOneByOne.size, `${text} of ${show(data)}: ${[...seenOneByOne].join(' | ')}`).toBe(1);
       }
     }
   });

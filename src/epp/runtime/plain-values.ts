@@ -11,6 +11,9 @@
 import { type ConstantSlot, type ParameterSet, type ParameterSpec, UNSET } from './contracts.js';
 import { valuesFromJs } from './convert.js';
 import { convertAs, NO_FIT } from './typed-conversion.js';
+
+export { NO_FIT };
+
 import { PType } from './types.js';
 import type { PHash, Value } from './values.js';
 
@@ -114,22 +117,41 @@ export function bindPlainValues(
   set: ParameterSet,
   given: Readonly<Record<string, unknown>>,
 ): (Value | typeof UNSET)[] | undefined {
-  // `for in`: a plain object's own keys (see valuesFromJs), with no key list to make.
-  for (const key in given) if (!set.names.includes(key)) return undefined;
+  if (!onlyDeclaredKeys(set.names, given)) return undefined;
   const bound: (Value | typeof UNSET)[] = [];
-  try {
-    for (const spec of set.specs) {
-      const value = Object.hasOwn(given, spec.name) ? given[spec.name] : undefined;
-      const parameter =
-        value === undefined || value === null ? byDefault(binder, spec) : fitting(binder, spec, value);
-      if (parameter === NO_FIT) return undefined;
-      bound.push(parameter);
-    }
-  } catch {
-    // A default of the wrong type, a type that is no type: binding from the hash reports it.
-    return undefined;
+  for (const spec of set.specs) {
+    const parameter = bindPlainParameter(binder, spec, given);
+    if (parameter === NO_FIT) return undefined;
+    bound.push(parameter);
   }
   return bound;
+}
+
+/** Whether every key of the caller's object names a parameter (`for in`: no key list to make). */
+export function onlyDeclaredKeys(
+  names: readonly string[],
+  given: Readonly<Record<string, unknown>>,
+): boolean {
+  for (const key in given) if (!names.includes(key)) return false;
+  return true;
+}
+
+/**
+ * One parameter bound from the caller's object as `Runtime.param` binds it, NO_FIT where that would be a
+ * problem (then `param` binds it from the converted hash and reports it).
+ */
+export function bindPlainParameter(
+  binder: ParameterBinder,
+  spec: ParameterSpec,
+  given: Readonly<Record<string, unknown>>,
+): Value | typeof UNSET | typeof NO_FIT {
+  const value = Object.hasOwn(given, spec.name) ? given[spec.name] : undefined;
+  try {
+    return value === undefined || value === null ? byDefault(binder, spec) : fitting(binder, spec, value);
+  } catch {
+    // A default of the wrong type, a type that is no type: binding from the hash reports it.
+    return NO_FIT;
+  }
 }
 
 /**

@@ -19,7 +19,13 @@ import {
 import type { HashIndex } from './hash-index.js';
 import { isInstanceMemo } from './instance-memo.js';
 import { access, splat, typeLabel } from './operators.js';
-import { bindPlainValues, PlainValues } from './plain-values.js';
+import {
+  bindPlainParameter,
+  bindPlainValues,
+  NO_FIT,
+  onlyDeclaredKeys,
+  PlainValues,
+} from './plain-values.js';
 import { everyKey } from './record-hash.js';
 import { acceptsTemplateArgument } from './template-arguments.js';
 import { describeMismatch, PType, resolveTypeName } from './types.js';
@@ -99,6 +105,7 @@ export class RuntimeBase {
 
   /** Template parameters: every given key must be declared. */
   checkArguments(declared: readonly string[], p: number): void {
+    if (this.values instanceof PlainValues && onlyDeclaredKeys(declared, this.values.given)) return;
     const isDeclared = (key: Value) => typeof key === 'string' && declared.includes(key);
     // A walk without a key list first (a RecordHash lists none); the error names the first unknown key.
     if (everyKey(this.values, isDeclared)) return;
@@ -198,6 +205,10 @@ export class RuntimeBase {
    * error; then the type check. UNSET when the default is code for the caller to evaluate (then `checked`).
    */
   param(spec: ParameterSpec): Value | typeof UNSET {
+    if (this.values instanceof PlainValues) {
+      const fromPlain = bindPlainParameter(this, spec, this.values.given);
+      if (fromPlain !== NO_FIT) return fromPlain;
+    }
     let value: Value | typeof MISSING = this.values.get(spec.name);
     if (value === undefined) {
       if (!this.values.has(spec.name)) value = MISSING;
