@@ -198,7 +198,7 @@ describe('hash reads through the index', () => {
     expect(renderEpp("<% [{'k' => 1}, {}].each |$x| { %><%= $x['k'] %>.<% } %>")).toBe('1..');
     expect(renderError("<% [undef].each |$x| { %><%= $x['k'] %><% } %>").code).toBe('EPP_ACCESS');
     expect(renderError("<% ['abc'].each |$x| { %><%= $x['b'] %><% } %>").message).toContain(
-      'String index must be an Integer',
+      'A substring operation does not accept a String as a character index. Expected an Integer',
     );
   });
 

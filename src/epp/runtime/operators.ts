@@ -5,8 +5,9 @@
  * Functions here throw `EppEvalError` without a location; the runtime adds the operator's position.
  */
 import { EppEvalError } from '../errors.js';
-import { hashLookup, rubyEql } from './compare.js';
-import { PType, parameterizeType } from './types.js';
+import { rubyToS } from '../functions/ruby-text.js';
+import { hashLookup, operandLabel, rubyClassName, rubyEql } from './compare.js';
+import { inferGenericType, PType, parameterizeType } from './types.js';
 import {
   bigOf,
   float,
@@ -16,6 +17,7 @@ import {
   MAX_INTEGER,
   MIN_INTEGER,
   numberOf,
+  PDefault,
   PFloat,
   type PHash,
   type PInteger,
@@ -102,6 +104,27 @@ function toNumber(v: Value, op: string, side: 'left' | 'right'): Numeric {
 
 function article(word: string): string {
   return /^[AEIOU]/.test(word) ? 'an' : 'a';
+}
+
+/** Puppet's error for a `=~` or `!~` whose left operand is no String ("... Got an Integer."). */
+export function matchNotString(left: Value): EppEvalError {
+  // Puppet labels `default` (a Ruby Symbol) by its class's ancestor, Object.
+  const label = left instanceof PDefault ? 'Object' : operandLabel(left);
+  return new EppEvalError(
+    'EPP_OPERATOR',
+    `Left match operand must result in a String value. Got ${article(label)} ${label}.`,
+  );
+}
+
+/** Puppet's error for a `=~` whose right operand is no Regexp, String or Type: Ruby's `Regexp.new` refusing it. */
+export function matchNotRegexp(right: Value): EppEvalError {
+  // Ruby names nil, true and false themselves in an implicit conversion error, other values by class.
+  const name =
+    right === undefined ? 'nil' : typeof right === 'boolean' ? String(right) : rubyClassName(right);
+  return new EppEvalError(
+    'EPP_OPERATOR',
+    `Can not convert right match operand to a regular expression. Caused by 'no implicit conversion of ${name} into String'.`,
+  );
 }
 
 function divisionByZero(): EppEvalError {
@@ -352,13 +375,27 @@ export function access(target: Value, keys: Value[]): Value {
   );
 }
 
+/**
+ * An index of a string or array access as Puppet takes it (its `AccessOperator`), with its words for the
+ * index it refuses. A string takes a numeric string as its number (`'abc'['1']`); an array does too, and
+ * Puppet warns then (the runtime does: see `Runtime.access`).
+ */
 function indexArgument(v: Value, what: string): number {
-  // A numeric string is its number, as Puppet converts keys (`[1, 2]['1']`).
-  const n = typeof v === 'string' ? (numericFromString(v) ?? v) : v;
+  const n = typeof v === 'string' ? numericFromString(v) : v;
   if (typeof n === 'number') return n;
   // A big Integer is out of any range anyway; as a number it still compares right.
   if (typeof n === 'bigint') return Number(n);
-  throw new EppEvalError('EPP_ACCESS', `${what} index must be an Integer, got ${typeLabel(v)}`);
+  if (what === 'String') {
+    const label = inferGenericType(n ?? v).toString();
+    throw new EppEvalError(
+      'EPP_ACCESS',
+      `A substring operation does not accept ${article(label)} ${label} as a character index. Expected an Integer`,
+    );
+  }
+  if (n instanceof PFloat) {
+    throw new EppEvalError('EPP_ACCESS', `An ${what}[] cannot use Float where Integer is expected`);
+  }
+  throw new EppEvalError('EPP_ACCESS', `The value '${rubyToS(v)}' cannot be converted to Numeric.`);
 }
 
 /** Keys of a string or array access, nested arrays flattened as Puppet flattens them (`$a[[0, 2]]`). */
@@ -380,7 +417,7 @@ function flatKeys(keys: Value[]): Value[] {
  */
 function range(length: number, keys: Value[], what: string): { start: number; count: number } | undefined {
   if (keys.length < 1 || keys.length > 2) {
-    throw new EppEvalError('EPP_ACCESS', `${what} supports [] with one or two arguments, got ${keys.length}`);
+    throw new EppEvalError('EPP_ACCESS', `${what} supports [] with one or two arguments. Got ${keys.length}`);
   }
   let start = indexArgument(keys[0], what);
   if (start < 0) start += length;

@@ -16,9 +16,10 @@ import {
   type RuntimeTemplate,
   UNSET,
 } from './contracts.js';
+import { renderValue } from './format.js';
 import type { HashIndex } from './hash-index.js';
 import { isInstanceMemo } from './instance-memo.js';
-import { access, splat, typeLabel } from './operators.js';
+import { access, numericFromString, splat, typeLabel } from './operators.js';
 import {
   bindPlainParameter,
   bindPlainValues,
@@ -444,6 +445,21 @@ export class RuntimeBase {
     }
   }
 
+  /**
+   * Puppet's warning for a string it takes as a number (an array's index, an operand of arithmetic):
+   * "The string '1' was automatically coerced to the numerical value 1".
+   */
+  protected warnIfNumericString(v: Value, p: number): void {
+    if (typeof v !== 'string') return;
+    const n = numericFromString(v);
+    if (n === undefined) return;
+    this.host.warn(
+      'EPP_NUMERIC_STRING',
+      `The string '${v}' was automatically coerced to the numerical value ${renderValue(n)}`,
+      this.location(p),
+    );
+  }
+
   hash(flat: Value[]): PHash {
     const h: PHash = new Map();
     for (let i = 0; i < flat.length; i += 2) h.set(flat[i], flat[i + 1]);
@@ -466,6 +482,7 @@ export class RuntimeBase {
   }
 
   access(target: Value, keys: Value[], p: number): Value {
+    if (Array.isArray(target)) for (const key of keys) this.warnIfNumericString(key, p);
     try {
       return access(target, keys);
     } catch (e) {

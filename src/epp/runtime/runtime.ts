@@ -29,10 +29,10 @@ import {
 import { compareForOperator, compareIgnoreCase, hashLookup, puppetEquals, typesEqual } from './compare.js';
 import { UNSET } from './contracts.js';
 import { renderValue } from './format.js';
-import { arithmetic, negate, splat, typeLabel } from './operators.js';
+import { arithmetic, matchNotRegexp, matchNotString, negate, splat, typeLabel } from './operators.js';
 import { RuntimeBase } from './runtime-base.js';
 import { PType } from './types.js';
-import { DEFAULT, isHash, type PHash, PRegexp, type Value } from './values.js';
+import { DEFAULT, isHash, isNumeric, type PHash, PRegexp, type Value } from './values.js';
 
 export { compiledHelpers, interpolateText, renderText, truthy } from './compiled-helpers.js';
 export type {
@@ -67,11 +67,18 @@ export class Runtime extends RuntimeBase implements CallContext {
   // ---------------------------------------------------------------- operators
 
   arithmetic(op: string, a: Value, b: Value, p: number): Value {
+    let result: Value;
     try {
-      return arithmetic(op, a, b);
+      result = arithmetic(op, a, b);
     } catch (e) {
       throw this.locate(e, p);
     }
+    // A string taken as a number (`'1' + 1`) is worth Puppet's warning; `[1] + '1'` took it as an element.
+    if ((typeof a === 'string' || typeof b === 'string') && isNumeric(result)) {
+      this.warnIfNumericString(a, p);
+      this.warnIfNumericString(b, p);
+    }
+    return result;
   }
 
   negate(v: Value, p: number): Value {
@@ -149,19 +156,8 @@ export class Runtime extends RuntimeBase implements CallContext {
     let re: PRegexp;
     if (b instanceof PRegexp) re = b;
     else if (typeof b === 'string') re = this.regexp(b, p);
-    else
-      return this.fail(
-        'EPP_OPERATOR',
-        `Right operand of =~ must be a Regexp, String or Type, got ${typeLabel(b)}`,
-        p,
-      );
-    if (typeof a !== 'string') {
-      return this.fail(
-        'EPP_OPERATOR',
-        `Left operand of =~ must be a String when matching a Regexp, got ${typeLabel(a)}`,
-        p,
-      );
-    }
+    else throw this.locate(matchNotRegexp(b), p);
+    if (typeof a !== 'string') throw this.locate(matchNotString(a), p);
     return this.regexMatch(re, a);
   }
 
