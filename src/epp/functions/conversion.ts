@@ -8,7 +8,7 @@
  * (`The string 'abc' cannot be converted to Integer`).
  */
 import { EppEvalError } from '../errors.js';
-import { formatFloat, stringify } from '../runtime/format.js';
+import { formatFloat, rubyInspectString, stringify } from '../runtime/format.js';
 import {
   AliasType,
   ArrayType,
@@ -55,11 +55,25 @@ function conversionError(message: string): EppEvalError {
   return new EppEvalError('EPP_CONVERSION', message);
 }
 
+/**
+ * The name of the function Puppet's `new` dispatches to for a type, which starts its conversion errors
+ * (`'new_float' The string 'x' cannot be converted to Float`); Hash's and the others' have none.
+ */
+const NEW_FUNCTION_NAMES: Readonly<Record<string, string>> = {
+  Integer: 'new',
+  Float: 'new_float',
+  Numeric: 'new_numeric',
+  Boolean: 'new_boolean',
+  Array: 'new_array',
+};
+
 /** `The string 'x' cannot be converted to T` or `Value of type T2 cannot be converted to T`. */
 function cannotConvert(from: Value, target: string): EppEvalError {
+  const name = NEW_FUNCTION_NAMES[target];
+  const prefix = name === undefined ? '' : `'${name}' `;
   if (typeof from === 'string')
-    return conversionError(`The string '${from}' cannot be converted to ${target}`);
-  return conversionError(`Value of type ${inferGenericType(from)} cannot be converted to ${target}`);
+    return conversionError(`${prefix}The string '${from}' cannot be converted to ${target}`);
+  return conversionError(`${prefix}Value of type ${inferGenericType(from)} cannot be converted to ${target}`);
 }
 
 function arity(target: string, args: readonly Value[], min: number, max: number): void {
@@ -112,22 +126,9 @@ function convert(type: PType, args: Value[]): Value {
     arity('NotUndef', args, 1, 1);
     return args[0];
   }
-  if (type instanceof VariantType && type.types.length > 0) return firstConversion(type.types, args);
+  // Puppet makes no value of a Variant (one not given already, see newInstance) but of a lone member's.
+  if (type instanceof VariantType && type.types.length === 1) return convert(type.types[0]!, args);
   throw conversionError(`Creation of new instance of type '${type}' is not supported`);
-}
-
-/** A Variant converts with the first alternative that accepts the arguments (the first error otherwise). */
-function firstConversion(types: readonly PType[], args: Value[]): Value {
-  let first: unknown;
-  for (const t of types) {
-    try {
-      return newInstance(t, args);
-    } catch (e) {
-      if (!(e instanceof EppEvalError)) throw e;
-      first ??= e;
-    }
-  }
-  throw first;
 }
 
 /** The arguments of the hash form `T({from => x, ...})`, or undefined when the call is positional. */
@@ -177,7 +178,9 @@ function toInteger(args: Value[]): PInteger {
   else if (from instanceof PTimestamp) n = integer(Math.trunc(from.seconds));
   else if (typeof from === 'string' && INTEGER_TEXT.test(from)) {
     const parsed = rubyInteger(from, radix) ?? retryWithoutBlanks(from, (s) => rubyInteger(s, radix));
-    if (parsed === undefined) throw cannotConvert(from, 'Integer');
+    // Puppet's pattern let it through and Ruby's `Integer()` refused it ('08', '12' in radix 2).
+    if (parsed === undefined)
+      throw conversionError(`invalid value for Integer(): ${rubyInspectString(from)}`);
     n = integer(parsed);
   } else throw cannotConvert(from, 'Integer');
   return applyAbs(n, abs);

@@ -166,6 +166,12 @@ export abstract class ExpressionParser extends TokenCursor {
         const keys = this.commaList(']');
         if (keys.length === 0) throw this.unexpected(this.tokens[this.i - 1]!);
         result = { type: 'Access', target: result, keys, start: result.start, end: this.lastEnd() };
+      } else if (t.value === '(' && result.type === 'Access' && isTypeAccess(result)) {
+        // `Integer[0, 5]('3')`: a parameterized type called is its `new`, as `Integer('3')` is.
+        this.next();
+        const args = this.commaList(')');
+        const lambda = this.optionalLambda();
+        result = { type: 'New', typeExpr: result, args, lambda, start: result.start, end: this.lastEnd() };
       } else if (t.value === '.') {
         this.next();
         const name = this.tokens[this.i]!;
@@ -227,4 +233,11 @@ export abstract class ExpressionParser extends TokenCursor {
   protected abstract primary(): Node;
 
   protected abstract optionalLambda(): LambdaNode | undefined;
+}
+
+/** Whether an access is a type's parameters (`Hash[String, Integer]`): its innermost target is a type name. */
+function isTypeAccess(node: Node): boolean {
+  let target = node;
+  while (target.type === 'Access') target = target.target;
+  return target.type === 'TypeRef';
 }

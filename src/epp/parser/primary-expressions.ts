@@ -50,7 +50,8 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
         }
         return { type: 'Variable', name: t.value, start, end };
       case 'TYPE': {
-        if (this.isPunct('(') && !this.tokens[this.i]!.spaceBefore) {
+        // A type called is its `new`, with or without a space before the parenthesis (`Integer ('3')`).
+        if (this.isPunct('(')) {
           this.next();
           const args = this.commaList(')');
           const lambda = this.optionalLambda();
