@@ -11,9 +11,6 @@
 import { type ConstantSlot, type ParameterSet, type ParameterSpec, UNSET } from './contracts.js';
 import { valuesFromJs } from './convert.js';
 import { convertAs, NO_FIT } from './typed-conversion.js';
-
-export { NO_FIT };
-
 import { PType } from './types.js';
 import type { PHash, Value } from './values.js';
 

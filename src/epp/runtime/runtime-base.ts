@@ -20,15 +20,10 @@ import { renderValue } from './format.js';
 import type { HashIndex } from './hash-index.js';
 import { isInstanceMemo } from './instance-memo.js';
 import { access, numericFromString, splat, typeLabel } from './operators.js';
-import {
-  bindPlainParameter,
-  bindPlainValues,
-  NO_FIT,
-  onlyDeclaredKeys,
-  PlainValues,
-} from './plain-values.js';
+import { bindPlainParameter, bindPlainValues, onlyDeclaredKeys, PlainValues } from './plain-values.js';
 import { everyKey } from './record-hash.js';
 import { acceptsTemplateArgument } from './template-arguments.js';
+import { NO_FIT } from './typed-conversion.js';
 import { describeMismatch, PType, resolveTypeName } from './types.js';
 import { DEFAULT, isHash, type PHash, PRegexp, type Value } from './values.js';
 
