@@ -294,6 +294,10 @@ describe('String, Sensitive, Regexp, Timestamp, Type and wrappers', () => {
     );
     expect((newInstance(T('Timestamp'), [0]) as PTimestamp).seconds).toBe(0);
     expect(conversionError(T('Timestamp'), ['yesterday']).code).toBe('EPP_CONVERSION');
+    // Puppet's words (puppet epp render, session 17).
+    expect(conversionError(T('Timestamp'), ['2020-13-01']).message).toBe(
+      "Unable to parse '2020-13-01' using any of the formats %FT%T.%N %Z, %FT%T %Z, %F %T.%N %Z, %F %T %Z, %F %Z, %FT%T.%N, %FT%T, %F %T.%N, %F %T, %F",
+    );
   });
   it('resolves type names with Type()', () => {
     expect(String(newInstance(T('Type'), ['Integer']))).toBe('Integer');

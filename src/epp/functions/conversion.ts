@@ -438,10 +438,17 @@ function toTimestamp(args: Value[]): PTimestamp {
   const from = args[0];
   if (isInteger(from)) return new PTimestamp(Number(from));
   if (from instanceof PFloat) return new PTimestamp(from.value);
-  const seconds = typeof from === 'string' ? parseTimestamp(from) : undefined;
-  if (seconds === undefined) throw cannotConvert(from, 'Timestamp');
+  if (typeof from !== 'string') throw cannotConvert(from, 'Timestamp');
+  const seconds = parseTimestamp(from);
+  if (seconds === undefined) {
+    throw conversionError(`Unable to parse '${from}' using any of the formats ${TIMESTAMP_FORMATS}`);
+  }
   return new PTimestamp(seconds);
 }
+
+/** The formats Puppet tries on a Timestamp's text, as its error lists them. */
+const TIMESTAMP_FORMATS =
+  '%FT%T.%N %Z, %FT%T %Z, %F %T.%N %Z, %F %T %Z, %F %Z, %FT%T.%N, %FT%T, %F %T.%N, %F %T, %F';
 
 // ---------------------------------------------------------------------------------------------------
 // The functions
