@@ -1,8 +1,8 @@
 /**
- * Errors and warnings of the access and match operators worded as Puppet words them: an index a string or
- * an array refuses, an operand `=~` refuses, a string taken as a number. The conformance suites take any
- * error for an error case; these messages were recorded from `puppet epp render` (see the fixture's
- * `about`).
+ * Errors, warnings and values of operators as Puppet gives them: an index a string or an array refuses, an
+ * operand `=~` refuses, a string taken as a number, a Timestamp plus or minus seconds, `sort` meeting
+ * undef. The conformance suites take any error for an error case; these were recorded from
+ * `puppet epp render` (see the fixture's `about`).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,7 +37,7 @@ function renders(expr: string): { outcome: string; warnings: string[] }[] {
   });
 }
 
-describe("the access and match operators' errors, as Puppet's", () => {
+describe("operators' errors, as Puppet's", () => {
   it('has the recorded cases', () => {
     expect(errors.length).toBeGreaterThanOrEqual(40);
   });
@@ -47,7 +47,7 @@ describe("the access and match operators' errors, as Puppet's", () => {
   });
 });
 
-describe('a string taken as a number: the value and the warning, as Puppet gives them', () => {
+describe('values and warnings (a string taken as a number, a Timestamp and seconds), as Puppet gives them', () => {
   it.each(warnings.map((c) => [c.expr, c] as const))('%s', (_expr, c) => {
     for (const render of renders(c.expr)) {
       expect(render.outcome).toBe(c.output);

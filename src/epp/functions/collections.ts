@@ -198,10 +198,30 @@ function blockOrder(result: Value, a: Value, b: Value): number {
  * swapped so that a lambda sees, and an error names, the values in Ruby's order.
  */
 function sortItems(items: Value[], block: Lambda | undefined): Value[] {
+  if (items.includes(undefined)) return sortWithUndef(items, block);
   if (!block) return items.sort((a, b) => -compareValues(b, a));
   blockArity('sort', block, 2);
   return items.sort((a, b) => -blockOrder(block(b, a), b, a));
 }
+
+/**
+ * JavaScript's sort puts `undefined` last without asking the comparator; Ruby compares nil like any value
+ * (`[undef, 1].sort` fails: "comparison of NilClass with 1 failed"). So undef is boxed while sorting.
+ */
+function sortWithUndef(items: Value[], block: Lambda | undefined): Value[] {
+  const unbox = (v: Value): Value => (v === UNDEF_BOX ? undefined : v);
+  const boxed = items.map((v) => (v === undefined ? UNDEF_BOX : v));
+  if (block) blockArity('sort', block, 2);
+  boxed.sort((x, y) => {
+    const [a, b] = [unbox(y), unbox(x)];
+    return -(block ? blockOrder(block(a, b), a, b) : compareValues(a, b));
+  });
+  for (let i = 0; i < boxed.length; i++) items[i] = unbox(boxed[i]);
+  return items;
+}
+
+/** Stands for undef while sorting (see sortWithUndef). */
+const UNDEF_BOX = Object.freeze({ undef: true }) as unknown as Value;
 
 const sort = defineFunction(
   'sort',

@@ -23,6 +23,7 @@ import {
   type PInteger,
   PRegexp,
   PSensitive,
+  PTimestamp,
   type Value,
 } from './values.js';
 
@@ -84,6 +85,7 @@ export function typeLabel(v: Value): string {
   if (v instanceof PRegexp) return 'Regexp';
   if (v instanceof PSensitive) return 'Sensitive';
   if (v instanceof PType) return 'Type';
+  if (v instanceof PTimestamp) return 'Timestamp';
   return 'Default';
 }
 
@@ -125,6 +127,29 @@ export function matchNotRegexp(right: Value): EppEvalError {
     'EPP_OPERATOR',
     `Can not convert right match operand to a regular expression. Caused by 'no implicit conversion of ${name} into String'.`,
   );
+}
+
+/**
+ * A Timestamp plus or minus seconds (a number, or a numeric string) is a Timestamp. One Timestamp minus
+ * another is a Timespan in Puppet, a value Pantograph does not have yet: refused, saying so.
+ */
+function timestampArithmetic(op: string, t: PTimestamp, b: Value): PTimestamp {
+  if (op !== '+' && op !== '-') {
+    throw new EppEvalError('EPP_OPERATOR', `Operator '${op}' is not applicable to a Timestamp.`);
+  }
+  if (b instanceof PTimestamp) {
+    if (op === '+') throw new EppEvalError('EPP_OPERATOR', 'A Timestamp cannot be added to a Timestamp');
+    throw new EppEvalError(
+      'EPP_UNSUPPORTED',
+      'A Timestamp minus a Timestamp is a Timespan, which Pantograph does not support yet',
+    );
+  }
+  const n = typeof b === 'string' ? numericFromString(b) : isNumeric(b) ? b : undefined;
+  if (n === undefined) {
+    throw new EppEvalError('EPP_OPERATOR', `The value '${rubyToS(b)}' cannot be converted to Numeric.`);
+  }
+  const seconds = Number(numberOf(n));
+  return new PTimestamp(op === '+' ? t.seconds + seconds : t.seconds - seconds);
 }
 
 function divisionByZero(): EppEvalError {
@@ -256,6 +281,15 @@ function checkSize(size: number, what: string): void {
 export function arithmetic(op: string, a: Value, b: Value): Value {
   // The hot path (every `+` of a template): two Integers as numbers.
   if (typeof a === 'number' && typeof b === 'number') return integerNumbers(op, a, b);
+  if (a instanceof PTimestamp) return timestampArithmetic(op, a, b);
+  if (b instanceof PTimestamp) {
+    if (op === '+' && (isNumeric(a) || typeof a === 'string')) return timestampArithmetic(op, b, a);
+    const label = typeLabel(a);
+    throw new EppEvalError(
+      'EPP_OPERATOR',
+      `Operator '${op}' is not applicable to ${article(label)} ${label} when right side is a Timestamp.`,
+    );
+  }
   if (Array.isArray(a)) {
     if (op === '+') {
       checkSize(a.length + (Array.isArray(b) ? b.length : isHash(b) ? b.size : 1), 'an Array');

@@ -32,7 +32,7 @@ import { renderValue } from './format.js';
 import { arithmetic, matchNotRegexp, matchNotString, negate, splat, typeLabel } from './operators.js';
 import { RuntimeBase } from './runtime-base.js';
 import { PType } from './types.js';
-import { DEFAULT, isHash, isNumeric, type PHash, PRegexp, type Value } from './values.js';
+import { DEFAULT, isHash, isNumeric, type PHash, PRegexp, PTimestamp, type Value } from './values.js';
 
 export { compiledHelpers, interpolateText, renderText, truthy } from './compiled-helpers.js';
 export type {
@@ -74,7 +74,10 @@ export class Runtime extends RuntimeBase implements CallContext {
       throw this.locate(e, p);
     }
     // A string taken as a number (`'1' + 1`) is worth Puppet's warning; `[1] + '1'` took it as an element.
-    if ((typeof a === 'string' || typeof b === 'string') && isNumeric(result)) {
+    if (
+      (typeof a === 'string' || typeof b === 'string') &&
+      (isNumeric(result) || result instanceof PTimestamp)
+    ) {
       this.warnIfNumericString(a, p);
       this.warnIfNumericString(b, p);
     }

@@ -234,9 +234,9 @@ function strftimeDirective(
       return text(`${pad2(t.hour)}:${pad2(t.minute)}`);
     case 'r':
       return text(`${pad2(hour12)}:${pad2(t.minute)}:${pad2(t.second)} ${t.hour < 12 ? 'AM' : 'PM'}`);
-    case '+':
+    case 'v':
       return text(
-        `${DAYS[t.wday]!.slice(0, 3)} ${MONTHS[t.month - 1]!.slice(0, 3)} ${String(t.day).padStart(2, ' ')} ${hms(t)} ${utc ? 'UTC' : ''} ${t.year}`,
+        `${String(t.day).padStart(2, ' ')}-${MONTHS[t.month - 1]!.slice(0, 3).toUpperCase()}-${t.year}`,
       );
     default:
       return `%${flags}${width ?? ''}${conv}`;
