@@ -239,6 +239,20 @@ describe('syntax errors carry code and position', () => {
     }
   });
 
+  it("refuses a second default of a case or a selector, at it, in Puppet's words", () => {
+    // Puppet: line 1, columns 53 and 37 (puppet epp render, session 17).
+    const inCase = syntaxError("<%= case 1 { 2: { 'x' } default: { 'a' } 3: { 'y' } default: { 'b' } } %>");
+    expect([inCase.message, inCase.column]).toEqual([
+      "This 'case' statement already has a 'default' entry - this is a duplicate",
+      53,
+    ]);
+    const inSelector = syntaxError("<%= 1 ? { default => 'a', 2 => 'c', default => 'b' } %>");
+    expect([inSelector.message, inSelector.column]).toEqual([
+      "This Selector Expression already has a 'default' entry - this is a duplicate",
+      37,
+    ]);
+  });
+
   it('survives pathological nesting with a syntax error, not a stack overflow', () => {
     const e = syntaxError(`<%= ${'['.repeat(20000)} %>`);
     expect(e.code).toBe('EPP_SYNTAX');

@@ -117,6 +117,8 @@ export abstract class ExpressionParser extends TokenCursor {
       if (level === SELECTOR_LEVEL) {
         this.expectPunct('{');
         const entries = this.hashEntries();
+        const defaults = entries.filter((e) => e.key.type === 'Default');
+        if (defaults.length > 1) throw this.duplicateDefault('This Selector Expression', defaults[1]!.key);
         left = { type: 'Selector', test: left, entries, start: left.start, end: this.lastEnd() };
         continue;
       }

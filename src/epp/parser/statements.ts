@@ -195,11 +195,17 @@ export abstract class StatementParser extends PrimaryExpressionParser {
     const test = this.expression();
     this.expectPunct('{');
     const options: CaseOption[] = [];
+    let sawDefault = false;
     while (!this.isPunct('}')) {
       const values: Node[] = [this.expression()];
       while (this.isPunct(',')) {
         this.next();
         values.push(this.expression());
+      }
+      for (const value of values) {
+        if (value.type !== 'Default') continue;
+        if (sawDefault) throw this.duplicateDefault("This 'case' statement", value);
+        sawDefault = true;
       }
       this.expectPunct(':');
       this.expectPunct('{');

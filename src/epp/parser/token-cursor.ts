@@ -60,6 +60,11 @@ export abstract class TokenCursor {
     return this.error(text, t.start, Math.max(t.end, t.start + 1));
   }
 
+  /** Puppet's error for a second `default` option of a `case` or a selector. */
+  protected duplicateDefault(what: string, node: { start: number; end: number }) {
+    return this.error(`${what} already has a 'default' entry - this is a duplicate`, node.start, node.end);
+  }
+
   protected error(
     message: string,
     start: number,
