@@ -100,6 +100,18 @@ describe('pantograph epp render (built CLI)', () => {
     });
   });
 
+  it('logs as puppet epp render does: a notice on standard output, warning and worse on standard error, info and debug nowhere', () => {
+    writeFileSync(
+      join(dir, 'log.epp'),
+      "<% warning('w') %><% err('e') %><% alert('a') %><% crit('c') %><% emerg('m') %><% info('i') %><% debug('d') %><% notice('n') %>ok",
+    );
+    expect(run(['epp', 'render', 'log.epp'], dir)).toEqual({
+      code: 0,
+      stdout: 'Notice: n\nok\n',
+      stderr: 'Warning: w\nError: e\nAlert: a\nCritical: c\nEmergency: m\n',
+    });
+  });
+
   it('reads JSON and YAML values files, keeping Floats', () => {
     expect(run(['epp', 'render', 't.epp', '--values-file', 'v.json'], dir).stdout).toBe('Hello json 2.0\n');
     expect(run(['epp', 'render', 't.epp', '--values-file', 'v.yaml'], dir).stdout).toBe('Hello yaml 3.0\n');

@@ -17,6 +17,15 @@ import { formatProblem } from '../format-error.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 
+/** The labels of Puppet's log levels that it prints on standard error. */
+const LOG_LABELS: Readonly<Record<string, string>> = {
+  warning: 'Warning',
+  err: 'Error',
+  alert: 'Alert',
+  crit: 'Critical',
+  emerg: 'Emergency',
+};
+
 interface RenderFlags {
   readonly values?: string;
   readonly valuesFile?: string;
@@ -43,8 +52,12 @@ export async function eppRender(
   const values = await loadValues(io, flags);
   const topScope = flags.facts === undefined ? undefined : await loadFacts(io, flags.facts);
   const onWarning = (w: EppWarning) => io.err(`${w.where ? `${w.where}: ` : ''}warning: ${w.message}\n`);
-  const onLog = (level: string, message: string) =>
-    io.out(`${level === 'notice' ? 'Notice' : level}: ${message}\n`);
+  // As `puppet epp render` logs at its default level: a notice on standard output, warning and worse on
+  // standard error, info and debug nowhere.
+  const onLog = (level: string, message: string) => {
+    if (level === 'notice') io.out(`Notice: ${message}\n`);
+    else if (LOG_LABELS[level]) io.err(`${LOG_LABELS[level]}: ${message}\n`);
+  };
   const sources: { file: string; source: string; baseDir: string; path?: string }[] = [];
   if (flags.inline !== undefined) sources.push({ file: '<inline>', source: flags.inline, baseDir: io.cwd });
   for (const file of files) {
