@@ -396,6 +396,16 @@ describe('sprintf (Ruby Kernel#format)', () => {
     expect(errorOf(() => sprintf('%d', [[1]])).code).toBe('EPP_ARGUMENTS');
     expect(errorOf(() => sprintf('%c', ['hello'])).message).toBe('%c requires a character');
     expect(errorOf(() => sprintf('50%', [])).code).toBe('EPP_ARGUMENTS');
+    // A `%` after flags or a width (puppet epp render, session 17).
+    expect(errorOf(() => sprintf('%-%', [])).message).toBe('invalid format character - %');
+    expect(errorOf(() => sprintf('%5%', [])).message).toBe('invalid format character - %');
+  });
+
+  it('pads to a width counted in characters, as Ruby counts them (an emoji is one)', () => {
+    // Puppet: '😀  |' and '    😀' (puppet epp render, session 17).
+    expect(sprintf('%-3s|', ['😀'])).toBe('😀  |');
+    expect(sprintf('%5s', ['😀'])).toBe('    😀');
+    expect(sprintf('%5s', ['é'])).toBe('    é');
   });
 });
 

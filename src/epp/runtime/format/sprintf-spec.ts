@@ -28,10 +28,10 @@ export function formatError(message: string): EppEvalError {
   return new EppEvalError('EPP_ARGUMENTS', message);
 }
 
-/** Pads `body` (whose sign/prefix is `head`) to the spec's width. */
+/** Pads `body` (whose sign/prefix is `head`) to the spec's width, counted in characters as Ruby counts. */
 export function pad(spec: Spec, head: string, body: string, zeroAllowed: boolean): string {
   const width = spec.width ?? 0;
-  const len = head.length + body.length;
+  const len = charCount(head) + charCount(body);
   if (len >= width) return head + body;
   if (spec.minus) return head + body + ' '.repeat(width - len);
   if (spec.zero && zeroAllowed) return head + '0'.repeat(width - len) + body;
@@ -43,3 +43,10 @@ export function signOf(negative: boolean, spec: Spec): string {
   if (spec.plus) return '+';
   return spec.space ? ' ' : '';
 }
+
+/** Characters (code points), not UTF-16 units: an emoji is one, as in Ruby. */
+function charCount(s: string): number {
+  return SURROGATE.test(s) ? [...s].length : s.length;
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;

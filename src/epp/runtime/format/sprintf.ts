@@ -147,7 +147,8 @@ function directive(format: string, start: number, args: ArgSource): Directive {
   }
   if (!spec.conv) throw formatError('malformed format string - %');
   checkLimits(spec);
-  if (spec.conv === '%') return { text: '%', end: i };
+  // `%%` is handled before; a `%` after flags or a width (`%-%`, `%5%`) is Ruby's error.
+  if (spec.conv === '%') throw formatError('invalid format character - %');
   if (!'diuxXobBfeEgGaAspc'.includes(spec.conv)) throw formatError(`malformed format string - %${spec.conv}`);
   return { text: formatDirective(spec, arg ? arg.value : args.take()), end: i };
 }
