@@ -103,6 +103,8 @@ export function rubyEql(a: Value, b: Value): boolean {
   if (a instanceof PFloat) return b instanceof PFloat && a.value === b.value;
   if (a instanceof PRegexp) return b instanceof PRegexp && a.source === b.source;
   if (a instanceof PTimestamp) return b instanceof PTimestamp && a.seconds === b.seconds;
+  // Puppet's Sensitive is equal to another holding an `eql?` value (its `==` compares their hashes).
+  if (a instanceof PSensitive) return b instanceof PSensitive && rubyEql(a.value, b.value);
   // Ruby's `hash` of a Variant depends on its order: as hash keys (and for `unique`) types match by text.
   if (isType(a)) return isType(b) && a.toString() === b.toString();
   return false;

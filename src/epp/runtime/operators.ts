@@ -27,13 +27,18 @@ import {
   type Value,
 } from './values.js';
 
-/** The Integer of an exact result, or Puppet's overflow error outside the 64-bit range. */
-export function checkedInteger(n: bigint): PInteger {
+/**
+ * The Integer of an exact result, or Puppet's overflow error outside the 64-bit range: in Puppet's words
+ * for an operator (`A '+' expression resulted in a value outside of Puppet Integer max range, got
+ * '+0x8000000000000000'`), else in Pantograph's.
+ */
+export function checkedInteger(n: bigint, op?: string): PInteger {
   if (n > MAX_INTEGER || n < MIN_INTEGER) {
-    throw new EppEvalError(
-      'EPP_INTEGER_OVERFLOW',
-      `integer overflow: ${n} is outside the 64-bit Integer range`,
-    );
+    const message =
+      op === undefined
+        ? `integer overflow: ${n} is outside the 64-bit Integer range`
+        : `A '${op}' expression resulted in a value outside of Puppet Integer ${n > 0n ? 'max' : 'min'} range, got '${n > 0n ? '+' : '-'}0x${(n > 0n ? n : -n).toString(16)}'`;
+    throw new EppEvalError('EPP_INTEGER_OVERFLOW', message);
   }
   return integer(n);
 }
@@ -164,16 +169,16 @@ function integerNumbers(op: string, a: number, b: number): PInteger {
   switch (op) {
     case '+': {
       const r = a + b;
-      return Number.isSafeInteger(r) ? r : checkedInteger(BigInt(a) + BigInt(b));
+      return Number.isSafeInteger(r) ? r : checkedInteger(BigInt(a) + BigInt(b), op);
     }
     case '-': {
       const r = a - b;
-      return Number.isSafeInteger(r) ? r : checkedInteger(BigInt(a) - BigInt(b));
+      return Number.isSafeInteger(r) ? r : checkedInteger(BigInt(a) - BigInt(b), op);
     }
     case '*': {
       const r = a * b;
       // `+ 0` turns the -0 of `-3 * 0` into 0 (Integers have no -0).
-      return Number.isSafeInteger(r) ? r + 0 : checkedInteger(BigInt(a) * BigInt(b));
+      return Number.isSafeInteger(r) ? r + 0 : checkedInteger(BigInt(a) * BigInt(b), op);
     }
     case '/': {
       if (b === 0) throw divisionByZero();
@@ -196,11 +201,11 @@ function integerNumbers(op: string, a: number, b: number): PInteger {
 function integerBigints(op: string, a: bigint, b: bigint): PInteger {
   switch (op) {
     case '+':
-      return checkedInteger(a + b);
+      return checkedInteger(a + b, op);
     case '-':
-      return checkedInteger(a - b);
+      return checkedInteger(a - b, op);
     case '*':
-      return checkedInteger(a * b);
+      return checkedInteger(a * b, op);
     case '/': {
       if (b === 0n) throw divisionByZero();
       // Ruby floors integer division.
@@ -214,9 +219,9 @@ function integerBigints(op: string, a: bigint, b: bigint): PInteger {
       return integer(r !== 0n && r < 0n !== b < 0n ? r + b : r);
     }
     case '<<':
-      return shift(a, b);
+      return shift(a, b, op);
     case '>>':
-      return shift(a, -b);
+      return shift(a, -b, op);
     default:
       throw new EppEvalError('EPP_OPERATOR', `Unknown operator '${op}'`);
   }
@@ -253,10 +258,12 @@ function numeric(op: string, a: Numeric, b: Numeric): Numeric {
 }
 
 /** `a << n` (negative n shifts right), bounded so a huge shift never builds a huge BigInt. */
-function shift(a: bigint, n: bigint): PInteger {
+function shift(a: bigint, n: bigint, op: string): PInteger {
   if (n <= -64n) return a < 0n ? -1 : 0;
-  if (n >= 64n) return a === 0n ? 0 : checkedInteger(a < 0n ? MIN_INTEGER - 1n : MAX_INTEGER + 1n);
-  return checkedInteger(n >= 0n ? a << n : a >> -n);
+  // The error names the value the shift makes (Puppet's Ruby computes it): up to a bound, then 2^64.
+  if (n >= 64n)
+    return a === 0n ? 0 : checkedInteger(n <= 4096n ? a << n : a < 0n ? -(1n << 64n) : 1n << 64n, op);
+  return checkedInteger(n >= 0n ? a << n : a >> -n, op);
 }
 
 /**
