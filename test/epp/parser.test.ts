@@ -215,6 +215,11 @@ describe('syntax errors carry code and position', () => {
     ["a\n  <% 'x' %>b", 'EPP_NO_EFFECT', 2, 6],
     ['<% $x = 1 %><% $x %>', 'EPP_NO_EFFECT', 1, 16],
     ['<%= [1].map |$v| {\n  $v\n  1\n} %>', 'EPP_NO_EFFECT', 2, 3],
+    // Puppet's positions (puppet epp render, session 17): an assignment as a test, a reserved word.
+    ['<% if $x = 1 { %>y<% } %>', 'EPP_SYNTAX', 1, 10],
+    ['<% unless $x = 1 { %>y<% } %>', 'EPP_SYNTAX', 1, 14],
+    ['<%= case $x = 1 { default: { 2 } } %>', 'EPP_SYNTAX', 1, 13],
+    ['<%= [attr] %>', 'EPP_SYNTAX', 1, 6],
   ];
   it.each(cases)('%j', (source, code, line, column) => {
     const e = syntaxError(source);

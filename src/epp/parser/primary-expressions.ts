@@ -67,6 +67,13 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
           const lambda = this.optionalLambda();
           return { type: 'Call', name: t.value, args, lambda, start, end: this.lastEnd() };
         }
+        if (RESERVED_WORDS.has(t.value)) {
+          throw this.error(
+            `Use of reserved word: ${t.value}, must be quoted if intended to be a String value`,
+            start,
+            end,
+          );
+        }
         return { type: 'BareWord', name: t.value, start, end };
       }
       case 'KEYWORD':
@@ -192,3 +199,6 @@ function parseNumber(text: string): bigint | number {
   // Up to 15 digits the number is exact, and BigInt of a number is cheaper than parsing the text again.
   return text.length <= 15 ? BigInt(decimal) : BigInt(text);
 }
+
+/** Words Puppet reserves for future use: refused as bare words (Puppet's lexer, `attr`, `private`). */
+const RESERVED_WORDS: ReadonlySet<string> = new Set(['attr', 'private']);

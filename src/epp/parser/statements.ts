@@ -160,6 +160,26 @@ export abstract class StatementParser extends PrimaryExpressionParser {
     }
   }
 
+  /**
+   * The test of an `if`, `unless`, `elsif` or `case`: an expression, not an assignment, unless in
+   * parentheses (Puppet's grammar: `if $x = 1 {` is a syntax error at the `=`, `if ($x = 1) {` is not).
+   */
+  private conditionTest(): Node {
+    const first = this.i;
+    const test = this.expression();
+    if (test.type === 'Assignment' && !this.isPunctAt(first, '(')) {
+      let at = first;
+      while (at < this.i && !this.isPunctAt(at, '=')) at++;
+      throw this.unexpected(this.tokens[at]!);
+    }
+    return test;
+  }
+
+  private isPunctAt(index: number, value: string): boolean {
+    const t = this.tokens[index]!;
+    return t.kind === 'PUNCT' && t.value === value;
+  }
+
   /** Statements up to `}` (consumed); the `{` was consumed by the caller. */
   protected block(): Node[] {
     const body = this.statements(true);
@@ -168,7 +188,7 @@ export abstract class StatementParser extends PrimaryExpressionParser {
   }
 
   protected override ifExpression(t: Token): Node {
-    const test = this.expression();
+    const test = this.conditionTest();
     this.expectPunct('{');
     const then = this.block();
     let otherwise: Node[] | undefined;
@@ -192,7 +212,7 @@ export abstract class StatementParser extends PrimaryExpressionParser {
   }
 
   protected override caseExpression(t: Token): Node {
-    const test = this.expression();
+    const test = this.conditionTest();
     this.expectPunct('{');
     const options: CaseOption[] = [];
     let sawDefault = false;
