@@ -102,6 +102,16 @@ export abstract class ParameterGenerator extends StatementGenerator {
     const name = str(param.name);
     const v = this.temp();
     let code = `{ let ${v} = ${given};\n`;
+    if (param.captureRest) {
+      // `*$rest`: its default stands for no arguments, its type for each one (see Runtime.restParameter).
+      if (param.defaultValue)
+        code += `if (${v}.length === 0) ${v} = rt.restDefault(${this.defaultExpr(param, !block)});\n`;
+      if (param.valueType)
+        code += `rt.checkRestParameter(${this.expr(param.valueType)}, ${v}, ${name}, ${p});\n`;
+      code += `${local} = ${v}; }`;
+      this.current.bound.add(param.name);
+      return code;
+    }
     if (param.defaultValue) {
       code += `if (${v} === rt.MISSING || ${v} === undefined) ${v} = ${this.defaultExpr(param, !block)};\n`;
     } else if (!present) {

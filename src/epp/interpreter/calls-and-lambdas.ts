@@ -130,11 +130,20 @@ export abstract class CallEvaluation extends ExpressionEvaluation {
         scope.bind(param.name, args[i]);
         continue;
       }
-      let value: Value | typeof rt.MISSING = param.captureRest
-        ? args.slice(i)
-        : i < facts.firstOptional || args.length > i
-          ? args[i]
-          : rt.MISSING;
+      if (param.captureRest) {
+        // `*$rest`: its default stands for no arguments, its type for each one (see Runtime.restDefault).
+        let rest: Value[] = args.slice(i);
+        if (rest.length === 0 && param.defaultValue) {
+          rest = rt.restDefault(this.expr(param.defaultValue, defaultScope(scope, params, i, false)));
+        }
+        if (param.valueType) {
+          rt.checkRestParameter(this.expr(param.valueType, scope), rest, param.name, this.t.pos(param));
+        }
+        scope.bind(param.name, rest);
+        continue;
+      }
+      let value: Value | typeof rt.MISSING =
+        i < facts.firstOptional || args.length > i ? args[i] : rt.MISSING;
       if (param.defaultValue) {
         if (value === rt.MISSING || value === undefined) {
           value = this.expr(param.defaultValue, defaultScope(scope, params, i, false));

@@ -221,6 +221,16 @@ export class RuntimeBase {
     return value;
   }
 
+  /** A lambda's `*$rest` given no arguments takes its default, as an array (`*$r = 9` is `[9]`). */
+  restDefault(value: Value): Value[] {
+    return Array.isArray(value) ? value : [value];
+  }
+
+  /** A typed `*$rest`: the type is each argument's (`|Integer *$r|`), as Puppet checks it. */
+  checkRestParameter(type: Value, values: readonly Value[], name: string, p: number): void {
+    for (const value of values) this.checkParameter(type, value, name, p, true);
+  }
+
   /** A parameter's type check; `block`: a lambda's parameter, which Puppet calls a block parameter. */
   checkParameter(type: Value, value: Value, name: string, p: number, block?: boolean): void {
     const what = block ? `block parameter '${name}'` : `parameter '${name}'`;
