@@ -50,7 +50,9 @@ export abstract class CodeLexer extends StringLexer {
         return;
       }
     }
-    if (c === 47 && !endsValue(this.tokens.at(-1))) {
+    // A `/` starts a regexp unless a value ends just before it (in `${...}`, only one of its own tokens).
+    const previous = this.tokens.length > this.interpolationStart ? this.tokens.at(-1) : undefined;
+    if (c === 47 && !endsValue(previous)) {
       this.lexRegex(space);
       return;
     }

@@ -31,6 +31,8 @@ export class Scanner {
   /** Where lexing continues after the line break that ends a line holding heredoc openers. */
   protected heredocResume = -1;
   protected interpolationDepth = 0;
+  /** Where the tokens of the `${...}` being lexed start: those before it are not its own (see lexRegex). */
+  protected interpolationStart = 0;
 
   constructor(
     protected readonly src: string,

@@ -140,6 +140,8 @@ export abstract class StringLexer extends Scanner {
     if (++this.interpolationDepth > 100) throw this.error('Interpolation nested too deeply', open, open + 2);
     this.pos += 2;
     const saved = this.tokens.length;
+    const enclosingStart = this.interpolationStart;
+    this.interpolationStart = saved;
     let depth = 0;
     let space = false;
     while (true) {
@@ -167,6 +169,7 @@ export abstract class StringLexer extends Scanner {
       }
     }
     this.interpolationDepth--;
+    this.interpolationStart = enclosingStart;
     const inner = this.tokens.splice(saved);
     inner.push(makeToken('EOF', '}', this.pos - 1, this.pos, false));
     return inner;
