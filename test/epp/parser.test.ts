@@ -233,6 +233,9 @@ describe('syntax errors carry code and position', () => {
     );
     expect(syntaxError('<% $a = 1; $a == 1 %>').message).toMatch(/^This '==' expression has no effect/);
     expect(syntaxError('<% unless $x { } %>').message).toMatch(/^This 'unless' Statement has no effect/);
+    // `-1` is a Unary Minus to Puppet, though the parser folds it into a literal (session 17).
+    expect(syntaxError('<% -1 %>x').message).toMatch(/^This Unary Minus has no effect/);
+    expect(syntaxError('<% - 1.5 %>x').message).toMatch(/^This Unary Minus has no effect/);
     // The last statement of a block gives the block its value; a call, assignment or match does something.
     for (const source of [
       '<%= [1].map |$v| { if $v { 2 } } %>',

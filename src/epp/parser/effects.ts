@@ -84,6 +84,9 @@ function label(node: Node): string {
   switch (node.type) {
     case 'Literal':
       if (typeof node.value === 'string') return 'String';
+      // The parser folds `-1` into a literal; Puppet names the minus it was written with.
+      if ((typeof node.value === 'bigint' || typeof node.value === 'number') && node.value < 0)
+        return 'Unary Minus';
       if (typeof node.value === 'bigint') return 'Literal Integer';
       if (typeof node.value === 'number') return 'Literal Float';
       if (typeof node.value === 'boolean') return 'Boolean';
