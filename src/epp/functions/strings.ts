@@ -430,7 +430,7 @@ function digest(name: string, algorithm: string): FunctionDef {
 
 export const stringFunctions: FunctionDef[] = [
   deepStringMapper('upcase', (s) => s.toUpperCase()),
-  deepStringMapper('downcase', (s) => s.toLowerCase()),
+  deepStringMapper('downcase', rubyDowncase),
   stringMapper('capitalize', rubyCapitalize),
   stringMapper('camelcase', camelcase),
   stringMapper('strip', rubyStrip),
@@ -451,3 +451,15 @@ export const stringFunctions: FunctionDef[] = [
   // Puppet's `digest` uses the `digest_algorithm` setting, sha256 unless configured (a template has none).
   digest('digest', 'sha256'),
 ];
+
+/**
+ * Ruby's `downcase`: JavaScript's, but for the one mapping JavaScript makes by context, Σ at the end of a
+ * word (ς in JavaScript, σ in Ruby, which maps each character alone).
+ */
+function rubyDowncase(s: string): string {
+  if (!s.includes('Σ')) return s.toLowerCase();
+  return s
+    .split('Σ')
+    .map((part) => part.toLowerCase())
+    .join('σ');
+}
