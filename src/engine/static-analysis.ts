@@ -234,7 +234,7 @@ export function unknownFunctionProblems(
     if (FUNCTIONS.has(c.name)) continue;
     const inModule = modulePath ? moduleFunctionProblem(c.name, modulePath) : 'missing';
     if (inModule === undefined) continue;
-    const message = inModule === 'missing' ? `Unknown function: '${c.name}'` : inModule.message;
+    const message = inModule === 'missing' ? `Unknown function: '${c.name}'.` : inModule.message;
     const hint =
       inModule === 'missing'
         ? (didYouMeanHint(c.name, FUNCTION_NAMES) ?? UNKNOWN_FUNCTION_HINT)

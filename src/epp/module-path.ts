@@ -145,7 +145,7 @@ export class ModulePath {
       if (file) {
         return new EppEvalError(
           'EPP_UNKNOWN_FUNCTION',
-          `Unknown function: '${name}'`,
+          `Unknown function: '${name}'.`,
           undefined,
           `${file} writes it in Ruby, which Pantograph does not run: a template rendered by Pantograph cannot call it`,
         );

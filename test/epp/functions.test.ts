@@ -148,7 +148,7 @@ describe('each', () => {
         makeLambda(() => undefined, 0),
       ).message,
     ).toBe("'each' block expects between 1 and 2 arguments, got none");
-    expect(callError('each', [[1]]).message).toBe("'each' expects a block (lambda)");
+    expect(callError('each', [[1]]).message).toBe("'each' expects a block");
   });
 
   it('prefers the two-parameter form for a lambda that accepts one or two', () => {

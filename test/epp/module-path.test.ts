@@ -272,7 +272,7 @@ describe('module path: functions written in Puppet', () => {
   it('says that a function a module writes in Ruby cannot be run, at the call', () => {
     const ruby = failure(() => render('\n  <%= demo::in_ruby(1) %>', {}));
     expect(ruby.code).toBe('EPP_UNKNOWN_FUNCTION');
-    expect(ruby.message).toBe("Unknown function: 'demo::in_ruby'");
+    expect(ruby.message).toBe("Unknown function: 'demo::in_ruby'.");
     expect(ruby.hint).toContain(join('demo', 'lib', 'puppet', 'functions', 'demo', 'in_ruby.rb'));
     expect(ruby.hint).toContain('Ruby, which Pantograph does not run');
     expect([ruby.line, ruby.column]).toEqual([2, 7]);

@@ -103,7 +103,7 @@ describe('problems of one file', () => {
       {
         severity: 'error',
         code: 'EPP_UNKNOWN_FUNCTION',
-        message: "Unknown function: 'upcasee'",
+        message: "Unknown function: 'upcasee'.",
         file: '/t/f.epp',
         line: 2,
         column: 5,

@@ -129,7 +129,7 @@ describe('validate: the whole tree at once', () => {
     const { problems } = await validateProject(join(root, 'project'));
     const byCode = (code: string) => problems.find((p) => p.code === code);
     expect(byCode('EPP_UNKNOWN_FUNCTION')).toMatchObject({
-      message: "Unknown function: 'upcasee'",
+      message: "Unknown function: 'upcasee'.",
       hint: "did you mean 'upcase'?",
     });
     expect(byCode('ANALYSIS_UNKNOWN_VARIABLE')).toMatchObject({

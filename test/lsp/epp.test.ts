@@ -60,7 +60,7 @@ describe('diagnostics', () => {
     ]);
     const [mismatch, fn, variable] = diagnostics;
     expect(mismatch!.message).toBe("parameter 'port' expects an Integer value, got String");
-    expect(fn!.message).toMatch(/^Unknown function: 'lenght'\n.*did you mean 'length'/);
+    expect(fn!.message).toMatch(/^Unknown function: 'lenght'\.\n.*did you mean 'length'/);
     expect(fn!.range).toEqual({ start: { line: 1, character: 4 }, end: { line: 1, character: 10 } });
     expect(variable!.message).toMatch(/^'\$prot' is neither a parameter of this file/);
     expect(variable!.range).toEqual({ start: { line: 2, character: 4 }, end: { line: 2, character: 9 } });

@@ -118,7 +118,7 @@ describe("a module's template", () => {
       ['ANALYSIS_UNKNOWN_VARIABLE', 2, 17],
     ]);
     const [ruby, typo] = diagnostics;
-    expect(ruby!.message).toMatch(/^Unknown function: 'demo::in_ruby'\n.*in_ruby\.rb writes it in Ruby/);
+    expect(ruby!.message).toMatch(/^Unknown function: 'demo::in_ruby'\.\n.*in_ruby\.rb writes it in Ruby/);
     expect(typo!.message).toMatch(
       /^'\$nmae' is neither a parameter of this file nor a top-scope name \(\$facts, \$trusted, \$server_facts\)\n.*did you mean 'name'/,
     );

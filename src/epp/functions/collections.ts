@@ -474,7 +474,7 @@ const groupBy = defineFunction(
   1,
   (_ctx, args, block) => {
     const out: PHash = new Map();
-    if (!block) throw new EppEvalError('EPP_ARGUMENTS', `'group_by' expects a block (lambda)`);
+    if (!block) throw new EppEvalError('EPP_ARGUMENTS', `'group_by' expects a block`);
     visitCollection('group_by', args[0], block, (key, item) => {
       const found = hashLookup(out, key);
       if (found.found) (found.value as Value[]).push(item);

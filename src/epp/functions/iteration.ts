@@ -52,7 +52,7 @@ function first(args: Value[]): Value {
 
 function requireBlock(block: Lambda | undefined): Lambda {
   // The registry already refuses a missing block for functions declared 'required'.
-  if (!block) throw new EppEvalError('EPP_ARGUMENTS', 'expects a block (lambda)');
+  if (!block) throw new EppEvalError('EPP_ARGUMENTS', 'expects a block');
   return block;
 }
 

@@ -146,7 +146,7 @@ export function invoke(def: FunctionDef, ctx: CallContext, args: Value[], block:
     throw new EppEvalError('EPP_ARGUMENTS', `'${def.name}' does not accept a block (lambda)`);
   }
   if (!block && def.block === 'required') {
-    throw new EppEvalError('EPP_ARGUMENTS', `'${def.name}' expects a block (lambda)`);
+    throw new EppEvalError('EPP_ARGUMENTS', `'${def.name}' expects a block`);
   }
   return def.call(ctx, args, block);
 }

@@ -433,7 +433,11 @@ export class Runtime extends RuntimeBase implements CallContext {
     const def =
       (site ? this.functions.resolve(site, name) : this.functions.get(name)) ?? this.moduleFunction(name, p);
     if (!def) {
-      const error = new EppEvalError('EPP_UNKNOWN_FUNCTION', `Unknown function: '${name}'`, this.location(p));
+      const error = new EppEvalError(
+        'EPP_UNKNOWN_FUNCTION',
+        `Unknown function: '${name}'.`,
+        this.location(p),
+      );
       const suggestion = didYouMean(name, this.host.functions.names());
       error.hint = suggestion ? `did you mean '${suggestion}'?` : UNKNOWN_FUNCTION_HINT;
       throw error;
