@@ -51,8 +51,10 @@ export abstract class CodeLexer extends StringLexer {
       }
     }
     // A `/` starts a regexp unless a value ends just before it (in `${...}`, only one of its own tokens).
-    const previous = this.tokens.length > this.interpolationStart ? this.tokens.at(-1) : undefined;
-    if (c === 47 && !endsValue(previous)) {
+    if (
+      c === 47 &&
+      !endsValue(this.tokens.length > this.interpolationStart ? this.tokens.at(-1) : undefined)
+    ) {
       this.lexRegex(space);
       return;
     }
