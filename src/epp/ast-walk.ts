@@ -1,7 +1,7 @@
 /**
  * Walks over the AST, shared by the compiler and the static analysis of templates.
  */
-import type { Node, ParameterNode } from './ast.js';
+import type { ArrayNode, Node, ParameterNode, VariableNode } from './ast.js';
 import { forEachChild, nodeChildren, visitAll, type WalkNode } from './node-children.js';
 
 export { nodeChildren as children, type WalkNode };
@@ -35,8 +35,21 @@ export function reservedParameter(params: readonly ParameterNode[]): ParameterNo
 
 /** Appends the names an assignment sets (a variable, or the variables of a destructuring array). */
 export function pushAssigned(node: Node & { type: 'Assignment' }, names: string[]): void {
-  if (node.target.type === 'Variable') pushAssignable(node.target.name, names);
-  else for (const e of node.target.elements) if (e.type === 'Variable') pushAssignable(e.name, names);
+  for (const variable of assignedVariables(node.target)) pushAssignable(variable.name, names);
+}
+
+/** The variables an assignment's target sets, in order: itself, or those of a (nested) destructuring array. */
+export function assignedVariables(target: Node): VariableNode[] {
+  if (target.type === 'Variable') return [target];
+  if (target.type !== 'Array') return [];
+  return target.elements.flatMap((e) => assignedVariables(e));
+}
+
+/** A destructuring array's shape: each variable's name, nested arrays as arrays (`[$a, [$b]]`). */
+export type DestructurePattern = readonly (string | DestructurePattern)[];
+
+export function destructurePattern(target: ArrayNode): DestructurePattern {
+  return target.elements.map((e) => (e.type === 'Array' ? destructurePattern(e) : (e as VariableNode).name));
 }
 
 function pushAssignable(name: string, names: string[]): void {

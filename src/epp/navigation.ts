@@ -5,7 +5,7 @@
  * parameter or by its first assignment in the scope (not in nested lambdas); a read looks outwards.
  */
 import type { LambdaNode, Node, ParameterNode, TemplateNode, VariableNode } from './ast.js';
-import { children, type WalkNode } from './ast-walk.js';
+import { assignedVariables, children, type WalkNode } from './ast-walk.js';
 
 export type ReferenceKind = 'variable' | 'function' | 'type' | 'template-path';
 
@@ -128,10 +128,7 @@ function scopeOf(
   const walk = (node: WalkNode): void => {
     if (node.type === 'Lambda') return;
     if (node.type === 'Assignment') {
-      const targets: VariableNode[] =
-        node.target.type === 'Variable'
-          ? [node.target]
-          : node.target.elements.filter((e): e is VariableNode => e.type === 'Variable');
+      const targets: VariableNode[] = assignedVariables(node.target);
       for (const t of targets) {
         if (!declarations.has(t.name)) {
           declarations.set(t.name, {

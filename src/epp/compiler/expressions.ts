@@ -4,7 +4,8 @@
  * and constant expressions as data (`rt.constant(K[n])`). The statements, calls and lambdas an expression
  * holds are made by the generators that extend this one (see `compiler.ts`).
  */
-import type { AccessNode, CaseNode, LambdaNode, Node, SelectorNode } from '../ast.js';
+import type { AccessNode, ArrayNode, CaseNode, LambdaNode, Node, SelectorNode } from '../ast.js';
+import { assignedVariables, destructurePattern } from '../ast-walk.js';
 import { constantKey, isConstant, LazyConstantSlot, literal } from '../constants.js';
 import type { ConstantSlot } from '../runtime/runtime.js';
 import { float } from '../runtime/values.js';
@@ -126,9 +127,11 @@ export abstract class ExpressionGenerator extends ScopeGenerator {
     const value = this.expr(valueNode);
     const p = this.pos(target);
     if (target.type === 'Variable') return this.assignLocal(target.name, value, p);
-    const names = (target as { elements: readonly { name: string }[] }).elements.map((e) => e.name);
+    // The destructured values come back flat, in the order of the (nested) variables.
+    const pattern = destructurePattern(target as ArrayNode);
+    const names = assignedVariables(target).map((v) => v.name);
     const assigns = names.map((name, i) => `${this.assignLocal(name, `a[${i}]`, p)};`);
-    return `((v) => { const a = rt.destructure([${names.map(str).join(', ')}], v, ${p}); ${assigns.join(' ')} return v; })(${value})`;
+    return `((v) => { const a = rt.destructure(${JSON.stringify(pattern)}, v, ${p}); ${assigns.join(' ')} return v; })(${value})`;
   }
 
   private access(node: AccessNode): string {

@@ -4,6 +4,7 @@
  * semantics are the runtime's (`rt`); this walks the nodes in the compiled code's order.
  */
 import type { LambdaNode, Node } from '../ast.js';
+import { assignedVariables, destructurePattern } from '../ast-walk.js';
 import { hasSplat, isSplat } from '../calls.js';
 import { isConstant, literalValue } from '../constants.js';
 import type { Lambda } from '../functions/registry.js';
@@ -172,8 +173,8 @@ export abstract class ExpressionEvaluation extends StatementEvaluation {
       return value;
     }
     const value = this.expr(node.value, scope);
-    const names = target.elements.map((e) => (e as { name: string }).name);
-    const values = this.rt.destructure(names, value, p);
+    const names = assignedVariables(target).map((v) => v.name);
+    const values = this.rt.destructure(destructurePattern(target), value, p);
     for (let i = 0; i < names.length; i++) {
       this.checkAssignable(names[i]!, p, scope);
       scope.set(names[i]!, values[i]);

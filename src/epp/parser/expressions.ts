@@ -96,11 +96,10 @@ export abstract class ExpressionParser extends TokenCursor {
     return left;
   }
 
+  /** A variable, or an array of assignables (`[$a, [$b, $c]]`, `[]`) to destructure a value into. */
   protected isAssignable(node: Node): boolean {
     if (node.type === 'Variable') return true;
-    return (
-      node.type === 'Array' && node.elements.length > 0 && node.elements.every((e) => e.type === 'Variable')
-    );
+    return node.type === 'Array' && node.elements.every((e) => this.isAssignable(e));
   }
 
   /**

@@ -3,7 +3,7 @@
  * runtime.ts): positions for errors, the template's arguments and parameters, variables, constants and
  * element access. `Runtime` extends it.
  */
-import { RESERVED_VARIABLES } from '../ast-walk.js';
+import { type DestructurePattern, RESERVED_VARIABLES } from '../ast-walk.js';
 import { EppError, type EppErrorCode, EppEvalError, type SourceLocation } from '../errors.js';
 import type { FunctionRegistry } from '../functions/registry.js';
 import {
@@ -19,7 +19,7 @@ import {
 import { renderValue } from './format.js';
 import type { HashIndex } from './hash-index.js';
 import { isInstanceMemo } from './instance-memo.js';
-import { access, numericFromString, splat, typeLabel } from './operators.js';
+import { access, numericFromString, splat } from './operators.js';
 import { bindPlainParameter, bindPlainValues, onlyDeclaredKeys, PlainValues } from './plain-values.js';
 import { everyKey } from './record-hash.js';
 import { acceptsTemplateArgument } from './template-arguments.js';
@@ -330,24 +330,41 @@ export class RuntimeBase {
   }
 
   /** `[$a, $b] = value`: the values for the names, from an array by position or a hash by name. */
-  destructure(names: string[], value: Value, p: number): Value[] {
-    if (Array.isArray(value)) {
-      if (value.length !== names.length) {
-        this.fail(
-          'EPP_EVAL',
-          `Number of values in the array (${value.length}) does not match the number of variables (${names.length})`,
-          p,
-        );
-      }
-      return value;
-    }
+  /**
+   * `[$a, [$b, $c]] = value`, as Puppet assigns it: the values, flat, in the order of the variables. An
+   * array pairs its elements with the entries (as many of each), a hash gives each variable its key's
+   * value, any other value is an array of itself.
+   */
+  destructure(pattern: DestructurePattern, value: Value, p: number): Value[] {
+    const out: Value[] = [];
+    this.destructureInto(pattern, value, p, out);
+    return out;
+  }
+
+  private destructureInto(pattern: DestructurePattern, value: Value, p: number, out: Value[]): void {
     if (isHash(value)) {
-      return names.map((name) => {
-        if (!value.has(name)) this.fail('EPP_EVAL', `No value for required variable '$${name}' in hash`, p);
-        return value.get(name);
-      });
+      for (const entry of pattern) {
+        const key = typeof entry === 'string' ? entry : rubyInspectNames(entry);
+        if (typeof entry !== 'string' || !value.has(entry)) {
+          this.fail('EPP_EVAL', `No value for required key '${key}' in assignment to variables from hash`, p);
+        }
+        out.push(value.get(entry));
+      }
+      return;
     }
-    return this.fail('EPP_EVAL', `Cannot assign ${typeLabel(value)} to an array of variables`, p);
+    const values = Array.isArray(value) ? value : [value];
+    if (values.length !== pattern.length) {
+      this.fail(
+        'EPP_EVAL',
+        `Mismatched number of assignable entries and values, expected ${pattern.length}, got ${values.length}`,
+        p,
+      );
+    }
+    for (let i = 0; i < pattern.length; i++) {
+      const entry = pattern[i]!;
+      if (typeof entry === 'string') out.push(values[i]);
+      else this.destructureInto(entry, values[i], p, out);
+    }
   }
 
   /** The visible locals (name, value pairs; unset ones skipped) over the dynamic scope. */
@@ -501,3 +518,8 @@ Object.defineProperties(RuntimeBase.prototype, {
   UNSET: { value: UNSET },
   DEFAULT: { value: DEFAULT },
 });
+
+/** Ruby's inspect of a nested destructuring array's names (`["b"]`), as Puppet names the missing key. */
+function rubyInspectNames(pattern: DestructurePattern): string {
+  return `[${pattern.map((e) => (typeof e === 'string' ? `"${e}"` : rubyInspectNames(e))).join(', ')}]`;
+}
