@@ -16,6 +16,7 @@ import {
   type RuntimeTemplate,
   UNSET,
 } from './contracts.js';
+import { destructure } from './destructure.js';
 import { renderValue } from './format.js';
 import type { HashIndex } from './hash-index.js';
 import { isInstanceMemo } from './instance-memo.js';
@@ -25,7 +26,7 @@ import { everyKey } from './record-hash.js';
 import { acceptsTemplateArgument } from './template-arguments.js';
 import { NO_FIT } from './typed-conversion.js';
 import { describeMismatch, PType, resolveTypeName } from './types.js';
-import { DEFAULT, isHash, type PHash, PRegexp, type Value } from './values.js';
+import { DEFAULT, type PHash, PRegexp, type Value } from './values.js';
 
 const regexpCache = new Map<string, PRegexp>();
 
@@ -330,40 +331,12 @@ export class RuntimeBase {
   }
 
   /** `[$a, $b] = value`: the values for the names, from an array by position or a hash by name. */
-  /**
-   * `[$a, [$b, $c]] = value`, as Puppet assigns it: the values, flat, in the order of the variables. An
-   * array pairs its elements with the entries (as many of each), a hash gives each variable its key's
-   * value, any other value is an array of itself.
-   */
+  /** `[$a, [$b, $c]] = value`: the values, flat, in the order of the variables (see destructure.ts). */
   destructure(pattern: DestructurePattern, value: Value, p: number): Value[] {
-    const out: Value[] = [];
-    this.destructureInto(pattern, value, p, out);
-    return out;
-  }
-
-  private destructureInto(pattern: DestructurePattern, value: Value, p: number, out: Value[]): void {
-    if (isHash(value)) {
-      for (const entry of pattern) {
-        const key = typeof entry === 'string' ? entry : rubyInspectNames(entry);
-        if (typeof entry !== 'string' || !value.has(entry)) {
-          this.fail('EPP_EVAL', `No value for required key '${key}' in assignment to variables from hash`, p);
-        }
-        out.push(value.get(entry));
-      }
-      return;
-    }
-    const values = Array.isArray(value) ? value : [value];
-    if (values.length !== pattern.length) {
-      this.fail(
-        'EPP_EVAL',
-        `Mismatched number of assignable entries and values, expected ${pattern.length}, got ${values.length}`,
-        p,
-      );
-    }
-    for (let i = 0; i < pattern.length; i++) {
-      const entry = pattern[i]!;
-      if (typeof entry === 'string') out.push(values[i]);
-      else this.destructureInto(entry, values[i], p, out);
+    try {
+      return destructure(pattern, value);
+    } catch (e) {
+      throw this.locate(e, p);
     }
   }
 
@@ -518,8 +491,3 @@ Object.defineProperties(RuntimeBase.prototype, {
   UNSET: { value: UNSET },
   DEFAULT: { value: DEFAULT },
 });
-
-/** Ruby's inspect of a nested destructuring array's names (`["b"]`), as Puppet names the missing key. */
-function rubyInspectNames(pattern: DestructurePattern): string {
-  return `[${pattern.map((e) => (typeof e === 'string' ? `"${e}"` : rubyInspectNames(e))).join(', ')}]`;
-}
