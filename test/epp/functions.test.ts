@@ -3,6 +3,7 @@ import { EppEvalError } from '../../src/epp/errors.js';
 import { collectionFunctions, splitNavigation } from '../../src/epp/functions/collections.js';
 import { iterationFunctions } from '../../src/epp/functions/iteration.js';
 import { miscFunctions } from '../../src/epp/functions/misc.js';
+import { orderingFunctions } from '../../src/epp/functions/ordering.js';
 import {
   BreakSignal,
   type CallContext,
@@ -23,7 +24,12 @@ import { type PType, parameterizeType, resolveTypeName } from '../../src/epp/run
 import { float, PFloat, PRegexp, PSensitive, type Value } from '../../src/epp/runtime/values.js';
 import { callFunction, fakeContext, hash, makeLambda } from './helpers.js';
 
-const registry = new FunctionRegistry().add(...iterationFunctions, ...collectionFunctions, ...miscFunctions);
+const registry = new FunctionRegistry().add(
+  ...iterationFunctions,
+  ...collectionFunctions,
+  ...orderingFunctions,
+  ...miscFunctions,
+);
 
 function call(name: string, args: Value[], block?: Lambda, ctx: CallContext = fakeContext()): Value {
   return callFunction(registry, name, args, block, ctx);
@@ -997,7 +1003,12 @@ describe('compare.ts', () => {
 describe('the registry of built-ins (index.ts)', () => {
   it('holds every function of this module and no catalogue function, with sorted names', async () => {
     const { coreFunctions, FUNCTION_NAMES } = await import('../../src/epp/functions/index.js');
-    for (const def of [...iterationFunctions, ...collectionFunctions, ...miscFunctions]) {
+    for (const def of [
+      ...iterationFunctions,
+      ...collectionFunctions,
+      ...orderingFunctions,
+      ...miscFunctions,
+    ]) {
       expect(coreFunctions.get(def.name)).toBe(def);
     }
     for (const name of ['upcase', 'split', 'sprintf', 'to_json', 'new', 'convert_to']) {

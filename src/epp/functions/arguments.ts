@@ -11,7 +11,7 @@ import {
   resolveTypeName,
 } from '../runtime/types.js';
 import type { Value } from '../runtime/values.js';
-import { BreakSignal, type Lambda } from './registry.js';
+import { BreakSignal, type CallContext, type Lambda } from './registry.js';
 
 /** The generalized type of a value, as Puppet names it in most "got ..." messages (`Integer`, `Boolean`). */
 export function typeLabel(v: Value): string {
@@ -66,4 +66,18 @@ export function untilBreak(body: () => void): boolean {
     if (e instanceof BreakSignal) return true;
     throw e;
   }
+}
+
+const warned = new WeakMap<CallContext, Set<string>>();
+
+/** Warns once per render (Puppet warns once per process) about a deprecated use. */
+export function warnOnce(ctx: CallContext, key: string, message: string): void {
+  let keys = warned.get(ctx);
+  if (!keys) {
+    keys = new Set();
+    warned.set(ctx, keys);
+  }
+  if (keys.has(key)) return;
+  keys.add(key);
+  ctx.warn(message);
 }

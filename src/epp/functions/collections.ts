@@ -1,21 +1,13 @@
 /**
- * Functions on collections and numbers: keys, values, join, flatten, unique, sort, length, size, empty, dig,
- * get, min, max, group_by, abs, round, floor, ceiling, compare.
+ * Functions on collections and numbers: keys, values, join, flatten, unique, length, size, empty, dig, get,
+ * group_by, abs, round, floor, ceiling (sort, min, max and compare are in ordering.ts).
  *
  * Several of them are thin Ruby methods in Puppet (`join` is `Array#join`, `sort` is `Array#sort`), so they
  * follow Ruby rather than Puppet rules: `sort`, `min`, `max` and `unique` are case-sensitive, and `join`
  * prints elements with Ruby's `to_s` ({@link rubyToS}), not the way `<%= %>` prints them.
  */
 import { EppEvalError } from '../errors.js';
-import {
-  compareBytes,
-  compareIgnoreCase,
-  compareValues,
-  comparisonFailed,
-  hashLookup,
-  operandLabel,
-  rubyEql,
-} from '../runtime/compare.js';
+import { hashLookup, rubyEql } from '../runtime/compare.js';
 import { formatFloat } from '../runtime/format.js';
 import { inferGenericType, inferType, type PType } from '../runtime/types.js';
 import {
@@ -23,15 +15,13 @@ import {
   integer,
   isInteger,
   isNumeric,
-  numberOf,
   PFloat,
   type PHash,
   type PInteger,
   PSensitive,
-  PTimestamp,
   type Value,
 } from '../runtime/values.js';
-import { argumentMismatch, blockArity, puppetType } from './arguments.js';
+import { argumentMismatch, blockArity, puppetType, warnOnce } from './arguments.js';
 import { visitCollection } from './iteration.js';
 import { type CallContext, defineFunction, type FunctionDef, type Lambda } from './registry.js';
 import { rubyInspect, rubyToS } from './ruby-text.js';
@@ -39,20 +29,6 @@ import { sequenceOf } from './sequences.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Argument checks and deprecation warnings
-
-const warned = new WeakMap<CallContext, Set<string>>();
-
-/** Warns once per render (Puppet warns once per process) about a deprecated use. */
-function warnOnce(ctx: CallContext, key: string, message: string): void {
-  let keys = warned.get(ctx);
-  if (!keys) {
-    keys = new Set();
-    warned.set(ctx, keys);
-  }
-  if (keys.has(key)) return;
-  keys.add(key);
-  ctx.warn(message);
-}
 
 /** A wrong argument, worded by Puppet's mismatch describer against the type named by `expected`. */
 function mismatch(fn: string, param: string, expected: string, v: Value): EppEvalError {
@@ -178,60 +154,6 @@ const unique = defineFunction(
     if (v instanceof Map) return uniqueHash(v, keyOf);
     if (Array.isArray(v)) return uniqueBy(v, keyOf);
     return uniqueBy([...sequenceOf('unique', v).forward()], keyOf);
-  },
-  'optional',
-);
-
-/**
- * Ruby's `rb_cmpint`: a comparator lambda must answer with a number. For undef Ruby names the compared
- * values; for anything else it fails comparing the answer with 0.
- */
-function blockOrder(result: Value, a: Value, b: Value): number {
-  if (typeof result === 'number') return Math.sign(result);
-  if (typeof result === 'bigint') return result > 0n ? 1 : -1;
-  if (result instanceof PFloat && !Number.isNaN(result.value)) return Math.sign(result.value);
-  throw result === undefined ? comparisonFailed(a, b) : comparisonFailed(result, 0);
-}
-
-/**
- * Sorts in place. JavaScript's sort asks (later, earlier) where Ruby's asks (earlier, later): the pair is
- * swapped so that a lambda sees, and an error names, the values in Ruby's order.
- */
-function sortItems(items: Value[], block: Lambda | undefined): Value[] {
-  if (items.includes(undefined)) return sortWithUndef(items, block);
-  if (!block) return items.sort((a, b) => -compareValues(b, a));
-  blockArity('sort', block, 2);
-  return items.sort((a, b) => -blockOrder(block(b, a), b, a));
-}
-
-/**
- * JavaScript's sort puts `undefined` last without asking the comparator; Ruby compares nil like any value
- * (`[undef, 1].sort` fails: "comparison of NilClass with 1 failed"). So undef is boxed while sorting.
- */
-function sortWithUndef(items: Value[], block: Lambda | undefined): Value[] {
-  const unbox = (v: Value): Value => (v === UNDEF_BOX ? undefined : v);
-  const boxed = items.map((v) => (v === undefined ? UNDEF_BOX : v));
-  if (block) blockArity('sort', block, 2);
-  boxed.sort((x, y) => {
-    const [a, b] = [unbox(y), unbox(x)];
-    return -(block ? blockOrder(block(a, b), a, b) : compareValues(a, b));
-  });
-  for (let i = 0; i < boxed.length; i++) items[i] = unbox(boxed[i]);
-  return items;
-}
-
-/** Stands for undef while sorting (see sortWithUndef). */
-const UNDEF_BOX = Object.freeze({ undef: true }) as unknown as Value;
-
-const sort = defineFunction(
-  'sort',
-  1,
-  1,
-  (_ctx, args, block) => {
-    const v = args[0];
-    if (typeof v === 'string') return (sortItems(Array.from(v), block) as string[]).join('');
-    if (Array.isArray(v)) return sortItems([...v], block);
-    throw argumentMismatch('sort', '', puppetType('Variant', puppetType('String'), puppetType('Array')), v);
   },
   'optional',
 );
@@ -396,75 +318,6 @@ const get = defineFunction(
 // ---------------------------------------------------------------------------------------------------------
 // min, max
 
-const NUMERIC_TEXT = /^-?\d+([._eE]\d+)?$/;
-
-/** Ruby's `String#to_f` for the texts {@link NUMERIC_TEXT} accepts. */
-function textToFloat(s: string): number {
-  return Number.parseFloat(s.replace(/_/g, ''));
-}
-
-/**
- * Strings that both look numeric compare as numbers, others by bytes (Puppet's deprecated coercion, which
- * it warns about once). `anyValues` tells that the values were not all strings to start with.
- */
-function textComparer(ctx: CallContext, name: string, anyValues: boolean): (a: Value, b: Value) => number {
-  return (a, b) => {
-    const x = rubyToS(a);
-    const y = rubyToS(b);
-    if (NUMERIC_TEXT.test(x) && NUMERIC_TEXT.test(y)) {
-      warnOnce(
-        ctx,
-        `${name}-string-to-numeric`,
-        `The ${name}() function's auto conversion of String to Numeric is deprecated - change to convert input before calling, or use lambda`,
-      );
-      const fx = textToFloat(x);
-      const fy = textToFloat(y);
-      return fx < fy ? -1 : fx > fy ? 1 : 0;
-    }
-    if (anyValues) {
-      warnOnce(
-        ctx,
-        `${name}-any-to-string`,
-        `The ${name}() function's auto conversion of Any to String is deprecated - change to convert input before calling, or use lambda`,
-      );
-    }
-    return compareBytes(x, y);
-  };
-}
-
-function extremeOf(items: readonly Value[], sign: number, cmp: (a: Value, b: Value) => number): Value {
-  let result = items[0];
-  for (let i = 1; i < items.length; i++) {
-    const v = items[i];
-    if (cmp(v, result) * sign > 0) result = v;
-  }
-  return result;
-}
-
-function minMax(name: 'min' | 'max'): FunctionDef {
-  const sign = name === 'max' ? 1 : -1;
-  return defineFunction(
-    name,
-    0,
-    Number.POSITIVE_INFINITY,
-    (ctx, args, block) => {
-      const single = args.length === 1 && Array.isArray(args[0]);
-      const items = single ? (args[0] as Value[]) : args;
-      if (block) {
-        blockArity(name, block, 2);
-        return extremeOf(items, sign, (a, b) => blockOrder(block(a, b), a, b));
-      }
-      if (items.length === 0) {
-        throw new EppEvalError('EPP_ARGUMENTS', `${name}(): Wrong number of arguments need at least one`);
-      }
-      if (items.every(isNumeric)) return extremeOf(items, sign, compareValues);
-      const allStrings = items.every((v) => typeof v === 'string');
-      return extremeOf(items, sign, textComparer(ctx, name, !allStrings));
-    },
-    'optional',
-  );
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // group_by
 
@@ -565,66 +418,20 @@ const round = defineFunction('round', 1, 1, (_ctx, args) => {
   return toInteger('round', Math.trunc(x > 0 ? x + 0.5 : x - 0.5));
 });
 
-function sign(n: number): number {
-  return n < 0 ? -1 : n > 0 ? 1 : 0;
-}
-
-const compare = defineFunction('compare', 2, 3, (_ctx, args) => {
-  const [a, b, ignoreCase] = args;
-  if (args.length === 3) {
-    if (typeof a !== 'string' || typeof b !== 'string') {
-      throw new EppEvalError(
-        'EPP_ARGUMENTS',
-        "'compare' compare(): The third argument (ignore case) can only be used when comparing strings",
-      );
-    }
-    if (typeof ignoreCase !== 'boolean') {
-      throw new EppEvalError(
-        'EPP_ARGUMENTS',
-        `'compare' compare(): The third argument (ignore case) must be a Boolean. Got ${inferGenericType(ignoreCase).toString()}`,
-      );
-    }
-  }
-  if (isNumeric(a) && isNumeric(b)) return sign(compareValues(a, b));
-  if (typeof a === 'string' && typeof b === 'string') {
-    return sign(ignoreCase === false ? compareBytes(a, b) : compareIgnoreCase(a, b));
-  }
-  if ((a instanceof PTimestamp || isNumeric(a)) && (b instanceof PTimestamp || isNumeric(b))) {
-    const x = a instanceof PTimestamp ? a.seconds : numberOf(a);
-    const y = b instanceof PTimestamp ? b.seconds : numberOf(b);
-    return sign(x < y ? -1 : x > y ? 1 : 0);
-  }
-  const comparable = (v: Value) => typeof v === 'string' || isNumeric(v) || v instanceof PTimestamp;
-  if (comparable(a) && comparable(b)) {
-    throw new EppEvalError(
-      'EPP_ARGUMENTS',
-      `'compare' compare(): Can only compare values of the same type (or for Timestamp/Timespan also against Numeric). Got ${operandLabel(a)} and ${operandLabel(b)}`,
-    );
-  }
-  throw new EppEvalError(
-    'EPP_ARGUMENTS',
-    `'compare' compare(): Non comparable type. Only values of the types Numeric, String, Semver, Timestamp and Timestamp can be compared. Got ${operandLabel(a)} and ${operandLabel(b)}`,
-  );
-});
-
 export const collectionFunctions: readonly FunctionDef[] = [
   keys,
   values,
   join,
   flatten,
   unique,
-  sort,
   length,
   size,
   empty,
   dig,
   get,
-  minMax('min'),
-  minMax('max'),
   groupBy,
   abs,
   round,
   roundingFunction('floor', Math.floor),
   roundingFunction('ceiling', Math.ceil),
-  compare,
 ];

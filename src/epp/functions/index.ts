@@ -7,6 +7,7 @@ import { collectionFunctions } from './collections.js';
 import { convertToFunction, newFunction } from './conversion.js';
 import { iterationFunctions } from './iteration.js';
 import { miscFunctions } from './misc.js';
+import { orderingFunctions } from './ordering.js';
 import { FunctionRegistry } from './registry.js';
 import { serializationFunctions } from './serialization.js';
 import { stdlibFunctions } from './stdlib/index.js';
@@ -15,6 +16,7 @@ import { stringFunctions } from './strings.js';
 export const coreFunctions: FunctionRegistry = new FunctionRegistry().add(
   ...iterationFunctions,
   ...collectionFunctions,
+  ...orderingFunctions,
   ...miscFunctions,
   ...stringFunctions,
   ...serializationFunctions,
