@@ -13,7 +13,7 @@
 import type { LambdaNode, Node, ParameterNode, TemplateNode } from '../epp/ast.js';
 import { assignedNames, callSpan, children, type WalkNode } from '../epp/ast-walk.js';
 import { EppError } from '../epp/errors.js';
-import { FUNCTION_NAMES, UNKNOWN_FUNCTION_HINT } from '../epp/functions/index.js';
+import { FUNCTION_NAMES, UNKNOWN_FUNCTION_HINT, unknownFunctionMessage } from '../epp/functions/index.js';
 import { ModulePath, type ModulePathEntry } from '../epp/module-path.js';
 import { lineColumn } from '../epp/position.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
@@ -234,7 +234,7 @@ export function unknownFunctionProblems(
     if (FUNCTIONS.has(c.name)) continue;
     const inModule = modulePath ? moduleFunctionProblem(c.name, modulePath) : 'missing';
     if (inModule === undefined) continue;
-    const message = inModule === 'missing' ? `Unknown function: '${c.name}'.` : inModule.message;
+    const message = inModule === 'missing' ? unknownFunctionMessage(c.name) : inModule.message;
     const hint =
       inModule === 'missing'
         ? (didYouMeanHint(c.name, FUNCTION_NAMES) ?? UNKNOWN_FUNCTION_HINT)

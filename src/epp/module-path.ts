@@ -12,6 +12,7 @@
  */
 import { decodeUtf8 } from '../shared/text-file.js';
 import { EppEvalError } from './errors.js';
+import { unknownFunctionMessage } from './functions/index.js';
 import { nodeFs, nodePath, realPathInside } from './node-files.js';
 import { AliasType, type PType } from './runtime/types.js';
 
@@ -145,7 +146,7 @@ export class ModulePath {
       if (file) {
         return new EppEvalError(
           'EPP_UNKNOWN_FUNCTION',
-          `Unknown function: '${name}'.`,
+          unknownFunctionMessage(name),
           undefined,
           `${file} writes it in Ruby, which Pantograph does not run: a template rendered by Pantograph cannot call it`,
         );

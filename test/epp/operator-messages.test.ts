@@ -55,3 +55,43 @@ describe('values and warnings (a string taken as a number, a Timestamp and secon
     }
   });
 });
+
+describe('errors of destructuring and Timestamp arithmetic, with their positions', () => {
+  /** The message and `file:line:col` of a render's error, in both tiers. */
+  function failure(source: string): { message: string; where: string | undefined }[] {
+    const template = compileEpp(source, { file: 't.epp' });
+    return [0, 1, 2].map(() => {
+      try {
+        template.render({});
+      } catch (e) {
+        expect(e).toBeInstanceOf(EppError);
+        return { message: (e as EppError).message, where: (e as EppError).where };
+      }
+      throw new Error(`no error for ${source}`);
+    });
+  }
+
+  it('points a destructuring mismatch at the assignment, in Puppet words', () => {
+    for (const f of failure('<% [$a, [$b, $c]] = [1, [2]] %>')) {
+      expect(f).toEqual({
+        message: 'Mismatched number of assignable entries and values, expected 2, got 1',
+        where: 't.epp:1:4',
+      });
+    }
+    for (const f of failure('x\n<% [$a, [$b]] = {"a" => 1} %>')) {
+      expect(f).toEqual({
+        message: `No value for required key '["b"]' in assignment to variables from hash`,
+        where: 't.epp:2:4',
+      });
+    }
+  });
+
+  it('refuses a Timestamp minus a Timestamp (a Timespan), at the operator, saying so', () => {
+    for (const f of failure("<%= Timestamp('2020-01-02') - Timestamp('2020-01-01') %>")) {
+      expect(f.message).toBe(
+        'A Timestamp minus a Timestamp is a Timespan, which Pantograph does not support yet',
+      );
+      expect(f.where).toBe('t.epp:1:29'); // the operator's position (Puppet points at its left operand)
+    }
+  });
+});

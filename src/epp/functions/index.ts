@@ -28,6 +28,11 @@ export const coreFunctions: FunctionRegistry = new FunctionRegistry().add(
 /** The names of all built-ins, sorted: the candidates of "did you mean" for an unknown function. */
 export const FUNCTION_NAMES: readonly string[] = Object.freeze(coreFunctions.names());
 
+/** Puppet's words for a call of a function no registry or module has (the render's and the editor's). */
+export function unknownFunctionMessage(name: string): string {
+  return `Unknown function: '${name}'.`;
+}
+
 /** What an unknown function's error suggests when no name is close to it. */
 export const UNKNOWN_FUNCTION_HINT =
   "templates can call Puppet's core functions and stdlib's, and with a module path, the functions its modules write in Puppet";

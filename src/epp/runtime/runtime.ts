@@ -13,7 +13,7 @@
 import { didYouMean } from '../../shared/did-you-mean.js';
 import { EppEvalError } from '../errors.js';
 import { newInstance } from '../functions/conversion.js';
-import { coreFunctions, UNKNOWN_FUNCTION_HINT } from '../functions/index.js';
+import { coreFunctions, UNKNOWN_FUNCTION_HINT, unknownFunctionMessage } from '../functions/index.js';
 import { coreIteration } from '../functions/iteration.js';
 import { eachLoop, filterLoop, mapJoinLoop, mapLoop, reduceLoop } from '../functions/loops.js';
 import {
@@ -433,11 +433,7 @@ export class Runtime extends RuntimeBase implements CallContext {
     const def =
       (site ? this.functions.resolve(site, name) : this.functions.get(name)) ?? this.moduleFunction(name, p);
     if (!def) {
-      const error = new EppEvalError(
-        'EPP_UNKNOWN_FUNCTION',
-        `Unknown function: '${name}'.`,
-        this.location(p),
-      );
+      const error = new EppEvalError('EPP_UNKNOWN_FUNCTION', unknownFunctionMessage(name), this.location(p));
       const suggestion = didYouMean(name, this.host.functions.names());
       error.hint = suggestion ? `did you mean '${suggestion}'?` : UNKNOWN_FUNCTION_HINT;
       throw error;
