@@ -19,15 +19,7 @@ import {
   stringify,
 } from '../runtime/format.js';
 import { PatternType, RegexpType, VariantType } from '../runtime/types.js';
-import {
-  isNumeric,
-  type PHash,
-  PRegexp,
-  PTimestamp,
-  stripExtended,
-  toJsRegExp,
-  type Value,
-} from '../runtime/values.js';
+import { isNumeric, type PHash, PRegexp, PTimestamp, toJsRegExp, type Value } from '../runtime/values.js';
 import { typeLabel } from './arguments.js';
 import { defineFunction, type FunctionDef } from './registry.js';
 
@@ -100,9 +92,9 @@ function chop(s: string): string {
 // ---------------------------------------------------------------------------------------------------------
 // Regular expressions
 
-function compile(fn: string, source: string, flags = ''): RegExp {
+function compile(fn: string, source: string, rubyOptions = ''): RegExp {
   try {
-    return toJsRegExp(source, flags);
+    return toJsRegExp(source, rubyOptions);
   } catch (e) {
     throw new EppEvalError(
       'EPP_ARGUMENTS',
@@ -231,8 +223,10 @@ function stringPattern(pattern: string, flags: string, encoding: Value): RegExp 
   if (encoding !== undefined && !(typeof encoding === 'string' && /^[NESU]$/.test(encoding))) {
     throw argError('regsubst', 'encoding', "an Enum['N', 'E', 'S', 'U'] value", encoding);
   }
-  const source = flags.includes('E') ? stripExtended(pattern) : pattern;
-  return compile('regsubst', source, (flags.includes('I') ? 'i' : '') + (flags.includes('M') ? 's' : ''));
+  // Ruby's options: I ignores case, M lets `.` match a newline, E is extended (spaces and comments).
+  const options =
+    (flags.includes('I') ? 'i' : '') + (flags.includes('M') ? 'm' : '') + (flags.includes('E') ? 'x' : '');
+  return compile('regsubst', pattern, options);
 }
 
 /** A Regexp pattern of regsubst: only the `G` flag applies, and there is no encoding argument. */

@@ -12,6 +12,7 @@ import type { Node } from '../ast.js';
 import { EppSyntaxError } from '../errors.js';
 import { checkNumericName, isDigits } from '../lexer/chars.js';
 import { makeToken, type Token } from '../lexer/tokens.js';
+import { toJsRegExp } from '../runtime/regexp/translate.js';
 import { ExpressionParser } from './expressions.js';
 
 export abstract class PrimaryExpressionParser extends ExpressionParser {
@@ -39,6 +40,7 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
       case 'DQ':
         return this.interpolated(t);
       case 'REGEX':
+        this.checkRegexp(t.value, start, end);
         return { type: 'Regex', source: t.value, start, end };
       case 'VARIABLE':
         if (!isDigits(t.value) && !VARIABLE_NAME.test(t.value)) {
@@ -176,6 +178,21 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
 
   /** A parser of the same source for the tokens of one `${...}` interpolation, one level deeper. */
   protected abstract nestedParser(tokens: Token[]): PrimaryExpressionParser;
+
+  /**
+   * A regexp literal Onigmo would refuse, or one Pantograph cannot run (JavaScript has no way to say it),
+   * is a syntax error, as Puppet's lexer makes it: `validate` and the editor see it before any render.
+   */
+  private checkRegexp(source: string, start: number, end: number): void {
+    try {
+      toJsRegExp(source);
+    } catch (e) {
+      const message = (e as Error).message;
+      const error = this.error(`Invalid regular expression /${source}/: ${message}`, start, end);
+      if (message.endsWith('not supported')) error.hint = UNSUPPORTED_REGEXP_HINT;
+      throw error;
+    }
+  }
 }
 
 /** Puppet's rule for variable names (`Patterns::VAR_NAME`); `$Cap` is refused, reading or assigning. */
@@ -199,6 +216,9 @@ function parseNumber(text: string): bigint | number {
   // Up to 15 digits the number is exact, and BigInt of a number is cheaper than parsing the text again.
   return text.length <= 15 ? BigInt(decimal) : BigInt(text);
 }
+
+const UNSUPPORTED_REGEXP_HINT =
+  "Puppet's regexps run as JavaScript's here, which cannot say this: write the pattern without it (README, Errors)";
 
 /** Words Puppet reserves for future use: refused as bare words (Puppet's lexer, `attr`, `private`). */
 const RESERVED_WORDS: ReadonlySet<string> = new Set(['attr', 'private']);

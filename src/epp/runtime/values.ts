@@ -18,10 +18,10 @@
  * | Default    | {@link DEFAULT}                               |
  * | Type       | `PType` from `types.ts`                       |
  */
-import { toJsRegExp } from './regexp-translation.js';
+import { toJsRegExp } from './regexp/translate.js';
 import type { PType } from './types.js';
 
-export { stripExtended, toJsRegExp } from './regexp-translation.js';
+export { RegexpSyntaxError, toJsRegExp } from './regexp/translate.js';
 
 export type Value =
   | undefined
