@@ -115,6 +115,7 @@ export function checkEppText(
     return { ast: undefined, problems: findSyntaxErrors(text, options).map(fromEppError) };
   }
   const problems: SpanProblem[] = parameterProblems(ast, text, file, { modulePath }).map(fromEppError);
+  for (const w of ast.warnings ?? []) problems.push({ severity: 'warning', ...w });
   const analysis = analyzeEpp(ast, text);
   problems.push(
     ...unknownFunctionProblems(analysis, file, text, modulePath).map((p) => fromProblem(p, text)),

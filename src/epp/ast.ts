@@ -13,6 +13,14 @@ export interface TemplateNode extends NodeBase {
   readonly type: 'Template';
   readonly params: readonly ParameterNode[] | undefined;
   readonly body: readonly Node[];
+  /** What Puppet's lexer warns of (an escape a double-quoted string does not know); absent when nothing. */
+  readonly warnings?: readonly SyntaxWarning[];
+}
+
+/** A warning about the template's text, found while reading it; each render reports it, as Puppet's parse does. */
+export interface SyntaxWarning extends NodeBase {
+  readonly code: 'EPP_UNRECOGNIZED_ESCAPE';
+  readonly message: string;
 }
 
 export interface ParameterNode extends NodeBase {

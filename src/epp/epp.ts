@@ -1,7 +1,7 @@
 /**
  * The EPP facade: parse, compile (cached by content) and render templates, and evaluate Puppet code.
  */
-import type { TemplateNode } from './ast.js';
+import type { SyntaxWarning, TemplateNode } from './ast.js';
 import { type CompiledCode, compileTemplate } from './compiler/compiler.js';
 import { EppError, EppEvalError, type SourceLocation } from './errors.js';
 import { coreFunctions } from './functions/index.js';
@@ -220,9 +220,15 @@ export class CompiledTemplate {
     return this.parameters ? top : Object.create(top);
   }
 
+  /** What the lexer warned of, reported with each render as Puppet reports it with each parse. */
+  private warnOfText(host: RuntimeHost, warnings: readonly SyntaxWarning[]): void {
+    for (const w of warnings) host.warn(w.code, w.message, { file: this.file, source: this.source, span: w });
+  }
+
   /** @internal runs with an explicit scope (nested templates, hooks). */
   runIn(host: RuntimeHost, values: PHash, scope: object, top: object, depth: number): unknown {
     const entry = this.entry;
+    if (entry.ast.warnings) this.warnOfText(host, entry.ast.warnings);
     if (interprets(entry, this.source)) {
       const interpreter = (entry.interpreter ??= new TemplateInterpreter(
         entry.ast,

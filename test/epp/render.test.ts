@@ -420,3 +420,66 @@ describe('time limit', () => {
     );
   });
 });
+
+describe("an escape a double-quoted string does not know: kept as written, with Puppet's warning", () => {
+  /** The text and the warnings of three renders (interpreted twice, then compiled). */
+  function rendersWithWarnings(source: string): { text: string; warnings: EppWarning[] }[] {
+    const template = compileEpp(source, { file: 'w.epp' });
+    return [0, 1, 2].map(() => {
+      const warnings: EppWarning[] = [];
+      const text = template.render({}, { onWarning: (w) => warnings.push(w) });
+      return { text, warnings };
+    });
+  }
+
+  it('warns at the escape, on every render, as Puppet does on every parse', () => {
+    for (const { text, warnings } of rendersWithWarnings('<%= "C:\\Users" %>\n<%= "a\\qb\\zc\\u12" %>')) {
+      expect(text).toBe('C:\\Users\na\\qb\\zc\\u12');
+      expect(warnings).toEqual([
+        {
+          code: 'EPP_UNRECOGNIZED_ESCAPE',
+          message: "Unrecognized escape sequence '\\U'",
+          where: 'w.epp:1:8',
+        },
+        {
+          code: 'EPP_UNRECOGNIZED_ESCAPE',
+          message: "Unrecognized escape sequence '\\q'",
+          where: 'w.epp:2:7',
+        },
+        {
+          code: 'EPP_UNRECOGNIZED_ESCAPE',
+          message: "Unrecognized escape sequence '\\z'",
+          where: 'w.epp:2:10',
+        },
+        {
+          code: 'EPP_UNRECOGNIZED_ESCAPE',
+          message:
+            "Unicode escape '\\u' was not followed by 4 hex digits or 1-6 hex digits in {} or was > 10ffff",
+          where: 'w.epp:2:13',
+        },
+      ]);
+    }
+  });
+
+  it('is silent for the escapes it knows, single quotes and heredocs (Puppet warns of none of them)', () => {
+    const source = [
+      '<%= "\\\\ \\n \\t \\s \\$ \\" \\\' \\u00e9 \\u{1F600}" %>',
+      "<%= 'C:\\Users' %>",
+      '<%= @("X"/t)',
+      '  C:\\Users\\t',
+      '  | X',
+      '%>',
+    ].join('\n');
+    for (const { warnings } of rendersWithWarnings(source)) expect(warnings).toEqual([]);
+  });
+
+  it('places the warning of a Puppet program (a hook) in its own text', () => {
+    const warnings: EppWarning[] = [];
+    const value = evaluatePuppet('$x = 1\n"C:\\Users"', {
+      file: 'hook.pp',
+      onWarning: (w) => warnings.push(w),
+    });
+    expect(value).toBe('C:\\Users');
+    expect(warnings.map((w) => w.where)).toEqual(['hook.pp:2:4']);
+  });
+});

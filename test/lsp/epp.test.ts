@@ -72,6 +72,19 @@ describe('diagnostics', () => {
     expect(errors[0]).toMatchObject({ code: 'EPP_SYNTAX', severity: 1, range: { start: { line: 1 } } });
   });
 
+  it("warns of an escape a double-quoted string does not know, at the escape, as Puppet's lexer does", async () => {
+    const uri = uriOf(join(dir, 'escape.epp'));
+    client.open(uri, '<%= "C:\\\\Users" %>\n<%= "C:\\Users" %>\n');
+    expect(await client.diagnostics(uri, 1)).toMatchObject([
+      {
+        code: 'EPP_UNRECOGNIZED_ESCAPE',
+        severity: 2,
+        message: "Unrecognized escape sequence '\\U'",
+        range: { start: { line: 1, character: 7 }, end: { line: 1, character: 9 } },
+      },
+    ]);
+  });
+
   it('keeps diagnostics right through incremental changes', async () => {
     const uri = uriOf(join(dir, 'edit.epp'));
     client.open(uri, '<%- | $a | -%>\n<%= $a %>\n');

@@ -72,7 +72,8 @@ class Lexer extends CodeLexer {
   }
 
   protected heredocLexer(body: string): Lexer {
-    return new Lexer(body, this.options);
+    // Its offsets are the body's: what it would warn of could not be placed (heredocs themselves never warn).
+    return new Lexer(body, { ...this.options, warnings: undefined });
   }
 
   // ---------------------------------------------------------------- text mode

@@ -7,6 +7,7 @@
  * (quoted strings, interpolation, heredocs), CodeLexer (the tokens of code) and Lexer (template text and
  * tags, the entry). One object lexes a template; the chain only divides its code by concern.
  */
+import type { SyntaxWarning } from '../ast.js';
 import { EppSyntaxError } from '../errors.js';
 import { checkNumericName, isWordChar } from './chars.js';
 import { makeToken, type Token, type TokenKind } from './tokens.js';
@@ -14,6 +15,8 @@ import { makeToken, type Token, type TokenKind } from './tokens.js';
 export interface LexOptions {
   readonly file: string;
   readonly delimiters?: readonly [string, string] | undefined;
+  /** Receives the lexer's warnings, when given. */
+  readonly warnings?: SyntaxWarning[] | undefined;
 }
 
 /** The codes of the syntax errors the lexer reports. */

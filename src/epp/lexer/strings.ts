@@ -53,6 +53,20 @@ export abstract class StringLexer extends Scanner {
    * and token lists for interpolations. For heredocs, `terminator` is '' and the whole remaining source
    * of the sub-lexer is read.
    */
+  /** Puppet's warning for the escape at `pos` (a backslash): its text stays as written. */
+  private unrecognizedEscape(pos: number): void {
+    const escaped = String.fromCodePoint(this.src.codePointAt(pos + 1)!);
+    this.options.warnings?.push({
+      code: 'EPP_UNRECOGNIZED_ESCAPE',
+      message:
+        escaped === 'u'
+          ? "Unicode escape '\\u' was not followed by 4 hex digits or 1-6 hex digits in {} or was > 10ffff"
+          : `Unrecognized escape sequence '\\${escaped}'`,
+      start: pos,
+      end: pos + 1 + escaped.length,
+    });
+  }
+
   protected readDoubleQuoted(terminator: string, start: number, escapes = DQ_ESCAPES): (string | Token[])[] {
     const { src } = this;
     const length = src.length;
@@ -90,6 +104,8 @@ export abstract class StringLexer extends Scanner {
           run = this.pos;
           continue;
         }
+        // Puppet keeps an escape a double-quoted string does not know, warning of it (`"C:\Users"`).
+        if (escapes === DQ_ESCAPES) this.unrecognizedEscape(pos);
         this.pos++;
         continue;
       }

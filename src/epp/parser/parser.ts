@@ -20,7 +20,7 @@
  * declared `abstract` where it is called. Subclasses rather than free functions keep every rule a
  * `this.rule()` call, with no closures nor extra arguments on the token loop.
  */
-import type { ParameterNode, TemplateNode } from '../ast.js';
+import type { ParameterNode, SyntaxWarning, TemplateNode } from '../ast.js';
 import { lex } from '../lexer/lexer.js';
 import { makeToken, type Token } from '../lexer/tokens.js';
 import { checkStatementEffects } from './effects.js';
@@ -34,10 +34,11 @@ export interface ParseOptions {
 
 export function parseTemplate(source: string, options: ParseOptions = {}): TemplateNode {
   const file = options.file ?? '<inline>';
-  const tokens = lex(source, { file, delimiters: options.delimiters });
+  const warnings: SyntaxWarning[] = [];
+  const tokens = lex(source, { file, delimiters: options.delimiters, warnings });
   const template = new Parser(tokens, source, file).template();
   checkStatementEffects(template, source, file);
-  return template;
+  return warnings.length > 0 ? { ...template, warnings } : template;
 }
 
 /** Parses Puppet code (no EPP tags), e.g. a `.pp` hook or a `--values` hash literal. */
@@ -48,10 +49,14 @@ export function parsePuppet(source: string, options: ParseOptions = {}): Templat
   const file = options.file ?? '<inline>';
   // The space keeps a leading `#`, `-` or `=` from reading as a comment, trim or render tag.
   const wrapped = `${open} ${source}\n${close}`;
-  const tokens = lex(wrapped, { file, delimiters: [open, close] }).map((t) =>
+  const warnings: SyntaxWarning[] = [];
+  const tokens = lex(wrapped, { file, delimiters: [open, close], warnings }).map((t) =>
     shift(t, -open.length - 1, source.length),
   );
-  return new Parser(tokens, source, file).template();
+  const program = new Parser(tokens, source, file).template();
+  if (warnings.length === 0) return program;
+  const by = -open.length - 1;
+  return { ...program, warnings: warnings.map((w) => ({ ...w, start: w.start + by, end: w.end + by })) };
 }
 
 function shift(t: Token, by: number, limit: number): Token {
