@@ -38,8 +38,43 @@ const TITLE_CASE: Record<string, string> = {
   Ǌ: 'ǋ',
   ǋ: 'ǋ',
   ǌ: 'ǋ',
+  Ǳ: 'ǲ',
+  ǲ: 'ǲ',
+  ǳ: 'ǲ',
+  // Ligatures: JavaScript's upper case is all capitals (`FI`), Unicode's title case one (`Fi`).
+  ﬀ: 'Ff',
+  ﬁ: 'Fi',
+  ﬂ: 'Fl',
+  ﬃ: 'Ffi',
+  ﬄ: 'Ffl',
+  ﬅ: 'St',
+  ﬆ: 'St',
+  և: 'Եւ',
+  ﬓ: 'Մն',
+  ﬔ: 'Մե',
+  ﬕ: 'Մի',
+  ﬖ: 'Վն',
+  ﬗ: 'Մխ',
+  // Greek with ypogegrammeni: the title case keeps the iota below (`ᾼ`), the upper case spells it (`ΑΙ`).
+  ᾳ: 'ᾼ',
+  ῃ: 'ῌ',
+  ῳ: 'ῼ',
+  ᾲ: 'Ὰ\u0345',
+  ᾴ: 'Ά\u0345',
+  ᾷ: 'Α\u0342\u0345',
+  ῂ: 'Ὴ\u0345',
+  ῄ: 'Ή\u0345',
+  ῇ: 'Η\u0342\u0345',
+  ῲ: 'Ὼ\u0345',
+  ῴ: 'Ώ\u0345',
+  ῷ: 'Ω\u0342\u0345',
 };
 
 function titleCase(ch: string): string {
-  return TITLE_CASE[ch] ?? (ch === 'ß' ? 'Ss' : ch.toUpperCase());
+  const titled = TITLE_CASE[ch];
+  if (titled !== undefined) return titled;
+  const cp = ch.codePointAt(0)!;
+  // ᾀ-ᾇ, ᾐ-ᾗ, ᾠ-ᾧ have a title case letter of their own, eight further on (ᾈ-ᾏ, ...); those are their own.
+  if (cp >= 0x1f80 && cp <= 0x1faf) return (cp & 0x0f) < 8 ? String.fromCodePoint(cp + 8) : ch;
+  return ch === 'ß' ? 'Ss' : ch.toUpperCase();
 }
