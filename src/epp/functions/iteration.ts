@@ -365,7 +365,11 @@ const withFn = defineFunction(
   'with',
   0,
   Number.POSITIVE_INFINITY,
-  (_ctx, args, block) => requireBlock(block)(...args),
+  (_ctx, args, block) => {
+    const lambda = requireBlock(block);
+    // Puppet calls the block as a closure: arguments beyond its parameters are dropped (`with(1, 2) |$a|`).
+    return lambda(...(lambda.hasRest ? args : args.slice(0, lambda.paramCount)));
+  },
   'required',
 );
 
