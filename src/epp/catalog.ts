@@ -231,8 +231,8 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
   ),
   return: doc('return(Any $value = undef) -> Undef', 'Ends the template or block with a value.'),
   reverse_each: doc(
-    'reverse_each(Iterable $iterable) |$value| -> Iterable',
-    'Iterates from the last element.',
+    'reverse_each(Iterable $iterable) |$value| -> Iterator',
+    'Iterates from the last element; without a block, an Iterator (lazy, no Array: `Array($it)` makes one).',
   ),
   round: doc('round(Numeric $value) -> Integer', 'The nearest integer (halves away from zero).'),
   rstrip: doc('rstrip(String $string) -> String', 'Removes trailing whitespace.'),
@@ -338,7 +338,10 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
     "stdlib::xml_encode(String $string, Enum['text', 'attr'] $type = 'text') -> String",
     'The string escaped for XML text, or quoted as an attribute value (stdlib).',
   ),
-  step: doc('step(Iterable $iterable, Integer $step) |$value| -> Iterable', 'Every n-th element.'),
+  step: doc(
+    'step(Iterable $iterable, Integer $step) |$value| -> Iterator',
+    'Every n-th element; without a block, an Iterator (lazy, no Array: `Array($it)` makes one).',
+  ),
   str2bool: doc(
     'str2bool(Variant[String, Boolean] $value) -> Boolean',
     "Turns yes/no, true/false, y/n, 1/0 (or '') into a boolean (stdlib).",
@@ -409,7 +412,8 @@ export const TYPE_DOCS: Readonly<Record<string, string>> = {
   Float: 'A floating point number: `Float[min, max]`.',
   Hash: 'A hash: `Hash[K, V]`, `Hash[K, V, min, max]`.',
   Integer: 'An integer: `Integer[min, max]`.',
-  Iterable: 'A value each() can iterate: arrays, hashes, strings, integers.',
+  Iterable: 'A value each() can iterate: arrays, hashes, strings, integers, iterators.',
+  Iterator: 'What reverse_each() and step() give without a block: a lazy Iterable, no Array (`Iterator[T]`).',
   NotUndef: 'Any value but undef: `NotUndef[T]`.',
   Numeric: 'An Integer or a Float.',
   Optional: 'A value of the type, or undef: `Optional[T]`.',

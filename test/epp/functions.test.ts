@@ -21,7 +21,7 @@ import {
   rubyEql,
 } from '../../src/epp/runtime/compare.js';
 import { type PType, parameterizeType, resolveTypeName } from '../../src/epp/runtime/types.js';
-import { float, PFloat, PRegexp, PSensitive, type Value } from '../../src/epp/runtime/values.js';
+import { float, PFloat, PIterator, PRegexp, PSensitive, type Value } from '../../src/epp/runtime/values.js';
 import { callFunction, fakeContext, hash, makeLambda } from './helpers.js';
 
 const registry = new FunctionRegistry().add(
@@ -55,6 +55,12 @@ function type(name: string, ...params: Value[]): PType {
 const h = hash;
 const nextFn = (v: Value) => call('next', [v]);
 const breakFn = () => call('break', []);
+
+/** The elements of the Iterator `reverse_each` and `step` give without a block (Puppet's lazy Iterator). */
+function elementsOf(v: Value): Value[] {
+  expect(v).toBeInstanceOf(PIterator);
+  return [...(v as PIterator).elements()];
+}
 
 describe('each', () => {
   it('passes elements, or index and element, and returns the receiver', () => {
@@ -313,9 +319,13 @@ describe('reverse_each, step, slice', () => {
       ),
     ).toBeUndefined();
     expect(seen).toEqual([3, 2, 1]);
-    expect(call('reverse_each', ['abc'])).toEqual(['c', 'b', 'a']);
-    expect(call('reverse_each', [3])).toEqual([2, 1, 0]);
-    expect(call('reverse_each', [h(['a', 1], ['b', 2])])).toEqual([
+    expect(elementsOf(call('reverse_each', ['abc']))).toEqual(['c', 'b', 'a']);
+    // An Iterator is walked anew each time, and prints as Puppet prints it.
+    const iterator = call('reverse_each', [[1, 'a']]) as PIterator;
+    expect([...iterator.elements()]).toEqual([...iterator.elements()]);
+    expect(iterator.display()).toBe('Iterator[Variant[Integer, String]]-Value');
+    expect(elementsOf(call('reverse_each', [3]))).toEqual([2, 1, 0]);
+    expect(elementsOf(call('reverse_each', [h(['a', 1], ['b', 2])]))).toEqual([
       ['b', 2],
       ['a', 1],
     ]);
@@ -329,8 +339,8 @@ describe('reverse_each, step, slice', () => {
       makeLambda((x) => void seen.push(x), 1),
     );
     expect(seen).toEqual([0, 3, 6, 9]);
-    expect(call('step', [type('Integer', 1, 10), 4])).toEqual([1, 5, 9]);
-    expect(call('step', [[1, 2, 3], 2])).toEqual([1, 3]);
+    expect(elementsOf(call('step', [type('Integer', 1, 10), 4]))).toEqual([1, 5, 9]);
+    expect(elementsOf(call('step', [[1, 2, 3], 2]))).toEqual([1, 3]);
   });
 
   it('refuses a step below 1 naming the detailed type', () => {
@@ -1049,16 +1059,16 @@ describe('Integers and Floats in results (the value model)', () => {
   });
 
   it('iterates Integers and Integer ranges as numbers, beyond 2^53 as exact bigints', () => {
-    expect(call('reverse_each', [3])).toEqual([2, 1, 0]);
-    expect(call('step', [10, 3])).toEqual([0, 3, 6, 9]);
-    expect(call('reverse_each', [type('Integer', 1, 3)])).toEqual([3, 2, 1]);
-    expect(call('reverse_each', [type('Integer', 9007199254740990, BIG)])).toEqual([
+    expect(elementsOf(call('reverse_each', [3]))).toEqual([2, 1, 0]);
+    expect(elementsOf(call('step', [10, 3]))).toEqual([0, 3, 6, 9]);
+    expect(elementsOf(call('reverse_each', [type('Integer', 1, 3)]))).toEqual([3, 2, 1]);
+    expect(elementsOf(call('reverse_each', [type('Integer', 9007199254740990, BIG)]))).toEqual([
       BIG,
       9007199254740992n,
       9007199254740991,
       9007199254740990,
     ]);
-    expect(call('step', [[1, 2, 3], BIG])).toEqual([1]);
+    expect(elementsOf(call('step', [[1, 2, 3], BIG]))).toEqual([1]);
   });
 
   it('keeps Floats Floats and Integers Integers', () => {

@@ -44,6 +44,7 @@ import {
   PFloat,
   type PHash,
   type PInteger,
+  PIterator,
   PRegexp,
   PSensitive,
   PTimestamp,
@@ -319,6 +320,7 @@ function iterate(v: Value): Value[] | undefined {
   if (typeof v === 'bigint') return v > 0n ? rangeOf(0, integer(v - 1n)) : undefined;
   if (v instanceof IntegerType && v.min !== undefined && v.max !== undefined) return rangeOf(v.min, v.max);
   if (v instanceof EnumType) return [...v.values];
+  if (v instanceof PIterator) return [...v.elements()];
   return undefined;
 }
 

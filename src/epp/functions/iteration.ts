@@ -41,7 +41,7 @@ import {
   NextSignal,
   ReturnSignal,
 } from './registry.js';
-import { hashPairs, sequenceOf, visit } from './sequences.js';
+import { hashPairs, iteratorOver, sequenceOf, visit } from './sequences.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // The functions
@@ -131,8 +131,8 @@ const reverseEach = defineFunction(
   1,
   (_ctx, args, block) => {
     const seq = sequenceOf('reverse_each', first(args));
-    // Without a block Puppet returns a lazy Iterator; an Array gives the same elements to the next call.
-    if (!block) return [...seq.backward()];
+    // Without a block, Puppet's Iterator: lazy, no Array (it prints as `Iterator[Integer]-Value`).
+    if (!block) return iteratorOver(first(args), () => seq.backward());
     blockArity('reverse_each', block, 1);
     untilBreak(() => {
       for (const item of seq.backward()) block(item);
@@ -163,8 +163,9 @@ const step = defineFunction(
   2,
   (_ctx, args, block) => {
     const seq = sequenceOf('step', first(args));
-    const items = everyNth(seq.forward(), stepSize(args[1]));
-    if (!block) return [...items];
+    const n = stepSize(args[1]);
+    if (!block) return iteratorOver(first(args), () => everyNth(seq.forward(), n));
+    const items = everyNth(seq.forward(), n);
     blockArity('step', block, 1);
     untilBreak(() => {
       for (const item of items) block(item);

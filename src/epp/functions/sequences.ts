@@ -5,8 +5,8 @@
  */
 import { EppEvalError } from '../errors.js';
 import { checkTimeLimit } from '../runtime/deadline.js';
-import { EnumType, IntegerType, isPuppetType, type PType } from '../runtime/types.js';
-import { bigOf, integer, type PHash, type PInteger, type Value } from '../runtime/values.js';
+import { EnumType, IntegerType, isPuppetType, iteratorElementType, type PType } from '../runtime/types.js';
+import { bigOf, integer, type PHash, type PInteger, PIterator, type Value } from '../runtime/values.js';
 import { blockArity, typeLabel } from './arguments.js';
 import type { Lambda } from './registry.js';
 
@@ -90,6 +90,7 @@ export function hashPairs(hash: PHash): Value[][] {
  */
 export function sequenceOf(name: string, v: Value): Sequence {
   if (Array.isArray(v)) return arraySequence(v);
+  if (v instanceof PIterator) return iteratorSequence(v);
   if (v instanceof Map) return arraySequence(hashPairs(v));
   if (typeof v === 'string') return arraySequence(Array.from(v));
   if (typeof v === 'number' && v >= 0) return rangeSequence(0, v - 1);
@@ -99,6 +100,15 @@ export function sequenceOf(name: string, v: Value): Sequence {
     if (seq) return seq;
   }
   throw new EppEvalError('EPP_ARGUMENTS', `'${name}' expects an Iterable value, got ${typeLabel(v)}`);
+}
+
+function iteratorSequence(iterator: PIterator): Sequence {
+  return { forward: () => iterator.elements(), backward: () => [...iterator.elements()].reverse() };
+}
+
+/** Puppet's Iterator over `source` (`reverse_each` and `step` without a block): `elements` walks it. */
+export function iteratorOver(source: Value, elements: () => Iterable<Value>): PIterator {
+  return new PIterator(elements, iteratorElementType(source));
 }
 
 /** Visits every element as Puppet passes it to a 1- or 2-parameter lambda; `step` false stops. */

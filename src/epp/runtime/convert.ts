@@ -16,6 +16,7 @@ import {
   PDefault,
   PFloat,
   type PHash,
+  PIterator,
   PRegexp,
   PSensitive,
   PTimestamp,
@@ -165,6 +166,7 @@ function isValueObject(data: object): boolean {
     data instanceof PSensitive ||
     data instanceof PDefault ||
     data instanceof PTimestamp ||
+    data instanceof PIterator ||
     data instanceof PFloat ||
     (data as { readonly isPuppetType?: boolean }).isPuppetType === true
   );
@@ -186,5 +188,6 @@ export function toJs(v: Value): unknown {
   }
   if (v instanceof PSensitive) return toJs(v.value);
   if (v instanceof PRegexp) return v.source;
+  if (v instanceof PIterator) return [...v.elements()].map(toJs);
   return v;
 }

@@ -21,6 +21,7 @@ import {
   PFloat,
   type PHash,
   type PInteger,
+  PIterator,
   PRegexp,
   PSensitive,
   PTimestamp,
@@ -91,6 +92,8 @@ export function typeLabel(v: Value): string {
   if (v instanceof PSensitive) return 'Sensitive';
   if (v instanceof PType) return 'Type';
   if (v instanceof PTimestamp) return 'Timestamp';
+  // Puppet names an Iterator by its Ruby class's Puppet type: `Operator '[]' is not applicable to an Object.`
+  if (v instanceof PIterator) return 'Object';
   return 'Default';
 }
 
@@ -377,6 +380,7 @@ export function negate(v: Value): Value {
 export function splat(v: Value): Value[] {
   if (Array.isArray(v)) return v;
   if (isHash(v)) return hashPairs(v);
+  if (v instanceof PIterator) return [...v.elements()];
   if (v === undefined) return [];
   return [v];
 }

@@ -20,7 +20,7 @@
  * - `scalars.ts`: Any, Unit, Undef, Default, NotUndef, Optional, Scalar .. SemVer, timestamp parsing and
  *   text, and the shared ANY, UNIT, UNDEF and DEFAULT_SIZE (the collection constructors read them);
  * - `collections.ts`: Collection, Array, Hash, Tuple, Struct;
- * - `abstract.ts`: Variant, Type, Sensitive, Iterable, Callable, Alias;
+ * - `abstract.ts`: Variant, Type, Sensitive, Iterable, Iterator, Callable, Alias;
  * - `names.ts`: the other shared instances, Data and RichData, type names, isPuppetType/typeEquals/
  *   isAssignable;
  * - `parameterize.ts`: parameterizeType (`Integer[1, 5]`);
@@ -46,11 +46,13 @@ export {
   HashType,
   IntegerType,
   IterableType,
+  IteratorType,
   inferGenericType,
   inferReducedType,
   inferType,
   isAssignable,
   isPuppetType,
+  iteratorElementType,
   NotUndefType,
   NumericType,
   OptionalType,

@@ -36,7 +36,8 @@ export type Value =
   | PSensitive
   | PDefault
   | PType
-  | PTimestamp;
+  | PTimestamp
+  | PIterator;
 
 export type PHash = Map<Value, Value>;
 
@@ -70,6 +71,25 @@ export class PTimestamp {
     /** Seconds since the epoch, with fraction. */
     readonly seconds: number,
   ) {}
+}
+
+/**
+ * Puppet's Iterator: what `reverse_each` and `step` give without a block, a lazy walk over another
+ * Iterable. It is no Array: it prints as `Iterator[Integer]-Value`, and only what takes an Iterable
+ * (each, map, filter, reduce, `Array(...)`, a splat, ...) takes it.
+ */
+export class PIterator {
+  constructor(
+    /** The elements, walked anew each time they are asked for (the source is a value: it does not change). */
+    readonly elements: () => Iterable<Value>,
+    /** The type of its elements as Puppet infers it (`Variant[Integer[1, 1], Integer[2, 2]]`). */
+    readonly elementType: PType,
+  ) {}
+
+  /** How Puppet prints it, its type generalized: `Iterator[Integer]-Value`. */
+  display(): string {
+    return `Iterator[${this.elementType.generalize()}]-Value`;
+  }
 }
 
 /** Puppet's 64-bit integer range. */

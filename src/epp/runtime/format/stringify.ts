@@ -8,6 +8,7 @@ import {
   PFloat,
   type PHash,
   type PInteger,
+  PIterator,
   PRegexp,
   PSensitive,
   PTimestamp,
@@ -68,6 +69,8 @@ function isContainer(v: Value): boolean {
 }
 
 function convert(v: Value, map: FormatMap, ind: Indentation): string {
+  // An Iterator converts as the Array of its elements (Puppet's `string_PIteratorType`: `to_a`).
+  if (v instanceof PIterator) return convert([...v.elements()], map, ind);
   const f = getFormat(v, map);
   if (v === undefined) return convertUndef(f);
   if (typeof v === 'string') return convertString(f, v);

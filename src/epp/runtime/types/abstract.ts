@@ -1,8 +1,8 @@
 /**
- * The combining and meta types: Variant, Type, Sensitive, Iterable, Callable, Alias.
+ * The combining and meta types: Variant, Type, Sensitive, Iterable, Iterator, Callable, Alias.
  * Part of the Puppet type system; import it from `../types.js`.
  */
-import { PSensitive, type Value } from '../values.js';
+import { PIterator, PSensitive, type Value } from '../values.js';
 import {
   ANY,
   AnyType,
@@ -113,6 +113,20 @@ export class IterableType extends ContainerType {
     const element = iterableTypeOf(o);
     if (element === undefined) return false;
     return this.type === undefined || this.type.isAssignable(element);
+  }
+}
+
+/** `Iterator[T]`: what `reverse_each` and `step` give without a block, its elements of type T. */
+export class IteratorType extends ContainerType {
+  readonly name = 'Iterator';
+  protected make(type: PType | undefined): PType {
+    return new IteratorType(type);
+  }
+  isInstance(v: Value): boolean {
+    return v instanceof PIterator && (this.type === undefined || this.type.isAssignable(v.elementType));
+  }
+  protected override assignableFrom(o: PType): boolean {
+    return o instanceof IteratorType && (this.type === undefined || this.type.isAssignable(o.type ?? ANY));
   }
 }
 

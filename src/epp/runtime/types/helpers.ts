@@ -2,7 +2,7 @@
  * Helpers the type classes and parameterize/infer share: bounds, sizes, variants, iterable element types.
  * Part of the Puppet type system; import it from `../types.js`.
  */
-import type { Value } from '../values.js';
+import { PIterator, type Value } from '../values.js';
 import {
   ANY,
   ArrayType,
@@ -11,7 +11,9 @@ import {
   INTEGER,
   IntegerType,
   IterableType,
+  IteratorType,
   inferReducedType,
+  inferType,
   isPuppetType,
   type Num,
   type PType,
@@ -64,6 +66,7 @@ export function iterableElementType(v: Value): PType | undefined {
   if (typeof v === 'string') return new StringType(new IntegerType(1, 1));
   if (typeof v === 'number' || typeof v === 'bigint') return v >= 0 ? INTEGER : undefined;
   if (Array.isArray(v)) return v.length === 0 ? UNIT : reduceTypes(v.map(inferReducedType))!;
+  if (v instanceof PIterator) return v.elementType;
   if (v instanceof Map) {
     return new TupleType([
       reduceTypes([...v.keys()].map(inferReducedType)) ?? UNIT,
@@ -73,6 +76,21 @@ export function iterableElementType(v: Value): PType | undefined {
   // A type value is iterable when it is a finite Integer range or an Enum (`Integer[1, 3].each`).
   if (isPuppetType(v)) return iterableTypeOf(new TypeType(v));
   return undefined;
+}
+
+/**
+ * The element type of Puppet's Iterator over an Iterable value: each element's type for an Array
+ * (`Variant[Integer[1, 1], Integer[2, 2]]`), `Tuple[K, V, 2, 2]` for a Hash's pairs, a character String for
+ * a String, Integer for an Integer or a range.
+ */
+export function iteratorElementType(v: Value): PType {
+  if (v instanceof PIterator) return v.elementType;
+  if (Array.isArray(v)) return v.length === 0 ? UNIT : variantOf(v.map(inferType));
+  if (v instanceof Map) {
+    const part = (values: Value[]) => (values.length === 0 ? UNIT : variantOf(values.map(inferType)));
+    return new TupleType([part([...v.keys()]), part([...v.values()])], exactSize(2));
+  }
+  return iterableElementType(v) ?? UNIT;
 }
 
 /** The element type of an iterable type, or undefined when values of the type are not iterable. */
@@ -89,7 +107,7 @@ export function iterableTypeOf(t: PType): PType | undefined {
       variantOf(t.elements.map((e) => e.value)),
     ]);
   }
-  if (t instanceof IterableType) return t.type ?? ANY;
+  if (t instanceof IterableType || t instanceof IteratorType) return t.type ?? ANY;
   if (t instanceof TypeType) {
     const inner = t.type;
     if (inner instanceof EnumType) return inner;

@@ -2,7 +2,7 @@
  * Inference (Puppet's TypeCalculator): the type of a value, reduced and generic forms, common types.
  * Part of the Puppet type system; import it from `../types.js`.
  */
-import { PDefault, PFloat, PRegexp, PSensitive, PTimestamp, type Value } from '../values.js';
+import { PDefault, PFloat, PIterator, PRegexp, PSensitive, PTimestamp, type Value } from '../values.js';
 import {
   ANY,
   ArrayType,
@@ -15,6 +15,7 @@ import {
   FloatType,
   HashType,
   IntegerType,
+  IteratorType,
   NUMERIC,
   numMax,
   numMin,
@@ -85,6 +86,7 @@ export function inferReducedType(v: Value): PType {
   if (v instanceof PDefault) return new DefaultType();
   if (v instanceof PSensitive) return new SensitiveType(inferReducedType(v.value));
   if (v instanceof PTimestamp) return new TimestampType(v.seconds, v.seconds);
+  if (v instanceof PIterator) return new IteratorType(v.elementType);
   return new TypeType(v);
 }
 

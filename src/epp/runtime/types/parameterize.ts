@@ -15,6 +15,7 @@ import {
   HashType,
   IntegerType,
   IterableType,
+  IteratorType,
   inferGenericType,
   isPuppetType,
   literal,
@@ -286,12 +287,18 @@ export function parameterizeType(type: PType, args: Value[]): PType {
     if (n !== 1) throw arityError('NotUndef-Type', 0, 1, n);
     return new NotUndefType(asOptionalInner(keys[0], 'NotUndef-Type'));
   }
-  if (type instanceof TypeType || type instanceof SensitiveType || type instanceof IterableType) {
+  if (
+    type instanceof TypeType ||
+    type instanceof SensitiveType ||
+    type instanceof IterableType ||
+    type instanceof IteratorType
+  ) {
     const base = `${type.name}-Type`;
     if (n !== 1) throw arityError(base, 1, 1, n);
     const k = keys[0];
     if (!isPuppetType(k)) throw mustBeTypes(base, k);
     if (type instanceof TypeType) return new TypeType(k);
+    if (type instanceof IteratorType) return new IteratorType(k);
     return type instanceof SensitiveType ? new SensitiveType(k) : new IterableType(k);
   }
   if (type instanceof SemVerType) {
