@@ -57,6 +57,24 @@ const MODULES = [
   'voxpupuli/puppet-mongodb',
   'voxpupuli/puppet-k8s',
   'voxpupuli/puppet-kafka',
+  // Added in session 18.
+  'voxpupuli/puppet-bacula',
+  'voxpupuli/puppet-jira',
+  'voxpupuli/puppet-rundeck',
+  'voxpupuli/puppet-fail2ban',
+  'voxpupuli/puppet-puppetboard',
+  'voxpupuli/puppet-autofs',
+  'voxpupuli/puppet-caddy',
+  'voxpupuli/puppet-jenkins',
+  'voxpupuli/puppet-opensearch',
+  'voxpupuli/puppet-snmp',
+  'voxpupuli/puppet-openssl',
+  'voxpupuli/puppet-proxysql',
+  'voxpupuli/puppet-splunk',
+  'voxpupuli/puppet-sssd',
+  'puppetlabs/puppetlabs-peadm',
+  'puppetlabs/puppetlabs-puppetdb',
+  'puppetlabs/puppetlabs-kubernetes',
 ];
 const STDLIB = 'puppetlabs/puppetlabs-stdlib';
 

@@ -67,6 +67,23 @@ describe('every problem of the values for the parameters, in one message, as Pup
     ],
   ];
 
+  it("gives two problems of one parameter's value a line each, indented as the others (as Puppet)", () => {
+    // Found in puppet-bacula's templates (session 18); Puppet's lines after its `lambda:`.
+    let error: unknown;
+    try {
+      renderEpp('<%- | Array[Integer] $x, Integer $y | -%>ok', { x: ['p', 'q'], y: 's' });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as EppError).message).toBe(
+      [
+        "parameter 'x' index 0 expects an Integer value, got String",
+        "  parameter 'x' index 1 expects an Integer value, got String",
+        "  parameter 'y' expects an Integer value, got String",
+      ].join('\n'),
+    );
+  });
+
   it.each(cases)('%s', (_name, values, message, column) => {
     let error: unknown;
     try {

@@ -619,7 +619,8 @@ describe('describeMismatch against assert_type() output of Puppet 7.23', () => {
       '[true]',
       'index 0 expects a value of type Integer or String, got Boolean',
     ],
-    ['Struct[{a => Integer}]', '{a => 1, b => 2, c => 3}', "unrecognized key 'b'\n unrecognized key 'c'"],
+    // Each line after the first is indented by two spaces (puppet epp render of this assert_type(), session 18).
+    ['Struct[{a => Integer}]', '{a => 1, b => 2, c => 3}', "unrecognized key 'b'\n  unrecognized key 'c'"],
     ['Pattern[/^a/, /^b/]', "'c'", "expects a match for Pattern[/^a/, /^b/], got 'c'"],
     ['Boolean', "'true'", 'expects a Boolean value, got String'],
   ])('assert_type(%s, %s): %s', (type, value, message) => {

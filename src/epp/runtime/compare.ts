@@ -182,17 +182,30 @@ export function compareValues(a: Value, b: Value): number {
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
   if (isNum(a) && isNum(b)) return compareNumeric(a, b);
   if (typeof a === 'string' && typeof b === 'string') return compareBytes(a, b);
-  if (Array.isArray(a) && Array.isArray(b)) {
-    const n = Math.min(a.length, b.length);
-    for (let i = 0; i < n; i++) {
-      const c = compareValues(a[i], b[i]);
-      if (c !== 0) return c;
-    }
-    return compareNumbers(a.length, b.length);
-  }
+  if (Array.isArray(a) && Array.isArray(b)) return compareArrays(a, b);
   if (a instanceof PTimestamp && b instanceof PTimestamp) return compareNumbers(a.seconds, b.seconds);
   if (a === b && (typeof a === 'boolean' || a === undefined)) return 0;
   throw comparisonFailed(a, b);
+}
+
+/**
+ * Ruby's `Array#<=>`: element by element, then by length. Two elements that cannot be ordered make the
+ * arrays unordered, so Ruby names the arrays ("comparison of Array with Array failed"), not the elements.
+ */
+function compareArrays(a: readonly Value[], b: readonly Value[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let c: number;
+    try {
+      c = compareValues(a[i], b[i]);
+    } catch (e) {
+      if (e instanceof EppEvalError && e.code === 'EPP_OPERATOR')
+        throw comparisonFailed(a as Value, b as Value);
+      throw e;
+    }
+    if (c !== 0) return c;
+  }
+  return compareNumbers(a.length, b.length);
 }
 
 /**

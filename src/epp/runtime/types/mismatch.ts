@@ -429,12 +429,13 @@ function describeTuple(expected: TupleType, original: PType, actual: PType, path
  * `parameter 'x' expects an Integer value, got String`,
  * `parameter 's' entry 'port' expects an Integer value, got String`,
  * `parameter 'mode' expects a match for Enum['off', 'on'], got 'maybe'`.
- * With an empty subject the message starts with `expects`. Several problems are joined with "\n ".
+ * With an empty subject the message starts with `expects`. Several problems go a line each.
  */
 export function describeMismatch(expected: PType, value: Value, subject: string): string {
   const path: PathElement[] = subject === '' ? [] : [{ kind: 'subject', key: subject }];
   const errors = describe(expected, inferType(value), path);
   if (errors.length === 0) return `${subject} expects ${aAn(expected.toString())} value`.trim();
   if (errors.length === 1) return errors[0]!.format().trim();
-  return errors.map((e) => e.format().trim()).join('\n ');
+  // Puppet indents each line after the first by two spaces (its lines start with one, joined by "\n ").
+  return errors.map((e) => e.format().trim()).join('\n  ');
 }
