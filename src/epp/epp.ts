@@ -17,6 +17,7 @@ import { puppetFunction } from './module-functions.js';
 import { ModulePath, type ModulePathEntry } from './module-path.js';
 import { parsePuppet, parseTemplate } from './parser/parser.js';
 import { lineColumn } from './position.js';
+import type { LogSource } from './runtime/contracts.js';
 import { fromJs, valuesFromJs } from './runtime/convert.js';
 import { withTimeLimit } from './runtime/deadline.js';
 import { plainValues } from './runtime/plain-values.js';
@@ -25,6 +26,8 @@ import { setTypeTextEvaluator } from './runtime/types/names.js';
 import { inferGenericType, PType } from './runtime/types.js';
 import { isHash, type PHash, PSensitive, type Value } from './runtime/values.js';
 import { readTemplateFile } from './template-files.js';
+
+export type { LogSource } from './runtime/contracts.js';
 
 export interface EppWarning {
   readonly code: string;
@@ -56,8 +59,8 @@ export interface RenderOptions {
   readonly topScope?: PHash | Readonly<Record<string, unknown>> | undefined;
   /** Receives warnings. */
   readonly onWarning?: ((warning: EppWarning) => void) | undefined;
-  /** Receives `notice()` and friends. */
-  readonly onLog?: ((level: string, message: string) => void) | undefined;
+  /** Receives `notice()` and friends, with the template and line of the call. */
+  readonly onLog?: ((level: string, message: string, where: LogSource) => void) | undefined;
   /** Stop with `EPP_TIME_LIMIT` when the evaluation runs longer (default: no limit, as Puppet). */
   readonly timeLimitMs?: number | undefined;
   /** Delimiters for templates rendered with `epp()` / `inline_epp()` from this one. */
@@ -393,8 +396,8 @@ class Host implements RuntimeHost {
     this.options.onWarning({ code, message, where });
   }
 
-  log(level: string, message: string): void {
-    this.options.onLog?.(level, message);
+  log(level: string, message: string, where: LogSource): void {
+    this.options.onLog?.(level, message, where);
   }
 
   /** The module functions this host has called, made from their source once per host. */

@@ -11,6 +11,7 @@ export {
   compileEpp,
   type EppWarning,
   evaluatePuppet,
+  type LogSource,
   parseEpp,
   type RenderOptions,
   renderEpp,

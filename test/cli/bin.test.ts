@@ -103,13 +103,20 @@ describe('pantograph epp render (built CLI)', () => {
   it('logs as puppet epp render does: a notice on standard output, warning and worse on standard error, info and debug nowhere', () => {
     writeFileSync(
       join(dir, 'log.epp'),
-      "<% warning('w') %><% err('e') %><% alert('a') %><% crit('c') %><% emerg('m') %><% info('i') %><% debug('d') %><% notice('n') %>ok",
+      "<% warning('w') %><% err('e') %><% alert('a') %><% crit('c') %><% emerg('m') %><% info('i') %><% debug('d') %>\n<% notice('n') %>ok",
     );
+    // Each names the template by its absolute path and the line of the call: `Scope(file, line)`.
+    const scope = (line: number) => `Scope(${join(dir, 'log.epp')}, ${line})`;
     expect(run(['epp', 'render', 'log.epp'], dir)).toEqual({
       code: 0,
-      stdout: 'Notice: n\nok\n',
-      stderr: 'Warning: w\nError: e\nAlert: a\nCritical: c\nEmergency: m\n',
+      stdout: `Notice: ${scope(2)}: n\n\nok\n`,
+      stderr: ['Warning', 'Error', 'Alert', 'Critical', 'Emergency']
+        .map((label, i) => `${label}: ${scope(1)}: ${'weacm'[i]}\n`)
+        .join(''),
     });
+    expect(run(['epp', 'render', '-e', "<% notice('x') %>y"], dir).stdout).toBe(
+      'Notice: Scope(inlined-epp-text, 1): x\ny\n',
+    );
   });
 
   it('reads JSON and YAML values files, keeping Floats', () => {

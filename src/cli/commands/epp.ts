@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { delimiter, dirname, resolve } from 'node:path';
 import { moduleContextOf } from '../../engine/module-context.js';
-import { compileEpp, type EppWarning, evaluatePuppet, parseEpp } from '../../epp/index.js';
+import { compileEpp, type EppWarning, evaluatePuppet, type LogSource, parseEpp } from '../../epp/index.js';
 import { parseJsonValues } from '../../epp/json-values.js';
 import { delimitersProblem } from '../../epp/lexer/delimiters.js';
 import { fromJs } from '../../epp/runtime/convert.js';
@@ -53,10 +53,12 @@ export async function eppRender(
   const topScope = flags.facts === undefined ? undefined : await loadFacts(io, flags.facts);
   const onWarning = (w: EppWarning) => io.err(`${w.where ? `${w.where}: ` : ''}warning: ${w.message}\n`);
   // As `puppet epp render` logs at its default level: a notice on standard output, warning and worse on
-  // standard error, info and debug nowhere.
-  const onLog = (level: string, message: string) => {
-    if (level === 'notice') io.out(`Notice: ${message}\n`);
-    else if (LOG_LABELS[level]) io.err(`${LOG_LABELS[level]}: ${message}\n`);
+  // standard error, info and debug nowhere; each names the template (its absolute path) and the line.
+  const onLog = (level: string, message: string, where: LogSource) => {
+    const file = where.file === '<inline>' ? 'inlined-epp-text' : resolve(io.cwd, where.file);
+    const line = `Scope(${file}, ${where.line}): ${message}\n`;
+    if (level === 'notice') io.out(`Notice: ${line}`);
+    else if (LOG_LABELS[level]) io.err(`${LOG_LABELS[level]}: ${line}`);
   };
   const sources: { file: string; source: string; baseDir: string; path?: string }[] = [];
   if (flags.inline !== undefined) sources.push({ file: '<inline>', source: flags.inline, baseDir: io.cwd });

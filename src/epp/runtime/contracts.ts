@@ -8,6 +8,12 @@ import type { PType } from './types.js';
 import type { PHash, Value } from './values.js';
 
 /** What a Runtime needs to know of the template it runs. */
+/** Where a logging function (`notice()`, ...) was called: Puppet prints it as `Scope(file, line)`. */
+export interface LogSource {
+  readonly file: string;
+  readonly line: number;
+}
+
 export interface RuntimeTemplate {
   readonly file: string;
   readonly source: string;
@@ -22,7 +28,8 @@ export interface RuntimeHost {
   /** Puppet code evaluated for its value (`evaluatePuppet`), where `return()` gives that value. */
   readonly evaluatesCode: boolean;
   warn(code: string, message: string, location: SourceLocation | undefined): void;
-  log(level: string, message: string): void;
+  /** `where`: the template and line of the logging call, as Puppet's `Scope(file, line)` names them. */
+  log(level: string, message: string, where: LogSource): void;
   /** Renders `epp(path, args)`; `scope` is the top scope (file templates see only global names). */
   renderFile(path: string, args: Value | undefined, depth: number): Value;
   /** Renders `inline_epp(source, args)` seeing the caller's scope. */

@@ -26,6 +26,7 @@ import {
   NextSignal,
   ReturnSignal,
 } from '../functions/registry.js';
+import { lineColumn } from '../position.js';
 import { compareForOperator, compareIgnoreCase, hashLookup, puppetEquals, typesEqual } from './compare.js';
 import { UNSET } from './contracts.js';
 import { renderValue } from './format.js';
@@ -64,6 +65,9 @@ function isCollection(v: Value): v is Value[] | PHash {
 export const MAX_DEPTH = 64;
 
 export class Runtime extends RuntimeBase implements CallContext {
+  /** The position of the function call being made (its logging names the line, see `log`). */
+  private callAt = 0;
+
   // ---------------------------------------------------------------- operators
 
   arithmetic(op: string, a: Value, b: Value, p: number): Value {
@@ -432,6 +436,8 @@ export class Runtime extends RuntimeBase implements CallContext {
   ): Value {
     const def =
       (site ? this.functions.resolve(site, name) : this.functions.get(name)) ?? this.moduleFunction(name, p);
+    // Where the function was called, for what it logs (`log`).
+    this.callAt = p;
     if (!def) {
       const error = new EppEvalError('EPP_UNKNOWN_FUNCTION', unknownFunctionMessage(name), this.location(p));
       const suggestion = didYouMean(name, this.host.functions.names());
@@ -475,7 +481,8 @@ export class Runtime extends RuntimeBase implements CallContext {
   }
 
   log(level: string, message: string): void {
-    this.host.log(level, message);
+    const { file, source, span } = this.location(this.callAt);
+    this.host.log(level, message, { file, line: lineColumn(source, span.start).line });
   }
 
   lookupVariable(name: string): { found: boolean; value: Value } {
