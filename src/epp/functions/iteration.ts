@@ -1,6 +1,6 @@
 /**
  * The iteration functions: each, map, filter, reduce, reverse_each, step, any, all, index, slice,
- * partition, with, then, lest, and the jumps break, next and return.
+ * partition, with, then, lest, and the jumps break, next and return (tree_each: tree-each.ts).
  *
  * Puppet picks a function's variant from the number of parameters the lambda declares: on a hash, two
  * parameters get the key and the value and one gets a `[key, value]` pair; on anything else two get the
@@ -13,7 +13,7 @@
  * Puppet iterates is sequences.ts; argument and lambda checks shared with other modules are arguments.ts.
  */
 import { EppEvalError } from '../errors.js';
-import { hashLookup, rubyEql } from '../runtime/compare.js';
+import { rubyEql } from '../runtime/compare.js';
 import {
   isInteger,
   isTruthy,
@@ -42,6 +42,7 @@ import {
   ReturnSignal,
 } from './registry.js';
 import { hashPairs, iteratorOver, sequenceOf, visit } from './sequences.js';
+import { treeEach } from './tree-each.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // The functions
@@ -411,74 +412,6 @@ const returnFn = defineFunction('return', 0, 1, (ctx, args) => {
   if (!ctx.returnAllowed) throw new EppEvalError('EPP_EVAL', 'return() from context where this is illegal');
   throw new ReturnSignal(args[0]);
 });
-
-/** Arrays and hashes: what `tree_each` descends into. */
-function isContainer(v: Value): v is Value[] | PHash {
-  return Array.isArray(v) || v instanceof Map;
-}
-
-function* treeDepthFirst(path: Value[], v: Value): Generator<[Value[], Value]> {
-  yield [path, v];
-  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) yield* treeDepthFirst([...path, i], v[i]);
-  else if (v instanceof Map) for (const [k, val] of v) yield* treeDepthFirst([...path, k], val);
-}
-
-function* treeBreadthFirst(root: Value): Generator<[Value[], Value]> {
-  let level: [Value[], Value][] = [[[], root]];
-  while (level.length > 0) {
-    const next: [Value[], Value][] = [];
-    for (const [path, v] of level) {
-      yield [path, v];
-      if (Array.isArray(v)) v.forEach((item, i) => void next.push([[...path, i], item]));
-      else if (v instanceof Map) for (const [k, val] of v) next.push([[...path, k], val]);
-    }
-    level = next;
-  }
-}
-
-function treeOption(options: PHash | undefined, key: string, fallback: boolean): boolean {
-  const v = options ? hashLookup(options, key).value : undefined;
-  return v === undefined ? fallback : v === true;
-}
-
-const treeEach = defineFunction(
-  'tree_each',
-  1,
-  2,
-  (_ctx, args, block) => {
-    const tree = first(args);
-    if (!isContainer(tree)) throw argumentMismatch('tree_each', 'tree', puppetType('Collection'), tree);
-    const options = args[1] instanceof Map ? args[1] : undefined;
-    const order = options ? hashLookup(options, 'order').value : undefined;
-    const includeContainers = treeOption(options, 'include_containers', true);
-    const includeValues = treeOption(options, 'include_values', true);
-    const includeRoot = includeContainers && treeOption(options, 'include_root', true);
-    if (!includeContainers && !includeValues) {
-      throw new EppEvalError(
-        'EPP_ARGUMENTS',
-        "Options 'include_containers' and 'include_values' cannot both be false",
-      );
-    }
-    const walk = order === 'breadth_first' ? treeBreadthFirst(tree) : treeDepthFirst([], tree);
-    const chosen: [Value[], Value][] = [];
-    for (const entry of walk) {
-      const [path, v] = entry;
-      if (path.length === 0 && !includeRoot) continue;
-      if (isContainer(v) ? !includeContainers : !includeValues) continue;
-      chosen.push(entry);
-    }
-    if (!block) return chosen;
-    const arity = blockArity('tree_each', block, 2, 1);
-    untilBreak(() => {
-      for (const [path, v] of chosen) {
-        if (arity === 2) block(path, v);
-        else block(v);
-      }
-    });
-    return tree;
-  },
-  'optional',
-);
 
 /** The core definitions compiled templates loop over directly while a render's registry still has them. */
 export const coreIteration = { each, map, filter, reduce } as const;

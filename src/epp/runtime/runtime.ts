@@ -5,9 +5,9 @@
  *
  * Its parts: the contracts with the compiler and the host (contracts.ts), the helpers the generated code
  * calls as functions (compiled-helpers.ts), the render's state, parameters, variables and constants
- * (runtime-base.ts, which this class extends); here, operators, matching and calls, with the direct paths
- * of the commonest calls (each/map/filter/reduce, whose loops are functions/loops.ts, and
- * length/size/empty/join).
+ * (runtime-base.ts), operators and matching (operator-runtime.ts, which extends it and which this class
+ * extends); here, calls, with the direct paths of the commonest calls (each/map/filter/reduce, whose loops
+ * are functions/loops.ts, and length/size/empty/join).
  */
 
 import { didYouMean } from '../../shared/did-you-mean.js';
@@ -27,13 +27,11 @@ import {
   ReturnSignal,
 } from '../functions/registry.js';
 import { lineColumn } from '../position.js';
-import { compareForOperator, compareIgnoreCase, hashLookup, puppetEquals, typesEqual } from './compare.js';
 import { UNSET } from './contracts.js';
-import { renderValue } from './format.js';
-import { arithmetic, matchNotRegexp, matchNotString, negate, splat, typeLabel } from './operators.js';
-import { RuntimeBase } from './runtime-base.js';
+import { OperatorRuntime } from './operator-runtime.js';
+import { typeLabel } from './operators.js';
 import { PType } from './types.js';
-import { DEFAULT, isHash, isNumeric, type PHash, PRegexp, PTimestamp, type Value } from './values.js';
+import type { PHash, Value } from './values.js';
 
 export { compiledHelpers, interpolateText, renderText, truthy } from './compiled-helpers.js';
 export type {
@@ -64,169 +62,9 @@ function isCollection(v: Value): v is Value[] | PHash {
 /** Deepest nesting of epp()/inline_epp() calls: a template that calls itself ends with an error. */
 export const MAX_DEPTH = 64;
 
-export class Runtime extends RuntimeBase implements CallContext {
+export class Runtime extends OperatorRuntime implements CallContext {
   /** The position of the function call being made (its logging names the line, see `log`). */
   private callAt = 0;
-
-  // ---------------------------------------------------------------- operators
-
-  arithmetic(op: string, a: Value, b: Value, p: number): Value {
-    let result: Value;
-    try {
-      result = arithmetic(op, a, b);
-    } catch (e) {
-      throw this.locate(e, p);
-    }
-    // A string taken as a number (`'1' + 1`) is worth Puppet's warning; `[1] + '1'` took it as an element.
-    if (
-      (typeof a === 'string' || typeof b === 'string') &&
-      (isNumeric(result) || result instanceof PTimestamp)
-    ) {
-      this.warnIfNumericString(a, p);
-      this.warnIfNumericString(b, p);
-    }
-    return result;
-  }
-
-  negate(v: Value, p: number): Value {
-    try {
-      return negate(v);
-    } catch (e) {
-      throw this.locate(e, p);
-    }
-  }
-
-  /** `a + b`; two Integers (numbers) add natively unless the sum leaves the safe range. */
-  add(a: Value, b: Value, p: number): Value {
-    if (typeof a === 'number' && typeof b === 'number') {
-      const r = a + b;
-      if (Number.isSafeInteger(r)) return r;
-    }
-    return this.arithmetic('+', a, b, p);
-  }
-
-  sub(a: Value, b: Value, p: number): Value {
-    if (typeof a === 'number' && typeof b === 'number') {
-      const r = a - b;
-      if (Number.isSafeInteger(r)) return r;
-    }
-    return this.arithmetic('-', a, b, p);
-  }
-
-  mul(a: Value, b: Value, p: number): Value {
-    if (typeof a === 'number' && typeof b === 'number') {
-      const r = a * b;
-      // `-0` is no Integer (0 * -1); a product beyond the safe range fails isSafeInteger.
-      if (Number.isSafeInteger(r)) return r === 0 ? 0 : r;
-    }
-    return this.arithmetic('*', a, b, p);
-  }
-
-  /** `a == b` (a type on the left asks the type calculator: see `typesEqual`). */
-  equals(a: Value, b: Value): boolean {
-    return a instanceof PType ? typesEqual(a, b) : puppetEquals(a, b);
-  }
-
-  /** `a == 'literal'`: strings compare ignoring ASCII case (which keeps lengths), other values never match. */
-  eqs(a: Value, b: string): boolean {
-    return a === b || (typeof a === 'string' && a.length === b.length && compareIgnoreCase(a, b) === 0);
-  }
-
-  // `<`, `<=`, `>`, `>=`: two Integers (numbers) compare natively.
-  lt(a: Value, b: Value, p: number): boolean {
-    return typeof a === 'number' && typeof b === 'number' ? a < b : this.compare(a, b, '<', p) < 0;
-  }
-
-  le(a: Value, b: Value, p: number): boolean {
-    return typeof a === 'number' && typeof b === 'number' ? a <= b : this.compare(a, b, '<=', p) <= 0;
-  }
-
-  gt(a: Value, b: Value, p: number): boolean {
-    return typeof a === 'number' && typeof b === 'number' ? a > b : this.compare(a, b, '>', p) > 0;
-  }
-
-  ge(a: Value, b: Value, p: number): boolean {
-    return typeof a === 'number' && typeof b === 'number' ? a >= b : this.compare(a, b, '>=', p) >= 0;
-  }
-
-  compare(a: Value, b: Value, op: string, p: number): number {
-    try {
-      return compareForOperator(a, b, op);
-    } catch (e) {
-      throw this.locate(e, p);
-    }
-  }
-
-  /** `a =~ b`: b a Regexp, a regexp string, or a Type. A successful regexp match sets `$0..$n`. */
-  match(a: Value, b: Value, p: number): boolean {
-    if (b instanceof PType) return b.isInstance(a);
-    let re: PRegexp;
-    if (b instanceof PRegexp) re = b;
-    else if (typeof b === 'string') re = this.regexp(b, p);
-    else throw this.locate(matchNotRegexp(b), p);
-    if (typeof a !== 'string') throw this.locate(matchNotString(a), p);
-    return this.regexMatch(re, a);
-  }
-
-  private regexMatch(re: PRegexp, s: string): boolean {
-    re.regex.lastIndex = 0;
-    const found = re.regex.exec(s);
-    if (!found) return false;
-    this.m = [...found];
-    return true;
-  }
-
-  /** `a in b`: substring (case-insensitive), array element, hash key; a regexp or type left matches. */
-  isIn(a: Value, b: Value): boolean {
-    if (typeof b === 'string') {
-      if (a instanceof PRegexp) return this.regexMatch(a, b);
-      if (typeof a !== 'string') return false;
-      return b.toLowerCase().includes(a.toLowerCase());
-    }
-    const candidates = Array.isArray(b) ? b : isHash(b) ? [...b.keys()] : undefined;
-    // Nothing is in any other value (an Integer, a Boolean, a type, undef): Puppet answers false.
-    if (!candidates) return false;
-    if (a instanceof PRegexp) return candidates.some((c) => typeof c === 'string' && this.regexMatch(a, c));
-    if (a instanceof PType) return candidates.some((c) => a.isInstance(c));
-    return candidates.some((c) => puppetEquals(a, c));
-  }
-
-  /** Whether a `case` / selector option matches the tested value. */
-  matchesOption(value: Value, option: Value, p: number): boolean {
-    if (option === DEFAULT) return true;
-    if (option instanceof PRegexp) return typeof value === 'string' && this.regexMatch(option, value);
-    if (option instanceof PType) return option.isInstance(value);
-    if (Array.isArray(option)) {
-      return (
-        Array.isArray(value) &&
-        option.length === value.length &&
-        option.every((o, i) => this.matchesOption(value[i], o, p))
-      );
-    }
-    // A hash option matches a hash holding each of its keys (exactly, as Ruby's Hash#[] finds them) with a
-    // value matching the option's; a key the value lacks is matched as undef (`Optional[...]` matches it).
-    if (isHash(option)) {
-      if (!isHash(value)) return false;
-      for (const [key, pattern] of option) {
-        if (!this.matchesOption(hashLookup(value, key).value, pattern, p)) return false;
-      }
-      return true;
-    }
-    return puppetEquals(value, option);
-  }
-
-  /** A splatted option `*[a, b]`: matches when any element does. */
-  matchesAny(value: Value, options: Value, p: number): boolean {
-    return splat(options).some((o) => this.matchesOption(value, o, p));
-  }
-
-  noSelectorMatch(value: Value, p: number): never {
-    return this.fail(
-      'EPP_NO_MATCH',
-      `No matching entry for selector parameter with value '${renderValue(value)}'`,
-      p,
-    );
-  }
 
   // ---------------------------------------------------------------- calls
 

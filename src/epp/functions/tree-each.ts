@@ -1,0 +1,78 @@
+/**
+ * `tree_each`: every container and value of a nested Array or Hash with its path, depth first or breadth
+ * first, as Puppet walks it. Without a block it gives the chosen `[path, value]` pairs as an Array (Puppet
+ * gives a Ruby object that prints with its address, which no template can use as text).
+ */
+import { EppEvalError } from '../errors.js';
+import { hashLookup } from '../runtime/compare.js';
+import type { PHash, Value } from '../runtime/values.js';
+import { argumentMismatch, blockArity, puppetType, untilBreak } from './arguments.js';
+import { defineFunction } from './registry.js';
+
+/** Arrays and hashes: what `tree_each` descends into. */
+function isContainer(v: Value): v is Value[] | PHash {
+  return Array.isArray(v) || v instanceof Map;
+}
+
+function* treeDepthFirst(path: Value[], v: Value): Generator<[Value[], Value]> {
+  yield [path, v];
+  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) yield* treeDepthFirst([...path, i], v[i]);
+  else if (v instanceof Map) for (const [k, val] of v) yield* treeDepthFirst([...path, k], val);
+}
+
+function* treeBreadthFirst(root: Value): Generator<[Value[], Value]> {
+  let level: [Value[], Value][] = [[[], root]];
+  while (level.length > 0) {
+    const next: [Value[], Value][] = [];
+    for (const [path, v] of level) {
+      yield [path, v];
+      if (Array.isArray(v)) v.forEach((item, i) => void next.push([[...path, i], item]));
+      else if (v instanceof Map) for (const [k, val] of v) next.push([[...path, k], val]);
+    }
+    level = next;
+  }
+}
+
+function treeOption(options: PHash | undefined, key: string, fallback: boolean): boolean {
+  const v = options ? hashLookup(options, key).value : undefined;
+  return v === undefined ? fallback : v === true;
+}
+
+export const treeEach = defineFunction(
+  'tree_each',
+  1,
+  2,
+  (_ctx, args, block) => {
+    const tree = args[0];
+    if (!isContainer(tree)) throw argumentMismatch('tree_each', 'tree', puppetType('Collection'), tree);
+    const options = args[1] instanceof Map ? args[1] : undefined;
+    const order = options ? hashLookup(options, 'order').value : undefined;
+    const includeContainers = treeOption(options, 'include_containers', true);
+    const includeValues = treeOption(options, 'include_values', true);
+    const includeRoot = includeContainers && treeOption(options, 'include_root', true);
+    if (!includeContainers && !includeValues) {
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        "Options 'include_containers' and 'include_values' cannot both be false",
+      );
+    }
+    const walk = order === 'breadth_first' ? treeBreadthFirst(tree) : treeDepthFirst([], tree);
+    const chosen: [Value[], Value][] = [];
+    for (const entry of walk) {
+      const [path, v] = entry;
+      if (path.length === 0 && !includeRoot) continue;
+      if (isContainer(v) ? !includeContainers : !includeValues) continue;
+      chosen.push(entry);
+    }
+    if (!block) return chosen;
+    const arity = blockArity('tree_each', block, 2, 1);
+    untilBreak(() => {
+      for (const [path, v] of chosen) {
+        if (arity === 2) block(path, v);
+        else block(v);
+      }
+    });
+    return tree;
+  },
+  'optional',
+);
