@@ -48,11 +48,6 @@ export abstract class StringLexer extends Scanner {
     return out + src.slice(run, p);
   }
 
-  /**
-   * Reads a double-quoted string body (after the opening quote) up to `terminator`, returning text parts
-   * and token lists for interpolations. For heredocs, `terminator` is '' and the whole remaining source
-   * of the sub-lexer is read.
-   */
   /** Puppet's warning for the escape at `pos` (a backslash): its text stays as written. */
   private unrecognizedEscape(pos: number): void {
     const escaped = String.fromCodePoint(this.src.codePointAt(pos + 1)!);
@@ -67,6 +62,11 @@ export abstract class StringLexer extends Scanner {
     });
   }
 
+  /**
+   * Reads a double-quoted string body (after the opening quote) up to `terminator`, returning text parts
+   * and token lists for interpolations. For heredocs, `terminator` is '' and the whole remaining source
+   * of the sub-lexer is read.
+   */
   protected readDoubleQuoted(terminator: string, start: number, escapes = DQ_ESCAPES): (string | Token[])[] {
     const { src } = this;
     const length = src.length;

@@ -12,7 +12,7 @@ import type { Node } from '../ast.js';
 import { EppSyntaxError } from '../errors.js';
 import { checkNumericName, isDigits } from '../lexer/chars.js';
 import { makeToken, type Token } from '../lexer/tokens.js';
-import { toJsRegExp } from '../runtime/regexp/translate.js';
+import { RegexpSyntaxError, toJsRegExp } from '../runtime/regexp/translate.js';
 import { ExpressionParser } from './expressions.js';
 
 export abstract class PrimaryExpressionParser extends ExpressionParser {
@@ -187,9 +187,8 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
     try {
       toJsRegExp(source);
     } catch (e) {
-      const message = (e as Error).message;
-      const error = this.error(`Invalid regular expression /${source}/: ${message}`, start, end);
-      if (message.endsWith('not supported')) error.hint = UNSUPPORTED_REGEXP_HINT;
+      const error = this.error(`Invalid regular expression /${source}/: ${(e as Error).message}`, start, end);
+      if (e instanceof RegexpSyntaxError && e.unsupported) error.hint = UNSUPPORTED_REGEXP_HINT;
       throw error;
     }
   }

@@ -86,7 +86,7 @@ export function propertyClass(name: string, negated: boolean, offset: number): s
   const body = propertyBody(name, key);
   if (body === undefined) {
     if (key.startsWith('in'))
-      throw new RegexpSyntaxError(`Unicode blocks are not supported: \\p{${name}}`, offset);
+      throw new RegexpSyntaxError(`Unicode blocks (\\p{${name}}) are not supported`, offset, true);
     throw new RegexpSyntaxError(`invalid character property name {${name}}`, offset);
   }
   return `[${negated ? '^' : ''}${body}]`;

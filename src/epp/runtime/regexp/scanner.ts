@@ -3,11 +3,13 @@
  * character, which mean the same inside a class and outside one.
  */
 
-/** A regexp Pantograph cannot read, or one Onigmo would refuse; `offset` is in the regexp's source. */
+/** A regexp Onigmo would refuse, or one Pantograph cannot run; `offset` is in the regexp's source. */
 export class RegexpSyntaxError extends Error {
   constructor(
     message: string,
     readonly offset: number,
+    /** Valid for Onigmo, but JavaScript has no way to say it (an atomic group, `a*+`). */
+    readonly unsupported = false,
   ) {
     super(message);
     this.name = 'RegexpSyntaxError';
@@ -43,6 +45,11 @@ export class PatternScanner {
 
   error(message: string, offset = this.i): RegexpSyntaxError {
     return new RegexpSyntaxError(message, offset);
+  }
+
+  /** What Onigmo has and JavaScript cannot say (`message`: "... is not supported"). */
+  unsupported(message: string, offset: number): RegexpSyntaxError {
+    return new RegexpSyntaxError(message, offset, true);
   }
 
   /**

@@ -44,8 +44,8 @@ const UNSUPPORTED_ESCAPES: Readonly<Record<string, string>> = {
   X: 'extended grapheme clusters (\\X)',
   g: 'subexpression calls (\\g<...>)',
   M: 'meta characters (\\M-x)',
-  O: 'the \\O escape',
-  N: 'the \\N escape',
+  O: '\\O escapes',
+  N: '\\N escapes',
   y: 'text segment boundaries (\\y)',
   Y: 'text segment boundaries (\\Y)',
 };
@@ -109,7 +109,8 @@ class Translator {
     if (this.groups.length > 0) throw s.error('end pattern with unmatched parenthesis');
     let source = this.out;
     if (this.keepAt >= 0) {
-      if (this.topAlternation) throw s.error('\\K in a pattern with | at its top level is not supported', 0);
+      if (this.topAlternation)
+        throw s.unsupported('\\K is not supported in a pattern with a | at its top level', 0);
       source = `(?<=${source.slice(0, this.keepAt)})${source.slice(this.keepAt)}`;
     }
     return { source, flags: this.jsIgnoreCase ? 'iv' : 'v' };
@@ -209,7 +210,7 @@ class Translator {
       return;
     }
     if (this.last === 'greedy' && q === '+' && !this.out.endsWith('}'))
-      throw s.error('possessive quantifiers (*+, ++, ?+) are not supported', start);
+      throw s.unsupported('possessive quantifiers (*+, ++, ?+) are not supported', start);
     if (this.atomStart < 0) throw s.error('target of repeat operator is not specified', start);
     if (this.last !== 'atom') {
       // Onigmo repeats a repeat (`a{2}+` is `(?:a{2})+`); JavaScript needs the group.
@@ -248,7 +249,7 @@ class Translator {
     }
     if (letter === 'K') {
       s.i++;
-      if (this.groups.length > 0) throw s.error('\\K inside a group is not supported', start);
+      if (this.groups.length > 0) throw s.unsupported('\\K is not supported inside a group', start);
       this.keepAt = this.out.length;
       this.assertion('');
       return;
@@ -262,11 +263,10 @@ class Translator {
       return;
     }
     const unsupported = UNSUPPORTED_ESCAPES[letter];
-    if (unsupported !== undefined) throw s.error(`${unsupported} are not supported`, start);
+    if (unsupported !== undefined) throw s.unsupported(`${unsupported} are not supported`, start);
     // Onigmo takes an escaped letter it does not know as the letter.
     s.i++;
     this.atom(literal(letter.codePointAt(0)!));
-    return;
   }
 
   private backreference(start: number): string {
@@ -276,6 +276,7 @@ class Translator {
     if (this.named) throw s.error('numbered backref/call is not allowed. (use name)', start);
     if (Number(digits) > this.captures || Number(digits) === 0)
       throw s.error('invalid backref number/name', start);
+    // The empty group keeps a digit after the reference from being read as part of its number.
     return `\\${digits}(?:)`;
   }
 
@@ -325,7 +326,9 @@ class Translator {
           : rest.startsWith('(?(')
             ? 'conditional groups (?(...)...)'
             : undefined;
-      throw s.error(what ? `${what} are not supported` : 'undefined group option', start);
+      throw what
+        ? s.unsupported(`${what} are not supported`, start)
+        : s.error('undefined group option', start);
     }
     s.i += plain[0].length;
     this.groups.push({ outer, start: this.out.length });
@@ -339,7 +342,6 @@ class Translator {
       return;
     }
     this.assertion(this.named ? '(?:' : '(');
-    return;
   }
 
   private closeGroup(): void {
