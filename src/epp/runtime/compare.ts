@@ -75,6 +75,10 @@ function compareNumbers(a: bigint | number, b: bigint | number): number {
 }
 
 /** Compares an Integer/Float mix by value. */
+function isNaNFloat(v: PInteger | PFloat): boolean {
+  return v instanceof PFloat && Number.isNaN(v.value);
+}
+
 function compareNumeric(a: PInteger | PFloat, b: PInteger | PFloat): number {
   return compareNumbers(plain(a), plain(b));
 }
@@ -130,7 +134,8 @@ export function puppetEquals(a: Value, b: Value): boolean {
   // Integers are canonical: two equal Integers are `===` (a number and a bigint never are equal).
   if (typeof a === 'number' && typeof b === 'number') return a === b;
   if (typeof a === 'string') return typeof b === 'string' && compareIgnoreCase(a, b) === 0;
-  if (isNum(a)) return isNum(b) && compareNumeric(a, b) === 0;
+  // NaN (`0.0 / 0.0`) equals nothing, itself included, as Ruby's Float.
+  if (isNum(a)) return isNum(b) && !isNaNFloat(a) && !isNaNFloat(b) && compareNumeric(a, b) === 0;
   if (a === undefined || b === undefined) return a === b;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;

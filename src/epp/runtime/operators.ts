@@ -160,8 +160,9 @@ function timestampArithmetic(op: string, t: PTimestamp, b: Value): PTimestamp {
   return new PTimestamp(op === '+' ? t.seconds + seconds : t.seconds - seconds);
 }
 
+/** An Integer divided by 0 (`/` or `%`), in Puppet's words. */
 function divisionByZero(): EppEvalError {
-  return new EppEvalError('EPP_DIVISION_BY_ZERO', 'divided by 0');
+  return new EppEvalError('EPP_DIVISION_BY_ZERO', 'Division by 0');
 }
 
 /**
@@ -239,7 +240,7 @@ function floats(op: string, x: number, y: number): PFloat {
     case '*':
       return finiteFloat(op, x * y);
     case '/':
-      if (y === 0) throw divisionByZero();
+      // As Ruby divides Floats: by 0 the result is Infinity, which Puppet refuses, or NaN (`0.0 / 0.0`).
       return finiteFloat(op, x / y);
     default:
       throw new EppEvalError('EPP_OPERATOR', `Operator '${op}' is not applicable to a Float.`);
