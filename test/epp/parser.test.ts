@@ -213,7 +213,7 @@ describe('syntax errors carry code and position', () => {
     ['<% if $x { %>', 'EPP_SYNTAX', 1, 14],
     ['<%= @(END)\nno end\n%>', 'EPP_SYNTAX', 1, 5],
     ["a\n  <% 'x' %>b", 'EPP_NO_EFFECT', 2, 6],
-    ['<% $x = 1 %><% $x %>', 'EPP_NO_EFFECT', 1, 16],
+    ['<% $x = 1 %><% $x %>\n', 'EPP_NO_EFFECT', 1, 16],
     ['<%= [1].map |$v| {\n  $v\n  1\n} %>', 'EPP_NO_EFFECT', 2, 3],
     // Puppet's positions (puppet epp render, session 17): an assignment as a test, a reserved word.
     ['<% if $x = 1 { %>y<% } %>', 'EPP_SYNTAX', 1, 10],
@@ -231,8 +231,10 @@ describe('syntax errors carry code and position', () => {
     expect(syntaxError('<% if true { } %>a').message).toBe(
       "This 'if' statement has no effect. A value was produced and then forgotten (one or more preceding expressions may have the wrong form)",
     );
-    expect(syntaxError('<% $a = 1; $a == 1 %>').message).toMatch(/^This '==' expression has no effect/);
-    expect(syntaxError('<% unless $x { } %>').message).toMatch(/^This 'unless' Statement has no effect/);
+    expect(syntaxError('<% $a = 1; $a == 1 %>\n').message).toMatch(/^This '==' expression has no effect/);
+    expect(syntaxError('<% unless $x { } %>\n').message).toMatch(/^This 'unless' Statement has no effect/);
+    // Text after the last tag, even a line break a `-%>` trims, makes its last statement one that must act.
+    expect(syntaxError('a<% 1 -%>\n').message).toMatch(/^This Literal Integer has no effect/);
     // `-1` is a Unary Minus to Puppet, though the parser folds it into a literal (session 17).
     expect(syntaxError('<% -1 %>x').message).toMatch(/^This Unary Minus has no effect/);
     expect(syntaxError('<% - 1.5 %>x').message).toMatch(/^This Unary Minus has no effect/);
@@ -242,6 +244,11 @@ describe('syntax errors carry code and position', () => {
       "<% $m = 'a' =~ /a/ %><% 'a' =~ /b/ %>",
       '<% [1].each |$v| { } %><% Integer(1) %><% ($z = 1) %>',
       '<% if true { $q = 2; 5 } %>',
+      // With nothing after the last tag, its last statement is the template's value, as a block's is
+      // (puppet epp render, session 18); so too when only a comment Puppet drops follows.
+      '<% $x = 1 %><% $x %>',
+      'a<% $a = 1; $a == 1 %>',
+      'a<% 1 %><%# c %>',
     ]) {
       expect(() => parseEpp(source), source).not.toThrow();
     }

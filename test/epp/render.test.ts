@@ -483,3 +483,25 @@ describe("an escape a double-quoted string does not know: kept as written, with 
     expect(warnings.map((w) => w.where)).toEqual(['hook.pp:2:4']);
   });
 });
+
+describe("the end of a template as Puppet's scanner reads it", () => {
+  it('drops the text before a comment tag or a <%% that ends the template, as Puppet does, and warns', () => {
+    for (const source of ['abc\n<%= 1 %>def<%# c %>', '<%= 1 %>def<%%']) {
+      const warnings: EppWarning[] = [];
+      expect(renderEpp(source, {}, { file: 'e.epp', onWarning: (w) => warnings.push(w) })).toBe(
+        source.startsWith('abc') ? 'abc\n1' : '1',
+      );
+      expect(warnings.map((w) => [w.code, w.where])).toEqual([
+        ['EPP_TEXT_DROPPED', expect.stringMatching(/^e\.epp:/)],
+      ]);
+    }
+    // A line break after the comment keeps the text, and nothing is said.
+    const warnings: EppWarning[] = [];
+    expect(renderEpp('def<%# c %>\n', {}, { onWarning: (w) => warnings.push(w) })).toBe('def\n');
+    expect(warnings).toEqual([]);
+  });
+
+  it('ends a comment at the first %> not preceded by %, as Puppet does', () => {
+    expect(renderEpp('a<%# x %%> y %>b')).toBe('ab');
+  });
+});

@@ -37,6 +37,8 @@ class Lexer extends CodeLexer {
   private sawTag = false;
   private sawNewlineInText = false;
   private sawNonBlankText = false;
+  /** Whether the last code tag ends the input, or only text Puppet drops follows it. */
+  private endsInCode = false;
 
   constructor(src: string, options: LexOptions) {
     super(src, options);
@@ -67,13 +69,14 @@ class Lexer extends CodeLexer {
 
   run(): Token[] {
     this.lexText();
+    if (this.options.report) this.options.report.endsInCode = this.endsInCode;
     this.tokens.push(makeToken('EOF', '', this.src.length, this.src.length, true));
     return this.tokens;
   }
 
   protected heredocLexer(body: string): Lexer {
     // Its offsets are the body's: what it would warn of could not be placed (heredocs themselves never warn).
-    return new Lexer(body, { ...this.options, warnings: undefined });
+    return new Lexer(body, { ...this.options, report: undefined });
   }
 
   // ---------------------------------------------------------------- text mode
@@ -106,6 +109,7 @@ class Lexer extends CodeLexer {
         text += open;
         this.sawNonBlankText = true;
         this.pos = at + literalOpen.length;
+        if (this.pos === src.length) text = this.droppedAtEnd(text, textStart);
         continue;
       }
       const tagStart = at;
@@ -114,7 +118,7 @@ class Lexer extends CodeLexer {
       if (c === 35) {
         // Comment tag (`#`). `<%#-` trims left like `<%-`.
         if (src.charCodeAt(p + 1) === 45) text = trimTrailingBlanks(text);
-        const endAt = src.indexOf(close, p);
+        const endAt = commentEnd(src, close, p);
         if (endAt < 0)
           throw this.error(
             'Unbalanced epp tag, reached <eof> without closing tag.',
@@ -124,7 +128,8 @@ class Lexer extends CodeLexer {
           );
         const trimRight = src.charCodeAt(endAt - 1) === 45 && endAt - 1 > p;
         this.pos = endAt + close.length;
-        if (trimRight) this.skipRightTrim();
+        if (this.pos === src.length) text = this.droppedAtEnd(text, textStart);
+        else if (trimRight) this.skipRightTrim();
         continue;
       }
       let trimLeft = false;
@@ -145,7 +150,10 @@ class Lexer extends CodeLexer {
       this.sawTag = true;
       if (render) this.tokens.push(makeToken('RENDER', this.renderOpen, tagStart, p, true));
       this.pos = p;
-      if (this.lexCode(render, firstTag, tagStart)) this.skipRightTrim();
+      const trimsRight = this.lexCode(render, firstTag, tagStart);
+      // Nothing after the tag, not even what `-%>` trims: the template ends with code (see LexReport).
+      this.endsInCode = this.pos === src.length;
+      if (trimsRight) this.skipRightTrim();
       textStart = this.pos;
       // Every round consumes input; a round that did not (a delimiter bug) must fail, never loop forever.
       if (this.pos <= progressFrom) {
@@ -157,6 +165,27 @@ class Lexer extends CodeLexer {
       }
     }
     if (text.length > 0) this.tokens.push(makeToken('TEXT', text, textStart, this.pos, true));
+  }
+
+  /**
+   * Puppet's template scanner loses the text it has gathered since the last code tag when a comment tag
+   * or a literal `<%%` is the very end of the template (it leaves its loop without returning it):
+   * `abc<%# c %>` renders nothing. Pantograph renders what Puppet renders, and warns.
+   */
+  private droppedAtEnd(text: string, textStart: number): string {
+    // Puppet then has no text after the last code tag: the template ends with code (a template with no
+    // code tag at all has no statement for this to matter).
+    this.endsInCode = true;
+    if (text.length > 0) {
+      this.options.report?.warnings.push({
+        code: 'EPP_TEXT_DROPPED',
+        message:
+          'Puppet drops the text before a comment tag or a <%% that ends the template; end the template with a line break to keep it',
+        start: textStart,
+        end: this.src.length,
+      });
+    }
+    return '';
   }
 
   /** Tracks what text came before the first tag, to know whether a parameter list may still come. */
@@ -241,6 +270,18 @@ class Lexer extends CodeLexer {
       space = false;
     }
   }
+}
+
+/**
+ * Where a comment tag whose text starts at `from` (its `#`) ends: the first closing delimiter not preceded
+ * by the delimiter's own first character, as Puppet finds it (`%%>` in a comment does not end it); -1: none.
+ */
+function commentEnd(src: string, close: string, from: number): number {
+  const doubled = close.charAt(0);
+  for (let at = src.indexOf(close, from + 1); at >= 0; at = src.indexOf(close, at + 1)) {
+    if (src.charAt(at - 1) !== doubled) return at;
+  }
+  return -1;
 }
 
 /** `src.startsWith(s, pos)` for the short delimiters, without a builtin call. */

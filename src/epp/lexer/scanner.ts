@@ -15,8 +15,19 @@ import { makeToken, type Token, type TokenKind } from './tokens.js';
 export interface LexOptions {
   readonly file: string;
   readonly delimiters?: readonly [string, string] | undefined;
-  /** Receives the lexer's warnings, when given. */
-  readonly warnings?: SyntaxWarning[] | undefined;
+  /** Receives what the lexer found beyond the tokens, when given. */
+  readonly report?: LexReport | undefined;
+}
+
+/** What lexing a template found beside its tokens. */
+export interface LexReport {
+  /** Puppet's lexer warnings (an escape a string does not know, text Puppet drops). */
+  readonly warnings: SyntaxWarning[];
+  /**
+   * Whether the template ends with code: no text after its last tag, not even an empty one (Puppet's
+   * scanner makes an empty text of what a `-%>` trims), so that its last statement is the template's value.
+   */
+  endsInCode: boolean;
 }
 
 /** The codes of the syntax errors the lexer reports. */

@@ -51,7 +51,7 @@ export abstract class StringLexer extends Scanner {
   /** Puppet's warning for the escape at `pos` (a backslash): its text stays as written. */
   private unrecognizedEscape(pos: number): void {
     const escaped = String.fromCodePoint(this.src.codePointAt(pos + 1)!);
-    this.options.warnings?.push({
+    this.options.report?.warnings.push({
       code: 'EPP_UNRECOGNIZED_ESCAPE',
       message:
         escaped === 'u'

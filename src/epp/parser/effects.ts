@@ -2,7 +2,7 @@
  * Puppet's check that no statement is there for nothing: "This String has no effect. A value was
  * produced and then forgotten". In a block (a lambda's body, a branch of `if` or `case`, `{ ... }`) every
  * statement but the last, whose value is the block's, must do something; in a template's body every
- * statement must, the last one too (a template's value is its text). Puppet refuses such a template
+ * statement must, the last one too when text follows it (even text a `-%>` trims away). Puppet refuses such a template
  * before rendering any of it, so this is a syntax error here, reported at the first statement found (the
  * outer block before the blocks inside it, as Puppet's validator visits them).
  *
@@ -16,8 +16,17 @@ import type { Node, TemplateNode } from '../ast.js';
 import { EppSyntaxError } from '../errors.js';
 import { forEachChild, type WalkNode } from '../node-children.js';
 
-/** Throws Puppet's error at the first statement that does nothing where something must be done. */
-export function checkStatementEffects(template: TemplateNode, source: string, file: string): void {
+/**
+ * Throws Puppet's error at the first statement that does nothing where something must be done.
+ * `endsInCode`: no text follows the template's last tag (see LexReport), so its last statement is the
+ * template's value, exempt as a block's last is (`a<% 1 %>` at the end is fine, `a<% 1 %>b` is not).
+ */
+export function checkStatementEffects(
+  template: TemplateNode,
+  source: string,
+  file: string,
+  endsInCode = false,
+): void {
   const fail = (node: Node): never => {
     throw new EppSyntaxError(
       'EPP_NO_EFFECT',
@@ -25,7 +34,9 @@ export function checkStatementEffects(template: TemplateNode, source: string, fi
       { file, source, span: { start: node.start, end: Math.max(node.end, node.start + 1) } },
     );
   };
-  for (const statement of template.body) if (doesNothing(statement)) fail(statement);
+  const body = template.body;
+  const checked = endsInCode ? body.length - 1 : body.length;
+  for (let i = 0; i < checked; i++) if (doesNothing(body[i]!)) fail(body[i]!);
   // In a block, the last statement is the block's value: every other one must do something.
   const checkBlock = (statements: readonly Node[]): void => {
     for (let i = 0; i < statements.length - 1; i++) if (doesNothing(statements[i]!)) fail(statements[i]!);

@@ -20,8 +20,9 @@
  * declared `abstract` where it is called. Subclasses rather than free functions keep every rule a
  * `this.rule()` call, with no closures nor extra arguments on the token loop.
  */
-import type { ParameterNode, SyntaxWarning, TemplateNode } from '../ast.js';
+import type { ParameterNode, TemplateNode } from '../ast.js';
 import { lex } from '../lexer/lexer.js';
+import type { LexReport } from '../lexer/scanner.js';
 import { makeToken, type Token } from '../lexer/tokens.js';
 import { checkStatementEffects } from './effects.js';
 import { ParameterListParser } from './parameters.js';
@@ -34,11 +35,11 @@ export interface ParseOptions {
 
 export function parseTemplate(source: string, options: ParseOptions = {}): TemplateNode {
   const file = options.file ?? '<inline>';
-  const warnings: SyntaxWarning[] = [];
-  const tokens = lex(source, { file, delimiters: options.delimiters, warnings });
+  const report: LexReport = { warnings: [], endsInCode: false };
+  const tokens = lex(source, { file, delimiters: options.delimiters, report });
   const template = new Parser(tokens, source, file).template();
-  checkStatementEffects(template, source, file);
-  return warnings.length > 0 ? { ...template, warnings } : template;
+  checkStatementEffects(template, source, file, report.endsInCode);
+  return report.warnings.length > 0 ? { ...template, warnings: report.warnings } : template;
 }
 
 /** Parses Puppet code (no EPP tags), e.g. a `.pp` hook or a `--values` hash literal. */
@@ -49,14 +50,15 @@ export function parsePuppet(source: string, options: ParseOptions = {}): Templat
   const file = options.file ?? '<inline>';
   // The space keeps a leading `#`, `-` or `=` from reading as a comment, trim or render tag.
   const wrapped = `${open} ${source}\n${close}`;
-  const warnings: SyntaxWarning[] = [];
-  const tokens = lex(wrapped, { file, delimiters: [open, close], warnings }).map((t) =>
+  const report: LexReport = { warnings: [], endsInCode: true };
+  const tokens = lex(wrapped, { file, delimiters: [open, close], report }).map((t) =>
     shift(t, -open.length - 1, source.length),
   );
   const program = new Parser(tokens, source, file).template();
-  if (warnings.length === 0) return program;
+  if (report.warnings.length === 0) return program;
   const by = -open.length - 1;
-  return { ...program, warnings: warnings.map((w) => ({ ...w, start: w.start + by, end: w.end + by })) };
+  const warnings = report.warnings.map((w) => ({ ...w, start: w.start + by, end: w.end + by }));
+  return { ...program, warnings };
 }
 
 function shift(t: Token, by: number, limit: number): Token {
