@@ -11,6 +11,7 @@ import { EppEvalError } from '../errors.js';
 import { compareBytes } from '../runtime/compare.js';
 import {
   rubyCapitalize,
+  rubyDowncase,
   rubyLstrip,
   rubyRstrip,
   rubyStrip,
@@ -445,15 +446,3 @@ export const stringFunctions: FunctionDef[] = [
   // Puppet's `digest` uses the `digest_algorithm` setting, sha256 unless configured (a template has none).
   digest('digest', 'sha256'),
 ];
-
-/**
- * Ruby's `downcase`: JavaScript's, but for the one mapping JavaScript makes by context, Σ at the end of a
- * word (ς in JavaScript, σ in Ruby, which maps each character alone).
- */
-function rubyDowncase(s: string): string {
-  if (!s.includes('Σ')) return s.toLowerCase();
-  return s
-    .split('Σ')
-    .map((part) => part.toLowerCase())
-    .join('σ');
-}

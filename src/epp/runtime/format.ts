@@ -22,14 +22,14 @@
  * - `floats.ts`: `formatFloat` (Ruby's `Float#to_s`).
  * - `dtoa.ts`: `rubyDigits` (Ruby's dtoa modes 2 and 3).
  * - `timestamps.ts`: `strftime`, `timestampToString`, `parseTimezone`.
- * - `ruby-strings.ts`: `rubyStrip`, `rubyLstrip`, `rubyRstrip`, `rubyCapitalize`.
+ * - `ruby-strings.ts`: `rubyStrip`, `rubyLstrip`, `rubyRstrip`, `rubyCapitalize`, `rubyDowncase`.
  */
 export { rubyDigits } from './format/dtoa.js';
 export { formatFloat } from './format/floats.js';
 export { regexpWithDelimiters, rubyInspectString, rubyRegexpToS } from './format/inspect.js';
 export { puppetQuote } from './format/quote.js';
 export { interpolate, renderValue } from './format/render.js';
-export { rubyCapitalize, rubyLstrip, rubyRstrip, rubyStrip } from './format/ruby-strings.js';
+export { rubyCapitalize, rubyDowncase, rubyLstrip, rubyRstrip, rubyStrip } from './format/ruby-strings.js';
 export { sprintf } from './format/sprintf.js';
 export { stringify } from './format/stringify.js';
 export { parseTimezone, strftime, timestampToString } from './format/timestamps.js';

@@ -5,6 +5,7 @@
  * Runtime (runtime.ts) extends this class; its state is runtime-base.ts's.
  */
 import { compareForOperator, compareIgnoreCase, hashLookup, puppetEquals, typesEqual } from './compare.js';
+import { rubyDowncase } from './format/ruby-strings.js';
 import { renderValue } from './format.js';
 import { arithmetic, matchNotRegexp, matchNotString, negate, splat } from './operators.js';
 import { RuntimeBase } from './runtime-base.js';
@@ -123,7 +124,7 @@ export abstract class OperatorRuntime extends RuntimeBase {
     if (typeof b === 'string') {
       if (a instanceof PRegexp) return this.regexMatch(a, b);
       if (typeof a !== 'string') return false;
-      return b.toLowerCase().includes(a.toLowerCase());
+      return rubyDowncase(b).includes(rubyDowncase(a));
     }
     const candidates = Array.isArray(b) ? b : isHash(b) ? [...b.keys()] : undefined;
     // Nothing is in any other value (an Integer, a Boolean, a type, undef): Puppet answers false.

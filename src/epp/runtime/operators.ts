@@ -257,6 +257,12 @@ function finiteFloat(op: string, result: number): PFloat {
 
 function numeric(op: string, a: Numeric, b: Numeric): Numeric {
   if (typeof a === 'number' && typeof b === 'number') return integerNumbers(op, a, b);
+  if (op === '%' && !(a instanceof PFloat) && b instanceof PFloat) {
+    throw new EppEvalError(
+      'EPP_OPERATOR',
+      `Operator '%' is not applicable to an Integer when right side is a Float.`,
+    );
+  }
   if (a instanceof PFloat || b instanceof PFloat) return floats(op, numberOf(a), numberOf(b));
   return integerBigints(op, bigOf(a), bigOf(b));
 }

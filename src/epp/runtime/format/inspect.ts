@@ -53,7 +53,8 @@ export function rubyInspectString(s: string): string {
         break;
       }
       default: {
-        if (code < 0x20 || code === 0x7f) {
+        // C0 and C1 controls and DEL, but U+0085 (next line), which Ruby's inspect counts as printable.
+        if (code < 0x20 || (code >= 0x7f && code <= 0x9f && code !== 0x85)) {
           out += `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
           break;
         }

@@ -25,7 +25,19 @@ export function rubyCapitalize(s: string): string {
   const first = s.codePointAt(0);
   if (first === undefined) return s;
   const head = String.fromCodePoint(first);
-  return titleCase(head) + s.slice(head.length).toLowerCase();
+  return titleCase(head) + rubyDowncase(s.slice(head.length));
+}
+
+/**
+ * Ruby's `downcase`: JavaScript's, but for the one mapping JavaScript makes by context, Σ at the end of a
+ * word (ς in JavaScript, σ in Ruby, which maps each character alone).
+ */
+export function rubyDowncase(s: string): string {
+  if (!s.includes('Σ')) return s.toLowerCase();
+  return s
+    .split('Σ')
+    .map((part) => part.toLowerCase())
+    .join('σ');
 }
 
 const TITLE_CASE: Record<string, string> = {
@@ -74,6 +86,8 @@ function titleCase(ch: string): string {
   const titled = TITLE_CASE[ch];
   if (titled !== undefined) return titled;
   const cp = ch.codePointAt(0)!;
+  // Georgian Mkhedruli letters are their own title case (their upper case is Mtavruli).
+  if ((cp >= 0x10d0 && cp <= 0x10fa) || (cp >= 0x10fd && cp <= 0x10ff)) return ch;
   // ᾀ-ᾇ, ᾐ-ᾗ, ᾠ-ᾧ have a title case letter of their own, eight further on (ᾈ-ᾏ, ...); those are their own.
   if (cp >= 0x1f80 && cp <= 0x1faf) return (cp & 0x0f) < 8 ? String.fromCodePoint(cp + 8) : ch;
   return ch === 'ß' ? 'Ss' : ch.toUpperCase();

@@ -18,7 +18,7 @@ import { formatFloat } from './floats.js';
 import { regexpWithDelimiters } from './inspect.js';
 import { puppetQuote } from './quote.js';
 import { toRubyInteger } from './ruby-args.js';
-import { rubyCapitalize, rubyStrip } from './ruby-strings.js';
+import { rubyCapitalize, rubyDowncase, rubyStrip } from './ruby-strings.js';
 import { sprintf } from './sprintf.js';
 import {
   anyEntry,
@@ -130,7 +130,7 @@ function convertString(f: StringFormat, v: string): string {
     case 'u':
       return variant(v.toUpperCase(), 'u');
     case 'd':
-      return variant(v.toLowerCase(), 'd');
+      return variant(rubyDowncase(v), 'd');
     case 't':
       return variant(rubyStrip(v), 't');
     default:

@@ -137,7 +137,8 @@ function strftimeDirective(
   const hour12 = t.hour % 12 === 0 ? 12 : t.hour % 12;
   switch (conv) {
     case 'Y':
-      return num(t.year, 1);
+      // Ruby pads the year to four digits (`0001`), unless a flag or width says otherwise.
+      return num(t.year, 4);
     case 'C':
       return num(Math.floor(t.year / 100), 2);
     case 'y':
@@ -201,7 +202,7 @@ function strftimeDirective(
     case 'w':
       return num(t.wday, 1);
     case 'G':
-      return num(isoWeek(t).year, 1);
+      return num(isoWeek(t).year, 4);
     case 'g':
       return num(isoWeek(t).year % 100, 2);
     case 'V':
@@ -226,7 +227,7 @@ function strftimeDirective(
     case 'x':
       return text(`${pad2(t.month)}/${pad2(t.day)}/${pad2(t.year % 100)}`);
     case 'F':
-      return text(`${t.year}-${pad2(t.month)}-${pad2(t.day)}`);
+      return text(`${String(t.year).padStart(4, '0')}-${pad2(t.month)}-${pad2(t.day)}`);
     case 'T':
     case 'X':
       return text(hms(t));
