@@ -196,6 +196,45 @@ export abstract class StringLexer extends Scanner {
    * starts on the next line; the end line is `[|] [-] TAG` where `|` marks the margin to strip and `-`
    * removes the last line break.
    */
+  /**
+   * A heredoc's header between `@(` and `)`, as Puppet's lexer reads it: the tag (in double quotes when
+   * the text interpolates), an optional `:syntax` (`[a-z][a-zA-Z0-9_+]+`) and optional `/escapes`, each
+   * letter once; a `/` alone enables them all.
+   */
+  private heredocSpec(
+    spec: string,
+    start: number,
+    end: number,
+  ): { tag: string; interpolate: boolean; flags: string } {
+    const m = HEREDOC_SPEC.exec(spec);
+    if (!m) throw this.error('Invalid syntax in heredoc expected @(endtag[:syntax][/escapes])', start, end);
+    let tag = m[1]!.trim();
+    const quoted = /^"(.*)"$/.exec(tag);
+    if (quoted) tag = quoted[1]!.trim();
+    if (tag === '') throw this.error('Heredoc with an empty endtag', start, end);
+    let flags = m[2];
+    if (flags !== undefined) {
+      if (flags === '') flags = 'trnsuL$';
+      const letters = flags.split('');
+      if (new Set(letters).size !== letters.length) {
+        throw this.error(
+          `An escape char for @() may only appear once. Got '${letters.join(', ')}'`,
+          start,
+          end,
+        );
+      }
+      const wrong = letters.find((c) => !'trnsuL$'.includes(c));
+      if (wrong !== undefined) {
+        throw this.error(
+          `Invalid heredoc escape char. Only t, r, n, s, u, L, $ allowed. Got '${wrong}'`,
+          start,
+          end,
+        );
+      }
+    }
+    return { tag, interpolate: quoted !== null, flags: flags ?? '' };
+  }
+
   protected lexHeredoc(space: boolean): void {
     const { src } = this;
     const start = this.pos;
@@ -204,15 +243,16 @@ export abstract class StringLexer extends Scanner {
     if (closeParen < 0 || (lineEnd >= 0 && closeParen > lineEnd))
       throw this.error('Unclosed heredoc tag', start, start + 2);
     const spec = src.slice(start + 2, closeParen);
-    const m = /^\s*("?)([^":/\r\n]+)\1\s*(?::\s*[A-Za-z0-9_+.-]*)?\s*(?:\/\s*([trnsuL$]*))?\s*$/.exec(spec);
-    if (!m) throw this.error(`Invalid heredoc specification '@(${spec})'`, start, closeParen + 1);
-    const interpolate = m[1] === '"';
-    const tag = m[2]!.trim();
-    const flags = m[3] ?? '';
+    const { tag, interpolate, flags } = this.heredocSpec(spec, start, closeParen + 1);
     this.pos = closeParen + 1;
     // The body begins after the line break ending this line (or after a previous heredoc's body).
     const bodyStart = this.heredocResume >= 0 ? this.heredocResume : lineEnd < 0 ? src.length : lineEnd + 1;
-    const endRe = new RegExp(`^([ \\t]*)(\\|)?[ \\t]*(-)?[ \\t]*${escapeRegExp(tag)}[ \\t]*(\\r?\\n|$)`);
+    // Puppet's end line: any line that ends with the tag (its pattern is not anchored at the line's
+    // start: `say END` ends the heredoc too), blanks being Unicode's (`[[:blank:]]`).
+    const endRe = new RegExp(
+      `(${BLANK}*)(?:(\\|)${BLANK}*)?(?:(-)${BLANK}*)?${escapeRegExp(tag)}${BLANK}*\\r?(?:\\n|$)`,
+      'u',
+    );
     let lineStart = bodyStart;
     let found: RegExpExecArray | null = null;
     while (lineStart <= src.length) {
@@ -235,7 +275,7 @@ export abstract class StringLexer extends Scanner {
         .join('\n');
     }
     if (found[3]) body = body.replace(/\r?\n$/, '');
-    this.heredocResume = lineStart + found[0].length;
+    this.heredocResume = lineStart + found.index + found[0].length;
     const token = this.push('DQ', tag, start, this.pos, space);
     const escapes = heredocEscapes(flags, interpolate);
     if (!interpolate && flags === '') {
@@ -248,6 +288,13 @@ export abstract class StringLexer extends Scanner {
       .map((part) => (typeof part === 'string' ? part : part.map((t) => shiftToken(t, bodyStart))));
   }
 }
+
+/** Puppet's `[[:blank:]]`: a tab or any Unicode space separator. */
+const BLANK = '[\\t\\p{Zs}]';
+
+/** Puppet's heredoc header (PATTERN_HEREDOC), between `@(` and `)`: tag, `:syntax`, `/escapes`. */
+const HEREDOC_SPEC =
+  /^([^:/\r\n)]+)(?::[\t\p{Zs}]*[a-z][a-zA-Z0-9_+]+[\t\p{Zs}]*)?(?:\/((?:\w|[$])*)[\t\p{Zs}]*)?$/u;
 
 function shiftToken(t: Token, offset: number): Token {
   const parts = t.parts?.map((p) => (typeof p === 'string' ? p : p.map((x) => shiftToken(x, offset))));
