@@ -98,9 +98,20 @@ export function strftime(ts: PTimestamp, format: string, timezone?: string): str
       out += c;
       continue;
     }
-    const m = /^([-_0^#]*)(\d*)(:{0,2})([a-zA-Z%+])/.exec(format.slice(i + 1));
+    // Flags, a width, Ruby's E and O modifiers (which change nothing here) and colons (for `z` only).
+    const m = /^([-_0^#]*)(\d*)[EO]?(:{0,3})([a-zA-Z%+])/.exec(format.slice(i + 1));
     if (!m) {
+      // A directive the format ends inside of (`%`, `%-`, `%5` at its end) is Ruby's "invalid format".
+      if (/^[-_0^#]*\d*[EO]?:{0,3}$/.test(format.slice(i + 1))) {
+        throw new EppEvalError('EPP_ARGUMENTS', `invalid format: ${format}`);
+      }
       out += c;
+      continue;
+    }
+    if (m[3] !== '' && m[4] !== 'z') {
+      // Colons mean something to `z` alone: Ruby prints any other such directive as it is.
+      out += c + m[0];
+      i += m[0].length;
       continue;
     }
     i += m[0].length;
@@ -131,7 +142,10 @@ function strftimeDirective(
     let r = s;
     if (flags.includes('^')) r = r.toUpperCase();
     if (flags.includes('#')) r = r === r.toUpperCase() ? r.toLowerCase() : r.toUpperCase();
-    if (width !== undefined && r.length < width) r = r.padStart(width, flags.includes('0') ? '0' : ' ');
+    // `-` leaves text unpadded, whatever the width (`%-10A` is `Thursday`).
+    if (width !== undefined && r.length < width && !flags.includes('-')) {
+      r = r.padStart(width, flags.includes('0') ? '0' : ' ');
+    }
     return r;
   };
   const hour12 = t.hour % 12 === 0 ? 12 : t.hour % 12;
@@ -189,6 +203,8 @@ function strftimeDirective(
       const ss = String(Math.abs(offset) % 60).padStart(2, '0');
       if (colons === 1) return `${sign}${hh}:${mm}`;
       if (colons === 2) return `${sign}${hh}:${mm}:${ss}`;
+      // `%:::z`: as much as the offset needs (`+00`, `+05:30`).
+      if (colons === 3) return `${sign}${hh}${ss !== '00' ? `:${mm}:${ss}` : mm !== '00' ? `:${mm}` : ''}`;
       return `${sign}${hh}${mm}`;
     }
     case 'Z':
@@ -214,11 +230,11 @@ function strftimeDirective(
     case 's':
       return num(t.epoch, 1);
     case 'n':
-      return '\n';
+      return text('\n');
     case 't':
-      return '\t';
+      return text('\t');
     case '%':
-      return '%';
+      return text('%');
     case 'c':
       return text(
         `${DAYS[t.wday]!.slice(0, 3)} ${MONTHS[t.month - 1]!.slice(0, 3)} ${String(t.day).padStart(2, ' ')} ${hms(t)} ${t.year}`,
