@@ -44,7 +44,10 @@ export function toRubyFloat(v: RubyArg): number {
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string') {
     const t = v.trim();
-    if (/^[-+]?(\d+(_\d+)*)(\.\d+(_\d+)*)?([eE][-+]?\d+)?$/.test(t)) return Number(t.replace(/_/g, ''));
+    // Ruby's Float() takes a fraction without an integer part (`.5`), not one without digits after `.`.
+    if (/^[-+]?(?:\d+(?:_\d+)*(?:\.\d+(?:_\d+)*)?|\.\d+(?:_\d+)*)(?:[eE][-+]?\d+)?$/.test(t)) {
+      return Number(t.replace(/_/g, ''));
+    }
     const int = parseRubyInteger(t);
     if (int !== undefined && /^[-+]?0[xX]/.test(t)) return Number(int);
     throw formatError(`invalid value for Float(): ${rubyInspectString(v)}`);
