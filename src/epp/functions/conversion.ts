@@ -176,7 +176,8 @@ function toInteger(args: Value[]): PInteger {
     if (!Number.isFinite(from.value)) throw cannotConvert(from, 'Integer');
     n = integer(Math.trunc(from.value));
   } else if (typeof from === 'boolean') n = from ? 1 : 0;
-  else if (from instanceof PTimestamp) n = integer(Math.trunc(from.seconds));
+  // Ruby's Time#to_i: the whole seconds at or before the time (a time before 1970 rounds down).
+  else if (from instanceof PTimestamp) n = integer(Math.floor(from.seconds));
   else if (typeof from === 'string' && INTEGER_TEXT.test(from)) {
     const parsed = rubyInteger(from, radix) ?? retryWithoutBlanks(from, (s) => rubyInteger(s, radix));
     // Puppet's pattern let it through and Ruby's `Integer()` refused it ('08', '12' in radix 2).
