@@ -192,11 +192,6 @@ export abstract class StringLexer extends Scanner {
   }
 
   /**
-   * `@(TAG)`, `@("TAG")` (interpolating), with optional `:syntax` and `/flags` (escapes to enable). The body
-   * starts on the next line; the end line is `[|] [-] TAG` where `|` marks the margin to strip and `-`
-   * removes the last line break.
-   */
-  /**
    * A heredoc's header between `@(` and `)`, as Puppet's lexer reads it: the tag (in double quotes when
    * the text interpolates), an optional `:syntax` (`[a-z][a-zA-Z0-9_+]+`) and optional `/escapes`, each
    * letter once; a `/` alone enables them all.
@@ -235,6 +230,11 @@ export abstract class StringLexer extends Scanner {
     return { tag, interpolate: quoted !== null, flags: flags ?? '' };
   }
 
+  /**
+   * `@(TAG)`, `@("TAG")` (interpolating), with optional `:syntax` and `/flags` (escapes to enable). The body
+   * starts on the next line; the end line is the first that ends with `[|] [-] TAG`, where `|` marks the
+   * margin to strip and `-` removes the last line break.
+   */
   protected lexHeredoc(space: boolean): void {
     const { src } = this;
     const start = this.pos;
