@@ -189,6 +189,26 @@ describe('expressions', () => {
     expect(expr('@(END)\n  a\n  b\n  |- END\n')).toMatchObject({ type: 'Literal', value: 'a\nb' });
   });
 
+  it("refuses a heredoc header Puppet refuses, in Puppet's words, at the header", () => {
+    // Puppet 7 (puppet epp render, session 18) words each so; the position is the `@(`.
+    const cases: [string, string][] = [
+      ['@(END/tt)', "An escape char for @() may only appear once. Got 't, t'"],
+      ['@(END/x)', "Invalid heredoc escape char. Only t, r, n, s, u, L, $ allowed. Got 'x'"],
+      ['@(END:JSON)', 'Invalid syntax in heredoc expected @(endtag[:syntax][/escapes])'],
+      ['@(END/ t)', 'Invalid syntax in heredoc expected @(endtag[:syntax][/escapes])'],
+      ['@("")', 'Heredoc with an empty endtag'],
+    ];
+    for (const [header, message] of cases) {
+      const error = syntaxError(`x\n<%= ${header}\nbody\nEND\n%>`);
+      expect([error.message, error.line, error.column], header).toEqual([message, 2, 5]);
+    }
+  });
+
+  it('ends a heredoc at the first line that ends with its tag, its blanks Unicode ones', () => {
+    expect(expr('@(END)\nhello\nsay END\n')).toMatchObject({ type: 'Literal', value: 'hello\n' });
+    expect(expr('@(END)\n\u00a0\u00a0hi\n\u00a0\u00a0|- END\n')).toMatchObject({ value: 'hi' });
+  });
+
   it('reads numbers as Integer or Float', () => {
     expect(expr('0x10')).toMatchObject({ value: 16n });
     expect(expr('010')).toMatchObject({ value: 8n });

@@ -486,14 +486,15 @@ describe("an escape a double-quoted string does not know: kept as written, with 
 
 describe("the end of a template as Puppet's scanner reads it", () => {
   it('drops the text before a comment tag or a <%% that ends the template, as Puppet does, and warns', () => {
-    for (const source of ['abc\n<%= 1 %>def<%# c %>', '<%= 1 %>def<%%']) {
+    // The warning is at the text Puppet drops: `def`, after the last code tag.
+    const cases: [string, string, string][] = [
+      ['abc\n<%= 1 %>def<%# c %>', 'abc\n1', 'e.epp:2:9'],
+      ['<%= 1 %>def<%%', '1', 'e.epp:1:9'],
+    ];
+    for (const [source, output, where] of cases) {
       const warnings: EppWarning[] = [];
-      expect(renderEpp(source, {}, { file: 'e.epp', onWarning: (w) => warnings.push(w) })).toBe(
-        source.startsWith('abc') ? 'abc\n1' : '1',
-      );
-      expect(warnings.map((w) => [w.code, w.where])).toEqual([
-        ['EPP_TEXT_DROPPED', expect.stringMatching(/^e\.epp:/)],
-      ]);
+      expect(renderEpp(source, {}, { file: 'e.epp', onWarning: (w) => warnings.push(w) })).toBe(output);
+      expect(warnings.map((w) => [w.code, w.where])).toEqual([['EPP_TEXT_DROPPED', where]]);
     }
     // A line break after the comment keeps the text, and nothing is said.
     const warnings: EppWarning[] = [];
@@ -503,5 +504,21 @@ describe("the end of a template as Puppet's scanner reads it", () => {
 
   it('ends a comment at the first %> not preceded by %, as Puppet does', () => {
     expect(renderEpp('a<%# x %%> y %>b')).toBe('ab');
+  });
+
+  it("refuses a strftime format that ends inside a directive, in Ruby's words, at the call", () => {
+    const source = "<%= Timestamp('2020-03-05T07:08:09Z').strftime('abc%') %>";
+    let error: EppError | undefined;
+    try {
+      renderEpp(source, {}, { file: 's.epp' });
+    } catch (e) {
+      error = e as EppError;
+    }
+    expect([error?.code, error?.message, error?.line, error?.column]).toEqual([
+      'EPP_ARGUMENTS',
+      'invalid format: abc%',
+      1,
+      source.indexOf('strftime') + 1,
+    ]);
   });
 });
