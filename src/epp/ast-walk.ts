@@ -63,3 +63,8 @@ function pushAssignable(name: string, names: string[]): void {
 export function callSpan(node: Node): { readonly start: number; readonly end: number } {
   return node.type === 'MethodCall' ? { start: node.nameStart, end: node.end } : node;
 }
+
+/** A parameter's `$name` (without its type or default): where Puppet points at one left without a value. */
+export function parameterNameSpan(param: ParameterNode): { readonly start: number; readonly end: number } {
+  return { start: param.nameStart, end: param.nameStart + param.name.length + 1 };
+}

@@ -26,6 +26,8 @@ export interface SyntaxWarning extends NodeBase {
 export interface ParameterNode extends NodeBase {
   readonly type: 'Parameter';
   readonly name: string;
+  /** Where `$name` starts (after the type, if any): Puppet points there at a parameter without a value. */
+  readonly nameStart: number;
   /** Type expression, or undefined for `Any`. */
   readonly valueType: Node | undefined;
   readonly defaultValue: Node | undefined;

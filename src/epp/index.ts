@@ -2,6 +2,7 @@
  * EPP, Embedded Puppet templates: the public surface of `src/epp`.
  */
 export type * from './ast.js';
+export { parameterNameSpan } from './ast-walk.js';
 // For editors (the language server): what functions and types are, and finding one's way in a template.
 export { FUNCTION_DOCS, type FunctionDoc, TYPE_DOCS } from './catalog.js';
 export {
@@ -40,7 +41,6 @@ export type { ModulePathEntry, NamedModule } from './module-path.js';
 export {
   type Declaration,
   declarationAt,
-  parameterNameSpan,
   type Reference,
   type ReferenceKind,
   referenceAt,

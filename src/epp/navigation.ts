@@ -5,7 +5,7 @@
  * parameter or by its first assignment in the scope (not in nested lambdas); a read looks outwards.
  */
 import type { LambdaNode, Node, ParameterNode, TemplateNode, VariableNode } from './ast.js';
-import { assignedVariables, children, type WalkNode } from './ast-walk.js';
+import { assignedVariables, children, parameterNameSpan, type WalkNode } from './ast-walk.js';
 
 export type ReferenceKind = 'variable' | 'function' | 'type' | 'template-path';
 
@@ -37,7 +37,7 @@ interface Scope {
 }
 
 /** The variable, function, type or `epp()` path whose name covers `offset`, if any. */
-export function referenceAt(ast: TemplateNode, source: string, offset: number): Reference | undefined {
+export function referenceAt(ast: TemplateNode, offset: number): Reference | undefined {
   let found: Reference | undefined;
   const within = (start: number, end: number) => offset >= start && offset <= end;
   const visit = (node: WalkNode): void => {
@@ -50,7 +50,7 @@ export function referenceAt(ast: TemplateNode, source: string, offset: number): 
         found = { kind: 'type', name: node.name, start: node.start, end: node.end };
         return;
       case 'Parameter': {
-        const at = parameterNameSpan(node, source);
+        const at = parameterNameSpan(node);
         if (within(at.start, at.end)) found = { kind: 'variable', name: node.name, ...at };
         break;
       }
@@ -87,14 +87,6 @@ export function visibleDeclarations(ast: TemplateNode, offset: number): Declarat
     for (const [name, d] of scope.declarations) if (!seen.has(name)) seen.set(name, d);
   }
   return [...seen.values()];
-}
-
-/** The span of `$name` in a parameter declaration (after its type). */
-export function parameterNameSpan(p: ParameterNode, source: string): { start: number; end: number } {
-  const from = p.valueType ? p.valueType.end : p.start;
-  const at = source.indexOf(`$${p.name}`, from);
-  const start = at >= 0 && at < p.end ? at : p.start;
-  return { start, end: start + p.name.length + 1 };
 }
 
 /** The scopes that contain `offset`, innermost first. */

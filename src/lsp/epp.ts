@@ -102,7 +102,7 @@ export class EppDocuments {
     if (!ast) return null;
     const text = document.getText();
     const offset = document.offsetAt(position);
-    const ref = referenceAt(ast, text, offset);
+    const ref = referenceAt(ast, offset);
     if (!ref) return null;
     const range = { start: document.positionAt(ref.start), end: document.positionAt(ref.end) };
     const fromModule = module && this.moduleHover(module, ref);
@@ -113,13 +113,12 @@ export class EppDocuments {
   definition(document: TextDocument, position: Position): Definition | null {
     const { ast, context, module } = this.state(document);
     if (!ast) return null;
-    const text = document.getText();
     const offset = document.offsetAt(position);
-    const ref = referenceAt(ast, text, offset);
+    const ref = referenceAt(ast, offset);
     if (ref?.kind === 'variable') {
       const d = declarationAt(ast, ref.name, offset);
       if (!d) return null;
-      const span = d.parameter ? parameterNameSpan(d.parameter, text) : d;
+      const span = d.parameter ? parameterNameSpan(d.parameter) : d;
       return {
         uri: document.uri,
         range: { start: document.positionAt(span.start), end: document.positionAt(span.end) },
@@ -145,7 +144,7 @@ export class EppDocuments {
     if (!ast) return [];
     const text = document.getText();
     return (ast.params ?? []).map((p) => {
-      const name = parameterNameSpan(p, text);
+      const name = parameterNameSpan(p);
       return {
         name: `$${p.name}`,
         detail: p.valueType ? text.slice(p.valueType.start, p.valueType.end) : 'Any',

@@ -81,16 +81,38 @@ describe('iteration fast paths', () => {
     expect(renderEpp('<%= [1].each |$x| { 1 } %>')).toBe('[1]');
   });
 
-  it('checks the arity of a plain lambda that a function calls with the wrong count', () => {
+  it('calls lambdas as Puppet calls closures: a missing argument named, extra ones dropped', () => {
+    // Puppet: "Parameter $b is required but no value was given" at `$b` (column 18).
     const source = '<%= with(1) |$a, $b| { $a } %>';
     const error = renderError(source);
-    expect(error.message).toContain('lambda expects 2 arguments, got 1');
-    expect(error.location?.span).toEqual({ start: source.indexOf('|$a'), end: source.indexOf('} %>') + 1 });
-    // More arguments than parameters: `with` drops the rest, as Puppet's closure call does.
+    expect(error.code).toBe('EPP_MISSING_PARAMETER');
+    expect(error.message).toBe('Parameter $b is required but no value was given');
+    expect(error.location?.span).toEqual({ start: source.indexOf('$b'), end: source.indexOf('$b') + 2 });
+    // The first parameter left without a value, whatever the lambda's form (typed, defaults, a rest), at
+    // its name, as Puppet points.
+    const typed = '<%= with() |Integer $a, $b = 2, *$r| { $a } %>';
+    expect(renderError(typed).message).toBe('Parameter $a is required but no value was given');
+    expect(renderError(typed).location?.span.start).toBe(typed.indexOf('$a'));
+    // More arguments than parameters: the rest are dropped, as Puppet's closure call does.
     expect(renderEpp('<%= with(1, 2) |$a| { $a } %>')).toBe('1');
+    expect(renderEpp('<%= with(1, 2, 3) |Integer $a, $b = 5| { $a + $b } %>')).toBe('3');
+    expect(renderEpp('<%= with(1, 2, 3) |$a| { $x = 4; [$a, $x] } %>')).toBe('[1, 4]');
     expect(renderEpp('<%= 3.map |$i| { $i * 2 } %>|<%= [3, 1].sort |$a, $b| { compare($a, $b) } %>')).toBe(
       '[0, 2, 4]|[1, 3]',
     );
+  });
+
+  it('calls a lambda from a library function as Puppet calls a closure', () => {
+    // A function of the caller's own calls the block with any count: the same rules as `with`.
+    const call = defineFunction('call_with', 0, 9, (_ctx, args, block) => block?.(...args), 'required');
+    const render = (source: string) => renderEpp(source, {}, { functions: [call] });
+    expect(render('<%= call_with(1, 2, 3) |$a, $b| { $a + $b } %>')).toBe('3');
+    expect(render('<%= call_with(1, 2, 3) |$a, *$r| { $r } %>')).toBe('[2, 3]');
+    expect(render('<%= [7].map |$x| { call_with($x, 8) |$y| { $y } } %>')).toBe('[7]');
+    const source = '<%= call_with(1) |$a, $b| { $a } %>';
+    const error = renderError(source, { functions: [call] });
+    expect(error.message).toBe('Parameter $b is required but no value was given');
+    expect(error.location?.span.start).toBe(source.indexOf('$b'));
   });
 
   it('points errors raised in the lambda at their own position', () => {

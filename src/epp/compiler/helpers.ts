@@ -14,8 +14,8 @@ export function isUniqueName(params: readonly ParameterNode[], i: number): boole
   return true;
 }
 
-/** `, p`: the span of a lambda that does not check its arity (see `plainLambda`), as a last argument. */
-export function arityArgument(fn: { unchecked: number | undefined }): string {
+/** `, K[n]`: the parameters of a lambda that does not check its arity (see `plainLambda`), as a last argument. */
+export function arityArgument(fn: { unchecked: string | undefined }): string {
   return fn.unchecked === undefined ? '' : `, ${fn.unchecked}`;
 }
 

@@ -3,7 +3,7 @@
  * lambda's required, untyped parameters are the function's own), and `rt.lambda` around it.
  */
 import type { LambdaNode } from '../ast.js';
-import { reservedParameter } from '../ast-walk.js';
+import { parameterNameSpan, reservedParameter } from '../ast-walk.js';
 import { hasRest, requiredCount } from '../calls.js';
 import { BODY_NEXT } from './facts.js';
 import { arityArgument, isUniqueName, str } from './helpers.js';
@@ -20,15 +20,15 @@ export abstract class LambdaGenerator extends ParameterGenerator {
   /**
    * The lambda's JavaScript function, without the metadata `rt.lambda` adds. A lambda whose parameters
    * are all required and untyped does not check its arity itself (the runtime loops call it right):
-   * `unchecked` is then its span, for `rt.lambda` to wrap it with the check when a function calls it.
+   * `unchecked` is then its parameters' names and spans (a `K` entry), for `rt.lambda` to wrap it with the
+   * check when a function calls it.
    * Plain loops, no callbacks: this runs for every lambda of every compile, mostly in unoptimised code.
    */
-  protected plainLambda(node: LambdaNode): { code: string; unchecked: number | undefined } {
+  protected plainLambda(node: LambdaNode): { code: string; unchecked: string | undefined } {
     const params = node.params;
     const n = params.length;
     const scope = this.openScope(params, node);
     const required = requiredCount(params);
-    const rest = hasRest(params);
     // Parameters before the first optional one are present once the arity check has passed.
     let firstOptional = n;
     for (let i = 0; i < n; i++) {
@@ -54,16 +54,16 @@ export abstract class LambdaGenerator extends ParameterGenerator {
     }
     // In parentheses: compiled at once, see `Generator.template` (compiler.ts).
     let code = `(function (${args}) { let t; ${this.declareLocals(scope, own)}\n`;
-    const p = this.pos(node);
-    const unchecked = allDirect ? p : undefined;
-    const max = rest ? 'Infinity' : n;
-    if (unchecked === undefined) {
-      const outside = rest
-        ? `arguments.length < ${required}`
-        : required === n
-          ? `arguments.length !== ${required}`
-          : `arguments.length < ${required} || arguments.length > ${max}`;
-      code += `if (${outside}) rt.checkLambdaArity(arguments.length, ${required}, ${max}, ${p});\n`;
+    // Arguments beyond the parameters are dropped (as Puppet's closures drop them): only too few is an error.
+    const requiredParameters =
+      required > 0
+        ? this.fixed(
+            params.slice(0, required).map((param) => [param.name, this.pos(parameterNameSpan(param))]),
+          )
+        : '';
+    const unchecked = allDirect && required > 0 ? requiredParameters : undefined;
+    if (!allDirect && required > 0) {
+      code += `if (arguments.length < ${required}) rt.missingRequired(${requiredParameters}, arguments.length);\n`;
     }
     const reserved = reservedParameter(params);
     if (reserved) code += `rt.reservedParameter(${str(reserved.name)}, ${this.pos(reserved)});\n`;

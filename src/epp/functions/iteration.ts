@@ -368,9 +368,8 @@ const withFn = defineFunction(
   0,
   Number.POSITIVE_INFINITY,
   (_ctx, args, block) => {
-    const lambda = requireBlock(block);
-    // Puppet calls the block as a closure: arguments beyond its parameters are dropped (`with(1, 2) |$a|`).
-    return lambda(...(lambda.hasRest ? args : args.slice(0, lambda.paramCount)));
+    // The block drops arguments beyond its parameters (`with(1, 2) |$a|`), as Puppet's closures do.
+    return requireBlock(block)(...args);
   },
   'required',
 );

@@ -4,7 +4,7 @@
  * a lambda is a closure over its scope whose call checks the arity, binds the parameters and runs the body.
  */
 import type { LambdaNode, Node } from '../ast.js';
-import { callSpan } from '../ast-walk.js';
+import { callSpan, parameterNameSpan } from '../ast-walk.js';
 import { COLLECTION_FAST_PATHS, hasSplat, ITERATION_FAST_PATHS, isSplat, SCOPE_FUNCTIONS } from '../calls.js';
 import type { Lambda } from '../functions/registry.js';
 import type { Value } from '../runtime/values.js';
@@ -107,21 +107,23 @@ export abstract class CallEvaluation extends ExpressionEvaluation {
     return this.rt.lambda(fn, node.params.length, facts.required, facts.rest);
   }
 
-  /** A lambda's call: arity, parameters (defaults, types), then its body, which next() may end. */
+  /** A lambda's call: a missing argument, parameters (defaults, types), then its body, which next() may end. */
   private invoke(node: LambdaNode, facts: LambdaFacts, outer: Scope, args: Value[]): Value {
     const rt = this.rt;
     const params = node.params;
     const n = params.length;
-    const max = facts.rest ? Number.POSITIVE_INFINITY : n;
-    if (args.length < facts.required || args.length > max) {
-      rt.checkLambdaArity(args.length, facts.required, max, this.t.pos(node));
+    if (args.length < facts.required) {
+      const missing = params[args.length]!;
+      rt.missingBlockArgument(missing.name, this.t.pos(parameterNameSpan(missing)));
     }
     if (facts.reserved) rt.reservedParameter(facts.reserved.name, this.t.pos(facts.reserved));
     if (facts.plain) {
-      // Distinct names, no defaults or types: `args` (made for this call, of length n) are the values;
-      // the names are shared when the body assigns no variable (nothing is ever added to them).
+      // Distinct names, no defaults or types: `args` (made for this call) are the values, but those beyond
+      // the parameters, which Puppet's closures drop; the names are shared when the body assigns no
+      // variable (nothing is ever added to them).
       const names = facts.assigns ? facts.names.slice() : (facts.names as string[]);
-      return this.lambdaBody(node, new Scope(outer, facts.declared, names, args));
+      const values = args.length > n ? args.slice(0, n) : args;
+      return this.lambdaBody(node, new Scope(outer, facts.declared, names, values));
     }
     const scope = new Scope(outer, facts.declared);
     for (let i = 0; i < n; i++) {

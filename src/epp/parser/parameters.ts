@@ -91,6 +91,7 @@ export abstract class ParameterListParser extends StatementParser {
       params.push({
         type: 'Parameter',
         name: v.value,
+        nameStart: v.start,
         valueType,
         defaultValue,
         captureRest,

@@ -241,16 +241,19 @@ export class RuntimeBase {
     }
   }
 
-  checkLambdaArity(given: number, min: number, max: number, p: number): void {
-    if (given < min || given > max) {
-      const expected =
-        min === max
-          ? `${min}`
-          : max === Number.POSITIVE_INFINITY
-            ? `at least ${min}`
-            : `between ${min} and ${max}`;
-      this.fail('EPP_ARGUMENTS', `lambda expects ${expected} arguments, got ${given}`, p);
-    }
+  /**
+   * A lambda called with fewer arguments than it has required parameters: Puppet names the first one left
+   * without a value. (Arguments beyond its parameters are dropped, as Puppet's closures drop them; the
+   * functions that refuse a block of the wrong size, `each` or `then`, say so when they are called.)
+   */
+  missingBlockArgument(name: string, p: number): never {
+    const error = new EppEvalError(
+      'EPP_MISSING_PARAMETER',
+      `Parameter $${name} is required but no value was given`,
+      this.location(p),
+    );
+    error.hint = `the block is called with fewer values than it has parameters: give $${name} a default`;
+    throw error;
   }
 
   // ---------------------------------------------------------------- variables

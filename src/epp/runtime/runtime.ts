@@ -62,6 +62,9 @@ function isCollection(v: Value): v is Value[] | PHash {
 /** Deepest nesting of epp()/inline_epp() calls: a template that calls itself ends with an error. */
 export const MAX_DEPTH = 64;
 
+/** The names and spans of a compiled lambda's required parameters, for the error of a missing one. */
+export type RequiredParameters = readonly (readonly [name: string, p: number])[];
+
 export class Runtime extends OperatorRuntime implements CallContext {
   /** The position of the function call being made (its logging names the line, see `log`). */
   private callAt = 0;
@@ -69,18 +72,18 @@ export class Runtime extends OperatorRuntime implements CallContext {
   // ---------------------------------------------------------------- calls
 
   /**
-   * A compiled lambda as functions receive it. `unchecked`: the span of a lambda of `paramCount` required
-   * parameters that does not check how many arguments it gets (the compiler leaves that out, as the loops
-   * below call it right): it is wrapped with the check.
+   * A compiled lambda as functions receive it. `unchecked`: the parameters (all required) of a lambda
+   * that does not check how many arguments it gets (the compiler leaves that out, as the loops below call
+   * it right): it is wrapped with the check.
    */
   lambda(
     fn: (...args: Value[]) => Value,
     paramCount: number,
     requiredCount: number,
     hasRest: boolean,
-    unchecked?: number,
+    unchecked?: RequiredParameters,
   ): Lambda {
-    const target = unchecked === undefined ? fn : this.arityChecked(fn, paramCount, unchecked);
+    const target = unchecked === undefined ? fn : this.arityChecked(fn, unchecked);
     // Plain assignments: cheaper than Object.assign, and every lambda gets the same hidden class.
     const lambda = target as unknown as { paramCount: number; requiredCount: number; hasRest: boolean };
     lambda.paramCount = paramCount;
@@ -89,11 +92,20 @@ export class Runtime extends OperatorRuntime implements CallContext {
     return target as unknown as Lambda;
   }
 
-  private arityChecked(fn: (...args: Value[]) => Value, n: number, p: number): (...args: Value[]) => Value {
+  private arityChecked(
+    fn: (...args: Value[]) => Value,
+    params: RequiredParameters,
+  ): (...args: Value[]) => Value {
     return (...args: Value[]) => {
-      if (args.length !== n) this.checkLambdaArity(args.length, n, n, p);
+      if (args.length < params.length) this.missingRequired(params, args.length);
       return fn(...args);
     };
+  }
+
+  /** The error of a compiled lambda given `given` arguments, fewer than its required `params`. */
+  missingRequired(params: RequiredParameters, given: number): never {
+    const [name, p] = params[given]!;
+    return this.missingBlockArgument(name, p);
   }
 
   // ---------------------------------------------------------------- iteration fast paths
@@ -110,7 +122,7 @@ export class Runtime extends OperatorRuntime implements CallContext {
     return def !== undefined && this.functions.resolve(site, def.name) === def;
   }
 
-  /** The ordinary call; `lp` is the span of a lambda that does not check its arity (see `lambda`). */
+  /** The ordinary call; `lp`: the parameters of a lambda that does not check its arity (see `lambda`). */
   private callPlain(
     name: string,
     args: Value[],
@@ -118,12 +130,19 @@ export class Runtime extends OperatorRuntime implements CallContext {
     n: number,
     p: number,
     site: CallSite,
-    lp: number | undefined,
+    lp: RequiredParameters | undefined,
   ): Value {
     return this.call(name, args, this.lambda(fn, n, n, false, lp), p, undefined, site);
   }
 
-  each(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite, lp?: number): Value {
+  each(
+    receiver: Value,
+    fn: PlainLambda,
+    n: number,
+    p: number,
+    site: CallSite,
+    lp?: RequiredParameters,
+  ): Value {
     if ((n !== 1 && n !== 2) || !isCollection(receiver) || !this.isCore(coreIteration.each, site))
       return this.callPlain('each', [receiver], fn, n, p, site, lp);
     try {
@@ -134,7 +153,14 @@ export class Runtime extends OperatorRuntime implements CallContext {
     return receiver;
   }
 
-  map(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite, lp?: number): Value {
+  map(
+    receiver: Value,
+    fn: PlainLambda,
+    n: number,
+    p: number,
+    site: CallSite,
+    lp?: RequiredParameters,
+  ): Value {
     if ((n !== 1 && n !== 2) || !isCollection(receiver) || !this.isCore(coreIteration.map, site))
       return this.callPlain('map', [receiver], fn, n, p, site, lp);
     try {
@@ -144,7 +170,14 @@ export class Runtime extends OperatorRuntime implements CallContext {
     }
   }
 
-  filter(receiver: Value, fn: PlainLambda, n: number, p: number, site: CallSite, lp?: number): Value {
+  filter(
+    receiver: Value,
+    fn: PlainLambda,
+    n: number,
+    p: number,
+    site: CallSite,
+    lp?: RequiredParameters,
+  ): Value {
     if ((n !== 1 && n !== 2) || !Array.isArray(receiver) || !this.isCore(coreIteration.filter, site))
       return this.callPlain('filter', [receiver], fn, n, p, site, lp);
     try {
@@ -155,7 +188,14 @@ export class Runtime extends OperatorRuntime implements CallContext {
   }
 
   /** `reduce` over an Array, with (`args` of 2) or without a start value. */
-  reduce(args: Value[], fn: PlainLambda, n: number, p: number, site: CallSite, lp?: number): Value {
+  reduce(
+    args: Value[],
+    fn: PlainLambda,
+    n: number,
+    p: number,
+    site: CallSite,
+    lp?: RequiredParameters,
+  ): Value {
     const receiver = args[0];
     if (n !== 2 || !Array.isArray(receiver) || !this.isCore(coreIteration.reduce, site))
       return this.callPlain('reduce', args, fn, n, p, site, lp);
@@ -220,7 +260,7 @@ export class Runtime extends OperatorRuntime implements CallContext {
     site: CallSite,
     pj: number,
     joinSite: CallSite,
-    lp?: number,
+    lp?: RequiredParameters,
   ): Value {
     const delimiter = d === UNSET ? '' : d;
     if (
