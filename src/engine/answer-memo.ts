@@ -19,7 +19,7 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, wr
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // Light modules only: a kept answer is given before the rest of Pantograph is loaded (src/cli/fast-status.ts).
-import { JOURNAL_FILE, LOCK_FILE, SYNC_FILE } from '../shared/project-files.js';
+import { JOURNAL_FILE, LOCK_FILE, POSTED_FILE, SYNC_FILE } from '../shared/project-files.js';
 import { identityOf, isSettled } from '../sync/stat-identity.js';
 import { engineVersion } from '../version.js';
 import { cacheRoot } from './cache-dir.js';
@@ -132,7 +132,7 @@ function visitDependencies(
   take: (id: string) => boolean,
   settledBefore?: number,
 ): boolean {
-  for (const name of [SYNC_FILE, 'metadata.json', LOCK_FILE, JOURNAL_FILE]) {
+  for (const name of [SYNC_FILE, 'metadata.json', LOCK_FILE, JOURNAL_FILE, POSTED_FILE]) {
     if (!take(identity(join(root, name), settledBefore))) return false;
   }
   const parents = new Set<string>();

@@ -11,3 +11,5 @@ export const LOCK_FILE = '.pantograph.lock';
 export const RUN_LOCK_FILE = '.pantograph.lock.lck';
 /** The journal of a run that writes (see sync/journal.ts). */
 export const JOURNAL_FILE = '.pantograph.lock.pending';
+/** Beside the journal: a line per file whose post commands finished during that run (sync/journal.ts). */
+export const POSTED_FILE = '.pantograph.lock.posted';

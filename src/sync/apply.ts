@@ -9,7 +9,7 @@ import { type ConflictResult, stopOnConflicts } from './conflicts.js';
 import type { FileDigests } from './digests.js';
 import { SyncError } from './errors.js';
 import { matchesBasename } from './glob.js';
-import { clearJournal, writeJournal } from './journal.js';
+import { clearJournal, recordPosted, writeJournal } from './journal.js';
 import { type LockedFile, type LockFile, lockFor, writeLock } from './lock.js';
 import { acquireRunLock, type RunLock } from './mutex.js';
 import { lockEntryAfter, settleDirectories, verify } from './outcome.js';
@@ -280,6 +280,8 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
       if (results.length > 0) {
         const disk = after.read(item.path);
         if (disk.kind === 'file') hash = disk.hash;
+        // The journal's record that this file is done, should the run be killed before the lock is written.
+        if (!postFailed.has(item.path)) recordPosted(root, item.path, item.planned!.hash, hash, durable);
       }
     }
     diskAfter.set(item.path, hash);
@@ -401,21 +403,25 @@ function destroysHandEdit(item: Item): boolean {
 }
 
 /**
- * The lock the project will have when every write of `work` succeeds (post commands aside): what the
- * journal records before the first write, so that a run killed midway is recognised and finished by the
- * next one instead of leaving "hand edits" behind (see journal.ts).
+ * The lock the project will have when every write of `work` succeeds, with the post commands of each
+ * written file still to run (as if they had failed: they run again, see journal.ts): what the journal
+ * records before the first write, so that a run killed midway is recognised and finished by the next one
+ * instead of leaving "hand edits" behind.
  */
 function intendedLock(plan: RenderPlan, s: Scan, work: Work): LockFile {
   const writes = new Set(work.writes);
   const removes = new Set(work.removes);
   const diskAfter = new Map<string, string>();
+  const postPending = new Set<string>();
   for (const item of work.writes) {
     const chmodOnly = work.actions.get(item) === 'chmod';
     diskAfter.set(item.path, chmodOnly && item.disk.kind === 'file' ? item.disk.hash : item.planned!.hash);
+    if (!chmodOnly && plan.post.some((cmd) => matchesBasename(cmd.glob, item.path)))
+      postPending.add(item.path);
   }
   const files = new Map<string, LockedFile>(s.lock?.files ?? []);
   for (const item of s.items) {
-    const next = lockEntryAfter(item, writes.has(item), removes.has(item), diskAfter, new Set());
+    const next = lockEntryAfter(item, writes.has(item), removes.has(item), diskAfter, postPending);
     if (next) files.set(item.path, next);
     else files.delete(item.path);
   }

@@ -92,7 +92,10 @@ export function classify(input: ClassifyInput): Classification {
         ? { state: 'conflict', reason: 'holds changes accepted by resolve, and the template output changed' }
         : {
             state: 'changed',
-            reason: locked.rendered === '' ? 'post commands failed last time' : 'template output changed',
+            reason:
+              locked.rendered === ''
+                ? 'post commands failed or did not finish last time'
+                : 'template output changed',
           };
     }
     return sameMode ? { state: 'stable' } : modeChange;

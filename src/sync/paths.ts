@@ -13,12 +13,12 @@ import {
   readSync,
   type Stats,
 } from 'node:fs';
-import { JOURNAL_FILE, LOCK_FILE, RUN_LOCK_FILE } from '../shared/project-files.js';
+import { JOURNAL_FILE, LOCK_FILE, POSTED_FILE, RUN_LOCK_FILE } from '../shared/project-files.js';
 import type { FileDigests } from './digests.js';
 import { errnoCode, SyncError } from './errors.js';
 import { sha256 } from './hash.js';
 
-export { JOURNAL_FILE, LOCK_FILE, RUN_LOCK_FILE };
+export { JOURNAL_FILE, LOCK_FILE, POSTED_FILE, RUN_LOCK_FILE };
 /** Suffix of the file holding the new template output of a conflicting file. */
 export const NEW_SUFFIX = '.pantograph-new';
 /** Suffix of temporary files (`.<hash>.pantograph-tmp`, beside their target). */
@@ -53,7 +53,7 @@ function prefixOfBytes(text: string, bytes: number): string {
   return text.slice(0, end);
 }
 
-const RESERVED = new Set(['.sync.yml', LOCK_FILE, RUN_LOCK_FILE, JOURNAL_FILE]);
+const RESERVED = new Set(['.sync.yml', LOCK_FILE, RUN_LOCK_FILE, JOURNAL_FILE, POSTED_FILE]);
 
 /** Refuses a project-relative output path that could leave the project or hit a reserved file. */
 export function checkOutputPath(path: string): void {

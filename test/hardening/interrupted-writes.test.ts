@@ -100,3 +100,71 @@ describe('apply killed at random points', () => {
     expect(midWrite).toBeGreaterThanOrEqual(MID_WRITE_KILLS);
   }, 480_000);
 });
+
+describe('apply killed while post commands run', () => {
+  const postSync = (repo: string, marker: string) =>
+    `pdk_template:\n  version: 2\n  template_sources: [{ type: filesystem, location: ${repo} }]\n  post:\n` +
+    // f3's command kills the apply that runs it (once: it removes the marker), before changing f3.
+    `    - { "*.txt": "sh -c 'if [ \\"$0\\" = f3.txt ] && rm ${marker} 2>/dev/null; then kill -9 $PPID; sleep 1; exit 0; fi; echo POSTED >> \\"$0\\"' {}" }\n`;
+
+  function killedProject(): { root: string; marker: string } {
+    const tree: Record<string, string> = {
+      't/template.json': JSON.stringify({ name: 't', always_apply: true, default_settings: {} }),
+    };
+    for (let i = 1; i <= 6; i++) tree[`t/files/f${i}.txt`] = `file ${i}\n`;
+    const repo = tempTree(tree);
+    const marker = join(tempDir(), 'kill-once');
+    writeFileSync(marker, '');
+    const root = writeTree(tempDir(), { '.sync.yml': postSync(repo, marker) });
+    const killed = cli(root, 'apply');
+    expect(killed.signal).toBe('SIGKILL');
+    return { root, marker };
+  }
+
+  it('knows the files whose post commands finished, and runs the others next time', () => {
+    const { root } = killedProject();
+    // f1 and f2 were post-processed, f3 to f6 written but not (post commands run after all writes).
+    expect(readFileSync(join(root, 'f2.txt'), 'utf8')).toBe('file 2\nPOSTED\n');
+    expect(readFileSync(join(root, 'f3.txt'), 'utf8')).toBe('file 3\n');
+    const status = JSON.parse(cli(root, 'status', '--format', 'json').stdout) as {
+      entries: { path: string; state: string; reason: string }[];
+    };
+    const states = Object.fromEntries(status.entries.map((e) => [e.path, e.state]));
+    expect(states).toEqual({
+      'f1.txt': 'stable',
+      'f2.txt': 'stable',
+      'f3.txt': 'changed',
+      'f4.txt': 'changed',
+      'f5.txt': 'changed',
+      'f6.txt': 'changed',
+    });
+    expect(status.entries.find((e) => e.path === 'f3.txt')!.reason).toBe(
+      'post commands failed or did not finish last time',
+    );
+    const again = cli(root, 'apply');
+    expect(again.stderr).toBe('');
+    expect(again.status).toBe(0);
+    for (let i = 1; i <= 6; i++) expect(readFileSync(join(root, `f${i}.txt`), 'utf8')).toBe(`file ${i}\nPOSTED\n`);
+    expect(existsSync(join(root, '.pantograph.lock.pending'))).toBe(false);
+    expect(existsSync(join(root, '.pantograph.lock.posted'))).toBe(false);
+    expect(cli(root, 'status', '--check').status).toBe(0);
+  });
+
+  it('refuses a damaged record of post commands with its line, and writes nothing', () => {
+    const { root } = killedProject();
+    const posted = join(root, '.pantograph.lock.posted');
+    const lines = readFileSync(posted, 'utf8').split('\n');
+    expect(lines).toHaveLength(3); // f1, f2, and the empty piece after the last line break
+    // A line cut short by the kill (no line break after it) says nothing, and is ignored.
+    writeFileSync(posted, `${lines[0]}\n${lines[1]}\n["f3.t`);
+    expect(cli(root, 'status', '--check').stdout).toContain('4 changed, 2 stable');
+    writeFileSync(posted, `${lines[0]}\n["f9.txt", "x", "y"]\n`);
+    const before = readFileSync(join(root, 'f3.txt'), 'utf8');
+    const refused = cli(root, 'apply');
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('.pantograph.lock.posted:2:1');
+    expect(refused.stderr).toContain('.pantograph.lock.posted is not a valid record of post commands');
+    expect(refused.stderr).toContain('delete .pantograph.lock.posted');
+    expect(readFileSync(join(root, 'f3.txt'), 'utf8')).toBe(before);
+  });
+});

@@ -454,7 +454,7 @@ describe('apply: post commands', () => {
     expect(result.message).toBe('1 post command failed');
     expect(result.post).toMatchObject([{ path: 'a.txt', ok: false, status: 3, output: 'boom\n' }]);
     expect(status(plan).entries).toMatchObject([
-      { path: 'a.txt', state: 'changed', reason: 'post commands failed last time' },
+      { path: 'a.txt', state: 'changed', reason: 'post commands failed or did not finish last time' },
     ]);
   });
 
