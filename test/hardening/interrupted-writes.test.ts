@@ -144,7 +144,8 @@ describe('apply killed while post commands run', () => {
     const again = cli(root, 'apply');
     expect(again.stderr).toBe('');
     expect(again.status).toBe(0);
-    for (let i = 1; i <= 6; i++) expect(readFileSync(join(root, `f${i}.txt`), 'utf8')).toBe(`file ${i}\nPOSTED\n`);
+    for (let i = 1; i <= 6; i++)
+      expect(readFileSync(join(root, `f${i}.txt`), 'utf8')).toBe(`file ${i}\nPOSTED\n`);
     expect(existsSync(join(root, '.pantograph.lock.pending'))).toBe(false);
     expect(existsSync(join(root, '.pantograph.lock.posted'))).toBe(false);
     expect(cli(root, 'status', '--check').status).toBe(0);
