@@ -75,6 +75,8 @@ export {
   type LockFile,
   readLock,
   remove,
+  type ResolveOptions,
+  type ResolveResult,
   resolve,
   type StatusEntry,
   type StatusReport,

@@ -302,6 +302,7 @@ export async function main(
     .command('resolve')
     .description('accept your content of a managed file (after merging a conflict)')
     .argument('<path>', 'project-relative path')
+    .option('--force', 'accept the file even with conflict markers left in it')
     .action(run(async () => (await import('./commands/resolve.js')).resolve as Action));
   program
     .command('remove')

@@ -56,6 +56,8 @@ const absent: Classification = { state: 'absent' };
 
 /** The reason of a path listed in `unmanaged` (dropped from the lock, unlike a no-longer-produced file). */
 export const LISTED_UNMANAGED = 'listed in unmanaged';
+/** The reason of a file no template produces that `resolve` made the user's (dropped from the lock too). */
+export const RELEASED = 'yours since `resolve`, and no template produces it: no longer managed';
 
 export function classify(input: ClassifyInput): Classification {
   const { planned, locked, disk } = input;
@@ -112,15 +114,17 @@ export function classify(input: ClassifyInput): Classification {
 function noOutput(input: ClassifyInput, emptied: boolean): Classification {
   const { locked, disk } = input;
   if (!locked || disk.kind === 'missing') return absent;
-  // Content accepted by `resolve` is the user's: it is never purged or removed without --force.
-  const edited = disk.hash !== locked.disk || locked.resolved === true;
+  // Content accepted by `resolve` is the user's: with no output to manage, it is theirs, never removed.
+  if (locked.resolved === true && disk.hash === locked.disk) return { state: 'unmanaged', reason: RELEASED };
+  const edited = disk.hash !== locked.disk;
+  const choice = '`resolve` keeps it as yours, `apply --force` removes it';
   if (emptied) {
     return edited
-      ? { state: 'edited', reason: 'changed by hand, and the template output is now empty: kept' }
+      ? { state: 'edited', reason: `changed by hand, and the template output is now empty: kept (${choice})` }
       : { state: 'delete', reason: 'the template output is now empty' };
   }
   if (!input.purge) return { state: 'unmanaged', reason: 'no template produces it any more (purge is off)' };
   return edited
-    ? { state: 'edited', reason: 'changed by hand, and no template produces it any more: kept' }
+    ? { state: 'edited', reason: `changed by hand, and no template produces it any more: kept (${choice})` }
     : { state: 'purge', reason: 'no template produces it any more' };
 }

@@ -13,7 +13,7 @@ export { checkOutputPath, LOCK_FILE, NEW_SUFFIX, RUN_LOCK_FILE } from './paths.j
 export type { PostResult } from './post.js';
 export type { RemoveOptions, RemoveResult } from './remove.js';
 export { remove } from './remove.js';
-export type { ResolveResult } from './resolve.js';
+export type { ResolveOptions, ResolveResult } from './resolve.js';
 export { resolve } from './resolve.js';
 export type { StatusEntry, StatusOptions, StatusReport } from './status.js';
 export { status } from './status.js';

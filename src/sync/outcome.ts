@@ -3,7 +3,7 @@
  * directories Pantograph created that still exist, and the check that the target reached that state.
  */
 import { rmdirSync } from 'node:fs';
-import { LISTED_UNMANAGED } from './classify.js';
+import { LISTED_UNMANAGED, RELEASED } from './classify.js';
 import { SyncError } from './errors.js';
 import { type LockedFile, modeString } from './lock.js';
 import { isPlainDirectory, sameExec, Target } from './paths.js';
@@ -41,7 +41,7 @@ export function lockEntryAfter(
       if (locked) return locked;
       return planned && disk.kind === 'file' ? fresh(disk.hash, planned.hash, false) : undefined;
     case 'unmanaged':
-      return item.reason === LISTED_UNMANAGED ? undefined : locked;
+      return item.reason === LISTED_UNMANAGED || item.reason === RELEASED ? undefined : locked;
     case 'adopt':
     case 'absent':
       return undefined;

@@ -1,9 +1,11 @@
 /**
  * `resolve <path>`: the user's content of a managed file is accepted as it is. With a pending
  * `<path>.pantograph-new` (a conflict), the lock takes the new template output as the rendered baseline
- * and the file's current content as the disk content, and the `.pantograph-new` file is removed.
+ * and the file's current content as the disk content, and the `.pantograph-new` file is removed. A file
+ * that still holds the markers of Pantograph's merge is refused (unless forced): accepting it would lock
+ * the markers in as the user's content.
  */
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { SyncError } from './errors.js';
 import { type LockedFile, modeString, readLock, writeLock } from './lock.js';
 import { acquireRunLock } from './mutex.js';
@@ -18,7 +20,12 @@ export interface ResolveResult {
   readonly differsFromTemplate: boolean;
 }
 
-export function resolve(root: string, path: string): ResolveResult {
+export interface ResolveOptions {
+  /** Accept the file even with conflict markers left in it. */
+  readonly force?: boolean;
+}
+
+export function resolve(root: string, path: string, options: ResolveOptions = {}): ResolveResult {
   const projectRoot = realpathSync(root);
   checkOutputPath(path);
   const target = new Target(projectRoot);
@@ -39,6 +46,7 @@ export function resolve(root: string, path: string): ResolveResult {
         hint: 'Run apply to create it again.',
       });
     }
+    if (!options.force) refuseConflictMarkers(projectRoot, path);
     const newFile = target.read(derivedPath(path, NEW_SUFFIX));
     const rendered = newFile.kind === 'file' ? newFile.hash : locked.rendered;
     const mode = newFile.kind === 'file' ? modeString(newFile.mode) : locked.mode;
@@ -59,4 +67,18 @@ export function resolve(root: string, path: string): ResolveResult {
   } finally {
     runLock.release();
   }
+}
+
+/** The first line of the merge's markers for `path` (see merge.ts), as Pantograph writes them. */
+function refuseConflictMarkers(root: string, path: string): void {
+  const lines = readFileSync(`${root}/${path}`, 'latin1').split('\n');
+  const opening = `<<<<<<< ${path} (yours)`;
+  const closing = `>>>>>>> ${path} (new template output)`;
+  const at = lines.findIndex((line) => line.replace(/\r$/, '') === opening);
+  if (at < 0 || !lines.slice(at + 1).some((line) => line.replace(/\r$/, '') === closing)) return;
+  throw new SyncError('SYNC_CONFLICT_MARKERS', `${path} still has conflict markers: the merge is not finished`, {
+    path,
+    position: { file: `${root}/${path}`, line: at + 1, column: 1 },
+    hint: 'Edit the file to keep what you want between `<<<<<<<` and `>>>>>>>`, remove the markers, and run resolve again (or `pantograph resolve --force` to keep the file as it is).',
+  });
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { apply, readLock, remove, resolve, status } from '../../src/sync/index.js';
+import { apply, readLock, remove, resolve, type SyncError, status } from '../../src/sync/index.js';
 import { file, get, planOf, put, tmpProject } from './helpers.js';
 
 describe('resolve', () => {
@@ -41,9 +41,79 @@ describe('resolve', () => {
     put(root, 'x', 'mine\n');
     expect(resolve(root, 'x')).toEqual({ path: 'x', hadNewFile: false, differsFromTemplate: true });
     expect(status(plan).drift).toBe(false);
-    expect(status(planOf(root, [], { purge: true })).entries).toMatchObject([{ path: 'x', state: 'edited' }]);
     expect(() => remove(root)).toThrow(expect.objectContaining({ code: 'SYNC_EDITED' }));
+    // When no template produces it any more, it is the user's own: kept, no drift, out of the lock.
+    const gone = planOf(root, [], { purge: true });
+    expect(status(gone).entries).toMatchObject([
+      {
+        path: 'x',
+        state: 'unmanaged',
+        reason: 'yours since `resolve`, and no template produces it: no longer managed',
+      },
+    ]);
+    expect(status(gone).drift).toBe(false);
+    expect((await apply(gone)).removed).toEqual([]);
+    expect(readLock(root)!.files.has('x')).toBe(false);
     expect(get(root, 'x')).toBe('mine\n');
+  });
+
+  it('lets a hand-edited file no template produces any more be kept with resolve, or removed with --force', async () => {
+    const root = tmpProject();
+    await apply(planOf(root, [file('keep', 'k\n'), file('gone', 'g\n')]));
+    put(root, 'gone', 'g\nmine\n');
+    const gone = planOf(root, [file('keep', 'k\n')], { purge: true });
+    const edited = status(gone).entries.find((e) => e.path === 'gone');
+    expect(edited).toMatchObject({ state: 'edited' });
+    expect(edited!.reason).toContain('`resolve` keeps it as yours, `apply --force` removes it');
+    expect(status(gone).drift).toBe(true);
+    resolve(root, 'gone');
+    expect(status(gone).drift).toBe(false);
+    await apply(gone);
+    expect(readLock(root)!.files.has('gone')).toBe(false);
+    expect(get(root, 'gone')).toBe('g\nmine\n');
+    expect(status(gone).entries.map((e) => e.path)).toEqual(['keep']);
+  });
+
+  it('refuses a file that still has the merge markers, at the first one, unless forced', async () => {
+    const root = tmpProject();
+    await apply(planOf(root, [file('x', 'one\ntwo\n')]));
+    put(root, 'x', 'one\nmine\n');
+    await apply(planOf(root, [file('x', 'one\nnew\n')]));
+    expect(existsSync(join(root, 'x.pantograph-new'))).toBe(true);
+    // What the merge of `update` writes (merge.ts's labels), the hunk half edited.
+    const merged = 'one\n<<<<<<< x (yours)\nmine\n=======\nnew\n>>>>>>> x (new template output)\n';
+    put(root, 'x', merged);
+    const error = (() => {
+      try {
+        resolve(root, 'x');
+      } catch (e) {
+        return e as SyncError;
+      }
+      throw new Error('expected an error');
+    })();
+    expect(error.code).toBe('SYNC_CONFLICT_MARKERS');
+    expect(error.message).toBe('x still has conflict markers: the merge is not finished');
+    expect(error.position).toMatchObject({ line: 2, column: 1 });
+    expect(error.hint).toContain('resolve --force');
+    // Nothing changed: the new output is still waiting beside the file.
+    expect(existsSync(join(root, 'x.pantograph-new'))).toBe(true);
+    expect(get(root, 'x')).toBe(merged);
+    // Markers of another file (a document about git) are not Pantograph's merge.
+    put(root, 'x', 'one\n<<<<<<< y (yours)\n>>>>>>> y (new template output)\n');
+    expect(resolve(root, 'x').hadNewFile).toBe(true);
+  });
+
+  it('accepts the markers with force', async () => {
+    const root = tmpProject();
+    await apply(planOf(root, [file('x', 'one\ntwo\n')]));
+    put(root, 'x', 'one\nmine\n');
+    await apply(planOf(root, [file('x', 'one\nnew\n')]));
+    put(root, 'x', 'one\n<<<<<<< x (yours)\nmine\n=======\nnew\n>>>>>>> x (new template output)\n');
+    expect(resolve(root, 'x', { force: true })).toMatchObject({
+      hadNewFile: true,
+      differsFromTemplate: true,
+    });
+    expect(existsSync(join(root, 'x.pantograph-new'))).toBe(false);
   });
 
   it('refuses a path Pantograph does not manage', async () => {

@@ -9,9 +9,13 @@ import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import { printJson, projectDir } from '../report.js';
 
-export async function resolve(io: Io, global: GlobalOptions, path: string): Promise<number> {
+export interface ResolveFlags {
+  readonly force?: boolean;
+}
+
+export async function resolve(io: Io, global: GlobalOptions, path: string, flags: ResolveFlags): Promise<number> {
   const clean = path.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
-  const result = syncResolve(projectDir(io, global), clean);
+  const result = syncResolve(projectDir(io, global), clean, { force: flags.force === true });
   if (global.format === 'json') {
     printJson(io, result);
     return 0;
