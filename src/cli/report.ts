@@ -10,7 +10,7 @@ import { ReplaceValue, type ResolvedSource, type SourceSpec, type SyncData } fro
 import type { ProjectOptions } from '../engine/project.js';
 import type { Problem } from '../engine/render-plan.js';
 import { toJson } from '../engine/yaml-data.js';
-import { lineColumn } from '../epp/position.js';
+import { lineColumn, offsetAt } from '../epp/position.js';
 import { type Displayable, formatProblem } from './format-error.js';
 import type { Io } from './io.js';
 import type { GlobalOptions } from './main.js';
@@ -120,16 +120,9 @@ function readText(file: string): string | undefined {
 
 /** The offset of a 1-based line and column, or undefined when the text has no such place. */
 function offsetOf(source: string, line: number, column: number): number | undefined {
-  let start = 0;
-  for (let n = 1; n < line; n++) {
-    const next = source.indexOf('\n', start);
-    if (next < 0) return undefined;
-    start = next + 1;
-  }
-  const offset = start + column - 1;
-  if (offset > source.length) return undefined;
-  // Sanity check against the shared line computation.
-  return lineColumn(source, offset).line === line ? offset : undefined;
+  const offset = offsetAt(source, line, column);
+  const at = lineColumn(source, offset);
+  return at.line === line && at.column === column ? offset : undefined;
 }
 
 /** `file` relative to `cwd` when it is inside it, else as given. */

@@ -3,13 +3,15 @@
  * checks it (a module's template with the module's types and functions), the settings of a template as
  * `show` reports them, the composed schema of `.sync.yml`.
  */
+
+// The offset of a line and column (the LSP's diagnostics of a long file turn thousands of them).
+export { offsetAt as offsetOf } from '../epp/position.js';
 export {
   checkEppText,
   checkTemplateManifestText,
   checkTemplateSchemaText,
   type EppCheck,
   fromProblem,
-  offsetOf,
   type ReadText,
   type SettingInfo,
   type SpanProblem,

@@ -13,6 +13,7 @@ import type { TemplateNode } from '../epp/ast.js';
 import { type EppError, EppSyntaxError } from '../epp/errors.js';
 import { findSyntaxErrors, type ModulePathEntry, parseEpp } from '../epp/index.js';
 import { parameterProblems } from '../epp/parameter-checks.js';
+import { offsetAt } from '../epp/position.js';
 import { EngineError } from './errors.js';
 import { parseJsonData } from './json-data.js';
 import { compileSettingsSchema, shippedSchema, violationProblems } from './json-schema.js';
@@ -202,7 +203,7 @@ function fromEppError(e: EppError): SpanProblem {
 
 /** A Problem (line and column) as a span: from its place to the end of the word there. */
 export function fromProblem(p: Problem, text: string): SpanProblem {
-  const start = offsetOf(text, p.line ?? 1, p.column ?? 1);
+  const start = offsetAt(text, p.line ?? 1, p.column ?? 1);
   return {
     severity: p.severity,
     code: p.code,
@@ -211,17 +212,6 @@ export function fromProblem(p: Problem, text: string): SpanProblem {
     start,
     end: wordEnd(text, start),
   };
-}
-
-/** The offset of a 1-based line and column. */
-export function offsetOf(text: string, line: number, column: number): number {
-  let offset = 0;
-  for (let l = 1; l < line; l++) {
-    const next = text.indexOf('\n', offset);
-    if (next < 0) return text.length;
-    offset = next + 1;
-  }
-  return Math.min(offset + column - 1, text.length);
 }
 
 /** The end of the word (a name, `$name`, a quoted string) at `start`; one character at least. */

@@ -15,7 +15,7 @@ import {
   type RenderOptions,
   type TemplateParameter,
 } from '../epp/index.js';
-import { lineColumn } from '../epp/position.js';
+import { lineColumn, offsetAt } from '../epp/position.js';
 import type { PHash } from '../epp/runtime/values.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { decodeUtf8 } from '../shared/text-file.js';
@@ -226,17 +226,10 @@ function templateText(bytes: Buffer, file: TemplateFile): string {
     {
       file: file.absPath,
       source,
-      span: { start: offsetOfLine(source, line, column), end: offsetOfLine(source, line, column) + 1 },
+      span: { start: offsetAt(source, line, column), end: offsetAt(source, line, column) + 1 },
     },
     hint,
   );
-}
-
-/** The offset of a 1-based line and column in `text`. */
-function offsetOfLine(text: string, line: number, column: number): number {
-  let start = 0;
-  for (let n = 1; n < line; n++) start = text.indexOf('\n', start) + 1;
-  return start + column - 1;
 }
 
 /**

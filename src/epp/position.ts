@@ -1,6 +1,7 @@
 /**
- * Offsets to line and column. Line starts are computed once per source text and cached, then found by
- * binary search, so turning many offsets of one file into positions stays cheap.
+ * Offsets to line and column and back. Line starts are computed once per source text and cached, then
+ * found by binary search, so turning many offsets of one file into positions (or positions into offsets)
+ * stays cheap: an editor's diagnostics of a long file are thousands of them.
  */
 const lineStartsCache = new WeakMap<object, number[]>();
 const stringKeys = new Map<string, object>();
@@ -38,4 +39,11 @@ export function lineColumn(source: string, offset: number): LineColumn {
     else hi = mid - 1;
   }
   return { line: lo + 1, column: offset - starts[lo]! + 1 };
+}
+
+/** The offset of a 1-based line and column (past the end: the text's end). */
+export function offsetAt(source: string, line: number, column: number): number {
+  const starts = lineStarts(source);
+  if (line > starts.length) return source.length;
+  return Math.min(starts[Math.max(line, 1) - 1]! + column - 1, source.length);
 }
