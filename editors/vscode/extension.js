@@ -7,7 +7,10 @@ let client;
 
 function activate(context) {
   const command = vscode.workspace.getConfiguration('pantograph').get('command', 'pantograph');
-  const server = { command, args: ['lsp'], transport: TransportKind.stdio };
+  // A trusted workspace's own code (JavaScript hooks, V1 templates) may run to check its .sync.yml; an
+  // untrusted one's never runs (the server's default). Trust granted later restarts the server with it.
+  const args = () => (vscode.workspace.isTrusted ? ['lsp', '--trust'] : ['lsp']);
+  const server = { command, args: args(), transport: TransportKind.stdio };
   client = new LanguageClient(
     'pantograph',
     'Pantograph',
@@ -22,6 +25,12 @@ function activate(context) {
     },
   );
   context.subscriptions.push({ dispose: () => client?.stop() });
+  context.subscriptions.push(
+    vscode.workspace.onDidGrantWorkspaceTrust(async () => {
+      server.args = args();
+      await client.restart();
+    }),
+  );
   return client.start();
 }
 

@@ -396,6 +396,7 @@ export async function main(
   program
     .command('lsp')
     .description('the language server for EPP, template repositories and .sync.yml, over stdio')
+    .option('--trust', "run the project's code (JavaScript hooks, V1 templates) to check .sync.yml")
     .action(run(async () => (await import('./commands/lsp.js')).lsp as Action));
   engineOptions(
     program

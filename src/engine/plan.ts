@@ -174,7 +174,7 @@ async function resolveTemplate(
   sandbox: Sandbox,
 ): Promise<ResolvedTemplate> {
   const origins: Record<string, SettingOrigin> = {};
-  const untrusted = untrustedHooks(t);
+  const untrusted = untrustedHooks(t, project.options.distrust);
   if (untrusted) {
     problems.push(untrusted);
     board.publish(t, {});
@@ -423,16 +423,30 @@ function noteChanges(
 }
 
 /** An untrusted source's template with JavaScript hooks: an error, and the template is not run. */
-function untrustedHooks(t: LoadedTemplate): Problem | undefined {
+function untrustedHooks(
+  t: LoadedTemplate,
+  distrust: { readonly hint: string } | undefined,
+): Problem | undefined {
   if (t.source.trusted) return undefined;
   const js = Object.values(t.hooks).find((h) => h?.kind === 'mjs');
   if (!js) return undefined;
   const spec = t.source.spec;
+  const at = spec.position ?? { file: js.path, line: 1, column: 1 };
+  // Where no source is trusted on purpose (an editor's view), the project is not wrong: its hooks wait.
+  if (distrust) {
+    return problem(
+      'warning',
+      'HOOK_UNTRUSTED',
+      `template '${t.name}' is not checked here: its JavaScript hooks (${js.path}) do not run`,
+      at,
+      distrust.hint,
+    );
+  }
   return problem(
     'error',
     'HOOK_UNTRUSTED',
     `template '${t.name}' has JavaScript hooks (${js.path}) but its source ${spec.location} is not trusted`,
-    spec.position ?? { file: js.path, line: 1, column: 1 },
+    at,
     'if you trust this source, set `trusted: true` on it in .sync.yml or run with --trust',
   );
 }

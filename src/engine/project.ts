@@ -28,6 +28,12 @@ export interface ProjectOptions {
   readonly offline?: boolean;
   /** Trust every git source, so that its `.mjs` hooks may run (`--trust`). */
   readonly trust?: boolean;
+  /**
+   * Trust no source of the project's (the bundled default templates aside): no JavaScript hook or V1
+   * template (Ruby) runs, templates render sandboxed. For views of a project that must not run its code
+   * merely because it is looked at, such as the language server. `hint` says how to trust it after all.
+   */
+  readonly distrust?: { readonly hint: string };
   /** Unknown variables in templates are errors (default true; `--no-strict` sets false). */
   readonly strict?: boolean;
   /** Time limit of one hook run in milliseconds (default 5000). */
@@ -125,6 +131,7 @@ export async function loadProject(dir: string, options: ProjectOptions = {}): Pr
     root,
     ...(options.offline !== undefined ? { offline: options.offline } : {}),
     ...(options.trust !== undefined ? { trust: options.trust } : {}),
+    ...(options.distrust !== undefined ? { distrust: true } : {}),
     ...(options.env !== undefined ? { env: options.env } : {}),
     ...(options.gitBinary !== undefined ? { gitBinary: options.gitBinary } : {}),
     ...(options.lockedCommit !== undefined ? { lockedCommit: options.lockedCommit } : {}),

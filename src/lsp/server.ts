@@ -31,14 +31,31 @@ function kindOf(uri: string): Kind {
 }
 
 /** Serves one client until its stream closes (or it sends `exit`). */
-export function startServer(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<void> {
+export interface ServerOptions {
+  /**
+   * Run the project's own code (JavaScript hooks, V1 templates) when checking a `.sync.yml`, as
+   * `pantograph status` does. Off by default: opening a cloned repository in an editor must not run it.
+   */
+  readonly trust?: boolean;
+}
+
+/** What the diagnostics say to do about hooks that did not run. */
+const DISTRUST = {
+  hint: 'the language server runs no code of a project (JavaScript hooks, V1 templates) unless it is started as `pantograph lsp --trust`: set that in your editor for projects you trust',
+};
+
+export function startServer(
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  options: ServerOptions = {},
+): Promise<void> {
   const writer = new lsp.StreamMessageWriter(output);
   const reader = new lsp.StreamMessageReader(input, {
     contentTypeDecoder: guardedDecoder((response) => void writer.write(response)),
   });
   const connection = lsp.createConnection(reader, writer);
   const documents: TextDocuments<TextDocument> = new lsp.TextDocuments(TextDocument);
-  const server = new Server(connection, documents);
+  const server = new Server(connection, documents, options.trust === true);
   server.register();
   documents.listen(connection);
   connection.listen();
@@ -55,7 +72,7 @@ class Server {
     }
   };
   private readonly epp = new EppDocuments(this.read);
-  private readonly sync = new SyncDocuments();
+  private readonly sync: SyncDocuments;
   /** Documents whose diagnostics are due, made together on the next turn of the event loop. */
   private readonly due = new Set<string>();
   private readonly syncTimers = new Map<string, NodeJS.Timeout>();
@@ -63,7 +80,10 @@ class Server {
   constructor(
     private readonly connection: Connection,
     private readonly documents: TextDocuments<TextDocument>,
-  ) {}
+    trust: boolean,
+  ) {
+    this.sync = new SyncDocuments(trust ? { offline: true } : { offline: true, distrust: DISTRUST });
+  }
 
   register(): void {
     const { connection, documents } = this;

@@ -32,8 +32,8 @@ export class LspClient {
   private nextId = 1;
   private waiters: { test: (m: Message) => boolean; resolve: (m: Message) => void }[] = [];
 
-  constructor(cwd: string, env: NodeJS.ProcessEnv = process.env) {
-    this.child = spawn(process.execPath, [BIN, 'lsp'], { cwd, env });
+  constructor(cwd: string, env: NodeJS.ProcessEnv = process.env, args: readonly string[] = []) {
+    this.child = spawn(process.execPath, [BIN, 'lsp', ...args], { cwd, env });
     this.child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
     this.child.stderr.on('data', (chunk: Buffer) => {
       this.stderr += chunk.toString();

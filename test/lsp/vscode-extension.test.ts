@@ -23,7 +23,10 @@ describe('editors/vscode', () => {
     for (const language of manifest.contributes.languages) {
       expect(existsSync(join(root, language.configuration))).toBe(true);
     }
-    expect(readFileSync(join(root, manifest.main), 'utf8')).toContain("args: ['lsp']");
+    const client = readFileSync(join(root, manifest.main), 'utf8');
+    // The project's code runs only in a trusted workspace (`pantograph lsp --trust`).
+    expect(client).toContain("vscode.workspace.isTrusted ? ['lsp', '--trust'] : ['lsp']");
+    expect(manifest.capabilities.untrustedWorkspaces.supported).toBe('limited');
   });
 
   it('has an EPP grammar whose patterns compile', () => {

@@ -32,6 +32,8 @@ export interface SourceOptions {
   readonly offline?: boolean;
   /** Trust every source (`--trust`), including filesystem sources marked `trusted: false`. */
   readonly trust?: boolean;
+  /** Trust none but the bundled default templates, whatever `trust` says (see ProjectOptions.distrust). */
+  readonly distrust?: boolean;
   /** Git: the executable (default `git`). */
   readonly gitBinary?: string;
   /** Environment for `PANTOGRAPH_*` variables and git (default `process.env`). */
@@ -61,6 +63,15 @@ export async function resolveSources(
 
 /** Resolves one source (the `index` is its place in the search order). */
 export async function resolveSource(
+  spec: SourceSpec,
+  index: number,
+  options: SourceOptions,
+): Promise<ResolvedSource> {
+  const source = await resolveAsSpecified(spec, index, options);
+  return options.distrust === true && spec.type !== 'default' ? { ...source, trusted: false } : source;
+}
+
+async function resolveAsSpecified(
   spec: SourceSpec,
   index: number,
   options: SourceOptions,

@@ -28,6 +28,7 @@ export interface V1Project {
 export interface V1LoadOptions {
   readonly offline?: boolean;
   readonly trust?: boolean;
+  readonly distrust?: { readonly hint: string };
   readonly env?: NodeJS.ProcessEnv;
   readonly gitBinary?: string;
   readonly syncText?: string;
@@ -70,6 +71,14 @@ export async function loadV1(
   // A V1 repository's templates are Ruby code run with the user's rights, unsandboxed: like JavaScript
   // hooks, only from a source the user trusts (a local one is; a git one with --trust). Checked before
   // anything is fetched.
+  if (options.distrust) {
+    throw new EngineError(
+      'V1_UNTRUSTED',
+      `the V1 template repository ${source.url} (${source.origin}) runs Ruby code (its ERB templates), which does not run here`,
+      // At the top of .sync.yml: what the editor shows is that file's problems.
+      { position: { file, line: 1, column: 1 }, hint: options.distrust.hint },
+    );
+  }
   if (source.spec.type === 'git' && source.spec.trusted !== true && options.trust !== true) {
     throw new EngineError(
       'V1_UNTRUSTED',
