@@ -55,6 +55,6 @@ export async function stopOnConflicts(
   }
   const message = noop
     ? `${plural(results.length, 'conflict')}: apply would stop without writing`
-    : `${plural(results.length, 'conflict')}: nothing else was written. Merge each file (the new template output is in <path>${NEW_SUFFIX}), then run \`pantograph resolve <path>\`, or apply with --force to overwrite`;
+    : `${plural(results.length, 'conflict')}: nothing else was written. Finish each file's merge (where it was merged in place, what conflicts is between <<<<<<< and >>>>>>>; the new template output alone is in <path>${NEW_SUFFIX}), then run \`pantograph resolve <path>\`, or apply with --force to overwrite`;
   return { conflicts: results, message };
 }

@@ -23,12 +23,16 @@ describe('conflicts', () => {
     const { repo, root } = await editedProject();
     writeFileSync(join(root, '.sync.yml'), syncYml(repo, 'base:\n  greeting: hi\n'));
     writeFileSync(join(root, 'static.txt'), 'static\n'); // unchanged; nothing else to do
+    // Status says what a conflict needs (apply alone stops at it).
+    expect((await run(root, 'status')).stdout).toContain(
+      '1 stable, 1 conflict, 1 init: drift (merge each conflict (`pantograph apply` writes the new output beside it), then `pantograph resolve <path>`; if `pantograph update` stopped on them, run it again once they are resolved)\n',
+    );
     const r = await run(root, 'apply');
     expect(r).toEqual({
       code: 1,
       stdout: 'conflict  config.txt: merged cleanly with the new template output: review it\n',
       stderr:
-        'error: 1 conflict: nothing else was written. Merge each file (the new template output is in <path>.pantograph-new), then run `pantograph resolve <path>`, or apply with --force to overwrite\n',
+        "error: 1 conflict: nothing else was written. Finish each file's merge (where it was merged in place, what conflicts is between <<<<<<< and >>>>>>>; the new template output alone is in <path>.pantograph-new), then run `pantograph resolve <path>`, or apply with --force to overwrite\n",
     });
     expect(read(root, 'config.txt')).toBe(
       '# config\ngreeting = hi\nline 2\nline 3\nline 4: mine\nline 5\nitems = a\n',

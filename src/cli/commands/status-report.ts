@@ -93,7 +93,11 @@ export function summaryLine(report: StatusReport): string {
   }
   const c = report.counts;
   const todo = [
-    c.create + c.changed + c.adopt + c.delete + c.purge + c.conflict > 0 ? 'run `pantograph apply`' : '',
+    c.create + c.changed + c.adopt + c.delete + c.purge > 0 ? 'run `pantograph apply`' : '',
+    // Apply stops at a conflict: it writes the new output beside the file to merge, resolve accepts it.
+    c.conflict > 0
+      ? 'merge each conflict (`pantograph apply` writes the new output beside it), then `pantograph resolve <path>`; if `pantograph update` stopped on them, run it again once they are resolved'
+      : '',
     c.edited > 0
       ? 'keep changes made by hand with `pantograph resolve <path>`, or restore the template output with `pantograph apply --force`'
       : '',
