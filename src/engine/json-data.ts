@@ -260,7 +260,13 @@ class JsonReader {
       }
       setKey(out, key, this.value(`${pointer}/${escapePointerSegment(key)}`, keyOffset));
       this.ws();
-      if (this.text.charCodeAt(this.i) !== 44) break; // ,
+      if (this.text.charCodeAt(this.i) !== 44) {
+        // Most often a comma left out between two properties: say so, at what follows the value.
+        if (this.i < this.text.length && this.text[this.i] !== '}') {
+          this.fail(`expected ',' or '}' after the value of ${JSON.stringify(key)}`);
+        }
+        break;
+      }
       this.i++;
     }
     this.expect('}');
@@ -280,7 +286,12 @@ class JsonReader {
     for (;;) {
       out.push(this.value(`${pointer}/${out.length}`, undefined));
       this.ws();
-      if (this.text.charCodeAt(this.i) !== 44) break; // ,
+      if (this.text.charCodeAt(this.i) !== 44) {
+        if (this.i < this.text.length && this.text[this.i] !== ']') {
+          this.fail(`expected ',' or ']' after element ${out.length - 1} of the array`);
+        }
+        break;
+      }
       this.i++;
     }
     this.expect(']');
