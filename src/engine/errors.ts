@@ -69,6 +69,7 @@ export type EngineErrorCode =
   | 'RENDER_READ'
   // static analysis and inspection (validate, inspect)
   | 'ANALYSIS_UNKNOWN_VARIABLE'
+  | 'ANALYSIS_UNKNOWN_SETTING'
   | 'NESTED_MISSING_PARAMETER'
   | 'NESTED_UNKNOWN_PARAMETER'
   | 'STUB_EXISTS'

@@ -23,6 +23,7 @@ import type { Problem } from './render-plan.js';
 import {
   analyzeEpp,
   unknownFunctionProblems,
+  unknownSettingProblems,
   unknownVariableProblems,
   type VariableContext,
 } from './static-analysis.js';
@@ -52,6 +53,8 @@ export interface TemplateContext {
   /** `files` and `files_init` are output files; `partials` are called with epp(). */
   readonly part: 'files' | 'files_init' | 'partials' | 'other';
   readonly settings: ReadonlyMap<string, SettingInfo>;
+  /** Its schema takes settings it does not name (`additionalProperties` is not false). */
+  readonly openSettings?: boolean;
   readonly delimiters: readonly [string, string] | undefined;
 }
 
@@ -86,7 +89,8 @@ export function templateContextOf(file: string, read: ReadText = readDisk): Temp
       Array.isArray(d) && d.length === 2 && typeof d[0] === 'string' && typeof d[1] === 'string'
         ? ([d[0], d[1]] as const)
         : undefined;
-    return { name: basename(dir), dir, part, settings, delimiters };
+    const openSettings = schema !== undefined && schema.additionalProperties !== false;
+    return { name: basename(dir), dir, part, settings, openSettings, delimiters };
   }
   return undefined;
 }
@@ -124,6 +128,11 @@ export function checkEppText(
   const visible = variablesOf(ast, context, modulePath !== undefined);
   if (visible) {
     problems.push(...unknownVariableProblems(analysis, file, text, visible).map((p) => fromProblem(p, text)));
+  }
+  if (context && context.part !== 'other' && !context.openSettings) {
+    const settings = [...context.settings.keys()];
+    const unknown = unknownSettingProblems(analysis, file, text, settings, context.name);
+    problems.push(...unknown.map((p) => fromProblem(p, text)));
   }
   return { ast, problems };
 }

@@ -30,6 +30,7 @@ import {
   literalValue,
   problemAt,
   unknownFunctionProblems,
+  unknownSettingProblems,
   unknownVariableProblems,
 } from './static-analysis.js';
 import { jsonPointer, toJson } from './yaml-data.js';
@@ -313,6 +314,10 @@ class TemplateInspector {
             : `a setting of template '${this.t.name}'`,
         }),
       );
+      if (this.schema.additionalProperties === false) {
+        const declared = [...new Set([...Object.keys(this.properties), ...settingNames])];
+        this.problems.push(...unknownSettingProblems(analysis, f.absPath, source, declared, this.t.name));
+      }
     }
     return {
       ...base,

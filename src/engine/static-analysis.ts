@@ -10,7 +10,7 @@
  * looks through the enclosing scopes. Match captures (`$0`..`$n`) are always known.
  */
 
-import type { LambdaNode, Node, ParameterNode, TemplateNode } from '../epp/ast.js';
+import type { AccessNode, LambdaNode, Node, ParameterNode, TemplateNode, VariableNode } from '../epp/ast.js';
 import { assignedNames, callSpan, children, type WalkNode } from '../epp/ast-walk.js';
 import { EppError } from '../epp/errors.js';
 import { FUNCTION_NAMES, UNKNOWN_FUNCTION_HINT, unknownFunctionMessage } from '../epp/functions/index.js';
@@ -66,6 +66,8 @@ export { children };
 
 export interface EppAnalysis {
   readonly freeReads: readonly FreeRead[];
+  /** `$settings['name']`, a literal key of the top-scope hash of settings: the key's name and place. */
+  readonly settingKeys: readonly FreeRead[];
   readonly calls: readonly CallRef[];
   readonly eppCalls: readonly EppCall[];
 }
@@ -73,6 +75,7 @@ export interface EppAnalysis {
 /** Analyses a parsed template (or a Puppet program: a `.pp` hook). */
 export function analyzeEpp(ast: TemplateNode, source: string): EppAnalysis {
   const freeReads: FreeRead[] = [];
+  const settingKeys: FreeRead[] = [];
   const calls: CallRef[] = [];
   const eppCalls: EppCall[] = [];
   const scopes: Set<string>[] = [];
@@ -109,6 +112,13 @@ export function analyzeEpp(ast: TemplateNode, source: string): EppAnalysis {
       case 'Lambda':
         walkLambda(node);
         return;
+      case 'Access': {
+        const key = literalSettingKey(node);
+        // `$settings` is the top scope's unless the template declares a variable of that name.
+        const top = (node.target as VariableNode).name.startsWith('::');
+        if (key && (top || !declared('settings'))) settingKeys.push(key);
+        break;
+      }
       case 'Call':
       case 'MethodCall':
         calls.push({ name: node.name, ...callSpan(node) });
@@ -126,7 +136,17 @@ export function analyzeEpp(ast: TemplateNode, source: string): EppAnalysis {
   walkParams(ast.params ?? []);
   for (const n of ast.body) walk(n);
   scopes.pop();
-  return { freeReads, calls, eppCalls };
+  return { freeReads, settingKeys, calls, eppCalls };
+}
+
+/** The literal key of `$settings['name']` (or `$::settings[...]`), with its place; undefined otherwise. */
+function literalSettingKey(node: AccessNode): FreeRead | undefined {
+  const { target, keys } = node;
+  if (target.type !== 'Variable' || (target.name !== 'settings' && target.name !== '::settings'))
+    return undefined;
+  const key = keys.length === 1 ? keys[0]! : undefined;
+  if (key?.type !== 'Literal' || typeof key.value !== 'string') return undefined;
+  return { name: key.value, start: key.start, end: key.end };
 }
 
 function eppCall(args: readonly Node[], node: Node, source: string): EppCall | undefined {
@@ -283,6 +303,33 @@ export interface VariableContext {
 export const PUPPET_TOP_SCOPE_NAMES: readonly string[] = ['facts', 'trusted', 'server_facts'];
 
 /** A warning for every variable read that is neither visible to the file nor a top-scope name. */
+/**
+ * Reads of `$settings['name']` naming no setting of the template (`settings`: those it declares). They
+ * read undef, silently, where a bare `$name` would fail: most often a typo or a setting renamed.
+ */
+export function unknownSettingProblems(
+  analysis: EppAnalysis,
+  file: string,
+  source: string,
+  settings: readonly string[],
+  template: string,
+): Problem[] {
+  return analysis.settingKeys
+    .filter((read) => !settings.includes(read.name))
+    .map((read) =>
+      problemAt(
+        'warning',
+        'ANALYSIS_UNKNOWN_SETTING',
+        `$settings['${read.name}'] reads a setting template '${template}' does not declare`,
+        file,
+        source,
+        read.start,
+        didYouMeanHint(read.name, settings) ??
+          'it reads undef: declare the setting (template_schema.json, or default_settings), or read one the template has',
+      ),
+    );
+}
+
 export function unknownVariableProblems(
   analysis: EppAnalysis,
   file: string,

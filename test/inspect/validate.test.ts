@@ -192,6 +192,38 @@ describe('validate: the whole tree at once', () => {
     expect(rows(root, problems)).toEqual([['error', 'EPP_UNKNOWN_VARIABLE', 'repo/t/files/a.txt.epp', 1, 5]]);
   });
 
+  it("warns of a $settings['key'] naming no setting, where it is read, unless the schema takes any", async () => {
+    const root = tempTree({
+      ...templates('repo', {
+        t: {
+          'template.json': { default_settings: { ruby_version: '3.2' } },
+          'files/a.txt.epp':
+            "<%= $settings['ruby_version'] %> <%= $settings['ruby_versoin'] %>\n<%= [{}].map |$settings| { $settings['own'] } %>\n",
+        },
+        open: {
+          'template.json': { default_settings: { a: 1 } },
+          // Given as text: the helper would add `name` to an object.
+          'template_schema.json': JSON.stringify({
+            $schema: 'http://json-schema.org/draft-07/schema#',
+            type: 'object',
+            properties: { a: { type: 'integer' } },
+          }),
+          'files/b.txt.epp': "<%= $settings['anything'] %>\n",
+        },
+      }),
+      'project/.sync.yml':
+        'pdk_template:\n  version: 2\n  template_sources: [{ type: filesystem, location: ../repo }]\n  templates: [t, open]\n',
+    });
+    const { problems } = await validateProject(join(root, 'project'));
+    expect(rows(root, problems)).toEqual([
+      ['warning', 'ANALYSIS_UNKNOWN_SETTING', 'repo/t/files/a.txt.epp', 1, 48],
+    ]);
+    expect(problems[0]).toMatchObject({
+      message: "$settings['ruby_versoin'] reads a setting template 't' does not declare",
+      hint: "did you mean 'ruby_version'?",
+    });
+  });
+
   it('checks partials with the variables their callers pass when they declare no parameters', async () => {
     const root = tempTree({
       ...templates('repo', {

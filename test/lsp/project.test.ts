@@ -89,6 +89,19 @@ describe('a template repository', () => {
     expect(hover.result?.contents.value).toContain('default: `["pool.ntp.org"]`');
   });
 
+  it("flags a $settings['key'] naming no setting, at the key", async () => {
+    const uri = uriOf(join(repo, 'ntp/files/hash.conf.epp'));
+    client.open(uri, "<%= $settings['port'] %>\n<%= $settings['prot'] %>\n");
+    expect(await client.diagnostics(uri, 1)).toEqual([
+      expect.objectContaining({
+        code: 'ANALYSIS_UNKNOWN_SETTING',
+        severity: 2,
+        range: { start: { line: 1, character: 14 }, end: { line: 1, character: 20 } },
+        message: "$settings['prot'] reads a setting template 'ntp' does not declare\ndid you mean 'port'?",
+      }),
+    ]);
+  });
+
   it('checks an unsaved template_schema.json, and the open files against it', async () => {
     const schemaUri = uriOf(join(repo, 'ntp/template_schema.json'));
     const fileUri = uriOf(join(repo, 'ntp/files/ntp.conf.epp'));
