@@ -340,21 +340,21 @@ export async function main(
       .option('--label <label>', 'only repositories with this label (repeatable: all of them)', collect, [])
       .option('--group <group>', "only the fleet file's group (repeatable)", collect, [])
       .option('--shard <i/n>', 'only shard i of n (a CI matrix job)');
-  const fleetRunOptions = (command: Command) =>
-    engineOptions(
-      selectOptions(command)
-        .option('-j, --jobs <n>', 'repositories worked on at once (default: the number of cores)')
-        .option('--diff', 'show unified diffs')
-        .option('--fresh', 'run every repository again, even those unchanged since the last run'),
-      true,
-    );
-  fleetRunOptions(
-    fleet.command('status').description('clone or fetch every repository and report drift (exit 1 on any)'),
-  ).action(run(async () => (await import('./commands/fleet.js')).fleetStatus as Action));
-  fleetRunOptions(
-    fleet
-      .command('apply')
-      .description('apply on a branch per repository, commit, and optionally push and open pull requests')
+  // `--fresh` ignores the saved state; `update` never uses it (see src/fleet/run.ts).
+  const fleetRunOptions = (command: Command, resumable: boolean) => {
+    selectOptions(command)
+      .option('-j, --jobs <n>', 'repositories worked on at once (default: the number of cores)')
+      .option('--diff', 'show unified diffs');
+    if (resumable) {
+      command.option(
+        '--fresh',
+        'run every repository again, even those unchanged since the last run (at their locked template commits: `fleet update` takes new ones)',
+      );
+    }
+    return engineOptions(command, true);
+  };
+  const writeOptions = (command: Command) =>
+    command
       .option('--noop', 'write nothing anywhere; say what would change')
       .option(
         '--branch <name>',
@@ -363,19 +363,41 @@ export async function main(
       .option('-m, --message <text>', 'the commit message (default: names the templates applied)')
       .option('--push', 'push the branches to their remotes')
       .option('--pr', 'open or update a pull (merge) request per changed repository (needs --push)')
-      .option('-y, --yes', 'overwrite existing files Pantograph never wrote (not hand-edited ones)'),
+      .option('-y, --yes', 'overwrite existing files Pantograph never wrote (not hand-edited ones)');
+  fleetRunOptions(
+    fleet.command('status').description('clone or fetch every repository and report drift (exit 1 on any)'),
+    true,
+  ).action(run(async () => (await import('./commands/fleet.js')).fleetStatus as Action));
+  fleetRunOptions(
+    writeOptions(
+      fleet
+        .command('apply')
+        .description('apply on a branch per repository, commit, and optionally push and open pull requests'),
+    ),
+    true,
   ).action(run(async () => (await import('./commands/fleet.js')).fleetApply as Action));
+  fleetRunOptions(
+    writeOptions(
+      fleet
+        .command('update')
+        .description(
+          "`update` in every repository: git sources to their ref's latest commit, applied and committed as by apply",
+        ),
+    ),
+    false,
+  ).action(run(async () => (await import('./commands/fleet.js')).fleetUpdate as Action));
   selectOptions(
     fleet
       .command('plan-matrix')
       .description('print the CI matrix JSON of the shards, e.g. {"include":[{"shard":"1/2"},...]}')
       .option('--per-shard <n>', 'repositories per shard (default 20)')
-      .option('--shards <n>', 'this many shards instead'),
+      .option('--shards <n>', 'this many shards instead (at most one per repository)'),
   ).action(run(async () => (await import('./commands/fleet.js')).fleetPlanMatrix as Action));
   fleet
     .command('report')
     .description("merge the shards' JSON reports into one summary (exit 1 if any repository failed)")
-    .argument('<files...>', 'reports written by `pantograph --format json fleet status|apply`')
+    .argument('<files...>', 'reports written by `pantograph --format json fleet status|apply|update`')
+    .option('--allow-missing', 'merge even when shards of the run are missing (they are named)')
     .action(run(async () => (await import('./commands/fleet.js')).fleetReport as Action));
   fleet
     .command('import-modulesync')

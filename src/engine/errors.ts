@@ -110,6 +110,7 @@ export type EngineErrorCode =
   | 'FLEET_PATH'
   | 'FLEET_SELECT'
   | 'FLEET_SHARD'
+  | 'FLEET_USAGE'
   | 'FLEET_GIT'
   | 'FLEET_APPLY'
   | 'FLEET_CONFLICT'

@@ -11,6 +11,7 @@ import type { Data, DataMap, Position } from '../engine/model.js';
 import type { Problem } from '../engine/render-plan.js';
 import { parseYamlData } from '../engine/yaml-data.js';
 import { decodeUtf8 } from '../shared/text-file.js';
+import { type DuplicateEntry, duplicateEntries } from './repository-identity.js';
 
 export const FLEET_FILE = 'fleet.yml';
 export const DEFAULT_WORKDIR = '.pantograph-fleet';
@@ -148,6 +149,9 @@ export function parseFleet(text: string, file: string): Fleet {
     seen.set(name, index);
     return repositoryOf(entry, defaults, dir, at(`/repositories/${index}`));
   });
+  for (const d of duplicateEntries(repositories)) {
+    problems.push(duplicateProblem(repositories, d, at(`/repositories/${d.index}/${d.key}`)));
+  }
   const groups = new Map<string, readonly string[]>();
   for (const [group, members] of Object.entries((top.groups ?? {}) as DataMap)) {
     groups.set(group, members as string[]);
@@ -188,6 +192,32 @@ export function parseFleet(text: string, file: string): Fleet {
     repositories,
     problems: parsed.problems.filter((p) => p.severity === 'warning'),
   };
+}
+
+/** Two entries of one repository, at the later one, naming the first. */
+export function duplicateProblem(
+  repositories: readonly FleetRepository[],
+  d: DuplicateEntry,
+  position: Position | undefined,
+): Problem {
+  const repo = repositories[d.index]!;
+  const first = repositories[d.first]!;
+  const where = `entry ${d.first + 1}, line ${first.position.line}`;
+  return d.key === 'path'
+    ? problem(
+        'error',
+        'FLEET_DUPLICATE',
+        `repository '${repo.name}' is the same directory as '${first.name}' (${where}): ${d.shared}`,
+        position,
+        'two entries of one directory would be applied in it at once: keep one',
+      )
+    : problem(
+        'error',
+        'FLEET_DUPLICATE',
+        `repository '${repo.name}' has the same remote as '${first.name}' (${where}): ${d.shared}`,
+        position,
+        'both would push to that branch: keep one entry (a remote is listed twice only to keep two base branches in line, each entry with its own `base:` and `branch:`)',
+      );
 }
 
 /**

@@ -9,8 +9,16 @@ export {
   parseFleet,
 } from './fleet-file.js';
 export { forgeProjectOf, type PullRequestResult } from './forge.js';
-export { mergeReports, readReport } from './merge-reports.js';
+export { type MergeOptions, mergeReports, readReport } from './merge-reports.js';
 export { importModulesync, type ModulesyncImport } from './modulesync.js';
-export type { FleetReport, RepositoryRecord, RepositoryResult } from './record.js';
-export { type FleetEvent, type FleetRunOptions, runFleet } from './run.js';
-export { matrixOf, parseShard, type Selection, type Shard, selectRepositories, shardOf } from './select.js';
+export type { FleetMode, FleetReport, RepositoryRecord, RepositoryResult } from './record.js';
+export { checkOneBranchEach, type FleetEvent, type FleetRunOptions, runFleet } from './run.js';
+export {
+  matrixOf,
+  parseShard,
+  type Selection,
+  type Shard,
+  selectRepositories,
+  shardOf,
+  shardText,
+} from './select.js';

@@ -1,11 +1,14 @@
 /**
  * `fleet report`: the JSON reports of a run's shards (one per CI job) merged into one, as if one machine
  * had run the whole fleet. Reports come from other machines' artifacts: each is checked for shape and
- * size, and a repository reported twice (overlapping shards) is an error, not a silent pick.
+ * size, and a repository reported twice (overlapping shards) or a shard missing (a job that died before
+ * uploading) is an error, not a silent pick or a smaller fleet.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { EngineError } from '../engine/errors.js';
-import { type FleetReport, RESULTS, type RepositoryRecord, reportOk, summarize } from './record.js';
+import { type FleetReport, MODES, RESULTS, type RepositoryRecord, reportOk, summarize } from './record.js';
+import { parseShard, shardText } from './select.js';
+import { missingShards } from './shard-coverage.js';
 
 const MAX_REPORT_SIZE = 64 * 1024 * 1024;
 
@@ -37,26 +40,63 @@ export function readReport(file: string): FleetReport {
     );
   if (
     typeof report.fleet !== 'string' ||
-    (report.mode !== 'status' && report.mode !== 'apply') ||
-    !recordsOk
+    !MODES.includes(report.mode as never) ||
+    !recordsOk ||
+    !shardsOk(report.shards)
   ) {
     throw new EngineError('FLEET_REPORT', `${file} is not a fleet report`, {
-      hint: 'give the output of `pantograph --format json fleet status|apply`',
+      hint: 'give the output of `pantograph --format json fleet status|apply|update`',
     });
   }
   return report as FleetReport;
 }
 
-export function mergeReports(reports: readonly FleetReport[], files: readonly string[]): FleetReport {
+function runOf(report: FleetReport): string {
+  return `${report.mode}${report.noop ? ' --noop' : ''}`;
+}
+
+function shardsOk(shards: unknown): boolean {
+  if (!Array.isArray(shards)) return false;
+  try {
+    return shards.every((s) => typeof s === 'string' && parseShard(s) !== undefined);
+  } catch {
+    return false;
+  }
+}
+
+export interface MergeOptions {
+  /**
+   * Merge even when shards are missing (they are named in `missingShards`); the result then says only
+   * what the shards there are found.
+   */
+  readonly allowMissing?: boolean;
+}
+
+export function mergeReports(
+  reports: readonly FleetReport[],
+  files: readonly string[],
+  options: MergeOptions = {},
+): FleetReport {
   const first = reports[0];
   if (!first) throw new EngineError('FLEET_REPORT', 'no report to merge', { hint: 'give the shard reports' });
+  const missing = missingShards(reports, files);
+  if (missing.length > 0 && options.allowMissing !== true) {
+    const covered = reports.flatMap((r) => r.shards);
+    throw new EngineError(
+      'FLEET_REPORT',
+      `${missing.length === 1 ? 'shard' : 'shards'} ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing: the reports given are of ${covered.length === 1 ? 'shard' : 'shards'} ${covered.join(', ')}`,
+      {
+        hint: `a CI job may have stopped before uploading its report: run it again (\`--shard ${missing[0]}\`), or pass --allow-missing to merge the reports there are`,
+      },
+    );
+  }
   const seen = new Map<string, string>();
   const records: RepositoryRecord[] = [];
   reports.forEach((report, i) => {
     if (report.mode !== first.mode || report.noop !== first.noop) {
       throw new EngineError(
         'FLEET_REPORT',
-        `${files[i]} is a ${report.mode} report, ${files[0]} a ${first.mode} one`,
+        `${files[i]} is a ${runOf(report)} report, ${files[0]} a ${runOf(first)} one`,
         {
           hint: 'merge the shards of one run',
         },
@@ -82,7 +122,12 @@ export function mergeReports(reports: readonly FleetReport[], files: readonly st
     fleet: first.fleet,
     mode: first.mode,
     noop: first.noop,
-    shards: reports.flatMap((r) => r.shards),
+    shards: reports
+      .flatMap((r) => r.shards)
+      .map(parseShard)
+      .sort((a, b) => a.index - b.index)
+      .map(shardText),
+    ...(missing.length > 0 ? { missingShards: missing } : {}),
     repositories: records,
     summary: summarize(records),
     ok: reportOk(first.mode, records),

@@ -3,10 +3,17 @@
  * the same for `--format json`, shard reports and `fleet report`'s merge of them.
  */
 
+/** What a run does: report drift, apply, or move git sources to their latest commits and apply. */
+export type FleetMode = 'status' | 'apply' | 'update';
+
+export const MODES: readonly FleetMode[] = ['status', 'apply', 'update'];
+
 /**
- * - `in-line`: nothing would change (status), or nothing had to (apply).
- * - `drift`: status found files (or the fleet's overrides of `.sync.yml`) that apply would change.
- * - `applied`: apply changed files (committed on the branch when the repository is a git remote).
+ * - `in-line`: nothing would change (status), or nothing had to (apply, update).
+ * - `drift`: status found files (or the fleet's overrides of `.sync.yml`) that apply would change; under
+ *   `--noop`, files apply or update would change, or (update) git sources that would move.
+ * - `applied`: apply or update changed files or moved sources (committed on the branch when the
+ *   repository is a git remote).
  * - `conflict`: hand edits and template changes meet; nothing was written in this repository.
  * - `needs-confirmation`: files exist that Pantograph never wrote and would overwrite; `--yes` allows it.
  * - `failed`: the repository could not be fetched, planned or applied; see `error`.
@@ -40,6 +47,13 @@ export interface RepositoryRecord {
     readonly url: string;
     readonly action: 'created' | 'updated';
   };
+  /** Update: each git source, from the commit the lock had to its ref's latest. */
+  readonly sources?: readonly {
+    readonly location: string;
+    readonly ref?: string;
+    readonly from?: string;
+    readonly to: string;
+  }[];
   /** Unified diffs (with `--diff`). */
   readonly diff?: string;
   /** True when this record was taken from the previous run (same commits, same fleet, nothing to redo). */
@@ -57,10 +71,12 @@ export interface RepositoryRecord {
 
 export interface FleetReport {
   readonly fleet: string;
-  readonly mode: 'status' | 'apply';
+  readonly mode: FleetMode;
   readonly noop: boolean;
   /** The shards this report covers, e.g. `["1/4"]`; several after `fleet report` merges shard reports. */
   readonly shards: readonly string[];
+  /** `fleet report --allow-missing`: the shards of the run no report was given for. */
+  readonly missingShards?: readonly string[];
   readonly repositories: readonly RepositoryRecord[];
   readonly summary: Readonly<Record<RepositoryResult, number>> & { readonly total: number };
   /** False when any repository failed, conflicts or needs confirmation (or drifts, for status). */
@@ -85,6 +101,6 @@ export function summarize(records: readonly RepositoryRecord[]): FleetReport['su
 /** Whether a run with these records succeeded: status fails on drift too (for CI). */
 export function reportOk(mode: FleetReport['mode'], records: readonly RepositoryRecord[]): boolean {
   return records.every(
-    (r) => r.result === 'in-line' || r.result === 'applied' || (mode === 'apply' && r.result === 'drift'),
+    (r) => r.result === 'in-line' || r.result === 'applied' || (mode !== 'status' && r.result === 'drift'),
   );
 }

@@ -1,7 +1,8 @@
 /**
  * One repository of a fleet run, through the library as `status` and `apply` use it: get the working
  * copy (clone or fetch, git remotes only), write the fleet's overrides into `.sync.yml`, plan, then
- * report drift (status) or apply, commit on the work branch, push and propose (apply).
+ * report drift (status) or apply, commit on the work branch, push and propose (apply). `update` plans
+ * with every git source at the latest commit of its `ref` (as `pantograph update`), then goes on as apply.
  *
  * A repository whose apply would meet a conflict, or overwrite files Pantograph never wrote without
  * `--yes`, is left exactly as it was: the check runs before anything is written, and a clone is reset to
@@ -15,6 +16,7 @@ import type { ProjectOptions } from '../engine/project.js';
 import { SYNC_FILE } from '../engine/project-config.js';
 import { planProjectAt } from '../engine/project-plan.js';
 import type { Problem, RenderPlan } from '../engine/render-plan.js';
+import { type SourceMove, sourceMoves } from '../engine/source-moves.js';
 import { applyOverrides } from '../engine/sync-edit.js';
 import { hasErrors } from '../engine/validate.js';
 import { type StatusEntry, apply as syncApply, status as syncStatus, unifiedDiff } from '../sync/index.js';
@@ -23,8 +25,9 @@ import type { Fleet, FleetRepository } from './fleet-file.js';
 import { ensurePullRequest, forgeProjectOf } from './forge.js';
 import type { GitRunner } from './git.js';
 import { defaultMessage, prBody, subjectOf, templatesOf } from './messages.js';
-import type { RepositoryRecord } from './record.js';
+import type { FleetMode, RepositoryRecord } from './record.js';
 import { keyOf, type ResumeState } from './state.js';
+import { updateMessage } from './update-message.js';
 import {
   checkoutForApply,
   checkoutForStatus,
@@ -38,7 +41,7 @@ import {
 export interface RepositoryRunOptions {
   /** The record of the previous run, when its inputs were the same (see state.ts). */
   readonly resume?: ResumeState;
-  readonly mode: 'status' | 'apply';
+  readonly mode: FleetMode;
   readonly noop: boolean;
   readonly diff: boolean;
   readonly push: boolean;
@@ -83,7 +86,7 @@ export async function runRepository(
     if (key !== undefined && cacheable && copy) {
       // The key is taken again after an apply: the run may have moved the branch (a commit, a push).
       const refs =
-        options.mode === 'apply' && !options.noop ? await readRefs(copy.dir, options.git) : copy.refs;
+        options.mode !== 'status' && !options.noop ? await readRefs(copy.dir, options.git) : copy.refs;
       options.resume?.remember(
         repo.name,
         resumeKey(fleet, repo, copy, refs, options),
@@ -92,7 +95,7 @@ export async function runRepository(
     }
     return record;
   } catch (e) {
-    if (copy && options.mode === 'apply') {
+    if (copy && options.mode !== 'status') {
       await resetClone(copy, options.git)
         .then(() => settleClone(copy!))
         .catch(() => undefined);
@@ -114,7 +117,7 @@ export async function runRepository(
  * nothing to commit, push or propose (a pull request once opened stays as it is).
  */
 function settled(record: RepositoryRecord, options: RepositoryRunOptions): RepositoryRecord {
-  if (options.mode !== 'apply' || options.noop || record.result !== 'applied') return record;
+  if (options.mode === 'status' || options.noop || record.result !== 'applied') return record;
   const { pullRequest: _pr, ...rest } = record;
   return { ...rest, result: 'in-line', files: [], committed: false, pushed: false };
 }
@@ -129,7 +132,8 @@ async function runIn(
   facts: { cacheable: boolean },
 ): Promise<RecordBody> {
   const dir = copy?.dir ?? repo.path!;
-  const applying = options.mode === 'apply' && !options.noop;
+  const writing = options.mode !== 'status';
+  const applying = writing && !options.noop;
   const branch = options.branch ?? repo.branch;
   if (copy) {
     if (applying) await checkoutForApply(copy, branch, options.git);
@@ -142,15 +146,20 @@ async function runIn(
     settings: repo.settings,
   });
   options.onStep?.('planning');
-  const loaded = await planProjectAt(dir, {
-    ...options.project,
-    ...(overridden.changed.length > 0 ? { syncText: overridden.text } : {}),
-  });
+  const loaded = await planProjectAt(
+    dir,
+    { ...options.project, ...(overridden.changed.length > 0 ? { syncText: overridden.text } : {}) },
+    { followRefs: options.mode === 'update' },
+  );
   const { plan } = loaded;
+  // Update: where each git source goes; one that moves changes the lock even when no file changes.
+  const moves = options.mode === 'update' ? sourceMoves(loaded.lock, plan.sources) : undefined;
+  const moved = moves?.some((m) => m.from !== m.to) === true;
+  const sources = moves ? { sources: moves } : {};
   // Filesystem sources can change without a commit anywhere: such a repository is always run again.
   facts.cacheable = loaded.lock !== undefined && plan.sources.every((s) => s.type !== 'filesystem');
   const templates = templatesOf(plan);
-  const where = copy ? { baseCommit: copy.baseCommit } : {};
+  const where = { ...(copy ? { baseCommit: copy.baseCommit } : {}), ...sources };
   if (hasErrors(plan.problems)) throw planError(plan.problems);
 
   const report = syncStatus(plan, { diff: options.diff, digests: loaded.digests });
@@ -179,7 +188,7 @@ async function runIn(
   }));
 
   const conflicts = pending.filter((e) => e.state === 'conflict');
-  if (options.mode === 'apply' && conflicts.length > 0) {
+  if (writing && conflicts.length > 0) {
     if (copy) await resetClone(copy, options.git);
     return {
       result: 'conflict',
@@ -194,7 +203,7 @@ async function runIn(
     };
   }
   const adopt = pending.filter((e) => e.state === 'adopt');
-  if (options.mode === 'apply' && adopt.length > 0 && !options.yes) {
+  if (writing && adopt.length > 0 && !options.yes) {
     if (copy) await resetClone(copy, options.git);
     return {
       result: 'needs-confirmation',
@@ -208,9 +217,9 @@ async function runIn(
       },
     };
   }
-  if (options.mode === 'status' || options.noop) {
+  if (!applying) {
     return {
-      result: pending.length > 0 ? 'drift' : 'in-line',
+      result: pending.length > 0 || moved ? 'drift' : 'in-line',
       files,
       templates,
       ...where,
@@ -239,9 +248,10 @@ async function runIn(
   const changedFiles = files.filter((f) => touched.has(f.path));
   if (!copy)
     return {
-      result: changedFiles.length > 0 ? 'applied' : 'in-line',
+      result: changedFiles.length > 0 || (moved && result.lockChanged) ? 'applied' : 'in-line',
       files: changedFiles,
       templates,
+      ...sources,
       ...(diff ? { diff } : {}),
     };
   return commitPushPropose(
@@ -249,7 +259,7 @@ async function runIn(
     repo,
     copy,
     branch,
-    { plan, files: changedFiles, templates, diff },
+    { plan, files: changedFiles, templates, diff, moves },
     options,
   );
 }
@@ -264,6 +274,8 @@ async function commitPushPropose(
     files: RepositoryRecord['files'];
     templates: RepositoryRecord['templates'];
     diff: string | undefined;
+    /** Update: the git sources moved (the lock records them). */
+    moves: readonly SourceMove[] | undefined;
   },
   options: RepositoryRunOptions,
 ): Promise<RecordBody> {
@@ -273,7 +285,11 @@ async function commitPushPropose(
   if (dirty) {
     options.onStep?.('committing');
     const message =
-      options.message ?? fleet.commit.message ?? defaultMessage(done.plan, done.templates, done.files);
+      options.message ??
+      fleet.commit.message ??
+      (done.moves
+        ? updateMessage(done.plan, done.moves, done.templates, done.files)
+        : defaultMessage(done.plan, done.templates, done.files));
     const who = await identity(copy.dir, fleet, options);
     await git.steps(copy.dir, [
       ['add', '--all'],
@@ -325,6 +341,7 @@ async function commitPushPropose(
     files: done.files,
     templates: done.templates,
     baseCommit: copy.baseCommit,
+    ...(done.moves ? { sources: done.moves } : {}),
     // A branch that adds nothing to the base is not worth naming.
     ...(ahead ? { branch, commit } : {}),
     committed,

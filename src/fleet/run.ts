@@ -2,19 +2,24 @@
  * A fleet run: the selected repositories, each run by `runRepository` in a bounded pool (`jobs`, default
  * the core count); one failing repository never stops the others. Clones, git template sources (fetched
  * once per process by the engine) and the template load are shared by the whole run, which is what makes
- * it faster than a loop of `pantograph status`/`apply`.
+ * it faster than a loop of `pantograph status`/`apply`/`update`.
  */
 import { availableParallelism } from 'node:os';
 import { EngineError } from '../engine/errors.js';
 import type { ProjectOptions } from '../engine/project.js';
-import type { Fleet, FleetRepository } from './fleet-file.js';
+import { duplicateProblem, type Fleet, type FleetRepository } from './fleet-file.js';
 import { gitRunner } from './git.js';
-import { type FleetReport, type RepositoryRecord, reportOk, summarize } from './record.js';
+import { type FleetMode, type FleetReport, type RepositoryRecord, reportOk, summarize } from './record.js';
+import { duplicateEntries } from './repository-identity.js';
 import { runRepository } from './repository-run.js';
 import { openState } from './state.js';
 
 export interface FleetRunOptions {
-  readonly mode: 'status' | 'apply';
+  /**
+   * `status`: report drift; `apply`: apply and commit; `update`: as apply, with every git source moved
+   * to the latest commit of its `ref` first (as `pantograph update` in each repository).
+   */
+  readonly mode: FleetMode;
   /** Apply: write nothing anywhere (no file, commit, push or pull request); report what would change. */
   readonly noop?: boolean;
   readonly diff?: boolean;
@@ -30,7 +35,7 @@ export interface FleetRunOptions {
   readonly message?: string;
   /** Repositories worked on at once (default: the number of cores). */
   readonly jobs?: number;
-  /** Ignore the previous run's state: every repository is run again. */
+  /** Ignore the previous run's state: every repository is run again (git sources stay where locked). */
   readonly fresh?: boolean;
   /** The shard this run is, for the report (`i/n`). */
   readonly shard?: string;
@@ -68,6 +73,7 @@ export async function runFleet(
       hint: 'add `forge: { type: github }` (or gitlab, with `api:` for your own instance)',
     });
   }
+  if (options.push === true && options.noop !== true) checkOneBranchEach(repositories, options.branch);
   const env = options.env ?? process.env;
   const git = gitRunner({
     env,
@@ -88,8 +94,9 @@ export async function runFleet(
       yes: options.yes === true,
       ...(options.branch !== undefined ? { branch: options.branch } : {}),
       ...(options.message !== undefined ? { message: options.message } : {}),
-      // Diffs are not kept in the state: a run that shows them runs every repository.
-      ...(options.diff === true ? {} : { resume }),
+      // Diffs are not kept in the state: a run that shows them runs every repository. Nor is an update
+      // resumed: what it does depends on the templates' latest commits, which only a fetch can tell.
+      ...(options.diff === true || options.mode === 'update' ? {} : { resume }),
       project: { ...options.project, env },
       git,
       gitIdentity,
@@ -110,6 +117,26 @@ export async function runFleet(
     summary: summarize(records),
     ok: reportOk(options.mode, records),
   };
+}
+
+/**
+ * Throws FLEET_DUPLICATE when `branch` (`--branch`, one work branch for every entry) would make two
+ * entries of one remote push to the same branch: entries the fleet file keeps apart by their own
+ * `branch:` (one remote kept in line on two base branches). A sharded run checks its whole selection
+ * (the pair may fall into two shards).
+ */
+export function checkOneBranchEach(
+  repositories: readonly FleetRepository[],
+  branch: string | undefined,
+): void {
+  if (branch === undefined) return;
+  const twice = duplicateEntries(repositories, branch)[0];
+  if (!twice) return;
+  const position = repositories[twice.index]!.position;
+  throw new EngineError('FLEET_DUPLICATE', duplicateProblem(repositories, twice, position).message, {
+    position,
+    hint: 'leave --branch out (each entry pushes its own `branch:`), or select one of them',
+  });
 }
 
 /** Runs `work` on every item with at most `jobs` at once; results in the items' order. */

@@ -83,12 +83,23 @@ export function parseShard(text: string): Shard {
   return { index, count };
 }
 
-/** The matrix a CI workflow runs: one entry per shard, `{ "include": [{ "shard": "1/4" }, ...] }`. */
+/** `i/n`, as reports record it (`02/4 ` is `2/4`). */
+export function shardText(shard: Shard): string {
+  return `${shard.index}/${shard.count}`;
+}
+
+/**
+ * The matrix a CI workflow runs: one entry per shard, `{ "include": [{ "shard": "1/4" }, ...] }`, with
+ * `perShard` repositories each or `shards` shards. Never a shard without a repository (at most one shard
+ * per repository): a CI job with nothing to do is a job to start, wait for and upload for nothing.
+ * Nothing selected: no shard.
+ */
 export function matrixOf(
   selected: number,
-  perShard: number,
+  split: { readonly perShard: number } | { readonly shards: number },
   maxShards = 256,
 ): { include: { shard: string }[] } {
-  const count = Math.max(1, Math.min(maxShards, Math.ceil(selected / Math.max(1, perShard))));
+  const wanted = 'shards' in split ? split.shards : Math.ceil(selected / Math.max(1, split.perShard));
+  const count = Math.max(0, Math.min(maxShards, selected, wanted));
   return { include: Array.from({ length: count }, (_, i) => ({ shard: `${i + 1}/${count}` })) };
 }

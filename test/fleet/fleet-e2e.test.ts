@@ -208,6 +208,93 @@ describe('shards', () => {
     expect(twice.stderr).toContain('is in');
   });
 
+  it('plan-matrix never plans a shard without a repository, and says so', () => {
+    const matrix = pantograph(root, ['fleet', 'plan-matrix', '--shards', '8']);
+    expect(matrix.status).toBe(0);
+    expect(JSON.parse(matrix.stdout).include.map((e: { shard: string }) => e.shard)).toEqual([
+      '1/5',
+      '2/5',
+      '3/5',
+      '4/5',
+      '5/5',
+    ]);
+    expect(matrix.stderr).toContain('note: 5 shards, not 8: 5 repositories selected');
+    const perShard = pantograph(root, ['fleet', 'plan-matrix', '--per-shard', '2', '--label', 'web']);
+    expect(JSON.parse(perShard.stdout)).toEqual({ include: [{ shard: '1/1' }] });
+    expect(perShard.stderr).toBe('');
+    const none = pantograph(root, ['--format', 'json', 'fleet', 'plan-matrix', '--filter', 'nothing*']);
+    expect(none.status).toBe(1);
+    expect(JSON.parse(none.stdout).problems[0]).toMatchObject({ code: 'FLEET_SELECT' });
+  });
+
+  it('an empty shard (the fleet shrank since the matrix) reports nothing, exit 0, and merges', () => {
+    const empty = pantograph(root, ['--format', 'json', 'fleet', 'status', '--shard', '6/6']);
+    expect(empty.status).toBe(0);
+    const report = JSON.parse(empty.stdout) as Report & { shards: string[] };
+    expect(report).toMatchObject({ ok: true, shards: ['6/6'], repositories: [] });
+    expect(report.summary.total).toBe(0);
+    const text = pantograph(root, ['fleet', 'apply', '--noop', '--shard', '6/6']);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toContain('shard 6/6 has no repository: 5 selected, fewer than its 6 shards');
+    const files = ['1/6', '2/6', '3/6', '4/6', '5/6', '6/6'].map((shard) => {
+      const r = pantograph(root, ['--format', 'json', 'fleet', 'status', '--shard', shard]);
+      const file = join(root, `six-${shard.replace('/', '-')}.json`);
+      writeFileSync(file, r.stdout);
+      return file;
+    });
+    const merged = pantograph(root, ['--format', 'json', 'fleet', 'report', ...files]);
+    const all = JSON.parse(merged.stdout) as Report & { shards: string[] };
+    expect(all.shards).toEqual(['1/6', '2/6', '3/6', '4/6', '5/6', '6/6']);
+    expect(all.summary.total).toBe(5);
+    const twice = pantograph(root, ['fleet', 'report', ...files, files[5]!]);
+    expect(twice.status).toBe(1);
+    expect(twice.stderr).toContain('shard 6/6 is in');
+  });
+
+  it('a missing shard (a job that died before uploading) is an error naming it, unless --allow-missing', () => {
+    const half = join(root, 'half-1.json');
+    writeFileSync(half, pantograph(root, ['--format', 'json', 'fleet', 'status', '--shard', '1/2']).stdout);
+    const missing = pantograph(root, ['fleet', 'report', half]);
+    expect(missing.status).toBe(1);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toContain('shard 2/2 is missing');
+    expect(missing.stderr).toContain('--allow-missing');
+    const json = pantograph(root, ['--format', 'json', 'fleet', 'report', half]);
+    expect(JSON.parse(json.stdout).problems[0]).toMatchObject({ code: 'FLEET_REPORT' });
+
+    const allowed = pantograph(root, ['--format', 'json', 'fleet', 'report', '--allow-missing', half]);
+    const report = JSON.parse(allowed.stdout) as Report & { shards: string[]; missingShards: string[] };
+    expect(report.shards).toEqual(['1/2']);
+    expect(report.missingShards).toEqual(['2/2']);
+    expect(report.repositories.length).toBe(3); // broken, drifting, inline: every other one by name
+    const text = pantograph(root, ['fleet', 'report', '--allow-missing', half]);
+    expect(text.stderr).toContain('warning: not in this report: the repositories of shard 2/2');
+
+    const third = join(root, 'third-2.json');
+    writeFileSync(third, pantograph(root, ['--format', 'json', 'fleet', 'status', '--shard', '2/3']).stdout);
+    const mixed = pantograph(root, ['fleet', 'report', half, third]);
+    expect(mixed.status).toBe(1);
+    expect(mixed.stderr).toContain('is shard 2/3 and');
+    expect(mixed.stderr).toContain('shard 1/2: the shards of one run are all of the same total');
+  });
+
+  it('under --format json, every error is JSON on standard output', () => {
+    const cases: [string[], string][] = [
+      [['status', '--filter', 'nothing*'], 'FLEET_SELECT'],
+      [['status', '--jobs', '0'], 'FLEET_USAGE'],
+      [['status', '--shard', '4/3'], 'FLEET_SHARD'],
+      [['plan-matrix', '--shard', '1/2'], 'FLEET_USAGE'],
+      [['plan-matrix', '--shards', 'many'], 'FLEET_USAGE'],
+      [['apply', '--pr', '--push'], 'FLEET_FORGE'],
+      [['report', join(root, 'fleet.yml')], 'FLEET_REPORT'],
+    ];
+    for (const [args, code] of cases) {
+      const r = pantograph(root, ['--format', 'json', 'fleet', ...args]);
+      expect(r.status, args.join(' ')).toBe(1);
+      expect(JSON.parse(r.stdout).problems[0], args.join(' ')).toMatchObject({ severity: 'error', code });
+    }
+  });
+
   it('refuses a shard that does not exist', () => {
     const r = pantograph(root, ['fleet', 'status', '--shard', '4/3']);
     expect(r.status).toBe(1);

@@ -3,10 +3,12 @@
  * repository is touched; a fleet-wide template source moves every repository to a new template release
  * in one run; `path:` repositories are used in place; a modulesync configuration becomes a fleet file.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadFleet, selectRepositories, shardOf } from '../../src/fleet/index.js';
+import { loadFleet, matrixOf, selectRepositories, shardOf } from '../../src/fleet/index.js';
+import { remoteKey } from '../../src/fleet/repository-identity.js';
 import { removeTempDirs, tempDir, tempTree } from '../helpers/fs.js';
 import { tempRemote } from '../helpers/git.js';
 import { appendSync, git, moduleRemote, pantograph } from './fleet-helpers.js';
@@ -68,6 +70,86 @@ describe('bad fleet files', () => {
     expect(group.stderr).toContain("did you mean 'web'?");
   });
 
+  it('one directory or one remote under two names is FLEET_DUPLICATE at the second, naming the first', () => {
+    const base = tempDir();
+    mkdirSync(join(base, 'local'));
+    mkdirSync(join(base, 'run'));
+    symlinkSync(join(base, 'local'), join(base, 'link'));
+    const root = fleetIn(
+      join(base, 'run'),
+      [
+        'version: 1',
+        'repositories:',
+        `  - { name: one, path: ${base}/local }`,
+        `  - { name: two, path: ${base}/local/ }`,
+        '  - { name: three, path: ../local }',
+        '  - { name: four, path: ../link }',
+        '  - { name: a, url: "https://bot:s3cret@GitHub.com/acme/x.git" }',
+        '  - { name: b, url: "https://github.com/acme/x/" }',
+        '  - { name: c, url: "git@github.com:acme/x" }',
+        '  - { name: d, url: "ssh://git@github.com:22/acme/x.git", base: v1, branch: pantograph/v1 }',
+        '  - { name: e, url: "https://github.com/acme/x.git", base: v1, branch: other }',
+        '',
+      ].join('\n'),
+    );
+    const r = pantograph(root, ['--format', 'json', 'fleet', 'status']);
+    expect(r.status).toBe(1);
+    const problems = JSON.parse(r.stdout).problems as {
+      code: string;
+      message: string;
+      line: number;
+      column: number;
+    }[];
+    expect(problems.map((p) => [p.code, p.line, p.column])).toEqual([
+      ['FLEET_DUPLICATE', 4, 24],
+      ['FLEET_DUPLICATE', 5, 26],
+      ['FLEET_DUPLICATE', 6, 25],
+      ['FLEET_DUPLICATE', 8, 21],
+      ['FLEET_DUPLICATE', 9, 21],
+      ['FLEET_DUPLICATE', 11, 21],
+    ]);
+    expect(problems[0]?.message).toBe(
+      `repository 'two' is the same directory as 'one' (entry 1, line 3): ${realpathSync(join(base, 'local'))}`,
+    );
+    expect(problems[2]?.message).toContain("repository 'four' is the same directory as 'one'");
+    expect(problems[3]?.message).toBe(
+      "repository 'b' has the same remote as 'a' (entry 5, line 7): github.com/acme/x, branch 'pantograph/update'",
+    );
+    expect(problems[4]?.message).toContain("repository 'c' has the same remote as 'a'");
+    // d keeps another base branch in line on its own branch: allowed; e shares d's base.
+    expect(problems[5]?.message).toBe(
+      "repository 'e' has the same remote as 'd' (entry 8, line 10): github.com/acme/x, base branch 'v1'",
+    );
+    expect(r.stdout).not.toContain('s3cret');
+    const text = pantograph(root, ['fleet', 'status']);
+    expect(text.stderr).toContain("fleet.yml:4:24: error: repository 'two' is the same directory as 'one'");
+    expect(existsSync(join(root, '.pantograph-fleet'))).toBe(false);
+  });
+
+  it('--branch for every entry: one remote kept on two base branches would push to one branch', () => {
+    const root = fleetIn(
+      tempDir(),
+      [
+        'version: 1',
+        'repositories:',
+        '  - { name: x, url: "https://git.example.com/acme/x.git" }',
+        '  - { name: x-v1, url: "https://git.example.com/acme/x", base: v1, branch: pantograph/v1 }',
+        '',
+      ].join('\n'),
+    );
+    const r = pantograph(root, ['fleet', 'apply', '--push', '--branch', 'templates']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      "fleet.yml:4:5: error: repository 'x-v1' has the same remote as 'x' (entry 1, line 3): git.example.com/acme/x, branch 'templates'",
+    );
+    expect(r.stderr).toContain('leave --branch out');
+    // Also when the two fall into different shards: each job checks the whole selection.
+    const sharded = pantograph(root, ['fleet', 'apply', '--push', '--branch', 'templates', '--shard', '1/2']);
+    expect(sharded.status).toBe(1);
+    expect(sharded.stderr).toContain("repository 'x-v1' has the same remote as 'x'");
+    expect(existsSync(join(root, '.pantograph-fleet'))).toBe(false);
+  });
+
   it('no fleet file: says how to make one', () => {
     const r = pantograph(tempDir(), ['fleet', 'status']);
     expect(r.status).toBe(1);
@@ -88,6 +170,32 @@ describe('selection and shards (library)', () => {
       all.push(...part);
     }
     expect(all.sort()).toEqual(names.map((n) => n.name));
+  });
+
+  it('the matrix has at most one shard per repository, and none for no repository', () => {
+    const shards = (selected: number, split: Parameters<typeof matrixOf>[1]) =>
+      matrixOf(selected, split).include.map((e) => e.shard);
+    expect(shards(3, { shards: 4 })).toEqual(['1/3', '2/3', '3/3']);
+    expect(shards(10, { shards: 4 })).toEqual(['1/4', '2/4', '3/4', '4/4']);
+    expect(shards(45, { perShard: 20 })).toEqual(['1/3', '2/3', '3/3']);
+    expect(shards(2, { perShard: 20 })).toEqual(['1/1']);
+    expect(shards(0, { perShard: 20 })).toEqual([]);
+    expect(shards(1000, { shards: 500 })).toHaveLength(256);
+  });
+
+  it('remotes are one repository whatever the spelling: credentials, host case, .git, slash, scheme', () => {
+    const same = [
+      'https://github.com/acme/x',
+      'https://bot:token@GitHub.com/acme/x.git',
+      'https://github.com/acme/x/',
+      'git@github.com:acme/x.git',
+      'ssh://git@github.com:22/acme/x',
+    ];
+    expect(new Set(same.map(remoteKey))).toEqual(new Set(['github.com/acme/x']));
+    expect(remoteKey('https://github.com/acme/y')).not.toBe(remoteKey(same[0]!));
+    expect(remoteKey('https://gitlab.com/acme/x')).not.toBe(remoteKey(same[0]!));
+    const dir = tempDir();
+    expect(remoteKey(`${dir}/r.git/`)).toBe(remoteKey(pathToFileURL(`${dir}/r.git`).href));
   });
 
   it('labels narrow (every label given), groups and name globs widen', () => {

@@ -1,11 +1,15 @@
 /**
- * `pantograph fleet status|apply|plan-matrix|report|import-modulesync`: many repositories at once
+ * `pantograph fleet status|apply|update|plan-matrix|report|import-modulesync`: many repositories at once
  * (DESIGN 13a), on the library's fleet API (src/fleet). This file only reads flags and prints.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { EngineError } from '../../engine/errors.js';
+import { moveLine } from '../../engine/source-moves.js';
 import {
+  checkOneBranchEach,
   FLEET_FILE,
+  type FleetMode,
   type FleetReport,
   importModulesync,
   loadFleet,
@@ -15,6 +19,8 @@ import {
   readReport,
   runFleet,
   selectRepositories,
+  shardOf,
+  shardText,
 } from '../../fleet/index.js';
 import { UsageError } from '../errors.js';
 import { FleetProgress, recordLine } from '../fleet-progress.js';
@@ -50,19 +56,21 @@ export async function fleetApply(io: Io, global: GlobalOptions, flags: FleetRunF
   return fleetRun(io, global, flags, 'apply');
 }
 
+/** `update` in every repository: git sources to their ref's latest commit, then as `fleet apply`. */
+export async function fleetUpdate(io: Io, global: GlobalOptions, flags: FleetRunFlags): Promise<number> {
+  return fleetRun(io, global, flags, 'update');
+}
+
 async function fleetRun(
   io: Io,
   global: GlobalOptions,
   flags: FleetRunFlags,
-  mode: 'status' | 'apply',
+  mode: FleetMode,
 ): Promise<number> {
-  return engineCommand(io, global, async () => {
-    const { fleet, repositories, shard } = select(io, global, flags);
+  return fleetCommand(io, global, async () => {
+    const { fleet, selected, repositories, shard } = select(io, global, flags);
     const jobs = flags.jobs !== undefined ? parseJobs(flags.jobs) : undefined;
-    if (repositories.length === 0) {
-      io.err(`no repository of ${shortPath(fleet.file, io.cwd)} is selected\n`);
-      return 1;
-    }
+    if (flags.push === true && flags.noop !== true) checkOneBranchEach(selected, flags.branch);
     const progress = new FleetProgress(
       io,
       repositories.length,
@@ -79,11 +87,17 @@ async function fleetRun(
       ...(flags.branch !== undefined ? { branch: flags.branch } : {}),
       ...(flags.message !== undefined ? { message: flags.message } : {}),
       ...(jobs !== undefined ? { jobs } : {}),
-      ...(shard !== undefined ? { shard } : {}),
+      ...(shard !== undefined ? { shard: shardText(shard) } : {}),
       project: projectOptions(flags),
       onEvent: (event) => progress.hear(event),
     });
     progress.finish();
+    if (repositories.length === 0 && shard && global.format !== 'json') {
+      // The fleet shrank after the matrix was planned: this job has nothing to do, and says so.
+      io.out(
+        `shard ${shardText(shard)} has no repository: ${selected.length} selected, fewer than its ${shard.count} shards\n`,
+      );
+    }
     printReport(io, global, report, flags.diff === true);
     return report.ok ? 0 : 1;
   });
@@ -94,23 +108,43 @@ export async function fleetPlanMatrix(
   global: GlobalOptions,
   flags: FleetSelectFlags & { readonly perShard?: string; readonly shards?: string },
 ): Promise<number> {
-  return engineCommand(io, global, async () => {
+  return fleetCommand(io, global, async () => {
     if (flags.shard !== undefined)
       throw new UsageError('plan-matrix splits the whole selection: leave --shard out');
-    const { repositories } = select(io, global, flags);
-    const matrix =
+    const { selected } = select(io, global, flags);
+    const split =
       flags.shards !== undefined
-        ? matrixOf(positive(flags.shards, '--shards'), 1)
-        : matrixOf(repositories.length, positive(flags.perShard ?? '20', '--per-shard'));
+        ? { shards: positive(flags.shards, '--shards') }
+        : { perShard: positive(flags.perShard ?? '20', '--per-shard') };
+    const matrix = matrixOf(selected.length, split);
     io.out(`${JSON.stringify(matrix)}\n`);
+    const count = matrix.include.length;
+    if ('shards' in split && count < split.shards) {
+      // Standard error: the matrix on standard output is read by the workflow.
+      const why =
+        count === selected.length
+          ? `${counted(count, 'repository', 'repositories')} selected, and a shard never goes without one`
+          : `${count} is the most a CI matrix takes`;
+      io.err(`note: ${counted(count, 'shard', 'shards')}, not ${split.shards}: ${why}\n`);
+    }
     return 0;
   });
 }
 
-export async function fleetReport(io: Io, global: GlobalOptions, files: string[]): Promise<number> {
-  return engineCommand(io, global, async () => {
+export async function fleetReport(
+  io: Io,
+  global: GlobalOptions,
+  files: string[],
+  flags: { readonly allowMissing?: boolean } = {},
+): Promise<number> {
+  return fleetCommand(io, global, async () => {
     const paths = files.map((f) => resolve(io.cwd, f));
-    const report = mergeReports(paths.map(readReport), paths);
+    const report = mergeReports(paths.map(readReport), paths, { allowMissing: flags.allowMissing === true });
+    if (report.missingShards && global.format !== 'json') {
+      io.err(
+        `warning: not in this report: the repositories of ${report.missingShards.length === 1 ? 'shard' : 'shards'} ${report.missingShards.join(', ')} (--allow-missing)\n`,
+      );
+    }
     printReport(io, global, report, false);
     return report.ok ? 0 : 1;
   });
@@ -122,7 +156,7 @@ export async function fleetImportModulesync(
   dir: string | undefined,
   flags: { readonly output?: string; readonly force?: boolean },
 ): Promise<number> {
-  return engineCommand(io, global, async () => {
+  return fleetCommand(io, global, async () => {
     const configDir = resolve(io.cwd, dir ?? '.');
     const imported = importModulesync(configDir);
     if (flags.output === '-') io.out(imported.text);
@@ -144,17 +178,45 @@ export async function fleetImportModulesync(
   });
 }
 
+/**
+ * A fleet command. Its output is read by CI jobs and `fleet report`: under `--format json` every error
+ * that stops it is `{ "problems": [...] }` on standard output (engineCommand), a mistake in a flag too.
+ */
+function fleetCommand(io: Io, global: GlobalOptions, body: () => Promise<number>): Promise<number> {
+  return engineCommand(io, global, async () => {
+    try {
+      return await body();
+    } catch (e) {
+      if (global.format !== 'json' || !(e instanceof UsageError)) throw e;
+      throw new EngineError('FLEET_USAGE', e.message, e.hint !== undefined ? { hint: e.hint } : {});
+    }
+  });
+}
+
+/**
+ * The repositories the flags select, and this shard's part of them. Selecting none is an error (a typo
+ * in a flag must not pass for success); a shard with none is not (the fleet shrank after the matrix
+ * was planned): its run reports nothing, and `fleet report` merges that.
+ */
 function select(io: Io, global: GlobalOptions, flags: FleetSelectFlags) {
   const file = resolve(io.cwd, global.dir ?? '.', flags.fleet ?? FLEET_FILE);
   const fleet = loadFleet(file);
   const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
-  const repositories = selectRepositories(fleet, {
+  const selected = selectRepositories(fleet, {
     filters: flags.filter ?? [],
     labels: flags.label ?? [],
     groups: flags.group ?? [],
-    ...(shard ? { shard } : {}),
   });
-  return { fleet, repositories, shard: flags.shard };
+  if (selected.length === 0) {
+    const listed = fleet.repositories.length;
+    throw new EngineError('FLEET_SELECT', `no repository of ${shortPath(fleet.file, io.cwd)} is selected`, {
+      hint:
+        listed === 0
+          ? 'it lists none: add them under `repositories:`'
+          : `none of its ${counted(listed, 'repository', 'repositories')} matches --filter, --label and --group as given`,
+    });
+  }
+  return { fleet, selected, repositories: shard ? shardOf(selected, shard) : selected, shard };
 }
 
 function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: boolean): void {
@@ -162,6 +224,7 @@ function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: b
     printJson(io, report);
     return;
   }
+  printMoves(io, report);
   if (diff) {
     for (const r of report.repositories) {
       if (r.diff) io.out(`# ${r.name}\n${r.diff}`);
@@ -179,7 +242,7 @@ function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: b
       .filter((s) => s !== '')
       .join(' '),
   ]);
-  io.out(table(['REPOSITORY', 'RESULT', 'FILES', 'BRANCH / PULL REQUEST'], rows));
+  if (rows.length > 0) io.out(table(['REPOSITORY', 'RESULT', 'FILES', 'BRANCH / PULL REQUEST'], rows));
   for (const r of report.repositories) {
     if (r.error)
       io.err(
@@ -192,8 +255,25 @@ function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: b
     .map((k) => `${s[k]} ${k}`);
   const resumed = report.repositories.filter((r) => r.resumed).length;
   io.out(
-    `${s.total} ${s.total === 1 ? 'repository' : 'repositories'}: ${parts.join(', ')}${resumed > 0 ? ` (* ${resumed} unchanged since the last run, not redone)` : ''}${report.noop ? ' (noop: nothing written)' : ''}\n`,
+    `${counted(s.total, 'repository', 'repositories')}${parts.length > 0 ? `: ${parts.join(', ')}` : ''}${resumed > 0 ? ` (* ${resumed} unchanged since the last run, not redone)` : ''}${report.noop ? ' (noop: nothing written)' : ''}\n`,
   );
+}
+
+/** Update: where the git sources went, once per move, with how many repositories took it. */
+function printMoves(io: Io, report: FleetReport): void {
+  const moves = new Map<string, number>();
+  for (const r of report.repositories) {
+    for (const m of r.sources ?? []) {
+      const line = moveLine(m);
+      moves.set(line, (moves.get(line) ?? 0) + 1);
+    }
+  }
+  for (const [line, n] of moves) io.out(`source ${line} (${counted(n, 'repository', 'repositories')})\n`);
+}
+
+/** `1 repository`, `3 repositories`. */
+function counted(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 function parseJobs(text: string): number {

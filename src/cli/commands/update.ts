@@ -4,8 +4,7 @@
  * records the new commits. Conflicts are merged against the output of the old commits where it can be
  * reproduced; after resolving them, `update` is run again to record the new commits.
  */
-import type { PlannedSource } from '../../engine/render-plan.js';
-import type { LockFile } from '../../sync/index.js';
+import { moveLine, sourceMoves } from '../../engine/source-moves.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import { engineCommand, printJson } from '../report.js';
@@ -18,14 +17,6 @@ import {
   runApply,
   terminalAsk,
 } from './apply.js';
-
-export interface SourceMove {
-  readonly location: string;
-  readonly ref?: string;
-  /** The commit the lock recorded, when the source was locked. */
-  readonly from?: string;
-  readonly to: string;
-}
 
 export async function update(io: Io, global: GlobalOptions, flags: ApplyFlags): Promise<number> {
   return updateWith(io, global, flags, terminalAsk);
@@ -50,12 +41,7 @@ export async function updateWith(
       return code;
     }
     if (moves.length === 0) io.out('no git sources to update\n');
-    for (const m of moves) {
-      const label = `${m.location}${m.ref === undefined ? '' : `#${m.ref}`}`;
-      if (m.from === undefined) io.out(`source ${label}: at ${short(m.to)}\n`);
-      else if (m.from === m.to) io.out(`source ${label}: already at ${short(m.to)}\n`);
-      else io.out(`source ${label}: ${short(m.from)} -> ${short(m.to)}\n`);
-    }
+    for (const m of moves) io.out(`source ${moveLine(m)}\n`);
     return runApply(io, global, loaded, {
       paths: [],
       flags,
@@ -64,23 +50,4 @@ export async function updateWith(
         'after resolving every conflict, run `pantograph update` again: the lock records the new commits only then',
     });
   });
-}
-
-/** Each git source of the plan with the commit the lock had for the same location. */
-export function sourceMoves(lock: LockFile | undefined, sources: readonly PlannedSource[]): SourceMove[] {
-  return sources
-    .filter((s) => s.type === 'git' && s.commit !== undefined)
-    .map((s) => {
-      const was = lock?.sources.find((l) => l.type === 'git' && l.location === s.location)?.commit;
-      return {
-        location: s.location,
-        ...(s.ref === undefined ? {} : { ref: s.ref }),
-        ...(was === undefined ? {} : { from: was }),
-        to: s.commit!,
-      };
-    });
-}
-
-function short(commit: string): string {
-  return commit.slice(0, 12);
 }
