@@ -115,8 +115,9 @@ export function analyzeEpp(ast: TemplateNode, source: string): EppAnalysis {
       case 'Access': {
         const key = literalSettingKey(node);
         // `$settings` is the top scope's unless the template declares a variable of that name.
-        const top = (node.target as VariableNode).name.startsWith('::');
-        if (key && (top || !declared('settings'))) settingKeys.push(key);
+        if (key && ((node.target as VariableNode).name.startsWith('::') || !declared('settings'))) {
+          settingKeys.push(key);
+        }
         break;
       }
       case 'Call':

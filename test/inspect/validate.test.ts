@@ -198,7 +198,7 @@ describe('validate: the whole tree at once', () => {
         t: {
           'template.json': { default_settings: { ruby_version: '3.2' } },
           'files/a.txt.epp':
-            "<%= $settings['ruby_version'] %> <%= $settings['ruby_versoin'] %>\n<%= [{}].map |$settings| { $settings['own'] } %>\n",
+            "<%= $settings['ruby_version'] %> <%= $settings['ruby_versoin'] %>\n<%= [{}].map |$settings| { $settings['own'] } %> <%= [1][0] %>\n",
         },
         open: {
           'template.json': { default_settings: { a: 1 } },
