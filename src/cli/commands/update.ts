@@ -5,6 +5,7 @@
  * reproduced; after resolving them, `update` is run again to record the new commits.
  */
 import type { PlannedSource } from '../../engine/render-plan.js';
+import { sameLocation } from '../../shared/url-credentials.js';
 import type { LockFile } from '../../sync/index.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
@@ -66,12 +67,12 @@ export async function updateWith(
   });
 }
 
-/** Each git source of the plan with the commit the lock had for the same location. */
+/** Each git source of the plan with the commit the lock had for the same location (an older lock's may hold credentials). */
 export function sourceMoves(lock: LockFile | undefined, sources: readonly PlannedSource[]): SourceMove[] {
   return sources
     .filter((s) => s.type === 'git' && s.commit !== undefined)
     .map((s) => {
-      const was = lock?.sources.find((l) => l.type === 'git' && l.location === s.location)?.commit;
+      const was = lock?.sources.find((l) => l.type === 'git' && sameLocation(l.location, s.location))?.commit;
       return {
         location: s.location,
         ...(s.ref === undefined ? {} : { ref: s.ref }),
