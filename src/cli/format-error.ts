@@ -1,8 +1,11 @@
 /**
  * Displays errors for people: `file:line:col`, the message with its code, a code frame with a caret under
- * the offending text, and a hint. Detection lives with the errors; this only formats them.
+ * the offending text, and a hint. Detection lives with the errors; this only formats them. A URL's
+ * password is masked in everything shown: a message may quote git, and a frame of `.sync.yml` may show
+ * the line that holds one.
  */
 import { lineColumn } from '../epp/position.js';
+import { maskCredentials } from '../shared/url-credentials.js';
 
 export interface Colors {
   red(s: string): string;
@@ -46,11 +49,13 @@ export function formatProblem(problem: Displayable, colors: Colors = noColors): 
     ({ line, column } = lineColumn(problem.source, problem.span.start));
   }
   if (where && line !== undefined) where += `:${line}:${column ?? 1}`;
-  const lines = [`${where ? `${colors.bold(where)}: ` : ''}${label}: ${problem.message}${code}`];
+  const lines = [
+    `${where ? `${colors.bold(where)}: ` : ''}${label}: ${maskCredentials(problem.message)}${code}`,
+  ];
   if (problem.source !== undefined && problem.span && line !== undefined) {
     lines.push(...codeFrame(problem.source, problem.span, line, column ?? 1, colors));
   }
-  if (problem.hint) lines.push(`  ${colors.cyan('hint')}: ${problem.hint}`);
+  if (problem.hint) lines.push(`  ${colors.cyan('hint')}: ${maskCredentials(problem.hint)}`);
   return lines.join('\n');
 }
 
@@ -67,13 +72,15 @@ function codeFrame(
   const width = String(line).length;
   const out: string[] = [];
   for (let n = first; n <= line; n++) {
-    const text = (all[n - 1] ?? '').replace(/\r$/, '');
+    const text = maskCredentials((all[n - 1] ?? '').replace(/\r$/, ''));
     const marker = n === line ? colors.red('>') : ' ';
     out.push(`${marker} ${colors.dim(String(n).padStart(width))} | ${text}`);
   }
   const lineText = all[line - 1] ?? '';
-  const spanLength = Math.max(1, Math.min(span.end - span.start, lineText.length - column + 1));
-  const pad = lineText.slice(0, column - 1).replace(/[^\t]/g, ' ');
+  // The caret stands under the masked line: columns before it and the span are measured masked too.
+  const spanText = lineText.slice(column - 1, column - 1 + Math.max(0, span.end - span.start));
+  const spanLength = Math.max(1, Math.min(maskCredentials(spanText).length, lineText.length - column + 1));
+  const pad = maskCredentials(lineText.slice(0, column - 1)).replace(/[^\t]/g, ' ');
   out.push(`  ${' '.repeat(width)} | ${pad}${colors.red('^'.repeat(spanLength))}`);
   return out;
 }

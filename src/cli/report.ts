@@ -9,8 +9,10 @@ import { EngineError } from '../engine/errors.js';
 import { ReplaceValue, type ResolvedSource, type SourceSpec, type SyncData } from '../engine/model.js';
 import type { ProjectOptions } from '../engine/project.js';
 import type { Problem } from '../engine/render-plan.js';
+import { sourceIdentity } from '../engine/sources/index.js';
 import { toJson } from '../engine/yaml-data.js';
 import { lineColumn, offsetAt } from '../epp/position.js';
+import { maskCredentials } from '../shared/url-credentials.js';
 import { type Displayable, formatProblem } from './format-error.js';
 import type { Io } from './io.js';
 import type { GlobalOptions } from './main.js';
@@ -132,16 +134,19 @@ export function shortPath(file: string, cwd: string): string {
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
 }
 
-/** The stable JSON shape of a problem (docs/json-output.md); absent fields are left out. */
+/**
+ * The stable JSON shape of a problem (docs/json-output.md); absent fields are left out. As in text, a URL's
+ * password is masked (CI keeps JSON reports as artifacts).
+ */
 export function jsonProblem(p: Problem): Record<string, unknown> {
   return {
     severity: p.severity,
     code: p.code,
-    message: p.message,
+    message: maskCredentials(p.message),
     ...(p.file !== undefined ? { file: p.file } : {}),
     ...(p.line !== undefined ? { line: p.line } : {}),
     ...(p.column !== undefined ? { column: p.column } : {}),
-    ...(p.hint !== undefined ? { hint: p.hint } : {}),
+    ...(p.hint !== undefined ? { hint: maskCredentials(p.hint) } : {}),
   };
 }
 
@@ -199,11 +204,14 @@ export function showData(value: SyncData | undefined): string {
     .join(', ')}}`;
 }
 
-/** A source as people recognise it: `default`, the directory, or the git URL with `#ref`. */
+/**
+ * A source as people recognise it: `default`, the directory, or the git URL (without credentials) with
+ * `#ref`.
+ */
 export function sourceLabel(spec: SourceSpec): string {
   if (spec.type === 'default') return 'default';
-  if (spec.type === 'git' && spec.ref !== undefined) return `${spec.location}#${spec.ref}`;
-  return spec.location;
+  if (spec.type === 'git' && spec.ref !== undefined) return `${sourceIdentity(spec)}#${spec.ref}`;
+  return sourceIdentity(spec);
 }
 
 /** The stable JSON shape of a source. */
@@ -211,7 +219,7 @@ export function sourceJson(source: ResolvedSource): Record<string, unknown> {
   return {
     index: source.index,
     type: source.spec.type,
-    location: source.spec.location,
+    location: sourceIdentity(source.spec),
     ...(source.spec.ref !== undefined ? { ref: source.spec.ref } : {}),
     ...(source.commit !== undefined ? { commit: source.commit } : {}),
   };

@@ -37,6 +37,7 @@ export type EngineErrorCode =
   | 'TEMPLATE_REQUIRES'
   // sources
   | 'SOURCE_NOT_FOUND'
+  | 'SOURCE_CREDENTIALS_IN_FILE'
   | 'GIT_NOT_FOUND'
   | 'GIT_UNREACHABLE'
   | 'GIT_BAD_REF'

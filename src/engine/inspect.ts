@@ -23,6 +23,7 @@ import type { Project } from './project.js';
 import type { Problem } from './render-plan.js';
 import { inferSchema } from './settings.js';
 import { publishersByName } from './shared-settings.js';
+import { sourceIdentity } from './sources/index.js';
 import {
   analyzeEpp,
   type EppAnalysis,
@@ -202,7 +203,7 @@ class TemplateInspector {
       Source: {
         Index: t.source.index,
         Type: spec.type,
-        Location: spec.location,
+        Location: sourceIdentity(spec),
         ...(spec.ref !== undefined ? { Ref: spec.ref } : {}),
         ...(t.source.commit !== undefined ? { Commit: t.source.commit } : {}),
       },

@@ -15,6 +15,7 @@
  */
 import { join } from 'node:path';
 import type { PHash } from '../epp/runtime/values.js';
+import { maskCredentials } from '../shared/url-credentials.js';
 import { engineVersion } from '../version.js';
 import { type OutputClaim, resolvePaths } from './composition.js';
 import { problem } from './errors.js';
@@ -36,6 +37,7 @@ import {
   validateSettings,
 } from './settings.js';
 import { declaredPublication, dependencyOrder, SharedSettingsBoard } from './shared-settings.js';
+import { plannedSource, sourceIdentity } from './sources/index.js';
 import { jsonPointer, toJson } from './yaml-data.js';
 
 /** Where a setting's final value came from. */
@@ -99,12 +101,7 @@ export async function planDetailed(project: Project): Promise<DetailedPlan> {
   const templates = applied.map((t) => resolved.get(t)!);
   const files = chooseOutputs(templates, problems);
 
-  const sources: PlannedSource[] = project.sources.map((s) => ({
-    type: s.spec.type,
-    location: s.spec.location,
-    ...(s.spec.ref !== undefined ? { ref: s.spec.ref } : {}),
-    ...(s.commit !== undefined ? { commit: s.commit } : {}),
-  }));
+  const sources: PlannedSource[] = project.sources.map(plannedSource);
   const plannedTemplates: PlannedTemplate[] = templates.map((r) => ({
     name: r.template.name,
     version: r.template.manifest.version,
@@ -323,7 +320,7 @@ async function renderUntrusted(
       name: t.name,
       dir: t.dir,
       version: t.manifest.version ?? null,
-      source: t.source.spec.location,
+      source: sourceIdentity(t.source.spec),
       delimiters: t.manifest.delimiters,
     },
     files: batch,
@@ -445,7 +442,7 @@ function untrustedHooks(
   return problem(
     'error',
     'HOOK_UNTRUSTED',
-    `template '${t.name}' has JavaScript hooks (${js.path}) but its source ${spec.location} is not trusted`,
+    `template '${t.name}' has JavaScript hooks (${js.path}) but its source ${maskCredentials(spec.location)} is not trusted`,
     at,
     'if you trust this source, set `trusted: true` on it in .sync.yml or run with --trust',
   );
@@ -513,7 +510,11 @@ function renderContext(project: Project, t: LoadedTemplate, settings: DataMap): 
       ['project', dataToValue({ name: project.name, is_new: project.isNew })],
       [
         'template',
-        dataToValue({ name: t.name, version: t.manifest.version ?? null, source: t.source.spec.location }),
+        dataToValue({
+          name: t.name,
+          version: t.manifest.version ?? null,
+          source: sourceIdentity(t.source.spec),
+        }),
       ],
     ]);
     const copy = cloneData(settings) as DataMap;

@@ -14,6 +14,7 @@
  * `<path>.pantograph-new`. The engine does not depend on `src/sync`: the lock is taken structurally.
  */
 import { createHash } from 'node:crypto';
+import { sameLocation } from '../shared/url-credentials.js';
 import {
   type Data,
   type DataMap,
@@ -46,7 +47,7 @@ export type PreviousOutput = (path: string) => Promise<Uint8Array | undefined>;
 
 /**
  * The locked commit of a git source, for `loadProject`'s `lockedCommit`: the source with the same location
- * in the lock, and (unless `anyRef`) the same `ref`, so that changing `ref` in `.sync.yml` moves it.
+ * in the lock (credentials aside: a rotated token keeps the commit, and an older lock holding one reads), and (unless `anyRef`) the same `ref`, so that changing `ref` in `.sync.yml` moves it.
  */
 export function lockedCommitOf(
   lock: Pick<LockedState, 'sources'> | undefined,
@@ -55,7 +56,7 @@ export function lockedCommitOf(
   return (spec) => {
     if (spec.type !== 'git' || !lock) return undefined;
     const locked = lock.sources.find(
-      (s) => s.type === 'git' && s.location === spec.location && (anyRef || s.ref === spec.ref),
+      (s) => s.type === 'git' && sameLocation(s.location, spec.location) && (anyRef || s.ref === spec.ref),
     );
     return locked?.commit;
   };
@@ -111,7 +112,7 @@ function sameTemplate(project: Project, lock: LockedState, t: LockedState['templ
   const was = lock.sources[t.source];
   if (!now || !was) return false;
   const spec = now.source.spec;
-  if (spec.type !== was.type || spec.location !== was.location) return false;
+  if (spec.type !== was.type || !sameLocation(spec.location, was.location)) return false;
   if (spec.type === 'git') return was.commit !== undefined && now.source.commit === was.commit;
   return now.manifest.version === t.version;
 }

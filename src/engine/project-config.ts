@@ -21,6 +21,7 @@ import {
   type TemplateRef,
 } from './model.js';
 import type { PostCommand, Problem } from './render-plan.js';
+import { credentialsWarning } from './sources/credentials.js';
 import { parsePointer, parseYamlData, setKey } from './yaml-data.js';
 
 export { SYNC_FILE };
@@ -235,6 +236,10 @@ function readSources(
       problems.push(
         problem('error', 'SYNC_INVALID', '`ref` applies to git sources only', at(`${pointer}/ref`)),
       );
+    }
+    if (type === 'git') {
+      const warning = credentialsWarning(location, at(`${pointer}/location`), SYNC_FILE);
+      if (warning) problems.push(warning);
     }
     const spec: SourceSpec = {
       type,

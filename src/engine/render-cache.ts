@@ -27,6 +27,7 @@ import type { DataMap, LoadedTemplate, TemplateFile } from './model.js';
 import { cachedPlannedFile, type RenderContext, renderFileInto, templateFileBytes } from './render-files.js';
 import type { PlannedFile, Problem } from './render-plan.js';
 import { identityWhenListed } from './repository.js';
+import { sourceIdentity } from './sources/index.js';
 
 /** What the cache says of a path: the input key of its last render and that output's SHA-256. */
 export interface CachedRender {
@@ -137,7 +138,7 @@ export function templateKey(inputs: TemplateInputs): string {
     stableJson([
       'pantograph-render-2',
       engineVersion(),
-      { name: t.name, version: t.manifest.version ?? null, source: t.source.spec.location },
+      { name: t.name, version: t.manifest.version ?? null, source: sourceIdentity(t.source.spec) },
       inputs.settings,
       inputs.metadata,
       { name: inputs.projectName, is_new: inputs.isNew },

@@ -45,6 +45,7 @@ export interface PlannedFile {
 
 export interface PlannedSource {
   readonly type: 'filesystem' | 'git' | 'default';
+  /** The location without credentials (`sourceIdentity`): what the lock records and reports show. */
   readonly location: string;
   readonly ref?: string;
   /** The resolved commit, for git sources. */

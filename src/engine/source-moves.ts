@@ -2,6 +2,7 @@
  * Where `update` moves git sources: each one of a plan made with `followRefs`, with the commit the lock
  * had for the same location. Shared by `pantograph update` and `pantograph fleet update`.
  */
+import { sameLocation } from '../shared/url-credentials.js';
 import type { LockFile } from '../sync/index.js';
 import type { PlannedSource } from './render-plan.js';
 
@@ -13,12 +14,12 @@ export interface SourceMove {
   readonly to: string;
 }
 
-/** Each git source of the plan with the commit the lock had for the same location. */
+/** Each git source of the plan with the commit the lock had for the same location (an older lock's may hold credentials). */
 export function sourceMoves(lock: LockFile | undefined, sources: readonly PlannedSource[]): SourceMove[] {
   return sources
     .filter((s) => s.type === 'git' && s.commit !== undefined)
     .map((s) => {
-      const was = lock?.sources.find((l) => l.type === 'git' && l.location === s.location)?.commit;
+      const was = lock?.sources.find((l) => l.type === 'git' && sameLocation(l.location, s.location))?.commit;
       return {
         location: s.location,
         ...(s.ref === undefined ? {} : { ref: s.ref }),

@@ -4,11 +4,12 @@
  * each mistake is reported at file:line:col, all at once, before any repository is touched.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { EngineError, problem } from '../engine/errors.js';
 import { type SchemaViolation, shippedSchema, violationProblems } from '../engine/json-schema.js';
 import type { Data, DataMap, Position } from '../engine/model.js';
 import type { Problem } from '../engine/render-plan.js';
+import { credentialsWarning } from '../engine/sources/credentials.js';
 import { parseYamlData } from '../engine/yaml-data.js';
 import { decodeUtf8 } from '../shared/text-file.js';
 import { type DuplicateEntry, duplicateEntries } from './repository-identity.js';
@@ -190,7 +191,10 @@ export function parseFleet(text: string, file: string): Fleet {
     },
     groups,
     repositories,
-    problems: parsed.problems.filter((p) => p.severity === 'warning'),
+    problems: [
+      ...parsed.problems.filter((p) => p.severity === 'warning'),
+      ...credentialsWarnings(top, at, file),
+    ],
   };
 }
 
@@ -218,6 +222,20 @@ export function duplicateProblem(
         position,
         'both would push to that branch: keep one entry (a remote is listed twice only to keep two base branches in line, each entry with its own `base:` and `branch:`)',
       );
+}
+
+/** A warning for each template source location and repository URL in the file that holds a secret. */
+function credentialsWarnings(top: DataMap, at: (pointer: string) => Position, file: string): Problem[] {
+  const name = basename(file);
+  const urls: [string, string][] = [];
+  (Array.isArray(top.template_sources) ? top.template_sources : []).forEach((source, i) => {
+    const location = isMap(source) ? source.location : undefined;
+    if (typeof location === 'string') urls.push([location, `/template_sources/${i}/location`]);
+  });
+  ((top.repositories ?? []) as DataMap[]).forEach((entry, i) => {
+    if (typeof entry.url === 'string') urls.push([entry.url, `/repositories/${i}/url`]);
+  });
+  return urls.flatMap(([url, pointer]) => credentialsWarning(url, at(pointer), name) ?? []);
 }
 
 /**

@@ -8,6 +8,7 @@ import { EngineError } from '../engine/errors.js';
 // Loaded on first use: `import 'pantograph'` would otherwise load node:child_process (and node:net, the
 // streams) for every user, fleet or not.
 import { childProcess } from '../shared/builtins.js';
+import { maskCredentials } from '../shared/url-credentials.js';
 
 export interface GitRunner {
   /** Runs `git args...` in `cwd`; resolves with standard output, rejects with FLEET_GIT. */
@@ -143,13 +144,6 @@ export function gitRunner(options: GitRunnerOptions = {}): GitRunner {
 /** One shell word: single-quoted, a quote inside written as '\''. */
 function shellQuote(word: string): string {
   return `'${word.replace(/'/g, "'\\''")}'`;
-}
-
-/** `https://user:secret@host/x` -> `https://user:***@host/x`; a token alone before `@` is masked too. */
-export function maskCredentials(text: string): string {
-  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)([^/@\s:]+)(:[^/@\s]*)?@/gi, (_, scheme, user, pass) =>
-    pass ? `${scheme}${user}:***@` : `${scheme}***@`,
-  );
 }
 
 function firstLines(text: string): string {

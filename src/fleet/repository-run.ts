@@ -11,6 +11,7 @@
 import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError } from '../engine/errors.js';
+import type { Data, DataMap } from '../engine/model.js';
 import { previousOutputFor } from '../engine/previous-output.js';
 import type { ProjectOptions } from '../engine/project.js';
 import { SYNC_FILE } from '../engine/project-config.js';
@@ -19,6 +20,7 @@ import type { Problem, RenderPlan } from '../engine/render-plan.js';
 import { type SourceMove, sourceMoves } from '../engine/source-moves.js';
 import { applyOverrides } from '../engine/sync-edit.js';
 import { hasErrors } from '../engine/validate.js';
+import { maskCredentials, withoutCredentials } from '../shared/url-credentials.js';
 import { type StatusEntry, apply as syncApply, status as syncStatus, unifiedDiff } from '../sync/index.js';
 import { engineVersion } from '../version.js';
 import type { Fleet, FleetRepository } from './fleet-file.js';
@@ -141,14 +143,24 @@ async function runIn(
   }
   const syncFile = join(dir, SYNC_FILE);
   const original = readSyncText(syncFile);
+  // What is committed names the fleet's sources without credentials; what is planned keeps them, as git
+  // may need them to fetch.
+  const committed = fleet.templateSources?.map(withoutSourceCredentials);
   const overridden = applyOverrides(original, {
-    ...(fleet.templateSources ? { templateSources: fleet.templateSources } : {}),
+    ...(committed ? { templateSources: committed } : {}),
     settings: repo.settings,
   });
+  const planned =
+    fleet.templateSources && JSON.stringify(committed) !== JSON.stringify(fleet.templateSources)
+      ? applyOverrides(original, { templateSources: fleet.templateSources, settings: repo.settings })
+      : overridden;
   options.onStep?.('planning');
   const loaded = await planProjectAt(
     dir,
-    { ...options.project, ...(overridden.changed.length > 0 ? { syncText: overridden.text } : {}) },
+    {
+      ...options.project,
+      ...(overridden.changed.length > 0 || planned.changed.length > 0 ? { syncText: planned.text } : {}),
+    },
     { followRefs: options.mode === 'update' },
   );
   const { plan } = loaded;
@@ -397,6 +409,13 @@ async function changedSinceBase(copy: WorkingCopy, git: GitRunner): Promise<stri
   return out.split('\n').filter((l) => l.trim() !== '');
 }
 
+/** A fleet template source as a repository's `.sync.yml` gets it: its location without credentials. */
+function withoutSourceCredentials(source: Data): Data {
+  if (typeof source !== 'object' || source === null || Array.isArray(source)) return source;
+  const location = (source as DataMap).location;
+  return typeof location === 'string' ? { ...source, location: withoutCredentials(location) } : source;
+}
+
 function readSyncText(file: string): string {
   let stat: ReturnType<typeof lstatSync>;
   try {
@@ -446,6 +465,7 @@ function planError(problems: readonly Problem[]): EngineError {
   });
 }
 
+/** A failure as the report records it; a URL's password in it is masked (reports are kept as artifacts). */
 function errorOf(e: unknown): NonNullable<RepositoryRecord['error']> {
   if (
     e instanceof EngineError ||
@@ -458,12 +478,12 @@ function errorOf(e: unknown): NonNullable<RepositoryRecord['error']> {
     };
     return {
       code: err.code,
-      message: err.message,
+      message: maskCredentials(err.message),
       ...(err.position
         ? { file: err.position.file, line: err.position.line, column: err.position.column }
         : {}),
-      ...(err.hint ? { hint: err.hint } : {}),
+      ...(err.hint ? { hint: maskCredentials(err.hint) } : {}),
     };
   }
-  return { code: 'INTERNAL', message: e instanceof Error ? e.message : String(e) };
+  return { code: 'INTERNAL', message: maskCredentials(e instanceof Error ? e.message : String(e)) };
 }

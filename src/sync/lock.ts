@@ -5,6 +5,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import type { PlannedSource, RenderPlan } from '../engine/render-plan.js';
+import { withoutCredentials } from '../shared/url-credentials.js';
 import { identityOf, isSettled } from './digests.js';
 import { errnoCode, SyncError } from './errors.js';
 import { checkOutputPath, LOCK_FILE } from './paths.js';
@@ -129,12 +130,21 @@ export function serializeLock(lock: LockFile): string {
   const parts = [
     `  "lockVersion": ${JSON.stringify(lock.lockVersion)}`,
     `  "engineVersion": ${JSON.stringify(lock.engineVersion)}`,
-    `  "sources": ${ind(JSON.stringify(lock.sources, null, 2))}`,
+    `  "sources": ${ind(JSON.stringify(lock.sources.map(withoutSecrets), null, 2))}`,
     `  "templates": ${ind(JSON.stringify(lock.templates, null, 2))}`,
     `  "directories": ${ind(JSON.stringify([...lock.directories].sort(cmp), null, 2))}`,
     `  "files": ${files.length === 0 ? '{}' : `{\n${files.join(',\n')}\n  }`}`,
   ];
   return `{\n${parts.join(',\n')}\n}\n`;
+}
+
+/**
+ * A source as the lock file holds it: its location without credentials. The lock is committed; a lock
+ * an older version wrote with a token in it is read (sources are compared by identity) and written clean.
+ */
+function withoutSecrets(source: PlannedSource): PlannedSource {
+  const location = withoutCredentials(source.location);
+  return location === source.location ? source : { ...source, location };
 }
 
 /** A mode as the lock writes it: octal, with a leading zero. */

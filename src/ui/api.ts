@@ -15,6 +15,7 @@ import { SYNC_FILE } from '../engine/project-config.js';
 import { planProjectAt } from '../engine/project-plan.js';
 import type { Problem } from '../engine/render-plan.js';
 import { settingViews } from '../engine/setting-views.js';
+import { sourceIdentity } from '../engine/sources/index.js';
 import { setSection, setTemplateApplied } from '../engine/sync-edit.js';
 import { hasErrors } from '../engine/validate.js';
 import { toJson } from '../engine/yaml-data.js';
@@ -55,7 +56,7 @@ export function api(options: ApiOptions): Hono {
         version: t.manifest.version ?? null,
         alwaysApply: t.manifest.always_apply,
         applied: applied.has(t.name),
-        source: t.source.spec.location ?? t.source.spec.type,
+        source: sourceIdentity(t.source.spec),
       })),
       forms: [...applied.values()].map((r) => ({
         template: r.template.name,

@@ -126,6 +126,15 @@ describe('lock serialisation', () => {
     expect([...back.files.keys()]).toEqual(['__proto__', 'z']);
   });
 
+  it('never writes credentials: a lock read with a token in a location is written without it', () => {
+    const old = { ...lock, sources: [{ ...lock.sources[0]!, location: 'https://bot:ghp_TOKEN@x/y.git' }] };
+    const back = parseLock(serializeLock(old));
+    expect(serializeLock(old)).toBe(serializeLock(lock));
+    expect(back.sources[0]!.location).toBe('https://x/y.git');
+    // The lock read from an older file is not the same lock: apply writes it again, clean.
+    expect(sameLock(old, lock)).toBe(false);
+  });
+
   it('sameLock says two locks are the same exactly when their texts are (apply skips writing then)', () => {
     const back = parseLock(serializeLock(lock));
     expect(sameLock(back, lock)).toBe(true);

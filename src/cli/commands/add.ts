@@ -21,13 +21,22 @@ import {
   type YAMLSeq,
 } from 'yaml';
 import type { SourceSpec, SyncConfig } from '../../engine/model.js';
-import { loadSyncConfig, parseSyncConfig } from '../../engine/project-config.js';
+import { loadSyncConfig, parseSyncConfig, SYNC_FILE } from '../../engine/project-config.js';
+import { credentialsWarning } from '../../engine/sources/credentials.js';
 import { listTemplates, resolveSource, resolveSources } from '../../engine/sources/index.js';
 import { didYouMeanHint } from '../../shared/did-you-mean.js';
+import { sameLocation } from '../../shared/url-credentials.js';
 import { UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
-import { type EngineFlags, engineCommand, projectDir, shortPath, sourceLabel } from '../report.js';
+import {
+  type EngineFlags,
+  engineCommand,
+  printProblems,
+  projectDir,
+  shortPath,
+  sourceLabel,
+} from '../report.js';
 
 export async function addTemplate(
   io: Io,
@@ -75,7 +84,9 @@ export async function addSource(
     const spec = parseSourceArgs(type, settings);
     const config = loadSyncConfig(projectDir(io, global));
     const file = shortPath(config.file, io.cwd);
-    const existing = config.sources.find((s) => s.type === spec.type && s.location === spec.location);
+    const existing = config.sources.find(
+      (s) => s.type === spec.type && sameLocation(s.location, spec.location),
+    );
     if (existing) {
       if (existing.ref === spec.ref && (existing.trusted ?? false) === (spec.trusted ?? false)) {
         io.out(`source ${sourceLabel(spec)} is already listed in ${file}; nothing to do\n`);
@@ -85,7 +96,7 @@ export async function addSource(
         ? `${file}:${existing.position.line}:${existing.position.column}`
         : file;
       throw new UsageError(
-        `source ${spec.location} is already listed at ${where} with other options`,
+        `source ${sourceLabel({ type: spec.type, location: spec.location })} is already listed at ${where} with other options`,
         'edit that entry instead of adding a second one',
       );
     }
@@ -103,6 +114,10 @@ export async function addSource(
     }
     writeAtomically(config.file, text);
     io.out(`added source ${sourceLabel(spec)} (${spec.type}) to ${file}\n`);
+    // Said now, where it was written, as every later run will say it.
+    const position = next.positionOf(`/pdk_template/template_sources/${at}/location`);
+    const warning = spec.type === 'git' ? credentialsWarning(spec.location, position, SYNC_FILE) : undefined;
+    if (warning) printProblems(io, [warning]);
     return 0;
   });
 }

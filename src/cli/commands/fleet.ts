@@ -26,7 +26,15 @@ import { UsageError } from '../errors.js';
 import { FleetProgress, recordLine } from '../fleet-progress.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
-import { type EngineFlags, engineCommand, printJson, projectOptions, shortPath, table } from '../report.js';
+import {
+  type EngineFlags,
+  engineCommand,
+  printJson,
+  printProblems,
+  projectOptions,
+  shortPath,
+  table,
+} from '../report.js';
 
 export interface FleetSelectFlags {
   readonly fleet?: string;
@@ -201,6 +209,7 @@ function fleetCommand(io: Io, global: GlobalOptions, body: () => Promise<number>
 function select(io: Io, global: GlobalOptions, flags: FleetSelectFlags) {
   const file = resolve(io.cwd, global.dir ?? '.', flags.fleet ?? FLEET_FILE);
   const fleet = loadFleet(file);
+  printProblems(io, fleet.problems); // warnings (errors throw); standard error, so JSON output stays clean
   const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
   const selected = selectRepositories(fleet, {
     filters: flags.filter ?? [],

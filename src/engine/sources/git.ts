@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { childProcess } from '../../shared/builtins.js';
 import { didYouMean } from '../../shared/did-you-mean.js';
+import { maskCredentials, withoutCredentials } from '../../shared/url-credentials.js';
 import { cacheRoot } from '../cache-dir.js';
 import { EngineError } from '../errors.js';
 import type { ResolvedSource, SourceSpec } from '../model.js';
@@ -41,9 +42,9 @@ export function gitUrl(location: string, root: string): string {
   return isAbsolute(location) ? location : resolve(root, location);
 }
 
-/** Cache directory of one remote. */
+/** Cache directory of one remote, by its identity: a rotated token finds the same cache. */
 export function remoteCacheDir(url: string, env: NodeJS.ProcessEnv = process.env): string {
-  return join(cacheRoot(env), 'git', createHash('sha256').update(url).digest('hex'));
+  return join(cacheRoot(env), 'git', createHash('sha256').update(withoutCredentials(url)).digest('hex'));
 }
 
 /** Remotes already fetched (or being fetched) in this process, by cache directory. */
@@ -117,11 +118,16 @@ class Git {
   }
 
   private async clone(): Promise<void> {
-    this.options.onProgress?.(`cloning git source ${this.url}`);
+    this.options.onProgress?.(`cloning git source ${maskCredentials(this.url)}`);
     mkdirSync(this.cache, { recursive: true });
     const tmp = join(this.cache, `.clone-${process.pid}-${randomBytes(4).toString('hex')}`);
     try {
       await this.run(['clone', '--bare', '--quiet', '--', this.url, tmp], 'unreachable');
+      // Fetches name the URL each time: the mirror's config need not keep credentials on disk.
+      const identity = withoutCredentials(this.url);
+      if (identity !== this.url) {
+        await this.run(['--git-dir', tmp, 'config', 'remote.origin.url', identity], 'none');
+      }
       try {
         renameSync(tmp, this.repo);
       } catch {
@@ -133,7 +139,7 @@ class Git {
   }
 
   private async fetch(): Promise<void> {
-    this.options.onProgress?.(`fetching git source ${this.url}`);
+    this.options.onProgress?.(`fetching git source ${maskCredentials(this.url)}`);
     await this.git(
       [
         'fetch',
@@ -277,20 +283,19 @@ class Git {
           }
           // git's first `fatal:` line says what went wrong; the lines after it are advice.
           const lines = stderr.trim().split('\n').filter(Boolean);
-          const detail = (lines.find((l) => l.startsWith('fatal:')) ?? lines[0] ?? err.message).replace(
-            /^fatal:\s*/,
-            '',
+          const detail = maskCredentials(
+            (lines.find((l) => l.startsWith('fatal:')) ?? lines[0] ?? err.message).replace(/^fatal:\s*/, ''),
           );
           if (failure === 'unreachable') {
             return reject(
               this.error(
                 'GIT_UNREACHABLE',
-                `cannot be fetched from ${this.url}: ${detail}`,
+                `cannot be fetched from ${maskCredentials(this.url)}: ${detail}`,
                 'check the location, your network and credentials',
               ),
             );
           }
-          return reject(this.error('GIT_FAILED', `git ${args.join(' ')} failed: ${detail}`));
+          return reject(this.error('GIT_FAILED', `git ${maskCredentials(args.join(' '))} failed: ${detail}`));
         },
       );
     });
@@ -301,7 +306,7 @@ class Git {
     what: string,
     hint?: string,
   ) {
-    return new EngineError(code, `git source '${this.spec.location}' ${what}`, {
+    return new EngineError(code, `git source '${maskCredentials(this.spec.location)}' ${what}`, {
       position: this.spec.position,
       hint,
     });

@@ -4,9 +4,10 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { withoutCredentials } from '../../shared/url-credentials.js';
 import { EngineError, problem } from '../errors.js';
 import type { ResolvedSource, SourceSpec, TemplateLocation } from '../model.js';
-import type { Problem } from '../render-plan.js';
+import type { PlannedSource, Problem } from '../render-plan.js';
 import { resolveDefaultSource } from './default.js';
 import { resolveFilesystemSource } from './filesystem.js';
 import { resolveGitSource } from './git.js';
@@ -95,6 +96,25 @@ async function resolveAsSpecified(
       });
     }
   }
+}
+
+/**
+ * A source as it is recorded and reported as data (the lock, `list`, `$template['source']`, fleet
+ * commits): its location without credentials, so that nothing stored holds a secret and a rotated token
+ * changes nothing.
+ */
+export function sourceIdentity(spec: SourceSpec): string {
+  return withoutCredentials(spec.location);
+}
+
+/** A resolved source as a plan (and so the lock) records it. */
+export function plannedSource(source: ResolvedSource): PlannedSource {
+  return {
+    type: source.spec.type,
+    location: sourceIdentity(source.spec),
+    ...(source.spec.ref !== undefined ? { ref: source.spec.ref } : {}),
+    ...(source.commit !== undefined ? { commit: source.commit } : {}),
+  };
 }
 
 /** Whether `dir` holds a template (a `template.json` file). */

@@ -11,6 +11,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { maskCredentials, withoutCredentials } from '../../shared/url-credentials.js';
 import { SyncError } from '../../sync/errors.js';
 import { checkOutputPath } from '../../sync/paths.js';
 import { EngineError, problem } from '../errors.js';
@@ -19,6 +20,7 @@ import { ENGINE_VERSION } from '../plan.js';
 import type { Project } from '../project.js';
 import { SYNC_FILE } from '../project-config.js';
 import type { PlannedFile, Problem, RenderPlan } from '../render-plan.js';
+import { plannedSource } from '../sources/index.js';
 import { jsonPointer } from '../yaml-data.js';
 import { RubyNotFoundError, RubyWorkerError, V1TemplateError } from './errors.js';
 import type { V1Project } from './project.js';
@@ -54,23 +56,25 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
   const { v1, options } = project;
   const env = options.env ?? process.env;
   const problems: Problem[] = [...project.problems];
-  const worker = new RubyWorker({ env, limits: rubyLimits(env), repository: v1.url });
+  // Messages name the repository with any password masked; templates read it without credentials.
+  const shown = maskCredentials(v1.url);
+  const worker = new RubyWorker({ env, limits: rubyLimits(env), repository: shown });
   const files: PlannedFile[] = [];
   const unmanaged: string[] = [];
   const deleted: string[] = [];
   try {
-    options.onProgress?.(`starting Ruby for the V1 repository ${v1.url}`);
+    options.onProgress?.(`starting Ruby for the V1 repository ${shown}`);
     const loaded = await worker.load({
       root: v1.source.dir,
       syncText: project.config.text,
       metadataText: readText(join(project.root, 'metadata.json')),
-      uri: v1.url,
+      uri: withoutCredentials(v1.url),
     });
     if (!loaded.ok) {
       const error = loaded.error as WorkerErrorInfo;
       throw new EngineError(
         'V1_WORKER',
-        `the V1 repository ${v1.url} could not be read: ${error.class}: ${error.message}`,
+        `the V1 repository ${shown} could not be read: ${error.class}: ${error.message}`,
       );
     }
     for (const w of (loaded.warnings ?? []) as WorkerWarning[]) {
@@ -110,14 +114,7 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
     projectRoot: project.root,
     isNew: project.isNew,
     engineVersion: ENGINE_VERSION,
-    sources: [
-      {
-        type: v1.source.spec.type,
-        location: v1.source.spec.location,
-        ...(v1.source.spec.ref !== undefined ? { ref: v1.source.spec.ref } : {}),
-        ...(v1.source.commit !== undefined ? { commit: v1.source.commit } : {}),
-      },
-    ],
+    sources: [plannedSource(v1.source)],
     templates: [{ name: V1_TEMPLATE_NAME, version: undefined, source: 0, settings: {} }],
     files,
     unmanaged,

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { maskCredentials } from '../../shared/url-credentials.js';
 import { EngineError } from '../errors.js';
 import type { DataMap, ResolvedSource, SyncConfig } from '../model.js';
 import { SYNC_FILE } from '../project-config.js';
@@ -82,10 +83,10 @@ export async function loadV1(
   if (source.spec.type === 'git' && source.spec.trusted !== true && options.trust !== true) {
     throw new EngineError(
       'V1_UNTRUSTED',
-      `the V1 template repository ${source.url} (${source.origin}) runs Ruby code (its ERB templates), and it is not trusted`,
+      `the V1 template repository ${maskCredentials(source.url)} (${source.origin}) runs Ruby code (its ERB templates), and it is not trusted`,
       {
         position: at,
-        hint: `if you trust ${source.spec.location}, run again with --trust; or run \`pantograph convert\` once to move this .sync.yml to V2 templates`,
+        hint: `if you trust ${maskCredentials(source.spec.location)}, run again with --trust; or run \`pantograph convert\` once to move this .sync.yml to V2 templates`,
       },
     );
   }
@@ -101,7 +102,7 @@ export async function loadV1(
   if (!resolved || !isV1Repository(resolved.dir)) {
     throw new EngineError(
       'V1_NOT_V1_REPOSITORY',
-      `${source.url} (${source.origin}) is not a V1 template repository: it needs both moduleroot/ and moduleroot_init/`,
+      `${maskCredentials(source.url)} (${source.origin}) is not a V1 template repository: it needs both moduleroot/ and moduleroot_init/`,
       {
         position: at,
         hint: 'a V2 repository is named in .sync.yml under pdk_template.template_sources; run `pantograph convert` to write one',
