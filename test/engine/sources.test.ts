@@ -261,6 +261,21 @@ describe('git sources', () => {
     expect(e.code).toBe('GIT_BAD_REF');
   });
 
+  it('says so when the locked commit is gone from the remote (its history rewritten), and what to do', async () => {
+    const remote = tempRemote();
+    remote.commit(templates);
+    const spec: SourceSpec = { type: 'git', location: remote.url, ref: 'main', position: pos(5) };
+    const gone = 'ab'.repeat(20);
+    const e = await rejection(resolveSources([spec], { ...options(tempDir()), lockedCommit: () => gone }));
+    expect([e.code, e.where]).toEqual(['GIT_BAD_REF', '/p/.sync.yml:5:7']);
+    expect(e.message).toBe(
+      `git source '${remote.url}' no longer has commit abababababab, which .pantograph.lock records (was its history rewritten?)`,
+    );
+    expect(e.hint).toBe(
+      "`pantograph update --noop` shows what moving the lock to the latest commit of 'main' changes; `pantograph update` moves it",
+    );
+  });
+
   it('resolves a local path location relative to the project', async () => {
     const remote = tempRemote();
     const c1 = remote.commit(templates);

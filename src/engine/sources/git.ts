@@ -177,7 +177,18 @@ class Git {
       if (commit) return commit;
     }
     await this.ensureFetched();
-    return this.resolveCommit(id);
+    try {
+      return await this.resolveCommit(id);
+    } catch (e) {
+      if (!(e instanceof EngineError) || e.code !== 'GIT_BAD_REF') throw e;
+      // The lock names it, not .sync.yml: most often the remote's history was rewritten (a force-push).
+      const ref = this.spec.ref === undefined ? 'its default branch' : `'${this.spec.ref}'`;
+      throw this.error(
+        'GIT_BAD_REF',
+        `no longer has commit ${id.slice(0, 12)}, which .pantograph.lock records (was its history rewritten?)`,
+        `\`pantograph update --noop\` shows what moving the lock to the latest commit of ${ref} changes; \`pantograph update\` moves it`,
+      );
+    }
   }
 
   /** A commit id (full or abbreviated), fetched by id when the mirror does not have it. */
