@@ -76,9 +76,13 @@ function refuseConflictMarkers(root: string, path: string): void {
   const closing = `>>>>>>> ${path} (new template output)`;
   const at = lines.findIndex((line) => line.replace(/\r$/, '') === opening);
   if (at < 0 || !lines.slice(at + 1).some((line) => line.replace(/\r$/, '') === closing)) return;
-  throw new SyncError('SYNC_CONFLICT_MARKERS', `${path} still has conflict markers: the merge is not finished`, {
-    path,
-    position: { file: `${root}/${path}`, line: at + 1, column: 1 },
-    hint: 'Edit the file to keep what you want between `<<<<<<<` and `>>>>>>>`, remove the markers, and run resolve again (or `pantograph resolve --force` to keep the file as it is).',
-  });
+  throw new SyncError(
+    'SYNC_CONFLICT_MARKERS',
+    `${path} still has conflict markers: the merge is not finished`,
+    {
+      path,
+      position: { file: `${root}/${path}`, line: at + 1, column: 1 },
+      hint: 'Edit the file to keep what you want between `<<<<<<<` and `>>>>>>>`, remove the markers, and run resolve again (or `pantograph resolve --force` to keep the file as it is).',
+    },
+  );
 }

@@ -13,7 +13,12 @@ export interface ResolveFlags {
   readonly force?: boolean;
 }
 
-export async function resolve(io: Io, global: GlobalOptions, path: string, flags: ResolveFlags): Promise<number> {
+export async function resolve(
+  io: Io,
+  global: GlobalOptions,
+  path: string,
+  flags: ResolveFlags,
+): Promise<number> {
   const clean = path.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
   const result = syncResolve(projectDir(io, global), clean, { force: flags.force === true });
   if (global.format === 'json') {
