@@ -1,5 +1,5 @@
 /**
- * `pantograph ui` writes only what the user saw (found by QA in session 20): a save or an apply says which
+ * `pantograph ui` writes only what the user saw (found by QA): a save or an apply says which
  * `.sync.yml` the page loaded (`base`) and which preview it showed (`preview`), and is refused, nothing
  * written, when `.sync.yml` was changed on disk since (an editor) or when apply would now write something
  * else (a template changed). Text with errors is refused whole, as the command line refuses it. Each case
