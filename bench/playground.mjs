@@ -8,8 +8,9 @@
  *                                      (the median of windows that alternate between the two)
  *                                                                                          target <= 2x
  *
- * Both renders run the same engine on the same text and values (plain values, converted each render, as
- * the page does on every keystroke). Skipped with a note when chromium is not installed.
+ * Both renders run the same engine on the same text and values, read once from the values file's text as
+ * the page reads them on every keystroke (the command line's reading: src/epp/json-values.ts for JSON).
+ * Skipped with a note when chromium is not installed.
  *
  * usage: node bench/playground.mjs [--renders N] [--targets-file F]
  */
@@ -49,8 +50,10 @@ if (!existsSync(CHROMIUM)) {
   console.log('render in the browser: chromium is not installed (apt-get install -y chromium): row skipped');
 } else {
   const template = readFileSync(join(root, 'bench', 'fixtures', 'config.epp'), 'utf8');
-  const values = JSON.parse(readFileSync(join(root, 'bench', 'fixtures', 'values.json'), 'utf8'));
+  const valuesText = readFileSync(join(root, 'bench', 'fixtures', 'values.json'), 'utf8');
   const { renderEpp } = await import(pathToFileURL(join(root, 'dist', 'epp', 'index.js')).href);
+  const { parseJsonValues } = await import(pathToFileURL(join(root, 'dist', 'epp', 'json-values.js')).href);
+  const values = parseJsonValues(valuesText, 'values.json');
   const WARM_UP = Math.max(1000, RENDERS);
   const WINDOWS = 5;
   const nodeWindow = (renders) => {
@@ -72,7 +75,7 @@ if (!existsSync(CHROMIUM)) {
         window.playground.setValues(v);
         window.playground.setFile('main.epp', t);
       },
-      [template, JSON.stringify(values)],
+      [template, valuesText],
     );
     const outcome = await page.evaluate(() => window.playground.outcome());
     if (outcome.errors.length > 0)

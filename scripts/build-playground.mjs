@@ -27,7 +27,8 @@ await build({
   outfile: join(uiOut, 'ui.js'),
   logLevel: 'warning',
 });
-for (const f of ['index.html', 'ui.css']) copyFileSync(join(root, 'web', 'ui', f), join(uiOut, f));
+for (const f of ['index.html', 'ui.css', 'favicon.svg'])
+  copyFileSync(join(root, 'web', 'ui', f), join(uiOut, f));
 await build({
   entryPoints: [join(source, 'main.ts')],
   bundle: true,

@@ -63,15 +63,14 @@ export async function warmUp(): Promise<void> {
   const { warmUpRenders } = await import('../epp/warm-up.js');
   // A values file is YAML most of the time: its readers' code is in the cache too (~40 ms of a run
   // otherwise, compiling the yaml package's functions on first use), the simple one's and the full one's.
-  const { readSimpleYaml } = await import('../shared/simple-yaml.js');
-  readSimpleYaml(
+  const { simpleYamlValues } = await import('../engine/yaml-values.js');
+  simpleYamlValues(
     '# values\nname: x\nport: 8443\nratio: 2.5\non: true\nnone: ~\nlist:\n  - a\n  - b: "c"\n    d: \'e\'\nmap:\n  k: v # c\n',
   );
-  const { parseYamlData } = await import('../engine/yaml-data.js');
-  parseYamlData(
+  const { fullYamlValues } = await import('../engine/yaml-values-full.js');
+  fullYamlValues(
     'name: x\nport: 8443\nratio: 2.5\non: true\nnone: ~\nlist:\n  - a\n  - { b: "c", d: [1, 2] }\nmap:\n  k: \'v\'\n',
     'warm-up.yaml',
-    { version: '1.1', errorCode: 'VALUES_YAML' },
   );
   const { parseJsonValues } = await import('../epp/json-values.js');
   parseJsonValues(

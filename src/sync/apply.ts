@@ -54,6 +54,13 @@ export interface ApplyOptions {
   readonly onBeforeWrite?: (path: string) => void;
   /** Hashes known from unchanged stats: see `StatusOptions.digests`. */
   readonly digests?: FileDigests;
+  /**
+   * Called (not under `noop`) once the run lock is held and the project scanned, before anything is
+   * written (conflict files included), with every path as found. For a caller that must check the project
+   * under the lock (the web interface: that apply would do what its preview showed): throwing stops the
+   * run with nothing written, and what the caller writes itself happens under the lock.
+   */
+  readonly beforeChanges?: (entries: readonly StatusEntry[]) => void;
 }
 
 /** A hand-edited file that `--force` overwrote or removed: its content was saved at `backup` first. */
@@ -130,6 +137,7 @@ export async function apply(plan: RenderPlan, options: ApplyOptions = {}): Promi
     }
     const s = scan(plan, options);
     const entries = reportOf(s, options.diff === true).entries;
+    if (!noop) options.beforeChanges?.(entries);
     const actions = new Map<Item, Action>();
     for (const item of s.items) actions.set(item, actionOf(item, force));
     const of = (a: Action): Item[] => s.items.filter((i) => actions.get(i) === a);

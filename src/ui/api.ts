@@ -1,17 +1,13 @@
 /**
  * The web interface's API: what the page shows and does, on the library (the same functions as `show`,
  * `status` and `apply`). Every request carries the `.sync.yml` text being edited, so that the preview shows
- * unsaved settings; only `save` and `apply` write, and only `.sync.yml` and the files `apply` writes.
+ * unsaved settings; only `save` and `apply` write (writes.ts), and only `.sync.yml` and the files `apply`
+ * writes.
  */
-import { renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Hono } from 'hono';
-import { EngineError } from '../engine/errors.js';
 import { settingsSchema } from '../engine/inspect.js';
 import { planDetailed } from '../engine/plan.js';
-import { previousOutputFor } from '../engine/previous-output.js';
 import { loadProject } from '../engine/project.js';
-import { SYNC_FILE } from '../engine/project-config.js';
 import { planProjectAt } from '../engine/project-plan.js';
 import type { Problem } from '../engine/render-plan.js';
 import { settingViews } from '../engine/setting-views.js';
@@ -19,36 +15,36 @@ import { sourceIdentity } from '../engine/sources/index.js';
 import { setSection, setTemplateApplied } from '../engine/sync-edit.js';
 import { hasErrors } from '../engine/validate.js';
 import { toJson } from '../engine/yaml-data.js';
-import { MAX_JSON_DEPTH } from '../epp/json-values.js';
-import { readLock, apply as syncApply, status as syncStatus } from '../sync/index.js';
+import { status as syncStatus } from '../sync/index.js';
+import { outcomeOf, Previews } from './preview-fingerprint.js';
+import { type ApiOptions, body, engineOptions } from './project-request.js';
+import { errorAnswer, problemJson } from './request.js';
+import { baseOnDisk } from './sync-base.js';
+import { writes } from './writes.js';
 
-export interface ApiOptions {
-  readonly root: string;
-  /** Engine options for every load (offline, trust). */
-  readonly offline?: boolean;
-  readonly trust?: boolean;
-}
-
-const MAX_TEXT = 512 * 1024;
+export type { ApiOptions };
 
 export function api(options: ApiOptions): Hono {
   const app = new Hono();
-  const load = (syncText: string | undefined) =>
-    loadProject(options.root, {
-      ...(syncText !== undefined ? { syncText } : {}),
-      offline: options.offline === true,
-      trust: options.trust === true,
-    });
+  const load = (syncText: string | undefined) => loadProject(options.root, engineOptions(options, syncText));
+  const previews = new Previews();
 
-  /** The catalogue and every applied template's settings form, for the `.sync.yml` text given. */
+  /**
+   * The catalogue and every applied template's settings form, for the `.sync.yml` text given. Without a
+   * text (the page loading), the file's, and its `base`: what a save or an apply says the edit is based on.
+   */
   app.post('/state', async (c) => {
     const { syncText } = await body(c);
+    // Hashed before the file is read for the project: a save in between gives a base older than the text
+    // shown, so the next write is refused, never one that drops that save.
+    const base = syncText === undefined ? baseOnDisk(options.root) : undefined;
     const project = await load(syncText);
     const detailed = await planDetailed(project);
     const applied = new Map(detailed.templates.map((r) => [r.template.name, r]));
     return c.json({
       project: project.name,
       syncText: project.config.text,
+      ...(base !== undefined ? { base } : {}),
       catalogue: [...project.available.values()].map((t) => ({
         name: t.name,
         description: t.manifest.description ?? '',
@@ -106,77 +102,28 @@ export function api(options: ApiOptions): Hono {
     return c.json(setTemplateApplied(text, t.name, b.kind === 'add', t.manifest.always_apply));
   });
 
-  /** What apply would do with the text given: each path's state and diff. */
+  /**
+   * What apply would do with the text given: each path's state and diff, and the preview's `fingerprint`,
+   * which an apply must give back (it writes only what was previewed).
+   */
   app.post('/preview', async (c) => {
     const { syncText } = await body(c);
-    const { plan, digests } = await planProjectAt(options.root, {
-      ...(syncText !== undefined ? { syncText } : {}),
-      offline: options.offline === true,
-      trust: options.trust === true,
-    });
+    const { plan, digests } = await planProjectAt(options.root, engineOptions(options, syncText));
     if (hasErrors(plan.problems)) return c.json({ entries: [], problems: plan.problems.map(problemJson) });
     const report = syncStatus(plan, { diff: true, digests });
     return c.json({
       entries: report.entries,
       counts: report.counts,
       problems: plan.problems.map(problemJson),
+      fingerprint: previews.remember(outcomeOf(plan, report.entries)),
     });
   });
 
-  /** Writes `.sync.yml` (atomically), once it loads without errors. */
-  app.post('/save', async (c) => {
-    const { syncText } = await body(c);
-    if (typeof syncText !== 'string') return c.json({ error: 'syncText is required' }, 400);
-    const project = await load(syncText);
-    const errors = project.config.problems.filter((p) => p.severity === 'error');
-    if (errors.length > 0) return c.json({ saved: false, problems: errors.map(problemJson) }, 422);
-    writeSync(options.root, syncText);
-    return c.json({ saved: true });
-  });
+  app.route('/', writes(options, previews));
 
-  /** Saves the text and applies, with apply's safety: conflicts reported, hand edits kept unless `force`. */
-  app.post('/apply', async (c) => {
-    const { syncText, force } = await body(c);
-    if (typeof syncText === 'string') {
-      const project = await load(syncText);
-      if (project.config.problems.some((p) => p.severity === 'error')) {
-        return c.json({ ok: false, problems: project.config.problems.map(problemJson) }, 422);
-      }
-      writeSync(options.root, syncText);
-    }
-    const loaded = await planProjectAt(options.root, {
-      offline: options.offline === true,
-      trust: options.trust === true,
-    });
-    if (hasErrors(loaded.plan.problems))
-      return c.json({ ok: false, problems: loaded.plan.problems.map(problemJson) }, 422);
-    const lock = readLock(options.root);
-    const result = await syncApply(loaded.plan, {
-      force: force === true,
-      confirm: () => force === true,
-      digests: loaded.digests,
-      ...(lock ? { previousOutput: previousOutputFor(loaded.root, lock, loaded.options) } : {}),
-    });
-    return c.json({
-      ok: result.ok,
-      message: result.message,
-      written: result.written,
-      removed: result.removed,
-      skipped: result.skipped,
-      conflicts: result.conflicts.map((x) => x.path),
-    });
-  });
-
-  app.onError((e, c) => {
-    if (e instanceof EngineError)
-      return c.json({ error: e.message, problems: e.problems.map(problemJson) }, 422);
-    if (e instanceof BadRequest) return c.json({ error: e.message }, 400);
-    return c.json({ error: `internal error: ${e.message}` }, 500);
-  });
+  app.onError(errorAnswer);
   return app;
 }
-
-class BadRequest extends Error {}
 
 /** The setting a settings problem of `template` is about (validate's messages name it), if it is one. */
 function settingOf(p: Problem, template: string): string | undefined {
@@ -187,54 +134,4 @@ function settingOf(p: Problem, template: string): string | undefined {
     return /unknown setting '([^']+)'/.exec(p.message)?.[1];
   }
   return undefined;
-}
-
-interface Body {
-  readonly syncText?: string;
-  readonly template?: unknown;
-  readonly settings?: unknown;
-  readonly kind?: unknown;
-  readonly force?: unknown;
-}
-
-async function body(c: { req: { json(): Promise<unknown> } }): Promise<Body> {
-  let data: unknown;
-  try {
-    data = await c.req.json();
-  } catch {
-    throw new BadRequest('the body must be JSON');
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data))
-    throw new BadRequest('the body must be a JSON object');
-  const record = data as Record<string, unknown>;
-  if (
-    record.syncText !== undefined &&
-    (typeof record.syncText !== 'string' || record.syncText.length > MAX_TEXT)
-  ) {
-    throw new BadRequest(`syncText must be a string of at most ${MAX_TEXT} characters`);
-  }
-  // The settings are walked recursively (written as YAML, checked): nesting is bounded as in JSON files.
-  if (nestsDeeper(record.settings, MAX_JSON_DEPTH)) {
-    throw new BadRequest(`settings must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
-  }
-  return record as Body;
-}
-
-/** Whether arrays and objects in `value` nest more than `levels` deep (looking no deeper than that). */
-function nestsDeeper(value: unknown, levels: number): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  if (levels === 0) return true;
-  for (const item of Object.values(value)) if (nestsDeeper(item, levels - 1)) return true;
-  return false;
-}
-
-function writeSync(root: string, text: string): void {
-  const file = join(root, SYNC_FILE);
-  const tmp = `${file}.pantograph-ui-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
-}
-
-function problemJson(p: Problem): Record<string, unknown> {
-  return { ...p };
 }

@@ -10,6 +10,7 @@ import { Hono } from 'hono';
 import { loadRepository } from '../engine/docs.js';
 import type { LoadedTemplate } from '../engine/model.js';
 import { runCase, testCases } from '../engine/template-tests.js';
+import { BadRequest, errorAnswer, jsonObject } from './request.js';
 
 const MAX_TEXT = 512 * 1024;
 
@@ -32,22 +33,18 @@ export function authorApi(repoDir: string): Hono {
   );
 
   app.post('/file', async (c) => {
-    const { template: name, source } = (await c.req.json()) as { template?: unknown; source?: unknown };
+    const { template: name, source } = await jsonObject(c);
     const t = template(name);
     if (!t || !editable(t).includes(String(source))) return c.json({ error: 'no such template file' }, 404);
     return c.json({ text: readFileSync(join(t.dir, String(source)), 'utf8') });
   });
 
   app.post('/save', async (c) => {
-    const {
-      template: name,
-      source,
-      text,
-    } = (await c.req.json()) as { template?: unknown; source?: unknown; text?: unknown };
+    const { template: name, source, text } = await jsonObject(c);
     const t = template(name);
     if (!t || !editable(t).includes(String(source))) return c.json({ error: 'no such template file' }, 404);
     if (typeof text !== 'string' || text.length > MAX_TEXT)
-      return c.json({ error: 'text must be a string' }, 400);
+      throw new BadRequest(`text must be a string of at most ${MAX_TEXT} characters`);
     const file = join(t.dir, String(source));
     const tmp = `${file}.pantograph-ui-${process.pid}`;
     writeFileSync(tmp, text);
@@ -57,7 +54,7 @@ export function authorApi(repoDir: string): Hono {
 
   /** One test case run: pass or fail, the differences, and both sides' files for a side-by-side view. */
   app.post('/case', async (c) => {
-    const { template: name, case: caseName } = (await c.req.json()) as { template?: unknown; case?: unknown };
+    const { template: name, case: caseName } = await jsonObject(c);
     const t = template(name);
     if (!t || !testCases(t).includes(String(caseName))) return c.json({ error: 'no such test case' }, 404);
     const result = await runCase(repoDir, t, String(caseName), { keepOutputs: true });
@@ -68,5 +65,6 @@ export function authorApi(repoDir: string): Hono {
       outputs: result.outputs ?? { actual: {}, expected: {} },
     });
   });
+  app.onError(errorAnswer);
   return app;
 }

@@ -18,6 +18,9 @@ const PAGES: Record<string, [file: string, type: string]> = {
   '/': ['ui/index.html', 'text/html; charset=utf-8'],
   '/ui.js': ['ui/ui.js', 'text/javascript; charset=utf-8'],
   '/ui.css': ['ui/ui.css', 'text/css; charset=utf-8'],
+  // The page links the icon; a browser asks /favicon.ico of a page that has none (the playground's).
+  '/favicon.svg': ['ui/favicon.svg', 'image/svg+xml'],
+  '/favicon.ico': ['ui/favicon.svg', 'image/svg+xml'],
   '/playground/': ['playground/index.html', 'text/html; charset=utf-8'],
   '/playground/playground.js': ['playground/playground.js', 'text/javascript; charset=utf-8'],
   '/playground/playground.css': ['playground/playground.css', 'text/css; charset=utf-8'],

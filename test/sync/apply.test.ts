@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apply, readLock, status } from '../../src/sync/index.js';
@@ -140,6 +140,26 @@ describe('apply: creating and keeping files in line', () => {
     put(root, '.pantograph.lock.lck', `${process.pid}\n${(await import('node:os')).hostname()}\n`);
     await expect(apply(planOf(root, [file('x', 'x\n')]))).rejects.toMatchObject({ code: 'SYNC_LOCKED' });
     expect(existsSync(join(root, 'x'))).toBe(false);
+  });
+
+  it('asks beforeChanges under the run lock, before any write; its error stops the run with nothing written', async () => {
+    const root = tmpProject();
+    const plan = planOf(root, [file('x', 'x\n'), file('y', 'y\n')]);
+    const seen: string[] = [];
+    const refused = apply(plan, {
+      beforeChanges: (entries) => {
+        expect(existsSync(join(root, '.pantograph.lock.lck'))).toBe(true);
+        seen.push(...entries.map((e) => `${e.state} ${e.path}`));
+        throw new Error('the project is not what the user saw');
+      },
+    });
+    await expect(refused).rejects.toThrow('the project is not what the user saw');
+    expect(seen).toEqual(['create x', 'create y']);
+    expect(readdirSync(root)).toEqual([]); // no file, no lock, no journal, the run lock released
+    // What the caller writes there is written under the lock, before the run's own writes.
+    const result = await apply(plan, { beforeChanges: () => put(root, 'caller.txt', 'mine\n') });
+    expect(result.written).toEqual(['x', 'y']);
+    expect(get(root, 'caller.txt')).toBe('mine\n');
   });
 
   it('takes over a run lock left by a dead process', async () => {

@@ -5,6 +5,7 @@
  * And `pantograph/epp` bundles for a browser (no `node:` import) and renders there. Screenshots of each
  * state go to test-results/screenshots/ (git-ignored) for a person to look at.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +16,7 @@ import { EppError, renderEpp } from '../../src/epp/index.js';
 import { removeTempDirs, tempDir, writeTree } from '../helpers/fs.js';
 
 const root = resolve(import.meta.dirname, '../..');
+const bin = join(root, 'dist/cli/bin.cjs');
 const page_ = pathToFileURL(join(root, 'dist/playground/index.html')).href;
 const shots = join(root, 'test-results', 'screenshots');
 
@@ -86,9 +88,52 @@ describe('the EPP playground in a browser', () => {
     await page.evaluate(() => window.playground.setValues('{"a": 1, "b": [true, "x"]}'));
     expect(await output()).toBe('1+x\n');
     await page.evaluate(() => window.playground.setValues('a: [unclosed\n'));
-    expect((await outcome()).errors[0]).toMatch(/^values: /);
+    expect((await outcome()).errors[0]).toMatch(/^values:\d+:\d+: .* \[VALUES_YAML\]$/);
     await expect.poll(() => page.locator('#values .cm-lintRange-error').count()).toBe(1);
     await page.screenshot({ path: join(shots, 'playground-values-error.png') });
+  });
+
+  it("reads values as `epp render --values-file` reads them (Puppet's YAML): Floats, exact big Integers, YAML 1.1 scalars", async () => {
+    // Each value with its Puppet type; the command line prints what `puppet epp render` prints for these.
+    const template = `<%- | $float, $big, $yes, $octal, $underscored, $exp, $nothing, $sexagesimal, $list | -%>
+<% [$float, $big, $big + 1, $yes, $octal, $underscored, $exp, $nothing, $sexagesimal, $list].each |$v| { -%>
+<%= type($v) %> <%= $v %>
+<% } -%>
+`;
+    const yaml =
+      'float: 1.0\nbig: 9007199254740993\nyes: yes\noctal: 010\nunderscored: 1_000\nexp: 1e3\nnothing: ~\nsexagesimal: 1:30\nlist: [1, 2.50, "x"]\n';
+    const json =
+      '{"float": 1.0, "big": 9007199254740993, "yes": true, "octal": 8, "underscored": 1000, "exp": "1e3", "nothing": null, "sexagesimal": 5400, "list": [1, 2.50, "x"]}';
+    const dir = writeTree(tempDir('playground-values-'), {
+      't.epp': template,
+      'values.yaml': yaml,
+      'values.json': json,
+      'dup.yaml': 'a: 1\na: 2\n',
+    });
+    const cli = (valuesFile: string) =>
+      spawnSync(process.execPath, [bin, 'epp', 'render', 't.epp', '--values-file', valuesFile], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+    const expected = cli('values.yaml');
+    expect(expected.stdout.split('\n').slice(0, 3)).toEqual([
+      'Float[1.0, 1.0] 1.0',
+      'Integer[9007199254740993, 9007199254740993] 9007199254740993',
+      'Integer[9007199254740994, 9007199254740994] 9007199254740994',
+    ]);
+    expect(cli('values.json').stdout).toBe(expected.stdout);
+    await page.evaluate((t) => window.playground.setFile('main.epp', t), template);
+    for (const text of [yaml, json]) {
+      await page.evaluate((v) => window.playground.setValues(v), text);
+      expect(await outcome()).toMatchObject({ errors: [], output: expected.stdout });
+    }
+    // A values error where the command line puts it.
+    const duplicate = cli('dup.yaml');
+    expect(duplicate.stderr).toBe('error: dup.yaml:2:1: Map keys must be unique\n');
+    await page.evaluate(() => window.playground.setValues('a: 1\na: 2\n'));
+    expect((await outcome()).errors).toEqual(['values:2:1: Map keys must be unique [VALUES_YAML]']);
+    await expect.poll(() => page.locator('#values .cm-lintRange-error').textContent()).toBe('a');
+    expect(errors).toEqual([]);
   });
 
   it('renders a file added in a new tab through epp(), and an error in it is shown in that file', async () => {

@@ -5,7 +5,7 @@
  * its field, the live preview and its diff, saving (comments kept) and applying. Screenshots go to
  * test-results/screenshots/.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -22,6 +22,9 @@ let server: UiServer;
 let browser: Browser;
 let page: Page;
 const pageErrors: string[] = [];
+/** Requests of the page answered with an error status, and how many asked for the icon. */
+const failedRequests: string[] = [];
+let iconRequests = 0;
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
@@ -133,8 +136,24 @@ describe('pantograph ui: the page in a browser', () => {
   beforeAll(async () => {
     page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('request', (r) => {
+      if (/^\/favicon\./.test(new URL(r.url()).pathname)) iconRequests++;
+    });
+    page.on('response', (r) => {
+      if (r.status() >= 400) failedRequests.push(`${r.status()} ${new URL(r.url()).pathname}`);
+    });
     await page.goto(server.url);
     await page.waitForSelector('#files li');
+  });
+
+  it('loads with no failing request: its icon included', async () => {
+    // The browser asks for the icon by itself, after the page loads.
+    await expect.poll(() => iconRequests).toBeGreaterThan(0);
+    expect(failedRequests).toEqual([]);
+    const icon = await fetch(`${base()}/favicon.ico?token=${server.token}`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await icon.text()).toMatch(/^<svg /);
   });
 
   it('lists the catalogue: every template, applied or not', async () => {
@@ -224,10 +243,12 @@ describe("pantograph ui on a template repository: the author's view", () => {
   let authorServer: UiServer;
   beforeAll(async () => {
     repo = tempDir('ui-author-');
-    const made = spawnSync(process.execPath, [bin, 'new', 'template', 'greet', '-C', repo], {
-      encoding: 'utf8',
-    });
-    if (made.status !== 0) throw new Error(made.stderr);
+    for (const name of ['greet', 'other']) {
+      const made = spawnSync(process.execPath, [bin, 'new', 'template', name, '-C', repo], {
+        encoding: 'utf8',
+      });
+      if (made.status !== 0) throw new Error(made.stderr);
+    }
     authorServer = await startUi({ root: repo, author: true });
   });
   afterAll(() => authorServer?.close());
@@ -252,7 +273,7 @@ describe("pantograph ui on a template repository: the author's view", () => {
     const author = await browser.newPage({ viewport: { width: 1500, height: 900 } });
     author.on('pageerror', (e) => pageErrors.push(e.message));
     await author.goto(authorServer.url);
-    await author.locator('li.author-file[data-source="files/example.epp"]').click();
+    await author.locator('li.author-file[data-template="greet"][data-source="files/example.epp"]').click();
     await expect.poll(() => author.locator('#author-status').textContent()).toBe('passed');
     const editor = author.locator('#author-editor');
     expect(await editor.inputValue()).toContain('<%= $greeting %>, <%= $project');
@@ -266,5 +287,68 @@ describe("pantograph ui on a template repository: the author's view", () => {
     await author.screenshot({ path: join(shots, 'ui-author.png') });
     expect(pageErrors).toEqual([]);
     await author.close();
+  });
+
+  it("runs the test case of the template being edited: another template's file switches to its case", async () => {
+    const author = await browser.newPage({ viewport: { width: 1500, height: 900 } });
+    author.on('pageerror', (e) => pageErrors.push(e.message));
+    await author.goto(authorServer.url);
+    await author.locator('li.author-file[data-template="greet"][data-source="files/example.epp"]').click();
+    await expect.poll(() => author.locator('#author-case').textContent()).toBe('greet: basic');
+    await author.locator('li.author-file[data-template="other"][data-source="files/example.epp"]').click();
+    await expect.poll(() => author.locator('#author-case').textContent()).toBe('other: basic');
+    await expect.poll(() => author.locator('#author-status').textContent()).toBe('passed');
+    const editor = author.locator('#author-editor');
+    await editor.press('Control+End');
+    await editor.type('BROKEN <%= $nosuch %>\n');
+    await expect.poll(() => author.locator('#author-status').textContent()).toBe('failed');
+    expect(await author.locator('#author-case').textContent()).toBe('other: basic');
+    // What `pantograph test other` says of the saved file.
+    const test = spawnSync(process.execPath, [bin, '--format', 'json', 'test', 'other', '-C', repo], {
+      encoding: 'utf8',
+    });
+    const [run] = (
+      JSON.parse(test.stdout) as { cases: { status: string; problems: { message: string }[] }[] }
+    ).cases;
+    expect(run?.status).toBe('failed');
+    expect(await author.locator('#author-result .error').textContent()).toContain(run?.problems[0]?.message);
+    expect(run?.problems[0]?.message).toBe("Unknown variable: '$nosuch'");
+    expect(pageErrors).toEqual([]);
+    await author.close();
+  });
+
+  it('answers a body that is not a JSON object with 400 and what is wrong, never a stack trace', async () => {
+    // The command as a user starts it, so that what it prints on stderr is seen.
+    const ui = spawn(process.execPath, [bin, 'ui', '--port', '0'], { cwd: repo });
+    let stderr = '';
+    ui.stderr.on('data', (d) => {
+      stderr += String(d);
+    });
+    try {
+      const url = await new Promise<URL>((done, fail) => {
+        ui.stdout.on('data', (d) => {
+          const m = /http:\S+/.exec(String(d));
+          if (m) done(new URL(m[0]));
+        });
+        ui.once('exit', () => fail(new Error(`pantograph ui exited: ${stderr}`)));
+      });
+      const token = url.searchParams.get('token')!;
+      for (const body of ['{bad', 'null', '"x"', '[1]']) {
+        for (const path of ['file', 'save', 'case']) {
+          const r = await fetch(`${url.origin}/api/author/${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-pantograph-token': token },
+            body,
+          });
+          expect(r.status, `${path} ${body}`).toBe(400);
+          expect(await r.json()).toEqual({
+            error: body === '{bad' ? 'the body must be JSON' : 'the body must be a JSON object',
+          });
+        }
+      }
+    } finally {
+      ui.kill();
+    }
+    expect(stderr).toBe('');
   });
 });

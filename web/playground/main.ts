@@ -7,9 +7,10 @@
 import { type Diagnostic, lintGutter, setDiagnostics } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { basicSetup, EditorView } from 'codemirror';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { EppError, type EppWarning, renderEpp } from '../../src/epp/index.js';
+import type { PHash } from '../../src/epp/runtime/values.js';
 import { eppLanguage } from './epp-language.js';
+import { readValues } from './values.js';
 
 const MAIN = 'main.epp';
 
@@ -83,21 +84,18 @@ function render(): void {
   const outcome: Outcome = { output: '', errors: [], warnings: [], renderMs: 0 };
   const marks = new Map<string, Diagnostic[]>();
   const valueMarks: Diagnostic[] = [];
-  let values: unknown;
-  try {
-    values = parseYaml(valuesView.state.doc.toString()) ?? {};
-    if (typeof values !== 'object' || Array.isArray(values)) throw new Error('values must be a mapping of names to values');
-  } catch (e) {
-    const at = e instanceof YAMLParseError ? e.pos[0] : 0;
-    outcome.errors.push(`values: ${(e as Error).message.split('\n')[0]}`);
-    valueMarks.push({ from: at, to: Math.min(at + 1, valuesView.state.doc.length), severity: 'error', message: (e as Error).message });
-    values = undefined;
-  }
+  const read = readValues(valuesView.state.doc.toString());
+  let values: PHash | undefined;
+  if ('problem' in read) {
+    const { message, offset } = read.problem;
+    outcome.errors.push(message);
+    valueMarks.push({ from: offset, to: Math.min(offset + 1, valuesView.state.doc.length), severity: 'error', message });
+  } else values = read.values;
   if (values !== undefined) {
     const onWarning = (w: EppWarning) => outcome.warnings.push(`${w.where}: ${w.message} [${w.code}]`);
     const started = performance.now();
     try {
-      outcome.output = renderEpp(texts[MAIN] ?? '', values as Record<string, unknown>, {
+      outcome.output = renderEpp(texts[MAIN] ?? '', values, {
         file: MAIN,
         files: texts,
         onWarning,
@@ -212,7 +210,8 @@ window.playground = {
   outcome: () => last,
   timeRender(times) {
     const texts = Object.fromEntries([...files].map(([name, state]) => [name, state.doc.toString()]));
-    const values = parseYaml(valuesView.state.doc.toString()) as Record<string, unknown>;
+    const read = readValues(valuesView.state.doc.toString());
+    const values = 'values' in read ? read.values : new Map();
     const started = performance.now();
     for (let i = 0; i < times; i++) renderEpp(texts[MAIN] ?? '', values, { file: MAIN, files: texts });
     return (performance.now() - started) / times;

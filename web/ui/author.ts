@@ -1,6 +1,7 @@
 /**
  * The author's view of `pantograph ui` on a template repository: pick a template file and edit it; each
- * pause saves it and runs the chosen test case, whose output is shown beside the expected one.
+ * pause saves it and runs a test case of that template (its first, or the one picked), whose output is
+ * shown beside the expected one.
  */
 
 interface Repository {
@@ -44,12 +45,16 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
       li.dataset.template = t.name;
       li.dataset.source = source;
       li.addEventListener('click', async () => {
+        await flush(); // the last edits of the file open before
         const { text } = await call<{ text: string }>('author/file', { template: t.name, source });
         open = { template: t.name, source };
         editor.value = text;
         editor.disabled = false;
         document.getElementById('author-file')!.textContent = `${t.name}/${source}`;
-        if (!chosenCase && t.cases[0]) chosenCase = { template: t.name, name: t.cases[0] };
+        // The case shown tests the template being edited: another template's file switches to its case.
+        if (chosenCase?.template !== t.name) {
+          chosenCase = t.cases[0] === undefined ? undefined : { template: t.name, name: t.cases[0] };
+        }
         await runCase();
       });
       ul.append(li);
@@ -67,21 +72,38 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
   }
 
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** The text typed and the file it belongs to, not saved yet (another file may open before the pause). */
+  let unsaved: { template: string; source: string; text: string } | undefined;
   editor.addEventListener('input', () => {
+    if (!open) return;
+    unsaved = { ...open, text: editor.value };
     clearTimeout(timer);
-    timer = setTimeout(async () => {
-      if (!open) return;
-      await call('author/save', { ...open, text: editor.value });
-      document.getElementById('author-saved')!.textContent = `saved ${new Date().toLocaleTimeString()}`;
-      await runCase();
-    }, 300);
+    timer = setTimeout(() => void flush().then(runCase), 300);
   });
 
+  async function flush(): Promise<void> {
+    clearTimeout(timer);
+    const edit = unsaved;
+    unsaved = undefined;
+    if (!edit) return;
+    await call('author/save', edit);
+    document.getElementById('author-saved')!.textContent = `saved ${new Date().toLocaleTimeString()}`;
+  }
+
+  /** Runs are numbered: a slow run's answer never replaces a later one's. */
+  let runs = 0;
   async function runCase(): Promise<void> {
-    if (!chosenCase) return;
-    document.getElementById('author-case')!.textContent = `${chosenCase.template}: ${chosenCase.name}`;
-    const run = await call<CaseRun>('author/case', { template: chosenCase.template, case: chosenCase.name });
     const box = document.getElementById('author-result')!;
+    const caseLabel = document.getElementById('author-case')!;
+    const mine = ++runs;
+    if (!chosenCase) {
+      caseLabel.textContent = open ? `(${open.template} has no test case: add one under ${open.template}/tests/<case>/)` : '(pick one)';
+      box.replaceChildren();
+      return;
+    }
+    caseLabel.textContent = `${chosenCase.template}: ${chosenCase.name}`;
+    const run = await call<CaseRun>('author/case', { template: chosenCase.template, case: chosenCase.name });
+    if (mine !== runs) return;
     const status = Object.assign(document.createElement('p'), { textContent: run.status, className: `case-${run.status}` });
     status.id = 'author-status';
     const problems = run.problems.map((p) =>

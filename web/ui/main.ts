@@ -2,7 +2,9 @@
  * The web interface's page (served by `pantograph ui`): the template catalogue, a settings form per
  * applied template generated from its JSON Schema, and a live preview of what apply would do with the
  * unsaved settings. Every change goes through the server (src/ui/api.ts), which edits `.sync.yml` keeping
- * its comments; the page holds the edited text until it is saved or applied.
+ * its comments; the page holds the edited text until it is saved or applied. A save or an apply says what
+ * it is based on (the `.sync.yml` the page loaded, the preview it shows): the server refuses it when the
+ * project changed meanwhile, and the page then offers to reload.
  */
 
 import { startAuthor } from './author.js';
@@ -56,9 +58,25 @@ interface Entry {
 const token = new URLSearchParams(location.search).get('token') ?? '';
 let syncText: string | undefined;
 let savedText = '';
+/** The `.sync.yml` on disk the page's text was edited from, as the server names it (its hash). */
+let base = '';
+/** The preview shown: for which text, and its fingerprint (none when the plan had errors). */
+let previewed: { text: string | undefined; fingerprint: string | undefined } | undefined;
 let forms: Form[] = [];
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+/** An answer of the API other than success or a list of problems: what it says, and what to do. */
+class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string | undefined,
+    readonly hint: string | undefined,
+  ) {
+    super(message);
+  }
+}
 
 async function call<T>(path: string, body: object): Promise<T> {
   const response = await fetch(`/api/${path}`, {
@@ -66,9 +84,24 @@ async function call<T>(path: string, body: object): Promise<T> {
     headers: { 'content-type': 'application/json', 'x-pantograph-token': token },
     body: JSON.stringify(body),
   });
-  const data = (await response.json()) as T & { error?: string; problems?: Problem[] };
-  if (!response.ok && !data.problems) throw new Error(data.error ?? `HTTP ${response.status}`);
+  const data = (await response.json()) as T & { error?: string; code?: string; hint?: string; problems?: Problem[] };
+  if (!response.ok && !data.problems) {
+    throw new ApiError(response.status, data.error ?? `HTTP ${response.status}`, data.code, data.hint);
+  }
   return data;
+}
+
+/** Says why a request failed, above the panes; a refusal because `.sync.yml` changed offers to reload. */
+function notify(error: unknown): void {
+  const api = error instanceof ApiError ? error : undefined;
+  $('notice-text').textContent = api?.hint ? `${api.message}: ${api.hint}` : String((error as Error).message ?? error);
+  $('reload').hidden = api?.code !== 'SYNC_CHANGED';
+  $('notice').hidden = false;
+}
+
+/** Runs a user's action; its failure is shown, not lost. */
+function guarded(action: () => Promise<void>): () => void {
+  return () => void action().catch(notify);
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(
@@ -88,8 +121,12 @@ async function refresh(): Promise<void> {
     catalogue: CatalogueEntry[];
     forms: Form[];
     problems: Problem[];
+    base?: string;
   }>('state', syncText === undefined ? {} : { syncText });
-  if (syncText === undefined) savedText = state.syncText;
+  if (syncText === undefined) {
+    savedText = state.syncText;
+    base = state.base ?? '';
+  }
   syncText = state.syncText;
   forms = state.forms;
   $('project').textContent = state.project;
@@ -105,7 +142,7 @@ function drawCatalogue(entries: CatalogueEntry[]): void {
     ...entries.map((t) => {
       const button = el('button', { textContent: t.applied ? 'Remove' : 'Add', className: 'toggle' });
       button.dataset.template = t.name;
-      button.addEventListener('click', () => void toggle(t.name, !t.applied));
+      button.addEventListener('click', guarded(() => toggle(t.name, !t.applied)));
       return el(
         'li',
         {},
@@ -260,10 +297,19 @@ function markDirty(): void {
   const dirty = syncText !== savedText;
   ($('save') as HTMLButtonElement).disabled = !dirty;
   $('save-state').textContent = dirty ? 'unsaved changes' : 'saved';
+  // Apply writes what the preview shows: not until the preview of the text as it is now is shown.
+  ($('apply') as HTMLButtonElement).disabled = previewed === undefined || previewed.text !== syncText;
 }
 
 async function preview(): Promise<void> {
-  const result = await call<{ entries: Entry[]; counts?: Record<string, number>; problems: Problem[] }>('preview', { syncText });
+  const text = syncText;
+  const result = await call<{ entries: Entry[]; counts?: Record<string, number>; problems: Problem[]; fingerprint?: string }>(
+    'preview',
+    { syncText: text },
+  );
+  if (text !== syncText) return; // the text changed meanwhile: its own preview follows
+  previewed = { text, fingerprint: result.fingerprint };
+  markDirty();
   drawProblems(result.problems);
   const counts = Object.entries(result.counts ?? {})
     .filter(([, n]) => n > 0)
@@ -311,26 +357,64 @@ function drawProblems(problems: Problem[]): void {
   );
 }
 
-$('save').addEventListener('click', async () => {
-  const result = await call<{ saved: boolean; problems?: Problem[] }>('save', { syncText });
-  if (result.saved) savedText = syncText ?? '';
-  else drawProblems(result.problems ?? []);
-  markDirty();
-});
+$('save').addEventListener(
+  'click',
+  guarded(async () => {
+    const text = syncText ?? '';
+    const result = await call<{ saved: boolean; base?: string; problems?: Problem[] }>('save', { syncText: text, base });
+    if (result.saved) {
+      savedText = text;
+      base = result.base ?? base;
+    } else drawProblems(result.problems ?? []);
+    markDirty();
+  }),
+);
 
-$('apply').addEventListener('click', async () => {
-  const force = ($('force') as HTMLInputElement).checked;
-  const result = await call<{ ok: boolean; message: string; written?: string[]; conflicts?: string[]; problems?: Problem[] }>(
-    'apply',
-    { syncText, force },
-  );
-  if (result.problems) drawProblems(result.problems);
-  else savedText = syncText ?? '';
-  $('apply-result').textContent = result.ok
-    ? `${result.message || 'nothing to change'}${result.written?.length ? `: ${result.written.join(', ')}` : ''}`
-    : `not applied: ${result.message ?? ''}${result.conflicts?.length ? ` (conflicts: ${result.conflicts.join(', ')})` : ''}`;
-  markDirty();
-  await preview();
+$('apply').addEventListener(
+  'click',
+  guarded(async () => {
+    const force = ($('force') as HTMLInputElement).checked;
+    const text = syncText ?? '';
+    $('apply-result').textContent = '';
+    try {
+      const result = await call<{
+        ok: boolean;
+        message: string;
+        base?: string;
+        written?: string[];
+        conflicts?: string[];
+        problems?: Problem[];
+      }>('apply', { syncText: text, base, force, ...(previewed?.fingerprint ? { preview: previewed.fingerprint } : {}) });
+      if (result.problems) drawProblems(result.problems); // refused: nothing written
+      else {
+        savedText = text;
+        base = result.base ?? base;
+      }
+      $('apply-result').textContent = result.ok
+        ? `${result.message || 'nothing to change'}${result.written?.length ? `: ${result.written.join(', ')}` : ''}`
+        : `not applied: ${result.message ?? ''}${result.conflicts?.length ? ` (conflicts: ${result.conflicts.join(', ')})` : ''}`;
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 409) throw e;
+      $('apply-result').textContent = 'not applied';
+      notify(e);
+    }
+    markDirty();
+    await preview();
+  }),
+);
+
+/** Starts again from `.sync.yml` as it is on disk: the page's unsaved edits are dropped. */
+$('reload').addEventListener(
+  'click',
+  guarded(async () => {
+    $('notice').hidden = true;
+    $('apply-result').textContent = '';
+    syncText = undefined;
+    await refresh();
+  }),
+);
+$('notice-close').addEventListener('click', () => {
+  $('notice').hidden = true;
 });
 
 $('playground-link').setAttribute('href', `playground/?token=${encodeURIComponent(token)}`);

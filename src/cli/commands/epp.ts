@@ -4,13 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { delimiter, dirname, resolve } from 'node:path';
 import { moduleContextOf } from '../../engine/module-context.js';
+import { simpleYamlValues, ValuesError } from '../../engine/yaml-values.js';
 import { compileEpp, type EppWarning, evaluatePuppet, type LogSource, parseEpp } from '../../epp/index.js';
 import { parseJsonValues } from '../../epp/json-values.js';
 import { delimitersProblem } from '../../epp/lexer/delimiters.js';
-import { fromJs } from '../../epp/runtime/convert.js';
 import { isHash, type PHash } from '../../epp/runtime/values.js';
 import { findSyntaxErrors } from '../../epp/validate.js';
-import { readSimpleYaml } from '../../shared/simple-yaml.js';
 import { decodeUtf8 } from '../../shared/text-file.js';
 import { toDisplayable, UsageError } from '../errors.js';
 import { formatProblem } from '../format-error.js';
@@ -264,22 +263,14 @@ function puppetHash(text: string, label: string): PHash {
  * reading (engine/yaml-data.ts, as `.sync.yml` is read), whose first error is the one reported.
  */
 async function parseDataText(text: string, label: string, what = 'values'): Promise<PHash> {
-  const simple = readSimpleYaml(text);
-  if (simple !== undefined) return valuesHash(simple, label, what);
-  const { parseYamlData } = await import('../../engine/yaml-data.js');
-  const parsed = parseYamlData(text, label, { version: '1.1', errorCode: 'VALUES_YAML' });
-  const error = parsed.problems.find((p) => p.severity === 'error');
-  if (error !== undefined || parsed.data === undefined) {
-    const where = error?.line !== undefined ? `:${error.line}:${error.column}` : '';
-    throw new UsageError(`${label}${where}: ${error?.message ?? 'not a YAML document'}`, error?.hint);
+  try {
+    return (
+      simpleYamlValues(text, what) ??
+      (await import('../../engine/yaml-values-full.js')).fullYamlValues(text, label, what)
+    );
+  } catch (e) {
+    if (!(e instanceof ValuesError)) throw e;
+    const where = e.position === undefined ? '' : `:${e.position.line}:${e.position.column}`;
+    throw new UsageError(`${label}${where}: ${e.message}`, e.hint);
   }
-  return valuesHash(parsed.data, label, what);
-}
-
-/** The data of a YAML values file as the hash of values (an empty file: none). */
-function valuesHash(plain: unknown, label: string, what: string): PHash {
-  const data = fromJs(plain, { numbers: 'float' });
-  if (data === undefined) return new Map();
-  if (!isHash(data)) throw new UsageError(`${label}: ${what} must be a hash (a JSON object or YAML mapping)`);
-  return data;
 }

@@ -1,0 +1,54 @@
+/**
+ * What the page based its edit of `.sync.yml` on: the hash of the file's bytes when the page loaded it (or
+ * last saved it). A save or an apply is refused when the file on disk is no longer that one: the user
+ * changed it in an editor meanwhile, and writing the page's text would drop that change.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SYNC_FILE } from '../engine/project-config.js';
+import { errnoCode } from '../sync/errors.js';
+import { Refused } from './request.js';
+
+/** The base of a project without `.sync.yml`. */
+const ABSENT = 'absent';
+
+/** The hash of `.sync.yml`'s bytes as they are now (`absent` when there is none). */
+export function baseOnDisk(root: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(root, SYNC_FILE));
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return ABSENT;
+    throw e;
+  }
+  return hashOf(bytes);
+}
+
+/** The base `.sync.yml` has once `text` is written. */
+export function baseOfText(text: string): string {
+  return hashOf(Buffer.from(text, 'utf8'));
+}
+
+/** Refuses (409) when `.sync.yml` on disk is not the one the page based its edit on. */
+export function checkBase(root: string, base: string): void {
+  if (baseOnDisk(root) === base) return;
+  throw new Refused(
+    'SYNC_CHANGED',
+    `${SYNC_FILE} was changed on disk after this page loaded it (in an editor?): nothing was written`,
+    `reload to start from ${SYNC_FILE} as it is now (the page's unsaved edits are dropped), then make them again`,
+  );
+}
+
+/** Writes `.sync.yml` whole or not at all (a temporary file renamed into place); gives its new base. */
+export function writeSyncText(root: string, text: string): string {
+  const file = join(root, SYNC_FILE);
+  const tmp = `${file}.pantograph-ui-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+  return baseOfText(text);
+}
+
+function hashOf(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
