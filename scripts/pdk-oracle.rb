@@ -8,7 +8,7 @@
 #   ruby scripts/pdk-oracle.rb TEMPLATES_DIR MODULE_DIR FILE [SYNC_YML]
 #
 # TEMPLATES_DIR is a checkout of pdk-templates at some ref (e.g. `git archive 3.5.1 | tar -x -C dir`);
-# FILE is the output path ('.rubocop.yml', 'Gemfile'); SYNC_YML defaults to MODULE_DIR/.sync.yml.
+# FILE is the output path ('.rubocop.yml', 'Gemfile', 'Rakefile', '.puppet-lint.rc'); SYNC_YML defaults to MODULE_DIR/.sync.yml.
 # Needs the deep_merge gem (as PDK).
 require 'erb'
 require 'yaml'
@@ -27,17 +27,28 @@ end
 config = read_config(File.join(templates, 'config_defaults.yml'))
 sync = read_config(sync_path)
 config.deep_merge!(sync, knockout_prefix: '---')
-file_config = config.fetch('common', {}).clone
 metadata_path = File.join(module_dir, 'metadata.json')
-file_config['module_metadata'] = File.file?(metadata_path) ? JSON.parse(File.read(metadata_path)) : {}
-file_config.merge!(config.fetch(file, {}))
-file_config.merge!(config)
+metadata = File.file?(metadata_path) ? JSON.parse(File.read(metadata_path)) : {}
 
-# The template file's binding, as PDK's TemplateFile: @configs and @plan.
+# PDK's config_for: `common`, the module's metadata, the file's own key, then the whole configuration.
+config_for = lambda do |path|
+  file_config = config.fetch('common', {}).clone
+  file_config['module_metadata'] = metadata
+  file_config.merge!(config.fetch(path, {}))
+  file_config.merge!(config)
+end
+
+# The template file's binding, as PDK's TemplateFile: @configs, @plan and `config_for` (which
+# .puppet-lint.rc.erb calls for the Rakefile's settings).
 class TemplateFile
-  def initialize(configs)
+  def initialize(configs, config_for)
     @configs = configs
     @plan = {}
+    @config_for = config_for
+  end
+
+  def config_for(path)
+    @config_for.call(path)
   end
 
   def render(path)
@@ -47,4 +58,4 @@ class TemplateFile
   end
 end
 
-$stdout.write(TemplateFile.new(file_config).render(File.join(templates, 'moduleroot', "#{file}.erb")))
+$stdout.write(TemplateFile.new(config_for.call(file), config_for).render(File.join(templates, 'moduleroot', "#{file}.erb")))

@@ -121,13 +121,28 @@ module PantographV1
       config_for(nil)
     end
 
+    # .sync.yml read once, before any file: what Ruby's YAML refuses in it (a symbol, an alias to no anchor,
+    # an alias inside its own anchor) is one SyncError at its place, where PDK stops on it; a YAML syntax
+    # error is a warning and {} (PDK's read_config rescues only that).
+    def load_sync!
+      return if @sync_text.nil? || @sync_loaded
+
+      @sync_config = parse_config(@sync_text, '.sync.yml')
+      found = @sync_text.include?('*') ? SyncProblem.recursive_aliases(@sync_text) : []
+      raise SyncError.new('SystemStackError', 'stack level too deep', found) unless found.empty?
+
+      @sync_loaded = true
+    rescue Psych::DisallowedClass, Psych::BadAlias => e
+      raise SyncError.new(e.class.name, e.message, SyncProblem.locate(@sync_text, e))
+    end
+
     # PDK's config_for: config_defaults.yml deep-merged (knockout prefix '---') with .sync.yml once; then
     # for a file: `common`, `module_metadata`, the file's own key (a shallow merge), then every top-level
     # key of the merged configuration (PDK merges the whole of it in too).
     def config_for(dest_path, _sync_config_path = nil)
       if @config.nil?
         conf_defaults = read_config(File.join(@path, 'config_defaults.yml'), 'config_defaults.yml')
-        @sync_config = @sync_text.nil? ? nil : parse_config(@sync_text, '.sync.yml')
+        load_sync!
         @config = conf_defaults
         @config.deep_merge!(@sync_config, knockout_prefix: '---') unless @sync_config.nil?
       end
@@ -152,6 +167,82 @@ module PantographV1
       @warnings << { 'file' => label, 'line' => e.line, 'column' => e.column,
                      'message' => "#{label} is not valid YAML: #{e.problem} #{e.context}".strip }
       {}
+    end
+  end
+
+  # .sync.yml cannot be loaded (Ruby's YAML refuses it, as PDK's would): Ruby's error, and every node that
+  # makes it (Ruby stops at the first; the user fixes them all at once).
+  class SyncError < StandardError
+    attr_reader :ruby_class, :nodes
+
+    def initialize(ruby_class, message, nodes)
+      super(message)
+      @ruby_class = ruby_class
+      @nodes = nodes
+    end
+
+    def to_h
+      { 'class' => @ruby_class, 'message' => message, 'file' => '.sync.yml', 'nodes' => @nodes }
+    end
+  end
+
+  # Finds, in the parse tree of YAML that Psych parses but safe_load refuses, the nodes to blame: each with
+  # its line and column (1-based), what it is (`kind`: symbol, class, unknown_alias, recursive_alias) and
+  # its text.
+  module SyncProblem
+    SAFE = [String, Integer, Float, TrueClass, FalseClass, NilClass].freeze
+
+    def self.locate(text, error)
+      found = []
+      walk(text) { |node, ancestors, anchors| found << blame(node, ancestors, anchors, error) }
+      found.compact
+    end
+
+    def self.recursive_aliases(text)
+      found = []
+      walk(text) do |node, ancestors, anchors|
+        found << at(node, 'recursive_alias', node.anchor) if node.is_a?(Psych::Nodes::Alias) && ancestors.include?(anchors[node.anchor])
+      end
+      found
+    end
+
+    def self.blame(node, ancestors, anchors, error)
+      if node.is_a?(Psych::Nodes::Alias)
+        return at(node, 'unknown_alias', node.anchor) unless anchors.key?(node.anchor)
+
+        return ancestors.include?(anchors[node.anchor]) ? at(node, 'recursive_alias', node.anchor) : nil
+      end
+      return nil unless error.is_a?(Psych::DisallowedClass)
+      return at(node, 'class', node.tag) if node.respond_to?(:tag) && node.tag.to_s.match?(%r{\A(!ruby/|tag:ruby\.yaml\.org,)})
+      return nil unless node.is_a?(Psych::Nodes::Scalar) && !node.quoted && node.tag.nil?
+
+      value = scanner.tokenize(node.value)
+      return nil if SAFE.any? { |klass| value.is_a?(klass) }
+
+      at(node, value.is_a?(Symbol) ? 'symbol' : 'class', node.value)
+    end
+
+    # Depth first, in document order; anchors as they are set (before the node's children, as Psych sets
+    # them).
+    def self.walk(text, &block)
+      root = Psych.parse(text)
+      visit(root, [], {}, &block) if root
+    rescue Psych::SyntaxError
+      nil
+    end
+
+    def self.visit(node, ancestors, anchors, &block)
+      anchors[node.anchor] = node if node.respond_to?(:anchor) && node.anchor && !node.is_a?(Psych::Nodes::Alias)
+      yield(node, ancestors, anchors)
+      (node.children || []).each { |child| visit(child, ancestors + [node], anchors, &block) }
+    end
+
+    def self.at(node, kind, text)
+      { 'line' => node.start_line + 1, 'column' => node.start_column + 1, 'kind' => kind, 'text' => text.to_s }
+    end
+
+    def self.scanner
+      @scanner ||= Psych::ScalarScanner.new(Psych::ClassLoader.new)
     end
   end
 
@@ -197,6 +288,7 @@ module PantographV1
     # Every file of moduleroot/ and moduleroot_init/ (an init file of the same path wins, as in PDK), with
     # what PDK would do with it.
     def plan
+      @template_dir.load_sync!
       files_in_template(%w[moduleroot moduleroot_init]).map do |relative, dir|
         dest = relative.sub(/\.erb\Z/, '')
         entry = { 'path' => dest, 'source' => "#{dir}/#{relative}", 'init' => dir == 'moduleroot_init' }
@@ -209,7 +301,7 @@ module PantographV1
                             end
           entry['executable'] = config['manage_execute_permissions'] && File.stat(File.join(@root, dir, relative)).executable? ? true : false
           @files[dest] = [File.join(@root, dir, relative), config]
-        rescue StandardError, ScriptError => e
+        rescue StandardError, ScriptError, SystemStackError => e
           entry['status'] = 'error'
           entry['error'] = PantographV1.describe(e, nil)
         end
@@ -279,6 +371,8 @@ module PantographV1
       break
     end
     message = error.message.to_s
+    # A syntax error quotes the Ruby ERB compiled the template to, which the template's author never wrote.
+    message = message.lines.first.to_s if error.is_a?(SyntaxError)
     message = message.sub(/\A#{Regexp.escape(at)}:#{line}:\s*/, '') if at && line
     { 'class' => error.class.name, 'message' => message.lines.first(6).join.strip, 'file' => at, 'line' => line }
   end
@@ -296,7 +390,12 @@ module PantographV1
         case request['op']
         when 'load'
           session = Session.new(request)
-          files = session.plan
+          begin
+            files = session.plan
+          rescue SyncError => e
+            respond({ 'id' => id, 'ok' => false, 'error' => e.to_h })
+            next
+          end
           respond({ 'id' => id, 'ok' => true, 'files' => files, 'warnings' => session.warnings })
         when 'render'
           raise ArgumentError, 'render before load' if session.nil?

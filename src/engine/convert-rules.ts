@@ -7,9 +7,9 @@
 import { type Document, isMap, isScalar, isSeq, type Node, Pair, Scalar, YAMLMap } from 'yaml';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { problem } from './errors.js';
-import type { DataMap, PositionLookup, TemplateManifest, V1SettingRule } from './model.js';
+import type { DataMap, Position, PositionLookup, TemplateManifest, V1SettingRule } from './model.js';
 import type { Problem } from './render-plan.js';
-import { judgesUnknownKeys } from './settings.js';
+import { judgesUnknownKeys, KNOCKOUT } from './settings.js';
 import { jsonPointer } from './yaml-data.js';
 
 /** The per-file keys of PDK's V1 `.sync.yml` that are not settings. */
@@ -23,11 +23,15 @@ export interface V1Template {
   readonly rules: Readonly<Record<string, V1SettingRule>>;
   readonly default: TemplateManifest['v1_default'];
   readonly convertSettings: DataMap;
+  /** `v1_reads`: the settings each V1 file read from its own section in PDK (files not listed: unknown). */
+  readonly reads: Readonly<Record<string, readonly string[]>>;
   /**
    * Setting names the template takes: its schema's properties, defaults and subscriptions; undefined when
    * its schema does not close the list (no schema, or `additionalProperties` not false): any name goes.
    */
   readonly accepted: ReadonlySet<string> | undefined;
+  /** Its schema's `properties` (none without a schema). */
+  readonly properties: Readonly<Record<string, unknown>>;
 }
 
 export function v1Template(
@@ -46,6 +50,8 @@ export function v1Template(
     rules: manifest.v1_settings,
     default: manifest.v1_default,
     convertSettings: manifest.v1_convert_settings,
+    reads: manifest.v1_reads,
+    properties: properties && typeof properties === 'object' ? (properties as Record<string, unknown>) : {},
     accepted: closed
       ? new Set([
           ...(properties && typeof properties === 'object' ? Object.keys(properties) : []),
@@ -66,7 +72,9 @@ export interface Moved {
 
 /**
  * Takes out of a V1 file's settings those its template's `v1_settings` rules name: dropped ones are
- * listed, moved ones collected (a suffix stripped from each string of a list when the rule says so).
+ * listed, moved ones collected in the order of the rules (PDK's Rakefile lists `default_disabled_lint_checks`
+ * before `extra_disabled_lint_checks`, whatever order the file gives them), a suffix stripped from each
+ * string of a list when the rule says so, and entries that stand for a boolean setting moved to it.
  */
 export function takeRules(
   file: string,
@@ -75,6 +83,8 @@ export function takeRules(
   dropped: string[],
   moved: Moved[],
 ): void {
+  const order = Object.keys(rules);
+  const taken: { rank: number; moved: Moved }[] = [];
   settings.items = (settings.items as Pair[]).filter((item) => {
     const key = isScalar(item.key) ? String(item.key.value) : undefined;
     if (key === undefined || !Object.hasOwn(rules, key)) return true;
@@ -83,6 +93,7 @@ export function takeRules(
       dropped.push(`${file}: ${key}`);
       return false;
     }
+    const rank = order.indexOf(key);
     const value = item.value as Node;
     if (rule.stripSuffix !== undefined && isSeq(value)) {
       for (const entry of value.items) {
@@ -91,54 +102,181 @@ export function takeRules(
         }
       }
     }
+    const booleans = rule.booleanEntries ?? {};
+    if (isSeq(value) && Object.keys(booleans).length > 0) {
+      const before = value.items.length;
+      value.items = value.items.filter((entry, i) => {
+        const text = isScalar(entry) && typeof entry.value === 'string' ? entry.value : undefined;
+        const name = text?.startsWith(KNOCKOUT) ? text.slice(KNOCKOUT.length) : text;
+        if (name === undefined || !Object.hasOwn(booleans, name)) return true;
+        const [template, setting] = booleans[name]!.split('.') as [string, string];
+        const flag = new Scalar(!text!.startsWith(KNOCKOUT));
+        const pointer = jsonPointer([file, key, String(i)]);
+        taken.push({
+          rank,
+          moved: { from: `${file}: ${key}: ${text}`, pointer, template, setting, value: flag },
+        });
+        return false;
+      });
+      // A list left empty by that would add nothing to its setting.
+      if (before > 0 && value.items.length === 0) return false;
+    }
     const [template, setting] = rule.to.split('.') as [string, string];
-    moved.push({ from: `${file}: ${key}`, pointer: jsonPointer([file, key]), template, setting, value });
+    const pointer = jsonPointer([file, key]);
+    taken.push({ rank, moved: { from: `${file}: ${key}`, pointer, template, setting, value } });
     return false;
   });
+  taken.sort((a, b) => a.rank - b.rank);
+  moved.push(...taken.map((t) => t.moved));
 }
 
 /**
- * Takes out of a V1 file's settings those its template does not take: PDK ignores a key its ERB does not
- * read (a misspelt `unamanged`, a rubocop `profiles` under `Rakefile`), so dropping it keeps what PDK
- * did; each is reported where it is, with the likeliest meant key. Returns the source text of each, to
- * keep as a comment.
+ * Takes out of a V1 file's settings those that have no V2 place: PDK ignores a key its ERB does not read
+ * (a misspelt `unamanged`, a rubocop `profiles` under `Rakefile`, anything under `.puppet-lint.rc`, whose
+ * ERB reads the Rakefile's settings), so dropping it keeps what PDK did. Which keys a file's ERB read is
+ * the template's `v1_reads`; for a file it does not list, the settings the template takes. Each is
+ * reported where it is, with the likeliest meant key, or the file that does read it. Returns the source
+ * text of each, to keep as a comment.
  */
 export function takeUnknownSettings(
   file: string,
   settings: YAMLMap,
   template: V1Template,
-  text: string,
-  problems: Problem[],
-  positions: PositionLookup,
+  context: UnknownContext,
 ): string[] {
+  const { text, problems, positions } = context;
   const kept: string[] = [];
+  const reads = Object.hasOwn(template.reads, file) ? template.reads[file] : undefined;
   const accepted = template.accepted;
-  if (accepted === undefined) return kept;
+  if (reads === undefined && accepted === undefined) return kept;
   settings.items = (settings.items as Pair[]).filter((item) => {
     const key = isScalar(item.key) ? String(item.key.value) : undefined;
-    if (key === undefined || accepted.has(key)) return true;
+    if (key === undefined) return true;
+    const read = reads === undefined || reads.includes(key);
+    const takes = accepted === undefined || accepted.has(key);
+    if (read && takes) return true;
+    const at = positions.keyPositionOf(jsonPointer([file, key]));
     const flag = didYouMean(key, V1_FLAGS);
-    const setting = flag === undefined ? didYouMean(key, accepted) : undefined;
-    const meant = flag ?? setting;
-    problems.push(
-      problem(
-        'warning',
-        'CONVERT_UNKNOWN_SETTING',
-        flag !== undefined
-          ? `'${file}: ${key}' is no V1 key (PDK ignored it, so it had no effect): did you mean '${flag}'?`
-          : `'${file}: ${key}' is no setting of the template '${template.name}' (pdk-templates did not read it either)${meant ? `: did you mean '${meant}'?` : ''}`,
-        positions.keyPositionOf(jsonPointer([file, key])),
-        meant !== undefined
-          ? `kept as a comment at the end of .sync.yml; write it as '${meant}' under '${flag !== undefined ? file : template.name}' if that was meant`
-          : 'kept as a comment at the end of .sync.yml; delete it, or move it where it belongs',
-      ),
-    );
-    const start = (item.key as Node).range?.[0] ?? 0;
-    const end = (item.value as Node | null)?.range?.[1] ?? (item.key as Node).range?.[1] ?? start;
-    kept.push(`${file}:\n  ${text.slice(start, end).replace(/\s+$/, '')}`);
+    if (flag !== undefined) {
+      problems.push(
+        problem(
+          'warning',
+          'CONVERT_UNKNOWN_SETTING',
+          `'${file}: ${key}' is no V1 key (PDK ignored it, so it had no effect): did you mean '${flag}'?`,
+          at,
+          `kept as a comment at the end of .sync.yml; write it as '${flag}' under '${file}' if that was meant`,
+        ),
+      );
+    } else if (!read) {
+      problems.push(unreadSetting(file, key, reads!, context.readersOf(key), at));
+    } else if (reads !== undefined) {
+      // pdk-templates read it, and the template has no setting for it: what it did is lost.
+      problems.push(
+        problem(
+          'warning',
+          'CONVERT_UNKNOWN_SETTING',
+          `'${file}: ${key}' is read by the V1 template of '${file}', but the template '${template.name}' has no setting for it: what it did in PDK is lost`,
+          at,
+          `kept as a comment at the end of .sync.yml; ask the maintainers of '${template.name}' for an equivalent setting`,
+        ),
+      );
+    } else {
+      const meant = didYouMean(key, accepted!);
+      problems.push(
+        problem(
+          'warning',
+          'CONVERT_UNKNOWN_SETTING',
+          `'${file}: ${key}' is no setting of the template '${template.name}' (pdk-templates did not read it either)${meant ? `: did you mean '${meant}'?` : ''}`,
+          at,
+          meant !== undefined
+            ? `kept as a comment at the end of .sync.yml; write it as '${meant}' under '${template.name}' if that was meant`
+            : 'kept as a comment at the end of .sync.yml; delete it, or move it where it belongs',
+        ),
+      );
+    }
+    kept.push(keptText(file, item, text));
     return false;
   });
   return kept;
+}
+
+/** What `takeUnknownSettings` needs besides the file: the V1 text, where problems go, the V1 readers. */
+export interface UnknownContext {
+  readonly text: string;
+  readonly problems: Problem[];
+  readonly positions: PositionLookup;
+  /** The V1 files whose template reads `key` from their own section (by `v1_reads` or `v1_settings`). */
+  readonly readersOf: (key: string) => readonly string[];
+}
+
+/** A setting a V1 file's ERB does not read: no effect in PDK, with the file that reads it, if one does. */
+function unreadSetting(
+  file: string,
+  key: string,
+  reads: readonly string[],
+  readers: readonly string[],
+  at: Position,
+): Problem {
+  const meant = readers.length === 0 ? didYouMean(key, reads) : undefined;
+  const elsewhere =
+    readers.length > 0 ? ` (it is read under ${readers.map((r) => `'${r}'`).join(', ')})` : '';
+  return problem(
+    'warning',
+    'CONVERT_NO_EFFECT',
+    `'${file}: ${key}' had no effect in PDK: the V1 template of '${file}' does not read it${elsewhere}${meant ? `: did you mean '${meant}'?` : ''}`,
+    at,
+    readers.length > 0
+      ? `kept as a comment at the end of .sync.yml; if it was meant, move it under '${readers[0]}' and run \`pantograph convert\` on the V1 file again (this changes what is rendered)`
+      : meant !== undefined
+        ? `kept as a comment at the end of .sync.yml; write it as '${meant}' if that was meant`
+        : 'kept as a comment at the end of .sync.yml; delete it',
+  );
+}
+
+/**
+ * `common`: settings every V1 file saw, below its own key's and config_defaults.yml's (which convert does
+ * not have). They stay a comment (no V2 section is seen by every template), each said at its place with
+ * the files whose template reads it, or, when every V1 file says what it reads (`v1_reads`) and none
+ * reads it, as having had no effect.
+ */
+export function commonSettings(common: YAMLMap, context: UnknownContext, known: boolean): Problem[] {
+  return (common.items as Pair[]).map((item) => {
+    const key = isScalar(item.key) ? String(item.key.value) : String(item.key);
+    const at = context.positions.keyPositionOf(jsonPointer(['common', key]));
+    const readers = context.readersOf(key);
+    if (readers.length > 0) {
+      const files = readers.map((r) => `'${r}'`).join(', ');
+      return problem(
+        'warning',
+        'CONVERT_UNKNOWN_FILE',
+        `'common: ${key}' is read by the V1 template of ${files}, where neither that file's key nor config_defaults.yml set it; V2 has no section every template sees, so it is not converted`,
+        at,
+        `kept as a comment at the end of .sync.yml; write it under the file's key in the V1 file (${readers[0]}:) and run \`pantograph convert\` again, or set it under the template by hand`,
+      );
+    }
+    return known
+      ? problem(
+          'warning',
+          'CONVERT_NO_EFFECT',
+          `'common: ${key}' had no effect in PDK: no V1 template reads it`,
+          at,
+          'kept as a comment at the end of .sync.yml; delete it',
+        )
+      : problem(
+          'warning',
+          'CONVERT_UNKNOWN_FILE',
+          `'common: ${key}' (a setting every V1 file sees): no template of this project's sources is known to read it`,
+          at,
+          'kept as a comment at the end of .sync.yml; delete it, or move it under a template by hand',
+        );
+  });
+}
+
+/** A V1 setting as it was written, under its file key, to keep as a comment. */
+export function keptText(file: string, item: Pair, text: string): string {
+  const start = (item.key as Node).range?.[0] ?? 0;
+  const end = (item.value as Node | null)?.range?.[1] ?? (item.key as Node).range?.[1] ?? start;
+  return `${file}:\n  ${text.slice(start, end).replace(/\s+$/, '')}`;
 }
 
 /** How a V1 file key was left by the `.sync.yml`. */
@@ -173,7 +311,8 @@ export function unmanagedByDefault(template: V1Template, states: ReadonlyMap<str
 
 /**
  * Moved settings into their template's section (made when the V1 file had none): lists are joined without
- * repeats; a setting already there otherwise keeps its value, with a warning.
+ * repeats; a scalar moved there before is replaced (PDK's Rakefile reads its extra checks after its default
+ * ones); a setting the file gave otherwise keeps its value, with a warning.
  */
 export function placeMoved(
   items: Pair[],
@@ -181,10 +320,14 @@ export function placeMoved(
   problems: Problem[],
   positions: PositionLookup,
 ): void {
+  const placed = new Set<Node>();
   for (const m of moved) {
     const section = sectionOf(items, m.template);
     const existing = section.get(m.setting, true) as Node | undefined;
-    if (existing === undefined) section.set(m.setting, m.value);
+    if (existing === undefined || (placed.has(existing) && isScalar(existing) && isScalar(m.value))) {
+      section.set(m.setting, m.value);
+      placed.add(m.value);
+    } else if (isScalar(existing) && isScalar(m.value) && existing.value === m.value.value) continue;
     else if (isSeq(existing) && isSeq(m.value)) {
       const have = new Set(existing.items.map((i) => (isScalar(i) ? String(i.value) : undefined)));
       for (const entry of m.value.items) {

@@ -7,12 +7,14 @@
  * template's name, several files of one template merging into one section. A per-file `unmanaged: true` or
  * `delete: true` becomes an entry of `pdk_template.unmanaged` or `delete`. A template is listed in
  * `templates` when one of its files is still managed and it is not always applied. Keys no template
- * replaces are kept as comments at the end, to be moved by hand.
+ * replaces, and settings that had no effect in PDK (a key the file's ERB never read, `v1_reads`; any
+ * setting of a file PDK did not write), are kept as comments at the end, each with a warning at its place.
  *
- * The edit works on the yaml Document, so comments, quoting and order stay as the user wrote them.
- * Nothing is written here but by `writeConversion`.
+ * The edit works on the yaml Document, so comments, quoting and order stay as the user wrote them. The
+ * result is judged as `validate` would judge it before it is returned (convert-check.ts): a value V2
+ * refuses is an error at its place in the V1 file. Nothing is written here but by `writeConversion`.
  */
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   type Document,
@@ -26,13 +28,18 @@ import {
   YAMLSeq,
 } from 'yaml';
 import { didYouMean } from '../shared/did-you-mean.js';
+import { coerceNumbers, convertedErrors } from './convert-check.js';
+import { dropDuplicateKeys, readV1Text } from './convert-input.js';
 import {
+  commonSettings,
+  keptText,
   type Moved,
   placeConvertSettings,
   placeMoved,
   renderedByPdk,
   takeRules,
   takeUnknownSettings,
+  type UnknownContext,
   unmanagedByDefault,
   V1_FLAGS,
   type V1FileState,
@@ -75,6 +82,10 @@ export interface Conversion {
   readonly moved: readonly { readonly from: string; readonly to: string }[];
   /** Settings written so that the project renders what the V1 templates rendered (`v1_convert_settings`). */
   readonly convertSettings: readonly string[];
+  /** True when there was no `.sync.yml` (a PDK module needs none): it is converted as `--- {}`. */
+  readonly created: boolean;
+  /** Quoted numbers written as numbers, as `template.setting: '3' -> 3` (their schema wants a number). */
+  readonly coerced: readonly string[];
   /** Warnings, each at its place in the V1 file. */
   readonly problems: readonly Problem[];
 }
@@ -88,18 +99,9 @@ export interface ConvertOptions extends Pick<ProjectOptions, 'offline' | 'trust'
 export async function convertSyncFile(root: string, options: ConvertOptions = {}): Promise<Conversion> {
   const dir = resolve(root);
   const file = join(dir, SYNC_FILE);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new EngineError('SYNC_NOT_FOUND', `no ${SYNC_FILE} in ${dir}`, {
-        hint: 'there is nothing to convert; `pantograph init` creates a V2 project',
-      });
-    }
-    throw new EngineError('SYNC_READ', `cannot read ${file}: ${(e as Error).message}`);
-  }
-  const original = text;
+  const read = readV1Text(dir, file);
+  let text = read.text;
+  const original = read.created ? '' : text;
   const duplicates = dropDuplicateKeys(text, file);
   text = duplicates.text;
   const parsed = parseYamlData(text, file, { version: '1.1', errorCode: 'SYNC_YAML', replaceTag: true });
@@ -115,6 +117,16 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
       },
     );
   }
+  const yamlErrors = parsed.problems.filter((p) => p.severity === 'error');
+  if (yamlErrors.length > 0) {
+    // Values the YAML reader refused (an alias to no anchor): printing the Document would fail on them.
+    const first = yamlErrors[0]!;
+    throw new EngineError('SYNC_YAML', `${SYNC_FILE}: ${first.message}`, {
+      position: first.line ? { file, line: first.line, column: first.column ?? 1 } : undefined,
+      hint: first.hint,
+      problems: yamlErrors,
+    });
+  }
   const data = parsed.data;
   const isMapping = typeof data === 'object' && data !== null && !Array.isArray(data);
   if (data !== null && !isMapping) {
@@ -125,6 +137,8 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   const unchanged = {
     file,
     before: original,
+    created: read.created,
+    coerced: [],
     templates: [],
     unmanaged: [],
     delete: [],
@@ -165,6 +179,8 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   // A Document of yaml's own 1.1 schema: it prints booleans as written (`yes` stays `yes`).
   const doc: Document = parseDocument(text, { version: '1.1' });
   const top = isMap(doc.contents) ? (doc.contents as YAMLMap) : new YAMLMap();
+  // `--- {}` (what PDK creates) is a flow mapping: the V2 file is written in block style all the same.
+  top.flow = false;
   const header = leadingComment(top);
   const problems: Problem[] = [...duplicates.problems];
   const unmanaged: Scalar[] = [];
@@ -177,6 +193,10 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   const dropped: string[] = [];
   const moved: Moved[] = [];
   const states = new Map<string, V1FileState>();
+
+  const unknownContext = { text, problems, positions, readersOf: readersOf([...v1.values()]) };
+  // Whether every V1 file of the sources says what it reads: then a key no file reads had no effect.
+  const v1Known = [...v1.values()].every((t) => t.files.every((f) => Object.hasOwn(t.reads, f)));
 
   for (const pair of top.items as Pair[]) {
     const keyNode = pair.key as Node | undefined;
@@ -222,7 +242,8 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
           ),
         );
       }
-      if (!claim) problems.push(unclaimedKey(key, [...claims.keys()], positions.keyPositionOf(pointer)));
+      if (key === 'common' && isMap(value)) problems.push(...commonSettings(value, unknownContext, v1Known));
+      else if (!claim) problems.push(unclaimedKey(key, [...claims.keys()], positions.keyPositionOf(pointer)));
       unconverted.push(key);
       unconvertedText.push(pairText(text, pair));
       continue;
@@ -241,7 +262,7 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
     const template = v1.get(name)!;
     if (isMap(value)) {
       takeRules(key, value, template.rules, dropped, moved);
-      unconvertedText.push(...takeUnknownSettings(key, value, template, text, problems, positions));
+      unconvertedText.push(...takeUnknownSettings(key, value, template, unknownContext));
     }
     let group = groups.get(name);
     if (!group) {
@@ -288,39 +309,67 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   if (deleted.length > 0) pdk.items.push(new Pair(new Scalar('delete'), seq(deleted)));
   const pdkKey = new Scalar('pdk_template');
   pdkKey.commentBefore = `${header ? `${header}\n\n` : ''} Converted from PDK templates V1 by \`pantograph convert\`.`;
-  const items: Pair[] = [new Pair(pdkKey, pdk)];
-  for (const entry of order) {
-    items.push(
-      entry instanceof Pair ? entry : groupPair(entry, text, positions.keyPositionOf.bind(positions)),
-    );
-  }
-  placeMoved(items, moved, problems, positions);
   const applied = [...v1.values()].filter(
     (t) =>
       (t.alwaysApply && !excluded.includes(t.name)) ||
       listed.some((g) => g.name === t.name) ||
       implied.includes(t),
   );
+  const isApplied = (name: string) => applied.some((t) => t.name === name);
+  const items: Pair[] = [new Pair(pdkKey, pdk)];
+  for (const entry of order) {
+    if (entry instanceof Pair) items.push(entry);
+    else if (!isApplied(entry.name)) {
+      // PDK did not write its files: their settings had no effect, and V2 would warn about the section.
+      unconvertedText.push(...notWritten(entry.pairs, unknownContext));
+    } else {
+      const section = groupPair(entry, text, positions.keyPositionOf.bind(positions));
+      if (!emptySection(section)) items.push(section);
+    }
+  }
+  placeMoved(items, moved, problems, positions);
   const convertSettings = placeConvertSettings(doc, items, applied);
   top.items = items;
   doc.contents = top;
   if (unconvertedText.length > 0) {
     const note = [
-      " Not converted: no template of this project's sources replaces these V1 keys; move their settings by hand.",
+      ' Not converted (see the warnings of `pantograph convert`): V1 keys no template of this project takes, or',
+      ' that had no effect in PDK; move what you want by hand.',
       ...unconvertedText.flatMap((t) => t.split('\n')).map((l) => ` ${l}`),
     ].join('\n');
     doc.comment = doc.comment ? `${doc.comment}\n${note}` : note;
   }
+  const coerced = coerceNumbers(doc, (template, setting) => settingSchema(v1.get(template), setting));
   const after = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
   parseSyncConfig(after, file, dir); // the result must load as V2; a failure here is a bug
+  const errors = await convertedErrors({
+    dir,
+    file,
+    doc,
+    after,
+    v1At: (offset) => positions.at(offset),
+    options,
+  });
+  if (errors.length > 0) {
+    throw new EngineError(
+      'CONVERT_INVALID',
+      `the converted ${SYNC_FILE} would not be valid: ${errors[0]!.message}`,
+      {
+        problems: [...errors, ...problems],
+      },
+    );
+  }
   return {
     ...unchanged,
     after,
-    templates: [...groups.values()].map((g) => ({
-      name: g.name,
-      files: g.files,
-      listed: listed.includes(g),
-    })),
+    coerced,
+    templates: [...groups.values()]
+      .filter((g) => isApplied(g.name))
+      .map((g) => ({
+        name: g.name,
+        files: g.files,
+        listed: listed.includes(g),
+      })),
     unmanaged: unmanaged.map((s) => String(s.value)),
     delete: deleted.map((s) => String(s.value)),
     excluded,
@@ -330,41 +379,6 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
     convertSettings,
     problems,
   };
-}
-
-/**
- * A top-level key given twice: Ruby's YAML (and so PDK) takes the last one, where yaml refuses the file.
- * The earlier ones are blanked out of the text (their lines kept, so that every position still points at
- * the file) and each is reported where it is.
- */
-function dropDuplicateKeys(text: string, file: string): { text: string; problems: Problem[] } {
-  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false });
-  if (doc.errors.length > 0 || !isMap(doc.contents)) return { text, problems: [] };
-  const pairs = (doc.contents as YAMLMap).items as Pair[];
-  const last = new Map<string, Pair>();
-  for (const pair of pairs) if (isScalar(pair.key)) last.set(String(pair.key.value), pair);
-  const problems: Problem[] = [];
-  let out = text;
-  for (const pair of pairs) {
-    if (!isScalar(pair.key)) continue;
-    const key = String(pair.key.value);
-    const winner = last.get(key)!;
-    if (winner === pair) continue;
-    const start = (pair.key as Node).range![0];
-    const end = ((pair.value as Node | null)?.range ?? (pair.key as Node).range!)[2];
-    const line = (offset: number) => text.slice(0, offset).split('\n').length;
-    out = `${out.slice(0, start)}${out.slice(start, end).replace(/[^\n]/g, '')}${out.slice(end)}`;
-    problems.push(
-      problem(
-        'warning',
-        'SYNC_YAML',
-        `'${key}' is given twice (lines ${line(start)} and ${line((winner.key as Node).range![0])}): as PDK reads the file, the last one wins, and this one is dropped`,
-        { file, line: line(start), column: 1 },
-        'merge the two into one if both were meant',
-      ),
-    );
-  }
-  return { text: out, problems };
 }
 
 /**
@@ -404,12 +418,79 @@ function deletions(
   return excluded;
 }
 
-/** Writes the converted text in place, atomically, keeping the file's mode. */
+/** Writes the converted text in place, atomically, keeping the file's mode (a new file: 0644). */
 export function writeConversion(conversion: Conversion): void {
   if (conversion.after === undefined) return;
   const tmp = `${conversion.file}.pantograph-tmp-${process.pid}`;
-  writeFileSync(tmp, conversion.after, { mode: statSync(conversion.file).mode & 0o777 });
+  const mode = conversion.created ? 0o644 : statSync(conversion.file).mode & 0o777;
+  writeFileSync(tmp, conversion.after, { mode });
   renameSync(tmp, conversion.file);
+}
+
+/** By setting name, the V1 files whose template reads it from their own section (`v1_reads`, `v1_settings`). */
+function readersOf(templates: readonly V1Template[]): (key: string) => readonly string[] {
+  const readers = new Map<string, string[]>();
+  const add = (key: string, file: string) => {
+    const list = readers.get(key) ?? [];
+    if (!list.includes(file)) list.push(file);
+    readers.set(key, list);
+  };
+  for (const t of templates) {
+    for (const [file, keys] of Object.entries(t.reads)) for (const key of keys) add(key, file);
+    for (const [key, rule] of Object.entries(t.rules))
+      if (rule !== null) for (const f of t.files) add(key, f);
+  }
+  return (key) => readers.get(key) ?? [];
+}
+
+/**
+ * The settings of V1 files PDK did not write (their template is not applied: unmanaged, deleted, or
+ * unmanaged by default as pdk-templates' CI workflows): each had no effect, said at its place. Returns
+ * their text, to keep as comments.
+ */
+function notWritten(pairs: readonly Pair[], context: UnknownContext): string[] {
+  const kept: string[] = [];
+  for (const pair of pairs) {
+    if (!isMap(pair.value)) continue;
+    const file = String((pair.key as Scalar).value);
+    for (const item of pair.value.items as Pair[]) {
+      const key = isScalar(item.key)
+        ? String(item.key.value)
+        : context.text.slice(...((item.key as Node).range ?? [0, 0]));
+      context.problems.push(
+        problem(
+          'warning',
+          'CONVERT_NO_EFFECT',
+          `'${file}: ${key}' had no effect in PDK: PDK did not write '${file}'`,
+          context.positions.keyPositionOf(jsonPointer([file, key])),
+          `kept as a comment at the end of .sync.yml; it takes effect only with the file managed (\`unmanaged: false\` under '${file}' in the V1 file, then \`pantograph convert\` again)`,
+        ),
+      );
+      kept.push(keptText(file, item, context.text));
+    }
+  }
+  return kept;
+}
+
+/** A section with no settings and no comment: left out of the V2 file. */
+function emptySection(pair: Pair): boolean {
+  const value = pair.value;
+  return (
+    isMap(value) &&
+    value.items.length === 0 &&
+    !(pair.key as Scalar).commentBefore &&
+    !value.commentBefore &&
+    !value.comment
+  );
+}
+
+/** A template's schema of one setting, when it has one. */
+function settingSchema(
+  t: V1Template | undefined,
+  setting: string,
+): Readonly<Record<string, unknown>> | undefined {
+  const schema = t && Object.hasOwn(t.properties, setting) ? t.properties[setting] : undefined;
+  return typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>) : undefined;
 }
 
 interface Group {

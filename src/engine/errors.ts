@@ -83,6 +83,8 @@ export type EngineErrorCode =
   | 'CONVERT_CONFLICT'
   | 'CONVERT_UNKNOWN_SETTING'
   | 'CONVERT_UNKNOWN_FILE'
+  | 'CONVERT_NO_EFFECT'
+  | 'CONVERT_INVALID'
   // V1 template repositories run as they are (src/engine/v1)
   | 'V1_TEMPLATE_URL'
   | 'V1_DEFAULT_TEMPLATE'
@@ -95,6 +97,7 @@ export type EngineErrorCode =
   | 'V1_RENDER'
   | 'V1_CONFIG'
   | 'V1_CONFIG_YAML'
+  | 'V1_UNCLOSED_TAG'
   // new class|defined_type|task|fact|function|provider|transport|test (objects.ts, object-*.ts)
   | 'OBJECT_NAME'
   | 'OBJECT_OPTION'

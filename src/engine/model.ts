@@ -70,8 +70,16 @@ export interface SharedSettingDecl {
 }
 
 /** A parsed, validated `template.json`, defaults applied. */
-/** What `convert` does with one V1 setting: drop it, or move it to `template.setting`. */
-export type V1SettingRule = null | { readonly to: string; readonly stripSuffix?: string };
+/**
+ * What `convert` does with one V1 setting: drop it, or move it to `template.setting`, optionally stripping
+ * a suffix from each string of a list, and taking out entries that stand for a boolean setting of their own
+ * (`booleanEntries`: entry -> `template.setting`; `x` sets it true, `---x` false).
+ */
+export type V1SettingRule = null | {
+  readonly to: string;
+  readonly stripSuffix?: string;
+  readonly booleanEntries?: Readonly<Record<string, string>>;
+};
 
 export interface TemplateManifest {
   readonly name: string;
@@ -88,6 +96,11 @@ export interface TemplateManifest {
   readonly v1_files: readonly string[];
   /** `convert`: V1 settings dropped (null) or moved (`template.setting`, optionally stripping a suffix). */
   readonly v1_settings: Readonly<Record<string, V1SettingRule>>;
+  /**
+   * `convert`: the settings each V1 file's template read from the file's own section (pdk-templates' ERB
+   * `@configs[...]`); a setting a listed file does not read had no effect in PDK. Unlisted files: unknown.
+   */
+  readonly v1_reads: Readonly<Record<string, readonly string[]>>;
   /** `convert`: what PDK did with the V1 files when `.sync.yml` said nothing (absent: applied when named). */
   readonly v1_default: 'managed' | 'unmanaged' | undefined;
   /** `convert`: settings written into the template's section when it is applied to a V1 project. */

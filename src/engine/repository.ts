@@ -244,9 +244,14 @@ function v1Rules(value: Data | undefined): Record<string, V1SettingRule> {
     if (rule === null) out[key] = null;
     else if (typeof rule === 'string') out[key] = { to: rule };
     else if (isMap(rule) && typeof rule.to === 'string') {
+      const entries = isMap(rule.boolean_entries) ? rule.boolean_entries : {};
+      const booleanEntries = Object.fromEntries(
+        Object.entries(entries).filter((e): e is [string, string] => typeof e[1] === 'string'),
+      );
       out[key] = {
         to: rule.to,
         ...(typeof rule.strip_suffix === 'string' ? { stripSuffix: rule.strip_suffix } : {}),
+        ...(Object.keys(booleanEntries).length > 0 ? { booleanEntries } : {}),
       };
     }
   }
@@ -288,6 +293,9 @@ function readManifest(data: Data, dirName: string): TemplateManifest {
     shared_settings: shared,
     v1_files: strings(m.v1_files),
     v1_settings: v1Rules(m.v1_settings),
+    v1_reads: isMap(m.v1_reads)
+      ? Object.fromEntries(Object.entries(m.v1_reads).map(([file, keys]) => [file, strings(keys)]))
+      : {},
     v1_default: m.v1_default === 'managed' || m.v1_default === 'unmanaged' ? m.v1_default : undefined,
     v1_convert_settings: isMap(m.v1_convert_settings) ? m.v1_convert_settings : {},
     version: str(m.version),

@@ -307,8 +307,23 @@ class Walker {
     k?: number,
   ) {
     const target = node.resolve(this.document);
-    if (!target || this.resolving.has(target))
-      return this.unsupported(pointer, 'a recursive or unknown alias');
+    const name = `*${String((node as { source?: unknown }).source ?? '')}`;
+    if (!target) {
+      return this.unsupported(
+        pointer,
+        `the alias ${name} names no anchor (&${name.slice(1)}) set before it`,
+        node.range?.[0],
+        `set the anchor on the value to repeat, above this line (key: &${name.slice(1)} value), or write the value out here`,
+      );
+    }
+    if (this.resolving.has(target)) {
+      return this.unsupported(
+        pointer,
+        `the alias ${name} is inside the value its anchor names, which would contain itself without end`,
+        node.range?.[0],
+        'write the value out here, or move the anchor to a value that does not hold this alias',
+      );
+    }
     this.resolving.add(target);
     const outermost = this.aliasOffset === undefined;
     if (outermost) this.aliasOffset = node.range?.[0] ?? 0;
@@ -407,9 +422,9 @@ class Walker {
     );
   }
 
-  private unsupported(pointer: string, message: string, offset?: number): null {
+  private unsupported(pointer: string, message: string, offset?: number, hint?: string): null {
     const position = offset === undefined ? this.positions.positionOf(pointer) : this.positions.at(offset);
-    this.problems.push(problem('error', this.options.errorCode, message, position));
+    this.problems.push(problem('error', this.options.errorCode, message, position, hint));
     return null;
   }
 }

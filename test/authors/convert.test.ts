@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { convertWith } from '../../src/cli/commands/convert.js';
 import { memoryIo } from '../../src/cli/io.js';
@@ -58,7 +58,8 @@ rspec:
   coverage_report: true
   format: documentation
 
-# Not converted: no template of this project's sources replaces these V1 keys; move their settings by hand.
+# Not converted (see the warnings of \`pantograph convert\`): V1 keys no template of this project takes, or
+# that had no effect in PDK; move what you want by hand.
 # appveyor.yml:
 #   environment:
 #     PUPPET_GEM_VERSION: '~> 6.0'
@@ -372,7 +373,7 @@ describe('convert on a real module (test/fixtures/real-modules)', () => {
 });
 
 describe('convert: V1 settings the templates rename or drop (v1_settings)', () => {
-  it('puppetlabs-postgresql: lint checks from Rakefile and .puppet-lint.rc join puppet_lint.disabled_checks; changelog settings are dropped', async () => {
+  it("puppetlabs-postgresql: the Rakefile's lint checks join puppet_lint.disabled_checks; .puppet-lint.rc's, which PDK never read, are kept as a comment; changelog settings are dropped", async () => {
     const { cpSync, readFileSync } = await import('node:fs');
     const { join, resolve } = await import('node:path');
     const { spawnSync } = await import('node:child_process');
@@ -385,9 +386,11 @@ describe('convert: V1 settings the templates rename or drop (v1_settings)', () =
     const env = { ...process.env, NO_COLOR: '1', PANTOGRAPH_DEFAULT_SOURCE: '' };
     const r = spawnSync(process.execPath, [bin, 'convert', '--yes'], { cwd: dir, encoding: 'utf8', env });
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain(
-      'moved: .puppet-lint.rc: extra_disabled_lint_checks -> puppet_lint.disabled_checks\n',
+    // pdk-templates' .puppet-lint.rc reads the Rakefile's settings, not its own section.
+    expect(r.stderr).toContain(
+      ".sync.yml:5:3: warning: '.puppet-lint.rc: extra_disabled_lint_checks' had no effect in PDK: the V1 template of '.puppet-lint.rc' does not read it (it is read under 'Rakefile') [CONVERT_NO_EFFECT]",
     );
+    expect(r.stdout).not.toContain('moved: .puppet-lint.rc');
     expect(r.stdout).toContain(
       'moved: Rakefile: extra_disabled_lint_checks -> puppet_lint.disabled_checks\n',
     );
@@ -396,8 +399,9 @@ describe('convert: V1 settings the templates rename or drop (v1_settings)', () =
     );
     const after = readFileSync(join(dir, '.sync.yml'), 'utf8');
     expect(after).toContain(
-      'puppet_lint:\n  disabled_checks:\n    - 140chars\n    - anchor_resource\n    - params_empty_string_assignment\n',
+      'puppet_lint:\n  disabled_checks:\n    - anchor_resource\n    - params_empty_string_assignment\n',
     );
+    expect(after).toContain('# .puppet-lint.rc:\n#   extra_disabled_lint_checks:\n#     - 140chars-check\n');
     expect(after).not.toMatch(/changelog_(user|max_issues)/);
     expect(after).toContain('github_changelog_generator'); // a gem, not a changelog setting: kept
     const validate = spawnSync(process.execPath, [bin, '--format', 'json', 'validate'], {
@@ -466,6 +470,41 @@ describe('convert: every V1 key converted or reported (issue 17)', () => {
     expect(c.unmanaged).toEqual([]);
     expect(c.after).toContain('rakefile:\n  extras: [y]\n');
     expect(c.after).toContain('# Rakefile:\n#   unamanged: true\n# Rakefile:\n#   extra: [x]\n');
+  });
+
+  it('with v1_reads: a key the file never read had no effect; one it read that the template lacks is lost, and said so', async () => {
+    vi.stubEnv(
+      'PANTOGRAPH_DEFAULT_SOURCE',
+      tempTree({
+        'rakefile/template.json': JSON.stringify({
+          name: 'rakefile',
+          always_apply: true,
+          v1_files: ['Rakefile'],
+          v1_reads: { Rakefile: ['extras', 'lost'] },
+          default_settings: { extras: [] },
+        }),
+      }),
+    );
+    const project = tempTree({ '.sync.yml': 'Rakefile:\n  extra: [x]\n  lost: 1\n  extras: [y]\n' });
+    const c = await convertSyncFile(project);
+    expect(c.problems.map((p) => [p.code, p.line, p.column, p.message, p.hint])).toEqual([
+      [
+        'CONVERT_NO_EFFECT',
+        2,
+        3,
+        "'Rakefile: extra' had no effect in PDK: the V1 template of 'Rakefile' does not read it: did you mean 'extras'?",
+        "kept as a comment at the end of .sync.yml; write it as 'extras' if that was meant",
+      ],
+      [
+        'CONVERT_UNKNOWN_SETTING',
+        3,
+        3,
+        "'Rakefile: lost' is read by the V1 template of 'Rakefile', but the template 'rakefile' has no setting for it: what it did in PDK is lost",
+        "kept as a comment at the end of .sync.yml; ask the maintainers of 'rakefile' for an equivalent setting",
+      ],
+    ]);
+    expect(c.after).toContain('rakefile:\n  extras: [y]\n');
+    expect(c.after).toContain('# Rakefile:\n#   extra: [x]\n# Rakefile:\n#   lost: 1\n');
   });
 
   it('a top-level key that misspells a file is reported with the file meant', async () => {
@@ -576,4 +615,324 @@ describe('convert --apply: convert, then apply as `pdk convert` does', () => {
     expect(r.stdout).toContain('next: `pantograph status --diff`');
     expect(readFileSync(join(dir, '.pdkignore'), 'utf8')).toBe(before);
   }, 60_000);
+});
+
+describe("convert's tables in the default templates against pdk-templates 3.5.1's ERB", () => {
+  const templatesDir = resolve(import.meta.dirname, '../../templates');
+  const erbDir = resolve(import.meta.dirname, '../fixtures/pdk-templates-3.5.1/moduleroot');
+  // Read through config_defaults.yml's YAML aliases, not by name: its profiles share `default_configs`
+  // and cleanups_only's enabled cops are `cleanup_cops`, so what .sync.yml adds to those reaches the ERB.
+  const THROUGH_ALIASES: Record<string, readonly string[]> = {
+    '.rubocop.yml': ['default_configs', 'cleanup_cops'],
+  };
+  type Manifest = {
+    name: string;
+    v1_files?: string[];
+    v1_reads?: Record<string, string[]>;
+    v1_settings?: Record<string, null | string | { to: string; boolean_entries?: Record<string, string> }>;
+  };
+  const manifests = readdirSync(templatesDir)
+    .filter((n) => existsSync(join(templatesDir, n, 'template.json')))
+    .map((n) => JSON.parse(readFileSync(join(templatesDir, n, 'template.json'), 'utf8')) as Manifest);
+  const settingsOf = (name: string): string[] => {
+    const schema = JSON.parse(readFileSync(join(templatesDir, name, 'template_schema.json'), 'utf8')) as {
+      properties: Record<string, unknown>;
+    };
+    return Object.keys(schema.properties);
+  };
+  /**
+   * The keys a template file reads from its own settings: `@configs['x']`, `@configs.dig('x'...)`,
+   * `has_key?('x')`; none for a file copied as it is (not `.erb`).
+   */
+  const erbReads = (file: string): string[] => {
+    if (!existsSync(join(erbDir, `${file}.erb`))) return [];
+    const text = readFileSync(join(erbDir, `${file}.erb`), 'utf8');
+    const keys = [...text.matchAll(/@configs(?:\[|\.dig\(|\.has_key\?\()['"]([^'"]+)['"]/g)].map(
+      (m) => m[1]!,
+    );
+    return [...new Set(keys)].sort();
+  };
+  const files = manifests.flatMap((m) =>
+    (m.v1_files ?? [])
+      .filter((f) => existsSync(join(erbDir, `${f}.erb`)) || existsSync(join(erbDir, f)))
+      .map((f) => [m.name, f] as const),
+  );
+
+  it('covers every file pdk-templates 3.5.1 renders from moduleroot/', () => {
+    expect(files.map(([, f]) => f).sort()).toEqual(
+      [
+        '.github/workflows/ci.yml',
+        '.github/workflows/nightly.yml',
+        '.github/workflows/release.yml',
+        '.github/workflows/release_prep.yml',
+        '.gitattributes',
+        '.gitignore',
+        '.pdkignore',
+        '.puppet-lint.rc',
+        '.rspec',
+        '.rubocop.yml',
+        '.vscode/extensions.json',
+        '.yardopts',
+        'Gemfile',
+        'Rakefile',
+        'spec/default_facts.yml',
+        'spec/spec_helper.rb',
+      ].sort(),
+    );
+  });
+
+  it.each(
+    files,
+  )('%s: %s: every key its ERB reads is taken or moved, none dropped; v1_reads is the ERB', (name, file) => {
+    const m = manifests.find((x) => x.name === name)!;
+    const reads = m.v1_reads?.[file];
+    const rules = m.v1_settings ?? {};
+    const moved = Object.keys(rules).filter((k) => rules[k] !== null);
+    const dropped = Object.keys(rules).filter((k) => rules[k] === null);
+    const erb = erbReads(file);
+    // What the ERB reads: listed in v1_reads, or moved by a rule; never dropped (that lost `strict_indent`).
+    expect(reads, `${name}: v1_reads['${file}']`).toBeDefined();
+    expect(
+      erb.filter((k) => !reads!.includes(k) && !moved.includes(k)),
+      'read, yet neither taken nor moved',
+    ).toEqual([]);
+    expect(
+      erb.filter((k) => dropped.includes(k)),
+      'read, yet dropped',
+    ).toEqual([]);
+    // And v1_reads claims nothing the ERB does not read (so "no effect in PDK" is said of every other key).
+    const claimed = reads!.filter((k) => !erb.includes(k) && !(THROUGH_ALIASES[file] ?? []).includes(k));
+    expect(claimed, 'in v1_reads, yet the ERB does not read it').toEqual([]);
+    // Each read key is a setting of the template, so convert moves it as it is.
+    expect(
+      reads!.filter((k) => !settingsOf(name).includes(k)),
+      'read, yet no setting',
+    ).toEqual([]);
+  });
+
+  it('every rule moves to a setting the target template has', () => {
+    for (const m of manifests) {
+      for (const [key, rule] of Object.entries(m.v1_settings ?? {})) {
+        if (rule === null) continue;
+        const targets =
+          typeof rule === 'string' ? [rule] : [rule.to, ...Object.values(rule.boolean_entries ?? {})];
+        for (const target of targets) {
+          const [template, setting] = target.split('.') as [string, string];
+          expect(settingsOf(template), `${m.name}: ${key} -> ${target}`).toContain(setting);
+        }
+      }
+    }
+  });
+});
+
+describe('convert with the default templates: what PDK rendered, or an error before anything is written', () => {
+  const METADATA_PDK = JSON.stringify({ name: 'acme-widget', version: '1.0.0', 'pdk-version': '3.5.0' });
+  beforeEach(() => {
+    vi.stubEnv('PANTOGRAPH_DEFAULT_SOURCE', '');
+  });
+
+  it("the Rakefile's default checks and linter options move to puppet_lint, `relative` to its own setting", async () => {
+    const project = tempTree({
+      '.sync.yml':
+        '---\nRakefile:\n  linter_options: [relative]\n  default_disabled_lint_checks: [strict_indent, ---relative]\n  extra_disabled_lint_checks: [anchor_resource]\n',
+      'metadata.json': METADATA_PDK,
+    });
+    const c = await convertSyncFile(project);
+    expect(c.problems).toEqual([]);
+    // In the Rakefile's order: the default checks, then the extra ones (PDK's `default + extra`).
+    expect(c.moved).toEqual([
+      { from: 'Rakefile: default_disabled_lint_checks: ---relative', to: 'puppet_lint.relative' },
+      { from: 'Rakefile: default_disabled_lint_checks', to: 'puppet_lint.disabled_checks' },
+      { from: 'Rakefile: extra_disabled_lint_checks', to: 'puppet_lint.disabled_checks' },
+      { from: 'Rakefile: linter_options', to: 'puppet_lint.options' },
+    ]);
+    expect(c.after).toContain(
+      'puppet_lint:\n  relative: false\n  disabled_checks: [strict_indent, anchor_resource]\n  options: [relative]\n',
+    );
+    // Nothing was left under rakefile: no empty section.
+    expect(c.after).not.toContain('rakefile:');
+  });
+
+  it('settings PDK never read (.puppet-lint.rc, a CI workflow PDK did not write) are said at their place, kept as comments, and leave no section', async () => {
+    const project = tempTree({
+      '.sync.yml':
+        '---\n.puppet-lint.rc:\n  extra_disabled_lint_checks: [foo-check]\n.github/workflows/ci.yml:\n  with:\n    timeout_minutes: 60\n',
+      'metadata.json': METADATA_PDK,
+    });
+    const c = await convertSyncFile(project);
+    expect(c.problems.map((p) => [p.code, p.line, p.column, p.message])).toEqual([
+      [
+        'CONVERT_NO_EFFECT',
+        3,
+        3,
+        "'.puppet-lint.rc: extra_disabled_lint_checks' had no effect in PDK: the V1 template of '.puppet-lint.rc' does not read it (it is read under 'Rakefile')",
+      ],
+      [
+        'CONVERT_NO_EFFECT',
+        5,
+        3,
+        "'.github/workflows/ci.yml: with' had no effect in PDK: the V1 template of '.github/workflows/ci.yml' does not read it",
+      ],
+    ]);
+    expect(c.after).not.toMatch(/^(github_actions|puppet_lint):/m);
+    // .puppet-lint.rc's key went to puppet_lint, which takes nothing of it.
+    expect(c.templates).toEqual([{ name: 'puppet_lint', files: ['.puppet-lint.rc'], listed: false }]);
+    expect(c.after).toContain(
+      '# .puppet-lint.rc:\n#   extra_disabled_lint_checks: [foo-check]\n# .github/workflows/ci.yml:\n#   with:\n#     timeout_minutes: 60\n',
+    );
+    writeConversion(c);
+    const { validateProject } = await import('../../src/engine/validate.js');
+    expect((await validateProject(project)).problems).toEqual([]);
+  });
+
+  it('settings of a file PDK did not write had no effect, though its template reads them', async () => {
+    const project = tempTree({
+      '.sync.yml': '---\n.rubocop.yml:\n  unmanaged: true\n  selected_profile: hardcore\n',
+      'metadata.json': METADATA_PDK,
+    });
+    const c = await convertSyncFile(project);
+    expect(c.problems).toEqual([
+      {
+        severity: 'warning',
+        code: 'CONVERT_NO_EFFECT',
+        message: "'.rubocop.yml: selected_profile' had no effect in PDK: PDK did not write '.rubocop.yml'",
+        file: join(project, '.sync.yml'),
+        line: 4,
+        column: 3,
+        hint: "kept as a comment at the end of .sync.yml; it takes effect only with the file managed (`unmanaged: false` under '.rubocop.yml' in the V1 file, then `pantograph convert` again)",
+      },
+    ]);
+    // rubocop is not applied: no section, and nothing for `validate` to warn about.
+    expect(c.after).not.toContain('rubocop:');
+    expect(c.after).toContain('# .rubocop.yml:\n#   selected_profile: hardcore\n');
+    expect(c.templates).toEqual([]);
+  });
+
+  it("each key of 'common' is said at its place, with the files that read it; none is converted", async () => {
+    const project = tempTree({
+      '.sync.yml': '---\ncommon:\n  service_url: https://example.com\n  mock_with: ":mocha"\n',
+      'metadata.json': METADATA_PDK,
+    });
+    const c = await convertSyncFile(project);
+    expect(c.problems.map((p) => [p.code, p.line, p.column, p.message])).toEqual([
+      [
+        'CONVERT_UNKNOWN_FILE',
+        3,
+        3,
+        "'common: service_url' (a setting every V1 file sees): no template of this project's sources is known to read it",
+      ],
+      [
+        'CONVERT_UNKNOWN_FILE',
+        4,
+        3,
+        "'common: mock_with' is read by the V1 template of 'spec/spec_helper.rb', where neither that file's key nor config_defaults.yml set it; V2 has no section every template sees, so it is not converted",
+      ],
+    ]);
+    expect(c.unconverted).toEqual(['common']);
+    expect(c.after).toContain('# common:\n#   service_url: https://example.com\n#   mock_with: ":mocha"\n');
+  });
+
+  it('a value V2 refuses is an error at its place in the V1 file; nothing is written and nothing applied', async () => {
+    const sync =
+      '---\nRakefile:\n  linter_fail_on_warnings: "no"\nGemfile:\n  overrides: {}\nspec/spec_helper.rb:\n  mock_with: 5\n';
+    const project = tempTree({ '.sync.yml': sync, 'metadata.json': METADATA_PDK });
+    const before = snapshotDir(project);
+    const r = await run(project, 'convert', '--yes', '--apply');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const errors = r.stderr.split('\n').filter((l) => / error: /.test(l));
+    expect(errors).toEqual([
+      ".sync.yml:3:28: error: once converted, puppet_lint: setting 'fail_on_warnings' must be boolean [SETTINGS_INVALID]",
+      ".sync.yml:5:14: error: once converted, gemfile: setting 'overrides' must be array,null [SETTINGS_INVALID]",
+      ".sync.yml:7:14: error: once converted, rspec: setting 'mock_with' must be string [SETTINGS_INVALID]",
+      '.sync.yml:7:14: error: once converted, rspec: setting \'mock_with\' must be one of "rspec", "mocha", ":rspec", ":mocha" [SETTINGS_INVALID]',
+    ]);
+    expect(r.stderr).toContain('> 3 |   linter_fail_on_warnings: "no"');
+    expect(r.stderr).toContain(
+      'the V1 value is converted as written: change it in the V1 file and run `pantograph convert` again (nothing was written)',
+    );
+    expect(snapshotDir(project)).toEqual(before);
+  });
+
+  it('settings a template fails on (as PDK failed on them) stop convert too, at the template; nothing is written', async () => {
+    const project = tempTree({
+      '.sync.yml': '---\n.rubocop.yml:\n  selected_profile: mine\n',
+      'metadata.json': METADATA_PDK,
+    });
+    const before = snapshotDir(project);
+    const r = await run(project, 'convert', '--yes');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /rubocop\/files\/\.rubocop\.yml\.epp:9:5: error: rubocop: selected_profile 'mine' is none of the profiles \(off, cleanups_only, strict, hardcore\) \[EPP_FAIL\]/,
+    );
+    expect(r.stderr).toContain(
+      'the converted settings make the template fail: change them in the V1 file and run `pantograph convert` again (nothing was written)',
+    );
+    expect(snapshotDir(project)).toEqual(before);
+  });
+
+  it('a quoted number becomes the number where the setting takes only numbers; a quoted TargetRubyVersion stays quoted, as PDK writes it', async () => {
+    const project = tempTree({
+      '.sync.yml':
+        "---\n.rubocop.yml:\n  TargetRubyVersion: '3.1'\nspec/spec_helper.rb:\n  minimum_code_coverage_percentage: '90'\n",
+      'metadata.json': METADATA_PDK,
+    });
+    const c = await convertSyncFile(project);
+    expect(c.coerced).toEqual(["rspec.minimum_code_coverage_percentage: '90' -> 90"]);
+    expect(c.after).toContain("rubocop:\n  TargetRubyVersion: '3.1'\n");
+    expect(c.after).toContain('rspec:\n  minimum_code_coverage_percentage: 90\n');
+    const r = await run(project, 'convert');
+    expect(r.stdout).toContain(
+      "number: rspec.minimum_code_coverage_percentage: '90' -> 90 (the setting takes a number; the V1 templates printed both alike)\n",
+    );
+  });
+
+  it('an alias to no anchor, or inside its own anchor, is an error at the alias; nothing is written', async () => {
+    for (const [alias, message, hint] of [
+      [
+        '*b',
+        'the alias *b names no anchor (&b) set before it',
+        'set the anchor on the value to repeat, above this line (key: &b value), or write the value out here',
+      ],
+      [
+        '*a',
+        'the alias *a is inside the value its anchor names, which would contain itself without end',
+        'write the value out here, or move the anchor to a value that does not hold this alias',
+      ],
+    ] as const) {
+      const project = tempTree({ '.sync.yml': `---\nGemfile: &a\n  optional: ${alias}\n` });
+      const before = snapshotDir(project);
+      const r = await run(project, 'convert', '--yes');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`.sync.yml:3:13: error: ${message} [SYNC_YAML]`);
+      expect(r.stderr).toContain(`hint: ${hint}`);
+      expect(r.stderr).not.toContain('internal error');
+      expect(snapshotDir(project)).toEqual(before);
+    }
+  });
+
+  it("a PDK module without .sync.yml converts as PDK's `--- {}`, in block style; without PDK's metadata there is nothing to convert", async () => {
+    const expected =
+      '---\n# Converted from PDK templates V1 by `pantograph convert`.\npdk_template:\n  version: 2\n  templates:\n    - rubocop\n    - vscode\n';
+    const withSync = tempTree({ '.sync.yml': '--- {}\n', 'metadata.json': METADATA_PDK });
+    expect((await convertSyncFile(withSync)).after).toBe(expected);
+    const without = tempTree({ 'metadata.json': METADATA_PDK });
+    const c = await convertSyncFile(without);
+    expect([c.created, c.before, c.after]).toEqual([true, '', expected]);
+    const r = await run(without, 'convert', '--yes');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      "no .sync.yml: metadata.json says PDK manages the module, so it is converted as PDK's `--- {}`\n",
+    );
+    expect(readFileSync(join(without, '.sync.yml'), 'utf8')).toBe(expected);
+    const { statSync } = await import('node:fs');
+    expect(statSync(join(without, '.sync.yml')).mode & 0o777).toBe(0o644 & ~process.umask());
+    const plain = tempTree({ 'metadata.json': '{"name": "acme-widget"}' });
+    const untouched = snapshotDir(plain);
+    const refused = await run(plain, 'convert', '--yes');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('error: no .sync.yml in');
+    expect(refused.stderr).toContain('[SYNC_NOT_FOUND]');
+    expect(snapshotDir(plain)).toEqual(untouched);
+  });
 });

@@ -116,6 +116,31 @@ describe('parseYamlData', () => {
     expect(r.data).toEqual({ base: { x: 1n, y: 2n }, m: { y: 3n, x: 1n } });
   });
 
+  it('refuses an alias to no anchor, and one inside its own anchor, at the alias with what to do', () => {
+    expect(sync('a: &x\n  b: *y\n').problems).toEqual([
+      {
+        severity: 'error',
+        code: 'SYNC_YAML',
+        message: 'the alias *y names no anchor (&y) set before it',
+        file: 'f.yml',
+        line: 2,
+        column: 6,
+        hint: 'set the anchor on the value to repeat, above this line (key: &y value), or write the value out here',
+      },
+    ]);
+    expect(sync('a: &x\n  b: [1, *x]\n').problems).toEqual([
+      {
+        severity: 'error',
+        code: 'SYNC_YAML',
+        message: 'the alias *x is inside the value its anchor names, which would contain itself without end',
+        file: 'f.yml',
+        line: 2,
+        column: 10,
+        hint: 'write the value out here, or move the anchor to a value that does not hold this alias',
+      },
+    ]);
+  });
+
   it('finds positions by pointer, falling back to the nearest ancestor', () => {
     const r = sync('a:\n  list:\n    - one\n    - two\nempty:\n');
     expect(r.positions.positionOf('/a/list/1')).toEqual({ file: 'f.yml', line: 4, column: 7 });

@@ -1,10 +1,11 @@
 /**
- * The rubocop and gemfile templates against pdk-templates 3.5.1 rendered by Ruby (the oracle:
- * scripts/pdk-oracle.rb over test/fixtures/pdk-templates-3.5.1, PDK's merge of config_defaults.yml with the
- * .sync.yml and its ERB), for V1 settings the corpus of real modules lacks: every profile, PDK's knockouts,
- * a profile of the module's own, overrides, every gem option. Each V1 .sync.yml is converted and planned
- * through the library, as a module coming from PDK would be. Needs Ruby with the deep_merge gem (PDK's);
- * skipped without them.
+ * The rubocop, gemfile, rspec, rakefile and puppet_lint templates against pdk-templates 3.5.1 rendered by
+ * Ruby (the oracle: scripts/pdk-oracle.rb over test/fixtures/pdk-templates-3.5.1, PDK's merge of
+ * config_defaults.yml with the .sync.yml and its ERB), for V1 settings the corpus of real modules lacks:
+ * every profile, PDK's knockouts, a profile of the module's own, overrides, every gem option, the Rakefile's
+ * lint settings (which .puppet-lint.rc reads too), quoted numbers. Each V1 .sync.yml is converted and
+ * planned through the library, as a module coming from PDK would be. Needs Ruby with the deep_merge gem
+ * (PDK's); skipped without them.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -44,6 +45,7 @@ const RUBOCOP: Record<string, string> = {
   'hardcore, every cop': 'selected_profile: hardcore\n',
   'cleanups_only, an older Ruby': 'selected_profile: cleanups_only\nTargetRubyVersion: 2.7\n',
   'off (unquoted: false, as PDK reads it)': 'selected_profile: off\ninclude_todos: true\n',
+  'a quoted TargetRubyVersion, written quoted as PDK writes it': "TargetRubyVersion: '3.10'\n",
   'default_configs: AllCops merged, a cop turned off, a new cop': `default_configs:
   AllCops:
     Exclude:
@@ -123,6 +125,29 @@ required:
   "dead settings, an empty 'optional'": 'use_litmus: true\nuse_travis: false\noptional:\n',
 };
 
+/** The Rakefile's lint settings, which pdk-templates' .puppet-lint.rc reads too (config_for('Rakefile')). */
+const LINT: Record<string, string> = {
+  'the defaults': '{}\n',
+  "peadm's: two more default checks": `default_disabled_lint_checks:
+  - strict_indent
+  - manifest_whitespace_missing_newline_end_of_file
+`,
+  'default checks knocked out, relative among them; linter options': `default_disabled_lint_checks:
+  - ---relative
+  - ---80chars
+  - strict_indent
+linter_options:
+  - relative
+  - only-checks=trailing_whitespace
+`,
+  'extra checks, warnings allowed, other exclusions, options before them in the file': `linter_options: [no-autoloader_layout-check]
+extra_disabled_lint_checks: [anchor_resource]
+default_disabled_lint_checks: [params_empty_string_assignment]
+linter_fail_on_warnings: false
+linter_exclusions: [examples/**/*.pp]
+`,
+};
+
 const indent = (text: string) =>
   text
     .split('\n')
@@ -133,6 +158,12 @@ describe.skipIf(!hasOracle)('rubocop and gemfile against pdk-templates 3.5.1 ren
   const cases = [
     ...Object.entries(RUBOCOP).map(([name, yaml]) => ['.rubocop.yml', name, yaml] as const),
     ...Object.entries(GEMFILE).map(([name, yaml]) => ['Gemfile', name, yaml] as const),
+    // A quoted number where the setting takes a number: convert writes the number, which the ERB prints alike.
+    [
+      'spec/spec_helper.rb',
+      'a quoted coverage percentage',
+      "minimum_code_coverage_percentage: '90'\n",
+    ] as const,
   ];
   it.each(cases)('%s: %s', async (file, _name, yaml) => {
     const sync = yaml === '{}\n' ? '--- {}\n' : `${file}:\n${indent(yaml)}`;
@@ -141,3 +172,17 @@ describe.skipIf(!hasOracle)('rubocop and gemfile against pdk-templates 3.5.1 ren
     expect(await ours(dir, file)).toBe(expected);
   });
 });
+
+describe.skipIf(!hasOracle)(
+  'Rakefile and .puppet-lint.rc against pdk-templates 3.5.1 rendered by Ruby',
+  () => {
+    // Both files render from the Rakefile's settings: each case is converted once and compared on both.
+    it.each(Object.entries(LINT))('%s', async (_name, yaml) => {
+      const sync = yaml === '{}\n' ? '--- {}\n' : `Rakefile:\n${indent(yaml)}`;
+      const dir = tempTree({ '.sync.yml': sync, 'metadata.json': metadata });
+      const expected = ['Rakefile', '.puppet-lint.rc'].map((file) => pdkRender(dir, file));
+      const rakefile = await ours(dir, 'Rakefile');
+      expect([rakefile, await ours(dir, '.puppet-lint.rc')]).toEqual(expected);
+    });
+  },
+);

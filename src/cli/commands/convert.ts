@@ -76,6 +76,8 @@ export async function convertWith(
         unconverted: conversion.unconverted,
         moved: conversion.moved,
         convertSettings: conversion.convertSettings,
+        coerced: conversion.coerced,
+        created: conversion.created,
         dropped: conversion.dropped,
         diff,
         problems: conversion.problems.map(jsonProblem),
@@ -87,6 +89,11 @@ export async function convertWith(
       return 0;
     }
     printProblems(io, conversion.problems);
+    if (conversion.created) {
+      io.out(
+        `no ${file}: metadata.json says PDK manages the module, so it is converted as PDK's \`--- {}\`\n`,
+      );
+    }
     writeNow();
     io.out(diff);
     for (const t of conversion.templates) {
@@ -104,6 +111,9 @@ export async function convertWith(
     for (const m of conversion.moved) io.out(`moved: ${m.from} -> ${m.to}\n`);
     for (const setting of conversion.convertSettings) {
       io.out(`set: ${setting} (so that the project renders what PDK's templates rendered)\n`);
+    }
+    for (const c of conversion.coerced) {
+      io.out(`number: ${c} (the setting takes a number; the V1 templates printed both alike)\n`);
     }
     if (conversion.dropped.length > 0) {
       io.out(`dropped (no effect in PDK, or no equivalent here): ${conversion.dropped.join(', ')}\n`);

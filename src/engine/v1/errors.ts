@@ -63,7 +63,9 @@ export class V1TemplateError extends Error {
         ? 'a template that builds a huge output; PANTOGRAPH_RUBY_OUTPUT_LIMIT (MB) raises the limit'
         : this.code === 'V1_CONFIG'
           ? `the settings of \`${this.path}\` could not be computed: check its key in .sync.yml (PDK expects a mapping there) and the repository's config_defaults.yml; PDK fails the same way`
-          : `the template failed with the settings .sync.yml gives: fix the setting it reads at that line, or set \`unmanaged: true\` under \`${this.path}\` in .sync.yml to leave the file alone; PDK fails the same way`;
+          : this.rubyClass === 'SyntaxError'
+            ? `the template itself is broken (Ruby cannot compile its ERB, whatever the settings): fix the template, or report it to the repository's maintainers; meanwhile \`unmanaged: true\` under \`${this.path}\` in .sync.yml leaves the file alone`
+            : `the template failed with the settings .sync.yml gives: fix the setting it reads at that line, or set \`unmanaged: true\` under \`${this.path}\` in .sync.yml to leave the file alone; PDK fails the same way`;
     return problem(
       'error',
       this.code,

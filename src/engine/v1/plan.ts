@@ -22,9 +22,11 @@ import { SYNC_FILE } from '../project-config.js';
 import type { PlannedFile, Problem, RenderPlan } from '../render-plan.js';
 import { plannedSource } from '../sources/index.js';
 import { jsonPointer } from '../yaml-data.js';
+import { unclosedErbTagProblem } from './erb-tags.js';
 import { RubyNotFoundError, RubyWorkerError, V1TemplateError } from './errors.js';
 import type { V1Project } from './project.js';
 import { V1_TEMPLATE_NAME } from './repository.js';
+import { syncProblems, type V1SyncError } from './sync-error.js';
 import { RubyWorker, rubyLimits } from './worker-client.js';
 
 /** One file of the repository as the worker reports it. */
@@ -43,6 +45,11 @@ interface WorkerErrorInfo {
   readonly message: string;
   readonly file: string | null;
   readonly line: number | null;
+}
+
+/** `.sync.yml` as Ruby's YAML refuses it, and the node to blame (sync-error.ts says it in words). */
+interface SyncErrorInfo extends V1SyncError {
+  readonly file: string;
 }
 
 interface WorkerWarning {
@@ -70,6 +77,11 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
       metadataText: readText(join(project.root, 'metadata.json')),
       uri: withoutCredentials(v1.url),
     });
+    if (!loaded.ok && (loaded.error as SyncErrorInfo | undefined)?.file === SYNC_FILE) {
+      // Ruby's YAML refuses the file (PDK stops on it too): an error at each value it refuses, no files.
+      problems.push(...syncProblems(loaded.error as SyncErrorInfo, project.config.file));
+      return { plan: v1Plan(project, v1, [], [], [], problems), templates: [] };
+    }
     if (!loaded.ok) {
       const error = loaded.error as WorkerErrorInfo;
       throw new EngineError(
@@ -110,7 +122,18 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
   } finally {
     worker.close();
   }
-  const plan: RenderPlan = {
+  return { plan: v1Plan(project, v1, files, unmanaged, deleted, problems), templates: [] };
+}
+
+function v1Plan(
+  project: Project,
+  v1: V1Project,
+  files: PlannedFile[],
+  unmanaged: string[],
+  deleted: string[],
+  problems: Problem[],
+): RenderPlan {
+  return {
     projectRoot: project.root,
     isNew: project.isNew,
     engineVersion: ENGINE_VERSION,
@@ -126,7 +149,6 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
       ...problems.filter((p) => p.severity === 'warning'),
     ],
   };
-  return { plan, templates: [] };
 }
 
 /** One file rendered; a template error or a limit is the file's problem, and the run goes on. */
@@ -154,6 +176,12 @@ async function renderOne(
       ),
     );
     return undefined;
+  }
+  if (f.source.endsWith('.erb')) {
+    const source = readText(join(v1.source.dir, f.source));
+    const unclosed =
+      source === null ? undefined : unclosedErbTagProblem(source, join(v1.source.dir, f.source), f.path);
+    if (unclosed) problems.push(unclosed);
   }
   if (!reply.ok) {
     const error = reply.error as WorkerErrorInfo;

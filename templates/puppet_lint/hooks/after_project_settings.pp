@@ -7,6 +7,7 @@ $state + {
       'relative'         => $s['relative'],
       'disabled_checks'  => $s['disabled_checks'],
       'fail_on_warnings' => $s['fail_on_warnings'],
+      'options'          => $s['options'],
       'ignore_paths'     => $s['ignore_paths'],
     },
   },

@@ -11,7 +11,7 @@ import { loadProject } from '../../../src/engine/project.js';
 import type { RenderPlan } from '../../../src/engine/render-plan.js';
 import { resetGitFetches } from '../../../src/engine/sources/index.js';
 import { run } from '../../cli/cli-helpers.js';
-import { removeTempDirs, type Tree, tempDir, tempTree } from '../../helpers/fs.js';
+import { removeTempDirs, snapshotDir, type Tree, tempDir, tempTree } from '../../helpers/fs.js';
 import { tempRemote } from '../../helpers/git.js';
 
 const bin = resolve(import.meta.dirname, '../../../dist/cli/bin.cjs');
@@ -264,6 +264,52 @@ describe('V1 errors, each saying where and what to do', () => {
     expect(problem?.line).toBeGreaterThanOrEqual(3);
   });
 
+  it("an ERB syntax error is the template's fault: the hint says to fix or report the template, and quotes no compiled Ruby", async () => {
+    const repo = tempTree(v1Repo({ 'moduleroot/.yardopts.erb': '<% if true %>\n--markup markdown\n' }));
+    const p = await planOf(v1Project(), repo);
+    const problem = p.problems.find((x) => x.code === 'V1_RENDER');
+    expect(problem).toMatchObject({ file: join(repo, 'moduleroot/.yardopts.erb'), line: 3, column: 1 });
+    expect(problem?.message).toBe(
+      ".yardopts: SyntaxError: syntax error, unexpected end-of-input, expecting `end'",
+    );
+    expect(problem?.hint).toMatch(
+      /^the template itself is broken \(Ruby cannot compile its ERB, whatever the settings\): fix the template, or report it/,
+    );
+    expect(problem?.hint).not.toContain('fix the setting');
+  });
+
+  it('an ERB tag never closed: Ruby writes the rest as text, as PDK does, and the run warns at the tag', async () => {
+    const repo = tempTree(
+      v1Repo({ 'moduleroot/.yardopts.erb': '--markup markdown\n--format <%= @configs["fmt"] \n' }),
+    );
+    const root = v1Project();
+    const p = await planOf(root, repo);
+    expect(output(p, '.yardopts')).toBe('--markup markdown\n--format  @configs["fmt"] \n');
+    expect(p.problems).toEqual([
+      {
+        severity: 'warning',
+        code: 'V1_UNCLOSED_TAG',
+        message:
+          ".yardopts: the ERB tag `<%=` is never closed: Ruby's ERB writes the rest of the template as text (as PDK does)",
+        file: join(repo, 'moduleroot/.yardopts.erb'),
+        line: 2,
+        column: 10,
+        hint: "close it with '%>'; or, if the text is meant, write '<%%' for a literal '<%'",
+      },
+    ]);
+    // validate says so too, and still finds the project valid.
+    const r = await run(root, 'validate', '--template-url', repo);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('.yardopts.erb:2:10: warning: .yardopts: the ERB tag `<%=` is never closed');
+  });
+
+  it('literal <%% and %%> are no tags: no warning', async () => {
+    const repo = tempTree(v1Repo({ 'moduleroot/lit.txt.erb': 'a <%% b\n<%= "x %%> y" %>\n' }));
+    const p = await planOf(v1Project(), repo);
+    expect(p.problems).toEqual([]);
+    expect(output(p, 'lit.txt')).toBe('a <% b\nx %> y\n');
+  });
+
   it("settings that cannot be computed (PDK's TypeError on an empty file key) point at the key", async () => {
     const repo = tempTree(v1Repo());
     const root = v1Project({ '.sync.yml': `${SYNC}trim.txt: ~\n` });
@@ -451,5 +497,79 @@ puts JSON.generate(run(cases))
     const ours = spawnSync('ruby', [join(dir, 'compare.rb'), 'ours'], { encoding: 'utf8' });
     expect(ours.stderr).toBe('');
     expect(JSON.parse(ours.stdout)).toEqual(JSON.parse(theirs.stdout));
+  });
+});
+
+describe("a .sync.yml Ruby's YAML refuses (PDK stops on it): one error at its place, nothing rendered", () => {
+  const cases: [string, string, number, number, string, string][] = [
+    [
+      'an unquoted Ruby symbol key',
+      '---\nGemfile:\n  optional:\n    :development:\n      - gem: x\n',
+      4,
+      5,
+      "`:development` is a Ruby symbol to Ruby's YAML, which loads no symbols (Psych::DisallowedClass: Tried to load unspecified class: Symbol)",
+      "quote it (':development'), as pdk-templates' own examples do; PDK stops on this file too",
+    ],
+    [
+      'an alias to no anchor',
+      '---\nGemfile: &a\n  optional: *b\n',
+      3,
+      13,
+      'the alias *b names no anchor set before it (Psych::BadAlias: Unknown alias: b)',
+      'set the anchor (&b) on the value to repeat, above this line, or write the value out here; PDK stops on this file too',
+    ],
+    [
+      'an alias inside its own anchor (Ruby recursed without end)',
+      '---\nGemfile: &a\n  optional: *a\n',
+      3,
+      13,
+      'the alias *a is inside the value its anchor names, so the settings contain themselves and merging them never ends (SystemStackError: stack level too deep)',
+      'write the value out here, or move the anchor to a value that does not hold this alias; PDK stops on this file too',
+    ],
+    [
+      'an unquoted date',
+      '---\ncommon:\n  since: 2024-01-31\n',
+      3,
+      10,
+      "`2024-01-31` is no string to Ruby's YAML, which does not load it here (Psych::DisallowedClass: Tried to load unspecified class: Date)",
+      "quote it ('2024-01-31') to mean the string; PDK stops on this file too",
+    ],
+  ];
+
+  it.each(cases)('%s', async (_name, sync, line, column, message, hint) => {
+    const repo = tempTree(v1Repo());
+    const root = v1Project({ '.sync.yml': sync });
+    const p = await planOf(root, repo);
+    expect(p.problems).toEqual([
+      { severity: 'error', code: 'V1_CONFIG', message, file: join(root, '.sync.yml'), line, column, hint },
+    ]);
+    expect(p.files).toEqual([]);
+  });
+
+  it('every value Ruby refuses at once, though Ruby names only the first', async () => {
+    const repo = tempTree(v1Repo());
+    const sync =
+      "---\nGemfile:\n  optional:\n    :development: []\nspec/spec_helper.rb:\n  mock_with: :rspec\n  hiera: ':quoted'\n";
+    const root = v1Project({ '.sync.yml': sync });
+    const p = await planOf(root, repo);
+    expect(p.problems.map((x) => [x.code, x.line, x.column, x.message.split(' (')[0]])).toEqual([
+      ['V1_CONFIG', 4, 5, "`:development` is a Ruby symbol to Ruby's YAML, which loads no symbols"],
+      ['V1_CONFIG', 6, 14, "`:rspec` is a Ruby symbol to Ruby's YAML, which loads no symbols"],
+    ]);
+  });
+
+  it('status prints it once; apply writes nothing', async () => {
+    const repo = tempTree(v1Repo());
+    const root = v1Project({
+      '.sync.yml': '---\nGemfile:\n  optional:\n    :development:\n      - gem: x\n',
+    });
+    const r = await run(root, 'status', '--template-url', repo);
+    expect(r.code).toBe(1);
+    expect(r.stderr.match(/error:/g)).toHaveLength(1);
+    expect(r.stderr).toContain('.sync.yml:4:5: error: `:development` is a Ruby symbol');
+    const before = snapshotDir(root);
+    const applied = await run(root, 'apply', '--template-url', repo);
+    expect(applied.code).toBe(1);
+    expect(snapshotDir(root)).toEqual(before);
   });
 });

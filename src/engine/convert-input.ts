@@ -1,0 +1,81 @@
+/**
+ * Reading the V1 `.sync.yml` for `convert` (engine/convert.ts) as PDK read it: a PDK module without one is
+ * `--- {}`, and a top-level key given twice keeps its last value, as Ruby's YAML does.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isMap, isScalar, type Node, type Pair, parseDocument, type YAMLMap } from 'yaml';
+import { EngineError, problem } from './errors.js';
+import { SYNC_FILE } from './project-config.js';
+import type { Problem } from './render-plan.js';
+
+/**
+ * The V1 text. A PDK module needs no `.sync.yml` (metadata.json's `pdk-version` or `template-url` says PDK
+ * manages it): then it is read as `--- {}`, what PDK's own new modules start with.
+ */
+export function readV1Text(dir: string, file: string): { text: string; created: boolean } {
+  try {
+    return { text: readFileSync(file, 'utf8'), created: false };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new EngineError('SYNC_READ', `cannot read ${file}: ${(e as Error).message}`);
+    }
+  }
+  if (managedByPdk(dir)) return { text: '--- {}\n', created: true };
+  throw new EngineError(
+    'SYNC_NOT_FOUND',
+    `no ${SYNC_FILE} in ${dir}, and metadata.json names no PDK template`,
+    {
+      hint: 'there is nothing to convert; `pantograph init` creates a V2 project',
+    },
+  );
+}
+
+/** metadata.json has PDK's `pdk-version` or `template-url`. */
+function managedByPdk(dir: string): boolean {
+  try {
+    const metadata = JSON.parse(readFileSync(join(dir, 'metadata.json'), 'utf8')) as unknown;
+    return (
+      typeof metadata === 'object' &&
+      metadata !== null &&
+      ('pdk-version' in metadata || 'template-url' in metadata)
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A top-level key given twice: Ruby's YAML (and so PDK) takes the last one, where yaml refuses the file.
+ * The earlier ones are blanked out of the text (their lines kept, so that every position still points at
+ * the file) and each is reported where it is.
+ */
+export function dropDuplicateKeys(text: string, file: string): { text: string; problems: Problem[] } {
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false });
+  if (doc.errors.length > 0 || !isMap(doc.contents)) return { text, problems: [] };
+  const pairs = (doc.contents as YAMLMap).items as Pair[];
+  const last = new Map<string, Pair>();
+  for (const pair of pairs) if (isScalar(pair.key)) last.set(String(pair.key.value), pair);
+  const problems: Problem[] = [];
+  let out = text;
+  for (const pair of pairs) {
+    if (!isScalar(pair.key)) continue;
+    const key = String(pair.key.value);
+    const winner = last.get(key)!;
+    if (winner === pair) continue;
+    const start = (pair.key as Node).range![0];
+    const end = ((pair.value as Node | null)?.range ?? (pair.key as Node).range!)[2];
+    const line = (offset: number) => text.slice(0, offset).split('\n').length;
+    out = `${out.slice(0, start)}${out.slice(start, end).replace(/[^\n]/g, '')}${out.slice(end)}`;
+    problems.push(
+      problem(
+        'warning',
+        'SYNC_YAML',
+        `'${key}' is given twice (lines ${line(start)} and ${line((winner.key as Node).range![0])}): as PDK reads the file, the last one wins, and this one is dropped`,
+        { file, line: line(start), column: 1 },
+        'merge the two into one if both were meant',
+      ),
+    );
+  }
+  return { text: out, problems };
+}
