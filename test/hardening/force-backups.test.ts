@@ -35,6 +35,18 @@ describe('apply --force over a hand edit', () => {
     expect(read(root, 'config.txt')).not.toContain('mine');
   });
 
+  it('says of an adopted file that it was never written by Pantograph, whatever confirmed it', async () => {
+    const repo = tempTree(repoTree());
+    const root = tempTree({ '.sync.yml': syncYml(repo), 'config.txt': 'my own config\n' });
+    const r = await run(root, 'apply', '--yes');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      'adopt     config.txt  (never written by Pantograph: overwritten as confirmed; your version is saved as config.txt.pantograph-old)',
+    );
+    expect(r.stdout).not.toContain('--force');
+    expect(read(root, 'config.txt.pantograph-old')).toBe('my own config\n');
+  });
+
   it('never overwrites an earlier copy: the next one is .pantograph-old.2', async () => {
     const { root } = await editedProject();
     writeFileSync(join(root, 'config.txt.pantograph-old'), 'an earlier copy\n');

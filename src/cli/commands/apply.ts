@@ -251,8 +251,13 @@ function resultText(result: ApplyResult, withDiff: boolean): string {
     const e = state.get(path);
     const backup = backups.get(path);
     const done = result.removed.includes(path) ? 'removed' : 'overwritten';
+    // An adopted file was confirmed (on the terminal, --yes or --force); a hand edit yields to --force only.
+    const why =
+      e?.state === 'adopt'
+        ? `never written by Pantograph: ${done} as confirmed`
+        : `changed by hand: ${done} under --force`;
     const note = backup
-      ? `  (changed by hand: ${done} under --force; your version is saved as ${backup})`
+      ? `  (${why}; your version is saved as ${backup})`
       : e?.reason
         ? `  (${e.reason})`
         : '';
