@@ -31,7 +31,19 @@ export function unifiedDiff(
   const b = after ?? new Uint8Array();
   if (Buffer.from(a).equals(b) && (before === undefined) === (after === undefined)) return '';
   if (isBinary(a) || isBinary(b)) return `Binary files ${oldName} and ${newName} differ\n`;
-  return textPatch(oldName, newName, decoder.decode(a), decoder.decode(b));
+  const oldText = decoder.decode(a);
+  const newText = decoder.decode(b);
+  return lineEndingNote(oldName, newName, oldText, newText) + textPatch(oldName, newName, oldText, newText);
+}
+
+/**
+ * A line before the patch when the two sides end their lines differently: a `\r` is invisible on a
+ * terminal, and a file committed with Windows line endings would show lines that look unchanged.
+ */
+function lineEndingNote(oldName: string, newName: string, oldText: string, newText: string): string {
+  const style = (text: string) => (text.includes('\r\n') ? 'CRLF (Windows)' : 'LF');
+  if (oldText === '' || newText === '' || style(oldText) === style(newText)) return '';
+  return `line endings differ: ${oldName} has ${style(oldText)}, ${newName} has ${style(newText)}\n`;
 }
 
 /**

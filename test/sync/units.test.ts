@@ -269,6 +269,14 @@ describe('diffs', () => {
     );
   });
 
+  it('says when only the line endings tell the two sides apart (a \\r is invisible on a terminal)', () => {
+    const patch = unifiedDiff('x', Buffer.from('a\r\nb\r\n'), Buffer.from('a\nb\n'));
+    expect(patch.split('\n')[0]).toBe('line endings differ: a/x has CRLF (Windows), b/x has LF');
+    // The patch after the note is the real one, and still applies.
+    expect(applyPatch('a\r\nb\r\n', patch.slice(patch.indexOf('---')))).toBe('a\nb\n');
+    expect(unifiedDiff('x', Buffer.from('a\n'), Buffer.from('b\n')).startsWith('---')).toBe(true);
+  });
+
   it('shows a change too large for a minimal diff as one replaced block, at once', () => {
     // 20,000 lines rewritten: jsdiff unbounded took 74 s on this machine (its time grows with the square
     // of the lines changed); beyond MAX_EDIT_LENGTH the patch is made in linear time.
