@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -259,6 +260,44 @@ describe('git sources', () => {
       resolveSources([spec], { ...opts, offline: true, lockedCommit: () => 'f'.repeat(40) }),
     );
     expect(e.code).toBe('GIT_BAD_REF');
+  });
+
+  it('lists the refs a bad ref may have meant: branches, then tags, newest first', async () => {
+    const remote = tempRemote();
+    const work = tempDir();
+    const at = (date: string) => ({ ...process.env, GIT_COMMITTER_DATE: date, GIT_AUTHOR_DATE: date });
+    const run = (date: string, ...args: string[]) => execFileSync('git', args, { cwd: work, env: at(date) });
+    run('2020-01-01T00:00:00Z', 'clone', '--quiet', remote.bare, '.');
+    run(
+      '2020-01-01T00:00:00Z',
+      '-c',
+      'user.name=T',
+      '-c',
+      'user.email=t@x',
+      'commit',
+      '--quiet',
+      '--allow-empty',
+      '-m',
+      'a',
+    );
+    run('2020-01-01T00:00:00Z', 'tag', '1.0.0');
+    run(
+      '2024-01-01T00:00:00Z',
+      '-c',
+      'user.name=T',
+      '-c',
+      'user.email=t@x',
+      'commit',
+      '--quiet',
+      '--allow-empty',
+      '-m',
+      'b',
+    );
+    run('2024-01-01T00:00:00Z', 'tag', '2.0.0');
+    run('2024-01-01T00:00:00Z', 'push', '--quiet', 'origin', 'HEAD:refs/heads/main', '--tags');
+    const spec: SourceSpec = { type: 'git', location: remote.url, ref: 'nothing-alike' };
+    const e = await rejection(resolveSources([spec], options(tempDir())));
+    expect(e.hint).toBe('known refs (branches, then tags, newest first): main, 2.0.0, 1.0.0');
   });
 
   it('says so when the locked commit is gone from the remote (its history rewritten), and what to do', async () => {

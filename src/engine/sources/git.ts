@@ -208,7 +208,7 @@ class Git {
       near !== undefined
         ? `did you mean '${near}'?`
         : names.length
-          ? `known refs: ${names.slice(0, 10).join(', ')}`
+          ? `known refs (branches, then tags, newest first): ${names.slice(0, 10).join(', ')}`
           : undefined,
     );
   }
@@ -248,13 +248,17 @@ class Git {
     }
   }
 
+  /** Branches, then tags, each newest first: a hint shows the refs a user most likely means. */
   private async refNames(): Promise<string[]> {
     try {
       const out = await this.git(
-        ['for-each-ref', '--format=%(refname:short)', 'refs/heads', 'refs/tags'],
+        ['for-each-ref', '--sort=-creatordate', '--format=%(refname)', 'refs/heads', 'refs/tags'],
         'none',
       );
-      return out.split('\n').filter(Boolean);
+      const refs = out.split('\n').filter(Boolean);
+      const named = (prefix: string) =>
+        refs.filter((r) => r.startsWith(prefix)).map((r) => r.slice(prefix.length));
+      return [...named('refs/heads/'), ...named('refs/tags/')];
     } catch {
       return [];
     }
