@@ -12,6 +12,8 @@ import { EppError, EppSyntaxError } from '../epp/errors.js';
 import {
   type CompiledTemplate,
   compileEpp,
+  type LogSource,
+  logLabel,
   type RenderOptions,
   type TemplateParameter,
 } from '../epp/index.js';
@@ -264,6 +266,11 @@ function sessionOf(ctx: RenderContext): Session {
         // Partials called with epp() use the template's delimiters too.
         delimiters: t.manifest.delimiters,
         onWarning: (w) => s.problems?.push(warningProblem(w.code, w.message, w.where, s.file!)),
+        // notice() and its kin: what Puppet prints at its default level, shown as a warning where it was
+        // called (authors print-debug with them; a file rendered from the render cache says nothing).
+        onLog: (level, message, where) => {
+          if (logLabel(level)) s.problems?.push(logProblem(level, message, where, s.file!));
+        },
       },
       problems: undefined,
       file: undefined,
@@ -502,6 +509,18 @@ export function eppProblem(e: EppError, file: TemplateFile): Problem {
 }
 
 /** An EPP warning (`where` is `file:line:col`) as a Problem. */
+/** A message of `notice()` (or `warning()`, `err()`...) as a warning: `notice(): the text`. */
+function logProblem(level: string, message: string, where: LogSource, file: TemplateFile): Problem {
+  const inFile = where.file === '<inline>' ? file.absPath : where.file;
+  return {
+    severity: 'warning',
+    code: 'EPP_LOG',
+    message: `${level}(): ${message}`,
+    file: inFile,
+    line: where.line,
+  };
+}
+
 function warningProblem(code: string, message: string, where: string, file: TemplateFile): Problem {
   const m = /^(.*):(\d+):(\d+)$/.exec(where);
   const position = m

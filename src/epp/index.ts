@@ -28,6 +28,7 @@ export {
   type Span,
 } from './errors.js';
 export { FUNCTION_NAMES } from './functions/index.js';
+export { logLabel } from './functions/misc.js';
 export {
   BreakSignal,
   type CallContext,

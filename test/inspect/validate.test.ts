@@ -224,6 +224,28 @@ describe('validate: the whole tree at once', () => {
     });
   });
 
+  it("reports what a file's notice() and warning() say, where they say it, as Puppet logs them", async () => {
+    const root = tempTree({
+      ...templates('repo', {
+        t: {
+          'template.json': { default_settings: { port: 1 } },
+          'files/a.txt.epp':
+            '<% notice("port is", $port) -%>\n<% debug("not at the default level") -%>\nok\n<% warning("late") -%>\n',
+        },
+      }),
+      'project/.sync.yml':
+        'pdk_template:\n  version: 2\n  template_sources: [{ type: filesystem, location: ../repo }]\n  templates: [t]\n',
+    });
+    const { problems } = await validateProject(join(root, 'project'));
+    expect(problems.map((p) => [p.code, p.message, p.line])).toEqual([
+      ['EPP_LOG', 'notice(): port is 1', 1],
+      ['EPP_LOG', 'warning(): late', 4],
+    ]);
+    const r = await run(join(root, 'project'), 'render');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('a.txt.epp:1:1: warning: notice(): port is 1 [EPP_LOG]');
+  });
+
   it('checks partials with the variables their callers pass when they declare no parameters', async () => {
     const root = tempTree({
       ...templates('repo', {

@@ -5,7 +5,14 @@ import { readFileSync } from 'node:fs';
 import { delimiter, dirname, resolve } from 'node:path';
 import { moduleContextOf } from '../../engine/module-context.js';
 import { simpleYamlValues, ValuesError } from '../../engine/yaml-values.js';
-import { compileEpp, type EppWarning, evaluatePuppet, type LogSource, parseEpp } from '../../epp/index.js';
+import {
+  compileEpp,
+  type EppWarning,
+  evaluatePuppet,
+  type LogSource,
+  logLabel,
+  parseEpp,
+} from '../../epp/index.js';
 import { parseJsonValues } from '../../epp/json-values.js';
 import { delimitersProblem } from '../../epp/lexer/delimiters.js';
 import { isHash, type PHash } from '../../epp/runtime/values.js';
@@ -15,15 +22,6 @@ import { toDisplayable, UsageError } from '../errors.js';
 import { formatProblem } from '../format-error.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
-
-/** The labels of Puppet's log levels that it prints on standard error. */
-const LOG_LABELS: Readonly<Record<string, string>> = {
-  warning: 'Warning',
-  err: 'Error',
-  alert: 'Alert',
-  crit: 'Critical',
-  emerg: 'Emergency',
-};
 
 interface RenderFlags {
   readonly values?: string;
@@ -56,8 +54,9 @@ export async function eppRender(
   const onLog = (level: string, message: string, where: LogSource) => {
     const file = where.file === '<inline>' ? 'inlined-epp-text' : resolve(io.cwd, where.file);
     const line = `Scope(${file}, ${where.line}): ${message}\n`;
-    if (level === 'notice') io.out(`Notice: ${line}`);
-    else if (LOG_LABELS[level]) io.err(`${LOG_LABELS[level]}: ${line}`);
+    const label = logLabel(level);
+    if (level === 'notice') io.out(`${label}: ${line}`);
+    else if (label) io.err(`${label}: ${line}`);
   };
   const sources: { file: string; source: string; baseDir: string; path?: string }[] = [];
   if (flags.inline !== undefined) sources.push({ file: '<inline>', source: flags.inline, baseDir: io.cwd });

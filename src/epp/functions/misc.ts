@@ -264,6 +264,21 @@ function logFunction(level: string): FunctionDef {
 
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'err', 'alert', 'crit', 'emerg'] as const;
 
+/** How Puppet labels a message of each level it prints at its default level (notice); info and debug: none. */
+const LOG_LABELS: Readonly<Record<string, string>> = {
+  notice: 'Notice',
+  warning: 'Warning',
+  err: 'Error',
+  alert: 'Alert',
+  crit: 'Critical',
+  emerg: 'Emergency',
+};
+
+/** The label Puppet prints a message of `level` with, or undefined when it does not print it by default. */
+export function logLabel(level: string): string | undefined {
+  return Object.hasOwn(LOG_LABELS, level) ? LOG_LABELS[level] : undefined;
+}
+
 export const miscFunctions: readonly FunctionDef[] = [
   fail,
   assertType,
