@@ -14,8 +14,12 @@
  * keys. git's scp-like form (`git@host:org/repo`) has no password, and `file://` URLs no credentials.
  */
 
-/** `scheme://` and the authority up to its last `@` (a raw `@` in a password is still inside it). */
-const USERINFO = /\b([a-z][a-z0-9+.-]*):\/\/([^\s/?#'"<>`\\]*)@/gi;
+/**
+ * `scheme://` and the authority up to its last `@` (a raw `@` in a password is still inside it). Only what
+ * ends an authority (`/ ? #`), blanks and what no URL holds raw (`" < >`) stop it: a password may hold a
+ * `'` (RFC 3986 allows it), or a backtick or backslash git takes as they are.
+ */
+const USERINFO = /\b([a-z][a-z0-9+.-]*):\/\/([^\s/?#"<>]*)@/gi;
 
 /** Schemes whose user name is a login name, not a secret. */
 const SSH = /^(?:ssh|git\+ssh|ssh\+git)$/i;

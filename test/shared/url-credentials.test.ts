@@ -23,6 +23,9 @@ describe('maskCredentials', () => {
     ['../templates', '../templates'],
     // A raw `@` in a password: everything up to the authority's last `@` is credentials.
     ['https://bot:p@ss@host/t.git', 'https://bot:***@host/t.git'],
+    // A `'` is legal in a password (RFC 3986), a backtick or backslash taken by git as they are.
+    ["https://bot:pa'SECRET@host/t.git", 'https://bot:***@host/t.git'],
+    ['https://bot:pa`SE\\CRET@host/t.git', 'https://bot:***@host/t.git'],
   ])('%s is shown as %s', (location, shown) => {
     expect(maskCredentials(location)).toBe(shown);
   });
@@ -48,6 +51,7 @@ describe('withoutCredentials', () => {
     ['git@github.com:acme/t.git', 'git@github.com:acme/t.git'],
     ['file:///srv/templates.git', 'file:///srv/templates.git'],
     ['/srv/templates', '/srv/templates'],
+    ["https://bot:pa'SECRET@git.example.com/tpl.git", 'https://git.example.com/tpl.git'],
   ])('the identity of %s is %s', (location, identity) => {
     expect(withoutCredentials(location)).toBe(identity);
   });
@@ -65,6 +69,7 @@ describe('holdsSecret', () => {
     ['ssh://git:hunter2@host/t.git', true],
     ['https://ghp_0123456789abcdefABCDEF0123456789abcd@github.com/a/t.git', true],
     ['https://glpat-xxxxxxxxxxxxxxxxxxxx@gitlab.com/a/t.git', true],
+    ["https://bot:pa'SECRET@git.example.com/tpl.git", true],
     ['https://oauth2:glpat-xxxxxxxxxxxx@gitlab.com/a/t.git', true],
     ['https://alice@git.example.com/tpl.git', false],
     ['https://alice:@git.example.com/tpl.git', false],
