@@ -69,13 +69,20 @@ export function resolve(root: string, path: string, options: ResolveOptions = {}
   }
 }
 
-/** The first line of the merge's markers for `path` (see merge.ts), as Pantograph writes them. */
+/**
+ * Refuses a file holding a line of the merge's own markers for `path` (see merge.ts): its opening or its
+ * closing one (a half-finished edit may have removed the other). Lines are compared as bytes: the file's
+ * encoding is unknown, the path's is UTF-8.
+ */
 function refuseConflictMarkers(root: string, path: string): void {
-  const lines = readFileSync(`${root}/${path}`, 'latin1').split('\n');
-  const opening = `<<<<<<< ${path} (yours)`;
-  const closing = `>>>>>>> ${path} (new template output)`;
-  const at = lines.findIndex((line) => line.replace(/\r$/, '') === opening);
-  if (at < 0 || !lines.slice(at + 1).some((line) => line.replace(/\r$/, '') === closing)) return;
+  const lines = readFileSync(`${root}/${path}`).toString('latin1').split('\n');
+  const asBytes = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+  const markers = new Set([
+    asBytes(`<<<<<<< ${path} (yours)`),
+    asBytes(`>>>>>>> ${path} (new template output)`),
+  ]);
+  const at = lines.findIndex((line) => markers.has(line.replace(/\r$/, '')));
+  if (at < 0) return;
   throw new SyncError(
     'SYNC_CONFLICT_MARKERS',
     `${path} still has conflict markers: the merge is not finished`,

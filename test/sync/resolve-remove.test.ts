@@ -98,9 +98,28 @@ describe('resolve', () => {
     // Nothing changed: the new output is still waiting beside the file.
     expect(existsSync(join(root, 'x.pantograph-new'))).toBe(true);
     expect(get(root, 'x')).toBe(merged);
+    // A closing marker left alone is the merge unfinished too.
+    put(root, 'x', 'one\nmine\n=======\nnew\n>>>>>>> x (new template output)\n');
+    expect(() => resolve(root, 'x')).toThrow(expect.objectContaining({ code: 'SYNC_CONFLICT_MARKERS' }));
     // Markers of another file (a document about git) are not Pantograph's merge.
     put(root, 'x', 'one\n<<<<<<< y (yours)\n>>>>>>> y (new template output)\n');
     expect(resolve(root, 'x').hadNewFile).toBe(true);
+  });
+
+  it('finds the markers of a file whose name is not ASCII', async () => {
+    const root = tmpProject();
+    await apply(planOf(root, [file('résumé.txt', 'one\ntwo\n')]));
+    put(
+      root,
+      'résumé.txt',
+      'one\n<<<<<<< résumé.txt (yours)\nmine\n=======\nnew\n>>>>>>> résumé.txt (new template output)\n',
+    );
+    expect(() => resolve(root, 'résumé.txt')).toThrow(
+      expect.objectContaining({
+        code: 'SYNC_CONFLICT_MARKERS',
+        position: expect.objectContaining({ line: 2 }),
+      }),
+    );
   });
 
   it('accepts the markers with force', async () => {
