@@ -13,6 +13,7 @@ import { sourceIdentity } from '../engine/sources/index.js';
 import { toJson } from '../engine/yaml-data.js';
 import { lineColumn, offsetAt } from '../epp/position.js';
 import { maskCredentials } from '../shared/url-credentials.js';
+import { SyncError } from '../sync/errors.js';
 import { type Displayable, formatProblem } from './format-error.js';
 import type { Io } from './io.js';
 import type { GlobalOptions } from './main.js';
@@ -58,6 +59,11 @@ export async function engineCommand(
   try {
     return await body();
   } catch (e) {
+    // Under --format json a project's damaged lock or journal is a problem on standard output too.
+    if (e instanceof SyncError && global.format === 'json') {
+      printJson(io, { problems: [jsonProblem(syncProblem(e))] });
+      return 1;
+    }
     if (!(e instanceof EngineError)) throw e;
     if (global.format === 'json') printJson(io, { problems: e.problems.map(jsonProblem) });
     else printProblems(io, e.problems);
@@ -65,6 +71,16 @@ export async function engineCommand(
   } finally {
     io.progress?.(undefined);
   }
+}
+
+function syncProblem(e: SyncError): Problem {
+  return {
+    severity: 'error',
+    code: e.code,
+    message: e.message,
+    ...(e.position ?? (e.path === undefined ? {} : { file: e.path })),
+    ...(e.hint === undefined ? {} : { hint: e.hint }),
+  };
 }
 
 /** Problems to standard error, one block each, with code frames where the file can be read. */

@@ -96,5 +96,21 @@ describe('a lock that is not valid JSON', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`\\.pantograph\\.lock:3:${lines[2]!.length}: error`));
     expect(r.stderr).toContain('SYNC_LOCK_INVALID');
+    // Under --format json, the same problem on standard output, for a CI that parses it.
+    for (const command of ['status', 'apply']) {
+      const json = await run(project, '--format', 'json', command);
+      expect(json.code).toBe(1);
+      expect(JSON.parse(json.stdout)).toEqual({
+        problems: [
+          expect.objectContaining({
+            severity: 'error',
+            code: 'SYNC_LOCK_INVALID',
+            file: path,
+            line: 3,
+            column: lines[2]!.length,
+          }),
+        ],
+      });
+    }
   });
 });
