@@ -54,6 +54,7 @@ import type { Problem } from './render-plan.js';
 import { loadTemplate } from './repository.js';
 import { listTemplates, resolveSources } from './sources/index.js';
 import { jsonPointer, parseYamlData } from './yaml-data.js';
+import { expandMergeKeys } from './yaml-merge.js';
 
 export interface ConvertedTemplate {
   readonly name: string;
@@ -178,6 +179,8 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
 
   // A Document of yaml's own 1.1 schema: it prints booleans as written (`yes` stays `yes`).
   const doc: Document = parseDocument(text, { version: '1.1' });
+  // `<<: *defaults` is a mapping's keys to Ruby too: they are converted as if written out.
+  expandMergeKeys(doc);
   const top = isMap(doc.contents) ? (doc.contents as YAMLMap) : new YAMLMap();
   // `--- {}` (what PDK creates) is a flow mapping: the V2 file is written in block style all the same.
   top.flow = false;

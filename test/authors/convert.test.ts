@@ -178,6 +178,16 @@ describe('convertSyncFile', () => {
     ]);
   });
 
+  it('converts the keys a YAML merge key (<<) brings, as Ruby reads them; a key of its own wins', async () => {
+    const project = tempTree({
+      '.sync.yml':
+        '---\ndefaults: &d\n  mock_with: ":mocha"\n  coverage_report: false\nspec/spec_helper.rb:\n  <<: *d\n  coverage_report: true\n',
+    });
+    const { after } = await convertSyncFile(project);
+    expect(after).toContain('rspec:\n  mock_with: ":mocha"\n  coverage_report: true\n');
+    expect(after).not.toContain('Symbol');
+  });
+
   it('converts an empty file to a bare V2 file', async () => {
     const project = tempTree({ '.sync.yml': '' });
     expect((await convertSyncFile(project)).after).toBe(
