@@ -6,6 +6,8 @@
  * previews' per-path summaries, so that a refusal can name the paths that changed.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RenderPlan } from '../engine/render-plan.js';
 import type { StatusEntry } from '../sync/index.js';
 import { Refused } from './request.js';
@@ -15,6 +17,13 @@ export type Outcome = ReadonlyMap<string, string>;
 
 /** The post commands' key in an {@link Outcome} (no path starts with a NUL). */
 const POST = '\0post commands';
+
+/**
+ * The states in which apply (with `force`, or once confirmed) replaces or removes what is on disk: their
+ * content on disk is part of the outcome, so that an edit made after the preview is never overwritten
+ * unseen (with `force` it would be, keeping only a `.pantograph-old` copy).
+ */
+const REPLACES_DISK = new Set(['edited', 'conflict', 'adopt', 'purge', 'delete']);
 
 /** What apply would do to every path, from the plan and the status of the project against it. */
 export function outcomeOf(plan: RenderPlan, entries: readonly StatusEntry[]): Outcome {
@@ -28,7 +37,8 @@ export function outcomeOf(plan: RenderPlan, entries: readonly StatusEntry[]): Ou
         : file.empty
           ? 'empty'
           : `${file.hash ?? sha256(file.content)} ${file.mode.toString(8)}`;
-    outcome.set(entry.path, `${entry.state} ${entry.template ?? '-'} ${entry.kind ?? '-'} ${output}`);
+    const disk = REPLACES_DISK.has(entry.state) ? ` ${diskHash(plan.projectRoot, entry.path)}` : '';
+    outcome.set(entry.path, `${entry.state} ${entry.template ?? '-'} ${entry.kind ?? '-'} ${output}${disk}`);
   }
   if (plan.post.length > 0) outcome.set(POST, JSON.stringify(plan.post));
   return outcome;
@@ -97,6 +107,15 @@ export class Previews {
       .filter((k) => then.get(k) !== now.get(k))
       .map((k) => (k === POST ? 'post commands' : k))
       .sort();
+  }
+}
+
+/** The hash of a project file's bytes; `-` when it cannot be read (the status has said why). */
+function diskHash(root: string, path: string): string {
+  try {
+    return sha256(readFileSync(join(root, path)));
+  } catch {
+    return '-';
   }
 }
 

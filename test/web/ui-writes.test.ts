@@ -133,6 +133,20 @@ describe('pantograph ui writes only what the page was based on', () => {
     expect(applied.json.base).toBe(sha256(join(project, '.sync.yml')));
   });
 
+  it('refuses a forced apply over a hand edit made after the preview: the edit is kept', async () => {
+    // Applied once, then edited by hand: the preview shows the file as `edited`, to be overwritten by force.
+    const first = await pageEdit('Hello');
+    expect((await call('apply', { ...first, force: false })).status).toBe(200);
+    appendFileSync(join(project, 'example'), 'my edit, previewed\n');
+    const page = await pageEdit('Hello');
+    appendFileSync(join(project, 'example'), 'an edit made after the preview\n');
+    const before = snapshotDir(dir);
+    const refused = await call('apply', { ...page, force: true });
+    expect(refused.status).toBe(409);
+    expect(refused.json).toMatchObject({ ok: false, code: 'PREVIEW_CHANGED', changed: ['example'] });
+    expect(snapshotDir(dir)).toEqual(before);
+  });
+
   it('refuses an apply with no preview, or with a preview this server never showed', async () => {
     const page = await pageEdit('Hi');
     const before = snapshotDir(dir);
