@@ -140,12 +140,14 @@ export function analyzeEpp(ast: TemplateNode, source: string): EppAnalysis {
   return { freeReads, settingKeys, calls, eppCalls };
 }
 
-/** The literal key of `$settings['name']` (or `$::settings[...]`), with its place; undefined otherwise. */
+/** The literal key of `$settings['name']` (`$settings[name]`, `$::settings[...]`), with its place; undefined otherwise. */
 function literalSettingKey(node: AccessNode): FreeRead | undefined {
   const { target, keys } = node;
   if (target.type !== 'Variable' || (target.name !== 'settings' && target.name !== '::settings'))
     return undefined;
   const key = keys.length === 1 ? keys[0]! : undefined;
+  // A bare word is a string to Puppet: `$settings[port]` reads 'port'.
+  if (key?.type === 'BareWord') return { name: key.name, start: key.start, end: key.end };
   if (key?.type !== 'Literal' || typeof key.value !== 'string') return undefined;
   return { name: key.value, start: key.start, end: key.end };
 }

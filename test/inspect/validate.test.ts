@@ -198,7 +198,7 @@ describe('validate: the whole tree at once', () => {
         t: {
           'template.json': { default_settings: { ruby_version: '3.2' } },
           'files/a.txt.epp':
-            "<%= $settings['ruby_version'] %> <%= $settings['ruby_versoin'] %>\n<%= [{}].map |$settings| { $settings['own'] } %> <%= [1][0] %>\n",
+            "<%= $settings['ruby_version'] %> <%= $settings['ruby_versoin'] %>\n<%= [{}].map |$settings| { $settings['own'] } %> <%= [1][0] %>\n<%= $settings[rubyversion] %>\n",
         },
         open: {
           'template.json': { default_settings: { a: 1 } },
@@ -217,6 +217,8 @@ describe('validate: the whole tree at once', () => {
     const { problems } = await validateProject(join(root, 'project'));
     expect(rows(root, problems)).toEqual([
       ['warning', 'ANALYSIS_UNKNOWN_SETTING', 'repo/t/files/a.txt.epp', 1, 48],
+      // A bare word is a string key to Puppet.
+      ['warning', 'ANALYSIS_UNKNOWN_SETTING', 'repo/t/files/a.txt.epp', 3, 15],
     ]);
     expect(problems[0]).toMatchObject({
       message: "$settings['ruby_versoin'] reads a setting template 't' does not declare",
