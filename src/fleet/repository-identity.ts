@@ -94,9 +94,14 @@ export function remoteKey(url: string): string {
     }
   }
   const bare = path
+    .replace(/\/{2,}/g, '/')
     .replace(/\/+$/, '')
-    .replace(/\.git$/, '')
+    .replace(/\.git$/i, '')
     .replace(/^\/+/, '')
     .replace(/\/+$/, '');
-  return `${host.toLowerCase()}/${bare}`;
+  const lowerHost = host.toLowerCase();
+  // These forges take an owner's and a repository's name in any case: `Acme/X` is `acme/x` there.
+  return `${lowerHost}/${CASELESS_FORGES.has(lowerHost) ? bare.toLowerCase() : bare}`;
 }
+
+const CASELESS_FORGES = new Set(['github.com', 'www.github.com', 'gitlab.com', 'bitbucket.org']);

@@ -183,17 +183,22 @@ describe('selection and shards (library)', () => {
     expect(shards(1000, { shards: 500 })).toHaveLength(256);
   });
 
-  it('remotes are one repository whatever the spelling: credentials, host case, .git, slash, scheme', () => {
+  it('remotes are one repository whatever the spelling: credentials, host case, .git, slash, scheme, a forge’s name case', () => {
     const same = [
       'https://github.com/acme/x',
       'https://bot:token@GitHub.com/acme/x.git',
       'https://github.com/acme/x/',
       'git@github.com:acme/x.git',
       'ssh://git@github.com:22/acme/x',
+      // GitHub takes names in any case; a doubled slash or `.GIT` is the same path.
+      'https://github.com/Acme/X.git',
+      'https://github.com/acme//x.GIT',
     ];
     expect(new Set(same.map(remoteKey))).toEqual(new Set(['github.com/acme/x']));
     expect(remoteKey('https://github.com/acme/y')).not.toBe(remoteKey(same[0]!));
     expect(remoteKey('https://gitlab.com/acme/x')).not.toBe(remoteKey(same[0]!));
+    // Another server may tell names apart by case.
+    expect(remoteKey('https://git.example.com/Acme/x')).not.toBe(remoteKey('https://git.example.com/acme/x'));
     const dir = tempDir();
     expect(remoteKey(`${dir}/r.git/`)).toBe(remoteKey(pathToFileURL(`${dir}/r.git`).href));
   });
