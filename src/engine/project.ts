@@ -127,16 +127,19 @@ export async function loadProject(dir: string, options: ProjectOptions = {}): Pr
   }
   const root = config.root;
   const problems: Problem[] = [...config.problems];
-  const sources = await resolveSources(config.sources, {
-    root,
-    ...(options.offline !== undefined ? { offline: options.offline } : {}),
-    ...(options.trust !== undefined ? { trust: options.trust } : {}),
-    ...(options.distrust !== undefined ? { distrust: true } : {}),
-    ...(options.env !== undefined ? { env: options.env } : {}),
-    ...(options.gitBinary !== undefined ? { gitBinary: options.gitBinary } : {}),
-    ...(options.lockedCommit !== undefined ? { lockedCommit: options.lockedCommit } : {}),
-    ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
-  });
+  const sources = await withConfigWarnings(
+    config.problems,
+    resolveSources(config.sources, {
+      root,
+      ...(options.offline !== undefined ? { offline: options.offline } : {}),
+      ...(options.trust !== undefined ? { trust: options.trust } : {}),
+      ...(options.distrust !== undefined ? { distrust: true } : {}),
+      ...(options.env !== undefined ? { env: options.env } : {}),
+      ...(options.gitBinary !== undefined ? { gitBinary: options.gitBinary } : {}),
+      ...(options.lockedCommit !== undefined ? { lockedCommit: options.lockedCommit } : {}),
+      ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
+    }),
+  );
   const listing = listTemplates(sources);
   problems.push(...listing.problems);
 
@@ -259,4 +262,22 @@ function readMetadata(root: string, problems: Problem[]): DataMap {
     return {};
   }
   return parsed.data;
+}
+
+/**
+ * A source that cannot be resolved ends the load: the warnings of `.sync.yml` go with its error, since
+ * one may be why (a token written into a URL, SOURCE_CREDENTIALS_IN_FILE) and all are about the file.
+ */
+async function withConfigWarnings<T>(warnings: readonly Problem[], work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    const more = warnings.filter((p) => p.severity === 'warning');
+    if (!(e instanceof EngineError) || more.length === 0) throw e;
+    throw new EngineError(e.code, e.message, {
+      position: e.position,
+      hint: e.hint,
+      problems: [...e.problems, ...more],
+    });
+  }
 }

@@ -121,9 +121,12 @@ describe('a token in a git source URL', () => {
     );
     const json = await again(root, 'apply', '--format', 'json');
     expect(json.code).toBe(1);
-    const [problem] = JSON.parse(json.stdout).problems;
+    const [problem, warning] = JSON.parse(json.stdout).problems;
     expect(problem).toMatchObject({ code: 'GIT_UNREACHABLE', line: 4, column: 7 });
     expect(problem.message).toContain("git source 'https://bot:***@127.0.0.1:1/tpl.git'");
+    // The warning about the token in .sync.yml goes with the error: it is about the file, fetched or not.
+    expect(warning).toMatchObject({ severity: 'warning', code: 'SOURCE_CREDENTIALS_IN_FILE', line: 4 });
+    expect(text.stderr).toContain('[SOURCE_CREDENTIALS_IN_FILE]');
     for (const output of [text, json]) expect(output.stdout + output.stderr).not.toContain(TOKEN);
   });
 
