@@ -13,6 +13,7 @@ import { didYouMean, didYouMeanHint } from '../shared/did-you-mean.js';
 import { EngineError, type EngineErrorCode, problem } from './errors.js';
 import type { Data, Position, PositionLookup, SyncData } from './model.js';
 import type { Problem } from './render-plan.js';
+import { metaSchemaProblems, missingRefProblem } from './schema-errors.js';
 import {
   dataKey,
   hasValidator,
@@ -262,16 +263,10 @@ function compileValidator(
   const ajv = ajvFor(draft);
   withDraft06(ajv, obj.$schema);
   if (!ajv.validateSchema(obj)) {
-    const problems = (ajv.errors ?? []).map((e) =>
-      problem(
-        'error',
-        code,
-        `invalid schema: ${e.instancePath || '/'} ${e.message ?? ''}`.trim(),
-        where(e.instancePath),
-      ),
-    );
-    throw new EngineError(code, problems[0]?.message ?? 'invalid schema', {
-      position: where(ajv.errors?.[0]?.instancePath ?? ''),
+    const problems = metaSchemaProblems(ajv.errors ?? [], obj, where, code);
+    const first = problems[0];
+    throw new EngineError(code, first?.message ?? 'invalid schema', {
+      position: first !== undefined ? problemPosition(first) : where(''),
       problems,
     });
   }
@@ -282,6 +277,14 @@ function compileValidator(
     const { $id: _id, ...rest } = obj;
     fn = ajv.compile(rest);
   } catch (e) {
+    const missing = missingRefProblem(e as Error, obj, where, code);
+    if (missing !== undefined) {
+      throw new EngineError(code, missing.message, {
+        position: problemPosition(missing),
+        hint: missing.hint,
+        problems: [missing],
+      });
+    }
     throw new EngineError(code, `invalid schema: ${(e as Error).message}`, { position: where('') });
   }
   const unknown = unknownKeywordProblems(obj, unknownKeywords, where, code);
@@ -294,6 +297,10 @@ function compileValidator(
   };
   storeValidator(key, standalone.default(ajv, fn));
   return fn;
+}
+
+function problemPosition(p: Problem): Position | undefined {
+  return p.file === undefined ? undefined : { file: p.file, line: p.line ?? 1, column: p.column ?? 1 };
 }
 
 /** Compiled schemas by the object given (and the JSON object made of it), so compiling twice is free. */

@@ -523,3 +523,54 @@ describe('compileSettingsSchema', () => {
     expect(() => compileSettingsSchema([1], 'x.json')).toThrow(EngineError);
   });
 });
+
+describe("a template schema's own mistakes, for its author", () => {
+  it('a misspelt type is one error at it, with the type meant; in a list of types, at the item', () => {
+    const before = tempTree({
+      's/template.json': '{"name": "s"}',
+      's/template_schema.json':
+        '{\n  "type": "object",\n  "properties": {\n    "n": {"type": "strng"},\n    "m": {"type": ["string", "nul"]}\n  }\n}',
+    });
+    const snapshot = snapshotDir(before);
+    const { problems, template } = loadTemplate(findTemplate([sourceOf(before)], 's')!);
+    expect(problems.map((p) => [p.message, p.line, p.column, p.hint])).toEqual([
+      [
+        "invalid schema: unknown type 'strng'; did you mean 'string'?",
+        4,
+        19,
+        "the JSON Schema types are 'string', 'number', 'integer', 'boolean', 'object', 'array', 'null'",
+      ],
+      [
+        "invalid schema: unknown type 'nul'; did you mean 'null'?",
+        5,
+        30,
+        "the JSON Schema types are 'string', 'number', 'integer', 'boolean', 'object', 'array', 'null'",
+      ],
+    ]);
+    expect(
+      problems.every((p) => p.code === 'TEMPLATE_SCHEMA' && p.file?.endsWith('s/template_schema.json')),
+    ).toBe(true);
+    expect(template?.schema).toBeUndefined();
+    expect(snapshotDir(before)).toEqual(snapshot);
+  });
+
+  it('a $ref that does not resolve is reported at the $ref', () => {
+    const { problems } = load(
+      {
+        's/template.json': '{"name": "s"}',
+        's/template_schema.json':
+          '{\n  "type": "object",\n  "properties": {\n    "n": {"type": "array", "items": {"$ref": "#/definitions/nope"}}\n  }\n}',
+      },
+      's',
+    );
+    expect(problems).toMatchObject([
+      {
+        code: 'TEMPLATE_SCHEMA',
+        message: "invalid schema: $ref '#/definitions/nope' does not resolve (at /properties/n/items/$ref)",
+        line: 4,
+        column: 46,
+      },
+    ]);
+    expect(problems[0]?.hint).toContain('#/definitions/name');
+  });
+});

@@ -1,9 +1,12 @@
 /**
- * `pantograph epp render|validate|dump`: standalone EPP, compatible with `puppet epp`.
+ * `pantograph epp render|validate|dump`: standalone EPP, compatible with `puppet epp`. A file of a
+ * template repository is read with its template's delimiters unless `--delimiters` is given
+ * (engine/template-delimiters.ts).
  */
 import { readFileSync } from 'node:fs';
 import { delimiter, dirname, resolve } from 'node:path';
 import { moduleContextOf } from '../../engine/module-context.js';
+import { templateDelimitersOf } from '../../engine/template-delimiters.js';
 import { simpleYamlValues, ValuesError } from '../../engine/yaml-values.js';
 import {
   compileEpp,
@@ -45,7 +48,7 @@ export async function eppRender(
   if (files.length === 0 && flags.inline === undefined) {
     throw new UsageError('nothing to render', 'give template files, or a template text with -e');
   }
-  const delimiters = parseDelimiters(flags.delimiters);
+  const given = parseDelimiters(flags.delimiters);
   const values = await loadValues(io, flags);
   const topScope = flags.facts === undefined ? undefined : await loadFacts(io, flags.facts);
   const onWarning = (w: EppWarning) => io.err(`${w.where ? `${w.where}: ` : ''}warning: ${w.message}\n`);
@@ -69,6 +72,7 @@ export async function eppRender(
     .filter((dir) => dir !== '')
     .map((dir) => resolve(io.cwd, dir));
   for (const { file, source, baseDir, path } of sources) {
+    const delimiters = delimitersFor(path, given);
     const template = compileEpp(source, { file, delimiters });
     const text = template.render(values, {
       strict: flags.strict,
@@ -92,10 +96,12 @@ export async function eppValidate(
   files: string[],
   flags: { delimiters?: string },
 ): Promise<number> {
-  const delimiters = parseDelimiters(flags.delimiters);
+  const given = parseDelimiters(flags.delimiters);
   const problems: ReturnType<typeof toDisplayable>[] = [];
   for (const file of files) {
-    const source = readTemplate(resolve(io.cwd, file), file);
+    const path = resolve(io.cwd, file);
+    const source = readTemplate(path, file);
+    const delimiters = delimitersFor(path, given);
     for (const e of findSyntaxErrors(source, { file, delimiters })) problems.push(toDisplayable(e));
   }
   if (global.format === 'json') {
@@ -124,8 +130,9 @@ export async function eppDump(
   file: string,
   flags: { delimiters?: string; js?: boolean },
 ): Promise<number> {
-  const delimiters = parseDelimiters(flags.delimiters);
-  const source = readTemplate(resolve(io.cwd, file), file);
+  const path = resolve(io.cwd, file);
+  const delimiters = delimitersFor(path, parseDelimiters(flags.delimiters));
+  const source = readTemplate(path, file);
   if (flags.js) {
     io.out(`${compileEpp(source, { file, delimiters }).javascript}\n`);
     return 0;
@@ -164,6 +171,15 @@ function readTemplate(path: string, label: string): string {
   if ('text' in decoded) return decoded.text;
   const { message, line, column, hint } = decoded.problem;
   throw new UsageError(`${label}:${line}:${column}: the template ${message}`, hint);
+}
+
+/** `--delimiters` when given, else those of the template `path` belongs to, else EPP's own. */
+function delimitersFor(
+  path: string | undefined,
+  given: readonly [string, string] | undefined,
+): readonly [string, string] | undefined {
+  if (given !== undefined || path === undefined) return given;
+  return templateDelimitersOf(path)?.delimiters;
 }
 
 function parseDelimiters(text: string | undefined): readonly [string, string] | undefined {

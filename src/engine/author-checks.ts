@@ -1,0 +1,59 @@
+/**
+ * Checks the authors' tools (`docs`, `test`) make of a loaded template beyond what loading it checks:
+ * what a project would only find later, or never. A default that breaks the template's own schema is
+ * published by `docs` and fails every project that keeps it; a `name` that is not the directory's makes
+ * the README's title differ from the name projects list.
+ */
+import { EngineError, problem } from './errors.js';
+import { compileSettingsSchema, violationProblems } from './json-schema.js';
+import type { LoadedTemplate, PositionLookup } from './model.js';
+import type { Problem } from './render-plan.js';
+
+export function authorProblems(t: LoadedTemplate): Problem[] {
+  return [...nameProblems(t), ...defaultProblems(t)];
+}
+
+/**
+ * `name` is a title for the directory's name, so it may differ in case and separators (`Demo` for
+ * `demo`, `GitHub Actions` for `github_actions`), not in words.
+ */
+function nameProblems(t: LoadedTemplate): Problem[] {
+  const title = t.manifest.name;
+  const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  if (squash(title) === squash(t.name)) return [];
+  return [
+    problem(
+      'warning',
+      'AUTHOR_NAME_MISMATCH',
+      `template.json names the template '${title}', but its directory (the name projects list) is '${t.name}'`,
+      t.manifestPositions.positionOf('/name'),
+      `set "name" to "${t.name}", or rename the directory to the name projects should use`,
+    ),
+  ];
+}
+
+/** `default_settings` against `template_schema.json`, at each default's place in template.json. */
+function defaultProblems(t: LoadedTemplate): Problem[] {
+  if (t.schema === undefined || t.schemaFile === undefined) return [];
+  let violations: ReturnType<ReturnType<typeof compileSettingsSchema>['validate']>;
+  try {
+    violations = compileSettingsSchema(t.schema, t.schemaFile, t.schemaPositions).validate(
+      t.manifest.default_settings,
+    );
+  } catch (e) {
+    // A schema that does not compile was reported when the template was loaded.
+    if (e instanceof EngineError) return [];
+    throw e;
+  }
+  // A required setting without a default is the project's to give (or a subscription's): not a fault.
+  const own = violations.filter((v) => v.keyword !== 'required');
+  const at: PositionLookup = {
+    positionOf: (p) => t.manifestPositions.positionOf(`/default_settings${p}`),
+    keyPositionOf: (p) => t.manifestPositions.keyPositionOf(`/default_settings${p}`),
+  };
+  return violationProblems(own, at, 'AUTHOR_DEFAULT_INVALID', (p) => `default_settings${p}`).map((p) => ({
+    ...p,
+    message: `${p.message} (template_schema.json)`,
+    hint: p.hint ?? 'change the default in template.json, or the schema, so that they agree',
+  }));
+}
