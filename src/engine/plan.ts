@@ -81,7 +81,7 @@ export async function planDetailed(project: Project): Promise<DetailedPlan> {
   const applied = project.applied;
   const ordered = dependencyOrder(applied);
   problems.push(...ordered.problems);
-  const board = new SharedSettingsBoard(applied, project.config);
+  const board = new SharedSettingsBoard(applied, project.config, project.available.values());
   const resolved = new Map<LoadedTemplate, ResolvedTemplate>();
   // Untrusted templates render and run their hooks in a worker with time and memory limits.
   const sandbox = new Sandbox(

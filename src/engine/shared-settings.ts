@@ -175,13 +175,21 @@ export class SharedSettingsBoard {
   private readonly publishers: Map<string, LoadedTemplate[]>;
   private readonly validators = new Map<string, ReturnType<typeof compileSettingsSchema> | null>();
 
+  /**
+   * `available` (the templates the sources offer, applied or not) is read only when a subscription has
+   * no applied publisher, to say whether an unapplied template publishes it.
+   */
   constructor(
     private readonly applied: readonly LoadedTemplate[],
     private readonly config: BoardConfig,
+    available: Iterable<LoadedTemplate> = applied,
   ) {
     this.publishers = publishersByName(applied);
     this.problems.push(...checkPublisherSchemas(applied));
     this.checkProjectNames();
+    this.problems.push(
+      ...unpublishedSubscriptions(applied, this.publishers, available, config.sharedSettings),
+    );
   }
 
   /**
@@ -327,6 +335,54 @@ export class SharedSettingsBoard {
       );
     }
   }
+}
+
+/**
+ * A subscription nothing gives a value (no applied template publishes it, the project does not set it) is
+ * a warning at the subscription, as the subscriber gets null: either a template the project does not apply publishes it, or it is probably a typo.
+ */
+export function unpublishedSubscriptions(
+  applied: readonly LoadedTemplate[],
+  publishers: ReadonlyMap<string, readonly LoadedTemplate[]>,
+  available: Iterable<LoadedTemplate>,
+  /** The project's `pdk_template.shared_settings`: a name it sets has a value without a publisher. */
+  fromProject: object,
+): Problem[] {
+  const problems: Problem[] = [];
+  let offered: Map<string, LoadedTemplate[]> | undefined;
+  for (const t of applied) {
+    t.manifest.setting_subscriptions.forEach((name, i) => {
+      if (publishers.has(name) || Object.hasOwn(fromProject, name)) return;
+      // Read lazily: the available templates load on first read, and this is the rare case.
+      offered ??= publishersByName([...available]);
+      const position = t.manifestPositions.positionOf(jsonPointer(['setting_subscriptions', i]));
+      const elsewhere = offered.get(name)?.filter((p) => p !== t) ?? [];
+      if (elsewhere.length > 0) {
+        const list = elsewhere.map((p) => `'${p.name}'`).join(' and ');
+        problems.push(
+          problem(
+            'warning',
+            'SHARED_NOT_PUBLISHED',
+            `template '${t.name}' subscribes to '${name}', published only by ${list}, which the project does not apply`,
+            position,
+            `add ${elsewhere[0]!.name} to pdk_template.templates in .sync.yml, or set '${name}' under pdk_template.shared_settings`,
+          ),
+        );
+        return;
+      }
+      problems.push(
+        problem(
+          'warning',
+          'SHARED_NOT_PUBLISHED',
+          `template '${t.name}' subscribes to '${name}', which no template of the sources publishes`,
+          position,
+          didYouMeanHint(name, offered.keys()) ??
+            `publish it from a template (under "shared_settings" in its template.json), or remove the subscription`,
+        ),
+      );
+    });
+  }
+  return problems;
 }
 
 /**

@@ -255,4 +255,45 @@ describe('project overrides and edge cases', () => {
       },
     ]);
   });
+
+  it('warns at a subscription nobody publishes, with a did-you-mean over the published names', async () => {
+    const p = await projectOf({
+      one: publishes('gems', ['a']),
+      sub: { setting_subscriptions: ['gemz'] },
+    });
+    expect(board(p).problems).toEqual([
+      {
+        severity: 'warning',
+        code: 'SHARED_NOT_PUBLISHED',
+        message: "template 'sub' subscribes to 'gemz', which no template of the sources publishes",
+        file: p.applied[1]!.manifestFile,
+        line: 4,
+        column: 5,
+        hint: "did you mean 'gems'?",
+      },
+    ]);
+  });
+
+  it('names the unapplied template that publishes a subscription, and is quiet when the project sets it', async () => {
+    const p = await projectOf({ one: publishes('gems', ['a']), sub: { setting_subscriptions: ['gems'] } });
+    const onlySub = p.applied.filter((t) => t.name === 'sub');
+    const b = new SharedSettingsBoard(onlySub, p.config, p.available.values());
+    expect(b.problems).toEqual([
+      {
+        severity: 'warning',
+        code: 'SHARED_NOT_PUBLISHED',
+        message:
+          "template 'sub' subscribes to 'gems', published only by 'one', which the project does not apply",
+        file: onlySub[0]!.manifestFile,
+        line: 4,
+        column: 5,
+        hint: "add one to pdk_template.templates in .sync.yml, or set 'gems' under pdk_template.shared_settings",
+      },
+    ]);
+    const set = await projectOf(
+      { sub: { setting_subscriptions: ['gems'] } },
+      '  shared_settings:\n    gems: [b]\n',
+    );
+    expect(new SharedSettingsBoard(set.applied, set.config).problems).toEqual([]);
+  });
 });
