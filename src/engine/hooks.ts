@@ -22,6 +22,7 @@ import type { Worker } from 'node:worker_threads';
 import { EppError } from '../epp/errors.js';
 import { evaluatePuppet } from '../epp/index.js';
 import { workerThreads } from '../shared/builtins.js';
+import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { type EngineErrorCode, problem } from './errors.js';
 import type { Data, DataMap, HookFile, HookName, Position } from './model.js';
 import type { Problem } from './render-plan.js';
@@ -111,19 +112,56 @@ export async function runHook(
   if (hook.kind === 'pp' && Number(process.hrtime.bigint() - started) / 1e6 > limit)
     return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s`);
   const checked = checkState(name, state, result);
-  if ('code' in checked) return fail(checked.code, checked.message);
+  if ('code' in checked) {
+    const at = checked.key !== undefined ? keyPosition(hook.path, checked.key) : undefined;
+    return fail(checked.code, checked.message, at, checked.hint);
+  }
   return { state: checked, problems: [] };
 }
 
 interface Refusal {
   readonly code: EngineErrorCode;
   readonly message: string;
+  readonly hint?: string;
+  /** The state key at fault, looked up in the hook's source for a position. */
+  readonly key?: string;
+}
+
+/** The keys of a state; anything else a hook returns would be dropped silently (a typo loses a change). */
+const STATE_KEYS = ['template', 'settings', 'published', 'files_to_render', 'project', 'metadata', 'file'];
+
+/**
+ * Where the hook's source writes `key` as a hash or object key (`'key' =>`, `key:`), else undefined: the
+ * value a hook returns carries no positions, but a key it added is almost always written literally.
+ */
+function keyPosition(path: string, key: string): Position | undefined {
+  let source: string;
+  try {
+    source = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`(?<![\\w$])(['"]?)${escaped}\\1\\s*(=>|:)`).exec(source);
+  if (!match) return undefined;
+  const before = source.slice(0, match.index).split('\n');
+  return { file: path, line: before.length, column: before.at(-1)!.length + 1 };
 }
 
 /** The state a hook returned, checked against the one it got. */
 function checkState(name: HookName, before: HookState, after: Data): HookState | Refusal {
   const invalid = (message: string): Refusal => ({ code: 'HOOK_INVALID_STATE', message });
   if (!isDataMap(after)) return invalid('must return the state hash');
+  for (const key of Object.keys(after)) {
+    if (STATE_KEYS.includes(key)) continue;
+    const guess = didYouMeanHint(key, STATE_KEYS);
+    return {
+      code: 'HOOK_INVALID_STATE',
+      message: `unknown key '${key}' in the state the hook returned${guess ? `; ${guess}` : ''}`,
+      hint: `a state has only the keys ${STATE_KEYS.map((k) => `'${k}'`).join(', ')}: make the change under one of them`,
+      key,
+    };
+  }
   for (const key of ['template', 'project', 'metadata', 'file'] as const) {
     const old = before[key] as Data | undefined;
     if (!dataEquals(old ?? null, after[key] ?? null)) {

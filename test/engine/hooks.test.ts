@@ -98,6 +98,27 @@ $state + { 'settings' => $s + { 'count' => $s['count'] + 1, 'extra' => "${'$'}{s
     expect(regexp.problems.map((p) => p.code)).toEqual(['HOOK_INVALID_STATE']);
   });
 
+  it('refuses an unknown key in the returned state, at the key, with a did-you-mean', async () => {
+    const { state, problems, path } = await run(
+      'after_project_settings',
+      'h.pp',
+      `$state + {\n  'setings' => { 'greeting' => 'Bye' } }`,
+    );
+    expect(state).toBe(STATE);
+    expect(problems).toEqual([
+      {
+        severity: 'error',
+        code: 'HOOK_INVALID_STATE',
+        message:
+          "hook after_project_settings: unknown key 'setings' in the state the hook returned; did you mean 'settings'?",
+        file: path,
+        line: 2,
+        column: 3,
+        hint: "a state has only the keys 'template', 'settings', 'published', 'files_to_render', 'project', 'metadata', 'file': make the change under one of them",
+      },
+    ]);
+  });
+
   it('reports an error in the hook with its position in the hook file', async () => {
     const { problems, path } = await run('after_default_settings', 'h.pp', `$state\n$x = $nosuch`);
     expect(problems).toMatchObject([
@@ -202,6 +223,26 @@ describe('JavaScript (.mjs) hooks', () => {
         'HOOK_INVALID_STATE',
         'hook after_default_settings: returned no data at /settings/when: a Date is not data',
       ],
+    ]);
+  });
+
+  it('refuses an unknown key in the returned state, at the key', async () => {
+    const { problems, path } = await run(
+      'after_project_settings',
+      'h.mjs',
+      `export default (s) => ({\n  ...s,\n  setings: { greeting: 'Bye' },\n});`,
+    );
+    expect(problems).toEqual([
+      {
+        severity: 'error',
+        code: 'HOOK_INVALID_STATE',
+        message:
+          "hook after_project_settings: unknown key 'setings' in the state the hook returned; did you mean 'settings'?",
+        file: path,
+        line: 3,
+        column: 3,
+        hint: "a state has only the keys 'template', 'settings', 'published', 'files_to_render', 'project', 'metadata', 'file': make the change under one of them",
+      },
     ]);
   });
 
