@@ -24,6 +24,7 @@ import { evaluatePuppet } from '../epp/index.js';
 import { workerThreads } from '../shared/builtins.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { type EngineErrorCode, problem } from './errors.js';
+import { stackPosition, syntaxErrorPosition } from './hook-js-errors.js';
 import type { Data, DataMap, HookFile, HookName, Position } from './model.js';
 import type { Problem } from './render-plan.js';
 import {
@@ -79,7 +80,7 @@ export async function runHook(
       problem(
         'error',
         code,
-        `hook ${name}: ${message}`,
+        `hook ${name}${state.file ? ` (rendering '${state.file.path}')` : ''}: ${message}`,
         position ?? { file: hook.path, line: 1, column: 1 },
         hint,
       ),
@@ -103,6 +104,15 @@ export async function runHook(
     if (e instanceof EppError) {
       const position = e.location ? { file: hook.path, line: e.line!, column: e.column! } : undefined;
       return fail('HOOK_FAILED', e.message, position, e.hint);
+    }
+    if (e instanceof HookScriptError) return fail('HOOK_FAILED', e.message, e.position);
+    if (e instanceof HookExited) {
+      return fail(
+        'HOOK_FAILED',
+        e.message,
+        sourcePosition(hook.path, /\bprocess\.exit\b/),
+        'a hook returns the new state; to stop with an error, throw one',
+      );
     }
     if (e instanceof NotDataError)
       return fail('HOOK_INVALID_STATE', `returned no data at ${e.pointer}: ${e.message}`);
@@ -135,14 +145,19 @@ const STATE_KEYS = ['template', 'settings', 'published', 'files_to_render', 'pro
  * value a hook returns carries no positions, but a key it added is almost always written literally.
  */
 function keyPosition(path: string, key: string): Position | undefined {
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return sourcePosition(path, new RegExp(`(?<![\\w$])(['"]?)${escaped}\\1\\s*(=>|:)`));
+}
+
+/** The position of the first match of `pattern` in the hook's source, if it matches. */
+function sourcePosition(path: string, pattern: RegExp): Position | undefined {
   let source: string;
   try {
     source = readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
-  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const match = new RegExp(`(?<![\\w$])(['"]?)${escaped}\\1\\s*(=>|:)`).exec(source);
+  const match = pattern.exec(source);
   if (!match) return undefined;
   const before = source.slice(0, match.index).split('\n');
   return { file: path, line: before.length, column: before.at(-1)!.length + 1 };
@@ -228,12 +243,32 @@ parentPort.on('message', async ({ url, state }) => {
     if (typeof mod.default !== 'function') throw new Error('the module has no default export function');
     parentPort.postMessage({ ok: true, result: await mod.default(state) });
   } catch (e) {
-    parentPort.postMessage({ ok: false, message: e instanceof Error ? e.message : String(e) });
+    parentPort.postMessage({
+      ok: false,
+      message: e instanceof Error ? e.message : String(e),
+      stack: e instanceof Error ? e.stack : undefined,
+      syntax: e instanceof SyntaxError,
+    });
   }
 });
 `;
 
-type WorkerReply = { ok: true; result: unknown } | { ok: false; message: string };
+type WorkerReply =
+  | { ok: true; result: unknown }
+  | { ok: false; message: string; stack?: string; syntax: boolean };
+
+/** A JavaScript hook's own error, with where in the hook's file it happened when that is known. */
+class HookScriptError extends Error {
+  constructor(
+    message: string,
+    readonly position: Position | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** A JavaScript hook that ended its worker (`process.exit()`), instead of returning the state. */
+class HookExited extends Error {}
 
 let hookWorker: Worker | undefined;
 /** One JavaScript hook at a time: the worker answers one message at a time (plans may run concurrently). */
@@ -258,6 +293,10 @@ async function callHookWorker(hook: HookFile, state: HookState, limit: number): 
       timer = setTimeout(() => reject(new HookTimeout()), limit);
       worker.once('message', resolve);
       worker.once('error', reject);
+      // Without this, a hook calling process.exit() would be reported only at the time limit.
+      worker.once('exit', (code) =>
+        reject(new HookExited(`ended the worker it runs in (exit code ${code}), as process.exit() does`)),
+      );
       worker.postMessage({ url, state: dataToJs(input) });
     });
   } catch (e) {
@@ -267,10 +306,13 @@ async function callHookWorker(hook: HookFile, state: HookState, limit: number): 
     throw e;
   } finally {
     clearTimeout(timer);
-    worker.removeAllListeners('message').removeAllListeners('error');
+    worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
     worker.unref();
   }
-  if (!reply.ok) throw new Error(reply.message);
+  if (!reply.ok) {
+    const position = reply.syntax ? syntaxErrorPosition(hook.path) : stackPosition(hook.path, reply.stack);
+    throw new HookScriptError(reply.message, position);
+  }
   return jsToData(reply.result, input, '');
 }
 

@@ -259,6 +259,79 @@ describe('JavaScript (.mjs) hooks', () => {
     expect(none.problems.map((p) => p.code)).toEqual(['HOOK_FAILED']);
   });
 
+  it('reports a throw and a syntax error at their line and column in the hook file', async () => {
+    const thrown = await run(
+      'after_project_settings',
+      'h.mjs',
+      `export default (s) => {\n  const x = 1;\n  throw new Error('boom');\n};`,
+    );
+    expect(thrown.problems).toEqual([
+      {
+        severity: 'error',
+        code: 'HOOK_FAILED',
+        message: 'hook after_project_settings: boom',
+        file: thrown.path,
+        line: 3,
+        column: 9,
+      },
+    ]);
+    const syntax = await run(
+      'after_project_settings',
+      'h.mjs',
+      `export default (s) => {\n  const x = 1;\n  let let = 2;\n};`,
+    );
+    expect(syntax.problems).toMatchObject([
+      { severity: 'error', code: 'HOOK_FAILED', file: syntax.path, line: 3, column: 7 },
+    ]);
+    expect(syntax.problems[0]!.message).toMatch(/^hook after_project_settings: .*reserved word/);
+  });
+
+  it('names the file being rendered when before_file_render fails', async () => {
+    const state = { ...STATE, file: { path: 'a.txt', source: 'files/a.txt.epp' } };
+    const { problems, path } = await run(
+      'before_file_render',
+      'h.mjs',
+      `export default (s) => {\n  throw new Error('no');\n};`,
+      state,
+    );
+    expect(problems).toEqual([
+      {
+        severity: 'error',
+        code: 'HOOK_FAILED',
+        message: "hook before_file_render (rendering 'a.txt'): no",
+        file: path,
+        line: 2,
+        column: 9,
+      },
+    ]);
+  });
+
+  it('reports process.exit() at once, at the call, not as a timeout', async () => {
+    const started = Date.now();
+    const { problems, path } = await run(
+      'after_default_settings',
+      'h.mjs',
+      `export default (s) => {\n  process.exit(3);\n};`,
+      STATE,
+      5000,
+    );
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(problems).toEqual([
+      {
+        severity: 'error',
+        code: 'HOOK_FAILED',
+        message:
+          'hook after_default_settings: ended the worker it runs in (exit code 3), as process.exit() does',
+        file: path,
+        line: 2,
+        column: 3,
+        hint: 'a hook returns the new state; to stop with an error, throw one',
+      },
+    ]);
+    const next = await run('after_default_settings', 'h.mjs', `export default (s) => s;`);
+    expect(next.problems).toEqual([]);
+  });
+
   it('refuses before_file_render changes to the file list', async () => {
     const state = { ...STATE, file: { path: 'a.txt', source: 'files/a.txt' } };
     const { problems } = await run(
