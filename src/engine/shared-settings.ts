@@ -13,7 +13,15 @@ import { EngineError, problem } from './errors.js';
 import { compileSettingsSchema } from './json-schema.js';
 import type { Data, DataMap, LoadedTemplate, SyncConfig } from './model.js';
 import type { Problem } from './render-plan.js';
-import { cloneData, dataEquals, isDataMap, mergeData, setOwn, writtenPointer } from './settings.js';
+import {
+  cloneData,
+  dataEquals,
+  isDataMap,
+  mergeData,
+  type PublishedSetting,
+  setOwn,
+  writtenPointer,
+} from './settings.js';
 import { jsonPointer, parsePointer } from './yaml-data.js';
 
 export interface DependencyOrder {
@@ -174,10 +182,12 @@ export class SharedSettingsBoard {
   private readonly combined = new Map<string, SharedValue>();
   private readonly publishers: Map<string, LoadedTemplate[]>;
   private readonly validators = new Map<string, ReturnType<typeof compileSettingsSchema> | null>();
+  /** Names whose combined value broke the publishers' schema (reported here). */
+  private readonly invalid = new Set<string>();
 
   /**
    * `available` (the templates the sources offer, applied or not) is read only when a subscription has
-   * no applied publisher, to say whether an unapplied template publishes it.
+   * no applied publisher, to tell an optional subscription from one nothing publishes.
    */
   constructor(
     private readonly applied: readonly LoadedTemplate[],
@@ -219,6 +229,23 @@ export class SharedSettingsBoard {
   /** The schema the publishers of `name` declare, if any applied template publishes it. */
   schemaOf(name: string): Readonly<Record<string, unknown>> | undefined {
     return this.publishers.get(name)?.[0]?.manifest.shared_settings[name]?.schema;
+  }
+
+  /**
+   * A subscribed value as the publishers gave it, for checking it against the subscriber's schema: where
+   * the first publisher wrote it, and whether it broke the publishers' schema (then reported already).
+   */
+  publishedSetting(name: string): PublishedSetting | undefined {
+    const shared = this.valueOf(name);
+    const publisher = this.publishers.get(name)?.find((t) => t.name === shared.publishers[0]);
+    if (!publisher) return undefined;
+    const written = publisher.manifest.shared_settings[name]?.value ?? null;
+    const at = jsonPointer(['shared_settings', name, 'value']);
+    return {
+      reported: this.invalid.has(name),
+      positionOf: (pointer) =>
+        publisher.manifestPositions.positionOf(at + writtenPointer(shared.value ?? null, written, pointer)),
+    };
   }
 
   /** What the template named `template` published, as recorded. */
@@ -295,6 +322,7 @@ export class SharedSettingsBoard {
     }
     if (!validator) return;
     for (const v of validator.validate(value)) {
+      this.invalid.add(name);
       const position = fromProject
         ? this.config.positionOf(
             jsonPointer(['pdk_template', 'shared_settings', name]) +
@@ -338,8 +366,9 @@ export class SharedSettingsBoard {
 }
 
 /**
- * A subscription nothing gives a value (no applied template publishes it, the project does not set it) is
- * a warning at the subscription, as the subscriber gets null: either a template the project does not apply publishes it, or it is probably a typo.
+ * A subscription nothing can give a value (no template of the sources publishes it, the project does not
+ * set it) is a warning at the subscription, with a did-you-mean over the published names: the subscriber
+ * always gets null, so it is probably a typo.
  */
 export function unpublishedSubscriptions(
   applied: readonly LoadedTemplate[],
@@ -355,27 +384,15 @@ export function unpublishedSubscriptions(
       if (publishers.has(name) || Object.hasOwn(fromProject, name)) return;
       // Read lazily: the available templates load on first read, and this is the rare case.
       offered ??= publishersByName([...available]);
-      const position = t.manifestPositions.positionOf(jsonPointer(['setting_subscriptions', i]));
-      const elsewhere = offered.get(name)?.filter((p) => p !== t) ?? [];
-      if (elsewhere.length > 0) {
-        const list = elsewhere.map((p) => `'${p.name}'`).join(' and ');
-        problems.push(
-          problem(
-            'warning',
-            'SHARED_NOT_PUBLISHED',
-            `template '${t.name}' subscribes to '${name}', published only by ${list}, which the project does not apply`,
-            position,
-            `add ${elsewhere[0]!.name} to pdk_template.templates in .sync.yml, or set '${name}' under pdk_template.shared_settings`,
-          ),
-        );
-        return;
-      }
+      // A publisher the project does not apply makes an optional subscription (github_actions and
+      // litmus): warning about it would warn every project that does without it. `show` names it.
+      if (offered.has(name)) return;
       problems.push(
         problem(
           'warning',
           'SHARED_NOT_PUBLISHED',
           `template '${t.name}' subscribes to '${name}', which no template of the sources publishes`,
-          position,
+          t.manifestPositions.positionOf(jsonPointer(['setting_subscriptions', i])),
           didYouMeanHint(name, offered.keys()) ??
             `publish it from a template (under "shared_settings" in its template.json), or remove the subscription`,
         ),
