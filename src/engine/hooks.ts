@@ -22,7 +22,9 @@ import type { Worker } from 'node:worker_threads';
 import { EppError } from '../epp/errors.js';
 import { evaluatePuppet } from '../epp/index.js';
 import { workerThreads } from '../shared/builtins.js';
+import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { type EngineErrorCode, problem } from './errors.js';
+import { stackPosition, syntaxErrorPosition } from './hook-js-errors.js';
 import type { Data, DataMap, HookFile, HookName, Position } from './model.js';
 import type { Problem } from './render-plan.js';
 import {
@@ -78,7 +80,7 @@ export async function runHook(
       problem(
         'error',
         code,
-        `hook ${name}: ${message}`,
+        `hook ${name}${state.file ? ` (rendering '${state.file.path}')` : ''}: ${message}`,
         position ?? { file: hook.path, line: 1, column: 1 },
         hint,
       ),
@@ -103,6 +105,15 @@ export async function runHook(
       const position = e.location ? { file: hook.path, line: e.line!, column: e.column! } : undefined;
       return fail('HOOK_FAILED', e.message, position, e.hint);
     }
+    if (e instanceof HookScriptError) return fail('HOOK_FAILED', e.message, e.position);
+    if (e instanceof HookExited) {
+      return fail(
+        'HOOK_FAILED',
+        e.message,
+        sourcePosition(hook.path, /\bprocess\.exit\b/),
+        'a hook returns the new state; to stop with an error, throw one',
+      );
+    }
     if (e instanceof NotDataError)
       return fail('HOOK_INVALID_STATE', `returned no data at ${e.pointer}: ${e.message}`);
     return fail('HOOK_FAILED', e instanceof Error ? e.message : String(e));
@@ -111,19 +122,61 @@ export async function runHook(
   if (hook.kind === 'pp' && Number(process.hrtime.bigint() - started) / 1e6 > limit)
     return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s`);
   const checked = checkState(name, state, result);
-  if ('code' in checked) return fail(checked.code, checked.message);
+  if ('code' in checked) {
+    const at = checked.key !== undefined ? keyPosition(hook.path, checked.key) : undefined;
+    return fail(checked.code, checked.message, at, checked.hint);
+  }
   return { state: checked, problems: [] };
 }
 
 interface Refusal {
   readonly code: EngineErrorCode;
   readonly message: string;
+  readonly hint?: string;
+  /** The state key at fault, looked up in the hook's source for a position. */
+  readonly key?: string;
+}
+
+/** The keys of a state; anything else a hook returns would be dropped silently (a typo loses a change). */
+const STATE_KEYS = ['template', 'settings', 'published', 'files_to_render', 'project', 'metadata', 'file'];
+
+/**
+ * Where the hook's source writes `key` as a hash or object key (`'key' =>`, `key:`), else undefined: the
+ * value a hook returns carries no positions, but a key it added is almost always written literally.
+ */
+function keyPosition(path: string, key: string): Position | undefined {
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return sourcePosition(path, new RegExp(`(?<![\\w$])(['"]?)${escaped}\\1\\s*(=>|:)`));
+}
+
+/** The position of the first match of `pattern` in the hook's source, if it matches. */
+function sourcePosition(path: string, pattern: RegExp): Position | undefined {
+  let source: string;
+  try {
+    source = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const match = pattern.exec(source);
+  if (!match) return undefined;
+  const before = source.slice(0, match.index).split('\n');
+  return { file: path, line: before.length, column: before.at(-1)!.length + 1 };
 }
 
 /** The state a hook returned, checked against the one it got. */
 function checkState(name: HookName, before: HookState, after: Data): HookState | Refusal {
   const invalid = (message: string): Refusal => ({ code: 'HOOK_INVALID_STATE', message });
   if (!isDataMap(after)) return invalid('must return the state hash');
+  for (const key of Object.keys(after)) {
+    if (STATE_KEYS.includes(key)) continue;
+    const guess = didYouMeanHint(key, STATE_KEYS);
+    return {
+      code: 'HOOK_INVALID_STATE',
+      message: `unknown key '${key}' in the state the hook returned${guess ? `; ${guess}` : ''}`,
+      hint: `a state has only the keys ${STATE_KEYS.map((k) => `'${k}'`).join(', ')}: make the change under one of them`,
+      key,
+    };
+  }
   for (const key of ['template', 'project', 'metadata', 'file'] as const) {
     const old = before[key] as Data | undefined;
     if (!dataEquals(old ?? null, after[key] ?? null)) {
@@ -190,12 +243,32 @@ parentPort.on('message', async ({ url, state }) => {
     if (typeof mod.default !== 'function') throw new Error('the module has no default export function');
     parentPort.postMessage({ ok: true, result: await mod.default(state) });
   } catch (e) {
-    parentPort.postMessage({ ok: false, message: e instanceof Error ? e.message : String(e) });
+    parentPort.postMessage({
+      ok: false,
+      message: e instanceof Error ? e.message : String(e),
+      stack: e instanceof Error ? e.stack : undefined,
+      syntax: e instanceof SyntaxError,
+    });
   }
 });
 `;
 
-type WorkerReply = { ok: true; result: unknown } | { ok: false; message: string };
+type WorkerReply =
+  | { ok: true; result: unknown }
+  | { ok: false; message: string; stack?: string; syntax: boolean };
+
+/** A JavaScript hook's own error, with where in the hook's file it happened when that is known. */
+class HookScriptError extends Error {
+  constructor(
+    message: string,
+    readonly position: Position | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** A JavaScript hook that ended its worker (`process.exit()`), instead of returning the state. */
+class HookExited extends Error {}
 
 let hookWorker: Worker | undefined;
 /** One JavaScript hook at a time: the worker answers one message at a time (plans may run concurrently). */
@@ -220,6 +293,10 @@ async function callHookWorker(hook: HookFile, state: HookState, limit: number): 
       timer = setTimeout(() => reject(new HookTimeout()), limit);
       worker.once('message', resolve);
       worker.once('error', reject);
+      // Without this, a hook calling process.exit() would be reported only at the time limit.
+      worker.once('exit', (code) =>
+        reject(new HookExited(`ended the worker it runs in (exit code ${code}), as process.exit() does`)),
+      );
       worker.postMessage({ url, state: dataToJs(input) });
     });
   } catch (e) {
@@ -229,10 +306,13 @@ async function callHookWorker(hook: HookFile, state: HookState, limit: number): 
     throw e;
   } finally {
     clearTimeout(timer);
-    worker.removeAllListeners('message').removeAllListeners('error');
+    worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
     worker.unref();
   }
-  if (!reply.ok) throw new Error(reply.message);
+  if (!reply.ok) {
+    const position = reply.syntax ? syntaxErrorPosition(hook.path) : stackPosition(hook.path, reply.stack);
+    throw new HookScriptError(reply.message, position);
+  }
   return jsToData(reply.result, input, '');
 }
 

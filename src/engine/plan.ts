@@ -52,6 +52,11 @@ export interface ResolvedTemplate {
   readonly template: LoadedTemplate;
   /** Settings before the project layer: defaults and shared values (after their hooks). */
   readonly defaults: DataMap;
+  /**
+   * The subscribed settings as they arrived, before `after_shared_settings`: what the publishers (and the
+   * project's shared override) gave, so that a change the hook made is not credited to them.
+   */
+  readonly received: DataMap;
   /** Final settings (after `after_file_resolution`; before any per-file change). */
   readonly settings: DataMap;
   /** What it published (final). */
@@ -81,7 +86,7 @@ export async function planDetailed(project: Project): Promise<DetailedPlan> {
   const applied = project.applied;
   const ordered = dependencyOrder(applied);
   problems.push(...ordered.problems);
-  const board = new SharedSettingsBoard(applied, project.config);
+  const board = new SharedSettingsBoard(applied, project.config, project.available.values());
   const resolved = new Map<LoadedTemplate, ResolvedTemplate>();
   // Untrusted templates render and run their hooks in a worker with time and memory limits.
   const sandbox = new Sandbox(
@@ -175,7 +180,7 @@ async function resolveTemplate(
   if (untrusted) {
     problems.push(untrusted);
     board.publish(t, {});
-    return { template: t, defaults: {}, settings: {}, published: {}, origins, files: [] };
+    return { template: t, defaults: {}, received: {}, settings: {}, published: {}, origins, files: [] };
   }
   let state: HookState = {
     template: { name: t.name, path: t.dir, version: t.manifest.version ?? null },
@@ -217,6 +222,8 @@ async function resolveTemplate(
     }
     state = { ...state, settings };
   }
+  const received: DataMap = {};
+  for (const name of t.manifest.setting_subscriptions) setOwn(received, name, state.settings[name] ?? null);
   await hook('after_shared_settings');
   const defaults = state.settings;
 
@@ -233,6 +240,8 @@ async function resolveTemplate(
   const invalid = validateSettings(t, state.settings, {
     config: project.config,
     sharedSchema: (name) => board.schemaOf(name),
+    // Only a value no hook or project layer touched is still the publishers' doing.
+    fromPublishers: (name) => (origins[name]?.layer === 'shared' ? board.publishedSetting(name) : undefined),
   });
   problems.push(...invalid);
   if (invalid.some((p) => p.severity === 'error')) failed = true;
@@ -245,7 +254,14 @@ async function resolveTemplate(
   const outputs = resolution.files.map((f) => f.output);
   state = { ...state, files_to_render: outputs };
   await hook('after_file_resolution');
-  const result = { template: t, defaults, settings: state.settings, published: state.published, origins };
+  const result = {
+    template: t,
+    defaults,
+    received,
+    settings: state.settings,
+    published: state.published,
+    origins,
+  };
   if (failed) return { ...result, files: [] };
 
   // 6. render each file

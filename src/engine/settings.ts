@@ -268,6 +268,19 @@ export interface SettingsValidationContext {
   readonly config: Pick<SyncConfig, 'settings' | 'sharedSettings' | 'positions'>;
   /** The schema the publishers of a shared setting declare. */
   readonly sharedSchema: (name: string) => Readonly<Record<string, unknown>> | undefined;
+  /**
+   * For a subscribed setting whose value is the publishers' (no hook or project section changed it):
+   * where they wrote it, and whether its problems are reported there already. Undefined otherwise.
+   */
+  readonly fromPublishers?: (name: string) => PublishedSetting | undefined;
+}
+
+/** A subscribed value as its publishers gave it (see `SettingsValidationContext.fromPublishers`). */
+export interface PublishedSetting {
+  /** It broke the publishers' schema, and that was reported at the publisher: the subscriber is not to blame. */
+  readonly reported: boolean;
+  /** Where the publisher wrote the value at `pointer` (within the setting). */
+  positionOf(pointer: string): Position;
 }
 
 const compiledSchemas = new WeakMap<LoadedTemplate, CompiledSchema | EngineError>();
@@ -347,7 +360,10 @@ function validateAfresh(t: LoadedTemplate, settings: DataMap, ctx: SettingsValid
   if (compiled instanceof EngineError) return [...compiled.problems];
   const data: DataMap = {};
   for (const [k, v] of Object.entries(settings)) if (v !== null) setOwn(data, k, v);
-  const violations: SchemaViolation[] = compiled.validate(data);
+  // A publisher's wrong value is the publisher's error, reported once, where it wrote it.
+  const violations: SchemaViolation[] = compiled
+    .validate(data)
+    .filter((v) => !publishedSetting(t, ctx, v.pointer)?.reported);
   if (t.schema && !judgesUnknownKeys(compiled.schema)) {
     const declared = Object.keys((compiled.schema.properties as object | undefined) ?? {});
     for (const k of Object.keys(data)) {
@@ -364,7 +380,7 @@ function validateAfresh(t: LoadedTemplate, settings: DataMap, ctx: SettingsValid
   }
   const problems = violations.map((v) => {
     const unknown = v.keyword === 'additionalProperties' || v.keyword === 'unevaluatedProperties';
-    const where = settingPosition(t, settings, ctx.config, v.pointer, unknown);
+    const where = settingPosition(t, settings, ctx, v.pointer, unknown);
     const hint = v.suggestion !== undefined ? `did you mean '${v.suggestion}'?` : undefined;
     if (unknown) {
       const parent = v.pointer.slice(0, v.pointer.lastIndexOf('/'));
@@ -384,14 +400,29 @@ function validateAfresh(t: LoadedTemplate, settings: DataMap, ctx: SettingsValid
   );
 }
 
-/** Where a setting's value was written: the project's section, its shared override, or template.json. */
+/** The publishers' value of the subscribed setting `pointer` is in, if it is theirs untouched. */
+function publishedSetting(
+  t: LoadedTemplate,
+  ctx: SettingsValidationContext,
+  pointer: string,
+): PublishedSetting | undefined {
+  const top = parsePointer(pointer)[0];
+  if (top === undefined || !t.manifest.setting_subscriptions.includes(top)) return undefined;
+  return ctx.fromPublishers?.(top);
+}
+
+/**
+ * Where a setting's value was written: the project's section, its shared override, the publisher's
+ * template.json, or the template's own.
+ */
 function settingPosition(
   t: LoadedTemplate,
   settings: DataMap,
-  config: SettingsValidationContext['config'],
+  ctx: SettingsValidationContext,
   pointer: string,
   atKey: boolean,
 ): Position {
+  const config = ctx.config;
   const segments = parsePointer(pointer);
   const top = segments[0];
   const sync = (p: string) => (atKey ? config.positions.keyPositionOf(p) : config.positions.positionOf(p));
@@ -404,6 +435,8 @@ function settingPosition(
     const at = writtenPointer(settings[top] ?? null, shared[top]!, jsonPointer(segments.slice(1)));
     return sync(jsonPointer(['pdk_template', 'shared_settings', top]) + at);
   }
+  const published = publishedSetting(t, ctx, pointer);
+  if (published) return published.positionOf(jsonPointer(segments.slice(1)));
   if (top === undefined && Object.hasOwn(config.settings, t.name)) {
     return config.positions.keyPositionOf(jsonPointer([t.name]));
   }

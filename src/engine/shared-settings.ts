@@ -13,7 +13,15 @@ import { EngineError, problem } from './errors.js';
 import { compileSettingsSchema } from './json-schema.js';
 import type { Data, DataMap, LoadedTemplate, SyncConfig } from './model.js';
 import type { Problem } from './render-plan.js';
-import { cloneData, dataEquals, isDataMap, mergeData, setOwn, writtenPointer } from './settings.js';
+import {
+  cloneData,
+  dataEquals,
+  isDataMap,
+  mergeData,
+  type PublishedSetting,
+  setOwn,
+  writtenPointer,
+} from './settings.js';
 import { jsonPointer, parsePointer } from './yaml-data.js';
 
 export interface DependencyOrder {
@@ -174,14 +182,24 @@ export class SharedSettingsBoard {
   private readonly combined = new Map<string, SharedValue>();
   private readonly publishers: Map<string, LoadedTemplate[]>;
   private readonly validators = new Map<string, ReturnType<typeof compileSettingsSchema> | null>();
+  /** Names whose combined value broke the publishers' schema (reported here). */
+  private readonly invalid = new Set<string>();
 
+  /**
+   * `available` (the templates the sources offer, applied or not) is read only when a subscription has
+   * no applied publisher, to tell an optional subscription from one nothing publishes.
+   */
   constructor(
     private readonly applied: readonly LoadedTemplate[],
     private readonly config: BoardConfig,
+    available: Iterable<LoadedTemplate> = applied,
   ) {
     this.publishers = publishersByName(applied);
     this.problems.push(...checkPublisherSchemas(applied));
     this.checkProjectNames();
+    this.problems.push(
+      ...unpublishedSubscriptions(applied, this.publishers, available, config.sharedSettings),
+    );
   }
 
   /**
@@ -211,6 +229,23 @@ export class SharedSettingsBoard {
   /** The schema the publishers of `name` declare, if any applied template publishes it. */
   schemaOf(name: string): Readonly<Record<string, unknown>> | undefined {
     return this.publishers.get(name)?.[0]?.manifest.shared_settings[name]?.schema;
+  }
+
+  /**
+   * A subscribed value as the publishers gave it, for checking it against the subscriber's schema: where
+   * the first publisher wrote it, and whether it broke the publishers' schema (then reported already).
+   */
+  publishedSetting(name: string): PublishedSetting | undefined {
+    const shared = this.valueOf(name);
+    const publisher = this.publishers.get(name)?.find((t) => t.name === shared.publishers[0]);
+    if (!publisher) return undefined;
+    const written = publisher.manifest.shared_settings[name]?.value ?? null;
+    const at = jsonPointer(['shared_settings', name, 'value']);
+    return {
+      reported: this.invalid.has(name),
+      positionOf: (pointer) =>
+        publisher.manifestPositions.positionOf(at + writtenPointer(shared.value ?? null, written, pointer)),
+    };
   }
 
   /** What the template named `template` published, as recorded. */
@@ -287,6 +322,7 @@ export class SharedSettingsBoard {
     }
     if (!validator) return;
     for (const v of validator.validate(value)) {
+      this.invalid.add(name);
       const position = fromProject
         ? this.config.positionOf(
             jsonPointer(['pdk_template', 'shared_settings', name]) +
@@ -327,6 +363,43 @@ export class SharedSettingsBoard {
       );
     }
   }
+}
+
+/**
+ * A subscription nothing can give a value (no template of the sources publishes it, the project does not
+ * set it) is a warning at the subscription, with a did-you-mean over the published names: the subscriber
+ * always gets null, so it is probably a typo.
+ */
+export function unpublishedSubscriptions(
+  applied: readonly LoadedTemplate[],
+  publishers: ReadonlyMap<string, readonly LoadedTemplate[]>,
+  available: Iterable<LoadedTemplate>,
+  /** The project's `pdk_template.shared_settings`: a name it sets has a value without a publisher. */
+  fromProject: object,
+): Problem[] {
+  const problems: Problem[] = [];
+  let offered: Map<string, LoadedTemplate[]> | undefined;
+  for (const t of applied) {
+    t.manifest.setting_subscriptions.forEach((name, i) => {
+      if (publishers.has(name) || Object.hasOwn(fromProject, name)) return;
+      // Read lazily: the available templates load on first read, and this is the rare case.
+      offered ??= publishersByName([...available]);
+      // A publisher the project does not apply makes an optional subscription (github_actions and
+      // litmus): warning about it would warn every project that does without it. `show` names it.
+      if (offered.has(name)) return;
+      problems.push(
+        problem(
+          'warning',
+          'SHARED_NOT_PUBLISHED',
+          `template '${t.name}' subscribes to '${name}', which no template of the sources publishes`,
+          t.manifestPositions.positionOf(jsonPointer(['setting_subscriptions', i])),
+          didYouMeanHint(name, offered.keys()) ??
+            `publish it from a template (under "shared_settings" in its template.json), or remove the subscription`,
+        ),
+      );
+    });
+  }
+  return problems;
 }
 
 /**

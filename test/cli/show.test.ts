@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeTempDirs, snapshotDir, tempTree } from '../helpers/fs.js';
-import { EXAMPLE_REPO, exampleSync, METADATA, run, runJson } from './cli-helpers.js';
+import { EXAMPLE_REPO, exampleSync, METADATA, run, runJson, templates } from './cli-helpers.js';
 
 afterEach(() => removeTempDirs());
 
@@ -161,6 +161,37 @@ Files:
     value:   ["puppet.puppet-vscode"]  <- template default
 `);
     expect(r.stdout).toContain('Files:\n  .vscode/extensions.json\n');
+  });
+
+  it("credits a subscriber's after_shared_settings change to the hook, not the publisher", async () => {
+    const root = tempTree({
+      ...templates('repo', {
+        app: {
+          'template.json': { shared_settings: { checks: { schema: { type: 'array' }, value: ['lint'] } } },
+        },
+        ci: {
+          'template.json': { default_settings: { checks: [] }, setting_subscriptions: ['checks', 'extra'] },
+          'hooks/after_shared_settings.pp': `$state + { 'settings' => $state['settings'] + { 'checks' => $state['settings']['checks'] + ['own'] } }`,
+        },
+        more: { 'template.json': { shared_settings: { extra: { schema: { type: 'array' }, value: [] } } } },
+      }),
+      'mod/.sync.yml':
+        'pdk_template:\n  version: 2\n  template_sources:\n    - type: filesystem\n      location: ../repo\n  templates: [app, ci]\n',
+    });
+    const r = await run(join(root, 'mod'), 'show', 'ci');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Subscribes to:
+  checks: ["lint"]  (published by app; then changed by hook after_shared_settings)
+  extra: ~  (no publisher applied; more would publish it)
+`);
+    expect(r.stdout).toContain('    value:   ["lint", "own"]  <- hook after_shared_settings\n');
+    const j = await runJson<{ subscriptions: unknown[] }>(join(root, 'mod'), 'show', 'ci');
+    expect(j.json.subscriptions[0]).toEqual({
+      name: 'checks',
+      publishers: ['app'],
+      value: ['lint'],
+      changed_by: 'after_shared_settings',
+    });
   });
 
   it('refuses an unknown template with a suggestion, writing nothing', async () => {

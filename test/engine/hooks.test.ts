@@ -98,6 +98,27 @@ $state + { 'settings' => $s + { 'count' => $s['count'] + 1, 'extra' => "${'$'}{s
     expect(regexp.problems.map((p) => p.code)).toEqual(['HOOK_INVALID_STATE']);
   });
 
+  it('refuses an unknown key in the returned state, at the key, with a did-you-mean', async () => {
+    const { state, problems, path } = await run(
+      'after_project_settings',
+      'h.pp',
+      `$state + {\n  'setings' => { 'greeting' => 'Bye' } }`,
+    );
+    expect(state).toBe(STATE);
+    expect(problems).toEqual([
+      {
+        severity: 'error',
+        code: 'HOOK_INVALID_STATE',
+        message:
+          "hook after_project_settings: unknown key 'setings' in the state the hook returned; did you mean 'settings'?",
+        file: path,
+        line: 2,
+        column: 3,
+        hint: "a state has only the keys 'template', 'settings', 'published', 'files_to_render', 'project', 'metadata', 'file': make the change under one of them",
+      },
+    ]);
+  });
+
   it('reports an error in the hook with its position in the hook file', async () => {
     const { problems, path } = await run('after_default_settings', 'h.pp', `$state\n$x = $nosuch`);
     expect(problems).toMatchObject([
@@ -205,6 +226,26 @@ describe('JavaScript (.mjs) hooks', () => {
     ]);
   });
 
+  it('refuses an unknown key in the returned state, at the key', async () => {
+    const { problems, path } = await run(
+      'after_project_settings',
+      'h.mjs',
+      `export default (s) => ({\n  ...s,\n  setings: { greeting: 'Bye' },\n});`,
+    );
+    expect(problems).toEqual([
+      {
+        severity: 'error',
+        code: 'HOOK_INVALID_STATE',
+        message:
+          "hook after_project_settings: unknown key 'setings' in the state the hook returned; did you mean 'settings'?",
+        file: path,
+        line: 3,
+        column: 3,
+        hint: "a state has only the keys 'template', 'settings', 'published', 'files_to_render', 'project', 'metadata', 'file': make the change under one of them",
+      },
+    ]);
+  });
+
   it('reports a hook that throws, or has no default export', async () => {
     const thrown = await run(
       'after_default_settings',
@@ -216,6 +257,79 @@ describe('JavaScript (.mjs) hooks', () => {
     ]);
     const none = await run('after_default_settings', 'h.mjs', `export const x = 1;`);
     expect(none.problems.map((p) => p.code)).toEqual(['HOOK_FAILED']);
+  });
+
+  it('reports a throw and a syntax error at their line and column in the hook file', async () => {
+    const thrown = await run(
+      'after_project_settings',
+      'h.mjs',
+      `export default (s) => {\n  const x = 1;\n  throw new Error('boom');\n};`,
+    );
+    expect(thrown.problems).toEqual([
+      {
+        severity: 'error',
+        code: 'HOOK_FAILED',
+        message: 'hook after_project_settings: boom',
+        file: thrown.path,
+        line: 3,
+        column: 9,
+      },
+    ]);
+    const syntax = await run(
+      'after_project_settings',
+      'h.mjs',
+      `export default (s) => {\n  const x = 1;\n  let let = 2;\n};`,
+    );
+    expect(syntax.problems).toMatchObject([
+      { severity: 'error', code: 'HOOK_FAILED', file: syntax.path, line: 3, column: 7 },
+    ]);
+    expect(syntax.problems[0]!.message).toMatch(/^hook after_project_settings: .*reserved word/);
+  });
+
+  it('names the file being rendered when before_file_render fails', async () => {
+    const state = { ...STATE, file: { path: 'a.txt', source: 'files/a.txt.epp' } };
+    const { problems, path } = await run(
+      'before_file_render',
+      'h.mjs',
+      `export default (s) => {\n  throw new Error('no');\n};`,
+      state,
+    );
+    expect(problems).toEqual([
+      {
+        severity: 'error',
+        code: 'HOOK_FAILED',
+        message: "hook before_file_render (rendering 'a.txt'): no",
+        file: path,
+        line: 2,
+        column: 9,
+      },
+    ]);
+  });
+
+  it('reports process.exit() at once, at the call, not as a timeout', async () => {
+    const started = Date.now();
+    const { problems, path } = await run(
+      'after_default_settings',
+      'h.mjs',
+      `export default (s) => {\n  process.exit(3);\n};`,
+      STATE,
+      5000,
+    );
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(problems).toEqual([
+      {
+        severity: 'error',
+        code: 'HOOK_FAILED',
+        message:
+          'hook after_default_settings: ended the worker it runs in (exit code 3), as process.exit() does',
+        file: path,
+        line: 2,
+        column: 3,
+        hint: 'a hook returns the new state; to stop with an error, throw one',
+      },
+    ]);
+    const next = await run('after_default_settings', 'h.mjs', `export default (s) => s;`);
+    expect(next.problems).toEqual([]);
   });
 
   it('refuses before_file_render changes to the file list', async () => {

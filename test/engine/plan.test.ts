@@ -358,7 +358,18 @@ describe('rendering', () => {
       },
     });
     const { plan: p, root } = await planTree({ '.sync.yml': syncYml('  templates: [tpl]\n', fsSource(dir)) });
-    expect(p.problems).toEqual([]);
+    // Nothing publishes 'gems' here, on purpose: the parameter's default is what renders.
+    expect(p.problems).toEqual([
+      {
+        severity: 'warning',
+        code: 'SHARED_NOT_PUBLISHED',
+        message: "template 'tpl' subscribes to 'gems', which no template of the sources publishes",
+        file: join(dir, 'tpl/template.json'),
+        line: 9,
+        column: 5,
+        hint: 'publish it from a template (under "shared_settings" in its template.json), or remove the subscription',
+      },
+    ]);
     const name = root.split('/').at(-1);
     expect(text(fileOf(p, 'params.txt'))).toBe(
       `hi [dflt] x {} {name => ${name}, is_new => true} {name => tpl, version => 1.2.3, source => ${dir}}\n`,
@@ -394,6 +405,15 @@ describe('rendering', () => {
           line: 3,
           column: 3,
           hint: undefined,
+        },
+        {
+          severity: 'warning',
+          code: 'SHARED_NOT_PUBLISHED',
+          message: "template 'tpl' subscribes to 'gems', which no template of the sources publishes",
+          file: join(dir, 'tpl/template.json'),
+          line: 4,
+          column: 5,
+          hint: 'publish it from a template (under "shared_settings" in its template.json), or remove the subscription',
         },
       ].map(({ hint, ...rest }) => (hint === undefined ? rest : { hint, ...rest })),
     );
@@ -510,6 +530,63 @@ describe('rendering', () => {
 });
 
 describe('problems while resolving', () => {
+  it("blames a publisher's wrong value on the publisher alone, not on the subscriber's valid default", async () => {
+    const dir = repo({
+      app: {
+        'template.json': {
+          shared_settings: {
+            checks: { schema: { type: 'array', items: { type: 'string' } }, value: 'lint' },
+          },
+        },
+      },
+      ci: {
+        'template.json': { default_settings: { checks: [] }, setting_subscriptions: ['checks'] },
+        'template_schema.json': JSON.stringify({ type: 'object', properties: { checks: { type: 'array' } } }),
+      },
+    });
+    const { plan: p, project } = await planTree({
+      '.sync.yml': syncYml('  templates: [app, ci]\n', fsSource(dir)),
+    });
+    expect(p.problems).toEqual([
+      {
+        severity: 'error',
+        code: 'SETTINGS_INVALID',
+        message: "shared setting 'checks' must be array",
+        file: project.applied[0]!.manifestFile,
+        line: 11,
+        column: 16,
+      },
+    ]);
+  });
+
+  it("reports a published value the subscriber's schema refuses at the publisher's value", async () => {
+    const dir = repo({
+      app: {
+        'template.json': { shared_settings: { checks: { schema: { type: 'array' }, value: ['lint'] } } },
+      },
+      ci: {
+        'template.json': { default_settings: { checks: [] }, setting_subscriptions: ['checks'] },
+        'template_schema.json': JSON.stringify({
+          type: 'object',
+          properties: { checks: { type: 'array', items: { type: 'integer' } } },
+        }),
+      },
+    });
+    const { plan: p, project } = await planTree({
+      '.sync.yml': syncYml('  templates: [app, ci]\n', fsSource(dir)),
+    });
+    expect(p.problems).toEqual([
+      {
+        severity: 'error',
+        code: 'SETTINGS_INVALID',
+        message: "ci: setting 'checks.0' must be integer",
+        file: project.applied[0]!.manifestFile,
+        line: 9,
+        column: 9,
+      },
+    ]);
+  });
+
   it('warns about a knockout that matches nothing, at its .sync.yml position', async () => {
     const { plan: p, root } = await planTree({
       '.sync.yml': syncYml('  templates: [gemfile]\ngemfile:\n  required_gems: [---nosuch]\n'),

@@ -255,4 +255,33 @@ describe('project overrides and edge cases', () => {
       },
     ]);
   });
+
+  it('warns at a subscription nobody publishes, with a did-you-mean over the published names', async () => {
+    const p = await projectOf({
+      one: publishes('gems', ['a']),
+      sub: { setting_subscriptions: ['gemz'] },
+    });
+    expect(board(p).problems).toEqual([
+      {
+        severity: 'warning',
+        code: 'SHARED_NOT_PUBLISHED',
+        message: "template 'sub' subscribes to 'gemz', which no template of the sources publishes",
+        file: p.applied[1]!.manifestFile,
+        line: 4,
+        column: 5,
+        hint: "did you mean 'gems'?",
+      },
+    ]);
+  });
+
+  it('is quiet about a subscription an unapplied template publishes, or the project sets', async () => {
+    const p = await projectOf({ one: publishes('gems', ['a']), sub: { setting_subscriptions: ['gems'] } });
+    const onlySub = p.applied.filter((t) => t.name === 'sub');
+    expect(new SharedSettingsBoard(onlySub, p.config, p.available.values()).problems).toEqual([]);
+    const set = await projectOf(
+      { sub: { setting_subscriptions: ['gems'] } },
+      '  shared_settings:\n    gems: [b]\n',
+    );
+    expect(new SharedSettingsBoard(set.applied, set.config).problems).toEqual([]);
+  });
 });

@@ -8,6 +8,7 @@
 import { planDetailed } from '../../engine/plan.js';
 import { loadProject, type Project } from '../../engine/project.js';
 import { type SettingView, settingViews } from '../../engine/setting-views.js';
+import { dataEquals } from '../../engine/settings.js';
 import { publishersByName } from '../../engine/shared-settings.js';
 import { listTemplates } from '../../engine/sources/index.js';
 import { didYouMeanHint } from '../../shared/did-you-mean.js';
@@ -51,7 +52,11 @@ export async function show(io: Io, global: GlobalOptions, name: string, flags: E
       publishers: (publishersByName(asApplied.applied).get(s) ?? [])
         .filter((p) => p !== t)
         .map((p) => p.name),
-      value: resolved.defaults[s],
+      // What arrived, not what after_shared_settings made of it: that change is the hook's.
+      value: resolved.received[s],
+      changedBy: dataEquals(resolved.received[s] ?? null, resolved.defaults[s] ?? null)
+        ? undefined
+        : 'after_shared_settings',
     }));
     const publications = Object.entries(t.manifest.shared_settings).map(([s, decl]) => ({
       name: s,
@@ -77,6 +82,7 @@ export async function show(io: Io, global: GlobalOptions, name: string, flags: E
           name: s.name,
           publishers: s.publishers,
           ...(s.value !== undefined ? { value: jsonData(s.value) } : {}),
+          ...(s.changedBy !== undefined ? { changed_by: s.changedBy } : {}),
         })),
         publications: publications.map((p) => ({
           name: p.name,
@@ -108,12 +114,20 @@ export async function show(io: Io, global: GlobalOptions, name: string, flags: E
       out.push(`    project: ${showData(s.project)}`);
       out.push(`    value:   ${showData(s.value)}${s.origin ? `  <- ${originText(s.origin, io.cwd)}` : ''}`);
     }
+    // An optional subscription: name the templates that would publish it if the project applied them.
+    const unapplied = (name: string) => {
+      const offered = (publishersByName([...project.available.values()]).get(name) ?? []).filter(
+        (p) => p !== t,
+      );
+      if (offered.length === 0) return 'no template of the sources publishes it';
+      return `no publisher applied; ${offered.map((p) => p.name).join(', ')} would publish it`;
+    };
     out.push('', 'Subscribes to:');
     if (subscriptions.length === 0) out.push('  (nothing)');
     for (const s of subscriptions) {
-      const from =
-        s.publishers.length > 0 ? `published by ${s.publishers.join(', ')}` : 'no publisher applied';
-      out.push(`  ${s.name}: ${showData(s.value)}  (${from})`);
+      const from = s.publishers.length > 0 ? `published by ${s.publishers.join(', ')}` : unapplied(s.name);
+      const hook = s.changedBy !== undefined ? `; then changed by hook ${s.changedBy}` : '';
+      out.push(`  ${s.name}: ${showData(s.value)}  (${from}${hook})`);
     }
     out.push('', 'Publishes:');
     if (publications.length === 0) out.push('  (nothing)');
