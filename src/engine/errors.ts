@@ -65,6 +65,8 @@ export type EngineErrorCode =
   | 'HOOK_ADDED_FILES'
   | 'HOOK_TIMEOUT'
   | 'HOOK_UNTRUSTED'
+  // what a template file or a Puppet hook says with notice(), warning(), err()
+  | 'EPP_LOG'
   | 'RENDER_MISSING_PARAMETER'
   | 'RENDER_UNKNOWN_PARAMETER'
   | 'RENDER_PATH_REFUSED'

@@ -20,7 +20,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { EppError } from '../epp/errors.js';
-import { evaluatePuppet } from '../epp/index.js';
+import { evaluatePuppet, type LogSource, logLabel } from '../epp/index.js';
 import { workerThreads } from '../shared/builtins.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { type EngineErrorCode, problem } from './errors.js';
@@ -74,9 +74,12 @@ export async function runHook(
   options: HookRunOptions = {},
 ): Promise<HookOutcome> {
   const limit = options.timeLimitMs ?? HOOK_TIME_LIMIT_MS;
+  // What a Puppet hook's notice() or warning() says: warnings at its line, whether the hook fails or not.
+  const logs: Problem[] = [];
   const fail = (code: EngineErrorCode, message: string, position?: Position, hint?: string): HookOutcome => ({
     state,
     problems: [
+      ...logs,
       problem(
         'error',
         code,
@@ -91,7 +94,9 @@ export async function runHook(
   let result: Data;
   try {
     result =
-      hook.kind === 'pp' ? await runPuppetHook(hook, state, limit) : await runJsHook(hook, state, limit);
+      hook.kind === 'pp'
+        ? await runPuppetHook(hook, state, limit, logs)
+        : await runJsHook(hook, state, limit);
   } catch (e) {
     if (e instanceof HookTimeout) return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s`);
     if (e instanceof EppError && e.code === 'EPP_TIME_LIMIT') {
@@ -126,7 +131,7 @@ export async function runHook(
     const at = checked.key !== undefined ? keyPosition(hook.path, checked.key) : undefined;
     return fail(checked.code, checked.message, at, checked.hint);
   }
-  return { state: checked, problems: [] };
+  return { state: checked, problems: logs };
 }
 
 interface Refusal {
@@ -219,12 +224,27 @@ export function stateToData(state: HookState): DataMap {
   return out;
 }
 
-async function runPuppetHook(hook: HookFile, state: HookState, limit: number): Promise<Data> {
+async function runPuppetHook(
+  hook: HookFile,
+  state: HookState,
+  limit: number,
+  logs: Problem[],
+): Promise<Data> {
   const source = readFileSync(hook.path, 'utf8');
   // A Puppet hash, not a plain object: plain objects would turn whole Floats into Integers.
   const variables = new Map([['state', dataToValue(stateToData(state))]]);
+  const onLog = (level: string, message: string, where: LogSource) => {
+    if (!logLabel(level)) return;
+    logs.push(
+      problem('warning', 'EPP_LOG', `${level}(): ${message}`, {
+        file: hook.path,
+        line: where.line,
+        column: 1,
+      }),
+    );
+  };
   // The limit stops a hook iterating a huge range (EPP_TIME_LIMIT), which no measurement afterwards could.
-  const value = evaluatePuppet(source, { file: hook.path, variables, timeLimitMs: limit });
+  const value = evaluatePuppet(source, { file: hook.path, variables, timeLimitMs: limit, onLog });
   return valueToData(value);
 }
 

@@ -198,7 +198,7 @@ async function resolveTemplate(
     const before = state.settings;
     const outcome = await hookRun(sandbox, t, name, file, state, project);
     problems.push(...outcome.problems);
-    if (outcome.problems.length > 0) failed = true;
+    if (hasErrorIn(outcome.problems)) failed = true;
     state = outcome.state;
     noteChanges(origins, before, state.settings, { layer: 'hook', detail: name });
   };
@@ -417,7 +417,12 @@ async function settingsForFile(
     project,
   );
   problems.push(...outcome.problems);
-  return outcome.problems.length > 0 ? undefined : outcome.state.settings;
+  return hasErrorIn(outcome.problems) ? undefined : outcome.state.settings;
+}
+
+/** Whether a hook failed: what it logged (`notice()`) is a warning beside a state that stands. */
+function hasErrorIn(problems: readonly Problem[]): boolean {
+  return problems.some((p) => p.severity === 'error');
 }
 
 /** Records the layer of every top-level setting a step changed. */

@@ -44,6 +44,38 @@ $state + { 'settings' => $s + { 'count' => $s['count'] + 1, 'extra' => "${'$'}{s
     expect(state.files_to_render).toEqual(['a.txt', 'b.txt']);
   });
 
+  it("says what its notice() and warning() say, at their lines, beside the new state or the hook's error", async () => {
+    const ok = await run(
+      'after_project_settings',
+      'h.pp',
+      "notice('count is', $state['settings']['count'])\ndebug('not at the default level')\nwarning('careful')\n$state\n",
+    );
+    expect(ok.state).toEqual(STATE);
+    expect(ok.problems).toEqual([
+      {
+        severity: 'warning',
+        code: 'EPP_LOG',
+        message: 'notice(): count is 1',
+        file: ok.path,
+        line: 1,
+        column: 1,
+      },
+      {
+        severity: 'warning',
+        code: 'EPP_LOG',
+        message: 'warning(): careful',
+        file: ok.path,
+        line: 3,
+        column: 1,
+      },
+    ]);
+    const failed = await run('after_project_settings', 'h.pp', "notice('before the failure')\nfail('no')\n");
+    expect(failed.problems.map((p) => [p.severity, p.code])).toEqual([
+      ['warning', 'EPP_LOG'],
+      ['error', 'HOOK_FAILED'],
+    ]);
+  });
+
   it('may remove files to render', async () => {
     const { state, problems } = await run(
       'after_file_resolution',
