@@ -3,6 +3,7 @@
  * commit message and the pull request's title and body.
  */
 import type { RenderPlan } from '../engine/render-plan.js';
+import { moveLine, type SourceMove } from '../engine/source-moves.js';
 import { engineVersion } from '../version.js';
 import type { RepositoryRecord } from './record.js';
 
@@ -28,25 +29,38 @@ export function subjectOf(plan: RenderPlan): string {
   return `Update from templates: ${labels.join(', ')}`;
 }
 
-export function defaultMessage(
+/**
+ * The commit message: the subject, the templates applied, the files written; for `fleet update`, the git
+ * sources it moved too, so the history says which template commits a repository took and from where.
+ */
+export function commitMessage(
   plan: RenderPlan,
   templates: RepositoryRecord['templates'],
   files: RepositoryRecord['files'],
+  moves?: readonly SourceMove[],
 ): string {
+  const sources = moves ? ['', 'Sources:', ...moves.map((m) => `- ${moveLine(m)}`)] : [];
   return [
     subjectOf(plan),
     '',
-    'Applied by `pantograph fleet apply`. Templates:',
-    ...templates.map((t) => `- ${t.name}${t.version ? ` ${t.version}` : ''} (${t.source})`),
+    `Applied by \`pantograph fleet ${moves ? 'update' : 'apply'}\`.`,
+    ...sources,
     '',
-    'Files:',
-    ...files.map((f) => `- ${f.path} (${f.state})`),
+    'Templates:',
+    ...templates.map((t) => `- ${t.name}${t.version ? ` ${t.version}` : ''} (${t.source})`),
+    ...(files.length > 0 ? ['', 'Files:', ...files.map((f) => `- ${f.path} (${f.state})`)] : []),
   ].join('\n');
 }
 
-export function prBody(templates: RepositoryRecord['templates'], changed: readonly string[]): string {
+export function prBody(
+  templates: RepositoryRecord['templates'],
+  changed: readonly string[],
+  moves?: readonly SourceMove[],
+): string {
+  const sources = moves ? ['', '### Template sources', ...moves.map((m) => `- ${moveLine(m)}`)] : [];
   return [
-    'This change brings the repository in line with its templates (`pantograph fleet apply`).',
+    `This change brings the repository in line with its templates (\`pantograph fleet ${moves ? 'update' : 'apply'}\`).`,
+    ...sources,
     '',
     '### Templates',
     ...templates.map((t) => `- \`${t.name}\`${t.version ? ` ${t.version}` : ''} from ${t.source}`),

@@ -26,10 +26,9 @@ import { engineVersion } from '../version.js';
 import type { Fleet, FleetRepository } from './fleet-file.js';
 import { ensurePullRequest, forgeProjectOf } from './forge.js';
 import type { GitRunner } from './git.js';
-import { defaultMessage, prBody, subjectOf, templatesOf } from './messages.js';
+import { commitMessage, prBody, subjectOf, templatesOf } from './messages.js';
 import type { FleetMode, RepositoryRecord } from './record.js';
 import { keyOf, type ResumeState } from './state.js';
-import { updateMessage } from './update-message.js';
 import {
   checkoutForApply,
   checkoutForStatus,
@@ -299,9 +298,7 @@ async function commitPushPropose(
     const message =
       options.message ??
       fleet.commit.message ??
-      (done.moves
-        ? updateMessage(done.plan, done.moves, done.templates, done.files)
-        : defaultMessage(done.plan, done.templates, done.files));
+      commitMessage(done.plan, done.templates, done.files, done.moves);
     const who = await identity(copy.dir, fleet, options);
     await git.steps(copy.dir, [
       ['add', '--all'],
@@ -342,7 +339,7 @@ async function commitPushPropose(
         head: branch,
         base: copy.baseBranch,
         title: fleet.pullRequest.title ?? subjectOf(done.plan),
-        body: prBody(done.templates, await changedSinceBase(copy, git)),
+        body: prBody(done.templates, await changedSinceBase(copy, git), done.moves),
         labels: fleet.pullRequest.labels,
       },
       { forge: fleet.forge, env: options.env },
