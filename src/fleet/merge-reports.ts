@@ -28,7 +28,7 @@ export function readReport(file: string): FleetReport {
     data = JSON.parse(text);
   } catch (e) {
     throw new EngineError('FLEET_REPORT', `${file} is not JSON: ${(e as Error).message}`, {
-      hint: 'give the output of `pantograph --format json fleet status|apply`',
+      hint: 'give the output of `pantograph --format json fleet status|apply|update`',
     });
   }
   const report = data as Partial<FleetReport>;
@@ -96,7 +96,7 @@ export function mergeReports(
     if (report.mode !== first.mode || report.noop !== first.noop) {
       throw new EngineError(
         'FLEET_REPORT',
-        `${files[i]} is a ${runOf(report)} report, ${files[0]} a ${runOf(first)} one`,
+        `${files[i]} is the report of \`fleet ${runOf(report)}\`, ${files[0]} of \`fleet ${runOf(first)}\``,
         {
           hint: 'merge the shards of one run',
         },

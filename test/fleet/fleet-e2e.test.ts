@@ -276,6 +276,18 @@ describe('shards', () => {
     expect(mixed.status).toBe(1);
     expect(mixed.stderr).toContain('is shard 2/3 and');
     expect(mixed.stderr).toContain('shard 1/2: the shards of one run are all of the same total');
+
+    // Shards of two kinds of run: named by their commands.
+    const noop = join(root, 'noop-2.json');
+    writeFileSync(
+      noop,
+      pantograph(root, ['--format', 'json', 'fleet', 'apply', '--noop', '--shard', '2/2']).stdout,
+    );
+    const kinds = pantograph(root, ['fleet', 'report', half, noop]);
+    expect(kinds.status).toBe(1);
+    expect(kinds.stderr).toContain(
+      `${noop} is the report of \`fleet apply --noop\`, ${half} of \`fleet status\``,
+    );
   });
 
   it('under --format json, every error is JSON on standard output', () => {
