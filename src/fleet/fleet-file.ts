@@ -224,7 +224,7 @@ export function duplicateProblem(
       );
 }
 
-/** A warning for each template source location and repository URL in the file that holds a secret. */
+/** A warning for each template source location, repository URL and forge API in the file that holds a secret. */
 function credentialsWarnings(top: DataMap, at: (pointer: string) => Position, file: string): Problem[] {
   const name = basename(file);
   const urls: [string, string][] = [];
@@ -235,6 +235,9 @@ function credentialsWarnings(top: DataMap, at: (pointer: string) => Position, fi
   ((top.repositories ?? []) as DataMap[]).forEach((entry, i) => {
     if (typeof entry.url === 'string') urls.push([entry.url, `/repositories/${i}/url`]);
   });
+  // The forge's API too: its token belongs in the variable `token_env` names.
+  const api = isMap(top.forge) ? top.forge.api : undefined;
+  if (typeof api === 'string') urls.push([api, '/forge/api']);
   return urls.flatMap(([url, pointer]) => credentialsWarning(url, at(pointer), name) ?? []);
 }
 

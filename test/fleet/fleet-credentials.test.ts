@@ -115,7 +115,7 @@ describe('a token in a fleet template source', () => {
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
   });
 
-  it('and in a repository URL are warnings at their positions in fleet.yml', () => {
+  it('and in a repository URL or the forge API are warnings at their positions in fleet.yml', () => {
     const fleet = parseFleet(
       [
         'version: 1',
@@ -126,6 +126,9 @@ describe('a token in a fleet template source', () => {
         '  - { name: a, url: "https://x-access-token:ghs_abc123@github.com/acme/a.git" }',
         '  - { name: b, url: "git@github.com:acme/b.git" }',
         '  - { name: c, url: "https://github.com/acme/c.git" }',
+        'forge:',
+        '  type: github',
+        '  api: https://bot:ghp_apiTOKEN123@api.github.example.com',
         '',
       ].join('\n'),
       '/fleets/fleet.yml',
@@ -133,6 +136,8 @@ describe('a token in a fleet template source', () => {
     expect(fleet.problems.map(({ code, file, line, column }) => ({ code, file, line, column }))).toEqual([
       { code: 'SOURCE_CREDENTIALS_IN_FILE', file: '/fleets/fleet.yml', line: 4, column: 15 },
       { code: 'SOURCE_CREDENTIALS_IN_FILE', file: '/fleets/fleet.yml', line: 6, column: 21 },
+      // The forge's API URL too (its token belongs in the variable token_env names).
+      { code: 'SOURCE_CREDENTIALS_IN_FILE', file: '/fleets/fleet.yml', line: 11, column: 8 },
     ]);
   });
 });
