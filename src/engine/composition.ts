@@ -27,16 +27,19 @@ type CompositionConfig = Pick<SyncConfig, 'templates' | 'excluded' | 'settings' 
 
 /**
  * The applied order. Unknown names are errors (with did-you-mean and position) and are left out of the
- * list, so that the rest can still be checked.
+ * list, so that the rest can still be checked. A template a source has but cannot read (`unreadable`: a
+ * broken template.json) is left out too, without a second error: its own says what is wrong.
  */
 export function appliedOrder(
   config: CompositionConfig,
   available: ReadonlyMap<string, AvailableTemplate>,
+  unreadable: ReadonlySet<string> = new Set(),
 ): Composition {
   const problems: Problem[] = [];
   const names = [...available.keys()];
   const applied: string[] = [];
   for (const ref of config.templates) {
+    if (unreadable.has(ref.name)) continue;
     if (!available.has(ref.name)) {
       problems.push(
         problem(
@@ -83,7 +86,7 @@ export function appliedOrder(
   applied.push(...always);
 
   for (const name of Object.keys(config.settings)) {
-    if (applied.includes(name)) continue;
+    if (applied.includes(name) || unreadable.has(name)) continue;
     const known = available.has(name);
     problems.push(
       problem(

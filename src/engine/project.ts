@@ -151,7 +151,8 @@ export async function loadProject(dir: string, options: ProjectOptions = {}): Pr
   for (const [name, head] of catalogue.heads) {
     summaries.set(name, { name, alwaysApply: head.manifest.always_apply });
   }
-  const composition = appliedOrder(config, summaries);
+  const unreadable = new Set(listing.templates.map((l) => l.name).filter((name) => !summaries.has(name)));
+  const composition = appliedOrder(config, summaries, unreadable);
   problems.push(...composition.problems);
   // Problems of templates that are not applied do not concern this project (`pantograph list` shows them).
   for (const location of listing.templates) {

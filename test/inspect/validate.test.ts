@@ -248,6 +248,18 @@ describe('validate: the whole tree at once', () => {
     expect(r.stderr).toContain('a.txt.epp:1:1: warning: notice(): port is 1 [EPP_LOG]');
   });
 
+  it('reports a broken template.json once: not also as an unknown template, nor its settings as stray', async () => {
+    const root = tempTree({
+      ...templates('repo', {
+        t: { 'template.json': '{\n  "name": "t"\n  "always_apply": false\n}\n', 'files/a.txt': 'a\n' },
+      }),
+      'project/.sync.yml':
+        'pdk_template:\n  version: 2\n  template_sources: [{ type: filesystem, location: ../repo }]\n  templates: [t]\nt:\n  x: 1\n',
+    });
+    const { problems } = await validateProject(join(root, 'project'));
+    expect(rows(root, problems)).toEqual([['error', 'TEMPLATE_JSON', 'repo/t/template.json', 3, 3]]);
+  });
+
   it('checks partials with the variables their callers pass when they declare no parameters', async () => {
     const root = tempTree({
       ...templates('repo', {
