@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserver/node';
+import type { Connection, Diagnostic, InitializeResult, TextDocuments } from 'vscode-languageserver/node';
 import { ENGINE_VERSION, type ReadText } from '../index.js';
 import { EppDocuments, pathOf } from './epp.js';
 import { guardedDecoder } from './guard.js';
@@ -76,6 +76,8 @@ class Server {
   /** Documents whose diagnostics are due, made together on the next turn of the event loop. */
   private readonly due = new Set<string>();
   private readonly syncTimers = new Map<string, NodeJS.Timeout>();
+  /** Whether `initialize` has come: requests before it are refused (-32002). */
+  private initialized = false;
 
   constructor(
     private readonly connection: Connection,
@@ -87,16 +89,10 @@ class Server {
 
   register(): void {
     const { connection, documents } = this;
-    connection.onInitialize(() => ({
-      capabilities: {
-        textDocumentSync: { openClose: true, change: lsp.TextDocumentSyncKind.Incremental },
-        hoverProvider: true,
-        completionProvider: { triggerCharacters: ['$', ' ', '-'] },
-        definitionProvider: true,
-        documentSymbolProvider: true,
-      },
-      serverInfo: { name: 'pantograph', version: ENGINE_VERSION },
-    }));
+    connection.onInitialize(() => {
+      this.initialized = true;
+      return this.capabilities();
+    });
     documents.onDidChangeContent(({ document }) => this.changed(document));
     documents.onDidClose(({ document }) => {
       this.epp.forget(document.uri);
@@ -137,9 +133,28 @@ class Server {
     );
   }
 
-  /** A handler whose failure (a bug, or params that are not what the protocol says) answers `fallback`. */
+  private capabilities(): InitializeResult {
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: lsp.TextDocumentSyncKind.Incremental },
+        hoverProvider: true,
+        completionProvider: { triggerCharacters: ['$', ' ', '-'] },
+        definitionProvider: true,
+        documentSymbolProvider: true,
+      },
+      serverInfo: { name: 'pantograph', version: ENGINE_VERSION },
+    };
+  }
+
+  /**
+   * A handler whose failure (a bug, or params that are not what the protocol says) answers `fallback`;
+   * before `initialize`, a request is the protocol's error -32002, as the specification asks.
+   */
   private guard<P, R>(fallback: R, handler: (params: P) => Promise<R>): (params: P) => Promise<R> {
     return async (params) => {
+      if (!this.initialized) {
+        throw new lsp.ResponseError(lsp.ErrorCodes.ServerNotInitialized, 'send initialize first');
+      }
       try {
         if (typeof params !== 'object' || params === null) return fallback;
         return await handler(params);

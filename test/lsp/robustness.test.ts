@@ -103,6 +103,24 @@ describe('bad input', () => {
   });
 });
 
+describe('before initialize', () => {
+  it('answers a request with -32002 (server not initialized), then serves once initialized', async () => {
+    const other = new LspClient(dir);
+    const early = await other.request('textDocument/hover', {
+      textDocument: { uri: uriOf(join(dir, 'a.epp')) },
+      position: { line: 0, character: 4 },
+    });
+    expect(early.error?.code).toBe(-32002);
+    await other.initialize(uriOf(dir));
+    const later = await other.request('textDocument/hover', {
+      textDocument: { uri: uriOf(join(dir, 'a.epp')) },
+      position: { line: 0, character: 4 },
+    });
+    expect(later.error).toBeUndefined();
+    expect(await other.close()).toBe(0);
+  });
+});
+
 describe('the end of the stream', () => {
   it('ends the server when the editor closes its input without exit', async () => {
     const other = new LspClient(dir);
