@@ -96,7 +96,8 @@ describe('a lock that is not valid JSON', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`\\.pantograph\\.lock:3:${lines[2]!.length}: error`));
     expect(r.stderr).toContain('SYNC_LOCK_INVALID');
-    // Under --format json, the same problem on standard output, for a CI that parses it.
+    // Under --format json, the same problem on standard output, for a CI that parses it; nothing written.
+    const before = snapshotDir(project);
     for (const command of ['status', 'apply']) {
       const json = await run(project, '--format', 'json', command);
       expect(json.code).toBe(1);
@@ -112,5 +113,6 @@ describe('a lock that is not valid JSON', () => {
         ],
       });
     }
+    expect(snapshotDir(project)).toEqual(before);
   });
 });
