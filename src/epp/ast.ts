@@ -78,6 +78,14 @@ export interface RegexNode extends NodeBase {
 export interface InterpolatedNode extends NodeBase {
   readonly type: 'Interpolated';
   readonly parts: readonly (string | Node)[];
+  /** A heredoc's declared syntax that Puppet checks (`@("END":json)`): its text is checked when evaluated. */
+  readonly syntax?: ProducedTextSyntax;
+}
+
+/** The syntax a heredoc's text must have, and the offset where the text begins (where errors point). */
+export interface ProducedTextSyntax {
+  readonly name: string;
+  readonly textStart: number;
 }
 
 export interface VariableNode extends NodeBase {

@@ -15,6 +15,7 @@ export type EppErrorCode =
   | 'EPP_EMPTY_RENDER_TAG'
   | 'EPP_UNSUPPORTED'
   | 'EPP_NO_EFFECT'
+  | 'EPP_HEREDOC_SYNTAX'
   | 'EPP_DELIMITERS'
   | 'EPP_ENCODING'
   | 'EPP_INTERNAL'

@@ -44,8 +44,12 @@ export abstract class ExpressionGenerator extends ScopeGenerator {
         return this.call(node.name, node.args, node.lambda, node);
       case 'Binary':
         return this.binary(node);
-      case 'Interpolated':
-        return this.interpolated(node.parts);
+      case 'Interpolated': {
+        const { syntax } = node;
+        if (syntax === undefined) return this.interpolated(node.parts);
+        const at = this.pos({ start: syntax.textStart, end: syntax.textStart + 1 });
+        return `rt.producedText(${this.interpolated(node.parts)}, ${str(syntax.name)}, ${at})`;
+      }
       case 'TypeRef':
         return this.sharedConstant(node);
       case 'Logical':

@@ -50,7 +50,13 @@ export abstract class ExpressionEvaluation extends StatementEvaluation {
           const part = parts[i]!;
           text += typeof part === 'string' ? part : interpolateText(this.expr(part, scope));
         }
-        return text;
+        const syntax = node.syntax;
+        if (syntax === undefined) return text;
+        return rt.producedText(
+          text,
+          syntax.name,
+          this.t.pos({ start: syntax.textStart, end: syntax.textStart + 1 }),
+        );
       }
       case 'TypeRef':
         return rt.constant(this.t.constant(node));

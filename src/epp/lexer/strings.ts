@@ -6,7 +6,7 @@
 import { isDigit, isNameStart } from './chars.js';
 import { DQ_ESCAPES, heredocEscapes } from './escapes.js';
 import { Scanner } from './scanner.js';
-import { makeToken, type Token } from './tokens.js';
+import { keepHeredocSyntax, makeToken, setHeredocSyntax, type Token } from './tokens.js';
 
 export abstract class StringLexer extends Scanner {
   /** Lexes one token of code at `this.pos` (whose char code is `c`): the code inside `${...}`. */
@@ -200,14 +200,14 @@ export abstract class StringLexer extends Scanner {
     spec: string,
     start: number,
     end: number,
-  ): { tag: string; interpolate: boolean; flags: string } {
+  ): { tag: string; interpolate: boolean; flags: string; syntax: string | undefined } {
     const m = HEREDOC_SPEC.exec(spec);
     if (!m) throw this.error('Invalid syntax in heredoc expected @(endtag[:syntax][/escapes])', start, end);
     let tag = m[1]!.trim();
     const quoted = /^"(.*)"$/.exec(tag);
     if (quoted) tag = quoted[1]!.trim();
     if (tag === '') throw this.error('Heredoc with an empty endtag', start, end);
-    let flags = m[2];
+    let flags = m[3];
     if (flags !== undefined) {
       if (flags === '') flags = 'trnsuL$';
       const letters = flags.split('');
@@ -227,7 +227,7 @@ export abstract class StringLexer extends Scanner {
         );
       }
     }
-    return { tag, interpolate: quoted !== null, flags: flags ?? '' };
+    return { tag, interpolate: quoted !== null, flags: flags ?? '', syntax: m[2] };
   }
 
   /**
@@ -243,7 +243,7 @@ export abstract class StringLexer extends Scanner {
     if (closeParen < 0 || (lineEnd >= 0 && closeParen > lineEnd))
       throw this.error('Unclosed heredoc tag', start, start + 2);
     const spec = src.slice(start + 2, closeParen);
-    const { tag, interpolate, flags } = this.heredocSpec(spec, start, closeParen + 1);
+    const { tag, interpolate, flags, syntax } = this.heredocSpec(spec, start, closeParen + 1);
     this.pos = closeParen + 1;
     // The body begins after the line break ending this line (or after a previous heredoc's body).
     const bodyStart = this.heredocResume >= 0 ? this.heredocResume : lineEnd < 0 ? src.length : lineEnd + 1;
@@ -277,6 +277,7 @@ export abstract class StringLexer extends Scanner {
     if (found[3]) body = body.replace(/\r?\n$/, '');
     this.heredocResume = lineStart + found.index + found[0].length;
     const token = this.push('DQ', tag, start, this.pos, space);
+    if (syntax !== undefined) setHeredocSyntax(token, { name: syntax, textOffset: bodyStart - start });
     const escapes = heredocEscapes(flags, interpolate);
     if (!interpolate && flags === '') {
       token.parts = [body];
@@ -294,11 +295,14 @@ const BLANK = '[\\t\\p{Zs}]';
 
 /** Puppet's heredoc header (PATTERN_HEREDOC), between `@(` and `)`: tag, `:syntax`, `/escapes`. */
 const HEREDOC_SPEC =
-  /^([^:/\r\n)]+)(?::[\t\p{Zs}]*[a-z][a-zA-Z0-9_+]+[\t\p{Zs}]*)?(?:\/((?:\w|[$])*)[\t\p{Zs}]*)?$/u;
+  /^([^:/\r\n)]+)(?::[\t\p{Zs}]*([a-z][a-zA-Z0-9_+]+)[\t\p{Zs}]*)?(?:\/((?:\w|[$])*)[\t\p{Zs}]*)?$/u;
 
 function shiftToken(t: Token, offset: number): Token {
   const parts = t.parts?.map((p) => (typeof p === 'string' ? p : p.map((x) => shiftToken(x, offset))));
-  return makeToken(t.kind, t.value, t.start + offset, t.end + offset, t.spaceBefore, parts);
+  return keepHeredocSyntax(
+    t,
+    makeToken(t.kind, t.value, t.start + offset, t.end + offset, t.spaceBefore, parts),
+  );
 }
 
 function escapeRegExp(s: string): string {

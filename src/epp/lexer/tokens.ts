@@ -44,3 +44,30 @@ export function makeToken(
 ): Token {
   return { kind, value, start, end, spaceBefore, parts };
 }
+
+/** A heredoc's declared `:syntax` (`json` in `@(END:json)`), and where its text begins from the token's start. */
+export interface HeredocSyntax {
+  readonly name: string;
+  readonly textOffset: number;
+}
+
+/**
+ * The syntax of heredoc tokens that declare one, kept beside the tokens rather than on them: a seventh
+ * property on every token for the few heredocs that have it would cost the shape every read relies on.
+ */
+const heredocSyntaxes = new WeakMap<Token, HeredocSyntax>();
+
+export function setHeredocSyntax(token: Token, syntax: HeredocSyntax): void {
+  heredocSyntaxes.set(token, syntax);
+}
+
+export function heredocSyntaxOf(token: Token): HeredocSyntax | undefined {
+  return heredocSyntaxes.get(token);
+}
+
+/** `moved`, a copy of `token` at other offsets, keeps its heredoc syntax (the text's offset is relative). */
+export function keepHeredocSyntax(token: Token, moved: Token): Token {
+  const syntax = heredocSyntaxes.get(token);
+  if (syntax) heredocSyntaxes.set(moved, syntax);
+  return moved;
+}

@@ -23,7 +23,7 @@
 import type { ParameterNode, TemplateNode } from '../ast.js';
 import { lex } from '../lexer/lexer.js';
 import type { LexReport } from '../lexer/scanner.js';
-import { makeToken, type Token } from '../lexer/tokens.js';
+import { keepHeredocSyntax, makeToken, type Token } from '../lexer/tokens.js';
 import { checkStatementEffects } from './effects.js';
 import { ParameterListParser } from './parameters.js';
 
@@ -64,7 +64,7 @@ export function parsePuppet(source: string, options: ParseOptions = {}): Templat
 function shift(t: Token, by: number, limit: number): Token {
   const clamp = (n: number) => Math.min(limit, Math.max(0, n + by));
   const parts = t.parts?.map((p) => (typeof p === 'string' ? p : p.map((x) => shift(x, by, limit))));
-  return makeToken(t.kind, t.value, clamp(t.start), clamp(t.end), t.spaceBefore, parts);
+  return keepHeredocSyntax(t, makeToken(t.kind, t.value, clamp(t.start), clamp(t.end), t.spaceBefore, parts));
 }
 
 class Parser extends ParameterListParser {

@@ -8,10 +8,11 @@
  * `unless`, `case`) are statements' business (statements.ts) and a call's lambda is parameters.ts's; both
  * are declared here and defined in those layers.
  */
-import type { Node } from '../ast.js';
+import type { Node, ProducedTextSyntax } from '../ast.js';
 import { EppSyntaxError } from '../errors.js';
 import { checkNumericName, isDigits } from '../lexer/chars.js';
-import { makeToken, type Token } from '../lexer/tokens.js';
+import { heredocSyntaxOf, makeToken, type Token } from '../lexer/tokens.js';
+import { hasSyntaxChecker, producedTextHint, producedTextProblem } from '../produced-text/index.js';
 import { RegexpSyntaxError, toJsRegExp } from '../runtime/regexp/translate.js';
 import { ExpressionParser } from './expressions.js';
 
@@ -145,10 +146,27 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
       if (rest.kind !== 'EOF') throw sub.unexpected(rest);
       parts.push(expr);
     }
+    const heredoc = heredocSyntaxOf(t);
+    const syntax =
+      heredoc && hasSyntaxChecker(heredoc.name)
+        ? { name: heredoc.name, textStart: t.start + heredoc.textOffset }
+        : undefined;
     if (parts.every((p) => typeof p === 'string')) {
-      return { type: 'Literal', value: (parts as string[]).join(''), start: t.start, end: t.end };
+      const value = (parts as string[]).join('');
+      if (syntax) this.checkProducedText(value, syntax);
+      return { type: 'Literal', value, start: t.start, end: t.end };
     }
+    if (syntax) return { type: 'Interpolated', parts, syntax, start: t.start, end: t.end };
     return { type: 'Interpolated', parts, start: t.start, end: t.end };
+  }
+
+  /** A heredoc's text without interpolation is checked in its declared syntax now, as Puppet's validation does. */
+  private checkProducedText(text: string, syntax: ProducedTextSyntax): void {
+    const problem = producedTextProblem(text, syntax.name);
+    if (problem === undefined) return;
+    const error = this.error(problem, syntax.textStart, syntax.textStart + 1, 'EPP_HEREDOC_SYNTAX');
+    error.hint = producedTextHint(syntax.name);
+    throw error;
   }
 
   /**

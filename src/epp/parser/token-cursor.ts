@@ -69,7 +69,7 @@ export abstract class TokenCursor {
     message: string,
     start: number,
     end: number,
-    code: 'EPP_SYNTAX' | 'EPP_UNSUPPORTED' = 'EPP_SYNTAX',
+    code: 'EPP_SYNTAX' | 'EPP_UNSUPPORTED' | 'EPP_HEREDOC_SYNTAX' = 'EPP_SYNTAX',
   ) {
     return new EppSyntaxError(code, message, { file: this.file, source: this.source, span: { start, end } });
   }

@@ -27,6 +27,7 @@ import {
   ReturnSignal,
 } from '../functions/registry.js';
 import { lineColumn } from '../position.js';
+import { producedTextHint, producedTextProblem } from '../produced-text/index.js';
 import { UNSET } from './contracts.js';
 import { OperatorRuntime } from './operator-runtime.js';
 import { typeLabel } from './operators.js';
@@ -350,6 +351,13 @@ export class Runtime extends OperatorRuntime implements CallContext {
     } catch (e) {
       throw this.locate(e, p);
     }
+  }
+
+  /** A heredoc's text made with interpolation, checked in its declared syntax each time it is made, as Puppet does. */
+  producedText(text: string, syntax: string, p: number): string {
+    const problem = producedTextProblem(text, syntax);
+    if (problem === undefined) return text;
+    throw new EppEvalError('EPP_HEREDOC_SYNTAX', problem, this.location(p), producedTextHint(syntax));
   }
 
   // ---------------------------------------------------------------- CallContext
