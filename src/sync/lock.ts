@@ -178,6 +178,17 @@ export function parseLock(text: string, file = LOCK_FILE): LockFile {
   if (typeof data.engineVersion !== 'string')
     return bad('engineVersion is not a string', keyOffset(text, 'engineVersion'));
   if (!Array.isArray(data.sources) || !Array.isArray(data.templates)) return bad('sources/templates missing');
+  const sourcesAt = keyOffset(text, 'sources');
+  data.sources.forEach((source, i) => {
+    const why = lockedSourceProblem(source);
+    if (why) bad(`sources[${i}] ${why}`, sourcesAt);
+  });
+  const templatesAt = keyOffset(text, 'templates');
+  const sourceCount = data.sources.length;
+  data.templates.forEach((template, i) => {
+    const why = lockedTemplateProblem(template, sourceCount);
+    if (why) bad(`templates[${i}] ${why}`, templatesAt);
+  });
   if (!Array.isArray(data.directories) || !data.directories.every((d) => typeof d === 'string')) {
     return bad('directories is not a list of strings', keyOffset(text, 'directories'));
   }
@@ -225,6 +236,52 @@ export function parseLock(text: string, file = LOCK_FILE): LockFile {
     directories: data.directories as string[],
     files,
   };
+}
+
+const SOURCE_TYPES: readonly unknown[] = ['filesystem', 'git', 'default'];
+/** A git commit id (SHA-1, or SHA-256 in a repository that uses it): anything else never reaches git. */
+const COMMIT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+/** Deeper settings than any template has: a bound, so that no reader or writer of the lock recurses without one. */
+const MAX_SETTINGS_DEPTH = 100;
+
+/** Why a locked source may not be used, or undefined. */
+function lockedSourceProblem(source: unknown): string | undefined {
+  if (!isObject(source)) return 'is not an object';
+  if (!SOURCE_TYPES.includes(source.type)) return `has an unknown type ${JSON.stringify(source.type)}`;
+  if (typeof source.location !== 'string') return 'has no location string';
+  if (source.ref !== undefined && typeof source.ref !== 'string') return 'has a ref that is not a string';
+  if (source.commit !== undefined && (typeof source.commit !== 'string' || !COMMIT_ID.test(source.commit)))
+    return `has a commit that is not a commit id: ${JSON.stringify(source.commit)}`;
+  return undefined;
+}
+
+/** Why a locked template may not be used, or undefined. */
+function lockedTemplateProblem(template: unknown, sourceCount: number): string | undefined {
+  if (!isObject(template)) return 'is not an object';
+  if (typeof template.name !== 'string') return 'has no name string';
+  if (template.version !== undefined && typeof template.version !== 'string')
+    return 'has a version that is not a string';
+  const { source } = template;
+  if (typeof source !== 'number' || !Number.isInteger(source) || source < 0 || source >= sourceCount)
+    return `names no locked source (source ${JSON.stringify(source)})`;
+  if (!isObject(template.settings)) return 'has settings that are not an object';
+  if (nestingDepth(template.settings) > MAX_SETTINGS_DEPTH)
+    return `has settings nested more than ${MAX_SETTINGS_DEPTH} deep`;
+  return undefined;
+}
+
+/** How deeply arrays and objects nest in a JSON value, measured without recursion (the value may be hostile). */
+function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_SETTINGS_DEPTH) return deepest;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 /** Why a path read from the lock may not be used (the rules of `checkOutputPath`), or undefined. */

@@ -116,3 +116,67 @@ describe('a lock that is not valid JSON', () => {
     expect(snapshotDir(project)).toEqual(before);
   });
 });
+
+describe('a lock whose sources or templates are damaged', () => {
+  function editLock(
+    project: string,
+    edit: (lock: { sources: unknown[]; templates: unknown[] }) => void,
+  ): string {
+    const path = join(project, '.pantograph.lock');
+    const lock = JSON.parse(readFileSync(path, 'utf8')) as { sources: unknown[]; templates: unknown[] };
+    edit(lock);
+    writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`.replace(`"${DEEP}"`, deepText(100_000)));
+    return readFileSync(path, 'utf8');
+  }
+  /** Settings nested `depth` deep, as text: JSON.stringify itself cannot write them (its stack ends first). */
+  const DEEP = '__deep_settings__';
+  const deepText = (depth: number) => `{"x": ${'['.repeat(depth)}${']'.repeat(depth)}}`;
+
+  it.each([
+    [
+      'a source that is no object',
+      (l: { sources: unknown[] }) => (l.sources[0] = null),
+      'sources',
+      'sources[0] is not an object',
+    ],
+    [
+      'a source location that is no string',
+      (l: { sources: { location: unknown }[] }) => (l.sources[0]!.location = 5),
+      'sources',
+      'sources[0] has no location string',
+    ],
+    [
+      'a commit that is no commit id (it would reach git as an option)',
+      (l: { sources: { type: string; commit?: string }[] }) => {
+        l.sources[0]!.type = 'git';
+        l.sources[0]!.commit = '--upload-pack=touch /tmp/pwned';
+      },
+      'sources',
+      'sources[0] has a commit that is not a commit id: "--upload-pack=touch /tmp/pwned"',
+    ],
+    [
+      'a template naming no source',
+      (l: { templates: { source: unknown }[] }) => (l.templates[0]!.source = 7),
+      'templates',
+      'templates[0] names no locked source (source 7)',
+    ],
+    [
+      'settings nested 100,000 deep (they would crash the lock being written)',
+      (l: { templates: { settings: unknown }[] }) => (l.templates[0]!.settings = DEEP),
+      'templates',
+      'templates[0] has settings nested more than 100 deep',
+    ],
+  ] as const)('%s: status and apply say so at the lock, write nothing', async (_name, edit, key, message) => {
+    const { project } = await appliedProject();
+    const text = editLock(project, edit as (lock: { sources: unknown[]; templates: unknown[] }) => void);
+    const before = snapshotDir(project);
+    for (const command of ['status', 'apply']) {
+      const r = await run(project, command);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`.pantograph.lock:${lineCol(text, `"${key}":`)}`);
+      expect(r.stderr).toContain(`not a valid Pantograph lock file: ${message} [SYNC_LOCK_INVALID]`);
+      expect(r.stderr).not.toContain('internal error');
+    }
+    expect(snapshotDir(project)).toEqual(before);
+  });
+});

@@ -102,7 +102,7 @@ describe('lock serialisation', () => {
   const lock: LockFile = {
     lockVersion: 1,
     engineVersion: '0.1.0',
-    sources: [{ type: 'git', location: 'https://x/y.git', ref: 'main', commit: 'abc' }],
+    sources: [{ type: 'git', location: 'https://x/y.git', ref: 'main', commit: '0123456789abcdef0123456789abcdef01234567' }],
     templates: [{ name: 't', version: '1.0.0', source: 0, settings: { z: 1, a: { y: [1] } } }],
     directories: ['b', 'a'],
     files: new Map([
@@ -143,7 +143,7 @@ describe('lock serialisation', () => {
       new Map([...lock.files].map(([p, f]) => [p, p === 'z' ? { ...f, ...change } : f]));
     const changes: LockFile[] = [
       { ...lock, engineVersion: '0.2.0' },
-      { ...lock, sources: [{ ...lock.sources[0]!, commit: 'def' }] },
+      { ...lock, sources: [{ ...lock.sources[0]!, commit: 'fedcba9876543210fedcba9876543210fedcba98' }] },
       { ...lock, templates: [{ ...lock.templates[0]!, settings: { z: 2, a: { y: [1] } } }] },
       { ...lock, directories: ['a'] },
       { ...lock, files: files({ disk: 'e' }) },
