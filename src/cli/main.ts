@@ -307,8 +307,13 @@ export async function main(
     .action(run(async () => (await import('./commands/resolve.js')).resolve as Action));
   program
     .command('remove')
-    .description('delete the files Pantograph manages and the empty directories it created')
-    .option('--force', 'also delete files changed by hand')
+    .description(
+      'delete the files Pantograph manages and the empty directories it created; files with your changes are kept',
+    )
+    .option(
+      '--force',
+      'also delete files changed by hand or accepted with resolve (each saved as <path>.pantograph-old first)',
+    )
     .action(run(async () => (await import('./commands/remove.js')).remove as Action));
   engineOptions(
     program

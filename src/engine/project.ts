@@ -127,8 +127,8 @@ export async function loadProject(dir: string, options: ProjectOptions = {}): Pr
   }
   const root = config.root;
   const problems: Problem[] = [...config.problems];
-  const sources = await withConfigWarnings(
-    config.problems,
+  const sources = await withProblemsFoundWithoutSources(
+    () => [...config.problems, ...metadataProblems(root)],
     resolveSources(config.sources, {
       root,
       ...(options.offline !== undefined ? { offline: options.offline } : {}),
@@ -266,19 +266,32 @@ function readMetadata(root: string, problems: Problem[]): DataMap {
 }
 
 /**
- * A source that cannot be resolved ends the load: the warnings of `.sync.yml` go with its error, since
- * one may be why (a token written into a URL, SOURCE_CREDENTIALS_IN_FILE) and all are about the file.
+ * A source that cannot be resolved ends the load: what was found without the sources goes with its error
+ * (every problem of `.sync.yml`, errors too, and of `metadata.json`), so that `validate` reports them all
+ * at once, not one more after each fix; a warning may also be why it failed (a token written into a URL,
+ * SOURCE_CREDENTIALS_IN_FILE). Templates are not checked: the missing source may hold any of them.
  */
-async function withConfigWarnings<T>(warnings: readonly Problem[], work: Promise<T>): Promise<T> {
+async function withProblemsFoundWithoutSources<T>(
+  found: () => readonly Problem[],
+  work: Promise<T>,
+): Promise<T> {
   try {
     return await work;
   } catch (e) {
-    const more = warnings.filter((p) => p.severity === 'warning');
-    if (!(e instanceof EngineError) || more.length === 0) throw e;
+    if (!(e instanceof EngineError)) throw e;
+    const more = found(); // only on failure: metadata.json is read again otherwise
+    if (more.length === 0) throw e;
     throw new EngineError(e.code, e.message, {
       position: e.position,
       hint: e.hint,
       problems: [...e.problems, ...more],
     });
   }
+}
+
+/** The problems of the project's `metadata.json`, read on its own (see `readMetadata`). */
+function metadataProblems(root: string): Problem[] {
+  const problems: Problem[] = [];
+  readMetadata(root, problems);
+  return problems;
 }

@@ -23,8 +23,7 @@ export type SyncErrorCode =
   | 'SYNC_NOT_CONVERGED'
   // resolve and remove
   | 'SYNC_NOT_MANAGED'
-  | 'SYNC_CONFLICT_MARKERS'
-  | 'SYNC_EDITED';
+  | 'SYNC_CONFLICT_MARKERS';
 
 /** Where in a file of the project's (the lock file) a problem is: 1-based line and column. */
 export interface SyncPosition {

@@ -11,7 +11,7 @@ export type { LockedFile, LockedTemplate, LockFile } from './lock.js';
 export { lockFor, parseLock, readLock, serializeLock, writeLock } from './lock.js';
 export { checkOutputPath, LOCK_FILE, NEW_SUFFIX, RUN_LOCK_FILE } from './paths.js';
 export type { PostResult } from './post.js';
-export type { RemoveOptions, RemoveResult } from './remove.js';
+export type { KeptEdit, RemoveOptions, RemoveResult } from './remove.js';
 export { remove } from './remove.js';
 export type { ResolveOptions, ResolveResult } from './resolve.js';
 export { resolve } from './resolve.js';

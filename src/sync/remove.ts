@@ -1,17 +1,26 @@
 /**
- * `remove`: deletes the files Pantograph manages (never `init` files, never hand-edited ones without
- * `force`) and the directories it created once they are empty. Every hand-edited file is found before
- * anything is removed.
+ * `remove`: deletes the files Pantograph manages that are still as it wrote them, and the directories it
+ * created once they are empty. `init` files are never removed. A managed file whose content is the user's
+ * (changed by hand, or accepted with `resolve`) is kept and stays in the lock, still a managed file with
+ * the user's changes: a later `remove --force` finds it, and a later `apply` still treats it as a hand
+ * edit. With `force` those are removed too, each saved first as `<path>.pantograph-old`. The whole project
+ * is read before anything is removed, so a path that cannot be read stops the run with nothing removed.
  */
 import { realpathSync, rmdirSync, unlinkSync } from 'node:fs';
-import { SyncError } from './errors.js';
-import { readLock, writeLock } from './lock.js';
+import { type LockedFile, type LockFile, readLock, writeLock } from './lock.js';
 import { acquireRunLock } from './mutex.js';
 import { checkOutputPath, type DiskState, isPlainDirectory, LOCK_FILE, Target } from './paths.js';
 import { removeFile, saveBackup } from './write.js';
 
 export interface RemoveOptions {
+  /** Remove the files with the user's changes too (each saved first as `<path>.pantograph-old`). */
   readonly force?: boolean;
+}
+
+/** A managed file left in place because its content is the user's: `edited` by hand, or `resolved`. */
+export interface KeptEdit {
+  readonly path: string;
+  readonly reason: 'edited' | 'resolved';
 }
 
 export interface RemoveResult {
@@ -19,72 +28,114 @@ export interface RemoveResult {
   readonly directoriesRemoved: readonly string[];
   /** `init` files, left in place. */
   readonly kept: readonly string[];
+  /** Files with the user's changes, left in place and in the lock (not under `force`). */
+  readonly keptEdited: readonly KeptEdit[];
   /** Hand edits removed under `force`, each saved first (`<path>.pantograph-old`). */
   readonly backups: readonly { readonly path: string; readonly backup: string }[];
 }
+
+const NOTHING: RemoveResult = { removed: [], directoriesRemoved: [], kept: [], keptEdited: [], backups: [] };
 
 export function remove(root: string, options: RemoveOptions = {}): RemoveResult {
   const projectRoot = realpathSync(root);
   const runLock = acquireRunLock(projectRoot);
   try {
     const lock = readLock(projectRoot);
-    if (!lock) return { removed: [], directoriesRemoved: [], kept: [], backups: [] };
+    if (!lock) return NOTHING;
     const target = new Target(projectRoot);
     for (const dir of lock.directories) target.dir(dir); // no locked directory through a symlink
-    const toRemove: string[] = [];
-    const handEdits = new Map<string, DiskState>();
-    const edited: string[] = [];
-    const kept: string[] = [];
-    for (const [path, locked] of lock.files) {
-      checkOutputPath(path);
-      if (locked.kind === 'init') {
-        kept.push(path);
-        continue;
-      }
-      const disk = target.read(path);
-      if (disk.kind === 'missing') continue;
-      const handEdited = disk.hash !== locked.disk || locked.resolved === true;
-      if (handEdited && options.force !== true) edited.push(path);
-      else toRemove.push(path);
-      if (handEdited) handEdits.set(path, disk);
-    }
-    if (edited.length > 0) {
-      throw new SyncError(
-        'SYNC_EDITED',
-        `${edited.length} managed file(s) were changed by hand: ${edited.slice(0, 5).join(', ')}; nothing was removed`,
-        {
-          path: edited[0]!,
-          hint: 'Keep a copy of your changes and run remove with --force, or restore the files first.',
-        },
-      );
-    }
-    toRemove.sort();
+    const scan = scanManaged(lock, target, options.force === true);
     const backups: { path: string; backup: string }[] = [];
-    for (const path of toRemove) {
-      const handEdit = handEdits.get(path);
-      if (handEdit?.kind === 'file')
-        backups.push({ path, backup: saveBackup(projectRoot, target, path, handEdit, false) });
+    for (const path of scan.toRemove) {
+      const userContent = scan.userContent.get(path);
+      if (userContent)
+        backups.push({ path, backup: saveBackup(projectRoot, target, path, userContent, false) });
       removeFile(target, path);
     }
-    const directoriesRemoved: string[] = [];
-    const keptDirs: string[] = [];
-    for (const dir of [...lock.directories].sort((a, b) => b.length - a.length)) {
-      if (!isPlainDirectory(projectRoot, dir)) continue;
-      try {
-        rmdirSync(`${projectRoot}/${dir}`);
-        directoriesRemoved.push(dir);
-      } catch {
-        keptDirs.push(dir);
-      }
-    }
-    const files = new Map([...lock.files].filter(([, f]) => f.kind === 'init'));
-    if (files.size === 0) {
-      unlinkSync(`${projectRoot}/${LOCK_FILE}`);
-    } else {
-      writeLock(projectRoot, { ...lock, files, directories: keptDirs.sort() });
-    }
-    return { removed: toRemove, directoriesRemoved: directoriesRemoved.sort(), kept: kept.sort(), backups };
+    const directories = removeEmptyDirectories(projectRoot, lock.directories);
+    writeRemainingLock(
+      projectRoot,
+      lock,
+      [...scan.kept, ...scan.keptEdited.map((k) => k.path)],
+      directories.kept,
+    );
+    return {
+      removed: scan.toRemove,
+      directoriesRemoved: directories.removed,
+      kept: scan.kept,
+      keptEdited: scan.keptEdited,
+      backups,
+    };
   } finally {
     runLock.release();
   }
+}
+
+interface Scan {
+  readonly toRemove: string[];
+  readonly kept: string[];
+  readonly keptEdited: KeptEdit[];
+  /** The files to remove whose content is the user's (under `force`), as read: saved before removal. */
+  readonly userContent: Map<string, Extract<DiskState, { kind: 'file' }>>;
+}
+
+/** What to do with each locked file, decided from the whole project before anything is removed. */
+function scanManaged(lock: LockFile, target: Target, force: boolean): Scan {
+  const scan: Scan = { toRemove: [], kept: [], keptEdited: [], userContent: new Map() };
+  for (const [path, locked] of [...lock.files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    checkOutputPath(path);
+    if (locked.kind === 'init') {
+      scan.kept.push(path);
+      continue;
+    }
+    const disk = target.read(path);
+    if (disk.kind === 'missing') continue;
+    const reason = userContentReason(locked, disk.hash);
+    if (reason === undefined) scan.toRemove.push(path);
+    else if (force) {
+      scan.toRemove.push(path);
+      scan.userContent.set(path, disk);
+    } else scan.keptEdited.push({ path, reason });
+  }
+  return scan;
+}
+
+/** Why a managed file's content is the user's, or undefined when it is what Pantograph wrote. */
+function userContentReason(locked: LockedFile, diskHash: string): KeptEdit['reason'] | undefined {
+  if (diskHash !== locked.disk) return 'edited';
+  return locked.resolved === true ? 'resolved' : undefined;
+}
+
+/** Removes the directories Pantograph created that are empty now, deepest first. */
+function removeEmptyDirectories(
+  root: string,
+  directories: readonly string[],
+): { removed: string[]; kept: string[] } {
+  const removed: string[] = [];
+  const kept: string[] = [];
+  for (const dir of [...directories].sort((a, b) => b.length - a.length)) {
+    if (!isPlainDirectory(root, dir)) continue;
+    try {
+      rmdirSync(`${root}/${dir}`);
+      removed.push(dir);
+    } catch {
+      kept.push(dir); // not empty: something is left in it
+    }
+  }
+  return { removed: removed.sort(), kept: kept.sort() };
+}
+
+/** The lock of what is left to manage (init files, kept edits), or no lock when nothing is. */
+function writeRemainingLock(
+  root: string,
+  lock: LockFile,
+  paths: readonly string[],
+  directories: readonly string[],
+): void {
+  if (paths.length === 0) {
+    unlinkSync(`${root}/${LOCK_FILE}`);
+    return;
+  }
+  const files = new Map(paths.map((path) => [path, lock.files.get(path)!]));
+  writeLock(root, { ...lock, files, directories });
 }

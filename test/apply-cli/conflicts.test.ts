@@ -5,7 +5,7 @@ import { previousOutputFor } from '../../src/engine/previous-output.js';
 import { readLock } from '../../src/sync/index.js';
 import { run, runJson } from '../cli/cli-helpers.js';
 import { removeTempDirs, snapshotDir, tempTree, writeTree } from '../helpers/fs.js';
-import { read, repoTree, syncYml } from './fixtures.js';
+import { lockText, read, repoTree, syncYml } from './fixtures.js';
 
 afterEach(() => removeTempDirs());
 
@@ -130,30 +130,57 @@ describe('resolve', () => {
 });
 
 describe('remove', () => {
-  it('refuses hand-edited files, then with --force removes managed files and keeps init files', async () => {
+  it('keeps hand-edited files, says which and what to do, exit 0; --force then removes them, saving each', async () => {
     const { root } = await editedProject();
-    const lock = readFileSync(join(root, '.pantograph.lock'));
     const r = await run(root, 'remove');
     expect(r).toEqual({
-      code: 1,
-      stdout: '',
-      stderr:
-        'error: 1 managed file(s) were changed by hand: config.txt; nothing was removed [SYNC_EDITED]\n  hint: Keep a copy of your changes and run remove with --force, or restore the files first.\n',
+      code: 0,
+      stderr: '',
+      stdout: `removed   static.txt
+kept      config.txt  (changed by hand)
+kept      README.md  (init file: yours since the project was created)
+removed 1 file and 0 directories, kept 2 files
+1 file with your changes is still managed: \`pantograph remove --force\` removes it too, saving your version as <path>.pantograph-old first
+`,
     });
-    expect(readFileSync(join(root, '.pantograph.lock'))).toEqual(lock);
+    expect(existsSync(join(root, 'static.txt'))).toBe(false);
+    expect(read(root, 'config.txt')).toContain('line 4: mine');
+    expect(Object.keys(JSON.parse(lockText(root)).files)).toEqual(['README.md', 'config.txt']);
     expect(await run(root, 'remove', '--force')).toEqual({
       code: 0,
       stderr: '',
       stdout: `removed   config.txt  (changed by hand: your version is saved as config.txt.pantograph-old)
-removed   static.txt
 kept      README.md  (init file: yours since the project was created)
-removed 2 files and 0 directories, kept 1 file
+removed 1 file and 0 directories, kept 1 file
 `,
     });
     expect(existsSync(join(root, 'config.txt'))).toBe(false);
     // The hand edit --force destroyed is kept beside it (issue 11, item 10).
     expect(readFileSync(join(root, 'config.txt.pantograph-old'), 'utf8')).toContain('line 4: mine');
     expect(existsSync(join(root, 'README.md'))).toBe(true);
+  });
+
+  it('keeps a file accepted with resolve (in line for status), listed as such under --format json', async () => {
+    const { root } = await editedProject();
+    expect((await run(root, 'resolve', 'config.txt')).code).toBe(0);
+    expect((await run(root, 'status', '--check')).code).toBe(0);
+    const { code, json } = await runJson(root, 'remove');
+    expect(code).toBe(0);
+    expect(json).toEqual({
+      removed: ['static.txt'],
+      directoriesRemoved: [],
+      kept: ['README.md'],
+      keptEdited: [{ path: 'config.txt', reason: 'resolved' }],
+      backups: [],
+    });
+    expect(read(root, 'config.txt')).toContain('line 4: mine');
+    expect(
+      (await run(root, 'remove')).stdout,
+    ).toBe(`kept      config.txt  (your content, accepted with \`pantograph resolve\`)
+kept      README.md  (init file: yours since the project was created)
+removed 0 files and 0 directories, kept 2 files
+1 file with your changes is still managed: \`pantograph remove --force\` removes it too, saving your version as <path>.pantograph-old first
+`);
   });
 
   it('removes the directories it created; JSON shape; nothing left to remove afterwards', async () => {
@@ -167,6 +194,7 @@ removed 2 files and 0 directories, kept 1 file
       removed: ['config.txt', 'extra/extra.txt', 'static.txt'],
       directoriesRemoved: ['extra'],
       kept: ['README.md'],
+      keptEdited: [],
       backups: [],
     });
     expect(existsSync(join(root, 'extra'))).toBe(false);

@@ -41,7 +41,8 @@ describe('resolve', () => {
     put(root, 'x', 'mine\n');
     expect(resolve(root, 'x')).toEqual({ path: 'x', hadNewFile: false, differsFromTemplate: true });
     expect(status(plan).drift).toBe(false);
-    expect(() => remove(root)).toThrow(expect.objectContaining({ code: 'SYNC_EDITED' }));
+    expect(remove(root).keptEdited).toEqual([{ path: 'x', reason: 'resolved' }]);
+    expect(get(root, 'x')).toBe('mine\n');
     // When no template produces it any more, it is the user's own: kept, no drift, out of the lock.
     const gone = planOf(root, [], { purge: true });
     expect(status(gone).entries).toMatchObject([
@@ -164,6 +165,7 @@ describe('remove', () => {
       removed: ['a/b/c', 'src/gen.ts'],
       directoriesRemoved: ['a', 'a/b'],
       kept: ['README.md'],
+      keptEdited: [],
       backups: [],
     });
     expect(existsSync(join(root, 'a'))).toBe(false);
@@ -173,20 +175,79 @@ describe('remove', () => {
     expect(Object.keys(lock.files)).toEqual(['README.md']);
   });
 
-  it('refuses hand-edited files unless forced, removing nothing', async () => {
+  it('keeps hand-edited and resolved files, still managed, and removes the others', async () => {
+    const root = tmpProject();
+    const plan = planOf(root, [file('a', 'a\n'), file('b', 'b\n'), file('dir/c', 'c\n'), file('d', 'd\n')]);
+    await apply(plan);
+    put(root, 'b', 'mine\n');
+    put(root, 'dir/c', 'c\nmine\n');
+    put(root, 'd', 'd\nmine\n');
+    resolve(root, 'd'); // the user's content, as status sees it: in line
+    const before = readLock(root)!;
+    expect(remove(root)).toEqual({
+      removed: ['a'],
+      directoriesRemoved: [],
+      kept: [],
+      keptEdited: [
+        { path: 'b', reason: 'edited' },
+        { path: 'd', reason: 'resolved' },
+        { path: 'dir/c', reason: 'edited' },
+      ],
+      backups: [],
+    });
+    expect(existsSync(join(root, 'a'))).toBe(false);
+    expect(get(root, 'b')).toBe('mine\n');
+    expect(get(root, 'dir/c')).toBe('c\nmine\n');
+    expect(get(root, 'd')).toBe('d\nmine\n');
+    expect(existsSync(join(root, 'b.pantograph-old'))).toBe(false);
+    // The kept files stay in the lock as they were, with the directory holding one of them.
+    const after = readLock(root)!;
+    expect([...after.files.keys()]).toEqual(['b', 'd', 'dir/c']);
+    for (const path of ['b', 'd', 'dir/c']) expect(after.files.get(path)).toEqual(before.files.get(path));
+    expect(after.directories).toEqual(['dir']);
+    // So they are still hand edits to a later apply (never adopted, never overwritten without --force)...
+    const entries = status(plan).entries;
+    expect(entries.find((e) => e.path === 'b')).toMatchObject({ state: 'edited' });
+    expect(entries.find((e) => e.path === 'd')).toMatchObject({ state: 'stable' });
+    // ...and `remove --force` finds them: removed, each saved first.
+    expect(remove(root, { force: true })).toEqual({
+      removed: ['b', 'd', 'dir/c'],
+      directoriesRemoved: [], // dir holds the copy of dir/c
+      kept: [],
+      keptEdited: [],
+      backups: [
+        { path: 'b', backup: 'b.pantograph-old' },
+        { path: 'd', backup: 'd.pantograph-old' },
+        { path: 'dir/c', backup: 'dir/c.pantograph-old' },
+      ],
+    });
+    expect(get(root, 'd.pantograph-old')).toBe('d\nmine\n');
+    expect(existsSync(join(root, '.pantograph.lock'))).toBe(false);
+  });
+
+  it('removes hand-edited files at once under force, saving each first', async () => {
     const root = tmpProject();
     await apply(planOf(root, [file('a', 'a\n'), file('b', 'b\n')]));
     put(root, 'b', 'mine\n');
-    expect(() => remove(root)).toThrow(expect.objectContaining({ code: 'SYNC_EDITED', path: 'b' }));
-    expect(get(root, 'a')).toBe('a\n');
-    expect(remove(root, { force: true }).removed).toEqual(['a', 'b']);
+    expect(remove(root, { force: true })).toMatchObject({
+      removed: ['a', 'b'],
+      keptEdited: [],
+      backups: [{ path: 'b', backup: 'b.pantograph-old' }],
+    });
+    expect(get(root, 'b.pantograph-old')).toBe('mine\n');
     expect(existsSync(join(root, '.pantograph.lock'))).toBe(false);
   });
 
   it('does nothing on a project without a lock', () => {
     const root = tmpProject();
     put(root, 'a', 'a\n');
-    expect(remove(root)).toEqual({ removed: [], directoriesRemoved: [], kept: [], backups: [] });
+    expect(remove(root)).toEqual({
+      removed: [],
+      directoriesRemoved: [],
+      kept: [],
+      keptEdited: [],
+      backups: [],
+    });
     expect(get(root, 'a')).toBe('a\n');
   });
 });

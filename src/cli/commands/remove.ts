@@ -1,9 +1,11 @@
 /**
  * `pantograph remove [--force]`: deletes the files Pantograph manages and the directories it created once
- * empty, and then the lock (kept only while `init` files remain in it). Hand-edited files stop it before
- * anything is removed, unless `--force`; `init` files (written once for the new project) are kept.
+ * empty, and then the lock (kept while files remain in it). `init` files (written once for the new
+ * project) are kept; so are files with the user's changes (changed by hand, or accepted with `resolve`),
+ * which stay managed and are listed with what to do, unless `--force` removes them too, saving each first.
+ * Keeping them is what was asked, not a failure: exit 0.
  */
-import { remove as syncRemove } from '../../sync/index.js';
+import { type KeptEdit, remove as syncRemove } from '../../sync/index.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import { plural, printJson, projectDir } from '../report.js';
@@ -11,6 +13,11 @@ import { plural, printJson, projectDir } from '../report.js';
 export interface RemoveFlags {
   readonly force?: boolean;
 }
+
+const KEPT_BECAUSE: Readonly<Record<KeptEdit['reason'], string>> = {
+  edited: 'changed by hand',
+  resolved: 'your content, accepted with `pantograph resolve`',
+};
 
 export async function remove(io: Io, global: GlobalOptions, flags: RemoveFlags): Promise<number> {
   const result = syncRemove(projectDir(io, global), { force: flags.force === true });
@@ -24,12 +31,21 @@ export async function remove(io: Io, global: GlobalOptions, flags: RemoveFlags):
     io.out(`removed   ${path}${backup ? `  (changed by hand: your version is saved as ${backup})` : ''}\n`);
   }
   for (const dir of result.directoriesRemoved) io.out(`removed   ${dir}/\n`);
+  for (const { path, reason } of result.keptEdited) io.out(`kept      ${path}  (${KEPT_BECAUSE[reason]})\n`);
   for (const path of result.kept)
     io.out(`kept      ${path}  (init file: yours since the project was created)\n`);
+  const keptCount = result.kept.length + result.keptEdited.length;
+  const dirs = result.directoriesRemoved.length;
   io.out(
-    result.removed.length === 0 && result.kept.length === 0
+    result.removed.length === 0 && keptCount === 0
       ? 'nothing to remove: Pantograph manages no file here\n'
-      : `removed ${plural(result.removed.length, 'file')} and ${result.directoriesRemoved.length} director${result.directoriesRemoved.length === 1 ? 'y' : 'ies'}, kept ${plural(result.kept.length, 'file')}\n`,
+      : `removed ${plural(result.removed.length, 'file')} and ${dirs} director${dirs === 1 ? 'y' : 'ies'}, kept ${plural(keptCount, 'file')}\n`,
   );
+  const edits = result.keptEdited.length;
+  if (edits > 0) {
+    io.out(
+      `${plural(edits, 'file')} with your changes ${edits === 1 ? 'is' : 'are'} still managed: \`pantograph remove --force\` removes ${edits === 1 ? 'it' : 'them'} too, saving your version as <path>.pantograph-old first\n`,
+    );
+  }
   return 0;
 }
