@@ -558,6 +558,27 @@ describe("a .sync.yml Ruby's YAML refuses (PDK stops on it): one error at its pl
     ]);
   });
 
+  it("each value quotes its own Ruby exception, not the first value's (a Date, a Symbol, an alias)", async () => {
+    const repo = tempTree(v1Repo());
+    const sync = 'Gemfile:\n  x: 2024-01-31\n  :development: 1\n  y: *nope\n';
+    const root = v1Project({ '.sync.yml': sync });
+    const p = await planOf(root, repo);
+    expect(p.problems.map((x) => [x.line, x.column, x.message])).toEqual([
+      [
+        2,
+        6,
+        "`2024-01-31` is no string to Ruby's YAML, which does not load it here (Psych::DisallowedClass: Tried to load unspecified class: Date)",
+      ],
+      [
+        3,
+        3,
+        "`:development` is a Ruby symbol to Ruby's YAML, which loads no symbols (Psych::DisallowedClass: Tried to load unspecified class: Symbol)",
+      ],
+      [4, 6, 'the alias *nope names no anchor set before it (Psych::BadAlias: Unknown alias: nope)'],
+    ]);
+    expect(p.files).toEqual([]);
+  });
+
   it('status prints it once; apply writes nothing', async () => {
     const repo = tempTree(v1Repo());
     const root = v1Project({
