@@ -370,18 +370,27 @@ describe('V1 errors, each saying where and what to do', () => {
     expect(local.stderr).toBe('');
     expect(local.code).toBe(0);
     const remoteRoot = v1Project({
-      'metadata.json': JSON.stringify({
-        name: 'acme-widget',
-        'template-url': 'https://example.invalid/acme/templates.git#main',
-      }),
+      // As PDK writes it: one key a line, template-url among the last.
+      'metadata.json': `${JSON.stringify(
+        {
+          name: 'acme-widget',
+          version: '1.0.0',
+          'pdk-version': '3.5.0',
+          'template-url': 'https://example.invalid/acme/templates.git#main',
+        },
+        null,
+        2,
+      )}\n`,
     });
+    const before = snapshotDir(remoteRoot);
     const untrusted = await run(remoteRoot, 'status');
     expect(untrusted.code).toBe(1);
+    // At the template-url key, where the user would change it.
     expect(untrusted.stderr).toContain(
-      'runs Ruby code (its ERB templates), and it is not trusted [V1_UNTRUSTED]',
+      'metadata.json:5:3: error: the V1 template repository https://example.invalid/acme/templates.git#main (metadata.json) runs Ruby code (its ERB templates), and it is not trusted [V1_UNTRUSTED]',
     );
     expect(untrusted.stderr).toContain('run again with --trust');
-    expect(untrusted.stderr).toContain('metadata.json:1:1');
+    expect(snapshotDir(remoteRoot)).toEqual(before);
   });
 
   it("PDK's built-in templates (pdk-default) point to convert", async () => {
