@@ -56,10 +56,10 @@ export function v1Source(
   if (bare === PDK_DEFAULT || PACKAGED_PATHS.includes(bare)) {
     throw new EngineError(
       'V1_DEFAULT_TEMPLATE',
-      `${origin}'s template-url is PDK's built-in templates (${url}); Pantograph's default templates are V2 and do not run V1 settings`,
+      `${given(origin, url)} names PDK's built-in templates, which Pantograph does not have: its default templates are V2 and do not read a V1 .sync.yml`,
       {
         position: position(),
-        hint: 'run `pantograph convert` once: it moves this .sync.yml to V2 for the default templates, showing the diff (or give --template-url with a V1 repository, e.g. https://github.com/puppetlabs/pdk-templates#3.5.1)',
+        hint: 'run `pantograph convert` once to move this .sync.yml to V2 for the default templates (it shows the diff first); or name a V1 repository with --template-url, e.g. https://github.com/puppetlabs/pdk-templates#3.5.1',
       },
     );
   }
@@ -85,16 +85,17 @@ export function v1Source(
     return { spec, url, origin };
   }
   if (!/^(?:[a-z][a-z0-9+.-]*:\/\/|[^@/\s]+@[^:/\s]+:)/i.test(bare)) {
-    throw new EngineError(
-      'V1_TEMPLATE_URL',
-      `${origin}'s template-url '${url}' is neither a path nor a git URL`,
-      {
-        position: position(),
-        hint: 'give a git URL (https://..., git@host:org/repo.git) or a directory, with #ref for a branch or tag',
-      },
-    );
+    throw new EngineError('V1_TEMPLATE_URL', `${given(origin, url)} is neither a path nor a git URL`, {
+      position: position(),
+      hint: 'give a git URL (https://..., git@host:org/repo.git) or a directory, with #ref for a branch or tag',
+    });
   }
   return { spec: { type: 'git', location: bare, ref: ref ?? DEFAULT_V1_REF }, url, origin };
+}
+
+/** The URL and where the user gave it: `--template-url 'pdk-default'`, `metadata.json's template-url 'x'`. */
+function given(origin: TemplateUrlOrigin, url: string): string {
+  return origin === '--template-url' ? `--template-url '${url}'` : `metadata.json's template-url '${url}'`;
 }
 
 /** The directory a `file://` URL or a path names; undefined for a remote URL. */

@@ -393,14 +393,34 @@ describe('V1 errors, each saying where and what to do', () => {
     expect(snapshotDir(remoteRoot)).toEqual(before);
   });
 
-  it("PDK's built-in templates (pdk-default) point to convert", async () => {
+  it("PDK's built-in templates (pdk-default) point to convert, saying where the URL was given", async () => {
     const root = v1Project({
-      'metadata.json': '{"name": "acme-widget", "template-url": "pdk-default#3.5.1"}',
+      'metadata.json': '{\n  "name": "acme-widget",\n  "template-url": "pdk-default#3.5.1"\n}\n',
     });
+    const before = snapshotDir(root);
     const r = await run(root, 'status');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("PDK's built-in templates (pdk-default#3.5.1)");
-    expect(r.stderr).toContain('run `pantograph convert` once');
+    expect(r.stderr).toContain(
+      "metadata.json:3:3: error: metadata.json's template-url 'pdk-default#3.5.1' names PDK's built-in templates, which Pantograph does not have: its default templates are V2 and do not read a V1 .sync.yml [V1_DEFAULT_TEMPLATE]",
+    );
+    expect(r.stderr).toContain(
+      'hint: run `pantograph convert` once to move this .sync.yml to V2 for the default templates (it shows the diff first); or name a V1 repository with --template-url, e.g. https://github.com/puppetlabs/pdk-templates#3.5.1',
+    );
+    const option = await run(root, 'status', '--template-url', 'pdk-default');
+    expect(option.code).toBe(1);
+    expect(option.stderr).toContain(
+      "error: --template-url 'pdk-default' names PDK's built-in templates, which Pantograph does not have",
+    );
+    expect(option.stderr).not.toContain("--template-url's");
+    expect(snapshotDir(root)).toEqual(before);
+  });
+
+  it('a --template-url that is neither a path nor a git URL says so in plain words', async () => {
+    const r = await run(v1Project(), 'status', '--template-url', 'nowhere');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "error: --template-url 'nowhere' is neither a path nor a git URL [V1_TEMPLATE_URL]",
+    );
   });
 
   it('a V1 .sync.yml with no V1 repository named keeps the convert message, and names --template-url', async () => {
