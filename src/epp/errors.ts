@@ -42,6 +42,8 @@ export type EppErrorCode =
   | 'EPP_TIME_LIMIT'
   | 'EPP_ITERATION_LIMIT'
   | 'EPP_MEMORY_LIMIT'
+  // the library API
+  | 'EPP_FUNCTION_DEFINITION'
   | 'EPP_EVAL';
 
 export interface Span {

@@ -215,6 +215,49 @@ describe('extensions and programs', () => {
     expect(renderEpp("<%= shout('hi') %>", {}, { functions: [shout] })).toBe('hi!');
   });
 
+  it.each([
+    // The natural guess: the implementation second.
+    [
+      ['myfn', (x: number) => x * 3],
+      'the function comes fourth, after the least and the most arguments it takes',
+    ],
+    [
+      ['My Fn', 1, 1, () => 1],
+      "the name must be a Puppet function name (lower-case letters, digits and _, namespaces with ::), got 'My Fn'",
+    ],
+    [['myfn', -1, 1, () => 1], 'minArgs must be a whole number of at least 0, got -1'],
+    [['myfn', 2, 1, () => 1], 'maxArgs must be a whole number of at least minArgs (2), or Infinity, got 1'],
+    [['myfn', 1, 1, 'x * 3'], "the implementation must be a function, got 'x * 3'"],
+    [['myfn', 1, 1, () => 1, 'sometimes'], "block must be 'none', 'optional' or 'required', got 'sometimes'"],
+  ])('a wrong defineFunction call %j is a typed error at the call, with the signature', (args, wrong) => {
+    const define = defineFunction as unknown as (...a: unknown[]) => unknown;
+    let error: unknown;
+    try {
+      define(...args);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(EppError);
+    expect((error as EppError).code).toBe('EPP_FUNCTION_DEFINITION');
+    expect((error as EppError).message).toBe(
+      `defineFunction(${typeof args[0] === 'string' ? `'${args[0]}'` : args[0]}, ...): ${wrong}; the signature is defineFunction(name, minArgs, maxArgs, (ctx, args, block) => value, block = 'none')`,
+    );
+    expect((error as EppError).hint).toContain("e.g. defineFunction('triple', 1, 1, (_ctx, [n]) => n * 3)");
+  });
+
+  it('defineFunction takes a lambda and no upper bound when asked', () => {
+    const each2 = defineFunction(
+      'each_twice',
+      0,
+      Number.POSITIVE_INFINITY,
+      (_ctx, args, block) => args.map((a) => block!(a, a)),
+      'required',
+    );
+    expect(renderEpp('<%= each_twice(1, 2) |$a, $b| { $a + $b } %>', {}, { functions: [each2] })).toBe(
+      '[2, 4]',
+    );
+  });
+
   it('evaluates Puppet code to the value of its last expression', () => {
     const value = evaluatePuppet("$s = $state + {'b' => 2}\n$s", { variables: { state: { a: 1 } } });
     expect(value).toEqual(
