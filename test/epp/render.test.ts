@@ -16,6 +16,7 @@ import {
   renderEpp,
 } from '../../src/epp/index.js';
 import { parseJsonValues, readJsonValues } from '../../src/epp/json-values.js';
+import { lineColumn } from '../../src/epp/position.js';
 import { float } from '../../src/epp/runtime/values.js';
 
 function renderError(source: string, values: Record<string, unknown> = {}, options = {}): EppError {
@@ -176,6 +177,25 @@ describe('epp() and inline_epp()', () => {
   it('lets inline_epp see the caller variables unless it declares parameters', () => {
     expect(renderEpp("<% $v = 'seen' %><%= inline_epp('<%= $v %>') %>")).toBe('seen');
     expect(renderEpp("<%= inline_epp('<%- | $n | -%><%= $n %>', {'n' => 5}) %>")).toBe('5');
+  });
+
+  it('an error in a file epp() renders keeps its place and notes each call on the way, once per template', () => {
+    writeFileSync(
+      join(base, 'partials', 'list.epp'),
+      "<% ['a', 1].each |$x| { -%>\n<%= epp('partials/item.epp', {'name' => $x}) %>\n<% } -%>",
+    );
+    const e = renderError("x\n<%= [1].map |$n| { epp('partials/list.epp') } %>", {}, { baseDir: base });
+    expect(e.code).toBe('EPP_TYPE_MISMATCH');
+    expect(e.where).toBe(`${join(base, 'partials', 'item.epp')}:1:7`);
+    // Innermost first: the call in list.epp (inside an `each`), then the one in t.epp (inside a `map`).
+    expect(e.callers?.map((c) => `${c.file}:${lineColumn(c.source, c.span.start).line}`)).toEqual([
+      `${join(base, 'partials', 'list.epp')}:2`,
+      't.epp:2',
+    ]);
+  });
+
+  it('an error in the template rendered notes no caller', () => {
+    expect(renderError('<%= [1].map |$n| { $n + "x" } %>').callers).toBeUndefined();
   });
 
   it('stops a template that calls itself', () => {
