@@ -187,8 +187,8 @@ module PantographV1
   end
 
   # Finds, in the parse tree of YAML that Psych parses but safe_load refuses, the nodes to blame: each with
-  # its line and column (1-based), what it is (`kind`: symbol, class, unknown_alias, recursive_alias) and
-  # its text.
+  # its line and column (1-based), what it is (`kind`: symbol, class, unknown_alias, recursive_alias), its
+  # text, and the exception Ruby raises for it (`class`, `message`: Ruby's own error names only the first).
   module SyncProblem
     SAFE = [String, Integer, Float, TrueClass, FalseClass, NilClass].freeze
 
@@ -238,7 +238,21 @@ module PantographV1
     end
 
     def self.at(node, kind, text)
-      { 'line' => node.start_line + 1, 'column' => node.start_column + 1, 'kind' => kind, 'text' => text.to_s }
+      ruby_class, message = own_error(node, kind)
+      { 'line' => node.start_line + 1, 'column' => node.start_column + 1, 'kind' => kind, 'text' => text.to_s,
+        'class' => ruby_class, 'message' => message }
+    end
+
+    # What safe_load raises for this node when it meets it first: the node loaded alone, as safe_load loads
+    # it (no classes, no symbols, no anchors set). An alias inside its own anchor loads; merging it recurses.
+    def self.own_error(node, kind)
+      return ['SystemStackError', 'stack level too deep'] if kind == 'recursive_alias'
+
+      loader = Psych::ClassLoader::Restricted.new([], [])
+      Psych::Visitors::ToRuby.new(Psych::ScalarScanner.new(loader), loader).accept(node)
+      [nil, nil]
+    rescue Psych::DisallowedClass, Psych::BadAlias => e
+      [e.class.name, e.message]
     end
 
     def self.scanner

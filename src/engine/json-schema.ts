@@ -9,11 +9,11 @@ import { createRequire } from 'node:module';
 import type AjvDraft07 from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { packagePath } from '../package-root.js';
-import { didYouMean, didYouMeanHint } from '../shared/did-you-mean.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 import { EngineError, type EngineErrorCode, problem } from './errors.js';
 import type { Data, Position, PositionLookup, SyncData } from './model.js';
 import type { Problem } from './render-plan.js';
-import { metaSchemaProblems, missingRefProblem } from './schema-errors.js';
+import { compileWithEveryMistake } from './schema-mistakes.js';
 import {
   dataKey,
   hasValidator,
@@ -91,87 +91,6 @@ function ajvFor(draft: SchemaDraft): AjvInstance {
 
 /** Unknown keywords ajv logged while compiling the current schema (see `ajvFor`). */
 const unknownKeywords: string[] = [];
-
-/**
- * Unknown keywords of a schema as problems, at the first place each appears. A keyword starting with `x-`
- * is an extension by convention (ours: `x-message`) and is fine.
- */
-function unknownKeywordProblems(
-  obj: Record<string, unknown>,
-  found: readonly string[],
-  where: (pointer: string) => Position,
-  code: EngineErrorCode,
-): Problem[] {
-  const problems: Problem[] = [];
-  for (const keyword of new Set(found)) {
-    if (keyword.startsWith('x-')) continue;
-    const pointer = pointerOfKey(obj, keyword) ?? '';
-    problems.push(
-      problem(
-        'error',
-        code,
-        `unknown keyword '${keyword}' in the schema${pointer ? ` at ${pointer}` : ''}`,
-        where(pointer),
-        didYouMeanHint(keyword, SCHEMA_KEYWORDS) ??
-          'an extension keyword must start with `x-` (e.g. `x-note`), or it is a typo',
-      ),
-    );
-  }
-  return problems;
-}
-
-/** The JSON pointer of the first object key named `key` in `value` (depth first), or undefined. */
-function pointerOfKey(value: unknown, key: string, at = ''): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [k, v] of Object.entries(value)) {
-    const here = `${at}/${escapePointerSegment(k)}`;
-    if (k === key) return here;
-    const inner = pointerOfKey(v, key, here);
-    if (inner !== undefined) return inner;
-  }
-  return undefined;
-}
-
-/** Keywords a typo is most likely meant to be. */
-const SCHEMA_KEYWORDS = [
-  'type',
-  'properties',
-  'required',
-  'items',
-  'enum',
-  'const',
-  'default',
-  'description',
-  'title',
-  'minimum',
-  'maximum',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'additionalProperties',
-  'patternProperties',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'oneOf',
-  'anyOf',
-  'allOf',
-  'not',
-  'examples',
-  'definitions',
-  '$defs',
-  '$ref',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'propertyNames',
-  'dependencies',
-  'if',
-  'then',
-  'else',
-  'contains',
-];
 
 const DRAFT_06 = 'http://json-schema.org/draft-06/schema';
 
@@ -252,7 +171,10 @@ export function compileSettingsSchema(
   return compiled;
 }
 
-/** Checks a schema against its meta-schema and compiles it with ajv, storing the validator in the cache. */
+/**
+ * Checks a schema against its meta-schema and compiles it with ajv, storing the validator in the cache;
+ * throws with every mistake of the schema at once (schema-mistakes.ts).
+ */
 function compileValidator(
   obj: Record<string, unknown>,
   draft: SchemaDraft,
@@ -262,35 +184,28 @@ function compileValidator(
 ): ValidateFunction {
   const ajv = ajvFor(draft);
   withDraft06(ajv, obj.$schema);
-  if (!ajv.validateSchema(obj)) {
-    const problems = metaSchemaProblems(ajv.errors ?? [], obj, where, code);
+  const { fn, problems } = compileWithEveryMistake(
+    obj,
+    {
+      metaErrors: (schema) => (ajv.validateSchema(schema) ? [] : (ajv.errors ?? [])),
+      compile: (schema) => {
+        unknownKeywords.length = 0;
+        // Compiled without caching by `$id`: two templates may share an `$id`.
+        const { $id: _id, ...rest } = schema;
+        return { fn: ajv.compile(rest), unknownKeywords: [...unknownKeywords] };
+      },
+    },
+    where,
+    code,
+  );
+  if (fn === undefined) {
+    // Not stored in the cache: only valid schemas are, so the problems are found on every run.
     const first = problems[0];
     throw new EngineError(code, first?.message ?? 'invalid schema', {
       position: first !== undefined ? problemPosition(first) : where(''),
+      ...(first?.hint !== undefined ? { hint: first.hint } : {}),
       problems,
     });
-  }
-  let fn: ValidateFunction;
-  unknownKeywords.length = 0;
-  try {
-    // Compiled without caching by `$id`: two templates may share an `$id`.
-    const { $id: _id, ...rest } = obj;
-    fn = ajv.compile(rest);
-  } catch (e) {
-    const missing = missingRefProblem(e as Error, obj, where, code);
-    if (missing !== undefined) {
-      throw new EngineError(code, missing.message, {
-        position: problemPosition(missing),
-        hint: missing.hint,
-        problems: [missing],
-      });
-    }
-    throw new EngineError(code, `invalid schema: ${(e as Error).message}`, { position: where('') });
-  }
-  const unknown = unknownKeywordProblems(obj, unknownKeywords, where, code);
-  if (unknown.length > 0) {
-    // Not stored in the cache: only valid schemas are, so the problem is found on every run.
-    throw new EngineError(code, unknown[0]!.message, { position: where(''), problems: unknown });
   }
   const standalone = require('ajv/dist/standalone') as {
     default: (a: AjvInstance, v: ValidateFunction) => string;

@@ -21,6 +21,7 @@ import { lineColumn, offsetAt } from '../epp/position.js';
 import type { PHash } from '../epp/runtime/values.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { decodeUtf8 } from '../shared/text-file.js';
+import { eppProblem } from './epp-problem.js';
 import { type EngineErrorCode, problem } from './errors.js';
 import type { DataMap, LoadedTemplate, Position, TemplateFile } from './model.js';
 import type { PlannedFile, Problem } from './render-plan.js';
@@ -348,7 +349,7 @@ export function renderFileInto(
     return plannedFile(t, file, encodeUtf8(text), isBlank(text));
   } catch (e) {
     if (!(e instanceof EppError)) throw e;
-    problems.push(eppProblem(e, file));
+    problems.push(eppProblem(e, file, t.name));
     return undefined;
   } finally {
     session.file = undefined;
@@ -490,22 +491,6 @@ function encodeUtf8(text: string): Uint8Array {
   // Aligned to 8 bytes, as Node aligns its pool, so that typed-array views of the content stay possible.
   slabOffset = (end + 7) & ~7;
   return slab.subarray(start, end);
-}
-
-/** An EPP error as a Problem, keeping its code and position. */
-export function eppProblem(e: EppError, file: TemplateFile): Problem {
-  const where = e.location
-    ? { file: e.location.file, line: e.line!, column: e.column! }
-    : { file: file.absPath, line: 1, column: 1 };
-  return {
-    severity: 'error',
-    code: e.code,
-    message: e.message,
-    file: where.file,
-    line: where.line,
-    column: where.column,
-    ...(e.hint !== undefined ? { hint: e.hint } : {}),
-  };
 }
 
 /** An EPP warning (`where` is `file:line:col`) as a Problem. */

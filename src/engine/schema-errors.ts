@@ -1,10 +1,11 @@
 /**
  * A template schema's own mistakes, worded for its author. ajv reports a misspelt `"type": "strng"` as
- * three errors of the meta-schema's `anyOf` (enum, must be array, anyOf) at one spot, and a `$ref` it
- * cannot resolve as an exception without a place: here they become one problem each, at the value.
+ * three errors of the meta-schema's `anyOf` (enum, must be array, anyOf) at one spot, a `$ref` it
+ * cannot resolve as an exception without a place, and an unknown keyword as a log line: here they become
+ * one problem each, at the value.
  */
 import type { ErrorObject } from 'ajv';
-import { didYouMean } from '../shared/did-you-mean.js';
+import { didYouMean, didYouMeanHint } from '../shared/did-you-mean.js';
 import { type EngineErrorCode, problem } from './errors.js';
 import type { Position } from './model.js';
 import type { Problem } from './render-plan.js';
@@ -91,17 +92,20 @@ function valueAt(value: unknown, pointer: string): unknown {
   return node;
 }
 
-/** A `$ref` ajv could not resolve (from its exception), at the `$ref` that names it. */
+/**
+ * A `$ref` ajv could not resolve (from its exception), at the first `$ref` of `schema` that names it, with
+ * that `$ref`'s pointer ('' when none names it as written).
+ */
 export function missingRefProblem(
   error: Error,
   schema: unknown,
   where: (pointer: string) => Position,
   code: EngineErrorCode,
-): Problem | undefined {
+): { problem: Problem; pointer: string } | undefined {
   const ref = /can't resolve reference (\S+)/.exec(error.message)?.[1];
   if (ref === undefined) return undefined;
   const pointer = pointerOfRef(schema, ref) ?? '';
-  return problem(
+  const found = problem(
     'error',
     code,
     `invalid schema: $ref '${ref}' does not resolve${pointer ? ` (at ${pointer})` : ''}`,
@@ -110,6 +114,7 @@ export function missingRefProblem(
       ? 'point it at a part of this schema, e.g. #/definitions/name (or #/$defs/name), and check that part exists'
       : 'a template schema is read alone: Pantograph fetches no other schema; copy it into definitions and use #/definitions/name',
   );
+  return { problem: found, pointer };
 }
 
 /** The pointer of the first `$ref` whose value is `ref` (depth first). */
@@ -123,3 +128,84 @@ function pointerOfRef(value: unknown, ref: string, at = ''): string | undefined 
   }
   return undefined;
 }
+
+/**
+ * Unknown keywords of a schema as problems, at the first place each appears. A keyword starting with `x-`
+ * is an extension by convention (ours: `x-message`) and is fine.
+ */
+export function unknownKeywordProblems(
+  obj: Record<string, unknown>,
+  found: readonly string[],
+  where: (pointer: string) => Position,
+  code: EngineErrorCode,
+): Problem[] {
+  const problems: Problem[] = [];
+  for (const keyword of new Set(found)) {
+    if (keyword.startsWith('x-')) continue;
+    const pointer = pointerOfKey(obj, keyword) ?? '';
+    problems.push(
+      problem(
+        'error',
+        code,
+        `unknown keyword '${keyword}' in the schema${pointer ? ` at ${pointer}` : ''}`,
+        where(pointer),
+        didYouMeanHint(keyword, SCHEMA_KEYWORDS) ??
+          'an extension keyword must start with `x-` (e.g. `x-note`), or it is a typo',
+      ),
+    );
+  }
+  return problems;
+}
+
+/** The JSON pointer of the first object key named `key` in `value` (depth first), or undefined. */
+function pointerOfKey(value: unknown, key: string, at = ''): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const here = `${at}/${escapePointerSegment(k)}`;
+    if (k === key) return here;
+    const inner = pointerOfKey(v, key, here);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+/** Keywords a typo is most likely meant to be. */
+const SCHEMA_KEYWORDS = [
+  'type',
+  'properties',
+  'required',
+  'items',
+  'enum',
+  'const',
+  'default',
+  'description',
+  'title',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'additionalProperties',
+  'patternProperties',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'oneOf',
+  'anyOf',
+  'allOf',
+  'not',
+  'examples',
+  'definitions',
+  '$defs',
+  '$ref',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'propertyNames',
+  'dependencies',
+  'if',
+  'then',
+  'else',
+  'contains',
+];

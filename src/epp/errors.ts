@@ -42,6 +42,8 @@ export type EppErrorCode =
   | 'EPP_TIME_LIMIT'
   | 'EPP_ITERATION_LIMIT'
   | 'EPP_MEMORY_LIMIT'
+  // the library API
+  | 'EPP_FUNCTION_DEFINITION'
   | 'EPP_EVAL';
 
 export interface Span {
@@ -61,6 +63,11 @@ export class EppError extends Error {
   location: SourceLocation | undefined;
   /** A short suggestion of what to do, shown under the code frame. */
   hint: string | undefined;
+  /**
+   * When the error is in another template than the one rendered (a file epp() renders, a module's
+   * function): the call that led there in each template on the way, innermost first.
+   */
+  callers: SourceLocation[] | undefined;
 
   constructor(
     readonly code: EppErrorCode,
@@ -93,6 +100,18 @@ export class EppError extends Error {
   /** Attaches a location unless one is already there (the innermost position wins). */
   at(location: SourceLocation): this {
     if (!this.location) this.location = location;
+    return this;
+  }
+
+  /**
+   * Notes the call at `location` that led to the template the error is in, when that call is in another
+   * template than the last one noted (outer calls in the same template, a `map` around the epp(), add
+   * nothing).
+   */
+  calledFrom(location: SourceLocation): this {
+    const last = this.callers?.at(-1) ?? this.location;
+    if (last && last.file === location.file && last.source === location.source) return this;
+    (this.callers ??= []).push(location);
     return this;
   }
 }

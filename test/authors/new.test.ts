@@ -76,6 +76,36 @@ describe('pantograph new template', () => {
     expect(r.stdout).toBe('PASS greeter/basic\n1 passed, 0 failed\n');
   });
 
+  it('with -C, the printed next steps name the repository and work as printed from the same directory', async () => {
+    const cwd = tempDir();
+    const r = await run(cwd, 'new', 'template', 'my_template', '-C', 'my-templates');
+    expect(r.code).toBe(0);
+    const next = r.stdout.slice(r.stdout.indexOf('next:'));
+    expect(next).toBe(
+      [
+        'next:',
+        '  edit my-templates/my_template/template.json (description, settings) and my-templates/my_template/files/',
+        '  pantograph test my_template --update -C my-templates   accept the new output as expected',
+        '  pantograph docs -C my-templates                        regenerate the README',
+        '',
+      ].join('\n'),
+    );
+    // Each printed command, run as printed (words split as a shell splits these) from where `new` ran.
+    for (const line of next.split('\n').filter((l) => l.startsWith('  pantograph '))) {
+      const words = line.trim().split(/ {3,}/)[0]!.split(' ').slice(1);
+      const step = await run(cwd, ...words);
+      expect(step.stderr).toBe('');
+      expect(step.code).toBe(0);
+    }
+  });
+
+  it('quotes a repository directory that is not one shell word', async () => {
+    const cwd = tempDir();
+    const r = await run(cwd, 'new', 'template', 'greeter', '-C', 'my templates');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("  pantograph docs -C 'my templates'   ");
+  });
+
   it('refuses a name that is not snake_case, creating nothing', async () => {
     const repo = tempDir();
     const r = await run(repo, 'new', 'template', 'My-Template');

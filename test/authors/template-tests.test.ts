@@ -180,6 +180,56 @@ describe('pantograph test', () => {
     expect(snapshotDir(repo)).toEqual(before);
   });
 
+  it('an error in a partial names the template, the calling file and line, with a hint; --update writes nothing', async () => {
+    // The README's author's guide: a partial with the template's delimiters, called with $metadata['author'],
+    // in a case without metadata.json (so the value is undef).
+    const repo = tempTree({
+      'greet/template.json': JSON.stringify({
+        name: 'greet',
+        delimiters: ['[%', '%]'],
+        default_settings: {},
+      }),
+      'greet/files/README.txt.epp':
+        'hello\n[%= epp("partials/footer.epp", { "who" => $metadata["author"] }) %]\n',
+      'greet/partials/footer.epp': '[%- | String $who | -%]\n-- by [%= $who %]\n',
+      'greet/tests/basic/.sync.yml': 'pdk_template:\n  version: 2\n  templates: [greet]\n',
+      'greet/tests/basic/expected/README.txt': 'hello\n-- by someone\n',
+    });
+    const before = snapshotDir(repo);
+    for (const args of [['test'], ['test', '--update']]) {
+      const r = await run(repo, ...args);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^FAIL greet\/basic\n/);
+      expect(r.stderr).toBe(
+        [
+          "greet/partials/footer.epp:1:7: error: template 'greet', file files/README.txt.epp, line 2 renders partials/footer.epp: parameter 'who' expects a String value, got Undef [EPP_TYPE_MISMATCH]",
+          '> 1 | [%- | String $who | -%]',
+          '    |       ^',
+          "  hint: fix the value the call at files/README.txt.epp:2:5 passes (a key missing from $metadata or $settings reads undef), or widen the parameter's type in partials/footer.epp (Optional[...] also takes undef)",
+          '',
+        ].join('\n'),
+      );
+      expect(snapshotDir(repo)).toEqual(before);
+    }
+  });
+
+  it('an error two partials deep names each call on the way', async () => {
+    const repo = tempTree({
+      'deep/template.json': JSON.stringify({ name: 'deep', default_settings: {} }),
+      'deep/files/out.txt.epp': '<%= epp("partials/outer.epp", {}) %>\n',
+      'deep/partials/outer.epp':
+        'outer\n<% [1].map |$n| { -%>\n<%= epp("partials/inner.epp", { "n" => $n }) %>\n<% } -%>\n',
+      'deep/partials/inner.epp': '<%- | String $n | -%>\n<%= $n %>\n',
+      'deep/tests/basic/.sync.yml': 'pdk_template:\n  version: 2\n  templates: [deep]\n',
+    });
+    const r = await run(repo, 'test');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "deep/partials/inner.epp:1:7: error: template 'deep', file files/out.txt.epp, line 1 renders partials/outer.epp, line 3 renders partials/inner.epp: parameter 'n' expects a String value, got Integer [EPP_TYPE_MISMATCH]",
+    );
+    expect(r.stderr).toContain('hint: fix the value the call at partials/outer.epp:3:5 passes');
+  });
+
   it('keeps the sources a case names', async () => {
     const other = tempTree({
       'motd/template.json': JSON.stringify({ name: 'motd', default_settings: { message: 'x' } }),

@@ -2,7 +2,7 @@
  * The built command, run as a user runs it: `node dist/cli/bin.cjs ...` (`npm test` builds first).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -116,6 +116,18 @@ describe('pantograph epp render (built CLI)', () => {
     });
     expect(run(['epp', 'render', '-e', "<% notice('x') %>y"], dir).stdout).toBe(
       'Notice: Scope(inlined-epp-text, 1): x\ny\n',
+    );
+  });
+
+  it('an error in a file epp() renders says which calls led there, and prints nothing', () => {
+    mkdirSync(join(dir, 'p'), { recursive: true });
+    writeFileSync(join(dir, 'main.epp'), '<%= epp("p/a.epp", {"x" => 1}) %>\n');
+    writeFileSync(join(dir, 'p/a.epp'), 'a\n<%= epp("p/b.epp", {"y" => $x}) %>');
+    writeFileSync(join(dir, 'p/b.epp'), '<%- | String $y | -%>\n<%= $y %>');
+    expectRefused(
+      ['epp', 'render', 'main.epp'],
+      dir,
+      `${join(dir, 'p/b.epp')}:1:7: error: parameter 'y' expects a String value, got Integer (called at ${join(dir, 'p/a.epp')}:2:5, from main.epp:1:5) [EPP_TYPE_MISMATCH]`,
     );
   });
 

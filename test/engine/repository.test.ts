@@ -573,4 +573,41 @@ describe("a template schema's own mistakes, for its author", () => {
     ]);
     expect(problems[0]?.hint).toContain('#/definitions/name');
   });
+
+  it('every mistake at once, each at its place, in the order of the file', () => {
+    const { problems, template } = load(
+      {
+        's/template.json': '{"name": "s"}',
+        's/template_schema.json': [
+          '{',
+          '  "type": "object",',
+          '  "properties": {',
+          '    "n": {"type": "string", "minLenght": 2},',
+          '    "r": {"$ref": "#/definitions/nope"},',
+          '    "t": {"type": "strng"},',
+          '    "u": {"items": {"$ref": "#/definitions/nope"}}',
+          '  }',
+          '}',
+        ].join('\n'),
+      },
+      's',
+    );
+    expect(problems.map((p) => [p.code, p.line, p.column, p.message])).toEqual([
+      ['TEMPLATE_SCHEMA', 4, 42, "unknown keyword 'minLenght' in the schema at /properties/n/minLenght"],
+      [
+        'TEMPLATE_SCHEMA',
+        5,
+        19,
+        "invalid schema: $ref '#/definitions/nope' does not resolve (at /properties/r/$ref)",
+      ],
+      ['TEMPLATE_SCHEMA', 6, 19, "invalid schema: unknown type 'strng'; did you mean 'string'?"],
+      [
+        'TEMPLATE_SCHEMA',
+        7,
+        29,
+        "invalid schema: $ref '#/definitions/nope' does not resolve (at /properties/u/items/$ref)",
+      ],
+    ]);
+    expect(template?.schema).toBeUndefined();
+  });
 });

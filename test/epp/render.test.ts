@@ -16,6 +16,7 @@ import {
   renderEpp,
 } from '../../src/epp/index.js';
 import { parseJsonValues, readJsonValues } from '../../src/epp/json-values.js';
+import { lineColumn } from '../../src/epp/position.js';
 import { float } from '../../src/epp/runtime/values.js';
 
 function renderError(source: string, values: Record<string, unknown> = {}, options = {}): EppError {
@@ -178,6 +179,25 @@ describe('epp() and inline_epp()', () => {
     expect(renderEpp("<%= inline_epp('<%- | $n | -%><%= $n %>', {'n' => 5}) %>")).toBe('5');
   });
 
+  it('an error in a file epp() renders keeps its place and notes each call on the way, once per template', () => {
+    writeFileSync(
+      join(base, 'partials', 'list.epp'),
+      "<% ['a', 1].each |$x| { -%>\n<%= epp('partials/item.epp', {'name' => $x}) %>\n<% } -%>",
+    );
+    const e = renderError("x\n<%= [1].map |$n| { epp('partials/list.epp') } %>", {}, { baseDir: base });
+    expect(e.code).toBe('EPP_TYPE_MISMATCH');
+    expect(e.where).toBe(`${join(base, 'partials', 'item.epp')}:1:7`);
+    // Innermost first: the call in list.epp (inside an `each`), then the one in t.epp (inside a `map`).
+    expect(e.callers?.map((c) => `${c.file}:${lineColumn(c.source, c.span.start).line}`)).toEqual([
+      `${join(base, 'partials', 'list.epp')}:2`,
+      't.epp:2',
+    ]);
+  });
+
+  it('an error in the template rendered notes no caller', () => {
+    expect(renderError('<%= [1].map |$n| { $n + "x" } %>').callers).toBeUndefined();
+  });
+
   it('stops a template that calls itself', () => {
     writeFileSync(join(base, 'self.epp'), "<%= epp('self.epp') %>");
     expect(renderError("<%= epp('self.epp') %>", {}, { baseDir: base }).message).toMatch(/nested more than/);
@@ -213,6 +233,49 @@ describe('extensions and programs', () => {
   it('calls extra functions given in the options', () => {
     const shout = defineFunction('shout', 1, 1, (_ctx, [s]) => `${String(s)}!`);
     expect(renderEpp("<%= shout('hi') %>", {}, { functions: [shout] })).toBe('hi!');
+  });
+
+  it.each([
+    // The natural guess: the implementation second.
+    [
+      ['myfn', (x: number) => x * 3],
+      'the function comes fourth, after the least and the most arguments it takes',
+    ],
+    [
+      ['My Fn', 1, 1, () => 1],
+      "the name must be a Puppet function name (lower-case letters, digits and _, namespaces with ::), got 'My Fn'",
+    ],
+    [['myfn', -1, 1, () => 1], 'minArgs must be a whole number of at least 0, got -1'],
+    [['myfn', 2, 1, () => 1], 'maxArgs must be a whole number of at least minArgs (2), or Infinity, got 1'],
+    [['myfn', 1, 1, 'x * 3'], "the implementation must be a function, got 'x * 3'"],
+    [['myfn', 1, 1, () => 1, 'sometimes'], "block must be 'none', 'optional' or 'required', got 'sometimes'"],
+  ])('a wrong defineFunction call %j is a typed error at the call, with the signature', (args, wrong) => {
+    const define = defineFunction as unknown as (...a: unknown[]) => unknown;
+    let error: unknown;
+    try {
+      define(...args);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(EppError);
+    expect((error as EppError).code).toBe('EPP_FUNCTION_DEFINITION');
+    expect((error as EppError).message).toBe(
+      `defineFunction(${typeof args[0] === 'string' ? `'${args[0]}'` : args[0]}, ...): ${wrong}; the signature is defineFunction(name, minArgs, maxArgs, (ctx, args, block) => value, block = 'none')`,
+    );
+    expect((error as EppError).hint).toContain("e.g. defineFunction('triple', 1, 1, (_ctx, [n]) => n * 3)");
+  });
+
+  it('defineFunction takes a lambda and no upper bound when asked', () => {
+    const each2 = defineFunction(
+      'each_twice',
+      0,
+      Number.POSITIVE_INFINITY,
+      (_ctx, args, block) => args.map((a) => block!(a, a)),
+      'required',
+    );
+    expect(renderEpp('<%= each_twice(1, 2) |$a, $b| { $a + $b } %>', {}, { functions: [each2] })).toBe(
+      '[2, 4]',
+    );
   });
 
   it('evaluates Puppet code to the value of its last expression', () => {

@@ -102,7 +102,14 @@ describe('lock serialisation', () => {
   const lock: LockFile = {
     lockVersion: 1,
     engineVersion: '0.1.0',
-    sources: [{ type: 'git', location: 'https://x/y.git', ref: 'main', commit: '0123456789abcdef0123456789abcdef01234567' }],
+    sources: [
+      {
+        type: 'git',
+        location: 'https://x/y.git',
+        ref: 'main',
+        commit: '0123456789abcdef0123456789abcdef01234567',
+      },
+    ],
     templates: [{ name: 't', version: '1.0.0', source: 0, settings: { z: 1, a: { y: [1] } } }],
     directories: ['b', 'a'],
     files: new Map([

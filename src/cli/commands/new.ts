@@ -4,7 +4,7 @@
  * class|defined_type|task|fact|function|provider|transport|test <name>`: a Puppet object and its tests in
  * the module, as `pdk new` makes them (engine/objects.ts).
  */
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { createObject, type ObjectKind, type ObjectOptions } from '../../engine/objects.js';
 import { createTemplate } from '../../engine/scaffold.js';
 import type { Io } from '../io.js';
@@ -33,17 +33,31 @@ export async function newTemplate(
     const dir = shortPath(result.dir, io.cwd);
     io.out(`created template '${name}' in ${dir}:\n`);
     for (const f of result.files) io.out(`  ${join(dir, f)}\n`);
+    // The next steps run as printed from here: with -C when the repository is another directory.
+    const repo = repoOption(projectDir(io, global), io.cwd);
+    const steps: [string, string][] = [
+      [`pantograph test ${name} --update${repo}`, 'accept the new output as expected'],
+      [`pantograph docs${repo}`, 'regenerate the README'],
+    ];
+    const width = Math.max(...steps.map(([command]) => command.length)) + 3;
     io.out(
       [
         'next:',
         `  edit ${join(dir, 'template.json')} (description, settings) and ${join(dir, 'files')}/`,
-        `  pantograph test ${name} --update   accept the new output as expected`,
-        '  pantograph docs                    regenerate the README',
+        ...steps.map(([command, what]) => `  ${command.padEnd(width)}${what}`),
         '',
       ].join('\n'),
     );
     return 0;
   });
+}
+
+/** ` -C DIR` naming the template repository from the working directory; empty when it is that directory. */
+function repoOption(repo: string, cwd: string): string {
+  if (relative(cwd, repo) === '') return '';
+  const dir = shortPath(repo, cwd);
+  // A shell word as it is when it is one, else single-quoted.
+  return ` -C ${/^[\w./:@%+=,-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, "'\\''")}'`}`;
 }
 
 export async function newObject(

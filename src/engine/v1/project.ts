@@ -15,6 +15,7 @@ import { resolveSources } from '../sources/index.js';
 import { parseYamlData } from '../yaml-data.js';
 import { isV1Repository } from './repository.js';
 import { type TemplateUrlOrigin, v1Source } from './template-url.js';
+import { templateUrlPosition } from './template-url-position.js';
 
 /** What a V1 project adds to a Project. */
 export interface V1Project {
@@ -67,8 +68,8 @@ export async function loadV1(
         '--template-url URL[#REF] (PDK writes it as `template-url` in metadata.json)',
     });
   }
-  const at =
-    source.origin === 'metadata.json' ? { file: join(root, 'metadata.json'), line: 1, column: 1 } : undefined;
+  // For an error only: metadata.json is read again to find the key.
+  const at = () => (source.origin === 'metadata.json' ? templateUrlPosition(root) : undefined);
   // A V1 repository's templates are Ruby code run with the user's rights, unsandboxed: like JavaScript
   // hooks, only from a source the user trusts (a local one is; a git one with --trust). Checked before
   // anything is fetched.
@@ -85,7 +86,7 @@ export async function loadV1(
       'V1_UNTRUSTED',
       `the V1 template repository ${maskCredentials(source.url)} (${source.origin}) runs Ruby code (its ERB templates), and it is not trusted`,
       {
-        position: at,
+        position: at(),
         hint: `if you trust ${maskCredentials(source.spec.location)}, run again with --trust; or run \`pantograph convert\` once to move this .sync.yml to V2 templates`,
       },
     );
@@ -104,7 +105,7 @@ export async function loadV1(
       'V1_NOT_V1_REPOSITORY',
       `${maskCredentials(source.url)} (${source.origin}) is not a V1 template repository: it needs both moduleroot/ and moduleroot_init/`,
       {
-        position: at,
+        position: at(),
         hint: 'a V2 repository is named in .sync.yml under pdk_template.template_sources; run `pantograph convert` to write one',
       },
     );

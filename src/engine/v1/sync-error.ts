@@ -2,7 +2,8 @@
  * A V1 `.sync.yml` that YAML parses but Ruby's YAML refuses to load, as PDK loads it (`YAML.safe_load` with
  * no classes and no symbols): an unquoted `:development:` is a Symbol, `2024-01-01` a Date, an alias may
  * name no anchor or sit inside its own anchor (loaded, then merged without end). PDK stops on it; so does
- * a V1 run, with an error at each value Ruby refuses (Ruby names only the first) and what to write instead.
+ * a V1 run, with an error at each value Ruby refuses (Ruby names only the first), each quoting the exception
+ * Ruby raises for that value, and what to write instead.
  */
 import { problem } from '../errors.js';
 import type { Problem } from '../render-plan.js';
@@ -23,6 +24,9 @@ export interface V1SyncNode {
   readonly kind: 'symbol' | 'class' | 'unknown_alias' | 'recursive_alias';
   /** The scalar, tag or anchor name at fault. */
   readonly text: string;
+  /** What Ruby raises for this node itself (the error's own class and message are the first node's). */
+  readonly class?: string | null;
+  readonly message?: string | null;
 }
 
 /** One error per node, or one at the top of the file when the worker found none. */
@@ -40,7 +44,9 @@ export function syncProblems(error: V1SyncError, file: string): Problem[] {
     ];
   }
   return error.nodes.map((node) => {
-    const [message, hint] = words(node, ruby);
+    // Each value quotes its own cause: Ruby's error is about the first one only.
+    const own = node.class && node.message ? `${node.class}: ${node.message}` : ruby;
+    const [message, hint] = words(node, own);
     const at = { file, line: node.line, column: node.column };
     return problem('error', 'V1_CONFIG', message, at, `${hint}; PDK stops on this file too`);
   });

@@ -9,6 +9,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../errors.js';
 import type { Position, SourceSpec } from '../model.js';
+import { templateUrlPosition } from './template-url-position.js';
 
 /** Where the URL came from, for messages. */
 export type TemplateUrlOrigin = '--template-url' | 'metadata.json';
@@ -44,8 +45,9 @@ export function v1Source(
   const url = explicit.url ?? fromMetadata;
   if (url === undefined || url === '') return undefined;
   const origin: TemplateUrlOrigin = explicit.url !== undefined ? '--template-url' : 'metadata.json';
-  const position: Position | undefined =
-    origin === 'metadata.json' ? { file: join(root, 'metadata.json'), line: 1, column: 1 } : undefined;
+  // For an error only: metadata.json is read again to find the key.
+  const position = (): Position | undefined =>
+    origin === 'metadata.json' ? templateUrlPosition(root) : undefined;
   const hash = url.indexOf('#');
   const bare = hash < 0 ? url : url.slice(0, hash);
   const fragment = hash < 0 ? undefined : url.slice(hash + 1) || undefined;
@@ -54,10 +56,10 @@ export function v1Source(
   if (bare === PDK_DEFAULT || PACKAGED_PATHS.includes(bare)) {
     throw new EngineError(
       'V1_DEFAULT_TEMPLATE',
-      `${origin}'s template-url is PDK's built-in templates (${url}); Pantograph's default templates are V2 and do not run V1 settings`,
+      `${given(origin, url)} names PDK's built-in templates, which Pantograph does not have: its default templates are V2 and do not read a V1 .sync.yml`,
       {
-        position,
-        hint: 'run `pantograph convert` once: it moves this .sync.yml to V2 for the default templates, showing the diff (or give --template-url with a V1 repository, e.g. https://github.com/puppetlabs/pdk-templates#3.5.1)',
+        position: position(),
+        hint: 'run `pantograph convert` once to move this .sync.yml to V2 for the default templates (it shows the diff first); or name a V1 repository with --template-url, e.g. https://github.com/puppetlabs/pdk-templates#3.5.1',
       },
     );
   }
@@ -68,7 +70,7 @@ export function v1Source(
         'V1_TEMPLATE_URL',
         `the V1 template repository ${local} (${origin}) does not exist`,
         {
-          position,
+          position: position(),
           hint: 'check the path, or give another with --template-url',
         },
       );
@@ -83,16 +85,17 @@ export function v1Source(
     return { spec, url, origin };
   }
   if (!/^(?:[a-z][a-z0-9+.-]*:\/\/|[^@/\s]+@[^:/\s]+:)/i.test(bare)) {
-    throw new EngineError(
-      'V1_TEMPLATE_URL',
-      `${origin}'s template-url '${url}' is neither a path nor a git URL`,
-      {
-        position,
-        hint: 'give a git URL (https://..., git@host:org/repo.git) or a directory, with #ref for a branch or tag',
-      },
-    );
+    throw new EngineError('V1_TEMPLATE_URL', `${given(origin, url)} is neither a path nor a git URL`, {
+      position: position(),
+      hint: 'give a git URL (https://..., git@host:org/repo.git) or a directory, with #ref for a branch or tag',
+    });
   }
   return { spec: { type: 'git', location: bare, ref: ref ?? DEFAULT_V1_REF }, url, origin };
+}
+
+/** The URL and where the user gave it: `--template-url 'pdk-default'`, `metadata.json's template-url 'x'`. */
+function given(origin: TemplateUrlOrigin, url: string): string {
+  return origin === '--template-url' ? `--template-url '${url}'` : `metadata.json's template-url '${url}'`;
 }
 
 /** The directory a `file://` URL or a path names; undefined for a remote URL. */

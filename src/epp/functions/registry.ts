@@ -7,6 +7,7 @@
  */
 import { EppEvalError } from '../errors.js';
 import type { Value } from '../runtime/values.js';
+import { checkFunctionDefinition } from './function-definition.js';
 
 /** A lambda as functions see it: call it with the block's arguments. */
 export interface Lambda {
@@ -157,7 +158,11 @@ function expectsText(def: FunctionDef): string {
   return `expects between ${def.minArgs} and ${def.maxArgs} arguments`;
 }
 
-/** Shorthand for defining a function. */
+/**
+ * Defines a function for a render's `functions` option: its name, the least and the most arguments it
+ * takes (`Infinity`: no limit), its implementation, and whether it takes a lambda. A wrong call is an
+ * EPP_FUNCTION_DEFINITION error here, not a crash at the first render that calls it.
+ */
 export function defineFunction(
   name: string,
   minArgs: number,
@@ -165,5 +170,6 @@ export function defineFunction(
   call: FunctionImpl,
   block: FunctionDef['block'] = 'none',
 ): FunctionDef {
+  checkFunctionDefinition(name, minArgs, maxArgs, call, block);
   return { name, minArgs, maxArgs, block, call };
 }

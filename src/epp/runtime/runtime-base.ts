@@ -92,9 +92,12 @@ export class RuntimeBase {
     throw new EppEvalError(code, message, this.location(p));
   }
 
-  /** Adds this position to an EPP error that has none; other errors pass through. */
+  /** Places an EPP error that has no position here, or notes this call as its caller; others pass. */
   protected locate(e: unknown, p: number): unknown {
-    if (e instanceof EppError && !e.location) e.at(this.location(p));
+    if (!(e instanceof EppError)) return e;
+    // An error in another template (a file epp() rendered) keeps its place and notes this call.
+    if (e.location) e.calledFrom(this.location(p));
+    else e.at(this.location(p));
     return e;
   }
 

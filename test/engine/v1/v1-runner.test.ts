@@ -370,28 +370,57 @@ describe('V1 errors, each saying where and what to do', () => {
     expect(local.stderr).toBe('');
     expect(local.code).toBe(0);
     const remoteRoot = v1Project({
-      'metadata.json': JSON.stringify({
-        name: 'acme-widget',
-        'template-url': 'https://example.invalid/acme/templates.git#main',
-      }),
+      // As PDK writes it: one key a line, template-url among the last.
+      'metadata.json': `${JSON.stringify(
+        {
+          name: 'acme-widget',
+          version: '1.0.0',
+          'pdk-version': '3.5.0',
+          'template-url': 'https://example.invalid/acme/templates.git#main',
+        },
+        null,
+        2,
+      )}\n`,
     });
+    const before = snapshotDir(remoteRoot);
     const untrusted = await run(remoteRoot, 'status');
     expect(untrusted.code).toBe(1);
+    // At the template-url key, where the user would change it.
     expect(untrusted.stderr).toContain(
-      'runs Ruby code (its ERB templates), and it is not trusted [V1_UNTRUSTED]',
+      'metadata.json:5:3: error: the V1 template repository https://example.invalid/acme/templates.git#main (metadata.json) runs Ruby code (its ERB templates), and it is not trusted [V1_UNTRUSTED]',
     );
     expect(untrusted.stderr).toContain('run again with --trust');
-    expect(untrusted.stderr).toContain('metadata.json:1:1');
+    expect(snapshotDir(remoteRoot)).toEqual(before);
   });
 
-  it("PDK's built-in templates (pdk-default) point to convert", async () => {
+  it("PDK's built-in templates (pdk-default) point to convert, saying where the URL was given", async () => {
     const root = v1Project({
-      'metadata.json': '{"name": "acme-widget", "template-url": "pdk-default#3.5.1"}',
+      'metadata.json': '{\n  "name": "acme-widget",\n  "template-url": "pdk-default#3.5.1"\n}\n',
     });
+    const before = snapshotDir(root);
     const r = await run(root, 'status');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("PDK's built-in templates (pdk-default#3.5.1)");
-    expect(r.stderr).toContain('run `pantograph convert` once');
+    expect(r.stderr).toContain(
+      "metadata.json:3:3: error: metadata.json's template-url 'pdk-default#3.5.1' names PDK's built-in templates, which Pantograph does not have: its default templates are V2 and do not read a V1 .sync.yml [V1_DEFAULT_TEMPLATE]",
+    );
+    expect(r.stderr).toContain(
+      'hint: run `pantograph convert` once to move this .sync.yml to V2 for the default templates (it shows the diff first); or name a V1 repository with --template-url, e.g. https://github.com/puppetlabs/pdk-templates#3.5.1',
+    );
+    const option = await run(root, 'status', '--template-url', 'pdk-default');
+    expect(option.code).toBe(1);
+    expect(option.stderr).toContain(
+      "error: --template-url 'pdk-default' names PDK's built-in templates, which Pantograph does not have",
+    );
+    expect(option.stderr).not.toContain("--template-url's");
+    expect(snapshotDir(root)).toEqual(before);
+  });
+
+  it('a --template-url that is neither a path nor a git URL says so in plain words', async () => {
+    const r = await run(v1Project(), 'status', '--template-url', 'nowhere');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "error: --template-url 'nowhere' is neither a path nor a git URL [V1_TEMPLATE_URL]",
+    );
   });
 
   it('a V1 .sync.yml with no V1 repository named keeps the convert message, and names --template-url', async () => {
@@ -556,6 +585,27 @@ describe("a .sync.yml Ruby's YAML refuses (PDK stops on it): one error at its pl
       ['V1_CONFIG', 4, 5, "`:development` is a Ruby symbol to Ruby's YAML, which loads no symbols"],
       ['V1_CONFIG', 6, 14, "`:rspec` is a Ruby symbol to Ruby's YAML, which loads no symbols"],
     ]);
+  });
+
+  it("each value quotes its own Ruby exception, not the first value's (a Date, a Symbol, an alias)", async () => {
+    const repo = tempTree(v1Repo());
+    const sync = 'Gemfile:\n  x: 2024-01-31\n  :development: 1\n  y: *nope\n';
+    const root = v1Project({ '.sync.yml': sync });
+    const p = await planOf(root, repo);
+    expect(p.problems.map((x) => [x.line, x.column, x.message])).toEqual([
+      [
+        2,
+        6,
+        "`2024-01-31` is no string to Ruby's YAML, which does not load it here (Psych::DisallowedClass: Tried to load unspecified class: Date)",
+      ],
+      [
+        3,
+        3,
+        "`:development` is a Ruby symbol to Ruby's YAML, which loads no symbols (Psych::DisallowedClass: Tried to load unspecified class: Symbol)",
+      ],
+      [4, 6, 'the alias *nope names no anchor set before it (Psych::BadAlias: Unknown alias: nope)'],
+    ]);
+    expect(p.files).toEqual([]);
   });
 
   it('status prints it once; apply writes nothing', async () => {
