@@ -44,3 +44,10 @@ describe('empty case and selector bodies', () => {
     expect(syntaxError('<%= 1 ? {} %>')).toEqual(["Syntax error at '}'", 1, 10]);
   });
 });
+
+describe('columns count characters, as Puppet counts them', () => {
+  it('counts an emoji before the error as one column (it is two UTF-16 units)', () => {
+    expect(renderError('<%= "😀" %><%= nosuch() %>')).toEqual(["Unknown function: 'nosuch'.", 1, 15]);
+    expect(syntaxError('<%= "😀😀" %>\n<%= "😀" %><%= 1 + ) %>')).toEqual(["Syntax error at ')'", 2, 19]);
+  });
+});
