@@ -51,3 +51,19 @@ describe('columns count characters, as Puppet counts them', () => {
     expect(syntaxError('<%= "😀😀" %>\n<%= "😀" %><%= 1 + ) %>')).toEqual(["Syntax error at ')'", 2, 19]);
   });
 });
+
+describe('the first error in the text wins, as with Puppet lexing as its parser asks', () => {
+  it('reports a syntax error before a later lexer error', () => {
+    expect(syntaxError('<%= ) %>\n<%= 1_0 %>\n')).toEqual(["Syntax error at ')'", 1, 5]);
+    expect(syntaxError('<% $x = [1, ) %>\n<%= "abc\n')).toEqual(["Syntax error at ')'", 1, 13]);
+    expect(syntaxError('<% if true { %>\n<% } } %>\n<%= 0x1G %>')).toEqual(["Syntax error at '}'", 2, 6]);
+  });
+
+  it('reports a lexer error before a later syntax error, and one the parser reaches at the end', () => {
+    expect(syntaxError('<%= 1_0 %>\n<%= ) %>\n')).toEqual(["Illegal number '1_0'", 1, 5]);
+    expect(syntaxError('<%= 1 %>\n<% $x = "abc')[0]).toMatch(/^Unclosed quote/);
+    expect(syntaxError('a <%= 1 %> <% $x = 1 ')[0]).toBe(
+      'Unbalanced epp tag, reached <eof> without closing tag.',
+    );
+  });
+});
