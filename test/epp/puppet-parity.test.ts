@@ -67,3 +67,83 @@ describe('the first error in the text wins, as with Puppet lexing as its parser 
     );
   });
 });
+
+describe("the lexer's errors in Puppet's words", () => {
+  // Each message and position printed by `puppet epp render`.
+  const recorded: readonly (readonly [string, string, number, number])[] = [
+    ['<%= 0x1G %>', 'Not a valid hex number 0x1G', 1, 5],
+    ['<%= 0x %>', 'Not a valid hex number 0x', 1, 5],
+    ['<%= 0xG %>', 'Not a valid hex number 0xG', 1, 5],
+    ['<%= 08 %>', 'Not a valid octal number 08', 1, 5],
+    ['<%= 0b101 %>', 'Not a valid octal number 0b101', 1, 5],
+    ['<%= 01.5 %>', 'Not a valid octal number 01.5', 1, 5],
+    ['<%= 09.5 %>', 'Not a valid octal number 09.5', 1, 5],
+    ['<%= 0e5 %>', 'Not a valid octal number 0e5', 1, 5],
+    ['<%= 1e %>', 'Not a valid decimal number 1e', 1, 5],
+    ['<%= 1.5x %>', 'Not a valid decimal number 1.5x', 1, 5],
+    ['<%= 1e5x %>', 'Not a valid decimal number 1e5x', 1, 5],
+    ['<%= 1_0 %>', "Illegal number '1_0'", 1, 5],
+    [
+      '<%= 9223372036854775808 %>',
+      "A Literal Integer resulted in a value outside of Puppet Integer max range, got '+0x8000000000000000'",
+      1,
+      5,
+    ],
+    [
+      '<%= -9223372036854775809 %>',
+      "A Literal Integer resulted in a value outside of Puppet Integer max range, got '+0x8000000000000001'",
+      1,
+      6,
+    ],
+    [
+      '<%= 18446744073709551615 %>',
+      "A Literal Integer resulted in a value outside of Puppet Integer max range, got '+0xffffffffffffffff'",
+      1,
+      5,
+    ],
+    ['<%# unterminated', 'Reaching end after opening <%# without seeing %>', 1, 3],
+    ['ab<%#- x', 'Reaching end after opening <%# without seeing %>', 1, 5],
+    ["<%= 'abc %>", `Unclosed quote after "'" followed by 'abc %...'`, 1, 6],
+    ["<%= 'ab\tc\nd %>", `Unclosed quote after "'" followed by 'ab\\tc\\n...'`, 1, 6],
+    ["<%= '", `Unclosed quote after "'" followed by '<eof>'`, 1, 6],
+    ['<%= "${" %>', `Unclosed quote after '"' followed by ' %>...'`, 1, 9],
+    ['<%= "abc', `Unclosed quote after '"' followed by 'abc...'`, 1, 6],
+    ['<%= "😀😀😀😀😀😀x', `Unclosed quote after '"' followed by '😀😀😀😀😀...'`, 1, 6],
+    [
+      '<%= $ %>',
+      "Illegal variable name, The given name '' does not conform to the naming rule /^((::)?[a-z]\\w*)*((::)?[a-z_]\\w*)$/",
+      1,
+      5,
+    ],
+    [
+      '<% $ = 1 %>',
+      "Illegal variable name, The given name '' does not conform to the naming rule /^((::)?[a-z]\\w*)*((::)?[a-z_]\\w*)$/",
+      1,
+      4,
+    ],
+    [
+      '<%= $::1 %>',
+      "Illegal variable name, The given name '::1' does not conform to the naming rule /^((::)?[a-z]\\w*)*((::)?[a-z_]\\w*)$/",
+      1,
+      5,
+    ],
+    ['<%= ${x} %>', "Syntax error at '{'", 1, 6],
+    ['<%= /unclosed %>', "Syntax error at '/'", 1, 5],
+    ['<%= /unclosed %>\n', "Syntax error at '/'", 1, 5],
+    ['<%= [/a] %>', "Syntax error at '/'", 1, 6],
+    ['<%= 1 + /x %>', "Syntax error at '/'", 1, 9],
+  ];
+  it.each(recorded)('%j', (source, message, line, column) => {
+    expect(syntaxError(source)).toEqual([message, line, column]);
+  });
+
+  it('still reads numbers and strings Puppet takes', () => {
+    const render = (source: string) => compileEpp(source).render({});
+    expect(render('<%= 0.5 %>|<%= 00 %>|<%= 0x1f %>|<%= 017 %>|<%= 1e3 %>|<%= 1.5e-2 %>')).toBe(
+      '0.5|0|31|15|1000.0|0.015',
+    );
+    expect(render('<%= "costs $5 and $ and $::" %>|<%= "a$" %>|<%= 4 /2 %>')).toBe(
+      'costs  and $ and $::|a$|2',
+    );
+  });
+});

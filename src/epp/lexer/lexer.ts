@@ -163,8 +163,8 @@ class Lexer extends CodeLexer {
         const endAt = commentEnd(src, close, p);
         if (endAt < 0)
           throw this.error(
-            'Unbalanced epp tag, reached <eof> without closing tag.',
-            tagStart,
+            `Reaching end after opening ${open}# without seeing ${close}`,
+            p,
             src.length,
             'EPP_UNCLOSED_TAG',
           );
