@@ -147,3 +147,31 @@ describe("the lexer's errors in Puppet's words", () => {
     );
   });
 });
+
+describe("warnings in Puppet's words", () => {
+  function warnings(source: string, strict = true): string[] {
+    const found: string[] = [];
+    compileEpp(source, { file: 't.epp' }).render(
+      {},
+      { strict, onWarning: (w) => void found.push(`${w.message} @${w.where}`) },
+    );
+    return found;
+  }
+
+  it('warns of a string unary minus takes as a number, at the minus', () => {
+    expect(warnings("<%= - '5' %>")).toEqual([
+      "The string '5' was automatically coerced to the numerical value 5 @t.epp:1:5",
+    ]);
+    expect(warnings("<%= -'1e3' %>")).toEqual([
+      "The string '1e3' was automatically coerced to the numerical value 1000.0 @t.epp:1:5",
+    ]);
+    expect(warnings('<%= -5 %>')).toEqual([]);
+  });
+
+  it("words an unknown variable's warning as Puppet does (strict variables off)", () => {
+    expect(warnings('<%= $x %>|<%= $::y %>', false)).toEqual([
+      "Unknown variable: 'x'. @t.epp:1:5",
+      "Unknown variable: '::y'. @t.epp:1:15",
+    ]);
+  });
+});
