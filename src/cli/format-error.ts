@@ -4,7 +4,7 @@
  * password is masked in everything shown: a message may quote git, and a frame of `.sync.yml` may show
  * the line that holds one.
  */
-import { lineColumn } from '../epp/position.js';
+import { lineColumn, offsetAt } from '../epp/position.js';
 import { maskCredentials } from '../shared/url-credentials.js';
 
 export interface Colors {
@@ -77,10 +77,13 @@ function codeFrame(
     out.push(`${marker} ${colors.dim(String(n).padStart(width))} | ${text}`);
   }
   const lineText = all[line - 1] ?? '';
+  // The column counts characters; the caret is placed by UTF-16 units of the line (an emoji before it
+  // pads two spaces, as wide as a terminal shows it).
+  const at = offsetAt(source, line, column) - offsetAt(source, line, 1);
   // The caret stands under the masked line: columns before it and the span are measured masked too.
-  const spanText = lineText.slice(column - 1, column - 1 + Math.max(0, span.end - span.start));
-  const spanLength = Math.max(1, Math.min(maskCredentials(spanText).length, lineText.length - column + 1));
-  const pad = maskCredentials(lineText.slice(0, column - 1)).replace(/[^\t]/g, ' ');
+  const spanText = lineText.slice(at, at + Math.max(0, span.end - span.start));
+  const spanLength = Math.max(1, Math.min(maskCredentials(spanText).length, lineText.length - at));
+  const pad = maskCredentials(lineText.slice(0, at)).replace(/[^\t]/g, ' ');
   out.push(`  ${' '.repeat(width)} | ${pad}${colors.red('^'.repeat(spanLength))}`);
   return out;
 }

@@ -21,6 +21,7 @@ import { pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { EppError } from '../epp/errors.js';
 import { evaluatePuppet, type LogSource, logLabel } from '../epp/index.js';
+import { lineColumn } from '../epp/position.js';
 import { workerThreads } from '../shared/builtins.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { type EngineErrorCode, problem } from './errors.js';
@@ -164,8 +165,7 @@ function sourcePosition(path: string, pattern: RegExp): Position | undefined {
   }
   const match = pattern.exec(source);
   if (!match) return undefined;
-  const before = source.slice(0, match.index).split('\n');
-  return { file: path, line: before.length, column: before.at(-1)!.length + 1 };
+  return { file: path, ...lineColumn(source, match.index) };
 }
 
 /** The state a hook returned, checked against the one it got. */

@@ -7,7 +7,6 @@
  * library accepts more than JSON (comments, trailing commas, bare words), and `JSON.parse` does not always
  * say where it failed.
  */
-import { LineCounter } from 'yaml';
 import { isMarkedFloat, MAX_JSON_DEPTH, parseJsonMarkingFloats, TOO_DEEP_HINT } from '../epp/json-values.js';
 import { lineColumn } from '../epp/position.js';
 import { type EngineErrorCode, problem } from './errors.js';
@@ -28,7 +27,7 @@ export function parseJsonData(text: string, file: string, errorCode: EngineError
   if (fast !== undefined) {
     return { data: fast, positions: new LazyJsonPositions(file, text, errorCode), problems: [] };
   }
-  const positions = new PositionIndex(file, lineCounterOf(text));
+  const positions = new PositionIndex(file, text);
   const reader = new JsonReader(text, positions, errorCode);
   try {
     const data = reader.document();
@@ -43,12 +42,6 @@ export function parseJsonData(text: string, file: string, errorCode: EngineError
       problems: [problem('error', errorCode, message, { file, line, column }, e.hint)],
     };
   }
-}
-
-function lineCounterOf(text: string, lineCounter = new LineCounter()): LineCounter {
-  lineCounter.addNewLine(0);
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineCounter.addNewLine(i + 1);
-  return lineCounter;
 }
 
 /**
@@ -100,30 +93,17 @@ function fromParsed(value: unknown, counter: { keys: number }, depth = 0): Data 
 }
 
 /**
- * Positions of a text `JSON.parse` read: lines are counted, and the reader records offsets, on the first
- * question.
+ * Positions of a text `JSON.parse` read: the reader records offsets on the first question.
  */
 class LazyJsonPositions extends PositionIndex {
   private read = false;
-  private readonly lines: LineCounter;
-  private linesCounted = false;
 
   constructor(
     file: string,
-    private readonly text: string,
+    text: string,
     private readonly errorCode: EngineErrorCode,
   ) {
-    const lines = new LineCounter();
-    super(file, lines);
-    this.lines = lines;
-  }
-
-  override at(offset: number): Position {
-    if (!this.linesCounted) {
-      this.linesCounted = true;
-      lineCounterOf(this.text, this.lines);
-    }
-    return super.at(offset);
+    super(file, text);
   }
 
   override has(pointer: string): boolean {

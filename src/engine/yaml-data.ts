@@ -14,7 +14,6 @@ import {
   isPair,
   isScalar,
   isSeq,
-  LineCounter,
   type Node,
   parseDocument,
   Scalar,
@@ -23,6 +22,7 @@ import {
   YAMLSeq,
 } from 'yaml';
 import { TOO_DEEP_HINT } from '../epp/json-values.js';
+import { lineColumn } from '../epp/position.js';
 import {
   PSYCH_BASE60_FLOAT,
   PSYCH_BASE60_INT,
@@ -76,13 +76,13 @@ interface Offsets {
   key?: number;
 }
 
-/** Positions by pointer, turned into line/column lazily through the document's LineCounter. */
+/** Positions by pointer, turned into line/column (in characters) lazily. */
 export class PositionIndex implements PositionLookup {
   private readonly offsets = new Map<string, Offsets>();
 
   constructor(
     readonly file: string,
-    private readonly lineCounter: LineCounter,
+    protected readonly text: string,
   ) {}
 
   record(pointer: string, value: number, key?: number): void {
@@ -104,8 +104,9 @@ export class PositionIndex implements PositionLookup {
 
   /** Position of an offset in the file. */
   at(offset: number): Position {
-    const { line, col } = this.lineCounter.linePos(offset);
-    return { file: this.file, line, column: col };
+    // Columns in characters, as every position Pantograph prints (the yaml package counts UTF-16 units).
+    const { line, column } = lineColumn(this.text, offset);
+    return { file: this.file, line, column };
   }
 
   private find(pointer: string): Offsets | undefined {
@@ -195,12 +196,10 @@ export function parseYamlData(
 ): YamlData<SyncData>;
 export function parseYamlData(text: string, file: string, options: YamlDataOptions): YamlData<Data>;
 export function parseYamlData(text: string, file: string, options: YamlDataOptions): YamlData<SyncData> {
-  const lineCounter = new LineCounter();
   const v11 = options.version === '1.1';
   const document = parseDocument(text, {
     version: options.version,
     intAsBigInt: true,
-    lineCounter,
     prettyErrors: false,
     keepSourceTokens: false,
     ...(v11
@@ -209,7 +208,7 @@ export function parseYamlData(text: string, file: string, options: YamlDataOptio
         ? { customTags: (t: Tags) => [...t, ...replaceTags] }
         : {}),
   });
-  const positions = new PositionIndex(file, lineCounter);
+  const positions = new PositionIndex(file, text);
   const problems: Problem[] = [];
   for (const e of document.errors) {
     // The yaml package recurses, and reports a document nested ~800 deep with the stack's own words.

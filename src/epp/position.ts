@@ -25,8 +25,18 @@ function lineStarts(source: string): number[] {
 export interface LineColumn {
   /** 1-based line. */
   readonly line: number;
-  /** 1-based column, counted in characters. */
+  /**
+   * 1-based column, counted in characters (code points), as Puppet counts them: an emoji is one, where it is
+   * two UTF-16 units. (The language server speaks UTF-16 positions: it converts offsets itself.)
+   */
   readonly column: number;
+}
+
+function isPair(source: string, i: number): boolean {
+  const code = source.charCodeAt(i);
+  if (code < 0xd800 || code > 0xdbff) return false;
+  const next = source.charCodeAt(i + 1);
+  return next >= 0xdc00 && next <= 0xdfff;
 }
 
 export function lineColumn(source: string, offset: number): LineColumn {
@@ -38,12 +48,24 @@ export function lineColumn(source: string, offset: number): LineColumn {
     if (starts[mid]! <= offset) lo = mid;
     else hi = mid - 1;
   }
-  return { line: lo + 1, column: offset - starts[lo]! + 1 };
+  const start = starts[lo]!;
+  let column = offset - start + 1;
+  // One less per surrogate pair before the offset (or around it: inside a pair is the pair's column).
+  const end = Math.min(offset, source.length);
+  for (let i = start; i < end; i++) {
+    if (isPair(source, i)) {
+      column--;
+      i++;
+    }
+  }
+  return { line: lo + 1, column };
 }
 
-/** The offset of a 1-based line and column (past the end: the text's end). */
+/** The offset of a 1-based line and column in characters (past the end: the text's end). */
 export function offsetAt(source: string, line: number, column: number): number {
   const starts = lineStarts(source);
   if (line > starts.length) return source.length;
-  return Math.min(starts[Math.max(line, 1) - 1]! + column - 1, source.length);
+  let offset = starts[Math.max(line, 1) - 1]!;
+  for (let k = 1; k < column && offset < source.length; k++) offset += isPair(source, offset) ? 2 : 1;
+  return Math.min(offset, source.length);
 }

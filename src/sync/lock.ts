@@ -309,7 +309,7 @@ function valueOffset(text: string, value: string, from = 0): number | undefined 
   return at < 0 ? undefined : at;
 }
 
-/** 1-based line and column of an offset. */
+/** 1-based line and column (in characters) of an offset. */
 function lineColumnOf(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let start = 0;
@@ -317,7 +317,8 @@ function lineColumnOf(text: string, offset: number): { line: number; column: num
     line++;
     start = i + 1;
   }
-  return { line, column: offset - start + 1 };
+  // In characters, as every column Pantograph prints (an emoji is one).
+  return { line, column: [...text.slice(start, offset)].length + 1 };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -149,6 +149,11 @@ describe('parseYamlData', () => {
     expect(r.positions.positionOf('/empty')).toEqual({ file: 'f.yml', line: 5, column: 1 });
   });
 
+  it('counts columns in characters, an emoji one, as every position Pantograph prints', () => {
+    const r = sync('a: {"😀": 1, b: 2}\n');
+    expect(r.positions.keyPositionOf('/a/b')).toEqual({ file: 'f.yml', line: 1, column: 13 });
+  });
+
   it('reports syntax errors with positions and no data', () => {
     const r = sync('a: [1, 2\nb: 3\n');
     expect(r.data).toBeUndefined();

@@ -224,7 +224,7 @@ describe('syntax errors carry code and position', () => {
     ['<%-= 1 %>', 'EPP_SYNTAX', 1, 4],
     ['a\n<%= [1, 2 %>', 'EPP_SYNTAX', 2, 11],
     ['<%= $a = 1 %>', 'EPP_SYNTAX', 1, 8],
-    ["<%= 'abc %>", 'EPP_UNCLOSED_STRING', 1, 5],
+    ["<%= 'abc %>", 'EPP_UNCLOSED_STRING', 1, 6], // Puppet's: after the quote
     ['<% class foo { } %>', 'EPP_UNSUPPORTED', 1, 4],
     ["<% notify { 'x': } %>", 'EPP_UNSUPPORTED', 1, 4],
     ['<%= "${1.5}" %>', 'EPP_SYNTAX', 1, 8],

@@ -28,4 +28,19 @@ describe('positions', () => {
     for (let line = 1; line <= 50_000; line += 7) offsets.push(offsetAt(long, line, 10));
     expect(offsets.every((o, i) => o === i * 7 * 15 + 9)).toBe(true);
   });
+
+  it('counts columns in characters, as Puppet does: an emoji is one (two UTF-16 units)', () => {
+    const emoji = 'a😀b\n😀😀c\n';
+    expect(lineColumn(emoji, emoji.indexOf('b'))).toEqual({ line: 1, column: 3 });
+    expect(lineColumn(emoji, emoji.indexOf('c'))).toEqual({ line: 2, column: 3 });
+    expect(lineColumn(emoji, emoji.length)).toEqual({ line: 3, column: 1 });
+    expect(offsetAt(emoji, 1, 3)).toBe(emoji.indexOf('b'));
+    expect(offsetAt(emoji, 2, 3)).toBe(emoji.indexOf('c'));
+    for (let offset = 0; offset <= emoji.length; offset++) {
+      // Inside a pair (no character starts there) the column is the pair's.
+      const { line, column } = lineColumn(emoji, offset);
+      const inPair = /[\udc00-\udfff]/.test(emoji[offset] ?? '');
+      expect(offsetAt(emoji, line, column)).toBe(inPair ? offset - 1 : offset);
+    }
+  });
 });

@@ -44,7 +44,7 @@ describe('strict variables', () => {
     );
     expect(text).toBe('[]');
     expect(warnings).toEqual([
-      { code: 'EPP_UNKNOWN_VARIABLE', message: "Unknown variable: '$nope'", where: 't.epp:1:6' },
+      { code: 'EPP_UNKNOWN_VARIABLE', message: "Unknown variable: 'nope'.", where: 't.epp:1:6' },
     ]);
   });
 

@@ -130,3 +130,27 @@ describe('the translation', () => {
     expect(toJsRegExp('(?i)a(?-i)b').test('AB')).toBe(false);
   });
 });
+
+describe('\\G is where each search starts, as in Onigmo', () => {
+  // Each recorded from `puppet epp render` (Puppet 7.23).
+  const recorded: readonly (readonly [string, string])[] = [
+    ["<%= regsubst('aaa', /\\Ga/, '_', 'G') %>", '___\n'],
+    ["<%= regsubst('aaba', /\\Ga/, '_', 'G') %>", '__ba\n'],
+    ["<%= regsubst('aaa', '\\Ga', '_', 'G') %>", '___\n'],
+    ["<%= regsubst('xaa', /\\Ga/, '_', 'G') %>", 'xaa\n'],
+    ["<%= regsubst('abc', /\\G/, '-', 'G') %>", '-a-b-c-\n'],
+    ["<%= regsubst('a1a2', /\\G(a)(\\d)/, '<\\2\\1>', 'G') %>", '<1a><2a>\n'],
+    ["<%= 'aab'.split(/\\Ga/) %>", '[, , b]\n'],
+    ["<%= 'abc'.split(/\\G/) %>", '[a, b, c]\n'],
+    ["<%= 'aXbX'.split(/\\G.X/) %>", '[]\n'],
+    ["<%= 'aaa' =~ /\\Ga/ %>|<%= 'baa' =~ /\\Ga/ %>", 'true|false\n'],
+  ];
+  it.each(recorded)('%s', (template, puppet) => {
+    for (const output of renders(template)) expect(output).toBe(puppet);
+  });
+
+  it('leaves a \\G that does not begin the pattern at the start of the text (documented)', () => {
+    // Onigmo gives `___`: the `\G` of the first alternative is where each search starts.
+    expect(renders("<%= regsubst('aaa', /\\Ga|b/, '_', 'G') %>")[0]).toBe('_aa\n');
+  });
+});

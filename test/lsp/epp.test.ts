@@ -72,6 +72,29 @@ describe('diagnostics', () => {
     expect(errors[0]).toMatchObject({ code: 'EPP_SYNTAX', severity: 1, range: { start: { line: 1 } } });
   });
 
+  it('sends positions in UTF-16 code units after an emoji, where messages count characters', async () => {
+    // An emoji is two UTF-16 units: LSP positions count them so (the protocol's default encoding),
+    // where the CLI's and Puppet's columns count it as one character.
+    const uri = uriOf(join(dir, 'emoji.epp'));
+    client.open(uri, '<%= "😀" %><%= lenght(1) %>\n<%= "😀" %><%= ) %>\n');
+    const diagnostics = await client.diagnostics(uri, 1);
+    expect(diagnostics.map((d) => [d.code, d.range])).toEqual([
+      ['EPP_SYNTAX', { start: { line: 1, character: 15 }, end: { line: 1, character: 16 } }],
+    ]);
+    client.change(uri, 2, [
+      { range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } }, text: '' },
+    ]);
+    const after = await client.diagnostics(uri, 2);
+    expect(after.map((d) => [d.code, d.range])).toEqual([
+      ['EPP_UNKNOWN_FUNCTION', { start: { line: 0, character: 15 }, end: { line: 0, character: 21 } }],
+    ]);
+    const variable = uriOf(join(dir, 'emoji-variable.epp'));
+    client.open(variable, '<%- | $port | -%>\n<%= "😀😀" %><%= $prot %>\n');
+    expect((await client.diagnostics(variable, 1)).map((d) => [d.code, d.range])).toEqual([
+      ['ANALYSIS_UNKNOWN_VARIABLE', { start: { line: 1, character: 17 }, end: { line: 1, character: 22 } }],
+    ]);
+  });
+
   it("warns of an escape a double-quoted string does not know, at the escape, as Puppet's lexer does", async () => {
     const uri = uriOf(join(dir, 'escape.epp'));
     client.open(uri, '<%= "C:\\\\Users" %>\n<%= "C:\\Users" %>\n');

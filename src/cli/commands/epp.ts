@@ -18,6 +18,7 @@ import {
 } from '../../epp/index.js';
 import { parseJsonValues } from '../../epp/json-values.js';
 import { delimitersProblem } from '../../epp/lexer/delimiters.js';
+import { lineColumn } from '../../epp/position.js';
 import { isHash, type PHash } from '../../epp/runtime/values.js';
 import { findSyntaxErrors } from '../../epp/validate.js';
 import { decodeUtf8 } from '../../shared/text-file.js';
@@ -115,13 +116,8 @@ export async function eppValidate(
 }
 
 function jsonProblem(p: ReturnType<typeof toDisplayable>) {
-  const where = p.source !== undefined && p.span ? lineColumnOf(p.source, p.span.start) : undefined;
+  const where = p.source !== undefined && p.span ? lineColumn(p.source, p.span.start) : undefined;
   return { code: p.code, message: p.message, file: p.file, line: where?.line, column: where?.column };
-}
-
-function lineColumnOf(source: string, offset: number) {
-  const before = source.slice(0, offset).split('\n');
-  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
 }
 
 export async function eppDump(

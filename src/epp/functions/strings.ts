@@ -19,6 +19,7 @@ import {
   strftime,
   stringify,
 } from '../runtime/format.js';
+import { searchingRegExp } from '../runtime/regexp/translate.js';
 import { PatternType, RegexpType, VariantType } from '../runtime/types.js';
 import { isNumeric, type PHash, PRegexp, PTimestamp, toJsRegExp, type Value } from '../runtime/values.js';
 import { typeLabel } from './arguments.js';
@@ -112,10 +113,6 @@ function patternRegExp(fn: string, pattern: Value): RegExp {
   throw argError(fn, 'pattern', 'a String, Regexp or Type[Regexp] value', pattern);
 }
 
-function globalOf(re: RegExp): RegExp {
-  return new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
-}
-
 function charLength(s: string, index: number): number {
   const code = s.charCodeAt(index);
   return code >= 0xd800 && code <= 0xdbff && index + 1 < s.length ? 2 : 1;
@@ -123,7 +120,7 @@ function charLength(s: string, index: number): number {
 
 /** Ruby's `String#split(regexp)` without limit: captures are included, trailing empty fields dropped. */
 export function rubySplit(str: string, re: RegExp): string[] {
-  const g = globalOf(re);
+  const g = searchingRegExp(re);
   const out: string[] = [];
   const len = str.length;
   let beg = 0;
@@ -184,7 +181,7 @@ function expandReplacement(replacement: string, m: RegExpExecArray, input: strin
 
 /** Ruby's `sub` / `gsub` with a string or hash replacement. */
 function substitute(input: string, re: RegExp, replacement: string | PHash, global: boolean): string {
-  const g = globalOf(re);
+  const g = searchingRegExp(re);
   let out = '';
   let last = 0;
   let m: RegExpExecArray | null;

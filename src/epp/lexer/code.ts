@@ -87,8 +87,11 @@ export abstract class CodeLexer extends StringLexer {
     } else {
       if (src.charCodeAt(p) === 58 && src.charCodeAt(p + 1) === 58) p += 2;
       const c = src.charCodeAt(p);
-      if (!isNameStart(c) && !isTypeStart(c)) throw this.error(`Syntax error at '$'`, start);
-      p = this.scanQualified(p + 1);
+      // A `$` without a name is a variable named '' to Puppet's lexer, refused by the parser's name rule.
+      // Puppet's lexer takes `$` and word characters (`$::1` is a variable named '::1', refused by name).
+      if (isNameStart(c) || isTypeStart(c)) p = this.scanQualified(p + 1);
+      else if (isWordChar(c)) p = this.scanQualified(p);
+      else p = start + 1;
     }
     this.pos = p;
     this.tokens.push({
@@ -130,7 +133,10 @@ export abstract class CodeLexer extends StringLexer {
       p += 2;
       const digits = p;
       while (isHexDigit(src.charCodeAt(p))) p++;
-      if (p === digits) throw this.error(`Illegal number '${src.slice(start, p)}'`, start, p);
+      if (p === digits) {
+        while (isWordChar(src.charCodeAt(p))) p++;
+        throw this.error(invalidNumberMessage(src.slice(start, p)), start, p);
+      }
     } else {
       while (isDigit(src.charCodeAt(p))) p++;
       if (src.charCodeAt(p) === 46 && isDigit(src.charCodeAt(p + 1))) {
@@ -151,11 +157,14 @@ export abstract class CodeLexer extends StringLexer {
     }
     if (isWordChar(src.charCodeAt(p))) {
       while (isWordChar(src.charCodeAt(p))) p++;
-      throw this.error(`Illegal number '${src.slice(start, p)}'`, start, p);
+      throw this.error(invalidNumberMessage(src.slice(start, p)), start, p);
     }
     this.pos = p;
     const text = src.slice(start, p);
-    if (isBadOctal(src, start, p)) throw this.error(`Illegal number '${text}'`, start, p);
+    // Only a number starting with 0 may be well formed here and still refused (`08`, `01.5`, `0e5`).
+    if (src.charCodeAt(start) === 48 && p - start > 1 && !isValidNumber(text)) {
+      throw this.error(invalidNumberMessage(text), start, p);
+    }
     this.tokens.push({
       kind: 'NUMBER',
       value: text,
@@ -177,7 +186,11 @@ export abstract class CodeLexer extends StringLexer {
     while (p < length) {
       const c = src.charCodeAt(p);
       if (c === 47) break;
-      if (c === 10) throw this.error('Unterminated regular expression', start, p);
+      if (c === 10) {
+        // Puppet's regexp may span lines; with no `/` in the rest of the text, its `/` is division.
+        if (src.indexOf('/', p) < 0) break;
+        throw this.error('Unterminated regular expression', start, p);
+      }
       if (c === 92) {
         if (src.charCodeAt(p + 1) === 47) {
           body += `${src.slice(run, p)}/`;
@@ -192,7 +205,13 @@ export abstract class CodeLexer extends StringLexer {
       }
       p++;
     }
-    if (p >= length) throw this.error('Unterminated regular expression', start, p);
+    if (p >= length || src.charCodeAt(p) !== 47) {
+      // No closing `/` in the rest of the text: Puppet's lexer takes the `/` as division, and its parser
+      // then finds it where a value should be ("Syntax error at '/'").
+      this.pos = start + 1;
+      this.push('PUNCT', '/', start, start + 1, space);
+      return;
+    }
     body += src.slice(run, p);
     this.pos = p + 1;
     this.tokens.push({
@@ -206,14 +225,18 @@ export abstract class CodeLexer extends StringLexer {
   }
 }
 
-/** A leading-zero (octal) number with an 8 or 9 in it: `/^0[0-9]+$/` and `/[89]/` on `src[start, end)`. */
-function isBadOctal(src: string, start: number, end: number): boolean {
-  if (src.charCodeAt(start) !== 48 || end - start < 2) return false;
-  let bad = false;
-  for (let p = start + 1; p < end; p++) {
-    const c = src.charCodeAt(p);
-    if (!isDigit(c)) return false;
-    if (c >= 56) bad = true;
-  }
-  return bad;
+/** Whether Puppet's lexer takes a number's text (its `assert_numeric`). */
+function isValidNumber(text: string): boolean {
+  if (/^0[xX]/.test(text)) return /^0[xX][0-9A-Fa-f]+$/.test(text);
+  if (/^0[^.]/.test(text)) return /^0[0-7]+$/.test(text);
+  if (/^\d+[eE.]/.test(text)) return /^\d+(?:\.\d+)?(?:[eE]-?\d+)?$/.test(text);
+  return /^\d+$/.test(text);
+}
+
+/** Puppet's words for a number its lexer refuses (its `assert_numeric`, then "Illegal number"). */
+function invalidNumberMessage(text: string): string {
+  if (/^0[xX]/.test(text)) return `Not a valid hex number ${text}`;
+  if (/^0[^.]/.test(text)) return `Not a valid octal number ${text}`;
+  if (/^\d+[eE.]/.test(text)) return `Not a valid decimal number ${text}`;
+  return `Illegal number '${text}'`;
 }

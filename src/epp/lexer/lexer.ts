@@ -13,15 +13,41 @@
  * Double-quoted strings and heredocs are lexed into parts: text, and token lists for each `${...}` or
  * `$name`, which the parser turns into expressions.
  */
-import { EppError } from '../errors.js';
+import { EppError, EppSyntaxError } from '../errors.js';
 import { isBlank } from './chars.js';
 import { CodeLexer } from './code.js';
 import { DELIMITERS_HINT, delimitersProblem } from './delimiters.js';
 import type { LexOptions } from './scanner.js';
 import { makeToken, type Token } from './tokens.js';
 
+/**
+ * The template's tokens. A lexer error does not throw here: the tokens end with an EOF token that carries it
+ * (see `lexErrorOf`), which the parser throws when it gets there. Puppet lexes as its parser asks for
+ * tokens, so a syntax error before a lexer error is the one reported (`<%= ) %>` then `<%= 1_0 %>`: the
+ * `)`), and so here: the first error in the text wins.
+ */
 export function lex(source: string, options: LexOptions): Token[] {
-  return new Lexer(source, options).run();
+  const lexer = new Lexer(source, options);
+  try {
+    return lexer.run();
+  } catch (e) {
+    if (!(e instanceof EppSyntaxError)) throw e;
+    return lexer.endWithError(e);
+  }
+}
+
+const lexErrors = new WeakMap<Token, EppSyntaxError>();
+
+/** The lexer error an EOF token stands for, when the lexer stopped there (see `lex`). */
+export function lexErrorOf(token: Token): EppSyntaxError | undefined {
+  return token.kind === 'EOF' ? lexErrors.get(token) : undefined;
+}
+
+/** `moved`, a copy of `token` at other offsets, carries its lexer error too. */
+export function keepLexError(token: Token, moved: Token): Token {
+  const error = lexErrors.get(token);
+  if (error) lexErrors.set(moved, error);
+  return moved;
 }
 
 /** Lexes a template: its text, its tags and, through the classes it extends, the code in them. */
@@ -74,6 +100,22 @@ class Lexer extends CodeLexer {
     return this.tokens;
   }
 
+  /** The tokens made before the error, then an EOF token at it that carries it. */
+  endWithError(error: EppSyntaxError): Token[] {
+    const at = Math.min(error.location?.span.start ?? this.src.length, this.src.length);
+    // A string whose text was being read when the error came is no token.
+    while (
+      this.tokens.length > 0 &&
+      this.tokens.at(-1)!.kind === 'DQ' &&
+      this.tokens.at(-1)!.parts === undefined
+    )
+      this.tokens.pop();
+    const eof = makeToken('EOF', '', at, at, true);
+    lexErrors.set(eof, error);
+    this.tokens.push(eof);
+    return this.tokens;
+  }
+
   protected heredocLexer(body: string): Lexer {
     // Its offsets are the body's: what it would warn of could not be placed (heredocs themselves never warn).
     return new Lexer(body, { ...this.options, report: undefined });
@@ -121,8 +163,8 @@ class Lexer extends CodeLexer {
         const endAt = commentEnd(src, close, p);
         if (endAt < 0)
           throw this.error(
-            'Unbalanced epp tag, reached <eof> without closing tag.',
-            tagStart,
+            `Reaching end after opening ${open}# without seeing ${close}`,
+            p,
             src.length,
             'EPP_UNCLOSED_TAG',
           );

@@ -39,13 +39,23 @@ export abstract class StringLexer extends Scanner {
     }
     if (p >= length)
       throw this.error(
-        "Unclosed quote after \"'\" followed by '...'",
-        start,
+        `Unclosed quote after "'" followed by '${this.followedBy(start + 1)}'`,
+        start + 1,
         src.length,
         'EPP_UNCLOSED_STRING',
       );
     this.pos = p + 1;
     return out + src.slice(run, p);
+  }
+
+  /**
+   * What follows `at` as Puppet's lexer quotes it in an error: its next five characters then `...` (line
+   * breaks and tabs escaped), or `<eof>`.
+   */
+  protected followedBy(at: number): string {
+    if (at >= this.src.length) return '<eof>';
+    const next = [...this.src.slice(at, at + 10)].slice(0, 5).join('');
+    return `${next}...`.replaceAll('\t', '\\t').replaceAll('\n', '\\n').replaceAll('\r', '\\r');
   }
 
   /** Puppet's warning for the escape at `pos` (a backslash): its text stays as written. */
@@ -84,8 +94,8 @@ export abstract class StringLexer extends Scanner {
           break;
         }
         throw this.error(
-          "Unclosed quote after '\"' followed by '...'",
-          start,
+          `Unclosed quote after '"' followed by '${this.followedBy(start + 1)}'`,
+          start + 1,
           src.length,
           'EPP_UNCLOSED_STRING',
         );

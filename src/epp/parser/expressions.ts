@@ -115,6 +115,8 @@ export abstract class ExpressionParser extends TokenCursor {
       this.next();
       if (level === SELECTOR_LEVEL) {
         this.expectPunct('{');
+        // Puppet's grammar wants at least one entry: `1 ? { }` is a syntax error at the `}`.
+        if (this.isPunct('}')) throw this.unexpected(this.tokens[this.i]!);
         const entries = this.hashEntries();
         const defaults = entries.filter((e) => e.key.type === 'Default');
         if (defaults.length > 1) throw this.duplicateDefault('This Selector Expression', defaults[1]!.key);

@@ -21,7 +21,7 @@
  * `this.rule()` call, with no closures nor extra arguments on the token loop.
  */
 import type { ParameterNode, TemplateNode } from '../ast.js';
-import { lex } from '../lexer/lexer.js';
+import { keepLexError, lex, lexErrorOf } from '../lexer/lexer.js';
 import type { LexReport } from '../lexer/scanner.js';
 import { keepHeredocSyntax, makeToken, type Token } from '../lexer/tokens.js';
 import { checkStatementEffects } from './effects.js';
@@ -64,7 +64,8 @@ export function parsePuppet(source: string, options: ParseOptions = {}): Templat
 function shift(t: Token, by: number, limit: number): Token {
   const clamp = (n: number) => Math.min(limit, Math.max(0, n + by));
   const parts = t.parts?.map((p) => (typeof p === 'string' ? p : p.map((x) => shift(x, by, limit))));
-  return keepHeredocSyntax(t, makeToken(t.kind, t.value, clamp(t.start), clamp(t.end), t.spaceBefore, parts));
+  const moved = makeToken(t.kind, t.value, clamp(t.start), clamp(t.end), t.spaceBefore, parts);
+  return keepLexError(t, keepHeredocSyntax(t, moved));
 }
 
 class Parser extends ParameterListParser {
@@ -84,7 +85,7 @@ class Parser extends ParameterListParser {
     }
     const body = this.statements(false);
     const eof = this.tokens[this.i]!;
-    if (eof.kind !== 'EOF') throw this.unexpected(eof);
+    if (eof.kind !== 'EOF' || lexErrorOf(eof)) throw this.unexpected(eof);
     return { type: 'Template', params, body, start: 0, end: this.source.length };
   }
 

@@ -24,9 +24,11 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
       case 'NUMBER': {
         const value = parseNumber(t.value);
         if (typeof value === 'bigint' && (value > 9223372036854775807n || value < -9223372036854775808n)) {
+          // Puppet's words, the value printed as Ruby's `'%#+x' % value`.
+          const hex = `${value < 0n ? '-' : '+'}0x${(value < 0n ? -value : value).toString(16)}`;
           throw new EppSyntaxError(
             'EPP_INTEGER_OVERFLOW',
-            `The integer ${t.value} is outside the 64-bit Integer range`,
+            `A Literal Integer resulted in a value outside of Puppet Integer max range, got '${hex}'`,
             {
               file: this.file,
               source: this.source,
@@ -45,6 +47,8 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
         return { type: 'Regex', source: t.value, start, end };
       case 'VARIABLE':
         if (!isDigits(t.value) && !VARIABLE_NAME.test(t.value)) {
+          // `${x}` in code: Puppet's parser fails at the `{` before its validation looks at the name ''.
+          if (t.value === '' && this.isPunct('{')) throw this.unexpected(this.tokens[this.i]!);
           throw this.error(
             `Illegal variable name, The given name '${t.value}' does not conform to the naming rule /^((::)?[a-z]\\w*)*((::)?[a-z_]\\w*)$/`,
             start,

@@ -214,6 +214,8 @@ export abstract class StatementParser extends PrimaryExpressionParser {
   protected override caseExpression(t: Token): Node {
     const test = this.conditionTest();
     this.expectPunct('{');
+    // Puppet's grammar wants at least one option: `case 1 { }` is a syntax error at the `}`.
+    if (this.isPunct('}')) throw this.unexpected(this.tokens[this.i]!);
     const options: CaseOption[] = [];
     let sawDefault = false;
     while (!this.isPunct('}')) {

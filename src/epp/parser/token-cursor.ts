@@ -3,9 +3,11 @@
  *
  * The base of the parser's layers (see parser.ts): every rule reads tokens through these few methods, and
  * every syntax error is made by `unexpected` or `error`, so that one place decides a message's wording and
- * span. The lexer always ends the token list with an EOF token, which the cursor never passes.
+ * span. The lexer always ends the token list with an EOF token, which the cursor never passes; where the
+ * lexer stopped at an error, that token carries it, and `unexpected` gives it.
  */
 import { EppSyntaxError } from '../errors.js';
+import { lexErrorOf } from '../lexer/lexer.js';
 import type { Token } from '../lexer/tokens.js';
 
 export abstract class TokenCursor {
@@ -50,6 +52,9 @@ export abstract class TokenCursor {
   }
 
   protected unexpected(t: Token, message?: string): EppSyntaxError {
+    // Where the lexer stopped at an error, that error is the first in the text (see `lex`).
+    const lexError = lexErrorOf(t);
+    if (lexError) return lexError;
     const text =
       message ??
       (t.kind === 'EOF'

@@ -32,11 +32,15 @@ export abstract class OperatorRuntime extends RuntimeBase {
   }
 
   negate(v: Value, p: number): Value {
+    let result: Value;
     try {
-      return negate(v);
+      result = negate(v);
     } catch (e) {
       throw this.locate(e, p);
     }
+    // `- '5'`: Puppet warns of the string it took as a number, as for the other arithmetic.
+    if (typeof v === 'string') this.warnIfNumericString(v, p);
+    return result;
   }
 
   /** `a + b`; two Integers (numbers) add natively unless the sum leaves the safe range. */

@@ -272,7 +272,8 @@ export class RuntimeBase {
         'pass it as a value, assign it before use, or render with strict variables off (--no-strict)';
       throw error;
     }
-    this.host.warn('EPP_UNKNOWN_VARIABLE', `Unknown variable: '$${name}'`, this.location(p));
+    // Puppet's warning, in its words: the name without its `$`, and a period.
+    this.host.warn('EPP_UNKNOWN_VARIABLE', `Unknown variable: '${name}'.`, this.location(p));
     return undefined;
   }
 

@@ -31,7 +31,8 @@ const ANCHORS: Readonly<Record<string, string>> = {
   z: '(?![\\s\\S])',
   Z: '(?=\\n?(?![\\s\\S]))',
   // Onigmo's `\G` is where this search started; JavaScript has no such anchor. Its first search starts at
-  // the start, which is what a template's `=~` and `match` do.
+  // the start, which is what a template's `=~` and `match` do; a pattern that begins with `\G` searches
+  // again (regsubst's `G`, split) with JavaScript's sticky flag (see `searchingRegExp`).
   G: '(?<![\\s\\S])',
   b: `(?:(?<=${WORD})(?!${WORD})|(?<!${WORD})(?=${WORD}))`,
   B: `(?:(?<=${WORD})(?=${WORD})|(?<!${WORD})(?!${WORD}))`,
@@ -57,13 +58,30 @@ const UNSUPPORTED_ESCAPES: Readonly<Record<string, string>> = {
 export function toJsRegExp(source: string, rubyOptions = ''): RegExp {
   const translation = new Translator(source, rubyOptions).translate();
   try {
-    return new RegExp(translation.source, translation.flags);
+    const re = new RegExp(translation.source, translation.flags);
+    if (translation.stickySource !== undefined) stickySources.set(re, translation.stickySource);
+    return re;
   } catch (e) {
     throw new RegexpSyntaxError(
       (e as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, ''),
       0,
     );
   }
+}
+
+/** The source without its leading `\G`, of a regexp whose every match starts with it (see `searchingRegExp`). */
+const stickySources = new WeakMap<RegExp, string>();
+
+/**
+ * The global RegExp that searches `re` again and again from `lastIndex` (regsubst's `G`, split). Onigmo's
+ * `\G` is where each search starts, which for a pattern that begins with it is JavaScript's sticky flag:
+ * `regsubst('aaa', /\Ga/, '_', 'G')` is `___`. Left: a `\G` elsewhere (after `|`, in a group, after `\K`)
+ * stays the start of the text.
+ */
+export function searchingRegExp(re: RegExp): RegExp {
+  const sticky = stickySources.get(re);
+  if (sticky !== undefined) return new RegExp(sticky, `${re.flags.replace(/[gy]/g, '')}gy`);
+  return new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
 }
 
 interface Group {
@@ -88,6 +106,8 @@ class Translator {
   private last: 'atom' | 'greedy' | 'quantified' | 'none' = 'none';
   private keepAt = -1;
   private topAlternation = false;
+  /** The pattern starts with `\G` (nothing before it at the top level). */
+  private leadingSearchStart = false;
 
   constructor(source: string, rubyOptions: string) {
     this.scanner = new PatternScanner(source);
@@ -103,7 +123,7 @@ class Translator {
     ({ captures: this.captures, named: this.named } = countGroups(source));
   }
 
-  translate(): { source: string; flags: string } {
+  translate(): { source: string; flags: string; stickySource?: string } {
     const s = this.scanner;
     while (!s.done) this.token();
     if (this.groups.length > 0) throw s.error('end pattern with unmatched parenthesis');
@@ -113,7 +133,18 @@ class Translator {
         throw s.unsupported('\\K is not supported in a pattern with a | at its top level', 0);
       source = `(?<=${source.slice(0, this.keepAt)})${source.slice(this.keepAt)}`;
     }
-    return { source, flags: this.jsIgnoreCase ? 'iv' : 'v' };
+    const flags = this.jsIgnoreCase ? 'iv' : 'v';
+    const g = ANCHORS.G!;
+    if (
+      this.leadingSearchStart &&
+      !this.topAlternation &&
+      this.keepAt < 0 &&
+      source.startsWith(g) &&
+      !/^[*+?{]/.test(source.slice(g.length))
+    ) {
+      return { source, flags, stickySource: source.slice(g.length) };
+    }
+    return { source, flags };
   }
 
   private get caseless(): boolean {
@@ -239,6 +270,7 @@ class Translator {
     const anchor = ANCHORS[letter];
     if (anchor !== undefined) {
       s.i++;
+      if (letter === 'G' && this.out === '' && this.groups.length === 0) this.leadingSearchStart = true;
       if (letter === 'R') this.atom(anchor);
       else this.assertion(anchor);
       return;
