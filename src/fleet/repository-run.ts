@@ -31,6 +31,7 @@ import type { FleetMode, RepositoryRecord } from './record.js';
 import { keyOf, type ResumeState } from './state.js';
 import {
   checkoutForApply,
+  checkoutForNoop,
   checkoutForStatus,
   prepareClone,
   readRefs,
@@ -136,8 +137,10 @@ async function runIn(
   const writing = options.mode !== 'status';
   const applying = writing && !options.noop;
   const branch = options.branch ?? repo.branch;
+  // Status reads the base; apply and update read the work branch they continue, under --noop too.
   if (copy) {
     if (applying) await checkoutForApply(copy, branch, options.git);
+    else if (writing) await checkoutForNoop(copy, branch, options.git);
     else await checkoutForStatus(copy, options.git);
   }
   const syncFile = join(dir, SYNC_FILE);
