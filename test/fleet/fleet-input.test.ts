@@ -325,6 +325,81 @@ describe('import-modulesync', () => {
     expect(again.stderr).toContain('pass --force');
   });
 
+  it('a list item naming a module with its options is that module, its branch carried over', () => {
+    const dir = tempTree({
+      'managed_modules.yml':
+        '---\n- puppet-ntp\n- puppet-nginx:\n    branch: develop\n    remote_branch: next\n',
+      'modulesync.yml': "---\nnamespace: acme\ngit_base: 'git@github.com:'\n",
+    });
+    const r = pantograph(dir, ['fleet', 'import-modulesync']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('wrote fleet.yml: 2 repositories');
+    const fleet = loadFleet(join(dir, 'fleet.yml'));
+    expect(fleet.repositories.map((x) => [x.name, x.url, x.branch, x.forgeProject])).toEqual([
+      ['puppet-ntp', 'git@github.com:acme/puppet-ntp', 'modulesync', 'acme/puppet-ntp'],
+      ['puppet-nginx', 'git@github.com:acme/puppet-nginx', 'develop', 'acme/puppet-nginx'],
+    ]);
+    // What it could not carry over is said, and so is the form modulesync itself would misread.
+    expect(r.stderr).toContain('`puppet-nginx` option `remote_branch` is not carried over');
+    expect(r.stderr).toContain(
+      `note: ${join(dir, 'managed_modules.yml')}:3:3: module 'puppet-nginx' is given as a name with its options in a list`,
+    );
+  });
+
+  it('any other shape of module is an error at its file:line:col, every one, and nothing is written', () => {
+    const dir = tempTree({
+      'managed_modules.yml': [
+        '---',
+        '- puppet-ntp',
+        '- 42',
+        '- { puppet-a: {}, puppet-b: {} }',
+        '- puppet-c: develop',
+        '- puppet-d:',
+        '    branch: [main]',
+        '',
+      ].join('\n'),
+    });
+    const r = pantograph(dir, ['fleet', 'import-modulesync']);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      'managed_modules.yml:3:3: error: list item 2 is the number 42: a module is a name (`- puppet-ntp`), or a name with its options',
+    );
+    expect(r.stderr).toContain(
+      'hint: write the module repository name (quoted if YAML reads it as something else)',
+    );
+    expect(r.stderr).toContain('managed_modules.yml:4:3: error: list item 3 is a mapping of 2 keys');
+    expect(r.stderr).toContain('hint: write one module per item, its name as the only key');
+    expect(r.stderr).toContain(
+      "managed_modules.yml:5:13: error: the options of module 'puppet-c' are 'develop', not a mapping",
+    );
+    expect(r.stderr).toContain(
+      "managed_modules.yml:7:13: error: option `branch` of module 'puppet-d' is a list, not a string",
+    );
+    expect(existsSync(join(dir, 'fleet.yml'))).toBe(false);
+
+    const json = pantograph(dir, ['--format', 'json', 'fleet', 'import-modulesync', '--output', '-']);
+    expect(json.status).toBe(1);
+    const problems = (
+      JSON.parse(json.stdout) as { problems: { code: string; line: number; column: number }[] }
+    ).problems;
+    expect(problems.map((p) => [p.code, p.line, p.column])).toEqual([
+      ['FLEET_MODULESYNC', 3, 3],
+      ['FLEET_MODULESYNC', 4, 3],
+      ['FLEET_MODULESYNC', 5, 13],
+      ['FLEET_MODULESYNC', 7, 13],
+    ]);
+
+    // A file that is neither a list nor a mapping of modules: at its start.
+    writeFileSync(join(dir, 'managed_modules.yml'), 'puppet-ntp puppet-nginx\n');
+    const text = pantograph(dir, ['fleet', 'import-modulesync']);
+    expect(text.status).toBe(1);
+    expect(text.stderr).toContain(
+      "managed_modules.yml:1:1: error: managed_modules.yml is 'puppet-ntp puppet-nginx'",
+    );
+    expect(existsSync(join(dir, 'fleet.yml'))).toBe(false);
+  });
+
   it('a broken managed_modules.yml is an error at its position', () => {
     const dir = tempTree({ 'managed_modules.yml': '---\n- a\n- [b\n' });
     const r = pantograph(dir, ['fleet', 'import-modulesync', '--output', '-']);
