@@ -63,10 +63,12 @@ export function importModulesync(configDir: string): ModulesyncImport {
       }
     }
     const branch = get(options, 'branch');
+    // `namespace/module` names its own namespace, which wins over the option and the default (modulesync).
+    const path = name.includes('/') ? name : `${ns}/${name}`;
     return {
       name: name.replace(/[^A-Za-z0-9._-]/g, '-'),
-      url: typeof remote === 'string' ? remote : `${gitBase}${ns}/${name}`,
-      forge_project: `${ns}/${name}`,
+      url: typeof remote === 'string' ? remote : `${gitBase}${path}`,
+      forge_project: path,
       ...(typeof branch === 'string' ? { branch } : {}),
     };
   });

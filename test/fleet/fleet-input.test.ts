@@ -328,16 +328,18 @@ describe('import-modulesync', () => {
   it('a list item naming a module with its options is that module, its branch carried over', () => {
     const dir = tempTree({
       'managed_modules.yml':
-        '---\n- puppet-ntp\n- puppet-nginx:\n    branch: develop\n    remote_branch: next\n',
+        '---\n- puppet-ntp\n- puppet-nginx:\n    branch: develop\n    remote_branch: next\n- other/puppet-apache\n',
       'modulesync.yml': "---\nnamespace: acme\ngit_base: 'git@github.com:'\n",
     });
     const r = pantograph(dir, ['fleet', 'import-modulesync']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('wrote fleet.yml: 2 repositories');
+    expect(r.stdout).toContain('wrote fleet.yml: 3 repositories');
     const fleet = loadFleet(join(dir, 'fleet.yml'));
     expect(fleet.repositories.map((x) => [x.name, x.url, x.branch, x.forgeProject])).toEqual([
       ['puppet-ntp', 'git@github.com:acme/puppet-ntp', 'modulesync', 'acme/puppet-ntp'],
       ['puppet-nginx', 'git@github.com:acme/puppet-nginx', 'develop', 'acme/puppet-nginx'],
+      // `namespace/module` is that namespace's module, as modulesync reads it.
+      ['other-puppet-apache', 'git@github.com:other/puppet-apache', 'modulesync', 'other/puppet-apache'],
     ]);
     // What it could not carry over is said, and so is the form modulesync itself would misread.
     expect(r.stderr).toContain('`puppet-nginx` option `remote_branch` is not carried over');
