@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { EngineError, problem } from '../engine/errors.js';
 import { type SchemaViolation, shippedSchema, violationProblems } from '../engine/json-schema.js';
-import type { Data, DataMap, Position } from '../engine/model.js';
+import type { Data, DataMap, Position, PositionLookup } from '../engine/model.js';
 import type { Problem } from '../engine/render-plan.js';
 import { credentialsWarning } from '../engine/sources/credentials.js';
 import { parseYamlData } from '../engine/yaml-data.js';
@@ -54,6 +54,8 @@ export interface Fleet {
   readonly workdir: string;
   /** Replaces `pdk_template.template_sources` in every repository; filesystem locations made absolute. */
   readonly templateSources?: readonly Data[];
+  /** Where each value of the file is, by JSON pointer (`/template_sources/0`). */
+  readonly positions: PositionLookup;
   readonly commit: { readonly message?: string; readonly author?: string };
   readonly forge?: FleetForge;
   readonly pullRequest: { readonly title?: string; readonly labels: readonly string[] };
@@ -165,6 +167,7 @@ export function parseFleet(text: string, file: string): Fleet {
   const pr = (top.pull_request ?? {}) as DataMap;
   return {
     file,
+    positions: parsed.positions,
     workdir: resolve(dir, typeof top.workdir === 'string' ? top.workdir : DEFAULT_WORKDIR),
     ...(Array.isArray(top.template_sources)
       ? { templateSources: top.template_sources.map((s) => absoluteSource(s, dir)) }

@@ -11,7 +11,7 @@ import { loadFleet, matrixOf, selectRepositories, shardOf } from '../../src/flee
 import { remoteKey } from '../../src/fleet/repository-identity.js';
 import { removeTempDirs, tempDir, tempTree } from '../helpers/fs.js';
 import { tempRemote } from '../helpers/git.js';
-import { appendSync, git, moduleRemote, pantograph } from './fleet-helpers.js';
+import { appendSync, branches, git, moduleRemote, pantograph } from './fleet-helpers.js';
 
 afterAll(removeTempDirs);
 
@@ -272,6 +272,66 @@ describe('a fleet-wide template source', () => {
     // The .sync.yml keeps its comments: only the sources changed.
     const sync = git(a, 'show', 'pantograph/update:.sync.yml');
     expect(sync).toContain('# Pantograph keeps this module in line with its templates');
+  });
+});
+
+describe('a fleet-wide template source with a problem', () => {
+  it('is reported at its place in fleet.yml, whose name the hint gives, and nothing is written', () => {
+    const templates = tempRemote();
+    templates.commit({
+      't/template.json': JSON.stringify({ name: 't', version: '1.0.0', always_apply: true }),
+      't/files/T.txt.epp': 't\n',
+    });
+    const root = tempDir('fleet-source-position-');
+    const remotes = { applied: moduleRemote(root, 'applied'), fresh: moduleRemote(root, 'fresh') };
+    const fleet = (names: string[]) =>
+      fleetIn(
+        root,
+        [
+          'version: 1',
+          'template_sources:',
+          '  - default',
+          `  - { type: git, location: "${templates.url}", ref: main }`,
+          `repositories: [${names.map((n) => `{ name: ${n}, url: remotes/${n}.git }`).join(', ')}]`,
+          '',
+        ].join('\n'),
+      );
+    // `applied` gets the source into its .sync.yml (merged), before the templates gain a JavaScript hook.
+    fleet(['applied']);
+    expect(pantograph(root, ['fleet', 'apply', '--push']).status).toBe(0);
+    git(remotes.applied, 'update-ref', 'refs/heads/main', 'refs/heads/pantograph/update');
+    templates.commit({ 't/hooks/after_default_settings.mjs': 'export default (settings) => settings;\n' });
+    fleet(['applied', 'fresh']);
+    const before = { applied: branches(remotes.applied), fresh: branches(remotes.fresh) };
+
+    // In .sync.yml already (`applied`) or written there by this run (`fresh`): the source is fleet.yml's.
+    const r = pantograph(root, ['--format', 'json', 'fleet', 'update', '--push']);
+    expect(r.status).toBe(1);
+    const records = JSON.parse(r.stdout).repositories as {
+      name: string;
+      result: string;
+      error: { code: string; file: string; line: number; column: number; hint: string };
+    }[];
+    for (const record of records) {
+      expect(record.result).toBe('failed');
+      expect(record.error).toMatchObject({
+        code: 'HOOK_UNTRUSTED',
+        file: join(root, 'fleet.yml'),
+        line: 4,
+        column: 5,
+      });
+      expect(record.error.hint).toBe(
+        'if you trust this source, set `trusted: true` on it in fleet.yml or run with --trust',
+      );
+    }
+    expect(records.map((x) => x.name)).toEqual(['applied', 'fresh']);
+    expect({ applied: branches(remotes.applied), fresh: branches(remotes.fresh) }).toEqual(before);
+
+    const text = pantograph(root, ['fleet', 'status', '--filter', 'fresh']);
+    expect(text.status).toBe(1);
+    expect(text.stdout).toMatch(/fresh\s+failed/);
+    expect(text.stderr).toContain(`is not trusted (${join(root, 'fleet.yml')}:4:5)`);
+    expect(text.stderr).toContain('set `trusted: true` on it in fleet.yml');
   });
 });
 
