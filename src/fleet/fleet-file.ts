@@ -13,6 +13,7 @@ import { credentialsWarning } from '../engine/sources/credentials.js';
 import { parseYamlData } from '../engine/yaml-data.js';
 import { decodeUtf8 } from '../shared/text-file.js';
 import { type DuplicateEntry, duplicateEntries } from './repository-identity.js';
+import { type SettingOrigin, settingOrigins } from './setting-origins.js';
 
 export const FLEET_FILE = 'fleet.yml';
 export const DEFAULT_WORKDIR = '.pantograph-fleet';
@@ -34,6 +35,8 @@ export interface FleetRepository {
   readonly labels: readonly string[];
   /** Merged into the repository's `.sync.yml` settings (defaults' first, then the repository's own). */
   readonly settings: DataMap;
+  /** Where each of `settings` is written in the fleet file. */
+  readonly settingOrigins: readonly SettingOrigin[];
   /** `owner/name` or the GitLab project path; `undefined`: taken from the URL. */
   readonly forgeProject?: string;
   /** Where the entry is declared. */
@@ -150,7 +153,7 @@ export function parseFleet(text: string, file: string): Fleet {
       );
     }
     seen.set(name, index);
-    return repositoryOf(entry, defaults, dir, at(`/repositories/${index}`));
+    return repositoryOf(entry, defaults, dir, index, at(`/repositories/${index}`));
   });
   for (const d of duplicateEntries(repositories)) {
     problems.push(duplicateProblem(repositories, d, at(`/repositories/${d.index}/${d.key}`)));
@@ -266,7 +269,13 @@ function withOneSource(violations: readonly SchemaViolation[]): SchemaViolation[
   return out;
 }
 
-function repositoryOf(entry: DataMap, defaults: DataMap, dir: string, position: Position): FleetRepository {
+function repositoryOf(
+  entry: DataMap,
+  defaults: DataMap,
+  dir: string,
+  index: number,
+  position: Position,
+): FleetRepository {
   const pick = (key: string) => (entry[key] ?? defaults[key]) as string | undefined;
   const url = entry.url as string | undefined;
   const base = pick('base');
@@ -282,6 +291,11 @@ function repositoryOf(entry: DataMap, defaults: DataMap, dir: string, position: 
       ...((entry.labels as string[] | undefined) ?? []),
     ],
     settings: mergeSettings((defaults.settings ?? {}) as DataMap, (entry.settings ?? {}) as DataMap),
+    settingOrigins: settingOrigins(
+      (entry.settings ?? {}) as DataMap,
+      (defaults.settings ?? {}) as DataMap,
+      `/repositories/${index}`,
+    ),
     ...(forgeProject !== undefined ? { forgeProject } : {}),
     position,
   };

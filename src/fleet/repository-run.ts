@@ -362,7 +362,8 @@ function resumeKey(
   options: RepositoryRunOptions,
 ): string {
   const branch = options.branch ?? repo.branch;
-  const { position: _position, labels: _labels, ...spec } = repo;
+  // Where things are written in the fleet file is not an input: moving a line redoes nothing.
+  const { position: _position, labels: _labels, settingOrigins: _origins, ...spec } = repo;
   return keyOf({
     version: engineVersion(),
     mode: options.mode,

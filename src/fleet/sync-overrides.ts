@@ -1,8 +1,8 @@
 /**
  * What the fleet writes into a repository's `.sync.yml`: its `template_sources` (if the fleet file has
  * them) and the repository's settings. Two texts: the one committed names the sources without credentials;
- * the one planned keeps them, as git may need them to fetch. The sources are the fleet file's, so a problem
- * with one is reported at its place in `fleet.yml` (`origins`), where it is fixed.
+ * the one planned keeps them, as git may need them to fetch. The sources and those settings are the fleet
+ * file's, so a problem with one is reported at its place in `fleet.yml` (`origins`), where it is fixed.
  */
 import type { Data, DataMap } from '../engine/model.js';
 import { applyOverrides, type OverrideResult } from '../engine/sync-edit.js';
@@ -30,9 +30,10 @@ export function fleetOverrides(fleet: Fleet, repo: FleetRepository, original: st
     sources && JSON.stringify(bare) !== JSON.stringify(sources)
       ? applyOverrides(original, { templateSources: sources, settings: repo.settings })
       : committed;
-  const origins: SyncOrigin[] = sources
-    ? [{ pointer: '/pdk_template/template_sources', positions: fleet.positions, at: '/template_sources' }]
-    : [];
+  const origins: SyncOrigin[] = [
+    ...(sources ? [{ pointer: '/pdk_template/template_sources', at: '/template_sources', whole: true }] : []),
+    ...repo.settingOrigins,
+  ].map((o) => ({ ...o, positions: fleet.positions }));
   return { committed, planned, origins };
 }
 

@@ -275,8 +275,8 @@ describe('a fleet-wide template source', () => {
   });
 });
 
-describe('a fleet-wide template source with a problem', () => {
-  it('is reported at its place in fleet.yml, whose name the hint gives, and nothing is written', () => {
+describe('a problem with what the fleet file sets', () => {
+  it('in a template source: at its place in fleet.yml, whose name the hint gives, and nothing is written', () => {
     const templates = tempRemote();
     templates.commit({
       't/template.json': JSON.stringify({ name: 't', version: '1.0.0', always_apply: true }),
@@ -332,6 +332,61 @@ describe('a fleet-wide template source with a problem', () => {
     expect(text.stdout).toMatch(/fresh\s+failed/);
     expect(text.stderr).toContain(`is not trusted (${join(root, 'fleet.yml')}:4:5)`);
     expect(text.stderr).toContain('set `trusted: true` on it in fleet.yml');
+  });
+
+  it("in a setting: at its place in fleet.yml, the entry's own or the defaults'", () => {
+    const root = tempDir('fleet-setting-position-');
+    moduleRemote(root, 'inherits');
+    moduleRemote(root, 'overrides');
+    // A setting of the repository's own .sync.yml stays reported there, in a section the fleet adds to.
+    moduleRemote(root, 'own', (w) => appendSync(w, 'puppet_lint:\n  relative: 7\n'));
+    const lines = [
+      'version: 1',
+      'defaults:',
+      '  settings:',
+      '    puppet_lint: { fail_on_warnings: maybe }',
+      'repositories:',
+      '  - { name: inherits, url: remotes/inherits.git }',
+      '  - name: overrides',
+      '    url: remotes/overrides.git',
+      '    settings: { puppet_lint: { fail_on_warnings: 3 } }',
+      '  - { name: own, url: remotes/own.git, settings: { puppet_lint: { fail_on_warnings: true } } }',
+      '',
+    ];
+    fleetIn(root, lines.join('\n'));
+    const r = pantograph(root, ['--format', 'json', 'fleet', 'apply', '--push']);
+    expect(r.status).toBe(1);
+    const errors = Object.fromEntries(
+      (JSON.parse(r.stdout).repositories as { name: string; error: Record<string, unknown> }[]).map((x) => [
+        x.name,
+        x.error,
+      ]),
+    );
+    const fleetFile = join(root, 'fleet.yml');
+    expect(errors.inherits).toMatchObject({
+      message: "puppet_lint: setting 'fail_on_warnings' must be boolean",
+      file: fleetFile,
+      line: 4,
+      column: lines[3]!.indexOf('maybe') + 1,
+    });
+    expect(errors.overrides).toMatchObject({
+      message: "puppet_lint: setting 'fail_on_warnings' must be boolean",
+      file: fleetFile,
+      line: 9,
+      column: lines[8]!.indexOf('3 }') + 1,
+    });
+    const sync = join(root, '.pantograph-fleet', 'own', '.sync.yml');
+    const syncLines = readFileSync(sync, 'utf8').split('\n');
+    expect(errors.own).toMatchObject({
+      message: "puppet_lint: setting 'relative' must be boolean",
+      file: sync,
+      line: syncLines.indexOf('  relative: 7') + 1,
+      column: 13,
+    });
+    // Nothing was pushed: each remote has its base branch only.
+    for (const name of ['inherits', 'overrides', 'own']) {
+      expect(Object.keys(branches(join(root, 'remotes', `${name}.git`)))).toEqual(['main']);
+    }
   });
 });
 
