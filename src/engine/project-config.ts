@@ -57,7 +57,7 @@ export function loadSyncConfig(root: string, origins: readonly SyncOrigin[] = []
 
 /**
  * Parses `.sync.yml` text; `file` labels positions, `root` anchors relative paths. Values another file
- * decides (`origins`: the fleet's template sources) are positioned in that file.
+ * decides (`origins`: the fleet's template sources and settings) are positioned in that file.
  */
 export function parseSyncConfig(
   text: string,

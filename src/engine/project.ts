@@ -58,8 +58,8 @@ export interface ProjectOptions {
    */
   readonly syncText?: string;
   /**
-   * Values of `.sync.yml` that another file decides (the fleet's `template_sources`, written in
-   * `fleet.yml`): problems with them are reported at their place in that file.
+   * Values of `.sync.yml` that another file decides (the fleet's `template_sources` and settings,
+   * written in `fleet.yml`): problems with them are reported at their place in that file.
    */
   readonly syncOrigins?: readonly SyncOrigin[];
   /**

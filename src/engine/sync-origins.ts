@@ -1,7 +1,8 @@
 /**
  * Values of a `.sync.yml` that another file decides: the fleet writes its `template_sources` and settings
- * into each repository's `.sync.yml`, but they are written, and fixed, in `fleet.yml`. A problem with such a value is
- * reported where it is written, not at a line of the `.sync.yml` being planned (a text not on disk yet).
+ * into each repository's `.sync.yml`, but they are written, and fixed, in `fleet.yml`. A problem with such
+ * a value is reported where it is written, not at a line of the `.sync.yml` being planned (a text not on
+ * disk yet).
  */
 import type { Position, PositionLookup } from './model.js';
 
