@@ -3,7 +3,8 @@
  * a limit hit being the hook's problem), the settings a file renders with after `before_file_render`, and
  * the files of an untrusted template rendered in the sandbox.
  */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { SYNC_FILE } from '../shared/project-files.js';
 import { maskCredentials } from '../shared/url-credentials.js';
 import { problem } from './errors.js';
 import { type HookOutcome, type HookState, runHook } from './hooks.js';
@@ -151,6 +152,7 @@ export function untrustedHooks(
     'HOOK_UNTRUSTED',
     `template '${t.name}' has JavaScript hooks (${js.path}) but its source ${maskCredentials(spec.location)} is not trusted`,
     at,
-    'if you trust this source, set `trusted: true` on it in .sync.yml or run with --trust',
+    // Named in the file that declares the source: `.sync.yml`, or `fleet.yml` for a fleet's sources.
+    `if you trust this source, set \`trusted: true\` on it in ${spec.position ? basename(spec.position.file) : SYNC_FILE} or run with --trust`,
   );
 }

@@ -22,13 +22,14 @@ import {
 } from './model.js';
 import type { PostCommand, Problem } from './render-plan.js';
 import { credentialsWarning } from './sources/credentials.js';
+import { type SyncOrigin, withOrigins } from './sync-origins.js';
 import { parsePointer, parseYamlData, setKey } from './yaml-data.js';
 
 export { SYNC_FILE };
 export const SUPPORTED_VERSIONS: readonly number[] = [2];
 
 /** Reads `<root>/.sync.yml`. Throws EngineError for terminating problems; see `parseSyncConfig`. */
-export function loadSyncConfig(root: string): SyncConfig {
+export function loadSyncConfig(root: string, origins: readonly SyncOrigin[] = []): SyncConfig {
   const dir = resolve(root);
   const file = join(dir, SYNC_FILE);
   let bytes: Buffer;
@@ -51,13 +52,22 @@ export function loadSyncConfig(root: string): SyncConfig {
       hint,
     });
   }
-  return parseSyncConfig(decoded.text, file, dir);
+  return parseSyncConfig(decoded.text, file, dir, origins);
 }
 
-/** Parses `.sync.yml` text; `file` labels positions, `root` anchors relative paths. */
-export function parseSyncConfig(text: string, file: string, root: string = dirname(file)): SyncConfig {
+/**
+ * Parses `.sync.yml` text; `file` labels positions, `root` anchors relative paths. Values another file
+ * decides (`origins`: the fleet's template sources and settings) are positioned in that file.
+ */
+export function parseSyncConfig(
+  text: string,
+  file: string,
+  root: string = dirname(file),
+  origins: readonly SyncOrigin[] = [],
+): SyncConfig {
   const parsed = parseYamlData(text, file, { version: '1.1', errorCode: 'SYNC_YAML', replaceTag: true });
-  const { positions, document } = parsed;
+  const { document } = parsed;
+  const positions = withOrigins(parsed.positions, origins);
   const at = (pointer: string) => positions.positionOf(pointer);
   if (parsed.data === undefined) {
     const first = parsed.problems.find((p) => p.severity === 'error');

@@ -90,7 +90,13 @@ function fromFilesAlone(
   how: PlanAtOptions,
   lock: LockFile | undefined,
 ): boolean {
-  if (project.v1 !== undefined || options.syncText !== undefined || !project.applied.every(cacheable))
+  // Positions from another file (`syncOrigins`) are not the project's files either.
+  if (
+    project.v1 !== undefined ||
+    options.syncText !== undefined ||
+    options.syncOrigins !== undefined ||
+    !project.applied.every(cacheable)
+  )
     return false;
   const locked = lockedCommitOf(lock);
   return project.sources.every(

@@ -19,6 +19,7 @@ import type { Problem } from './render-plan.js';
 import type { SandboxLimits } from './sandbox.js';
 import { isDataMap } from './settings.js';
 import { listTemplates, resolveSources } from './sources/index.js';
+import type { SyncOrigin } from './sync-origins.js';
 import type { V1Project } from './v1/project.js';
 
 export { LOCK_FILE };
@@ -56,6 +57,11 @@ export interface ProjectOptions {
    * a settings form's preview). Positions still name `<root>/.sync.yml`.
    */
   readonly syncText?: string;
+  /**
+   * Values of `.sync.yml` that another file decides (the fleet's `template_sources` and settings,
+   * written in `fleet.yml`): problems with them are reported at their place in that file.
+   */
+  readonly syncOrigins?: readonly SyncOrigin[];
   /**
    * The render cache (render-cache.ts): given, files whose inputs are what the cache says are not
    * rendered unless their bytes are read, and every file gets its input key and hash. `planProjectAt`
@@ -114,8 +120,8 @@ export async function loadProject(dir: string, options: ProjectOptions = {}): Pr
   try {
     config =
       options.syncText !== undefined
-        ? parseSyncConfig(options.syncText, join(resolve(dir), SYNC_FILE), resolve(dir))
-        : loadSyncConfig(resolve(dir));
+        ? parseSyncConfig(options.syncText, join(resolve(dir), SYNC_FILE), resolve(dir), options.syncOrigins)
+        : loadSyncConfig(resolve(dir), options.syncOrigins);
   } catch (e) {
     if (
       e instanceof EngineError &&

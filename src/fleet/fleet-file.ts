@@ -7,12 +7,13 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { EngineError, problem } from '../engine/errors.js';
 import { type SchemaViolation, shippedSchema, violationProblems } from '../engine/json-schema.js';
-import type { Data, DataMap, Position } from '../engine/model.js';
+import type { Data, DataMap, Position, PositionLookup } from '../engine/model.js';
 import type { Problem } from '../engine/render-plan.js';
 import { credentialsWarning } from '../engine/sources/credentials.js';
 import { parseYamlData } from '../engine/yaml-data.js';
 import { decodeUtf8 } from '../shared/text-file.js';
 import { type DuplicateEntry, duplicateEntries } from './repository-identity.js';
+import { type SettingOrigin, settingOrigins } from './setting-origins.js';
 
 export const FLEET_FILE = 'fleet.yml';
 export const DEFAULT_WORKDIR = '.pantograph-fleet';
@@ -34,6 +35,8 @@ export interface FleetRepository {
   readonly labels: readonly string[];
   /** Merged into the repository's `.sync.yml` settings (defaults' first, then the repository's own). */
   readonly settings: DataMap;
+  /** Where each of `settings` is written in the fleet file. */
+  readonly settingOrigins: readonly SettingOrigin[];
   /** `owner/name` or the GitLab project path; `undefined`: taken from the URL. */
   readonly forgeProject?: string;
   /** Where the entry is declared. */
@@ -54,6 +57,8 @@ export interface Fleet {
   readonly workdir: string;
   /** Replaces `pdk_template.template_sources` in every repository; filesystem locations made absolute. */
   readonly templateSources?: readonly Data[];
+  /** Where each value of the file is, by JSON pointer (`/template_sources/0`). */
+  readonly positions: PositionLookup;
   readonly commit: { readonly message?: string; readonly author?: string };
   readonly forge?: FleetForge;
   readonly pullRequest: { readonly title?: string; readonly labels: readonly string[] };
@@ -148,7 +153,7 @@ export function parseFleet(text: string, file: string): Fleet {
       );
     }
     seen.set(name, index);
-    return repositoryOf(entry, defaults, dir, at(`/repositories/${index}`));
+    return repositoryOf(entry, defaults, dir, index, at(`/repositories/${index}`));
   });
   for (const d of duplicateEntries(repositories)) {
     problems.push(duplicateProblem(repositories, d, at(`/repositories/${d.index}/${d.key}`)));
@@ -165,6 +170,7 @@ export function parseFleet(text: string, file: string): Fleet {
   const pr = (top.pull_request ?? {}) as DataMap;
   return {
     file,
+    positions: parsed.positions,
     workdir: resolve(dir, typeof top.workdir === 'string' ? top.workdir : DEFAULT_WORKDIR),
     ...(Array.isArray(top.template_sources)
       ? { templateSources: top.template_sources.map((s) => absoluteSource(s, dir)) }
@@ -263,7 +269,13 @@ function withOneSource(violations: readonly SchemaViolation[]): SchemaViolation[
   return out;
 }
 
-function repositoryOf(entry: DataMap, defaults: DataMap, dir: string, position: Position): FleetRepository {
+function repositoryOf(
+  entry: DataMap,
+  defaults: DataMap,
+  dir: string,
+  index: number,
+  position: Position,
+): FleetRepository {
   const pick = (key: string) => (entry[key] ?? defaults[key]) as string | undefined;
   const url = entry.url as string | undefined;
   const base = pick('base');
@@ -279,6 +291,11 @@ function repositoryOf(entry: DataMap, defaults: DataMap, dir: string, position: 
       ...((entry.labels as string[] | undefined) ?? []),
     ],
     settings: mergeSettings((defaults.settings ?? {}) as DataMap, (entry.settings ?? {}) as DataMap),
+    settingOrigins: settingOrigins(
+      (entry.settings ?? {}) as DataMap,
+      (defaults.settings ?? {}) as DataMap,
+      `/repositories/${index}`,
+    ),
     ...(forgeProject !== undefined ? { forgeProject } : {}),
     position,
   };

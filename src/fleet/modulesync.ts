@@ -7,8 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { EngineError } from '../engine/errors.js';
-import type { Data, DataMap } from '../engine/model.js';
+import type { Data, DataMap, PositionLookup } from '../engine/model.js';
 import { parseYamlData } from '../engine/yaml-data.js';
+import { CARRIED_OPTIONS, readManagedModules } from './modulesync-modules.js';
 
 export interface ModulesyncImport {
   /** The fleet file's text. */
@@ -30,9 +31,9 @@ const CARRIED = new Set([
 ]);
 
 export function importModulesync(configDir: string): ModulesyncImport {
-  const settings = readYamlMap(join(configDir, 'modulesync.yml'), false) ?? {};
+  const settings = readYamlMap(join(configDir, 'modulesync.yml')) ?? {};
   const managedFile = join(configDir, String(plain(settings.managed_modules_conf) ?? 'managed_modules.yml'));
-  const managed = readYaml(managedFile, true);
+  const managed = readYaml(managedFile);
   const notes: string[] = [];
   const get = (map: DataMap, key: string) => plain(map[key] ?? map[`:${key}`]);
   const namespace = String(get(settings, 'namespace') ?? 'puppetlabs');
@@ -43,32 +44,31 @@ export function importModulesync(configDir: string): ModulesyncImport {
       notes.push(`modulesync.yml \`${bare}\` is not carried over: ${reasonFor(bare)}`);
     }
   }
-  const modules: [string, DataMap][] = Array.isArray(managed)
-    ? managed.map((m) => [String(m), {}])
-    : typeof managed === 'object' && managed !== null
-      ? Object.entries(managed as DataMap).map(([name, options]) => [name, (options ?? {}) as DataMap])
-      : [];
+  const { modules, notes: read } = readManagedModules(managed.data, managed.positions, managedFile);
+  notes.push(...read);
   if (modules.length === 0) {
     throw new EngineError('FLEET_MODULESYNC', `${managedFile} lists no modules`, {
       hint: 'managed_modules.yml is a list of module repository names',
     });
   }
-  const repositories = modules.map(([name, options]) => {
+  const repositories = modules.map(({ name, options }) => {
     const ns = String(get(options, 'namespace') ?? namespace);
     const remote = get(options, 'remote');
     for (const key of Object.keys(options)) {
       const bare = key.replace(/^:/, '');
-      if (!['namespace', 'remote', 'branch'].includes(bare)) {
+      if (!CARRIED_OPTIONS.includes(bare)) {
         notes.push(
           `managed_modules.yml \`${name}\` option \`${bare}\` is not carried over: ${reasonFor(bare)}`,
         );
       }
     }
     const branch = get(options, 'branch');
+    // `namespace/module` names its own namespace, which wins over the option and the default (modulesync).
+    const path = name.includes('/') ? name : `${ns}/${name}`;
     return {
       name: name.replace(/[^A-Za-z0-9._-]/g, '-'),
-      url: typeof remote === 'string' ? remote : `${gitBase}${ns}/${name}`,
-      forge_project: `${ns}/${name}`,
+      url: typeof remote === 'string' ? remote : `${gitBase}${path}`,
+      forge_project: path,
       ...(typeof branch === 'string' ? { branch } : {}),
     };
   });
@@ -138,9 +138,8 @@ function plain(value: Data | undefined): Data | undefined {
   return typeof value === 'bigint' ? Number(value) : value;
 }
 
-function readYaml(file: string, required: boolean): Data | undefined {
+function readYaml(file: string): { data: Data; positions: PositionLookup } {
   if (!existsSync(file)) {
-    if (!required) return undefined;
     throw new EngineError('FLEET_MODULESYNC', `no ${file}`, {
       hint: 'give the modulesync configuration directory (it holds managed_modules.yml)',
     });
@@ -158,11 +157,13 @@ function readYaml(file: string, required: boolean): Data | undefined {
       problems: parsed.problems,
     });
   }
-  return parsed.data;
+  return { data: parsed.data, positions: parsed.positions };
 }
 
-function readYamlMap(file: string, required: boolean): DataMap | undefined {
-  const data = readYaml(file, required);
+/** modulesync.yml: optional, a mapping. */
+function readYamlMap(file: string): DataMap | undefined {
+  if (!existsSync(file)) return undefined;
+  const { data } = readYaml(file);
   if (data === undefined || data === null) return undefined;
   if (typeof data !== 'object' || Array.isArray(data)) {
     throw new EngineError('FLEET_MODULESYNC', `${file} must be a mapping of settings`, {

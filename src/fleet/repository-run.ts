@@ -11,16 +11,14 @@
 import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError } from '../engine/errors.js';
-import type { Data, DataMap } from '../engine/model.js';
 import { previousOutputFor } from '../engine/previous-output.js';
 import type { ProjectOptions } from '../engine/project.js';
 import { SYNC_FILE } from '../engine/project-config.js';
 import { planProjectAt } from '../engine/project-plan.js';
 import type { Problem, RenderPlan } from '../engine/render-plan.js';
 import { type SourceMove, sourceMoves } from '../engine/source-moves.js';
-import { applyOverrides } from '../engine/sync-edit.js';
 import { hasErrors } from '../engine/validate.js';
-import { maskCredentials, withoutCredentials } from '../shared/url-credentials.js';
+import { maskCredentials } from '../shared/url-credentials.js';
 import { type StatusEntry, apply as syncApply, status as syncStatus, unifiedDiff } from '../sync/index.js';
 import { engineVersion } from '../version.js';
 import type { Fleet, FleetRepository } from './fleet-file.js';
@@ -29,8 +27,10 @@ import type { GitRunner } from './git.js';
 import { commitMessage, prBody, subjectOf, templatesOf } from './messages.js';
 import type { FleetMode, RepositoryRecord } from './record.js';
 import { keyOf, type ResumeState } from './state.js';
+import { fleetOverrides } from './sync-overrides.js';
 import {
   checkoutForApply,
+  checkoutForNoop,
   checkoutForStatus,
   prepareClone,
   readRefs,
@@ -136,29 +136,22 @@ async function runIn(
   const writing = options.mode !== 'status';
   const applying = writing && !options.noop;
   const branch = options.branch ?? repo.branch;
+  // Status reads the base; apply and update read the work branch they continue, under --noop too.
   if (copy) {
     if (applying) await checkoutForApply(copy, branch, options.git);
+    else if (writing) await checkoutForNoop(copy, branch, options.git);
     else await checkoutForStatus(copy, options.git);
   }
   const syncFile = join(dir, SYNC_FILE);
   const original = readSyncText(syncFile);
-  // What is committed names the fleet's sources without credentials; what is planned keeps them, as git
-  // may need them to fetch.
-  const committed = fleet.templateSources?.map(withoutSourceCredentials);
-  const overridden = applyOverrides(original, {
-    ...(committed ? { templateSources: committed } : {}),
-    settings: repo.settings,
-  });
-  const planned =
-    fleet.templateSources && JSON.stringify(committed) !== JSON.stringify(fleet.templateSources)
-      ? applyOverrides(original, { templateSources: fleet.templateSources, settings: repo.settings })
-      : overridden;
+  const { committed: overridden, planned, origins } = fleetOverrides(fleet, repo, original);
   options.onStep?.('planning');
   const loaded = await planProjectAt(
     dir,
     {
       ...options.project,
       ...(overridden.changed.length > 0 || planned.changed.length > 0 ? { syncText: planned.text } : {}),
+      ...(origins.length > 0 ? { syncOrigins: origins } : {}),
     },
     { followRefs: options.mode === 'update' },
   );
@@ -369,7 +362,8 @@ function resumeKey(
   options: RepositoryRunOptions,
 ): string {
   const branch = options.branch ?? repo.branch;
-  const { position: _position, labels: _labels, ...spec } = repo;
+  // Where things are written in the fleet file is not an input: moving a line redoes nothing.
+  const { position: _position, labels: _labels, settingOrigins: _origins, ...spec } = repo;
   return keyOf({
     version: engineVersion(),
     mode: options.mode,
@@ -404,13 +398,6 @@ async function identity(dir: string, fleet: Fleet, options: RepositoryRunOptions
 async function changedSinceBase(copy: WorkingCopy, git: GitRunner): Promise<string[]> {
   const out = await git(copy.dir, ['diff', '--name-status', `${copy.baseCommit}..HEAD`]);
   return out.split('\n').filter((l) => l.trim() !== '');
-}
-
-/** A fleet template source as a repository's `.sync.yml` gets it: its location without credentials. */
-function withoutSourceCredentials(source: Data): Data {
-  if (typeof source !== 'object' || source === null || Array.isArray(source)) return source;
-  const location = (source as DataMap).location;
-  return typeof location === 'string' ? { ...source, location: withoutCredentials(location) } : source;
 }
 
 function readSyncText(file: string): string {

@@ -108,24 +108,39 @@ async function remoteHead(dir: string, git: GitRunner): Promise<string> {
   return head.stdout.trim().replace(/^origin\//, '');
 }
 
-/** The base commit, detached and clean: what the repository has now. */
+/** The base commit, detached and clean: what the repository has now (`status`). */
 export async function checkoutForStatus(copy: WorkingCopy, git: GitRunner): Promise<void> {
-  // Status never writes in the clone: one that a previous status left at this commit, and that no apply
-  // has touched since (the marker), is already what a checkout would make of it.
-  if (!existsSync(dirtyMarker(copy)) && readHead(copy) === copy.baseCommit) return;
+  await checkoutDetached(copy, copy.baseCommit, git);
+}
+
+/**
+ * What `apply` or `update` would start from, detached and clean, for `--noop`: the commit
+ * `checkoutForApply` would put the work branch on, without making the branch (noop makes nothing).
+ */
+export async function checkoutForNoop(copy: WorkingCopy, branch: string, git: GitRunner): Promise<void> {
+  await checkoutDetached(copy, await workBranchStart(copy, branch, git), git);
+}
+
+/**
+ * The work branch, clean, at `workBranchStart`: re-running adds no commit when nothing changed, and
+ * never rewrites a pushed branch.
+ */
+export async function checkoutForApply(copy: WorkingCopy, branch: string, git: GitRunner): Promise<void> {
+  markDirty(copy);
+  const start = await workBranchStart(copy, branch, git);
   await git.steps(copy.dir, [
-    ['checkout', '--quiet', '--force', '--detach', copy.baseCommit],
+    ['checkout', '--quiet', '--force', '-B', branch, start],
     ['clean', '--quiet', '-ffdx'],
   ]);
 }
 
 /**
- * The work branch, clean. It continues the remote work branch (a previous run's, maybe with someone's
- * commits on it), or a local one ahead of it, else starts at the base: re-running adds no commit when
- * nothing changed, and never rewrites a pushed branch. A branch the base already contains starts over.
+ * The commit the work branch continues from: the remote work branch (a previous run's, maybe with
+ * someone's commits on it), or a local one ahead of it, else the base. A branch the base already
+ * contains (its pull request was merged) starts over from the base. One answer for apply, update and
+ * their `--noop`, so that noop plans on the tree the real run would change.
  */
-export async function checkoutForApply(copy: WorkingCopy, branch: string, git: GitRunner): Promise<void> {
-  markDirty(copy);
+export async function workBranchStart(copy: WorkingCopy, branch: string, git: GitRunner): Promise<string> {
   const remote = copy.refs.get(`refs/remotes/origin/${branch}`);
   const local = copy.refs.get(`refs/heads/${branch}`);
   let start = remote ?? local ?? copy.baseCommit;
@@ -133,15 +148,22 @@ export async function checkoutForApply(copy: WorkingCopy, branch: string, git: G
     const ahead = await git(copy.dir, ['merge-base', '--is-ancestor', remote, local], { allowFailure: true });
     start = ahead.ok ? local : remote;
   }
-  // A work branch already merged into the base (the pull request was merged) starts afresh from the base.
   if (start !== copy.baseCommit) {
     const merged = await git(copy.dir, ['merge-base', '--is-ancestor', start, copy.baseCommit], {
       allowFailure: true,
     });
     if (merged.ok) start = copy.baseCommit;
   }
+  return start;
+}
+
+/** `commit`, detached and clean; a clone no apply has touched since it was left there is not checked out again. */
+async function checkoutDetached(copy: WorkingCopy, commit: string, git: GitRunner): Promise<void> {
+  // Reading never writes in the clone: one a previous read left at this commit, and that no apply has
+  // touched since (the marker), is already what a checkout would make of it.
+  if (!existsSync(dirtyMarker(copy)) && readHead(copy) === commit) return;
   await git.steps(copy.dir, [
-    ['checkout', '--quiet', '--force', '-B', branch, start],
+    ['checkout', '--quiet', '--force', '--detach', commit],
     ['clean', '--quiet', '-ffdx'],
   ]);
 }

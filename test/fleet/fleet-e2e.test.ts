@@ -161,6 +161,18 @@ describe('fleet apply', () => {
     }
   });
 
+  it('--noop plans on the work branch apply continues, so it says what apply then does', () => {
+    // The previous test pushed the drifting repository's work branch; its base still drifts.
+    for (const extra of [[], ['--fresh']]) {
+      const noop = json(['apply', '--noop', '--filter', 'drifting', ...extra]);
+      expect(noop.report.repositories[0]).toMatchObject({ result: 'in-line', files: [] });
+    }
+    const real = json(['apply', '--filter', 'drifting', '--fresh']);
+    expect(real.report.repositories[0]).toMatchObject({ result: 'in-line', files: [], committed: false });
+    // Status still reports the base, which the pull request has not changed yet.
+    expect(json(['status', '--filter', 'drifting']).report.repositories[0]?.result).toBe('drift');
+  });
+
   it('--noop writes nothing anywhere', () => {
     const fresh = moduleRemote(root, 'noop', (w) => appendSync(w, LINT_OFF));
     const file = join(root, 'noop-fleet.yml');

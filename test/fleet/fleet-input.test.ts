@@ -11,7 +11,7 @@ import { loadFleet, matrixOf, selectRepositories, shardOf } from '../../src/flee
 import { remoteKey } from '../../src/fleet/repository-identity.js';
 import { removeTempDirs, tempDir, tempTree } from '../helpers/fs.js';
 import { tempRemote } from '../helpers/git.js';
-import { appendSync, git, moduleRemote, pantograph } from './fleet-helpers.js';
+import { appendSync, branches, git, moduleRemote, pantograph } from './fleet-helpers.js';
 
 afterAll(removeTempDirs);
 
@@ -275,6 +275,121 @@ describe('a fleet-wide template source', () => {
   });
 });
 
+describe('a problem with what the fleet file sets', () => {
+  it('in a template source: at its place in fleet.yml, whose name the hint gives, and nothing is written', () => {
+    const templates = tempRemote();
+    templates.commit({
+      't/template.json': JSON.stringify({ name: 't', version: '1.0.0', always_apply: true }),
+      't/files/T.txt.epp': 't\n',
+    });
+    const root = tempDir('fleet-source-position-');
+    const remotes = { applied: moduleRemote(root, 'applied'), fresh: moduleRemote(root, 'fresh') };
+    const fleet = (names: string[]) =>
+      fleetIn(
+        root,
+        [
+          'version: 1',
+          'template_sources:',
+          '  - default',
+          `  - { type: git, location: "${templates.url}", ref: main }`,
+          `repositories: [${names.map((n) => `{ name: ${n}, url: remotes/${n}.git }`).join(', ')}]`,
+          '',
+        ].join('\n'),
+      );
+    // `applied` gets the source into its .sync.yml (merged), before the templates gain a JavaScript hook.
+    fleet(['applied']);
+    expect(pantograph(root, ['fleet', 'apply', '--push']).status).toBe(0);
+    git(remotes.applied, 'update-ref', 'refs/heads/main', 'refs/heads/pantograph/update');
+    templates.commit({ 't/hooks/after_default_settings.mjs': 'export default (settings) => settings;\n' });
+    fleet(['applied', 'fresh']);
+    const before = { applied: branches(remotes.applied), fresh: branches(remotes.fresh) };
+
+    // In .sync.yml already (`applied`) or written there by this run (`fresh`): the source is fleet.yml's.
+    const r = pantograph(root, ['--format', 'json', 'fleet', 'update', '--push']);
+    expect(r.status).toBe(1);
+    const records = JSON.parse(r.stdout).repositories as {
+      name: string;
+      result: string;
+      error: { code: string; file: string; line: number; column: number; hint: string };
+    }[];
+    for (const record of records) {
+      expect(record.result).toBe('failed');
+      expect(record.error).toMatchObject({
+        code: 'HOOK_UNTRUSTED',
+        file: join(root, 'fleet.yml'),
+        line: 4,
+        column: 5,
+      });
+      expect(record.error.hint).toBe(
+        'if you trust this source, set `trusted: true` on it in fleet.yml or run with --trust',
+      );
+    }
+    expect(records.map((x) => x.name)).toEqual(['applied', 'fresh']);
+    expect({ applied: branches(remotes.applied), fresh: branches(remotes.fresh) }).toEqual(before);
+
+    const text = pantograph(root, ['fleet', 'status', '--filter', 'fresh']);
+    expect(text.status).toBe(1);
+    expect(text.stdout).toMatch(/fresh\s+failed/);
+    expect(text.stderr).toContain(`is not trusted (${join(root, 'fleet.yml')}:4:5)`);
+    expect(text.stderr).toContain('set `trusted: true` on it in fleet.yml');
+  });
+
+  it("in a setting: at its place in fleet.yml, the entry's own or the defaults'", () => {
+    const root = tempDir('fleet-setting-position-');
+    moduleRemote(root, 'inherits');
+    moduleRemote(root, 'overrides');
+    // A setting of the repository's own .sync.yml stays reported there, in a section the fleet adds to.
+    moduleRemote(root, 'own', (w) => appendSync(w, 'puppet_lint:\n  relative: 7\n'));
+    const lines = [
+      'version: 1',
+      'defaults:',
+      '  settings:',
+      '    puppet_lint: { fail_on_warnings: maybe }',
+      'repositories:',
+      '  - { name: inherits, url: remotes/inherits.git }',
+      '  - name: overrides',
+      '    url: remotes/overrides.git',
+      '    settings: { puppet_lint: { fail_on_warnings: 3 } }',
+      '  - { name: own, url: remotes/own.git, settings: { puppet_lint: { fail_on_warnings: true } } }',
+      '',
+    ];
+    fleetIn(root, lines.join('\n'));
+    const r = pantograph(root, ['--format', 'json', 'fleet', 'apply', '--push']);
+    expect(r.status).toBe(1);
+    const errors = Object.fromEntries(
+      (JSON.parse(r.stdout).repositories as { name: string; error: Record<string, unknown> }[]).map((x) => [
+        x.name,
+        x.error,
+      ]),
+    );
+    const fleetFile = join(root, 'fleet.yml');
+    expect(errors.inherits).toMatchObject({
+      message: "puppet_lint: setting 'fail_on_warnings' must be boolean",
+      file: fleetFile,
+      line: 4,
+      column: lines[3]!.indexOf('maybe') + 1,
+    });
+    expect(errors.overrides).toMatchObject({
+      message: "puppet_lint: setting 'fail_on_warnings' must be boolean",
+      file: fleetFile,
+      line: 9,
+      column: lines[8]!.indexOf('3 }') + 1,
+    });
+    const sync = join(root, '.pantograph-fleet', 'own', '.sync.yml');
+    const syncLines = readFileSync(sync, 'utf8').split('\n');
+    expect(errors.own).toMatchObject({
+      message: "puppet_lint: setting 'relative' must be boolean",
+      file: sync,
+      line: syncLines.indexOf('  relative: 7') + 1,
+      column: 13,
+    });
+    // Nothing was pushed: each remote has its base branch only.
+    for (const name of ['inherits', 'overrides', 'own']) {
+      expect(Object.keys(branches(join(root, 'remotes', `${name}.git`)))).toEqual(['main']);
+    }
+  });
+});
+
 describe('path repositories', () => {
   it('are planned and applied in place, with no git at all', () => {
     const root = tempDir('fleet-path-');
@@ -323,6 +438,83 @@ describe('import-modulesync', () => {
     const again = pantograph(dir, ['fleet', 'import-modulesync']);
     expect(again.status).toBe(1);
     expect(again.stderr).toContain('pass --force');
+  });
+
+  it('a list item naming a module with its options is that module, its branch carried over', () => {
+    const dir = tempTree({
+      'managed_modules.yml':
+        '---\n- puppet-ntp\n- puppet-nginx:\n    branch: develop\n    remote_branch: next\n- other/puppet-apache\n',
+      'modulesync.yml': "---\nnamespace: acme\ngit_base: 'git@github.com:'\n",
+    });
+    const r = pantograph(dir, ['fleet', 'import-modulesync']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('wrote fleet.yml: 3 repositories');
+    const fleet = loadFleet(join(dir, 'fleet.yml'));
+    expect(fleet.repositories.map((x) => [x.name, x.url, x.branch, x.forgeProject])).toEqual([
+      ['puppet-ntp', 'git@github.com:acme/puppet-ntp', 'modulesync', 'acme/puppet-ntp'],
+      ['puppet-nginx', 'git@github.com:acme/puppet-nginx', 'develop', 'acme/puppet-nginx'],
+      // `namespace/module` is that namespace's module, as modulesync reads it.
+      ['other-puppet-apache', 'git@github.com:other/puppet-apache', 'modulesync', 'other/puppet-apache'],
+    ]);
+    // What it could not carry over is said, and so is the form modulesync itself would misread.
+    expect(r.stderr).toContain('`puppet-nginx` option `remote_branch` is not carried over');
+    expect(r.stderr).toContain(
+      `note: ${join(dir, 'managed_modules.yml')}:3:3: module 'puppet-nginx' is given as a name with its options in a list`,
+    );
+  });
+
+  it('any other shape of module is an error at its file:line:col, every one, and nothing is written', () => {
+    const dir = tempTree({
+      'managed_modules.yml': [
+        '---',
+        '- puppet-ntp',
+        '- 42',
+        '- { puppet-a: {}, puppet-b: {} }',
+        '- puppet-c: develop',
+        '- puppet-d:',
+        '    branch: [main]',
+        '',
+      ].join('\n'),
+    });
+    const r = pantograph(dir, ['fleet', 'import-modulesync']);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      'managed_modules.yml:3:3: error: list item 2 is the number 42: a module is a name (`- puppet-ntp`), or a name with its options',
+    );
+    expect(r.stderr).toContain(
+      'hint: write the module repository name (quoted if YAML reads it as something else)',
+    );
+    expect(r.stderr).toContain('managed_modules.yml:4:3: error: list item 3 is a mapping of 2 keys');
+    expect(r.stderr).toContain('hint: write one module per item, its name as the only key');
+    expect(r.stderr).toContain(
+      "managed_modules.yml:5:13: error: the options of module 'puppet-c' are 'develop', not a mapping",
+    );
+    expect(r.stderr).toContain(
+      "managed_modules.yml:7:13: error: option `branch` of module 'puppet-d' is a list, not a string",
+    );
+    expect(existsSync(join(dir, 'fleet.yml'))).toBe(false);
+
+    const json = pantograph(dir, ['--format', 'json', 'fleet', 'import-modulesync', '--output', '-']);
+    expect(json.status).toBe(1);
+    const problems = (
+      JSON.parse(json.stdout) as { problems: { code: string; line: number; column: number }[] }
+    ).problems;
+    expect(problems.map((p) => [p.code, p.line, p.column])).toEqual([
+      ['FLEET_MODULESYNC', 3, 3],
+      ['FLEET_MODULESYNC', 4, 3],
+      ['FLEET_MODULESYNC', 5, 13],
+      ['FLEET_MODULESYNC', 7, 13],
+    ]);
+
+    // A file that is neither a list nor a mapping of modules: at its start.
+    writeFileSync(join(dir, 'managed_modules.yml'), 'puppet-ntp puppet-nginx\n');
+    const text = pantograph(dir, ['fleet', 'import-modulesync']);
+    expect(text.status).toBe(1);
+    expect(text.stderr).toContain(
+      "managed_modules.yml:1:1: error: managed_modules.yml is 'puppet-ntp puppet-nginx'",
+    );
+    expect(existsSync(join(dir, 'fleet.yml'))).toBe(false);
   });
 
   it('a broken managed_modules.yml is an error at its position', () => {

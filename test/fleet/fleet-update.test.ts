@@ -151,4 +151,20 @@ describe('fleet update', () => {
     expect(report.shards).toEqual(['1/2', '2/2']);
     expect(report.repositories.map((r) => r.name)).toEqual(['a', 'b']);
   });
+
+  it('--noop plans on the work branch a previous update pushed, so it says what update then does', () => {
+    // `a`'s work branch was pushed by the update above and not merged: its lock is ahead of the base's.
+    const onWorkBranch = JSON.parse(git(remotes.a!, 'show', 'pantograph/update:.pantograph.lock'));
+    const fourth = templates.commit(hello('four'));
+    const noop = fleet(['update', '--noop']);
+    const update = fleet(['update', '--push']);
+    expect(update.status).toBe(0);
+    const outcome = (r: Record) => ({ name: r.name, files: r.files, sources: r.sources });
+    expect(noop.report.repositories.map(outcome)).toEqual(update.report.repositories.map(outcome));
+    expect(noop.report.repositories[0]?.sources).toEqual([
+      { location: templates.url, ref: 'main', from: onWorkBranch.sources[0].commit, to: fourth },
+    ]);
+    expect(noop.report.repositories.map((r) => r.result)).toEqual(['drift', 'drift']);
+    expect(update.report.repositories.map((r) => r.result)).toEqual(['applied', 'applied']);
+  });
 });

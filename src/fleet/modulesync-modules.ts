@@ -1,0 +1,145 @@
+/**
+ * The modules `managed_modules.yml` lists, each with its options and its place in the file. modulesync
+ * takes a list of names (`- puppet-ntp`) or a mapping of names to their options (`puppet-ntp: {branch:
+ * develop}`); a list item that is a name with its options (`- puppet-ntp: {branch: develop}`) is read as
+ * meant, with a note, as modulesync itself would take the whole mapping for a name. Anything else is an
+ * error at its file:line:col, every one at once, before anything is written.
+ */
+import { basename } from 'node:path';
+import { EngineError, problem } from '../engine/errors.js';
+import type { Data, DataMap, Position, PositionLookup } from '../engine/model.js';
+import type { Problem } from '../engine/render-plan.js';
+import { escapePointerSegment } from '../engine/yaml-data.js';
+
+export interface ManagedModule {
+  /** As written: `puppet-ntp`, or `namespace/puppet-ntp`. */
+  readonly name: string;
+  readonly options: DataMap;
+}
+
+export interface ManagedModules {
+  readonly modules: readonly ManagedModule[];
+  /** What was read otherwise than modulesync reads it; one line each. */
+  readonly notes: readonly string[];
+}
+
+const SHAPES =
+  'a module is a name (`- puppet-ntp`), or a name with its options (`- puppet-nginx: {branch: develop}`)';
+
+export function readManagedModules(data: Data, positions: PositionLookup, file: string): ManagedModules {
+  const problems: Problem[] = [];
+  const notes: string[] = [];
+  const modules: ManagedModule[] = [];
+  /** Each module's options by their pointer, for the position of a bad option. */
+  const optionsAt: string[] = [];
+  const fail = (pointer: string, message: string, hint: string) =>
+    problems.push(problem('error', 'FLEET_MODULESYNC', message, positions.positionOf(pointer), hint));
+  const take = (name: string, options: Data | undefined, pointer: string) => {
+    if (options !== null && options !== undefined && !isMap(options)) {
+      fail(
+        pointer,
+        `the options of module '${name}' are ${describe(options)}, not a mapping`,
+        'give them as a mapping: `puppet-nginx: {branch: develop}`',
+      );
+      return;
+    }
+    modules.push({ name, options: options ?? {} });
+    optionsAt.push(pointer);
+  };
+
+  if (Array.isArray(data)) {
+    data.forEach((item, i) => {
+      const pointer = `/${i}`;
+      if (typeof item === 'string' && item.trim() !== '') {
+        take(item, {}, pointer);
+        return;
+      }
+      const keys = isMap(item) ? Object.keys(item) : [];
+      if (isMap(item) && keys.length === 1 && keys[0]!.trim() !== '') {
+        const name = keys[0]!;
+        const at = positions.keyPositionOf(`${pointer}/${escapePointerSegment(name)}`);
+        take(name, item[name], `${pointer}/${escapePointerSegment(name)}`);
+        notes.push(
+          `${where(at)}: module '${name}' is given as a name with its options in a list: read as such ` +
+            '(modulesync itself reads options only when managed_modules.yml is a mapping of names to options)',
+        );
+        return;
+      }
+      fail(
+        pointer,
+        `list item ${i + 1} is ${describe(item)}: ${SHAPES}`,
+        isMap(item)
+          ? 'write one module per item, its name as the only key: `- puppet-nginx: {branch: develop}`'
+          : 'write the module repository name (quoted if YAML reads it as something else)',
+      );
+    });
+  } else if (isMap(data)) {
+    for (const [name, options] of Object.entries(data)) {
+      const pointer = `/${escapePointerSegment(name)}`;
+      take(name, options, pointer);
+    }
+  } else if (data !== null) {
+    fail(
+      '',
+      `${basename(file)} is ${describe(data)}: it lists modules, as a list of names or a mapping of names to their options`,
+      'write `- puppet-ntp`, one module a line',
+    );
+  }
+  modules.forEach((m, i) => {
+    problems.push(
+      ...optionProblems(m, (key) => positions.positionOf(`${optionsAt[i]}/${escapePointerSegment(key)}`)),
+    );
+  });
+  problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  if (problems.length > 0) throw errorOf(problems);
+  return { modules, notes };
+}
+
+/** A module's options the fleet file carries over; strings there, so anything else is an error. */
+export const CARRIED_OPTIONS: readonly string[] = ['namespace', 'remote', 'branch'];
+
+function optionProblems(m: ManagedModule, at: (key: string) => Position): Problem[] {
+  return Object.entries(m.options).flatMap(([key, value]) => {
+    const bare = key.replace(/^:/, '');
+    // `branch:` left empty is no branch, as modulesync reads it.
+    if (!CARRIED_OPTIONS.includes(bare) || typeof value === 'string' || value === null) return [];
+    return [
+      problem(
+        'error',
+        'FLEET_MODULESYNC',
+        `option \`${bare}\` of module '${m.name}' is ${describe(value)}, not a string`,
+        at(key),
+        `write it as a string: \`${bare}: ...\``,
+      ),
+    ];
+  });
+}
+
+function errorOf(problems: readonly Problem[]): EngineError {
+  const first = problems[0]!;
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+  return new EngineError('FLEET_MODULESYNC', `${first.message}${more}`, {
+    position: { file: first.file!, line: first.line!, column: first.column! },
+    hint: first.hint,
+    problems,
+  });
+}
+
+function where(p: Position): string {
+  return `${p.file}:${p.line}:${p.column}`;
+}
+
+function describe(value: Data | undefined): string {
+  if (value === null || value === undefined) return 'empty';
+  if (Array.isArray(value)) return 'a list';
+  if (isMap(value)) {
+    const n = Object.keys(value).length;
+    return n === 0 ? 'an empty mapping' : `a mapping of ${n} ${n === 1 ? 'key' : 'keys'}`;
+  }
+  if (typeof value === 'string') return value.trim() === '' ? 'an empty name' : `'${value}'`;
+  return `${typeof value === 'bigint' ? 'the number' : `the ${typeof value}`} ${String(value)}`;
+}
+
+function isMap(value: Data | undefined): value is DataMap {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
