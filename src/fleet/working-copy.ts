@@ -1,7 +1,8 @@
 /**
  * The fleet's clone of a repository: `<workdir>/<name>`, cloned once and fetched on each run (one fetch
  * per repository per run). The clone is the fleet's own: it is checked out and cleaned at will, and never
- * a directory the user works in (`path:` repositories are used in place and never go through here).
+ * a directory the user works in (`path:` repositories are used in place and never go through here): a
+ * directory is only reused when it holds the fleet's mark, written when the fleet cloned it.
  */
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -41,13 +42,14 @@ export async function prepareClone(
   const fresh = !existsSync(dir);
   if (fresh) {
     await git(workdir, ['clone', '--quiet', '--no-checkout', '--', url, dir]);
-  } else {
-    const stat = lstatSync(dir);
-    if (!stat.isDirectory() || !existsSync(join(dir, '.git'))) {
-      throw new EngineError('FLEET_PATH', `${dir} is in the way: it is not a clone made by the fleet`, {
-        hint: 'move it away (the fleet clones the repository there), or set another workdir',
-      });
-    }
+    writeFileSync(cloneMark(dir), 'made by pantograph fleet: checked out and cleaned at will\n');
+  } else if (!lstatSync(dir).isDirectory() || !existsSync(cloneMark(dir))) {
+    // Checking out and cleaning a directory the fleet did not clone would destroy whatever the user has
+    // there (uncommitted, untracked, ignored files), e.g. their own checkout under a `workdir: ..`.
+    throw new EngineError('FLEET_PATH', `${dir} is in the way: it is not a clone made by the fleet`, {
+      position: repo.position,
+      hint: 'the fleet checks out and cleans its clones, which would destroy work in a directory of yours: move it away, or set another `workdir:` (a clone an older Pantograph made has no mark: delete it, the fleet clones it again)',
+    });
   }
   const refs = parseRefs(
     await git.steps(dir, [
@@ -175,6 +177,11 @@ export function markDirty(copy: WorkingCopy): void {
 
 export function settleClone(copy: WorkingCopy): void {
   rmSync(dirtyMarker(copy), { force: true });
+}
+
+/** The mark the fleet leaves in the clones it makes: only a marked clone is ever checked out and cleaned. */
+function cloneMark(dir: string): string {
+  return join(dir, '.git', 'pantograph-fleet-clone');
 }
 
 function dirtyMarker(copy: WorkingCopy): string {
