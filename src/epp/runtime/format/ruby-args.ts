@@ -2,11 +2,11 @@
  * Ruby's Kernel#format arguments: Puppet values after Puppet's 3.x function conversion, and Ruby's
  * `Integer(x)` / `Float(x)` as the directives apply them.
  */
-import { integer, PFloat, type PHash, type PInteger, PRegexp, PTimestamp, type Value } from '../values.js';
+import { integer, PFloat, type PHash, type PInteger, PRegexp, PTimeData, type Value } from '../values.js';
 import { formatFloat } from './floats.js';
 import { regexpWithDelimiters, rubyInspectString } from './inspect.js';
 import { formatError, type RubyArg } from './sprintf-spec.js';
-import { timestampToString } from './timestamps.js';
+import { timeDataToString } from './timestamps.js';
 
 /** Ruby's `Integer(x)` as `%d` applies it. */
 export function toRubyInteger(v: RubyArg): PInteger {
@@ -63,11 +63,11 @@ function rubyClassName(v: RubyArg): string {
   return 'Object';
 }
 
-/** Puppet's conversion of a 3.x function argument: top-level undef becomes '', regexps and timestamps text. */
+/** Puppet's conversion of a 3.x function argument: top-level undef becomes '', regexps, Timestamps and Timespans text. */
 export function toRubyArg(v: Value, top: boolean): RubyArg {
   if (v === undefined) return top ? '' : undefined;
   if (v instanceof PRegexp) return regexpWithDelimiters(v);
-  if (v instanceof PTimestamp) return timestampToString(v);
+  if (v instanceof PTimeData) return timeDataToString(v);
   if (Array.isArray(v)) return v.map((e) => toRubyArg(e, false));
   if (v instanceof Map) {
     const out: PHash = new Map();

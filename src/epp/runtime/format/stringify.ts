@@ -11,7 +11,7 @@ import {
   PIterator,
   PRegexp,
   PSensitive,
-  PTimestamp,
+  PTimeData,
   type Value,
 } from '../values.js';
 import { formatFloat } from './floats.js';
@@ -95,7 +95,7 @@ function convert(v: Value, map: FormatMap, ind: Indentation): string {
     }
     throw illegal('Regexp', f, 'sp');
   }
-  if (v instanceof PSensitive || v instanceof PTimestamp) return kformat(f.orig, v);
+  if (v instanceof PSensitive || v instanceof PTimeData) return kformat(f.orig, v);
   // A type.
   if (f.conv === 's') return kformat(f.orig, f.alt ? `"${v.display()}"` : v.display());
   if (f.conv === 'p') return kformat(f.orig.replace('p', 's'), v.display());
