@@ -137,6 +137,14 @@ describe('Timespans', () => {
         "<%= Timestamp(5) == 5 %>|<%= Timestamp(1.5) > 1 %>|<%= Timestamp(1.5) == 1 %>|<%= Float(Timestamp(1.000001)) %>|<%= Integer(Timestamp(-1.5)) %>|<%= Timestamp(1.5) in [1] %>|<%= compare(Timespan(3), 2) %>|<%= compare(2, Timespan(3)) %>|<%= [Timespan(3), Timespan(1), Timespan(2)].sort %>|<%= {Timespan(1) => 'a'}[Timespan(1)] %>",
       ),
     ).toBe('true|false|true|1.000000999|-2|true|1|-1|[0-00:00:01.0, 0-00:00:02.0, 0-00:00:03.0]|');
+    // A number on the left compares as Floats (Ruby's Numeric#coerce); String's integer and float
+    // directives take the whole seconds and the seconds (Kernel#format of a Numeric), sprintf its text.
+    expect(
+      render(
+        "<%= 3 < Timespan(3.5) %>|<%= 3.2 < Timespan(3.5) %>|<%= 4 > Timestamp(3.5) %>|<%= String(Timespan(5), '%d') %>|<%= String(Timestamp(5.7), '%x') %>|<%= String(Timespan(5.7), '%.2e') %>|<%= String(Timespan(-1.5), '%05d') %>",
+      ),
+    ).toBe('true|true|true|5|5|5.70e+00|-0002');
+    expect(failure("<%= sprintf('%d', Timespan(5)) %>")).toBe('invalid value for Integer(): "0-00:00:05.0"');
     expect(failure('<%= Timestamp(1) < Timespan(1) %>')).toBe(
       "Comparison of: Timestamp < Timespan, is not possible. Caused by 'Timestamps are only comparable to Timestamps, Integers, and Floats'.",
     );

@@ -326,8 +326,13 @@ export function compareForOperator(a: Value, b: Value, op = '<'): number {
   }
   if (isNum(a)) {
     if (isNum(b)) return compareNumeric(a, b);
-    // Puppet's `-(b <=> a)`: the TimeData compares itself with the number.
-    if (b instanceof PTimeData) return -timeWithNumber(b, a, op);
+    // A TimeData is a Ruby Numeric, so Puppet's `a <=> b` runs: Ruby's `Numeric#coerce` compares both as
+    // Floats (`3 < Timespan(3.5)` is true, where the Timespan's own `<=>` would compare whole seconds).
+    if (b instanceof PTimeData) {
+      const order = timeOrder(a, b);
+      if (order === undefined) throw notComparable(a, b, op, `comparison of Float with ${b.kind} failed`);
+      return order;
+    }
     throw notComparable(a, b, op, 'A Numeric is not comparable to non Numeric');
   }
   if (a instanceof PTimeData) {
