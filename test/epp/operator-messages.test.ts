@@ -1,6 +1,6 @@
 /**
  * Errors, warnings and values of operators as Puppet gives them: an index a string or an array refuses, an
- * operand `=~` refuses, a string taken as a number, a Timestamp plus or minus seconds, `sort` meeting
+ * operand `=~` refuses, a string taken as a number, Timestamp and Timespan arithmetic, `sort` meeting
  * undef. The conformance suites take any error for an error case; these were recorded from
  * `puppet epp render` (see the fixture's `about`).
  */
@@ -86,12 +86,10 @@ describe('errors of destructuring and Timestamp arithmetic, with their positions
     }
   });
 
-  it('refuses a Timestamp minus a Timestamp (a Timespan), at the operator, saying so', () => {
-    for (const f of failure("<%= Timestamp('2020-01-02') - Timestamp('2020-01-01') %>")) {
-      expect(f.message).toBe(
-        'A Timestamp minus a Timestamp is a Timespan, which Pantograph does not support yet',
-      );
-      expect(f.where).toBe('t.epp:1:29'); // the operator's position (Puppet points at its left operand)
+  it('makes a Timespan of a Timestamp minus a Timestamp, and points its errors at the operator', () => {
+    for (const f of failure("<%= Timespan(3) - Timestamp('2020-01-01') %>")) {
+      expect(f.message).toBe('A Timestamp cannot be subtracted from a Timespan');
+      expect(f.where).toBe('t.epp:1:17'); // the operator's position (Puppet points at its left operand)
     }
   });
 });

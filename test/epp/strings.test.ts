@@ -190,7 +190,7 @@ describe('sprintf, shellquote, strftime', () => {
   });
 
   it('strftime formats a Timestamp (fn_strftime_fixed_timestamp)', () => {
-    const t = new PTimestamp(Date.parse('2020-02-03T04:05:06Z') / 1000);
+    const t = new PTimestamp(BigInt(Date.parse('2020-02-03T04:05:06Z')) * 1_000_000n);
     expect(call('strftime', t, '%Y-%m-%d %H:%M:%S')).toBe('2020-02-03 04:05:06');
     expect(call('strftime', t, '%H:%M %z', '-01:00')).toBe('03:05 -0100');
     const e = errorOf(() => call('strftime', '%Y'));

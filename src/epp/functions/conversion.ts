@@ -8,7 +8,14 @@
  * (`The string 'abc' cannot be converted to Integer`).
  */
 import { EppEvalError } from '../errors.js';
-import { formatFloat, rubyInspectString, stringify } from '../runtime/format.js';
+import {
+  formatFloat,
+  parseTimespan,
+  parseTimestampText,
+  rubyInspectString,
+  stringify,
+} from '../runtime/format.js';
+import { nanosOfSeconds, timeToFloat, timeToInteger } from '../runtime/time.js';
 import {
   AliasType,
   ArrayType,
@@ -24,12 +31,12 @@ import {
   NumericType,
   OptionalType,
   type PType,
-  parseTimestamp,
   RegexpType,
   resolveTypeName,
   SensitiveType,
   StringType,
   StructType,
+  TimespanType,
   TimestampType,
   TupleType,
   TypeType,
@@ -47,6 +54,8 @@ import {
   PIterator,
   PRegexp,
   PSensitive,
+  PTimeData,
+  PTimespan,
   PTimestamp,
   type Value,
 } from '../runtime/values.js';
@@ -120,7 +129,8 @@ function convert(type: PType, args: Value[]): Value {
   }
   if (type instanceof RegexpType) return toRegexp(args);
   if (type instanceof TypeType) return toType(args);
-  if (type instanceof TimestampType && type.constructor === TimestampType) return toTimestamp(args);
+  if (type instanceof TimestampType) return toTimestamp(args);
+  if (type instanceof TimespanType) return toTimespan(args);
   if (type instanceof OptionalType && type.type !== undefined) return convert(type.type, args);
   if (type instanceof NotUndefType) {
     if (type.type !== undefined) return convert(type.type, args);
@@ -176,8 +186,8 @@ function toInteger(args: Value[]): PInteger {
     if (!Number.isFinite(from.value)) throw cannotConvert(from, 'Integer');
     n = integer(Math.trunc(from.value));
   } else if (typeof from === 'boolean') n = from ? 1 : 0;
-  // Ruby's Time#to_i: the whole seconds at or before the time (a time before 1970 rounds down).
-  else if (from instanceof PTimestamp) n = integer(Math.floor(from.seconds));
+  // TimeData#to_i: the whole seconds at or before the time (a time before 1970 rounds down).
+  else if (from instanceof PTimeData) n = integer(timeToInteger(from));
   else if (typeof from === 'string' && INTEGER_TEXT.test(from)) {
     const parsed = rubyInteger(from, radix) ?? retryWithoutBlanks(from, (s) => rubyInteger(s, radix));
     // Puppet's pattern let it through and Ruby's `Integer()` refused it ('08', '12' in radix 2).
@@ -234,7 +244,7 @@ function toFloat(args: Value[]): PFloat {
   if (from instanceof PFloat) n = from.value;
   else if (isInteger(from)) n = Number(from);
   else if (typeof from === 'boolean') n = from ? 1 : 0;
-  else if (from instanceof PTimestamp) n = from.seconds;
+  else if (from instanceof PTimeData) n = timeToFloat(from);
   else if (typeof from === 'string' && FLOAT_TEXT.test(from)) {
     const parsed = rubyFloatOf(from) ?? retryWithoutBlanks(from, rubyFloatOf);
     if (parsed === undefined) throw cannotConvert(from, 'Float');
@@ -265,7 +275,7 @@ function toNumeric(args: Value[]): PInteger | PFloat {
   let n: PInteger | PFloat;
   if (isInteger(from) || from instanceof PFloat) n = from;
   else if (typeof from === 'boolean') n = from ? 1 : 0;
-  else if (from instanceof PTimestamp) n = float(from.seconds);
+  else if (from instanceof PTimeData) n = float(timeToFloat(from));
   else if (typeof from === 'string' && FLOAT_TEXT.test(from)) {
     const binaryOrHex = /^0[bBxX]/.test(from) ? rubyInteger(from, undefined) : undefined;
     const parsed = binaryOrHex !== undefined ? integer(binaryOrHex) : toNumber(from);
@@ -435,23 +445,139 @@ function toType(args: Value[]): PType {
   return t;
 }
 
-function toTimestamp(args: Value[]): PTimestamp {
-  arity('Timestamp', args, 0, 1);
-  if (args.length === 0) return new PTimestamp(Date.now() / 1000);
-  const from = args[0];
-  if (isInteger(from)) return new PTimestamp(Number(from));
-  if (from instanceof PFloat) return new PTimestamp(from.value);
-  if (typeof from !== 'string') throw cannotConvert(from, 'Timestamp');
-  const seconds = parseTimestamp(from);
-  if (seconds === undefined) {
-    throw conversionError(`Unable to parse '${from}' using any of the formats ${TIMESTAMP_FORMATS}`);
+/** Puppet's `Formats` of a Timestamp's or Timespan's `new`: a format, or a non-empty list of them. */
+function formatsArg(target: string, v: Value): string | string[] {
+  if (typeof v === 'string' && [...v].length >= 2) return v;
+  if (Array.isArray(v) && v.length > 0 && v.every((f) => typeof f === 'string' && [...f].length >= 2)) {
+    return v as string[];
   }
-  return new PTimestamp(seconds);
+  throw new EppEvalError(
+    'EPP_ARGUMENTS',
+    `${target}.new() parameter 'format' expects a value of type String[2] or Array[String[2], 1], got ${inferGenericType(v)}`,
+  );
 }
 
-/** The formats Puppet tries on a Timestamp's text, as its error lists them. */
-const TIMESTAMP_FORMATS =
-  '%FT%T.%N %Z, %FT%T %Z, %F %T.%N %Z, %F %T %Z, %F %Z, %FT%T.%N, %FT%T, %F %T.%N, %F %T, %F';
+/** A hash form's keys, each of `keys` (Puppet's Struct of the dispatch); anything else is not converted. */
+function hashForm(h: PHash, keys: readonly string[], target: string): Map<string, Value> {
+  const out = new Map<string, Value>();
+  for (const [k, v] of h) {
+    if (typeof k !== 'string' || !keys.includes(k)) throw cannotConvert(h, target);
+    out.set(k, v);
+  }
+  return out;
+}
+
+function nonEmptyString(target: string, name: string, v: Value): string {
+  if (typeof v === 'string' && v !== '') return v;
+  throw new EppEvalError(
+    'EPP_ARGUMENTS',
+    `${target}.new() parameter '${name}' expects a String[1] value, got ${inferGenericType(v)}`,
+  );
+}
+
+/**
+ * `Timestamp.new`: now (no argument), seconds since the epoch, or a text read with Puppet's formats (or
+ * those given) and a timezone, positionally or as `{string => ..., format => ..., timezone => ...}`.
+ */
+function toTimestamp(args: Value[]): PTimestamp {
+  arity('Timestamp', args, 0, 3);
+  if (args.length === 0) return new PTimestamp(BigInt(Date.now()) * 1_000_000n);
+  let [from, format, timezone] = args;
+  if (args.length === 1 && from instanceof Map) {
+    const h = hashForm(from, ['string', 'format', 'timezone'], 'Timestamp');
+    if (!h.has('string')) throw cannotConvert(from, 'Timestamp');
+    [from, format, timezone] = [h.get('string'), h.get('format'), h.get('timezone')];
+  }
+  if (args.length === 1 && (isInteger(from) || from instanceof PFloat)) {
+    return new PTimestamp(nanosOfSeconds(from));
+  }
+  if (typeof from !== 'string') throw cannotConvert(from, 'Timestamp');
+  const text = nonEmptyString('Timestamp', 'string', from);
+  const formats =
+    format === undefined || format instanceof PDefault ? undefined : formatsArg('Timestamp', format);
+  const zone = timezone === undefined ? undefined : nonEmptyString('Timestamp', 'timezone', timezone);
+  return new PTimestamp(wrapTimeError(() => parseTimestampText(text, formats, zone)));
+}
+
+/** The errors Puppet's time parsing raises (Ruby's ArgumentError) are conversion errors here. */
+function wrapTimeError<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof EppEvalError && e.code === 'EPP_ARGUMENTS') throw conversionError(e.message);
+    throw e;
+  }
+}
+
+const TIMESPAN_FIELDS = [
+  'days',
+  'hours',
+  'minutes',
+  'seconds',
+  'milliseconds',
+  'microseconds',
+  'nanoseconds',
+];
+const FIELD_NANOS = [
+  86_400_000_000_000n,
+  3_600_000_000_000n,
+  60_000_000_000n,
+  1_000_000_000n,
+  1_000_000n,
+  1000n,
+  1n,
+];
+
+/** `Timespan.from_fields`: days, hours, minutes, seconds, and the fractions, each an Integer. */
+function timespanOfFields(values: readonly Value[], negative = false): PTimespan {
+  let ns = 0n;
+  values.forEach((v, i) => {
+    if (v === undefined) return;
+    if (!isInteger(v)) {
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        `Timespan.new() parameter '${TIMESPAN_FIELDS[i]}' expects an Integer value, got ${inferGenericType(v)}`,
+      );
+    }
+    ns += bigOf(v) * FIELD_NANOS[i]!;
+  });
+  return new PTimespan(negative ? -ns : ns);
+}
+
+/**
+ * `Timespan.new`: seconds, a text read with Puppet's formats (or those given), days, hours, minutes and
+ * seconds (and their fractions), or a hash of either form.
+ */
+function toTimespan(args: Value[]): PTimespan {
+  arity('Timespan', args, 1, 7);
+  const [from, format] = args;
+  if (args.length === 1 && (isInteger(from) || from instanceof PFloat))
+    return new PTimespan(nanosOfSeconds(from));
+  if (args.length === 1 && from instanceof Map) {
+    if (from.has('string')) {
+      const h = hashForm(from, ['string', 'format'], 'Timespan');
+      const text = nonEmptyString('Timespan', 'string', h.get('string'));
+      const f = h.get('format');
+      const formats = f === undefined ? undefined : formatsArg('Timespan', f);
+      return new PTimespan(wrapTimeError(() => parseTimespan(text, formats)));
+    }
+    const h = hashForm(from, ['negative', ...TIMESPAN_FIELDS], 'Timespan');
+    const negative = h.get('negative');
+    if (negative !== undefined && typeof negative !== 'boolean') throw cannotConvert(from, 'Timespan');
+    return timespanOfFields(
+      TIMESPAN_FIELDS.map((k) => h.get(k)),
+      negative === true,
+    );
+  }
+  if (typeof from === 'string' && args.length <= 2) {
+    const text = nonEmptyString('Timespan', 'string', from);
+    const formats = format === undefined ? undefined : formatsArg('Timespan', format);
+    return new PTimespan(wrapTimeError(() => parseTimespan(text, formats)));
+  }
+  if (isInteger(from) && args.length >= 4) return timespanOfFields(args);
+  if (args.length > 1 && isInteger(from)) arity('Timespan', args, 4, 7);
+  throw cannotConvert(from, 'Timespan');
+}
 
 // ---------------------------------------------------------------------------------------------------
 // The functions

@@ -12,7 +12,7 @@ import {
   operandLabel,
 } from '../runtime/compare.js';
 import { inferGenericType } from '../runtime/types.js';
-import { isNumeric, numberOf, PFloat, PTimestamp, type Value } from '../runtime/values.js';
+import { isNumeric, PFloat, PTimeData, type Value } from '../runtime/values.js';
 import { argumentMismatch, blockArity, puppetType, warnOnce } from './arguments.js';
 import { type CallContext, defineFunction, type FunctionDef, type Lambda } from './registry.js';
 import { rubyToS } from './ruby-text.js';
@@ -173,12 +173,12 @@ const compare = defineFunction('compare', 2, 3, (_ctx, args) => {
   if (typeof a === 'string' && typeof b === 'string') {
     return sign(ignoreCase === false ? compareBytes(a, b) : compareIgnoreCase(a, b));
   }
-  if ((a instanceof PTimestamp || isNumeric(a)) && (b instanceof PTimestamp || isNumeric(b))) {
-    const x = a instanceof PTimestamp ? a.seconds : numberOf(a);
-    const y = b instanceof PTimestamp ? b.seconds : numberOf(b);
-    return sign(x < y ? -1 : x > y ? 1 : 0);
+  // Puppet's on_timestamp, on_timespan (`a <=> b`) and on_time_num_first (`-(b <=> a)`).
+  if (a instanceof PTimeData && (isNumeric(b) || (b instanceof PTimeData && b.kind === a.kind))) {
+    return sign(compareValues(a, b));
   }
-  const comparable = (v: Value) => typeof v === 'string' || isNumeric(v) || v instanceof PTimestamp;
+  if (isNumeric(a) && b instanceof PTimeData) return -sign(compareValues(b, a));
+  const comparable = (v: Value) => typeof v === 'string' || isNumeric(v) || v instanceof PTimeData;
   if (comparable(a) && comparable(b)) {
     throw new EppEvalError(
       'EPP_ARGUMENTS',

@@ -8,9 +8,9 @@ import {
   regexpWithDelimiters,
   rubyInspectString,
   rubyRegexpToS,
-  timestampToString,
+  timeDataToString,
 } from '../runtime/format.js';
-import { PDefault, PFloat, PRegexp, PSensitive, PTimestamp, type Value } from '../runtime/values.js';
+import { PDefault, PFloat, PRegexp, PSensitive, PTimeData, type Value } from '../runtime/values.js';
 
 /** Ruby's `inspect` of a Puppet value (how Ruby prints values nested in an Array or Hash). */
 export function rubyInspect(v: Value): string {
@@ -37,6 +37,6 @@ export function rubyToS(v: Value): string {
   if (Array.isArray(v) || v instanceof Map) return rubyInspect(v);
   if (v instanceof PRegexp) return rubyRegexpToS(v);
   if (v instanceof PSensitive) return 'Sensitive [value redacted]';
-  if (v instanceof PTimestamp) return timestampToString(v);
+  if (v instanceof PTimeData) return timeDataToString(v);
   return v.toString();
 }

@@ -10,6 +10,7 @@
 import { EppEvalError } from '../errors.js';
 import { compareBytes } from '../runtime/compare.js';
 import {
+  formatTimespan,
   rubyCapitalize,
   rubyDowncase,
   rubyLstrip,
@@ -21,7 +22,15 @@ import {
 } from '../runtime/format.js';
 import { searchingRegExp } from '../runtime/regexp/translate.js';
 import { PatternType, RegexpType, VariantType } from '../runtime/types.js';
-import { isNumeric, type PHash, PRegexp, PTimestamp, toJsRegExp, type Value } from '../runtime/values.js';
+import {
+  isNumeric,
+  type PHash,
+  PRegexp,
+  PTimespan,
+  PTimestamp,
+  toJsRegExp,
+  type Value,
+} from '../runtime/values.js';
 import { typeLabel } from './arguments.js';
 import { defineFunction, type FunctionDef } from './registry.js';
 
@@ -342,6 +351,16 @@ const shellquoteFn = defineFunction('shellquote', 0, Number.POSITIVE_INFINITY, (
 
 const strftimeFn = defineFunction('strftime', 1, 3, (_ctx, args) => {
   const [time, format, timezone] = args;
+  if (time instanceof PTimespan) {
+    // Puppet's format_timespan: the Timespan's own format, which takes no timezone.
+    if (args.length > 2) {
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        `'strftime' expects 2 arguments when formatting a Timespan, got ${args.length}`,
+      );
+    }
+    return formatTimespan(time, stringArg('strftime', 'format', format));
+  }
   if (!(time instanceof PTimestamp)) {
     throw new EppEvalError(
       'EPP_ARGUMENTS',

@@ -10,6 +10,7 @@
  */
 import { EppEvalError } from '../errors.js';
 import { formatFloat } from './format.js';
+import { compareNanos, compareTimeWithNumber, timeToFloat } from './time.js';
 import type { PType } from './types.js';
 import {
   float,
@@ -19,7 +20,7 @@ import {
   type PInteger,
   PRegexp,
   PSensitive,
-  PTimestamp,
+  PTimeData,
   type Value,
 } from './values.js';
 
@@ -106,7 +107,7 @@ export function rubyEql(a: Value, b: Value): boolean {
   // Floats are interned (equal values are `===`), except 0.0 and -0.0, which Ruby's eql? holds equal.
   if (a instanceof PFloat) return b instanceof PFloat && a.value === b.value;
   if (a instanceof PRegexp) return b instanceof PRegexp && a.source === b.source;
-  if (a instanceof PTimestamp) return b instanceof PTimestamp && a.seconds === b.seconds;
+  // A Timestamp or Timespan has Ruby's default `hash`: as a key it finds itself only (identical, above).
   // Puppet's Sensitive is equal to another holding an `eql?` value (its `==` compares their hashes).
   if (a instanceof PSensitive) return b instanceof PSensitive && rubyEql(a.value, b.value);
   // Ruby's `hash` of a Variant depends on its order: as hash keys (and for `unique`) types match by text.
@@ -134,6 +135,9 @@ export function puppetEquals(a: Value, b: Value): boolean {
   // Integers are canonical: two equal Integers are `===` (a number and a bigint never are equal).
   if (typeof a === 'number' && typeof b === 'number') return a === b;
   if (typeof a === 'string') return typeof b === 'string' && compareIgnoreCase(a, b) === 0;
+  // A Timestamp or Timespan is a Ruby Numeric: `==` asks its `<=>`, with a number too (`Timestamp(5) == 5`).
+  if (a instanceof PTimeData) return timeEquals(a, b);
+  if (b instanceof PTimeData) return isNum(a) && timeEquals(b, a);
   // NaN (`0.0 / 0.0`) equals nothing, itself included, as Ruby's Float.
   if (isNum(a)) return isNum(b) && !isNaNFloat(a) && !isNaNFloat(b) && compareNumeric(a, b) === 0;
   if (a === undefined || b === undefined) return a === b;
@@ -153,6 +157,12 @@ export function puppetEquals(a: Value, b: Value): boolean {
   return rubyEql(a, b);
 }
 
+/** TimeData's `==` (Comparable's, by its `<=>`): the same kind and time, or a number of its seconds. */
+function timeEquals(t: PTimeData, b: Value): boolean {
+  if (b instanceof PTimeData) return b.kind === t.kind && b.nanos === t.nanos;
+  return isNum(b) && compareTimeWithNumber(t, b) === 0;
+}
+
 /** The Ruby class name `sort` and friends print in "comparison of X with Y failed" (and NoMethodErrors). */
 export function rubyClassName(v: Value): string {
   if (v === undefined) return 'NilClass';
@@ -165,7 +175,7 @@ export function rubyClassName(v: Value): string {
   if (v instanceof Map) return 'Hash';
   if (v instanceof PRegexp) return 'Regexp';
   if (v instanceof PSensitive) return 'Puppet::Pops::Types::PSensitiveType::Sensitive';
-  if (v instanceof PTimestamp) return 'Puppet::Pops::Time::Timestamp';
+  if (v instanceof PTimeData) return `Puppet::Pops::Time::${v.kind}`;
   if (v instanceof PDefault) return 'Symbol';
   return v.constructor.name;
 }
@@ -188,9 +198,29 @@ export function compareValues(a: Value, b: Value): number {
   if (isNum(a) && isNum(b)) return compareNumeric(a, b);
   if (typeof a === 'string' && typeof b === 'string') return compareBytes(a, b);
   if (Array.isArray(a) && Array.isArray(b)) return compareArrays(a, b);
-  if (a instanceof PTimestamp && b instanceof PTimestamp) return compareNumbers(a.seconds, b.seconds);
+  if (a instanceof PTimeData || b instanceof PTimeData) {
+    const order = timeOrder(a, b);
+    if (order !== undefined) return order;
+  }
   if (a === b && (typeof a === 'boolean' || a === undefined)) return 0;
   throw comparisonFailed(a, b);
+}
+
+/**
+ * Ruby's `<=>` with a TimeData on either side: two of a kind by their nanoseconds, with a number by its
+ * seconds (TimeData's own `<=>`; a number on the left compares as Floats, Ruby's `Numeric#coerce`).
+ * Undefined where Ruby's is nil.
+ */
+function timeOrder(a: Value, b: Value): number | undefined {
+  if (a instanceof PTimeData) {
+    if (b instanceof PTimeData) return a.kind === b.kind ? compareNanos(a.nanos, b.nanos) : undefined;
+    return isNum(b) ? compareTimeWithNumber(a, b) : undefined;
+  }
+  if (b instanceof PTimeData && isNum(a)) {
+    if (isNaNFloat(a)) return undefined;
+    return compareNumbers(a instanceof PFloat ? a.value : Number(a), timeToFloat(b));
+  }
+  return undefined;
 }
 
 /**
@@ -262,9 +292,16 @@ export function operandLabel(v: Value): string {
   if (v instanceof Map) return 'Hash';
   if (v instanceof PRegexp) return 'Regexp';
   if (v instanceof PSensitive) return 'Sensitive';
-  if (v instanceof PTimestamp) return 'Timestamp';
+  if (v instanceof PTimeData) return v.kind;
   if (v instanceof PDefault) return 'Default';
   return `${v.toString()}-Type`;
+}
+
+function timeWithNumber(t: PTimeData, n: PInteger | PFloat, op: string): number {
+  const order = compareTimeWithNumber(t, n);
+  // Ruby's `<=>` with NaN is nil, which Puppet's comparison cannot order.
+  if (order === undefined) throw notComparable(t, n, op, `comparison of ${t.kind} with Float failed`);
+  return order;
 }
 
 function notComparable(a: Value, b: Value, op: string, detail: string): EppEvalError {
@@ -289,13 +326,19 @@ export function compareForOperator(a: Value, b: Value, op = '<'): number {
   }
   if (isNum(a)) {
     if (isNum(b)) return compareNumeric(a, b);
-    if (b instanceof PTimestamp) return compareNumbers(plain(a), b.seconds);
+    // A TimeData is a Ruby Numeric, so Puppet's `a <=> b` runs: Ruby's `Numeric#coerce` compares both as
+    // Floats (`3 < Timespan(3.5)` is true, where the Timespan's own `<=>` would compare whole seconds).
+    if (b instanceof PTimeData) {
+      const order = timeOrder(a, b);
+      if (order === undefined) throw notComparable(a, b, op, `comparison of Float with ${b.kind} failed`);
+      return order;
+    }
     throw notComparable(a, b, op, 'A Numeric is not comparable to non Numeric');
   }
-  if (a instanceof PTimestamp) {
-    if (b instanceof PTimestamp) return compareNumbers(a.seconds, b.seconds);
-    if (isNum(b)) return compareNumbers(a.seconds, plain(b));
-    throw notComparable(a, b, op, 'Timestamps are only comparable to Timestamps, Integers, and Floats');
+  if (a instanceof PTimeData) {
+    if (b instanceof PTimeData && b.kind === a.kind) return compareNanos(a.nanos, b.nanos);
+    if (isNum(b)) return timeWithNumber(a, b, op);
+    throw notComparable(a, b, op, `${a.kind}s are only comparable to ${a.kind}s, Integers, and Floats`);
   }
   throw notComparable(a, b, op, 'Only Strings, Numbers, Timespans, Timestamps, and Versions are comparable');
 }

@@ -19,7 +19,7 @@ import {
   PIterator,
   PRegexp,
   PSensitive,
-  PTimestamp,
+  PTimeData,
   type Value,
 } from './values.js';
 
@@ -165,7 +165,7 @@ function isValueObject(data: object): boolean {
     data instanceof PRegexp ||
     data instanceof PSensitive ||
     data instanceof PDefault ||
-    data instanceof PTimestamp ||
+    data instanceof PTimeData ||
     data instanceof PIterator ||
     data instanceof PFloat ||
     (data as { readonly isPuppetType?: boolean }).isPuppetType === true

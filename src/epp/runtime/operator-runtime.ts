@@ -10,7 +10,7 @@ import { renderValue } from './format.js';
 import { arithmetic, matchNotRegexp, matchNotString, negate, splat } from './operators.js';
 import { RuntimeBase } from './runtime-base.js';
 import { PType } from './types.js';
-import { DEFAULT, isHash, isNumeric, PRegexp, PTimestamp, type Value } from './values.js';
+import { DEFAULT, isHash, isNumeric, PRegexp, PTimeData, type Value } from './values.js';
 
 export abstract class OperatorRuntime extends RuntimeBase {
   arithmetic(op: string, a: Value, b: Value, p: number): Value {
@@ -23,7 +23,7 @@ export abstract class OperatorRuntime extends RuntimeBase {
     // A string taken as a number (`'1' + 1`) is worth Puppet's warning; `[1] + '1'` took it as an element.
     if (
       (typeof a === 'string' || typeof b === 'string') &&
-      (isNumeric(result) || result instanceof PTimestamp)
+      (isNumeric(result) || result instanceof PTimeData)
     ) {
       this.warnIfNumericString(a, p);
       this.warnIfNumericString(b, p);

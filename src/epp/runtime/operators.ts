@@ -7,6 +7,7 @@
 import { EppEvalError } from '../errors.js';
 import { rubyToS } from '../functions/ruby-text.js';
 import { hashLookup, operandLabel, rubyClassName, rubyEql } from './compare.js';
+import { floorDiv, floorMod, nanosOfSeconds, rubyFdiv, timeToInteger } from './time.js';
 import { inferGenericType, PType, parameterizeType } from './types.js';
 import {
   bigOf,
@@ -24,6 +25,8 @@ import {
   PIterator,
   PRegexp,
   PSensitive,
+  PTimeData,
+  PTimespan,
   PTimestamp,
   type Value,
 } from './values.js';
@@ -91,7 +94,7 @@ export function typeLabel(v: Value): string {
   if (v instanceof PRegexp) return 'Regexp';
   if (v instanceof PSensitive) return 'Sensitive';
   if (v instanceof PType) return 'Type';
-  if (v instanceof PTimestamp) return 'Timestamp';
+  if (v instanceof PTimeData) return v.kind;
   // Puppet names an Iterator by its Ruby class's Puppet type: `Operator '[]' is not applicable to an Object.`
   if (v instanceof PIterator) return 'Object';
   return 'Default';
@@ -137,27 +140,112 @@ export function matchNotRegexp(right: Value): EppEvalError {
   );
 }
 
-/**
- * A Timestamp plus or minus seconds (a number, or a numeric string) is a Timestamp. One Timestamp minus
- * another is a Timespan in Puppet, a value Pantograph does not have yet: refused, saying so.
- */
-function timestampArithmetic(op: string, t: PTimestamp, b: Value): PTimestamp {
-  if (op !== '+' && op !== '-') {
-    throw new EppEvalError('EPP_OPERATOR', `Operator '${op}' is not applicable to a Timestamp.`);
-  }
-  if (b instanceof PTimestamp) {
-    if (op === '+') throw new EppEvalError('EPP_OPERATOR', 'A Timestamp cannot be added to a Timestamp');
-    throw new EppEvalError(
-      'EPP_UNSUPPORTED',
-      'A Timestamp minus a Timestamp is a Timespan, which Pantograph does not support yet',
-    );
-  }
-  const n = typeof b === 'string' ? numericFromString(b) : isNumeric(b) ? b : undefined;
+/** Puppet's `coerce_numeric` of an operand of TimeData arithmetic: a number, a numeric string, or TimeData. */
+function timeOperand(v: Value): PInteger | PFloat | PTimeData {
+  if (isNumeric(v) || v instanceof PTimeData) return v;
+  const n = typeof v === 'string' ? numericFromString(v) : undefined;
   if (n === undefined) {
-    throw new EppEvalError('EPP_OPERATOR', `The value '${rubyToS(b)}' cannot be converted to Numeric.`);
+    throw new EppEvalError('EPP_OPERATOR', `The value '${rubyToS(v)}' cannot be converted to Numeric.`);
   }
-  const seconds = Number(numberOf(n));
-  return new PTimestamp(op === '+' ? t.seconds + seconds : t.seconds - seconds);
+  return n;
+}
+
+function notApplicableWhen(op: string, a: Value, b: Value): EppEvalError {
+  const left = typeLabel(a);
+  const right = typeLabel(b);
+  return new EppEvalError(
+    'EPP_OPERATOR',
+    `Operator '${op}' is not applicable to ${article(left)} ${left} when right side is ${article(right)} ${right}.`,
+  );
+}
+
+/** `a` or `an` and the kind of a TimeData (Ruby's `a_an`), capitalised for the start of a message. */
+function aKind(t: PTimeData, capital = false): string {
+  return `${capital ? 'A' : 'a'} ${t.kind}`;
+}
+
+/**
+ * Arithmetic with a Timestamp or Timespan on either side, as Puppet's evaluator (`calculate`) and
+ * timestamp.rb / timespan.rb do it: a Timestamp plus or minus seconds or a Timespan is a Timestamp, one
+ * Timestamp minus another a Timespan; a Timespan adds, subtracts, multiplies and divides with numbers and
+ * Timespans. Seconds become nanoseconds as `(seconds * NSECS_PER_SEC).to_i`.
+ */
+function timeArithmetic(op: string, a0: Value, b0: Value): Value {
+  let a = timeOperand(a0);
+  let b = timeOperand(b0);
+  if (op === '%' && (a instanceof PFloat || b instanceof PFloat)) {
+    if (a instanceof PFloat)
+      throw new EppEvalError('EPP_OPERATOR', `Operator '%' is not applicable to a Float.`);
+    throw notApplicableWhen(op, a, b);
+  }
+  if (b instanceof PTimeData && !(a instanceof PTimeData)) {
+    if (op === '+' || (op === '*' && b.kind === 'Timespan')) [a, b] = [b, a];
+    else if (op === '-' && b.kind === 'Timespan') a = new PTimespan(nanosOfSeconds(a));
+    else throw notApplicableWhen(op, a, b);
+  }
+  const t = a as PTimeData;
+  const notApplicable = () =>
+    new EppEvalError('EPP_OPERATOR', `Operator '${op}' is not applicable to ${aKind(t)}.`);
+  const nanos = (o: PInteger | PFloat) => nanosOfSeconds(o);
+  if (t instanceof PTimestamp) {
+    if (op === '+') {
+      if (b instanceof PTimespan) return new PTimestamp(t.nanos + b.nanos);
+      if (b instanceof PTimeData)
+        throw new EppEvalError('EPP_OPERATOR', `${aKind(b, true)} cannot be added to a Timestamp`);
+      return new PTimestamp(t.nanos + nanos(b));
+    }
+    if (op === '-') {
+      if (b instanceof PTimestamp) return new PTimespan(t.nanos - b.nanos);
+      if (b instanceof PTimespan) return new PTimestamp(t.nanos - b.nanos);
+      return new PTimestamp(t.nanos - nanos(b as PInteger | PFloat));
+    }
+    throw notApplicable();
+  }
+  switch (op) {
+    case '+':
+      if (b instanceof PTimestamp) return new PTimestamp(t.nanos + b.nanos);
+      return new PTimespan(t.nanos + (b instanceof PTimeData ? b.nanos : nanos(b)));
+    case '-':
+      if (b instanceof PTimespan) return new PTimespan(t.nanos - b.nanos);
+      if (b instanceof PTimeData) {
+        throw new EppEvalError('EPP_OPERATOR', `${aKind(b, true)} cannot be subtracted from a Timespan`);
+      }
+      return new PTimespan(t.nanos - nanos(b));
+    case '*':
+      // Puppet's own words name a Timestamp here, whatever is multiplied.
+      if (b instanceof PTimeData)
+        throw new EppEvalError('EPP_OPERATOR', `A Timestamp cannot be multiplied by ${aKind(b)}`);
+      if (b instanceof PFloat) {
+        const product = Number(t.nanos) * b.value;
+        if (!Number.isFinite(product))
+          throw new EppEvalError('EPP_FLOAT_OVERFLOW', 'The result of the * expression is Infinity');
+        return new PTimespan(BigInt(Math.trunc(product)));
+      }
+      return new PTimespan(t.nanos * bigOf(b));
+    case '/':
+      if (b instanceof PTimespan) return finiteFloat('/', rubyFdiv(t.nanos, b.nanos));
+      if (b instanceof PTimeData)
+        throw new EppEvalError('EPP_OPERATOR', `A Timespan cannot be divided by ${aKind(b)}`);
+      if (b instanceof PFloat) {
+        // Ruby's `Integer#div(Float)`: the quotient as a Float, rounded down.
+        if (b.value === 0) throw divisionByZero();
+        const q = Math.floor(Number(t.nanos) / b.value);
+        if (!Number.isFinite(q))
+          throw new EppEvalError('EPP_FLOAT_OVERFLOW', 'The result of the / expression is Infinity');
+        return new PTimespan(BigInt(q));
+      }
+      if (bigOf(b) === 0n) throw divisionByZero();
+      return new PTimespan(floorDiv(t.nanos, bigOf(b)));
+    case '%':
+      if (b instanceof PTimeData) {
+        // Puppet's words, their article doubled (`a_an` already gives one).
+        throw new EppEvalError('EPP_OPERATOR', `Can not do modulus on a Timespan using a ${aKind(b)}`);
+      }
+      if (bigOf(b as PInteger) === 0n) throw divisionByZero();
+      return checkedInteger(floorMod(timeToInteger(t), bigOf(b as PInteger)));
+    default:
+      throw notApplicable();
+  }
 }
 
 /** An Integer divided by 0 (`/` or `%`), in Puppet's words. */
@@ -298,14 +386,9 @@ function checkSize(size: number, what: string): void {
 export function arithmetic(op: string, a: Value, b: Value): Value {
   // The hot path (every `+` of a template): two Integers as numbers.
   if (typeof a === 'number' && typeof b === 'number') return integerNumbers(op, a, b);
-  if (a instanceof PTimestamp) return timestampArithmetic(op, a, b);
-  if (b instanceof PTimestamp) {
-    if (op === '+' && (isNumeric(a) || typeof a === 'string')) return timestampArithmetic(op, b, a);
-    const label = typeLabel(a);
-    throw new EppEvalError(
-      'EPP_OPERATOR',
-      `Operator '${op}' is not applicable to ${article(label)} ${label} when right side is a Timestamp.`,
-    );
+  // A Timestamp or Timespan (Puppet's TimeData) on the left, or on the right of anything but a collection.
+  if (a instanceof PTimeData || (b instanceof PTimeData && !Array.isArray(a) && !isHash(a))) {
+    return timeArithmetic(op, a, b);
   }
   if (Array.isArray(a)) {
     if (op === '+') {
@@ -371,6 +454,7 @@ function chunkPairs(flat: Value[]): Value[][] {
 
 export function negate(v: Value): Value {
   if (typeof v === 'number') return v === 0 ? 0 : -v; // a safe integer's negation is safe; no -0
+  if (v instanceof PTimespan) return new PTimespan(-v.nanos);
   if (typeof v === 'bigint') return checkedInteger(-v);
   if (v instanceof PFloat) return float(-v.value);
   if (typeof v === 'string') {

@@ -17,6 +17,8 @@
  * | Sensitive  | {@link PSensitive}                            |
  * | Default    | {@link DEFAULT}                               |
  * | Type       | `PType` from `types.ts`                       |
+ * | Timestamp  | {@link PTimestamp} (integer nanoseconds since the epoch) |
+ * | Timespan   | {@link PTimespan} (integer nanoseconds)        |
  */
 import { toJsRegExp } from './regexp/translate.js';
 import type { PType } from './types.js';
@@ -37,6 +39,7 @@ export type Value =
   | PDefault
   | PType
   | PTimestamp
+  | PTimespan
   | PIterator;
 
 export type PHash = Map<Value, Value>;
@@ -65,12 +68,26 @@ export class PSensitive {
   constructor(readonly value: Value) {}
 }
 
-/** A point in time (`Timestamp`), as produced by `Timestamp()` / used by `strftime`. */
-export class PTimestamp {
+/**
+ * Puppet's TimeData: a Timestamp or a Timespan, held as Puppet holds them, an integer count of nanoseconds
+ * (a bigint: 2^63 ns is only 292 years, and Ruby's Integer has no limit).
+ */
+export abstract class PTimeData {
+  abstract readonly kind: 'Timestamp' | 'Timespan';
   constructor(
-    /** Seconds since the epoch, with fraction. */
-    readonly seconds: number,
+    /** Nanoseconds: since the epoch (1970-01-01T00:00:00 UTC) for a Timestamp, in all for a Timespan. */
+    readonly nanos: bigint,
   ) {}
+}
+
+/** A point in time (`Timestamp`), as produced by `Timestamp()` / used by `strftime`. */
+export class PTimestamp extends PTimeData {
+  readonly kind = 'Timestamp' as const;
+}
+
+/** A duration (`Timespan`): `Timespan(3600)`, a Timestamp minus a Timestamp. */
+export class PTimespan extends PTimeData {
+  readonly kind = 'Timespan' as const;
 }
 
 /**

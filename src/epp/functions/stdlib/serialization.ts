@@ -6,7 +6,7 @@
  */
 import { EppEvalError } from '../../errors.js';
 import { compareValues, rubyClassName } from '../../runtime/compare.js';
-import { formatFloat, rubyInspectString, timestampToString } from '../../runtime/format.js';
+import { formatFloat, rubyInspectString, timeDataToString } from '../../runtime/format.js';
 import { isPuppetType } from '../../runtime/types.js';
 import {
   isHash,
@@ -15,7 +15,7 @@ import {
   type PHash,
   PRegexp,
   PSensitive,
-  PTimestamp,
+  PTimeData,
   type Value,
 } from '../../runtime/values.js';
 import { argumentMismatch, puppetType } from '../arguments.js';
@@ -45,7 +45,7 @@ function noMethod(method: string, v: Value): EppEvalError {
 
 /** Values whose Ruby `inspect` shows an object address (types, timestamps): no stable text to copy. */
 function unsupportedInspect(fn: string, v: Value): EppEvalError {
-  const what = v instanceof PTimestamp ? 'a Timestamp' : `the type ${String(v)}`;
+  const what = v instanceof PTimeData ? `a ${v.kind}` : `the type ${String(v)}`;
   return new EppEvalError(
     'EPP_UNSUPPORTED',
     `${fn}(): cannot write ${what}: Ruby prints it with an object address`,
@@ -131,7 +131,7 @@ function tomlValue(v: Value): string {
 
 /** A value, refused where Ruby's inspect of it (or of something in it) would show an object address. */
 function inspectable(v: Value): Value {
-  if (v instanceof PTimestamp || isPuppetType(v)) throw unsupportedInspect('stdlib::to_toml', v);
+  if (v instanceof PTimeData || isPuppetType(v)) throw unsupportedInspect('stdlib::to_toml', v);
   if (Array.isArray(v)) v.forEach(inspectable);
   if (isHash(v)) {
     for (const [k, e] of v) {
@@ -213,7 +213,7 @@ function toRichData(fn: string, v: Value): Value {
   if (v instanceof PSensitive) return pcore('Sensitive', toRichData(fn, v.value));
   // The source, as Puppet keeps it (`/a\/b/` is `a/b`).
   if (v instanceof PRegexp) return pcore('Regexp', v.source);
-  if (v instanceof PTimestamp) return pcore('Timestamp', timestampToString(v));
+  if (v instanceof PTimeData) return pcore(v.kind, timeDataToString(v));
   if (isPuppetType(v)) {
     throw new EppEvalError(
       'EPP_UNSUPPORTED',

@@ -3,10 +3,10 @@
  * delimiters, the redacted Sensitive text.
  */
 
-import { PDefault, PFloat, type PHash, PRegexp, PSensitive, PTimestamp, type Value } from '../values.js';
+import { PDefault, PFloat, type PHash, PRegexp, PSensitive, PTimeData, type Value } from '../values.js';
 import { formatFloat } from './floats.js';
 import type { RubyArg } from './sprintf-spec.js';
-import { timestampToString } from './timestamps.js';
+import { timeDataToString } from './timestamps.js';
 
 export const REDACTED = 'Sensitive [value redacted]';
 
@@ -103,7 +103,7 @@ export function rubyInspect(v: RubyArg): string {
   }
   if (v instanceof PDefault) return ':default';
   if (v instanceof PSensitive) return `#<${REDACTED}>`;
-  if (v instanceof PRegexp || v instanceof PTimestamp) return rubyInspectString(rubyScalarText(v));
+  if (v instanceof PRegexp || v instanceof PTimeData) return rubyInspectString(rubyScalarText(v));
   return rubyScalarText(v);
 }
 
@@ -113,7 +113,7 @@ export function rubyScalarText(v: Exclude<Value, string | undefined | Value[] | 
   if (typeof v === 'boolean') return String(v);
   if (v instanceof PRegexp) return regexpWithDelimiters(v);
   if (v instanceof PSensitive) return REDACTED;
-  if (v instanceof PTimestamp) return timestampToString(v);
+  if (v instanceof PTimeData) return timeDataToString(v);
   if (v instanceof PDefault) return 'default';
   return v.display();
 }

@@ -2,15 +2,19 @@
  * Ruby's Kernel#format arguments: Puppet values after Puppet's 3.x function conversion, and Ruby's
  * `Integer(x)` / `Float(x)` as the directives apply them.
  */
-import { integer, PFloat, type PHash, type PInteger, PRegexp, PTimestamp, type Value } from '../values.js';
+
+import { timeToFloat, timeToInteger } from '../time.js';
+import { integer, PFloat, type PHash, type PInteger, PRegexp, PTimeData, type Value } from '../values.js';
 import { formatFloat } from './floats.js';
 import { regexpWithDelimiters, rubyInspectString } from './inspect.js';
 import { formatError, type RubyArg } from './sprintf-spec.js';
-import { timestampToString } from './timestamps.js';
+import { timeDataToString } from './timestamps.js';
 
 /** Ruby's `Integer(x)` as `%d` applies it. */
 export function toRubyInteger(v: RubyArg): PInteger {
   if (typeof v === 'number' || typeof v === 'bigint') return v;
+  // A Timestamp or Timespan is a Ruby Numeric: its `to_int`, the whole seconds.
+  if (v instanceof PTimeData) return integer(timeToInteger(v));
   if (v instanceof PFloat) {
     const x = v.value;
     if (!Number.isFinite(x)) throw formatError(`${formatFloat(x)} cannot be converted to an Integer`);
@@ -40,6 +44,7 @@ function parseRubyInteger(text: string): PInteger | undefined {
 /** Ruby's `Float(x)` as `%f` applies it. */
 export function toRubyFloat(v: RubyArg): number {
   if (v instanceof PFloat) return v.value;
+  if (v instanceof PTimeData) return timeToFloat(v);
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string') {
@@ -63,11 +68,11 @@ function rubyClassName(v: RubyArg): string {
   return 'Object';
 }
 
-/** Puppet's conversion of a 3.x function argument: top-level undef becomes '', regexps and timestamps text. */
+/** Puppet's conversion of a 3.x function argument: top-level undef becomes '', regexps, Timestamps and Timespans text. */
 export function toRubyArg(v: Value, top: boolean): RubyArg {
   if (v === undefined) return top ? '' : undefined;
   if (v instanceof PRegexp) return regexpWithDelimiters(v);
-  if (v instanceof PTimestamp) return timestampToString(v);
+  if (v instanceof PTimeData) return timeDataToString(v);
   if (Array.isArray(v)) return v.map((e) => toRubyArg(e, false));
   if (v instanceof Map) {
     const out: PHash = new Map();

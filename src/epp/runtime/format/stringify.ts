@@ -2,8 +2,10 @@
  * Puppet's StringConverter: `String(x)` and `String(x, format)`, value by value.
  */
 import type { EppEvalError } from '../../errors.js';
+import { timeToFloat, timeToInteger } from '../time.js';
 import {
   float,
+  integer,
   PDefault,
   PFloat,
   type PHash,
@@ -11,7 +13,7 @@ import {
   PIterator,
   PRegexp,
   PSensitive,
-  PTimestamp,
+  PTimeData,
   type Value,
 } from '../values.js';
 import { formatFloat } from './floats.js';
@@ -95,7 +97,14 @@ function convert(v: Value, map: FormatMap, ind: Indentation): string {
     }
     throw illegal('Regexp', f, 'sp');
   }
-  if (v instanceof PSensitive || v instanceof PTimestamp) return kformat(f.orig, v);
+  if (v instanceof PTimeData) {
+    // Ruby's Kernel#format of a Numeric: its `to_int` for the integer directives, its `to_f` for the
+    // float ones (`String(Timespan(5), '%d')` is `5`); its `to_s` for the others.
+    if ('dxXobBiu'.includes(f.conv)) return kformat(f.orig, integer(timeToInteger(v)));
+    if ('eEfgGaA'.includes(f.conv)) return kformat(f.orig, float(timeToFloat(v)));
+    return kformat(f.orig, v);
+  }
+  if (v instanceof PSensitive) return kformat(f.orig, v);
   // A type.
   if (f.conv === 's') return kformat(f.orig, f.alt ? `"${v.display()}"` : v.display());
   if (f.conv === 'p') return kformat(f.orig.replace('p', 's'), v.display());

@@ -1,9 +1,12 @@
 /**
- * Timestamps: Ruby's Time#strftime on a UTC time (or a fixed offset), and a timestamp's text.
+ * Timestamps: Ruby's Time#strftime on a UTC time (or a fixed offset), and a timestamp's text. Reading
+ * one is in `strptime.ts`, Timespans in `timespans.ts`.
  */
 import { EppEvalError } from '../../errors.js';
-import type { PTimestamp } from '../values.js';
+import type { PTimeData } from '../values.js';
 import { MAX_WIDTH } from './sprintf-spec.js';
+import { timezoneOffset } from './strptime.js';
+import { timespanToString } from './timespans.js';
 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = [
@@ -22,17 +25,13 @@ const MONTHS = [
 ];
 
 /** A timestamp as Puppet prints it: `2020-02-03T04:05:06.000000000 UTC`. */
-export function timestampToString(ts: PTimestamp): string {
+export function timestampToString(ts: PTimeData): string {
   return strftime(ts, '%FT%T.%N %Z');
 }
 
-/** Parses a timezone argument: `UTC`, `Z`, `+01:00`, `-0530`. Returns the offset in seconds. */
-export function parseTimezone(tz: string): number {
-  if (/^(utc|gmt|z)$/i.test(tz)) return 0;
-  const m = /^([+-])(\d{1,2}):?(\d{2})?$/.exec(tz);
-  if (!m) throw new EppEvalError('EPP_ARGUMENTS', `Illegal timezone '${tz}'`);
-  const secs = Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60;
-  return m[1] === '-' ? -secs : secs;
+/** A Timestamp's or a Timespan's `to_s`. */
+export function timeDataToString(t: PTimeData): string {
+  return t.kind === 'Timespan' ? timespanToString(t) : timestampToString(t);
 }
 
 interface TimeParts {
@@ -48,15 +47,16 @@ interface TimeParts {
   epoch: number;
 }
 
-function timeParts(seconds: number, offset: number): TimeParts {
-  // A double near 1.6e9 s holds microseconds reliably but not nanoseconds: round to the microsecond.
-  let whole = Math.floor(seconds);
-  let micros = Math.round((seconds - whole) * 1e6);
-  if (micros === 1_000_000) {
-    whole++;
-    micros = 0;
+function timeParts(total: bigint, offset: number): TimeParts {
+  // Whole seconds (rounded down, as Ruby's Time keeps them) and the nanoseconds within the second.
+  let wholeBig = total / 1_000_000_000n;
+  let nanosBig = total % 1_000_000_000n;
+  if (nanosBig < 0n) {
+    wholeBig -= 1n;
+    nanosBig += 1_000_000_000n;
   }
-  const nanos = micros * 1000;
+  const whole = Number(wholeBig);
+  const nanos = Number(nanosBig);
   const local = new Date((whole + offset) * 1000);
   if (Number.isNaN(local.getTime())) throw new EppEvalError('EPP_ARGUMENTS', 'the timestamp is out of range');
   const start = Date.UTC(local.getUTCFullYear(), 0, 1);
@@ -87,10 +87,12 @@ function isoWeek(t: TimeParts): { year: number; week: number } {
  * Ruby's `Time#strftime` for a timestamp, in UTC or at the given timezone offset. Supports the flags `-`
  * (no padding), `_` (space padding), `0`, `^` (upper case), `#` (swap case) and a width.
  */
-export function strftime(ts: PTimestamp, format: string, timezone?: string): string {
-  const offset = timezone === undefined ? 0 : parseTimezone(timezone);
-  const utc = timezone === undefined;
-  const t = timeParts(ts.seconds, offset);
+export function strftime(ts: PTimeData, format: string, timezone?: string): string {
+  // Puppet's `format_time`: no timezone (or an empty one) is UTC, any other Ruby's `Time#localtime` at
+  // the offset `convert_timezone` makes of it (a fixed offset: `%Z` is then empty).
+  const utc = timezone === undefined || timezone === '';
+  const offset = utc ? 0 : timezoneOffset(timezone);
+  const t = timeParts(ts.nanos, offset);
   let out = '';
   for (let i = 0; i < format.length; i++) {
     const c = format[i]!;

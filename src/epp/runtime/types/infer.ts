@@ -2,7 +2,16 @@
  * Inference (Puppet's TypeCalculator): the type of a value, reduced and generic forms, common types.
  * Part of the Puppet type system; import it from `../types.js`.
  */
-import { PDefault, PFloat, PIterator, PRegexp, PSensitive, PTimestamp, type Value } from '../values.js';
+import {
+  PDefault,
+  PFloat,
+  PIterator,
+  PRegexp,
+  PSensitive,
+  PTimespan,
+  PTimestamp,
+  type Value,
+} from '../values.js';
 import {
   ANY,
   ArrayType,
@@ -31,6 +40,7 @@ import {
   StringType,
   StructElement,
   StructType,
+  TimespanType,
   TimestampType,
   TupleType,
   TypeType,
@@ -85,7 +95,8 @@ export function inferReducedType(v: Value): PType {
   if (v instanceof PRegexp) return new RegexpType(v.source);
   if (v instanceof PDefault) return new DefaultType();
   if (v instanceof PSensitive) return new SensitiveType(inferReducedType(v.value));
-  if (v instanceof PTimestamp) return new TimestampType(v.seconds, v.seconds);
+  if (v instanceof PTimestamp) return new TimestampType(v, v);
+  if (v instanceof PTimespan) return new TimespanType(v, v);
   if (v instanceof PIterator) return new IteratorType(v.elementType);
   return new TypeType(v);
 }

@@ -3,7 +3,11 @@
  * Part of the Puppet type system; import it from `../types.js`.
  */
 import { EppEvalError } from '../../errors.js';
-import { PDefault, PFloat, PRegexp, PTimestamp, type Value } from '../values.js';
+import { parseTimestampText } from '../format/strptime.js';
+import { parseTimespan } from '../format/timespans.js';
+import { timeDataToString } from '../format/timestamps.js';
+import { nanosOfSeconds } from '../time.js';
+import { PDefault, PFloat, PRegexp, type PTimeData, PTimespan, PTimestamp, type Value } from '../values.js';
 import {
   ANY,
   ArrayType,
@@ -24,7 +28,6 @@ import {
   OptionalType,
   PatternType,
   type PType,
-  parseTimestamp,
   RegexpType,
   SemVerType,
   SensitiveType,
@@ -307,27 +310,68 @@ export function parameterizeType(type: PType, args: Value[]): PType {
   }
   if (type instanceof TimespanType || type instanceof TimestampType) {
     if (n > 2) throw arityError(type, 0, 2, n);
-    return type instanceof TimespanType ? new TimespanType(keys) : timestampRange(keys);
+    return timeRange(type instanceof TimespanType, keys);
   }
   throw argError(`Operator '[]' is not applicable to ${typeLabel(type)}.`);
 }
 
-/** `Timestamp[from, to]`: each end a time string, seconds, or `default`. */
-function timestampRange(keys: readonly Value[]): TimestampType {
-  const end = (v: Value, open: number): number => {
-    if (v === undefined || v instanceof PDefault) return open;
-    if (typeof v === 'number' || typeof v === 'bigint') return Number(v);
-    if (v instanceof PFloat) return v.value;
-    if (v instanceof PTimestamp) return v.seconds;
-    const seconds = typeof v === 'string' ? parseTimestamp(v) : undefined;
-    if (seconds === undefined) throw argError(`Timestamp-Type[] cannot use ${literal(v)} as a time`);
-    return seconds;
+/**
+ * `Timestamp[from, to]` and `Timespan[from, to]` (Puppet's `convert_arg`): each end a value of the kind, a
+ * text read with Puppet's default formats, seconds, a hash as `new` takes it, or `default`.
+ */
+function timeRange(span: boolean, keys: readonly Value[]): TimestampType | TimespanType {
+  const make = (nanos: bigint) => (span ? new PTimespan(nanos) : new PTimestamp(nanos));
+  const end = (v: Value): PTimeData | undefined => {
+    if (v === undefined || v instanceof PDefault) return undefined;
+    if (span ? v instanceof PTimespan : v instanceof PTimestamp) return v as PTimeData;
+    if (typeof v === 'number' || typeof v === 'bigint' || v instanceof PFloat) return make(nanosOfSeconds(v));
+    if (typeof v === 'string') return make(span ? parseTimespan(v) : parseTimestampText(v));
+    if (v instanceof Map) return make(timeOfHash(span, v));
+    const rubyClass =
+      v === true ? 'TrueClass' : v === false ? 'FalseClass' : v instanceof PRegexp ? 'Regexp' : 'Object';
+    throw argError(
+      `Unable to create a Puppet::Pops::Time::${span ? 'Timespan' : 'Timestamp'} from a ${rubyClass}`,
+    );
   };
-  const from = end(keys[0], Number.NEGATIVE_INFINITY);
-  const to = end(keys[1], Number.POSITIVE_INFINITY);
-  if (from > to)
-    throw argError(`'from' must be less or equal to 'to'. Got (${keys.map(literal).join(', ')})`);
-  return new TimestampType(from, to);
+  const from = end(keys[0]);
+  const to = end(keys[1]);
+  if (from !== undefined && to !== undefined && from.nanos > to.nanos) {
+    // Puppet's message, its closing parenthesis missing.
+    throw argError(
+      `'from' must be less or equal to 'to'. Got (${timeDataToString(from)}, ${timeDataToString(to)}`,
+    );
+  }
+  return span ? new TimespanType(from, to) : new TimestampType(from, to);
+}
+
+/** `Timestamp.from_hash` and `Timespan.from_hash`, for a bound of a type. */
+function timeOfHash(span: boolean, h: Map<Value, Value>): bigint {
+  const str = (k: string): string | undefined => {
+    const v = h.get(k);
+    return typeof v === 'string' ? v : undefined;
+  };
+  const formats = (): string | string[] | undefined => {
+    const f = h.get('format');
+    return Array.isArray(f) ? f.filter((x): x is string => typeof x === 'string') : str('format');
+  };
+  if (!span) return parseTimestampText(str('string') ?? '', formats(), str('timezone'));
+  if (h.has('string')) return parseTimespan(str('string') ?? '', formats());
+  const fields = ['days', 'hours', 'minutes', 'seconds', 'milliseconds', 'microseconds', 'nanoseconds'];
+  const scale = [
+    86_400_000_000_000n,
+    3_600_000_000_000n,
+    60_000_000_000n,
+    1_000_000_000n,
+    1_000_000n,
+    1000n,
+    1n,
+  ];
+  let ns = 0n;
+  fields.forEach((k, i) => {
+    const v = h.get(k);
+    if (typeof v === 'number' || typeof v === 'bigint') ns += BigInt(v) * scale[i]!;
+  });
+  return h.get('negative') === true ? -ns : ns;
 }
 
 /** `Struct[{...}]` from its hash: keys are strings or Optional/NotUndef/Enum-wrapped strings. */

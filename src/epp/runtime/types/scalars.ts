@@ -1,12 +1,23 @@
 /**
  * The simple types: Any, Unit, Undef, Default, NotUndef, Optional, the scalars (Numeric, Integer, Float,
- * Boolean, String, Enum, Pattern, Regexp, Timestamp, Timespan, SemVer), timestamp parsing/printing and the
+ * Boolean, String, Enum, Pattern, Regexp, Timestamp, Timespan, SemVer) and the
  * shared ANY, UNIT, UNDEF and DEFAULT_SIZE.
  * Part of the Puppet type system; import it from `../types.js`.
  */
 import { EppEvalError } from '../../errors.js';
 import { regexpWithDelimiters, sourceWithDelimiters } from '../format/inspect.js';
-import { PDefault, PFloat, type PInteger, PRegexp, PTimestamp, type Value } from '../values.js';
+import { timespanToString } from '../format/timespans.js';
+import { timestampToString } from '../format/timestamps.js';
+import {
+  PDefault,
+  PFloat,
+  type PInteger,
+  PRegexp,
+  type PTimeData,
+  PTimespan,
+  PTimestamp,
+  type Value,
+} from '../values.js';
 import {
   BOOLEAN,
   bound,
@@ -149,7 +160,8 @@ export class ScalarType extends PType {
       t === 'boolean' ||
       v instanceof PFloat ||
       v instanceof PRegexp ||
-      v instanceof PTimestamp
+      v instanceof PTimestamp ||
+      v instanceof PTimespan
     );
   }
   protected override assignableFrom(o: PType): boolean {
@@ -446,37 +458,75 @@ export class RegexpType extends ScalarType {
   }
 }
 
-/** Timestamp[from, to]: a range of points in time, in seconds since the epoch (open ends are infinite). */
-export class TimestampType extends ScalarType {
-  override readonly name = 'Timestamp';
+/**
+ * Puppet's PAbstractTimeDataType: `Timestamp[from, to]` and `Timespan[from, to]`, a range of TimeData
+ * (undefined ends are open), compared by nanoseconds.
+ */
+abstract class TimeDataType extends ScalarType {
   constructor(
-    readonly from = Number.NEGATIVE_INFINITY,
-    readonly to = Number.POSITIVE_INFINITY,
+    readonly from?: PTimeData,
+    readonly to?: PTimeData,
   ) {
     super();
   }
-  override isInstance(v: Value): boolean {
-    return v instanceof PTimestamp && v.seconds >= this.from && v.seconds <= this.to;
+  protected inRange(v: PTimeData): boolean {
+    return (
+      (this.from === undefined || v.nanos >= this.from.nanos) &&
+      (this.to === undefined || v.nanos <= this.to.nanos)
+    );
   }
   protected override assignableFrom(o: PType): boolean {
-    return o instanceof TimestampType && this.from <= o.from && this.to >= o.to;
+    if (o.constructor !== this.constructor) return false;
+    const other = o as TimeDataType;
+    const fromOk =
+      this.from === undefined || (other.from !== undefined && this.from.nanos <= other.from.nanos);
+    const toOk = this.to === undefined || (other.to !== undefined && this.to.nanos >= other.to.nanos);
+    return fromOk && toOk;
   }
   override generalize(): PType {
-    return TIMESTAMP;
+    return this.kindDefault();
+  }
+  /** The text of a bound, as the type prints it (quoted). */
+  protected abstract boundText(v: PTimeData): string;
+  override toString(): string {
+    if (this.from === undefined && this.to === undefined) return this.name;
+    const from = this.from === undefined ? 'default' : quote(this.boundText(this.from));
+    if (this.to === undefined || (this.from !== undefined && this.to.nanos === this.from.nanos)) {
+      return `${this.name}[${from}]`;
+    }
+    return `${this.name}[${from}, ${quote(this.boundText(this.to))}]`;
+  }
+}
+
+/** Timestamp[from, to]: a range of points in time. */
+export class TimestampType extends TimeDataType {
+  override readonly name = 'Timestamp';
+  override isInstance(v: Value): boolean {
+    return v instanceof PTimestamp && this.inRange(v);
   }
   override kindDefault(): PType {
     return TIMESTAMP;
   }
-  override toString(): string {
-    const open = (n: number) => !Number.isFinite(n);
-    if (open(this.from) && open(this.to)) return 'Timestamp';
-    const from = open(this.from) ? 'default' : quote(timestampText(this.from));
-    if (open(this.to) || this.to === this.from) return `Timestamp[${from}]`;
-    return `Timestamp[${from}, ${quote(timestampText(this.to))}]`;
+  protected override boundText(v: PTimeData): string {
+    return timestampToString(v);
   }
 }
 
-/** A type templates have no values for (Timespan, SemVer): parameters are kept for printing only. */
+/** Timespan[from, to]: a range of durations. */
+export class TimespanType extends TimeDataType {
+  override readonly name = 'Timespan';
+  override isInstance(v: Value): boolean {
+    return v instanceof PTimespan && this.inRange(v);
+  }
+  override kindDefault(): PType {
+    return TIMESPAN;
+  }
+  protected override boundText(v: PTimeData): string {
+    return timespanToString(v);
+  }
+}
+
+/** A type templates have no values for (SemVer): parameters are kept for printing only. */
 abstract class LooseScalarType extends ScalarType {
   constructor(readonly params: readonly Value[] = []) {
     super();
@@ -495,47 +545,11 @@ abstract class LooseScalarType extends ScalarType {
   }
 }
 
-export class TimespanType extends LooseScalarType {
-  override readonly name = 'Timespan';
-  override kindDefault(): PType {
-    return TIMESPAN;
-  }
-}
-
 export class SemVerType extends LooseScalarType {
   override readonly name = 'SemVer';
   override kindDefault(): PType {
     return SEMVER;
   }
-}
-
-/**
- * Seconds since the epoch of an ISO 8601 date or date-time (`2020-02-03`, `2020-02-03T04:05:06.5Z`,
- * `2020-02-03 04:05:06 +01:00`); without a zone it is UTC, as in Puppet. Undefined when not understood.
- */
-export function parseTimestamp(text: string): number | undefined {
-  const m =
-    /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?\s*(Z|UTC|[+-]\d{2}:?\d{2})?$/.exec(
-      text.trim(),
-    );
-  if (!m) return undefined;
-  let zone = m[3] ?? 'Z';
-  if (zone === 'UTC') zone = 'Z';
-  else if (/^[+-]\d{4}$/.test(zone)) zone = `${zone.slice(0, 3)}:${zone.slice(3)}`;
-  const ms = Date.parse(`${m[1]}T${m[2] ?? '00:00:00'}${zone}`);
-  return Number.isNaN(ms) ? undefined : ms / 1000;
-}
-
-/** How Puppet prints a Timestamp: `2020-02-03T04:05:06.500000000 UTC`. */
-export function timestampText(seconds: number): string {
-  let whole = Math.floor(seconds);
-  let nanos = Math.round((seconds - whole) * 1e9);
-  if (nanos >= 1e9) {
-    whole += 1;
-    nanos -= 1e9;
-  }
-  const date = new Date(whole * 1000).toISOString().slice(0, 19);
-  return `${date}.${String(nanos).padStart(9, '0')} UTC`;
 }
 
 // Shared instances the collection constructors use: they are made here, before names.ts makes the other

@@ -3,8 +3,8 @@
  * Part of the Puppet type system; import it from `../types.js`.
  */
 import { puppetQuote } from '../format/quote.js';
-import { PDefault, PFloat, PRegexp, PSensitive, PTimestamp, type Value } from '../values.js';
-import { timestampText } from './internal.js';
+import { timeDataToString } from '../format/timestamps.js';
+import { PDefault, PFloat, PRegexp, PSensitive, PTimeData, type Value } from '../values.js';
 
 /**
  * Puppet's single-quoted form of a string (`'it\'s'`), double-quoted when it has control characters: the
@@ -42,6 +42,6 @@ export function literal(v: Value): string {
   if (v instanceof PRegexp) return `/${v.source}/`;
   if (v instanceof PDefault) return 'default';
   if (v instanceof PSensitive) return 'Sensitive [value redacted]';
-  if (v instanceof PTimestamp) return quote(timestampText(v.seconds));
+  if (v instanceof PTimeData) return quote(timeDataToString(v));
   return v.toString();
 }
