@@ -20,6 +20,7 @@ import {
 import { lineColumn, offsetAt } from '../epp/position.js';
 import type { PHash } from '../epp/runtime/values.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
+import { reservedSegment } from '../shared/reserved-names.js';
 import { decodeUtf8 } from '../shared/text-file.js';
 import { eppProblem } from './epp-problem.js';
 import { type EngineErrorCode, problem } from './errors.js';
@@ -28,8 +29,9 @@ import type { PlannedFile, Problem } from './render-plan.js';
 
 /**
  * Why a project-relative output path is refused, or undefined when it is fine. The loader already
- * refuses reserved paths (`.sync.yml`, the lock file, `.git/**`) and two files on one path; this is the
- * last line of defence before a path reaches the writer.
+ * refuses reserved paths (`.sync.yml`, the lock file, `.git/**`, in any spelling a file system reads as
+ * one of them) and two files on one path; this is the last line of defence before a path reaches the
+ * writer.
  */
 export function refusedPath(path: string): string | undefined {
   if (path === '' || path[0] === '/' || path.includes('\\') || /^[a-zA-Z]:/.test(path)) {
@@ -46,7 +48,7 @@ export function refusedPath(path: string): string | undefined {
 }
 
 function isReserved(path: string): boolean {
-  return path === '.sync.yml' || path === '.pantograph.lock' || path === '.git' || path.startsWith('.git/');
+  return reservedSegment(path) !== undefined;
 }
 
 export interface FileResolution {

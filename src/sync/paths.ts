@@ -13,16 +13,21 @@ import {
   readSync,
   type Stats,
 } from 'node:fs';
-import { JOURNAL_FILE, LOCK_FILE, POSTED_FILE, RUN_LOCK_FILE } from '../shared/project-files.js';
+import {
+  JOURNAL_FILE,
+  LOCK_FILE,
+  NEW_SUFFIX,
+  POSTED_FILE,
+  RUN_LOCK_FILE,
+  TMP_SUFFIX,
+} from '../shared/project-files.js';
+import { quotedName } from '../shared/quoted-name.js';
+import { describeReserved, RESERVED_NAMES_HINT, reservedSegment } from '../shared/reserved-names.js';
 import type { FileDigests } from './digests.js';
 import { errnoCode, SyncError } from './errors.js';
 import { sha256 } from './hash.js';
 
-export { JOURNAL_FILE, LOCK_FILE, POSTED_FILE, RUN_LOCK_FILE };
-/** Suffix of the file holding the new template output of a conflicting file. */
-export const NEW_SUFFIX = '.pantograph-new';
-/** Suffix of temporary files (`.<hash>.pantograph-tmp`, beside their target). */
-export const TMP_SUFFIX = '.pantograph-tmp';
+export { JOURNAL_FILE, LOCK_FILE, NEW_SUFFIX, POSTED_FILE, RUN_LOCK_FILE, TMP_SUFFIX };
 
 /** The longest file name (one path segment, in bytes) the file systems we run on accept. */
 export const NAME_MAX = 255;
@@ -53,41 +58,53 @@ function prefixOfBytes(text: string, bytes: number): string {
   return text.slice(0, end);
 }
 
-const RESERVED = new Set(['.sync.yml', LOCK_FILE, RUN_LOCK_FILE, JOURNAL_FILE, POSTED_FILE]);
+/** Why an output path may not be used: its error code and the words after the path. */
+export interface OutputPathProblem {
+  readonly code: 'SYNC_PATH_INVALID' | 'SYNC_PATH_RESERVED';
+  /** `is absolute`, `is reserved: ".GIT" is .git on macOS and Windows (...)`. */
+  readonly why: string;
+}
 
-/** Refuses a project-relative output path that could leave the project or hit a reserved file. */
-export function checkOutputPath(path: string): void {
+/**
+ * Refuses a project-relative output path that could leave the project or hit a reserved file; `template`
+ * is the one whose output it is, for the message.
+ */
+export function checkOutputPath(path: string, template?: string): void {
+  const problem = outputPathProblem(path);
+  if (problem === undefined) return;
+  const of = template === undefined ? '' : ` of template ${template}`;
+  throw new SyncError(problem.code, `Output path ${quotedName(path)}${of} ${problem.why}`, {
+    path,
+    hint:
+      problem.code === 'SYNC_PATH_RESERVED'
+        ? RESERVED_NAMES_HINT
+        : 'Output paths are relative to the project root, with `/` separators and no `.` or `..`.',
+  });
+}
+
+/** Why a project-relative output path may not be written or removed, or undefined when it may. */
+export function outputPathProblem(path: string): OutputPathProblem | undefined {
   // Every planned and every locked path is checked: the common, valid case in one pass, without allocating.
-  if (isPlainRelativePath(path) && !RESERVED.has(path) && !path.endsWith(TMP_SUFFIX)) return;
-  const invalid = (why: string): never => {
-    throw new SyncError('SYNC_PATH_INVALID', `Output path ${JSON.stringify(path)} ${why}`, {
-      path,
-      hint: 'Output paths are relative to the project root, with `/` separators and no `.` or `..`.',
-    });
-  };
-  if (path === '') invalid('is empty');
-  if (path.includes('\0')) invalid('contains a NUL character');
-  if (path.includes('\\')) invalid('contains a backslash');
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) invalid('is absolute');
-  let inGit = false;
+  if (isPlainRelativePath(path) && reservedSegment(path) === undefined) return undefined;
+  const invalid = (why: string): OutputPathProblem => ({ code: 'SYNC_PATH_INVALID', why });
+  if (path === '') return invalid('is empty');
+  if (path.includes('\0')) return invalid('contains a NUL character');
+  if (path.includes('\\')) return invalid('contains a backslash');
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return invalid('is absolute');
   for (const part of path.split('/')) {
-    if (part === '..') invalid('leaves the project (`..`)');
-    if (part === '' || part === '.') invalid('is not normalised (empty or `.` segment)');
-    // `.git` at any depth: a nested repository's hooks are as dangerous as the project's own.
-    if (part.length === 4 && part.toLowerCase() === '.git') inGit = true;
+    if (part === '..') return invalid('leaves the project (`..`)');
+    if (part === '' || part === '.') return invalid('is not normalised (empty or `.` segment)');
   }
-  if (inGit || RESERVED.has(path) || path.endsWith(TMP_SUFFIX)) {
-    throw new SyncError('SYNC_PATH_RESERVED', `Output path ${JSON.stringify(path)} is reserved`, {
-      path,
-      hint: '`.git/**`, `.sync.yml` and the lock file are never written by templates.',
-    });
-  }
+  const found = reservedSegment(path);
+  if (found === undefined) return undefined;
+  const how = found.because === undefined ? '' : `: ${describeReserved(found)}`;
+  return { code: 'SYNC_PATH_RESERVED', why: `is reserved${how}` };
 }
 
 /**
  * Whether `path` passes the checks of `checkOutputPath` but the reserved names: not empty, no NUL, no
- * backslash, not absolute (no leading `/`, nothing that could be a drive letter), no empty, `.`, `..`
- * or `.git` segment. False sends the path through those checks one by one, for the message.
+ * backslash, not absolute (no leading `/`, nothing that could be a drive letter), no empty, `.` or `..`
+ * segment. False sends the path through those checks one by one, for the message.
  */
 function isPlainRelativePath(path: string): boolean {
   const n = path.length;
@@ -101,7 +118,6 @@ function isPlainRelativePath(path: string): boolean {
     if (length === 0) return false;
     if (path.charCodeAt(start) === 46) {
       if (length === 1 || (length === 2 && path.charCodeAt(start + 1) === 46)) return false;
-      if (length === 4 && path.slice(start, i).toLowerCase() === '.git') return false;
     }
     start = i + 1;
   }

@@ -88,7 +88,7 @@ export function checkPlan(plan: RenderPlan): void {
   }
   const seen = new Set<string>();
   for (const file of plan.files) {
-    checkOutputPath(file.path);
+    checkOutputPath(file.path, file.template);
     if (seen.has(file.path)) {
       throw new SyncError('SYNC_PLAN_INVALID', `The plan has two files for ${file.path}`, {
         path: file.path,

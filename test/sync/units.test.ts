@@ -243,8 +243,29 @@ describe('output path checks', () => {
     ['z:x', 'SYNC_PATH_INVALID'],
     ['x/.Git/y', 'SYNC_PATH_RESERVED'],
     ['a/b.pantograph-tmp', 'SYNC_PATH_RESERVED'],
+    // Names a file system reads as a reserved one (security review qa20, item 2).
+    ['.SYNC.YML', 'SYNC_PATH_RESERVED'],
+    ['.Pantograph.Lock', 'SYNC_PATH_RESERVED'],
+    ['.pantograph.lock.pending', 'SYNC_PATH_RESERVED'],
+    ['.pantograph.lock.posted', 'SYNC_PATH_RESERVED'],
+    ['.pantograph.lock.lck', 'SYNC_PATH_RESERVED'],
+    ['.g\u200cit/hooks/pre-commit', 'SYNC_PATH_RESERVED'],
+    ['a/.git./config', 'SYNC_PATH_RESERVED'],
+    ['GIT~1/config', 'SYNC_PATH_RESERVED'],
+    ['a/Gemfile.pantograph-new', 'SYNC_PATH_RESERVED'],
+    ['a/Gemfile.PANTOGRAPH-NEW', 'SYNC_PATH_RESERVED'],
   ])('refuses %j', (path, code) => {
     expect(() => checkOutputPath(path)).toThrow(expect.objectContaining({ code }));
+  });
+
+  it('says which reserved name a path is read as, where, and by which template', () => {
+    expect(() => checkOutputPath('.SYNC.YML', 'evil')).toThrow(
+      'Output path ".SYNC.YML" of template evil is reserved: ".SYNC.YML" is .sync.yml on macOS and Windows (which compare names without case)',
+    );
+    expect(() => checkOutputPath('.g\u200cit/hooks/pre-commit')).toThrow(
+      'Output path ".g\\u200cit/hooks/pre-commit" is reserved: ".g\\u200cit" is .git on macOS HFS+ (which ignores U+200C in names)',
+    );
+    expect(() => checkOutputPath('.git/config')).toThrow(/^Output path "\.git\/config" is reserved$/);
   });
 
   it('accepts ordinary paths', () => {
