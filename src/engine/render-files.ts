@@ -19,7 +19,9 @@ import {
 } from '../epp/index.js';
 import { lineColumn, offsetAt } from '../epp/position.js';
 import type { PHash } from '../epp/runtime/values.js';
+import { controlCharacterIn } from '../shared/control-characters.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
+import { quotedName } from '../shared/quoted-name.js';
 import { reservedSegment } from '../shared/reserved-names.js';
 import { decodeUtf8 } from '../shared/text-file.js';
 import { eppProblem } from './epp-problem.js';
@@ -44,6 +46,8 @@ export function refusedPath(path: string): string | undefined {
       return 'leaves the project or is not normalised';
   }
   if (isReserved(path)) return 'is reserved for Pantograph';
+  const control = controlCharacterIn(path);
+  if (control !== undefined) return `contains a control character (${control}): rename the file`;
   return undefined;
 }
 
@@ -84,7 +88,7 @@ function resolveFilesOnce(t: LoadedTemplate, isNew: boolean): FileResolution {
     const reason = refusedPath(f.output);
     if (reason && isReserved(f.output)) continue; // reported by the loader
     if (reason) {
-      const message = `output path '${f.output}' of template '${t.name}' ${reason}`;
+      const message = `output path ${quotedName(f.output)} of template '${t.name}' ${reason}`;
       problems.push(fileProblem('error', 'RENDER_PATH_REFUSED', message, f));
     } else if (count.get(f.output) === 1) {
       files.push(f);

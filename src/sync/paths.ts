@@ -13,6 +13,7 @@ import {
   readSync,
   type Stats,
 } from 'node:fs';
+import { controlCharacterIn } from '../shared/control-characters.js';
 import {
   JOURNAL_FILE,
   LOCK_FILE,
@@ -89,6 +90,8 @@ export function outputPathProblem(path: string): OutputPathProblem | undefined {
   const invalid = (why: string): OutputPathProblem => ({ code: 'SYNC_PATH_INVALID', why });
   if (path === '') return invalid('is empty');
   if (path.includes('\0')) return invalid('contains a NUL character');
+  const control = controlCharacterIn(path);
+  if (control !== undefined) return invalid(`contains a control character (${control})`);
   if (path.includes('\\')) return invalid('contains a backslash');
   if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return invalid('is absolute');
   for (const part of path.split('/')) {
@@ -102,8 +105,8 @@ export function outputPathProblem(path: string): OutputPathProblem | undefined {
 }
 
 /**
- * Whether `path` passes the checks of `checkOutputPath` but the reserved names: not empty, no NUL, no
- * backslash, not absolute (no leading `/`, nothing that could be a drive letter), no empty, `.` or `..`
+ * Whether `path` passes the checks of `checkOutputPath` but the reserved names: not empty, no control
+ * character, no backslash, not absolute (no leading `/`, nothing that could be a drive letter), no empty, `.` or `..`
  * segment. False sends the path through those checks one by one, for the message.
  */
 function isPlainRelativePath(path: string): boolean {
@@ -112,7 +115,8 @@ function isPlainRelativePath(path: string): boolean {
   let start = 0;
   for (let i = 0; i <= n; i++) {
     const c = i < n ? path.charCodeAt(i) : 47;
-    if (c === 0 || c === 92) return false;
+    // NUL, `\\`, and any other control character (C0, DEL, C1, U+2028/9) are for the slow path.
+    if (c < 32 || c === 92 || (c >= 127 && c <= 159) || c === 0x2028 || c === 0x2029) return false;
     if (c !== 47) continue;
     const length = i - start;
     if (length === 0) return false;
