@@ -5,6 +5,7 @@
  * the line that holds one.
  */
 import { lineColumn, offsetAt } from '../epp/position.js';
+import { escapeControlCharacters } from '../shared/control-characters.js';
 import { maskCredentials } from '../shared/url-credentials.js';
 
 export interface Colors {
@@ -42,7 +43,8 @@ export function formatProblem(problem: Displayable, colors: Colors = noColors): 
   const label =
     severity === 'error' ? colors.red(colors.bold('error')) : colors.yellow(colors.bold('warning'));
   const code = problem.code ? colors.dim(` [${problem.code}]`) : '';
-  let where = problem.file ?? '';
+  // A template file's path is the template author's choice: shown, never sent to the terminal as it is.
+  let where = escapeControlCharacters(problem.file ?? '');
   let line = problem.line;
   let column = problem.column;
   if (problem.source !== undefined && problem.span && line === undefined) {

@@ -21,6 +21,7 @@ export type EngineErrorCode =
   | 'SYNC_SECTION'
   | 'SYNC_DUPLICATE_TEMPLATE'
   | 'SYNC_AMBIGUOUS_SCALAR'
+  | 'SYNC_POST_COMMAND'
   // `epp render --values-file` (YAML read as .sync.yml is)
   | 'VALUES_YAML'
   // template repositories

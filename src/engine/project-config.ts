@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { placeholderProblem } from '../shared/post-command.js';
 import { SYNC_FILE } from '../shared/project-files.js';
 import { decodeUtf8 } from '../shared/text-file.js';
 import { EngineError, problem } from './errors.js';
@@ -23,7 +24,7 @@ import {
 import type { PostCommand, Problem } from './render-plan.js';
 import { credentialsWarning } from './sources/credentials.js';
 import { type SyncOrigin, withOrigins } from './sync-origins.js';
-import { parsePointer, parseYamlData, setKey } from './yaml-data.js';
+import { jsonPointer, parsePointer, parseYamlData, setKey } from './yaml-data.js';
 
 export { SYNC_FILE };
 export const SUPPORTED_VERSIONS: readonly number[] = [2];
@@ -130,6 +131,7 @@ export function parseSyncConfig(
   const sources = readSources(config.template_sources, at, problems);
   const unmanaged = readPaths(config.unmanaged, 'unmanaged', at, problems);
   const deleted = readPaths(config.delete, 'delete', at, problems);
+  const post = readPost(config.post, at, problems);
   // In file order, as a reader goes through the file.
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   return {
@@ -143,7 +145,7 @@ export function parseSyncConfig(
     unmanaged,
     delete: deleted,
     purge: config.purge === true,
-    post: readPost(config.post),
+    post,
     settings,
     positions,
     positionOf: at,
@@ -296,16 +298,27 @@ function readPaths(
   return out;
 }
 
-function readPost(value: SyncData | undefined): PostCommand[] {
+/** `post`: `{ glob: command }` items; a command with `{}` inside a larger word is an error at it. */
+function readPost(
+  value: SyncData | undefined,
+  at: (p: string) => Position,
+  problems: Problem[],
+): PostCommand[] {
   const items = unwrap(value);
   if (!Array.isArray(items)) return [];
   const out: PostCommand[] = [];
-  for (const item of items) {
-    if (!isMapping(item)) continue;
+  items.forEach((item, i) => {
+    if (!isMapping(item)) return;
     for (const [glob, command] of Object.entries(item)) {
-      if (typeof command === 'string' && command !== '') out.push({ glob, command });
+      if (typeof command !== 'string' || command === '') continue;
+      const refused = placeholderProblem(command);
+      if (refused !== undefined) {
+        const position = at(jsonPointer(['pdk_template', 'post', i, glob]));
+        problems.push(problem('error', 'SYNC_POST_COMMAND', refused.message, position, refused.hint));
+      }
+      out.push({ glob, command });
     }
-  }
+  });
   return out;
 }
 

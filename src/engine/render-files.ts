@@ -19,7 +19,10 @@ import {
 } from '../epp/index.js';
 import { lineColumn, offsetAt } from '../epp/position.js';
 import type { PHash } from '../epp/runtime/values.js';
+import { controlCharacterIn } from '../shared/control-characters.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
+import { quotedName } from '../shared/quoted-name.js';
+import { reservedSegment } from '../shared/reserved-names.js';
 import { decodeUtf8 } from '../shared/text-file.js';
 import { eppProblem } from './epp-problem.js';
 import { type EngineErrorCode, problem } from './errors.js';
@@ -28,8 +31,9 @@ import type { PlannedFile, Problem } from './render-plan.js';
 
 /**
  * Why a project-relative output path is refused, or undefined when it is fine. The loader already
- * refuses reserved paths (`.sync.yml`, the lock file, `.git/**`) and two files on one path; this is the
- * last line of defence before a path reaches the writer.
+ * refuses reserved paths (`.sync.yml`, the lock file, `.git/**`, in any spelling a file system reads as
+ * one of them) and two files on one path; this is the last line of defence before a path reaches the
+ * writer.
  */
 export function refusedPath(path: string): string | undefined {
   if (path === '' || path[0] === '/' || path.includes('\\') || /^[a-zA-Z]:/.test(path)) {
@@ -42,11 +46,13 @@ export function refusedPath(path: string): string | undefined {
       return 'leaves the project or is not normalised';
   }
   if (isReserved(path)) return 'is reserved for Pantograph';
+  const control = controlCharacterIn(path);
+  if (control !== undefined) return `contains a control character (${control}): rename the file`;
   return undefined;
 }
 
 function isReserved(path: string): boolean {
-  return path === '.sync.yml' || path === '.pantograph.lock' || path === '.git' || path.startsWith('.git/');
+  return reservedSegment(path) !== undefined;
 }
 
 export interface FileResolution {
@@ -82,7 +88,7 @@ function resolveFilesOnce(t: LoadedTemplate, isNew: boolean): FileResolution {
     const reason = refusedPath(f.output);
     if (reason && isReserved(f.output)) continue; // reported by the loader
     if (reason) {
-      const message = `output path '${f.output}' of template '${t.name}' ${reason}`;
+      const message = `output path ${quotedName(f.output)} of template '${t.name}' ${reason}`;
       problems.push(fileProblem('error', 'RENDER_PATH_REFUSED', message, f));
     } else if (count.get(f.output) === 1) {
       files.push(f);

@@ -8,6 +8,8 @@ import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'no
 import { basename, join, sep } from 'node:path';
 import { delimitersProblem } from '../epp/lexer/delimiters.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
+import { shownName } from '../shared/quoted-name.js';
+import { describeReserved, RESERVED_NAMES_HINT, reservedSegment } from '../shared/reserved-names.js';
 import { satisfies } from '../shared/semver.js';
 import { identityOf } from '../sync/digests.js';
 import { engineVersion } from '../version.js';
@@ -31,9 +33,6 @@ import {
 import type { Problem } from './render-plan.js';
 import { TEMPLATE_NAME } from './sources/index.js';
 import { type PositionIndex, toJson } from './yaml-data.js';
-
-/** Output paths a template may never produce. */
-const RESERVED_OUTPUTS = new Set(['.sync.yml', '.pantograph.lock']);
 
 export interface TemplateLoad {
   /** Undefined only when `template.json` could not be read or parsed. */
@@ -150,7 +149,7 @@ export function completeTemplate(head: TemplateHead): TemplateLoad {
     ...listOutputs(dir, 'files', 'file', walker),
     ...listOutputs(dir, 'files_init', 'init', walker),
   ];
-  checkOutputs(files, problems);
+  checkOutputs(name, files, problems);
   const partials = walker.list(dir, 'partials').map((f) => f.rel);
   const hooks = readHooks(dir, walker, problems);
 
@@ -438,22 +437,28 @@ export function identityWhenListed(file: TemplateFile): string | undefined {
   return identitiesWhenListed.get(file);
 }
 
-/** No empty names, no reserved paths, no two files of the template on one output path. */
-function checkOutputs(files: readonly TemplateFile[], problems: Problem[]): void {
+/**
+ * No empty names, no reserved paths (in any spelling a file system reads as one: shared/reserved-names.ts),
+ * no two files of the template on one output path.
+ */
+function checkOutputs(name: string, files: readonly TemplateFile[], problems: Problem[]): void {
   const seen = new Map<string, TemplateFile>();
   for (const f of files) {
     const segments = f.output.split('/');
+    const reserved = reservedSegment(f.output);
     if (segments.some((s) => s === '')) {
       problems.push(
         problem('error', 'TEMPLATE_RESERVED_PATH', `${f.source} produces no file name`, at(f.absPath)),
       );
-    } else if (RESERVED_OUTPUTS.has(f.output) || segments[0] === '.git') {
+    } else if (reserved !== undefined) {
+      const how = reserved.because === undefined ? '' : `: ${describeReserved(reserved)}`;
       problems.push(
         problem(
           'error',
           'TEMPLATE_RESERVED_PATH',
-          `${f.source} would write ${f.output}, which Pantograph never writes`,
+          `template '${name}': ${shownName(f.source)} would write ${shownName(f.output)}, which Pantograph never writes${how}`,
           at(f.absPath),
+          RESERVED_NAMES_HINT,
         ),
       );
     }

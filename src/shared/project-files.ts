@@ -13,3 +13,7 @@ export const RUN_LOCK_FILE = '.pantograph.lock.lck';
 export const JOURNAL_FILE = '.pantograph.lock.pending';
 /** Beside the journal: a line per file whose post commands finished during that run (sync/journal.ts). */
 export const POSTED_FILE = '.pantograph.lock.posted';
+/** Suffix of the file holding the new template output of a conflicting file (`<path>.pantograph-new`). */
+export const NEW_SUFFIX = '.pantograph-new';
+/** Suffix of temporary files (`.<hash>.pantograph-tmp`, beside their target). */
+export const TMP_SUFFIX = '.pantograph-tmp';

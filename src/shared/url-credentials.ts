@@ -12,7 +12,14 @@
  * A user name alone is masked and removed too (`https://<token>@github.com` is how GitHub takes a token),
  * except for ssh, whose user is a login name (`ssh://git@host`), never a secret: ssh authenticates with
  * keys. git's scp-like form (`git@host:org/repo`) has no password, and `file://` URLs no credentials.
+ * Query parameters named as secrets (`?access_token=`, `&sig=`) are credentials too
+ * (url-secret-parameters.ts), and so is a password git rejects the URL for (one holding a `/`).
  */
+import {
+  holdsSecretParameter,
+  maskSecretParameters,
+  withoutSecretParameters,
+} from './url-secret-parameters.js';
 
 /**
  * `scheme://` and the authority up to its last `@` (a raw `@` in a password is still inside it). Only what
@@ -21,33 +28,56 @@
  */
 const USERINFO = /\b([a-z][a-z0-9+.-]*):\/\/([^\s/?#"<>]*)@/gi;
 
+/**
+ * A password holding a `/`, `?` or `#` (`https://bot:se/cret@host`): git rejects the URL, whose authority
+ * ends at that character, and quotes it whole in its message. Read as a user name, a password up to the
+ * character and the rest up to the URL's last `@`, unless what follows the `:` is a port
+ * (`https://host:8080/path@x` is a path with an `@`).
+ */
+const LOOSE_USERINFO = /\b([a-z][a-z0-9+.-]*):\/\/([^\s/?#"<>:@]*):([^\s/?#"<>@]*)([/?#][^\s"<>]*)@/gi;
+
 /** Schemes whose user name is a login name, not a secret. */
 const SSH = /^(?:ssh|git\+ssh|ssh\+git)$/i;
 
 /** Tokens forges issue, told apart from a user name by their prefix, or by a length no login name has. */
 const TOKEN = /^(?:gh[pousr]_|github_pat_|glpat-|glptt-)|^[A-Za-z0-9_-]{32,}$/;
 
-/** Every URL in `text` with its password (or token given as its user name) replaced by `***`. */
+/**
+ * Every URL in `text` with its password (or token given as its user name), and the values of its secret
+ * query parameters, replaced by `***`.
+ */
 export function maskCredentials(text: string): string {
-  return text.replace(USERINFO, (whole: string, scheme: string, userinfo: string) => {
-    if (scheme.toLowerCase() === 'file') return whole;
-    const colon = userinfo.indexOf(':');
-    if (colon >= 0) return `${scheme}://${userinfo.slice(0, colon)}:***@`;
-    return SSH.test(scheme) ? whole : `${scheme}://***@`;
-  });
+  const masked = text
+    .replace(USERINFO, (whole: string, scheme: string, userinfo: string) => {
+      if (scheme.toLowerCase() === 'file') return whole;
+      const colon = userinfo.indexOf(':');
+      if (colon >= 0) return `${scheme}://${userinfo.slice(0, colon)}:***@`;
+      return SSH.test(scheme) ? whole : `${scheme}://***@`;
+    })
+    .replace(LOOSE_USERINFO, (whole: string, scheme: string, user: string, head: string) =>
+      isLoosePassword(scheme, head) ? `${scheme}://${user}:***@` : whole,
+    );
+  return maskSecretParameters(masked);
 }
 
 /**
- * A location's identity: the URL without its credentials (`https://git.example.com/tpl.git`); an ssh URL
- * keeps its login name. Anything that is not a URL (a path, `git@host:org/repo`) is returned as it is.
+ * A location's identity: the URL without its credentials (`https://git.example.com/tpl.git`) and without
+ * its secret query parameters; an ssh URL keeps its login name. Anything that is not a URL (a path,
+ * `git@host:org/repo`) is returned as it is.
  */
 export function withoutCredentials(location: string): string {
-  return location.replace(USERINFO, (whole: string, scheme: string, userinfo: string) => {
-    if (scheme.toLowerCase() === 'file') return whole;
-    if (!SSH.test(scheme)) return `${scheme}://`;
-    const colon = userinfo.indexOf(':');
-    return colon >= 0 ? `${scheme}://${userinfo.slice(0, colon)}@` : whole;
-  });
+  const bare = location
+    .replace(USERINFO, (whole: string, scheme: string, userinfo: string) => {
+      if (scheme.toLowerCase() === 'file') return whole;
+      if (!SSH.test(scheme)) return `${scheme}://`;
+      const colon = userinfo.indexOf(':');
+      return colon >= 0 ? `${scheme}://${userinfo.slice(0, colon)}@` : whole;
+    })
+    .replace(LOOSE_USERINFO, (whole: string, scheme: string, user: string, head: string) => {
+      if (!isLoosePassword(scheme, head)) return whole;
+      return SSH.test(scheme) ? `${scheme}://${user}@` : `${scheme}://`;
+    });
+  return withoutSecretParameters(bare);
 }
 
 /** Whether two locations name the same repository, whatever credentials either carries. */
@@ -56,8 +86,9 @@ export function sameLocation(a: string, b: string): boolean {
 }
 
 /**
- * Whether a location carries a secret worth a warning: a password, or a user name that is a token (a
- * forge's token prefix, or 32 characters and more). A plain user name (`https://alice@host`) is not one.
+ * Whether a location carries a secret worth a warning: a password, a user name that is a token (a forge's
+ * token prefix, or 32 characters and more), or a secret query parameter (`?private_token=...`). A plain
+ * user name (`https://alice@host`) is not one.
  */
 export function holdsSecret(location: string): boolean {
   for (const [, scheme = '', userinfo = ''] of location.matchAll(USERINFO)) {
@@ -66,5 +97,13 @@ export function holdsSecret(location: string): boolean {
     if (colon >= 0 && colon < userinfo.length - 1) return true;
     if (colon < 0 && !SSH.test(scheme) && TOKEN.test(userinfo)) return true;
   }
-  return false;
+  for (const [, scheme = '', , head = ''] of location.matchAll(LOOSE_USERINFO)) {
+    if (isLoosePassword(scheme, head)) return true;
+  }
+  return holdsSecretParameter(location);
+}
+
+/** Whether `head`, after `scheme://user:`, starts a password (not a port) in a URL git rejects. */
+function isLoosePassword(scheme: string, head: string): boolean {
+  return scheme.toLowerCase() !== 'file' && !/^\d*$/.test(head);
 }

@@ -8,7 +8,7 @@ import type { PlannedSource, RenderPlan } from '../engine/render-plan.js';
 import { withoutCredentials } from '../shared/url-credentials.js';
 import { identityOf, isSettled } from './digests.js';
 import { errnoCode, SyncError } from './errors.js';
-import { checkOutputPath, LOCK_FILE } from './paths.js';
+import { LOCK_FILE, outputPathProblem } from './paths.js';
 import { writeFileAtomic } from './write.js';
 
 export const LOCK_VERSION = 1;
@@ -286,15 +286,7 @@ function nestingDepth(value: unknown): number {
 
 /** Why a path read from the lock may not be used (the rules of `checkOutputPath`), or undefined. */
 function lockedPathProblem(path: string): string | undefined {
-  try {
-    checkOutputPath(path);
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof SyncError)) throw error;
-    return error.code === 'SYNC_PATH_RESERVED'
-      ? 'is reserved'
-      : error.message.replace(/^Output path ".*?" /, '');
-  }
+  return outputPathProblem(path)?.why;
 }
 
 /** The offset of `"key":` in the text, or undefined. */

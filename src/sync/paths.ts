@@ -13,16 +13,22 @@ import {
   readSync,
   type Stats,
 } from 'node:fs';
-import { JOURNAL_FILE, LOCK_FILE, POSTED_FILE, RUN_LOCK_FILE } from '../shared/project-files.js';
+import { controlCharacterIn } from '../shared/control-characters.js';
+import {
+  JOURNAL_FILE,
+  LOCK_FILE,
+  NEW_SUFFIX,
+  POSTED_FILE,
+  RUN_LOCK_FILE,
+  TMP_SUFFIX,
+} from '../shared/project-files.js';
+import { quotedName } from '../shared/quoted-name.js';
+import { describeReserved, RESERVED_NAMES_HINT, reservedSegment } from '../shared/reserved-names.js';
 import type { FileDigests } from './digests.js';
 import { errnoCode, SyncError } from './errors.js';
 import { sha256 } from './hash.js';
 
-export { JOURNAL_FILE, LOCK_FILE, POSTED_FILE, RUN_LOCK_FILE };
-/** Suffix of the file holding the new template output of a conflicting file. */
-export const NEW_SUFFIX = '.pantograph-new';
-/** Suffix of temporary files (`.<hash>.pantograph-tmp`, beside their target). */
-export const TMP_SUFFIX = '.pantograph-tmp';
+export { JOURNAL_FILE, LOCK_FILE, NEW_SUFFIX, POSTED_FILE, RUN_LOCK_FILE, TMP_SUFFIX };
 
 /** The longest file name (one path segment, in bytes) the file systems we run on accept. */
 export const NAME_MAX = 255;
@@ -53,41 +59,55 @@ function prefixOfBytes(text: string, bytes: number): string {
   return text.slice(0, end);
 }
 
-const RESERVED = new Set(['.sync.yml', LOCK_FILE, RUN_LOCK_FILE, JOURNAL_FILE, POSTED_FILE]);
-
-/** Refuses a project-relative output path that could leave the project or hit a reserved file. */
-export function checkOutputPath(path: string): void {
-  // Every planned and every locked path is checked: the common, valid case in one pass, without allocating.
-  if (isPlainRelativePath(path) && !RESERVED.has(path) && !path.endsWith(TMP_SUFFIX)) return;
-  const invalid = (why: string): never => {
-    throw new SyncError('SYNC_PATH_INVALID', `Output path ${JSON.stringify(path)} ${why}`, {
-      path,
-      hint: 'Output paths are relative to the project root, with `/` separators and no `.` or `..`.',
-    });
-  };
-  if (path === '') invalid('is empty');
-  if (path.includes('\0')) invalid('contains a NUL character');
-  if (path.includes('\\')) invalid('contains a backslash');
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) invalid('is absolute');
-  let inGit = false;
-  for (const part of path.split('/')) {
-    if (part === '..') invalid('leaves the project (`..`)');
-    if (part === '' || part === '.') invalid('is not normalised (empty or `.` segment)');
-    // `.git` at any depth: a nested repository's hooks are as dangerous as the project's own.
-    if (part.length === 4 && part.toLowerCase() === '.git') inGit = true;
-  }
-  if (inGit || RESERVED.has(path) || path.endsWith(TMP_SUFFIX)) {
-    throw new SyncError('SYNC_PATH_RESERVED', `Output path ${JSON.stringify(path)} is reserved`, {
-      path,
-      hint: '`.git/**`, `.sync.yml` and the lock file are never written by templates.',
-    });
-  }
+/** Why an output path may not be used: its error code and the words after the path. */
+export interface OutputPathProblem {
+  readonly code: 'SYNC_PATH_INVALID' | 'SYNC_PATH_RESERVED';
+  /** `is absolute`, `is reserved: ".GIT" is .git on macOS and Windows (...)`. */
+  readonly why: string;
 }
 
 /**
- * Whether `path` passes the checks of `checkOutputPath` but the reserved names: not empty, no NUL, no
- * backslash, not absolute (no leading `/`, nothing that could be a drive letter), no empty, `.`, `..`
- * or `.git` segment. False sends the path through those checks one by one, for the message.
+ * Refuses a project-relative output path that could leave the project or hit a reserved file; `template`
+ * is the one whose output it is, for the message.
+ */
+export function checkOutputPath(path: string, template?: string): void {
+  const problem = outputPathProblem(path);
+  if (problem === undefined) return;
+  const of = template === undefined ? '' : ` of template ${template}`;
+  throw new SyncError(problem.code, `Output path ${quotedName(path)}${of} ${problem.why}`, {
+    path,
+    hint:
+      problem.code === 'SYNC_PATH_RESERVED'
+        ? RESERVED_NAMES_HINT
+        : 'Output paths are relative to the project root, with `/` separators and no `.` or `..`.',
+  });
+}
+
+/** Why a project-relative output path may not be written or removed, or undefined when it may. */
+export function outputPathProblem(path: string): OutputPathProblem | undefined {
+  // Every planned and every locked path is checked: the common, valid case in one pass, without allocating.
+  if (isPlainRelativePath(path) && reservedSegment(path) === undefined) return undefined;
+  const invalid = (why: string): OutputPathProblem => ({ code: 'SYNC_PATH_INVALID', why });
+  if (path === '') return invalid('is empty');
+  if (path.includes('\0')) return invalid('contains a NUL character');
+  const control = controlCharacterIn(path);
+  if (control !== undefined) return invalid(`contains a control character (${control})`);
+  if (path.includes('\\')) return invalid('contains a backslash');
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return invalid('is absolute');
+  for (const part of path.split('/')) {
+    if (part === '..') return invalid('leaves the project (`..`)');
+    if (part === '' || part === '.') return invalid('is not normalised (empty or `.` segment)');
+  }
+  const found = reservedSegment(path);
+  if (found === undefined) return undefined;
+  const how = found.because === undefined ? '' : `: ${describeReserved(found)}`;
+  return { code: 'SYNC_PATH_RESERVED', why: `is reserved${how}` };
+}
+
+/**
+ * Whether `path` passes the checks of `checkOutputPath` but the reserved names: not empty, no control
+ * character, no backslash, not absolute (no leading `/`, nothing that could be a drive letter), no empty, `.` or `..`
+ * segment. False sends the path through those checks one by one, for the message.
  */
 function isPlainRelativePath(path: string): boolean {
   const n = path.length;
@@ -95,13 +115,13 @@ function isPlainRelativePath(path: string): boolean {
   let start = 0;
   for (let i = 0; i <= n; i++) {
     const c = i < n ? path.charCodeAt(i) : 47;
-    if (c === 0 || c === 92) return false;
+    // NUL, `\\`, and any other control character (C0, DEL, C1, U+2028/9) are for the slow path.
+    if (c < 32 || c === 92 || (c >= 127 && c <= 159) || c === 0x2028 || c === 0x2029) return false;
     if (c !== 47) continue;
     const length = i - start;
     if (length === 0) return false;
     if (path.charCodeAt(start) === 46) {
       if (length === 1 || (length === 2 && path.charCodeAt(start + 1) === 46)) return false;
-      if (length === 4 && path.slice(start, i).toLowerCase() === '.git') return false;
     }
     start = i + 1;
   }

@@ -4,6 +4,7 @@
  */
 import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import type { PlannedFile, RenderPlan } from '../engine/render-plan.js';
+import { placeholderProblem } from '../shared/post-command.js';
 import { type Classification, classify, DRIFT, type FileState } from './classify.js';
 import { unifiedDiff } from './diff.js';
 import type { FileDigests } from './digests.js';
@@ -74,7 +75,10 @@ export interface Scan {
 const pendingReason = (path: string): string =>
   `awaiting \`pantograph resolve\` (the new template output is in ${derivedPath(path, NEW_SUFFIX)})`;
 
-/** Checks what sync needs of a plan: no errors, safe and unique paths, no planned path in `delete`. */
+/**
+ * Checks what sync needs of a plan: no errors, safe and unique paths, no planned path in `delete`, no
+ * post command that would splice a path into an argument.
+ */
 export function checkPlan(plan: RenderPlan): void {
   const errors = plan.problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) {
@@ -86,9 +90,14 @@ export function checkPlan(plan: RenderPlan): void {
       },
     );
   }
+  for (const post of plan.post) {
+    const problem = placeholderProblem(post.command);
+    if (problem !== undefined)
+      throw new SyncError('SYNC_PLAN_INVALID', problem.message, { hint: problem.hint });
+  }
   const seen = new Set<string>();
   for (const file of plan.files) {
-    checkOutputPath(file.path);
+    checkOutputPath(file.path, file.template);
     if (seen.has(file.path)) {
       throw new SyncError('SYNC_PLAN_INVALID', `The plan has two files for ${file.path}`, {
         path: file.path,

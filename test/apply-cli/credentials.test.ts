@@ -222,3 +222,64 @@ describe('a token in a git source URL', () => {
     }
   });
 });
+
+/**
+ * Security review qa20, item 8: a token in the query (`?private_token=`, `?access_token=`) was printed in
+ * messages, recorded in the lock and rendered into `$template['source']`, with no warning; a password
+ * holding a `/` (a URL git rejects) was printed whole.
+ */
+describe('a token in a git source URL query, or a password git rejects', () => {
+  const QUERY_TOKEN = 'SeKrEtQuErY3';
+  const withQueryToken = (host = 'git.example.com') => `https://${host}/tpl.git?private_token=${QUERY_TOKEN}`;
+
+  it('is in neither the lock, nor a rendered file, nor any output, and is warned about where .sync.yml holds it', async () => {
+    const remote = tempRemote();
+    const commit = remote.commit(TEMPLATES);
+    reachThrough({ [withQueryToken()]: remote.bare });
+    const root = tempTree({ '.sync.yml': sync(withQueryToken()) });
+    const applied = await run(root, 'apply');
+    expect(applied.code).toBe(0);
+    expect(lockText(root)).toContain(`"location": "${IDENTITY}"`);
+    expect(lockText(root)).toContain(commit);
+    expect(lockText(root)).not.toContain(QUERY_TOKEN);
+    expect(read(root, 'source.txt')).toBe(`from ${IDENTITY}\n`);
+    expect(applied.stderr).toContain(
+      '.sync.yml:5:17: warning: this URL holds a password or token: committed with .sync.yml, it is readable by anyone who can read the repository [SOURCE_CREDENTIALS_IN_FILE]',
+    );
+    expect(applied.stderr).toContain(
+      '> 5 |       location: https://git.example.com/tpl.git?private_token=***\n',
+    );
+    expect(applied.stderr).toContain(`hint: write it as ${IDENTITY} and give git the credentials`);
+
+    const outputs = [applied];
+    for (const args of [['list'], ['show', 't'], ['status', '--all'], ['apply'], ['update'], ['validate']]) {
+      outputs.push(await again(root, ...args), await again(root, ...args, '--format', 'json'));
+    }
+    for (const output of outputs) {
+      expect(output.code).toBe(0);
+      expect(output.stdout + output.stderr).not.toContain(QUERY_TOKEN);
+    }
+    const validate = JSON.parse(outputs.at(-1)!.stdout) as { problems: { code: string; line: number }[] };
+    expect(validate.problems).toEqual([
+      expect.objectContaining({ code: 'SOURCE_CREDENTIALS_IN_FILE', line: 5, column: 17 }),
+    ]);
+  });
+
+  it.each([
+    ['https://127.0.0.1:1/tpl.git?private_token=***', withQueryToken('127.0.0.1:1'), QUERY_TOKEN],
+    ['https://bot:***@127.0.0.1:1/tpl.git', 'https://bot:SeKr/Et2@127.0.0.1:1/tpl.git', 'SeKr/Et2'],
+  ])('of an unreachable remote is masked in the error, in text and JSON: %s', async (masked, location, secret) => {
+    const root = tempTree({ '.sync.yml': syncFlow(location) });
+    const text = await run(root, 'status');
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain(`error: git source '${masked}' cannot be fetched from ${masked}:`);
+    expect(text.stderr).toContain(`> 4 |     - { type: git, location: "${masked}", ref: main }\n`);
+    expect(text.stderr).toContain('[SOURCE_CREDENTIALS_IN_FILE]');
+    const json = await again(root, 'status', '--format', 'json');
+    expect(json.code).toBe(1);
+    const problems = JSON.parse(json.stdout).problems as { code: string; message: string; hint?: string }[];
+    expect(problems.map((p) => p.code)).toEqual(['GIT_UNREACHABLE', 'SOURCE_CREDENTIALS_IN_FILE']);
+    expect(problems[0]!.message).toContain(`git source '${masked}'`);
+    for (const output of [text, json]) expect(output.stdout + output.stderr).not.toContain(secret);
+  });
+});

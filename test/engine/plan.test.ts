@@ -714,6 +714,9 @@ describe('plan()', () => {
     expect(refusedPath('.git/config')).toBe('is reserved for Pantograph');
     expect(refusedPath('.sync.yml')).toBe('is reserved for Pantograph');
     expect(refusedPath('.pantograph.lock')).toBe('is reserved for Pantograph');
+    expect(refusedPath('.SYNC.YML')).toBe('is reserved for Pantograph');
+    expect(refusedPath('a\nb.rb')).toBe('contains a control character (U+000A): rename the file');
+    expect(refusedPath('x/\u001b[2Jy')).toBe('contains a control character (U+001B): rename the file');
     expect(refusedPath('.github/x')).toBeUndefined();
     expect(refusedPath('a/b.txt')).toBeUndefined();
   });

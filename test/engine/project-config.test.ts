@@ -277,6 +277,29 @@ describe('parseSyncConfig: collected problems', () => {
     expect(c.delete).toEqual([]);
   });
 
+  it('refuses a post command with {} inside a larger word, at the command, and keeps whole-word {}', () => {
+    const c = parse(
+      'pdk_template:\n  version: 2\n  post:\n' +
+        '    - { "*.rb": "sh -c \'echo formatting {}\'" }\n' +
+        '    - { "*.pp": "fmt --file={}", "*.md": "mdl {}" }\n' +
+        '    - { "*.sh": "sh -c \'shfmt -w \\"$1\\"\' sh {}" }\n',
+    );
+    expect(c.problems).toEqual([
+      {
+        severity: 'error',
+        code: 'SYNC_POST_COMMAND',
+        message:
+          'post command "sh -c \'echo formatting {}\'" has {} inside the argument "echo formatting {}": the file\'s name would become part of it (shell code, for `sh -c`), and a template chooses its files\' names',
+        file: '/p/.sync.yml',
+        line: 4,
+        column: 17,
+        hint: 'pass {} as an argument of its own: `fmt --file {}`, or for a shell `sh -c \'fmt "$1" || true\' sh {}` (the name is then "$1", never code)',
+      },
+      expect.objectContaining({ code: 'SYNC_POST_COMMAND', line: 5, column: 17 }),
+    ]);
+    expect(c.problems[1]!.message).toContain('has {} inside the argument "--file={}"');
+  });
+
   it('warns on a template named twice', () => {
     const c = parse('pdk_template:\n  version: 2\n  templates: [a, b, a]\n');
     expect(c.problems).toMatchObject([

@@ -458,12 +458,18 @@ describe('loadTemplate: bad input', () => {
       'r',
     );
     expect(problems.map((p) => [p.code, p.message])).toEqual([
-      ['TEMPLATE_RESERVED_PATH', 'files/.git/config would write .git/config, which Pantograph never writes'],
       [
         'TEMPLATE_RESERVED_PATH',
-        'files/.pantograph.lock.epp would write .pantograph.lock, which Pantograph never writes',
+        "template 'r': files/.git/config would write .git/config, which Pantograph never writes",
       ],
-      ['TEMPLATE_RESERVED_PATH', 'files/.sync.yml would write .sync.yml, which Pantograph never writes'],
+      [
+        'TEMPLATE_RESERVED_PATH',
+        "template 'r': files/.pantograph.lock.epp would write .pantograph.lock, which Pantograph never writes",
+      ],
+      [
+        'TEMPLATE_RESERVED_PATH',
+        "template 'r': files/.sync.yml would write .sync.yml, which Pantograph never writes",
+      ],
       ['TEMPLATE_FILE_CONFLICT', 'files/Gemfile and files/Gemfile.epp both produce Gemfile'],
       ['TEMPLATE_RESERVED_PATH', 'files/sub/.epp produces no file name'],
       ['TEMPLATE_FILE_CONFLICT', 'files/Gemfile and files_init/Gemfile both produce Gemfile'],

@@ -1,6 +1,8 @@
 /**
  * The two views of a location with credentials: masked for messages, without credentials for everything
- * recorded; and which locations hold a secret worth a warning.
+ * recorded; and which locations hold a secret worth a warning. Credentials are the URL's user
+ * information (even where git rejects it: a password holding a `/`) and query parameters named as
+ * secrets (security review qa20, item 8).
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -26,6 +28,25 @@ describe('maskCredentials', () => {
     // A `'` is legal in a password (RFC 3986), a backtick or backslash taken by git as they are.
     ["https://bot:pa'SECRET@host/t.git", 'https://bot:***@host/t.git'],
     ['https://bot:pa`SE\\CRET@host/t.git', 'https://bot:***@host/t.git'],
+    // A password git rejects the URL for (a `/`, `?` or `#` in it): still masked, up to the last `@`.
+    ['https://bot:SeKr/Et2@127.0.0.1:9/x.git', 'https://bot:***@127.0.0.1:9/x.git'],
+    ['https://bot:se?cr#et@host/t.git', 'https://bot:***@host/t.git'],
+    // ... but a port is no password, and an `@` in a path no credentials.
+    ['https://host:8080/path@x.git', 'https://host:8080/path@x.git'],
+    ['https://host/org/@scope/t.git', 'https://host/org/@scope/t.git'],
+    // Query and fragment parameters named as secrets.
+    ['https://host/t.git?access_token=SeKrEt2', 'https://host/t.git?access_token=***'],
+    ['https://host/t.git?ref=v1&private_token=S&x=1', 'https://host/t.git?ref=v1&private_token=***&x=1'],
+    [
+      'https://host/t.git?X-Amz-Signature=S&sig=T#key=U',
+      'https://host/t.git?X-Amz-Signature=***&sig=***#key=***',
+    ],
+    [
+      'https://host/t.git?apiKey=S&clientSecret=T&password=U',
+      'https://host/t.git?apiKey=***&clientSecret=***&password=***',
+    ],
+    ['https://host/t.git?monkey=1&design=2&token=', 'https://host/t.git?monkey=1&design=2&token='],
+    ['file:///srv/t.git?token=1', 'file:///srv/t.git?token=1'],
   ])('%s is shown as %s', (location, shown) => {
     expect(maskCredentials(location)).toBe(shown);
   });
@@ -37,6 +58,16 @@ describe('maskCredentials', () => {
       ),
     ).toBe(
       "git source 'https://bot:***@a.example/x.git' cannot be fetched from https://bot:***@a.example/x.git: mail me@example.com",
+    );
+  });
+
+  it("masks a query token in git's messages, keeping the quotes and colons around the URL", () => {
+    expect(
+      maskCredentials(
+        "git source 'https://h:9/x.git?access_token=SeKrEt2' cannot be fetched: unable to access 'https://h:9/x.git?access_token=SeKrEt2/': Failed",
+      ),
+    ).toBe(
+      "git source 'https://h:9/x.git?access_token=***' cannot be fetched: unable to access 'https://h:9/x.git?access_token=***': Failed",
     );
   });
 });
@@ -52,6 +83,12 @@ describe('withoutCredentials', () => {
     ['file:///srv/templates.git', 'file:///srv/templates.git'],
     ['/srv/templates', '/srv/templates'],
     ["https://bot:pa'SECRET@git.example.com/tpl.git", 'https://git.example.com/tpl.git'],
+    ['https://bot:SeKr/Et2@127.0.0.1:9/x.git', 'https://127.0.0.1:9/x.git'],
+    ['ssh://git:pa/ss@host/t.git', 'ssh://git@host/t.git'],
+    ['https://host:8080/path@x.git', 'https://host:8080/path@x.git'],
+    ['https://git.example/tpl.git?private_token=SeKrEt3', 'https://git.example/tpl.git'],
+    ['https://h/t.git?token=T&ref=v1&sig=S&x=1#access_token=A', 'https://h/t.git?ref=v1&x=1'],
+    ['https://h/t.git?ref=v1#frag', 'https://h/t.git?ref=v1#frag'],
   ])('the identity of %s is %s', (location, identity) => {
     expect(withoutCredentials(location)).toBe(identity);
   });
@@ -60,6 +97,9 @@ describe('withoutCredentials', () => {
     expect(sameLocation('https://bot:old@host/t.git', 'https://bot:new@host/t.git')).toBe(true);
     expect(sameLocation('https://bot:old@host/t.git', 'https://host/t.git')).toBe(true);
     expect(sameLocation('https://host/t.git', 'https://host/other.git')).toBe(false);
+    expect(sameLocation('https://host/t.git?access_token=old', 'https://host/t.git?access_token=new')).toBe(
+      true,
+    );
   });
 });
 
@@ -77,6 +117,12 @@ describe('holdsSecret', () => {
     ['git@github.com:acme/t.git', false],
     ['file:///srv/templates.git', false],
     ['https://git.example.com/tpl.git', false],
+    ['https://bot:SeKr/Et2@127.0.0.1:9/x.git', true],
+    ['https://host:8080/path@x.git', false],
+    ['https://git.example/tpl.git?private_token=SeKrEt3', true],
+    ['https://git.example/tpl.git?ref=v1&access_token=x', true],
+    ['https://git.example/tpl.git?token=', false],
+    ['https://git.example/tpl.git?ref=v1', false],
   ])('%s: %s', (location, secret) => {
     expect(holdsSecret(location)).toBe(secret);
   });

@@ -478,6 +478,19 @@ describe('apply: post commands', () => {
     ]);
   });
 
+  it('refuses a command with {} inside a larger word before anything is written', async () => {
+    const root = tmpProject();
+    const plan = planOf(root, [file('a$(touch PWN).rb', 'x\n')], {
+      post: [{ glob: '*.rb', command: "sh -c 'echo formatting {}'" }],
+    });
+    await expect(apply(plan)).rejects.toMatchObject({
+      code: 'SYNC_PLAN_INVALID',
+      message: expect.stringContaining('has {} inside the argument "echo formatting {}"'),
+      hint: expect.stringContaining(`sh -c 'fmt "$1" || true' sh {}`),
+    });
+    expect(readdirSync(root)).toEqual([]);
+  });
+
   it('reports a command that does not exist', async () => {
     const root = tmpProject();
     const plan = planOf(root, [file('a.txt', 'x\n')], {

@@ -1,5 +1,6 @@
 import { applyPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
+import { placeholderProblem } from '../../src/shared/post-command.js';
 import { type ClassifyInput, classify } from '../../src/sync/classify.js';
 import { textPatch, unifiedDiff } from '../../src/sync/diff.js';
 import { matchesBasename, matchesPath } from '../../src/sync/glob.js';
@@ -216,9 +217,23 @@ describe('post command lines', () => {
 
   it('replaces {} or appends the path, never as an option', () => {
     expect(commandArgs('fmt -w {}', 'a/b.go')).toEqual(['fmt', '-w', 'a/b.go']);
-    expect(commandArgs('fmt --file={} x', 'a')).toEqual(['fmt', '--file=a', 'x']);
+    expect(commandArgs("fmt -w '{}' {}", 'a')).toEqual(['fmt', '-w', 'a', 'a']);
     expect(commandArgs('fmt', '-weird')).toEqual(['fmt', './-weird']);
     expect(commandArgs('echo $HOME;rm', 'a')).toEqual(['echo', '$HOME;rm', 'a']);
+  });
+
+  it('never splices the path into a larger word, and says why such a command is refused', () => {
+    const name = 'a$(touch PWN).rb';
+    expect(commandArgs("sh -c 'echo formatting {}'", name)).toEqual(['sh', '-c', 'echo formatting {}', name]);
+    expect(commandArgs('fmt --file={} x', name)).toEqual(['fmt', '--file={}', 'x', name]);
+    expect(commandArgs(`sh -c 'fmt "$1"' sh {}`, name)).toEqual(['sh', '-c', 'fmt "$1"', 'sh', name]);
+    expect(placeholderProblem("sh -c 'echo formatting {}'")?.message).toBe(
+      'post command "sh -c \'echo formatting {}\'" has {} inside the argument "echo formatting {}": the file\'s name would become part of it (shell code, for `sh -c`), and a template chooses its files\' names',
+    );
+    expect(placeholderProblem('fmt --file={}')?.message).toContain('inside the argument "--file={}"');
+    for (const ok of ['fmt {}', "fmt '{}'", `sh -c 'fmt "$1"' sh {}`, 'fmt', 'fmt a{b}c']) {
+      expect(placeholderProblem(ok), ok).toBeUndefined();
+    }
   });
 });
 
@@ -243,8 +258,38 @@ describe('output path checks', () => {
     ['z:x', 'SYNC_PATH_INVALID'],
     ['x/.Git/y', 'SYNC_PATH_RESERVED'],
     ['a/b.pantograph-tmp', 'SYNC_PATH_RESERVED'],
+    // Names a file system reads as a reserved one (security review qa20, item 2).
+    ['.SYNC.YML', 'SYNC_PATH_RESERVED'],
+    ['.Pantograph.Lock', 'SYNC_PATH_RESERVED'],
+    ['.pantograph.lock.pending', 'SYNC_PATH_RESERVED'],
+    ['.pantograph.lock.posted', 'SYNC_PATH_RESERVED'],
+    ['.pantograph.lock.lck', 'SYNC_PATH_RESERVED'],
+    ['.g\u200cit/hooks/pre-commit', 'SYNC_PATH_RESERVED'],
+    ['a/.git./config', 'SYNC_PATH_RESERVED'],
+    ['GIT~1/config', 'SYNC_PATH_RESERVED'],
+    ['a/Gemfile.pantograph-new', 'SYNC_PATH_RESERVED'],
+    ['a/Gemfile.PANTOGRAPH-NEW', 'SYNC_PATH_RESERVED'],
+    // Control characters: a name that passes for other lines of a listing, or drives the terminal.
+    ['a\nb.rb', 'SYNC_PATH_INVALID'],
+    ['a\tb', 'SYNC_PATH_INVALID'],
+    ['x/\u001b[31mred', 'SYNC_PATH_INVALID'],
+    ['a\u0085b', 'SYNC_PATH_INVALID'],
+    ['a\u2028b', 'SYNC_PATH_INVALID'],
   ])('refuses %j', (path, code) => {
     expect(() => checkOutputPath(path)).toThrow(expect.objectContaining({ code }));
+  });
+
+  it('says which reserved name a path is read as, where, and by which template', () => {
+    expect(() => checkOutputPath('.SYNC.YML', 'evil')).toThrow(
+      'Output path ".SYNC.YML" of template evil is reserved: ".SYNC.YML" is .sync.yml on macOS and Windows (which compare names without case)',
+    );
+    expect(() => checkOutputPath('.g\u200cit/hooks/pre-commit')).toThrow(
+      'Output path ".g\\u200cit/hooks/pre-commit" is reserved: ".g\\u200cit" is .git on macOS HFS+ (which ignores U+200C in names)',
+    );
+    expect(() => checkOutputPath('.git/config')).toThrow(/^Output path "\.git\/config" is reserved$/);
+    expect(() => checkOutputPath('a\nb.rb')).toThrow(
+      'Output path "a\\nb.rb" contains a control character (U+000A)',
+    );
   });
 
   it('accepts ordinary paths', () => {
