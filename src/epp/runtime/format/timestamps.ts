@@ -2,6 +2,7 @@
  * Timestamps: Ruby's Time#strftime on a UTC time (or a fixed offset), and a timestamp's text.
  */
 import { EppEvalError } from '../../errors.js';
+import { MAX_STRING_LENGTH, textTooLong } from '../size-limits.js';
 import type { PTimestamp } from '../values.js';
 import { MAX_WIDTH } from './sprintf-spec.js';
 
@@ -119,6 +120,8 @@ export function strftime(ts: PTimestamp, format: string, timezone?: string): str
     if (width !== undefined && width > MAX_WIDTH)
       throw new EppEvalError('EPP_ARGUMENTS', 'strftime: width too big');
     out += strftimeDirective(t, m[4]!, m[1]!, width, m[3]!.length, offset, utc);
+    // Each directive may be a million characters wide: the text is bounded as it grows.
+    if (out.length > MAX_STRING_LENGTH) throw textTooLong('the text of strftime()');
   }
   return out;
 }
