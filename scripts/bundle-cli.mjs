@@ -294,3 +294,10 @@ await build({
   outfile: resolve('dist/engine/sandbox-worker.cjs'),
 });
 asciiOnly(resolve('dist/engine/sandbox-worker.cjs'));
+// The worker that checks settings against untrusted templates' schemas (src/engine/schema-sandbox.ts).
+await build({
+  ...common,
+  entryPoints: ['src/engine/schema-sandbox-worker.ts'],
+  outfile: resolve('dist/engine/schema-sandbox-worker.cjs'),
+});
+asciiOnly(resolve('dist/engine/schema-sandbox-worker.cjs'));

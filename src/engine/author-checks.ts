@@ -8,6 +8,7 @@ import { EngineError, problem } from './errors.js';
 import { compileSettingsSchema, violationProblems } from './json-schema.js';
 import type { LoadedTemplate, PositionLookup } from './model.js';
 import type { Problem } from './render-plan.js';
+import { SchemaLimitError, schemaLimitProblem, schemaLimits } from './schema-sandbox.js';
 
 export function authorProblems(t: LoadedTemplate): Problem[] {
   return [...nameProblems(t), ...defaultProblems(t)];
@@ -39,10 +40,14 @@ function defaultProblems(t: LoadedTemplate): Problem[] {
   try {
     violations = compileSettingsSchema(t.schema, t.schemaFile, t.schemaPositions).validate(
       t.manifest.default_settings,
+      undefined,
+      schemaLimits(t.source.trusted),
     );
   } catch (e) {
     // A schema that does not compile was reported when the template was loaded.
     if (e instanceof EngineError) return [];
+    if (e instanceof SchemaLimitError)
+      return [schemaLimitProblem(t.name, e, t.schemaFile, t.schemaPositions)];
     throw e;
   }
   // A required setting without a default is the project's to give (or a subscription's): not a fault.

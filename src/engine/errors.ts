@@ -44,6 +44,7 @@ export type EngineErrorCode =
   | 'GIT_BAD_REF'
   | 'GIT_OFFLINE'
   | 'GIT_FAILED'
+  | 'GIT_TOO_LARGE'
   // composition, settings, hooks and rendering (engine part B)
   | 'COMPOSITION_UNKNOWN_TEMPLATE'
   | 'COMPOSITION_EXCLUDE_UNKNOWN'

@@ -22,6 +22,7 @@ import type { Worker } from 'node:worker_threads';
 import { EppError } from '../epp/errors.js';
 import { evaluatePuppet, type LogSource, logLabel } from '../epp/index.js';
 import { lineColumn } from '../epp/position.js';
+import { checkCopySize } from '../epp/runtime/text-size.js';
 import { workerThreads } from '../shared/builtins.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { type EngineErrorCode, problem } from './errors.js';
@@ -245,6 +246,8 @@ async function runPuppetHook(
   };
   // The limit stops a hook iterating a huge range (EPP_TIME_LIMIT), which no measurement afterwards could.
   const value = evaluatePuppet(source, { file: hook.path, variables, timeLimitMs: limit, onLog });
+  // A state that shares arrays or hashes is copied path by path: bounded before it is.
+  checkCopySize(value, "the hook's state");
   return valueToData(value);
 }
 

@@ -8,12 +8,15 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type AjvDraft07 from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import { packagePath } from '../package-root.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { EngineError, type EngineErrorCode, problem } from './errors.js';
 import type { Data, Position, PositionLookup, SyncData } from './model.js';
 import type { Problem } from './render-plan.js';
+import type { SandboxLimits } from './sandbox.js';
 import { compileWithEveryMistake } from './schema-mistakes.js';
+import { validateWithinLimits } from './schema-sandbox.js';
 import {
   dataKey,
   hasValidator,
@@ -48,8 +51,10 @@ export interface CompiledSchema {
    * Every violation at once; `[]` when valid. Integers may be bigint: they are converted. `sourceText`:
    * the JSON text `data` was read from, whose hash is then the key of the remembered verdict (cheaper than
    * converting the data and serializing it again: ~7 ms of every command for the default templates).
+   * `limits`: the schema is an untrusted template's, checked under them (schema-sandbox.ts), which throws
+   * a SchemaLimitError past them.
    */
-  validate(data: Data | SyncData | undefined, sourceText?: string): SchemaViolation[];
+  validate(data: Data | SyncData | undefined, sourceText?: string, limits?: SandboxLimits): SchemaViolation[];
 }
 
 export type SchemaDraft = 'draft-07' | '2019-09' | '2020-12';
@@ -60,6 +65,16 @@ const ajvs = new Map<SchemaDraft, AjvInstance>();
 function ajvFor(draft: SchemaDraft): AjvInstance {
   let ajv = ajvs.get(draft);
   if (ajv) return ajv;
+  ajv = newAjv(draft);
+  ajvs.set(draft, ajv);
+  return ajv;
+}
+
+/**
+ * A new ajv for `draft` with Pantograph's options; `regExp`, the engine of the schemas' patterns (the
+ * bounded validation's worker notes which one runs).
+ */
+function newAjv(draft: SchemaDraft, regExp?: RegExpEngine): AjvInstance {
   // No format validation: authors' schemas may use formats ajv does not know. Unknown keywords are logged
   // (`strictSchema: 'log'`) to `unknownKeywords`, which compileValidator turns into errors: a misspelt
   // `tpye` silently disabled the check it was meant to make. The rest of strict mode stays off.
@@ -78,14 +93,19 @@ function ajvFor(draft: SchemaDraft): AjvInstance {
       error() {},
     },
     // The generated source is kept for the validator cache (standalone code).
-    code: { source: true },
+    code: regExp ? { source: true, regExp } : { source: true },
   } as const;
   // Loaded here, not imported: a run whose validators all come from the cache never loads ajv.
   const module =
     draft === '2019-09' ? 'ajv/dist/2019' : draft === '2020-12' ? 'ajv/dist/2020' : 'ajv/dist/ajv';
   const Ajv = (require(module) as { default: typeof AjvDraft07.default }).default;
-  ajv = new Ajv(options);
-  ajvs.set(draft, ajv);
+  return new Ajv(options);
+}
+
+/** A new ajv for a schema of `draft` (its `$schema`: `schemaUri`), its patterns run by `regExp`. */
+export function createAjv(draft: SchemaDraft, schemaUri: unknown, regExp: RegExpEngine): AjvInstance {
+  const ajv = newAjv(draft, regExp);
+  withDraft06(ajv, schemaUri);
   return ajv;
 }
 
@@ -152,18 +172,21 @@ export function compileSettingsSchema(
   const compiled: CompiledSchema = {
     schema: obj,
     draft,
-    validate(data, sourceText) {
+    validate(data, sourceText, limits) {
       // A text's key spares converting the data, which only ajv needs.
       const converted = sourceText === undefined ? toJson(data) : undefined;
       const known = sourceText === undefined ? dataKey(converted) : textKey(sourceText);
       if (known !== undefined && knownValid(key, known)) return [];
       const json = converted ?? toJson(data);
-      fn ??= loadValidator(key) ?? compileValidator(obj, draft, key, where, code);
-      if (fn(json)) {
-        if (known !== undefined) rememberValid(key, known);
-        return [];
+      let found: SchemaViolation[];
+      if (limits !== undefined) {
+        found = validateWithinLimits(obj, draft, json, limits);
+      } else {
+        fn ??= loadValidator(key) ?? compileValidator(obj, draft, key, where, code);
+        found = fn(json) ? [] : violations(fn.errors ?? []);
       }
-      return violations(fn.errors ?? []);
+      if (found.length === 0 && known !== undefined) rememberValid(key, known);
+      return found;
     },
   };
   compiledCache.set(schema as object, compiled);
@@ -222,7 +245,7 @@ function problemPosition(p: Problem): Position | undefined {
 const compiledCache = new WeakMap<object, CompiledSchema>();
 
 /** ajv errors -> violations, one per problem (ajv repeats `if`/`anyOf` wrappers; those are dropped). */
-function violations(errors: readonly ErrorObject[]): SchemaViolation[] {
+export function violations(errors: readonly ErrorObject[]): SchemaViolation[] {
   const out: SchemaViolation[] = [];
   const seen = new Set<string>();
   for (const e of errors) {

@@ -86,12 +86,12 @@ export async function planDetailed(project: Project): Promise<DetailedPlan> {
   const applied = project.applied;
   const ordered = dependencyOrder(applied);
   problems.push(...ordered.problems);
-  const board = new SharedSettingsBoard(applied, project.config, project.available.values());
-  const resolved = new Map<LoadedTemplate, ResolvedTemplate>();
   // Untrusted templates render and run their hooks in a worker with time and memory limits.
   const sandbox = new Sandbox(
     sandboxLimits(project.options.env ?? process.env, project.options.untrustedLimits),
   );
+  const board = new SharedSettingsBoard(applied, project.config, project.available.values(), sandbox.limits);
+  const resolved = new Map<LoadedTemplate, ResolvedTemplate>();
   try {
     for (const [i, t] of ordered.order.entries()) {
       project.options.onProgress?.(`rendering template ${t.name} (${i + 1}/${ordered.order.length})`);
@@ -239,7 +239,9 @@ async function resolveTemplate(
   state = { ...state, settings: merged.value };
   const invalid = validateSettings(t, state.settings, {
     config: project.config,
+    untrustedLimits: sandbox.limits,
     sharedSchema: (name) => board.schemaOf(name),
+    sharedSchemaTrusted: (name) => board.schemaTrusted(name),
     // Only a value no hook or project layer touched is still the publishers' doing.
     fromPublishers: (name) => (origins[name]?.layer === 'shared' ? board.publishedSetting(name) : undefined),
   });

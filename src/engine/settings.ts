@@ -19,6 +19,8 @@ import { type CompiledSchema, compileSettingsSchema, type SchemaViolation } from
 import type { Data, DataMap, LoadedTemplate, Position, SyncConfig, SyncData } from './model.js';
 import { ReplaceValue } from './model.js';
 import type { Problem } from './render-plan.js';
+import type { SandboxLimits } from './sandbox.js';
+import { SchemaLimitError, schemaLimitProblem, schemaLimits } from './schema-sandbox.js';
 import { escapePointerSegment as escapePointer, jsonPointer, parsePointer } from './yaml-data.js';
 
 /** The knockout prefix, and on its own the "clear the inherited array" item. */
@@ -273,6 +275,10 @@ export interface SettingsValidationContext {
    * where they wrote it, and whether its problems are reported there already. Undefined otherwise.
    */
   readonly fromPublishers?: (name: string) => PublishedSetting | undefined;
+  /** Whether the schema of a shared setting comes from a trusted source (unknown: not). */
+  readonly sharedSchemaTrusted?: (name: string) => boolean;
+  /** The limits an untrusted template's schema is checked under (the plan's sandbox's; else the environment's). */
+  readonly untrustedLimits?: SandboxLimits;
 }
 
 /** A subscribed value as its publishers gave it (see `SettingsValidationContext.fromPublishers`). */
@@ -324,6 +330,18 @@ function compiledSchemaOf(t: LoadedTemplate, ctx: SettingsValidationContext): Co
   return compiled;
 }
 
+/**
+ * Whether the schema `t`'s settings are checked against holds what an untrusted template wrote: its own
+ * `template_schema.json`, or the schema of a shared setting it subscribes to, which the one inferred
+ * from its defaults holds (the rest of that one is Pantograph's).
+ */
+function authoredUntrusted(t: LoadedTemplate, ctx: SettingsValidationContext): boolean {
+  if (t.schema) return !t.source.trusted;
+  return t.manifest.setting_subscriptions.some(
+    (name) => ctx.sharedSchema(name) !== undefined && !(ctx.sharedSchemaTrusted?.(name) ?? false),
+  );
+}
+
 /** Whether a schema decides about unknown top-level keys itself (else `validate` refuses unknown ones). */
 export function judgesUnknownKeys(schema: Readonly<Record<string, unknown>>): boolean {
   return ['additionalProperties', 'unevaluatedProperties', 'patternProperties'].some((k) =>
@@ -360,10 +378,18 @@ function validateAfresh(t: LoadedTemplate, settings: DataMap, ctx: SettingsValid
   if (compiled instanceof EngineError) return [...compiled.problems];
   const data: DataMap = {};
   for (const [k, v] of Object.entries(settings)) if (v !== null) setOwn(data, k, v);
+  // A schema an untrusted template wrote is checked under its limits: a pattern may backtrack for ever,
+  // nested `anyOf`s try every combination.
+  const limits = schemaLimits(!authoredUntrusted(t, ctx), ctx.untrustedLimits);
+  let checked: SchemaViolation[];
+  try {
+    checked = compiled.validate(data, undefined, limits);
+  } catch (e) {
+    if (!(e instanceof SchemaLimitError)) throw e;
+    return [schemaLimitProblem(t.name, e, t.schemaFile ?? t.manifestFile, t.schemaPositions)];
+  }
   // A publisher's wrong value is the publisher's error, reported once, where it wrote it.
-  const violations: SchemaViolation[] = compiled
-    .validate(data)
-    .filter((v) => !publishedSetting(t, ctx, v.pointer)?.reported);
+  const violations = checked.filter((v) => !publishedSetting(t, ctx, v.pointer)?.reported);
   if (t.schema && !judgesUnknownKeys(compiled.schema)) {
     const declared = Object.keys((compiled.schema.properties as object | undefined) ?? {});
     for (const k of Object.keys(data)) {

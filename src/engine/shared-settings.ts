@@ -10,9 +10,11 @@
  */
 import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { EngineError, problem } from './errors.js';
-import { compileSettingsSchema } from './json-schema.js';
+import { compileSettingsSchema, type SchemaViolation } from './json-schema.js';
 import type { Data, DataMap, LoadedTemplate, SyncConfig } from './model.js';
 import type { Problem } from './render-plan.js';
+import type { SandboxLimits } from './sandbox.js';
+import { SchemaLimitError, schemaLimitProblem, schemaLimits } from './schema-sandbox.js';
 import {
   cloneData,
   dataEquals,
@@ -184,6 +186,8 @@ export class SharedSettingsBoard {
   private readonly validators = new Map<string, ReturnType<typeof compileSettingsSchema> | null>();
   /** Names whose combined value broke the publishers' schema (reported here). */
   private readonly invalid = new Set<string>();
+  /** Names whose value could not be checked within the time limit of untrusted templates (reported here). */
+  private readonly timedOut = new Set<string>();
 
   /**
    * `available` (the templates the sources offer, applied or not) is read only when a subscription has
@@ -193,6 +197,8 @@ export class SharedSettingsBoard {
     private readonly applied: readonly LoadedTemplate[],
     private readonly config: BoardConfig,
     available: Iterable<LoadedTemplate> = applied,
+    /** The limits untrusted publishers' schemas are checked under (else the environment's). */
+    private readonly untrustedLimits?: SandboxLimits,
   ) {
     this.publishers = publishersByName(applied);
     this.problems.push(...checkPublisherSchemas(applied));
@@ -228,7 +234,14 @@ export class SharedSettingsBoard {
 
   /** The schema the publishers of `name` declare, if any applied template publishes it. */
   schemaOf(name: string): Readonly<Record<string, unknown>> | undefined {
+    // A schema that ran out of time here is not checked again by each subscriber.
+    if (this.timedOut.has(name)) return undefined;
     return this.publishers.get(name)?.[0]?.manifest.shared_settings[name]?.schema;
+  }
+
+  /** Whether the schema of shared setting `name` comes from a trusted source (`schemaOf`'s publisher). */
+  schemaTrusted(name: string): boolean {
+    return this.publishers.get(name)?.[0]?.source.trusted ?? true;
   }
 
   /**
@@ -321,7 +334,25 @@ export class SharedSettingsBoard {
       this.validators.set(name, validator);
     }
     if (!validator) return;
-    for (const v of validator.validate(value)) {
+    // An untrusted publisher's schema is checked under its limits, as its own settings' schema is.
+    let found: SchemaViolation[];
+    try {
+      found = validator.validate(
+        value,
+        undefined,
+        schemaLimits(publisher.source.trusted, this.untrustedLimits),
+      );
+    } catch (e) {
+      if (!(e instanceof SchemaLimitError)) throw e;
+      const at = jsonPointer(['shared_settings', name, 'schema']);
+      this.problems.push(
+        schemaLimitProblem(publisher.name, e, publisher.manifestFile, publisher.manifestPositions, at),
+      );
+      this.invalid.add(name);
+      this.timedOut.add(name);
+      return;
+    }
+    for (const v of found) {
       this.invalid.add(name);
       const position = fromProject
         ? this.config.positionOf(

@@ -19,6 +19,7 @@ export * from './parameter-checks.js';
 export * from './parser/parser.js';
 export * from './position.js';
 export * from './runtime/convert.js';
+export * from './runtime/text-size.js';
 export * from './runtime/values.js';
 export * from './validate.js';
 export { warmUpRenders } from './warm-up.js';

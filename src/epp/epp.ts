@@ -22,6 +22,7 @@ import { fromJs, valuesFromJs } from './runtime/convert.js';
 import { withTimeLimit } from './runtime/deadline.js';
 import { plainValues } from './runtime/plain-values.js';
 import { Runtime, type RuntimeHost, type RuntimeTemplate } from './runtime/runtime.js';
+import { asMemoryLimit } from './runtime/size-limits.js';
 import { setTypeTextEvaluator } from './runtime/types/names.js';
 import { inferGenericType, PType } from './runtime/types.js';
 import { isHash, type PHash, PSensitive, type Value } from './runtime/values.js';
@@ -491,16 +492,7 @@ function normaliseError(e: unknown, template: CompiledTemplate): unknown {
     return new EppEvalError('EPP_EVAL', 'the template nests too deeply to evaluate', location);
   }
   // A string, array or hash past what V8 can hold (a template doubling a string): a limit, not a crash.
-  if (
-    e instanceof RangeError &&
-    /invalid (string|array) length|maximum size|allocation failed/i.test(e.message)
-  ) {
-    return new EppEvalError(
-      'EPP_MEMORY_LIMIT',
-      `the template built a value too large to hold (${e.message})`,
-      location,
-      'a template that doubles a string or an array in a loop grows past any memory',
-    );
-  }
+  const limit = asMemoryLimit(e);
+  if (limit instanceof EppError) return limit.at(location);
   return e;
 }

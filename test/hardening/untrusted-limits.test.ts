@@ -85,6 +85,26 @@ describe('templates of an untrusted source, attacked', () => {
       'an Array of 16,777,216 elements is larger than a template may build',
     ],
     [
+      'arrays that share elements, flattened (security review 20: V8 aborted the process)',
+      {
+        'files/x.txt.epp':
+          '<% $a = [1,2,3,4,5,6,7,8,9,10]\n   $b = $a.map |$x| { $a }.flatten\n   $c = $b.map |$x| { $b }.flatten\n   $d = $c.map |$x| { $c }.flatten -%>\n<%= $d.length %>',
+      },
+      'EPP_MEMORY_LIMIT',
+      't/files/x.txt.epp:4:28',
+      'the flattened Array would have more than 10,000,000 elements, more than a template may build',
+    ],
+    [
+      'a hook whose state shares an array doubled 30 times (copied path by path, it would not end)',
+      {
+        'hooks/after_default_settings.pp':
+          '$x = Integer[1, 30].reduce([1]) |$m, $i| { [$m, $m] }\n$state + { "settings" => $state["settings"] + { "n" => $x } }',
+      },
+      'HOOK_FAILED',
+      't/hooks/after_default_settings.pp:1:1',
+      "the hook's state would have more than 10,000,000 elements, more than a template may build",
+    ],
+    [
       'a string doubled until it is too long',
       { 'files/x.txt.epp': '<%= Integer[1, 40].reduce("ab") |$m, $i| { "${m}${m}" } %>' },
       'EPP_MEMORY_LIMIT',

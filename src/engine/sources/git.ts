@@ -15,6 +15,7 @@ import { maskCredentials, withoutCredentials } from '../../shared/url-credential
 import { cacheRoot } from '../cache-dir.js';
 import { EngineError } from '../errors.js';
 import type { ResolvedSource, SourceSpec } from '../model.js';
+import { gitSizeLimits, sizeProblem, treeFiles } from './git-size-limits.js';
 
 export { cacheRoot };
 
@@ -222,6 +223,7 @@ class Git {
     const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
     const tmp = join(trees, `.tmp-${suffix}`);
     const index = join(trees, `.index-${suffix}`);
+    await this.checkSizes(commit);
     mkdirSync(tmp);
     try {
       const env = { GIT_INDEX_FILE: index };
@@ -237,6 +239,14 @@ class Git {
       rmSync(index, { force: true });
     }
     return dir;
+  }
+
+  /** Refuses a tree whose files are past the size limits, before anything of it is written. */
+  private async checkSizes(commit: string): Promise<void> {
+    const listing = await this.git(['ls-tree', '-r', '-l', '-z', commit], 'none');
+    const problem = sizeProblem(treeFiles(listing), gitSizeLimits(this.env));
+    if (problem)
+      throw this.error('GIT_TOO_LARGE', `${problem.what} (commit ${commit.slice(0, 12)})`, problem.hint);
   }
 
   private async revParse(rev: string): Promise<string | undefined> {
@@ -317,7 +327,13 @@ class Git {
   }
 
   private error(
-    code: 'GIT_NOT_FOUND' | 'GIT_UNREACHABLE' | 'GIT_BAD_REF' | 'GIT_OFFLINE' | 'GIT_FAILED',
+    code:
+      | 'GIT_NOT_FOUND'
+      | 'GIT_UNREACHABLE'
+      | 'GIT_BAD_REF'
+      | 'GIT_OFFLINE'
+      | 'GIT_FAILED'
+      | 'GIT_TOO_LARGE',
     what: string,
     hint?: string,
   ) {

@@ -4,8 +4,9 @@
  * and constant expressions as data (`rt.constant(K[n])`). The statements, calls and lambdas an expression
  * holds are made by the generators that extend this one (see `compiler.ts`).
  */
-import type { AccessNode, ArrayNode, CaseNode, LambdaNode, Node, SelectorNode } from '../ast.js';
+import type { AccessNode, ArrayNode, CaseNode, LambdaNode, Node, SelectorNode, UnaryNode } from '../ast.js';
 import { assignedVariables, destructurePattern } from '../ast-walk.js';
+import { isSplat } from '../calls.js';
 import { constantKey, isConstant, LazyConstantSlot, literal } from '../constants.js';
 import type { ConstantSlot } from '../runtime/runtime.js';
 import { float } from '../runtime/values.js';
@@ -115,16 +116,20 @@ export abstract class ExpressionGenerator extends ScopeGenerator {
 
   /** Array elements or call arguments, `, ` between them. */
   protected elements(nodes: readonly Node[]): string {
+    const splat = nodes.find(isSplat);
+    if (splat) return this.spread(nodes, splat);
     let code = '';
     for (let i = 0; i < nodes.length; i++)
-      code += i === 0 ? this.element(nodes[i]!) : `, ${this.element(nodes[i]!)}`;
+      code += i === 0 ? this.expr(nodes[i]!) : `, ${this.expr(nodes[i]!)}`;
     return code;
   }
 
-  /** An array element or call argument: `*x` splats. */
-  private element(node: Node): string {
-    if (node.type === 'Unary' && node.operator === '*') return `...rt.splat(${this.expr(node.operand)})`;
-    return this.expr(node);
+  /** A list with splats: its parts joined by `rt.spread`, which checks their size first. */
+  private spread(nodes: readonly Node[], first: Node): string {
+    const parts = nodes.map((node) =>
+      isSplat(node) ? `rt.splat(${this.expr((node as UnaryNode).operand)})` : `[${this.expr(node)}]`,
+    );
+    return `...rt.spread(${this.pos(first)}, ${parts.join(', ')})`;
   }
 
   private assignment(target: Node, valueNode: Node): string {

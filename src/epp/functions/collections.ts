@@ -7,8 +7,11 @@
  * prints elements with Ruby's `to_s` ({@link rubyToS}), not the way `<%= %>` prints them.
  */
 import { EppEvalError } from '../errors.js';
+import { characterCount } from '../runtime/characters.js';
 import { hashLookup, rubyEql } from '../runtime/compare.js';
 import { formatFloat } from '../runtime/format.js';
+import { MAX_STRING_LENGTH, textTooLong } from '../runtime/size-limits.js';
+import { checkTextLength } from '../runtime/text-size.js';
 import { inferGenericType, inferType, type PType } from '../runtime/types.js';
 import {
   float,
@@ -22,6 +25,7 @@ import {
   type Value,
 } from '../runtime/values.js';
 import { argumentMismatch, blockArity, puppetType, warnOnce } from './arguments.js';
+import { flattenDeep } from './flatten.js';
 import { visitCollection } from './iteration.js';
 import { type CallContext, defineFunction, type FunctionDef, type Lambda } from './registry.js';
 import { rubyInspect, rubyToS } from './ruby-text.js';
@@ -75,27 +79,21 @@ const join = defineFunction('join', 1, 2, (_ctx, args) => {
   // of templates, concatenation is several times faster than Array.prototype.join.
   if (allStrings(arr)) {
     let s = arr.length > 0 ? arr[0]! : '';
-    for (let i = 1; i < arr.length; i++) s += delimiter + arr[i];
+    for (let i = 1; i < arr.length; i++) {
+      s += delimiter + arr[i];
+      // Bounded as it grows: the pieces of a long text take more memory than its characters.
+      if (s.length > MAX_STRING_LENGTH) throw textTooLong('the joined text');
+    }
     return s;
   }
   // Ruby's Array#join: nested arrays are joined in place, undef prints empty.
+  checkTextLength(arr, 'the joined text');
   const out: string[] = [];
   joinInto(out, arr, new Set());
   return out.join(delimiter);
 });
 
-function flattenInto(out: Value[], items: readonly Value[]): void {
-  for (const item of items) {
-    if (Array.isArray(item)) flattenInto(out, item);
-    else out.push(item);
-  }
-}
-
-const flatten = defineFunction('flatten', 0, Number.POSITIVE_INFINITY, (_ctx, args) => {
-  const out: Value[] = [];
-  flattenInto(out, args);
-  return out;
-});
+const flatten = defineFunction('flatten', 0, Number.POSITIVE_INFINITY, (_ctx, args) => flattenDeep(args));
 
 // ---------------------------------------------------------------------------------------------------------
 // unique, sort
@@ -162,7 +160,7 @@ const unique = defineFunction(
 // length, size, empty
 
 function lengthOf(fn: string, v: Value): number {
-  if (typeof v === 'string') return Array.from(v).length;
+  if (typeof v === 'string') return characterCount(v);
   if (Array.isArray(v)) return v.length;
   if (v instanceof Map) return v.size;
   throw new EppEvalError(

@@ -13,6 +13,7 @@
  * Puppet iterates is sequences.ts; argument and lambda checks shared with other modules are arguments.ts.
  */
 import { EppEvalError } from '../errors.js';
+import { characterCount } from '../runtime/characters.js';
 import { rubyEql } from '../runtime/compare.js';
 import {
   isInteger,
@@ -216,7 +217,7 @@ function floatEqualsInteger(f: number, i: PInteger): boolean {
 function stringIndex(s: string, match: string | PRegexp): Value {
   const unitIndex = typeof match === 'string' ? s.indexOf(match) : s.search(match.regex);
   if (unitIndex < 0) return undefined;
-  return Array.from(s.slice(0, unitIndex)).length;
+  return characterCount(s.slice(0, unitIndex));
 }
 
 const index = defineFunction(

@@ -8,6 +8,7 @@
  * reduce keep what they had so far, as Puppet does; filter of a hash lets the signal through (Ruby's
  * Hash#select does not stop on it: it reaches the enclosing iteration).
  */
+import { MAX_STRING_LENGTH } from '../runtime/size-limits.js';
 import type { PHash, Value } from '../runtime/values.js';
 import { BreakSignal } from './registry.js';
 
@@ -105,8 +106,11 @@ export function mapJoinLoop(
       const v = arity === 2 ? fn(i, receiver[i]) : fn(receiver[i]);
       results[i] = v;
       if (!strings) continue;
-      if (typeof v === 'string') text = i === 0 ? v : text + delimiter + v;
-      else strings = false;
+      if (typeof v === 'string') {
+        text = i === 0 ? v : text + delimiter + v;
+        // Too long a text is left to the join of the results, which reports it at its own position.
+        if (text.length > MAX_STRING_LENGTH) strings = false;
+      } else strings = false;
     }
   } catch (e) {
     endsLoop(e);

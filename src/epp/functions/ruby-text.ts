@@ -10,16 +10,22 @@ import {
   rubyRegexpToS,
   timeDataToString,
 } from '../runtime/format.js';
+import { checkTextLength } from '../runtime/text-size.js';
 import { PDefault, PFloat, PRegexp, PSensitive, PTimeData, type Value } from '../runtime/values.js';
 
 /** Ruby's `inspect` of a Puppet value (how Ruby prints values nested in an Array or Hash). */
 export function rubyInspect(v: Value): string {
+  checkTextLength(v, 'the inspected text of the value');
+  return inspect(v);
+}
+
+function inspect(v: Value): string {
   if (v === undefined) return 'nil';
   if (typeof v === 'string') return rubyInspectString(v);
-  if (Array.isArray(v)) return `[${v.map(rubyInspect).join(', ')}]`;
+  if (Array.isArray(v)) return `[${v.map(inspect).join(', ')}]`;
   if (v instanceof Map) {
     const parts: string[] = [];
-    for (const [k, val] of v) parts.push(`${rubyInspect(k)}=>${rubyInspect(val)}`);
+    for (const [k, val] of v) parts.push(`${inspect(k)}=>${inspect(val)}`);
     return `{${parts.join(', ')}}`;
   }
   if (v instanceof PRegexp) return regexpWithDelimiters(v);

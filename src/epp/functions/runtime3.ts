@@ -3,18 +3,13 @@
  * Puppet's Runtime3FunctionArgumentConverter. An undef argument arrives as the empty string (undef nested
  * in an array or hash stays undef), and values the 3.x API does not know arrive as their string form: a
  * regexp as `/a\/b/` (at any depth, so `type(pick(/a/))` is String), a Timestamp as its text
- * (`toRubyArg`, shared with the formats that hand values to Ruby).
+ * (`toRubyArgs`, shared with the formats that hand values to Ruby).
  */
-import { toRubyArg } from '../runtime/format/ruby-args.js';
+import { toRubyArgs } from '../runtime/format/ruby-args.js';
 import type { Value } from '../runtime/values.js';
 import type { FunctionDef } from './registry.js';
 
-/** One argument as a 3.x function receives it. */
-export function asRuntime3(v: Value): Value {
-  return toRubyArg(v, true) as Value;
-}
-
 /** A function of the 3.x API: its arguments as Puppet converts them. */
 export function runtime3(def: FunctionDef): FunctionDef {
-  return { ...def, call: (ctx, args, block) => def.call(ctx, args.map(asRuntime3), block) };
+  return { ...def, call: (ctx, args, block) => def.call(ctx, toRubyArgs(args) as Value[], block) };
 }

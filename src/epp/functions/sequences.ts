@@ -4,6 +4,7 @@
  * of the functions that stop early (any, all, index).
  */
 import { EppEvalError } from '../errors.js';
+import { characters } from '../runtime/characters.js';
 import { checkTimeLimit } from '../runtime/deadline.js';
 import { EnumType, IntegerType, isPuppetType, iteratorElementType, type PType } from '../runtime/types.js';
 import { bigOf, integer, type PHash, type PInteger, PIterator, type Value } from '../runtime/values.js';
@@ -92,7 +93,7 @@ export function sequenceOf(name: string, v: Value): Sequence {
   if (Array.isArray(v)) return arraySequence(v);
   if (v instanceof PIterator) return iteratorSequence(v);
   if (v instanceof Map) return arraySequence(hashPairs(v));
-  if (typeof v === 'string') return arraySequence(Array.from(v));
+  if (typeof v === 'string') return arraySequence(characters(v));
   if (typeof v === 'number' && v >= 0) return rangeSequence(0, v - 1);
   if (typeof v === 'bigint' && v > 0n) return rangeSequence(0, integer(v - 1n));
   if (isPuppetType(v)) {

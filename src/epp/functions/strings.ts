@@ -8,6 +8,7 @@
  * Where Puppet maps a function over an array (upcase of an array upcases each element), so do these.
  */
 import { EppEvalError } from '../errors.js';
+import { characterCount, firstCharacters } from '../runtime/characters.js';
 import { compareBytes } from '../runtime/compare.js';
 import {
   formatTimespan,
@@ -21,6 +22,12 @@ import {
   stringify,
 } from '../runtime/format.js';
 import { searchingRegExp } from '../runtime/regexp/translate.js';
+import {
+  MAX_COLLECTION_SIZE,
+  MAX_STRING_LENGTH,
+  textTooLong,
+  tooManyElements,
+} from '../runtime/size-limits.js';
 import { PatternType, RegexpType, VariantType } from '../runtime/types.js';
 import {
   isNumeric,
@@ -32,6 +39,7 @@ import {
   type Value,
 } from '../runtime/values.js';
 import { typeLabel } from './arguments.js';
+import { flattenDeep } from './flatten.js';
 import { defineFunction, type FunctionDef } from './registry.js';
 
 function argError(fn: string, param: string, expected: string, got: Value): EppEvalError {
@@ -95,9 +103,7 @@ function chomp(s: string): string {
 /** Ruby's `String#chop`: the last character, or a trailing `\r\n` together. */
 function chop(s: string): string {
   if (s.endsWith('\r\n')) return s.slice(0, -2);
-  const chars = [...s];
-  chars.pop();
-  return chars.join('');
+  return firstCharacters(s, characterCount(s) - 1);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -159,6 +165,8 @@ export function rubySplit(str: string, re: RegExp): string[] {
     }
     lastNull = false;
     for (let i = 1; i < m.length; i++) if (m[i] !== undefined) out.push(m[i]!);
+    // A long string split at every character (or with captures) is more fields than an array may hold.
+    if (out.length > MAX_COLLECTION_SIZE) throw tooManyElements('the Array of split()');
   }
   if (len > 0 && len > beg) out.push(str.slice(beg));
   while (out.length > 0 && out[out.length - 1] === '') out.pop();
@@ -203,6 +211,8 @@ function substitute(input: string, re: RegExp, replacement: string | PHash, glob
         : hashReplacement(replacement, m[0]);
     last = m.index + m[0].length;
     if (!global) break;
+    // Each match may put in a long replacement: the text is bounded as it grows, not once it is built.
+    if (out.length > MAX_STRING_LENGTH) throw textTooLong('the text of regsubst()');
     if (m[0].length === 0) {
       if (m.index >= input.length) break;
       const step = charLength(input, m.index);
@@ -334,10 +344,6 @@ export function shellquote(words: readonly string[]): string {
     .join(' ');
 }
 
-function flatten(values: readonly Value[]): Value[] {
-  return values.flatMap((v) => (Array.isArray(v) ? flatten(v) : [v]));
-}
-
 function shellWord(v: Value): string {
   if (typeof v === 'string') return v;
   if (v === undefined) return '';
@@ -346,7 +352,7 @@ function shellWord(v: Value): string {
 }
 
 const shellquoteFn = defineFunction('shellquote', 0, Number.POSITIVE_INFINITY, (_ctx, args) =>
-  shellquote(flatten(args).map(shellWord)),
+  shellquote(flattenDeep(args).map(shellWord)),
 );
 
 const strftimeFn = defineFunction('strftime', 1, 3, (_ctx, args) => {

@@ -5,29 +5,51 @@
  */
 import { EppEvalError } from '../errors.js';
 import { hashLookup } from '../runtime/compare.js';
+import { MAX_COLLECTION_SIZE, tooManyElements } from '../runtime/size-limits.js';
 import type { PHash, Value } from '../runtime/values.js';
 import { argumentMismatch, blockArity, puppetType, untilBreak } from './arguments.js';
 import { defineFunction } from './registry.js';
+
+/**
+ * Counts the elements of the paths and `[path, value]` pairs a walk makes (`n` more), and ends it at the
+ * size cap: containers that share elements are walked once per path, as many times as flatten() repeats them.
+ */
+type Made = (n: number) => void;
+
+function budget(): Made {
+  let made = 0;
+  return (n) => {
+    made += n;
+    if (made > MAX_COLLECTION_SIZE) throw tooManyElements('the walk of tree_each()');
+  };
+}
 
 /** Arrays and hashes: what `tree_each` descends into. */
 function isContainer(v: Value): v is Value[] | PHash {
   return Array.isArray(v) || v instanceof Map;
 }
 
-function* treeDepthFirst(path: Value[], v: Value): Generator<[Value[], Value]> {
+function* treeDepthFirst(path: Value[], v: Value, made: Made): Generator<[Value[], Value]> {
+  made(path.length + 2);
   yield [path, v];
-  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) yield* treeDepthFirst([...path, i], v[i]);
-  else if (v instanceof Map) for (const [k, val] of v) yield* treeDepthFirst([...path, k], val);
+  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) yield* treeDepthFirst([...path, i], v[i], made);
+  else if (v instanceof Map) for (const [k, val] of v) yield* treeDepthFirst([...path, k], val, made);
 }
 
-function* treeBreadthFirst(root: Value): Generator<[Value[], Value]> {
+function* treeBreadthFirst(root: Value, made: Made): Generator<[Value[], Value]> {
   let level: [Value[], Value][] = [[[], root]];
   while (level.length > 0) {
     const next: [Value[], Value][] = [];
     for (const [path, v] of level) {
       yield [path, v];
-      if (Array.isArray(v)) v.forEach((item, i) => void next.push([[...path, i], item]));
-      else if (v instanceof Map) for (const [k, val] of v) next.push([[...path, k], val]);
+      const step = path.length + 3;
+      if (Array.isArray(v)) {
+        made(step * v.length);
+        v.forEach((item, i) => void next.push([[...path, i], item]));
+      } else if (v instanceof Map) {
+        made(step * v.size);
+        for (const [k, val] of v) next.push([[...path, k], val]);
+      }
     }
     level = next;
   }
@@ -56,7 +78,8 @@ export const treeEach = defineFunction(
         "Options 'include_containers' and 'include_values' cannot both be false",
       );
     }
-    const walk = order === 'breadth_first' ? treeBreadthFirst(tree) : treeDepthFirst([], tree);
+    const made = budget();
+    const walk = order === 'breadth_first' ? treeBreadthFirst(tree, made) : treeDepthFirst([], tree, made);
     const chosen: [Value[], Value][] = [];
     for (const entry of walk) {
       const [path, v] = entry;

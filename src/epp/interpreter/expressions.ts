@@ -3,7 +3,7 @@
  * variables (the scope chain, then the dynamic scope), assignment, access and the operators. Puppet's
  * semantics are the runtime's (`rt`); this walks the nodes in the compiled code's order.
  */
-import type { LambdaNode, Node } from '../ast.js';
+import type { LambdaNode, Node, UnaryNode } from '../ast.js';
 import { assignedVariables, destructurePattern } from '../ast-walk.js';
 import { hasSplat, isSplat } from '../calls.js';
 import { isConstant, literalValue } from '../constants.js';
@@ -131,18 +131,22 @@ export abstract class ExpressionEvaluation extends StatementEvaluation {
       const va = this.expr(a, scope);
       return [va, this.expr(first ? nodes[0]! : nodes[1]!, scope)];
     }
+    const splat = first && isSplat(first) ? first : nodes.find(isSplat);
+    if (splat) {
+      // A list with splats: its parts joined by `rt.spread`, which checks their size first (as compiled).
+      const parts = (first ? [first, ...nodes] : nodes).map((node) => this.part(node, scope));
+      return this.rt.spread(this.t.pos(splat), ...parts);
+    }
     const values: Value[] = [];
-    if (first) this.element(first, scope, values);
-    for (let i = 0; i < nodes.length; i++) this.element(nodes[i]!, scope, values);
+    if (first) values.push(this.expr(first, scope));
+    for (let i = 0; i < nodes.length; i++) values.push(this.expr(nodes[i]!, scope));
     return values;
   }
 
-  private element(node: Node, scope: Scope, values: Value[]): void {
-    if (node.type === 'Unary' && node.operator === '*') {
-      for (const v of this.rt.splat(this.expr(node.operand, scope))) values.push(v);
-    } else {
-      values.push(this.expr(node, scope));
-    }
+  /** A part of a list with splats: a splat's elements, or one element in an array of its own. */
+  private part(node: Node, scope: Scope): Value[] {
+    if (isSplat(node)) return this.rt.splat(this.expr((node as UnaryNode).operand, scope));
+    return [this.expr(node, scope)];
   }
 
   private variable(name: string, node: Node, scope: Scope): Value {

@@ -6,7 +6,9 @@
  */
 import { EppEvalError } from '../errors.js';
 import { rubyToS } from '../functions/ruby-text.js';
+import { characters, isSingleUnit } from './characters.js';
 import { hashLookup, operandLabel, rubyClassName, rubyEql } from './compare.js';
+import { checkCollectionSize } from './size-limits.js';
 import { floorDiv, floorMod, nanosOfSeconds, rubyFdiv, timeToInteger } from './time.js';
 import { inferGenericType, PType, parameterizeType } from './types.js';
 import {
@@ -364,24 +366,6 @@ function shift(a: bigint, n: bigint, op: string): PInteger {
   return checkedInteger(n >= 0n ? a << n : a >> -n, op);
 }
 
-/**
- * The most elements an Array or Hash built by an operator may have. V8 aborts the whole process (no error
- * to catch, even in a worker) when an array outgrows its limit (~134 million elements): a template that
- * doubles an array 40 times must end in an error with its position instead (issue 11, item 5). The same
- * figure as the iteration limit of Integer ranges.
- */
-export const MAX_COLLECTION_SIZE = 10_000_000;
-
-function checkSize(size: number, what: string): void {
-  if (size <= MAX_COLLECTION_SIZE) return;
-  throw new EppEvalError(
-    'EPP_MEMORY_LIMIT',
-    `${what} of ${size.toLocaleString('en-US')} elements is larger than a template may build (${MAX_COLLECTION_SIZE.toLocaleString('en-US')})`,
-    undefined,
-    'a template that doubles an array or hash in a loop grows past any memory',
-  );
-}
-
 /** `a OP b` for `+ - * / % << >>`. */
 export function arithmetic(op: string, a: Value, b: Value): Value {
   // The hot path (every `+` of a template): two Integers as numbers.
@@ -392,8 +376,10 @@ export function arithmetic(op: string, a: Value, b: Value): Value {
   }
   if (Array.isArray(a)) {
     if (op === '+') {
-      checkSize(a.length + (Array.isArray(b) ? b.length : isHash(b) ? b.size : 1), 'an Array');
-      return Array.isArray(b) ? [...a, ...b] : isHash(b) ? [...a, ...hashPairs(b)] : [...a, b];
+      checkCollectionSize(a.length + (Array.isArray(b) ? b.length : isHash(b) ? b.size : 1), 'an Array');
+      // concat allocates the result once, at its size, where a spread may grow it step by step: near the
+      // cap, the copies of a growing array tipped a worker of 96 MB over its heap limit (V8 aborts then).
+      return a.concat(Array.isArray(b) ? b : isHash(b) ? hashPairs(b) : [b]);
     }
     if (op === '-') {
       // Puppet deletes each with Ruby's Array#delete: `==`, strings with their case, numbers by value.
@@ -401,13 +387,13 @@ export function arithmetic(op: string, a: Value, b: Value): Value {
       return a.filter((x) => !remove.some((r) => rubyEquals(x, r)));
     }
     if (op === '<<') {
-      checkSize(a.length + 1, 'an Array');
-      return [...a, b];
+      checkCollectionSize(a.length + 1, 'an Array');
+      return a.concat([b]);
     }
   }
   if (isHash(a)) {
     if (op === '+') {
-      checkSize(a.size + (isHash(b) ? b.size : Array.isArray(b) ? b.length / 2 : 0), 'a Hash');
+      checkCollectionSize(a.size + (isHash(b) ? b.size : Array.isArray(b) ? b.length / 2 : 0), 'a Hash');
       return mergeHash(a, b);
     }
     if (op === '-') {
@@ -570,10 +556,11 @@ function range(length: number, keys: Value[], what: string): { start: number; co
 
 function accessString(s: string, allKeys: Value[]): Value {
   const keys = flatKeys(allKeys);
-  const chars = [...s];
-  const r = range(chars.length, keys, 'String');
+  // Characters are UTF-16 units unless the string has surrogates: no array of a long string's characters.
+  const chars = isSingleUnit(s) ? undefined : characters(s);
+  const r = range(chars ? chars.length : s.length, keys, 'String');
   if (!r) return keys.length === 1 ? undefined : '';
-  return chars.slice(r.start, r.start + r.count).join('');
+  return chars ? chars.slice(r.start, r.start + r.count).join('') : s.slice(r.start, r.start + r.count);
 }
 
 function accessArray(a: Value[], allKeys: Value[]): Value {

@@ -23,6 +23,7 @@ import { isInstanceMemo } from './instance-memo.js';
 import { access, numericFromString, splat } from './operators.js';
 import { bindPlainParameter, bindPlainValues, onlyDeclaredKeys, PlainValues } from './plain-values.js';
 import { everyKey } from './record-hash.js';
+import { asMemoryLimit, collectionTooLarge, MAX_COLLECTION_SIZE } from './size-limits.js';
 import { acceptsTemplateArgument } from './template-arguments.js';
 import { NO_FIT } from './typed-conversion.js';
 import { describeMismatch, PType, resolveTypeName } from './types.js';
@@ -92,13 +93,17 @@ export class RuntimeBase {
     throw new EppEvalError(code, message, this.location(p));
   }
 
-  /** Places an EPP error that has no position here, or notes this call as its caller; others pass. */
+  /**
+   * Places an EPP error that has no position here, or notes this call as its caller; V8's errors past its
+   * limits become `EPP_MEMORY_LIMIT` here, at the call that built the value; other errors pass through.
+   */
   protected locate(e: unknown, p: number): unknown {
-    if (!(e instanceof EppError)) return e;
+    const error = e instanceof RangeError ? asMemoryLimit(e) : e;
+    if (!(error instanceof EppError)) return error;
     // An error in another template (a file epp() rendered) keeps its place and notes this call.
-    if (e.location) e.calledFrom(this.location(p));
-    else e.at(this.location(p));
-    return e;
+    if (error.location) error.calledFrom(this.location(p));
+    else error.at(this.location(p));
+    return error;
   }
 
   // ---------------------------------------------------------------- arguments and parameters
@@ -470,6 +475,18 @@ export class RuntimeBase {
 
   splat(v: Value): Value[] {
     return splat(v);
+  }
+
+  /**
+   * A list with splats (`[*$a, *$a, $b]`), from its parts (a splat's elements, or one element in an
+   * array of its own), joined once their size is known to be within the cap: splats can repeat an array
+   * many times over in one literal, past any memory.
+   */
+  spread(p: number, ...parts: Value[][]): Value[] {
+    let size = 0;
+    for (const part of parts) size += part.length;
+    if (size > MAX_COLLECTION_SIZE) throw this.locate(collectionTooLarge(size, 'an Array'), p);
+    return ([] as Value[]).concat(...parts);
   }
 
   /** `target[key]` of a target that is not a hash, as an object with that property (see `hashIndex`). */

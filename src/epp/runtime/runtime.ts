@@ -31,6 +31,7 @@ import { producedTextHint, producedTextProblem } from '../produced-text/index.js
 import { UNSET } from './contracts.js';
 import { OperatorRuntime } from './operator-runtime.js';
 import { typeLabel } from './operators.js';
+import { checkProduced, MAX_STRING_LENGTH, textTooLong } from './size-limits.js';
 import { PType } from './types.js';
 import type { PHash, Value } from './values.js';
 
@@ -234,10 +235,16 @@ export class Runtime extends OperatorRuntime implements CallContext {
     if (Array.isArray(a) && typeof delimiter === 'string' && this.isCore(coreCollection.join, site)) {
       let s = a.length > 0 ? a[0] : '';
       let i = 1;
-      for (; i < a.length && typeof s === 'string'; i++) {
-        const item = a[i];
-        if (typeof item !== 'string') break;
-        s += delimiter + item;
+      try {
+        for (; i < a.length && typeof s === 'string'; i++) {
+          const item = a[i];
+          if (typeof item !== 'string') break;
+          s += delimiter + item;
+          // Bounded as it grows: the pieces of a long text take more memory than its characters.
+          if (s.length > MAX_STRING_LENGTH) throw textTooLong('the joined text');
+        }
+      } catch (e) {
+        throw this.locate(e, p);
       }
       if (typeof s === 'string' && i >= a.length) return s;
     }
@@ -327,7 +334,7 @@ export class Runtime extends OperatorRuntime implements CallContext {
     // without a view leaves it so: no need to save and restore it.
     if (!view && this.scope === undefined) {
       try {
-        return invoke(def, this, args, block);
+        return checkProduced(invoke(def, this, args, block));
       } catch (e) {
         throw this.locate(e, p);
       }
@@ -335,7 +342,7 @@ export class Runtime extends OperatorRuntime implements CallContext {
     const previous = this.scope;
     this.scope = view?.();
     try {
-      return invoke(def, this, args, block);
+      return checkProduced(invoke(def, this, args, block));
     } catch (e) {
       throw this.locate(e, p);
     } finally {
@@ -346,7 +353,7 @@ export class Runtime extends OperatorRuntime implements CallContext {
   newValue(type: Value, args: Value[], block: Lambda | undefined, p: number): Value {
     try {
       if (!(type instanceof PType)) this.fail('EPP_EVAL', `new() expects a Type, got ${typeLabel(type)}`, p);
-      const value = newInstance(type, args);
+      const value = checkProduced(newInstance(type, args));
       return block ? block(value) : value;
     } catch (e) {
       throw this.locate(e, p);

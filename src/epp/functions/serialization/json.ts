@@ -5,6 +5,7 @@
  */
 import { EppEvalError } from '../../errors.js';
 import { formatFloat } from '../../runtime/format.js';
+import { checkTextLength } from '../../runtime/text-size.js';
 import { PFloat, type Value } from '../../runtime/values.js';
 import { typeLabel } from '../arguments.js';
 import { defineFunction } from '../registry.js';
@@ -76,11 +77,13 @@ function generate(v: Value, layout: JsonLayout, depth: number): string {
 
 /** Ruby's `JSON.generate(value)`: compact, keys as strings. */
 export function toJson(value: Value): string {
+  checkTextLength(value, 'the JSON text of the value');
   return generate(value, COMPACT, 0);
 }
 
 /** Ruby's `JSON.pretty_generate(value)` (2-space indent), or with the given layout. */
 export function toJsonPretty(value: Value, layout: Partial<JsonLayout> = {}): string {
+  checkTextLength(value, 'the JSON text of the value');
   return generate(value, { ...PRETTY, ...layout }, 0);
 }
 

@@ -3,6 +3,8 @@
  * folded block, from what the text would load as), and libyaml may override it after analysing the text
  * (yaml_emitter_analyze_scalar, yaml_emitter_select_scalar_style).
  */
+import { characterCount, characters } from '../../runtime/characters.js';
+
 /** Psych's ScalarScanner#tokenize: whether a plain scalar with this text would load as something else. */
 function loadsAsNonString(s: string): boolean {
   if (s === '') return true;
@@ -35,7 +37,7 @@ export type Style = 'plain' | 'single' | 'double' | 'literal' | 'folded';
 export function psychStyle(s: string, lineWidth: number | undefined): Style {
   if (innerNewline(s)) return 'literal';
   if (s === 'y' || s === 'n') return 'double';
-  if (lineWidth !== undefined && [...s].length > lineWidth) return 'folded';
+  if (lineWidth !== undefined && characterCount(s) > lineWidth) return 'folded';
   if (/^[^\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\u200c\u200d][^"]*$/mu.test(s)) return 'double';
   if (loadsAsNonString(s) || /^0[0-7]*[89]/.test(s)) return 'single';
   return 'plain';
@@ -76,7 +78,7 @@ export interface Analysis {
 /** libyaml's yaml_emitter_analyze_scalar, block context. */
 export function analyze(s: string): Analysis {
   if (s === '') return { blockPlain: true, single: true, block: false, multiline: false };
-  const chars = [...s];
+  const chars = characters(s);
   let blockIndicators = s.startsWith('---') || s.startsWith('...');
   let specials = false;
   let lineBreaks = false;

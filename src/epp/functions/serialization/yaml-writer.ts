@@ -2,6 +2,7 @@
  * libyaml's emitter as Psych drives it, for one scalar at a time: the chosen style (see yaml-styles.ts),
  * quoting and escapes, and the folding of long lines at the best width (80 columns unless `line_width`).
  */
+import { characters } from '../../runtime/characters.js';
 import { formatFloat, regexpWithDelimiters } from '../../runtime/format.js';
 import { PDefault, PFloat, PRegexp, type Value } from '../../runtime/values.js';
 import { rubyToS } from '../ruby-text.js';
@@ -70,7 +71,7 @@ export class YamlWriter {
     let out = '';
     let column = place.column;
     let spaces = false;
-    const chars = [...s];
+    const chars = characters(s);
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i]!;
       if (c === ' ') {
@@ -96,7 +97,7 @@ export class YamlWriter {
     let column = place.column + 1;
     let spaces = false;
     let breaks = false;
-    const chars = [...s];
+    const chars = characters(s);
     const indent = () => {
       out += ' '.repeat(place.indent);
       column = place.indent;
@@ -134,7 +135,7 @@ export class YamlWriter {
     let out = '"';
     let column = place.column + 1;
     let spaces = false;
-    const chars = [...s];
+    const chars = characters(s);
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i]!;
       if (!isPrintable(c) || c === '\ufeff' || isBreak(c) || c === '"' || c === '\\') {
@@ -197,7 +198,7 @@ export class YamlWriter {
 
   /** libyaml's folded writer: lines fold at single spaces past the width; a break between text lines doubles. */
   private foldedBody(s: string, indent: number): string {
-    const chars = [...s];
+    const chars = characters(s);
     let out = '';
     let column = 0;
     let breaks = true;

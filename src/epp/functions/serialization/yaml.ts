@@ -5,6 +5,7 @@
  * Ruby's `to_s` of them.
  */
 import { EppEvalError } from '../../errors.js';
+import { checkTextLength } from '../../runtime/text-size.js';
 import { isInteger, type PHash, type Value } from '../../runtime/values.js';
 import { typeLabel } from '../arguments.js';
 import { defineFunction } from '../registry.js';
@@ -99,6 +100,7 @@ function writeValue(w: YamlWriter, v: Value, column: number, indent: number): st
 
 /** Psych's `value.to_yaml(options)`: a `---` document. */
 export function toYaml(value: Value, options: YamlOptions = {}): string {
+  checkTextLength(value, 'the YAML text of the value');
   const w = new YamlWriter(options);
   let body: string;
   if (isCollection(value) && !isEmptyCollection(value)) {

@@ -4,7 +4,10 @@
  * (range.ts). They are Ruby's Array methods underneath: the set operations compare with `eql?`
  * (`1` and `1.0` differ, case counts), `count` with `==`.
  */
+import { characters } from '../../runtime/characters.js';
+import { checkCollectionSize } from '../../runtime/size-limits.js';
 import { toJsRegExp, type Value } from '../../runtime/values.js';
+import { flattenDeep } from '../flatten.js';
 import { defineFunction, type FunctionDef } from '../registry.js';
 import { rubyToS } from '../ruby-text.js';
 import { range } from './range.js';
@@ -25,6 +28,13 @@ import {
 /** A 3.x function: Puppet passes any number of arguments, the function checks them itself. */
 function define3(name: string, call: (args: Value[]) => Value): FunctionDef {
   return defineFunction(name, 0, Number.POSITIVE_INFINITY, (_ctx, args) => call(args));
+}
+
+/** How many elements the arrays have together. */
+export function totalLength(arrays: readonly Value[][]): number {
+  let n = 0;
+  for (const a of arrays) n += a.length;
+  return n;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -48,6 +58,10 @@ const member = define3('member', (args) => {
 const union = define3('union', (args) => {
   if (args.length < 2) throw rubyError(`union(): Wrong number of arguments given (${args.length} for < 2)`);
   if (!args.every(Array.isArray)) throw rubyError('union(): Every parameter must be an array');
+  checkCollectionSize(
+    totalLength(args as Value[][]),
+    'the union of the Arrays, before duplicates are removed,',
+  );
   return uniqEql((args as Value[][]).flat(1));
 });
 
@@ -73,10 +87,6 @@ const intersection = define3('intersection', (args) => {
 
 // ---------------------------------------------------------------------------------------------------------
 // zip, values_at
-
-function flattenDeep(items: readonly Value[]): Value[] {
-  return items.flatMap((v) => (Array.isArray(v) ? flattenDeep(v) : [v]));
-}
 
 const zip = define3('zip', (args) => {
   if (args.length < 2) throw rubyError(`zip(): Wrong number of arguments given (${args.length} for 2)`);
@@ -114,10 +124,14 @@ const valuesAt = define3('values_at', (args) => {
   if (indices.length === 0) {
     throw rubyError('values_at(): You must provide at least one positive index to collect');
   }
-  // Ruby's `compact`: undef elements are left out.
-  return indices
-    .flatMap((i) => indicesOf(i, array.length))
-    .flatMap((i) => (array[i] === undefined ? [] : [array[i]]));
+  // Ruby's `compact`: undef elements are left out. Index ranges repeated can ask for more than any array.
+  const out: Value[] = [];
+  for (const given of indices) {
+    const positions = indicesOf(given, array.length);
+    checkCollectionSize(out.length + positions.length, 'the Array of values_at()');
+    for (const i of positions) if (array[i] !== undefined) out.push(array[i]);
+  }
+  return out;
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -167,7 +181,7 @@ function inCharSet(spec: string): (c: string) => boolean {
 function countItem(collection: Value, item: Value): number {
   if (typeof collection === 'string') {
     if (typeof item !== 'string') throw notAString(item);
-    return Array.from(collection).filter(inCharSet(item)).length;
+    return characters(collection).filter(inCharSet(item)).length;
   }
   const items = collection instanceof Map ? [...collection].map(([k, v]) => [k, v]) : collection;
   if (!Array.isArray(items)) throw noMethod('count', collection);
@@ -191,7 +205,10 @@ const any2array = define3('any2array', (args) => {
   const [v] = args;
   if (Array.isArray(v)) return v;
   if (v === '') return [];
-  if (v instanceof Map) return [...v].flat(1);
+  if (v instanceof Map) {
+    checkCollectionSize(2 * v.size, "the Array of a Hash's keys and values");
+    return [...v].flat(1);
+  }
   return [v];
 });
 

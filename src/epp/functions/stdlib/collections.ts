@@ -8,14 +8,16 @@
  * (`delete` compares with Ruby's `==`, `prefix` prints elements with `to_s`) and raise Ruby's errors.
  */
 import { EppEvalError } from '../../errors.js';
+import { characters } from '../../runtime/characters.js';
 import { compareValues, hashLookup, rubyEql } from '../../runtime/compare.js';
+import { checkCollectionSize, MAX_COLLECTION_SIZE, tooManyElements } from '../../runtime/size-limits.js';
 import { describeMismatch, isPuppetType } from '../../runtime/types.js';
 import { type PHash, toJsRegExp, type Value } from '../../runtime/values.js';
 import { acceptsArgs, argumentMismatch, puppetType } from '../arguments.js';
 import { defineFunction, type FunctionDef, type Lambda } from '../registry.js';
 import { rubyInspect, rubyToS } from '../ruby-text.js';
 import { sequenceOf } from '../sequences.js';
-import { stdlibArrayFunctions } from './arrays.js';
+import { stdlibArrayFunctions, totalLength } from './arrays.js';
 import {
   noMethod,
   rubyArray,
@@ -58,6 +60,9 @@ function mergeInto(out: PHash, hash: PHash): void {
 
 function mergeHashes(args: readonly Value[]): PHash {
   const out: PHash = new Map();
+  let size = 0;
+  for (const arg of args) if (arg instanceof Map) size += arg.size;
+  checkCollectionSize(size, 'the merged Hash, before duplicate keys are removed,');
   for (const arg of args) {
     if (!MERGE_ARG.isInstance(arg)) {
       throw noSignature('stdlib::merge', [
@@ -81,7 +86,9 @@ function mergeIterable(args: readonly Value[], block: Lambda, params: 2 | 3): PH
   }
   const out: PHash = new Map();
   const add = (r: Value): void => {
-    if (r instanceof Map) mergeInto(out, r);
+    if (!(r instanceof Map)) return;
+    checkCollectionSize(out.size + r.size, 'the merged Hash, before duplicate keys are removed,');
+    mergeInto(out, r);
   };
   const iterable = args[0];
   if (params === 3 && iterable instanceof Map) {
@@ -130,13 +137,22 @@ const merge = defineFunction(
   'optional',
 );
 
-/** Ruby's `hash1.merge(hash2)` where two hashes under one key are merged in turn. */
-function deepMerged(a: PHash, b: PHash): PHash {
+/**
+ * Ruby's `hash1.merge(hash2)` where two hashes under one key are merged in turn. Hashes that share their
+ * values would merge into as many copies as there are paths to them, many times their size: a pair
+ * merged before is merged once (`merged`), and the result shares it as the arguments do.
+ */
+function deepMerged(a: PHash, b: PHash, merged: Map<PHash, Map<PHash, PHash>>): PHash {
+  const known = merged.get(a)?.get(b);
+  if (known !== undefined) return known;
   const out: PHash = new Map(a);
   for (const [k, v] of b) {
     const old = hashLookup(out, k);
-    setEql(out, k, old.value instanceof Map && v instanceof Map ? deepMerged(old.value, v) : v);
+    setEql(out, k, old.value instanceof Map && v instanceof Map ? deepMerged(old.value, v, merged) : v);
   }
+  let row = merged.get(a);
+  if (row === undefined) merged.set(a, (row = new Map()));
+  row.set(b, out);
   return out;
 }
 
@@ -150,7 +166,7 @@ const deepMerge = defineFunction('deep_merge', 0, Number.POSITIVE_INFINITY, (_ct
     if (!(arg instanceof Map)) {
       throw rubyError(`deep_merge: unexpected argument type ${rubyClass(arg)}, only expects hash arguments`);
     }
-    result = deepMerged(result, arg);
+    result = deepMerged(result, arg, new Map());
   }
   return result;
 });
@@ -162,7 +178,11 @@ const concat = defineFunction('concat', 0, Number.POSITIVE_INFINITY, (_ctx, args
   if (args.length < 2) throw rubyError(`concat(): Wrong number of arguments given (${args.length} for < 2)`);
   const [first, ...rest] = args;
   if (!Array.isArray(first)) throw rubyError('concat(): Requires array to work with');
-  return first.concat(...rest.map((x) => (Array.isArray(x) ? x : [x])));
+  const arrays = rest.map((x) => (Array.isArray(x) ? x : [x]));
+  checkCollectionSize(first.length + totalLength(arrays), 'the concatenated Array');
+  const out = first.slice();
+  for (const a of arrays) for (const x of a) out.push(x);
+  return out;
 });
 
 /** One item out of a `delete` collection: array elements by Ruby's `==`, hash keys by `eql?`, substrings. */
@@ -273,10 +293,12 @@ function affixFunction(name: 'prefix' | 'suffix'): FunctionDef {
 // ---------------------------------------------------------------------------------------------------------
 // stdlib::nested_values, stdlib::sort_by, is_a
 
+/** The values of nested hashes; hashes that share values list them once per path, up to the size cap. */
 function nestedValues(hash: PHash, out: Value[]): Value[] {
   for (const v of hash.values()) {
     if (v instanceof Map) nestedValues(v, out);
-    else out.push(v);
+    else if (out.length < MAX_COLLECTION_SIZE) out.push(v);
+    else throw tooManyElements('the Array of nested values');
   }
   return out;
 }
@@ -330,7 +352,7 @@ const sortByFn = defineFunction(
       throw sortByMismatch(v, lambda);
     }
     if (Array.isArray(v)) return sortBy(v, lambda);
-    if (typeof v === 'string') return (sortBy(Array.from(v), lambda) as string[]).join('');
+    if (typeof v === 'string') return (sortBy(characters(v), lambda) as string[]).join('');
     const pairs = sortBy(
       [...v].map(([k, val]) => [k, val]),
       lambda,

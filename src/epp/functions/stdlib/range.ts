@@ -3,6 +3,7 @@
  * Ruby Range and steps through it, so a start made of digits counts as an Integer and anything else as a
  * String, walked with Ruby's `String#upto` and `String#succ` (`'az'..'bc'` is az, ba, bb, bc).
  */
+import { checkCollectionSize } from '../../runtime/size-limits.js';
 import { bigOf, integer, type PInteger, type Value } from '../../runtime/values.js';
 import { defineFunction, type FunctionDef } from '../registry.js';
 import { rubyToS } from '../ruby-text.js';
@@ -29,6 +30,7 @@ function nextAlnum(c: string): [string, boolean] {
  */
 export function rubySucc(s: string): string {
   if (s === '') return '';
+  checkCollectionSize(s.length, "the Array of a String's characters");
   const chars = s.split('');
   const positions = chars.flatMap((c, i) => (ALNUM.test(c) ? [i] : []));
   if (positions.length === 0) {

@@ -7,6 +7,7 @@
 import { EppEvalError } from '../../errors.js';
 import { compareValues, rubyClassName } from '../../runtime/compare.js';
 import { formatFloat, rubyInspectString, timeDataToString } from '../../runtime/format.js';
+import { checkTextLength } from '../../runtime/text-size.js';
 import { isPuppetType } from '../../runtime/types.js';
 import {
   isHash,
@@ -55,14 +56,23 @@ function unsupportedInspect(fn: string, v: Value): EppEvalError {
 // ---------------------------------------------------------------------------------------------------------
 // to_toml
 
-/** stdlib's `rewrap_sensitive_data`: Sensitive values (and keys) unwrapped at any depth, and whether any was. */
-function unwrapSensitive(v: Value, found: { sensitive: boolean }): Value {
+/**
+ * stdlib's `rewrap_sensitive_data`: Sensitive values (and keys) unwrapped at any depth, and whether any
+ * was. An array or hash met again (values share them) is copied once (`copies`): a copy path by path
+ * would be many times the value's size.
+ */
+function unwrapSensitive(v: Value, found: { sensitive: boolean }, copies: Map<object, Value>): Value {
   if (v instanceof PSensitive) {
     found.sensitive = true;
-    return unwrapSensitive(v.value, found);
+    return unwrapSensitive(v.value, found, copies);
   }
-  if (Array.isArray(v)) return v.map((e) => unwrapSensitive(e, found));
-  if (isHash(v)) {
+  if (!Array.isArray(v) && !isHash(v)) return v;
+  const done = copies.get(v);
+  if (done !== undefined) return done;
+  let copy: Value;
+  if (Array.isArray(v)) {
+    copy = v.map((e) => unwrapSensitive(e, found, copies));
+  } else {
     const out: PHash = new Map();
     for (const [key, value] of v) {
       // A Sensitive key is unwrapped (one level, as stdlib does), but not walked into.
@@ -71,11 +81,12 @@ function unwrapSensitive(v: Value, found: { sensitive: boolean }): Value {
         found.sensitive = true;
         k = k.value;
       }
-      out.set(k, unwrapSensitive(value, found));
+      out.set(k, unwrapSensitive(value, found, copies));
     }
-    return out;
+    copy = out;
   }
-  return v;
+  copies.set(v, copy);
+  return copy;
 }
 
 /**
@@ -177,7 +188,9 @@ const toToml = defineFunction('stdlib::to_toml', 1, 1, (_ctx, [data]) => {
   if (!isHash(data)) throw argumentMismatch('stdlib::to_toml', 'data', puppetType('Hash'), data);
   const found = { sensitive: false };
   const dumper = new TomlDumper();
-  dumper.visit(unwrapSensitive(data, found) as PHash, []);
+  const plain = unwrapSensitive(data, found, new Map()) as PHash;
+  checkTextLength(plain, 'the TOML text of the value');
+  dumper.visit(plain, []);
   return found.sensitive ? new PSensitive(dumper.text) : dumper.text;
 });
 
@@ -196,21 +209,17 @@ function pcore(type: string, value?: Value): PHash {
  * a key that is no string (or is `__ptype`) becomes a `Hash` of alternating keys and values, and what is
  * not data (default, regexps, Sensitive, timestamps) a hash naming its type.
  */
-function toRichData(fn: string, v: Value): Value {
-  if (Array.isArray(v)) return v.map((e) => toRichData(fn, e));
-  if (isHash(v)) {
-    const plainKeys = [...v.keys()].every((k) => typeof k === 'string' && k !== '__ptype');
-    if (plainKeys) {
-      const out: PHash = new Map();
-      for (const [k, e] of v) out.set(k, toRichData(fn, e));
-      return out;
-    }
-    const pairs: Value[] = [];
-    for (const [k, e] of v) pairs.push(toRichData(fn, k), toRichData(fn, e));
-    return pcore('Hash', pairs);
+function toRichData(fn: string, v: Value, copies: Map<object, Value> = new Map()): Value {
+  if (Array.isArray(v) || isHash(v)) {
+    // Converted once however many times values share it (a copy path by path could be huge).
+    const done = copies.get(v);
+    if (done !== undefined) return done;
+    const copy = richCollection(fn, v, copies);
+    copies.set(v, copy);
+    return copy;
   }
   if (v instanceof PDefault) return pcore('Default');
-  if (v instanceof PSensitive) return pcore('Sensitive', toRichData(fn, v.value));
+  if (v instanceof PSensitive) return pcore('Sensitive', toRichData(fn, v.value, copies));
   // The source, as Puppet keeps it (`/a\/b/` is `a/b`).
   if (v instanceof PRegexp) return pcore('Regexp', v.source);
   if (v instanceof PTimeData) return pcore(v.kind, timeDataToString(v));
@@ -221,6 +230,19 @@ function toRichData(fn: string, v: Value): Value {
     );
   }
   return v;
+}
+
+function richCollection(fn: string, v: Value[] | PHash, copies: Map<object, Value>): Value {
+  if (Array.isArray(v)) return v.map((e) => toRichData(fn, e, copies));
+  const plainKeys = [...v.keys()].every((k) => typeof k === 'string' && k !== '__ptype');
+  if (plainKeys) {
+    const out: PHash = new Map();
+    for (const [k, e] of v) out.set(k, toRichData(fn, e, copies));
+    return out;
+  }
+  const pairs: Value[] = [];
+  for (const [k, e] of v) pairs.push(toRichData(fn, k, copies), toRichData(fn, e, copies));
+  return pcore('Hash', pairs);
 }
 
 /** Ruby's `inspect` of a data scalar: a string with Ruby's escapes, numbers as Ruby prints them. */
@@ -256,13 +278,17 @@ function rubyLiteral(v: Value): string {
   return inspectScalar(v);
 }
 
-const toPython = defineFunction('stdlib::to_python', 1, 1, (_ctx, [object]) =>
-  pythonLiteral(toRichData('stdlib::to_python', object)),
-);
+const toPython = defineFunction('stdlib::to_python', 1, 1, (_ctx, [object]) => {
+  const data = toRichData('stdlib::to_python', object);
+  checkTextLength(data, 'the Python text of the value');
+  return pythonLiteral(data);
+});
 
-const toRuby = defineFunction('stdlib::to_ruby', 1, 1, (_ctx, [object]) =>
-  rubyLiteral(toRichData('stdlib::to_ruby', object)),
-);
+const toRuby = defineFunction('stdlib::to_ruby', 1, 1, (_ctx, [object]) => {
+  const data = toRichData('stdlib::to_ruby', object);
+  checkTextLength(data, 'the Ruby text of the value');
+  return rubyLiteral(data);
+});
 
 export const stdlibSerializationFunctions: FunctionDef[] = [
   toToml,

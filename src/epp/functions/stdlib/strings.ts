@@ -5,6 +5,7 @@
  * escapes (escapes.ts) and the IP address functions (ip.ts), exported as one list.
  */
 import { EppEvalError } from '../../errors.js';
+import { characters } from '../../runtime/characters.js';
 import { describeMismatch } from '../../runtime/types.js';
 import { PSensitive, type Value } from '../../runtime/values.js';
 import { argumentMismatch, puppetType } from '../arguments.js';
@@ -41,7 +42,7 @@ function extensionStart(base: string): number {
 function rubyBasename(path: string, suffix?: string): string {
   const base = lastComponent(path);
   if (suffix === undefined || suffix === '' || base === '/') return base;
-  const chars = [...suffix];
+  const chars = characters(suffix);
   if (chars.length === 2 && chars[1] === '*') {
     const cut = chars[0] === '.' ? extensionStart(base) : base.lastIndexOf(chars[0]!);
     return cut > 0 ? base.slice(0, cut) : base;
@@ -106,7 +107,7 @@ const extname = defineFunction('stdlib::extname', 1, 1, (_ctx, [filename]) =>
  * is a range, a backslash makes the next character literal, a `-` at the end is itself.
  */
 function rubyCharSet(spec: string): (c: string) => boolean {
-  let chars = [...spec];
+  let chars = characters(spec);
   const negated = chars.length > 1 && chars[0] === '^';
   if (negated) chars = chars.slice(1);
   const singles = new Set<number>();

@@ -3,6 +3,7 @@
  * delimiters, the redacted Sensitive text.
  */
 
+import { checkTextLength } from '../text-size.js';
 import { PDefault, PFloat, type PHash, PRegexp, PSensitive, PTimeData, type Value } from '../values.js';
 import { formatFloat } from './floats.js';
 import type { RubyArg } from './sprintf-spec.js';
@@ -93,12 +94,17 @@ export function rubyToS(v: RubyArg): string {
 
 /** Ruby's `inspect` of a converted argument (`%p`, and inside arrays and hashes). */
 export function rubyInspect(v: RubyArg): string {
+  checkTextLength(v as Value, 'the inspected text of the value');
+  return inspect(v);
+}
+
+function inspect(v: RubyArg): string {
   if (typeof v === 'string') return rubyInspectString(v);
   if (v === undefined) return 'nil';
-  if (Array.isArray(v)) return `[${v.map(rubyInspect).join(', ')}]`;
+  if (Array.isArray(v)) return `[${v.map(inspect).join(', ')}]`;
   if (v instanceof Map) {
     const parts: string[] = [];
-    for (const [k, val] of v) parts.push(`${rubyInspect(k)}=>${rubyInspect(val)}`);
+    for (const [k, val] of v) parts.push(`${inspect(k)}=>${inspect(val)}`);
     return `{${parts.join(', ')}}`;
   }
   if (v instanceof PDefault) return ':default';

@@ -1,6 +1,7 @@
 /**
  * Puppet's evaluator string(): what `<%= %>` and interpolation print.
  */
+import { checkTextLength } from '../text-size.js';
 import { PSensitive, type Value } from '../values.js';
 import { REDACTED, rubyScalarText } from './inspect.js';
 
@@ -25,6 +26,7 @@ function evalString(v: Value, redactTop: boolean): string {
 export function renderValue(value: Value): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return String(value); // an Integer: the common case, no detour
+  checkTextLength(value, 'the text of the value');
   return evalString(value, false);
 }
 
@@ -32,5 +34,6 @@ export function renderValue(value: Value): string {
 export function interpolate(value: Value): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);
+  checkTextLength(value, 'the text of the value');
   return evalString(value, true);
 }

@@ -68,16 +68,43 @@ function rubyClassName(v: RubyArg): string {
   return 'Object';
 }
 
-/** Puppet's conversion of a 3.x function argument: top-level undef becomes '', regexps, Timestamps and Timespans text. */
-export function toRubyArg(v: Value, top: boolean): RubyArg {
-  if (v === undefined) return top ? '' : undefined;
+/**
+ * Puppet's conversion of the arguments of a 3.x function: a top-level undef becomes '', regexps,
+ * Timestamps and Timespans their text, at any depth.
+ */
+export function toRubyArgs(args: readonly Value[]): RubyArg[] {
+  // One set of copies for all the arguments: `f(*$list)` may pass one array many times.
+  let copies: Map<object, RubyArg> | undefined;
+  return args.map((v) => {
+    if (v === undefined) return '';
+    if (!Array.isArray(v) && !(v instanceof Map)) return convertScalar(v);
+    copies ??= new Map();
+    return convertNested(v, copies);
+  });
+}
+
+function convertScalar(v: Value): RubyArg {
   if (v instanceof PRegexp) return regexpWithDelimiters(v);
   if (v instanceof PTimeData) return timeDataToString(v);
-  if (Array.isArray(v)) return v.map((e) => toRubyArg(e, false));
-  if (v instanceof Map) {
-    const out: PHash = new Map();
-    for (const [k, val] of v) out.set(toRubyArg(k, false), toRubyArg(val, false));
-    return out;
-  }
   return v;
+}
+
+/**
+ * A copy of an array or hash with its elements converted. An array or hash met again (values share them)
+ * is converted once and shared again: a copy path by path would be many times the value's size.
+ */
+function convertNested(v: Value, copies: Map<object, RubyArg>): RubyArg {
+  if (!Array.isArray(v) && !(v instanceof Map)) return convertScalar(v);
+  const done = copies.get(v);
+  if (done !== undefined) return done;
+  let copy: RubyArg;
+  if (Array.isArray(v)) {
+    copy = v.map((e) => convertNested(e, copies));
+  } else {
+    const out: PHash = new Map();
+    for (const [k, val] of v) out.set(convertNested(k, copies) as Value, convertNested(val, copies) as Value);
+    copy = out;
+  }
+  copies.set(v, copy);
+  return copy;
 }

@@ -3,6 +3,7 @@
  * (and `MAX_WIDTH` by strftime).
  */
 import { EppEvalError } from '../../errors.js';
+import { characterCount } from '../characters.js';
 import type { Value } from '../values.js';
 
 /** Limits on width and precision: Ruby accepts any int, but a template has no use for gigabytes of padding. */
@@ -45,8 +46,4 @@ export function signOf(negative: boolean, spec: Spec): string {
 }
 
 /** Characters (code points), not UTF-16 units: an emoji is one, as in Ruby. */
-function charCount(s: string): number {
-  return SURROGATE.test(s) ? [...s].length : s.length;
-}
-
-const SURROGATE = /[\uD800-\uDFFF]/;
+const charCount = characterCount;

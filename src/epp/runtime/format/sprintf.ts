@@ -1,21 +1,24 @@
 /**
  * Ruby's Kernel#format: `sprintf` parses the directives, takes their arguments and dispatches them.
  */
+
+import { characterCount, firstCharacters } from '../characters.js';
+import { MAX_STRING_LENGTH, textTooLong } from '../size-limits.js';
 import type { Value } from '../values.js';
 import { rubyInspect, rubyToS } from './inspect.js';
-import { toRubyArg, toRubyInteger } from './ruby-args.js';
+import { toRubyArgs, toRubyInteger } from './ruby-args.js';
 import { formatFloatSpec, formatInteger } from './sprintf-numbers.js';
 import { formatError, MAX_PRECISION, MAX_WIDTH, pad, type RubyArg, type Spec } from './sprintf-spec.js';
 
 function formatString(spec: Spec, text: string): string {
-  const s = spec.prec === undefined ? text : [...text].slice(0, spec.prec).join('');
+  const s = spec.prec === undefined ? text : firstCharacters(text, spec.prec);
   return pad({ ...spec, zero: false }, '', s, false);
 }
 
 function formatChar(spec: Spec, arg: RubyArg): string {
   let ch: string;
   if (typeof arg === 'string') {
-    if ([...arg].length !== 1) throw formatError('%c requires a character');
+    if (characterCount(arg) !== 1) throw formatError('%c requires a character');
     ch = arg;
   } else {
     const code = toRubyInteger(arg);
@@ -158,7 +161,7 @@ function directive(format: string, start: number, args: ArgSource): Directive {
  * flags `-+ 0#`, width, precision, `*`, `%1$s`, and `%<name>s` / `%{name}` with a hash argument).
  */
 export function sprintf(format: string, args: readonly Value[]): string {
-  const source = new ArgSource(args.map((a) => toRubyArg(a, true)));
+  const source = new ArgSource(toRubyArgs(args));
   let out = '';
   let i = 0;
   while (i < format.length) {
@@ -173,6 +176,8 @@ export function sprintf(format: string, args: readonly Value[]): string {
     }
     const d = directive(format, pct + 1, source);
     out += d.text;
+    // Each directive may be a million characters wide: the text is bounded as it grows.
+    if (out.length > MAX_STRING_LENGTH) throw textTooLong('the text of sprintf()');
     i = d.end;
   }
   return out;

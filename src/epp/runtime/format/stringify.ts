@@ -2,6 +2,7 @@
  * Puppet's StringConverter: `String(x)` and `String(x, format)`, value by value.
  */
 import type { EppEvalError } from '../../errors.js';
+import { checkTextLength } from '../text-size.js';
 import { timeToFloat, timeToInteger } from '../time.js';
 import {
   float,
@@ -283,5 +284,6 @@ function convertHash(f: StringFormat, v: PHash, map: FormatMap, ind0: Indentatio
 export function stringify(value: Value, format?: Value): string {
   const map =
     format === undefined || format instanceof PDefault ? DEFAULT_STRING_FORMATS : userFormats(value, format);
+  checkTextLength(value, 'the text of the value');
   return convert(value, map, DEFAULT_INDENTATION);
 }

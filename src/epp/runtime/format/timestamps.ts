@@ -3,6 +3,7 @@
  * one is in `strptime.ts`, Timespans in `timespans.ts`.
  */
 import { EppEvalError } from '../../errors.js';
+import { MAX_STRING_LENGTH, textTooLong } from '../size-limits.js';
 import type { PTimeData } from '../values.js';
 import { MAX_WIDTH } from './sprintf-spec.js';
 import { timezoneOffset } from './strptime.js';
@@ -121,6 +122,8 @@ export function strftime(ts: PTimeData, format: string, timezone?: string): stri
     if (width !== undefined && width > MAX_WIDTH)
       throw new EppEvalError('EPP_ARGUMENTS', 'strftime: width too big');
     out += strftimeDirective(t, m[4]!, m[1]!, width, m[3]!.length, offset, utc);
+    // Each directive may be a million characters wide: the text is bounded as it grows.
+    if (out.length > MAX_STRING_LENGTH) throw textTooLong('the text of strftime()');
   }
   return out;
 }
