@@ -94,8 +94,8 @@ export class RuntimeBase {
   }
 
   /**
-   * Places an EPP error that has no position here, or notes this call as its caller; V8's errors past its
-   * limits become `EPP_MEMORY_LIMIT` here, at the call that built the value; other errors pass through.
+   * Places an EPP error that has no position here, or notes this call as its caller; V8's errors past
+   * its limits become `EPP_MEMORY_LIMIT` here, at the call that built the value; others pass.
    */
   protected locate(e: unknown, p: number): unknown {
     const error = e instanceof RangeError ? asMemoryLimit(e) : e;
