@@ -15,7 +15,7 @@ import {
   rubyInspectString,
   stringify,
 } from '../runtime/format.js';
-import { nanosOfSeconds, timeToFloat, timeToInteger } from '../runtime/time.js';
+import { nanosOfSeconds, TIMESPAN_FIELD_NANOS, timeToFloat, timeToInteger } from '../runtime/time.js';
 import {
   AliasType,
   ArrayType,
@@ -518,15 +518,6 @@ const TIMESPAN_FIELDS = [
   'microseconds',
   'nanoseconds',
 ];
-const FIELD_NANOS = [
-  86_400_000_000_000n,
-  3_600_000_000_000n,
-  60_000_000_000n,
-  1_000_000_000n,
-  1_000_000n,
-  1000n,
-  1n,
-];
 
 /** `Timespan.from_fields`: days, hours, minutes, seconds, and the fractions, each an Integer. */
 function timespanOfFields(values: readonly Value[], negative = false): PTimespan {
@@ -539,7 +530,7 @@ function timespanOfFields(values: readonly Value[], negative = false): PTimespan
         `Timespan.new() parameter '${TIMESPAN_FIELDS[i]}' expects an Integer value, got ${inferGenericType(v)}`,
       );
     }
-    ns += bigOf(v) * FIELD_NANOS[i]!;
+    ns += bigOf(v) * TIMESPAN_FIELD_NANOS[i]!;
   });
   return new PTimespan(negative ? -ns : ns);
 }

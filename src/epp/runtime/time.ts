@@ -9,6 +9,17 @@ import { PFloat, type PInteger, type PTimeData } from './values.js';
 
 export const NSECS_PER_SEC = 1_000_000_000n;
 
+/** Nanoseconds in each field of a Timespan given as fields: days, hours, minutes, seconds, ms, µs, ns. */
+export const TIMESPAN_FIELD_NANOS: readonly bigint[] = [
+  86_400_000_000_000n,
+  3_600_000_000_000n,
+  60_000_000_000n,
+  NSECS_PER_SEC,
+  1_000_000n,
+  1000n,
+  1n,
+];
+
 /** Ruby's `(seconds * NSECS_PER_SEC).to_i`: exact for an Integer, the Float product truncated. */
 export function nanosOfSeconds(seconds: PInteger | PFloat): bigint {
   if (!(seconds instanceof PFloat)) return BigInt(seconds) * NSECS_PER_SEC;

@@ -5,6 +5,7 @@
  * `date_zone_to_diff` and its table of zone names).
  */
 import { EppEvalError } from '../../errors.js';
+import { DAYS, MONTHS } from './calendar-names.js';
 
 /** What `_strptime` found (the fields Puppet reads, and the rest to tell a match from a failure). */
 export interface Strptime {
@@ -24,22 +25,6 @@ export interface Strptime {
   merid?: number;
   fail?: boolean;
 }
-
-const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 const isSpace = (c: string | undefined) =>
   c === ' ' || c === '\t' || c === '\n' || c === '\v' || c === '\f' || c === '\r';
@@ -129,14 +114,14 @@ function strptimeInternal(str: string, fmt: string, h: Strptime): number {
       case 'B':
       case 'b':
       case 'h': {
-        const names = c === 'A' || c === 'a' ? DAY_NAMES : MONTH_NAMES;
+        const names = c === 'A' || c === 'a' ? DAYS : MONTHS;
         const at = str.slice(si).toLowerCase();
         const i = names.findIndex(
           (n) => at.startsWith(n.toLowerCase()) || at.startsWith(n.slice(0, 3).toLowerCase()),
         );
         if (i < 0) return fail();
         si += at.startsWith(names[i]!.toLowerCase()) ? names[i]!.length : 3;
-        if (names === MONTH_NAMES) h.mon = i + 1;
+        if (names === MONTHS) h.mon = i + 1;
         break;
       }
       case 'C': {

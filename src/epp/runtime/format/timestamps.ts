@@ -5,25 +5,10 @@
 import { EppEvalError } from '../../errors.js';
 import { MAX_STRING_LENGTH, textTooLong } from '../size-limits.js';
 import type { PTimeData } from '../values.js';
+import { DAYS, MONTHS } from './calendar-names.js';
 import { MAX_WIDTH } from './sprintf-spec.js';
 import { timezoneOffset } from './strptime.js';
 import { timespanToString } from './timespans.js';
-
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 /** A timestamp as Puppet prints it: `2020-02-03T04:05:06.000000000 UTC`. */
 export function timestampToString(ts: PTimeData): string {

@@ -6,7 +6,7 @@ import { EppEvalError } from '../../errors.js';
 import { parseTimestampText } from '../format/strptime.js';
 import { parseTimespan } from '../format/timespans.js';
 import { timeDataToString } from '../format/timestamps.js';
-import { nanosOfSeconds } from '../time.js';
+import { nanosOfSeconds, TIMESPAN_FIELD_NANOS } from '../time.js';
 import { PDefault, PFloat, PRegexp, type PTimeData, PTimespan, PTimestamp, type Value } from '../values.js';
 import {
   ANY,
@@ -357,19 +357,10 @@ function timeOfHash(span: boolean, h: Map<Value, Value>): bigint {
   if (!span) return parseTimestampText(str('string') ?? '', formats(), str('timezone'));
   if (h.has('string')) return parseTimespan(str('string') ?? '', formats());
   const fields = ['days', 'hours', 'minutes', 'seconds', 'milliseconds', 'microseconds', 'nanoseconds'];
-  const scale = [
-    86_400_000_000_000n,
-    3_600_000_000_000n,
-    60_000_000_000n,
-    1_000_000_000n,
-    1_000_000n,
-    1000n,
-    1n,
-  ];
   let ns = 0n;
   fields.forEach((k, i) => {
     const v = h.get(k);
-    if (typeof v === 'number' || typeof v === 'bigint') ns += BigInt(v) * scale[i]!;
+    if (typeof v === 'number' || typeof v === 'bigint') ns += BigInt(v) * TIMESPAN_FIELD_NANOS[i]!;
   });
   return h.get('negative') === true ? -ns : ns;
 }
