@@ -14,6 +14,13 @@ afterAll(removeTempDirs);
 const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
 const REGEX_BOMB = '"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!" =~ /^(a+)+$/';
 const DOUBLING = 'Integer[1, 40].reduce([1]) |$m, $i| { $m + $m }';
+/**
+ * What stops the doubling: the element cap refuses the step to 16,777,216 elements, unless the worker's
+ * 96 MB heap is used up first by the 8,388,608-element step (its copies and the garbage before them: which
+ * comes first depends on when V8 collects, and it varied between CI runs). Either is a clear error.
+ */
+const DOUBLING_STOPPED =
+  /an Array of 16,777,216 elements is larger than a template may build|used more than 96 MB of memory \(the limit of untrusted templates\)/;
 
 function untrusted(files: Record<string, string>): string {
   const repo = tempTree({
@@ -75,14 +82,14 @@ describe('templates of an untrusted source, attacked', () => {
       { 'files/x.txt.epp': `<%= ${DOUBLING}.length %>` },
       'EPP_MEMORY_LIMIT',
       't/files/x.txt.epp:1:',
-      'an Array of 16,777,216 elements is larger than a template may build',
+      DOUBLING_STOPPED,
     ],
     [
       'an array doubled 40 times in a hook',
       { 'hooks/after_default_settings.pp': `$x = ${DOUBLING}\n$state` },
       'HOOK_FAILED',
       't/hooks/after_default_settings.pp:1:',
-      'an Array of 16,777,216 elements is larger than a template may build',
+      DOUBLING_STOPPED,
     ],
     [
       'arrays that share elements, flattened (security review 20: V8 aborted the process)',
@@ -117,7 +124,8 @@ describe('templates of an untrusted source, attacked', () => {
     expect(r.signal).toBeNull();
     expect(r.stderr).toContain(`[${code}]`);
     expect(r.stderr).toContain(where);
-    expect(r.stderr).toContain(words);
+    if (typeof words === 'string') expect(r.stderr).toContain(words);
+    else expect(r.stderr).toMatch(words);
     expect(r.stderr).not.toMatch(/FATAL|invalid size|heap out of memory/i);
     expect(r.seconds).toBeLessThan(45);
   });
