@@ -5,8 +5,12 @@
  * the user's changes: a later `remove --force` finds it, and a later `apply` still treats it as a hand
  * edit. With `force` those are removed too, each saved first as `<path>.pantograph-old`. The whole project
  * is read before anything is removed, so a path that cannot be read stops the run with nothing removed.
+ * After an interrupted `apply`, its journal counts as well (see journal.ts): the files it wrote are
+ * Pantograph's even though the lock never recorded them, so they are removed too, and the journal goes.
  */
 import { realpathSync, rmdirSync, unlinkSync } from 'node:fs';
+import { errnoCode } from './errors.js';
+import { clearJournal, lockedEntry, readJournal } from './journal.js';
 import { type LockedFile, type LockFile, readLock, writeLock } from './lock.js';
 import { acquireRunLock } from './mutex.js';
 import { checkOutputPath, type DiskState, isPlainDirectory, LOCK_FILE, Target } from './paths.js';
@@ -41,10 +45,12 @@ export function remove(root: string, options: RemoveOptions = {}): RemoveResult 
   const runLock = acquireRunLock(projectRoot);
   try {
     const lock = readLock(projectRoot);
-    if (!lock) return NOTHING;
+    const journal = readJournal(projectRoot);
+    if (!lock && !journal) return NOTHING;
+    const directories = [...new Set([...(lock?.directories ?? []), ...(journal?.directories ?? [])])];
     const target = new Target(projectRoot);
-    for (const dir of lock.directories) target.dir(dir); // no locked directory through a symlink
-    const scan = scanManaged(lock, target, options.force === true);
+    for (const dir of directories) target.dir(dir); // no locked directory through a symlink
+    const scan = scanManaged(lock, journal, target, options.force === true);
     const backups: { path: string; backup: string }[] = [];
     for (const path of scan.toRemove) {
       const userContent = scan.userContent.get(path);
@@ -52,16 +58,12 @@ export function remove(root: string, options: RemoveOptions = {}): RemoveResult 
         backups.push({ path, backup: saveBackup(projectRoot, target, path, userContent, false) });
       removeFile(target, path);
     }
-    const directories = removeEmptyDirectories(projectRoot, lock.directories);
-    writeRemainingLock(
-      projectRoot,
-      lock,
-      [...scan.kept, ...scan.keptEdited.map((k) => k.path)],
-      directories.kept,
-    );
+    const emptied = removeEmptyDirectories(projectRoot, directories);
+    writeRemainingLock(projectRoot, (journal ?? lock)!, scan.remaining, emptied.kept);
+    clearJournal(projectRoot); // only now: the lock written above records what is left
     return {
       removed: scan.toRemove,
-      directoriesRemoved: directories.removed,
+      directoriesRemoved: emptied.removed,
       kept: scan.kept,
       keptEdited: scan.keptEdited,
       backups,
@@ -75,27 +77,46 @@ interface Scan {
   readonly toRemove: string[];
   readonly kept: string[];
   readonly keptEdited: KeptEdit[];
+  /** The lock entries of the files left to manage (the `init` files and the kept edits). */
+  readonly remaining: Map<string, LockedFile>;
   /** The files to remove whose content is the user's (under `force`), as read: saved before removal. */
   readonly userContent: Map<string, Extract<DiskState, { kind: 'file' }>>;
 }
 
-/** What to do with each locked file, decided from the whole project before anything is removed. */
-function scanManaged(lock: LockFile, target: Target, force: boolean): Scan {
-  const scan: Scan = { toRemove: [], kept: [], keptEdited: [], userContent: new Map() };
-  for (const [path, locked] of [...lock.files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+/**
+ * What to do with each managed file (locked, or written by an interrupted run), decided from the whole
+ * project before anything is removed.
+ */
+function scanManaged(
+  lock: LockFile | undefined,
+  journal: LockFile | undefined,
+  target: Target,
+  force: boolean,
+): Scan {
+  const scan: Scan = { toRemove: [], kept: [], keptEdited: [], remaining: new Map(), userContent: new Map() };
+  const paths = new Set([...(lock?.files.keys() ?? []), ...(journal?.files.keys() ?? [])]);
+  for (const path of [...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
     checkOutputPath(path);
+    const disk = target.read(path);
+    // The journal's entry when the file is what the interrupted run wrote, else the lock's; none when
+    // the run only meant to write it (and the file there, if any, was never Pantograph's).
+    const locked = lockedEntry(path, disk, lock, journal);
+    if (locked === undefined) continue;
     if (locked.kind === 'init') {
       scan.kept.push(path);
+      scan.remaining.set(path, locked);
       continue;
     }
-    const disk = target.read(path);
     if (disk.kind === 'missing') continue;
     const reason = userContentReason(locked, disk.hash);
     if (reason === undefined) scan.toRemove.push(path);
     else if (force) {
       scan.toRemove.push(path);
       scan.userContent.set(path, disk);
-    } else scan.keptEdited.push({ path, reason });
+    } else {
+      scan.keptEdited.push({ path, reason });
+      scan.remaining.set(path, locked);
+    }
   }
   return scan;
 }
@@ -129,13 +150,20 @@ function removeEmptyDirectories(
 function writeRemainingLock(
   root: string,
   lock: LockFile,
-  paths: readonly string[],
+  files: ReadonlyMap<string, LockedFile>,
   directories: readonly string[],
 ): void {
-  if (paths.length === 0) {
-    unlinkSync(`${root}/${LOCK_FILE}`);
+  if (files.size === 0) {
+    removeIfPresent(`${root}/${LOCK_FILE}`);
     return;
   }
-  const files = new Map(paths.map((path) => [path, lock.files.get(path)!]));
   writeLock(root, { ...lock, files, directories });
+}
+
+function removeIfPresent(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw error;
+  }
 }

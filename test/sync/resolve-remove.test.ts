@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apply, readLock, remove, resolve, type SyncError, status } from '../../src/sync/index.js';
@@ -249,5 +249,41 @@ describe('remove', () => {
       backups: [],
     });
     expect(get(root, 'a')).toBe('a\n');
+  });
+
+  it('removes what an interrupted apply wrote but never locked, judged by its journal, and clears the journal', async () => {
+    const root = tmpProject();
+    await apply(planOf(root, [file('a', 'a1\n'), file('b', 'b\n')]));
+    const oldLock = readFileSync(join(root, '.pantograph.lock'));
+    // The run that is interrupted: it changes a, adds new/c and would add e; killed after writing a and
+    // new/c, before e and before the lock (what apply's journal records, see src/sync/journal.ts).
+    await apply(planOf(root, [file('a', 'a2\n'), file('b', 'b\n'), file('new/c', 'c\n'), file('e', 'e\n')]));
+    renameSync(join(root, '.pantograph.lock'), join(root, '.pantograph.lock.pending'));
+    writeFileSync(join(root, '.pantograph.lock'), oldLock);
+    put(root, 'e', "the user's own e\n"); // never written by the run: not Pantograph's
+    expect(remove(root)).toEqual({
+      removed: ['a', 'b', 'new/c'],
+      directoriesRemoved: ['new'],
+      kept: [],
+      keptEdited: [],
+      backups: [],
+    });
+    expect(get(root, 'e')).toBe("the user's own e\n");
+    expect(existsSync(join(root, '.pantograph.lock'))).toBe(false);
+    expect(existsSync(join(root, '.pantograph.lock.pending'))).toBe(false);
+  });
+
+  it('leaves alone a file the interrupted run wrote and the user changed since', async () => {
+    const root = tmpProject();
+    await apply(planOf(root, [file('a', 'a\n')]));
+    const oldLock = readFileSync(join(root, '.pantograph.lock'));
+    await apply(planOf(root, [file('a', 'a\n'), file('n', 'n\n')]));
+    renameSync(join(root, '.pantograph.lock'), join(root, '.pantograph.lock.pending'));
+    writeFileSync(join(root, '.pantograph.lock'), oldLock);
+    put(root, 'n', 'n\nmine\n');
+    // Not the journal's content, and not in the lock: the interrupted run's file is the user's now.
+    expect(remove(root)).toMatchObject({ removed: ['a'], keptEdited: [] });
+    expect(get(root, 'n')).toBe('n\nmine\n');
+    expect(existsSync(join(root, '.pantograph.lock.pending'))).toBe(false);
   });
 });
