@@ -5,7 +5,7 @@
  */
 import { EppError, type SourceLocation } from '../epp/errors.js';
 import { lineColumn } from '../epp/position.js';
-import { type Displayable, formatProblem } from './format-error.js';
+import { type Displayable, fileOrigin, formatProblem } from './format-error.js';
 import type { Io } from './io.js';
 import { readableStack } from './stack.js';
 
@@ -34,6 +34,7 @@ export function toDisplayable(e: Error & { code?: string }): Displayable {
       source: e.location?.source,
       span: e.location?.span,
       hint: e.hint,
+      origin: fileOrigin(e.location?.file),
     };
   }
   // Engine and sync errors carry `position: { file, line, column }`; others may carry the fields flat.
@@ -49,6 +50,7 @@ export function toDisplayable(e: Error & { code?: string }): Displayable {
     source: positioned.source,
     span: positioned.span,
     hint: positioned.hint,
+    origin: fileOrigin(position?.file ?? positioned.file),
   };
 }
 

@@ -4,9 +4,17 @@
  * password is masked in everything shown: a message may quote git, and a frame of `.sync.yml` may show
  * the line that holds one.
  */
+
+import { gitTreeOrigin } from '../engine/sources/git-tree-origin.js';
 import { lineColumn, offsetAt } from '../epp/position.js';
 import { escapeControlCharacters } from '../shared/control-characters.js';
 import { maskCredentials } from '../shared/url-credentials.js';
+
+/** `t1/files/x.epp of git source https://git.example.com/tpl.git at 61a1b4d`, for a file of a git source's cached tree. */
+export function fileOrigin(file: string | undefined): string | undefined {
+  const origin = file === undefined ? undefined : gitTreeOrigin(file);
+  return origin && `${origin.path} of git source ${origin.location} at ${origin.commit.slice(0, 7)}`;
+}
 
 export interface Colors {
   red(s: string): string;
@@ -36,6 +44,8 @@ export interface Displayable {
   readonly source?: string | undefined;
   readonly span?: { readonly start: number; readonly end: number } | undefined;
   readonly hint?: string | undefined;
+  /** Where `file` comes from when its path alone does not say (a git source's cached tree). */
+  readonly origin?: string | undefined;
 }
 
 export function formatProblem(problem: Displayable, colors: Colors = noColors): string {
@@ -57,6 +67,8 @@ export function formatProblem(problem: Displayable, colors: Colors = noColors): 
   if (problem.source !== undefined && problem.span && line !== undefined) {
     lines.push(...codeFrame(problem.source, problem.span, line, column ?? 1, colors));
   }
+  if (problem.origin)
+    lines.push(`  ${colors.cyan('in')}: ${maskCredentials(escapeControlCharacters(problem.origin))}`);
   if (problem.hint) lines.push(`  ${colors.cyan('hint')}: ${maskCredentials(problem.hint)}`);
   return lines.join('\n');
 }

@@ -9,12 +9,13 @@ import { EngineError } from '../engine/errors.js';
 import { ReplaceValue, type ResolvedSource, type SourceSpec, type SyncData } from '../engine/model.js';
 import type { ProjectOptions } from '../engine/project.js';
 import type { Problem } from '../engine/render-plan.js';
+import { gitTreeOrigin } from '../engine/sources/git-tree-origin.js';
 import { sourceIdentity } from '../engine/sources/index.js';
 import { toJson } from '../engine/yaml-data.js';
 import { lineColumn, offsetAt } from '../epp/position.js';
 import { maskCredentials } from '../shared/url-credentials.js';
 import { SyncError } from '../sync/errors.js';
-import { type Displayable, formatProblem } from './format-error.js';
+import { type Displayable, fileOrigin, formatProblem } from './format-error.js';
 import type { Io } from './io.js';
 import type { GlobalOptions } from './main.js';
 
@@ -103,6 +104,7 @@ export function displayProblem(
     line: p.line,
     column: p.column,
     hint: p.hint,
+    origin: fileOrigin(p.file),
   };
   if (p.file === undefined || p.line === undefined) return display;
   if (!texts.has(p.file)) texts.set(p.file, readText(p.file));
@@ -155,6 +157,7 @@ export function shortPath(file: string, cwd: string): string {
  * password is masked (CI keeps JSON reports as artifacts).
  */
 export function jsonProblem(p: Problem): Record<string, unknown> {
+  const origin = p.file === undefined ? undefined : gitTreeOrigin(p.file);
   return {
     severity: p.severity,
     code: p.code,
@@ -163,6 +166,7 @@ export function jsonProblem(p: Problem): Record<string, unknown> {
     ...(p.line !== undefined ? { line: p.line } : {}),
     ...(p.column !== undefined ? { column: p.column } : {}),
     ...(p.hint !== undefined ? { hint: maskCredentials(p.hint) } : {}),
+    ...(origin !== undefined ? { origin } : {}),
   };
 }
 

@@ -112,4 +112,24 @@ describe('git sources and update', () => {
       /\.sync\.yml:4:7: error: git source 'file:\/\/\/nonexistent\/repo\.git' cannot be fetched/,
     );
   });
+
+  it("names a template error's repository, commit and path, beside the cached tree's path", async () => {
+    const remote = tempRemote();
+    const c1 = remote.commit(repoTree({ config: '<%= 1 + [] %>\n' }));
+    const root = tempTree({ '.sync.yml': gitSync(remote.url) });
+    const before = snapshotDir(root);
+    const r = await run(root, 'apply');
+    expect(r.code).toBe(1);
+    expect(snapshotDir(root)).toEqual(before);
+    expect(r.stderr).toContain(`/trees/${c1}/base/files/config.txt.epp:1:7: error: Operator '+'`);
+    expect(r.stderr).toContain(
+      `  in: base/files/config.txt.epp of git source ${remote.url} at ${c1.slice(0, 7)}\n`,
+    );
+    const { json } = await runJson<{ problems: { origin: unknown }[] }>(root, 'status');
+    expect(json.problems[0]!.origin).toEqual({
+      location: remote.url,
+      commit: c1,
+      path: 'base/files/config.txt.epp',
+    });
+  });
 });
