@@ -4,8 +4,9 @@
  * password is masked in everything shown: a message may quote git, and a frame of `.sync.yml` may show
  * the line that holds one.
  */
-import { lineColumn, offsetAt } from '../epp/position.js';
+
 import { escapeControlCharacters } from '../shared/control-characters.js';
+import { lineColumn, offsetAt } from '../shared/position.js';
 import { maskCredentials } from '../shared/url-credentials.js';
 
 export interface Colors {

@@ -5,7 +5,7 @@
  */
 
 // The offset of a line and column (the LSP's diagnostics of a long file turn thousands of them).
-export { offsetAt as offsetOf } from '../epp/position.js';
+export { offsetAt as offsetOf } from '../shared/position.js';
 export {
   checkEppText,
   checkTemplateManifestText,

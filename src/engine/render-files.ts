@@ -17,10 +17,10 @@ import {
   type RenderOptions,
   type TemplateParameter,
 } from '../epp/index.js';
-import { lineColumn, offsetAt } from '../epp/position.js';
 import type { PHash } from '../epp/runtime/values.js';
 import { controlCharacterIn } from '../shared/control-characters.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
+import { lineColumn, offsetAt } from '../shared/position.js';
 import { quotedName } from '../shared/quoted-name.js';
 import { reservedSegment } from '../shared/reserved-names.js';
 import { decodeUtf8 } from '../shared/text-file.js';

@@ -5,6 +5,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import type { PlannedSource, RenderPlan } from '../engine/render-plan.js';
+import { lineColumn } from '../shared/position.js';
 import { withoutCredentials } from '../shared/url-credentials.js';
 import { identityOf, isSettled } from './digests.js';
 import { errnoCode, SyncError } from './errors.js';
@@ -157,7 +158,7 @@ const MODE = /^0[0-7]{3,4}$/;
  */
 export function parseLock(text: string, file = LOCK_FILE): LockFile {
   const bad = (why: string, offset?: number): never => {
-    const { line, column } = lineColumnOf(text, offset ?? 0);
+    const { line, column } = lineColumn(text, offset ?? 0);
     throw new SyncError('SYNC_LOCK_INVALID', `${LOCK_FILE} is not a valid Pantograph lock file: ${why}`, {
       path: LOCK_FILE,
       position: { file, line, column },
@@ -299,18 +300,6 @@ function keyOffset(text: string, key: string): number | undefined {
 function valueOffset(text: string, value: string, from = 0): number | undefined {
   const at = text.indexOf(JSON.stringify(value), from);
   return at < 0 ? undefined : at;
-}
-
-/** 1-based line and column (in characters) of an offset. */
-function lineColumnOf(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let start = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    start = i + 1;
-  }
-  // In characters, as every column Pantograph prints (an emoji is one).
-  return { line, column: [...text.slice(start, offset)].length + 1 };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
