@@ -18,7 +18,7 @@ export {
   type TemplateContext,
   templateContextOf,
 } from './file-checks.js';
-export { settingsSchema, typeLabel } from './inspect.js';
+export { settingsSchema, typeLabel } from './inspect/schema.js';
 export {
   type ModuleContext,
   moduleContextOf,
