@@ -50,10 +50,6 @@ function isSchema(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function isMap(value: Data | undefined): value is { [key: string]: Data } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A value on one line, JSON-like; floats keep their `.0`. */
 export function compact(value: Data): string {
   if (value === null) return 'null';

@@ -5,14 +5,13 @@ import {
   code,
   compact,
   INLINE_LIMIT,
-  isMap,
   resolveRef,
   type Schema,
   typeLabel,
   yamlKey,
   yamlText,
 } from './docs-format.js';
-import { type Data, HOOK_NAMES, type LoadedTemplate } from './model.js';
+import { type Data, HOOK_NAMES, isMap, type LoadedTemplate } from './model.js';
 import { inferSchema } from './settings.js';
 
 /** The README of one template; `others` (the repository's templates) name publishers of subscriptions. */

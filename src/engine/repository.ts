@@ -10,6 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { exists } from '../shared/path-exists.js';
+import { isPlainObject } from '../shared/plain-object.js';
 import { satisfies } from '../shared/semver.js';
 import { engineVersion } from '../version.js';
 import { EngineError, type EngineErrorCode, problem } from './errors.js';
@@ -19,9 +21,9 @@ import type { Data, LoadedTemplate, TemplateLocation, TemplateManifest } from '.
 import type { Problem } from './render-plan.js';
 import { TEMPLATE_NAME } from './sources/index.js';
 import { readHooks } from './template-hooks.js';
-import { isPlainObject, readManifest } from './template-manifest.js';
+import { readManifest } from './template-manifest.js';
 import { checkOutputs, listOutputs } from './template-outputs.js';
-import { at, exists, inside, realpathOrSelf, TreeWalker } from './template-walk.js';
+import { at, inside, realpathOrSelf, TreeWalker } from './template-walk.js';
 import type { PositionIndex } from './yaml-data.js';
 
 export interface TemplateLoad {

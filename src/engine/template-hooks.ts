@@ -2,10 +2,11 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
+import { exists } from '../shared/path-exists.js';
 import { problem } from './errors.js';
 import { HOOK_NAMES, type HookFile, type HookName } from './model.js';
 import type { Problem } from './render-plan.js';
-import { at, exists, type TreeWalker } from './template-walk.js';
+import { at, type TreeWalker } from './template-walk.js';
 
 export function readHooks(
   dir: string,

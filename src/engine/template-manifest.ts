@@ -1,6 +1,13 @@
 /** A template's `template.json` as a TemplateManifest: its fields with their defaults (see repository.ts). */
 import { delimitersProblem } from '../epp/lexer/delimiters.js';
-import type { Data, DataMap, SharedSettingDecl, TemplateManifest, V1SettingRule } from './model.js';
+import { isPlainObject } from '../shared/plain-object.js';
+import {
+  type Data,
+  isMap,
+  type SharedSettingDecl,
+  type TemplateManifest,
+  type V1SettingRule,
+} from './model.js';
 import { toJson } from './yaml-data.js';
 
 /** `v1_settings` as rules; entries of the wrong shape (reported by the schema check) are left out. */
@@ -73,12 +80,4 @@ export function readManifest(data: Data, dirName: string): TemplateManifest {
         ? [delimiters[0]!, delimiters[1]!]
         : undefined,
   };
-}
-
-function isMap(v: Data | undefined): v is DataMap {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

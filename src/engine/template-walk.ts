@@ -4,6 +4,7 @@
  */
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { exists } from '../shared/path-exists.js';
 import { identityOf } from '../sync/digests.js';
 import { problem } from './errors.js';
 import type { Position } from './model.js';
@@ -100,15 +101,6 @@ export class TreeWalker {
 /** A position at the start of a file (for problems about a whole file). */
 export function at(file: string): Position {
   return { file, line: 1, column: 1 };
-}
-
-export function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The native realpath: one system call, where the JavaScript one lstats every component. */
