@@ -4,7 +4,7 @@
  * prints its stack with a request to report it.
  */
 import { EppError, type SourceLocation } from '../epp/errors.js';
-import { lineColumn } from '../epp/position.js';
+import { lineColumn } from '../shared/position.js';
 import { type Displayable, fileOrigin, formatProblem } from './format-error.js';
 import type { Io } from './io.js';
 import { readableStack } from './stack.js';

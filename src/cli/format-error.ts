@@ -6,8 +6,8 @@
  */
 
 import { gitTreeOrigin } from '../engine/sources/git-tree-origin.js';
-import { lineColumn, offsetAt } from '../epp/position.js';
 import { escapeControlCharacters } from '../shared/control-characters.js';
+import { lineColumn, offsetAt } from '../shared/position.js';
 import { maskCredentials } from '../shared/url-credentials.js';
 
 /** `t1/files/x.epp of git source https://git.example.com/tpl.git at 61a1b4d`, for a file of a git source's cached tree. */

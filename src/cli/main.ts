@@ -3,6 +3,7 @@
  * fast as a script that loads one template engine.
  */
 import { Command, Option } from 'commander';
+import type { ObjectKind } from '../engine/object-names.js';
 import { reportError } from './errors.js';
 import { type Io, processIo } from './io.js';
 
@@ -24,15 +25,6 @@ export interface MainContext {
 
 type Action = (io: Io, global: GlobalOptions, ...args: unknown[]) => Promise<number>;
 type EngineFlagsLike = { readonly offline?: boolean; readonly trust?: boolean };
-type ObjectKindName =
-  | 'class'
-  | 'defined_type'
-  | 'task'
-  | 'fact'
-  | 'function'
-  | 'provider'
-  | 'transport'
-  | 'test';
 
 /** Runs the CLI with the given arguments and returns the exit code. */
 export async function main(
@@ -171,7 +163,7 @@ export async function main(
     .description('a template skeleton with a README and a first test, in --dir REPO (default: here)')
     .argument('<name>', 'template name (snake_case)')
     .action(run(async () => (await import('./commands/new.js')).newTemplate as Action));
-  const objects: [kind: ObjectKindName, description: string, name: string][] = [
+  const objects: [kind: ObjectKind, description: string, name: string][] = [
     [
       'class',
       'a class in manifests/ and its unit test in spec/classes/',

@@ -12,7 +12,7 @@ import type { Problem } from '../engine/render-plan.js';
 import { gitTreeOrigin } from '../engine/sources/git-tree-origin.js';
 import { sourceIdentity } from '../engine/sources/index.js';
 import { toJson } from '../engine/yaml-data.js';
-import { lineColumn, offsetAt } from '../epp/position.js';
+import { lineColumn, offsetAt } from '../shared/position.js';
 import { maskCredentials } from '../shared/url-credentials.js';
 import { SyncError } from '../sync/errors.js';
 import { type Displayable, fileOrigin, formatProblem } from './format-error.js';

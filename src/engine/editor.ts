@@ -5,7 +5,7 @@
  */
 
 // The offset of a line and column (the LSP's diagnostics of a long file turn thousands of them).
-export { offsetAt as offsetOf } from '../epp/position.js';
+export { offsetAt as offsetOf } from '../shared/position.js';
 export {
   checkEppText,
   checkTemplateManifestText,
@@ -18,7 +18,7 @@ export {
   type TemplateContext,
   templateContextOf,
 } from './file-checks.js';
-export { settingsSchema, typeLabel } from './inspect.js';
+export { settingsSchema, typeLabel } from './inspect/schema.js';
 export {
   type ModuleContext,
   moduleContextOf,

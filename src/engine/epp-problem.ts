@@ -6,7 +6,7 @@
  */
 import { isAbsolute, relative } from 'node:path';
 import type { EppError, SourceLocation } from '../epp/errors.js';
-import { lineColumn } from '../epp/position.js';
+import { lineColumn } from '../shared/position.js';
 import type { TemplateFile } from './model.js';
 import type { Problem } from './render-plan.js';
 

@@ -13,7 +13,7 @@ import type { TemplateNode } from '../epp/ast.js';
 import { type EppError, EppSyntaxError } from '../epp/errors.js';
 import { findSyntaxErrors, type ModulePathEntry, parseEpp } from '../epp/index.js';
 import { parameterProblems } from '../epp/parameter-checks.js';
-import { offsetAt } from '../epp/position.js';
+import { offsetAt } from '../shared/position.js';
 import { EngineError } from './errors.js';
 import { parseJsonData } from './json-data.js';
 import { compileSettingsSchema, shippedSchema, violationProblems } from './json-schema.js';

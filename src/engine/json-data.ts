@@ -8,7 +8,7 @@
  * say where it failed.
  */
 import { isMarkedFloat, MAX_JSON_DEPTH, parseJsonMarkingFloats, TOO_DEEP_HINT } from '../epp/json-values.js';
-import { lineColumn } from '../epp/position.js';
+import { lineColumn } from '../shared/position.js';
 import { type EngineErrorCode, problem } from './errors.js';
 import type { Data, Position } from './model.js';
 import type { Problem } from './render-plan.js';

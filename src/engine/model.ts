@@ -1,6 +1,6 @@
 /**
  * The engine's data model: settings data, template repositories, sources and the project's `.sync.yml`.
- * Pure types (plus the `ReplaceValue` marker class); the loaders live beside this file.
+ * Pure types (plus the `ReplaceValue` marker class and the `isMap` guard); the loaders live beside this file.
  */
 import type { Document } from 'yaml';
 import type { PostCommand, Problem } from './render-plan.js';
@@ -14,6 +14,11 @@ export type Data = null | boolean | bigint | number | string | Data[] | { [key: 
 
 /** A mapping of settings by name. */
 export type DataMap = { [key: string]: Data };
+
+/** Whether a Data value is a mapping (not null, not an array). */
+export function isMap(value: Data | undefined): value is DataMap {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** A `.sync.yml` sequence or mapping tagged `!replace`: it replaces the inherited value whole. */
 export class ReplaceValue {

@@ -9,9 +9,10 @@
  * `object_templates/<template>.erb`, rendered by Ruby as PDK renders it. Nothing is written when any
  * target exists already.
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { compileEpp } from '../epp/index.js';
+import { exists } from '../shared/path-exists.js';
 import { EngineError } from './errors.js';
 import type { DataMap } from './model.js';
 import { findModule, type ObjectKind } from './object-names.js';
@@ -45,7 +46,7 @@ export async function createObject(
   const { root, module, metadata } = findModule(dir);
   const plan = planObject(root, module, kind, given, options);
   for (const { path } of plan.files) {
-    if (present(join(root, path))) {
+    if (exists(join(root, path))) {
       throw new EngineError(
         'OBJECT_EXISTS',
         `cannot create ${plan.label} '${plan.name}': ${path} already exists`,
@@ -103,16 +104,6 @@ async function render(
     ? Object.fromEntries(declared.filter((p) => p.name in values).map((p) => [p.name, values[p.name]]))
     : values;
   return compiled.render(given);
-}
-
-/** Anything at `path`, a dangling symbolic link included. */
-function present(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** As PDK's `write_file` leaves a text: Unix line breaks, ending with one. */

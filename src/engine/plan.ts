@@ -20,10 +20,11 @@ import { type OutputClaim, resolvePaths } from './composition.js';
 import { problem } from './errors.js';
 import type { HookState } from './hooks.js';
 import type { DataMap, HookName, LoadedTemplate, Position, TemplateFile } from './model.js';
+import { resolveFiles } from './output-files.js';
 import { hasErrorIn, hookRun, renderUntrusted, settingsForFile, untrustedHooks } from './plan-hooks.js';
 import type { Project } from './project.js';
 import { cacheable, keyedFile, templateKey } from './render-cache.js';
-import { type RenderContext, renderFileInto, resolveFiles } from './render-files.js';
+import { type RenderContext, renderFileInto } from './render-files.js';
 import type { PlannedFile, PlannedSource, PlannedTemplate, Problem, RenderPlan } from './render-plan.js';
 import { Sandbox, sandboxLimits } from './sandbox.js';
 import {

@@ -24,10 +24,11 @@ import type { FileDigests, KnownDigest } from '../sync/digests.js';
 import { isSha256Hex, sha256 } from '../sync/hash.js';
 import { engineVersion } from '../version.js';
 import type { DataMap, LoadedTemplate, TemplateFile } from './model.js';
-import { cachedPlannedFile, type RenderContext, renderFileInto, templateFileBytes } from './render-files.js';
+import { cachedPlannedFile, type RenderContext, renderFileInto } from './render-files.js';
 import type { PlannedFile, Problem } from './render-plan.js';
-import { identityWhenListed } from './repository.js';
 import { sourceIdentity } from './sources/index.js';
+import { templateFileBytes } from './template-file-cache.js';
+import { identityWhenListed } from './template-outputs.js';
 
 /** What the cache says of a path: the input key of its last render and that output's SHA-256. */
 export interface CachedRender {

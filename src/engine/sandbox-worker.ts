@@ -1,16 +1,20 @@
 /**
  * The worker of the sandbox (sandbox.ts): renders the files of an untrusted template, or runs one of its
  * `.pp` hooks, with the same code the main thread uses for trusted ones, and posts the result back. Before
- * each file it says which one it is on, so that a limit hit names the file.
+ * each file it says which one it is on, so that a limit hit names the file. The size caps of templates
+ * are lowered to its heap first, so that a value growing too large meets them before the heap limit.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { limitSizesToHeap } from '../epp/runtime/size-limits.js';
 import type { PHash } from '../epp/runtime/values.js';
 import { runHook } from './hooks.js';
 import type { LoadedTemplate } from './model.js';
 import { type RenderContext, renderFileInto } from './render-files.js';
 import type { PlannedFile, Problem } from './render-plan.js';
-import type { HookJob, RenderJob, RenderJobResult } from './sandbox.js';
+import type { HookJob, RenderJob, RenderJobResult, SandboxWorkerData } from './sandbox.js';
 import { cloneData, dataToValue } from './settings.js';
+
+limitSizesToHeap((workerData as SandboxWorkerData).memoryMb);
 
 function render(job: RenderJob): RenderJobResult {
   const t = job.template;

@@ -44,6 +44,12 @@ export function sandboxLimits(env: NodeJS.ProcessEnv, given?: Partial<SandboxLim
   };
 }
 
+/** What the worker is started with. */
+export interface SandboxWorkerData {
+  /** Its heap limit, in megabytes (`SandboxLimits.memoryMb`). */
+  readonly memoryMb: number;
+}
+
 /** A job that hit a limit: `during` is the file being rendered (or the hook) when it did. */
 export class SandboxLimitError extends Error {
   constructor(
@@ -110,6 +116,8 @@ export class Sandbox {
     const script = existsSync(bundled) ? bundled : packagePath('dist', 'engine', 'sandbox-worker.js');
     const worker = new (workerThreads().Worker)(script, {
       resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb, maxYoungGenerationSizeMb: 32 },
+      // The worker scales the size caps of templates to this heap (sandbox-worker.ts).
+      workerData: { memoryMb: this.limits.memoryMb } satisfies SandboxWorkerData,
       stdout: true,
       stderr: true,
     });

@@ -9,10 +9,11 @@
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { generateReadmes, loadRepository } from './docs.js';
+import { generateReadmes } from './docs.js';
 import { EngineError } from './errors.js';
 import type { ProjectOptions } from './project.js';
 import { TEMPLATE_NAME } from './sources/index.js';
+import { loadRepository } from './template-repository.js';
 import { runCase } from './template-tests.js';
 
 export interface ScaffoldResult {

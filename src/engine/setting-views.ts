@@ -3,7 +3,7 @@
  * it: type and description from the schema, the template default, the value before and after the
  * project layer, and where the value came from (with its place in `.sync.yml` when the project set it).
  */
-import { settingsSchema, typeLabel } from './inspect.js';
+import { settingsSchema, typeLabel } from './inspect/schema.js';
 import type { Data, SyncData } from './model.js';
 import type { ResolvedTemplate, SettingOrigin } from './plan.js';
 import type { Project } from './project.js';

@@ -15,8 +15,8 @@ import { assignedNames, callSpan, children, type WalkNode } from '../epp/ast-wal
 import { EppError } from '../epp/errors.js';
 import { FUNCTION_NAMES, UNKNOWN_FUNCTION_HINT, unknownFunctionMessage } from '../epp/functions/index.js';
 import { ModulePath, type ModulePathEntry } from '../epp/module-path.js';
-import { lineColumn } from '../epp/position.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
+import { lineColumn } from '../shared/position.js';
 import type { Data } from './model.js';
 import type { Problem } from './render-plan.js';
 

@@ -8,7 +8,7 @@
 import { stringify } from 'yaml';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { EngineError } from './errors.js';
-import { typeLabel } from './inspect.js';
+import { typeLabel } from './inspect/schema.js';
 import type { Data, LoadedTemplate, SourceSpec } from './model.js';
 import type { Problem } from './render-plan.js';
 import { loadTemplate } from './repository.js';

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { packagePath } from '../package-root.js';
-import { settingsSchema } from './inspect.js';
+import { settingsSchema } from './inspect/schema.js';
 import type { Project } from './project.js';
 import { escapePointerSegment } from './yaml-data.js';
 

@@ -22,7 +22,7 @@ import {
   YAMLSeq,
 } from 'yaml';
 import { TOO_DEEP_HINT } from '../epp/json-values.js';
-import { lineColumn } from '../epp/position.js';
+import { lineColumn } from '../shared/position.js';
 import {
   PSYCH_BASE60_FLOAT,
   PSYCH_BASE60_INT,

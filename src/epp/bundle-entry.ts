@@ -6,6 +6,8 @@
  * when the library imports one that is not. Not part of the API: the package's entries export only the
  * names of `src/epp/index.ts` and `src/index.ts`.
  */
+
+export * from '../shared/position.js';
 export * from './ast-walk.js';
 export * from './errors.js';
 export * from './functions/index.js';
@@ -17,7 +19,6 @@ export * from './lexer/tokens.js';
 export * from './module-path.js';
 export * from './parameter-checks.js';
 export * from './parser/parser.js';
-export * from './position.js';
 export * from './runtime/convert.js';
 export * from './runtime/text-size.js';
 export * from './runtime/values.js';

@@ -1,6 +1,8 @@
 /**
  * The EPP facade: parse, compile (cached by content) and render templates, and evaluate Puppet code.
  */
+
+import { lineColumn } from '../shared/position.js';
 import type { SyntaxWarning, TemplateNode } from './ast.js';
 import { type CompiledCode, compileTemplate } from './compiler/compiler.js';
 import { EppError, EppEvalError, type SourceLocation } from './errors.js';
@@ -16,7 +18,6 @@ import { canInterpret, TemplateInterpreter } from './interpreter/interpreter.js'
 import { puppetFunction } from './module-functions.js';
 import { ModulePath, type ModulePathEntry } from './module-path.js';
 import { parsePuppet, parseTemplate } from './parser/parser.js';
-import { lineColumn } from './position.js';
 import type { LogSource } from './runtime/contracts.js';
 import { fromJs, valuesFromJs } from './runtime/convert.js';
 import { withTimeLimit } from './runtime/deadline.js';

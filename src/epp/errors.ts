@@ -1,9 +1,9 @@
 /**
  * Typed EPP errors. Every error carries a `code` (a stable string a program can test) and, where it points
  * at user input, the file, the source text and a `[start, end)` span of offsets. Line and column are
- * computed on demand (see `position.ts`): errors are cheap to create and most are never displayed.
+ * computed on demand (see `shared/position.ts`): errors are cheap to create and most are never displayed.
  */
-import { lineColumn } from './position.js';
+import { lineColumn } from '../shared/position.js';
 
 export type EppErrorCode =
   // lexing and parsing

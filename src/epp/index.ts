@@ -1,6 +1,8 @@
 /**
  * EPP, Embedded Puppet templates: the public surface of `src/epp`.
  */
+
+export { lineColumn } from '../shared/position.js';
 export type * from './ast.js';
 export { parameterNameSpan } from './ast-walk.js';
 // For editors (the language server): what functions and types are, and finding one's way in a template.
@@ -48,7 +50,6 @@ export {
   visibleDeclarations,
 } from './navigation.js';
 export { parameterProblems } from './parameter-checks.js';
-export { lineColumn } from './position.js';
 // Integers are JavaScript numbers (bigint beyond 2^53); a Float is made with `float(n)`.
 export { type FromJsOptions, fromJs, toJs } from './runtime/convert.js';
 export { PType, TYPE_NAME_LIST } from './runtime/types.js';

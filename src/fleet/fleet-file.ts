@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { EngineError, problem } from '../engine/errors.js';
 import { type SchemaViolation, shippedSchema, violationProblems } from '../engine/json-schema.js';
-import type { Data, DataMap, Position, PositionLookup } from '../engine/model.js';
+import { type Data, type DataMap, isMap, type Position, type PositionLookup } from '../engine/model.js';
 import type { Problem } from '../engine/render-plan.js';
 import { credentialsWarning } from '../engine/sources/credentials.js';
 import { parseYamlData } from '../engine/yaml-data.js';
@@ -328,8 +328,4 @@ export function mergeSettings(base: DataMap, over: DataMap): DataMap {
     out[key] = isMap(previous) && isMap(value) ? mergeSettings(previous, value) : value;
   }
   return out;
-}
-
-function isMap(value: Data | undefined): value is DataMap {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

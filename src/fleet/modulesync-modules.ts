@@ -7,7 +7,7 @@
  */
 import { basename } from 'node:path';
 import { EngineError, problem } from '../engine/errors.js';
-import type { Data, DataMap, Position, PositionLookup } from '../engine/model.js';
+import { type Data, type DataMap, isMap, type Position, type PositionLookup } from '../engine/model.js';
 import type { Problem } from '../engine/render-plan.js';
 import { escapePointerSegment } from '../engine/yaml-data.js';
 
@@ -138,8 +138,4 @@ function describe(value: Data | undefined): string {
   }
   if (typeof value === 'string') return value.trim() === '' ? 'an empty name' : `'${value}'`;
   return `${typeof value === 'bigint' ? 'the number' : `the ${typeof value}`} ${String(value)}`;
-}
-
-function isMap(value: Data | undefined): value is DataMap {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,7 +3,7 @@
  * else under `defaults.settings` (the entry's win, as `mergeSettings` merges them). The fleet writes these
  * settings into the repository's `.sync.yml`; a problem with one is reported here, where it is fixed.
  */
-import type { Data, DataMap } from '../engine/model.js';
+import { type DataMap, isMap } from '../engine/model.js';
 import { escapePointerSegment } from '../engine/yaml-data.js';
 
 export interface SettingOrigin {
@@ -49,8 +49,4 @@ export function settingOrigins(own: DataMap, defaults: DataMap, entryPointer: st
   };
   walk('', own, `${entryPointer}/settings`, defaults, '/defaults/settings');
   return out;
-}
-
-function isMap(value: Data | undefined): value is DataMap {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,6 +5,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import type { PlannedSource, RenderPlan } from '../engine/render-plan.js';
+import { isPlainObject } from '../shared/plain-object.js';
+import { lineColumn } from '../shared/position.js';
 import { withoutCredentials } from '../shared/url-credentials.js';
 import { identityOf, isSettled } from './digests.js';
 import { errnoCode, SyncError } from './errors.js';
@@ -157,7 +159,7 @@ const MODE = /^0[0-7]{3,4}$/;
  */
 export function parseLock(text: string, file = LOCK_FILE): LockFile {
   const bad = (why: string, offset?: number): never => {
-    const { line, column } = lineColumnOf(text, offset ?? 0);
+    const { line, column } = lineColumn(text, offset ?? 0);
     throw new SyncError('SYNC_LOCK_INVALID', `${LOCK_FILE} is not a valid Pantograph lock file: ${why}`, {
       path: LOCK_FILE,
       position: { file, line, column },
@@ -172,7 +174,7 @@ export function parseLock(text: string, file = LOCK_FILE): LockFile {
     const at = /at position (\d+)/.exec(message);
     return bad(message.replace(/ in JSON at position \d+.*$/, ''), at ? Number(at[1]) : text.length);
   }
-  if (!isObject(data)) return bad('not a JSON object');
+  if (!isPlainObject(data)) return bad('not a JSON object');
   if (data.lockVersion !== LOCK_VERSION)
     return bad(`unsupported lockVersion ${JSON.stringify(data.lockVersion)}`, keyOffset(text, 'lockVersion'));
   if (typeof data.engineVersion !== 'string')
@@ -197,7 +199,7 @@ export function parseLock(text: string, file = LOCK_FILE): LockFile {
     const why = lockedPathProblem(dir);
     if (why) return bad(`directory ${JSON.stringify(dir)} ${why}`, valueOffset(text, dir, directoriesAt));
   }
-  if (!isObject(data.files)) return bad('files is not an object', keyOffset(text, 'files'));
+  if (!isPlainObject(data.files)) return bad('files is not an object', keyOffset(text, 'files'));
   const filesAt = keyOffset(text, 'files');
   const files = new Map<string, LockedFile>();
   const lockedFiles = data.files;
@@ -207,7 +209,7 @@ export function parseLock(text: string, file = LOCK_FILE): LockFile {
     const why = lockedPathProblem(path);
     if (why) return bad(`file ${JSON.stringify(path)} ${why}`, valueOffset(text, path, filesAt));
     if (
-      !isObject(f) ||
+      !isPlainObject(f) ||
       typeof f.template !== 'string' ||
       typeof f.source !== 'string' ||
       (f.kind !== 'file' && f.kind !== 'init') ||
@@ -246,7 +248,7 @@ const MAX_SETTINGS_DEPTH = 100;
 
 /** Why a locked source may not be used, or undefined. */
 function lockedSourceProblem(source: unknown): string | undefined {
-  if (!isObject(source)) return 'is not an object';
+  if (!isPlainObject(source)) return 'is not an object';
   if (!SOURCE_TYPES.includes(source.type)) return `has an unknown type ${JSON.stringify(source.type)}`;
   if (typeof source.location !== 'string') return 'has no location string';
   if (source.ref !== undefined && typeof source.ref !== 'string') return 'has a ref that is not a string';
@@ -257,14 +259,14 @@ function lockedSourceProblem(source: unknown): string | undefined {
 
 /** Why a locked template may not be used, or undefined. */
 function lockedTemplateProblem(template: unknown, sourceCount: number): string | undefined {
-  if (!isObject(template)) return 'is not an object';
+  if (!isPlainObject(template)) return 'is not an object';
   if (typeof template.name !== 'string') return 'has no name string';
   if (template.version !== undefined && typeof template.version !== 'string')
     return 'has a version that is not a string';
   const { source } = template;
   if (typeof source !== 'number' || !Number.isInteger(source) || source < 0 || source >= sourceCount)
     return `names no locked source (source ${JSON.stringify(source)})`;
-  if (!isObject(template.settings)) return 'has settings that are not an object';
+  if (!isPlainObject(template.settings)) return 'has settings that are not an object';
   if (nestingDepth(template.settings) > MAX_SETTINGS_DEPTH)
     return `has settings nested more than ${MAX_SETTINGS_DEPTH} deep`;
   return undefined;
@@ -299,22 +301,6 @@ function keyOffset(text: string, key: string): number | undefined {
 function valueOffset(text: string, value: string, from = 0): number | undefined {
   const at = text.indexOf(JSON.stringify(value), from);
   return at < 0 ? undefined : at;
-}
-
-/** 1-based line and column (in characters) of an offset. */
-function lineColumnOf(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let start = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    start = i + 1;
-  }
-  // In characters, as every column Pantograph prints (an emoji is one).
-  return { line, column: [...text.slice(start, offset)].length + 1 };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The project's lock, or undefined when it has none (a new project). */

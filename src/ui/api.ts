@@ -5,7 +5,7 @@
  * writes.
  */
 import { Hono } from 'hono';
-import { settingsSchema } from '../engine/inspect.js';
+import { settingsSchema } from '../engine/inspect/schema.js';
 import { planDetailed } from '../engine/plan.js';
 import { loadProject } from '../engine/project.js';
 import { planProjectAt } from '../engine/project-plan.js';

@@ -7,8 +7,8 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
-import { loadRepository } from '../engine/docs.js';
 import type { LoadedTemplate } from '../engine/model.js';
+import { loadRepository } from '../engine/template-repository.js';
 import { runCase, testCases } from '../engine/template-tests.js';
 import { BadRequest, errorAnswer, jsonObject } from './request.js';
 

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findRepository, loadRepository, templateReadme } from '../../src/engine/docs.js';
+import { templateReadme } from '../../src/engine/docs-readme.js';
 import { EngineError } from '../../src/engine/errors.js';
+import { findRepository, loadRepository } from '../../src/engine/template-repository.js';
 import { run } from '../cli/cli-helpers.js';
 import { removeTempDirs, snapshotDir, tempTree } from '../helpers/fs.js';
 import { demoRepo } from './fixtures.js';

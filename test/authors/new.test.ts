@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadRepository } from '../../src/engine/docs.js';
 import { shippedSchema } from '../../src/engine/json-schema.js';
 import type { Data } from '../../src/engine/model.js';
 import { createTemplate } from '../../src/engine/scaffold.js';
+import { loadRepository } from '../../src/engine/template-repository.js';
 import { run } from '../cli/cli-helpers.js';
 import { removeTempDirs, snapshotDir, tempDir, tempTree } from '../helpers/fs.js';
 import { demoTree } from './fixtures.js';

@@ -1,7 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadRepository } from '../../src/engine/docs.js';
+import { loadRepository } from '../../src/engine/template-repository.js';
 import { runTemplateTests } from '../../src/engine/template-tests.js';
 import { run, runJson } from '../cli/cli-helpers.js';
 import { removeTempDirs, snapshotDir, type Tree, tempTree } from '../helpers/fs.js';

@@ -16,8 +16,8 @@ import {
   renderEpp,
 } from '../../src/epp/index.js';
 import { parseJsonValues, readJsonValues } from '../../src/epp/json-values.js';
-import { lineColumn } from '../../src/epp/position.js';
 import { float } from '../../src/epp/runtime/values.js';
+import { lineColumn } from '../../src/shared/position.js';
 
 function renderError(source: string, values: Record<string, unknown> = {}, options = {}): EppError {
   try {

@@ -3,10 +3,16 @@
  * process (no error to catch, in the main thread or the sandbox's worker). Operators checked the size of
  * what they built; functions did not: `flatten` of arrays that share elements made 100 million elements
  * from 10 and killed the tool. Every way found to blow the heap from a template ends in EPP_MEMORY_LIMIT
- * at the call (the caps: 10,000,000 elements, 50,000,000 characters; src/epp/runtime/size-limits.ts).
+ * at the call (the caps: 10,000,000 elements, 50,000,000 characters; src/epp/runtime/size-limits.ts; in the
+ * untrusted sandbox's worker, a fifth of its heap when that is less).
  */
 import { describe, expect, it } from 'vitest';
 import { EppError, renderEpp } from '../../src/epp/index.js';
+import {
+  limitSizesToHeap,
+  MAX_COLLECTION_SIZE,
+  MAX_STRING_LENGTH,
+} from '../../src/epp/runtime/size-limits.js';
 
 function renderError(source: string): EppError {
   try {
@@ -219,5 +225,34 @@ describe('values within the caps are as before', () => {
     expect(renderEpp(`${WIDE}<%= $w[0, 100].flatten.length %>`, {})).toBe('10000000');
     const fifty = "<% $s = Integer[1, 50].map |$i| { sprintf('%1000000s', '') }.join('') -%>";
     expect(renderEpp(`${fifty}<%= upcase($s).length %>`, {})).toBe('50000000');
+  });
+});
+
+describe('the caps of the untrusted sandbox scale with its heap', () => {
+  /** `run` with the caps of a worker of `heapMb` megabytes (the defaults again after). */
+  function withHeap<T>(heapMb: number, run: () => T): T {
+    limitSizesToHeap(heapMb);
+    try {
+      return run();
+    } finally {
+      limitSizesToHeap(Number.POSITIVE_INFINITY);
+    }
+  }
+
+  it('are a fifth of the heap, never more than the defaults', () => {
+    expect([MAX_COLLECTION_SIZE, MAX_STRING_LENGTH]).toEqual([10_000_000, 50_000_000]);
+    expect(withHeap(512, () => [MAX_COLLECTION_SIZE, MAX_STRING_LENGTH])).toEqual([10_000_000, 50_000_000]);
+    expect(withHeap(96, () => [MAX_COLLECTION_SIZE, MAX_STRING_LENGTH])).toEqual([2_516_582, 10_066_329]);
+    expect([MAX_COLLECTION_SIZE, MAX_STRING_LENGTH]).toEqual([10_000_000, 50_000_000]);
+  });
+
+  it('an array doubled in a 96 MB worker meets the element cap, with its message', () => {
+    const e = withHeap(96, () =>
+      renderError('<%= Integer[1, 40].reduce([1]) |$m, $i| { $m + $m }.length %>'),
+    );
+    expect([e.code, e.message]).toEqual([
+      'EPP_MEMORY_LIMIT',
+      'an Array of 4,194,304 elements is larger than a template may build (2,516,582)',
+    ]);
   });
 });

@@ -18,9 +18,9 @@ import {
 } from '../../epp/index.js';
 import { parseJsonValues } from '../../epp/json-values.js';
 import { delimitersProblem } from '../../epp/lexer/delimiters.js';
-import { lineColumn } from '../../epp/position.js';
 import { isHash, type PHash } from '../../epp/runtime/values.js';
 import { findSyntaxErrors } from '../../epp/validate.js';
+import { lineColumn } from '../../shared/position.js';
 import { decodeUtf8 } from '../../shared/text-file.js';
 import { toDisplayable, UsageError } from '../errors.js';
 import { formatProblem } from '../format-error.js';

@@ -3,7 +3,7 @@
  * repository (`<template>/tests/<case>/`, see engine/template-tests.ts) and prints a diff for every file
  * that differs from `expected/`; `--update` accepts the current output. Exit 1 when a case fails.
  */
-import { findRepository, loadRepository } from '../../engine/docs.js';
+import { findRepository, loadRepository } from '../../engine/template-repository.js';
 import { type CaseResult, runTemplateTests } from '../../engine/template-tests.js';
 import { hasErrors } from '../../engine/validate.js';
 import type { Io } from '../io.js';

@@ -5,8 +5,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadRepository } from '../../engine/docs.js';
 import { SYNC_FILE } from '../../engine/project-config.js';
+import { loadRepository } from '../../engine/template-repository.js';
 import { startUi } from '../../ui/server.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';

@@ -6,9 +6,10 @@
  * `json`); a syntax with no checker is not checked. `pp` is not checked here: the parser reads the language
  * of templates, not whole manifests (classes, resources, relationships), and would refuse valid ones.
  */
+
+import { lineColumn } from '../../shared/position.js';
 import { EppError } from '../errors.js';
 import { parseTemplate } from '../parser/parser.js';
-import { lineColumn } from '../position.js';
 import { rubyJsonParseError } from './ruby-json.js';
 import { base64Problem } from './strict-base64.js';
 

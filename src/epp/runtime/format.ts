@@ -21,8 +21,9 @@
  * - `inspect.ts`: Ruby's `inspect` / `to_s` texts, `rubyInspectString`.
  * - `floats.ts`: `formatFloat` (Ruby's `Float#to_s`).
  * - `dtoa.ts`: `rubyDigits` (Ruby's dtoa modes 2 and 3).
- * - `timestamps.ts`: `strftime`, `timestampToString`; `strptime.ts`: reading a Timestamp's text (Ruby's
- *   `_strptime`), `timespans.ts`: a Timespan's format, text and reading.
+ * - `timestamps.ts`: `strftime`, `timestampToString`; `timestamp-text.ts`: reading a Timestamp's text
+ *   (`parseTimestampText`), with `strptime.ts` (Ruby's `_strptime`), `zone-offsets.ts` (the date gem's
+ *   zones) and `c-chars.ts`; `timespans.ts`: a Timespan's format, text and reading.
  * - `ruby-strings.ts`: `rubyStrip`, `rubyLstrip`, `rubyRstrip`, `rubyCapitalize`, `rubyDowncase`.
  */
 export { rubyDigits } from './format/dtoa.js';
@@ -33,6 +34,6 @@ export { interpolate, renderValue } from './format/render.js';
 export { rubyCapitalize, rubyDowncase, rubyLstrip, rubyRstrip, rubyStrip } from './format/ruby-strings.js';
 export { sprintf } from './format/sprintf.js';
 export { stringify } from './format/stringify.js';
-export { parseTimestampText } from './format/strptime.js';
 export { formatTimespan, parseTimespan, timespanToString } from './format/timespans.js';
+export { parseTimestampText } from './format/timestamp-text.js';
 export { strftime, timeDataToString, timestampToString } from './format/timestamps.js';

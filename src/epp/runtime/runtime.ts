@@ -11,6 +11,7 @@
  */
 
 import { didYouMean } from '../../shared/did-you-mean.js';
+import { lineColumn } from '../../shared/position.js';
 import { EppEvalError } from '../errors.js';
 import { newInstance } from '../functions/conversion.js';
 import { coreFunctions, UNKNOWN_FUNCTION_HINT, unknownFunctionMessage } from '../functions/index.js';
@@ -26,7 +27,6 @@ import {
   NextSignal,
   ReturnSignal,
 } from '../functions/registry.js';
-import { lineColumn } from '../position.js';
 import { producedTextHint, producedTextProblem } from '../produced-text/index.js';
 import { UNSET } from './contracts.js';
 import { OperatorRuntime } from './operator-runtime.js';

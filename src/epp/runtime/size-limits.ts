@@ -4,7 +4,11 @@
  * (~134 million elements) or when one allocation is much larger than the heap limit (a string of 150 MB
  * in a worker of 96 MB): a template that doubles a value in a loop, or flattens an array of arrays that
  * share elements, must end in an error at its position instead (issue 11, item 5; security review 20).
- * Both caps keep one value near 100 MB at most, a fifth of the heap of untrusted templates (512 MB).
+ * Both caps keep one value near 100 MB at most, a fifth of the heap of untrusted templates (512 MB). The
+ * sandbox's worker, where untrusted templates render, lowers them to a fifth of its own heap when that is
+ * smaller (`limitSizesToHeap`): with a limit of 96 MB, an array of 8 million elements, its copy and the
+ * garbage before them filled the heap before the cap of 10 million was reached, and the worker died of
+ * its memory limit instead of this module's clear error at the template's position.
  *
  * Operators check before they build (operators.ts); a function's result is checked where the runtime
  * gets it (`Runtime.call`); functions whose result can outgrow their arguments many times over (flatten,
@@ -13,11 +17,37 @@
 import { EppEvalError } from '../errors.js';
 import type { Value } from './values.js';
 
-/** The most elements an Array or a Hash may have: the figure of the iteration limit of Integer ranges. */
-export const MAX_COLLECTION_SIZE = 10_000_000;
+/** The caps of a render in the main thread (trusted templates, the library): see `limitSizesToHeap`. */
+const DEFAULT_COLLECTION_SIZE = 10_000_000;
+const DEFAULT_STRING_LENGTH = 50_000_000;
 
-/** The most characters a String made by a function may have (50-100 MB: one or two bytes each). */
-export const MAX_STRING_LENGTH = 50_000_000;
+/**
+ * The most elements an Array or a Hash may have: the figure of the iteration limit of Integer ranges, or
+ * less in the sandbox's worker (`limitSizesToHeap`).
+ */
+export let MAX_COLLECTION_SIZE = DEFAULT_COLLECTION_SIZE;
+
+/**
+ * The most characters a String made by a function may have (50-100 MB: one or two bytes each), or less in
+ * the sandbox's worker (`limitSizesToHeap`).
+ */
+export let MAX_STRING_LENGTH = DEFAULT_STRING_LENGTH;
+
+/**
+ * Lowers the caps so that one value takes at most a fifth of a heap of `heapMb` megabytes (an element is
+ * a reference of 8 bytes, a character at most 2 bytes), where that is less than the defaults. Called once
+ * by the worker untrusted templates render in (src/engine/sandbox-worker.ts), with its memory limit, before
+ * anything renders: a template doubling a value then always meets the cap, with its message, while the
+ * value, its copy and the garbage before them (about three fifths of the heap at the most) still fit. The
+ * default limit, 512 MB, keeps the defaults (10,000,000 and 50,000,000); 96 MB gives 2,516,582 elements
+ * and 10,066,329 characters. A Hash's entries take more than 8 bytes each: a hash that large is stopped
+ * by the heap limit first, which the sandbox reports as clearly (`EPP_MEMORY_LIMIT`, naming the file).
+ */
+export function limitSizesToHeap(heapMb: number): void {
+  const fifth = (heapMb * 1024 * 1024) / 5;
+  MAX_COLLECTION_SIZE = Math.min(DEFAULT_COLLECTION_SIZE, Math.floor(fifth / 8));
+  MAX_STRING_LENGTH = Math.min(DEFAULT_STRING_LENGTH, Math.floor(fifth / 2));
+}
 
 const HINT = 'a template that doubles a value in a loop, or repeats shared values, grows past any memory';
 

@@ -17,8 +17,11 @@
  * - `text.ts`: quote, rubyFloat and literal parameters;
  * - `helpers.ts`: bounds, sizes, variantOf, iterable element types;
  * - `base.ts`: PType, ContainerType, range bounds, the alias recursion guard;
- * - `scalars.ts`: Any, Unit, Undef, Default, NotUndef, Optional, Scalar .. SemVer, timestamp parsing and
- *   text, and the shared ANY, UNIT, UNDEF and DEFAULT_SIZE (the collection constructors read them);
+ * - `special.ts`: Any, Unit, Undef, Default, NotUndef, Optional;
+ * - `scalars.ts`: Scalar, ScalarData, Numeric, Integer, Float, Boolean, SemVer, and the shared ANY, UNIT,
+ *   UNDEF and DEFAULT_SIZE (the collection constructors read them);
+ * - `string-types.ts`: String, Enum, Pattern, Regexp;
+ * - `time-types.ts`: Timestamp, Timespan;
  * - `collections.ts`: Collection, Array, Hash, Tuple, Struct;
  * - `abstract.ts`: Variant, Type, Sensitive, Iterable, Iterator, Callable, Alias;
  * - `names.ts`: the other shared instances, Data and RichData, type names, isPuppetType/typeEquals/

@@ -1,14 +1,14 @@
 /**
  * Timestamps: Ruby's Time#strftime on a UTC time (or a fixed offset), and a timestamp's text. Reading
- * one is in `strptime.ts`, Timespans in `timespans.ts`.
+ * one is in `timestamp-text.ts`, Timespans in `timespans.ts`.
  */
 import { EppEvalError } from '../../errors.js';
 import { MAX_STRING_LENGTH, textTooLong } from '../size-limits.js';
 import type { PTimeData } from '../values.js';
 import { DAYS, MONTHS } from './calendar-names.js';
 import { MAX_WIDTH } from './sprintf-spec.js';
-import { timezoneOffset } from './strptime.js';
 import { timespanToString } from './timespans.js';
+import { timezoneOffset } from './timestamp-text.js';
 
 /** A timestamp as Puppet prints it: `2020-02-03T04:05:06.000000000 UTC`. */
 export function timestampToString(ts: PTimeData): string {

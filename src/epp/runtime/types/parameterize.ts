@@ -3,8 +3,8 @@
  * Part of the Puppet type system; import it from `../types.js`.
  */
 import { EppEvalError } from '../../errors.js';
-import { parseTimestampText } from '../format/strptime.js';
 import { parseTimespan } from '../format/timespans.js';
+import { parseTimestampText } from '../format/timestamp-text.js';
 import { timeDataToString } from '../format/timestamps.js';
 import { nanosOfSeconds, TIMESPAN_FIELD_NANOS } from '../time.js';
 import { PDefault, PFloat, PRegexp, type PTimeData, PTimespan, PTimestamp, type Value } from '../values.js';

@@ -2,7 +2,7 @@
  * Offsets and (line, column) positions, both ways: every error and editor diagnostic goes through them.
  */
 import { describe, expect, it } from 'vitest';
-import { lineColumn, offsetAt } from '../../src/epp/position.js';
+import { lineColumn, offsetAt } from '../../src/shared/position.js';
 
 describe('positions', () => {
   const text = 'ab\n\ncd\r\nlast';

@@ -1,0 +1,104 @@
+/** `new` of Array and Hash: an iterable's elements, an Integer range, pairs and trees of paths. */
+import { EppEvalError } from '../../errors.js';
+import { EnumType, IntegerType, inferGenericType } from '../../runtime/types.js';
+import { bigOf, integer, type PHash, type PInteger, PIterator, type Value } from '../../runtime/values.js';
+import { arity, cannotConvert, conversionError } from './arguments.js';
+
+/** The elements of an Iterable value, or undefined when it is not iterable. */
+function iterate(v: Value): Value[] | undefined {
+  if (Array.isArray(v)) return v;
+  if (v instanceof Map) return [...v].map(([k, x]) => [k, x]);
+  if (typeof v === 'string') return Array.from(v);
+  if (typeof v === 'number') return v >= 0 ? rangeOf(0, v - 1) : undefined;
+  if (typeof v === 'bigint') return v > 0n ? rangeOf(0, integer(v - 1n)) : undefined;
+  if (v instanceof IntegerType && v.min !== undefined && v.max !== undefined) return rangeOf(v.min, v.max);
+  if (v instanceof EnumType) return [...v.values];
+  if (v instanceof PIterator) return [...v.elements()];
+  return undefined;
+}
+
+function rangeOf(from: PInteger, to: PInteger): PInteger[] {
+  const out: PInteger[] = [];
+  if (typeof from === 'number' && typeof to === 'number') {
+    for (let i = from; i <= to; i++) out.push(i);
+    return out;
+  }
+  for (let i = bigOf(from); i <= bigOf(to); i++) out.push(integer(i));
+  return out;
+}
+
+export function toArray(args: Value[]): Value[] {
+  arity('Array', args, 1, 2);
+  const [from, wrap = false] = args;
+  if (typeof wrap !== 'boolean') {
+    throw new EppEvalError('EPP_ARGUMENTS', `'wrap' expects a Boolean value, got ${inferGenericType(wrap)}`);
+  }
+  if (wrap) return Array.isArray(from) ? from : [from];
+  const elements = iterate(from);
+  if (elements === undefined) throw cannotConvert(from, 'Array');
+  return elements;
+}
+
+export function toHash(args: Value[]): PHash {
+  arity('Hash', args, 1, 2);
+  const [from, option] = args;
+  if (option !== undefined) {
+    if (option !== 'tree' && option !== 'hash_tree') {
+      throw new EppEvalError('EPP_ARGUMENTS', `'build_option' expects a match for Enum['hash_tree', 'tree']`);
+    }
+    if (!isPairs(from, true)) throw cannotConvert(from, 'Hash');
+    return fromTree(from as Value[][], option === 'hash_tree');
+  }
+  if (from instanceof Map) return from;
+  if (isPairs(from, false)) return new Map((from as Value[][]).map(([k, v]) => [k, v]));
+  const flat = iterate(from);
+  if (flat === undefined) throw cannotConvert(from, 'Hash');
+  if (flat.length % 2 !== 0) throw conversionError('odd number of arguments for Hash');
+  const out: PHash = new Map();
+  for (let i = 0; i < flat.length; i += 2) out.set(flat[i], flat[i + 1]);
+  return out;
+}
+
+/** A non-empty array of `[key, value]` pairs (`[path array, value]` pairs for a tree). */
+function isPairs(v: Value, tree: boolean): boolean {
+  return (
+    Array.isArray(v) &&
+    v.length > 0 &&
+    v.every((e) => Array.isArray(e) && e.length === 2 && (!tree || Array.isArray(e[0])))
+  );
+}
+
+/** `Hash([[['a', 'b'], 1]], 'tree')` gives `{a => {b => 1}}`. Paths walk through hashes only. */
+function fromTree(entries: Value[][], allHashes: boolean): PHash {
+  const result: PHash = new Map();
+  for (const [path, value] of entries as [Value[], Value][]) {
+    if (path.length === 0) {
+      const entries: Iterable<[Value, Value]> = Array.isArray(value)
+        ? value.map((v, i): [Value, Value] => [i, v])
+        : value instanceof Map
+          ? value
+          : [];
+      for (const [k, v] of entries) result.set(k, v);
+      continue;
+    }
+    let node = result;
+    for (const key of path.slice(0, -1)) {
+      const existing = node.get(key);
+      if (existing instanceof Map) {
+        node = existing;
+        continue;
+      }
+      if (node.has(key)) throw conversionError('a tree path can only walk through hashes');
+      const next: PHash = new Map();
+      node.set(key, next);
+      node = next;
+    }
+    node.set(path.at(-1), allHashes ? arrayAsHash(value) : value);
+  }
+  return result;
+}
+
+function arrayAsHash(v: Value): Value {
+  if (!Array.isArray(v)) return v;
+  return new Map(v.map((e, i) => [i, arrayAsHash(e)]));
+}
