@@ -22,6 +22,7 @@ export type EngineErrorCode =
   | 'SYNC_DUPLICATE_TEMPLATE'
   | 'SYNC_AMBIGUOUS_SCALAR'
   | 'SYNC_POST_COMMAND'
+  | 'SYNC_DELETE_PRODUCED'
   // `epp render --values-file` (YAML read as .sync.yml is)
   | 'VALUES_YAML'
   // template repositories

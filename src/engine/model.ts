@@ -231,6 +231,8 @@ export interface SyncConfig {
   readonly sharedSettings: SyncDataMap;
   readonly unmanaged: readonly string[];
   readonly delete: readonly string[];
+  /** The JSON pointer of each `delete` entry in the file (absent: not from a file). */
+  readonly deletePointers?: readonly string[];
   readonly purge: boolean;
   readonly post: readonly PostCommand[];
   /**
