@@ -93,6 +93,8 @@ export type EngineErrorCode =
   | 'CONVERT_UNKNOWN_SETTING'
   | 'CONVERT_UNKNOWN_FILE'
   | 'CONVERT_NO_EFFECT'
+  | 'CONVERT_FLAG_VALUE'
+  | 'CONVERT_DELETE_PRODUCED'
   | 'CONVERT_INVALID'
   // V1 template repositories run as they are (src/engine/v1)
   | 'V1_TEMPLATE_URL'

@@ -8,6 +8,8 @@ import { parseSyncConfig } from '../../src/engine/project-config.js';
 import { run, runJson } from '../cli/cli-helpers.js';
 import { removeTempDirs, snapshotDir, tempTree } from '../helpers/fs.js';
 
+const read = (root: string, path: string): string => readFileSync(join(root, path), 'utf8');
+
 const V1 = `---
 # Module settings for PDK
 
@@ -158,23 +160,61 @@ describe('convertSyncFile', () => {
     ]);
   });
 
-  it('warns, at the key, when a deleted file is still written by an applied template', async () => {
+  it('makes unmanaged, with a warning at the key, a deleted file an applied template still writes', async () => {
     const project = tempTree({
       '.sync.yml': 'spec/spec_helper.rb:\n  mock_with: rspec\n.rspec:\n  delete: true\n',
+      '.rspec': '--color\n',
     });
     const c = await convertSyncFile(project);
     expect(c.excluded).toEqual([]);
+    // V2 refuses to delete a path a template writes: unmanaged, Pantograph never writes it.
+    expect(c.delete).toEqual([]);
+    expect(c.unmanaged).toEqual(['.rspec']);
     expect(c.problems).toEqual([
       {
         severity: 'warning',
-        code: 'SYNC_SECTION',
+        code: 'CONVERT_DELETE_PRODUCED',
         message:
-          "'.rspec' is deleted, but the template 'rspec' writes it; V2 refuses to delete a path a template writes",
+          "'.rspec' is deleted, but the template 'rspec' writes it, and V2 refuses to delete a path a template writes: it goes to pdk_template.unmanaged, so that Pantograph never writes it; .rspec is still in the project: delete it by hand",
         file: join(project, '.sync.yml'),
         line: 3,
         column: 1,
-        hint: "make it unmanaged instead, or exclude the template with '---rspec'",
+        hint: "to have no rspec files at all, delete each of its V1 files (.rspec, spec/spec_helper.rb) and convert again, or remove 'rspec' from pdk_template.templates once converted",
       },
+    ]);
+  });
+
+  it('takes unmanaged and delete as PDK does, by Ruby truthiness, warning at a value other than true/false', async () => {
+    const project = tempTree({
+      '.sync.yml':
+        "Gemfile:\n  unmanaged: 'false'\n.rspec:\n  delete: 1\nspec/spec_helper.rb:\n  unmanaged: ~\n  mock_with: mocha\n.gitlab-ci.yml:\n  unmanaged: true\n  delete: true\n",
+    });
+    const c = await convertSyncFile(project);
+    // 'false' and 1 are true to Ruby; nil is false; unmanaged is tested before delete. (.rspec, which
+    // rspec still writes for spec/spec_helper.rb, is unmanaged rather than deleted.)
+    expect(c.unmanaged).toEqual(['Gemfile', '.gitlab-ci.yml', '.rspec']);
+    expect(c.delete).toEqual([]);
+    expect(c.after).not.toContain('# Not converted');
+    expect(c.problems.map((p) => [p.code, p.line, p.column, p.message])).toEqual([
+      [
+        'CONVERT_FLAG_VALUE',
+        2,
+        14,
+        "'Gemfile: unmanaged' is the string 'false', which is true to Ruby: PDK left 'Gemfile' alone, so it goes to pdk_template.unmanaged",
+      ],
+      [
+        'CONVERT_FLAG_VALUE',
+        4,
+        11,
+        "'.rspec: delete' is the number 1, which is true to Ruby: PDK deleted '.rspec', so it goes to pdk_template.delete",
+      ],
+      [
+        'CONVERT_FLAG_VALUE',
+        6,
+        14,
+        "'spec/spec_helper.rb: unmanaged' is empty (nil to Ruby): PDK ignored it, and so does the conversion",
+      ],
+      ['CONVERT_DELETE_PRODUCED', 3, 1, expect.stringContaining("'.rspec' is deleted")],
     ]);
   });
 
@@ -840,6 +880,30 @@ describe('convert with the default templates: what PDK rendered, or an error bef
     ]);
     expect(c.unconverted).toEqual(['common']);
     expect(c.after).toContain('# common:\n#   service_url: https://example.com\n#   mock_with: ":mocha"\n');
+  });
+
+  it("PDK's deleted default_facts.yml and a quoted 'true' keep their meaning: convert --yes --apply succeeds and leaves those files alone", async () => {
+    const project = tempTree({
+      '.sync.yml': "---\nspec/default_facts.yml:\n  delete: true\nGemfile:\n  unmanaged: 'true'\n",
+      'metadata.json': METADATA_PDK,
+      Gemfile: "# kept by hand\nsource 'https://rubygems.org'\n",
+    });
+    const r = await run(project, 'convert', '--yes', '--apply');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('.sync.yml:2:1: warning:');
+    expect(r.stderr).toContain('[CONVERT_DELETE_PRODUCED]');
+    expect(r.stderr).toContain(
+      ".sync.yml:5:14: warning: 'Gemfile: unmanaged' is the string 'true', which is true to Ruby",
+    );
+    const config = parseSyncConfig(read(project, '.sync.yml'), join(project, '.sync.yml'));
+    expect(config.unmanaged).toEqual(['Gemfile', 'spec/default_facts.yml']);
+    expect(config.delete).toEqual([]);
+    expect(existsSync(join(project, 'spec/default_facts.yml'))).toBe(false);
+    expect(existsSync(join(project, 'spec/spec_helper.rb'))).toBe(true);
+    expect(read(project, 'Gemfile')).toBe("# kept by hand\nsource 'https://rubygems.org'\n");
+    for (const command of ['validate', 'status']) {
+      expect([command, (await run(project, command)).code]).toEqual([command, 0]);
+    }
   });
 
   it('a value V2 refuses is an error at its place in the V1 file; nothing is written and nothing applied', async () => {
