@@ -194,7 +194,7 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   // `--- {}` (what PDK creates) is a flow mapping: the V2 file is written in block style all the same.
   top.flow = false;
   const header = leadingComment(top);
-  const problems: Problem[] = [...duplicates.problems];
+  const problems: Problem[] = [...read.problems, ...duplicates.problems];
   const unmanaged: Scalar[] = [];
   const deleted: Scalar[] = [];
   const deletedKeys = new Map<string, string>();

@@ -95,6 +95,7 @@ export type EngineErrorCode =
   | 'CONVERT_NO_EFFECT'
   | 'CONVERT_FLAG_VALUE'
   | 'CONVERT_DELETE_PRODUCED'
+  | 'CONVERT_NOT_PDK'
   | 'CONVERT_INVALID'
   // V1 template repositories run as they are (src/engine/v1)
   | 'V1_TEMPLATE_URL'

@@ -985,6 +985,44 @@ describe('convert with the default templates: what PDK rendered, or an error bef
     }
   });
 
+  it("a modulesync module (.msync.yml, no PDK keys in metadata.json) is refused at .msync.yml, nothing written; other modules without PDK's keys get a warning", async () => {
+    const sync = '---\nGemfile:\n  optional:\n    ":test":\n      - gem: mocha\n';
+    const msync = tempTree({
+      '.sync.yml': sync,
+      '.msync.yml': '---\n# Managed by modulesync - DO NOT EDIT\nmodulesync_config_version: 9.0.0\n',
+      'metadata.json': '{"name": "puppet-nginx", "version": "1.0.0"}',
+    });
+    const before = snapshotDir(msync);
+    const r = await run(msync, 'convert', '--yes', '--apply');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      '.msync.yml:1:1: error: this module is managed by modulesync (.msync.yml), not by PDK (metadata.json has no pdk-version or template-url)',
+    );
+    expect(r.stderr).toContain('[CONVERT_NOT_PDK]');
+    expect(snapshotDir(msync)).toEqual(before);
+    // With PDK's keys, the same module converts (PDK manages it, whatever else does).
+    const both = tempTree({
+      '.sync.yml': sync,
+      '.msync.yml': '---\n',
+      'metadata.json': METADATA_PDK,
+    });
+    expect((await convertSyncFile(both)).problems).toEqual([]);
+    const plain = tempTree({ '.sync.yml': sync, 'metadata.json': '{"name": "acme-widget"}' });
+    const c = await convertSyncFile(plain);
+    expect(c.problems).toMatchObject([
+      {
+        severity: 'warning',
+        code: 'CONVERT_NOT_PDK',
+        file: join(plain, 'metadata.json'),
+        line: 1,
+        column: 1,
+        message:
+          "metadata.json has no pdk-version or template-url: PDK does not seem to manage this module, and .sync.yml is converted as PDK's",
+      },
+    ]);
+  });
+
   it("a PDK module without .sync.yml converts as PDK's `--- {}`, in block style; without PDK's metadata there is nothing to convert", async () => {
     const expected =
       '---\n# Converted from PDK templates V1 by `pantograph convert`.\npdk_template:\n  version: 2\n  templates:\n    - rubocop\n    - vscode\n';
