@@ -44,6 +44,8 @@ import {
 import { dropDuplicateKeys, readV1Text } from './convert-input.js';
 import {
   commonSettings,
+  fileRenderedByPdk,
+  keptText,
   type Moved,
   placeConvertSettings,
   placeMoved,
@@ -205,6 +207,7 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   const dropped: string[] = [];
   const moved: Moved[] = [];
   const states = new Map<string, V1FileState>();
+  let common: { pair: Pair; map: YAMLMap; at: number } | undefined;
 
   const unknownContext = { text, problems, positions, readersOf: readersOf([...v1.values()]) };
   // Whether every V1 file of the sources says what it reads: then a key no file reads had no effect.
@@ -259,8 +262,14 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
           ),
         );
       }
-      if (key === 'common' && isMap(value)) problems.push(...commonSettings(value, unknownContext, v1Known));
-      else if (!claim) problems.push(unclaimedKey(key, [...claims.keys()], positions.keyPositionOf(pointer)));
+      if (key === 'common' && isMap(value)) {
+        // Judged once what PDK applied is known (below): its text's place is kept here.
+        common = { pair, map: value, at: unconvertedText.length };
+        unconverted.push(key);
+        unconvertedText.push('');
+        continue;
+      }
+      if (!claim) problems.push(unclaimedKey(key, [...claims.keys()], positions.keyPositionOf(pointer)));
       unconverted.push(key);
       unconvertedText.push(pairText(text, pair));
       continue;
@@ -338,6 +347,39 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
       implied.includes(t),
   );
   const isApplied = (name: string) => applied.some((t) => t.name === name);
+  if (common !== undefined) {
+    const templateOf = (file: string) => {
+      const name = claims.get(file)?.[0];
+      return name === undefined ? undefined : v1.get(name);
+    };
+    const own = (file: string): unknown => (isMapping ? (data as Record<string, unknown>)[file] : undefined);
+    const judged = commonSettings(common.map, {
+      ...unknownContext,
+      known: v1Known,
+      templateOf,
+      written: (file) => {
+        const t = templateOf(file);
+        return t !== undefined && isApplied(t.name) && fileRenderedByPdk(t, file, states);
+      },
+      fileSets: (file, key) => {
+        const section = own(file);
+        return typeof section === 'object' && section !== null && Object.hasOwn(section, key);
+      },
+    });
+    problems.push(...judged.problems);
+    moved.push(...judged.moved);
+    if (judged.kept.length === common.map.items.length) {
+      unconvertedText[common.at] = pairText(text, common.pair);
+    } else if (judged.kept.length === 0) {
+      unconvertedText.splice(common.at, 1);
+      unconverted.splice(unconverted.indexOf('common'), 1);
+    } else {
+      unconvertedText[common.at] = [
+        'common:',
+        ...judged.kept.map((item) => keptText('common', item, text).split('\n').slice(1).join('\n')),
+      ].join('\n');
+    }
+  }
   const items: Pair[] = [new Pair(pdkKey, pdk)];
   for (const entry of order) {
     if (entry instanceof Pair) items.push(entry);

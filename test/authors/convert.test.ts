@@ -773,6 +773,24 @@ describe("convert's tables in the default templates against pdk-templates 3.5.1'
       }
     }
   });
+
+  it("v1_defaults is config_defaults.yml: each file's keys, from the section its ERB reads (over common)", async () => {
+    const { parse } = await import('yaml');
+    const defaults = parse(readFileSync(resolve(erbDir, '../config_defaults.yml'), 'utf8'), {
+      merge: true,
+      maxAliasCount: -1,
+    }) as Record<string, Record<string, unknown> | null>;
+    // .puppet-lint.rc's ERB reads config_for('Rakefile').
+    const section = (file: string) => defaults[file === '.puppet-lint.rc' ? 'Rakefile' : file] ?? {};
+    const flags = ['unmanaged', 'delete', 'manage_execute_permissions'];
+    for (const m of manifests) {
+      const table = (m as Manifest & { v1_defaults?: Record<string, string[]> }).v1_defaults ?? {};
+      for (const file of m.v1_files ?? []) {
+        const expected = Object.keys(section(file)).filter((k) => !flags.includes(k));
+        expect(table[file] ?? [], `${m.name}: ${file}`).toEqual(expected);
+      }
+    }
+  });
 });
 
 describe('convert with the default templates: what PDK rendered, or an error before anything is written', () => {
@@ -858,9 +876,10 @@ describe('convert with the default templates: what PDK rendered, or an error bef
     expect(c.templates).toEqual([]);
   });
 
-  it("each key of 'common' is said at its place, with the files that read it; none is converted", async () => {
+  it("each key of 'common' is said at its place: what config_defaults.yml or the file's key overrode had no effect; what took effect moves under its template", async () => {
     const project = tempTree({
-      '.sync.yml': '---\ncommon:\n  service_url: https://example.com\n  mock_with: ":mocha"\n',
+      '.sync.yml':
+        '---\ncommon:\n  service_url: https://example.com\n  mock_with: ":mocha"\n  include_todos: true\n  markup: textile\n  extra_facts: {a: 1}\nspec/default_facts.yml:\n  extra_facts: {b: 2}\n',
       'metadata.json': METADATA_PDK,
     });
     const c = await convertSyncFile(project);
@@ -872,14 +891,31 @@ describe('convert with the default templates: what PDK rendered, or an error bef
         "'common: service_url' (a setting every V1 file sees): no template of this project's sources is known to read it",
       ],
       [
-        'CONVERT_UNKNOWN_FILE',
+        'CONVERT_NO_EFFECT',
         4,
         3,
-        "'common: mock_with' is read by the V1 template of 'spec/spec_helper.rb', where neither that file's key nor config_defaults.yml set it; V2 has no section every template sees, so it is not converted",
+        "'common: mock_with' had no effect in PDK: config_defaults.yml sets it for 'spec/spec_helper.rb', over common",
+      ],
+      [
+        'CONVERT_NO_EFFECT',
+        6,
+        3,
+        "'common: markup' had no effect in PDK: config_defaults.yml sets it for '.yardopts', over common",
+      ],
+      [
+        'CONVERT_NO_EFFECT',
+        7,
+        3,
+        "'common: extra_facts' had no effect in PDK: the file's own key sets it for 'spec/default_facts.yml'",
       ],
     ]);
+    // include_todos reached .rubocop.yml in PDK (no default): it moves under rubocop, PDK's output kept.
+    expect(c.moved).toEqual([{ from: 'common: include_todos', to: 'rubocop.include_todos' }]);
+    expect(c.after).toContain('rubocop:\n  include_todos: true\n');
     expect(c.unconverted).toEqual(['common']);
-    expect(c.after).toContain('# common:\n#   service_url: https://example.com\n#   mock_with: ":mocha"\n');
+    expect(c.after).toContain(
+      '# common:\n#   service_url: https://example.com\n#   mock_with: ":mocha"\n#   markup: textile\n#   extra_facts: {a: 1}\n',
+    );
   });
 
   it("PDK's deleted default_facts.yml and a quoted 'true' keep their meaning: convert --yes --apply succeeds and leaves those files alone", async () => {
