@@ -15,6 +15,8 @@ import { jsonPointer } from './yaml-data.js';
 export interface AvailableTemplate {
   readonly name: string;
   readonly alwaysApply: boolean;
+  /** The V1 file keys it replaces (`v1_files`), to point a V1 habit at its V2 form. */
+  readonly v1Files?: readonly string[];
 }
 
 export interface Composition {
@@ -88,19 +90,34 @@ export function appliedOrder(
   for (const name of Object.keys(config.settings)) {
     if (applied.includes(name) || unreadable.has(name)) continue;
     const known = available.has(name);
+    // A V1 habit: a file's key (`Gemfile:`) where V2 keys settings by template.
+    const v1 = known ? undefined : [...available.values()].find((t) => t.v1Files?.includes(name));
     problems.push(
       problem(
         'warning',
         'COMPOSITION_SETTINGS_NOT_APPLIED',
         known
           ? `settings for template '${name}', which is not applied`
-          : `settings for '${name}', which is no template of the sources`,
+          : v1
+            ? `settings for '${name}', a V1 file key: V2 keys settings by template, and '${name}' is written by '${v1.name}'`
+            : `settings for '${name}', which is no template of the sources`,
         config.positions.keyPositionOf(jsonPointer([name])),
-        known ? `add '${name}' to pdk_template.templates to apply it` : didYouMeanHint(name, names),
+        known
+          ? `add '${name}' to pdk_template.templates to apply it`
+          : v1
+            ? v1FileHint(name, v1.name, config.settings[name] ?? {})
+            : didYouMeanHint(name, names),
       ),
     );
   }
   return { applied, problems };
+}
+
+/** What to write instead of a V1 file's section in a V2 file. */
+function v1FileHint(file: string, template: string, section: object): string {
+  const flags = ['unmanaged', 'delete'].filter((f) => Object.hasOwn(section, f));
+  const lists = flags.map((f) => `\`${f}: true\` is \`pdk_template.${f}: [${file}]\``).join(', ');
+  return `${lists ? `per file, ${lists} in V2; ` : ''}settings go under '${template}:' (\`pantograph convert\` moves a V1 file's settings once)`;
 }
 
 /** One output of one template, as the path resolution sees it. */

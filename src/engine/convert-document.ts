@@ -3,7 +3,7 @@
  * settings, the comments kept, the text of a pair) and which V1 files read a key. convert.ts decides
  * where each key goes; this module shapes the nodes.
  */
-import { isMap, isScalar, type Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import { isMap, isScalar, isSeq, type Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { keptText, type UnknownContext, V1_FLAGS, type V1Template } from './convert-rules.js';
 import { EngineError, problem } from './errors.js';
@@ -105,11 +105,16 @@ export function leadingComment(top: YAMLMap): string | undefined {
  * Removes the V1 flags (`unmanaged`, `delete`, `manage_execute_permissions`) from a file's settings: their
  * values (undefined when not given) and the comments that stood above them, which must not be lost.
  * `manage_execute_permissions` has no V2 equivalent (a template file's mode is kept): it is noted as dropped.
+ *
+ * A flag means what it meant to PDK, whose renderer tests it with Ruby's truthiness (`if
+ * config['unmanaged']`), as the V1 run does: `nil` (`unmanaged: ~`) and `false` are false, anything else is
+ * true, `'false'`, `0` and `"no"` too. A value other than `true`/`false` is taken so, with a warning at it.
  */
 export function takeFlags(
   file: string,
   value: unknown,
   dropped: string[],
+  report?: { readonly problems: Problem[]; readonly positionOf: (pointer: string) => Position },
 ): { unmanaged?: boolean; delete?: boolean; given: boolean; comments: string[] } {
   const flags: { unmanaged?: boolean; delete?: boolean; given: boolean; comments: string[] } = {
     given: false,
@@ -119,17 +124,63 @@ export function takeFlags(
   if (value.commentBefore) flags.comments.push(value.commentBefore);
   value.items = value.items.filter((p) => {
     const k = isScalar(p.key) ? p.key.value : undefined;
-    if (!V1_FLAGS.includes(k as never) || !isScalar(p.value) || typeof p.value.value !== 'boolean')
-      return true;
-    if (k === 'manage_execute_permissions') dropped.push(`${file}: manage_execute_permissions`);
-    else flags[k as 'unmanaged' | 'delete'] = p.value.value;
-    flags.given = true;
+    if (!V1_FLAGS.includes(k as never)) return true;
+    const flag = k as (typeof V1_FLAGS)[number];
+    const node = p.value as Node | null;
+    const raw = node === null ? null : isScalar(node) ? node.value : node;
+    if (flag === 'manage_execute_permissions') dropped.push(`${file}: manage_execute_permissions`);
+    else if (raw !== null && raw !== undefined) {
+      const truthy = raw !== false;
+      flags[flag] = truthy;
+      if (typeof raw !== 'boolean') report?.problems.push(flagValue(file, flag, raw, report.positionOf));
+    } else report?.problems.push(flagValue(file, flag, null, report.positionOf));
+    flags.given ||= raw !== null && raw !== undefined;
     const comment = (p.key as Node).commentBefore;
     if (comment) flags.comments.push(comment);
     return false;
   });
   if (value.comment) flags.comments.push(value.comment);
   return flags;
+}
+
+/** A V1 flag given something other than `true`/`false`: what PDK made of it, said at the value. */
+function flagValue(
+  file: string,
+  flag: 'unmanaged' | 'delete',
+  raw: unknown,
+  positionOf: (pointer: string) => Position,
+): Problem {
+  const at = positionOf(jsonPointer([file, flag]));
+  if (raw === null) {
+    return problem(
+      'warning',
+      'CONVERT_FLAG_VALUE',
+      `'${file}: ${flag}' is empty (nil to Ruby): PDK ignored it, and so does the conversion`,
+      at,
+      `write \`${flag}: true\` or \`${flag}: false\`, or remove it`,
+    );
+  }
+  const shown =
+    typeof raw === 'string'
+      ? `the string '${raw}'`
+      : typeof raw === 'number'
+        ? `the number ${raw}`
+        : typeof raw === 'object'
+          ? isSeq(raw)
+            ? 'a list'
+            : isMap(raw)
+              ? 'a mapping'
+              : 'a value'
+          : String(raw);
+  const meaning = flag === 'unmanaged' ? `left '${file}' alone` : `deleted '${file}'`;
+  const converted = flag === 'unmanaged' ? 'pdk_template.unmanaged' : 'pdk_template.delete';
+  return problem(
+    'warning',
+    'CONVERT_FLAG_VALUE',
+    `'${file}: ${flag}' is ${shown}, which is true to Ruby: PDK ${meaning}, so it goes to ${converted}`,
+    at,
+    `PDK tests the value as Ruby does (only false and nil are false); write \`${flag}: true\` to say so, or remove the key to have the file managed`,
+  );
 }
 
 /** A top-level key no template replaces: said where it is, with the file it likely meant. */

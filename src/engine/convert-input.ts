@@ -2,7 +2,7 @@
  * Reading the V1 `.sync.yml` for `convert` (engine/convert.ts) as PDK read it: a PDK module without one is
  * `--- {}`, and a top-level key given twice keeps its last value, as Ruby's YAML does.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isScalar, type Node, type Pair, parseDocument, type YAMLMap } from 'yaml';
 import { EngineError, problem } from './errors.js';
@@ -12,16 +12,26 @@ import type { Problem } from './render-plan.js';
 /**
  * The V1 text. A PDK module needs no `.sync.yml` (metadata.json's `pdk-version` or `template-url` says PDK
  * manages it): then it is read as `--- {}`, what PDK's own new modules start with.
+ *
+ * A `.sync.yml` is PDK's only in a module PDK manages: modulesync's is keyed by file too, but configures
+ * modulesync_config's templates, and mapping it to pdk-templates' files would replace modulesync's files.
+ * A module with `.msync.yml` and no PDK keys in metadata.json is refused; one with a metadata.json without
+ * them is converted with a warning at metadata.json.
  */
-export function readV1Text(dir: string, file: string): { text: string; created: boolean } {
+export function readV1Text(
+  dir: string,
+  file: string,
+): { text: string; created: boolean; problems: Problem[] } {
   try {
-    return { text: readFileSync(file, 'utf8'), created: false };
+    const text = readFileSync(file, 'utf8');
+    return { text, created: false, problems: notPdkProblems(dir) };
   } catch (e) {
+    if (e instanceof EngineError) throw e;
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
       throw new EngineError('SYNC_READ', `cannot read ${file}: ${(e as Error).message}`);
     }
   }
-  if (managedByPdk(dir)) return { text: '--- {}\n', created: true };
+  if (managedByPdk(dir)) return { text: '--- {}\n', created: true, problems: [] };
   throw new EngineError(
     'SYNC_NOT_FOUND',
     `no ${SYNC_FILE} in ${dir}, and metadata.json names no PDK template`,
@@ -29,6 +39,34 @@ export function readV1Text(dir: string, file: string): { text: string; created: 
       hint: 'there is nothing to convert; `pantograph init` creates a V2 project',
     },
   );
+}
+
+/** Nothing when PDK manages the module; else the warning, or the error for a modulesync module. */
+function notPdkProblems(dir: string): Problem[] {
+  if (managedByPdk(dir)) return [];
+  const metadata = { file: join(dir, 'metadata.json'), line: 1, column: 1 };
+  const msync = join(dir, '.msync.yml');
+  if (existsSync(msync)) {
+    throw new EngineError(
+      'CONVERT_NOT_PDK',
+      `this module is managed by modulesync (.msync.yml), not by PDK (metadata.json has no pdk-version or template-url): its ${SYNC_FILE} configures modulesync's templates, not pdk-templates', so there is nothing to convert`,
+      {
+        position: { file: msync, line: 1, column: 1 },
+        hint: "keep modulesync for it, or run its templates over many modules with `pantograph fleet` (README: 'Coming from modulesync'); if PDK manages it too, metadata.json's pdk-version says so (`pdk convert` writes it)",
+      },
+    );
+  }
+  // Without metadata.json there is no telling (a bare .sync.yml in a directory).
+  if (!existsSync(metadata.file)) return [];
+  return [
+    problem(
+      'warning',
+      'CONVERT_NOT_PDK',
+      `metadata.json has no pdk-version or template-url: PDK does not seem to manage this module, and ${SYNC_FILE} is converted as PDK's`,
+      metadata,
+      "if it configures other templates (modulesync's, for one), do not write the result",
+    ),
+  ];
 }
 
 /** metadata.json has PDK's `pdk-version` or `template-url`. */

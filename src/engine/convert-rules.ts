@@ -25,6 +25,8 @@ export interface V1Template {
   readonly convertSettings: DataMap;
   /** `v1_reads`: the settings each V1 file read from its own section in PDK (files not listed: unknown). */
   readonly reads: Readonly<Record<string, readonly string[]>>;
+  /** `v1_defaults`: the settings config_defaults.yml gives each V1 file, over `common`. */
+  readonly defaults: Readonly<Record<string, readonly string[]>>;
   /**
    * Setting names the template takes: its schema's properties, defaults and subscriptions; undefined when
    * its schema does not close the list (no schema, or `additionalProperties` not false): any name goes.
@@ -51,6 +53,7 @@ export function v1Template(
     default: manifest.v1_default,
     convertSettings: manifest.v1_convert_settings,
     reads: manifest.v1_reads,
+    defaults: manifest.v1_defaults ?? {},
     properties: properties && typeof properties === 'object' ? (properties as Record<string, unknown>) : {},
     accepted: closed
       ? new Set([
@@ -233,43 +236,112 @@ function unreadSetting(
   );
 }
 
+/** What `commonSettings` needs to know of the conversion besides the V1 text. */
+export interface CommonContext extends UnknownContext {
+  /** Whether every V1 file of the sources says what it reads (then a key no file reads had no effect). */
+  readonly known: boolean;
+  /** The template that replaces a V1 file. */
+  readonly templateOf: (file: string) => V1Template | undefined;
+  /** Whether PDK wrote the file (its template applied, the file neither unmanaged nor deleted). */
+  readonly written: (file: string) => boolean;
+  /** Whether the V1 file's own key in `.sync.yml` sets `key` (it wins over `common`). */
+  readonly fileSets: (file: string, key: string) => boolean;
+}
+
 /**
- * `common`: settings every V1 file saw, below its own key's and config_defaults.yml's (which convert does
- * not have). They stay a comment (no V2 section is seen by every template), each said at its place with
- * the files whose template reads it, or, when every V1 file says what it reads (`v1_reads`) and none
- * reads it, as having had no effect.
+ * The keys of `common`, which PDK merged under each file's own settings (the file's key, from
+ * config_defaults.yml and `.sync.yml`, wins). A key that reached no file PDK wrote had no effect
+ * (`CONVERT_NO_EFFECT`, with why); one that did, in files of templates that take it under that name,
+ * moves under each such template (PDK's output kept); any other is said at its place. Returns the
+ * problems, the moves and the keys not moved (kept as a comment).
  */
-export function commonSettings(common: YAMLMap, context: UnknownContext, known: boolean): Problem[] {
-  return (common.items as Pair[]).map((item) => {
+export function commonSettings(
+  common: YAMLMap,
+  context: CommonContext,
+): { problems: Problem[]; moved: Moved[]; kept: Pair[] } {
+  const problems: Problem[] = [];
+  const moved: Moved[] = [];
+  const kept: Pair[] = [];
+  for (const item of common.items as Pair[]) {
     const key = isScalar(item.key) ? String(item.key.value) : String(item.key);
-    const at = context.positions.keyPositionOf(jsonPointer(['common', key]));
+    const pointer = jsonPointer(['common', key]);
+    const at = context.positions.keyPositionOf(pointer);
     const readers = context.readersOf(key);
-    if (readers.length > 0) {
-      const files = readers.map((r) => `'${r}'`).join(', ');
-      return problem(
-        'warning',
-        'CONVERT_UNKNOWN_FILE',
-        `'common: ${key}' is read by the V1 template of ${files}, where neither that file's key nor config_defaults.yml set it; V2 has no section every template sees, so it is not converted`,
-        at,
-        `kept as a comment at the end of .sync.yml; write it under the file's key in the V1 file (${readers[0]}:) and run \`pantograph convert\` again, or set it under the template by hand`,
+    if (readers.length === 0) {
+      kept.push(item);
+      problems.push(
+        context.known
+          ? problem(
+              'warning',
+              'CONVERT_NO_EFFECT',
+              `'common: ${key}' had no effect in PDK: no V1 template reads it`,
+              at,
+              'kept as a comment at the end of .sync.yml; delete it',
+            )
+          : problem(
+              'warning',
+              'CONVERT_UNKNOWN_FILE',
+              `'common: ${key}' (a setting every V1 file sees): no template of this project's sources is known to read it`,
+              at,
+              'kept as a comment at the end of .sync.yml; delete it, or move it under a template by hand',
+            ),
       );
+      continue;
     }
-    return known
-      ? problem(
+    const byDefaults = readers.filter((f) => context.templateOf(f)?.defaults[f]?.includes(key) === true);
+    const byKey = readers.filter((f) => !byDefaults.includes(f) && context.fileSets(f, key));
+    const unwritten = readers.filter(
+      (f) => !byDefaults.includes(f) && !byKey.includes(f) && !context.written(f),
+    );
+    const effective = readers.filter(
+      (f) => !byDefaults.includes(f) && !byKey.includes(f) && !unwritten.includes(f),
+    );
+    const quoted = (files: readonly string[]) => files.map((f) => `'${f}'`).join(', ');
+    if (effective.length === 0) {
+      kept.push(item);
+      const why = [
+        byDefaults.length > 0 ? `config_defaults.yml sets it for ${quoted(byDefaults)}, over common` : '',
+        byKey.length > 0 ? `the file's own key sets it for ${quoted(byKey)}` : '',
+        unwritten.length > 0 ? `PDK did not write ${quoted(unwritten)}` : '',
+      ].filter((w) => w !== '');
+      problems.push(
+        problem(
           'warning',
           'CONVERT_NO_EFFECT',
-          `'common: ${key}' had no effect in PDK: no V1 template reads it`,
+          `'common: ${key}' had no effect in PDK: ${why.join('; ')}`,
           at,
-          'kept as a comment at the end of .sync.yml; delete it',
-        )
-      : problem(
-          'warning',
-          'CONVERT_UNKNOWN_FILE',
-          `'common: ${key}' (a setting every V1 file sees): no template of this project's sources is known to read it`,
-          at,
-          'kept as a comment at the end of .sync.yml; delete it, or move it under a template by hand',
-        );
-  });
+          'kept as a comment at the end of .sync.yml; delete it (moving it under a template would change what PDK wrote)',
+        ),
+      );
+      continue;
+    }
+    // Where it took effect: under each template whose every reading file took it, by the same name.
+    const templates = [...new Set(effective.map((f) => context.templateOf(f)!))];
+    const movable = templates.every(
+      (t) =>
+        !Object.hasOwn(t.rules, key) &&
+        (t.accepted === undefined || t.accepted.has(key)) &&
+        readers.filter((f) => t.files.includes(f)).every((f) => effective.includes(f)),
+    );
+    if (movable) {
+      templates.forEach((t, i) => {
+        const value = i === 0 ? (item.value as Node) : ((item.value as Node).clone() as Node);
+        moved.push({ from: `common: ${key}`, pointer, template: t.name, setting: key, value });
+      });
+      continue;
+    }
+    kept.push(item);
+    problems.push(
+      problem(
+        'warning',
+        'CONVERT_UNKNOWN_FILE',
+        `'common: ${key}' took effect in PDK for ${quoted(effective)}, but V2 has no section every template sees and it cannot be moved as it is, so it is not converted`,
+        at,
+        `kept as a comment at the end of .sync.yml; write it under the file's key in the V1 file (${effective[0]}:) and run \`pantograph convert\` again, or set it under the template by hand`,
+      ),
+    );
+  }
+  return { problems, moved, kept };
 }
 
 /** A V1 setting as it was written, under its file key, to keep as a comment. */
@@ -291,13 +363,20 @@ export interface V1FileState {
  * file says `unmanaged: false`; others when a mentioned file is neither unmanaged nor deleted.
  */
 export function renderedByPdk(template: V1Template, states: ReadonlyMap<string, V1FileState>): boolean {
-  return template.files.some((file) => {
-    const state = states.get(file);
-    if (state?.delete === true) return false;
-    if (template.default === 'managed') return state?.unmanaged !== true;
-    if (template.default === 'unmanaged') return state?.unmanaged === false;
-    return state !== undefined && state.unmanaged !== true;
-  });
+  return template.files.some((file) => fileRenderedByPdk(template, file, states));
+}
+
+/** Whether PDK rendered one V1 file of the template (see `renderedByPdk`). */
+export function fileRenderedByPdk(
+  template: V1Template,
+  file: string,
+  states: ReadonlyMap<string, V1FileState>,
+): boolean {
+  const state = states.get(file);
+  if (state?.delete === true) return false;
+  if (template.default === 'managed') return state?.unmanaged !== true;
+  if (template.default === 'unmanaged') return state?.unmanaged === false;
+  return state !== undefined && state.unmanaged !== true;
 }
 
 /** Files of an applied 'unmanaged'-by-default template that PDK did not write: they stay unmanaged. */

@@ -14,7 +14,7 @@
  * result is judged as `validate` would judge it before it is returned (convert-check.ts): a value V2
  * refuses is an error at its place in the V1 file. Nothing is written here but by `writeConversion`.
  */
-import { renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   type Document,
@@ -44,6 +44,8 @@ import {
 import { dropDuplicateKeys, readV1Text } from './convert-input.js';
 import {
   commonSettings,
+  fileRenderedByPdk,
+  keptText,
   type Moved,
   placeConvertSettings,
   placeMoved,
@@ -194,7 +196,7 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   // `--- {}` (what PDK creates) is a flow mapping: the V2 file is written in block style all the same.
   top.flow = false;
   const header = leadingComment(top);
-  const problems: Problem[] = [...duplicates.problems];
+  const problems: Problem[] = [...read.problems, ...duplicates.problems];
   const unmanaged: Scalar[] = [];
   const deleted: Scalar[] = [];
   const deletedKeys = new Map<string, string>();
@@ -205,6 +207,7 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   const dropped: string[] = [];
   const moved: Moved[] = [];
   const states = new Map<string, V1FileState>();
+  let common: { pair: Pair; map: YAMLMap; at: number } | undefined;
 
   const unknownContext = { text, problems, positions, readersOf: readersOf([...v1.values()]) };
   // Whether every V1 file of the sources says what it reads: then a key no file reads had no effect.
@@ -218,14 +221,19 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
       order.push(pair);
       continue;
     }
-    const flags = takeFlags(key, pair.value, dropped);
-    states.set(key, { unmanaged: flags.unmanaged, delete: flags.delete === true });
+    const flags = takeFlags(key, pair.value, dropped, {
+      problems,
+      positionOf: positions.positionOf.bind(positions),
+    });
+    // PDK's renderer tests `unmanaged` first: a file both unmanaged and deleted is left alone.
+    const deletes = flags.delete === true && flags.unmanaged !== true;
+    states.set(key, { unmanaged: flags.unmanaged, delete: deletes });
     const listItems: Scalar[] = [];
-    if (flags.unmanaged) listItems.push(new Scalar(key));
-    if (flags.delete) listItems.push(new Scalar(key));
+    // The entry carries the key's place in the V1 file: convert's check reports a problem with it there.
+    if (flags.unmanaged || deletes) listItems.push(listEntry(key, keyNode));
     if (flags.unmanaged) unmanaged.push(listItems[0]!);
-    if (flags.delete) {
-      deleted.push(listItems.at(-1)!);
+    if (deletes) {
+      deleted.push(listItems[0]!);
       deletedKeys.set(key, pointer);
     }
     const value = pair.value as Node | null;
@@ -254,8 +262,14 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
           ),
         );
       }
-      if (key === 'common' && isMap(value)) problems.push(...commonSettings(value, unknownContext, v1Known));
-      else if (!claim) problems.push(unclaimedKey(key, [...claims.keys()], positions.keyPositionOf(pointer)));
+      if (key === 'common' && isMap(value)) {
+        // Judged once what PDK applied is known (below): its text's place is kept here.
+        common = { pair, map: value, at: unconvertedText.length };
+        unconverted.push(key);
+        unconvertedText.push('');
+        continue;
+      }
+      if (!claim) problems.push(unclaimedKey(key, [...claims.keys()], positions.keyPositionOf(pointer)));
       unconverted.push(key);
       unconvertedText.push(pairText(text, pair));
       continue;
@@ -296,7 +310,12 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
     if (!g.managed) continue;
     for (const file of unmanagedByDefault(v1.get(g.name)!, states)) unmanaged.push(new Scalar(file));
   }
-  const excluded = deletions(deletedKeys, claims, v1Files, alwaysApply, groups, problems, positions);
+  const kept = deletions(deletedKeys, claims, v1Files, alwaysApply, groups, problems, positions, dir);
+  const excluded = kept.excluded;
+  for (const key of kept.unmanaged) {
+    const entry = deleted.findIndex((s) => s.value === key);
+    if (entry >= 0) unmanaged.push(...deleted.splice(entry, 1));
+  }
   const pdk = new YAMLMap();
   pdk.items.push(new Pair(new Scalar('version'), new Scalar(2)));
   if (extraSources.length > 0) {
@@ -328,6 +347,39 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
       implied.includes(t),
   );
   const isApplied = (name: string) => applied.some((t) => t.name === name);
+  if (common !== undefined) {
+    const templateOf = (file: string) => {
+      const name = claims.get(file)?.[0];
+      return name === undefined ? undefined : v1.get(name);
+    };
+    const own = (file: string): unknown => (isMapping ? (data as Record<string, unknown>)[file] : undefined);
+    const judged = commonSettings(common.map, {
+      ...unknownContext,
+      known: v1Known,
+      templateOf,
+      written: (file) => {
+        const t = templateOf(file);
+        return t !== undefined && isApplied(t.name) && fileRenderedByPdk(t, file, states);
+      },
+      fileSets: (file, key) => {
+        const section = own(file);
+        return typeof section === 'object' && section !== null && Object.hasOwn(section, key);
+      },
+    });
+    problems.push(...judged.problems);
+    moved.push(...judged.moved);
+    if (judged.kept.length === common.map.items.length) {
+      unconvertedText[common.at] = pairText(text, common.pair);
+    } else if (judged.kept.length === 0) {
+      unconvertedText.splice(common.at, 1);
+      unconverted.splice(unconverted.indexOf('common'), 1);
+    } else {
+      unconvertedText[common.at] = [
+        'common:',
+        ...judged.kept.map((item) => keptText('common', item, text).split('\n').slice(1).join('\n')),
+      ].join('\n');
+    }
+  }
   const items: Pair[] = [new Pair(pdkKey, pdk)];
   for (const entry of order) {
     if (entry instanceof Pair) items.push(entry);
@@ -395,8 +447,10 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
 
 /**
  * What V1 deletions mean in V2, where deleting a path a template writes is an error: an always-applied
- * template all of whose V1 files are deleted is excluded (`---name`); a template that would still write a
- * deleted file gets a warning.
+ * template all of whose V1 files are deleted is excluded (`---name`); a deleted file that an applied template
+ * still writes is made unmanaged, which V2 allows: PDK deleted it, so it is usually absent already, and
+ * Pantograph then never writes it (said in a warning at the key, which tells to delete the file when it
+ * is still there). Returns the excluded templates and the keys made unmanaged.
  */
 function deletions(
   deletedKeys: ReadonlyMap<string, string>,
@@ -406,8 +460,10 @@ function deletions(
   groups: ReadonlyMap<string, Group>,
   problems: Problem[],
   positions: PositionLookup,
-): string[] {
+  dir: string,
+): { excluded: string[]; unmanaged: string[] } {
   const excluded: string[] = [];
+  const unmanaged: string[] = [];
   for (const [key, pointer] of deletedKeys) {
     const name = claims.get(key)?.[0];
     if (name === undefined) continue;
@@ -416,18 +472,27 @@ function deletions(
     if (allDeleted && alwaysApply.has(name) && groups.get(name)?.managed !== true) {
       if (!excluded.includes(name)) excluded.push(name);
     } else if (applied) {
+      unmanaged.push(key);
+      const present = existsSync(join(dir, key));
       problems.push(
         problem(
           'warning',
-          'SYNC_SECTION',
-          `'${key}' is deleted, but the template '${name}' writes it; V2 refuses to delete a path a template writes`,
+          'CONVERT_DELETE_PRODUCED',
+          `'${key}' is deleted, but the template '${name}' writes it, and V2 refuses to delete a path a template writes: it goes to pdk_template.unmanaged, so that Pantograph never writes it${present ? `; ${key} is still in the project: delete it by hand` : ''}`,
           positions.keyPositionOf(pointer),
-          `make it unmanaged instead, or exclude the template with '---${name}'`,
+          `to have no ${name} files at all, delete each of its V1 files (${(v1Files.get(name) ?? []).join(', ')}) and convert again, or ${alwaysApply.has(name) ? `exclude the template with '---${name}' in` : `remove '${name}' from`} pdk_template.templates once converted`,
         ),
       );
     }
   }
-  return excluded;
+  return { excluded, unmanaged };
+}
+
+/** An entry of `unmanaged`/`delete` for a V1 key, carrying the key's range in the V1 text. */
+function listEntry(key: string, keyNode: Node | undefined): Scalar {
+  const entry = new Scalar(key);
+  if (keyNode?.range) entry.range = keyNode.range;
+  return entry;
 }
 
 /** Writes the converted text in place, atomically, keeping the file's mode (a new file: 0644). */

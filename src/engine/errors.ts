@@ -22,6 +22,7 @@ export type EngineErrorCode =
   | 'SYNC_DUPLICATE_TEMPLATE'
   | 'SYNC_AMBIGUOUS_SCALAR'
   | 'SYNC_POST_COMMAND'
+  | 'SYNC_DELETE_PRODUCED'
   // `epp render --values-file` (YAML read as .sync.yml is)
   | 'VALUES_YAML'
   // template repositories
@@ -92,6 +93,9 @@ export type EngineErrorCode =
   | 'CONVERT_UNKNOWN_SETTING'
   | 'CONVERT_UNKNOWN_FILE'
   | 'CONVERT_NO_EFFECT'
+  | 'CONVERT_FLAG_VALUE'
+  | 'CONVERT_DELETE_PRODUCED'
+  | 'CONVERT_NOT_PDK'
   | 'CONVERT_INVALID'
   // V1 template repositories run as they are (src/engine/v1)
   | 'V1_TEMPLATE_URL'

@@ -106,6 +106,11 @@ export interface TemplateManifest {
    * `@configs[...]`); a setting a listed file does not read had no effect in PDK. Unlisted files: unknown.
    */
   readonly v1_reads: Readonly<Record<string, readonly string[]>>;
+  /**
+   * `convert`: the settings config_defaults.yml gives each V1 file (in the section the file's ERB reads),
+   * which PDK merged over `common`: a `common` value for them had no effect. Unlisted files: none.
+   */
+  readonly v1_defaults?: Readonly<Record<string, readonly string[]>>;
   /** `convert`: what PDK did with the V1 files when `.sync.yml` said nothing (absent: applied when named). */
   readonly v1_default: 'managed' | 'unmanaged' | undefined;
   /** `convert`: settings written into the template's section when it is applied to a V1 project. */
@@ -236,6 +241,8 @@ export interface SyncConfig {
   readonly sharedSettings: SyncDataMap;
   readonly unmanaged: readonly string[];
   readonly delete: readonly string[];
+  /** The JSON pointer of each `delete` entry in the file (absent: not from a file). */
+  readonly deletePointers?: readonly string[];
   readonly purge: boolean;
   readonly post: readonly PostCommand[];
   /**

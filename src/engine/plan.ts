@@ -15,6 +15,7 @@
  */
 import { join } from 'node:path';
 import type { PHash } from '../epp/runtime/values.js';
+import { deletedOutputMessage, deletedOutputs } from '../sync/glob.js';
 import { engineVersion } from '../version.js';
 import { type OutputClaim, resolvePaths } from './composition.js';
 import { problem } from './errors.js';
@@ -106,6 +107,7 @@ export async function planDetailed(project: Project): Promise<DetailedPlan> {
 
   const templates = applied.map((t) => resolved.get(t)!);
   const files = chooseOutputs(templates, problems);
+  problems.push(...deletedOutputProblems(project, files));
 
   const sources: PlannedSource[] = project.sources.map(plannedSource);
   const plannedTemplates: PlannedTemplate[] = templates.map((r) => ({
@@ -151,6 +153,25 @@ function chooseOutputs(templates: readonly ResolvedTemplate[], problems: Problem
   const chosen = resolvePaths(claims);
   problems.push(...chosen.problems);
   return chosen.winners.map((c) => c.file);
+}
+
+/**
+ * A `delete` entry naming a file a template produces is an error at the entry (sync refuses such a plan
+ * with the same words: `deletedOutputs`), so that `validate` and `convert`'s check see it too.
+ */
+function deletedOutputProblems(project: Project, files: readonly PlannedFile[]): Problem[] {
+  const { config } = project;
+  return deletedOutputs(files, config.delete).map((d) => {
+    const { message, hint } = deletedOutputMessage(d);
+    const pointer = config.deletePointers?.[d.entry];
+    return problem(
+      'error',
+      'SYNC_DELETE_PRODUCED',
+      message,
+      pointer !== undefined ? config.positionOf(pointer) : undefined,
+      hint,
+    );
+  });
 }
 
 /** The engine's version, from package.json. */

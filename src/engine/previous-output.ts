@@ -91,9 +91,14 @@ async function reproduce(
     lock.templates.filter((t) => sameTemplate(project, lock, t)).map((t) => t.name),
   );
   const found = new Map<string, Uint8Array>();
-  // The lock does not say whether the project was new when a file was last rendered: try both.
-  for (const isNew of [false, true]) {
-    const locked = lockedProject(project, lock, reproducible, isNew);
+  if (reproducible.size === 0) return found;
+  // The lock does not say whether the project was new when a file was last rendered: try both. A V1
+  // project's files do not depend on it (only which init files are listed), and Ruby renders once.
+  for (const isNew of project.v1 ? [project.isNew] : [false, true]) {
+    // A V1 project is its repository's one template, settings in `.sync.yml` as they are now: with the
+    // repository at the locked commit, it renders what was applied unless `.sync.yml` or metadata.json
+    // changed since (then the hashes differ and nothing is used).
+    const locked = project.v1 ? project : lockedProject(project, lock, reproducible, isNew);
     const previous = await plan(locked);
     for (const file of previous.files) {
       const entry = lock.files.get(file.path);
@@ -106,15 +111,22 @@ async function reproduce(
   return found;
 }
 
-/** The template available now is the one the lock recorded: same source, and same commit or version. */
+/**
+ * The template available now is the one the lock recorded: same source, and same commit or version. A V1
+ * project's one template is its repository (`project.v1.source`), which has no version: a git one is
+ * compared by commit, a directory is taken as it is (the hashes decide).
+ */
 function sameTemplate(project: Project, lock: LockedState, t: LockedState['templates'][number]): boolean {
-  const now = project.available.get(t.name);
+  const available = project.available.get(t.name);
+  const now = project.v1
+    ? { source: project.v1.source, version: undefined }
+    : available && { source: available.source, version: available.manifest.version };
   const was = lock.sources[t.source];
   if (!now || !was) return false;
   const spec = now.source.spec;
   if (spec.type !== was.type || !sameLocation(spec.location, was.location)) return false;
   if (spec.type === 'git') return was.commit !== undefined && now.source.commit === was.commit;
-  return now.manifest.version === t.version;
+  return now.version === t.version;
 }
 
 /** The project with the lock's applied list and settings (each replacing the resolved value whole). */

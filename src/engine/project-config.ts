@@ -129,7 +129,7 @@ export function parseSyncConfig(
     else if (isMapping(value)) setKey(settings, key, value);
   }
   const sources = readSources(config.template_sources, at, problems);
-  const unmanaged = readPaths(config.unmanaged, 'unmanaged', at, problems);
+  const unmanaged = readPaths(config.unmanaged, 'unmanaged', at, problems).paths;
   const deleted = readPaths(config.delete, 'delete', at, problems);
   const post = readPost(config.post, at, problems);
   // In file order, as a reader goes through the file.
@@ -143,7 +143,8 @@ export function parseSyncConfig(
     excluded: templates.excluded,
     sharedSettings: isMapping(config.shared_settings) ? config.shared_settings : {},
     unmanaged,
-    delete: deleted,
+    delete: deleted.paths,
+    deletePointers: deleted.pointers,
     purge: config.purge === true,
     post,
     settings,
@@ -271,10 +272,11 @@ function readPaths(
   key: string,
   at: (p: string) => Position,
   problems: Problem[],
-) {
+): { paths: string[]; pointers: string[] } {
   const items = unwrap(value);
-  if (!Array.isArray(items)) return [];
   const out: string[] = [];
+  const pointers: string[] = [];
+  if (!Array.isArray(items)) return { paths: out, pointers };
   items.forEach((item, i) => {
     if (typeof item !== 'string' || item === '') return;
     const normalized = item.replace(/\\/g, '/').replace(/^\.\//, '');
@@ -294,8 +296,9 @@ function readPaths(
       return;
     }
     out.push(normalized);
+    pointers.push(`/pdk_template/${key}/${i}`);
   });
-  return out;
+  return { paths: out, pointers };
 }
 
 /** `post`: `{ glob: command }` items; a command with `{}` inside a larger word is an error at it. */

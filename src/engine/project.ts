@@ -155,7 +155,11 @@ export async function loadProject(dir: string, options: ProjectOptions = {}): Pr
   const loadProblems = catalogue.problems;
   const summaries = new Map<string, AvailableTemplate>();
   for (const [name, head] of catalogue.heads) {
-    summaries.set(name, { name, alwaysApply: head.manifest.always_apply });
+    summaries.set(name, {
+      name,
+      alwaysApply: head.manifest.always_apply,
+      v1Files: head.manifest.v1_files,
+    });
   }
   const unreadable = new Set(listing.templates.map((l) => l.name).filter((name) => !summaries.has(name)));
   const composition = appliedOrder(config, summaries, unreadable);

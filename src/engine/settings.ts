@@ -388,8 +388,14 @@ function validateAfresh(t: LoadedTemplate, settings: DataMap, ctx: SettingsValid
     if (!(e instanceof SchemaLimitError)) throw e;
     return [schemaLimitProblem(t.name, e, t.schemaFile ?? t.manifestFile, t.schemaPositions)];
   }
-  // A publisher's wrong value is the publisher's error, reported once, where it wrote it.
-  const violations = checked.filter((v) => !publishedSetting(t, ctx, v.pointer)?.reported);
+  // A publisher's wrong value is the publisher's error, reported once, where it wrote it. A value of the
+  // wrong type is not also said to be none of an enum's values (`mock_with: 5`): one error at one place.
+  const wrongType = new Set(checked.filter((v) => v.keyword === 'type').map((v) => v.pointer));
+  const violations = checked.filter(
+    (v) =>
+      !publishedSetting(t, ctx, v.pointer)?.reported &&
+      !((v.keyword === 'enum' || v.keyword === 'const') && wrongType.has(v.pointer)),
+  );
   if (t.schema && !judgesUnknownKeys(compiled.schema)) {
     const declared = Object.keys((compiled.schema.properties as object | undefined) ?? {});
     for (const k of Object.keys(data)) {
@@ -407,10 +413,15 @@ function validateAfresh(t: LoadedTemplate, settings: DataMap, ctx: SettingsValid
   const problems = violations.map((v) => {
     const unknown = v.keyword === 'additionalProperties' || v.keyword === 'unevaluatedProperties';
     const where = settingPosition(t, settings, ctx, v.pointer, unknown);
-    const hint = v.suggestion !== undefined ? `did you mean '${v.suggestion}'?` : undefined;
+    let hint = v.suggestion !== undefined ? `did you mean '${v.suggestion}'?` : undefined;
     if (unknown) {
       const parent = v.pointer.slice(0, v.pointer.lastIndexOf('/'));
       const key = parsePointer(v.pointer).at(-1);
+      if (hint === undefined && parent === '' && (key === 'unmanaged' || key === 'delete')) {
+        // A V1 habit: per-file flags are lists of paths under pdk_template in V2.
+        const files = t.manifest.v1_files.length > 0 ? t.manifest.v1_files.join(', ') : 'path';
+        hint = `\`${key}: true\` is V1's, per file; in V2 list the paths under pdk_template: \`${key}: [${files}]\``;
+      }
       const message = `unknown setting '${key}' for template '${t.name}'${parent ? ` in ${parent.slice(1)}` : ''}`;
       return problem('error', 'SETTINGS_UNKNOWN_KEY', message, where, hint);
     }

@@ -70,6 +70,9 @@ export function readManifest(data: Data, dirName: string): TemplateManifest {
     v1_reads: isMap(m.v1_reads)
       ? Object.fromEntries(Object.entries(m.v1_reads).map(([file, keys]) => [file, strings(keys)]))
       : {},
+    v1_defaults: isMap(m.v1_defaults)
+      ? Object.fromEntries(Object.entries(m.v1_defaults).map(([file, keys]) => [file, strings(keys)]))
+      : {},
     v1_default: m.v1_default === 'managed' || m.v1_default === 'unmanaged' ? m.v1_default : undefined,
     v1_convert_settings: isMap(m.v1_convert_settings) ? m.v1_convert_settings : {},
     version: str(m.version),

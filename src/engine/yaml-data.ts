@@ -225,7 +225,12 @@ export function parseYamlData(text: string, file: string, options: YamlDataOptio
       continue;
     }
     problems.push(
-      problem('error', options.errorCode, e.message.split('\n')[0] ?? e.message, positions.at(e.pos[0])),
+      problem(
+        'error',
+        options.errorCode,
+        e.message.split('\n')[0] ?? e.message,
+        positions.at(errorOffset(text, e)),
+      ),
     );
   }
   for (const w of document.warnings) {
@@ -457,3 +462,31 @@ export function toJson(value: SyncData | undefined): unknown {
 
 // ---------------------------------------------------------------------------------------------------
 // Strict JSON
+
+/**
+ * Where a syntax error is best shown: the yaml package places a bad indentation at the line's first column
+ * (the key is further right) and a quoted scalar never closed at the end of the text (where there is
+ * nothing to see); Ruby's Psych names the opening quote, and so do we.
+ */
+function errorOffset(
+  text: string,
+  e: { readonly code: string; readonly message: string; readonly pos: readonly [number, number] },
+): number {
+  let at = e.pos[0];
+  if (e.code === 'MISSING_CHAR' && /quote/.test(e.message)) {
+    const quote = e.message.includes("'quote") ? "'" : '"';
+    for (let i = Math.min(at, text.length) - 1; i >= 0; i--) {
+      if (text[i] !== quote) continue;
+      // `\"` inside a double-quoted scalar, `''` inside a single-quoted one: not the opening quote.
+      if (quote === '"' && text[i - 1] === '\\') continue;
+      if (quote === "'" && (text[i - 1] === "'" || text[i + 1] === "'")) {
+        i--;
+        continue;
+      }
+      return i;
+    }
+    return at;
+  }
+  while (at < text.length && (text[at] === ' ' || text[at] === '\t')) at++;
+  return at;
+}

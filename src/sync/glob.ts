@@ -53,3 +53,37 @@ export function matchesAny(patterns: readonly string[], path: string): boolean {
 export function matchesBasename(pattern: string, path: string): boolean {
   return matcher(pattern)(path.slice(path.lastIndexOf('/') + 1));
 }
+
+/** A planned file that an entry of `delete` names. */
+export interface DeletedOutput {
+  readonly path: string;
+  readonly template: string;
+  /** Index of the first `delete` entry that names it. */
+  readonly entry: number;
+}
+
+/**
+ * The planned files (not empty ones: they mean "no file") that `delete` names: an error wherever a plan
+ * is judged (the engine's plan, with the entry's place in `.sync.yml`; sync's own check of a plan).
+ */
+export function deletedOutputs(
+  files: readonly { readonly path: string; readonly template: string; readonly empty: boolean }[],
+  deletes: readonly string[],
+): DeletedOutput[] {
+  if (deletes.length === 0) return [];
+  const out: DeletedOutput[] = [];
+  for (const file of files) {
+    if (file.empty) continue;
+    const entry = deletes.findIndex((p) => matchesPath(p, file.path));
+    if (entry >= 0) out.push({ path: file.path, template: file.template, entry });
+  }
+  return out;
+}
+
+/** The words of the problem `deletedOutputs` finds, the same wherever it is reported. */
+export function deletedOutputMessage(d: DeletedOutput): { message: string; hint: string } {
+  return {
+    message: `${d.path} is produced by template ${d.template} and listed in delete`,
+    hint: 'Remove it from `delete`, or list it under `unmanaged`.',
+  };
+}

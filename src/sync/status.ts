@@ -9,7 +9,14 @@ import { type Classification, classify, DRIFT, type FileState } from './classify
 import { unifiedDiff } from './diff.js';
 import type { FileDigests } from './digests.js';
 import { errnoCode, SyncError } from './errors.js';
-import { hasGlobChars, matchesAny, matchesBasename, matchesPath } from './glob.js';
+import {
+  deletedOutputMessage,
+  deletedOutputs,
+  hasGlobChars,
+  matchesAny,
+  matchesBasename,
+  matchesPath,
+} from './glob.js';
 import { sha256 } from './hash.js';
 import { lockedEntry, readJournal } from './journal.js';
 import { type LockedFile, type LockFile, readLock } from './lock.js';
@@ -104,16 +111,11 @@ export function checkPlan(plan: RenderPlan): void {
       });
     }
     seen.add(file.path);
-    if (!file.empty && matchesAny(plan.delete, file.path)) {
-      throw new SyncError(
-        'SYNC_PLAN_INVALID',
-        `${file.path} is produced by template ${file.template} and listed in delete`,
-        {
-          path: file.path,
-          hint: 'Remove it from `delete`, or list it under `unmanaged`.',
-        },
-      );
-    }
+  }
+  const deleted = deletedOutputs(plan.files, plan.delete)[0];
+  if (deleted !== undefined) {
+    const { message, hint } = deletedOutputMessage(deleted);
+    throw new SyncError('SYNC_PLAN_INVALID', message, { path: deleted.path, hint });
   }
 }
 

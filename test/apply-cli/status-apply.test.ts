@@ -106,6 +106,37 @@ edited  static.txt  base      changed by hand: kept
     expect(r.stderr).toContain('.sync.yml:8:13');
     expect(r.stderr).toContain('SETTINGS_INVALID');
   });
+
+  it('validate, status and apply refuse a delete entry naming a produced file, at the entry; nothing is written', async () => {
+    const { root } = project('  delete:\n    - old.txt\n    - static.txt\n    - "**/extra*"\n', {
+      'old.txt': 'old\n',
+    });
+    const before = snapshotDir(root);
+    const expected =
+      '.sync.yml:9:7: error: static.txt is produced by template base and listed in delete [SYNC_DELETE_PRODUCED]';
+    for (const command of ['validate', 'status', 'apply']) {
+      const r = await run(root, command);
+      expect([command, r.code]).toEqual([command, 1]);
+      expect(r.stderr.split('\n').filter((l) => l.includes(' error: '))).toEqual([expected]);
+      expect(r.stderr).toContain('hint: Remove it from `delete`, or list it under `unmanaged`.');
+    }
+    expect(snapshotDir(root)).toEqual(before);
+    const json = await runJson(root, 'validate');
+    expect(json.json).toMatchObject({
+      problems: [{ code: 'SYNC_DELETE_PRODUCED', line: 9, column: 7 }],
+    });
+    // A glob naming a produced file is the same error, at the glob (extra is not applied here: no error).
+    const withExtra = project('  delete: ["**/extra*"]\n', {}).root;
+    writeFileSync(
+      join(withExtra, '.sync.yml'),
+      read(withExtra, '.sync.yml').replace('templates: []', 'templates: [extra]'),
+    );
+    const glob = await run(withExtra, 'validate');
+    expect(glob.code).toBe(1);
+    expect(glob.stderr).toContain(
+      '.sync.yml:7:12: error: extra/extra.txt is produced by template extra and listed in delete [SYNC_DELETE_PRODUCED]',
+    );
+  });
 });
 
 describe('pantograph apply', () => {

@@ -8,6 +8,8 @@ import { parseSyncConfig } from '../../src/engine/project-config.js';
 import { run, runJson } from '../cli/cli-helpers.js';
 import { removeTempDirs, snapshotDir, tempTree } from '../helpers/fs.js';
 
+const read = (root: string, path: string): string => readFileSync(join(root, path), 'utf8');
+
 const V1 = `---
 # Module settings for PDK
 
@@ -158,23 +160,61 @@ describe('convertSyncFile', () => {
     ]);
   });
 
-  it('warns, at the key, when a deleted file is still written by an applied template', async () => {
+  it('makes unmanaged, with a warning at the key, a deleted file an applied template still writes', async () => {
     const project = tempTree({
       '.sync.yml': 'spec/spec_helper.rb:\n  mock_with: rspec\n.rspec:\n  delete: true\n',
+      '.rspec': '--color\n',
     });
     const c = await convertSyncFile(project);
     expect(c.excluded).toEqual([]);
+    // V2 refuses to delete a path a template writes: unmanaged, Pantograph never writes it.
+    expect(c.delete).toEqual([]);
+    expect(c.unmanaged).toEqual(['.rspec']);
     expect(c.problems).toEqual([
       {
         severity: 'warning',
-        code: 'SYNC_SECTION',
+        code: 'CONVERT_DELETE_PRODUCED',
         message:
-          "'.rspec' is deleted, but the template 'rspec' writes it; V2 refuses to delete a path a template writes",
+          "'.rspec' is deleted, but the template 'rspec' writes it, and V2 refuses to delete a path a template writes: it goes to pdk_template.unmanaged, so that Pantograph never writes it; .rspec is still in the project: delete it by hand",
         file: join(project, '.sync.yml'),
         line: 3,
         column: 1,
-        hint: "make it unmanaged instead, or exclude the template with '---rspec'",
+        hint: "to have no rspec files at all, delete each of its V1 files (.rspec, spec/spec_helper.rb) and convert again, or remove 'rspec' from pdk_template.templates once converted",
       },
+    ]);
+  });
+
+  it('takes unmanaged and delete as PDK does, by Ruby truthiness, warning at a value other than true/false', async () => {
+    const project = tempTree({
+      '.sync.yml':
+        "Gemfile:\n  unmanaged: 'false'\n.rspec:\n  delete: 1\nspec/spec_helper.rb:\n  unmanaged: ~\n  mock_with: mocha\n.gitlab-ci.yml:\n  unmanaged: true\n  delete: true\n",
+    });
+    const c = await convertSyncFile(project);
+    // 'false' and 1 are true to Ruby; nil is false; unmanaged is tested before delete. (.rspec, which
+    // rspec still writes for spec/spec_helper.rb, is unmanaged rather than deleted.)
+    expect(c.unmanaged).toEqual(['Gemfile', '.gitlab-ci.yml', '.rspec']);
+    expect(c.delete).toEqual([]);
+    expect(c.after).not.toContain('# Not converted');
+    expect(c.problems.map((p) => [p.code, p.line, p.column, p.message])).toEqual([
+      [
+        'CONVERT_FLAG_VALUE',
+        2,
+        14,
+        "'Gemfile: unmanaged' is the string 'false', which is true to Ruby: PDK left 'Gemfile' alone, so it goes to pdk_template.unmanaged",
+      ],
+      [
+        'CONVERT_FLAG_VALUE',
+        4,
+        11,
+        "'.rspec: delete' is the number 1, which is true to Ruby: PDK deleted '.rspec', so it goes to pdk_template.delete",
+      ],
+      [
+        'CONVERT_FLAG_VALUE',
+        6,
+        14,
+        "'spec/spec_helper.rb: unmanaged' is empty (nil to Ruby): PDK ignored it, and so does the conversion",
+      ],
+      ['CONVERT_DELETE_PRODUCED', 3, 1, expect.stringContaining("'.rspec' is deleted")],
     ]);
   });
 
@@ -733,6 +773,24 @@ describe("convert's tables in the default templates against pdk-templates 3.5.1'
       }
     }
   });
+
+  it("v1_defaults is config_defaults.yml: each file's keys, from the section its ERB reads (over common)", async () => {
+    const { parse } = await import('yaml');
+    const defaults = parse(readFileSync(resolve(erbDir, '../config_defaults.yml'), 'utf8'), {
+      merge: true,
+      maxAliasCount: -1,
+    }) as Record<string, Record<string, unknown> | null>;
+    // .puppet-lint.rc's ERB reads config_for('Rakefile').
+    const section = (file: string) => defaults[file === '.puppet-lint.rc' ? 'Rakefile' : file] ?? {};
+    const flags = ['unmanaged', 'delete', 'manage_execute_permissions'];
+    for (const m of manifests) {
+      const table = (m as Manifest & { v1_defaults?: Record<string, string[]> }).v1_defaults ?? {};
+      for (const file of m.v1_files ?? []) {
+        const expected = Object.keys(section(file)).filter((k) => !flags.includes(k));
+        expect(table[file] ?? [], `${m.name}: ${file}`).toEqual(expected);
+      }
+    }
+  });
 });
 
 describe('convert with the default templates: what PDK rendered, or an error before anything is written', () => {
@@ -818,9 +876,10 @@ describe('convert with the default templates: what PDK rendered, or an error bef
     expect(c.templates).toEqual([]);
   });
 
-  it("each key of 'common' is said at its place, with the files that read it; none is converted", async () => {
+  it("each key of 'common' is said at its place: what config_defaults.yml or the file's key overrode had no effect; what took effect moves under its template", async () => {
     const project = tempTree({
-      '.sync.yml': '---\ncommon:\n  service_url: https://example.com\n  mock_with: ":mocha"\n',
+      '.sync.yml':
+        '---\ncommon:\n  service_url: https://example.com\n  mock_with: ":mocha"\n  include_todos: true\n  markup: textile\n  extra_facts: {a: 1}\nspec/default_facts.yml:\n  extra_facts: {b: 2}\n',
       'metadata.json': METADATA_PDK,
     });
     const c = await convertSyncFile(project);
@@ -832,14 +891,84 @@ describe('convert with the default templates: what PDK rendered, or an error bef
         "'common: service_url' (a setting every V1 file sees): no template of this project's sources is known to read it",
       ],
       [
-        'CONVERT_UNKNOWN_FILE',
+        'CONVERT_NO_EFFECT',
         4,
         3,
-        "'common: mock_with' is read by the V1 template of 'spec/spec_helper.rb', where neither that file's key nor config_defaults.yml set it; V2 has no section every template sees, so it is not converted",
+        "'common: mock_with' had no effect in PDK: config_defaults.yml sets it for 'spec/spec_helper.rb', over common",
+      ],
+      [
+        'CONVERT_NO_EFFECT',
+        6,
+        3,
+        "'common: markup' had no effect in PDK: config_defaults.yml sets it for '.yardopts', over common",
+      ],
+      [
+        'CONVERT_NO_EFFECT',
+        7,
+        3,
+        "'common: extra_facts' had no effect in PDK: the file's own key sets it for 'spec/default_facts.yml'",
       ],
     ]);
+    // include_todos reached .rubocop.yml in PDK (no default): it moves under rubocop, PDK's output kept.
+    expect(c.moved).toEqual([{ from: 'common: include_todos', to: 'rubocop.include_todos' }]);
+    expect(c.after).toContain('rubocop:\n  include_todos: true\n');
     expect(c.unconverted).toEqual(['common']);
-    expect(c.after).toContain('# common:\n#   service_url: https://example.com\n#   mock_with: ":mocha"\n');
+    expect(c.after).toContain(
+      '# common:\n#   service_url: https://example.com\n#   mock_with: ":mocha"\n#   markup: textile\n#   extra_facts: {a: 1}\n',
+    );
+  });
+
+  it("PDK's deleted default_facts.yml and a quoted 'true' keep their meaning: convert --yes --apply succeeds and leaves those files alone", async () => {
+    const project = tempTree({
+      '.sync.yml': "---\nspec/default_facts.yml:\n  delete: true\nGemfile:\n  unmanaged: 'true'\n",
+      'metadata.json': METADATA_PDK,
+      Gemfile: "# kept by hand\nsource 'https://rubygems.org'\n",
+    });
+    const r = await run(project, 'convert', '--yes', '--apply');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('.sync.yml:2:1: warning:');
+    expect(r.stderr).toContain('[CONVERT_DELETE_PRODUCED]');
+    expect(r.stderr).toContain(
+      ".sync.yml:5:14: warning: 'Gemfile: unmanaged' is the string 'true', which is true to Ruby",
+    );
+    const config = parseSyncConfig(read(project, '.sync.yml'), join(project, '.sync.yml'));
+    expect(config.unmanaged).toEqual(['Gemfile', 'spec/default_facts.yml']);
+    expect(config.delete).toEqual([]);
+    expect(existsSync(join(project, 'spec/default_facts.yml'))).toBe(false);
+    expect(existsSync(join(project, 'spec/spec_helper.rb'))).toBe(true);
+    expect(read(project, 'Gemfile')).toBe("# kept by hand\nsource 'https://rubygems.org'\n");
+    for (const command of ['validate', 'status']) {
+      expect([command, (await run(project, command)).code]).toEqual([command, 0]);
+    }
+  });
+
+  it('V1 habits in a V2 file (a file key, per-file unmanaged) get a pointer to their V2 form; a wrong type is one error', async () => {
+    const project = tempTree({
+      '.sync.yml':
+        '---\npdk_template:\n  version: 2\nGemfile:\n  unmanaged: true\ngemfile:\n  delete: true\nrspec:\n  mock_with: 5\n',
+      'metadata.json': METADATA_PDK,
+    });
+    const r = await runJson<{
+      problems: { code: string; line: number; column: number; message: string; hint: string }[];
+    }>(project, 'validate');
+    expect(r.code).toBe(1);
+    expect(r.json.problems.map((p) => [p.code, p.line, p.column, p.message, p.hint])).toEqual([
+      [
+        'SETTINGS_UNKNOWN_KEY',
+        7,
+        3,
+        "unknown setting 'delete' for template 'gemfile'",
+        "`delete: true` is V1's, per file; in V2 list the paths under pdk_template: `delete: [Gemfile]`",
+      ],
+      ['SETTINGS_INVALID', 9, 14, "rspec: setting 'mock_with' must be string", undefined],
+      [
+        'COMPOSITION_SETTINGS_NOT_APPLIED',
+        4,
+        1,
+        "settings for 'Gemfile', a V1 file key: V2 keys settings by template, and 'Gemfile' is written by 'gemfile'",
+        "per file, `unmanaged: true` is `pdk_template.unmanaged: [Gemfile]` in V2; settings go under 'gemfile:' (`pantograph convert` moves a V1 file's settings once)",
+      ],
+    ]);
   });
 
   it('a value V2 refuses is an error at its place in the V1 file; nothing is written and nothing applied', async () => {
@@ -855,7 +984,6 @@ describe('convert with the default templates: what PDK rendered, or an error bef
       ".sync.yml:3:28: error: once converted, puppet_lint: setting 'fail_on_warnings' must be boolean [SETTINGS_INVALID]",
       ".sync.yml:5:14: error: once converted, gemfile: setting 'overrides' must be array,null [SETTINGS_INVALID]",
       ".sync.yml:7:14: error: once converted, rspec: setting 'mock_with' must be string [SETTINGS_INVALID]",
-      '.sync.yml:7:14: error: once converted, rspec: setting \'mock_with\' must be one of "rspec", "mocha", ":rspec", ":mocha" [SETTINGS_INVALID]',
     ]);
     expect(r.stderr).toContain('> 3 |   linter_fail_on_warnings: "no"');
     expect(r.stderr).toContain(
@@ -919,6 +1047,44 @@ describe('convert with the default templates: what PDK rendered, or an error bef
       expect(r.stderr).not.toContain('internal error');
       expect(snapshotDir(project)).toEqual(before);
     }
+  });
+
+  it("a modulesync module (.msync.yml, no PDK keys in metadata.json) is refused at .msync.yml, nothing written; other modules without PDK's keys get a warning", async () => {
+    const sync = '---\nGemfile:\n  optional:\n    ":test":\n      - gem: mocha\n';
+    const msync = tempTree({
+      '.sync.yml': sync,
+      '.msync.yml': '---\n# Managed by modulesync - DO NOT EDIT\nmodulesync_config_version: 9.0.0\n',
+      'metadata.json': '{"name": "puppet-nginx", "version": "1.0.0"}',
+    });
+    const before = snapshotDir(msync);
+    const r = await run(msync, 'convert', '--yes', '--apply');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      '.msync.yml:1:1: error: this module is managed by modulesync (.msync.yml), not by PDK (metadata.json has no pdk-version or template-url)',
+    );
+    expect(r.stderr).toContain('[CONVERT_NOT_PDK]');
+    expect(snapshotDir(msync)).toEqual(before);
+    // With PDK's keys, the same module converts (PDK manages it, whatever else does).
+    const both = tempTree({
+      '.sync.yml': sync,
+      '.msync.yml': '---\n',
+      'metadata.json': METADATA_PDK,
+    });
+    expect((await convertSyncFile(both)).problems).toEqual([]);
+    const plain = tempTree({ '.sync.yml': sync, 'metadata.json': '{"name": "acme-widget"}' });
+    const c = await convertSyncFile(plain);
+    expect(c.problems).toMatchObject([
+      {
+        severity: 'warning',
+        code: 'CONVERT_NOT_PDK',
+        file: join(plain, 'metadata.json'),
+        line: 1,
+        column: 1,
+        message:
+          "metadata.json has no pdk-version or template-url: PDK does not seem to manage this module, and .sync.yml is converted as PDK's",
+      },
+    ]);
   });
 
   it("a PDK module without .sync.yml converts as PDK's `--- {}`, in block style; without PDK's metadata there is nothing to convert", async () => {

@@ -7,6 +7,17 @@ const sync = (text: string) =>
   parseYamlData(text, 'f.yml', { version: '1.1', errorCode: 'SYNC_YAML', replaceTag: true });
 
 describe('parseYamlData', () => {
+  it('places a syntax error at the token to blame: a mis-indented key, the opening quote never closed', () => {
+    const at = (text: string) => sync(text).problems.map((p) => [p.severity, p.line, p.column]);
+    expect(at('---\nGemfile:\n  optional:\n    ":development":\n    - gem: foo\n   version: 1\n')).toEqual([
+      ['error', 6, 4],
+    ]);
+    // As Ruby says it: "while scanning a quoted scalar at line 3 column 11".
+    expect(at('---\nRakefile:\n  extras: "unclosed\n')).toEqual([['error', 3, 11]]);
+    expect(at('a: "x\\"y"\nc: "open \\" still\n')).toEqual([['error', 2, 4]]);
+    expect(at("a: 'it''s\nb: 1\n")).toEqual([['error', 1, 4]]);
+  });
+
   it('reads YAML 1.1 as Psych does and keeps Integer/Float apart', () => {
     const r = sync('a: yes\nb: y\nc: On\nd: 0777\ne: 1.0\nf: 2001-12-14\nh:\ni: ~\nj: 3\n');
     expect(r.data).toEqual({

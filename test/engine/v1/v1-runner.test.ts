@@ -237,6 +237,54 @@ describe('a git V1 repository is locked like any git source', () => {
   });
 });
 
+describe('a V1 conflict is merged three ways, as a V2 one (the previous output rendered again)', () => {
+  const LONG = "top\nline 2\nline 3\nline 4\nline 5\nend <%= @configs['greeting'] %>\n";
+
+  it('a hand edit and a template change elsewhere in the file merge in place, then resolve and status agree', async () => {
+    const remote = tempRemote();
+    remote.tag('1.0.0', remote.commit(v1Repo({ 'moduleroot/long.txt.erb': LONG })));
+    const changed = LONG.replace('end', 'the end');
+    remote.tag('2.0.0', remote.commit({ 'moduleroot/long.txt.erb': changed }));
+    const root = v1Project();
+    const at = (ref: string) => ['--template-url', `${remote.url}#${ref}`];
+    expect((await run(root, 'apply', '--yes', ...at('1.0.0'))).code).toBe(0);
+    writeFileSync(join(root, 'long.txt'), 'top, edited by hand\nline 2\nline 3\nline 4\nline 5\nend hi\n');
+    resetGitFetches();
+    const r = await run(root, 'apply', ...at('2.0.0'));
+    expect([r.code, r.stdout]).toEqual([
+      1,
+      'conflict  long.txt: merged cleanly with the new template output: review it\n',
+    ]);
+    expect(readFileSync(join(root, 'long.txt'), 'utf8')).toBe(
+      'top, edited by hand\nline 2\nline 3\nline 4\nline 5\nthe end hi\n',
+    );
+    expect(readFileSync(join(root, 'long.txt.pantograph-new'), 'utf8')).toBe(
+      'top\nline 2\nline 3\nline 4\nline 5\nthe end hi\n',
+    );
+    const resolved = await run(root, 'resolve', 'long.txt');
+    expect(resolved.stdout).toContain('resolved long.txt');
+    expect(resolved.code).toBe(0);
+    expect((await run(root, 'status', '--check', ...at('2.0.0'))).code).toBe(0);
+  });
+
+  it("an edit on the changed line is a conflict with markers, the user's line kept in them", async () => {
+    const remote = tempRemote();
+    remote.tag('1.0.0', remote.commit(v1Repo({ 'moduleroot/long.txt.erb': LONG })));
+    remote.tag('2.0.0', remote.commit({ 'moduleroot/long.txt.erb': LONG.replace('end', 'the end') }));
+    const root = v1Project();
+    const at = (ref: string) => ['--template-url', `${remote.url}#${ref}`];
+    expect((await run(root, 'apply', '--yes', ...at('1.0.0'))).code).toBe(0);
+    writeFileSync(join(root, 'long.txt'), 'top\nline 2\nline 3\nline 4\nline 5\nmy end\n');
+    resetGitFetches();
+    const r = await run(root, 'apply', ...at('2.0.0'));
+    expect(r.code).toBe(1);
+    const merged = readFileSync(join(root, 'long.txt'), 'utf8');
+    expect(merged).toContain(
+      '<<<<<<< long.txt (yours)\nmy end\n=======\nthe end hi\n>>>>>>> long.txt (new template output)\n',
+    );
+  });
+});
+
 describe('V1 errors, each saying where and what to do', () => {
   it('an ERB error names the template file and its line', async () => {
     const repo = tempTree(
