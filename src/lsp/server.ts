@@ -227,10 +227,16 @@ class Server {
       }),
     );
     connection.onCompletion(
-      this.guard([], async ({ textDocument, position }) => {
+      this.guard([], async ({ textDocument, position, context }) => {
         const document = this.usable(textDocument.uri);
         if (!document) return [];
         const kind = kindOf(document);
+        // A client that sends a trigger character this server does not name (an older configuration).
+        if (
+          context?.triggerKind === lsp.CompletionTriggerKind.TriggerCharacter &&
+          context.triggerCharacter !== '$'
+        )
+          return [];
         if (kind === 'epp') {
           await this.checked(document.uri);
           return this.epp.completion(document, position);

@@ -108,6 +108,9 @@ describe('completion', () => {
     expect(await complete('<%- | String $a | -%>\n<%= "hello ')).toEqual([]);
     expect(await complete('<%- | String $a | -%>\n<%= "hello $^a" %>', '$')).toContain('a');
     expect(await complete('<%- | String $a | -%>\ntext outside ')).toEqual([]);
+    // A space or '-' sent as a trigger all the same (they are not the server's) opens nothing.
+    expect(await complete('<%- | String $a | -%>\n<%= $a ', ' ')).toEqual([]);
+    expect(await complete('<%- | String $a | -%>\n<% $b = 1 -', '-')).toEqual([]);
     // In code, names are offered as before.
     const names = await complete('<%- | String $a | -%>\n<%= ');
     expect(names).toEqual(expect.arrayContaining(['join', 'String']));
