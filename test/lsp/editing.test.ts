@@ -160,6 +160,15 @@ describe('other documents', () => {
   });
 });
 
+describe('messages', () => {
+  it('shows a line break in a syntax error as an escape, on the message\'s one line', async () => {
+    const uri = uriOf(join(dir, 'nl.epp'));
+    client.open(uri, '<% $x = [1, %>\n');
+    const [diagnostic] = await client.diagnostics(uri, 1);
+    expect(diagnostic).toMatchObject({ code: 'EPP_SYNTAX', message: "Syntax error at '\\n'" });
+  });
+});
+
 describe('lifecycle', () => {
   it('refuses shutdown before initialize, and requests after shutdown; exits 0 after it', async () => {
     const fresh = new LspClient(dir);
