@@ -4,7 +4,7 @@
  * did, so names stay offered.
  */
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type {
   CompletionItem,
@@ -124,14 +124,38 @@ export class EppDocuments {
   private readonly states = new Map<string, EppState>();
   /** The last tree made for each document (for requests), with the text it was parsed from. */
   private readonly trees = new Map<string, Tree>();
+  /** The last template context whose files parsed, by template directory. */
+  private readonly goodContexts = new Map<string, TemplateContext>();
 
   constructor(private readonly read: ReadText) {}
+
+  /**
+   * The template of a file. While its `template.json` or `template_schema.json` does not parse (being
+   * edited), the last that did is used: its settings stay known, rather than every read of one flagged.
+   */
+  private contextOf(file: string): TemplateContext | undefined {
+    const context = templateContextOf(file, this.read);
+    if (!context) return undefined;
+    const broken = ['template.json', 'template_schema.json'].some((name) => {
+      const text = this.read(join(context.dir, name));
+      if (text === undefined) return false;
+      try {
+        JSON.parse(text);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    const last = this.goodContexts.get(context.dir);
+    if (!broken) this.goodContexts.set(context.dir, context);
+    return broken && last ? { ...last, part: context.part } : context;
+  }
 
   /** The check of the document's current text, to run in the check worker. */
   job(document: TextDocument): EppJob {
     const text = document.getText();
     const file = pathOf(document.uri);
-    const context = templateContextOf(file, this.read);
+    const context = this.contextOf(file);
     const module = context ? undefined : moduleContextOf(file, this.read);
     return { job: { kind: 'epp', text, file, context, modulePath: module?.modulePath }, context, module };
   }

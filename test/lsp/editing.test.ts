@@ -161,7 +161,7 @@ describe('other documents', () => {
 });
 
 describe('messages', () => {
-  it('shows a line break in a syntax error as an escape, on the message\'s one line', async () => {
+  it("shows a line break in a syntax error as an escape, on the message's one line", async () => {
     const uri = uriOf(join(dir, 'nl.epp'));
     client.open(uri, '<% $x = [1, %>\n');
     const [diagnostic] = await client.diagnostics(uri, 1);

@@ -120,6 +120,25 @@ describe('a template repository', () => {
     client.notify('textDocument/didClose', { textDocument: { uri: schemaUri } });
   });
 
+  it('keeps the last schema that parsed while template_schema.json is being edited', async () => {
+    const uri = uriOf(join(repo, 'ntp/files/other.conf.epp'));
+    client.open(uri, '<%= $servers %> <%= $prot %>\n');
+    const before = await client.diagnostics(uri, 1);
+    expect(before.map((d) => d.message.split('\n')[0])).toEqual([
+      "'$prot' is neither a setting of template 'ntp' nor a top-scope name ($settings, $metadata, $project, $template)",
+    ]);
+    const schemaUri = uriOf(join(repo, 'ntp/template_schema.json'));
+    client.open(schemaUri, SCHEMA, 'json');
+    await client.diagnostics(schemaUri, 1);
+    client.change(schemaUri, 2, [{ text: '{"type": "object", "properties": {' }]);
+    expect(await client.diagnostics(schemaUri, 2)).toMatchObject([{ code: 'TEMPLATE_SCHEMA' }]);
+    // $servers is still a setting: only $prot is flagged, as before the edit.
+    expect(await latest(uri)).toEqual(before);
+    client.notify('textDocument/didClose', { textDocument: { uri: schemaUri } });
+    client.notify('textDocument/didClose', { textDocument: { uri } });
+    await latest(uri);
+  });
+
   it('validates template.json against the published schema', async () => {
     const uri = uriOf(join(repo, 'ntp/template.json'));
     client.open(uri, '{\n  "name": "NTP",\n  "always_apply": "yes",\n  "colour": 1\n}\n', 'json');
@@ -211,6 +230,20 @@ async function until(uri: string, test: (d: Diagnostic[]) => boolean): Promise<D
   for (;;) {
     const d = await client.diagnostics(uri);
     if (test(d)) return d;
+  }
+}
+
+/** The last diagnostics published for `uri` once the server is quiet (those before are passed over). */
+async function latest(uri: string): Promise<Diagnostic[]> {
+  let last = await client.diagnostics(uri);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 400));
+    const more = client.received.filter(
+      (m) => m.method === 'textDocument/publishDiagnostics' && (m.params as { uri: string }).uri === uri,
+    );
+    if (more.length === 0) return last;
+    for (const m of more) client.received.splice(client.received.indexOf(m), 1);
+    last = (more.at(-1)!.params as { diagnostics: Diagnostic[] }).diagnostics;
   }
 }
 
