@@ -17,6 +17,9 @@ import {
   type EppCheck,
   type SpanProblem,
 } from '../engine/file-checks.js';
+import { planDetailed } from '../engine/plan.js';
+import { loadProject, type ProjectOptions } from '../engine/project.js';
+import { type SettingView, settingViews } from '../engine/setting-views.js';
 import { validateProject } from '../engine/validate.js';
 import type { CheckJob, CheckReply, CheckResult } from './checker.js';
 
@@ -44,6 +47,20 @@ function capped<T>(problems: readonly T[]): { problems: T[]; more: number } {
   };
 }
 
+/** What `show` says of a template's settings; one the project does not apply is planned as if added last. */
+async function views(
+  root: string,
+  options: ProjectOptions,
+  name: string,
+): Promise<SettingView[] | undefined> {
+  const project = await loadProject(root, options);
+  const t = project.available.get(name);
+  if (!t) return undefined;
+  const planned = project.applied.includes(t) ? project : { ...project, applied: [...project.applied, t] };
+  const resolved = (await planDetailed(planned)).templates.find((r) => r.template === t);
+  return resolved ? settingViews(planned, resolved) : undefined;
+}
+
 async function run(job: CheckJob): Promise<CheckResult> {
   switch (job.kind) {
     case 'epp': {
@@ -59,7 +76,10 @@ async function run(job: CheckJob): Promise<CheckResult> {
     case 'sync': {
       overlay = new Map(job.overlay);
       try {
-        const result = await validateProject(job.root, { ...job.options, syncText: job.text });
+        const options = { ...job.options, syncText: job.text };
+        if (job.views !== undefined)
+          return { kind: 'views', views: await views(job.root, options, job.views) };
+        const result = await validateProject(job.root, options);
         return { kind: 'sync', problems: result.problems.slice() };
       } finally {
         overlay = new Map();

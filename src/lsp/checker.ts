@@ -10,7 +10,14 @@
  */
 import { existsSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
-import type { ModulePathEntry, Problem, ProjectOptions, SpanProblem, TemplateContext } from '../index.js';
+import type {
+  ModulePathEntry,
+  Problem,
+  ProjectOptions,
+  SettingView,
+  SpanProblem,
+  TemplateContext,
+} from '../index.js';
 import { packagePath } from '../package-root.js';
 import { workerThreads } from '../shared/builtins.js';
 
@@ -31,6 +38,8 @@ export type CheckJob =
       readonly options: ProjectOptions;
       /** The editor's unsaved buffers of other files, by absolute path. */
       readonly overlay: readonly (readonly [string, string])[];
+      /** Instead of validating: the settings of this template as `show` says them. */
+      readonly views?: string;
     };
 
 export type CheckResult =
@@ -42,7 +51,8 @@ export type CheckResult =
       readonly more: number;
     }
   | { readonly kind: 'template-file'; readonly problems: SpanProblem[]; readonly more: number }
-  | { readonly kind: 'sync'; readonly problems: Problem[] };
+  | { readonly kind: 'sync'; readonly problems: Problem[] }
+  | { readonly kind: 'views'; readonly views: SettingView[] | undefined };
 
 export type CheckReply =
   | { readonly id: number; readonly result: CheckResult }

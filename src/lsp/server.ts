@@ -164,7 +164,14 @@ class Server {
     private readonly documents: TextDocuments<TextDocument>,
     trust: boolean,
   ) {
-    this.sync = new SyncDocuments(trust ? { offline: true } : { offline: true, distrust: DISTRUST });
+    this.sync = new SyncDocuments(
+      trust ? { offline: true } : { offline: true, distrust: DISTRUST },
+      async (document, template) => {
+        const job = this.sync.job(document, this.overlay(document.uri));
+        const result = await this.projectChecker.run({ ...job, views: template } as CheckJob);
+        return result.kind === 'views' ? result.views : undefined;
+      },
+    );
   }
 
   close(): void {
@@ -441,7 +448,7 @@ class Server {
         found.set(fileUri, { text: fileText, diagnostics: problems.map((p) => toDiagnosticIn(fileText, p)) });
       }
       this.setElsewhere(uri, found);
-    } else {
+    } else if (result.kind !== 'views') {
       const diagnostics =
         result.kind === 'epp' && epp
           ? this.epp.accept(document, version, text, epp, result.parsed, result.problems)

@@ -7,17 +7,14 @@
 import { dirname, resolve, sep } from 'node:path';
 import type { CompletionItem, Diagnostic, Hover, Position } from 'vscode-languageserver/node';
 import {
-  type DetailedPlan,
   EngineError,
   fromProblem,
   loadProject,
   type Problem,
   type Project,
   type ProjectOptions,
-  planDetailed,
   type SettingView,
   settingsSchema,
-  settingViews,
   typeLabel,
 } from '../index.js';
 import type { CheckJob } from './checker.js';
@@ -40,15 +37,22 @@ const PDK_KEYS: Readonly<Record<string, string>> = {
 interface Loaded {
   readonly text: string;
   readonly project: Project;
-  /** Plans made on first use (hover), by template: the project, with the template added if not applied. */
-  readonly plans: Map<string, { project: Project; detailed: Promise<DetailedPlan> }>;
+  /** What `show` says of each template's settings, made on first use (hover), by template. */
+  readonly plans: Map<string, Promise<readonly SettingView[] | undefined>>;
 }
 
 export class SyncDocuments {
   /** The last project that loaded, per document: completion goes on while the text does not parse. */
   private readonly loaded = new Map<string, Loaded>();
 
-  constructor(private readonly options: ProjectOptions = { offline: true }) {}
+  constructor(
+    private readonly options: ProjectOptions,
+    /** The settings of a template as `show` says them, for the document's project (see checker.ts). */
+    private readonly views: (
+      document: TextDocument,
+      template: string,
+    ) => Promise<readonly SettingView[] | undefined>,
+  ) {}
 
   /** The project's validation, as `validate` makes it, to run in the check worker. */
   job(document: TextDocument, overlay: ReadonlyMap<string, string>): CheckJob {
@@ -187,18 +191,14 @@ export class SyncDocuments {
     if (place.parents.length !== 1 || section === undefined || place.key === undefined) return null;
     const t = project.available.get(section);
     if (!t) return null;
-    // As `show`: a template the project does not apply is planned as if added last.
-    let planned = loaded.plans.get(t.name);
-    if (!planned) {
-      const asApplied = project.applied.includes(t)
-        ? project
-        : { ...project, applied: [...project.applied, t] };
-      planned = { project: asApplied, detailed: planDetailed(asApplied) };
-      loaded.plans.set(t.name, planned);
+    // As `show`: a template the project does not apply is planned as if added last. Planning renders
+    // (and, trusted, runs hooks): it runs in the check worker, under its limits.
+    let views = loaded.plans.get(t.name);
+    if (!views) {
+      views = this.views(document, t.name).catch(() => undefined);
+      loaded.plans.set(t.name, views);
     }
-    const resolved = (await planned.detailed).templates.find((r) => r.template === t);
-    if (!resolved) return null;
-    const view = settingViews(planned.project, resolved).find((s) => s.name === place.key);
+    const view = (await views)?.find((s) => s.name === place.key);
     if (!view) return null;
     return { contents: { kind: lsp.MarkupKind.Markdown, value: settingHover(view) }, range };
   }
