@@ -301,3 +301,10 @@ await build({
   outfile: resolve('dist/engine/schema-sandbox-worker.cjs'),
 });
 asciiOnly(resolve('dist/engine/schema-sandbox-worker.cjs'));
+// The worker in which the language server checks documents under its limits (src/lsp/checker.ts).
+await build({
+  ...common,
+  entryPoints: ['src/lsp/check-worker.ts'],
+  outfile: resolve('dist/lsp/check-worker.cjs'),
+});
+asciiOnly(resolve('dist/lsp/check-worker.cjs'));

@@ -209,3 +209,47 @@ const SCHEMA_KEYWORDS = [
   'else',
   'contains',
 ];
+
+/**
+ * A `$ref` that leads only to other `$ref`s and back to itself (`a` → `b` → `a`): ajv recurses on it until
+ * the stack overflows. The first such `$ref` (depth first), with the loop it makes; undefined when none.
+ */
+export function refLoopProblem(
+  schema: unknown,
+  where: (pointer: string) => Position,
+  code: EngineErrorCode,
+): Problem | undefined {
+  for (const [pointer, ref] of localRefs(schema)) {
+    const chain = [ref];
+    let target = ref;
+    for (;;) {
+      const next = valueAt(schema, target.slice(1)) as { $ref?: unknown } | undefined;
+      const nextRef = typeof next === 'object' && next !== null ? next.$ref : undefined;
+      if (typeof nextRef !== 'string' || !nextRef.startsWith('#')) break;
+      if (chain.includes(nextRef)) {
+        const loop = [...chain.slice(chain.indexOf(nextRef)), nextRef];
+        const shown = loop.length > 6 ? [...loop.slice(0, 3), '...', ...loop.slice(-2)] : loop;
+        return problem(
+          'error',
+          code,
+          `invalid schema: $ref '${ref}' (at ${pointer}) leads only to $refs, in a loop: ${shown.join(' -> ')}`,
+          where(pointer),
+          'a $ref must end at a schema: give one of them a type or properties instead of a $ref',
+        );
+      }
+      chain.push(nextRef);
+      target = nextRef;
+    }
+  }
+  return undefined;
+}
+
+/** Every local `$ref` (`#...`) of `value` with its pointer, depth first. */
+function* localRefs(value: unknown, at = ''): Generator<[string, string]> {
+  if (typeof value !== 'object' || value === null) return;
+  for (const [k, v] of Object.entries(value)) {
+    const here = `${at}/${escapePointerSegment(k)}`;
+    if (k === '$ref' && typeof v === 'string' && v.startsWith('#')) yield [here, v];
+    else yield* localRefs(v, here);
+  }
+}

@@ -9,7 +9,12 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { type EngineErrorCode, problem } from './errors.js';
 import type { Position } from './model.js';
 import type { Problem } from './render-plan.js';
-import { metaSchemaProblems, missingRefProblem, unknownKeywordProblems } from './schema-errors.js';
+import {
+  metaSchemaProblems,
+  missingRefProblem,
+  refLoopProblem,
+  unknownKeywordProblems,
+} from './schema-errors.js';
 import { parsePointer } from './yaml-data.js';
 
 /** ajv, for one schema draft. */
@@ -46,7 +51,7 @@ export function compileWithEveryMistake(
     } catch (e) {
       const missing = missingRefProblem(e as Error, copy, where, code);
       if (missing === undefined) {
-        problems.push(...otherProblem(e as Error, where, code));
+        problems.push(...otherProblem(e as Error, copy, where, code));
         return { problems: inFileOrder(problems) };
       }
       problems.push(missing.problem);
@@ -69,13 +74,22 @@ function compileOnce(
     return problems.length === 0 ? { fn, problems } : { problems };
   } catch (e) {
     if (missingRefProblem(e as Error, schema, where, code) !== undefined) return undefined;
-    return { problems: otherProblem(e as Error, where, code) };
+    return { problems: otherProblem(e as Error, schema, where, code) };
   }
 }
 
-/** An exception of ajv's other than a `$ref` (none is known to reach here): its words, at the top. */
-function otherProblem(e: Error, where: (pointer: string) => Position, code: EngineErrorCode): Problem[] {
-  return [problem('error', code, `invalid schema: ${e.message}`, where(''))];
+/**
+ * An exception of ajv's other than a `$ref` it cannot resolve: a stack overflow from `$ref`s that lead
+ * only to each other, named with its loop at its place; else its words, at the top.
+ */
+function otherProblem(
+  e: Error,
+  schema: Record<string, unknown>,
+  where: (pointer: string) => Position,
+  code: EngineErrorCode,
+): Problem[] {
+  const loop = e instanceof RangeError ? refLoopProblem(schema, where, code) : undefined;
+  return [loop ?? problem('error', code, `invalid schema: ${e.message}`, where(''))];
 }
 
 /**

@@ -11,7 +11,7 @@
  * up to a size.
  */
 import { decodeUtf8 } from '../shared/text-file.js';
-import { EppEvalError } from './errors.js';
+import { EppError, EppEvalError } from './errors.js';
 import { unknownFunctionMessage } from './functions/index.js';
 import { nodeFs, nodePath, realPathInside } from './node-files.js';
 import { AliasType, type PType } from './runtime/types.js';
@@ -108,9 +108,18 @@ export class ModulePath {
     if (segments.length < 2 || !segments.every((s) => MODULE_NAME.test(s))) return undefined;
     const found = this.moduleFile(segments, 'types');
     const alias = found
-      ? new AliasType(declaredName(found.text, name, found.file), () =>
-          evaluate(aliasBody(found.text, name, found.file), found.file),
-        )
+      ? new AliasType(declaredName(found.text, name, found.file), () => {
+          const body = aliasBody(found.text, name, found.file);
+          try {
+            return evaluate(body, found.file);
+          } catch (e) {
+            // The error's code frame shows the file, not the copy with its head blanked (same offsets).
+            if (e instanceof EppError && e.location?.source === body) {
+              e.location = { ...e.location, source: found.text };
+            }
+            throw e;
+          }
+        })
       : null;
     this.aliases.set(key, alias);
     return alias ?? undefined;

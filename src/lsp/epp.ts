@@ -4,7 +4,7 @@
  * did, so names stay offered.
  */
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type {
   CompletionItem,
@@ -13,9 +13,9 @@ import type {
   DocumentSymbol,
   Hover,
   Position,
+  Range,
 } from 'vscode-languageserver/node';
 import {
-  checkEppText,
   declarationAt,
   FUNCTION_DOCS,
   FUNCTION_NAMES,
@@ -30,6 +30,7 @@ import {
   type Reference,
   referenceAt,
   type SettingInfo,
+  type SpanProblem,
   type TemplateContext,
   type TemplateNode,
   TOP_SCOPE_NAMES,
@@ -39,17 +40,69 @@ import {
   typeLabel,
   visibleDeclarations,
 } from '../index.js';
-import { encodingProblem, toDiagnostic } from './diagnostics.js';
+import type { CheckJob } from './checker.js';
+import { toDiagnostic } from './diagnostics.js';
 import { lsp, type TextDocument } from './protocol.js';
+
+interface Tree {
+  readonly ast: TemplateNode;
+  /** The text it was parsed from: its offsets are into this text. */
+  readonly text: string;
+}
 
 interface EppState {
   readonly version: number;
-  readonly ast: TemplateNode | undefined;
-  /** The last tree that parsed, for completion while the text does not. */
-  readonly lastGood: TemplateNode | undefined;
+  readonly text: string;
+  /** Whether `text` parses (the check says; the tree is made here when a request needs it). */
+  readonly parsed: boolean;
+  /** The last text that parsed, for navigation and completion while the text does not. */
+  readonly lastGood: string | undefined;
   readonly context: TemplateContext | undefined;
   /** The Puppet module the file is in (when it is in no template repository). */
   readonly module: ModuleContext | undefined;
+}
+
+/** What a check of the document needs, made on the server's thread (it reads the editor's buffers). */
+export interface EppJob {
+  readonly job: CheckJob & { kind: 'epp' };
+  readonly context: TemplateContext | undefined;
+  readonly module: ModuleContext | undefined;
+}
+
+/**
+ * A tree of an earlier text seen through the current one: offsets before the edited region are the same,
+ * those after it are shifted by the edit's length, those inside it have no counterpart.
+ */
+interface View {
+  readonly ast: TemplateNode;
+  readonly text: string;
+  /** The tree's offset of an offset of the current text, if the edit left it. */
+  readonly toTree: (offset: number) => number | undefined;
+  /** The current text's offset of a tree's offset, if the edit left it. */
+  readonly fromTree: (offset: number) => number | undefined;
+}
+
+function viewOf(tree: Tree, current: string): View {
+  const old = tree.text;
+  if (old === current) {
+    const same = (o: number) => o;
+    return { ...tree, toTree: same, fromTree: same };
+  }
+  const shortest = Math.min(old.length, current.length);
+  let prefix = 0;
+  while (prefix < shortest && old.charCodeAt(prefix) === current.charCodeAt(prefix)) prefix++;
+  let suffix = 0;
+  while (
+    suffix < shortest - prefix &&
+    old.charCodeAt(old.length - 1 - suffix) === current.charCodeAt(current.length - 1 - suffix)
+  )
+    suffix++;
+  const shift = current.length - old.length;
+  return {
+    ...tree,
+    toTree: (o) => (o < prefix ? o : o >= current.length - suffix ? o - shift : undefined),
+    fromTree: (o) => (o < prefix ? o : o >= old.length - suffix ? o + shift : undefined),
+  };
 }
 
 const TOP_SCOPE_DOCS: Readonly<Record<string, string>> = {
@@ -69,60 +122,115 @@ const PUPPET_TOP_SCOPE_DOCS: Readonly<Record<string, string>> = {
 
 export class EppDocuments {
   private readonly states = new Map<string, EppState>();
+  /** The last tree made for each document (for requests), with the text it was parsed from. */
+  private readonly trees = new Map<string, Tree>();
+  /** The last template context whose files parsed, by template directory. */
+  private readonly goodContexts = new Map<string, TemplateContext>();
 
   constructor(private readonly read: ReadText) {}
 
-  /** The diagnostics of the document's current text (and its tree kept for the other requests). */
-  diagnostics(document: TextDocument): Diagnostic[] {
+  /**
+   * The template of a file. While its `template.json` or `template_schema.json` does not parse (being
+   * edited), the last that did is used: its settings stay known, rather than every read of one flagged.
+   */
+  private contextOf(file: string): TemplateContext | undefined {
+    const context = templateContextOf(file, this.read);
+    if (!context) return undefined;
+    const broken = ['template.json', 'template_schema.json'].some((name) => {
+      const text = this.read(join(context.dir, name));
+      if (text === undefined) return false;
+      try {
+        JSON.parse(text);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    const last = this.goodContexts.get(context.dir);
+    if (!broken) this.goodContexts.set(context.dir, context);
+    return broken && last ? { ...last, part: context.part } : context;
+  }
+
+  /** The check of the document's current text, to run in the check worker. */
+  job(document: TextDocument): EppJob {
     const text = document.getText();
     const file = pathOf(document.uri);
-    const bad = encodingProblem(text);
-    const context = templateContextOf(file, this.read);
+    const context = this.contextOf(file);
     const module = context ? undefined : moduleContextOf(file, this.read);
-    const check = bad
-      ? { ast: undefined, problems: [bad] }
-      : checkEppText(text, file, context, module?.modulePath);
+    return { job: { kind: 'epp', text, file, context, modulePath: module?.modulePath }, context, module };
+  }
+
+  /**
+   * The diagnostics of a check of `text` (version `version`), whose tree is kept for the other requests.
+   * `problems` were found by the check worker; `bad` is the document's own problem when it was not checked.
+   */
+  accept(
+    document: TextDocument,
+    version: number,
+    text: string,
+    job: EppJob,
+    parsed: boolean,
+    problems: readonly SpanProblem[],
+  ): Diagnostic[] {
     const previous = this.states.get(document.uri);
     this.states.set(document.uri, {
-      version: document.version,
-      ast: check.ast,
-      lastGood: check.ast ?? previous?.lastGood,
-      context,
-      module,
+      version,
+      text,
+      parsed,
+      lastGood: parsed ? text : previous?.lastGood,
+      context: job.context,
+      module: job.module,
     });
-    return check.problems.map((p) => toDiagnostic(document, p));
+    return problems.map((p) => toDiagnostic(document, p));
+  }
+
+  /** A document that is not checked (too large, or stopped at a limit): no tree, the last good kept. */
+  unchecked(document: TextDocument, version: number, job: EppJob): void {
+    const previous = this.states.get(document.uri);
+    this.states.set(document.uri, {
+      version,
+      text: document.getText(),
+      parsed: false,
+      lastGood: previous?.lastGood,
+      context: job.context,
+      module: job.module,
+    });
   }
 
   forget(uri: string): void {
     this.states.delete(uri);
+    this.trees.delete(uri);
   }
 
   hover(document: TextDocument, position: Position): Hover | null {
-    const { ast, context, module } = this.state(document);
-    if (!ast) return null;
-    const text = document.getText();
-    const offset = document.offsetAt(position);
-    const ref = referenceAt(ast, offset);
+    const state = this.states.get(document.uri);
+    const view = this.view(document);
+    if (!state || !view) return null;
+    const offset = view.toTree(document.offsetAt(position));
+    if (offset === undefined) return null;
+    const ref = referenceAt(view.ast, offset);
     if (!ref) return null;
-    const range = { start: document.positionAt(ref.start), end: document.positionAt(ref.end) };
-    const fromModule = module && this.moduleHover(module, ref);
-    const value = hoverText(ref, ast, text, offset, context, module !== undefined, fromModule);
+    const range = this.rangeOf(document, view, ref);
+    if (!range) return null;
+    const fromModule = state.module && this.moduleHover(state.module, ref);
+    const target = ref.kind === 'template-path' ? this.templatePath(document, state, ref.name) : undefined;
+    const value = hoverText(ref, view, offset, state.context, state.module !== undefined, fromModule, target);
     return value === undefined ? null : { contents: { kind: lsp.MarkupKind.Markdown, value }, range };
   }
 
   definition(document: TextDocument, position: Position): Definition | null {
-    const { ast, context, module } = this.state(document);
-    if (!ast) return null;
-    const offset = document.offsetAt(position);
-    const ref = referenceAt(ast, offset);
+    const state = this.states.get(document.uri);
+    const view = this.view(document);
+    if (!state || !view) return null;
+    const offset = view.toTree(document.offsetAt(position));
+    if (offset === undefined) return null;
+    const ref = referenceAt(view.ast, offset);
     if (ref?.kind === 'variable') {
-      const d = declarationAt(ast, ref.name, offset);
+      const d = declarationAt(view.ast, ref.name, offset);
       if (!d) return null;
       const span = d.parameter ? parameterNameSpan(d.parameter) : d;
-      return {
-        uri: document.uri,
-        range: { start: document.positionAt(span.start), end: document.positionAt(span.end) },
-      };
+      const range = this.rangeOf(document, view, span);
+      return range ? { uri: document.uri, range } : null;
     }
     if (!ref) return null;
     const start = { line: 0, character: 0 };
@@ -130,39 +238,51 @@ export class EppDocuments {
       uri: pathToFileURL(file).href,
       range: { start, end: start },
     });
-    if (ref.kind === 'template-path' && !isAbsolute(ref.name)) {
-      // As a render looks: beside the template (or in its template repository), then on the module path.
-      const target = resolve(context?.dir ?? dirname(pathOf(document.uri)), ref.name);
-      if (existsSync(target)) return at(target);
+    if (ref.kind === 'template-path') {
+      const target = this.templatePath(document, state, ref.name);
+      return target?.exists ? at(target.file) : null;
     }
-    const inModule = module ? moduleDefinitionOf(module, ref.kind, ref.name) : undefined;
+    const inModule = state.module ? moduleDefinitionOf(state.module, ref.kind, ref.name) : undefined;
     return inModule ? at(inModule) : null;
   }
 
   symbols(document: TextDocument): DocumentSymbol[] {
-    const { ast } = this.state(document);
-    if (!ast) return [];
-    const text = document.getText();
-    return (ast.params ?? []).map((p) => {
-      const name = parameterNameSpan(p);
-      return {
+    const view = this.view(document);
+    if (!view) return [];
+    const symbols: DocumentSymbol[] = [];
+    for (const p of view.ast.params ?? []) {
+      const range = this.rangeOf(document, view, p);
+      const selection = this.rangeOf(document, view, parameterNameSpan(p));
+      if (!range || !selection) continue;
+      symbols.push({
         name: `$${p.name}`,
-        detail: p.valueType ? text.slice(p.valueType.start, p.valueType.end) : 'Any',
+        detail: p.valueType ? view.text.slice(p.valueType.start, p.valueType.end) : 'Any',
         kind: lsp.SymbolKind.Variable,
-        range: { start: document.positionAt(p.start), end: document.positionAt(p.end) },
-        selectionRange: { start: document.positionAt(name.start), end: document.positionAt(name.end) },
-      };
-    });
+        range,
+        selectionRange: selection,
+      });
+    }
+    return symbols;
   }
 
   completion(document: TextDocument, position: Position): CompletionItem[] {
-    const state = this.state(document);
+    const state = this.states.get(document.uri) ?? {
+      version: document.version,
+      text: document.getText(),
+      parsed: false,
+      lastGood: undefined,
+      context: undefined,
+      module: undefined,
+    };
     const text = document.getText();
     const offset = document.offsetAt(position);
-    if (!insideTag(text, offset, state.context?.delimiters)) return [];
+    const where = codeAt(text, offset, state.context?.delimiters);
+    if (where === 'text' || where === 'comment' || where === 'string') return [];
     const before = text.slice(Math.max(0, offset - 200), offset);
     if (/\$(?:::)?\w*$/.test(before))
-      return variableItems(state, treeForCompletion(state, text, offset), offset);
+      return variableItems(state, this.treeForCompletion(document.uri, state, text, offset), offset);
+    // In a double-quoted string only `$` starts a name (an interpolation).
+    if (where === 'interpolating') return [];
     const items: CompletionItem[] = [];
     if (!/[A-Z][\w:]*$/.test(before)) {
       for (const name of FUNCTION_NAMES) {
@@ -189,6 +309,76 @@ export class EppDocuments {
       for (const label of names.types) items.push({ label, kind: lsp.CompletionItemKind.Class, detail });
     }
     return items;
+  }
+
+  /**
+   * The file `epp('name')` renders, as a render looks: beside the template (or in its template
+   * repository), then on the module path; `exists` false when it is in neither.
+   */
+  private templatePath(
+    document: TextDocument,
+    state: EppState,
+    name: string,
+  ): { file: string; exists: boolean } | undefined {
+    if (isAbsolute(name)) return { file: name, exists: existsSync(name) };
+    const beside = resolve(state.context?.dir ?? dirname(pathOf(document.uri)), name);
+    if (existsSync(beside)) return { file: beside, exists: true };
+    const inModule = state.module ? moduleDefinitionOf(state.module, 'template-path', name) : undefined;
+    return inModule ? { file: inModule, exists: true } : { file: beside, exists: false };
+  }
+
+  /** The current text's range of a span of the tree, when the edits since left it. */
+  private rangeOf(
+    document: TextDocument,
+    view: View,
+    span: { readonly start: number; readonly end: number },
+  ): Range | undefined {
+    const start = view.fromTree(span.start);
+    const last = span.end > span.start ? view.fromTree(span.end - 1) : start;
+    if (start === undefined || last === undefined) return undefined;
+    const end = span.end > span.start ? last + 1 : start;
+    return { start: document.positionAt(start), end: document.positionAt(end) };
+  }
+
+  /** The tree of the current text, else the last that parsed seen through the edits since. */
+  private view(document: TextDocument): View | undefined {
+    const state = this.states.get(document.uri);
+    const source = state?.parsed ? state.text : state?.lastGood;
+    if (!state || source === undefined) return undefined;
+    const ast = this.tree(document.uri, source, state);
+    return ast ? viewOf({ ast, text: source }, document.getText()) : undefined;
+  }
+
+  /** The tree of a text the check found parses (made once per text). */
+  private tree(uri: string, text: string, state: EppState): TemplateNode | undefined {
+    const made = this.trees.get(uri);
+    if (made?.text === text) return made.ast;
+    try {
+      const ast = parseEpp(text, { delimiters: state.context?.delimiters });
+      this.trees.set(uri, { ast, text });
+      return ast;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The tree that tells which names the cursor can see. A lone `$` does not parse; with a name put after
+   * it, the text usually does. Else the last tree that parsed.
+   */
+  private treeForCompletion(
+    uri: string,
+    state: EppState,
+    text: string,
+    offset: number,
+  ): TemplateNode | undefined {
+    if (state.parsed && state.text === text) return this.tree(uri, text, state);
+    try {
+      const patched = `${text.slice(0, offset)}__${text.slice(offset)}`;
+      return parseEpp(patched, { delimiters: state.context?.delimiters });
+    } catch {
+      return state.lastGood === undefined ? undefined : this.tree(uri, state.lastGood, state);
+    }
   }
 
   /** What a module's file says of a name its template uses: a type alias's definition, where a function is. */
@@ -218,13 +408,6 @@ export class EppDocuments {
       ? `${code(declaration.slice(0, 600))}\n${about('A type alias of a module')}`
       : undefined;
   }
-
-  private state(document: TextDocument): EppState {
-    const state = this.states.get(document.uri);
-    if (state && state.version === document.version) return state;
-    this.diagnostics(document);
-    return this.states.get(document.uri)!;
-  }
 }
 
 /** Declared parameters, variables in scope, the template's settings (files without parameters) and the
@@ -251,14 +434,15 @@ function variableItems(state: EppState, tree: TemplateNode | undefined, offset: 
 
 function hoverText(
   ref: NonNullable<ReturnType<typeof referenceAt>>,
-  ast: TemplateNode,
-  text: string,
+  view: View,
   offset: number,
   context: TemplateContext | undefined,
   /** The file is a Puppet module's template: its top scope is Puppet's. */
   inModule: boolean,
   /** What the file's module says of the name, before the built-in docs. */
   fromModule: string | undefined,
+  /** The file an `epp()` path names. */
+  target: { file: string; exists: boolean } | undefined,
 ): string | undefined {
   if (fromModule !== undefined) return fromModule;
   switch (ref.kind) {
@@ -268,18 +452,20 @@ function hoverText(
     }
     case 'type': {
       const doc = TYPE_DOCS[ref.name];
-      return doc
-        ? `${code(`type ${ref.name}`)}\n${doc}`
-        : `${code(`type ${ref.name}`)}\nA stdlib type alias.`;
+      if (doc) return `${code(`type ${ref.name}`)}\n${doc}`;
+      // A name of Puppet's or stdlib's without a doc of its own; any other is no type known here.
+      return TYPE_NAMES.has(ref.name) ? `${code(`type ${ref.name}`)}\nA stdlib type alias.` : undefined;
     }
-    case 'template-path': {
-      const base = context?.dir ?? '.';
-      return `${code(`epp('${ref.name}')`)}\nRenders ${resolve(base, ref.name)}`;
-    }
+    case 'template-path':
+      return target
+        ? `${code(`epp('${ref.name}')`)}\nRenders ${target.file}${target.exists ? '' : ' (no such file)'}`
+        : undefined;
     case 'variable':
-      return variableHover(ref.name, ast, text, offset, context, inModule);
+      return variableHover(ref.name, view.ast, view.text, offset, context, inModule);
   }
 }
+
+const TYPE_NAMES: ReadonlySet<string> = new Set(TYPE_NAME_LIST);
 
 function variableHover(
   name: string,
@@ -318,23 +504,43 @@ function settingHover(name: string, setting: SettingInfo, context: TemplateConte
 }
 
 /**
- * The tree that tells which names the cursor can see. A lone `$` does not parse; with a name put after
- * it, the text usually does. Else the current tree, else the last that parsed.
+ * What the text at `offset` is: template text outside the tags, a comment (a `<%#` tag, a `#` or
+ * C-style comment in code), a string where no name can start (single-quoted, or double-quoted away from a `$`), a
+ * double-quoted string (`interpolating`: only a variable can start there), or code.
  */
-function treeForCompletion(state: EppState, text: string, offset: number): TemplateNode | undefined {
-  if (state.ast) return state.ast;
-  try {
-    const patched = `${text.slice(0, offset)}__${text.slice(offset)}`;
-    return parseEpp(patched, { delimiters: state.context?.delimiters });
-  } catch {
-    return state.lastGood;
-  }
-}
-
-/** Whether `offset` is inside an EPP tag (after an opening delimiter not closed yet). */
-function insideTag(text: string, offset: number, delimiters?: readonly [string, string]): boolean {
+function codeAt(
+  text: string,
+  offset: number,
+  delimiters?: readonly [string, string],
+): 'text' | 'comment' | 'string' | 'interpolating' | 'code' {
   const [open, close] = delimiters ?? ['<%', '%>'];
-  return text.lastIndexOf(open, offset - 1) > text.lastIndexOf(close, offset - 1);
+  const tag = text.lastIndexOf(open, offset - 1);
+  if (tag < 0 || tag < text.lastIndexOf(close, offset - 1)) return 'text';
+  let i = tag + open.length;
+  if (text[i] === '%') return 'text'; // `<%%` is a literal `<%`
+  if (text[i] === '#') return 'comment';
+  let quote: string | undefined;
+  while (i < offset) {
+    const c = text[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+    } else if (c === '#') {
+      const eol = text.indexOf('\n', i);
+      if (eol < 0 || eol >= offset) return 'comment';
+      i = eol;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      if (end < 0 || end + 2 > offset) return 'comment';
+      i = end + 1;
+    }
+    i++;
+  }
+  if (quote === "'") return 'string';
+  if (quote === '"') return 'interpolating';
+  return 'code';
 }
 
 function code(text: string): string {

@@ -4,29 +4,66 @@
  * the module of its kind: EPP templates (epp.ts), a template repository's template.json and
  * template_schema.json (repository.ts), a project's .sync.yml (sync.ts).
  *
- * Diagnostics of EPP and JSON files are made at once after a change (one run for a burst of changes);
- * those of `.sync.yml` plan the whole project, so they wait for a pause in typing. A failing handler is
- * logged and answered with an empty result: nothing the client sends may stop the server.
+ * Diagnostics are made off the server's thread, in workers it terminates at a time limit (checker.ts), so
+ * that no file can stop it. Those of EPP and JSON files are made at once after a change (a burst of
+ * changes makes one check, of its last state; the result of a text changed since is dropped); those of
+ * `.sync.yml` validate the whole project, so they wait for a pause in typing, and they run again when a
+ * file the project's templates read changes (its unsaved text included). Render errors the validation
+ * finds in a template's files are published on those files. A failing handler is logged and answered
+ * with an empty result: nothing the client sends may stop the server.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { Connection, Diagnostic, InitializeResult, TextDocuments } from 'vscode-languageserver/node';
-import { ENGINE_VERSION, type ReadText } from '../index.js';
+import { pathToFileURL } from 'node:url';
+import type {
+  Connection,
+  Diagnostic,
+  InitializeResult,
+  Range,
+  TextDocuments,
+} from 'vscode-languageserver/node';
+import { ENGINE_VERSION, fromProblem, type Problem, type ReadText } from '../index.js';
+import { Checker, type CheckJob, CheckLimitError, type CheckResult } from './checker.js';
+import { encodingProblem, toDiagnostic } from './diagnostics.js';
 import { EppDocuments, pathOf } from './epp.js';
 import { guardedDecoder } from './guard.js';
 import { lsp, TextDocument } from './protocol.js';
-import { isTemplateFile, templateFileDiagnostics } from './repository.js';
+import { isTemplateFile } from './repository.js';
 import { SyncDocuments } from './sync.js';
 
 /** How long `.sync.yml` diagnostics wait for typing to pause. */
 const SYNC_DELAY_MS = 150;
+/**
+ * How long other checks wait for the next change: the changes an editor sends together (a paste, a
+ * replace-all, a queue built up while the server was busy) are read before the check starts, so that a
+ * burst makes one check, of its last state.
+ */
+const BURST_MS = 5;
+
+/**
+ * What one check may cost. A document larger than `maxChars` gets one diagnostic saying so instead;
+ * a check runs at most `timeMs` (an EPP or JSON file) or `syncTimeMs` (a project, for `.sync.yml`), in a
+ * worker of at most `memoryMb`; at most `maxDiagnostics` diagnostics are shown per file, then a note of
+ * how many more there are. `PANTOGRAPH_LSP_TIME_LIMIT` (seconds) sets both time limits.
+ */
+export const LIMITS = {
+  maxChars: 2_000_000,
+  timeMs: 5_000,
+  syncTimeMs: 60_000,
+  memoryMb: 512,
+  syncMemoryMb: 1024,
+  maxDiagnostics: 1000,
+} as const;
 
 type Kind = 'epp' | 'template-file' | 'sync' | 'other';
 
-function kindOf(uri: string): Kind {
+function kindOf(document: { readonly uri: string; readonly languageId?: string }): Kind {
+  const { uri } = document;
   if (uri.endsWith('.epp')) return 'epp';
   if (isTemplateFile(uri)) return 'template-file';
   if (basename(pathOf(uri)) === '.sync.yml') return 'sync';
+  // A buffer that is no `*.epp` file (untitled, a notebook cell) the editor says is EPP.
+  if (document.languageId === 'epp' && !uri.startsWith('file:')) return 'epp';
   return 'other';
 }
 
@@ -59,7 +96,33 @@ export function startServer(
   server.register();
   documents.listen(connection);
   connection.listen();
-  return new Promise((resolve) => reader.onClose(() => resolve()));
+  return new Promise((resolve) =>
+    reader.onClose(() => {
+      server.close();
+      resolve();
+    }),
+  );
+}
+
+/** The checks of one document: a burst's timer, whether one runs, whether another is due after it. */
+interface Checks {
+  timer: NodeJS.Timeout | undefined;
+  running: boolean;
+  again: boolean;
+  /** Requests waiting for the document's check to be done. */
+  readonly waiters: (() => void)[];
+}
+
+/** Diagnostics a project's validation found in another file than its `.sync.yml` (a template's). */
+interface Elsewhere {
+  /** The file's text they were found in: they are shown while its buffer still has that text. */
+  readonly text: string;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+function timeLimitMs(env: NodeJS.ProcessEnv, fallback: number): number {
+  const seconds = Number(env.PANTOGRAPH_LSP_TIME_LIMIT);
+  return env.PANTOGRAPH_LSP_TIME_LIMIT && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : fallback;
 }
 
 class Server {
@@ -73,18 +136,47 @@ class Server {
   };
   private readonly epp = new EppDocuments(this.read);
   private readonly sync: SyncDocuments;
-  /** Documents whose diagnostics are due, made together on the next turn of the event loop. */
-  private readonly due = new Set<string>();
-  private readonly syncTimers = new Map<string, NodeJS.Timeout>();
+  private readonly checker = new Checker(
+    { timeMs: timeLimitMs(process.env, LIMITS.timeMs), memoryMb: LIMITS.memoryMb },
+    'checking this file',
+    2,
+  );
+  private readonly projectChecker = new Checker(
+    { timeMs: timeLimitMs(process.env, LIMITS.syncTimeMs), memoryMb: LIMITS.syncMemoryMb },
+    'validating the project',
+  );
+  private readonly checks = new Map<string, Checks>();
+  /** Each open document's own diagnostics, from its last check. */
+  private readonly own = new Map<string, readonly Diagnostic[]>();
+  /** How many problems of an open document the check found past those it sent. */
+  private readonly more = new Map<string, number>();
+  /** By `.sync.yml` URI: what its project's validation found in other files, by their URI. */
+  private readonly elsewhere = new Map<string, Map<string, Elsewhere>>();
+  /** A text that was stopped at a limit, by URI, and what it got: it is not checked again. */
+  private readonly limited = new Map<string, { text: string; diagnostic: Diagnostic }>();
   /** Whether `initialize` has come: requests before it are refused (-32002). */
   private initialized = false;
+  /** Whether `shutdown` has come: requests after it are refused (-32600), documents no longer checked. */
+  private shutDown = false;
 
   constructor(
     private readonly connection: Connection,
     private readonly documents: TextDocuments<TextDocument>,
     trust: boolean,
   ) {
-    this.sync = new SyncDocuments(trust ? { offline: true } : { offline: true, distrust: DISTRUST });
+    this.sync = new SyncDocuments(
+      trust ? { offline: true } : { offline: true, distrust: DISTRUST },
+      async (document, template) => {
+        const job = this.sync.job(document, this.overlay(document.uri));
+        const result = await this.projectChecker.run({ ...job, views: template } as CheckJob);
+        return result.kind === 'views' ? result.views : undefined;
+      },
+    );
+  }
+
+  close(): void {
+    this.checker.close();
+    this.projectChecker.close();
   }
 
   register(): void {
@@ -93,42 +185,87 @@ class Server {
       this.initialized = true;
       return this.capabilities();
     });
+    connection.onShutdown(() => {
+      if (!this.initialized) {
+        throw new lsp.ResponseError(lsp.ErrorCodes.ServerNotInitialized, 'send initialize first');
+      }
+      if (this.shutDown)
+        throw new lsp.ResponseError(lsp.ErrorCodes.InvalidRequest, 'the server is shut down');
+      this.shutDown = true;
+      for (const c of this.checks.values()) clearTimeout(c.timer);
+      this.close();
+    });
     documents.onDidChangeContent(({ document }) => this.changed(document));
     documents.onDidClose(({ document }) => {
       this.epp.forget(document.uri);
       this.sync.forget(document.uri);
-      void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
+      this.own.delete(document.uri);
+      this.more.delete(document.uri);
+      this.limited.delete(document.uri);
+      clearTimeout(this.checks.get(document.uri)?.timer);
+      this.checks.delete(document.uri);
+      if (this.shutDown) return;
+      const found = this.elsewhere.get(document.uri);
+      this.elsewhere.delete(document.uri);
+      this.send(document.uri);
+      for (const uri of found?.keys() ?? []) this.send(uri);
+      // Its unsaved text is gone: the projects reading it read the disk again.
+      this.recheckProjects(pathOf(document.uri));
+    });
+    connection.onDidChangeWatchedFiles(({ changes }) => {
+      if (this.shutDown) return;
+      for (const change of changes ?? []) {
+        const path = pathOf(change.uri);
+        this.recheckProjects(path);
+        if (isTemplateFile(change.uri)) this.recheckEpp();
+      }
     });
     connection.onHover(
       this.guard(null, async ({ textDocument, position }) => {
-        const document = documents.get(textDocument.uri);
+        const document = this.usable(textDocument.uri);
         if (!document) return null;
-        const kind = kindOf(document.uri);
-        if (kind === 'epp') return this.epp.hover(document, position);
+        const kind = kindOf(document);
+        if (kind === 'epp') {
+          await this.checked(document.uri);
+          return this.epp.hover(document, position);
+        }
         if (kind === 'sync') return this.sync.hover(document, position);
         return null;
       }),
     );
     connection.onCompletion(
-      this.guard([], async ({ textDocument, position }) => {
-        const document = documents.get(textDocument.uri);
+      this.guard([], async ({ textDocument, position, context }) => {
+        const document = this.usable(textDocument.uri);
         if (!document) return [];
-        const kind = kindOf(document.uri);
-        if (kind === 'epp') return this.epp.completion(document, position);
+        const kind = kindOf(document);
+        // A client that sends a trigger character this server does not name (an older configuration).
+        if (
+          context?.triggerKind === lsp.CompletionTriggerKind.TriggerCharacter &&
+          context.triggerCharacter !== '$'
+        )
+          return [];
+        if (kind === 'epp') {
+          await this.checked(document.uri);
+          return this.epp.completion(document, position);
+        }
         if (kind === 'sync') return this.sync.completion(document, position);
         return [];
       }),
     );
     connection.onDefinition(
       this.guard(null, async ({ textDocument, position }) => {
-        const document = documents.get(textDocument.uri);
-        return document && kindOf(document.uri) === 'epp' ? this.epp.definition(document, position) : null;
+        const document = this.usable(textDocument.uri);
+        if (!document || kindOf(document) !== 'epp') return null;
+        await this.checked(document.uri);
+        return this.epp.definition(document, position);
       }),
     );
     connection.onDocumentSymbol(
       this.guard([], async ({ textDocument }) => {
-        const document = documents.get(textDocument.uri);
-        return document && kindOf(document.uri) === 'epp' ? this.epp.symbols(document) : [];
+        const document = this.usable(textDocument.uri);
+        if (!document || kindOf(document) !== 'epp') return [];
+        await this.checked(document.uri);
+        return this.epp.symbols(document);
       }),
     );
   }
@@ -138,7 +275,8 @@ class Server {
       capabilities: {
         textDocumentSync: { openClose: true, change: lsp.TextDocumentSyncKind.Incremental },
         hoverProvider: true,
-        completionProvider: { triggerCharacters: ['$', ' ', '-'] },
+        // Only `$` starts a name wherever it is typed; other names are offered as they are typed.
+        completionProvider: { triggerCharacters: ['$'] },
         definitionProvider: true,
         documentSymbolProvider: true,
       },
@@ -148,13 +286,16 @@ class Server {
 
   /**
    * A handler whose failure (a bug, or params that are not what the protocol says) answers `fallback`;
-   * before `initialize`, a request is the protocol's error -32002, as the specification asks.
+   * before `initialize`, a request is the protocol's error -32002, after `shutdown` -32600, as the
+   * specification asks.
    */
   private guard<P, R>(fallback: R, handler: (params: P) => Promise<R>): (params: P) => Promise<R> {
     return async (params) => {
       if (!this.initialized) {
         throw new lsp.ResponseError(lsp.ErrorCodes.ServerNotInitialized, 'send initialize first');
       }
+      if (this.shutDown)
+        throw new lsp.ResponseError(lsp.ErrorCodes.InvalidRequest, 'the server is shut down');
       try {
         if (typeof params !== 'object' || params === null) return fallback;
         return await handler(params);
@@ -165,65 +306,250 @@ class Server {
     };
   }
 
+  /** The open document, unless it is too large to serve. */
+  private usable(uri: unknown): TextDocument | undefined {
+    const document = typeof uri === 'string' ? this.documents.get(uri) : undefined;
+    return document && document.getText().length <= LIMITS.maxChars ? document : undefined;
+  }
+
   private changed(document: TextDocument): void {
-    const kind = kindOf(document.uri);
+    if (this.shutDown) return;
+    const kind = kindOf(document);
     if (kind === 'sync') {
-      clearTimeout(this.syncTimers.get(document.uri));
-      this.syncTimers.set(
-        document.uri,
-        setTimeout(() => void this.publishSync(document.uri), SYNC_DELAY_MS),
-      );
+      this.schedule(document.uri, SYNC_DELAY_MS);
       return;
     }
+    // The projects whose templates read this file validate again (its unsaved text included), unless it
+    // was just opened as it is on disk.
+    const path = pathOf(document.uri);
+    if (this.checks.has(document.uri) || document.getText() !== readText(path)) this.recheckProjects(path);
     if (kind === 'other') return;
     // A template's files read its template.json and schema: check the open ones again too.
-    if (kind === 'template-file') {
-      for (const d of this.documents.all()) if (kindOf(d.uri) === 'epp') this.schedule(d.uri);
-    }
-    this.schedule(document.uri);
+    if (kind === 'template-file') this.recheckEpp();
+    this.schedule(document.uri, BURST_MS);
   }
 
-  private schedule(uri: string): void {
-    if (this.due.size === 0) setImmediate(() => this.publishDue());
-    this.due.add(uri);
+  private recheckEpp(): void {
+    for (const d of this.documents.all()) if (kindOf(d) === 'epp') this.schedule(d.uri, BURST_MS);
   }
 
-  private publishDue(): void {
-    const uris = [...this.due];
-    this.due.clear();
-    for (const uri of uris) {
-      const document = this.documents.get(uri);
-      if (!document) continue;
-      this.publish(document, () =>
-        kindOf(uri) === 'epp' ? this.epp.diagnostics(document) : templateFileDiagnostics(document),
-      );
+  /** Validates again the open `.sync.yml` whose projects read `path` (the ones not loaded yet too). */
+  private recheckProjects(path: string): void {
+    for (const d of this.documents.all()) {
+      if (kindOf(d) === 'sync' && this.sync.reads(d.uri, path)) this.schedule(d.uri, SYNC_DELAY_MS);
     }
   }
 
-  private async publishSync(uri: string): Promise<void> {
-    this.syncTimers.delete(uri);
+  private schedule(uri: string, delayMs: number): void {
+    let c = this.checks.get(uri);
+    if (!c) {
+      c = { timer: undefined, running: false, again: false, waiters: [] };
+      this.checks.set(uri, c);
+    }
+    const checks = c;
+    clearTimeout(checks.timer);
+    checks.timer = setTimeout(() => {
+      checks.timer = undefined;
+      void this.check(uri, checks);
+    }, delayMs);
+  }
+
+  /** Resolves when the document's due check is done, or after a second (the last tree serves then). */
+  private checked(uri: string): Promise<void> {
+    const c = this.checks.get(uri);
+    if (!c || (!c.running && !c.timer)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, 1000);
+      c.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Checks the document's current text, unless a check runs: then once more after it, with the last text. */
+  private async check(uri: string, checks: Checks): Promise<void> {
+    if (checks.running) {
+      checks.again = true;
+      return;
+    }
     const document = this.documents.get(uri);
-    if (!document) return;
-    let diagnostics: Diagnostic[];
+    if (!document || this.shutDown || this.checks.get(uri) !== checks) return;
+    checks.running = true;
     try {
-      diagnostics = await this.sync.diagnostics(document);
+      await this.checkNow(document);
     } catch (e) {
       this.connection.console.error(`pantograph: ${(e as Error).stack ?? String(e)}`);
-      return;
+    } finally {
+      checks.running = false;
     }
-    // Typing went on while the project was validated: newer diagnostics are on their way.
-    if (this.documents.get(uri)?.version !== document.version) return;
-    void this.connection.sendDiagnostics({ uri, version: document.version, diagnostics });
+    if (checks.again) {
+      checks.again = false;
+      if (!checks.timer) void this.check(uri, checks);
+    } else if (!checks.timer) {
+      for (const w of checks.waiters.splice(0)) w();
+    }
   }
 
-  private publish(document: TextDocument, make: () => Diagnostic[]): void {
-    let diagnostics: Diagnostic[];
+  private async checkNow(document: TextDocument): Promise<void> {
+    const { uri, version } = document;
+    const text = document.getText();
+    const kind = kindOf(document);
+    const current = () => this.documents.get(uri)?.version === version && !this.shutDown;
+    const epp = kind === 'epp' ? this.epp.job(document) : undefined;
+    const unchecked = (diagnostic: Diagnostic) => {
+      if (epp) this.epp.unchecked(document, version, epp);
+      if (kind === 'sync') this.setElsewhere(uri, new Map());
+      this.own.set(uri, [diagnostic]);
+      this.more.delete(uri);
+      this.send(uri);
+    };
+    const bad = encodingProblem(text);
+    if (bad) return unchecked(toDiagnostic(document, bad));
+    if (text.length > LIMITS.maxChars) return unchecked(tooLarge(document, text.length));
+    const limited = this.limited.get(uri);
+    if (limited?.text === text) return unchecked(limited.diagnostic);
+    let overlay: Map<string, string> | undefined;
+    let job: CheckJob;
+    if (epp) job = epp.job;
+    else if (kind === 'template-file') job = { kind: 'template-file', text, file: pathOf(uri) };
+    else {
+      overlay = this.overlay(uri);
+      job = this.sync.job(document, overlay);
+      void this.sync.warm(document);
+    }
+    let result: CheckResult;
     try {
-      diagnostics = make();
+      result = await (kind === 'sync' ? this.projectChecker : this.checker).run(job);
     } catch (e) {
-      this.connection.console.error(`pantograph: ${(e as Error).stack ?? String(e)}`);
+      if (!(e instanceof CheckLimitError)) throw e;
+      const diagnostic: Diagnostic = {
+        range: firstLine(document),
+        severity: lsp.DiagnosticSeverity.Warning,
+        code: e.code,
+        source: 'pantograph',
+        message: e.message,
+      };
+      this.limited.set(uri, { text, diagnostic });
+      if (current()) unchecked(diagnostic);
       return;
     }
-    void this.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+    // Typing went on while the file was checked: a check of the newer text is on its way.
+    if (!current()) return;
+    if (result.kind === 'sync') {
+      const { own, elsewhere } = this.sync.accept(document, text, result.problems);
+      this.own.set(uri, own);
+      this.more.delete(uri);
+      const found = new Map<string, Elsewhere>();
+      for (const [file, problems] of elsewhere) {
+        const fileText = overlay?.get(file) ?? readText(file);
+        if (fileText === undefined) continue;
+        const fileUri = pathToFileURL(file).href;
+        found.set(fileUri, { text: fileText, diagnostics: problems.map((p) => toDiagnosticIn(fileText, p)) });
+      }
+      this.setElsewhere(uri, found);
+    } else if (result.kind !== 'views') {
+      const diagnostics =
+        result.kind === 'epp' && epp
+          ? this.epp.accept(document, version, text, epp, result.parsed, result.problems)
+          : result.problems.map((p) => toDiagnostic(document, p));
+      this.own.set(uri, diagnostics);
+      this.more.set(uri, result.more);
+    }
+    this.send(uri);
   }
+
+  /** The open documents' texts but the `.sync.yml` itself, by path (a project check reads them). */
+  private overlay(except: string): Map<string, string> {
+    const overlay = new Map<string, string>();
+    for (const d of this.documents.all()) {
+      if (d.uri !== except && d.uri.startsWith('file:')) overlay.set(pathOf(d.uri), d.getText());
+    }
+    return overlay;
+  }
+
+  /** Replaces what a project's validation found in other files, and sends theirs again. */
+  private setElsewhere(syncUri: string, found: Map<string, Elsewhere>): void {
+    const before = this.elsewhere.get(syncUri);
+    this.elsewhere.set(syncUri, found);
+    for (const uri of new Set([...(before?.keys() ?? []), ...found.keys()])) this.send(uri);
+  }
+
+  /**
+   * Publishes a file's diagnostics: its own (when open) and those projects' validations found in it
+   * (while its text is the one they read), each once, at most `maxDiagnostics` and a note of the rest.
+   */
+  private send(uri: string): void {
+    if (this.shutDown) return;
+    const document = this.documents.get(uri);
+    const all: Diagnostic[] = [...(this.own.get(uri) ?? [])];
+    const seen = new Set(all.map(keyOf));
+    for (const found of this.elsewhere.values()) {
+      const e = found.get(uri);
+      if (!e || (document && document.getText() !== e.text)) continue;
+      for (const d of e.diagnostics) {
+        const key = keyOf(d);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        all.push(d);
+      }
+    }
+    // The worker sends at most `maxDiagnostics` problems of a file and counts the rest.
+    const more = Math.max(0, all.length - LIMITS.maxDiagnostics) + (this.more.get(uri) ?? 0);
+    const diagnostics = more > 0 ? [...all.slice(0, LIMITS.maxDiagnostics), moreNote(document, more)] : all;
+    void this.connection.sendDiagnostics({
+      uri,
+      ...(document ? { version: document.version } : {}),
+      diagnostics,
+    });
+  }
+}
+
+function keyOf(d: Diagnostic): string {
+  const { start, end } = d.range;
+  return `${d.code}|${start.line}:${start.character}-${end.line}:${end.character}|${d.message}`;
+}
+
+function moreNote(document: TextDocument | undefined, more: number): Diagnostic {
+  return {
+    range: document
+      ? firstLine(document)
+      : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: lsp.DiagnosticSeverity.Information,
+    code: 'LSP_MORE',
+    source: 'pantograph',
+    message: `... and ${more} more problems not shown (the language server shows ${LIMITS.maxDiagnostics} per file; \`pantograph validate\` lists them all)`,
+  };
+}
+
+function tooLarge(document: TextDocument, chars: number): Diagnostic {
+  const millions = (n: number) => (n / 1_000_000).toFixed(1);
+  return {
+    range: firstLine(document),
+    severity: lsp.DiagnosticSeverity.Warning,
+    code: 'LSP_TOO_LARGE',
+    source: 'pantograph',
+    message: `not checked: the file has ${millions(chars)} million characters, over the language server's limit of ${millions(LIMITS.maxChars)} million (the command line checks it: \`pantograph epp validate\`, \`pantograph validate\`)`,
+  };
+}
+
+function firstLine(document: TextDocument): Range {
+  const text = document.getText();
+  const eol = text.search(/\r?\n|\r/);
+  const end = document.positionAt(eol < 0 ? Math.min(text.length, 200) : Math.min(eol, 200));
+  return { start: { line: 0, character: 0 }, end };
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A problem of a file that is not an open document, in the text it was found in. */
+function toDiagnosticIn(text: string, p: Problem): Diagnostic {
+  const document = TextDocument.create('file:///x', 'text', 0, text);
+  return toDiagnostic(document, fromProblem(p, text));
 }

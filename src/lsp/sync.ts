@@ -4,23 +4,21 @@
  * loaded from the editor's text (unsaved edits included) and offline: git sources come from the cache, so
  * that typing never fetches (a source not cached yet is reported, as `validate --offline` reports it).
  */
-import { dirname } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import type { CompletionItem, Diagnostic, Hover, Position } from 'vscode-languageserver/node';
 import {
-  type DetailedPlan,
   EngineError,
   fromProblem,
   loadProject,
+  type Problem,
   type Project,
   type ProjectOptions,
-  planDetailed,
   type SettingView,
   settingsSchema,
-  settingViews,
   typeLabel,
-  validateProject,
 } from '../index.js';
-import { encodingProblem, toDiagnostic } from './diagnostics.js';
+import type { CheckJob } from './checker.js';
+import { toDiagnostic } from './diagnostics.js';
 import { pathOf } from './epp.js';
 import { lsp, type TextDocument } from './protocol.js';
 import { yamlPlace } from './yaml-path.js';
@@ -39,29 +37,80 @@ const PDK_KEYS: Readonly<Record<string, string>> = {
 interface Loaded {
   readonly text: string;
   readonly project: Project;
-  /** Plans made on first use (hover), by template: the project, with the template added if not applied. */
-  readonly plans: Map<string, { project: Project; detailed: Promise<DetailedPlan> }>;
+  /** What `show` says of each template's settings, made on first use (hover), by template. */
+  readonly plans: Map<string, Promise<readonly SettingView[] | undefined>>;
 }
 
 export class SyncDocuments {
   /** The last project that loaded, per document: completion goes on while the text does not parse. */
   private readonly loaded = new Map<string, Loaded>();
 
-  constructor(private readonly options: ProjectOptions = { offline: true }) {}
+  constructor(
+    private readonly options: ProjectOptions,
+    /** The settings of a template as `show` says them, for the document's project (see checker.ts). */
+    private readonly views: (
+      document: TextDocument,
+      template: string,
+    ) => Promise<readonly SettingView[] | undefined>,
+  ) {}
 
-  /** `validate`'s problems of the file itself (those of template files are for their own documents). */
-  async diagnostics(document: TextDocument): Promise<Diagnostic[]> {
-    const text = document.getText();
-    const bad = encodingProblem(text);
-    if (bad) return [toDiagnostic(document, bad)];
+  /** The project's validation, as `validate` makes it, to run in the check worker. */
+  job(document: TextDocument, overlay: ReadonlyMap<string, string>): CheckJob {
+    return {
+      kind: 'sync',
+      root: dirname(pathOf(document.uri)),
+      text: document.getText(),
+      options: this.options,
+      overlay: [...overlay],
+    };
+  }
+
+  /** Loads the project of the document's text for completion and hover, ahead of their first use. */
+  async warm(document: TextDocument): Promise<void> {
+    try {
+      await this.load(document);
+    } catch {
+      // Reported by the validation.
+    }
+  }
+
+  /**
+   * `validate`'s problems, sorted: those of the file itself (`own`), and those of other files (a template's
+   * render errors) by absolute path.
+   */
+  accept(
+    document: TextDocument,
+    text: string,
+    problems: readonly Problem[],
+  ): { own: Diagnostic[]; elsewhere: Map<string, Problem[]> } {
     const file = pathOf(document.uri);
     const root = dirname(file);
-    const options = { ...this.options, syncText: text };
-    await this.load(document);
-    const result = await validateProject(root, options);
-    return result.problems
-      .filter((p) => p.file === undefined || p.file === file)
-      .map((p) => toDiagnostic(document, fromProblem(p, text)));
+    const own: Diagnostic[] = [];
+    const elsewhere = new Map<string, Problem[]>();
+    for (const p of problems) {
+      const path = p.file === undefined ? file : resolve(root, p.file);
+      if (path === file) {
+        own.push(toDiagnostic(document, fromProblem(p, text)));
+      } else {
+        const list = elsewhere.get(path) ?? [];
+        list.push(p);
+        elsewhere.set(path, list);
+      }
+    }
+    return { own, elsewhere };
+  }
+
+  /**
+   * Whether the project of the document reads `path`: a file of a template its sources offer, or of the
+   * project itself. A project not loaded yet may read anything.
+   */
+  reads(uri: string, path: string): boolean {
+    const project = this.loaded.get(uri)?.project;
+    if (!project) return true;
+    const inside = (dir: string) => path === dir || path.startsWith(`${dir}${sep}`);
+    if (inside(project.root)) return true;
+    for (const t of project.available.values()) if (inside(t.dir)) return true;
+    return false;
   }
 
   forget(uri: string): void {
@@ -142,18 +191,14 @@ export class SyncDocuments {
     if (place.parents.length !== 1 || section === undefined || place.key === undefined) return null;
     const t = project.available.get(section);
     if (!t) return null;
-    // As `show`: a template the project does not apply is planned as if added last.
-    let planned = loaded.plans.get(t.name);
-    if (!planned) {
-      const asApplied = project.applied.includes(t)
-        ? project
-        : { ...project, applied: [...project.applied, t] };
-      planned = { project: asApplied, detailed: planDetailed(asApplied) };
-      loaded.plans.set(t.name, planned);
+    // As `show`: a template the project does not apply is planned as if added last. Planning renders
+    // (and, trusted, runs hooks): it runs in the check worker, under its limits.
+    let views = loaded.plans.get(t.name);
+    if (!views) {
+      views = this.views(document, t.name).catch(() => undefined);
+      loaded.plans.set(t.name, views);
     }
-    const resolved = (await planned.detailed).templates.find((r) => r.template === t);
-    if (!resolved) return null;
-    const view = settingViews(planned.project, resolved).find((s) => s.name === place.key);
+    const view = (await views)?.find((s) => s.name === place.key);
     if (!view) return null;
     return { contents: { kind: lsp.MarkupKind.Markdown, value: settingHover(view) }, range };
   }

@@ -48,3 +48,20 @@ describe('a template schema with several mistakes', () => {
     expect(snapshotDir(root)).toEqual(before);
   });
 });
+
+describe('a template schema whose $refs lead only to each other', () => {
+  it('docs names the loop at its first $ref, not a stack overflow', async () => {
+    const repo = tempTree({
+      'loop/template.json': '{"name": "loop", "description": "d", "version": "1.0.0"}',
+      'loop/template_schema.json':
+        '{\n  "definitions": {\n    "a": {"$ref": "#/definitions/b"},\n    "b": {"$ref": "#/definitions/a"}\n  },\n  "$ref": "#/definitions/a"\n}\n',
+      'loop/files/a.txt.epp': 'x\n',
+    });
+    const r = await run(repo, 'docs');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "loop/template_schema.json:3:19: error: invalid schema: $ref '#/definitions/b' (at /definitions/a/$ref) leads only to $refs, in a loop: #/definitions/b -> #/definitions/a -> #/definitions/b [TEMPLATE_SCHEMA]",
+    );
+    expect(r.stderr).not.toContain('call stack');
+  });
+});

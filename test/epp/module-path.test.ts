@@ -186,6 +186,8 @@ describe('module path: type aliases', () => {
     const broken = failure(() => render('<%- | Redis::Broken $b | -%>x', { b: 'x' }));
     expect(broken.location?.file).toBe(join(modules, 'redis/types/broken.pp'));
     expect(broken.line).toBe(2);
+    // Its code frame shows the file's text, not the copy with the `type ... =` head blanked.
+    expect(broken.location?.source).toBe('type Redis::Broken = Enum[\n  $nope\n]\n');
     const wrong = failure(() => render('<%- | Redis::Wrong $w | -%>x', { w: 'x' }));
     expect(wrong.message).toContain('declares the type Redis::Other, not Redis::Wrong');
     expect(wrong.line).toBe(1); // the reference in the template

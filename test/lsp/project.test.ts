@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../cli/cli-helpers.js';
 import { removeTempDirs, tempTree } from '../helpers/fs.js';
-import { LspClient, uriOf } from './client.js';
+import { type Diagnostic, LspClient, uriOf } from './client.js';
 
 const MANIFEST = JSON.stringify(
   { name: 'NTP', description: 'Keeps ntp.conf.', default_settings: { servers: ['pool.ntp.org'] } },
@@ -120,6 +120,25 @@ describe('a template repository', () => {
     client.notify('textDocument/didClose', { textDocument: { uri: schemaUri } });
   });
 
+  it('keeps the last schema that parsed while template_schema.json is being edited', async () => {
+    const uri = uriOf(join(repo, 'ntp/files/other.conf.epp'));
+    client.open(uri, '<%= $servers %> <%= $prot %>\n');
+    const before = await client.diagnostics(uri, 1);
+    expect(before.map((d) => d.message.split('\n')[0])).toEqual([
+      "'$prot' is neither a setting of template 'ntp' nor a top-scope name ($settings, $metadata, $project, $template)",
+    ]);
+    const schemaUri = uriOf(join(repo, 'ntp/template_schema.json'));
+    client.open(schemaUri, SCHEMA, 'json');
+    await client.diagnostics(schemaUri, 1);
+    client.change(schemaUri, 2, [{ text: '{"type": "object", "properties": {' }]);
+    expect(await client.diagnostics(schemaUri, 2)).toMatchObject([{ code: 'TEMPLATE_SCHEMA' }]);
+    // $servers is still a setting: only $prot is flagged, as before the edit.
+    expect(await latest(uri)).toEqual(before);
+    client.notify('textDocument/didClose', { textDocument: { uri: schemaUri } });
+    client.notify('textDocument/didClose', { textDocument: { uri } });
+    await latest(uri);
+  });
+
   it('validates template.json against the published schema', async () => {
     const uri = uriOf(join(repo, 'ntp/template.json'));
     client.open(uri, '{\n  "name": "NTP",\n  "always_apply": "yes",\n  "colour": 1\n}\n', 'json');
@@ -132,6 +151,8 @@ describe('a template repository', () => {
     expect(diagnostics[1]!.message).toContain("'colour'");
     client.change(uri, 2, [{ text: '{ "name": ' }]);
     expect(await client.diagnostics(uri, 2)).toMatchObject([{ code: 'TEMPLATE_JSON' }]);
+    // Closed unsaved: the projects' checks below read the file on disk again, not this buffer.
+    client.notify('textDocument/didClose', { textDocument: { uri } });
   });
 });
 
@@ -201,6 +222,104 @@ describe('.sync.yml', () => {
     // Arrays merge over the default, as `show` says.
     expect(value).toContain('value: `["pool.ntp.org","a.example","b.example"]`');
     expect(value).toContain('from: project (.sync.yml:9:12)');
+  });
+});
+
+/** The diagnostics of `uri` once they pass `test` (those published before are passed over). */
+async function until(uri: string, test: (d: Diagnostic[]) => boolean): Promise<Diagnostic[]> {
+  for (;;) {
+    const d = await client.diagnostics(uri);
+    if (test(d)) return d;
+  }
+}
+
+/** The last diagnostics published for `uri` once the server is quiet (those before are passed over). */
+async function latest(uri: string): Promise<Diagnostic[]> {
+  let last = await client.diagnostics(uri);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 400));
+    const more = client.received.filter(
+      (m) => m.method === 'textDocument/publishDiagnostics' && (m.params as { uri: string }).uri === uri,
+    );
+    if (more.length === 0) return last;
+    for (const m of more) client.received.splice(client.received.indexOf(m), 1);
+    last = (more.at(-1)!.params as { diagnostics: Diagnostic[] }).diagnostics;
+  }
+}
+
+/** Forgets what was published for `uri` and not read yet. */
+function drain(uri: string): void {
+  const stale = client.received.filter(
+    (m) => m.method === 'textDocument/publishDiagnostics' && (m.params as { uri: string }).uri === uri,
+  );
+  for (const m of stale) client.received.splice(client.received.indexOf(m), 1);
+}
+
+describe('.sync.yml and its templates', () => {
+  it("publishes the render errors validate finds on the template's file, where validate says they are", async () => {
+    const conf = "port=<%= $port + 'x' %>\n";
+    const templates = tempTree({
+      'conf/template.json': JSON.stringify({ name: 'Conf', default_settings: { port: 80 } }),
+      'conf/files/conf.epp': conf,
+    });
+    const dir = tempTree({
+      '.sync.yml': `pdk_template:\n  version: 2\n  template_sources:\n    - type: filesystem\n      location: ${templates}\n  templates:\n    - conf\n`,
+    });
+    const file = join(templates, 'conf/files/conf.epp');
+    const cli = await run(dir, 'validate');
+    expect(cli.code).toBe(1);
+    expect(cli.stdout + cli.stderr).toContain(
+      `${file}:1:16: error: The value 'x' cannot be converted to Numeric. [EPP_OPERATOR]`,
+    );
+    const syncUri = uriOf(join(dir, '.sync.yml'));
+    client.open(syncUri, readFileSync(join(dir, '.sync.yml'), 'utf8'), 'yaml');
+    const fileUri = uriOf(file);
+    // The file is not open: its diagnostics come all the same (the Problems view lists them).
+    const rendered = await client.diagnostics(fileUri);
+    expect(rendered).toEqual([
+      {
+        range: { start: { line: 0, character: 15 }, end: { line: 0, character: 16 } },
+        severity: 1,
+        code: 'EPP_OPERATOR',
+        source: 'pantograph',
+        message: "The value 'x' cannot be converted to Numeric.",
+      },
+    ]);
+    expect(await client.diagnostics(syncUri)).toEqual([]);
+    // Open, the file shows them beside its own; fixed (unsaved), they go.
+    client.open(fileUri, conf);
+    expect(await client.diagnostics(fileUri, 1)).toMatchObject([{ code: 'EPP_OPERATOR' }]);
+    client.change(fileUri, 2, [{ text: 'port=<%= $port %>\n' }]);
+    expect(await client.diagnostics(fileUri, 2)).toEqual([]);
+    // Closed unsaved: the project validates the file on disk again, and finds the error there again.
+    // (What was published for the text before the edit is passed over: from now on the open file's
+    // diagnostics are empty until it is closed.)
+    drain(fileUri);
+    client.notify('textDocument/didClose', { textDocument: { uri: fileUri } });
+    expect(await until(fileUri, (d) => d.length > 0)).toMatchObject([{ code: 'EPP_OPERATOR' }]);
+    // The project closed, what it found goes with it.
+    client.notify('textDocument/didClose', { textDocument: { uri: syncUri } });
+    expect(await until(fileUri, (d) => d.length === 0)).toEqual([]);
+  });
+
+  it("checks .sync.yml again when its template's schema changes, unsaved or saved", async () => {
+    const syncUri = uriOf(join(project, '.sync.yml'));
+    const text = sync('  port: eighty\n');
+    client.open(syncUri, text, 'yaml');
+    expect(await client.diagnostics(syncUri)).toMatchObject([
+      { code: 'SETTINGS_INVALID', message: "ntp: setting 'port' must be integer" },
+    ]);
+    const schemaUri = uriOf(join(repo, 'ntp/template_schema.json'));
+    client.open(schemaUri, SCHEMA, 'json');
+    await client.diagnostics(schemaUri, 1);
+    const stringPort = SCHEMA.replace('"type": "integer"', '"type": "string"');
+    client.change(schemaUri, 2, [{ text: stringPort }]);
+    // The open .sync.yml is validated against the edited (unsaved) schema, as the open EPP files are.
+    expect(await client.diagnostics(syncUri)).toEqual([]);
+    // The edit is dropped (closed without saving): the schema on disk holds again.
+    client.notify('textDocument/didClose', { textDocument: { uri: schemaUri } });
+    expect(await client.diagnostics(syncUri)).toMatchObject([{ code: 'SETTINGS_INVALID' }]);
+    client.notify('textDocument/didClose', { textDocument: { uri: syncUri } });
   });
 });
 

@@ -76,3 +76,49 @@ describe('the language server and the project’s code', () => {
     expect(readFileSync(marker, 'utf8')).toBe('ran');
   });
 });
+
+describe('a trusted project whose template never ends', () => {
+  it('is validated under the time limit; the server answers meanwhile, hover on its settings included', async () => {
+    const root = tempTree({
+      'tpl/redos/template.json': JSON.stringify({ name: 'redos', default_settings: { n: 1 } }),
+      'tpl/redos/files/r.txt.epp': "<%= 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!' =~ /^(a+)+$/ %>\n",
+      '.sync.yml':
+        'pdk_template:\n  version: 2\n  template_sources:\n    - type: filesystem\n      location: ./tpl\n  templates:\n    - redos\nredos:\n  n: 2\n',
+      'probe.epp': '<%- | String $a | -%>\n<%= $a %>\n',
+    });
+    const client = new LspClient(root, { ...process.env, PANTOGRAPH_LSP_TIME_LIMIT: '3' }, ['--trust']);
+    try {
+      await client.initialize(uriOf(root));
+      const probe = uriOf(join(root, 'probe.epp'));
+      client.open(probe, readFileSync(join(root, 'probe.epp'), 'utf8'));
+      await client.diagnostics(probe, 1);
+      const uri = uriOf(join(root, '.sync.yml'));
+      const start = performance.now();
+      client.open(uri, readFileSync(join(root, '.sync.yml'), 'utf8'), 'yaml');
+      const diagnostics = client.diagnostics(uri, 1);
+      await new Promise((r) => setTimeout(r, 500));
+      // The project is being validated (rendering the template, in the server's worker): hovers answer.
+      const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', {
+        textDocument: { uri: probe },
+        position: { line: 0, character: 15 },
+      });
+      expect(hover.result?.contents.value).toContain('String $a');
+      expect(performance.now() - start).toBeLessThan(2500);
+      expect(await diagnostics).toEqual([
+        expect.objectContaining({
+          code: 'LSP_TIME_LIMIT',
+          message: expect.stringMatching(/^not checked: validating the project ran longer than 3 s/),
+        }),
+      ]);
+      // Hover on a setting plans the project: in the worker too, stopped at the limit (no hover).
+      const setting = await client.request('textDocument/hover', {
+        textDocument: { uri },
+        position: { line: 8, character: 3 },
+      });
+      expect(setting.error).toBeUndefined();
+      expect(setting.result).toBeNull();
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+});

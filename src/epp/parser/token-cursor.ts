@@ -61,7 +61,7 @@ export abstract class TokenCursor {
         ? t.value === '}'
           ? `Syntax error at '}'`
           : 'Syntax error at end of input'
-        : `Syntax error at '${this.source.slice(t.start, t.end) || t.value}'`);
+        : `Syntax error at '${escapeControls(this.source.slice(t.start, t.end) || t.value)}'`);
     return this.error(text, t.start, Math.max(t.end, t.start + 1));
   }
 
@@ -78,4 +78,12 @@ export abstract class TokenCursor {
   ) {
     return new EppSyntaxError(code, message, { file: this.file, source: this.source, span: { start, end } });
   }
+}
+
+/**
+ * A token as a message shows it: a line break or tab written as an escape, so that the message stays on
+ * one line (an editor shows a diagnostic's second line as its hint).
+ */
+function escapeControls(text: string): string {
+  return text.replace(/[\n\r\t]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t'));
 }

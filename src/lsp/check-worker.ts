@@ -1,0 +1,100 @@
+/**
+ * The worker in which the language server checks documents (checker.ts): an EPP template, a template
+ * repository's `template.json` / `template_schema.json`, a project's `.sync.yml`. A check may run for ever
+ * on a hostile file (a parameter default matched against `Pattern[/^(a+)+$/]` backtracks for hours, a
+ * trusted template may loop); here the server can terminate it at its time limit and stay responsive.
+ *
+ * A `.sync.yml` check validates the project as `pantograph validate` does. The engine reads the template
+ * repository's files from disk; the editor's unsaved buffers of those files come with the job and are
+ * read instead (`readFileSync` of this worker, which runs nothing else, answers them).
+ */
+import { syncBuiltinESMExports } from 'node:module';
+import { parentPort } from 'node:worker_threads';
+import {
+  checkEppText,
+  checkTemplateManifestText,
+  checkTemplateSchemaText,
+  type EppCheck,
+  type SpanProblem,
+} from '../engine/file-checks.js';
+import { planDetailed } from '../engine/plan.js';
+import { loadProject, type ProjectOptions } from '../engine/project.js';
+import { type SettingView, settingViews } from '../engine/setting-views.js';
+import { validateProject } from '../engine/validate.js';
+import type { CheckJob, CheckReply, CheckResult } from './checker.js';
+
+/** The unsaved buffers of the running `.sync.yml` check, by absolute path. */
+let overlay: ReadonlyMap<string, string> = new Map();
+
+const fs = process.getBuiltinModule('node:fs') as typeof import('node:fs');
+const readFileSync = fs.readFileSync;
+fs.readFileSync = function read(this: unknown, ...args: Parameters<typeof readFileSync>) {
+  const [path, options] = args;
+  const text = typeof path === 'string' ? overlay.get(path) : undefined;
+  if (text === undefined) return readFileSync.apply(this, args as never);
+  const encoding = typeof options === 'string' ? options : options?.encoding;
+  return encoding ? text : Buffer.from(text);
+} as typeof readFileSync;
+syncBuiltinESMExports();
+
+/** At most this many problems travel back (the server shows fewer; the rest are counted). */
+const MAX_PROBLEMS = 1000;
+
+function capped<T>(problems: readonly T[]): { problems: T[]; more: number } {
+  return {
+    problems: problems.slice(0, MAX_PROBLEMS),
+    more: Math.max(0, problems.length - MAX_PROBLEMS),
+  };
+}
+
+/** What `show` says of a template's settings; one the project does not apply is planned as if added last. */
+async function views(
+  root: string,
+  options: ProjectOptions,
+  name: string,
+): Promise<SettingView[] | undefined> {
+  const project = await loadProject(root, options);
+  const t = project.available.get(name);
+  if (!t) return undefined;
+  const planned = project.applied.includes(t) ? project : { ...project, applied: [...project.applied, t] };
+  const resolved = (await planDetailed(planned)).templates.find((r) => r.template === t);
+  return resolved ? settingViews(planned, resolved) : undefined;
+}
+
+async function run(job: CheckJob): Promise<CheckResult> {
+  switch (job.kind) {
+    case 'epp': {
+      const check: EppCheck = checkEppText(job.text, job.file, job.context, job.modulePath);
+      return { kind: 'epp', parsed: check.ast !== undefined, ...capped<SpanProblem>(check.problems) };
+    }
+    case 'template-file': {
+      const problems = job.file.endsWith('template_schema.json')
+        ? checkTemplateSchemaText(job.text, job.file)
+        : checkTemplateManifestText(job.text, job.file);
+      return { kind: 'template-file', ...capped(problems) };
+    }
+    case 'sync': {
+      overlay = new Map(job.overlay);
+      try {
+        const options = { ...job.options, syncText: job.text };
+        if (job.views !== undefined)
+          return { kind: 'views', views: await views(job.root, options, job.views) };
+        const result = await validateProject(job.root, options);
+        return { kind: 'sync', problems: result.problems.slice() };
+      } finally {
+        overlay = new Map();
+      }
+    }
+  }
+}
+
+parentPort!.on('message', async ({ id, job }: { id: number; job: CheckJob }) => {
+  let reply: CheckReply;
+  try {
+    reply = { id, result: await run(job) };
+  } catch (e) {
+    reply = { id, failure: e instanceof Error ? (e.stack ?? e.message) : String(e) };
+  }
+  parentPort!.postMessage(reply);
+});
+parentPort!.postMessage({ ready: true });

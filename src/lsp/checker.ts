@@ -1,0 +1,232 @@
+/**
+ * Checks run off the server's thread, in a worker it can terminate (check-worker.ts). Nothing a file
+ * holds may stop the server: a check that runs past its time limit, or past its memory, is stopped, the
+ * worker replaced, and the document gets one diagnostic naming the limit. Meanwhile every other request
+ * (hover, completion, another file's check) is answered.
+ *
+ * Two workers serve the EPP and JSON checks (a file stopped at the limit holds one, the other files go on
+ * in the other), a third the `.sync.yml` ones (a project's validation may take seconds: typing in a
+ * template must not wait behind it). Each runs one job at a time; a second is started on first need.
+ */
+import { existsSync } from 'node:fs';
+import type { Worker } from 'node:worker_threads';
+import type {
+  ModulePathEntry,
+  Problem,
+  ProjectOptions,
+  SettingView,
+  SpanProblem,
+  TemplateContext,
+} from '../index.js';
+import { packagePath } from '../package-root.js';
+import { workerThreads } from '../shared/builtins.js';
+
+export type CheckJob =
+  | {
+      readonly kind: 'epp';
+      readonly text: string;
+      readonly file: string;
+      readonly context: TemplateContext | undefined;
+      readonly modulePath: readonly ModulePathEntry[] | undefined;
+    }
+  | { readonly kind: 'template-file'; readonly text: string; readonly file: string }
+  | {
+      readonly kind: 'sync';
+      readonly root: string;
+      readonly text: string;
+      /** Serializable options only (no callbacks). */
+      readonly options: ProjectOptions;
+      /** The editor's unsaved buffers of other files, by absolute path. */
+      readonly overlay: readonly (readonly [string, string])[];
+      /** Instead of validating: the settings of this template as `show` says them. */
+      readonly views?: string;
+    };
+
+export type CheckResult =
+  | {
+      readonly kind: 'epp';
+      /** Whether the text parses (its tree is made again where it is needed: sending it costs more). */
+      readonly parsed: boolean;
+      readonly problems: SpanProblem[];
+      readonly more: number;
+    }
+  | { readonly kind: 'template-file'; readonly problems: SpanProblem[]; readonly more: number }
+  | { readonly kind: 'sync'; readonly problems: Problem[] }
+  | { readonly kind: 'views'; readonly views: SettingView[] | undefined };
+
+export type CheckReply =
+  | { readonly id: number; readonly result: CheckResult }
+  | { readonly id: number; readonly failure: string };
+
+export interface CheckLimits {
+  /** Wall-clock milliseconds one check may run. */
+  readonly timeMs: number;
+  /** Megabytes of heap the worker may use. */
+  readonly memoryMb: number;
+}
+
+/** A check stopped at a limit: its message says which, for the diagnostic. */
+export class CheckLimitError extends Error {
+  constructor(
+    readonly code: 'LSP_TIME_LIMIT' | 'LSP_MEMORY_LIMIT',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** How long a new worker may take to load its bundle on a busy machine (not counted against a check). */
+const STARTUP_MS = 60_000;
+
+interface Pending {
+  readonly id: number;
+  readonly job: CheckJob;
+  readonly resolve: (result: CheckResult) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** Runs jobs in up to `size` workers, each job in the first free one, in the order they came. */
+export class Checker {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private nextId = 1;
+
+  constructor(
+    readonly limits: CheckLimits,
+    /** What a limit stops, in its message ("checking this file"). */
+    private readonly what: string,
+    private readonly size = 1,
+  ) {}
+
+  run(job: CheckJob): Promise<CheckResult> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, job, resolve, reject });
+      this.next();
+    });
+  }
+
+  /** Stops the workers (the server is exiting). */
+  close(): void {
+    for (const slot of this.slots) slot.close();
+  }
+
+  private next(): void {
+    while (this.queue.length > 0) {
+      let slot = this.slots.find((s) => !s.busy);
+      if (!slot && this.slots.length < this.size) {
+        slot = new Slot(this.limits, this.what, () => this.next());
+        this.slots.push(slot);
+      }
+      if (!slot) return;
+      slot.run(this.queue.shift()!);
+    }
+  }
+}
+
+/** One worker, running one job at a time; replaced when a job hits a limit. */
+class Slot {
+  private worker: Worker | undefined;
+  private ready = false;
+  private running: (Pending & { timer: NodeJS.Timeout | undefined }) | undefined;
+
+  constructor(
+    private readonly limits: CheckLimits,
+    private readonly what: string,
+    /** Called when the slot is free again. */
+    private readonly freed: () => void,
+  ) {}
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  run(job: Pending): void {
+    const worker = this.start();
+    this.running = { ...job, timer: undefined };
+    if (this.ready) this.arm();
+    worker.postMessage({ id: job.id, job: job.job });
+  }
+
+  close(): void {
+    const worker = this.worker;
+    this.worker = undefined;
+    void worker?.terminate();
+  }
+
+  /** Starts the running job's clock (once the worker has loaded). */
+  private arm(): void {
+    const running = this.running;
+    if (!running || running.timer) return;
+    const seconds = this.limits.timeMs / 1000;
+    running.timer = setTimeout(
+      () =>
+        this.fail(
+          new CheckLimitError(
+            'LSP_TIME_LIMIT',
+            `not checked: ${this.what} ran longer than ${seconds} s, the language server's time limit (a regular expression that backtracks, or a loop, is the usual cause)`,
+          ),
+        ),
+      this.limits.timeMs,
+    );
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const bundled = packagePath('dist', 'lsp', 'check-worker.cjs');
+    const script = existsSync(bundled) ? bundled : packagePath('dist', 'lsp', 'check-worker.js');
+    const worker = new (workerThreads().Worker)(script, {
+      resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb, maxYoungGenerationSizeMb: 32 },
+      stdout: true,
+      stderr: true,
+    });
+    this.worker = worker;
+    this.ready = false;
+    const startup = setTimeout(() => {
+      if (this.worker === worker && !this.ready) this.fail(new Error('the check worker did not start'));
+    }, STARTUP_MS);
+    worker.on('message', (message: CheckReply | { ready: true }) => {
+      if (this.worker !== worker) return;
+      if ('ready' in message) {
+        clearTimeout(startup);
+        this.ready = true;
+        this.arm();
+        return;
+      }
+      const running = this.running;
+      if (!running || running.id !== message.id) return;
+      clearTimeout(running.timer);
+      this.running = undefined;
+      if ('failure' in message) running.reject(new Error(message.failure));
+      else running.resolve(message.result);
+      this.freed();
+    });
+    worker.on('error', (error: Error & { code?: string }) => {
+      if (this.worker !== worker) return;
+      clearTimeout(startup);
+      this.fail(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new CheckLimitError(
+              'LSP_MEMORY_LIMIT',
+              `not checked: ${this.what} used more than ${this.limits.memoryMb} MB of memory, the language server's limit`,
+            )
+          : error,
+      );
+    });
+    worker.on('exit', (code) => {
+      if (this.worker !== worker) return;
+      clearTimeout(startup);
+      this.fail(new Error(`the check worker stopped (exit ${code})`));
+    });
+    return worker;
+  }
+
+  /** The running job fails; the worker is stopped and the next job gets a new one. */
+  private fail(error: Error): void {
+    const running = this.running;
+    this.running = undefined;
+    if (running) clearTimeout(running.timer);
+    this.close();
+    running?.reject(error);
+    this.freed();
+  }
+}
