@@ -4,11 +4,9 @@
  * can start, a hover names the file `epp()` renders wherever the server was started, an unknown type has
  * no hover, an untitled EPP buffer is checked, and the protocol's lifecycle (`shutdown`) is kept.
  */
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeTempDirs, tempTree } from '../helpers/fs.js';
+import { removeTempDirs, tempDir, tempTree } from '../helpers/fs.js';
 import { LspClient, uriOf } from './client.js';
 
 let dir: string;
@@ -25,9 +23,7 @@ const TEMPLATE = [
 beforeAll(async () => {
   dir = tempTree({ 'site/partials/footer.epp': 'bye\n', 'partials/other.epp': 'not this one\n' });
   // Started elsewhere than the files, as an editor may start it.
-  const cwd = join(tmpdir(), 'pantograph-lsp-cwd');
-  mkdirSync(cwd, { recursive: true });
-  client = new LspClient(cwd);
+  client = new LspClient(tempDir('pantograph-lsp-cwd-'));
   await client.initialize(uriOf(dir));
 });
 
