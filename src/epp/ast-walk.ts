@@ -57,11 +57,15 @@ function pushAssignable(name: string, names: string[]): void {
 }
 
 /**
- * Where a call's errors point: a call is its whole expression; a method call starts at its name, not at
- * its receiver, which may be lines before it (`$servers\n  .filter |$s| {...}\n  .joinx(', ')`).
+ * Where a call's errors point: a call is its whole expression; a method call (and `Type.new(...)`) starts
+ * where Puppet places it, at its `(`, or at its `.` when it has no parentheses, not at its receiver, which
+ * may be lines before it (`$servers\n  .filter |$s| {...}\n  .joinx(', ')`). The runtime tells a method
+ * call by that first character (see `Runtime.locateCall`).
  */
 export function callSpan(node: Node): { readonly start: number; readonly end: number } {
-  return node.type === 'MethodCall' ? { start: node.nameStart, end: node.end } : node;
+  if (node.type === 'MethodCall') return { start: node.callStart, end: node.end };
+  if (node.type === 'New' && node.callStart !== undefined) return { start: node.callStart, end: node.end };
+  return node;
 }
 
 /** A parameter's `$name` (without its type or default): where Puppet points at one left without a value. */

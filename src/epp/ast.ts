@@ -176,8 +176,10 @@ export interface MethodCallNode extends NodeBase {
   readonly type: 'MethodCall';
   readonly receiver: Node;
   readonly name: string;
-  /** Where the name after the dot starts: the call's errors point there (see `callSpan`). */
+  /** Where the name after the dot starts (navigation, the language server). */
   readonly nameStart: number;
+  /** Where Puppet places the call, and its errors (see `callSpan`): its `(`, or its `.` without one. */
+  readonly callStart: number;
   readonly args: readonly Node[];
   readonly lambda: LambdaNode | undefined;
 }
@@ -186,6 +188,8 @@ export interface MethodCallNode extends NodeBase {
 export interface NewNode extends NodeBase {
   readonly type: 'New';
   readonly typeExpr: Node;
+  /** `Type.new(...)`, a method call: its `(` or `.` (see `callStart` of a method call); absent for `Type(...)`. */
+  readonly callStart?: number;
   readonly args: readonly Node[];
   readonly lambda: LambdaNode | undefined;
 }

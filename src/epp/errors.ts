@@ -125,3 +125,10 @@ export class EppSyntaxError extends EppError {
 export class EppEvalError extends EppError {
   override name = 'EppEvalError';
 }
+
+/**
+ * An error a function raises that Puppet raises with its position already, so that its evaluator does
+ * not put `Error while evaluating a Function Call, ` before it (`return()` where it is illegal). The
+ * call site still gives it its position (see `Runtime.locateCall`).
+ */
+export class PlacedEvalError extends EppEvalError {}

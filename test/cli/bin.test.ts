@@ -65,7 +65,7 @@ describe('pantograph epp render (built CLI)', () => {
       [
         'reserved-lambda-param',
         '<%= [1].map |$trusted| { 1 } %>\n',
-        "1:14: error: Attempt to assign to a reserved variable name: 'trusted'",
+        "1:8: error: Error while evaluating a Method call, Attempt to assign to a reserved variable name: 'trusted'",
       ],
       [
         'default-ahead',
@@ -77,9 +77,13 @@ describe('pantograph epp render (built CLI)', () => {
       [
         'next-not-text',
         "<%= inline_epp('a<% next(3) %>b') %>\n",
-        "1:5: error: value returned from function 'inline_epp' has wrong type",
+        "1:5: error: Error while evaluating a Function Call, value returned from function 'inline_epp' has wrong type",
       ],
-      ['call', "<%= call('nosuch', 1) %>\n", "1:5: error: Unknown function 'nosuch'"],
+      [
+        'call',
+        "<%= call('nosuch', 1) %>\n",
+        "1:5: error: Error while evaluating a Function Call, Unknown function 'nosuch'",
+      ],
       ['variable-name', '<%= $Cap %>x\n', "1:5: error: Illegal variable name, The given name 'Cap'"],
       ['empty-interpolation', '<%= "a${}b" %>\n', "1:5: error: Syntax error at ''"],
       ['semicolon', '<% ; %>x\n', "1:4: error: Syntax error at ';'"],

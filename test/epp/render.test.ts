@@ -92,12 +92,12 @@ describe('parameters', () => {
     ]);
   });
 
-  it("calls a lambda's parameter a block parameter in a type error (as Puppet 7), at the parameter", () => {
+  it("calls a lambda's parameter a block parameter in a type error (as Puppet 7), at the call", () => {
     const e = renderError('<%= [3].map |Integer $x, String $y = 5| { $x } %>');
     expect([e.code, e.message, e.where]).toEqual([
       'EPP_TYPE_MISMATCH',
-      "block parameter 'y' expects a String value, got Integer",
-      't.epp:1:26',
+      "Error while evaluating a Method call, block parameter 'y' expects a String value, got Integer",
+      't.epp:1:8',
     ]);
   });
 
@@ -211,10 +211,11 @@ describe('runtime errors point at the operator or call', () => {
     ['<%= 9223372036854775807 + 1 %>', 'EPP_INTEGER_OVERFLOW', 't.epp:1:25'],
     ['<%= undef[1] %>', 'EPP_ACCESS', 't.epp:1:5'],
     ["<%= fail('stop') %>", 'EPP_FAIL', 't.epp:1:5'],
-    ['<%= [1].nosuch %>', 'EPP_UNKNOWN_FUNCTION', 't.epp:1:9'],
-    // A method call's errors are at its name, not at the start of a chain lines before it.
-    ['<%= [1, 2]\n  .map |$x| { $x }\n  .joinx(", ") %>', 'EPP_UNKNOWN_FUNCTION', 't.epp:3:4'],
-    ['<%= [1, 2]\n  .map |$x| { $x }\n  .join(1, 2, 3) %>', 'EPP_ARGUMENTS', 't.epp:3:4'],
+    ['<%= [1].nosuch %>', 'EPP_UNKNOWN_FUNCTION', 't.epp:1:8'],
+    // A method call's errors are where Puppet places the call, at its `(`, or its `.` without one, not at
+    // the start of a chain lines before it.
+    ['<%= [1, 2]\n  .map |$x| { $x }\n  .joinx(", ") %>', 'EPP_UNKNOWN_FUNCTION', 't.epp:3:9'],
+    ['<%= [1, 2]\n  .map |$x| { $x }\n  .join(1, 2, 3) %>', 'EPP_ARGUMENTS', 't.epp:3:8'],
     ['<% $a = 1 %><% $a = 2 %>', 'EPP_REASSIGNMENT', 't.epp:1:16'],
     ['<%= Nosuch %>', 'EPP_UNKNOWN_TYPE', 't.epp:1:5'],
     ['<% break() %>', 'EPP_BREAK_OUTSIDE_ITERATION', 't.epp:1:1'],
@@ -461,7 +462,7 @@ describe('iteration limit', () => {
     const e = renderError('<% $n = 9223372036854775807 -%>\n<% $n.map |$v| { $v } %>');
     expect([e.code, e.where, e.message]).toEqual([
       'EPP_ITERATION_LIMIT',
-      't.epp:2:7', // at the method's name
+      't.epp:2:6', // at the method call's `.`
       'iterating the Integer range 0..9223372036854775806 stopped after 10000000 values',
     ]);
   });
@@ -472,7 +473,7 @@ describe('time limit', () => {
     const e = renderError('x\n<% Integer[0, 9223372036854775806].each |$i| { } %>', {}, { timeLimitMs: 100 });
     expect([e.code, e.where, e.message]).toEqual([
       'EPP_TIME_LIMIT',
-      't.epp:2:36', // `each`
+      't.epp:2:35', // the `.` of `.each`
       'evaluation took longer than its limit of 100 ms',
     ]);
   });
@@ -579,9 +580,9 @@ describe("the end of a template as Puppet's scanner reads it", () => {
     }
     expect([error?.code, error?.message, error?.line, error?.column]).toEqual([
       'EPP_ARGUMENTS',
-      'invalid format: abc%',
+      'Error while evaluating a Method call, invalid format: abc%',
       1,
-      source.indexOf('strftime') + 1,
+      source.indexOf('strftime(') + 'strftime'.length + 1,
     ]);
   });
 });

@@ -5,7 +5,7 @@
  * holds are made by the generators that extend this one (see `compiler.ts`).
  */
 import type { AccessNode, ArrayNode, CaseNode, LambdaNode, Node, SelectorNode, UnaryNode } from '../ast.js';
-import { assignedVariables, destructurePattern } from '../ast-walk.js';
+import { assignedVariables, callSpan, destructurePattern } from '../ast-walk.js';
 import { isSplat } from '../calls.js';
 import { constantKey, isConstant, LazyConstantSlot, literal } from '../constants.js';
 import type { ConstantSlot } from '../runtime/runtime.js';
@@ -85,7 +85,7 @@ export abstract class ExpressionGenerator extends ScopeGenerator {
       case 'Regex':
         return this.constant(`rt.regexp(${str(node.source)}, ${this.pos(node)})`);
       case 'New':
-        return `rt.newValue(${this.expr(node.typeExpr)}, [${this.elements(node.args)}], ${this.lambda(node.lambda)}, ${this.pos(node)})`;
+        return `rt.newValue(${this.expr(node.typeExpr)}, [${this.elements(node.args)}], ${this.lambda(node.lambda)}, ${this.pos(callSpan(node))})`;
       case 'Case':
         return `(() => {\n${this.caseBody(node, true)}\n})()`;
       case 'Selector':

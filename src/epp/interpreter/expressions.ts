@@ -4,7 +4,7 @@
  * semantics are the runtime's (`rt`); this walks the nodes in the compiled code's order.
  */
 import type { LambdaNode, Node, UnaryNode } from '../ast.js';
-import { assignedVariables, destructurePattern } from '../ast-walk.js';
+import { assignedVariables, callSpan, destructurePattern } from '../ast-walk.js';
 import { hasSplat, isSplat } from '../calls.js';
 import { isConstant, literalValue } from '../constants.js';
 import type { Lambda } from '../functions/registry.js';
@@ -104,7 +104,7 @@ export abstract class ExpressionEvaluation extends StatementEvaluation {
       case 'New': {
         const type = this.expr(node.typeExpr, scope);
         const args = this.elements(node.args, scope);
-        return rt.newValue(type, args, this.lambda(node.lambda, scope), this.t.pos(node));
+        return rt.newValue(type, args, this.lambda(node.lambda, scope), this.t.pos(callSpan(node)));
       }
       case 'Case':
         return this.caseBody(node, scope, true);

@@ -4,7 +4,13 @@
  * element access. `Runtime` extends it.
  */
 import { type DestructurePattern, RESERVED_VARIABLES } from '../ast-walk.js';
-import { EppError, type EppErrorCode, EppEvalError, type SourceLocation } from '../errors.js';
+import {
+  EppError,
+  type EppErrorCode,
+  EppEvalError,
+  PlacedEvalError,
+  type SourceLocation,
+} from '../errors.js';
 import type { FunctionRegistry } from '../functions/registry.js';
 import {
   type ConstantPlan,
@@ -36,6 +42,13 @@ const PARAMETER_PROBLEMS: ReadonlySet<EppErrorCode> = new Set([
   'EPP_UNKNOWN_PARAMETER',
   'EPP_MISSING_PARAMETER',
   'EPP_TYPE_MISMATCH',
+]);
+
+/** Errors `locateCall` leaves unwrapped: Pantograph's limits, which Puppet does not have. */
+const UNWRAPPED: ReadonlySet<EppErrorCode> = new Set([
+  'EPP_TIME_LIMIT',
+  'EPP_ITERATION_LIMIT',
+  'EPP_MEMORY_LIMIT',
 ]);
 
 function unknownParameterMessage(key: Value): string {
@@ -104,6 +117,31 @@ export class RuntimeBase {
     if (error.location) error.calledFrom(this.location(p));
     else error.at(this.location(p));
     return error;
+  }
+
+  /**
+   * `locate` for an error out of a function call (or `new`) at `p`: one the function raised itself, which
+   * has no position yet, gets Puppet's `Error while evaluating a Function Call, ` (`a Method call` for a
+   * call Puppet places at its `.` or `(`, see `callSpan`), as Puppet's evaluator wraps every error that
+   * reaches it without a position. Errors of the lambda's body have theirs already, and Pantograph's own
+   * limits are no Puppet error.
+   */
+  protected locateCall(e: unknown, p: number): unknown {
+    const error = e instanceof RangeError ? asMemoryLimit(e) : e;
+    if (
+      error instanceof EppError &&
+      !error.location &&
+      !UNWRAPPED.has(error.code) &&
+      !(error instanceof PlacedEvalError)
+    ) {
+      const location = this.location(p);
+      const first = location.source.charCodeAt(location.span.start);
+      // 46 `.`, 40 `(`.
+      const what = first === 46 || first === 40 ? 'Method call' : 'Function Call';
+      error.message = `Error while evaluating a ${what}, ${error.message}`;
+      error.at(location);
+    }
+    return this.locate(error, p);
   }
 
   // ---------------------------------------------------------------- arguments and parameters
@@ -245,7 +283,10 @@ export class RuntimeBase {
     const what = block ? `block parameter '${name}'` : `parameter '${name}'`;
     if (!(type instanceof PType)) this.fail('EPP_TYPE_MISMATCH', `the type of ${what} is not a Type`, p);
     if (!(block ? isInstanceMemo(type, value) : acceptsTemplateArgument(type, value))) {
-      this.fail('EPP_TYPE_MISMATCH', describeMismatch(type, value, what), p);
+      const message = describeMismatch(type, value, what);
+      // A lambda's is the error of the call that called it (see `locateCall`), as in Puppet.
+      if (block) throw new EppEvalError('EPP_TYPE_MISMATCH', message);
+      this.fail('EPP_TYPE_MISMATCH', message, p);
     }
   }
 
@@ -320,9 +361,14 @@ export class RuntimeBase {
     );
   }
 
-  /** A parameter named as a reserved variable (see `reservedParameter`): Puppet names it without `$`. */
-  reservedParameter(name: string, p: number): never {
-    return this.fail('EPP_REASSIGNMENT', `Attempt to assign to a reserved variable name: '${name}'`, p);
+  /**
+   * A parameter named as a reserved variable (see `reservedParameter`): Puppet names it without `$`. A
+   * lambda's (`block`) is the error of the call that called it (see `locateCall`), as in Puppet.
+   */
+  reservedParameter(name: string, p: number, block?: boolean): never {
+    const message = `Attempt to assign to a reserved variable name: '${name}'`;
+    if (block) throw new EppEvalError('EPP_REASSIGNMENT', message);
+    return this.fail('EPP_REASSIGNMENT', message, p);
   }
 
   assignInvalid(name: string, p: number): never {
