@@ -239,7 +239,12 @@ export class CompiledTemplate {
         entry.program,
         this.source,
       ));
-      this.interpreted ??= { file: this.file, source: this.source, span: (p) => interpreter.span(p) };
+      this.interpreted ??= {
+        file: this.file,
+        source: this.source,
+        ast: entry.ast,
+        span: (p) => interpreter.span(p),
+      };
       return interpreter.run(new Runtime(this.interpreted, host, values, top, depth), scope);
     }
     const code = compiledCode(entry);

@@ -204,10 +204,19 @@ describe('epp() and inline_epp()', () => {
   });
 });
 
-describe('runtime errors point at the operator or call', () => {
+describe('runtime errors point where Puppet points: the operator, the operand at fault, or the call', () => {
   it.each([
-    ['<%= 1 / 0 %>', 'EPP_DIVISION_BY_ZERO', 't.epp:1:7'],
-    ["<%= 'a' + 1 %>", 'EPP_OPERATOR', 't.epp:1:9'],
+    ['<%= 1 / 0 %>', 'EPP_DIVISION_BY_ZERO', 't.epp:1:9'], // the divisor
+    ["<%= 'a' + 1 %>", 'EPP_OPERATOR', 't.epp:1:5'], // the operand that is no number
+    ["<%= 1 + 2 + 'a' %>", 'EPP_OPERATOR', 't.epp:1:13'],
+    ["<%= (1 + 2) * 'a' + 1 %>", 'EPP_OPERATOR', 't.epp:1:15'],
+    ["<%= 'a' * 2 + 1 %>", 'EPP_OPERATOR', 't.epp:1:5'],
+    ['<%= 1.0 / 0 + 1 %>', 'EPP_FLOAT_OVERFLOW', 't.epp:1:5'], // the left operand
+    ['<% $x = 1 %><%= [$x * 2.0][0] % 2.0 %>', 'EPP_OPERATOR', 't.epp:1:17'], // where Puppet places an access
+    ['<%= {a=>1} << 1 %>', 'EPP_OPERATOR', 't.epp:1:5'],
+    ['<%= {a=>1} + [1] %>', 'EPP_OPERATOR', 't.epp:1:12'], // Ruby's error: the expression's
+    ['<%= 1 =~ /a/ %>', 'EPP_OPERATOR', 't.epp:1:5'],
+    ["<%= 'a' =~ 1 %>", 'EPP_OPERATOR', 't.epp:1:12'],
     ['<%= 9223372036854775807 + 1 %>', 'EPP_INTEGER_OVERFLOW', 't.epp:1:25'],
     ['<%= undef[1] %>', 'EPP_ACCESS', 't.epp:1:5'],
     ["<%= fail('stop') %>", 'EPP_FAIL', 't.epp:1:5'],
@@ -340,7 +349,7 @@ describe('two tiers: the first two renders are interpreted, later ones run compi
     const first = renderError('<%- | $n | -%>\n<%= [1].map |$x| { $x + $n } %>', { n: 'a' });
     const second = renderError('<%- | $n | -%>\n<%= [1].map |$x| { $x + $n } %>', { n: 'a' });
     expect([second.code, second.message, second.where]).toEqual([first.code, first.message, first.where]);
-    expect(first.where).toBe('t.epp:2:23'); // the operator
+    expect(first.where).toBe('t.epp:2:25'); // `$n`, the operand that is no number
   });
 });
 
