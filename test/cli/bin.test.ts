@@ -56,7 +56,7 @@ describe('pantograph epp render (built CLI)', () => {
       ['template-rest', '<%- | *$r | -%>x\n', "1:7: error: Parameter $r has 'captures rest' - not supported"],
       ['number', "<%= '08.5' + 1 %>\n", "1:5: error: The value '08.5' cannot be converted to Numeric."],
       // Session 14's rules, each found by probing Puppet 7.
-      ['infinity', '<%= 1.0e308 * 10 %>\n', '1:13: error: The result of the * expression is Infinity'],
+      ['infinity', '<%= 1.0e308 * 10 %>\n', '1:5: error: The result of the * expression is Infinity'],
       [
         'reserved-param',
         "<%- | String $facts = 'a' | -%>x\n",
