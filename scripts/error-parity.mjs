@@ -25,26 +25,6 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const suite = resolve(process.env.EPP_CONFORMANCE_DIR ?? join(root, '..', 'shared', 'epp-conformance'));
 const bin = resolve(process.env.PANTOGRAPH_BIN ?? join(root, 'dist', 'cli', 'bin.cjs'));
 
-const args = process.argv.slice(2);
-const option = (name) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const filter = new RegExp(option('--filter') ?? '');
-const jobs = Number(option('-j') ?? 2);
-const showAll = args.includes('--all');
-
-const caseFolders = [
-  join(suite, 'cases'),
-  ...readdirSync(join(root, 'test', 'conformance'), { withFileTypes: true })
-    .filter((d) => d.isDirectory() && d.name.includes('cases'))
-    .map((d) => join(root, 'test', 'conformance', d.name)),
-];
-const cases = caseFolders
-  .filter((d) => existsSync(d))
-  .flatMap((d) => readdirSync(d).map((name) => ({ name, dir: join(d, name) })))
-  .filter((c) => existsSync(join(c.dir, 'expected_error.txt')) && filter.test(c.name));
-
 /** Puppet's first error line as { pos, message } (pos '' when Puppet gives none). */
 export function normalisePuppet(text) {
   let line = text.split('\n')[0];
@@ -68,42 +48,72 @@ export function normaliseOurs(stderr) {
   return { pos: '', message: `(no error line) ${stderr.split('\n')[0]}` };
 }
 
-function runCase(c) {
-  return new Promise((done) => {
-    const child = spawn(
-      process.execPath,
-      [bin, 'epp', 'render', 'template.epp', '--values-file', 'values.json'],
-      { cwd: c.dir, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let err = '';
-    child.stderr.on('data', (d) => {
-      err += d;
-    });
-    child.on('close', (code) => done({ code, err }));
-  });
+/** Whether Pantograph's error (`{ pos, message }`) says what Puppet's does, where Puppet says it. */
+export function sameError(p, o) {
+  // Puppet's line alone (no column) is compared by line; no position at all, by message.
+  const oPos = p.pos === '' ? '' : p.pos.includes(':') ? o.pos : o.pos.split(':')[0];
+  return p.message === o.message && p.pos === oPos;
 }
 
-const results = [];
-let next = 0;
-async function worker() {
-  while (next < cases.length) {
-    const c = cases[next++];
-    const { code, err } = await runCase(c);
-    const p = normalisePuppet(readFileSync(join(c.dir, 'expected_error.txt'), 'utf8'));
-    const o = code === 0 ? { pos: '', message: '(rendered, no error)' } : normaliseOurs(err);
-    // Puppet's line alone (no column) is compared by line; no position at all, by message.
-    const oPos = p.pos === '' ? '' : p.pos.includes(':') ? o.pos : o.pos.split(':')[0];
-    const same = p.message === o.message && p.pos === oPos;
-    results.push({ name: c.name, same, p, o });
+// Run as a script (not imported by the conformance test for its functions).
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+
+async function main() {
+  const args = process.argv.slice(2);
+  const option = (name) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const filter = new RegExp(option('--filter') ?? '');
+  const jobs = Number(option('-j') ?? 2);
+  const showAll = args.includes('--all');
+
+  const caseFolders = [
+    join(suite, 'cases'),
+    ...readdirSync(join(root, 'test', 'conformance'), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && d.name.includes('cases'))
+      .map((d) => join(root, 'test', 'conformance', d.name)),
+  ];
+  const cases = caseFolders
+    .filter((d) => existsSync(d))
+    .flatMap((d) => readdirSync(d).map((name) => ({ name, dir: join(d, name) })))
+    .filter((c) => existsSync(join(c.dir, 'expected_error.txt')) && filter.test(c.name));
+
+  function runCase(c) {
+    return new Promise((done) => {
+      const child = spawn(
+        process.execPath,
+        [bin, 'epp', 'render', 'template.epp', '--values-file', 'values.json'],
+        { cwd: c.dir, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      let err = '';
+      child.stderr.on('data', (d) => {
+        err += d;
+      });
+      child.on('close', (code) => done({ code, err }));
+    });
   }
+
+  const results = [];
+  let next = 0;
+  async function worker() {
+    while (next < cases.length) {
+      const c = cases[next++];
+      const { code, err } = await runCase(c);
+      const p = normalisePuppet(readFileSync(join(c.dir, 'expected_error.txt'), 'utf8'));
+      const o = code === 0 ? { pos: '', message: '(rendered, no error)' } : normaliseOurs(err);
+      const same = sameError(p, o);
+      results.push({ name: c.name, same, p, o });
+    }
+  }
+  await Promise.all(Array.from({ length: jobs }, worker));
+  results.sort((a, b) => a.name.localeCompare(b.name));
+  const show = (r) => `  ${r.pos === '' ? '-' : r.pos} ${r.message}`;
+  let differing = 0;
+  for (const r of results) {
+    if (!r.same) differing++;
+    if (r.same && !showAll) continue;
+    console.log(`${r.same ? 'SAME' : 'DIFF'} ${r.name}\n  P:${show(r.p)}\n  O:${show(r.o)}`);
+  }
+  console.log(`${differing} of ${results.length} error cases differ from Puppet's expected_error.txt`);
 }
-await Promise.all(Array.from({ length: jobs }, worker));
-results.sort((a, b) => a.name.localeCompare(b.name));
-const show = (r) => `  ${r.pos === '' ? '-' : r.pos} ${r.message}`;
-let differing = 0;
-for (const r of results) {
-  if (!r.same) differing++;
-  if (r.same && !showAll) continue;
-  console.log(`${r.same ? 'SAME' : 'DIFF'} ${r.name}\n  P:${show(r.p)}\n  O:${show(r.o)}`);
-}
-console.log(`${differing} of ${results.length} error cases differ from Puppet's expected_error.txt`);

@@ -76,12 +76,12 @@ export function parameterNameSpan(param: ParameterNode): { readonly start: numbe
 /**
  * Where Puppet places a node, as its parser locates it (egrammar.ra's `loc`): an operator expression at
  * its operator, an access or a selector where its left side is placed, a method call at its `(` or `.`;
- * anything else at its start. (An `and`/`or` and an assignment, whose operators the AST does not keep,
- * at their start.)
+ * anything else at its start. (An `and`/`or`, whose operator the AST does not keep, at its start.)
  */
 export function puppetStart(node: Node): number {
   switch (node.type) {
     case 'Binary':
+    case 'Assignment':
       return node.operatorStart;
     case 'Access':
       return puppetStart(node.target);

@@ -155,6 +155,8 @@ export interface AssignmentNode extends NodeBase {
   /** A variable, or an array of variables for destructuring. */
   readonly target: VariableNode | ArrayNode;
   readonly value: Node;
+  /** Offset of its `=`, where Puppet places an assignment and its errors. */
+  readonly operatorStart: number;
 }
 
 export interface LambdaNode extends NodeBase {

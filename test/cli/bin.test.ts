@@ -41,19 +41,19 @@ describe('pantograph epp render (built CLI)', () => {
       [
         'reserved',
         '<% $facts = {} %>x\n',
-        "1:4: error: Attempt to assign to a reserved variable name: 'facts'",
+        "1:11: error: Error while evaluating a '=' expression, Attempt to assign to a reserved variable name: 'facts'",
       ],
       [
         'rest',
         '<%= [1].map |*$r, $x| { $x } %>\n',
-        "1:14: error: Parameter $r is not last, and has 'captures rest'",
+        "1:15: error: Parameter $r is not last, and has 'captures rest'",
       ],
       [
         'order',
         '<%= [1].map |$x = 1, $y| { $y } %>\n',
         '1:22: error: Parameter $y is required but appears after optional',
       ],
-      ['template-rest', '<%- | *$r | -%>x\n', "1:7: error: Parameter $r has 'captures rest' - not supported"],
+      ['template-rest', '<%- | *$r | -%>x\n', "1:8: error: Parameter $r has 'captures rest' - not supported"],
       ['number', "<%= '08.5' + 1 %>\n", "1:5: error: The value '08.5' cannot be converted to Numeric."],
       // Session 14's rules, each found by probing Puppet 7.
       ['infinity', '<%= 1.0e308 * 10 %>\n', '1:5: error: The result of the * expression is Infinity'],
@@ -72,7 +72,7 @@ describe('pantograph epp render (built CLI)', () => {
         '<%- | $a = $b, $b = 1 | -%>x\n',
         '1:12: error: default expression for $a tries to illegally access not yet evaluated $b',
       ],
-      ['default-assigns', '<%- | $x = [($q = 1)] | -%>x\n', '1:14: error: Assignment not allowed here'],
+      ['default-assigns', '<%- | $x = [($q = 1)] | -%>x\n', '1:17: error: Assignment not allowed here'],
       ['return', 'a<% return(5) %>b\n', '1:5: error: return() from context where this is illegal'],
       [
         'next-not-text',

@@ -76,13 +76,13 @@ describe('errors of destructuring and Timestamp arithmetic, with their positions
     for (const f of failure('<% [$a, [$b, $c]] = [1, [2]] %>')) {
       expect(f).toEqual({
         message: 'Mismatched number of assignable entries and values, expected 2, got 1',
-        where: 't.epp:1:4',
+        where: 't.epp:1:19', // its `=`, as Puppet places an assignment
       });
     }
     for (const f of failure('x\n<% [$a, [$b]] = {"a" => 1} %>')) {
       expect(f).toEqual({
         message: `No value for required key '["b"]' in assignment to variables from hash`,
-        where: 't.epp:2:4',
+        where: 't.epp:2:15',
       });
     }
   });

@@ -225,7 +225,7 @@ describe('runtime errors point where Puppet points: the operator, the operand at
     // the start of a chain lines before it.
     ['<%= [1, 2]\n  .map |$x| { $x }\n  .joinx(", ") %>', 'EPP_UNKNOWN_FUNCTION', 't.epp:3:9'],
     ['<%= [1, 2]\n  .map |$x| { $x }\n  .join(1, 2, 3) %>', 'EPP_ARGUMENTS', 't.epp:3:8'],
-    ['<% $a = 1 %><% $a = 2 %>', 'EPP_REASSIGNMENT', 't.epp:1:16'],
+    ['<% $a = 1 %><% $a = 2 %>', 'EPP_REASSIGNMENT', 't.epp:1:19'], // the `=`
     ['<%= Nosuch %>', 'EPP_UNKNOWN_TYPE', 't.epp:1:5'],
     ['<% break() %>', 'EPP_BREAK_OUTSIDE_ITERATION', 't.epp:1:1'],
     ["<%= 'x' ? { 'y' => 1 } %>", 'EPP_NO_MATCH', 't.epp:1:5'],

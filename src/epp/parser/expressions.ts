@@ -80,6 +80,7 @@ export abstract class ExpressionParser extends TokenCursor {
         type: 'Assignment',
         target: left as VariableNode | ArrayNode,
         value,
+        operatorStart: eq.start,
         start: left.start,
         end: value.end,
       };

@@ -79,7 +79,7 @@ class Parser extends ParameterListParser {
       if (rest)
         throw this.error(
           `Parameter $${rest.name} has 'captures rest' - not supported in an Epp Template`,
-          rest.start,
+          rest.nameStart, // at its `$`, after the `*`, as Puppet places a parameter
           rest.end,
         );
     }

@@ -206,21 +206,34 @@ export class RuntimeBase {
     return this.fail('EPP_REASSIGNMENT', message, p);
   }
 
-  assignInvalid(name: string, p: number): never {
-    // Puppet's words, which name $server_facts with its dollar and the other two without.
-    if (RESERVED_VARIABLES.has(name))
+  /**
+   * A name no assignment takes, at the assignment's `=` (`p`) or at the variable (`pv`) as Puppet places
+   * each: `$facts` and `$trusted` are refused by Puppet's scope, an error its evaluator words as the `=`
+   * expression's; `$server_facts` by its validation, which names it with its dollar; a numeric or a
+   * namespaced name by its validation too, at the variable.
+   */
+  assignInvalid(name: string, p: number, pv: number): never {
+    if (name === 'server_facts') {
+      this.fail('EPP_REASSIGNMENT', "Attempt to assign to a reserved variable name: '$server_facts'", p);
+    }
+    if (RESERVED_VARIABLES.has(name)) {
       this.fail(
         'EPP_REASSIGNMENT',
-        `Attempt to assign to a reserved variable name: '${name === 'server_facts' ? '$' : ''}${name}'`,
+        `Error while evaluating a '=' expression, Attempt to assign to a reserved variable name: '${name}'`,
         p,
       );
+    }
     if (/^\d+$/.test(name))
       this.fail(
         'EPP_REASSIGNMENT',
-        `Illegal attempt to assign to the numeric match result variable '$${name}'`,
-        p,
+        `Illegal attempt to assign to the numeric match result variable '$${name}'. Numeric variables are not assignable`,
+        pv,
       );
-    return this.fail('EPP_REASSIGNMENT', `Cannot assign to variables in other namespaces: '$${name}'`, p);
+    return this.fail(
+      'EPP_REASSIGNMENT',
+      `Illegal attempt to assign to '${name}'. Cannot assign to variables in other namespaces`,
+      pv,
+    );
   }
 
   /** `[$a, $b] = value`: the values for the names, from an array by position or a hash by name. */
