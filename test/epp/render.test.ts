@@ -345,6 +345,53 @@ describe('two tiers: the first two renders are interpreted, later ones run compi
     expect(renderEpp(source, values)).toBe(first);
   });
 
+  it.each([
+    // Puppet's words and places of session 21: a call's prefix (a function call, a method call at its
+    // `(` or `.`, a lambda's parameter), an operand's error, an assignment's `=`, a warning at its operand.
+    [
+      "<%= 'abc'.split(1, 2) %>",
+      "1:16 Error while evaluating a Method call, 'split' expects 2 arguments, got 3",
+    ],
+    [
+      '<%= [1].each |String $s| { } %>',
+      "1:8 Error while evaluating a Method call, block parameter 's' expects a String value, got Integer",
+    ],
+    [
+      "<%= Integer('x') %>",
+      "1:5 Error while evaluating a Function Call, 'new' The string 'x' cannot be converted to Integer",
+    ],
+    ['<%= [1].map |$x| { $x / 0 } %>', '1:25 Division by 0'],
+    ["<%= (1 + 2) * 'a' + 1 %>", "1:15 The value 'a' cannot be converted to Numeric."],
+    [
+      '<%= {a=>1} + 1 %>',
+      "1:12 Error while evaluating a '+' expression, Can only append Array or Hash to a Hash",
+    ],
+    [
+      '<% $facts = 1 %>',
+      "1:11 Error while evaluating a '=' expression, Attempt to assign to a reserved variable name: 'facts'",
+    ],
+  ])('reports %s alike in both tiers, in Puppet words, where Puppet does', (source, expected) => {
+    const template = compileEpp(source, { file: 't.epp' });
+    for (let i = 0; i < 4; i++) {
+      let error: EppError | undefined;
+      try {
+        template.render({});
+      } catch (e) {
+        error = e as EppError;
+      }
+      expect(`${error?.line}:${error?.column} ${error?.message}`, `render ${i + 1}`).toBe(expected);
+    }
+  });
+
+  it('warns of a string taken as a number at the operand, in both tiers', () => {
+    const template = compileEpp("<%= 1 + '5' %><%= '2' * 1 %>", { file: 't.epp' });
+    for (let i = 0; i < 4; i++) {
+      const seen: string[] = [];
+      template.render({}, { onWarning: (w) => seen.push(w.where) });
+      expect(seen, `render ${i + 1}`).toEqual(['t.epp:1:9', 't.epp:1:19']);
+    }
+  });
+
   it('reports a runtime error alike, at the same position', () => {
     const first = renderError('<%- | $n | -%>\n<%= [1].map |$x| { $x + $n } %>', { n: 'a' });
     const second = renderError('<%- | $n | -%>\n<%= [1].map |$x| { $x + $n } %>', { n: 'a' });
