@@ -3,6 +3,7 @@
  * at user input, the file, the source text and a `[start, end)` span of offsets. Line and column are
  * computed on demand (see `position.ts`): errors are cheap to create and most are never displayed.
  */
+import type { SyntaxWarning } from './ast.js';
 import { lineColumn } from './position.js';
 
 export type EppErrorCode =
@@ -119,6 +120,11 @@ export class EppError extends Error {
 /** An error found while reading a template (lexer or parser). Always has a location. */
 export class EppSyntaxError extends EppError {
   override name = 'EppSyntaxError';
+  /**
+   * What the lexer warned of before the error (an escape a string does not know), which Puppet reports
+   * before the error, as its lexer reads only as far as its parser gets (see `reportSyntaxWarnings`).
+   */
+  warnings: readonly SyntaxWarning[] | undefined;
 }
 
 /** An error raised while rendering. Functions throw it without a location; the call site adds one. */

@@ -16,6 +16,7 @@ export {
   parseEpp,
   type RenderOptions,
   renderEpp,
+  reportSyntaxWarnings,
   type TemplateParameter,
   type Values,
 } from './epp.js';

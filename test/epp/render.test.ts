@@ -383,6 +383,18 @@ describe('two tiers: the first two renders are interpreted, later ones run compi
     }
   });
 
+  it("reports the lexer's warnings before a syntax error, not those after it, as Puppet's lazy lexer", () => {
+    const seen: string[] = [];
+    const render = () =>
+      renderEpp(
+        '<%= "\\e" %><%= ) %><%= "\\q" %>',
+        {},
+        { file: 't.epp', onWarning: (w) => seen.push(`${w.where} ${w.message}`) },
+      );
+    expect(render).toThrow("Syntax error at ')'");
+    expect(seen).toEqual(["t.epp:1:6 Unrecognized escape sequence '\\e'"]);
+  });
+
   it('warns of a string taken as a number at the operand, in both tiers', () => {
     const template = compileEpp("<%= 1 + '5' %><%= '2' * 1 %>", { file: 't.epp' });
     for (let i = 0; i < 4; i++) {
