@@ -1,7 +1,7 @@
 /**
  * Walks over the AST, shared by the compiler and the static analysis of templates.
  */
-import type { ArrayNode, Node, ParameterNode, VariableNode } from './ast.js';
+import type { ArrayNode, BinaryNode, Node, ParameterNode, TemplateNode, VariableNode } from './ast.js';
 import { forEachChild, nodeChildren, visitAll, type WalkNode } from './node-children.js';
 
 export { nodeChildren as children, type WalkNode };
@@ -57,14 +57,55 @@ function pushAssignable(name: string, names: string[]): void {
 }
 
 /**
- * Where a call's errors point: a call is its whole expression; a method call starts at its name, not at
- * its receiver, which may be lines before it (`$servers\n  .filter |$s| {...}\n  .joinx(', ')`).
+ * Where a call's errors point: a call is its whole expression; a method call (and `Type.new(...)`) starts
+ * where Puppet places it, at its `(`, or at its `.` when it has no parentheses, not at its receiver, which
+ * may be lines before it (`$servers\n  .filter |$s| {...}\n  .joinx(', ')`). The runtime tells a method
+ * call by that first character (see `Runtime.locateCall`).
  */
 export function callSpan(node: Node): { readonly start: number; readonly end: number } {
-  return node.type === 'MethodCall' ? { start: node.nameStart, end: node.end } : node;
+  if (node.type === 'MethodCall') return { start: node.callStart, end: node.end };
+  if (node.type === 'New' && node.callStart !== undefined) return { start: node.callStart, end: node.end };
+  return node;
 }
 
 /** A parameter's `$name` (without its type or default): where Puppet points at one left without a value. */
 export function parameterNameSpan(param: ParameterNode): { readonly start: number; readonly end: number } {
   return { start: param.nameStart, end: param.nameStart + param.name.length + 1 };
+}
+
+/**
+ * Where Puppet places a node, as its parser locates it (egrammar.ra's `loc`): an operator expression at
+ * its operator, an access or a selector where its left side is placed, a method call at its `(` or `.`;
+ * anything else at its start. (An `and`/`or`, whose operator the AST does not keep, at its start.)
+ */
+export function puppetStart(node: Node): number {
+  switch (node.type) {
+    case 'Binary':
+    case 'Assignment':
+      return node.operatorStart;
+    case 'Access':
+      return puppetStart(node.target);
+    case 'Selector':
+      return puppetStart(node.test);
+    case 'MethodCall':
+      return node.callStart;
+    case 'New':
+      return node.callStart ?? node.start;
+    default:
+      return node.start;
+  }
+}
+
+/**
+ * The operator expression whose operator starts at `operatorStart` and which ends at `end` (the span the
+ * runtime is given for an operator's errors), for the positions of its operands. Searched on an error only.
+ */
+export function findBinary(ast: TemplateNode, operatorStart: number, end: number): BinaryNode | undefined {
+  const pending: WalkNode[] = [...(ast.params ?? []), ...ast.body];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    if (node.type === 'Binary' && node.operatorStart === operatorStart && node.end === end) return node;
+    // Only a node that contains the operator can hold it.
+    if (node.start <= operatorStart && node.end >= end) pending.push(...nodeChildren(node));
+  }
+  return undefined;
 }

@@ -155,6 +155,8 @@ export interface AssignmentNode extends NodeBase {
   /** A variable, or an array of variables for destructuring. */
   readonly target: VariableNode | ArrayNode;
   readonly value: Node;
+  /** Offset of its `=`, where Puppet places an assignment and its errors. */
+  readonly operatorStart: number;
 }
 
 export interface LambdaNode extends NodeBase {
@@ -176,8 +178,10 @@ export interface MethodCallNode extends NodeBase {
   readonly type: 'MethodCall';
   readonly receiver: Node;
   readonly name: string;
-  /** Where the name after the dot starts: the call's errors point there (see `callSpan`). */
+  /** Where the name after the dot starts (navigation, the language server). */
   readonly nameStart: number;
+  /** Where Puppet places the call, and its errors (see `callSpan`): its `(`, or its `.` without one. */
+  readonly callStart: number;
   readonly args: readonly Node[];
   readonly lambda: LambdaNode | undefined;
 }
@@ -186,6 +190,8 @@ export interface MethodCallNode extends NodeBase {
 export interface NewNode extends NodeBase {
   readonly type: 'New';
   readonly typeExpr: Node;
+  /** `Type.new(...)`, a method call: its `(` or `.` (see `callStart` of a method call); absent for `Type(...)`. */
+  readonly callStart?: number;
   readonly args: readonly Node[];
   readonly lambda: LambdaNode | undefined;
 }

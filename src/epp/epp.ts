@@ -5,7 +5,7 @@
 import { lineColumn } from '../shared/position.js';
 import type { SyntaxWarning, TemplateNode } from './ast.js';
 import { type CompiledCode, compileTemplate } from './compiler/compiler.js';
-import { EppError, EppEvalError, type SourceLocation } from './errors.js';
+import { EppError, EppEvalError, EppSyntaxError, type SourceLocation } from './errors.js';
 import { coreFunctions } from './functions/index.js';
 import {
   BreakSignal,
@@ -240,7 +240,12 @@ export class CompiledTemplate {
         entry.program,
         this.source,
       ));
-      this.interpreted ??= { file: this.file, source: this.source, span: (p) => interpreter.span(p) };
+      this.interpreted ??= {
+        file: this.file,
+        source: this.source,
+        ast: entry.ast,
+        span: (p) => interpreter.span(p),
+      };
       return interpreter.run(new Runtime(this.interpreted, host, values, top, depth), scope);
     }
     const code = compiledCode(entry);
@@ -272,7 +277,30 @@ export function renderEpp(
   values: Values = {},
   options: RenderOptions & CompileOptions = {},
 ): string {
-  return compileEpp(source, options).render(values, options);
+  let template: CompiledTemplate;
+  try {
+    template = compileEpp(source, options);
+  } catch (e) {
+    reportSyntaxWarnings(e, options.onWarning);
+    throw e;
+  }
+  return template.render(values, options);
+}
+
+/**
+ * Reports the lexer's warnings that came before a syntax error (`EppSyntaxError.warnings`) to
+ * `onWarning`, as `puppet epp render` prints them before the error; nothing for any other error. For a
+ * caller that compiles and renders in two steps (`compileEpp`, then `render` with `onWarning`).
+ */
+export function reportSyntaxWarnings(error: unknown, onWarning: RenderOptions['onWarning']): void {
+  if (!(error instanceof EppSyntaxError) || !error.warnings || !onWarning) return;
+  const location = error.location;
+  for (const w of error.warnings) {
+    const where = location
+      ? `${location.file}:${lineColumn(location.source, w.start).line}:${lineColumn(location.source, w.start).column}`
+      : '';
+    onWarning({ code: w.code, message: w.message, where });
+  }
 }
 
 /**

@@ -4,6 +4,7 @@
  * computed on demand (see `shared/position.ts`): errors are cheap to create and most are never displayed.
  */
 import { lineColumn } from '../shared/position.js';
+import type { SyntaxWarning } from './ast.js';
 
 export type EppErrorCode =
   // lexing and parsing
@@ -119,9 +120,21 @@ export class EppError extends Error {
 /** An error found while reading a template (lexer or parser). Always has a location. */
 export class EppSyntaxError extends EppError {
   override name = 'EppSyntaxError';
+  /**
+   * What the lexer warned of before the error (an escape a string does not know), which Puppet reports
+   * before the error, as its lexer reads only as far as its parser gets (see `reportSyntaxWarnings`).
+   */
+  warnings: readonly SyntaxWarning[] | undefined;
 }
 
 /** An error raised while rendering. Functions throw it without a location; the call site adds one. */
 export class EppEvalError extends EppError {
   override name = 'EppEvalError';
 }
+
+/**
+ * An error a function raises that Puppet raises with its position already, so that its evaluator does
+ * not put `Error while evaluating a Function Call, ` before it (`return()` where it is illegal). The
+ * call site still gives it its position (see `Runtime.locateCall`).
+ */
+export class PlacedEvalError extends EppEvalError {}

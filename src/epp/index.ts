@@ -18,6 +18,7 @@ export {
   parseEpp,
   type RenderOptions,
   renderEpp,
+  reportSyntaxWarnings,
   type TemplateParameter,
   type Values,
 } from './epp.js';

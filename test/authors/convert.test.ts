@@ -1001,7 +1001,7 @@ describe('convert with the default templates: what PDK rendered, or an error bef
     const r = await run(project, 'convert', '--yes');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /rubocop\/files\/\.rubocop\.yml\.epp:9:5: error: rubocop: selected_profile 'mine' is none of the profiles \(off, cleanups_only, strict, hardcore\) \[EPP_FAIL\]/,
+      /rubocop\/files\/\.rubocop\.yml\.epp:9:5: error: Error while evaluating a Function Call, rubocop: selected_profile 'mine' is none of the profiles \(off, cleanups_only, strict, hardcore\) \[EPP_FAIL\]/,
     );
     expect(r.stderr).toContain(
       'the converted settings make the template fail: change them in the V1 file and run `pantograph convert` again (nothing was written)',

@@ -183,7 +183,7 @@ $state + { 'settings' => $s + { 'count' => $s['count'] + 1, 'extra' => "${'$'}{s
         message: 'hook after_default_settings: ran longer than 0.2 s',
         file: path,
         line: 2,
-        column: 33, // `each`
+        column: 32, // the `.` of `.each`, where Puppet places a method call
       },
     ]);
   });

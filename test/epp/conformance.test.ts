@@ -8,6 +8,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
+// @ts-expect-error: a plain ES module of the repository's scripts (scripts/error-parity.mjs), no types.
+import { normalisePuppet, sameError } from '../../scripts/error-parity.mjs';
 import { EppError, renderEpp } from '../../src/epp/index.js';
 import { fromJs } from '../../src/epp/runtime/convert.js';
 import { float } from '../../src/epp/runtime/values.js';
@@ -21,6 +23,16 @@ const projectDir = resolve(import.meta.dirname, '../conformance');
 const projectCaseDirs = readdirSync(projectDir, { withFileTypes: true })
   .filter((d) => d.isDirectory() && d.name.includes('cases'))
   .map((d) => join(projectDir, d.name));
+
+/**
+ * Error cases whose message or position is known to differ from Puppet's expected_error.txt, each with
+ * why (test/conformance/known-error-differences.json). Every other error case must fail with Puppet's
+ * message at Puppet's position (as scripts/error-parity.mjs compares them); a listed case that comes to
+ * match must leave the list.
+ */
+const knownDifferences = JSON.parse(
+  readFileSync(join(projectDir, 'known-error-differences.json'), 'utf8'),
+) as Record<string, string>;
 
 /** YAML data (integers as bigints) with its numbers made Floats, objects and arrays left plain. */
 function plainWithFloats(data: unknown): unknown {
@@ -67,7 +79,36 @@ describe('EPP conformance (Puppet 7 output)', () => {
         expect(text.endsWith('\n') ? text : `${text}\n`, tier).toBe(expected);
       } else {
         expect(render, tier).toThrow(EppError);
+        checkErrorWords(dir, render, tier);
       }
     }
   });
 });
+
+/** The error's words and position against Puppet's (see `knownDifferences`). */
+function checkErrorWords(dir: string, render: () => string, tier: string): void {
+  let error: EppError | undefined;
+  try {
+    render();
+  } catch (e) {
+    error = e as EppError;
+  }
+  const name = dir.slice(dir.lastIndexOf('/') + 1);
+  const puppet = normalisePuppet(readFileSync(join(dir, 'expected_error.txt'), 'utf8')) as {
+    pos: string;
+    message: string;
+  };
+  const ours = {
+    pos: error?.line === undefined ? '' : `${error.line}:${error.column}`,
+    message: error?.message.split('\n')[0] ?? '',
+  };
+  const same = sameError(puppet, ours) as boolean;
+  if (name in knownDifferences) {
+    expect(same, `${tier}: ${name} now matches Puppet: remove it from known-error-differences.json`).toBe(
+      false,
+    );
+  } else {
+    const words = (e: { pos: string; message: string }) => `${e.pos || '-'} ${e.message}`;
+    expect(same, `${tier}: ours ${words(ours)}, Puppet's ${words(puppet)}`).toBe(true);
+  }
+}

@@ -306,7 +306,7 @@ describe('map then join in one loop', () => {
   it('points errors in the lambda at their own position', () => {
     for (let i = 0; i < 2; i++) {
       const e = renderError('<%= [1].map |$x| { $x + a }.join(",") %>');
-      expect([e.code, e.where]).toEqual(['EPP_OPERATOR', 't.epp:1:23']);
+      expect([e.code, e.where]).toEqual(['EPP_OPERATOR', 't.epp:1:25']); // `a`, as Puppet
     }
   });
 });

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EppError } from '../../src/epp/errors.js';
-import { parseEpp, renderEpp } from '../../src/epp/index.js';
+import { parseEpp, renderEpp, reportSyntaxWarnings } from '../../src/epp/index.js';
 import { mulberry32, type Rng } from '../helpers/random.js';
 
 const SEED = process.env.FUZZ_SEED
@@ -491,6 +491,9 @@ function runCase(c: Case): Outcome {
   } catch (error) {
     const problem = checkError(error);
     if (problem) return { failure: problem };
+    // parseEpp reports no warning; renderEpp, which compareTiers renders with, reports those before a
+    // syntax error: as a caller that compiles and renders in two steps does (`reportSyntaxWarnings`).
+    if (c.parseOnly) reportSyntaxWarnings(error, options.onWarning);
     const compared = compareTiers(undefined, error as EppError, warnings, () =>
       renderEpp(source, c.values, options),
     );

@@ -243,13 +243,15 @@ describe('module path: functions written in Puppet', () => {
 
   it('checks the arguments at the call and the declared return type, as Puppet words them', () => {
     const wrongType = failure(() => render("<%= demo::twice('x') %>", {}));
-    expect(wrongType.message).toBe("'demo::twice' parameter 'x' expects an Integer value, got String");
+    expect(wrongType.message).toBe(
+      "Error while evaluating a Function Call, 'demo::twice' parameter 'x' expects an Integer value, got String",
+    );
     expect([wrongType.line, wrongType.column]).toEqual([1, 5]);
     expect(failure(() => render('<%= demo::twice() %>', {})).message).toBe(
-      "'demo::twice' expects between 1 and 2 arguments, got none",
+      "Error while evaluating a Function Call, 'demo::twice' expects between 1 and 2 arguments, got none",
     );
     expect(failure(() => render('<%= demo::bad_return() %>', {})).message).toBe(
-      "value returned from function 'demo::bad_return' expects a String value, got Integer",
+      "Error while evaluating a Function Call, value returned from function 'demo::bad_return' expects a String value, got Integer",
     );
   });
 

@@ -92,12 +92,12 @@ describe('parameters', () => {
     ]);
   });
 
-  it("calls a lambda's parameter a block parameter in a type error (as Puppet 7), at the parameter", () => {
+  it("calls a lambda's parameter a block parameter in a type error (as Puppet 7), at the call", () => {
     const e = renderError('<%= [3].map |Integer $x, String $y = 5| { $x } %>');
     expect([e.code, e.message, e.where]).toEqual([
       'EPP_TYPE_MISMATCH',
-      "block parameter 'y' expects a String value, got Integer",
-      't.epp:1:26',
+      "Error while evaluating a Method call, block parameter 'y' expects a String value, got Integer",
+      't.epp:1:8',
     ]);
   });
 
@@ -204,18 +204,28 @@ describe('epp() and inline_epp()', () => {
   });
 });
 
-describe('runtime errors point at the operator or call', () => {
+describe('runtime errors point where Puppet points: the operator, the operand at fault, or the call', () => {
   it.each([
-    ['<%= 1 / 0 %>', 'EPP_DIVISION_BY_ZERO', 't.epp:1:7'],
-    ["<%= 'a' + 1 %>", 'EPP_OPERATOR', 't.epp:1:9'],
+    ['<%= 1 / 0 %>', 'EPP_DIVISION_BY_ZERO', 't.epp:1:9'], // the divisor
+    ["<%= 'a' + 1 %>", 'EPP_OPERATOR', 't.epp:1:5'], // the operand that is no number
+    ["<%= 1 + 2 + 'a' %>", 'EPP_OPERATOR', 't.epp:1:13'],
+    ["<%= (1 + 2) * 'a' + 1 %>", 'EPP_OPERATOR', 't.epp:1:15'],
+    ["<%= 'a' * 2 + 1 %>", 'EPP_OPERATOR', 't.epp:1:5'],
+    ['<%= 1.0 / 0 + 1 %>', 'EPP_FLOAT_OVERFLOW', 't.epp:1:5'], // the left operand
+    ['<% $x = 1 %><%= [$x * 2.0][0] % 2.0 %>', 'EPP_OPERATOR', 't.epp:1:17'], // where Puppet places an access
+    ['<%= {a=>1} << 1 %>', 'EPP_OPERATOR', 't.epp:1:5'],
+    ['<%= {a=>1} + [1] %>', 'EPP_OPERATOR', 't.epp:1:12'], // Ruby's error: the expression's
+    ['<%= 1 =~ /a/ %>', 'EPP_OPERATOR', 't.epp:1:5'],
+    ["<%= 'a' =~ 1 %>", 'EPP_OPERATOR', 't.epp:1:12'],
     ['<%= 9223372036854775807 + 1 %>', 'EPP_INTEGER_OVERFLOW', 't.epp:1:25'],
     ['<%= undef[1] %>', 'EPP_ACCESS', 't.epp:1:5'],
     ["<%= fail('stop') %>", 'EPP_FAIL', 't.epp:1:5'],
-    ['<%= [1].nosuch %>', 'EPP_UNKNOWN_FUNCTION', 't.epp:1:9'],
-    // A method call's errors are at its name, not at the start of a chain lines before it.
-    ['<%= [1, 2]\n  .map |$x| { $x }\n  .joinx(", ") %>', 'EPP_UNKNOWN_FUNCTION', 't.epp:3:4'],
-    ['<%= [1, 2]\n  .map |$x| { $x }\n  .join(1, 2, 3) %>', 'EPP_ARGUMENTS', 't.epp:3:4'],
-    ['<% $a = 1 %><% $a = 2 %>', 'EPP_REASSIGNMENT', 't.epp:1:16'],
+    ['<%= [1].nosuch %>', 'EPP_UNKNOWN_FUNCTION', 't.epp:1:8'],
+    // A method call's errors are where Puppet places the call, at its `(`, or its `.` without one, not at
+    // the start of a chain lines before it.
+    ['<%= [1, 2]\n  .map |$x| { $x }\n  .joinx(", ") %>', 'EPP_UNKNOWN_FUNCTION', 't.epp:3:9'],
+    ['<%= [1, 2]\n  .map |$x| { $x }\n  .join(1, 2, 3) %>', 'EPP_ARGUMENTS', 't.epp:3:8'],
+    ['<% $a = 1 %><% $a = 2 %>', 'EPP_REASSIGNMENT', 't.epp:1:19'], // the `=`
     ['<%= Nosuch %>', 'EPP_UNKNOWN_TYPE', 't.epp:1:5'],
     ['<% break() %>', 'EPP_BREAK_OUTSIDE_ITERATION', 't.epp:1:1'],
     ["<%= 'x' ? { 'y' => 1 } %>", 'EPP_NO_MATCH', 't.epp:1:5'],
@@ -335,11 +345,70 @@ describe('two tiers: the first two renders are interpreted, later ones run compi
     expect(renderEpp(source, values)).toBe(first);
   });
 
+  it.each([
+    // Puppet's words and places of session 21: a call's prefix (a function call, a method call at its
+    // `(` or `.`, a lambda's parameter), an operand's error, an assignment's `=`, a warning at its operand.
+    [
+      "<%= 'abc'.split(1, 2) %>",
+      "1:16 Error while evaluating a Method call, 'split' expects 2 arguments, got 3",
+    ],
+    [
+      '<%= [1].each |String $s| { } %>',
+      "1:8 Error while evaluating a Method call, block parameter 's' expects a String value, got Integer",
+    ],
+    [
+      "<%= Integer('x') %>",
+      "1:5 Error while evaluating a Function Call, 'new' The string 'x' cannot be converted to Integer",
+    ],
+    ['<%= [1].map |$x| { $x / 0 } %>', '1:25 Division by 0'],
+    ["<%= (1 + 2) * 'a' + 1 %>", "1:15 The value 'a' cannot be converted to Numeric."],
+    [
+      '<%= {a=>1} + 1 %>',
+      "1:12 Error while evaluating a '+' expression, Can only append Array or Hash to a Hash",
+    ],
+    [
+      '<% $facts = 1 %>',
+      "1:11 Error while evaluating a '=' expression, Attempt to assign to a reserved variable name: 'facts'",
+    ],
+  ])('reports %s alike in both tiers, in Puppet words, where Puppet does', (source, expected) => {
+    const template = compileEpp(source, { file: 't.epp' });
+    for (let i = 0; i < 4; i++) {
+      let error: EppError | undefined;
+      try {
+        template.render({});
+      } catch (e) {
+        error = e as EppError;
+      }
+      expect(`${error?.line}:${error?.column} ${error?.message}`, `render ${i + 1}`).toBe(expected);
+    }
+  });
+
+  it("reports the lexer's warnings before a syntax error, not those after it, as Puppet's lazy lexer", () => {
+    const seen: string[] = [];
+    const render = () =>
+      renderEpp(
+        '<%= "\\e" %><%= ) %><%= "\\q" %>',
+        {},
+        { file: 't.epp', onWarning: (w) => seen.push(`${w.where} ${w.message}`) },
+      );
+    expect(render).toThrow("Syntax error at ')'");
+    expect(seen).toEqual(["t.epp:1:6 Unrecognized escape sequence '\\e'"]);
+  });
+
+  it('warns of a string taken as a number at the operand, in both tiers', () => {
+    const template = compileEpp("<%= 1 + '5' %><%= '2' * 1 %>", { file: 't.epp' });
+    for (let i = 0; i < 4; i++) {
+      const seen: string[] = [];
+      template.render({}, { onWarning: (w) => seen.push(w.where) });
+      expect(seen, `render ${i + 1}`).toEqual(['t.epp:1:9', 't.epp:1:19']);
+    }
+  });
+
   it('reports a runtime error alike, at the same position', () => {
     const first = renderError('<%- | $n | -%>\n<%= [1].map |$x| { $x + $n } %>', { n: 'a' });
     const second = renderError('<%- | $n | -%>\n<%= [1].map |$x| { $x + $n } %>', { n: 'a' });
     expect([second.code, second.message, second.where]).toEqual([first.code, first.message, first.where]);
-    expect(first.where).toBe('t.epp:2:23'); // the operator
+    expect(first.where).toBe('t.epp:2:25'); // `$n`, the operand that is no number
   });
 });
 
@@ -461,7 +530,7 @@ describe('iteration limit', () => {
     const e = renderError('<% $n = 9223372036854775807 -%>\n<% $n.map |$v| { $v } %>');
     expect([e.code, e.where, e.message]).toEqual([
       'EPP_ITERATION_LIMIT',
-      't.epp:2:7', // at the method's name
+      't.epp:2:6', // at the method call's `.`
       'iterating the Integer range 0..9223372036854775806 stopped after 10000000 values',
     ]);
   });
@@ -472,7 +541,7 @@ describe('time limit', () => {
     const e = renderError('x\n<% Integer[0, 9223372036854775806].each |$i| { } %>', {}, { timeLimitMs: 100 });
     expect([e.code, e.where, e.message]).toEqual([
       'EPP_TIME_LIMIT',
-      't.epp:2:36', // `each`
+      't.epp:2:35', // the `.` of `.each`
       'evaluation took longer than its limit of 100 ms',
     ]);
   });
@@ -579,9 +648,9 @@ describe("the end of a template as Puppet's scanner reads it", () => {
     }
     expect([error?.code, error?.message, error?.line, error?.column]).toEqual([
       'EPP_ARGUMENTS',
-      'invalid format: abc%',
+      'Error while evaluating a Method call, invalid format: abc%',
       1,
-      source.indexOf('strftime') + 1,
+      source.indexOf('strftime(') + 'strftime'.length + 1,
     ]);
   });
 });

@@ -45,7 +45,7 @@ describe('values too large to build end in EPP_MEMORY_LIMIT at the call', () => 
     [
       'flatten of arrays that share elements (the review: 10 -> 100 -> 10,000 -> 100,000,000)',
       '<% $a = [1,2,3,4,5,6,7,8,9,10]\n   $b = $a.map |$x| { $a }.flatten\n   $c = $b.map |$x| { $b }.flatten\n   $d = $c.map |$x| { $c }.flatten -%>\n<%= $d.length %>',
-      't.epp:4:28',
+      't.epp:4:27',
       `the flattened Array would have more than 10,000,000 ${ELEMENTS}`,
     ],
     [
@@ -82,7 +82,7 @@ describe('values too large to build end in EPP_MEMORY_LIMIT at the call', () => 
     [
       'iterating the characters of a long string',
       `${LONG}<%= $s.map |$c| { 1 }.length %>`,
-      't.epp:2:8',
+      't.epp:2:7',
       "the Array of a String's characters of 11,000,000 elements is larger",
     ],
     [
@@ -154,13 +154,13 @@ describe('values too large to build end in EPP_MEMORY_LIMIT at the call', () => 
     [
       'join of long strings',
       `${LONG}<%= [$s, $s, $s, $s, $s].join(',').length %>`,
-      't.epp:2:26',
+      't.epp:2:30',
       `the joined text would be longer than 50,000,000 ${CHARACTERS}`,
     ],
     [
       'a map joined into a long text',
       `${LONG}<%= [1, 2, 3, 4, 5].map |$i| { $s }.join(',').length %>`,
-      't.epp:2:37',
+      't.epp:2:41',
       `the joined text would be longer than 50,000,000 ${CHARACTERS}`,
     ],
     [
@@ -185,7 +185,7 @@ describe('values too large to build end in EPP_MEMORY_LIMIT at the call', () => 
     [
       "a string doubled past V8's longest, inside a call",
       '<%= Integer[1, 40].reduce(\'ab\') |$m, $i| { "${m}${m}" }.length %>',
-      't.epp:1:20',
+      't.epp:1:26',
       'the template built a value too large to hold (Invalid string length)',
     ],
   ])('%s', (_what, source, where, message) => {

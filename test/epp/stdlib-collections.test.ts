@@ -30,7 +30,10 @@ describe('stdlib::merge with a block', () => {
 
   it('takes one iterable only with a block', () => {
     const e = renderError('<%= stdlib::merge([1], [2]) |$acc, $v| { {} } %>');
-    expect([e.code, e.message]).toEqual(['EPP_ARGUMENTS', 'wrong number of arguments (given 2, expected 1)']);
+    expect([e.code, e.message]).toEqual([
+      'EPP_ARGUMENTS',
+      'Error while evaluating a Function Call, wrong number of arguments (given 2, expected 1)',
+    ]);
   });
 });
 

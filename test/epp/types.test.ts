@@ -346,7 +346,7 @@ describe('isInstance', () => {
       /^Unable to parse 'x' using any of the formats %FT%T.%N %Z, /,
     );
     expect(paramError("Timestamp['2021-01-01', '2020-01-01']").message).toBe(
-      "'from' must be less or equal to 'to'. Got (2021-01-01T00:00:00.000000000 UTC, 2020-01-01T00:00:00.000000000 UTC",
+      "Error while evaluating a '[]' expression, 'from' must be less or equal to 'to'. Got (2021-01-01T00:00:00.000000000 UTC, 2020-01-01T00:00:00.000000000 UTC",
     );
   });
   it('handles Sensitive and Timestamp values', () => {

@@ -15,6 +15,7 @@ import {
   type LogSource,
   logLabel,
   parseEpp,
+  reportSyntaxWarnings,
 } from '../../epp/index.js';
 import { parseJsonValues } from '../../epp/json-values.js';
 import { delimitersProblem } from '../../epp/lexer/delimiters.js';
@@ -74,7 +75,14 @@ export async function eppRender(
     .map((dir) => resolve(io.cwd, dir));
   for (const { file, source, baseDir, path } of sources) {
     const delimiters = delimitersFor(path, given);
-    const template = compileEpp(source, { file, delimiters });
+    let template: ReturnType<typeof compileEpp>;
+    try {
+      template = compileEpp(source, { file, delimiters });
+    } catch (e) {
+      // The lexer's warnings before a syntax error, printed before it as Puppet prints them.
+      reportSyntaxWarnings(e, onWarning);
+      throw e;
+    }
     const text = template.render(values, {
       strict: flags.strict,
       baseDir: flags.baseDir ? resolve(io.cwd, flags.baseDir) : baseDir,

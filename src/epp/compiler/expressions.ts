@@ -5,7 +5,7 @@
  * holds are made by the generators that extend this one (see `compiler.ts`).
  */
 import type { AccessNode, ArrayNode, CaseNode, LambdaNode, Node, SelectorNode, UnaryNode } from '../ast.js';
-import { assignedVariables, destructurePattern } from '../ast-walk.js';
+import { assignedVariables, callSpan, destructurePattern } from '../ast-walk.js';
 import { isSplat } from '../calls.js';
 import { constantKey, isConstant, LazyConstantSlot, literal } from '../constants.js';
 import type { ConstantSlot } from '../runtime/runtime.js';
@@ -75,7 +75,7 @@ export abstract class ExpressionGenerator extends ScopeGenerator {
       case 'Lambda':
         return this.lambda(node);
       case 'Assignment':
-        return this.assignment(node.target, node.value);
+        return this.assignment(node);
       case 'Paren':
         return `(${this.expr(node.expr)})`;
       case 'Default':
@@ -85,7 +85,7 @@ export abstract class ExpressionGenerator extends ScopeGenerator {
       case 'Regex':
         return this.constant(`rt.regexp(${str(node.source)}, ${this.pos(node)})`);
       case 'New':
-        return `rt.newValue(${this.expr(node.typeExpr)}, [${this.elements(node.args)}], ${this.lambda(node.lambda)}, ${this.pos(node)})`;
+        return `rt.newValue(${this.expr(node.typeExpr)}, [${this.elements(node.args)}], ${this.lambda(node.lambda)}, ${this.pos(callSpan(node))})`;
       case 'Case':
         return `(() => {\n${this.caseBody(node, true)}\n})()`;
       case 'Selector':
@@ -132,14 +132,16 @@ export abstract class ExpressionGenerator extends ScopeGenerator {
     return `...rt.spread(${this.pos(first)}, ${parts.join(', ')})`;
   }
 
-  private assignment(target: Node, valueNode: Node): string {
-    const value = this.expr(valueNode);
-    const p = this.pos(target);
-    if (target.type === 'Variable') return this.assignLocal(target.name, value, p);
+  /** An assignment: its errors at its `=`, as Puppet's, but a name no assignment takes at the variable. */
+  private assignment(node: Node & { type: 'Assignment' }): string {
+    const target = node.target;
+    const value = this.expr(node.value);
+    const p = this.pos({ start: node.operatorStart, end: node.operatorStart + 1 });
+    if (target.type === 'Variable') return this.assignLocal(target.name, value, p, this.pos(target));
     // The destructured values come back flat, in the order of the (nested) variables.
     const pattern = destructurePattern(target as ArrayNode);
-    const names = assignedVariables(target).map((v) => v.name);
-    const assigns = names.map((name, i) => `${this.assignLocal(name, `a[${i}]`, p)};`);
+    const variables = assignedVariables(target);
+    const assigns = variables.map((v, i) => `${this.assignLocal(v.name, `a[${i}]`, p, this.pos(v))};`);
     return `((v) => { const a = rt.destructure(${JSON.stringify(pattern)}, v, ${p}); ${assigns.join(' ')} return v; })(${value})`;
   }
 

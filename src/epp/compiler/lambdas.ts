@@ -66,7 +66,7 @@ export abstract class LambdaGenerator extends ParameterGenerator {
       code += `if (arguments.length < ${required}) rt.missingRequired(${requiredParameters}, arguments.length);\n`;
     }
     const reserved = reservedParameter(params);
-    if (reserved) code += `rt.reservedParameter(${str(reserved.name)}, ${this.pos(reserved)});\n`;
+    if (reserved) code += `rt.reservedParameter(${str(reserved.name)}, ${this.pos(reserved)}, true);\n`;
     for (let i = 0; i < n; i++) {
       const param = params[i]!;
       if (direct[i]) {

@@ -162,10 +162,10 @@ export class ScopeGenerator {
     return closing > 0 ? `(${chain}${last})` : last;
   }
 
-  /** Assigns a local once: Puppet variables cannot be reassigned in their scope. */
-  protected assignLocal(name: string, value: string, p: number): string {
+  /** Assigns a local once: Puppet variables cannot be reassigned in their scope. `pv`: the variable's position. */
+  protected assignLocal(name: string, value: string, p: number, pv: number): string {
     const id = this.current.locals.get(name);
-    if (!id) return `rt.assignInvalid(${str(name)}, ${p})`;
+    if (!id) return `rt.assignInvalid(${str(name)}, ${p}, ${pv})`;
     return `(${id} !== U ? rt.reassigned(${str(name)}, ${p}) : (${id} = ${value}))`;
   }
 }

@@ -12,7 +12,7 @@
  * The loops of each, map, filter and reduce are loops.ts (the runtime's direct calls use them too); what
  * Puppet iterates is sequences.ts; argument and lambda checks shared with other modules are arguments.ts.
  */
-import { EppEvalError } from '../errors.js';
+import { EppEvalError, PlacedEvalError } from '../errors.js';
 import { characterCount } from '../runtime/characters.js';
 import { rubyEql } from '../runtime/compare.js';
 import {
@@ -409,7 +409,8 @@ const nextFn = defineFunction('next', 0, 1, (_ctx, args) => {
 
 const returnFn = defineFunction('return', 0, 1, (ctx, args) => {
   // Puppet refuses return() in the template `epp render` starts with, lambdas included.
-  if (!ctx.returnAllowed) throw new EppEvalError('EPP_EVAL', 'return() from context where this is illegal');
+  if (!ctx.returnAllowed)
+    throw new PlacedEvalError('EPP_EVAL', 'return() from context where this is illegal');
   throw new ReturnSignal(args[0]);
 });
 

@@ -116,7 +116,7 @@ export abstract class CallEvaluation extends ExpressionEvaluation {
       const missing = params[args.length]!;
       rt.missingBlockArgument(missing.name, this.t.pos(parameterNameSpan(missing)));
     }
-    if (facts.reserved) rt.reservedParameter(facts.reserved.name, this.t.pos(facts.reserved));
+    if (facts.reserved) rt.reservedParameter(facts.reserved.name, this.t.pos(facts.reserved), true);
     if (facts.plain) {
       // Distinct names, no defaults or types: `args` (made for this call) are the values, but those beyond
       // the parameters, which Puppet's closures drop; the names are shared when the body assigns no

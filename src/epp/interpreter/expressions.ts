@@ -4,7 +4,7 @@
  * semantics are the runtime's (`rt`); this walks the nodes in the compiled code's order.
  */
 import type { LambdaNode, Node, UnaryNode } from '../ast.js';
-import { assignedVariables, destructurePattern } from '../ast-walk.js';
+import { assignedVariables, callSpan, destructurePattern } from '../ast-walk.js';
 import { hasSplat, isSplat } from '../calls.js';
 import { isConstant, literalValue } from '../constants.js';
 import type { Lambda } from '../functions/registry.js';
@@ -104,7 +104,7 @@ export abstract class ExpressionEvaluation extends StatementEvaluation {
       case 'New': {
         const type = this.expr(node.typeExpr, scope);
         const args = this.elements(node.args, scope);
-        return rt.newValue(type, args, this.lambda(node.lambda, scope), this.t.pos(node));
+        return rt.newValue(type, args, this.lambda(node.lambda, scope), this.t.pos(callSpan(node)));
       }
       case 'Case':
         return this.caseBody(node, scope, true);
@@ -174,27 +174,29 @@ export abstract class ExpressionEvaluation extends StatementEvaluation {
 
   private assignment(node: Node & { type: 'Assignment' }, scope: Scope): Value {
     const target = node.target;
-    const p = this.t.pos(target);
+    // Its errors at its `=`, as Puppet's, but a name no assignment takes at the variable (as compiled).
+    const p = this.t.at(node.operatorStart, node.operatorStart + 1);
     if (target.type === 'Variable') {
       // As compiled: the name is checked before the value is evaluated.
-      this.checkAssignable(target.name, p, scope);
+      this.checkAssignable(target.name, p, this.t.pos(target), scope);
       const value = this.expr(node.value, scope);
       scope.set(target.name, value);
       return value;
     }
     const value = this.expr(node.value, scope);
-    const names = assignedVariables(target).map((v) => v.name);
+    const variables = assignedVariables(target);
     const values = this.rt.destructure(destructurePattern(target), value, p);
-    for (let i = 0; i < names.length; i++) {
-      this.checkAssignable(names[i]!, p, scope);
-      scope.set(names[i]!, values[i]);
+    for (let i = 0; i < variables.length; i++) {
+      const v = variables[i]!;
+      this.checkAssignable(v.name, p, this.t.pos(v), scope);
+      scope.set(v.name, values[i]);
     }
     return value;
   }
 
   /** Puppet variables are assigned once, in the scope that declares them. */
-  private checkAssignable(name: string, p: number, scope: Scope): void {
-    if (!scope.declared.has(name)) this.rt.assignInvalid(name, p);
+  private checkAssignable(name: string, p: number, pv: number, scope: Scope): void {
+    if (!scope.declared.has(name)) this.rt.assignInvalid(name, p, pv);
     if (scope.indexOf(name) >= 0) this.rt.reassigned(name, p);
   }
 

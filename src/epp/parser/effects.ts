@@ -13,6 +13,7 @@
  * nothing. Calls, assignments, renders and text do something.
  */
 import type { Node, TemplateNode } from '../ast.js';
+import { puppetStart } from '../ast-walk.js';
 import { EppSyntaxError } from '../errors.js';
 import { forEachChild, type WalkNode } from '../node-children.js';
 
@@ -31,7 +32,8 @@ export function checkStatementEffects(
     throw new EppSyntaxError(
       'EPP_NO_EFFECT',
       `This ${label(node)} has no effect. A value was produced and then forgotten (one or more preceding expressions may have the wrong form)`,
-      { file, source, span: { start: node.start, end: Math.max(node.end, node.start + 1) } },
+      // Where Puppet places the node (an operator expression at its operator).
+      { file, source, span: { start: puppetStart(node), end: Math.max(node.end, puppetStart(node) + 1) } },
     );
   };
   const body = template.body;

@@ -80,6 +80,7 @@ export abstract class ExpressionParser extends TokenCursor {
         type: 'Assignment',
         target: left as VariableNode | ArrayNode,
         value,
+        operatorStart: eq.start,
         start: left.start,
         end: value.end,
       };
@@ -181,19 +182,24 @@ export abstract class ExpressionParser extends TokenCursor {
         if (name.kind !== 'NAME' && name.kind !== 'KEYWORD') throw this.unexpected(name);
         this.next();
         let args: Node[] = [];
+        // Where Puppet places the call: its `(`, or its `.` when it has no parentheses.
+        let callStart = t.start;
         if (this.isPunct('(') && !this.tokens[this.i]!.spaceBefore) {
+          callStart = this.tokens[this.i]!.start;
           this.next();
           args = this.commaList(')');
         }
         const lambda = this.optionalLambda();
         if (name.value === 'new' && (result.type === 'TypeRef' || result.type === 'Access')) {
-          result = { type: 'New', typeExpr: result, args, lambda, start: result.start, end: this.lastEnd() };
+          const end = this.lastEnd();
+          result = { type: 'New', typeExpr: result, args, lambda, callStart, start: result.start, end };
         } else {
           result = {
             type: 'MethodCall',
             receiver: result,
             name: name.value,
             nameStart: name.start,
+            callStart,
             args,
             lambda,
             start: result.start,

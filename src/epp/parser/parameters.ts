@@ -86,7 +86,11 @@ export abstract class ParameterListParser extends StatementParser {
         defaultValue = this.expression();
         const assignment = assignmentIn(defaultValue);
         // Puppet's validator: a default may not assign (a lambda inside it may, to its own names).
-        if (assignment) throw this.error('Assignment not allowed here', assignment.start, assignment.end);
+        if (assignment) {
+          // At its `=`, where Puppet places an assignment.
+          const at = assignment.type === 'Assignment' ? assignment.operatorStart : assignment.start;
+          throw this.error('Assignment not allowed here', at, assignment.end);
+        }
       }
       params.push({
         type: 'Parameter',
@@ -105,7 +109,8 @@ export abstract class ParameterListParser extends StatementParser {
     for (let i = 0; i < params.length - 1; i++) {
       const p = params[i]!;
       if (p.captureRest)
-        throw this.error(`Parameter $${p.name} is not last, and has 'captures rest'`, p.start, p.end);
+        // At its `$`, after the `*`, as Puppet places a parameter.
+        throw this.error(`Parameter $${p.name} is not last, and has 'captures rest'`, p.nameStart, p.end);
     }
     return params;
   }

@@ -21,6 +21,7 @@
  * `this.rule()` call, with no closures nor extra arguments on the token loop.
  */
 import type { ParameterNode, TemplateNode } from '../ast.js';
+import { EppSyntaxError } from '../errors.js';
 import { keepLexError, lex, lexErrorOf } from '../lexer/lexer.js';
 import type { LexReport } from '../lexer/scanner.js';
 import { keepHeredocSyntax, makeToken, type Token } from '../lexer/tokens.js';
@@ -37,8 +38,19 @@ export function parseTemplate(source: string, options: ParseOptions = {}): Templ
   const file = options.file ?? '<inline>';
   const report: LexReport = { warnings: [], endsInCode: false };
   const tokens = lex(source, { file, delimiters: options.delimiters, report });
-  const template = new Parser(tokens, source, file).template();
-  checkStatementEffects(template, source, file, report.endsInCode);
+  let template: TemplateNode;
+  try {
+    template = new Parser(tokens, source, file).template();
+    checkStatementEffects(template, source, file, report.endsInCode);
+  } catch (e) {
+    // The warnings of the text before the error go with it: Puppet's lexer gets no further.
+    if (e instanceof EppSyntaxError && report.warnings.length > 0) {
+      const at = e.location?.span.start ?? source.length;
+      const before = report.warnings.filter((w) => w.start < at);
+      if (before.length > 0) e.warnings = before;
+    }
+    throw e;
+  }
   return report.warnings.length > 0 ? { ...template, warnings: report.warnings } : template;
 }
 
@@ -79,7 +91,7 @@ class Parser extends ParameterListParser {
       if (rest)
         throw this.error(
           `Parameter $${rest.name} has 'captures rest' - not supported in an Epp Template`,
-          rest.start,
+          rest.nameStart, // at its `$`, after the `*`, as Puppet places a parameter
           rest.end,
         );
     }

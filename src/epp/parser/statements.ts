@@ -8,6 +8,7 @@
  * expressions live here rather than with the other primary expressions.
  */
 import type { CaseOption, Node } from '../ast.js';
+import { puppetStart } from '../ast-walk.js';
 import type { Token } from '../lexer/tokens.js';
 import { PrimaryExpressionParser } from './primary-expressions.js';
 
@@ -58,7 +59,8 @@ export abstract class StatementParser extends PrimaryExpressionParser {
       if (t.kind === 'PUNCT' && t.value === '{' && previous !== undefined) {
         throw this.error(
           'Expression is not valid as a resource, resource-default, or resource-override',
-          previous.start,
+          // Puppet reads `$a = 1 {` as `$a = (1 {`: the value is the resource's title.
+          puppetStart(previous.type === 'Assignment' ? previous.value : previous),
           previous.end,
         );
       }

@@ -2,6 +2,7 @@
  * What the runtime and the code that drives it agree on: the template and host a Runtime is given, the
  * constants and parameter sets the compiler and the interpreter hand it, and the markers of absent values.
  */
+import type { TemplateNode } from '../ast.js';
 import type { SourceLocation } from '../errors.js';
 import type { FunctionDef, FunctionRegistry } from '../functions/registry.js';
 import type { PType } from './types.js';
@@ -19,6 +20,8 @@ export interface RuntimeTemplate {
   readonly source: string;
   /** The span of a position index passed by the code (see the compiler's and the interpreter's `pos`). */
   span(p: number): { readonly start: number; readonly end: number } | undefined;
+  /** Its syntax tree: an operator's error looks its operands up there (see `OperatorRuntime.operandError`). */
+  readonly ast?: TemplateNode;
 }
 
 /** What a Runtime needs from its environment: rendering nested templates, warnings, logs. */

@@ -2,33 +2,48 @@
  * The operators and the matching of a render's Runtime (`rt.add`, `rt.lt`, `rt.match`, `case` options):
  * what the generated code calls for an operator, with the native fast paths for two Integers, Puppet's
  * warning for a string taken as a number, and the match captures a successful regexp match sets. The
- * Runtime (runtime.ts) extends this class; its state is runtime-base.ts's.
+ * Runtime (runtime.ts) extends this class; its state is runtime-base.ts's, its parameters
+ * parameter-runtime.ts's.
  */
 import { compareForOperator, compareIgnoreCase, hashLookup, puppetEquals, typesEqual } from './compare.js';
 import { rubyDowncase } from './format/ruby-strings.js';
 import { renderValue } from './format.js';
-import { arithmetic, matchNotRegexp, matchNotString, negate, splat } from './operators.js';
-import { RuntimeBase } from './runtime-base.js';
+import { arithmetic, matchNotRegexp, matchNotString, negate, OperandError, splat } from './operators.js';
+import { ParameterRuntime } from './parameter-runtime.js';
 import { PType } from './types.js';
 import { DEFAULT, isHash, isNumeric, PRegexp, PTimeData, type Value } from './values.js';
 
-export abstract class OperatorRuntime extends RuntimeBase {
+export abstract class OperatorRuntime extends ParameterRuntime {
   arithmetic(op: string, a: Value, b: Value, p: number): Value {
     let result: Value;
     try {
       result = arithmetic(op, a, b);
     } catch (e) {
-      throw this.locate(e, p);
+      throw this.operatorError(e, op, p);
     }
-    // A string taken as a number (`'1' + 1`) is worth Puppet's warning; `[1] + '1'` took it as an element.
+    // A string taken as a number (`'1' + 1`) is worth Puppet's warning, at the operand as Puppet places
+    // it; `[1] + '1'` took it as an element.
     if (
       (typeof a === 'string' || typeof b === 'string') &&
       (isNumeric(result) || result instanceof PTimeData)
     ) {
-      this.warnIfNumericString(a, p);
-      this.warnIfNumericString(b, p);
+      this.warnIfNumericString(a, p, 'left');
+      this.warnIfNumericString(b, p, 'right');
     }
     return result;
+  }
+
+  /**
+   * Places an operator's error: an `OperandError` at its operand as Puppet places it, or at the operator
+   * worded as the expression's (`Error while evaluating a '+' expression, `); any other at the operator.
+   */
+  protected operatorError(e: unknown, op: string, p: number): unknown {
+    if (!(e instanceof OperandError) || e.location) return this.locate(e, p);
+    if (e.operand === 'expression') {
+      e.message = `Error while evaluating a '${op}' expression, ${e.message}`;
+      return this.locate(e, p);
+    }
+    return e.at(this.operandLocation(p, e.operand));
   }
 
   negate(v: Value, p: number): Value {
@@ -110,8 +125,8 @@ export abstract class OperatorRuntime extends RuntimeBase {
     let re: PRegexp;
     if (b instanceof PRegexp) re = b;
     else if (typeof b === 'string') re = this.regexp(b, p);
-    else throw this.locate(matchNotRegexp(b), p);
-    if (typeof a !== 'string') throw this.locate(matchNotString(a), p);
+    else throw this.operatorError(matchNotRegexp(b), '=~', p);
+    if (typeof a !== 'string') throw this.operatorError(matchNotString(a), '=~', p);
     return this.regexMatch(re, a);
   }
 

@@ -1,17 +1,21 @@
 /**
  * The state of one render and what the generated code asks of it besides operators and calls (see
- * runtime.ts): positions for errors, the template's arguments and parameters, variables, constants and
- * element access. `Runtime` extends it.
+ * runtime.ts): positions for errors, variables, constants and element access. The template's arguments
+ * and parameters are parameter-runtime.ts's, which extends this class; `Runtime` extends that in turn.
  */
-import { type DestructurePattern, RESERVED_VARIABLES } from '../ast-walk.js';
-import { EppError, type EppErrorCode, EppEvalError, type SourceLocation } from '../errors.js';
+import { type DestructurePattern, findBinary, puppetStart, RESERVED_VARIABLES } from '../ast-walk.js';
+import {
+  EppError,
+  type EppErrorCode,
+  EppEvalError,
+  PlacedEvalError,
+  type SourceLocation,
+} from '../errors.js';
 import type { FunctionRegistry } from '../functions/registry.js';
 import {
   type ConstantPlan,
   type ConstantSlot,
   MISSING,
-  type ParameterSet,
-  type ParameterSpec,
   type RuntimeHost,
   type RuntimeTemplate,
   UNSET,
@@ -19,28 +23,19 @@ import {
 import { destructure } from './destructure.js';
 import { renderValue } from './format.js';
 import type { HashIndex } from './hash-index.js';
-import { isInstanceMemo } from './instance-memo.js';
 import { access, numericFromString, splat } from './operators.js';
-import { bindPlainParameter, bindPlainValues, onlyDeclaredKeys, PlainValues } from './plain-values.js';
-import { everyKey } from './record-hash.js';
 import { asMemoryLimit, collectionTooLarge, MAX_COLLECTION_SIZE } from './size-limits.js';
-import { acceptsTemplateArgument } from './template-arguments.js';
-import { NO_FIT } from './typed-conversion.js';
-import { describeMismatch, PType, resolveTypeName } from './types.js';
+import { type PType, resolveTypeName } from './types.js';
 import { DEFAULT, type PHash, PRegexp, type Value } from './values.js';
 
 const regexpCache = new Map<string, PRegexp>();
 
-/** The errors of binding a template's arguments to its parameters (see `withEveryParameterProblem`). */
-const PARAMETER_PROBLEMS: ReadonlySet<EppErrorCode> = new Set([
-  'EPP_UNKNOWN_PARAMETER',
-  'EPP_MISSING_PARAMETER',
-  'EPP_TYPE_MISMATCH',
+/** Errors `locateCall` leaves unwrapped: Pantograph's limits, which Puppet does not have. */
+const UNWRAPPED: ReadonlySet<EppErrorCode> = new Set([
+  'EPP_TIME_LIMIT',
+  'EPP_ITERATION_LIMIT',
+  'EPP_MEMORY_LIMIT',
 ]);
-
-function unknownParameterMessage(key: Value): string {
-  return `The template has no parameter named '${String(key)}'`;
-}
 
 /** Values of constant type expressions by their key (see the compiler's `constantKey`), for all templates. */
 const sharedConstants = new Map<string, Value>();
@@ -89,6 +84,20 @@ export class RuntimeBase {
     return { file: this.template.file, source: this.template.source, span };
   }
 
+  /**
+   * Where Puppet places an operand of the operator expression at `p` (the span from its operator to its
+   * end, as the code passes it): the operand as its parser places it (`puppetStart`). Looked up in the
+   * syntax tree, which only an error or a warning needs; the operator's position when it is not found.
+   */
+  protected operandLocation(p: number, operand: 'left' | 'right'): SourceLocation {
+    const location = this.location(p);
+    const ast = this.template.ast;
+    const node = ast && findBinary(ast, location.span.start, location.span.end);
+    if (!node) return location;
+    const side = operand === 'left' ? node.left : node.right;
+    return { ...location, span: { start: puppetStart(side), end: side.end } };
+  }
+
   protected fail(code: EppErrorCode, message: string, p: number): never {
     throw new EppEvalError(code, message, this.location(p));
   }
@@ -106,162 +115,29 @@ export class RuntimeBase {
     return error;
   }
 
-  // ---------------------------------------------------------------- arguments and parameters
-
-  /** Template parameters: every given key must be declared. */
-  checkArguments(declared: readonly string[], p: number): void {
-    if (this.values instanceof PlainValues && onlyDeclaredKeys(declared, this.values.given)) return;
-    const isDeclared = (key: Value) => typeof key === 'string' && declared.includes(key);
-    // A walk without a key list first (a RecordHash lists none); the error names the first unknown key.
-    if (everyKey(this.values, isDeclared)) return;
-    for (const key of this.values.keys()) {
-      if (!isDeclared(key)) {
-        this.fail('EPP_UNKNOWN_PARAMETER', unknownParameterMessage(key), p);
-      }
-    }
-  }
-
-  argument(name: string): Value | typeof MISSING {
-    return this.values.has(name) ? this.values.get(name) : MISSING;
-  }
-
-  /** A template without declared parameters sees every value as a local variable. */
-  bindArguments(scope: Record<string, Value>): void {
-    for (const [key, value] of this.values) {
-      if (typeof key !== 'string') continue;
-      scope[key] = value;
-    }
-  }
-
-  missingParameter(name: string, p: number): never {
-    const error = new EppEvalError(
-      'EPP_MISSING_PARAMETER',
-      `expects a value for parameter '${name}'`,
-      this.location(p),
-    );
-    error.hint = `pass a value for '${name}', or give the parameter a default`;
-    throw error;
-  }
-
   /**
-   * The values of a template's parameters (see `param`). Hashes are immutable (see {@link hashIndex}) and
-   * binding is pure (type checks, constant defaults): a template rendered again with the same values hash
-   * reuses the last binding. (Only the last: a WeakMap by hash costs more than it saves when every render
-   * has new values.)
+   * `locate` for an error out of a function call (or `new`) at `p`: one the function raised itself, which
+   * has no position yet, gets Puppet's `Error while evaluating a Function Call, ` (`a Method call` for a
+   * call Puppet places at its `.` or `(`, see `callSpan`), as Puppet's evaluator wraps every error that
+   * reaches it without a position. Errors of the lambda's body have theirs already, and Pantograph's own
+   * limits are no Puppet error.
    */
-  params(set: ParameterSet): readonly (Value | typeof UNSET)[] {
-    if (set.lastValues === this.values && set.lastBound) return set.lastBound;
-    if (this.values instanceof PlainValues) {
-      const fromPlain = bindPlainValues(this, set, this.values.given);
-      if (fromPlain) return fromPlain;
+  protected locateCall(e: unknown, p: number): unknown {
+    const error = e instanceof RangeError ? asMemoryLimit(e) : e;
+    if (
+      error instanceof EppError &&
+      !error.location &&
+      !UNWRAPPED.has(error.code) &&
+      !(error instanceof PlacedEvalError)
+    ) {
+      const location = this.location(p);
+      const first = location.source.charCodeAt(location.span.start);
+      // 46 `.`, 40 `(`.
+      const what = first === 46 || first === 40 ? 'Method call' : 'Function Call';
+      error.message = `Error while evaluating a ${what}, ${error.message}`;
+      error.at(location);
     }
-    let bound: (Value | typeof UNSET)[];
-    try {
-      this.checkArguments(set.names, set.p);
-      bound = set.specs.map((spec) => this.param(spec));
-    } catch (e) {
-      throw this.withEveryParameterProblem(set, e);
-    }
-    set.lastValues = this.values;
-    set.lastBound = bound;
-    return bound;
-  }
-
-  /**
-   * The first problem binding the parameters, with the others the values have, as Puppet lists them all
-   * in one message (unknown keys, then each parameter missing or of the wrong type, in order): the first
-   * keeps its message and position, the others follow it, a line each. A default that is code is not
-   * evaluated for this (the render stops before it).
-   */
-  private withEveryParameterProblem(set: ParameterSet, first: unknown): unknown {
-    if (!(first instanceof EppEvalError) || !PARAMETER_PROBLEMS.has(first.code)) return first;
-    let problems: string[];
-    try {
-      problems = this.parameterProblems(set);
-    } catch {
-      return first; // a type that cannot be made: the first problem is the one to tell
-    }
-    if (problems.length > 1 && problems[0] === first.message) first.message = problems.join('\n  ');
-    return first;
-  }
-
-  /**
-   * Every problem of this render's values for the parameters (see `withEveryParameterProblem`), each the
-   * message binding gives it: unknown keys, then each parameter bound as `param` binds it.
-   */
-  private parameterProblems(set: ParameterSet): string[] {
-    const problems: string[] = [];
-    for (const key of this.values.keys()) {
-      if (typeof key !== 'string' || !set.names.includes(key)) problems.push(unknownParameterMessage(key));
-    }
-    for (const spec of set.specs) {
-      try {
-        this.param(spec);
-      } catch (e) {
-        if (!(e instanceof EppEvalError) || !PARAMETER_PROBLEMS.has(e.code)) throw e;
-        problems.push(e.message);
-      }
-    }
-    return problems;
-  }
-
-  /**
-   * A template parameter's value: the argument, else (absent or undef) the default, else a missing-parameter
-   * error; then the type check. UNSET when the default is code for the caller to evaluate (then `checked`).
-   */
-  param(spec: ParameterSpec): Value | typeof UNSET {
-    if (this.values instanceof PlainValues) {
-      const fromPlain = bindPlainParameter(this, spec, this.values.given);
-      if (fromPlain !== NO_FIT) return fromPlain;
-    }
-    let value: Value | typeof MISSING = this.values.get(spec.name);
-    if (value === undefined) {
-      if (!this.values.has(spec.name)) value = MISSING;
-      if (spec.defaultCode) return UNSET;
-      if (spec.defaultValue) value = this.constant(spec.defaultValue);
-      else if (value === MISSING) this.missingParameter(spec.name, spec.p);
-    }
-    return this.checked(spec, value as Value);
-  }
-
-  /** The value of a parameter once its type is checked. */
-  checked(spec: ParameterSpec, value: Value): Value {
-    if (spec.type) this.checkParameter(this.constant(spec.type), value, spec.name, spec.p);
-    return value;
-  }
-
-  /** A lambda's `*$rest` given no arguments takes its default, as an array (`*$r = 9` is `[9]`). */
-  restDefault(value: Value): Value[] {
-    return Array.isArray(value) ? value : [value];
-  }
-
-  /** A typed `*$rest`: the type is each argument's (`|Integer *$r|`), as Puppet checks it. */
-  checkRestParameter(type: Value, values: readonly Value[], name: string, p: number): void {
-    for (const value of values) this.checkParameter(type, value, name, p, true);
-  }
-
-  /** A parameter's type check; `block`: a lambda's parameter, which Puppet calls a block parameter. */
-  checkParameter(type: Value, value: Value, name: string, p: number, block?: boolean): void {
-    const what = block ? `block parameter '${name}'` : `parameter '${name}'`;
-    if (!(type instanceof PType)) this.fail('EPP_TYPE_MISMATCH', `the type of ${what} is not a Type`, p);
-    if (!(block ? isInstanceMemo(type, value) : acceptsTemplateArgument(type, value))) {
-      this.fail('EPP_TYPE_MISMATCH', describeMismatch(type, value, what), p);
-    }
-  }
-
-  /**
-   * A lambda called with fewer arguments than it has required parameters: Puppet names the first one left
-   * without a value. (Arguments beyond its parameters are dropped, as Puppet's closures drop them; the
-   * functions that refuse a block of the wrong size, `each` or `then`, say so when they are called.)
-   */
-  missingBlockArgument(name: string, p: number): never {
-    const error = new EppEvalError(
-      'EPP_MISSING_PARAMETER',
-      `Parameter $${name} is required but no value was given`,
-      this.location(p),
-    );
-    error.hint = `the block is called with fewer values than it has parameters: give $${name} a default`;
-    throw error;
+    return this.locate(error, p);
   }
 
   // ---------------------------------------------------------------- variables
@@ -320,26 +196,44 @@ export class RuntimeBase {
     );
   }
 
-  /** A parameter named as a reserved variable (see `reservedParameter`): Puppet names it without `$`. */
-  reservedParameter(name: string, p: number): never {
-    return this.fail('EPP_REASSIGNMENT', `Attempt to assign to a reserved variable name: '${name}'`, p);
+  /**
+   * A parameter named as a reserved variable (see `reservedParameter`): Puppet names it without `$`. A
+   * lambda's (`block`) is the error of the call that called it (see `locateCall`), as in Puppet.
+   */
+  reservedParameter(name: string, p: number, block?: boolean): never {
+    const message = `Attempt to assign to a reserved variable name: '${name}'`;
+    if (block) throw new EppEvalError('EPP_REASSIGNMENT', message);
+    return this.fail('EPP_REASSIGNMENT', message, p);
   }
 
-  assignInvalid(name: string, p: number): never {
-    // Puppet's words, which name $server_facts with its dollar and the other two without.
-    if (RESERVED_VARIABLES.has(name))
+  /**
+   * A name no assignment takes, at the assignment's `=` (`p`) or at the variable (`pv`) as Puppet places
+   * each: `$facts` and `$trusted` are refused by Puppet's scope, an error its evaluator words as the `=`
+   * expression's; `$server_facts` by its validation, which names it with its dollar; a numeric or a
+   * namespaced name by its validation too, at the variable.
+   */
+  assignInvalid(name: string, p: number, pv: number): never {
+    if (name === 'server_facts') {
+      this.fail('EPP_REASSIGNMENT', "Attempt to assign to a reserved variable name: '$server_facts'", p);
+    }
+    if (RESERVED_VARIABLES.has(name)) {
       this.fail(
         'EPP_REASSIGNMENT',
-        `Attempt to assign to a reserved variable name: '${name === 'server_facts' ? '$' : ''}${name}'`,
+        `Error while evaluating a '=' expression, Attempt to assign to a reserved variable name: '${name}'`,
         p,
       );
+    }
     if (/^\d+$/.test(name))
       this.fail(
         'EPP_REASSIGNMENT',
-        `Illegal attempt to assign to the numeric match result variable '$${name}'`,
-        p,
+        `Illegal attempt to assign to the numeric match result variable '$${name}'. Numeric variables are not assignable`,
+        pv,
       );
-    return this.fail('EPP_REASSIGNMENT', `Cannot assign to variables in other namespaces: '$${name}'`, p);
+    return this.fail(
+      'EPP_REASSIGNMENT',
+      `Illegal attempt to assign to '${name}'. Cannot assign to variables in other namespaces`,
+      pv,
+    );
   }
 
   /** `[$a, $b] = value`: the values for the names, from an array by position or a hash by name. */
@@ -456,14 +350,14 @@ export class RuntimeBase {
    * Puppet's warning for a string it takes as a number (an array's index, an operand of arithmetic):
    * "The string '1' was automatically coerced to the numerical value 1".
    */
-  protected warnIfNumericString(v: Value, p: number): void {
+  protected warnIfNumericString(v: Value, p: number, operand?: 'left' | 'right'): void {
     if (typeof v !== 'string') return;
     const n = numericFromString(v);
     if (n === undefined) return;
     this.host.warn(
       'EPP_NUMERIC_STRING',
       `The string '${v}' was automatically coerced to the numerical value ${renderValue(n)}`,
-      this.location(p),
+      operand ? this.operandLocation(p, operand) : this.location(p),
     );
   }
 

@@ -150,7 +150,7 @@ export class Runtime extends OperatorRuntime implements CallContext {
     try {
       eachLoop(receiver, fn, n);
     } catch (e) {
-      throw this.locate(e, p);
+      throw this.locateCall(e, p);
     }
     return receiver;
   }
@@ -168,7 +168,7 @@ export class Runtime extends OperatorRuntime implements CallContext {
     try {
       return mapLoop(receiver, fn, n);
     } catch (e) {
-      throw this.locate(e, p);
+      throw this.locateCall(e, p);
     }
   }
 
@@ -185,7 +185,7 @@ export class Runtime extends OperatorRuntime implements CallContext {
     try {
       return filterLoop(receiver, fn, n);
     } catch (e) {
-      throw this.locate(e, p);
+      throw this.locateCall(e, p);
     }
   }
 
@@ -204,7 +204,7 @@ export class Runtime extends OperatorRuntime implements CallContext {
     try {
       return reduceLoop(receiver, fn, args.length === 2, args[1]);
     } catch (e) {
-      throw this.locate(e, p);
+      throw this.locateCall(e, p);
     }
   }
 
@@ -244,7 +244,7 @@ export class Runtime extends OperatorRuntime implements CallContext {
           if (s.length > MAX_STRING_LENGTH) throw textTooLong('the joined text');
         }
       } catch (e) {
-        throw this.locate(e, p);
+        throw this.locateCall(e, p);
       }
       if (typeof s === 'string' && i >= a.length) return s;
     }
@@ -284,7 +284,7 @@ export class Runtime extends OperatorRuntime implements CallContext {
     try {
       joined = mapJoinLoop(receiver, fn, n, delimiter);
     } catch (e) {
-      throw this.locate(e, p);
+      throw this.locateCall(e, p);
     }
     return typeof joined === 'string' ? joined : this.join(joined, d, pj, joinSite);
   }
@@ -336,7 +336,7 @@ export class Runtime extends OperatorRuntime implements CallContext {
       try {
         return checkProduced(invoke(def, this, args, block));
       } catch (e) {
-        throw this.locate(e, p);
+        throw this.locateCall(e, p);
       }
     }
     const previous = this.scope;
@@ -344,7 +344,7 @@ export class Runtime extends OperatorRuntime implements CallContext {
     try {
       return checkProduced(invoke(def, this, args, block));
     } catch (e) {
-      throw this.locate(e, p);
+      throw this.locateCall(e, p);
     } finally {
       this.scope = previous;
     }
@@ -356,7 +356,7 @@ export class Runtime extends OperatorRuntime implements CallContext {
       const value = checkProduced(newInstance(type, args));
       return block ? block(value) : value;
     } catch (e) {
-      throw this.locate(e, p);
+      throw this.locateCall(e, p);
     }
   }
 

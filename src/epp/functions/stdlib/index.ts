@@ -15,7 +15,9 @@
  * names), `parsejson`, `parsepson`.
  */
 import { EppEvalError } from '../../errors.js';
+import { rubyClassName } from '../../runtime/compare.js';
 import { interpolate } from '../../runtime/format/render.js';
+import { inferGenericType } from '../../runtime/types.js';
 import { isHash, type PHash, type Value } from '../../runtime/values.js';
 import { defineFunction, type FunctionDef } from '../registry.js';
 import { rubyToS } from '../ruby-text.js';
@@ -50,13 +52,17 @@ const deleteUndefValues = defineFunction('delete_undef_values', 1, 1, (_ctx, [co
   }
   throw new EppEvalError(
     'EPP_ARGUMENTS',
-    `delete_undef_values(): expected an array or hash, got ${collection === undefined ? '' : interpolate(collection)}`,
+    // stdlib's words, its two spaces and trailing one included.
+    `delete_undef_values(): expected an array or hash, got ${collection === undefined ? '' : interpolate(collection)} type  ${rubyClassName(collection)} `,
   );
 });
 
 const joinKeysToValues = defineFunction('join_keys_to_values', 2, 2, (_ctx, [hash, separator]) => {
   if (!isHash(hash)) {
-    throw new EppEvalError('EPP_ARGUMENTS', 'join_keys_to_values(): The first argument must be a hash');
+    throw new EppEvalError(
+      'EPP_ARGUMENTS',
+      `join_keys_to_values(): The first argument must be a hash, but a ${rubyClassName(hash)} was given.`,
+    );
   }
   if (typeof separator !== 'string') {
     throw new EppEvalError('EPP_ARGUMENTS', 'join_keys_to_values(): The second argument must be a string');
@@ -79,7 +85,7 @@ const ensure = defineFunction('stdlib::ensure', 1, 2, (_ctx, [value, resource]) 
   if (state !== 'present' && state !== 'absent') {
     throw new EppEvalError(
       'EPP_ARGUMENTS',
-      "'stdlib::ensure' parameter 'ensure' expects a value of type Boolean or Enum['absent', 'present']",
+      `'stdlib::ensure' parameter 'ensure' expects a value of type Boolean or Enum['absent', 'present'], got ${inferGenericType(value).toString()}`,
     );
   }
   if (resource !== undefined && (typeof resource !== 'string' || !ENSURE_RESOURCES.includes(resource))) {

@@ -338,7 +338,8 @@ function timeRange(span: boolean, keys: readonly Value[]): TimestampType | Times
   if (from !== undefined && to !== undefined && from.nanos > to.nanos) {
     // Puppet's message, its closing parenthesis missing.
     throw argError(
-      `'from' must be less or equal to 'to'. Got (${timeDataToString(from)}, ${timeDataToString(to)}`,
+      // Ruby's ArgumentError, worded by Puppet's evaluator as the access expression's (its `)` missing).
+      `Error while evaluating a '[]' expression, 'from' must be less or equal to 'to'. Got (${timeDataToString(from)}, ${timeDataToString(to)}`,
     );
   }
   return span ? new TimespanType(from, to) : new TimestampType(from, to);
