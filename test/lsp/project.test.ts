@@ -269,7 +269,7 @@ describe('.sync.yml and its templates', () => {
     const cli = await run(dir, 'validate');
     expect(cli.code).toBe(1);
     expect(cli.stdout + cli.stderr).toContain(
-      `${file}:1:16: error: The value 'x' cannot be converted to Numeric. [EPP_OPERATOR]`,
+      `${file}:1:18: error: The value 'x' cannot be converted to Numeric. [EPP_OPERATOR]`,
     );
     const syncUri = uriOf(join(dir, '.sync.yml'));
     client.open(syncUri, readFileSync(join(dir, '.sync.yml'), 'utf8'), 'yaml');
@@ -278,7 +278,7 @@ describe('.sync.yml and its templates', () => {
     const rendered = await client.diagnostics(fileUri);
     expect(rendered).toEqual([
       {
-        range: { start: { line: 0, character: 15 }, end: { line: 0, character: 16 } },
+        range: { start: { line: 0, character: 17 }, end: { line: 0, character: 20 } },
         severity: 1,
         code: 'EPP_OPERATOR',
         source: 'pantograph',
