@@ -11,22 +11,24 @@
 import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError } from '../engine/errors.js';
-import { previousOutputFor } from '../engine/previous-output.js';
+import { lockedCommitOf, previousOutputFor } from '../engine/previous-output.js';
 import type { ProjectOptions } from '../engine/project.js';
 import { SYNC_FILE } from '../engine/project-config.js';
 import { planProjectAt } from '../engine/project-plan.js';
 import type { Problem, RenderPlan } from '../engine/render-plan.js';
 import { type SourceMove, sourceMoves } from '../engine/source-moves.js';
+import { gitSourceHead } from '../engine/sources/index.js';
 import { hasErrors } from '../engine/validate.js';
-import { maskCredentials } from '../shared/url-credentials.js';
+import { maskCredentials, sameLocation } from '../shared/url-credentials.js';
 import { type StatusEntry, apply as syncApply, status as syncStatus, unifiedDiff } from '../sync/index.js';
+import type { LockFile } from '../sync/lock.js';
 import { engineVersion } from '../version.js';
 import type { Fleet, FleetRepository } from './fleet-file.js';
 import { ensurePullRequest, forgeProjectOf } from './forge.js';
 import type { GitRunner } from './git.js';
 import { commitMessage, prBody, subjectOf, templatesOf } from './messages.js';
 import type { FleetMode, RepositoryRecord } from './record.js';
-import { keyOf, type ResumeState } from './state.js';
+import { type FollowedSource, keyOf, type ResumeState } from './state.js';
 import { fleetOverrides } from './sync-overrides.js';
 import {
   checkoutForApply,
@@ -77,9 +79,11 @@ export async function runRepository(
       copy = await prepareClone(fleet.workdir, repo, options.git);
       key = resumeKey(fleet, repo, copy, copy.refs, options);
       const previous = options.resume?.lookup(repo.name, key);
-      if (previous) return { ...previous, resumed: true, durationMs: Date.now() - started };
+      if (previous && (await unmoved(fleet, copy, previous.follow, options))) {
+        return { ...previous.record, resumed: true, durationMs: Date.now() - started };
+      }
     }
-    const facts = { cacheable: false };
+    const facts: RunFacts = { cacheable: false, follow: [] };
     const body = await runIn(fleet, repo, copy, options, facts);
     if (copy) settleClone(copy); // committed, or reset: clean again
     const cacheable = facts.cacheable;
@@ -92,6 +96,7 @@ export async function runRepository(
         repo.name,
         resumeKey(fleet, repo, copy, refs, options),
         settled(record, options),
+        facts.follow,
       );
     }
     return record;
@@ -125,12 +130,80 @@ function settled(record: RepositoryRecord, options: RepositoryRunOptions): Repos
 
 type RecordBody = Omit<RepositoryRecord, 'name' | 'kind' | 'durationMs'>;
 
+/** What the run learnt about reusing its record next time. */
+interface RunFacts {
+  /** Every input of the plan is in the key (or `follow`). */
+  cacheable: boolean;
+  /** The git sources planned at their `ref`'s latest commit: the lock of the tree planned has none. */
+  follow: FollowedSource[];
+}
+
+/**
+ * Whether the git sources a previous plan took at their `ref`'s latest commit are still there (fetched
+ * once per process, as planning would). Anything that cannot tell means "moved": the repository is
+ * planned again.
+ */
+async function unmoved(
+  fleet: Fleet,
+  copy: WorkingCopy,
+  follow: readonly FollowedSource[],
+  options: RepositoryRunOptions,
+): Promise<boolean> {
+  for (const source of follow) {
+    try {
+      const head = await gitSourceHead(
+        {
+          type: 'git',
+          location: fleetLocation(fleet, source),
+          ...(source.ref !== undefined ? { ref: source.ref } : {}),
+        },
+        {
+          root: copy.dir,
+          env: options.project.env ?? options.env,
+          ...(options.project.offline !== undefined ? { offline: options.project.offline } : {}),
+          ...(options.project.gitBinary !== undefined ? { gitBinary: options.project.gitBinary } : {}),
+        },
+      );
+      if (head !== source.commit) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** A followed source's location with the credentials the fleet file gives it (the state keeps none). */
+function fleetLocation(fleet: Fleet, source: FollowedSource): string {
+  for (const s of fleet.templateSources ?? []) {
+    if (typeof s !== 'object' || s === null || Array.isArray(s)) continue;
+    const spec = s as { type?: unknown; location?: unknown; ref?: unknown };
+    if (spec.type !== 'git' || typeof spec.location !== 'string') continue;
+    if (sameLocation(spec.location, source.location) && (spec.ref ?? undefined) === source.ref) {
+      return spec.location;
+    }
+  }
+  return source.location;
+}
+
+/** The git sources of a plan that the lock does not record: planned at their `ref`'s latest commit. */
+function followedSources(plan: RenderPlan, lock: LockFile | undefined): FollowedSource[] {
+  const locked = lockedCommitOf(lock);
+  return plan.sources.flatMap((s) =>
+    s.type === 'git' &&
+    s.commit !== undefined &&
+    locked({ type: 'git', location: s.location, ...(s.ref !== undefined ? { ref: s.ref } : {}) }) ===
+      undefined
+      ? [{ location: s.location, ...(s.ref !== undefined ? { ref: s.ref } : {}), commit: s.commit }]
+      : [],
+  );
+}
+
 async function runIn(
   fleet: Fleet,
   repo: FleetRepository,
   copy: WorkingCopy | undefined,
   options: RepositoryRunOptions,
-  facts: { cacheable: boolean },
+  facts: RunFacts,
 ): Promise<RecordBody> {
   const dir = copy?.dir ?? repo.path!;
   const writing = options.mode !== 'status';
@@ -162,6 +235,9 @@ async function runIn(
   const sources = moves ? { sources: moves } : {};
   // Filesystem sources can change without a commit anywhere: such a repository is always run again.
   facts.cacheable = loaded.lock !== undefined && plan.sources.every((s) => s.type !== 'filesystem');
+  // A git source the lock does not record is planned at its ref's latest commit, which the key cannot
+  // hold (it moves with no commit in the repository): remembered beside it and compared on reuse.
+  facts.follow = followedSources(plan, loaded.lock);
   const templates = templatesOf(plan);
   const where = { ...(copy ? { baseCommit: copy.baseCommit } : {}), ...sources };
   if (hasErrors(plan.problems)) throw planError(plan.problems);
@@ -246,6 +322,8 @@ async function runIn(
       hint: 'run `pantograph apply` in the repository to see the details',
     });
   }
+  // The lock written (and committed) now records every git source at the commit planned.
+  facts.follow = [];
   // What changed: files written or removed (hand-edited ones are kept, as apply keeps them), and .sync.yml.
   const touched = new Set([...result.written, ...result.removed]);
   if (overridden.changed.length > 0) touched.add(SYNC_FILE);

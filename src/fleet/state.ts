@@ -1,8 +1,9 @@
 /**
  * Resuming a fleet run: `<workdir>/fleet-state.json` keeps, per repository, the record of its last run and
  * a key of everything that run depended on (the fleet's settings for it, the run's flags, Pantograph's
- * version, the base and work branch commits). A repository whose key is unchanged is not planned or
- * applied again: an interrupted run, or one where some repositories failed, is re-run quickly. Failed
+ * version, the base and work branch commits) and, for each git source the plan took at its `ref`'s latest
+ * commit (one the repository's lock does not record yet), that commit: a repository whose key is
+ * unchanged and whose followed sources have not moved is not planned or applied again: an interrupted run, or one where some repositories failed, is re-run quickly. Failed
  * records are never reused. The file is the fleet's own data: a damaged one is ignored, not trusted.
  */
 import { createHash } from 'node:crypto';
@@ -13,9 +14,26 @@ import type { RepositoryRecord } from './record.js';
 export const STATE_FILE = 'fleet-state.json';
 const MAX_STATE_SIZE = 64 * 1024 * 1024;
 
+/**
+ * A git source a plan took at the latest commit of its `ref` (the lock has no entry for it): the plan
+ * depends on that commit, which moves without any commit in the repository. Its location is without
+ * credentials (the state file holds no secret).
+ */
+export interface FollowedSource {
+  readonly location: string;
+  readonly ref?: string;
+  readonly commit: string;
+}
+
+export interface Remembered {
+  readonly record: RepositoryRecord;
+  /** Reusable only while every one of these is still at its commit. */
+  readonly follow: readonly FollowedSource[];
+}
+
 export interface ResumeState {
-  lookup(name: string, key: string): RepositoryRecord | undefined;
-  remember(name: string, key: string, record: RepositoryRecord): void;
+  lookup(name: string, key: string): Remembered | undefined;
+  remember(name: string, key: string, record: RepositoryRecord, follow: readonly FollowedSource[]): void;
   /** Saves what is remembered (at the end of a run). */
   flush(): void;
 }
@@ -23,6 +41,7 @@ export interface ResumeState {
 interface Entry {
   readonly key: string;
   readonly record: RepositoryRecord;
+  readonly follow?: readonly FollowedSource[];
 }
 
 export function openState(workdir: string, options: { readonly fresh?: boolean } = {}): ResumeState {
@@ -40,11 +59,12 @@ export function openState(workdir: string, options: { readonly fresh?: boolean }
     lookup(name, key) {
       const entry = entries.get(name);
       if (!entry || entry.key !== key) return undefined;
-      return entry.record.result === 'failed' ? undefined : entry.record;
+      if (entry.record.result === 'failed') return undefined;
+      return { record: entry.record, follow: entry.follow ?? [] };
     },
-    remember(name, key, record) {
+    remember(name, key, record, follow) {
       const { diff: _diff, resumed: _resumed, ...kept } = record;
-      entries.set(name, { key, record: kept });
+      entries.set(name, { key, record: kept, ...(follow.length > 0 ? { follow } : {}) });
       // Saved as the run goes (at most once a second), so that an interrupted run keeps what it did.
       if (Date.now() - savedAt >= 1000) save();
     },
@@ -62,7 +82,12 @@ function readEntries(file: string): [string, Entry][] {
     if (data.version !== 1 || typeof data.repositories !== 'object' || data.repositories === null) return [];
     return Object.entries(data.repositories).filter(
       ([, e]) =>
-        typeof e?.key === 'string' && typeof e.record?.result === 'string' && Array.isArray(e.record.files),
+        typeof e?.key === 'string' &&
+        typeof e.record?.result === 'string' &&
+        Array.isArray(e.record.files) &&
+        (e.follow === undefined ||
+          (Array.isArray(e.follow) &&
+            e.follow.every((f) => typeof f?.location === 'string' && typeof f.commit === 'string'))),
     );
   } catch {
     return [];
