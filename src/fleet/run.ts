@@ -8,10 +8,11 @@ import { availableParallelism } from 'node:os';
 import { EngineError } from '../engine/errors.js';
 import type { ProjectOptions } from '../engine/project.js';
 import { duplicateProblem, type Fleet, type FleetRepository } from './fleet-file.js';
-import { gitRunner } from './git.js';
+import { type GitRunner, gitRunner } from './git.js';
 import { type FleetMode, type FleetReport, type RepositoryRecord, reportOk, summarize } from './record.js';
 import { duplicateEntries } from './repository-identity.js';
 import { runRepository } from './repository-run.js';
+import { acquireFleetLock } from './run-lock.js';
 import { openState } from './state.js';
 
 export interface FleetRunOptions {
@@ -80,6 +81,32 @@ export async function runFleet(
     ...(options.gitBinary !== undefined ? { gitBinary: options.gitBinary } : {}),
     ...(options.gitTimeoutMs !== undefined ? { timeoutMs: options.gitTimeoutMs } : {}),
   });
+  // No other run may work on these clones meanwhile; the shards of one run share none, so they may.
+  const lock =
+    repositories.length > 0
+      ? acquireFleetLock(
+          fleet.workdir,
+          repositories.map((r) => r.name),
+          {
+            command: options.noop === true ? `${options.mode} --noop` : options.mode,
+            ...(options.shard !== undefined ? { shard: options.shard } : {}),
+          },
+        )
+      : undefined;
+  try {
+    return await runLocked(fleet, repositories, options, env, git);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function runLocked(
+  fleet: Fleet,
+  repositories: readonly FleetRepository[],
+  options: FleetRunOptions,
+  env: NodeJS.ProcessEnv,
+  git: GitRunner,
+): Promise<FleetReport> {
   const resume = openState(fleet.workdir, { fresh: options.fresh === true });
   const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), 64));
   const gitIdentity = {};
