@@ -131,4 +131,33 @@ describe('the fleet workdir', () => {
     };
     expect(again.repositories.map((r) => [r.name, r.resumed])).toEqual(names.map((n) => [n, true]));
   });
+
+  it('has no name of its own in the workdir: a repository named fleet-state.json is a repository like any other', () => {
+    const root = tempDir('fleet-names-');
+    moduleRemote(root, 'a');
+    moduleRemote(root, 'b');
+    writeFileSync(
+      join(root, 'fleet.yml'),
+      'version: 1\nrepositories:\n  - { name: a, url: remotes/a.git }\n  - { name: fleet-state.json, url: remotes/b.git }\n',
+    );
+    // An older version's state file, where the repository goes: the fleet's own, removed.
+    mkdirSync(join(root, '.pantograph-fleet'));
+    writeFileSync(join(root, '.pantograph-fleet', 'fleet-state.json'), '{"version":1,"repositories":{}}\n');
+    for (const resumed of [undefined, true]) {
+      const r = pantograph(root, ['--format', 'json', 'fleet', 'status']);
+      expect(r.status, r.stderr).toBe(0);
+      const report = JSON.parse(r.stdout) as {
+        repositories: { name: string; result: string; resumed?: boolean }[];
+      };
+      expect(report.repositories.map((x) => [x.name, x.result, x.resumed])).toEqual([
+        ['a', 'in-line', resumed],
+        ['fleet-state.json', 'in-line', resumed],
+      ]);
+    }
+    expect(readdirSync(join(root, '.pantograph-fleet')).sort()).toEqual([
+      '.fleet-runs',
+      'a',
+      'fleet-state.json',
+    ]);
+  });
 });
