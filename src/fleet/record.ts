@@ -75,12 +75,23 @@ export interface FleetReport {
   readonly noop: boolean;
   /** The shards this report covers, e.g. `["1/4"]`; several after `fleet report` merges shard reports. */
   readonly shards: readonly string[];
+  /**
+   * The whole selection a sharded run split (every shard's, before sharding): how many repositories, and a
+   * digest of their names. `fleet report` merges only shards of one selection.
+   */
+  readonly selection?: SelectionDigest;
   /** `fleet report --allow-missing`: the shards of the run no report was given for. */
   readonly missingShards?: readonly string[];
   readonly repositories: readonly RepositoryRecord[];
   readonly summary: Readonly<Record<RepositoryResult, number>> & { readonly total: number };
   /** False when any repository failed, conflicts or needs confirmation (or drifts, for status). */
   readonly ok: boolean;
+}
+
+export interface SelectionDigest {
+  readonly count: number;
+  /** SHA-256 of the names, sorted, one per line (hex, first 16 digits). */
+  readonly digest: string;
 }
 
 export const RESULTS: readonly RepositoryResult[] = [

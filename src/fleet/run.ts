@@ -13,6 +13,7 @@ import { type FleetMode, type FleetReport, type RepositoryRecord, reportOk, summ
 import { duplicateEntries } from './repository-identity.js';
 import { runRepository } from './repository-run.js';
 import { acquireFleetLock } from './run-lock.js';
+import { selectionDigest } from './select.js';
 import { openState } from './state.js';
 
 export interface FleetRunOptions {
@@ -40,6 +41,8 @@ export interface FleetRunOptions {
   readonly fresh?: boolean;
   /** The shard this run is, for the report (`i/n`). */
   readonly shard?: string;
+  /** A shard's whole selection (the names it was split from), recorded so that `fleet report` checks it. */
+  readonly selected?: readonly string[];
   /** Engine options (trust, strictness, offline) for every repository. */
   readonly project?: ProjectOptions;
   readonly env?: NodeJS.ProcessEnv;
@@ -140,6 +143,9 @@ async function runLocked(
     mode: options.mode,
     noop: options.noop === true,
     shards: options.shard !== undefined ? [options.shard] : [],
+    ...(options.shard !== undefined && options.selected !== undefined
+      ? { selection: selectionDigest(options.selected) }
+      : {}),
     repositories: records,
     summary: summarize(records),
     ok: reportOk(options.mode, records),

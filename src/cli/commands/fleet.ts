@@ -95,7 +95,7 @@ async function fleetRun(
       ...(flags.branch !== undefined ? { branch: flags.branch } : {}),
       ...(flags.message !== undefined ? { message: flags.message } : {}),
       ...(jobs !== undefined ? { jobs } : {}),
-      ...(shard !== undefined ? { shard: shardText(shard) } : {}),
+      ...(shard !== undefined ? { shard: shardText(shard), selected: selected.map((r) => r.name) } : {}),
       project: projectOptions(flags),
       onEvent: (event) => progress.hear(event),
     });
