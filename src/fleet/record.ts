@@ -65,6 +65,8 @@ export interface RepositoryRecord {
     readonly line?: number;
     readonly column?: number;
     readonly hint?: string;
+    /** A failing post command's output (its end, when long). */
+    readonly output?: string;
   };
   readonly durationMs: number;
 }

@@ -19,8 +19,10 @@ import type { Problem, RenderPlan } from '../engine/render-plan.js';
 import { type SourceMove, sourceMoves } from '../engine/source-moves.js';
 import { gitSourceHead } from '../engine/sources/index.js';
 import { hasErrors } from '../engine/validate.js';
+import { jsonPointer, parseYamlData } from '../engine/yaml-data.js';
 import { maskCredentials, sameLocation } from '../shared/url-credentials.js';
 import { type StatusEntry, apply as syncApply, status as syncStatus, unifiedDiff } from '../sync/index.js';
+import type { PostResult } from '../sync/post.js';
 import type { LockFile } from '../sync/lock.js';
 import { engineVersion } from '../version.js';
 import type { Fleet, FleetRepository } from './fleet-file.js';
@@ -317,8 +319,9 @@ async function runIn(
   });
   if (!result.ok) {
     if (copy) await resetClone(copy, options.git);
-    const failed = result.post.filter((p) => !p.ok).map((p) => `\`${p.command}\` on ${p.path}`);
-    throw new EngineError('FLEET_APPLY', result.message || `post commands failed: ${failed.join(', ')}`, {
+    const failed = result.post.filter((p) => !p.ok);
+    if (failed.length > 0) throw postError(failed, original, syncFile, copy !== undefined);
+    throw new EngineError('FLEET_APPLY', result.message, {
       hint: 'run `pantograph apply` in the repository to see the details',
     });
   }
@@ -527,6 +530,66 @@ function planError(problems: readonly Problem[]): EngineError {
   });
 }
 
+/** At most this much of a failing post command's output is kept in the report (its end). */
+const MAX_POST_OUTPUT = 4000;
+
+/**
+ * A failing post command as the one-project `apply` reports it: the command, the file, the exit status
+ * and the output, at the command's place in the repository's `.sync.yml` (the clone's copy, which is
+ * the repository's own: the fleet sets no `post`).
+ */
+function postError(
+  failed: readonly PostResult[],
+  original: string,
+  syncFile: string,
+  clone: boolean,
+): EngineError & { output?: string } {
+  const first = failed[0]!;
+  const status = first.status === null ? 'did not run' : `exit ${first.status}`;
+  const more = failed.length > 1 ? ` (and ${failed.length - 1} more)` : '';
+  const error: EngineError & { output?: string } = new EngineError(
+    'FLEET_APPLY',
+    `post command \`${first.command}\` failed on ${first.path} (${status})${more}`,
+    {
+      position: postPosition(original, syncFile, first.command),
+      hint: `fix the command (\`post\` in the repository's .sync.yml${clone ? ', as the fleet clone shows it' : ''}) and run the fleet again: nothing was ${clone ? 'committed' : 'kept'} for this repository`,
+    },
+  );
+  // The first one's output; each other's under a line naming it.
+  const output = failed
+    .map((p, i) =>
+      i === 0
+        ? p.output.trim()
+        : `-- \`${p.command}\` on ${p.path} (${p.status === null ? 'did not run' : `exit ${p.status}`}):\n${p.output.trim()}`,
+    )
+    .filter((o) => o !== '')
+    .join('\n');
+  if (output !== '') {
+    error.output = output.length > MAX_POST_OUTPUT ? `...${output.slice(-MAX_POST_OUTPUT)}` : output;
+  }
+  return error;
+}
+
+/** Where `.sync.yml` lists a post command (the first entry with that command line). */
+function postPosition(text: string, file: string, command: string) {
+  try {
+    const parsed = parseYamlData(text, file, { version: '1.1', errorCode: 'SYNC_YAML', replaceTag: true });
+    const post = (parsed.data as { pdk_template?: { post?: unknown } } | undefined)?.pdk_template?.post;
+    if (!Array.isArray(post)) return undefined;
+    for (const [i, item] of post.entries()) {
+      if (typeof item !== 'object' || item === null) continue;
+      for (const [glob, value] of Object.entries(item as Record<string, unknown>)) {
+        if (value === command) {
+          return parsed.positions.positionOf(jsonPointer(['pdk_template', 'post', i, glob]));
+        }
+      }
+    }
+  } catch {
+    // no position then
+  }
+  return undefined;
+}
+
 /** A failure as the report records it; a URL's password in it is masked (reports are kept as artifacts). */
 function errorOf(e: unknown): NonNullable<RepositoryRecord['error']> {
   if (
@@ -537,6 +600,7 @@ function errorOf(e: unknown): NonNullable<RepositoryRecord['error']> {
       code: string;
       position?: { file: string; line: number; column: number };
       hint?: string;
+      output?: unknown;
     };
     return {
       code: err.code,
@@ -545,6 +609,7 @@ function errorOf(e: unknown): NonNullable<RepositoryRecord['error']> {
         ? { file: err.position.file, line: err.position.line, column: err.position.column }
         : {}),
       ...(err.hint ? { hint: maskCredentials(err.hint) } : {}),
+      ...(typeof err.output === 'string' ? { output: maskCredentials(err.output) } : {}),
     };
   }
   return { code: 'INTERNAL', message: maskCredentials(e instanceof Error ? e.message : String(e)) };

@@ -255,7 +255,7 @@ function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: b
   for (const r of report.repositories) {
     if (r.error)
       io.err(
-        `${recordLine(r)}${r.error.file ? ` (${r.error.file}:${r.error.line}:${r.error.column})` : ''}\n${r.error.hint ? `  hint: ${r.error.hint}\n` : ''}`,
+        `${recordLine(r)}${r.error.file ? ` (${r.error.file}:${r.error.line}:${r.error.column})` : ''}\n${r.error.output ? indentLines(r.error.output) : ''}${r.error.hint ? `  hint: ${r.error.hint}\n` : ''}`,
       );
   }
   const s = report.summary;
@@ -294,4 +294,12 @@ function positive(text: string, flag: string): number {
   if (!Number.isInteger(n) || n < 1)
     throw new UsageError(`${flag} must be a positive whole number, not '${text}'`);
   return n;
+}
+
+/** Output of a command, indented under the line that names it. */
+function indentLines(text: string): string {
+  return `${text
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n')}\n`;
 }
