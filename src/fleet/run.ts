@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { EngineError } from '../engine/errors.js';
 import type { ProjectOptions } from '../engine/project.js';
+import { BRANCH_HINT, branchNameProblem } from './branch-name.js';
 import { duplicateProblem, type Fleet, type FleetRepository } from './fleet-file.js';
 import { type GitRunner, gitRunner } from './git.js';
 import { type FleetMode, type FleetReport, type RepositoryRecord, reportOk, summarize } from './record.js';
@@ -76,6 +77,18 @@ export async function runFleet(
     throw new EngineError('FLEET_FORGE', `--pr needs a \`forge:\` in ${fleet.file}`, {
       hint: 'add `forge: { type: github }` (or gitlab, with `api:` for your own instance)',
     });
+  }
+  if (options.branch !== undefined) {
+    const why = branchNameProblem(options.branch);
+    if (why !== undefined) {
+      throw new EngineError(
+        'FLEET_USAGE',
+        `--branch '${options.branch}' is not a valid branch name for git: it ${why}`,
+        {
+          hint: BRANCH_HINT,
+        },
+      );
+    }
   }
   if (options.push === true && options.noop !== true) checkOneBranchEach(repositories, options.branch);
   const env = options.env ?? process.env;

@@ -47,6 +47,40 @@ describe('bad fleet files', () => {
     expect(existsSync(join(root, '.pantograph-fleet'))).toBe(false);
   });
 
+  it('a branch name git would refuse is an error once, at its place or as a flag, before anything is cloned', () => {
+    const root = tempDir();
+    moduleRemote(root, 'm');
+    fleetIn(
+      root,
+      'version: 1\ndefaults:\n  branch: "x.lock"\nrepositories:\n  - { name: m, url: remotes/m.git, branch: "a..b" }\n  - { name: n, url: remotes/m.git, base: "rel/", branch: other }\n',
+    );
+    const r = pantograph(root, ['fleet', 'apply', '--push']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      "fleet.yml:3:11: error: 'x.lock' is not a valid branch name for git: it has a part ending with '.lock' ('x.lock') [FLEET_INVALID]",
+    );
+    expect(r.stderr).toContain(
+      "fleet.yml:5:44: error: 'a..b' is not a valid branch name for git: it holds '..'",
+    );
+    expect(r.stderr).toContain(
+      "fleet.yml:6:42: error: 'rel/' is not a valid branch name for git: it starts or ends with '/'",
+    );
+    expect(existsSync(join(root, '.pantograph-fleet'))).toBe(false);
+
+    fleetIn(root, 'version: 1\nrepositories:\n  - { name: m, url: remotes/m.git }\n');
+    for (const bad of ['bad..name', '-x', 'feature/', 'a b', '.hidden']) {
+      const flag = pantograph(root, ['--format', 'json', 'fleet', 'apply', '--push', `--branch=${bad}`]);
+      expect(flag.status, bad).toBe(1);
+      expect(JSON.parse(flag.stdout).problems[0], bad).toMatchObject({
+        code: 'FLEET_USAGE',
+        message: expect.stringContaining(`--branch '${bad}' is not a valid branch name for git`),
+      });
+      expect(existsSync(join(root, '.pantograph-fleet', 'm')), bad).toBe(false);
+    }
+    const good = pantograph(root, ['fleet', 'apply', '--noop', '--branch', 'feature/x-1.2']);
+    expect(good.status, good.stderr).toBe(0);
+  });
+
   it('a repository listed twice, a repository with neither url nor path, an unknown group', () => {
     const twice = pantograph(
       fleetIn(tempDir(), 'version: 1\nrepositories:\n  - { name: a, path: x }\n  - { name: a, path: y }\n'),
