@@ -474,6 +474,70 @@ describe('import-modulesync', () => {
     expect(again.stderr).toContain('pass --force');
   });
 
+  it('names the fleet takes: renamed modules noted at their place, a collision suffixed, a path refused', () => {
+    const dir = tempTree({
+      'managed_modules.yml': '---\n- acme/puppet-ntp\n- acme-puppet-ntp\n- other/puppet-x\n',
+      'modulesync.yml':
+        "---\nnamespace: acme\nbranch: msync\npr_labels: 'tooling, modulesync'\nproject_root: work/\n",
+    });
+    const r = pantograph(dir, ['fleet', 'import-modulesync']);
+    expect(r.status, r.stderr).toBe(0);
+    const managed = join(dir, 'managed_modules.yml');
+    expect(r.stderr).toContain(
+      `note: ${managed}:2:3: module 'acme/puppet-ntp' is named 'acme-puppet-ntp-2' in the fleet file: 'acme-puppet-ntp' names another module`,
+    );
+    expect(r.stderr).toContain(
+      `note: ${managed}:4:3: module 'other/puppet-x' is named 'other-puppet-x' in the fleet file`,
+    );
+    const fleet = loadFleet(join(dir, 'fleet.yml'));
+    expect(fleet.repositories.map((x) => [x.name, x.url])).toEqual([
+      ['acme-puppet-ntp-2', 'git@github.com:acme/puppet-ntp'],
+      ['acme-puppet-ntp', 'git@github.com:acme/acme-puppet-ntp'],
+      ['other-puppet-x', 'git@github.com:other/puppet-x'],
+    ]);
+    // pr_labels as modulesync reads it (a string split on commas); project_root is the workdir.
+    expect(fleet.pullRequest.labels).toEqual(['tooling', 'modulesync']);
+    expect(fleet.workdir).toBe(join(dir, 'work'));
+    expect(r.stderr).not.toContain('project_root');
+
+    const bad = tempTree({
+      'managed_modules.yml': '---\n- ../../etc\n- puppet-ok\n- acme/.git\n',
+      'modulesync.yml': '---\nnamespace: acme\n',
+    });
+    const refused = pantograph(bad, ['fleet', 'import-modulesync']);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(
+      "managed_modules.yml:2:3: error: module '../../etc' is not a repository path: a part of it is empty or starts with '.' [FLEET_MODULESYNC]",
+    );
+    expect(refused.stderr).toContain(
+      "managed_modules.yml:4:3: error: module 'acme/.git' is not a repository path",
+    );
+    expect(existsSync(join(bad, 'fleet.yml'))).toBe(false);
+  });
+
+  it('says what modulesync does otherwise, and a file it cannot write is a clear error', () => {
+    const dir = tempTree({
+      'managed_modules.yml': '---\n- puppet-ntp\n',
+      'modulesync.yml': "---\ngit_base: 'https://oauth2:glpat-SECRET123@gitlab.example.com/'\n",
+    });
+    const r = pantograph(dir, ['fleet', 'import-modulesync', '--output', '-']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain(
+      "modulesync.yml has no `branch`: modulesync would commit to each module's default branch",
+    );
+    expect(r.stderr).toContain('modulesync.yml `git_base` holds credentials');
+    expect(r.stderr).not.toContain('SECRET123');
+    const nowhere = pantograph(dir, [
+      'fleet',
+      'import-modulesync',
+      '--output',
+      join(dir, 'no', 'such', 'f.yml'),
+    ]);
+    expect(nowhere.status).toBe(1);
+    expect(nowhere.stderr).toContain('cannot write no/such/f.yml (ENOENT)');
+    expect(nowhere.stderr).toContain('its directory does not exist');
+  });
+
   it('a list item naming a module with its options is that module, its branch carried over', () => {
     const dir = tempTree({
       'managed_modules.yml':

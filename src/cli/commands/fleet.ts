@@ -176,7 +176,17 @@ export async function fleetImportModulesync(
           'pass --force to replace it, or --output FILE (- for standard output)',
         );
       }
-      writeFileSync(out, imported.text);
+      try {
+        writeFileSync(out, imported.text);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code ?? String(e);
+        throw new UsageError(
+          `cannot write ${shortPath(out, io.cwd)} (${code})`,
+          code === 'ENOENT'
+            ? 'its directory does not exist: create it, or give another --output (- for standard output)'
+            : 'give another --output (- for standard output)',
+        );
+      }
       io.out(
         `wrote ${shortPath(out, io.cwd)}: ${imported.repositories} ${imported.repositories === 1 ? 'repository' : 'repositories'}\n`,
       );
