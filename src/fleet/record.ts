@@ -14,7 +14,8 @@ export const MODES: readonly FleetMode[] = ['status', 'apply', 'update'];
  *   `--noop`, files apply or update would change, or (update) git sources that would move.
  * - `applied`: apply or update changed files or moved sources (committed on the branch when the
  *   repository is a git remote).
- * - `conflict`: hand edits and template changes meet; nothing was written in this repository.
+ * - `conflict`: hand edits and template changes meet, or the work branch does not contain the base's
+ *   latest commit (`FLEET_OUTDATED`); nothing was written in this repository.
  * - `needs-confirmation`: files exist that Pantograph never wrote and would overwrite; `--yes` allows it.
  * - `failed`: the repository could not be fetched, planned or applied; see `error`.
  */

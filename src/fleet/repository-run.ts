@@ -36,6 +36,7 @@ import {
   checkoutForApply,
   checkoutForNoop,
   checkoutForStatus,
+  outdatedWorkBranch,
   prepareClone,
   readRefs,
   resetClone,
@@ -212,6 +213,24 @@ async function runIn(
   const applying = writing && !options.noop;
   const branch = options.branch ?? repo.branch;
   // Status reads the base; apply and update read the work branch they continue, under --noop too.
+  if (copy && writing) {
+    const outdated = await outdatedWorkBranch(copy, branch, options.git);
+    if (outdated !== undefined) {
+      return {
+        result: 'conflict',
+        files: [],
+        templates: [],
+        baseCommit: copy.baseCommit,
+        branch,
+        commit: outdated,
+        error: {
+          code: 'FLEET_OUTDATED',
+          message: `the work branch ${branch} (${outdated.slice(0, 10)}) does not contain ${copy.baseBranch}'s latest commit ${copy.baseCommit.slice(0, 10)}: ${copy.baseBranch} moved on after it was made, so it would be planned without ${copy.baseBranch}'s changes, and its pull request may not merge; nothing was written`,
+          hint: `merge ${copy.baseBranch} into ${branch} in the repository (resolving any conflict there) and push it, or delete the remote branch ${branch} (closing its pull request) so that the next run starts again from ${copy.baseBranch}; then run the fleet again`,
+        },
+      };
+    }
+  }
   if (copy) {
     if (applying) await checkoutForApply(copy, branch, options.git);
     else if (writing) await checkoutForNoop(copy, branch, options.git);

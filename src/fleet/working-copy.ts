@@ -159,6 +159,25 @@ export async function workBranchStart(copy: WorkingCopy, branch: string, git: Gi
   return start;
 }
 
+/**
+ * The work branch's commit when it is out of date: it does not contain the base's latest commit (the base
+ * moved on after the branch was made). Planned there, a repository would miss the base's own changes
+ * (its `.sync.yml`, its `metadata.json`), and the pull request may no longer merge. Undefined when the
+ * work starts from the base, or the branch contains it.
+ */
+export async function outdatedWorkBranch(
+  copy: WorkingCopy,
+  branch: string,
+  git: GitRunner,
+): Promise<string | undefined> {
+  const start = await workBranchStart(copy, branch, git);
+  if (start === copy.baseCommit) return undefined;
+  const contains = await git(copy.dir, ['merge-base', '--is-ancestor', copy.baseCommit, start], {
+    allowFailure: true,
+  });
+  return contains.ok ? undefined : start;
+}
+
 /** `commit`, detached and clean; a clone no apply has touched since it was left there is not checked out again. */
 async function checkoutDetached(copy: WorkingCopy, commit: string, git: GitRunner): Promise<void> {
   // Reading never writes in the clone: one a previous read left at this commit, and that no apply has
