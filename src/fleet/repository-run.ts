@@ -83,7 +83,15 @@ export async function runRepository(
       key = resumeKey(fleet, repo, copy, copy.refs, options);
       const previous = options.resume?.lookup(repo.name, key);
       if (previous && (await unmoved(fleet, copy, previous.follow, options))) {
-        return { ...previous.record, resumed: true, durationMs: Date.now() - started };
+        // What this run did: nothing committed, pushed or proposed (docs/json-output.md).
+        const { pullRequest: _pr, ...record } = previous.record;
+        return {
+          ...record,
+          ...(record.committed !== undefined ? { committed: false } : {}),
+          ...(record.pushed !== undefined ? { pushed: false } : {}),
+          resumed: true,
+          durationMs: Date.now() - started,
+        };
       }
     }
     const facts: RunFacts = { cacheable: false, follow: [] };

@@ -43,7 +43,9 @@ describe('bad fleet files', () => {
     );
     const r = pantograph(root, ['fleet', 'apply', '--push']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('fleet.yml:3:11: error: /repositories/0/name must be a plain name');
+    expect(r.stderr).toContain(
+      'fleet.yml:3:11: error: /repositories/0/name must be a plain name (letters, digits, . _ -, starting with a letter or digit)',
+    );
     expect(existsSync(join(root, '.pantograph-fleet'))).toBe(false);
   });
 
@@ -204,6 +206,19 @@ describe('selection and shards (library)', () => {
       all.push(...part);
     }
     expect(all.sort()).toEqual(names.map((n) => n.name));
+  });
+
+  it('plan-matrix says when the 256-shard cap makes shards larger than --per-shard', () => {
+    const root = fleetIn(
+      tempDir(),
+      `version: 1\nrepositories:\n${Array.from({ length: 300 }, (_, i) => `  - { name: r${i}, url: https://example.com/r${i}.git }\n`).join('')}`,
+    );
+    const r = pantograph(root, ['fleet', 'plan-matrix', '--per-shard', '1']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).include).toHaveLength(256);
+    expect(r.stderr).toBe(
+      'note: 256 shards of up to 2 repositories, not 1 a shard: 256 is the most a CI matrix takes\n',
+    );
   });
 
   it('the matrix has at most one shard per repository, and none for no repository', () => {

@@ -94,6 +94,7 @@ describe('a resumed result', () => {
     expect(run(['apply', '--push']).record).toMatchObject({ result: 'in-line', resumed: true });
     templates.commit({ 'hello/files/FOURTH.txt.epp': 'fourth\n' });
     const again = run(['apply', '--push']);
-    expect(again.record).toMatchObject({ result: 'in-line', resumed: true });
+    // Resumed: what this run did is nothing (committed and pushed say so).
+    expect(again.record).toMatchObject({ result: 'in-line', resumed: true, committed: false, pushed: false });
   });
 });

@@ -127,6 +127,11 @@ export async function fleetPlanMatrix(
     const matrix = matrixOf(selected.length, split);
     io.out(`${JSON.stringify(matrix)}\n`);
     const count = matrix.include.length;
+    if ('perShard' in split && count < Math.ceil(selected.length / split.perShard)) {
+      io.err(
+        `note: ${count} shards of up to ${Math.ceil(selected.length / count)} repositories, not ${split.perShard} a shard: ${count} is the most a CI matrix takes\n`,
+      );
+    }
     if ('shards' in split && count < split.shards) {
       // Standard error: the matrix on standard output is read by the workflow.
       const why =
