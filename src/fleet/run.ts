@@ -97,17 +97,15 @@ export async function runFleet(
     ...(options.gitBinary !== undefined ? { gitBinary: options.gitBinary } : {}),
     ...(options.gitTimeoutMs !== undefined ? { timeoutMs: options.gitTimeoutMs } : {}),
   });
-  // No other run may work on these clones meanwhile; the shards of one run share none, so they may.
+  // No other run may work on these clones meanwhile; the shards of one run share none, so they may. A
+  // `path:` repository is used in place, under the project's own run lock (as `apply` there).
+  const clones = repositories.filter((r) => r.url !== undefined).map((r) => r.name);
   const lock =
-    repositories.length > 0
-      ? acquireFleetLock(
-          fleet.workdir,
-          repositories.map((r) => r.name),
-          {
-            command: options.noop === true ? `${options.mode} --noop` : options.mode,
-            ...(options.shard !== undefined ? { shard: options.shard } : {}),
-          },
-        )
+    clones.length > 0
+      ? acquireFleetLock(fleet.workdir, clones, {
+          command: options.noop === true ? `${options.mode} --noop` : options.mode,
+          ...(options.shard !== undefined ? { shard: options.shard } : {}),
+        })
       : undefined;
   try {
     return await runLocked(fleet, repositories, options, env, git);
