@@ -133,6 +133,7 @@ export type EngineErrorCode =
   | 'FLEET_ADOPT'
   | 'FLEET_FORGE'
   | 'FLEET_REPORT'
+  | 'FLEET_LOCKED'
   | 'FLEET_MODULESYNC';
 
 export class EngineError extends Error {

@@ -3,6 +3,7 @@
  * select them, and how changes are committed, pushed and proposed. Read with every value's position, so
  * each mistake is reported at file:line:col, all at once, before any repository is touched.
  */
+
 import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { EngineError, problem } from '../engine/errors.js';
@@ -12,6 +13,7 @@ import type { Problem } from '../engine/render-plan.js';
 import { credentialsWarning } from '../engine/sources/credentials.js';
 import { parseYamlData } from '../engine/yaml-data.js';
 import { decodeUtf8 } from '../shared/text-file.js';
+import { BRANCH_HINT, branchNameProblem } from './branch-name.js';
 import { type DuplicateEntry, duplicateEntries } from './repository-identity.js';
 import { type SettingOrigin, settingOrigins } from './setting-origins.js';
 
@@ -154,6 +156,28 @@ export function parseFleet(text: string, file: string): Fleet {
     }
     seen.set(name, index);
     return repositoryOf(entry, defaults, dir, index, at(`/repositories/${index}`));
+  });
+  // Branch names git would refuse: here, once, rather than in every repository at its checkout.
+  const branchAt = (value: unknown, pointer: string) => {
+    if (typeof value !== 'string') return;
+    const why = branchNameProblem(value);
+    if (why !== undefined) {
+      problems.push(
+        problem(
+          'error',
+          'FLEET_INVALID',
+          `'${value}' is not a valid branch name for git: it ${why}`,
+          at(pointer),
+          BRANCH_HINT,
+        ),
+      );
+    }
+  };
+  branchAt(defaults.branch, '/defaults/branch');
+  branchAt(defaults.base, '/defaults/base');
+  ((top.repositories ?? []) as DataMap[]).forEach((entry, index) => {
+    branchAt(entry.branch, `/repositories/${index}/branch`);
+    branchAt(entry.base, `/repositories/${index}/base`);
   });
   for (const d of duplicateEntries(repositories)) {
     problems.push(duplicateProblem(repositories, d, at(`/repositories/${d.index}/${d.key}`)));

@@ -117,7 +117,9 @@ export function gitRunner(options: GitRunnerOptions = {}): GitRunner {
         );
       });
     });
-  const commandLine = (args: readonly string[]) => `git ${args.join(' ')}`;
+  // A commit message is named by its first line: the whole of it would bury the reason.
+  const commandLine = (args: readonly string[]) =>
+    `git ${args.map((a) => (a.includes('\n') ? `"${a.slice(0, a.indexOf('\n'))}..."` : a)).join(' ')}`;
   const run = (cwd: string, args: readonly string[], opts?: { readonly allowFailure?: boolean }) =>
     exec(bin, args, cwd, (stderr) => ({ what: commandLine(args), stderr }), opts);
   const steps = async (cwd: string, list: readonly (readonly string[])[]): Promise<string> => {

@@ -6,8 +6,16 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { EngineError } from '../engine/errors.js';
-import { type FleetReport, MODES, RESULTS, type RepositoryRecord, reportOk, summarize } from './record.js';
-import { parseShard, shardText } from './select.js';
+import {
+  type FleetReport,
+  MODES,
+  RESULTS,
+  type RepositoryRecord,
+  reportOk,
+  type SelectionDigest,
+  summarize,
+} from './record.js';
+import { parseShard, selectionDigest, shardText } from './select.js';
 import { missingShards } from './shard-coverage.js';
 
 const MAX_REPORT_SIZE = 64 * 1024 * 1024;
@@ -42,7 +50,8 @@ export function readReport(file: string): FleetReport {
     typeof report.fleet !== 'string' ||
     !MODES.includes(report.mode as never) ||
     !recordsOk ||
-    !shardsOk(report.shards)
+    !shardsOk(report.shards) ||
+    !selectionOk(report.selection)
   ) {
     throw new EngineError('FLEET_REPORT', `${file} is not a fleet report`, {
       hint: 'give the output of `pantograph --format json fleet status|apply|update`',
@@ -53,6 +62,12 @@ export function readReport(file: string): FleetReport {
 
 function runOf(report: FleetReport): string {
   return `${report.mode}${report.noop ? ' --noop' : ''}`;
+}
+
+function selectionOk(selection: unknown): boolean {
+  if (selection === undefined) return true;
+  const s = selection as Partial<SelectionDigest> | null;
+  return typeof s?.count === 'number' && typeof s.digest === 'string';
 }
 
 function shardsOk(shards: unknown): boolean {
@@ -79,6 +94,13 @@ export function mergeReports(
 ): FleetReport {
   const first = reports[0];
   if (!first) throw new EngineError('FLEET_REPORT', 'no report to merge', { hint: 'give the shard reports' });
+  const twice = files.findIndex((f, i) => files.indexOf(f) !== i);
+  if (twice >= 0) {
+    throw new EngineError('FLEET_REPORT', `${files[twice]} is given twice`, {
+      hint: 'give each shard report once',
+    });
+  }
+  const selection = oneSelection(reports, files);
   const missing = missingShards(reports, files);
   if (missing.length > 0 && options.allowMissing !== true) {
     const covered = reports.flatMap((r) => r.shards);
@@ -118,6 +140,19 @@ export function mergeReports(
     }
   });
   records.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (selection && missing.length === 0) {
+    const covered = selectionDigest(records.map((r) => r.name));
+    if (covered.digest !== selection.digest) {
+      const lost = selection.count - covered.count;
+      throw new EngineError(
+        'FLEET_REPORT',
+        lost > 0
+          ? `${lost} of the ${selection.count} repositories the shards were split from ${lost === 1 ? 'is' : 'are'} in no shard report`
+          : `the shard reports hold ${covered.count} repositories, not the ${selection.count} they were split from`,
+        { hint: 'a report was edited or cut short: run the shards again' },
+      );
+    }
+  }
   return {
     fleet: first.fleet,
     mode: first.mode,
@@ -127,9 +162,45 @@ export function mergeReports(
       .map(parseShard)
       .sort((a, b) => a.index - b.index)
       .map(shardText),
+    ...(selection ? { selection } : {}),
     ...(missing.length > 0 ? { missingShards: missing } : {}),
     repositories: records,
     summary: summarize(records),
     ok: reportOk(first.mode, records),
   };
+}
+
+/**
+ * The selection the shard reports were split from, when they say (reports of older versions do not):
+ * shards of different selections (a fleet file changed between the jobs, another one, other
+ * `--filter`/`--label`/`--group`) are refused, since together they may cover some repository twice and
+ * another never.
+ */
+function oneSelection(
+  reports: readonly FleetReport[],
+  files: readonly string[],
+): SelectionDigest | undefined {
+  const groups = new Map<string, { selection?: SelectionDigest; fleets: Set<string>; members: string[] }>();
+  reports.forEach((report, i) => {
+    if (report.shards.length === 0) return;
+    const key = report.selection ? `${report.selection.count}:${report.selection.digest}` : 'unknown';
+    const group = groups.get(key) ?? { fleets: new Set<string>(), members: [] };
+    if (report.selection) group.selection = report.selection;
+    group.fleets.add(report.fleet);
+    group.members.push(`${files[i]} (${report.shards.join(', ')})`);
+    groups.set(key, group);
+  });
+  if (groups.size <= 1) return [...groups.values()][0]?.selection;
+  const fleets = new Set(reports.map((r) => r.fleet));
+  const described = [...groups.values()].map(
+    (g) =>
+      `${g.members.join(', ')} from ${g.selection ? `a selection of ${g.selection.count} ${g.selection.count === 1 ? 'repository' : 'repositories'}` : 'an unknown selection (an older Pantograph)'}${fleets.size > 1 ? ` of ${[...g.fleets].join(', ')}` : ''}`,
+  );
+  throw new EngineError(
+    'FLEET_REPORT',
+    `the shard reports were split from different selections of repositories: ${described.join('; ')}`,
+    {
+      hint: 'the jobs of one run select the same repositories (one fleet file, unchanged, and the same --filter, --label and --group): run the shards again from one',
+    },
+  );
 }

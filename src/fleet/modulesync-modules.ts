@@ -15,7 +15,12 @@ export interface ManagedModule {
   /** As written: `puppet-ntp`, or `namespace/puppet-ntp`. */
   readonly name: string;
   readonly options: DataMap;
+  /** Its name in the fleet file: a plain name (it names the clone's directory), unique. */
+  readonly fleetName: string;
 }
+
+/** A fleet repository name (fleet.schema.json). */
+const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export interface ManagedModules {
   readonly modules: readonly ManagedModule[];
@@ -34,7 +39,8 @@ export function readManagedModules(data: Data, positions: PositionLookup, file: 
   const optionsAt: string[] = [];
   const fail = (pointer: string, message: string, hint: string) =>
     problems.push(problem('error', 'FLEET_MODULESYNC', message, positions.positionOf(pointer), hint));
-  const take = (name: string, options: Data | undefined, pointer: string) => {
+  const namesAt: Position[] = [];
+  const take = (name: string, options: Data | undefined, pointer: string, at: Position) => {
     if (options !== null && options !== undefined && !isMap(options)) {
       fail(
         pointer,
@@ -43,22 +49,23 @@ export function readManagedModules(data: Data, positions: PositionLookup, file: 
       );
       return;
     }
-    modules.push({ name, options: options ?? {} });
+    modules.push({ name, options: options ?? {}, fleetName: name });
     optionsAt.push(pointer);
+    namesAt.push(at);
   };
 
   if (Array.isArray(data)) {
     data.forEach((item, i) => {
       const pointer = `/${i}`;
       if (typeof item === 'string' && item.trim() !== '') {
-        take(item, {}, pointer);
+        take(item, {}, pointer, positions.positionOf(pointer));
         return;
       }
       const keys = isMap(item) ? Object.keys(item) : [];
       if (isMap(item) && keys.length === 1 && keys[0]!.trim() !== '') {
         const name = keys[0]!;
         const at = positions.keyPositionOf(`${pointer}/${escapePointerSegment(name)}`);
-        take(name, item[name], `${pointer}/${escapePointerSegment(name)}`);
+        take(name, item[name], `${pointer}/${escapePointerSegment(name)}`, at);
         notes.push(
           `${where(at)}: module '${name}' is given as a name with its options in a list: read as such ` +
             '(modulesync itself reads options only when managed_modules.yml is a mapping of names to options)',
@@ -76,7 +83,7 @@ export function readManagedModules(data: Data, positions: PositionLookup, file: 
   } else if (isMap(data)) {
     for (const [name, options] of Object.entries(data)) {
       const pointer = `/${escapePointerSegment(name)}`;
-      take(name, options, pointer);
+      take(name, options, pointer, positions.keyPositionOf(pointer));
     }
   } else if (data !== null) {
     fail(
@@ -90,9 +97,71 @@ export function readManagedModules(data: Data, positions: PositionLookup, file: 
       ...optionProblems(m, (key) => positions.positionOf(`${optionsAt[i]}/${escapePointerSegment(key)}`)),
     );
   });
+  const named = fleetNames(modules, namesAt, problems, notes);
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   if (problems.length > 0) throw errorOf(problems);
-  return { modules, notes };
+  return { modules: named, notes };
+}
+
+/**
+ * Each module's name in the fleet file: `namespace/module` becomes `namespace-module` (a fleet name
+ * names the clone's directory), with a note; a name that would collide with an earlier one takes a
+ * suffix, with a note at its place; a name that cannot name a repository (`../etc`, `.hidden`) is an
+ * error at its place. So the file written is one the fleet takes.
+ */
+function fleetNames(
+  modules: readonly ManagedModule[],
+  namesAt: readonly Position[],
+  problems: Problem[],
+  notes: string[],
+): ManagedModule[] {
+  // Names as written: a module named plainly keeps its name, a renamed one gives way.
+  const taken = new Set(modules.map((m) => m.name));
+  const used = new Set<string>();
+  return modules.map((m, i) => {
+    const at = namesAt[i]!;
+    const parts = m.name.split('/');
+    if (parts.some((p) => p === '' || p === '.' || p === '..' || p.startsWith('.'))) {
+      problems.push(
+        problem(
+          'error',
+          'FLEET_MODULESYNC',
+          `module '${m.name}' is not a repository path: a part of it is empty or starts with '.'`,
+          at,
+          'write the module repository name, or `namespace/name`',
+        ),
+      );
+      return m;
+    }
+    const plain = m.name.replace(/[^A-Za-z0-9._-]/g, '-');
+    if (!PLAIN_NAME.test(plain)) {
+      problems.push(
+        problem(
+          'error',
+          'FLEET_MODULESYNC',
+          `module '${m.name}' cannot name a fleet repository: '${plain}' does not start with a letter or digit`,
+          at,
+          'a fleet repository name is letters, digits and . _ -, starting with a letter or digit',
+        ),
+      );
+      return m;
+    }
+    let name = plain;
+    for (let n = 2; used.has(name) || (name !== m.name && taken.has(name)); n++) {
+      name = `${plain}-${n}`;
+    }
+    used.add(name);
+    if (name !== plain) {
+      notes.push(
+        `${where(at)}: module '${m.name}' is named '${name}' in the fleet file: '${plain}' names another module (a fleet name is plain: it names the clone's directory)`,
+      );
+    } else if (name !== m.name) {
+      notes.push(
+        `${where(at)}: module '${m.name}' is named '${name}' in the fleet file (a fleet name is plain: it names the clone's directory)`,
+      );
+    }
+    return { ...m, fleetName: name };
+  });
 }
 
 /** A module's options the fleet file carries over; strings there, so anything else is an error. */

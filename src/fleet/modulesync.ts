@@ -9,6 +9,8 @@ import { stringify } from 'yaml';
 import { EngineError } from '../engine/errors.js';
 import type { Data, DataMap, PositionLookup } from '../engine/model.js';
 import { parseYamlData } from '../engine/yaml-data.js';
+import { holdsSecret } from '../shared/url-credentials.js';
+import { parseFleet } from './fleet-file.js';
 import { CARRIED_OPTIONS, readManagedModules } from './modulesync-modules.js';
 
 export interface ModulesyncImport {
@@ -28,6 +30,7 @@ const CARRIED = new Set([
   'pr_title',
   'pr_labels',
   'pr_target_branch',
+  'project_root',
 ]);
 
 export function importModulesync(configDir: string): ModulesyncImport {
@@ -51,7 +54,7 @@ export function importModulesync(configDir: string): ModulesyncImport {
       hint: 'managed_modules.yml is a list of module repository names',
     });
   }
-  const repositories = modules.map(({ name, options }) => {
+  const repositories = modules.map(({ name, options, fleetName }) => {
     const ns = String(get(options, 'namespace') ?? namespace);
     const remote = get(options, 'remote');
     for (const key of Object.keys(options)) {
@@ -66,7 +69,7 @@ export function importModulesync(configDir: string): ModulesyncImport {
     // `namespace/module` names its own namespace, which wins over the option and the default (modulesync).
     const path = name.includes('/') ? name : `${ns}/${name}`;
     return {
-      name: name.replace(/[^A-Za-z0-9._-]/g, '-'),
+      name: fleetName,
       url: typeof remote === 'string' ? remote : `${gitBase}${path}`,
       forge_project: path,
       ...(typeof branch === 'string' ? { branch } : {}),
@@ -76,7 +79,36 @@ export function importModulesync(configDir: string): ModulesyncImport {
   const base = get(settings, 'pr_target_branch');
   const message = get(settings, 'message');
   const title = get(settings, 'pr_title');
-  const labels = get(settings, 'pr_labels');
+  // modulesync reads it with Util.parse_list: a string is split on commas, a list kept.
+  const rawLabels = get(settings, 'pr_labels');
+  const labels =
+    typeof rawLabels === 'string'
+      ? rawLabels
+          .split(',')
+          .map((l) => l.trim())
+          .filter((l) => l !== '')
+      : rawLabels;
+  if (
+    rawLabels !== undefined &&
+    rawLabels !== null &&
+    typeof rawLabels !== 'string' &&
+    !Array.isArray(rawLabels)
+  ) {
+    notes.push(
+      `modulesync.yml \`pr_labels\` is ${typeof rawLabels}, not a list or a comma-separated string: not carried over`,
+    );
+  }
+  const projectRoot = get(settings, 'project_root');
+  if (typeof branch !== 'string') {
+    notes.push(
+      "modulesync.yml has no `branch`: modulesync would commit to each module's default branch; the fleet commits on the work branch `modulesync` (set `defaults.branch`) and proposes it with --pr",
+    );
+  }
+  if (holdsSecret(gitBase)) {
+    notes.push(
+      'modulesync.yml `git_base` holds credentials: every `url:` of the fleet file repeats them (the fleet warns about each); better remove them and give git a credential helper',
+    );
+  }
   const forge = /gitlab/i.test(gitBase)
     ? { type: 'gitlab', api: `https://${hostOf(gitBase)}/api/v4` }
     : /github\.com/i.test(gitBase)
@@ -89,7 +121,7 @@ export function importModulesync(configDir: string): ModulesyncImport {
   );
   const fleet = {
     version: 1,
-    workdir: 'modules',
+    workdir: typeof projectRoot === 'string' ? projectRoot : 'modules',
     defaults: {
       branch: typeof branch === 'string' ? branch : 'modulesync',
       ...(typeof base === 'string' ? { base } : {}),
@@ -107,7 +139,21 @@ export function importModulesync(configDir: string): ModulesyncImport {
     repositories,
   };
   const header = `# Imported from the modulesync configuration in ${configDir} by \`pantograph fleet import-modulesync\`.\n`;
-  return { text: `${header}${stringify(fleet, { lineWidth: 0 })}`, repositories: repositories.length, notes };
+  const text = `${header}${stringify(fleet, { lineWidth: 0 })}`;
+  // What is written must be a fleet file the fleet takes: checked as the next command would read it.
+  try {
+    parseFleet(text, join(configDir, 'fleet.yml'));
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new EngineError(
+      'FLEET_MODULESYNC',
+      `the fleet file made from ${configDir} would be refused: ${why}`,
+      {
+        hint: 'fix the module or setting it names in managed_modules.yml or modulesync.yml; nothing was written',
+      },
+    );
+  }
+  return { text, repositories: repositories.length, notes };
 }
 
 function reasonFor(key: string): string {

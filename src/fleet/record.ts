@@ -14,7 +14,8 @@ export const MODES: readonly FleetMode[] = ['status', 'apply', 'update'];
  *   `--noop`, files apply or update would change, or (update) git sources that would move.
  * - `applied`: apply or update changed files or moved sources (committed on the branch when the
  *   repository is a git remote).
- * - `conflict`: hand edits and template changes meet; nothing was written in this repository.
+ * - `conflict`: hand edits and template changes meet, or the work branch does not contain the base's
+ *   latest commit (`FLEET_OUTDATED`); nothing was written in this repository.
  * - `needs-confirmation`: files exist that Pantograph never wrote and would overwrite; `--yes` allows it.
  * - `failed`: the repository could not be fetched, planned or applied; see `error`.
  */
@@ -65,6 +66,8 @@ export interface RepositoryRecord {
     readonly line?: number;
     readonly column?: number;
     readonly hint?: string;
+    /** A failing post command's output (its end, when long). */
+    readonly output?: string;
   };
   readonly durationMs: number;
 }
@@ -75,12 +78,23 @@ export interface FleetReport {
   readonly noop: boolean;
   /** The shards this report covers, e.g. `["1/4"]`; several after `fleet report` merges shard reports. */
   readonly shards: readonly string[];
+  /**
+   * The whole selection a sharded run split (every shard's, before sharding): how many repositories, and a
+   * digest of their names. `fleet report` merges only shards of one selection.
+   */
+  readonly selection?: SelectionDigest;
   /** `fleet report --allow-missing`: the shards of the run no report was given for. */
   readonly missingShards?: readonly string[];
   readonly repositories: readonly RepositoryRecord[];
   readonly summary: Readonly<Record<RepositoryResult, number>> & { readonly total: number };
   /** False when any repository failed, conflicts or needs confirmation (or drifts, for status). */
   readonly ok: boolean;
+}
+
+export interface SelectionDigest {
+  readonly count: number;
+  /** SHA-256 of the names, sorted, one per line (hex, first 16 digits). */
+  readonly digest: string;
 }
 
 export const RESULTS: readonly RepositoryResult[] = [

@@ -11,27 +11,32 @@
 import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError } from '../engine/errors.js';
-import { previousOutputFor } from '../engine/previous-output.js';
+import { lockedCommitOf, previousOutputFor } from '../engine/previous-output.js';
 import type { ProjectOptions } from '../engine/project.js';
 import { SYNC_FILE } from '../engine/project-config.js';
 import { planProjectAt } from '../engine/project-plan.js';
 import type { Problem, RenderPlan } from '../engine/render-plan.js';
 import { type SourceMove, sourceMoves } from '../engine/source-moves.js';
+import { gitSourceHead } from '../engine/sources/index.js';
 import { hasErrors } from '../engine/validate.js';
-import { maskCredentials } from '../shared/url-credentials.js';
+import { jsonPointer, parseYamlData } from '../engine/yaml-data.js';
+import { maskCredentials, sameLocation } from '../shared/url-credentials.js';
 import { type StatusEntry, apply as syncApply, status as syncStatus, unifiedDiff } from '../sync/index.js';
+import type { LockFile } from '../sync/lock.js';
+import type { PostResult } from '../sync/post.js';
 import { engineVersion } from '../version.js';
 import type { Fleet, FleetRepository } from './fleet-file.js';
 import { ensurePullRequest, forgeProjectOf } from './forge.js';
 import type { GitRunner } from './git.js';
 import { commitMessage, prBody, subjectOf, templatesOf } from './messages.js';
 import type { FleetMode, RepositoryRecord } from './record.js';
-import { keyOf, type ResumeState } from './state.js';
+import { type FollowedSource, keyOf, type ResumeState } from './state.js';
 import { fleetOverrides } from './sync-overrides.js';
 import {
   checkoutForApply,
   checkoutForNoop,
   checkoutForStatus,
+  outdatedWorkBranch,
   prepareClone,
   readRefs,
   resetClone,
@@ -77,9 +82,19 @@ export async function runRepository(
       copy = await prepareClone(fleet.workdir, repo, options.git);
       key = resumeKey(fleet, repo, copy, copy.refs, options);
       const previous = options.resume?.lookup(repo.name, key);
-      if (previous) return { ...previous, resumed: true, durationMs: Date.now() - started };
+      if (previous && (await unmoved(fleet, copy, previous.follow, options))) {
+        // What this run did: nothing committed, pushed or proposed (docs/json-output.md).
+        const { pullRequest: _pr, ...record } = previous.record;
+        return {
+          ...record,
+          ...(record.committed !== undefined ? { committed: false } : {}),
+          ...(record.pushed !== undefined ? { pushed: false } : {}),
+          resumed: true,
+          durationMs: Date.now() - started,
+        };
+      }
     }
-    const facts = { cacheable: false };
+    const facts: RunFacts = { cacheable: false, follow: [] };
     const body = await runIn(fleet, repo, copy, options, facts);
     if (copy) settleClone(copy); // committed, or reset: clean again
     const cacheable = facts.cacheable;
@@ -92,6 +107,7 @@ export async function runRepository(
         repo.name,
         resumeKey(fleet, repo, copy, refs, options),
         settled(record, options),
+        facts.follow,
       );
     }
     return record;
@@ -125,18 +141,104 @@ function settled(record: RepositoryRecord, options: RepositoryRunOptions): Repos
 
 type RecordBody = Omit<RepositoryRecord, 'name' | 'kind' | 'durationMs'>;
 
+/** What the run learnt about reusing its record next time. */
+interface RunFacts {
+  /** Every input of the plan is in the key (or `follow`). */
+  cacheable: boolean;
+  /** The git sources planned at their `ref`'s latest commit: the lock of the tree planned has none. */
+  follow: FollowedSource[];
+}
+
+/**
+ * Whether the git sources a previous plan took at their `ref`'s latest commit are still there (fetched
+ * once per process, as planning would). Anything that cannot tell means "moved": the repository is
+ * planned again.
+ */
+async function unmoved(
+  fleet: Fleet,
+  copy: WorkingCopy,
+  follow: readonly FollowedSource[],
+  options: RepositoryRunOptions,
+): Promise<boolean> {
+  for (const source of follow) {
+    try {
+      const head = await gitSourceHead(
+        {
+          type: 'git',
+          location: fleetLocation(fleet, source),
+          ...(source.ref !== undefined ? { ref: source.ref } : {}),
+        },
+        {
+          root: copy.dir,
+          env: options.project.env ?? options.env,
+          ...(options.project.offline !== undefined ? { offline: options.project.offline } : {}),
+          ...(options.project.gitBinary !== undefined ? { gitBinary: options.project.gitBinary } : {}),
+        },
+      );
+      if (head !== source.commit) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** A followed source's location with the credentials the fleet file gives it (the state keeps none). */
+function fleetLocation(fleet: Fleet, source: FollowedSource): string {
+  for (const s of fleet.templateSources ?? []) {
+    if (typeof s !== 'object' || s === null || Array.isArray(s)) continue;
+    const spec = s as { type?: unknown; location?: unknown; ref?: unknown };
+    if (spec.type !== 'git' || typeof spec.location !== 'string') continue;
+    if (sameLocation(spec.location, source.location) && (spec.ref ?? undefined) === source.ref) {
+      return spec.location;
+    }
+  }
+  return source.location;
+}
+
+/** The git sources of a plan that the lock does not record: planned at their `ref`'s latest commit. */
+function followedSources(plan: RenderPlan, lock: LockFile | undefined): FollowedSource[] {
+  const locked = lockedCommitOf(lock);
+  return plan.sources.flatMap((s) =>
+    s.type === 'git' &&
+    s.commit !== undefined &&
+    locked({ type: 'git', location: s.location, ...(s.ref !== undefined ? { ref: s.ref } : {}) }) ===
+      undefined
+      ? [{ location: s.location, ...(s.ref !== undefined ? { ref: s.ref } : {}), commit: s.commit }]
+      : [],
+  );
+}
+
 async function runIn(
   fleet: Fleet,
   repo: FleetRepository,
   copy: WorkingCopy | undefined,
   options: RepositoryRunOptions,
-  facts: { cacheable: boolean },
+  facts: RunFacts,
 ): Promise<RecordBody> {
   const dir = copy?.dir ?? repo.path!;
   const writing = options.mode !== 'status';
   const applying = writing && !options.noop;
   const branch = options.branch ?? repo.branch;
   // Status reads the base; apply and update read the work branch they continue, under --noop too.
+  if (copy && writing) {
+    const outdated = await outdatedWorkBranch(copy, branch, options.git);
+    if (outdated !== undefined) {
+      return {
+        result: 'conflict',
+        files: [],
+        templates: [],
+        baseCommit: copy.baseCommit,
+        branch,
+        commit: outdated,
+        error: {
+          code: 'FLEET_OUTDATED',
+          message: `the work branch ${branch} (${outdated.slice(0, 10)}) does not contain ${copy.baseBranch}'s latest commit ${copy.baseCommit.slice(0, 10)}: ${copy.baseBranch} moved on after it was made, so it would be planned without ${copy.baseBranch}'s changes, and its pull request may not merge; nothing was written`,
+          hint: `merge ${copy.baseBranch} into ${branch} in the repository (resolving any conflict there) and push it, or delete the remote branch ${branch} (closing its pull request) so that the next run starts again from ${copy.baseBranch}; then run the fleet again`,
+        },
+      };
+    }
+  }
   if (copy) {
     if (applying) await checkoutForApply(copy, branch, options.git);
     else if (writing) await checkoutForNoop(copy, branch, options.git);
@@ -162,6 +264,9 @@ async function runIn(
   const sources = moves ? { sources: moves } : {};
   // Filesystem sources can change without a commit anywhere: such a repository is always run again.
   facts.cacheable = loaded.lock !== undefined && plan.sources.every((s) => s.type !== 'filesystem');
+  // A git source the lock does not record is planned at its ref's latest commit, which the key cannot
+  // hold (it moves with no commit in the repository): remembered beside it and compared on reuse.
+  facts.follow = followedSources(plan, loaded.lock);
   const templates = templatesOf(plan);
   const where = { ...(copy ? { baseCommit: copy.baseCommit } : {}), ...sources };
   if (hasErrors(plan.problems)) throw planError(plan.problems);
@@ -241,11 +346,14 @@ async function runIn(
   });
   if (!result.ok) {
     if (copy) await resetClone(copy, options.git);
-    const failed = result.post.filter((p) => !p.ok).map((p) => `\`${p.command}\` on ${p.path}`);
-    throw new EngineError('FLEET_APPLY', result.message || `post commands failed: ${failed.join(', ')}`, {
+    const failed = result.post.filter((p) => !p.ok);
+    if (failed.length > 0) throw postError(failed, original, syncFile, copy !== undefined);
+    throw new EngineError('FLEET_APPLY', result.message, {
       hint: 'run `pantograph apply` in the repository to see the details',
     });
   }
+  // The lock written (and committed) now records every git source at the commit planned.
+  facts.follow = [];
   // What changed: files written or removed (hand-edited ones are kept, as apply keeps them), and .sync.yml.
   const touched = new Set([...result.written, ...result.removed]);
   if (overridden.changed.length > 0) touched.add(SYNC_FILE);
@@ -449,6 +557,66 @@ function planError(problems: readonly Problem[]): EngineError {
   });
 }
 
+/** At most this much of a failing post command's output is kept in the report (its end). */
+const MAX_POST_OUTPUT = 4000;
+
+/**
+ * A failing post command as the one-project `apply` reports it: the command, the file, the exit status
+ * and the output, at the command's place in the repository's `.sync.yml` (the clone's copy, which is
+ * the repository's own: the fleet sets no `post`).
+ */
+function postError(
+  failed: readonly PostResult[],
+  original: string,
+  syncFile: string,
+  clone: boolean,
+): EngineError & { output?: string } {
+  const first = failed[0]!;
+  const status = first.status === null ? 'did not run' : `exit ${first.status}`;
+  const more = failed.length > 1 ? ` (and ${failed.length - 1} more)` : '';
+  const error: EngineError & { output?: string } = new EngineError(
+    'FLEET_APPLY',
+    `post command \`${first.command}\` failed on ${first.path} (${status})${more}`,
+    {
+      position: postPosition(original, syncFile, first.command),
+      hint: `fix the command (\`post\` in the repository's .sync.yml${clone ? ', as the fleet clone shows it' : ''}) and run the fleet again: nothing was ${clone ? 'committed' : 'kept'} for this repository`,
+    },
+  );
+  // The first one's output; each other's under a line naming it.
+  const output = failed
+    .map((p, i) =>
+      i === 0
+        ? p.output.trim()
+        : `-- \`${p.command}\` on ${p.path} (${p.status === null ? 'did not run' : `exit ${p.status}`}):\n${p.output.trim()}`,
+    )
+    .filter((o) => o !== '')
+    .join('\n');
+  if (output !== '') {
+    error.output = output.length > MAX_POST_OUTPUT ? `...${output.slice(-MAX_POST_OUTPUT)}` : output;
+  }
+  return error;
+}
+
+/** Where `.sync.yml` lists a post command (the first entry with that command line). */
+function postPosition(text: string, file: string, command: string) {
+  try {
+    const parsed = parseYamlData(text, file, { version: '1.1', errorCode: 'SYNC_YAML', replaceTag: true });
+    const post = (parsed.data as { pdk_template?: { post?: unknown } } | undefined)?.pdk_template?.post;
+    if (!Array.isArray(post)) return undefined;
+    for (const [i, item] of post.entries()) {
+      if (typeof item !== 'object' || item === null) continue;
+      for (const [glob, value] of Object.entries(item as Record<string, unknown>)) {
+        if (value === command) {
+          return parsed.positions.positionOf(jsonPointer(['pdk_template', 'post', i, glob]));
+        }
+      }
+    }
+  } catch {
+    // no position then
+  }
+  return undefined;
+}
+
 /** A failure as the report records it; a URL's password in it is masked (reports are kept as artifacts). */
 function errorOf(e: unknown): NonNullable<RepositoryRecord['error']> {
   if (
@@ -459,6 +627,7 @@ function errorOf(e: unknown): NonNullable<RepositoryRecord['error']> {
       code: string;
       position?: { file: string; line: number; column: number };
       hint?: string;
+      output?: unknown;
     };
     return {
       code: err.code,
@@ -467,6 +636,7 @@ function errorOf(e: unknown): NonNullable<RepositoryRecord['error']> {
         ? { file: err.position.file, line: err.position.line, column: err.position.column }
         : {}),
       ...(err.hint ? { hint: maskCredentials(err.hint) } : {}),
+      ...(typeof err.output === 'string' ? { output: maskCredentials(err.output) } : {}),
     };
   }
   return { code: 'INTERNAL', message: maskCredentials(e instanceof Error ? e.message : String(e)) };

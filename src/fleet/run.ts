@@ -7,11 +7,14 @@
 import { availableParallelism } from 'node:os';
 import { EngineError } from '../engine/errors.js';
 import type { ProjectOptions } from '../engine/project.js';
+import { BRANCH_HINT, branchNameProblem } from './branch-name.js';
 import { duplicateProblem, type Fleet, type FleetRepository } from './fleet-file.js';
-import { gitRunner } from './git.js';
+import { type GitRunner, gitRunner } from './git.js';
 import { type FleetMode, type FleetReport, type RepositoryRecord, reportOk, summarize } from './record.js';
 import { duplicateEntries } from './repository-identity.js';
 import { runRepository } from './repository-run.js';
+import { acquireFleetLock } from './run-lock.js';
+import { selectionDigest } from './select.js';
 import { openState } from './state.js';
 
 export interface FleetRunOptions {
@@ -39,6 +42,8 @@ export interface FleetRunOptions {
   readonly fresh?: boolean;
   /** The shard this run is, for the report (`i/n`). */
   readonly shard?: string;
+  /** A shard's whole selection (the names it was split from), recorded so that `fleet report` checks it. */
+  readonly selected?: readonly string[];
   /** Engine options (trust, strictness, offline) for every repository. */
   readonly project?: ProjectOptions;
   readonly env?: NodeJS.ProcessEnv;
@@ -73,6 +78,18 @@ export async function runFleet(
       hint: 'add `forge: { type: github }` (or gitlab, with `api:` for your own instance)',
     });
   }
+  if (options.branch !== undefined) {
+    const why = branchNameProblem(options.branch);
+    if (why !== undefined) {
+      throw new EngineError(
+        'FLEET_USAGE',
+        `--branch '${options.branch}' is not a valid branch name for git: it ${why}`,
+        {
+          hint: BRANCH_HINT,
+        },
+      );
+    }
+  }
   if (options.push === true && options.noop !== true) checkOneBranchEach(repositories, options.branch);
   const env = options.env ?? process.env;
   const git = gitRunner({
@@ -80,6 +97,30 @@ export async function runFleet(
     ...(options.gitBinary !== undefined ? { gitBinary: options.gitBinary } : {}),
     ...(options.gitTimeoutMs !== undefined ? { timeoutMs: options.gitTimeoutMs } : {}),
   });
+  // No other run may work on these clones meanwhile; the shards of one run share none, so they may. A
+  // `path:` repository is used in place, under the project's own run lock (as `apply` there).
+  const clones = repositories.filter((r) => r.url !== undefined).map((r) => r.name);
+  const lock =
+    clones.length > 0
+      ? acquireFleetLock(fleet.workdir, clones, {
+          command: options.noop === true ? `${options.mode} --noop` : options.mode,
+          ...(options.shard !== undefined ? { shard: options.shard } : {}),
+        })
+      : undefined;
+  try {
+    return await runLocked(fleet, repositories, options, env, git);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function runLocked(
+  fleet: Fleet,
+  repositories: readonly FleetRepository[],
+  options: FleetRunOptions,
+  env: NodeJS.ProcessEnv,
+  git: GitRunner,
+): Promise<FleetReport> {
   const resume = openState(fleet.workdir, { fresh: options.fresh === true });
   const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), 64));
   const gitIdentity = {};
@@ -113,6 +154,9 @@ export async function runFleet(
     mode: options.mode,
     noop: options.noop === true,
     shards: options.shard !== undefined ? [options.shard] : [],
+    ...(options.shard !== undefined && options.selected !== undefined
+      ? { selection: selectionDigest(options.selected) }
+      : {}),
     repositories: records,
     summary: summarize(records),
     ok: reportOk(options.mode, records),

@@ -3,10 +3,12 @@
  * given must be present), groups (`--group`), then one shard of them (`--shard i/n`) for a CI matrix.
  * An unknown label or group is an error (a typo would otherwise select nothing and report success).
  */
+import { createHash } from 'node:crypto';
 import picomatch from 'picomatch';
 import { EngineError } from '../engine/errors.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
 import type { Fleet, FleetRepository } from './fleet-file.js';
+import type { SelectionDigest } from './record.js';
 
 export interface Selection {
   /** Name globs; a repository matching any is selected. */
@@ -102,4 +104,13 @@ export function matrixOf(
   const wanted = 'shards' in split ? split.shards : Math.ceil(selected / Math.max(1, split.perShard));
   const count = Math.max(0, Math.min(maxShards, selected, wanted));
   return { include: Array.from({ length: count }, (_, i) => ({ shard: `${i + 1}/${count}` })) };
+}
+
+/** What identifies a selection in a shard's report: its size and a digest of its names. */
+export function selectionDigest(names: readonly string[]): SelectionDigest {
+  const sorted = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    count: sorted.length,
+    digest: createHash('sha256').update(sorted.join('\n')).digest('hex').slice(0, 16),
+  };
 }

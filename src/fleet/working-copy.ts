@@ -7,6 +7,7 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { EngineError } from '../engine/errors.js';
+import { withoutCredentials } from '../shared/url-credentials.js';
 import type { FleetRepository } from './fleet-file.js';
 import type { GitRunner } from './git.js';
 
@@ -51,6 +52,7 @@ export async function prepareClone(
       hint: 'the fleet checks out and cleans its clones, which would destroy work in a directory of yours: move it away, or set another `workdir:` (a clone an older Pantograph made has no mark: delete it, the fleet clones it again)',
     });
   }
+  await forgetCredentials(dir, url, git);
   const refs = parseRefs(
     await git.steps(dir, [
       ...(fresh
@@ -68,6 +70,24 @@ export async function prepareClone(
     });
   }
   return { dir, url, refs, baseBranch, baseCommit };
+}
+
+/**
+ * Keeps a URL's credentials out of the clone's `.git/config`: the fleet fetches and pushes by the URL the
+ * fleet file gives, so the clone's `origin` need only name the remote. Also cleans a clone an older
+ * version made with the token in it. Reads the config file first: no git call when there is nothing to do.
+ */
+async function forgetCredentials(dir: string, url: string, git: GitRunner): Promise<void> {
+  const identity = withoutCredentials(url);
+  if (identity === url) return;
+  let config: string;
+  try {
+    config = readFileSync(join(dir, '.git', 'config'), 'utf8');
+  } catch {
+    return;
+  }
+  if (!config.includes(url)) return;
+  await git(dir, ['config', 'remote.origin.url', identity]);
 }
 
 const REFS = ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/remotes/origin', 'refs/heads'];
@@ -157,6 +177,25 @@ export async function workBranchStart(copy: WorkingCopy, branch: string, git: Gi
     if (merged.ok) start = copy.baseCommit;
   }
   return start;
+}
+
+/**
+ * The work branch's commit when it is out of date: it does not contain the base's latest commit (the base
+ * moved on after the branch was made). Planned there, a repository would miss the base's own changes
+ * (its `.sync.yml`, its `metadata.json`), and the pull request may no longer merge. Undefined when the
+ * work starts from the base, or the branch contains it.
+ */
+export async function outdatedWorkBranch(
+  copy: WorkingCopy,
+  branch: string,
+  git: GitRunner,
+): Promise<string | undefined> {
+  const start = await workBranchStart(copy, branch, git);
+  if (start === copy.baseCommit) return undefined;
+  const contains = await git(copy.dir, ['merge-base', '--is-ancestor', copy.baseCommit, start], {
+    allowFailure: true,
+  });
+  return contains.ok ? undefined : start;
 }
 
 /** `commit`, detached and clean; a clone no apply has touched since it was left there is not checked out again. */

@@ -4,7 +4,7 @@
  * as an artifact and everything printed name the source without credentials. git reaches a real local
  * template repository through the URL by `url.<repository>.insteadOf`, given in the environment.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFleet } from '../../src/fleet/index.js';
@@ -97,6 +97,33 @@ describe('a token in a fleet template source', () => {
     // The .sync.yml the fleet committed agrees with the fleet: a second run has nothing to do.
     const again = pantograph(root, ['--format', 'json', 'fleet', 'apply', '--push', '--fresh'], env);
     expect(JSON.parse(again.stdout).repositories[0]).toMatchObject({ result: 'in-line', committed: false });
+  });
+
+  it("in a repository URL is not kept in the clone's .git/config, and the clone still fetches and pushes", () => {
+    const root = tempDir('fleet-credentials-');
+    const bare = projectRemote(root, 'a');
+    const repoUrl = `https://bot:${TOKEN}@git.example.com/acme/a.git`;
+    writeFileSync(join(root, 'fleet.yml'), `version: 1\nrepositories:\n  - { name: a, url: "${repoUrl}" }\n`);
+    const env = {
+      PANTOGRAPH_CACHE_DIR: tempDir('fleet-credentials-cache-'),
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: `url.${bare}.insteadOf`,
+      GIT_CONFIG_VALUE_0: repoUrl,
+    };
+    const config = join(root, '.pantograph-fleet', 'a', '.git', 'config');
+    const first = pantograph(root, ['--format', 'json', 'fleet', 'status'], env);
+    expect(JSON.parse(first.stdout).repositories[0].result, first.stdout).toBe('drift');
+    expect(readFileSync(config, 'utf8')).not.toContain(TOKEN);
+    expect(readFileSync(config, 'utf8')).toContain('url = https://git.example.com/acme/a.git');
+    // A clone an older version left with the token in it is cleaned on the next run.
+    git(join(root, '.pantograph-fleet', 'a'), 'config', 'remote.origin.url', repoUrl);
+    git(bare, 'branch', 'other'); // something new to fetch
+    const second = pantograph(root, ['fleet', 'apply', '--push', '--fresh'], env);
+    expect(second.status, second.stderr).toBe(0);
+    expect(readFileSync(config, 'utf8')).not.toContain(TOKEN);
+    expect(git(join(root, '.pantograph-fleet', 'a'), 'rev-parse', 'refs/remotes/origin/other')).toMatch(
+      /^[0-9a-f]{40}$/,
+    );
   });
 
   it('of an unreachable remote is masked in the failure the report records', () => {

@@ -217,7 +217,53 @@ describe('shards', () => {
     expect(report.shards).toEqual(['1/3', '2/3', '3/3']);
     const twice = pantograph(root, ['fleet', 'report', files[0]!, files[0]!]);
     expect(twice.status).toBe(1);
-    expect(twice.stderr).toContain('is in');
+    expect(twice.stderr).toContain(`${files[0]} is given twice`);
+  });
+
+  it('shards split from different selections (a fleet file changed between the jobs) are refused, naming them', () => {
+    const before = join(root, 'fleet-before.yml');
+    writeFileSync(
+      before,
+      readFileSync(join(root, 'fleet.yml'), 'utf8')
+        .split('\n')
+        .filter((l) => !l.includes('name: gone'))
+        .join('\n'),
+    );
+    const one = join(root, 'sel-1.json');
+    writeFileSync(
+      one,
+      pantograph(root, ['--format', 'json', 'fleet', 'status', '--fleet', before, '--shard', '1/2']).stdout,
+    );
+    const two = join(root, 'sel-2.json');
+    writeFileSync(two, pantograph(root, ['--format', 'json', 'fleet', 'status', '--shard', '2/2']).stdout);
+    for (const extra of [[], ['--allow-missing']]) {
+      const r = pantograph(root, ['fleet', 'report', ...extra, one, two]);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('the shard reports were split from different selections of repositories');
+      expect(r.stderr).toContain(`${one} (1/2) from a selection of 4 repositories of ${before}`);
+      expect(r.stderr).toContain(
+        `${two} (2/2) from a selection of 5 repositories of ${join(root, 'fleet.yml')}`,
+      );
+    }
+    // Another selection (--label) on one job: the same.
+    const filtered = join(root, 'sel-f.json');
+    writeFileSync(
+      filtered,
+      pantograph(root, ['--format', 'json', 'fleet', 'status', '--label', 'web', '--shard', '1/2']).stdout,
+    );
+    const json = pantograph(root, ['--format', 'json', 'fleet', 'report', filtered, two]);
+    expect(JSON.parse(json.stdout).problems[0]).toMatchObject({ code: 'FLEET_REPORT' });
+
+    // A report cut short (a repository taken out by hand): the selection says one is in no report.
+    const whole = join(root, 'sel-1b.json');
+    const report = JSON.parse(
+      pantograph(root, ['--format', 'json', 'fleet', 'status', '--shard', '1/2']).stdout,
+    ) as Report;
+    writeFileSync(whole, JSON.stringify({ ...report, repositories: report.repositories.slice(1) }));
+    const cut = pantograph(root, ['fleet', 'report', whole, two]);
+    expect(cut.status).toBe(1);
+    expect(cut.stderr).toContain('1 of the 5 repositories the shards were split from is in no shard report');
   });
 
   it('plan-matrix never plans a shard without a repository, and says so', () => {
@@ -258,7 +304,9 @@ describe('shards', () => {
     const all = JSON.parse(merged.stdout) as Report & { shards: string[] };
     expect(all.shards).toEqual(['1/6', '2/6', '3/6', '4/6', '5/6', '6/6']);
     expect(all.summary.total).toBe(5);
-    const twice = pantograph(root, ['fleet', 'report', ...files, files[5]!]);
+    const copy = join(root, 'six-6-6-again.json');
+    writeFileSync(copy, readFileSync(files[5]!, 'utf8'));
+    const twice = pantograph(root, ['fleet', 'report', ...files, copy]);
     expect(twice.status).toBe(1);
     expect(twice.stderr).toContain('shard 6/6 is in');
   });

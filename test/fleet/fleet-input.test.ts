@@ -43,8 +43,44 @@ describe('bad fleet files', () => {
     );
     const r = pantograph(root, ['fleet', 'apply', '--push']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('fleet.yml:3:11: error: /repositories/0/name must be a plain name');
+    expect(r.stderr).toContain(
+      'fleet.yml:3:11: error: /repositories/0/name must be a plain name (letters, digits, . _ -, starting with a letter or digit)',
+    );
     expect(existsSync(join(root, '.pantograph-fleet'))).toBe(false);
+  });
+
+  it('a branch name git would refuse is an error once, at its place or as a flag, before anything is cloned', () => {
+    const root = tempDir();
+    moduleRemote(root, 'm');
+    fleetIn(
+      root,
+      'version: 1\ndefaults:\n  branch: "x.lock"\nrepositories:\n  - { name: m, url: remotes/m.git, branch: "a..b" }\n  - { name: n, url: remotes/m.git, base: "rel/", branch: other }\n',
+    );
+    const r = pantograph(root, ['fleet', 'apply', '--push']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      "fleet.yml:3:11: error: 'x.lock' is not a valid branch name for git: it has a part ending with '.lock' ('x.lock') [FLEET_INVALID]",
+    );
+    expect(r.stderr).toContain(
+      "fleet.yml:5:44: error: 'a..b' is not a valid branch name for git: it holds '..'",
+    );
+    expect(r.stderr).toContain(
+      "fleet.yml:6:42: error: 'rel/' is not a valid branch name for git: it starts or ends with '/'",
+    );
+    expect(existsSync(join(root, '.pantograph-fleet'))).toBe(false);
+
+    fleetIn(root, 'version: 1\nrepositories:\n  - { name: m, url: remotes/m.git }\n');
+    for (const bad of ['bad..name', '-x', 'feature/', 'a b', '.hidden']) {
+      const flag = pantograph(root, ['--format', 'json', 'fleet', 'apply', '--push', `--branch=${bad}`]);
+      expect(flag.status, bad).toBe(1);
+      expect(JSON.parse(flag.stdout).problems[0], bad).toMatchObject({
+        code: 'FLEET_USAGE',
+        message: expect.stringContaining(`--branch '${bad}' is not a valid branch name for git`),
+      });
+      expect(existsSync(join(root, '.pantograph-fleet', 'm')), bad).toBe(false);
+    }
+    const good = pantograph(root, ['fleet', 'apply', '--noop', '--branch', 'feature/x-1.2']);
+    expect(good.status, good.stderr).toBe(0);
   });
 
   it('a repository listed twice, a repository with neither url nor path, an unknown group', () => {
@@ -170,6 +206,19 @@ describe('selection and shards (library)', () => {
       all.push(...part);
     }
     expect(all.sort()).toEqual(names.map((n) => n.name));
+  });
+
+  it('plan-matrix says when the 256-shard cap makes shards larger than --per-shard', () => {
+    const root = fleetIn(
+      tempDir(),
+      `version: 1\nrepositories:\n${Array.from({ length: 300 }, (_, i) => `  - { name: r${i}, url: https://example.com/r${i}.git }\n`).join('')}`,
+    );
+    const r = pantograph(root, ['fleet', 'plan-matrix', '--per-shard', '1']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).include).toHaveLength(256);
+    expect(r.stderr).toBe(
+      'note: 256 shards of up to 2 repositories, not 1 a shard: 256 is the most a CI matrix takes\n',
+    );
   });
 
   it('the matrix has at most one shard per repository, and none for no repository', () => {
@@ -438,6 +487,70 @@ describe('import-modulesync', () => {
     const again = pantograph(dir, ['fleet', 'import-modulesync']);
     expect(again.status).toBe(1);
     expect(again.stderr).toContain('pass --force');
+  });
+
+  it('names the fleet takes: renamed modules noted at their place, a collision suffixed, a path refused', () => {
+    const dir = tempTree({
+      'managed_modules.yml': '---\n- acme/puppet-ntp\n- acme-puppet-ntp\n- other/puppet-x\n',
+      'modulesync.yml':
+        "---\nnamespace: acme\nbranch: msync\npr_labels: 'tooling, modulesync'\nproject_root: work/\n",
+    });
+    const r = pantograph(dir, ['fleet', 'import-modulesync']);
+    expect(r.status, r.stderr).toBe(0);
+    const managed = join(dir, 'managed_modules.yml');
+    expect(r.stderr).toContain(
+      `note: ${managed}:2:3: module 'acme/puppet-ntp' is named 'acme-puppet-ntp-2' in the fleet file: 'acme-puppet-ntp' names another module`,
+    );
+    expect(r.stderr).toContain(
+      `note: ${managed}:4:3: module 'other/puppet-x' is named 'other-puppet-x' in the fleet file`,
+    );
+    const fleet = loadFleet(join(dir, 'fleet.yml'));
+    expect(fleet.repositories.map((x) => [x.name, x.url])).toEqual([
+      ['acme-puppet-ntp-2', 'git@github.com:acme/puppet-ntp'],
+      ['acme-puppet-ntp', 'git@github.com:acme/acme-puppet-ntp'],
+      ['other-puppet-x', 'git@github.com:other/puppet-x'],
+    ]);
+    // pr_labels as modulesync reads it (a string split on commas); project_root is the workdir.
+    expect(fleet.pullRequest.labels).toEqual(['tooling', 'modulesync']);
+    expect(fleet.workdir).toBe(join(dir, 'work'));
+    expect(r.stderr).not.toContain('project_root');
+
+    const bad = tempTree({
+      'managed_modules.yml': '---\n- ../../etc\n- puppet-ok\n- acme/.git\n',
+      'modulesync.yml': '---\nnamespace: acme\n',
+    });
+    const refused = pantograph(bad, ['fleet', 'import-modulesync']);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(
+      "managed_modules.yml:2:3: error: module '../../etc' is not a repository path: a part of it is empty or starts with '.' [FLEET_MODULESYNC]",
+    );
+    expect(refused.stderr).toContain(
+      "managed_modules.yml:4:3: error: module 'acme/.git' is not a repository path",
+    );
+    expect(existsSync(join(bad, 'fleet.yml'))).toBe(false);
+  });
+
+  it('says what modulesync does otherwise, and a file it cannot write is a clear error', () => {
+    const dir = tempTree({
+      'managed_modules.yml': '---\n- puppet-ntp\n',
+      'modulesync.yml': "---\ngit_base: 'https://oauth2:glpat-SECRET123@gitlab.example.com/'\n",
+    });
+    const r = pantograph(dir, ['fleet', 'import-modulesync', '--output', '-']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain(
+      "modulesync.yml has no `branch`: modulesync would commit to each module's default branch",
+    );
+    expect(r.stderr).toContain('modulesync.yml `git_base` holds credentials');
+    expect(r.stderr).not.toContain('SECRET123');
+    const nowhere = pantograph(dir, [
+      'fleet',
+      'import-modulesync',
+      '--output',
+      join(dir, 'no', 'such', 'f.yml'),
+    ]);
+    expect(nowhere.status).toBe(1);
+    expect(nowhere.stderr).toContain('cannot write no/such/f.yml (ENOENT)');
+    expect(nowhere.stderr).toContain('its directory does not exist');
   });
 
   it('a list item naming a module with its options is that module, its branch carried over', () => {

@@ -95,7 +95,7 @@ async function fleetRun(
       ...(flags.branch !== undefined ? { branch: flags.branch } : {}),
       ...(flags.message !== undefined ? { message: flags.message } : {}),
       ...(jobs !== undefined ? { jobs } : {}),
-      ...(shard !== undefined ? { shard: shardText(shard) } : {}),
+      ...(shard !== undefined ? { shard: shardText(shard), selected: selected.map((r) => r.name) } : {}),
       project: projectOptions(flags),
       onEvent: (event) => progress.hear(event),
     });
@@ -127,6 +127,11 @@ export async function fleetPlanMatrix(
     const matrix = matrixOf(selected.length, split);
     io.out(`${JSON.stringify(matrix)}\n`);
     const count = matrix.include.length;
+    if ('perShard' in split && count < Math.ceil(selected.length / split.perShard)) {
+      io.err(
+        `note: ${count} shards of up to ${Math.ceil(selected.length / count)} repositories, not ${split.perShard} a shard: ${count} is the most a CI matrix takes\n`,
+      );
+    }
     if ('shards' in split && count < split.shards) {
       // Standard error: the matrix on standard output is read by the workflow.
       const why =
@@ -176,7 +181,17 @@ export async function fleetImportModulesync(
           'pass --force to replace it, or --output FILE (- for standard output)',
         );
       }
-      writeFileSync(out, imported.text);
+      try {
+        writeFileSync(out, imported.text);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code ?? String(e);
+        throw new UsageError(
+          `cannot write ${shortPath(out, io.cwd)} (${code})`,
+          code === 'ENOENT'
+            ? 'its directory does not exist: create it, or give another --output (- for standard output)'
+            : 'give another --output (- for standard output)',
+        );
+      }
       io.out(
         `wrote ${shortPath(out, io.cwd)}: ${imported.repositories} ${imported.repositories === 1 ? 'repository' : 'repositories'}\n`,
       );
@@ -255,7 +270,7 @@ function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: b
   for (const r of report.repositories) {
     if (r.error)
       io.err(
-        `${recordLine(r)}${r.error.file ? ` (${r.error.file}:${r.error.line}:${r.error.column})` : ''}\n${r.error.hint ? `  hint: ${r.error.hint}\n` : ''}`,
+        `${recordLine(r)}${r.error.file ? ` (${r.error.file}:${r.error.line}:${r.error.column})` : ''}\n${r.error.output ? indentLines(r.error.output) : ''}${r.error.hint ? `  hint: ${r.error.hint}\n` : ''}`,
       );
   }
   const s = report.summary;
@@ -294,4 +309,12 @@ function positive(text: string, flag: string): number {
   if (!Number.isInteger(n) || n < 1)
     throw new UsageError(`${flag} must be a positive whole number, not '${text}'`);
   return n;
+}
+
+/** Output of a command, indented under the line that names it. */
+function indentLines(text: string): string {
+  return `${text
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n')}\n`;
 }

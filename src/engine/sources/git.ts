@@ -76,6 +76,17 @@ export async function resolveGitSource(
   return { spec, index, dir, commit, trusted: spec.trusted === true || options.trust === true };
 }
 
+/**
+ * The commit a git source's `ref` names now (its remote's default branch without one), fetched at most
+ * once per process as `resolveGitSource` does; nothing is checked out. What a plan made without a locked
+ * commit depends on: a caller that keeps such a plan's result (the fleet's resume) compares it.
+ */
+export async function gitSourceHead(spec: SourceSpec, options: GitOptions): Promise<string> {
+  const git = new Git(spec, options);
+  await git.ensureFetched();
+  return git.resolveRef(spec.ref);
+}
+
 /** The directory of `commit` of a git source (e.g. the locked commit, to reproduce earlier output). */
 export async function checkoutCommit(spec: SourceSpec, commit: string, options: GitOptions): Promise<string> {
   const git = new Git(spec, options);

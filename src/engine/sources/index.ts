@@ -18,6 +18,7 @@ export {
   cacheRoot,
   checkoutCommit,
   type GitOptions,
+  gitSourceHead,
   gitUrl,
   remoteCacheDir,
   resetGitFetches,
