@@ -61,6 +61,7 @@ export function uiApp(options: UiOptions & { readonly token: string; readonly po
       return c.body(text, 200, { 'content-type': type, 'cache-control': 'no-store' });
     });
   }
+  app.get('/playground', (c) => c.redirect('/playground/', 301));
   app.notFound((c) => c.json({ error: 'not found' }, 404));
   return app;
 }

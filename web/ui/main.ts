@@ -55,7 +55,23 @@ interface Entry {
   diff?: string;
 }
 
-const token = new URLSearchParams(location.search).get('token') ?? '';
+/**
+ * The token `pantograph ui` printed in its URL: taken from the address once, kept in this tab's
+ * sessionStorage (per origin: another server on 127.0.0.1 cannot read it, as it could a cookie), and removed
+ * from the address bar so that it is not bookmarked or shown. Sent in a header with every API call.
+ */
+const TOKEN_KEY = 'pantograph-token';
+function takeToken(): string {
+  const url = new URL(location.href);
+  const given = url.searchParams.get('token');
+  if (given) {
+    sessionStorage.setItem(TOKEN_KEY, given);
+    url.searchParams.delete('token');
+    history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  }
+  return sessionStorage.getItem(TOKEN_KEY) ?? '';
+}
+const token = takeToken();
 let syncText: string | undefined;
 let savedText = '';
 /** The `.sync.yml` on disk the page's text was edited from, as the server names it (its hash). */
@@ -417,7 +433,6 @@ $('notice-close').addEventListener('click', () => {
   $('notice').hidden = true;
 });
 
-$('playground-link').setAttribute('href', `playground/?token=${encodeURIComponent(token)}`);
 
 /** A project opens the catalogue, settings and preview; a template repository, the author's view. */
 async function start(): Promise<void> {
