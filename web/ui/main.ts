@@ -196,12 +196,15 @@ function drawForms(): void {
 /** One input for one setting, from its schema: text, number, checkbox, a choice, or JSON for the rest. */
 function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
   const set = Object.hasOwn(form.values, info.name);
-  const { node, read } = control(schema, set ? form.values[info.name]! : info.value);
-  const error = el('div', { className: 'error' });
+  const id = `setting-${form.template}-${info.name}`;
+  const { node, read } = control(schema, set ? form.values[info.name]! : info.value, id, set ? form.values[info.name] : undefined);
+  const error = el('div', { className: 'error', id: `${id}-error` });
+  error.setAttribute('aria-live', 'polite');
+  node.setAttribute('aria-describedby', error.id);
   const wrapper = el(
     'div',
     { className: 'field' },
-    el('label', { textContent: `${info.name}: ${info.type}` }),
+    label(`${info.name}: ${info.type}`, node, id),
     node,
     el('div', { className: 'help', textContent: `${info.description ?? ''} (default: ${JSON.stringify(info.default)})` }),
     el('div', { className: 'origin', textContent: `value from ${originText(info)}` }),
@@ -229,7 +232,12 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
  * per item for a list of strings, a nested fieldset for an object with declared properties (only the keys
  * the user sets, or that were set, are written), and JSON for anything else.
  */
-function control(schema: Schema, shown: Json | undefined): { node: HTMLElement; read: () => Json } {
+function control(
+  schema: Schema,
+  shown: Json | undefined,
+  id: string,
+  own?: Json,
+): { node: HTMLElement; read: () => Json } {
   const enumValues = Array.isArray(schema.enum) ? schema.enum : undefined;
   const type = typeof schema.type === 'string' ? schema.type : undefined;
   const items = (schema.items ?? {}) as Schema;
@@ -260,15 +268,23 @@ function control(schema: Schema, shown: Json | undefined): { node: HTMLElement; 
   const properties = schema.properties as { [key: string]: Schema } | undefined;
   if (type === 'object' && properties && Object.keys(properties).length > 0) {
     const current = (shown && typeof shown === 'object' && !Array.isArray(shown) ? shown : {}) as { [key: string]: Json };
-    const touched = new Set(Object.keys(current));
+    // Only the keys the project sets (not those of the value from a default or a shared setting), and
+    // those the user changes, are written.
+    const mine = (own && typeof own === 'object' && !Array.isArray(own) ? own : {}) as { [key: string]: Json };
+    const touched = new Set(Object.keys(mine));
     const fieldset = el('fieldset', { className: 'nested' });
     const readers = new Map<string, () => Json>();
     for (const [key, sub] of Object.entries(properties)) {
-      const inner = control(sub, current[key]);
+      const innerId = `${id}-${key}`;
+      const inner = control(sub, current[key], innerId, mine[key]);
       readers.set(key, inner.read);
+      // Marked before the setting's own listener reads the object (the event bubbles up to it).
       inner.node.addEventListener('input', () => touched.add(key));
+      inner.node.addEventListener('change', () => touched.add(key));
       const description = typeof sub.description === 'string' ? sub.description : '';
-      fieldset.append(el('div', { className: 'field' }, el('label', { textContent: key }), inner.node, el('div', { className: 'help', textContent: description })));
+      const row = el('div', { className: 'field' }, label(key, inner.node, innerId), inner.node, el('div', { className: 'help', textContent: description }));
+      row.dataset.property = key;
+      fieldset.append(row);
     }
     return {
       node: fieldset,
@@ -276,7 +292,23 @@ function control(schema: Schema, shown: Json | undefined): { node: HTMLElement; 
     };
   }
   const area = el('textarea', { rows: 3, value: JSON.stringify(shown ?? null, null, 2) });
+  area.title = 'JSON';
   return { node: area, read: () => JSON.parse(area.value) as Json };
+}
+
+/**
+ * The label of a setting's control: tied to it by `for` (an input, a select, a textarea), or naming it
+ * (a nested object's fieldset, by `aria-labelledby`), so that a screen reader announces the setting.
+ */
+function label(text: string, node: HTMLElement, id: string): HTMLElement {
+  if (node instanceof HTMLFieldSetElement) {
+    const legend = el('span', { className: 'label', textContent: text, id: `${id}-label` });
+    node.setAttribute('aria-labelledby', legend.id);
+    node.setAttribute('role', 'group');
+    return legend;
+  }
+  node.id = id;
+  return el('label', { textContent: text, htmlFor: id });
 }
 
 function originText(info: SettingInfo): string {
@@ -295,11 +327,14 @@ async function changed(form: Form): Promise<void> {
     settings: form.values,
     syncText,
   });
-  const fieldset = document.querySelector<HTMLElement>(`fieldset[data-template="${form.template}"]`)!;
-  for (const wrapper of fieldset.querySelectorAll<HTMLElement>('.field')) {
+  // The settings' own fields (a nested object's properties are fields inside one of them: its errors are
+  // the setting's, said at the setting).
+  const fieldset = document.querySelector<HTMLElement>(`fieldset[data-template="${form.template}"]`);
+  for (const wrapper of fieldset?.querySelectorAll<HTMLElement>(':scope > .field') ?? []) {
     const mine = check.errors.filter((e) => e.setting === wrapper.dataset.setting);
     wrapper.classList.toggle('invalid', mine.length > 0);
-    wrapper.querySelector('.error')!.textContent = mine.map((e) => e.message).join('; ');
+    const error = wrapper.querySelector<HTMLElement>(':scope > .error');
+    if (error) error.textContent = mine.map((e) => e.message).join('; ');
   }
   if (check.errors.length > 0) return;
   const edit = await call<{ text: string }>('edit', { kind: 'settings', template: form.template, settings: form.values, syncText });

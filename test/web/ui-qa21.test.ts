@@ -1,0 +1,94 @@
+/**
+ * The web interface as QA review qa21 found it wanting, each case in Debian's chromium on a project made
+ * by `pantograph init`, as the page's user meets it: what reaches `.sync.yml` and the files, what the page
+ * says. One server per project (each test makes its own), one browser.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startUi, type UiServer } from '../../src/ui/server.js';
+import { removeTempDirs, tempDir } from '../helpers/fs.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const bin = join(root, 'dist/cli/bin.cjs');
+
+let browser: Browser;
+const servers: UiServer[] = [];
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const s of servers) await s.close();
+  removeTempDirs();
+});
+
+function cli(cwd: string, ...args: string[]) {
+  return spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
+}
+
+/** A new project (`pantograph init`), its files applied. */
+function initProject(): string {
+  const dir = join(tempDir('ui-qa21-'), 'module');
+  const made = cli(root, 'init', dir, '--name', 'acme-qa', '--yes');
+  if (made.status !== 0) throw new Error(made.stderr);
+  return dir;
+}
+
+interface Opened {
+  page: Page;
+  server: UiServer;
+  errors: string[];
+}
+
+/** The page on `dir`, loaded; its page errors collected. */
+async function open(dir: string, options: { author?: boolean; wait?: string } = {}): Promise<Opened> {
+  const server = await startUi({ root: dir, ...(options.author ? { author: true } : {}) });
+  servers.push(server);
+  const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(server.url);
+  await page.waitForSelector(options.wait ?? '#files li');
+  return { page, server, errors };
+}
+
+const sync = (dir: string) => readFileSync(join(dir, '.sync.yml'), 'utf8');
+
+describe('settings of a template with a nested object (QA H1)', () => {
+  it("edits rakefile's settings (its schema has a nested object): the typed value reaches .sync.yml and the apply", async () => {
+    const dir = initProject();
+    const { page, errors } = await open(dir);
+    const rakefile = page.locator('fieldset[data-template="rakefile"]');
+    await rakefile.locator(':scope > .field[data-setting="imports"] textarea').fill('tasks/extra.rake');
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('unsaved changes');
+    // A property of the nested object, too.
+    await rakefile
+      .locator(
+        ':scope > .field[data-setting="puppet_lint_config"] .field[data-property="fail_on_warnings"] input',
+      )
+      .uncheck();
+    const rakefileRow = page.locator('#files li', { hasText: 'Rakefile' });
+    await expect.poll(() => rakefileRow.textContent()).toContain('changed');
+    await rakefileRow.click();
+    await expect.poll(() => page.locator('#diff').textContent()).toContain('fail_on_warnings = false');
+    await page.locator('#save').click();
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
+    expect(sync(dir)).toMatch(
+      /rakefile:\n\s+imports:\n\s+- tasks\/extra\.rake\n\s+puppet_lint_config:\n\s+fail_on_warnings: false\n/,
+    );
+    await expect.poll(() => page.locator('#apply').isEnabled()).toBe(true);
+    await page.locator('#apply').click();
+    await expect.poll(() => page.locator('#apply-result').textContent()).toMatch(/^Changed/);
+    const rakefileText = readFileSync(join(dir, 'Rakefile'), 'utf8');
+    expect(rakefileText).toContain("import 'tasks/extra.rake'");
+    expect(rakefileText).toContain('PuppetLint.configuration.fail_on_warnings = false');
+    expect(cli(dir, 'status', '--check').status).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
