@@ -4,7 +4,7 @@
  * says. One server per project (each test makes its own), one browser.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,8 +74,12 @@ describe('settings of a template with a nested object (QA H1)', () => {
       .uncheck();
     const rakefileRow = page.locator('#files li', { hasText: 'Rakefile' });
     await expect.poll(() => rakefileRow.textContent()).toContain('changed');
-    await rakefileRow.click();
-    await expect.poll(() => page.locator('#diff').textContent()).toContain('fail_on_warnings = false');
+    await expect
+      .poll(async () => {
+        await rakefileRow.click();
+        return page.locator('#diff').textContent();
+      })
+      .toContain('fail_on_warnings = false');
     await page.locator('#save').click();
     await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
     expect(sync(dir)).toMatch(
@@ -90,5 +94,62 @@ describe('settings of a template with a nested object (QA H1)', () => {
     expect(cli(dir, 'status', '--check').status).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
+  });
+});
+
+describe('the page edits .sync.yml as `pantograph add template` does (QA H2, M5)', () => {
+  it('keeps `!replace` and its comment when a list is edited, and says at the field that the list replaces', async () => {
+    const dir = initProject();
+    const text =
+      'pdk_template:\n  version: 2\n  templates: []\npuppet_lint:\n  disabled_checks: !replace [140chars]   # only this\n  fail_on_warnings: yes\n';
+    writeFileSync(join(dir, '.sync.yml'), text);
+    const { page, errors } = await open(dir);
+    const field = page.locator(
+      'fieldset[data-template="puppet_lint"] > .field[data-setting="disabled_checks"]',
+    );
+    expect(await field.locator('.replace').textContent()).toContain('!replace');
+    await field.locator('textarea').fill('140chars\ndocumentation');
+    await expect.poll(() => page.locator('#save').isEnabled()).toBe(true);
+    await page.locator('#save').click();
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
+    expect(sync(dir)).toBe(text.replace('[140chars]', '[140chars, documentation]'));
+    const show = cli(dir, '--format', 'json', 'show', 'puppet_lint');
+    const setting = (
+      JSON.parse(show.stdout) as { settings: { name: string; value: unknown }[] }
+    ).settings.find((s) => s.name === 'disabled_checks');
+    expect(setting?.value).toEqual(['140chars', 'documentation']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("Add and Remove keep the list's style and comments, as `pantograph add template` does", async () => {
+    const dir = initProject();
+    const start = 'pdk_template:\n  version: 2\n  templates: [rubocop]   # opt-ins\n';
+    writeFileSync(join(dir, '.sync.yml'), start);
+    const { page, errors } = await open(dir);
+    await page.locator('#catalogue button[data-template="editorconfig"]').click();
+    await expect.poll(() => page.locator('#save').isEnabled()).toBe(true);
+    await page.locator('#save').click();
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
+    const cliCopy = join(tempDir('ui-qa21-cli-'), 'm');
+    cpSync(dir, cliCopy, { recursive: true });
+    writeFileSync(join(cliCopy, '.sync.yml'), start);
+    expect(cli(cliCopy, 'add', 'template', 'editorconfig').status).toBe(0);
+    expect(sync(dir)).toBe(sync(cliCopy));
+    expect(sync(dir)).toBe('pdk_template:\n  version: 2\n  templates: [rubocop, editorconfig]   # opt-ins\n');
+    // Remove from a block list: the entry that stays keeps its comment.
+    await page.close();
+    writeFileSync(
+      join(dir, '.sync.yml'),
+      'pdk_template:\n  version: 2\n  templates:\n    - rubocop\n    - editorconfig   # editors\n',
+    );
+    const again = await open(dir);
+    await again.page.locator('#catalogue button[data-template="rubocop"]').click();
+    await expect.poll(() => again.page.locator('#save').isEnabled()).toBe(true);
+    await again.page.locator('#save').click();
+    await expect.poll(() => again.page.locator('#save-state').textContent()).toBe('saved');
+    expect(sync(dir)).toBe('pdk_template:\n  version: 2\n  templates:\n    - editorconfig   # editors\n');
+    expect([...errors, ...again.errors]).toEqual([]);
+    await again.page.close();
   });
 });

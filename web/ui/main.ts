@@ -35,6 +35,8 @@ interface Form {
   template: string;
   schema: Schema;
   values: { [key: string]: Json };
+  /** Settings the project tags `!replace`: its value replaces the inherited one instead of adding to it. */
+  replaced?: string[];
   settings: SettingInfo[];
 }
 
@@ -208,6 +210,9 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
     node,
     el('div', { className: 'help', textContent: `${info.description ?? ''} (default: ${JSON.stringify(info.default)})` }),
     el('div', { className: 'origin', textContent: `value from ${originText(info)}` }),
+    form.replaced?.includes(info.name)
+      ? el('div', { className: 'replace', textContent: '!replace: this value replaces the inherited one (kept on save)' })
+      : '',
     error,
   );
   wrapper.dataset.setting = info.name;
