@@ -4,7 +4,7 @@
  * says. One server per project (each test makes its own), one browser.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,5 +151,80 @@ describe('the page edits .sync.yml as `pantograph add template` does (QA H2, M5)
     expect(sync(dir)).toBe('pdk_template:\n  version: 2\n  templates:\n    - editorconfig   # editors\n');
     expect([...errors, ...again.errors]).toEqual([]);
     await again.page.close();
+  });
+});
+
+describe('writes keep modes, and the author view keeps an editor’s save (QA H4, M3, M4)', () => {
+  /** A template repository with `greet`, its file executable. */
+  function repository(): { repo: string; file: string } {
+    const repo = tempDir('ui-qa21-author-');
+    const made = cli(root, 'new', 'template', 'greet', '-C', repo);
+    if (made.status !== 0) throw new Error(made.stderr);
+    const file = join(repo, 'greet', 'files', 'example.epp');
+    chmodSync(file, 0o755);
+    return { repo, file };
+  }
+
+  async function openFile(repo: string): Promise<Opened> {
+    const opened = await open(repo, { author: true, wait: '.author-file' });
+    await opened.page.locator('.author-file[data-source="files/example.epp"]').click();
+    await expect.poll(() => opened.page.locator('#author-editor').isEnabled()).toBe(true);
+    return opened;
+  }
+
+  it("saves a template file's text, not its mode: an executable template stays executable", async () => {
+    const { repo, file } = repository();
+    const { page, errors } = await openFile(repo);
+    await page.locator('#author-editor').press('End');
+    await page.locator('#author-editor').pressSequentially('# more');
+    await expect.poll(() => page.locator('#author-saved').textContent()).toMatch(/^saved /);
+    expect(readFileSync(file, 'utf8')).toContain('# more');
+    expect(statSync(file).mode & 0o777).toBe(0o755);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('refuses to save over a file changed on disk since the page loaded it, says so, and reloads it on request', async () => {
+    const { repo, file } = repository();
+    const { page, errors } = await openFile(repo);
+    const editorSave = `${readFileSync(file, 'utf8')}<%# the other editor's line %>\n`;
+    writeFileSync(file, editorSave);
+    await page.locator('#author-editor').press('End');
+    await page.locator('#author-editor').pressSequentially('x');
+    await expect
+      .poll(() => page.locator('#author-saved').textContent())
+      .toMatch(/^not saved: greet\/files\/example\.epp was changed on disk after this page opened it/);
+    expect(readFileSync(file, 'utf8')).toBe(editorSave);
+    await page.locator('#author-reload').click();
+    await expect.poll(() => page.locator('#author-editor').inputValue()).toBe(editorSave);
+    await page.locator('#author-editor').press('End');
+    await page.locator('#author-editor').pressSequentially('y');
+    await expect.poll(() => page.locator('#author-saved').textContent()).toMatch(/^saved /);
+    expect(readFileSync(file, 'utf8')).toBe(`${editorSave}y`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("keeps .sync.yml's mode on Save and Apply (a 0600 file holding a token stays 0600)", async () => {
+    const dir = initProject();
+    chmodSync(join(dir, '.sync.yml'), 0o600);
+    const { page, errors } = await open(dir);
+    await page
+      .locator('fieldset[data-template="rakefile"] > .field[data-setting="imports"] textarea')
+      .fill('tasks/a.rake');
+    await expect.poll(() => page.locator('#save').isEnabled()).toBe(true);
+    await page.locator('#save').click();
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
+    expect(statSync(join(dir, '.sync.yml')).mode & 0o777).toBe(0o600);
+    await page
+      .locator('fieldset[data-template="rakefile"] > .field[data-setting="imports"] textarea')
+      .fill('tasks/b.rake');
+    await expect.poll(() => page.locator('#apply').isEnabled()).toBe(true);
+    await page.locator('#apply').click();
+    await expect.poll(() => page.locator('#apply-result').textContent()).toMatch(/^Changed/);
+    expect(sync(dir)).toContain('tasks/b.rake');
+    expect(statSync(join(dir, '.sync.yml')).mode & 0o777).toBe(0o600);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });

@@ -477,7 +477,7 @@ $('notice-close').addEventListener('click', () => {
 /** A project opens the catalogue, settings and preview; a template repository, the author's view. */
 async function start(): Promise<void> {
   const { mode } = await call<{ mode: 'project' | 'author' }>('mode', {});
-  if (mode === 'author') await startAuthor(call, document.querySelector('main')!, $('project'));
+  if (mode === 'author') await startAuthor(call, document.querySelector('main')!, $('project'), notify);
   else await refresh();
 }
 void start();
