@@ -20,7 +20,7 @@ import { toJson } from '../engine/yaml-data.js';
 import { status as syncStatus } from '../sync/index.js';
 import { outcomeOf, Previews } from './preview-fingerprint.js';
 import { type ApiOptions, body, engineOptions } from './project-request.js';
-import { errorAnswer, problemJson } from './request.js';
+import { errorAnswer, problemsIn } from './request.js';
 import { baseOnDisk } from './sync-base.js';
 import { writes } from './writes.js';
 
@@ -73,7 +73,7 @@ export function api(options: ApiOptions): Hono {
           origin: v.origin ?? null,
         })),
       })),
-      problems: detailed.plan.problems.map(problemJson),
+      problems: detailed.plan.problems.map(problemsIn(options.root)),
     });
   });
 
@@ -120,19 +120,20 @@ export function api(options: ApiOptions): Hono {
   app.post('/preview', async (c) => {
     const { syncText } = await body(c);
     const { plan, digests } = await planProjectAt(options.root, engineOptions(options, syncText));
-    if (hasErrors(plan.problems)) return c.json({ entries: [], problems: plan.problems.map(problemJson) });
+    if (hasErrors(plan.problems))
+      return c.json({ entries: [], problems: plan.problems.map(problemsIn(options.root)) });
     const report = syncStatus(plan, { diff: true, digests });
     return c.json({
       entries: report.entries,
       counts: report.counts,
-      problems: plan.problems.map(problemJson),
+      problems: plan.problems.map(problemsIn(options.root)),
       fingerprint: previews.remember(outcomeOf(plan, report.entries)),
     });
   });
 
   app.route('/', writes(options, previews));
 
-  app.onError(errorAnswer);
+  app.onError((e, c) => errorAnswer(e, c, options.root));
   return app;
 }
 

@@ -83,6 +83,6 @@ export function authorApi(repoDir: string): Hono {
       outputs: result.outputs ?? { actual: {}, expected: {} },
     });
   });
-  app.onError(errorAnswer);
+  app.onError((e, c) => errorAnswer(e, c, repoDir));
   return app;
 }

@@ -12,7 +12,7 @@ import { hasErrors } from '../engine/validate.js';
 import { apply as syncApply } from '../sync/index.js';
 import { outcomeOf, type Previews } from './preview-fingerprint.js';
 import { type ApiOptions, type Body, body, engineOptions } from './project-request.js';
-import { BadRequest, problemJson, stringField } from './request.js';
+import { BadRequest, problemsIn, stringField } from './request.js';
 import { checkBase, writeSyncText } from './sync-base.js';
 
 export function writes(options: ApiOptions, previews: Previews): Hono {
@@ -27,7 +27,7 @@ export function writes(options: ApiOptions, previews: Previews): Hono {
       const { plan } = await planProjectAt(root, engineOptions(options, syncText));
       if (hasErrors(plan.problems)) {
         const errors = plan.problems.filter((p) => p.severity === 'error');
-        return c.json({ saved: false, problems: errors.map(problemJson) }, 422);
+        return c.json({ saved: false, problems: errors.map(problemsIn(options.root)) }, 422);
       }
       checkBase(root, base);
       return c.json({ saved: true, base: writeSyncText(root, syncText) });
@@ -49,7 +49,7 @@ export function writes(options: ApiOptions, previews: Previews): Hono {
       checkBase(root, base); // at once, before the planning work
       const loaded = await planProjectAt(root, engineOptions(options, syncText));
       if (hasErrors(loaded.plan.problems))
-        return c.json({ ok: false, problems: loaded.plan.problems.map(problemJson) }, 422);
+        return c.json({ ok: false, problems: loaded.plan.problems.map(problemsIn(options.root)) }, 422);
       let newBase = base;
       const result = await syncApply(loaded.plan, {
         force,

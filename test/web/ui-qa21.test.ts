@@ -228,3 +228,72 @@ describe('writes keep modes, and the author view keeps an editor’s save (QA H4
     await page.close();
   });
 });
+
+describe('a project that does not load, warnings, and the page without its token (QA H5, M6, M10)', () => {
+  it('shows why .sync.yml does not load, with file:line:col and the hint, and reloads it once fixed', async () => {
+    const dir = initProject();
+    const good = sync(dir);
+    writeFileSync(join(dir, '.sync.yml'), 'pdk_template:\n  version: 2\n  templates: [a, b\n');
+    const status = cli(dir, 'status');
+    expect(status.stderr).toMatch(/\.sync\.yml:4:1: error: /);
+    const { page, errors } = await open(dir, { wait: '#notice:not([hidden])' });
+    expect(await page.locator('#notice-text').textContent()).toMatch(/^the project does not load: /);
+    const problem = page.locator('#problems li.error').first();
+    expect(await problem.textContent()).toMatch(/^\.sync\.yml:4:1: error: .*\[SYNC_YAML\]/);
+    // Fixed in an editor: Reload reads it again.
+    writeFileSync(join(dir, '.sync.yml'), good);
+    await page.locator('#reload').click();
+    await page.waitForSelector('#files li');
+    expect(await page.locator('#notice').isHidden()).toBe(true);
+    expect(await page.locator('#problems li').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a plan error that has no position (a produced file listed in delete), with its message', async () => {
+    const dir = initProject();
+    writeFileSync(join(dir, '.sync.yml'), `${sync(dir)}  delete: [.yardopts]\n`);
+    const { page, errors } = await open(dir, { wait: '#notice:not([hidden])' });
+    expect(await page.locator('#notice-text').textContent()).toContain('.yardopts');
+    expect(await page.locator('#reload').isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('lists warnings beside errors, with hints, as `validate` prints them (the warning explains the error)', async () => {
+    const dir = initProject();
+    writeFileSync(
+      join(dir, '.sync.yml'),
+      'pdk_template:\n  version: 2\n  templates: []\nrubocop:\n  profile: strict\nyardopts:\n  markup: no\n',
+    );
+    const { page, errors } = await open(dir, { wait: '#problems li.warning' });
+    const warnings = await page.locator('#problems li.warning').allTextContents();
+    expect(warnings.join('\n')).toMatch(
+      /^\.sync\.yml:7:11: warning: `no` is read as "false" .*\[SYNC_AMBIGUOUS_SCALAR\]hint: /m,
+    );
+    expect(warnings.join('\n')).toContain("template 'rubocop', which is not applied");
+    expect(await page.locator('#problems li.error').first().textContent()).toMatch(
+      /^\.sync\.yml:7:11: error: /,
+    );
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('says what to do when opened without its token (a bookmark), and a wrong -C is refused at the start', async () => {
+    const dir = initProject();
+    const { page, server, errors } = await open(dir);
+    const bare = await browser.newPage();
+    await bare.goto(`http://127.0.0.1:${server.port}/`);
+    await bare.waitForSelector('#notice:not([hidden])');
+    expect(await bare.locator('#notice-text').textContent()).toContain('open the URL it printed');
+    await bare.close();
+    await page.close();
+    expect(errors).toEqual([]);
+    const empty = tempDir('ui-qa21-empty-');
+    const ui = cli(empty, 'ui');
+    expect(ui.status).toBe(1);
+    expect(ui.stderr).toMatch(
+      /^error: no \.sync\.yml in .* \[SYNC_NOT_FOUND\]\n {2}hint: run `pantograph init`/,
+    );
+  });
+});

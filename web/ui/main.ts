@@ -47,6 +47,7 @@ interface Problem {
   file?: string;
   line?: number;
   column?: number;
+  hint?: string;
 }
 
 interface Entry {
@@ -109,13 +110,19 @@ async function call<T>(path: string, body: object): Promise<T> {
   return data;
 }
 
-/** Says why a request failed, above the panes; a refusal because `.sync.yml` changed offers to reload. */
-function notify(error: unknown): void {
+/**
+ * Says why a request failed, above the panes. A refusal because `.sync.yml` changed, and a project that
+ * does not load, offer to reload `.sync.yml` (once fixed in an editor).
+ */
+function notify(error: unknown, reload = false): void {
   const api = error instanceof ApiError ? error : undefined;
   $('notice-text').textContent = api?.hint ? `${api.message}: ${api.hint}` : String((error as Error).message ?? error);
-  $('reload').hidden = api?.code !== 'SYNC_CHANGED';
+  $('reload').hidden = !(reload || api?.code === 'SYNC_CHANGED' || api?.status === 422 || (api !== undefined && !loaded));
   $('notice').hidden = false;
 }
+
+/** Whether the project loaded once (its catalogue is shown): until then a failure offers a reload. */
+let loaded = false;
 
 /** Runs a user's action; its failure is shown, not lost. */
 function guarded(action: () => Promise<void>): () => void {
@@ -136,11 +143,25 @@ async function refresh(): Promise<void> {
   const state = await call<{
     project: string;
     syncText: string;
-    catalogue: CatalogueEntry[];
+    catalogue?: CatalogueEntry[];
     forms: Form[];
     problems: Problem[];
     base?: string;
+    error?: string;
   }>('state', syncText === undefined ? {} : { syncText });
+  if (state.catalogue === undefined) {
+    // The project does not load (.sync.yml's YAML, a source that cannot be fetched...): what and where,
+    // as the command line says it; fixed in an editor, Reload reads it again.
+    $('catalogue').replaceChildren();
+    $('forms').replaceChildren();
+    $('files').replaceChildren();
+    $('diff').textContent = '';
+    drawProblems(state.problems ?? []);
+    const first = state.problems?.find((p) => p.severity === 'error');
+    notify(new ApiError(422, `the project does not load: ${state.error ?? first?.message ?? 'see the problems'}`, 'LOAD', 'fix it (the problems are listed under Settings), then reload'), true);
+    return;
+  }
+  loaded = true;
   if (syncText === undefined) {
     savedText = state.syncText;
     base = state.base ?? '';
@@ -405,11 +426,19 @@ function tree(entries: Entry[]): HTMLElement[] {
   return rows;
 }
 
+/** Errors, then warnings (what `validate` prints: a warning often explains the error beside it), with hints. */
 function drawProblems(problems: Problem[]): void {
+  const order = (p: Problem) => (p.severity === 'error' ? 0 : 1);
   $('problems').replaceChildren(
-    ...problems
-      .filter((p) => p.severity === 'error')
-      .map((p) => el('li', { textContent: `${p.file ? `${p.file}:${p.line}:${p.column}: ` : ''}${p.message} [${p.code}]` })),
+    ...[...problems]
+      .sort((a, b) => order(a) - order(b))
+      .map((p) => {
+        const where = p.file ? `${p.file}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ` : '';
+        const li = el('li', { className: p.severity === 'error' ? 'error' : 'warning' });
+        li.append(`${where}${p.severity}: ${p.message} [${p.code}]`);
+        if (p.hint) li.append(el('div', { className: 'hint', textContent: `hint: ${p.hint}` }));
+        return li;
+      }),
   );
 }
 
@@ -476,8 +505,12 @@ $('notice-close').addEventListener('click', () => {
 
 /** A project opens the catalogue, settings and preview; a template repository, the author's view. */
 async function start(): Promise<void> {
+  if (token === '') {
+    // Opened without the token (a bookmark, a retyped address): nothing can be asked of the server.
+    throw new Error('this page needs the token `pantograph ui` printed: open the URL it printed (…/?token=…), or run `pantograph ui` again');
+  }
   const { mode } = await call<{ mode: 'project' | 'author' }>('mode', {});
   if (mode === 'author') await startAuthor(call, document.querySelector('main')!, $('project'), notify);
   else await refresh();
 }
-void start();
+guarded(start)();
