@@ -18,7 +18,7 @@ export class BadRequest extends Error {}
  */
 export class Refused extends Error {
   constructor(
-    readonly code: 'SYNC_CHANGED' | 'PREVIEW_CHANGED' | 'FILE_CHANGED',
+    readonly code: 'SYNC_CHANGED' | 'PREVIEW_CHANGED' | 'FILE_CHANGED' | 'ADOPT_UNCONFIRMED',
     message: string,
     readonly hint: string,
     readonly changed: readonly string[] = [],

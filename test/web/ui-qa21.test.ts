@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUi, type UiServer } from '../../src/ui/server.js';
-import { removeTempDirs, tempDir } from '../helpers/fs.js';
+import { removeTempDirs, snapshotDir, tempDir } from '../helpers/fs.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const bin = join(root, 'dist/cli/bin.cjs');
@@ -295,5 +295,92 @@ describe('a project that does not load, warnings, and the page without its token
     expect(ui.stderr).toMatch(
       /^error: no \.sync\.yml in .* \[SYNC_NOT_FOUND\]\n {2}hint: run `pantograph init`/,
     );
+  });
+});
+
+describe("Apply from the page is the command line's apply (QA M2, M7)", () => {
+  it('refuses a file it never wrote that differs, as `apply` does, writing nothing; asks, and overwrites once confirmed', async () => {
+    const dir = initProject();
+    writeFileSync(join(dir, '.editorconfig'), '# mine\n');
+    expect(cli(dir, 'add', 'template', 'editorconfig').status).toBe(0);
+    const cliCopy = join(tempDir('ui-qa21-cli-'), 'm');
+    cpSync(dir, cliCopy, { recursive: true });
+    const byCli = cli(cliCopy, 'apply');
+    expect(byCli.status).toBe(1);
+    expect(byCli.stderr).toContain('nothing was written');
+    const { page, errors } = await open(dir);
+    const before = snapshotDir(dir);
+    await expect.poll(() => page.locator('#apply').isEnabled()).toBe(true);
+    const dialogs: string[] = [];
+    page.once('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.locator('#apply').click();
+    await expect
+      .poll(() => page.locator('#apply-result').textContent())
+      .toMatch(
+        /^not applied: 1 file exists and differs from the template output.*\(\.editorconfig\); nothing was written$/,
+      );
+    expect(dialogs[0]).toContain('.editorconfig');
+    expect(snapshotDir(dir)).toEqual(before);
+    expect(snapshotDir(dir)).toEqual(snapshotDir(cliCopy));
+    // Confirmed: written, as `apply --yes` writes it.
+    page.once('dialog', (d) => void d.accept());
+    await expect.poll(() => page.locator('#apply').isEnabled()).toBe(true);
+    await page.locator('#apply').click();
+    await expect
+      .poll(() => page.locator('#apply-result').textContent())
+      .toMatch(/^Changed \d+ files?: .*\.editorconfig/);
+    expect(cli(cliCopy, 'apply', '--yes').status).toBe(0);
+    expect(readFileSync(join(dir, '.editorconfig'), 'utf8')).toBe(
+      readFileSync(join(cliCopy, '.editorconfig'), 'utf8'),
+    );
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('says which hand-edited files it left alone, and the backups it made with overwrite hand edits', async () => {
+    const dir = initProject();
+    writeFileSync(join(dir, '.rspec'), `${readFileSync(join(dir, '.rspec'), 'utf8')}--profile\n`);
+    const { page, errors } = await open(dir);
+    await page
+      .locator('fieldset[data-template="rakefile"] > .field[data-setting="imports"] textarea')
+      .fill('tasks/a.rake');
+    await expect.poll(() => page.locator('#apply').isEnabled()).toBe(true);
+    await page.locator('#apply').click();
+    await expect.poll(() => page.locator('#apply-result').textContent()).toContain('left alone: .rspec');
+    await page.locator('#force').check();
+    await page
+      .locator('fieldset[data-template="rakefile"] > .field[data-setting="imports"] textarea')
+      .fill('tasks/b.rake');
+    await expect.poll(() => page.locator('#apply').isEnabled()).toBe(true);
+    await page.locator('#apply').click();
+    await expect
+      .poll(() => page.locator('#apply-result').textContent())
+      .toMatch(/\.rspec had your changes: saved as \.rspec\.pantograph-old/);
+    expect(readFileSync(join(dir, '.rspec.pantograph-old'), 'utf8')).toContain('--profile');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('applies once on a double click, and says what it did', async () => {
+    const dir = initProject();
+    const { page, errors } = await open(dir);
+    const applies: number[] = [];
+    page.on('response', (r) => {
+      if (r.url().endsWith('/api/apply')) applies.push(r.status());
+    });
+    await page
+      .locator('fieldset[data-template="rakefile"] > .field[data-setting="imports"] textarea')
+      .fill('tasks/a.rake');
+    await expect.poll(() => page.locator('#apply').isEnabled()).toBe(true);
+    await page.locator('#apply').dblclick();
+    await expect.poll(() => page.locator('#apply-result').textContent()).toMatch(/^Changed 1 file: Rakefile/);
+    await page.waitForTimeout(500);
+    expect(applies).toEqual([200]);
+    expect(await page.locator('#notice').isHidden()).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });

@@ -92,6 +92,7 @@ class ApiError extends Error {
     message: string,
     readonly code: string | undefined,
     readonly hint: string | undefined,
+    readonly changed: string[] = [],
   ) {
     super(message);
   }
@@ -103,9 +104,15 @@ async function call<T>(path: string, body: object): Promise<T> {
     headers: { 'content-type': 'application/json', 'x-pantograph-token': token },
     body: JSON.stringify(body),
   });
-  const data = (await response.json()) as T & { error?: string; code?: string; hint?: string; problems?: Problem[] };
+  const data = (await response.json()) as T & {
+    error?: string;
+    code?: string;
+    hint?: string;
+    problems?: Problem[];
+    changed?: string[];
+  };
   if (!response.ok && !data.problems) {
-    throw new ApiError(response.status, data.error ?? `HTTP ${response.status}`, data.code, data.hint);
+    throw new ApiError(response.status, data.error ?? `HTTP ${response.status}`, data.code, data.hint, data.changed ?? []);
   }
   return data;
 }
@@ -375,7 +382,7 @@ function markDirty(): void {
   ($('save') as HTMLButtonElement).disabled = !dirty;
   $('save-state').textContent = dirty ? 'unsaved changes' : 'saved';
   // Apply writes what the preview shows: not until the preview of the text as it is now is shown.
-  ($('apply') as HTMLButtonElement).disabled = previewed === undefined || previewed.text !== syncText;
+  ($('apply') as HTMLButtonElement).disabled = applying || previewed === undefined || previewed.text !== syncText;
 }
 
 async function preview(): Promise<void> {
@@ -455,38 +462,88 @@ $('save').addEventListener(
   }),
 );
 
+interface ApplyAnswer {
+  ok: boolean;
+  message: string;
+  base?: string;
+  written?: string[];
+  conflicts?: string[];
+  skipped?: { path: string; state: string; reason: string }[];
+  backups?: { path: string; backup: string }[];
+  problems?: Problem[];
+}
+
+/** An apply running: Apply stays disabled (a second click would be refused and say the opposite). */
+let applying = false;
+
 $('apply').addEventListener(
   'click',
   guarded(async () => {
-    const force = ($('force') as HTMLInputElement).checked;
-    const text = syncText ?? '';
-    $('apply-result').textContent = '';
-    try {
-      const result = await call<{
-        ok: boolean;
-        message: string;
-        base?: string;
-        written?: string[];
-        conflicts?: string[];
-        problems?: Problem[];
-      }>('apply', { syncText: text, base, force, ...(previewed?.fingerprint ? { preview: previewed.fingerprint } : {}) });
-      if (result.problems) drawProblems(result.problems); // refused: nothing written
-      else {
-        savedText = text;
-        base = result.base ?? base;
-      }
-      $('apply-result').textContent = result.ok
-        ? `${result.message || 'nothing to change'}${result.written?.length ? `: ${result.written.join(', ')}` : ''}`
-        : `not applied: ${result.message ?? ''}${result.conflicts?.length ? ` (conflicts: ${result.conflicts.join(', ')})` : ''}`;
-    } catch (e) {
-      if (!(e instanceof ApiError) || e.status !== 409) throw e;
-      $('apply-result').textContent = 'not applied';
-      notify(e);
-    }
+    if (applying) return;
+    applying = true;
     markDirty();
+    try {
+      await applyOnce(false);
+    } finally {
+      applying = false;
+      markDirty();
+    }
     await preview();
   }),
 );
+
+/**
+ * Saves and applies as `apply` does. Files that exist and differ and that Pantograph never wrote (`adopt`)
+ * are refused as the command line refuses them without a terminal, nothing written; the page then asks,
+ * and applies again with the answer (`--yes`).
+ */
+async function applyOnce(adopt: boolean): Promise<void> {
+  const force = ($('force') as HTMLInputElement).checked;
+  const text = syncText ?? '';
+  const result$ = $('apply-result');
+  result$.textContent = adopt ? 'applying, overwriting the confirmed files…' : 'applying…';
+  let result: ApplyAnswer;
+  try {
+    result = await call<ApplyAnswer>('apply', {
+      syncText: text,
+      base,
+      force,
+      ...(adopt ? { adopt: true } : {}),
+      ...(previewed?.fingerprint ? { preview: previewed.fingerprint } : {}),
+    });
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 409) {
+      result$.textContent = '';
+      throw e;
+    }
+    if (e.code === 'ADOPT_UNCONFIRMED' && !adopt) {
+      result$.textContent = `not applied: ${e.message}`;
+      const files = e.changed.join(', ');
+      if (confirm(`${files}: ${e.changed.length === 1 ? 'this file exists' : 'these files exist'}, Pantograph never wrote ${e.changed.length === 1 ? 'it' : 'them'}, and the template's output differs (see the preview's diff).\n\nOverwrite (as \`apply --yes\`)?`)) {
+        await applyOnce(true);
+        return;
+      }
+      result$.textContent = `not applied: ${e.message} (${files}); nothing was written`;
+      return;
+    }
+    result$.textContent = 'not applied'; // the notice says why, and what to do
+    notify(e);
+    return;
+  }
+  if (result.problems) drawProblems(result.problems); // refused: nothing written
+  else {
+    savedText = text;
+    base = result.base ?? base;
+  }
+  const lines = [
+    result.ok
+      ? `${result.message || 'nothing to change'}${result.written?.length ? `: ${result.written.join(', ')}` : ''}`
+      : `not applied: ${result.message ?? ''}${result.conflicts?.length ? ` (conflicts: ${result.conflicts.join(', ')})` : ''}`,
+    ...(result.skipped ?? []).map((s) => `left alone: ${s.path} (${s.reason})${s.state === 'edited' ? ': tick overwrite hand edits to replace it' : ''}`),
+    ...(result.backups ?? []).map((b) => `${b.path} had your changes: saved as ${b.backup}`),
+  ];
+  result$.replaceChildren(...lines.map((l) => el('div', { textContent: l })));
+}
 
 /** Starts again from `.sync.yml` as it is on disk: the page's unsaved edits are dropped. */
 $('reload').addEventListener(
