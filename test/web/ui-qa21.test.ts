@@ -384,3 +384,49 @@ describe("Apply from the page is the command line's apply (QA M2, M7)", () => {
     await page.close();
   });
 });
+
+describe('unsaved edits and the keyboard (QA M8, M9)', () => {
+  it('asks before leaving with unsaved edits; the playground opens in a new tab', async () => {
+    const dir = initProject();
+    const { page, errors } = await open(dir);
+    const imports = page.locator(
+      'fieldset[data-template="rakefile"] > .field[data-setting="imports"] textarea',
+    );
+    await imports.click();
+    await page.keyboard.type('tasks/a.rake');
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('unsaved changes');
+    const dialogs: string[] = [];
+    page.once('dialog', (d) => {
+      dialogs.push(d.type());
+      void d.dismiss(); // stay
+    });
+    await page.reload({ timeout: 2000 }).catch(() => undefined); // dismissed: the navigation does not happen
+    await expect.poll(() => dialogs).toEqual(['beforeunload']);
+    expect(await imports.inputValue()).toBe('tasks/a.rake');
+    expect(await page.locator('#playground-link').getAttribute('target')).toBe('_blank');
+    expect(errors).toEqual([]);
+    await page.close({ runBeforeUnload: false });
+  });
+
+  it('names every setting control by its label, and reaches every diff from the keyboard', async () => {
+    const dir = initProject();
+    const { page, errors } = await open(dir);
+    const unnamed = await page.locator('#forms').evaluate((forms) =>
+      [...forms.querySelectorAll('input, select, textarea, fieldset.nested')]
+        .filter((c) => {
+          const labelled = (c as unknown as { labels?: { length: number } }).labels?.length ?? 0;
+          return labelled === 0 && !c.getAttribute('aria-labelledby');
+        })
+        .map((c) => c.outerHTML.slice(0, 80)),
+    );
+    expect(unnamed).toEqual([]);
+    expect(await page.getByLabel('imports: array of string').count()).toBe(1);
+    const row = page.locator('#files li[data-path="Rakefile"] button');
+    await row.focus();
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#diff').textContent()).toBe('(no change)');
+    expect(await page.locator('#notice-close').getAttribute('aria-label')).toBe('dismiss');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -277,6 +277,10 @@ function control(
   if (enumValues) {
     const select = el('select');
     for (const v of enumValues) select.append(el('option', { value: JSON.stringify(v), textContent: String(v) }));
+    // A value that is not one of the options (`no` read as false) is shown as it is, not as an empty choice.
+    if (shown !== undefined && !enumValues.some((v) => JSON.stringify(v) === JSON.stringify(shown))) {
+      select.append(el('option', { value: JSON.stringify(shown), textContent: `${JSON.stringify(shown)} (not one of the choices)` }));
+    }
     select.value = JSON.stringify(shown ?? null);
     return { node: select, read: () => JSON.parse(select.value) as Json };
   }
@@ -417,13 +421,18 @@ function tree(entries: Entry[]): HTMLElement[] {
       row.style.paddingLeft = `${(depth - 1) * 1.2 + 5.7}rem`; // past the state column
       rows.push(row);
     }
-    const li = el(
-      'li',
-      { title: entry.reason ?? '' },
+    // A button in the row: the keyboard reaches every diff (Tab, then Enter or Space).
+    const name = el('span', { className: 'name', textContent: parts.at(-1)! });
+    name.style.paddingLeft = `${(parts.length - 1) * 1.2}rem`;
+    const button = el(
+      'button',
+      { type: 'button', className: 'row', title: entry.reason ?? '' },
       el('span', { className: `state state-${entry.state}`, textContent: entry.state }),
-      el('span', { className: 'name', textContent: parts.at(-1)! }),
+      name,
     );
-    (li.lastChild as HTMLElement).style.paddingLeft = `${(parts.length - 1) * 1.2}rem`;
+    button.setAttribute('aria-label', `${entry.path}: ${entry.state}${entry.reason ? ` (${entry.reason})` : ''}, show the diff`);
+    button.setAttribute('aria-controls', 'diff');
+    const li = el('li', { title: entry.reason ?? '' }, button);
     li.dataset.path = entry.path;
     li.addEventListener('click', () => {
       $('diff').textContent = entry.diff ?? '(no change)';
@@ -555,6 +564,14 @@ $('reload').addEventListener(
     await refresh();
   }),
 );
+/** Leaving the page (Reload, Back, a link) with unsaved edits asks first: they would be lost. */
+window.addEventListener('beforeunload', (event) => {
+  if (syncText !== undefined && syncText !== savedText) {
+    event.preventDefault();
+    event.returnValue = ''; // older browsers ask only with it set
+  }
+});
+
 $('notice-close').addEventListener('click', () => {
   $('notice').hidden = true;
 });
