@@ -366,7 +366,7 @@ function editMap(
         continue;
       }
     }
-    const replacement = valueText(text, node, next, indent);
+    const replacement = valueText(text, node, next);
     if (replacement === undefined) return false;
     splices.push({ at: node.range[0], remove: valueEnd(node) - node.range[0], insert: replacement });
   }
@@ -468,7 +468,7 @@ function valueAfterKey(text: string, key: Node, value: unknown, indent: string):
 }
 
 /** The new text of a value node, in the node's style: a flow collection stays flow, a block one block. */
-function valueText(text: string, node: Node, value: unknown, keyIndentText: string): string | undefined {
+function valueText(text: string, node: Node, value: unknown): string | undefined {
   const eol = eolOf(text);
   if (isScalar(node)) {
     if (value !== null && typeof value === 'object') {
@@ -488,7 +488,6 @@ function valueText(text: string, node: Node, value: unknown, keyIndentText: stri
     if (isSeq(node) && !lines.every((l) => l.startsWith('-') || l.startsWith(' '))) return undefined;
     return lines.map((l, i) => (i === 0 ? l : `${pad}${l}`)).join(eol);
   }
-  void keyIndentText;
   return undefined;
 }
 

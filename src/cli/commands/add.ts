@@ -8,7 +8,7 @@
  * `templates:`) fall back to editing the Document and printing it. Either way the new text is parsed
  * again and checked to say exactly what was asked before it replaces the file (atomically).
  */
-import { isMap, isSeq, type Node } from 'yaml';
+import { isSeq, type Node } from 'yaml';
 import type { SourceSpec, SyncConfig } from '../../engine/model.js';
 import { loadSyncConfig, parseSyncConfig, SYNC_FILE } from '../../engine/project-config.js';
 import { credentialsWarning } from '../../engine/sources/credentials.js';
