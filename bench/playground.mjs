@@ -71,9 +71,9 @@ if (!existsSync(CHROMIUM)) {
     await page.goto(pathToFileURL(join(root, 'dist', 'playground', 'index.html')).href);
     await page.waitForFunction(() => window.playground !== undefined);
     await page.evaluate(
-      ([t, v]) => {
-        window.playground.setValues(v);
-        window.playground.setFile('main.epp', t);
+      async ([t, v]) => {
+        await window.playground.setValues(v);
+        await window.playground.setFile('main.epp', t);
       },
       [template, valuesText],
     );

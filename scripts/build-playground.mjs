@@ -29,8 +29,22 @@ await build({
 });
 for (const f of ['index.html', 'ui.css', 'favicon.svg'])
   copyFileSync(join(root, 'web', 'ui', f), join(uiOut, f));
+// The engine runs in a Web Worker (web/playground/render-worker.ts), bundled first and put in the page's
+// script as text: a worker started from a Blob also runs when the page is opened from disk.
+const worker = await build({
+  entryPoints: [join(source, 'render-worker.ts')],
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  write: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
 await build({
   entryPoints: [join(source, 'main.ts')],
+  define: { __RENDER_WORKER__: JSON.stringify(worker.outputFiles[0].text) },
   bundle: true,
   // A classic script: the page also works opened from disk (file:// refuses module scripts).
   format: 'iife',
@@ -44,6 +58,13 @@ await build({
 for (const f of ['index.html', 'playground.css']) copyFileSync(join(source, f), join(out, f));
 const js = readFileSync(join(out, 'playground.js'));
 const gzipped = gzipSync(js).length;
+// The budget (bench/playground.mjs reports it too): the build fails past it.
+if (gzipped >= 300 * 1024) {
+  console.error(
+    `dist/playground/playground.js is ${(gzipped / 1024).toFixed(0)} KB gzipped: over the 300 KB budget`,
+  );
+  process.exit(1);
+}
 if (process.argv.includes('--report')) {
   console.log(
     `dist/playground/playground.js: ${(statSync(join(out, 'playground.js')).size / 1024).toFixed(0)} KB, ${(gzipped / 1024).toFixed(0)} KB gzipped`,

@@ -1,7 +1,7 @@
 /**
  * Edits of `.sync.yml` text made for a client: settings set key by key, `template_sources` replaced
- * (`fleet`'s overrides), a template's section replaced whole and templates added or removed (the web
- * interface's forms). Comments and key order are kept (the yaml Document is edited, not rebuilt); a value
+ * (`fleet`'s overrides), a template's section replaced whole (the web interface's fallback when
+ * sync-text-edit.ts's splices do not cover a shape). Comments and key order are kept (the yaml Document is edited, not rebuilt); a value
  * already equal is not touched, so a file already in line stays byte for byte.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -51,7 +51,22 @@ export function applyOverrides(text: string, overrides: SyncOverrides): Override
 function setValue(document: ReturnType<typeof parseDocument>, path: readonly string[], value: unknown): void {
   const node = document.getIn(path, true);
   if (isScalar(node) && (value === null || typeof value !== 'object')) node.value = value;
-  else document.setIn(path, document.createNode(value));
+  else {
+    const next = document.createNode(value);
+    // A collection replacing a collection keeps its tag (`!replace`), its style and its comments.
+    if (
+      (isSeq(node) || isMap(node)) &&
+      (isSeq(next) || isMap(next)) &&
+      Array.isArray(value) === isSeq(node)
+    ) {
+      if (node.tag) next.tag = node.tag;
+      next.flow = node.flow === true;
+      if (node.comment) next.comment = node.comment;
+      if (node.commentBefore) next.commentBefore = node.commentBefore;
+      if (node.spaceBefore) next.spaceBefore = node.spaceBefore;
+    }
+    document.setIn(path, next);
+  }
 }
 
 function toPlain(node: unknown): unknown {
@@ -92,34 +107,4 @@ export function setSection(
     changed.push(`${template}.${key}`);
   }
   return changed.length === 0 ? { text, changed } : { text: document.toString(), changed };
-}
-
-/**
- * The text with `template` applied (`add`: listed, its `---` exclusion dropped) or not (`remove`: unlisted,
- * and excluded with `---name` when it is always applied).
- */
-export function setTemplateApplied(
-  text: string,
-  template: string,
-  applied: boolean,
-  alwaysApply: boolean,
-): OverrideResult {
-  const document = parseDocument(text);
-  if (document.errors.length > 0) return { text, changed: [] };
-  const node = document.getIn(['pdk_template', 'templates'], true);
-  const list = isSeq(node) ? (node.toJSON() as unknown[]).map(String) : [];
-  const without = list.filter((n) => n !== template && n !== `---${template}`);
-  // A template already where it should be keeps its place in the list.
-  let next: string[];
-  if (applied) {
-    next =
-      alwaysApply || list.includes(template)
-        ? list.filter((n) => n !== `---${template}`)
-        : [...without, template];
-  } else {
-    next = !alwaysApply ? without : list.includes(`---${template}`) ? list : [...without, `---${template}`];
-  }
-  if (isDeepStrictEqual(next, list)) return { text, changed: [] };
-  document.setIn(['pdk_template', 'templates'], document.createNode(next));
-  return { text: document.toString(), changed: ['pdk_template.templates'] };
 }

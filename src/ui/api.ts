@@ -6,19 +6,21 @@
  */
 import { Hono } from 'hono';
 import { settingsSchema } from '../engine/inspect/schema.js';
+import { ReplaceValue } from '../engine/model.js';
 import { planDetailed } from '../engine/plan.js';
 import { loadProject } from '../engine/project.js';
 import { planProjectAt } from '../engine/project-plan.js';
 import type { Problem } from '../engine/render-plan.js';
 import { settingViews } from '../engine/setting-views.js';
 import { sourceIdentity } from '../engine/sources/index.js';
-import { setSection, setTemplateApplied } from '../engine/sync-edit.js';
+import { setSection } from '../engine/sync-edit.js';
+import { addTemplateText, removeTemplateText, setSectionText } from '../engine/sync-text-edit.js';
 import { hasErrors } from '../engine/validate.js';
 import { toJson } from '../engine/yaml-data.js';
 import { status as syncStatus } from '../sync/index.js';
 import { outcomeOf, Previews } from './preview-fingerprint.js';
 import { type ApiOptions, body, engineOptions } from './project-request.js';
-import { errorAnswer, problemJson } from './request.js';
+import { errorAnswer, problemsIn } from './request.js';
 import { baseOnDisk } from './sync-base.js';
 import { writes } from './writes.js';
 
@@ -58,6 +60,10 @@ export function api(options: ApiOptions): Hono {
         template: r.template.name,
         schema: settingsSchema(project, r.template),
         values: toJson(project.config.settings[r.template.name] ?? {}),
+        // Settings tagged `!replace` (the page says so at the field; an edit keeps the tag).
+        replaced: Object.entries(project.config.settings[r.template.name] ?? {})
+          .filter(([, v]) => v instanceof ReplaceValue)
+          .map(([k]) => k),
         settings: settingViews(project, r).map((v) => ({
           name: v.name,
           type: v.type,
@@ -67,7 +73,7 @@ export function api(options: ApiOptions): Hono {
           origin: v.origin ?? null,
         })),
       })),
-      problems: detailed.plan.problems.map(problemJson),
+      problems: detailed.plan.problems.map(problemsIn(options.root)),
     });
   });
 
@@ -78,7 +84,7 @@ export function api(options: ApiOptions): Hono {
   app.post('/check', async (c) => {
     const { syncText, template, settings } = await body(c);
     const name = String(template);
-    const text = setSection(syncText ?? '', name, (settings ?? {}) as Record<string, unknown>).text;
+    const text = sectionEdit(syncText ?? '', name, (settings ?? {}) as Record<string, unknown>).text;
     const project = await load(text);
     if (!project.available.has(name)) return c.json({ error: `unknown template '${name}'` }, 404);
     const { plan } = await planDetailed(project);
@@ -94,12 +100,17 @@ export function api(options: ApiOptions): Hono {
     const b = await body(c);
     const text = String(b.syncText ?? '');
     if (b.kind === 'settings') {
-      return c.json(setSection(text, String(b.template), (b.settings ?? {}) as Record<string, unknown>));
+      return c.json(sectionEdit(text, String(b.template), (b.settings ?? {}) as Record<string, unknown>));
     }
     const project = await load(text);
     const t = project.available.get(String(b.template));
     if (!t) return c.json({ error: `unknown template '${b.template}'` }, 404);
-    return c.json(setTemplateApplied(text, t.name, b.kind === 'add', t.manifest.always_apply));
+    // The edits of `pantograph add template`: the rest of the file kept byte for byte.
+    const next =
+      b.kind === 'add'
+        ? addTemplateText(project.config, t.name)
+        : removeTemplateText(project.config, t.name, t.manifest.always_apply);
+    return c.json({ text: next, changed: next === text ? [] : ['pdk_template.templates'] });
   });
 
   /**
@@ -109,20 +120,26 @@ export function api(options: ApiOptions): Hono {
   app.post('/preview', async (c) => {
     const { syncText } = await body(c);
     const { plan, digests } = await planProjectAt(options.root, engineOptions(options, syncText));
-    if (hasErrors(plan.problems)) return c.json({ entries: [], problems: plan.problems.map(problemJson) });
+    if (hasErrors(plan.problems))
+      return c.json({ entries: [], problems: plan.problems.map(problemsIn(options.root)) });
     const report = syncStatus(plan, { diff: true, digests });
     return c.json({
       entries: report.entries,
       counts: report.counts,
-      problems: plan.problems.map(problemJson),
+      problems: plan.problems.map(problemsIn(options.root)),
       fingerprint: previews.remember(outcomeOf(plan, report.entries)),
     });
   });
 
   app.route('/', writes(options, previews));
 
-  app.onError(errorAnswer);
+  app.onError((e, c) => errorAnswer(e, c, options.root));
   return app;
+}
+
+/** A template's settings section made the form's: splices keeping the rest, else the Document's edit. */
+function sectionEdit(text: string, template: string, settings: Record<string, unknown>) {
+  return setSectionText(text, template, settings, setSection);
 }
 
 /** The setting a settings problem of `template` is about (validate's messages name it), if it is one. */

@@ -4,13 +4,15 @@
  * the loader lists for a template (outputs and partials) can be read or written, named by template and
  * source path: a request never names a path on disk.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import type { LoadedTemplate } from '../engine/model.js';
+import { writeAtomically } from '../engine/sync-text-edit.js';
 import { loadRepository } from '../engine/template-repository.js';
 import { runCase, testCases } from '../engine/template-tests.js';
-import { BadRequest, errorAnswer, jsonObject } from './request.js';
+import { BadRequest, errorAnswer, jsonObject, Refused } from './request.js';
+import { hashOf } from './sync-base.js';
 
 const MAX_TEXT = 512 * 1024;
 
@@ -36,20 +38,36 @@ export function authorApi(repoDir: string): Hono {
     const { template: name, source } = await jsonObject(c);
     const t = template(name);
     if (!t || !editable(t).includes(String(source))) return c.json({ error: 'no such template file' }, 404);
-    return c.json({ text: readFileSync(join(t.dir, String(source)), 'utf8') });
+    const bytes = readFileSync(join(t.dir, String(source)));
+    // `base`: what a save of this file says it was edited from (the file as read here, or last saved).
+    return c.json({ text: bytes.toString('utf8'), base: hashOf(bytes) });
   });
 
+  /**
+   * Writes a template file, keeping its mode (an executable template stays executable), only when it is
+   * still what the page loaded (`base`): an author often has the file open in an editor too, whose save
+   * must not be dropped (409, nothing written; the page offers to reload the file).
+   */
   app.post('/save', async (c) => {
-    const { template: name, source, text } = await jsonObject(c);
+    const { template: name, source, text, base } = await jsonObject(c);
     const t = template(name);
     if (!t || !editable(t).includes(String(source))) return c.json({ error: 'no such template file' }, 404);
     if (typeof text !== 'string' || text.length > MAX_TEXT)
       throw new BadRequest(`text must be a string of at most ${MAX_TEXT} characters`);
+    if (typeof base !== 'string' || base.length > 64)
+      throw new BadRequest(
+        'base is required: the `base` /api/author/file gave with the text (or a save gave)',
+      );
     const file = join(t.dir, String(source));
-    const tmp = `${file}.pantograph-ui-${process.pid}`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
-    return c.json({ saved: true });
+    if (hashOf(readFileSync(file)) !== base) {
+      throw new Refused(
+        'FILE_CHANGED',
+        `${t.name}/${source} was changed on disk after this page opened it (in an editor?): nothing was written`,
+        "reload the file to start from it as it is now (the page's unsaved edits are dropped), or copy your edits first",
+      );
+    }
+    writeAtomically(file, text);
+    return c.json({ saved: true, base: hashOf(Buffer.from(text, 'utf8')) });
   });
 
   /** One test case run: pass or fail, the differences, and both sides' files for a side-by-side view. */
@@ -65,6 +83,6 @@ export function authorApi(repoDir: string): Hono {
       outputs: result.outputs ?? { actual: {}, expected: {} },
     });
   });
-  app.onError(errorAnswer);
+  app.onError((e, c) => errorAnswer(e, c, repoDir));
   return app;
 }

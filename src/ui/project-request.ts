@@ -30,6 +30,7 @@ export interface Body {
   readonly settings?: unknown;
   readonly kind?: unknown;
   readonly force?: unknown;
+  readonly adopt?: unknown;
   readonly base?: unknown;
   readonly preview?: unknown;
 }

@@ -3,6 +3,7 @@
  * request body and with an error: a body is a JSON object or a 400 saying so, and every error is a JSON
  * answer with a message. A stack trace is for a bug (500), never for bad input.
  */
+import { isAbsolute, relative } from 'node:path';
 import type { Context } from 'hono';
 import { EngineError } from '../engine/errors.js';
 import type { Problem } from '../engine/render-plan.js';
@@ -17,7 +18,7 @@ export class BadRequest extends Error {}
  */
 export class Refused extends Error {
   constructor(
-    readonly code: 'SYNC_CHANGED' | 'PREVIEW_CHANGED',
+    readonly code: 'SYNC_CHANGED' | 'PREVIEW_CHANGED' | 'FILE_CHANGED' | 'ADOPT_UNCONFIRMED',
     message: string,
     readonly hint: string,
     readonly changed: readonly string[] = [],
@@ -48,13 +49,13 @@ export function stringField(record: Record<string, unknown>, name: string, max: 
 }
 
 /** The JSON answer of an error: 400, 409, 422 with the problems, or 500 for a bug (its stack logged). */
-export function errorAnswer(e: Error, c: Context): Response {
+export function errorAnswer(e: Error, c: Context, root?: string): Response {
   if (e instanceof BadRequest) return c.json({ error: e.message }, 400);
   if (e instanceof Refused) {
     return c.json({ ok: false, code: e.code, error: e.message, hint: e.hint, changed: e.changed }, 409);
   }
   if (e instanceof EngineError)
-    return c.json({ error: e.message, problems: e.problems.map(problemJson) }, 422);
+    return c.json({ error: e.message, problems: e.problems.map((p) => problemJson(p, root)) }, 422);
   // Another run holds the project (a `pantograph apply` in a terminal: 409), or a file is not as expected.
   if (e instanceof SyncError) {
     const answer = { error: e.message, code: e.code, ...(e.hint ? { hint: e.hint } : {}) };
@@ -64,6 +65,15 @@ export function errorAnswer(e: Error, c: Context): Response {
   return c.json({ error: `internal error: ${e.message}` }, 500);
 }
 
-export function problemJson(p: Problem): Record<string, unknown> {
-  return { ...p };
+/**
+ * A problem as the page shows it: a file inside `root` named relative to it (`.sync.yml:7:11`, as the
+ * command line prints it in the project), not by its absolute path.
+ */
+export function problemJson(p: Problem, root?: string): Record<string, unknown> {
+  if (root === undefined || typeof p.file !== 'string' || !isAbsolute(p.file)) return { ...p };
+  const inside = relative(root, p.file);
+  return inside.startsWith('..') || isAbsolute(inside) ? { ...p } : { ...p, file: inside };
 }
+
+/** `problemJson` for the problems of one project or repository. */
+export const problemsIn = (root: string) => (p: Problem) => problemJson(p, root);

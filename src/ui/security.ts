@@ -1,24 +1,18 @@
 /**
- * What keeps the local web interface the user's own (as Jupyter does it): a random token in the URL it
- * prints, required on every request (the URL sets it as a strict, HTTP-only cookie for the page's own
- * scripts and styles); state-changing requests must carry it in a header (a form or an
- * image on another site cannot set one), must come from the page's own origin, and may not be large; the
- * Host header must be the loopback address the server listens on (a DNS-rebinding site cannot pass).
+ * What keeps the local web interface the user's own. The page's files (HTML, script, styles, the
+ * playground) hold no secret and are served to any request that passes the Host check. The API is what
+ * reads and changes the project: every request to it must carry the random token `pantograph ui` printed
+ * in a header (the page takes it from its URL and keeps it in the tab's sessionStorage, which is per
+ * origin: scheme, host and port), must come from the page's own origin when it says one, and may not be
+ * large; the Host header must be the loopback address the server listens on (a DNS-rebinding site cannot
+ * pass). No cookie is ever set or read: cookies ignore ports (RFC 6265 §8.5), so a cookie for 127.0.0.1
+ * would be sent to every other server on 127.0.0.1 (docs/decisions.md, "Security").
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 
 export const TOKEN_HEADER = 'x-pantograph-token';
 export const MAX_BODY = 1024 * 1024;
-const COOKIE = 'pantograph_token';
-
-function cookieToken(header: string | undefined): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === COOKIE) return value.join('=');
-  }
-  return undefined;
-}
 
 export function guard(token: string, port: () => number): MiddlewareHandler {
   const expected = Buffer.from(token);
@@ -36,16 +30,15 @@ export function guard(token: string, port: () => number): MiddlewareHandler {
       return c.json({ error: 'cross-origin request refused' }, 403);
     }
     const safe = c.req.method === 'GET' || c.req.method === 'HEAD';
-    const headerToken = c.req.header(TOKEN_HEADER);
-    const queryToken = c.req.query('token');
-    // Reading: the token in the header, the URL, or the cookie the URL set (the page's scripts and styles
-    // load with it). Changing: only the header, which no other site can make a browser send.
-    const ok = safe
-      ? same(headerToken) || same(queryToken) || same(cookieToken(c.req.header('cookie')))
-      : same(headerToken);
-    if (!ok) return c.json({ error: 'a valid token is required: open the URL `pantograph ui` printed' }, 401);
-    if (safe && same(queryToken)) {
-      c.header('set-cookie', `${COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict`);
+    // The page's own files: no secret in them, no token asked (the page shows what to do without one).
+    if (safe && !c.req.path.startsWith('/api/')) {
+      await next();
+      return undefined;
+    }
+    // The API: only the header, which no other site can make a browser send (never the URL, never a
+    // cookie: another server on 127.0.0.1 receives the cookies of this one).
+    if (!same(c.req.header(TOKEN_HEADER))) {
+      return c.json({ error: 'a valid token is required: open the URL `pantograph ui` printed' }, 401);
     }
     if (!safe) {
       const length = Number(c.req.header('content-length') ?? 'NaN');

@@ -47,7 +47,8 @@ export function uiApp(options: UiOptions & { readonly token: string; readonly po
     c.header('referrer-policy', 'no-referrer'); // the token is in the URL: never sent elsewhere
     c.header(
       'content-security-policy',
-      "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+      // blob: workers only: the playground's renders run in a worker its own script starts from a Blob.
+      "default-src 'self'; style-src 'self' 'unsafe-inline'; worker-src blob:; frame-ancestors 'none'",
     );
   });
   // A template repository (no .sync.yml, templates in it) opens the author's view; a project the other.
@@ -61,6 +62,7 @@ export function uiApp(options: UiOptions & { readonly token: string; readonly po
       return c.body(text, 200, { 'content-type': type, 'cache-control': 'no-store' });
     });
   }
+  app.get('/playground', (c) => c.redirect('/playground/', 301));
   app.notFound((c) => c.json({ error: 'not found' }, 404));
   return app;
 }

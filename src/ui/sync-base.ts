@@ -4,9 +4,10 @@
  * changed it in an editor meanwhile, and writing the page's text would drop that change.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SYNC_FILE } from '../engine/project-config.js';
+import { writeAtomically } from '../engine/sync-text-edit.js';
 import { errnoCode } from '../sync/errors.js';
 import { Refused } from './request.js';
 
@@ -40,15 +41,15 @@ export function checkBase(root: string, base: string): void {
   );
 }
 
-/** Writes `.sync.yml` whole or not at all (a temporary file renamed into place); gives its new base. */
+/**
+ * Writes `.sync.yml` whole or not at all (a temporary file renamed into place), keeping its mode as the
+ * command line's writes do (a 0600 file holding a token stays 0600); gives its new base.
+ */
 export function writeSyncText(root: string, text: string): string {
-  const file = join(root, SYNC_FILE);
-  const tmp = `${file}.pantograph-ui-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
+  writeAtomically(join(root, SYNC_FILE), text);
   return baseOfText(text);
 }
 
-function hashOf(bytes: Uint8Array): string {
+export function hashOf(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }

@@ -12,7 +12,7 @@ import { hasErrors } from '../engine/validate.js';
 import { apply as syncApply } from '../sync/index.js';
 import { outcomeOf, type Previews } from './preview-fingerprint.js';
 import { type ApiOptions, type Body, body, engineOptions } from './project-request.js';
-import { BadRequest, problemJson, stringField } from './request.js';
+import { BadRequest, problemsIn, Refused, stringField } from './request.js';
 import { checkBase, writeSyncText } from './sync-base.js';
 
 export function writes(options: ApiOptions, previews: Previews): Hono {
@@ -27,7 +27,7 @@ export function writes(options: ApiOptions, previews: Previews): Hono {
       const { plan } = await planProjectAt(root, engineOptions(options, syncText));
       if (hasErrors(plan.problems)) {
         const errors = plan.problems.filter((p) => p.severity === 'error');
-        return c.json({ saved: false, problems: errors.map(problemJson) }, 422);
+        return c.json({ saved: false, problems: errors.map(problemsIn(options.root)) }, 422);
       }
       checkBase(root, base);
       return c.json({ saved: true, base: writeSyncText(root, syncText) });
@@ -46,14 +46,17 @@ export function writes(options: ApiOptions, previews: Previews): Hono {
       const preview =
         b.preview === undefined ? undefined : stringField(b as Record<string, unknown>, 'preview', 64);
       const force = b.force === true;
+      // The page's answer to "overwrite the files Pantograph never wrote?" (`apply --yes`); asked after a
+      // first apply is refused for them, as the command line refuses without a terminal to ask on.
+      const adopt = force || b.adopt === true;
       checkBase(root, base); // at once, before the planning work
       const loaded = await planProjectAt(root, engineOptions(options, syncText));
       if (hasErrors(loaded.plan.problems))
-        return c.json({ ok: false, problems: loaded.plan.problems.map(problemJson) }, 422);
+        return c.json({ ok: false, problems: loaded.plan.problems.map(problemsIn(options.root)) }, 422);
       let newBase = base;
       const result = await syncApply(loaded.plan, {
         force,
-        confirm: () => force,
+        confirm: () => adopt,
         digests: loaded.digests,
         ...(loaded.lock
           ? { previousOutput: previousOutputFor(loaded.root, loaded.lock, loaded.options) }
@@ -61,6 +64,16 @@ export function writes(options: ApiOptions, previews: Previews): Hono {
         beforeChanges: (entries) => {
           checkBase(root, base);
           previews.check(preview, outcomeOf(loaded.plan, entries));
+          const unconfirmed = adopt ? [] : entries.filter((e) => e.state === 'adopt').map((e) => e.path);
+          if (unconfirmed.length > 0) {
+            const n = unconfirmed.length;
+            throw new Refused(
+              'ADOPT_UNCONFIRMED',
+              `${n === 1 ? '1 file exists and differs' : `${n} files exist and differ`} from the template output, and Pantograph never wrote ${n === 1 ? 'it' : 'them'}: nothing was written`,
+              'review the diffs in the preview, then confirm to overwrite them (as `apply --yes`), or tick overwrite hand edits (`--force`)',
+              unconfirmed,
+            );
+          }
           newBase = writeSyncText(root, syncText);
         },
       });
@@ -70,6 +83,7 @@ export function writes(options: ApiOptions, previews: Previews): Hono {
         written: result.written,
         removed: result.removed,
         skipped: result.skipped,
+        backups: result.backups,
         conflicts: result.conflicts.map((x) => x.path),
         base: newBase,
       });

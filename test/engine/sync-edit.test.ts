@@ -3,7 +3,7 @@
  * and what they keep (comments, order, and the text of values they do not change).
  */
 import { describe, expect, it } from 'vitest';
-import { applyOverrides, setSection, setTemplateApplied } from '../../src/engine/sync-edit.js';
+import { applyOverrides, setSection } from '../../src/engine/sync-edit.js';
 
 const TEXT = `# the project
 pdk_template:
@@ -37,26 +37,6 @@ describe('setSection', () => {
     expect(added).toMatch(
       /# the project\n(.*\n)*# about lint\npuppet_lint:\n {2}# keep this\n(.*\n)*gemfile:\n {2}gems: \[\]\n$/,
     );
-  });
-});
-
-describe('setTemplateApplied', () => {
-  it('lists an opt-in template, drops an exclusion, excludes an always-applied one', () => {
-    const templates = (text: string) => /templates:([^#]*?)\n# about/s.exec(text)![1]!.match(/-*[a-z_]+/g);
-    expect(templates(setTemplateApplied(TEXT, 'litmus', true, false).text)).toEqual([
-      'rubocop',
-      '---vscode',
-      'litmus',
-    ]);
-    expect(templates(setTemplateApplied(TEXT, 'vscode', true, true).text)).toEqual(['rubocop']);
-    expect(templates(setTemplateApplied(TEXT, 'rubocop', false, false).text)).toEqual(['---vscode']);
-    expect(templates(setTemplateApplied(TEXT, 'gemfile', false, true).text)).toEqual([
-      'rubocop',
-      '---vscode',
-      '---gemfile',
-    ]);
-    expect(setTemplateApplied(TEXT, 'litmus', true, false).text).toContain('# keep this');
-    expect(setTemplateApplied(TEXT, 'rubocop', true, false)).toEqual({ text: TEXT, changed: [] });
   });
 });
 

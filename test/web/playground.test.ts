@@ -153,6 +153,56 @@ describe('the EPP playground in a browser', () => {
   });
 });
 
+describe('the playground stays usable on a template that does not end (QA qa21, M1), keeps CRLF (L1)', () => {
+  for (const [kind, template] of [
+    ['nested ranges', '<% Integer[1, 9999999].each |$a| { Integer[1, 9999999].each |$b| { } } %>done'],
+    ['a backtracking regular expression', `<%= '${'a'.repeat(40)}!' =~ /^(a+)+$/ %>`],
+  ] as const) {
+    it(`stops a render of ${kind} with EPP_TIME_LIMIT, the tab answering meanwhile; the next text renders`, async () => {
+      await page.evaluate(() => window.playground.setValues('a: 1\n'));
+      const started = Date.now();
+      // Not awaited: the page must answer while the worker renders.
+      void page.evaluate((t) => window.playground.setFile('main.epp', t), template);
+      const answered = await page.evaluate(() => 1 + 1);
+      expect(answered).toBe(2);
+      expect(Date.now() - started).toBeLessThan(1000);
+      await expect
+        .poll(async () => (await outcome()).errors.join('\n'), { timeout: 10_000 })
+        .toMatch(/EPP_TIME_LIMIT/);
+      expect(await page.locator('#problems .error').first().textContent()).toMatch(/EPP_TIME_LIMIT/);
+      await page.evaluate(() => window.playground.setFile('main.epp', 'fine <%= $a %>\n'));
+      expect(await outcome()).toMatchObject({ errors: [], output: 'fine 1\n' });
+    });
+  }
+
+  it('renders a CRLF template with CRLF line ends, as `epp render` does (set, or pasted)', async () => {
+    await page.evaluate(() => window.playground.setValues('n: 1\n'));
+    const template = 'a\r\nb <%= $n %>\r\nc\r\n';
+    await page.evaluate((t) => window.playground.setFile('main.epp', t), template);
+    expect((await outcome()).output).toBe('a\r\nb 1\r\nc\r\n');
+    // Pasted into an LF template, as a user would.
+    await page.evaluate(() => window.playground.setFile('main.epp', ''));
+    await page.locator('#template .cm-content').click();
+    await page.evaluate((t) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', t);
+      document
+        .querySelector('#template .cm-content')!
+        .dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, template);
+    await expect.poll(async () => (await outcome()).output).toBe('a\r\nb 1\r\nc\r\n');
+  });
+
+  it('names its editors and announces its problems', async () => {
+    expect(await page.locator('#template .cm-content').getAttribute('aria-label')).toBe('Template');
+    expect(await page.locator('#values .cm-content').getAttribute('aria-label')).toBe(
+      'Values (YAML or JSON)',
+    );
+    expect(await page.locator('#problems').getAttribute('aria-live')).toBe('polite');
+    expect(errors).toEqual([]);
+  });
+});
+
 /** The error Node's engine gives for the same input, as the playground prints errors. */
 function nodeError(
   template: string,
@@ -194,13 +244,16 @@ window.result = renderEpp("<%= epp('p.epp', { 'n' => 2 }) %>!", {}, { files: { '
 });
 
 /** The page's window, as the tests reach it (page.evaluate runs these functions in the browser). */
+declare const document: { querySelector(s: string): { dispatchEvent(e: unknown): void } | null };
+declare const DataTransfer: { new (): { setData(type: string, data: string): void } };
+declare const ClipboardEvent: { new (type: string, init: object): unknown };
 declare const window: {
   playground: {
-    setFile(name: string, text: string): void;
-    setValues(text: string): void;
-    select(name: string): void;
+    setFile(name: string, text: string): Promise<void>;
+    setValues(text: string): Promise<void>;
+    select(name: string): Promise<void>;
     outcome(): { output: string; errors: string[]; warnings: string[]; renderMs: number };
-    timeRender(times: number): number;
+    timeRender(times: number): Promise<number>;
   };
   result?: string;
 };

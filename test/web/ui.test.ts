@@ -56,23 +56,68 @@ describe('pantograph ui: security', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}$/);
   });
 
-  it('refuses every request without the token, or with a wrong one', async () => {
-    expect((await fetch(`${base()}/`)).status).toBe(401);
-    expect((await fetch(`${base()}/ui.js`)).status).toBe(401);
-    expect((await fetch(`${base()}/?token=wrong`)).status).toBe(401);
+  it('refuses every API request without the token, or with a wrong one; serves the page files, which hold no secret', async () => {
+    expect((await fetch(`${base()}/`)).status).toBe(200);
+    expect((await fetch(`${base()}/ui.js`)).status).toBe(200);
     expect((await post('/api/state', {}, { 'x-pantograph-token': 'wrong' })).status).toBe(401);
-    expect((await fetch(`${base()}/?token=${server.token}`)).status).toBe(200);
+    expect((await post('/api/state', {}, { 'x-pantograph-token': '' })).status).toBe(401);
+    expect((await post('/api/state', {})).status).toBe(200);
   });
 
-  it('refuses a state-changing request with the token only in the URL (what a cross-site form could send)', async () => {
+  it('sets no cookie, and refuses the token from a cookie or the URL: another server on 127.0.0.1 receives the cookies of this one', async () => {
+    const page = await fetch(`${base()}/?token=${server.token}`);
+    expect(page.headers.get('set-cookie')).toBeNull();
+    const only = (headers: Record<string, string>, query = '') =>
+      fetch(`${base()}/api/state${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{}',
+      });
     const before = snapshotDir(project);
-    const r = await fetch(`${base()}/api/save?token=${server.token}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ syncText: 'pdk_template: {version: 2}\n' }),
-    });
-    expect(r.status).toBe(401);
+    // What a process on another port could replay: the cookie, from its own origin or from none.
+    expect((await only({ cookie: `pantograph_token=${server.token}` })).status).toBe(401);
+    expect(
+      (await only({ cookie: `pantograph_token=${server.token}`, origin: 'http://127.0.0.1:1' })).status,
+    ).toBe(403);
+    expect((await only({}, `?token=${server.token}`)).status).toBe(401);
+    expect((await fetch(`${base()}/api/state?token=${server.token}`)).status).toBe(401);
+    // The header itself from another port's page: its Origin is refused.
+    expect((await post('/api/state', {}, { origin: `http://127.0.0.1:${server.port + 1}` })).status).toBe(
+      403,
+    );
     expect(snapshotDir(project)).toEqual(before);
+  });
+
+  it('sends nothing of the token to another server on 127.0.0.1 that the user visits next (cookies ignore ports)', async () => {
+    const { createServer } = await import('node:http');
+    const seen: string[] = [];
+    const other = createServer((req, res) => {
+      seen.push(`${req.url} ${req.headers.cookie ?? ''}`);
+      res.end('<p>another local server</p>');
+    });
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(server.url);
+      await tab.waitForSelector('#catalogue li');
+      // The token left the address bar; a reload works from the tab's own storage.
+      expect(tab.url()).not.toContain(server.token);
+      await tab.reload();
+      await tab.waitForSelector('#catalogue li');
+      const port = (other.address() as import('node:net').AddressInfo).port;
+      await tab.goto(`http://127.0.0.1:${port}/`);
+      expect(seen.join('\n')).not.toContain(server.token);
+      expect(seen.join('\n')).not.toContain('pantograph');
+      // Nor can that server's page read it: storage is per origin (port included).
+      expect(
+        await tab.evaluate(() =>
+          JSON.stringify({ ...(globalThis as unknown as { sessionStorage: object }).sessionStorage }),
+        ),
+      ).not.toContain(server.token);
+    } finally {
+      await tab.close();
+      other.close();
+    }
   });
 
   it('refuses another origin and another Host (DNS rebinding)', async () => {
@@ -150,7 +195,7 @@ describe('pantograph ui: the page in a browser', () => {
     // The browser asks for the icon by itself, after the page loads.
     await expect.poll(() => iconRequests).toBeGreaterThan(0);
     expect(failedRequests).toEqual([]);
-    const icon = await fetch(`${base()}/favicon.ico?token=${server.token}`);
+    const icon = await fetch(`${base()}/favicon.ico`);
     expect(icon.status).toBe(200);
     expect(icon.headers.get('content-type')).toBe('image/svg+xml');
     expect(await icon.text()).toMatch(/^<svg /);

@@ -2,17 +2,23 @@
  * The EPP playground: EPP rendering entirely in the browser, as the user types. Template files (the main
  * one and any it calls with `epp()`, kept in memory), values as YAML or JSON, the output, and every error
  * and warning with its position, underlined in the editor. No server: the engine is Pantograph's own
- * (`src/epp`, which imports nothing from Node), bundled by scripts/build-playground.mjs.
+ * (`src/epp`, which imports nothing from Node), bundled by scripts/build-playground.mjs, and runs in a
+ * Web Worker (render-worker.ts) with a time limit, so that a template that does not end never freezes
+ * the page: it is stopped and said so.
  */
 import { type Diagnostic, lintGutter, setDiagnostics } from '@codemirror/lint';
-import { EditorState } from '@codemirror/state';
+import { EditorState, type Extension } from '@codemirror/state';
 import { basicSetup, EditorView } from 'codemirror';
-import { EppError, type EppWarning, renderEpp } from '../../src/epp/index.js';
-import type { PHash } from '../../src/epp/runtime/values.js';
 import { eppLanguage } from './epp-language.js';
-import { readValues } from './values.js';
+import type { WorkerAnswer, WorkerRequest } from './render-worker.js';
 
 const MAIN = 'main.epp';
+/** The engine's limit for one render (`EPP_TIME_LIMIT`); past it and a grace, the worker is stopped. */
+const TIME_LIMIT_MS = 1000;
+const GRACE_MS = 1500;
+
+/** The worker's bundled source, put here by scripts/build-playground.mjs. */
+declare const __RENDER_WORKER__: string;
 
 const SAMPLE: Record<string, string> = {
   [MAIN]: `<%- | String $service, Array[Integer] $ports, Boolean $tls = false | -%>
@@ -47,19 +53,40 @@ let lastGood = '';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
+/** Pasting CRLF text into a template with LF line ends makes it a CRLF template, as the file would be. */
+const crlfPaste = EditorView.domEventHandlers({
+  paste(event, view) {
+    const pasted = event.clipboardData?.getData('text/plain') ?? '';
+    if (!pasted.includes('\r\n')) return false;
+    const { from, to } = view.state.selection.main;
+    const crlf = (t: string) => t.replace(/\r?\n/g, '\r\n');
+    const text = crlf(view.state.sliceDoc(0, from)) + pasted + crlf(view.state.sliceDoc(to));
+    view.setState(fileState(text));
+    schedule();
+    return true;
+  },
+});
+
 const templateView = new EditorView({
   parent: $('template'),
   state: fileState(SAMPLE[MAIN]!),
 });
 const valuesView = new EditorView({
   parent: $('values'),
-  state: EditorState.create({ doc: SAMPLE_VALUES, extensions: [basicSetup, lintGutter(), onChange()] }),
+  state: EditorState.create({
+    doc: SAMPLE_VALUES,
+    extensions: [basicSetup, lintGutter(), onChange(), EditorView.contentAttributes.of({ 'aria-label': 'Values (YAML or JSON)' })],
+  }),
 });
 for (const [name, text] of Object.entries(SAMPLE)) files.set(name, fileState(text));
 files.set(MAIN, templateView.state);
 
 function fileState(text: string): EditorState {
-  return EditorState.create({ doc: text, extensions: [basicSetup, eppLanguage, lintGutter(), onChange()] });
+  const extensions: Extension[] = [basicSetup, eppLanguage, lintGutter(), onChange(), EditorView.contentAttributes.of({ 'aria-label': 'Template' })];
+  // A template with CRLF line ends keeps them: CodeMirror would join its lines with LF (QA qa21, L1).
+  if (text.includes('\r\n')) extensions.push(EditorState.lineSeparator.of('\r\n'));
+  else extensions.push(crlfPaste);
+  return EditorState.create({ doc: text, extensions });
 }
 
 function onChange() {
@@ -74,47 +101,94 @@ function schedule(): void {
   if (pending) return;
   pending = requestAnimationFrame(() => {
     pending = 0;
-    render();
+    void render();
   });
 }
 
-function render(): void {
+// The worker: one render at a time; a change made meanwhile is rendered when it answers.
+let worker = startWorker();
+let nextId = 0;
+let running: { id: number; timer: ReturnType<typeof setTimeout>; marks: string } | undefined;
+let again = false;
+/** Who waits for the render of the current files (tests, the benchmark): told when one ends. */
+let waiting: (() => void)[] = [];
+let timing: { id: number; done: (ms: number) => void } | undefined;
+
+function startWorker(): Worker {
+  const url = URL.createObjectURL(new Blob([__RENDER_WORKER__], { type: 'text/javascript' }));
+  const w = new Worker(url);
+  URL.revokeObjectURL(url);
+  w.onmessage = (event: MessageEvent<WorkerAnswer>) => answered(event.data);
+  return w;
+}
+
+function texts(): Record<string, string> {
   files.set(current, templateView.state);
-  const texts = Object.fromEntries([...files].map(([name, state]) => [name, state.doc.toString()]));
-  const outcome: Outcome = { output: '', errors: [], warnings: [], renderMs: 0 };
-  const marks = new Map<string, Diagnostic[]>();
-  const valueMarks: Diagnostic[] = [];
-  const read = readValues(valuesView.state.doc.toString());
-  let values: PHash | undefined;
-  if ('problem' in read) {
-    const { message, offset } = read.problem;
-    outcome.errors.push(message);
-    valueMarks.push({ from: offset, to: Math.min(offset + 1, valuesView.state.doc.length), severity: 'error', message });
-  } else values = read.values;
-  if (values !== undefined) {
-    const onWarning = (w: EppWarning) => outcome.warnings.push(`${w.where}: ${w.message} [${w.code}]`);
-    const started = performance.now();
-    try {
-      outcome.output = renderEpp(texts[MAIN] ?? '', values, {
-        file: MAIN,
-        files: texts,
-        onWarning,
-      });
-    } catch (e) {
-      if (!(e instanceof EppError)) throw e;
-      const where = e.location ? `${e.location.file}:${e.line}:${e.column}: ` : '';
-      outcome.errors.push(`${where}${e.message} [${e.code}]`);
-      if (e.location) {
-        const list = marks.get(e.location.file) ?? [];
-        const { start, end } = e.location.span;
-        list.push({ from: start, to: Math.max(end, start + 1), severity: 'error', message: `${e.message} [${e.code}]` });
-        marks.set(e.location.file, list);
-      }
-    }
-    outcome.renderMs = performance.now() - started;
+  return Object.fromEntries([...files].map(([name, state]) => [name, state.doc.sliceString(0, undefined, state.lineBreak)]));
+}
+
+/** Renders the files as they are now (after the render running, if one is). */
+function render(): Promise<void> {
+  const done = new Promise<void>((resolve) => waiting.push(resolve));
+  if (running) {
+    again = true;
+    return done;
   }
-  show(outcome, marks, valueMarks);
+  const id = ++nextId;
+  const request: WorkerRequest = { id, kind: 'render', texts: texts(), valuesText: valuesView.state.doc.toString(), timeLimitMs: TIME_LIMIT_MS };
+  // Past the engine's limit and a grace (a regular expression is one call the limit cannot interrupt),
+  // the worker is stopped and a new one started: the page stays usable, and says why.
+  const timer = setTimeout(() => stopped(id), TIME_LIMIT_MS + GRACE_MS);
+  running = { id, timer, marks: current };
+  worker.postMessage(request);
+  return done;
+}
+
+function stopped(id: number): void {
+  if (running?.id !== id) return;
+  worker.terminate();
+  worker = startWorker();
+  const seconds = (TIME_LIMIT_MS + GRACE_MS) / 1000;
+  answered({
+    id,
+    output: '',
+    errors: [`${MAIN}: the render did not end within ${seconds} s and was stopped (a loop or a regular expression that does not end?) [EPP_TIME_LIMIT]`],
+    warnings: [],
+    renderMs: 0,
+    marks: [],
+  });
+}
+
+function answered(answer: WorkerAnswer): void {
+  if (timing?.id === answer.id) {
+    const t = timing;
+    timing = undefined;
+    t.done(answer.meanMs ?? Number.NaN);
+    return;
+  }
+  if (running?.id !== answer.id) return;
+  clearTimeout(running.timer);
+  running = undefined;
+  const outcome: Outcome = { output: answer.output, errors: answer.errors, warnings: answer.warnings, renderMs: answer.renderMs };
+  const marks = new Map<string, Diagnostic[]>();
+  for (const m of answer.marks) {
+    const list = marks.get(m.file) ?? [];
+    list.push({ from: m.from, to: m.to, severity: 'error', message: m.message });
+    marks.set(m.file, list);
+  }
+  const valueMarks: Diagnostic[] = answer.valueMark
+    ? [{ from: answer.valueMark.offset, to: Math.min(answer.valueMark.offset + 1, valuesView.state.doc.length), severity: 'error', message: answer.valueMark.message }]
+    : [];
   last = outcome;
+  show(outcome, marks, valueMarks);
+  if (again) {
+    again = false;
+    void render(); // those waiting are told when it ends
+    return;
+  }
+  const told = waiting;
+  waiting = [];
+  for (const resolve of told) resolve();
 }
 
 function show(outcome: Outcome, marks: Map<string, Diagnostic[]>, valueMarks: Diagnostic[]): void {
@@ -154,7 +228,7 @@ function drawTabs(): void {
     const button = document.createElement('button');
     button.textContent = name;
     button.className = name === current ? 'tab current' : 'tab';
-    button.addEventListener('click', () => select(name));
+    button.addEventListener('click', () => void select(name));
     return button;
   });
   const add = document.createElement('button');
@@ -165,55 +239,59 @@ function drawTabs(): void {
     const name = prompt('File name, e.g. partials/header.epp')?.trim();
     if (!name || files.has(name) || name.split('/').some((p) => p === '' || p === '..')) return;
     files.set(name, fileState(''));
-    select(name);
+    void select(name);
   });
   $('tabs').replaceChildren(...tabs, add);
 }
 
-function select(name: string): void {
+function select(name: string): Promise<void> {
   files.set(current, templateView.state);
   current = name;
   templateView.setState(files.get(name)!);
   drawTabs();
-  render();
+  return render();
 }
 
 drawTabs();
-render();
+void render();
 
 /** For tests and the benchmark: drive the page as a user would, read what it shows. */
 declare global {
   interface Window {
     playground: {
-      setFile(name: string, text: string): void;
-      setValues(text: string): void;
-      select(name: string): void;
+      /** Each resolves once the page shows the render of the change. */
+      setFile(name: string, text: string): Promise<void>;
+      setValues(text: string): Promise<void>;
+      select(name: string): Promise<void>;
       outcome(): Outcome;
-      /** Renders the current files `times` times and returns the mean milliseconds per render. */
-      timeRender(times: number): number;
+      /** Renders the current files `times` times (in the worker) and gives the mean milliseconds per render. */
+      timeRender(times: number): Promise<number>;
     };
   }
 }
 
 window.playground = {
-  setFile(name, text) {
-    if (!files.has(name)) files.set(name, fileState(''));
-    if (name !== current) select(name);
-    templateView.dispatch({ changes: { from: 0, to: templateView.state.doc.length, insert: text } });
-    render();
+  async setFile(name, text) {
+    if (!files.has(name)) files.set(name, fileState(text));
+    if (name !== current) await select(name);
+    const state = templateView.state;
+    if (state.sliceDoc() !== text || text.includes('\r\n') !== (state.lineBreak === '\r\n')) {
+      templateView.setState(fileState(text));
+      files.set(name, templateView.state);
+    }
+    await render();
   },
-  setValues(text) {
+  async setValues(text) {
     valuesView.dispatch({ changes: { from: 0, to: valuesView.state.doc.length, insert: text } });
-    render();
+    await render();
   },
   select,
   outcome: () => last,
   timeRender(times) {
-    const texts = Object.fromEntries([...files].map(([name, state]) => [name, state.doc.toString()]));
-    const read = readValues(valuesView.state.doc.toString());
-    const values = 'values' in read ? read.values : new Map();
-    const started = performance.now();
-    for (let i = 0; i < times; i++) renderEpp(texts[MAIN] ?? '', values, { file: MAIN, files: texts });
-    return (performance.now() - started) / times;
+    return new Promise((done) => {
+      const id = ++nextId;
+      timing = { id, done };
+      worker.postMessage({ id, kind: 'time', texts: texts(), valuesText: valuesView.state.doc.toString(), times } satisfies WorkerRequest);
+    });
   },
 };

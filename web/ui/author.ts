@@ -18,7 +18,10 @@ interface CaseRun {
 
 type Call = <T>(path: string, body: object) => Promise<T>;
 
-export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElement): Promise<void> {
+/** Says why a request failed (the page's notice); the author's view adds its own actions. */
+type Notify = (error: unknown) => void;
+
+export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElement, notify: Notify): Promise<void> {
   const repo = await call<Repository>('author/repository', {});
   title.textContent = `${repo.dir} (template repository)`;
   const list = document.createElement('section');
@@ -26,13 +29,15 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
   list.id = 'author-files';
   const editorPane = document.createElement('section');
   editorPane.className = 'pane';
-  editorPane.innerHTML = '<h2 id="author-file">Pick a file</h2><textarea id="author-editor" spellcheck="false" disabled></textarea><div id="author-saved"></div>';
+  editorPane.innerHTML =
+    '<h2 id="author-file">Pick a file</h2><textarea id="author-editor" spellcheck="false" aria-labelledby="author-file" disabled></textarea><div id="author-saved" aria-live="polite"></div>';
   const result = document.createElement('section');
   result.className = 'pane';
   result.innerHTML = '<h2>Test case <small id="author-case">(pick one)</small></h2><div id="author-result"></div>';
   main.replaceChildren(list, editorPane, result);
   const editor = editorPane.querySelector('textarea')!;
-  let open: { template: string; source: string } | undefined;
+  /** The file open, and the `base` a save of it says it was edited from (the file as loaded or saved). */
+  let open: { template: string; source: string; base: string } | undefined;
   let chosenCase: { template: string; name: string } | undefined;
 
   const heading = (text: string) => Object.assign(document.createElement('h3'), { textContent: text });
@@ -41,53 +46,89 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
     list.append(heading(t.name));
     const ul = document.createElement('ul');
     for (const source of t.files) {
-      const li = Object.assign(document.createElement('li'), { textContent: source, className: 'author-file' });
-      li.dataset.template = t.name;
-      li.dataset.source = source;
-      li.addEventListener('click', async () => {
+      const li = item(source, 'author-file', async () => {
         await flush(); // the last edits of the file open before
-        const { text } = await call<{ text: string }>('author/file', { template: t.name, source });
-        open = { template: t.name, source };
-        editor.value = text;
-        editor.disabled = false;
-        document.getElementById('author-file')!.textContent = `${t.name}/${source}`;
+        await load(t.name, source);
         // The case shown tests the template being edited: another template's file switches to its case.
         if (chosenCase?.template !== t.name) {
           chosenCase = t.cases[0] === undefined ? undefined : { template: t.name, name: t.cases[0] };
         }
         await runCase();
       });
+      li.dataset.template = t.name;
+      li.dataset.source = source;
       ul.append(li);
     }
     for (const name of t.cases) {
-      const li = Object.assign(document.createElement('li'), { textContent: `test: ${name}`, className: 'author-case' });
-      li.dataset.case = name;
-      li.addEventListener('click', async () => {
+      const li = item(`test: ${name}`, 'author-case', async () => {
         chosenCase = { template: t.name, name };
         await runCase();
       });
+      li.dataset.case = name;
       ul.append(li);
     }
     list.append(ul);
   }
 
+  /** A row of the lists: a button inside, so that the keyboard reaches it (Tab, Enter, Space). */
+  function item(text: string, className: string, action: () => Promise<void>): HTMLLIElement {
+    const li = Object.assign(document.createElement('li'), { className });
+    const button = Object.assign(document.createElement('button'), { textContent: text, type: 'button' });
+    button.className = 'row';
+    li.append(button);
+    li.addEventListener('click', () => void action().catch(notify));
+    return li;
+  }
+
+  async function load(template: string, source: string): Promise<void> {
+    const { text, base } = await call<{ text: string; base: string }>('author/file', { template, source });
+    open = { template, source, base };
+    unsaved = undefined;
+    editor.value = text;
+    editor.disabled = false;
+    document.getElementById('author-file')!.textContent = `${template}/${source}`;
+    document.getElementById('author-saved')!.replaceChildren();
+  }
+
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** The text typed and the file it belongs to, not saved yet (another file may open before the pause). */
   let unsaved: { template: string; source: string; text: string } | undefined;
+  /** The file changed on disk after it was loaded: nothing is saved until the author reloads it. */
+  let refused = false;
   editor.addEventListener('input', () => {
     if (!open) return;
-    unsaved = { ...open, text: editor.value };
+    unsaved = { template: open.template, source: open.source, text: editor.value };
+    if (refused) return;
     clearTimeout(timer);
-    timer = setTimeout(() => void flush().then(runCase), 300);
+    timer = setTimeout(() => void flush().then(runCase).catch(notify), 300);
+  });
+  window.addEventListener('beforeunload', (event) => {
+    if (unsaved) event.preventDefault();
   });
 
   async function flush(): Promise<void> {
     clearTimeout(timer);
     const edit = unsaved;
-    unsaved = undefined;
-    if (!edit) return;
-    await call('author/save', edit);
-    document.getElementById('author-saved')!.textContent = `saved ${new Date().toLocaleTimeString()}`;
+    if (!edit || !open || refused) return;
+    const saved = document.getElementById('author-saved')!;
+    try {
+      const answer = await call<{ base: string }>('author/save', { ...edit, base: open.base });
+      if (open.template === edit.template && open.source === edit.source) open.base = answer.base;
+      if (unsaved === edit) unsaved = undefined;
+      saved.textContent = `saved ${new Date().toLocaleTimeString()}`;
+    } catch (e) {
+      const error = e as Error & { code?: string; hint?: string };
+      if (error.code !== 'FILE_CHANGED') throw e;
+      refused = true;
+      const reload = Object.assign(document.createElement('button'), { textContent: 'Reload the file', type: 'button' });
+      reload.id = 'author-reload';
+      reload.addEventListener('click', () => {
+        refused = false;
+        if (open) void load(open.template, open.source).then(runCase).catch(notify);
+      });
+      const message = Object.assign(document.createElement('span'), { className: 'error', textContent: `not saved: ${error.message}: ${error.hint ?? ''} ` });
+      saved.replaceChildren(message, reload);
+    }
   }
 
   /** Runs are numbered: a slow run's answer never replaces a later one's. */

@@ -35,6 +35,8 @@ interface Form {
   template: string;
   schema: Schema;
   values: { [key: string]: Json };
+  /** Settings the project tags `!replace`: its value replaces the inherited one instead of adding to it. */
+  replaced?: string[];
   settings: SettingInfo[];
 }
 
@@ -45,6 +47,7 @@ interface Problem {
   file?: string;
   line?: number;
   column?: number;
+  hint?: string;
 }
 
 interface Entry {
@@ -55,7 +58,23 @@ interface Entry {
   diff?: string;
 }
 
-const token = new URLSearchParams(location.search).get('token') ?? '';
+/**
+ * The token `pantograph ui` printed in its URL: taken from the address once, kept in this tab's
+ * sessionStorage (per origin: another server on 127.0.0.1 cannot read it, as it could a cookie), and removed
+ * from the address bar so that it is not bookmarked or shown. Sent in a header with every API call.
+ */
+const TOKEN_KEY = 'pantograph-token';
+function takeToken(): string {
+  const url = new URL(location.href);
+  const given = url.searchParams.get('token');
+  if (given) {
+    sessionStorage.setItem(TOKEN_KEY, given);
+    url.searchParams.delete('token');
+    history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  }
+  return sessionStorage.getItem(TOKEN_KEY) ?? '';
+}
+const token = takeToken();
 let syncText: string | undefined;
 let savedText = '';
 /** The `.sync.yml` on disk the page's text was edited from, as the server names it (its hash). */
@@ -73,6 +92,7 @@ class ApiError extends Error {
     message: string,
     readonly code: string | undefined,
     readonly hint: string | undefined,
+    readonly changed: string[] = [],
   ) {
     super(message);
   }
@@ -84,20 +104,32 @@ async function call<T>(path: string, body: object): Promise<T> {
     headers: { 'content-type': 'application/json', 'x-pantograph-token': token },
     body: JSON.stringify(body),
   });
-  const data = (await response.json()) as T & { error?: string; code?: string; hint?: string; problems?: Problem[] };
+  const data = (await response.json()) as T & {
+    error?: string;
+    code?: string;
+    hint?: string;
+    problems?: Problem[];
+    changed?: string[];
+  };
   if (!response.ok && !data.problems) {
-    throw new ApiError(response.status, data.error ?? `HTTP ${response.status}`, data.code, data.hint);
+    throw new ApiError(response.status, data.error ?? `HTTP ${response.status}`, data.code, data.hint, data.changed ?? []);
   }
   return data;
 }
 
-/** Says why a request failed, above the panes; a refusal because `.sync.yml` changed offers to reload. */
-function notify(error: unknown): void {
+/**
+ * Says why a request failed, above the panes. A refusal because `.sync.yml` changed, and a project that
+ * does not load, offer to reload `.sync.yml` (once fixed in an editor).
+ */
+function notify(error: unknown, reload = false): void {
   const api = error instanceof ApiError ? error : undefined;
   $('notice-text').textContent = api?.hint ? `${api.message}: ${api.hint}` : String((error as Error).message ?? error);
-  $('reload').hidden = api?.code !== 'SYNC_CHANGED';
+  $('reload').hidden = !(reload || api?.code === 'SYNC_CHANGED' || api?.status === 422 || (api !== undefined && !loaded));
   $('notice').hidden = false;
 }
+
+/** Whether the project loaded once (its catalogue is shown): until then a failure offers a reload. */
+let loaded = false;
 
 /** Runs a user's action; its failure is shown, not lost. */
 function guarded(action: () => Promise<void>): () => void {
@@ -118,11 +150,25 @@ async function refresh(): Promise<void> {
   const state = await call<{
     project: string;
     syncText: string;
-    catalogue: CatalogueEntry[];
+    catalogue?: CatalogueEntry[];
     forms: Form[];
     problems: Problem[];
     base?: string;
+    error?: string;
   }>('state', syncText === undefined ? {} : { syncText });
+  if (state.catalogue === undefined) {
+    // The project does not load (.sync.yml's YAML, a source that cannot be fetched...): what and where,
+    // as the command line says it; fixed in an editor, Reload reads it again.
+    $('catalogue').replaceChildren();
+    $('forms').replaceChildren();
+    $('files').replaceChildren();
+    $('diff').textContent = '';
+    drawProblems(state.problems ?? []);
+    const first = state.problems?.find((p) => p.severity === 'error');
+    notify(new ApiError(422, `the project does not load: ${state.error ?? first?.message ?? 'see the problems'}`, 'LOAD', 'fix it (the problems are listed under Settings), then reload'), true);
+    return;
+  }
+  loaded = true;
   if (syncText === undefined) {
     savedText = state.syncText;
     base = state.base ?? '';
@@ -180,15 +226,21 @@ function drawForms(): void {
 /** One input for one setting, from its schema: text, number, checkbox, a choice, or JSON for the rest. */
 function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
   const set = Object.hasOwn(form.values, info.name);
-  const { node, read } = control(schema, set ? form.values[info.name]! : info.value);
-  const error = el('div', { className: 'error' });
+  const id = `setting-${form.template}-${info.name}`;
+  const { node, read } = control(schema, set ? form.values[info.name]! : info.value, id, set ? form.values[info.name] : undefined);
+  const error = el('div', { className: 'error', id: `${id}-error` });
+  error.setAttribute('aria-live', 'polite');
+  node.setAttribute('aria-describedby', error.id);
   const wrapper = el(
     'div',
     { className: 'field' },
-    el('label', { textContent: `${info.name}: ${info.type}` }),
+    label(`${info.name}: ${info.type}`, node, id),
     node,
     el('div', { className: 'help', textContent: `${info.description ?? ''} (default: ${JSON.stringify(info.default)})` }),
     el('div', { className: 'origin', textContent: `value from ${originText(info)}` }),
+    form.replaced?.includes(info.name)
+      ? el('div', { className: 'replace', textContent: '!replace: this value replaces the inherited one (kept on save)' })
+      : '',
     error,
   );
   wrapper.dataset.setting = info.name;
@@ -213,13 +265,22 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
  * per item for a list of strings, a nested fieldset for an object with declared properties (only the keys
  * the user sets, or that were set, are written), and JSON for anything else.
  */
-function control(schema: Schema, shown: Json | undefined): { node: HTMLElement; read: () => Json } {
+function control(
+  schema: Schema,
+  shown: Json | undefined,
+  id: string,
+  own?: Json,
+): { node: HTMLElement; read: () => Json } {
   const enumValues = Array.isArray(schema.enum) ? schema.enum : undefined;
   const type = typeof schema.type === 'string' ? schema.type : undefined;
   const items = (schema.items ?? {}) as Schema;
   if (enumValues) {
     const select = el('select');
     for (const v of enumValues) select.append(el('option', { value: JSON.stringify(v), textContent: String(v) }));
+    // A value that is not one of the options (`no` read as false) is shown as it is, not as an empty choice.
+    if (shown !== undefined && !enumValues.some((v) => JSON.stringify(v) === JSON.stringify(shown))) {
+      select.append(el('option', { value: JSON.stringify(shown), textContent: `${JSON.stringify(shown)} (not one of the choices)` }));
+    }
     select.value = JSON.stringify(shown ?? null);
     return { node: select, read: () => JSON.parse(select.value) as Json };
   }
@@ -244,15 +305,23 @@ function control(schema: Schema, shown: Json | undefined): { node: HTMLElement; 
   const properties = schema.properties as { [key: string]: Schema } | undefined;
   if (type === 'object' && properties && Object.keys(properties).length > 0) {
     const current = (shown && typeof shown === 'object' && !Array.isArray(shown) ? shown : {}) as { [key: string]: Json };
-    const touched = new Set(Object.keys(current));
+    // Only the keys the project sets (not those of the value from a default or a shared setting), and
+    // those the user changes, are written.
+    const mine = (own && typeof own === 'object' && !Array.isArray(own) ? own : {}) as { [key: string]: Json };
+    const touched = new Set(Object.keys(mine));
     const fieldset = el('fieldset', { className: 'nested' });
     const readers = new Map<string, () => Json>();
     for (const [key, sub] of Object.entries(properties)) {
-      const inner = control(sub, current[key]);
+      const innerId = `${id}-${key}`;
+      const inner = control(sub, current[key], innerId, mine[key]);
       readers.set(key, inner.read);
+      // Marked before the setting's own listener reads the object (the event bubbles up to it).
       inner.node.addEventListener('input', () => touched.add(key));
+      inner.node.addEventListener('change', () => touched.add(key));
       const description = typeof sub.description === 'string' ? sub.description : '';
-      fieldset.append(el('div', { className: 'field' }, el('label', { textContent: key }), inner.node, el('div', { className: 'help', textContent: description })));
+      const row = el('div', { className: 'field' }, label(key, inner.node, innerId), inner.node, el('div', { className: 'help', textContent: description }));
+      row.dataset.property = key;
+      fieldset.append(row);
     }
     return {
       node: fieldset,
@@ -260,7 +329,23 @@ function control(schema: Schema, shown: Json | undefined): { node: HTMLElement; 
     };
   }
   const area = el('textarea', { rows: 3, value: JSON.stringify(shown ?? null, null, 2) });
+  area.title = 'JSON';
   return { node: area, read: () => JSON.parse(area.value) as Json };
+}
+
+/**
+ * The label of a setting's control: tied to it by `for` (an input, a select, a textarea), or naming it
+ * (a nested object's fieldset, by `aria-labelledby`), so that a screen reader announces the setting.
+ */
+function label(text: string, node: HTMLElement, id: string): HTMLElement {
+  if (node instanceof HTMLFieldSetElement) {
+    const legend = el('span', { className: 'label', textContent: text, id: `${id}-label` });
+    node.setAttribute('aria-labelledby', legend.id);
+    node.setAttribute('role', 'group');
+    return legend;
+  }
+  node.id = id;
+  return el('label', { textContent: text, htmlFor: id });
 }
 
 function originText(info: SettingInfo): string {
@@ -279,11 +364,14 @@ async function changed(form: Form): Promise<void> {
     settings: form.values,
     syncText,
   });
-  const fieldset = document.querySelector<HTMLElement>(`fieldset[data-template="${form.template}"]`)!;
-  for (const wrapper of fieldset.querySelectorAll<HTMLElement>('.field')) {
+  // The settings' own fields (a nested object's properties are fields inside one of them: its errors are
+  // the setting's, said at the setting).
+  const fieldset = document.querySelector<HTMLElement>(`fieldset[data-template="${form.template}"]`);
+  for (const wrapper of fieldset?.querySelectorAll<HTMLElement>(':scope > .field') ?? []) {
     const mine = check.errors.filter((e) => e.setting === wrapper.dataset.setting);
     wrapper.classList.toggle('invalid', mine.length > 0);
-    wrapper.querySelector('.error')!.textContent = mine.map((e) => e.message).join('; ');
+    const error = wrapper.querySelector<HTMLElement>(':scope > .error');
+    if (error) error.textContent = mine.map((e) => e.message).join('; ');
   }
   if (check.errors.length > 0) return;
   const edit = await call<{ text: string }>('edit', { kind: 'settings', template: form.template, settings: form.values, syncText });
@@ -298,7 +386,7 @@ function markDirty(): void {
   ($('save') as HTMLButtonElement).disabled = !dirty;
   $('save-state').textContent = dirty ? 'unsaved changes' : 'saved';
   // Apply writes what the preview shows: not until the preview of the text as it is now is shown.
-  ($('apply') as HTMLButtonElement).disabled = previewed === undefined || previewed.text !== syncText;
+  ($('apply') as HTMLButtonElement).disabled = applying || previewed === undefined || previewed.text !== syncText;
 }
 
 async function preview(): Promise<void> {
@@ -333,13 +421,18 @@ function tree(entries: Entry[]): HTMLElement[] {
       row.style.paddingLeft = `${(depth - 1) * 1.2 + 5.7}rem`; // past the state column
       rows.push(row);
     }
-    const li = el(
-      'li',
-      { title: entry.reason ?? '' },
+    // A button in the row: the keyboard reaches every diff (Tab, then Enter or Space).
+    const name = el('span', { className: 'name', textContent: parts.at(-1)! });
+    name.style.paddingLeft = `${(parts.length - 1) * 1.2}rem`;
+    const button = el(
+      'button',
+      { type: 'button', className: 'row', title: entry.reason ?? '' },
       el('span', { className: `state state-${entry.state}`, textContent: entry.state }),
-      el('span', { className: 'name', textContent: parts.at(-1)! }),
+      name,
     );
-    (li.lastChild as HTMLElement).style.paddingLeft = `${(parts.length - 1) * 1.2}rem`;
+    button.setAttribute('aria-label', `${entry.path}: ${entry.state}${entry.reason ? ` (${entry.reason})` : ''}, show the diff`);
+    button.setAttribute('aria-controls', 'diff');
+    const li = el('li', { title: entry.reason ?? '' }, button);
     li.dataset.path = entry.path;
     li.addEventListener('click', () => {
       $('diff').textContent = entry.diff ?? '(no change)';
@@ -349,11 +442,19 @@ function tree(entries: Entry[]): HTMLElement[] {
   return rows;
 }
 
+/** Errors, then warnings (what `validate` prints: a warning often explains the error beside it), with hints. */
 function drawProblems(problems: Problem[]): void {
+  const order = (p: Problem) => (p.severity === 'error' ? 0 : 1);
   $('problems').replaceChildren(
-    ...problems
-      .filter((p) => p.severity === 'error')
-      .map((p) => el('li', { textContent: `${p.file ? `${p.file}:${p.line}:${p.column}: ` : ''}${p.message} [${p.code}]` })),
+    ...[...problems]
+      .sort((a, b) => order(a) - order(b))
+      .map((p) => {
+        const where = p.file ? `${p.file}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ` : '';
+        const li = el('li', { className: p.severity === 'error' ? 'error' : 'warning' });
+        li.append(`${where}${p.severity}: ${p.message} [${p.code}]`);
+        if (p.hint) li.append(el('div', { className: 'hint', textContent: `hint: ${p.hint}` }));
+        return li;
+      }),
   );
 }
 
@@ -370,38 +471,88 @@ $('save').addEventListener(
   }),
 );
 
+interface ApplyAnswer {
+  ok: boolean;
+  message: string;
+  base?: string;
+  written?: string[];
+  conflicts?: string[];
+  skipped?: { path: string; state: string; reason: string }[];
+  backups?: { path: string; backup: string }[];
+  problems?: Problem[];
+}
+
+/** An apply running: Apply stays disabled (a second click would be refused and say the opposite). */
+let applying = false;
+
 $('apply').addEventListener(
   'click',
   guarded(async () => {
-    const force = ($('force') as HTMLInputElement).checked;
-    const text = syncText ?? '';
-    $('apply-result').textContent = '';
-    try {
-      const result = await call<{
-        ok: boolean;
-        message: string;
-        base?: string;
-        written?: string[];
-        conflicts?: string[];
-        problems?: Problem[];
-      }>('apply', { syncText: text, base, force, ...(previewed?.fingerprint ? { preview: previewed.fingerprint } : {}) });
-      if (result.problems) drawProblems(result.problems); // refused: nothing written
-      else {
-        savedText = text;
-        base = result.base ?? base;
-      }
-      $('apply-result').textContent = result.ok
-        ? `${result.message || 'nothing to change'}${result.written?.length ? `: ${result.written.join(', ')}` : ''}`
-        : `not applied: ${result.message ?? ''}${result.conflicts?.length ? ` (conflicts: ${result.conflicts.join(', ')})` : ''}`;
-    } catch (e) {
-      if (!(e instanceof ApiError) || e.status !== 409) throw e;
-      $('apply-result').textContent = 'not applied';
-      notify(e);
-    }
+    if (applying) return;
+    applying = true;
     markDirty();
+    try {
+      await applyOnce(false);
+    } finally {
+      applying = false;
+      markDirty();
+    }
     await preview();
   }),
 );
+
+/**
+ * Saves and applies as `apply` does. Files that exist and differ and that Pantograph never wrote (`adopt`)
+ * are refused as the command line refuses them without a terminal, nothing written; the page then asks,
+ * and applies again with the answer (`--yes`).
+ */
+async function applyOnce(adopt: boolean): Promise<void> {
+  const force = ($('force') as HTMLInputElement).checked;
+  const text = syncText ?? '';
+  const result$ = $('apply-result');
+  result$.textContent = adopt ? 'applying, overwriting the confirmed files…' : 'applying…';
+  let result: ApplyAnswer;
+  try {
+    result = await call<ApplyAnswer>('apply', {
+      syncText: text,
+      base,
+      force,
+      ...(adopt ? { adopt: true } : {}),
+      ...(previewed?.fingerprint ? { preview: previewed.fingerprint } : {}),
+    });
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 409) {
+      result$.textContent = '';
+      throw e;
+    }
+    if (e.code === 'ADOPT_UNCONFIRMED' && !adopt) {
+      result$.textContent = `not applied: ${e.message}`;
+      const files = e.changed.join(', ');
+      if (confirm(`${files}: ${e.changed.length === 1 ? 'this file exists' : 'these files exist'}, Pantograph never wrote ${e.changed.length === 1 ? 'it' : 'them'}, and the template's output differs (see the preview's diff).\n\nOverwrite (as \`apply --yes\`)?`)) {
+        await applyOnce(true);
+        return;
+      }
+      result$.textContent = `not applied: ${e.message} (${files}); nothing was written`;
+      return;
+    }
+    result$.textContent = 'not applied'; // the notice says why, and what to do
+    notify(e);
+    return;
+  }
+  if (result.problems) drawProblems(result.problems); // refused: nothing written
+  else {
+    savedText = text;
+    base = result.base ?? base;
+  }
+  const lines = [
+    result.ok
+      ? `${result.message || 'nothing to change'}${result.written?.length ? `: ${result.written.join(', ')}` : ''}`
+      : `not applied: ${result.message ?? ''}${result.conflicts?.length ? ` (conflicts: ${result.conflicts.join(', ')})` : ''}`,
+    ...(result.skipped ?? []).map((s) => `left alone: ${s.path} (${s.reason})${s.state === 'edited' ? ': tick overwrite hand edits to replace it' : ''}`),
+    ...(result.backups ?? []).map((b) => `${b.path} had your changes: saved as ${b.backup}`),
+  ];
+  result$.replaceChildren(...lines.map((l) => el('div', { textContent: l })));
+}
 
 /** Starts again from `.sync.yml` as it is on disk: the page's unsaved edits are dropped. */
 $('reload').addEventListener(
@@ -413,16 +564,27 @@ $('reload').addEventListener(
     await refresh();
   }),
 );
+/** Leaving the page (Reload, Back, a link) with unsaved edits asks first: they would be lost. */
+window.addEventListener('beforeunload', (event) => {
+  if (syncText !== undefined && syncText !== savedText) {
+    event.preventDefault();
+    event.returnValue = ''; // older browsers ask only with it set
+  }
+});
+
 $('notice-close').addEventListener('click', () => {
   $('notice').hidden = true;
 });
 
-$('playground-link').setAttribute('href', `playground/?token=${encodeURIComponent(token)}`);
 
 /** A project opens the catalogue, settings and preview; a template repository, the author's view. */
 async function start(): Promise<void> {
+  if (token === '') {
+    // Opened without the token (a bookmark, a retyped address): nothing can be asked of the server.
+    throw new Error('this page needs the token `pantograph ui` printed: open the URL it printed (…/?token=…), or run `pantograph ui` again');
+  }
   const { mode } = await call<{ mode: 'project' | 'author' }>('mode', {});
-  if (mode === 'author') await startAuthor(call, document.querySelector('main')!, $('project'));
+  if (mode === 'author') await startAuthor(call, document.querySelector('main')!, $('project'), notify);
   else await refresh();
 }
-void start();
+guarded(start)();

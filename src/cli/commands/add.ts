@@ -8,22 +8,25 @@
  * `templates:`) fall back to editing the Document and printing it. Either way the new text is parsed
  * again and checked to say exactly what was asked before it replaces the file (atomically).
  */
-import { renameSync, statSync, writeFileSync } from 'node:fs';
-import {
-  type Document,
-  isMap,
-  isScalar,
-  isSeq,
-  type Node,
-  type Pair,
-  stringify,
-  type YAMLMap,
-  type YAMLSeq,
-} from 'yaml';
+import { isSeq, type Node } from 'yaml';
 import type { SourceSpec, SyncConfig } from '../../engine/model.js';
 import { loadSyncConfig, parseSyncConfig, SYNC_FILE } from '../../engine/project-config.js';
 import { credentialsWarning } from '../../engine/sources/credentials.js';
 import { listTemplates, resolveSource, resolveSources } from '../../engine/sources/index.js';
+import {
+  addTemplateText,
+  applySplice,
+  insertLines,
+  itemPrefix,
+  keyIndent,
+  lineStart,
+  nextLineStart,
+  pairOf,
+  pdkMap,
+  scalar,
+  viaDocument,
+  writeAtomically,
+} from '../../engine/sync-text-edit.js';
 import { didYouMeanHint } from '../../shared/did-you-mean.js';
 import { sameLocation } from '../../shared/url-credentials.js';
 import { UsageError } from '../errors.js';
@@ -60,7 +63,7 @@ export async function addTemplate(
       return 0;
     }
     const excluded = config.excluded.find((r) => r.name === name);
-    const text = excluded ? replaceExclusion(config, excluded.pointer, name) : appendTemplate(config, name);
+    const text = addTemplateText(config, name);
     const expected = [...config.templates.map((r) => r.name), name];
     const next = parseSyncConfig(text, config.file, config.root);
     const got = next.templates.map((r) => r.name);
@@ -182,126 +185,6 @@ function defaultIndex(config: SyncConfig): number {
   return i < 0 ? config.sources.length : i;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Text edits at node positions
-
-interface Splice {
-  readonly at: number;
-  readonly remove?: number;
-  readonly insert: string;
-}
-
-function applySplice(text: string, s: Splice): string {
-  return text.slice(0, s.at) + s.insert + text.slice(s.at + (s.remove ?? 0));
-}
-
-/** A YAML 1.1 scalar for a string, quoted when plain would mean something else (`on`, `#x`, `1.0`). */
-function scalar(value: string): string {
-  return stringify(value, { version: '1.1', lineWidth: 0 }).trimEnd();
-}
-
-function pdkMap(doc: Document): YAMLMap | undefined {
-  const node = doc.get('pdk_template', true);
-  return isMap(node) && !node.flow ? node : undefined;
-}
-
-function pairOf(map: YAMLMap, key: string): Pair | undefined {
-  return map.items.find((p) => isScalar(p.key) && p.key.value === key) as Pair | undefined;
-}
-
-/** Offset just after the line holding `offset - 1` (the start of the next line), or the text's end. */
-function nextLineStart(text: string, end: number): number {
-  if (end > 0 && text[end - 1] === '\n') return end;
-  const nl = text.indexOf('\n', end);
-  return nl < 0 ? text.length : nl + 1;
-}
-
-function lineStart(text: string, offset: number): number {
-  return text.lastIndexOf('\n', offset - 1) + 1;
-}
-
-/** Inserts whole lines at `at` (a line start, or the end of a text without a final newline). */
-function insertLines(text: string, at: number, lines: readonly string[]): string {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n'; // keep a Windows file's line ends
-  const needsBreak = at === text.length && at > 0 && text[at - 1] !== '\n';
-  return applySplice(text, { at, insert: `${needsBreak ? eol : ''}${lines.join(eol)}${eol}` });
-}
-
-/** The `  - ` prefix of a block sequence item, when the item sits alone after it on its line. */
-function itemPrefix(text: string, item: Node): string | undefined {
-  const start = item.range?.[0];
-  if (start === undefined) return undefined;
-  const prefix = text.slice(lineStart(text, start), start);
-  return /^ *- +$/.test(prefix) ? prefix : undefined;
-}
-
-/** Indentation of the keys of a block mapping. */
-function keyIndent(text: string, map: YAMLMap): string | undefined {
-  const key = map.items[0]?.key as Node | undefined;
-  const start = key?.range?.[0];
-  if (start === undefined) return undefined;
-  const indent = text.slice(lineStart(text, start), start);
-  return /^ *$/.test(indent) ? indent : undefined;
-}
-
-/** The line after the last pair of a block mapping. */
-function afterLastPair(text: string, map: YAMLMap): number | undefined {
-  const last = map.items.at(-1);
-  const node = (last?.value ?? last?.key) as Node | undefined;
-  const end = node?.range?.[1];
-  return end === undefined ? undefined : nextLineStart(text, end);
-}
-
-/** `templates: [..., name]` with the sequence's own style; `templates: [name]` when absent. */
-function appendTemplate(config: SyncConfig, name: string): string {
-  const { text, document: doc } = config;
-  const pdk = pdkMap(doc);
-  const pair = pdk && pairOf(pdk, 'templates');
-  const seq = pair?.value;
-  if (pdk && !pair) {
-    const indent = keyIndent(text, pdk);
-    const at = afterLastPair(text, pdk);
-    if (indent !== undefined && at !== undefined)
-      return insertLines(text, at, [`${indent}templates: [${scalar(name)}]`]);
-  }
-  if (isSeq(seq) && seq.flow && seq.range) {
-    const last = seq.items.at(-1) as Node | undefined;
-    if (!last) {
-      const open = text.indexOf('[', seq.range[0]);
-      if (open >= 0 && open < seq.range[1]) return applySplice(text, { at: open + 1, insert: scalar(name) });
-    } else if (last.range) {
-      return applySplice(text, { at: last.range[1], insert: `, ${scalar(name)}` });
-    }
-  }
-  if (isSeq(seq) && !seq.flow) {
-    const last = seq.items.at(-1) as Node | undefined;
-    const prefix = last && itemPrefix(text, last);
-    if (last?.range && prefix !== undefined) {
-      return insertLines(text, nextLineStart(text, last.range[1]), [`${prefix}${scalar(name)}`]);
-    }
-  }
-  return viaDocument(config, (d) => {
-    const node = d.getIn(['pdk_template', 'templates'], true);
-    if (isSeq(node)) node.add(d.createNode(name));
-    else d.setIn(['pdk_template', 'templates'], d.createNode([name], { flow: true }));
-  });
-}
-
-/** `---name` becomes `name` in place. */
-function replaceExclusion(config: SyncConfig, pointer: string, name: string): string {
-  const index = Number(pointer.split('/').at(-1));
-  const seq = config.document.getIn(['pdk_template', 'templates'], true) as YAMLSeq | undefined;
-  const item = seq?.items[index] as Node | undefined;
-  if (item?.range && isScalar(item)) {
-    return applySplice(config.text, {
-      at: item.range[0],
-      remove: item.range[1] - item.range[0],
-      insert: scalar(name),
-    });
-  }
-  return viaDocument(config, (d) => d.setIn(['pdk_template', 'templates', index], d.createNode(name)));
-}
-
 /** The new source as block mapping lines under `prefix` (`    - `), or as a flow mapping. */
 function sourceLines(spec: SourceSpec, prefix: string): string[] {
   const fields = sourceFields(spec);
@@ -388,20 +271,6 @@ function commentsAbove(text: string, start: number): number {
   return at;
 }
 
-/** The fallback: edit a fresh parse of the Document and print it whole (comments kept). */
-function viaDocument(config: SyncConfig, edit: (doc: Document) => void): string {
-  const doc = config.document.clone();
-  edit(doc);
-  return doc.toString({ lineWidth: 0 });
-}
-
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
-}
-
-/** Writes through a temporary file in the same directory and a rename, keeping the file's mode. */
-function writeAtomically(file: string, text: string): void {
-  const tmp = `${file}.pantograph-tmp-${process.pid}`;
-  writeFileSync(tmp, text, { mode: statSync(file).mode & 0o777 });
-  renameSync(tmp, file);
 }

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { SYNC_FILE } from '../../engine/project-config.js';
+import { loadSyncConfig, SYNC_FILE } from '../../engine/project-config.js';
 import { loadRepository } from '../../engine/template-repository.js';
 import { startUi } from '../../ui/server.js';
 import type { Io } from '../io.js';
@@ -26,6 +26,9 @@ export async function ui(io: Io, global: GlobalOptions, flags: UiFlags): Promise
   const root = projectDir(io, global);
   // No .sync.yml but templates: a template repository, opened for its author.
   const author = !existsSync(join(root, SYNC_FILE)) && loadRepository(root).all.size > 0;
+  // Neither a project nor a template repository (a wrong -C): refused as `status` refuses it
+  // (SYNC_NOT_FOUND, with its hint), rather than serving a page that can only say so.
+  if (!author && !existsSync(join(root, SYNC_FILE))) loadSyncConfig(root);
   const server = await startUi({
     root,
     author,

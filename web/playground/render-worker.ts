@@ -1,0 +1,83 @@
+/**
+ * The playground's renders, off the page's main thread (QA qa21, M1): a template that does not end (nested
+ * ranges, a regular expression that backtracks) must not freeze the tab. Renders here run with the
+ * engine's time limit (`EPP_TIME_LIMIT`); what the limit cannot stop (a regular expression runs in one
+ * call) the page stops by terminating this worker. Bundled by scripts/build-playground.mjs into the
+ * page's script as text, started from a Blob (a worker file would not load from file://).
+ */
+import { EppError, type EppWarning, renderEpp } from '../../src/epp/index.js';
+import type { PHash } from '../../src/epp/runtime/values.js';
+import { readValues } from './values.js';
+
+export const MAIN = 'main.epp';
+
+export type WorkerRequest =
+  | { id: number; kind: 'render'; texts: Record<string, string>; valuesText: string; timeLimitMs: number }
+  | { id: number; kind: 'time'; texts: Record<string, string>; valuesText: string; times: number };
+
+export interface Mark {
+  file: string;
+  from: number;
+  to: number;
+  message: string;
+}
+
+export interface WorkerAnswer {
+  id: number;
+  output: string;
+  errors: string[];
+  warnings: string[];
+  renderMs: number;
+  marks: Mark[];
+  valueMark?: { offset: number; message: string };
+  /** For `time`: the mean milliseconds per render. */
+  meanMs?: number;
+}
+
+function render(request: Extract<WorkerRequest, { kind: 'render' }>): WorkerAnswer {
+  const answer: WorkerAnswer = { id: request.id, output: '', errors: [], warnings: [], renderMs: 0, marks: [] };
+  const read = readValues(request.valuesText);
+  if ('problem' in read) {
+    answer.errors.push(read.problem.message);
+    answer.valueMark = { offset: read.problem.offset, message: read.problem.message };
+    return answer;
+  }
+  const onWarning = (w: EppWarning) => answer.warnings.push(`${w.where}: ${w.message} [${w.code}]`);
+  const started = performance.now();
+  try {
+    answer.output = renderEpp(request.texts[MAIN] ?? '', read.values, {
+      file: MAIN,
+      files: request.texts,
+      onWarning,
+      timeLimitMs: request.timeLimitMs,
+    });
+  } catch (e) {
+    if (!(e instanceof EppError)) throw e;
+    const where = e.location ? `${e.location.file}:${e.line}:${e.column}: ` : '';
+    answer.errors.push(`${where}${e.message} [${e.code}]`);
+    if (e.location) {
+      const { start, end } = e.location.span;
+      answer.marks.push({ file: e.location.file, from: start, to: Math.max(end, start + 1), message: `${e.message} [${e.code}]` });
+    }
+  }
+  answer.renderMs = performance.now() - started;
+  return answer;
+}
+
+function time(request: Extract<WorkerRequest, { kind: 'time' }>): WorkerAnswer {
+  const read = readValues(request.valuesText);
+  const values: PHash = 'values' in read ? read.values : new Map();
+  const started = performance.now();
+  for (let i = 0; i < request.times; i++) renderEpp(request.texts[MAIN] ?? '', values, { file: MAIN, files: request.texts });
+  const meanMs = (performance.now() - started) / request.times;
+  return { id: request.id, output: '', errors: [], warnings: [], renderMs: 0, marks: [], meanMs };
+}
+
+const scope = globalThis as unknown as {
+  onmessage: ((event: { data: WorkerRequest }) => void) | null;
+  postMessage(message: WorkerAnswer): void;
+};
+scope.onmessage = (event) => {
+  const request = event.data;
+  scope.postMessage(request.kind === 'render' ? render(request) : time(request));
+};
