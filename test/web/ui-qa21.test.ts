@@ -250,12 +250,12 @@ describe('a project that does not load, warnings, and the page without its token
     await page.close();
   });
 
-  it('shows a plan error that has no position (a produced file listed in delete), with its message', async () => {
+  it('shows a produced file listed in delete at its place in .sync.yml, as validate does', async () => {
     const dir = initProject();
     writeFileSync(join(dir, '.sync.yml'), `${sync(dir)}  delete: [.yardopts]\n`);
-    const { page, errors } = await open(dir, { wait: '#notice:not([hidden])' });
-    expect(await page.locator('#notice-text').textContent()).toContain('.yardopts');
-    expect(await page.locator('#reload').isVisible()).toBe(true);
+    const { page, errors } = await open(dir, { wait: '#problems li.error' });
+    const shown = (await page.locator('#problems li.error').allTextContents()).join('\n');
+    expect(shown).toMatch(/^\.sync\.yml:\d+:\d+: error: .*\.yardopts.*\[SYNC_DELETE_PRODUCED\]/m);
     expect(errors).toEqual([]);
     await page.close();
   });
