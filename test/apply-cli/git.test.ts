@@ -121,7 +121,9 @@ describe('git sources and update', () => {
     const r = await run(root, 'apply');
     expect(r.code).toBe(1);
     expect(snapshotDir(root)).toEqual(before);
-    expect(r.stderr).toContain(`/trees/${c1}/base/files/config.txt.epp:1:9: error: The value '[]' cannot be converted to Numeric.`);
+    expect(r.stderr).toContain(
+      `/trees/${c1}/base/files/config.txt.epp:1:9: error: The value '[]' cannot be converted to Numeric.`,
+    );
     expect(r.stderr).toContain(
       `  in: base/files/config.txt.epp of git source ${remote.url} at ${c1.slice(0, 7)}\n`,
     );
