@@ -80,6 +80,12 @@ export interface RenderPlan {
   readonly files: readonly PlannedFile[];
   /** Paths or globs never written or removed. */
   readonly unmanaged: readonly string[];
+  /**
+   * Paths a template produces that `unmanaged` leaves alone, when the plan did not render them (a V1
+   * repository's files under `unmanaged: true`, which PDK never renders): listed by `status` as unmanaged,
+   * as a V2 template's rendered-and-unmanaged files are.
+   */
+  readonly unmanagedOutputs?: readonly string[];
   /** Paths or globs to remove from the project. */
   readonly delete: readonly string[];
   /** Remove files Pantograph wrote before that no template produces now. */

@@ -38,6 +38,8 @@ export interface ClassifyInput {
   readonly purge: boolean;
   /** The path matches `unmanaged`. */
   readonly unmanaged: boolean;
+  /** A template produces the path though the plan did not render it (`RenderPlan.unmanagedOutputs`). */
+  readonly producedUnrendered?: boolean;
   /** The path matches `delete`. */
   readonly deleted: boolean;
   /** A `post` command matches the path. */
@@ -61,7 +63,10 @@ export const RELEASED = 'yours since `resolve`, and no template produces it: no 
 
 export function classify(input: ClassifyInput): Classification {
   const { planned, locked, disk } = input;
-  if (input.unmanaged) return planned || locked ? { state: 'unmanaged', reason: LISTED_UNMANAGED } : absent;
+  if (input.unmanaged) {
+    const known = planned !== undefined || locked !== undefined || input.producedUnrendered === true;
+    return known ? { state: 'unmanaged', reason: LISTED_UNMANAGED } : absent;
+  }
   if (input.deleted) {
     return disk.kind === 'missing' ? absent : { state: 'delete', reason: 'listed in delete' };
   }

@@ -112,6 +112,7 @@ export function checkPlan(plan: RenderPlan): void {
     }
     seen.add(file.path);
   }
+  for (const path of plan.unmanagedOutputs ?? []) checkOutputPath(path);
   const deleted = deletedOutputs(plan.files, plan.delete)[0];
   if (deleted !== undefined) {
     const { message, hint } = deletedOutputMessage(deleted);
@@ -150,6 +151,8 @@ export function scan(plan: RenderPlan, options: Pick<StatusOptions, 'paths' | 'd
   for (const p of lock?.files.keys() ?? []) paths.add(p);
   for (const p of journal?.files.keys() ?? []) paths.add(p);
   for (const p of deleteCandidates(plan, target)) paths.add(p);
+  const unrendered = new Set(plan.unmanagedOutputs ?? []);
+  for (const p of unrendered) paths.add(p);
 
   const only = options.paths ?? [];
   const selected = (p: string): boolean => only.length === 0 || only.some((s) => matchesPath(s, p));
@@ -171,6 +174,7 @@ export function scan(plan: RenderPlan, options: Pick<StatusOptions, 'paths' | 'd
       isNew,
       purge: plan.purge,
       unmanaged,
+      producedUnrendered: unrendered.has(path),
       deleted: !file && matchesAny(plan.delete, path),
       hasPost: plan.post.some((cmd) => matchesBasename(cmd.glob, path)),
     });

@@ -141,6 +141,7 @@ function v1Plan(
     templates: [{ name: V1_TEMPLATE_NAME, version: undefined, source: 0, settings: {} }],
     files,
     unmanaged,
+    unmanagedOutputs: unmanaged,
     delete: deleted,
     purge: false,
     post: [],

@@ -159,7 +159,8 @@ describe('V1 per-file keys and moduleroot_init through status and apply', () => 
     expect(status.stdout).toMatch(
       /^init +existing-init\.txt +v1 +init file already present: left as it is$/m,
     );
-    expect(status.stdout).not.toMatch(/skipped\.txt/);
+    // Listed as a V2 template's unmanaged file is (never rendered, never written).
+    expect(status.stdout).toMatch(/^unmanaged +skipped\.txt +.* +listed in unmanaged$/m);
 
     const applied = await run(root, 'apply', '--template-url', repo);
     expect(applied.code).toBe(0);
