@@ -203,13 +203,9 @@ export class EppDocuments {
   }
 
   hover(document: TextDocument, position: Position): Hover | null {
-    const state = this.states.get(document.uri);
-    const view = this.view(document);
-    if (!state || !view) return null;
-    const offset = view.toTree(document.offsetAt(position));
-    if (offset === undefined) return null;
-    const ref = referenceAt(view.ast, offset);
-    if (!ref) return null;
+    const found = this.referenceAtPosition(document, position);
+    if (!found?.ref) return null;
+    const { state, view, offset, ref } = found;
     const range = this.rangeOf(document, view, ref);
     if (!range) return null;
     const fromModule = state.module && this.moduleHover(state.module, ref);
@@ -219,12 +215,9 @@ export class EppDocuments {
   }
 
   definition(document: TextDocument, position: Position): Definition | null {
-    const state = this.states.get(document.uri);
-    const view = this.view(document);
-    if (!state || !view) return null;
-    const offset = view.toTree(document.offsetAt(position));
-    if (offset === undefined) return null;
-    const ref = referenceAt(view.ast, offset);
+    const found = this.referenceAtPosition(document, position);
+    if (!found) return null;
+    const { state, view, offset, ref } = found;
     if (ref?.kind === 'variable') {
       const d = declarationAt(view.ast, ref.name, offset);
       if (!d) return null;
@@ -341,6 +334,16 @@ export class EppDocuments {
   }
 
   /** The tree of the current text, else the last that parsed seen through the edits since. */
+  /** The file's state, its parsed view, the position as an offset in that view and what is named there. */
+  private referenceAtPosition(document: TextDocument, position: Position) {
+    const state = this.states.get(document.uri);
+    const view = this.view(document);
+    if (!state || !view) return undefined;
+    const offset = view.toTree(document.offsetAt(position));
+    if (offset === undefined) return undefined;
+    return { state, view, offset, ref: referenceAt(view.ast, offset) };
+  }
+
   private view(document: TextDocument): View | undefined {
     const state = this.states.get(document.uri);
     const source = state?.parsed ? state.text : state?.lastGood;
