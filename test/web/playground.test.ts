@@ -32,6 +32,8 @@ beforeAll(async () => {
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(page_);
   await page.waitForFunction(() => window.playground !== undefined);
+  // The first render runs in a Web Worker: its output shows a moment after the page loads.
+  await page.evaluate(() => window.playground.ready());
 }, 60_000);
 
 afterAll(async () => {

@@ -253,12 +253,15 @@ function select(name: string): Promise<void> {
 }
 
 drawTabs();
-void render();
+/** The example's first render: the page is ready once it shows. */
+const firstRender = render();
 
 /** For tests and the benchmark: drive the page as a user would, read what it shows. */
 declare global {
   interface Window {
     playground: {
+      /** Resolves once the page shows its first render (the example, on load). */
+      ready(): Promise<void>;
       /** Each resolves once the page shows the render of the change. */
       setFile(name: string, text: string): Promise<void>;
       setValues(text: string): Promise<void>;
@@ -271,6 +274,7 @@ declare global {
 }
 
 window.playground = {
+  ready: () => firstRender,
   async setFile(name, text) {
     if (!files.has(name)) files.set(name, fileState(text));
     if (name !== current) await select(name);
