@@ -251,6 +251,7 @@ declare const DataTransfer: { new (): { setData(type: string, data: string): voi
 declare const ClipboardEvent: { new (type: string, init: object): unknown };
 declare const window: {
   playground: {
+    ready(): Promise<void>;
     setFile(name: string, text: string): Promise<void>;
     setValues(text: string): Promise<void>;
     select(name: string): Promise<void>;
