@@ -140,6 +140,21 @@ describe('pantograph validate', () => {
     expect(json.problems.map((p) => p.code)).toEqual(['SYNC_V1']);
   });
 
+  it("a setting value a bundled template's schema refuses is an error at the value, with the schema's hint", async () => {
+    const root = tempTree({
+      '.sync.yml':
+        'pdk_template:\n  version: 2\n  templates: [rubocop]\nrubocop:\n  selected_profile: nosuch\n',
+      'metadata.json': METADATA,
+    });
+    const r = await run(root, 'validate');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      ".sync.yml:5:21: error: rubocop: setting 'selected_profile' is none of the profiles (off, cleanups_only, strict, hardcore) [SETTINGS_INVALID]",
+    );
+    expect(r.stderr).toContain("hint: name one of the profiles, or define yours under 'profiles'");
+    expect(r.stderr).not.toContain('EPP_FAIL');
+  });
+
   it('reports YAML syntax errors with their position', async () => {
     const root = tempTree({ '.sync.yml': 'pdk_template:\n  version: 2\n  templates: [a, b\n' });
     const { code, json } = await runJson<{ problems: { code: string; line: number }[] }>(root, 'validate');
