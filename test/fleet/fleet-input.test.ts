@@ -44,6 +44,29 @@ describe('bad fleet files', () => {
     expect(r.stderr).toContain("did you mean 'repositories'?");
   });
 
+  it('a file:// URL naming a host, or no path, is an error at its place, before anything is cloned', () => {
+    const root = fleetIn(
+      tempDir(),
+      'version: 1\nrepositories:\n  - name: a\n    url: file://host/srv/git/a.git\n  - name: b\n    url: "file:///srv/%2Fb"\n',
+    );
+    for (const command of [
+      ['fleet', 'status'],
+      ['fleet', 'plan-matrix'],
+    ]) {
+      const r = pantograph(root, command);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(
+        "fleet.yml:4:10: error: 'file://host/srv/git/a.git' names the host 'host': a file:// URL is a directory on this machine [FLEET_INVALID]",
+      );
+      expect(r.stderr).toContain('hint: write file:///path/to/repo.git (three slashes) or the path itself');
+      expect(r.stderr).toContain(
+        "fleet.yml:6:10: error: 'file:///srv/%2Fb' is not a file:// URL of a directory",
+      );
+      expect(r.stderr).not.toContain('ERR_INVALID_FILE_URL');
+    }
+    expect(existsSync(join(root, '.pantograph-fleet'))).toBe(false);
+  });
+
   it('a repository name that would escape the workdir is refused, and nothing is cloned', () => {
     const root = fleetIn(
       tempDir(),
