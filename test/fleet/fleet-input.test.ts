@@ -517,6 +517,50 @@ describe('path repositories', () => {
   });
 });
 
+describe("a template's failure in a fleet run", () => {
+  it('is named by its git source and path, not only by the cache it was read from', () => {
+    const templates = tempRemote();
+    const commit = templates.commit({
+      'hooky/template.json': JSON.stringify({
+        name: 'hooky',
+        version: '1.0.0',
+        default_settings: { boom: false },
+      }),
+      'hooky/hooks/after_project_settings.pp':
+        'if $state["settings"]["boom"] { fail("boom requested") }\n$state\n',
+      'hooky/files/x.txt': 'hi\n',
+    });
+    const root = tempDir('fleet-hook-origin-');
+    const work = join(root, 'mod');
+    expect(pantograph(root, ['init', '--name', 'acme-mod', '--yes', work]).status).toBe(0);
+    fleetIn(
+      root,
+      [
+        'version: 1',
+        'template_sources:',
+        '  - default',
+        `  - { type: git, location: "${templates.url}", ref: main }`,
+        'repositories:',
+        '  - name: mod',
+        '    path: mod',
+        '    settings: { hooky: { boom: true } }',
+        '',
+      ].join('\n'),
+    );
+    // The repository applies the template; the fleet's setting makes its hook fail.
+    writeFileSync(
+      join(work, '.sync.yml'),
+      readFileSync(join(work, '.sync.yml'), 'utf8').replace('  templates: [', '  templates: [hooky, '),
+    );
+    const r = pantograph(root, ['fleet', 'status'], { PANTOGRAPH_CACHE_DIR: tempDir('fleet-cache-') });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('boom requested');
+    expect(r.stderr).toContain(
+      `  in: hooky/hooks/after_project_settings.pp of git source ${templates.url} at ${commit.slice(0, 7)}`,
+    );
+  });
+});
+
 describe('import-modulesync', () => {
   it('writes the equivalent fleet file and says what it could not carry over', () => {
     const dir = tempTree({
