@@ -544,7 +544,7 @@ function refuseModulesyncFile(dir: string, text: string, file: string): void {
   ) {
     return;
   }
-  throw modulesyncModuleError(msync, parsed.positions.positionOf(''));
+  throw modulesyncModuleError(msync, parsed.positions.positionOf(''), true);
 }
 
 function writeSyncText(file: string, text: string): void {

@@ -512,7 +512,9 @@ describe('path repositories', () => {
       result: 'failed',
       error: { code: 'SYNC_MODULESYNC', file: join(mod, '.sync.yml'), line: 2, column: 1 },
     });
-    expect(record.error.hint).toContain('pantograph fleet import-modulesync');
+    expect(record.error.hint).toContain(
+      "write `pdk_template: {version: 2, templates: [...]}` into the module's .sync.yml",
+    );
     expect(readFileSync(join(mod, '.sync.yml'), 'utf8')).toBe(sync);
   });
 });
