@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isScalar, type Node, type Pair, parseDocument, type YAMLMap } from 'yaml';
 import { EngineError, problem } from './errors.js';
+import { MODULESYNC_HINT, managedByPdk, modulesyncMark } from './module-manager.js';
 import { SYNC_FILE } from './project-config.js';
 import type { Problem } from './render-plan.js';
 
@@ -45,14 +46,14 @@ export function readV1Text(
 function notPdkProblems(dir: string): Problem[] {
   if (managedByPdk(dir)) return [];
   const metadata = { file: join(dir, 'metadata.json'), line: 1, column: 1 };
-  const msync = join(dir, '.msync.yml');
-  if (existsSync(msync)) {
+  const msync = modulesyncMark(dir);
+  if (msync !== undefined) {
     throw new EngineError(
       'CONVERT_NOT_PDK',
       `this module is managed by modulesync (.msync.yml), not by PDK (metadata.json has no pdk-version or template-url): its ${SYNC_FILE} configures modulesync's templates, not pdk-templates', so there is nothing to convert`,
       {
         position: { file: msync, line: 1, column: 1 },
-        hint: "keep modulesync for it, or run its templates over many modules with `pantograph fleet` (README: 'Coming from modulesync'); if PDK manages it too, metadata.json's pdk-version says so (`pdk convert` writes it)",
+        hint: `${MODULESYNC_HINT}; if PDK manages it too, metadata.json's pdk-version says so (\`pdk convert\` writes it)`,
       },
     );
   }
@@ -67,20 +68,6 @@ function notPdkProblems(dir: string): Problem[] {
       "if it configures other templates (modulesync's, for one), do not write the result",
     ),
   ];
-}
-
-/** metadata.json has PDK's `pdk-version` or `template-url`. */
-function managedByPdk(dir: string): boolean {
-  try {
-    const metadata = JSON.parse(readFileSync(join(dir, 'metadata.json'), 'utf8')) as unknown;
-    return (
-      typeof metadata === 'object' &&
-      metadata !== null &&
-      ('pdk-version' in metadata || 'template-url' in metadata)
-    );
-  } catch {
-    return false;
-  }
 }
 
 /**

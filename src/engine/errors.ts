@@ -15,6 +15,7 @@ export type EngineErrorCode =
   | 'SYNC_YAML'
   | 'SYNC_NOT_MAPPING'
   | 'SYNC_V1'
+  | 'SYNC_MODULESYNC'
   | 'SYNC_VERSION'
   | 'SYNC_UNKNOWN_KEY'
   | 'SYNC_INVALID'

@@ -41,6 +41,8 @@ export interface SchemaViolation {
   readonly params: Readonly<Record<string, unknown>>;
   /** For an unknown property, the closest declared one; for a wrong enum/const string, the closest allowed. */
   readonly suggestion?: string;
+  /** The schema's own advice for this rule (`x-hint`), shown when there is no closer suggestion. */
+  readonly hint?: string;
 }
 
 export interface CompiledSchema {
@@ -271,8 +273,11 @@ export function violations(errors: readonly ErrorObject[]): SchemaViolation[] {
         );
     }
     // A schema may word its own message (`x-message`), for rules a keyword says badly (patterns).
+    // And its own advice (`x-hint`): what to write instead.
     const custom = e.parentSchema?.['x-message'];
     if (typeof custom === 'string' && e.keyword !== 'additionalProperties') message = custom;
+    const advice = e.parentSchema?.['x-hint'];
+    const hint = typeof advice === 'string' && e.keyword !== 'additionalProperties' ? advice : undefined;
     const key = `${pointer}\0${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -282,6 +287,7 @@ export function violations(errors: readonly ErrorObject[]): SchemaViolation[] {
       keyword: e.keyword,
       params: e.params,
       ...(suggestion !== undefined ? { suggestion } : {}),
+      ...(hint !== undefined ? { hint } : {}),
     });
   }
   return out;
@@ -300,7 +306,7 @@ export function violationProblems(
     const message = unknown
       ? `${v.message} in ${label(parentOf(v.pointer))}`
       : `${label(v.pointer)} ${v.message}`;
-    const hint = v.suggestion !== undefined ? `did you mean '${v.suggestion}'?` : undefined;
+    const hint = v.suggestion !== undefined ? `did you mean '${v.suggestion}'?` : v.hint;
     return problem('error', code, message, position, hint);
   });
   // In file order, as a reader goes through the file.

@@ -170,7 +170,11 @@ async function v1ObjectTemplates(
     const dir = join(v1.source.dir, 'object_templates');
     return existsSync(dir) ? dir : '';
   } catch (e) {
-    if (e instanceof EngineError && ['SYNC_V1', 'SYNC_NOT_FOUND', 'V1_UNTRUSTED'].includes(e.code)) return '';
+    if (
+      e instanceof EngineError &&
+      ['SYNC_V1', 'SYNC_MODULESYNC', 'SYNC_NOT_FOUND', 'V1_UNTRUSTED'].includes(e.code)
+    )
+      return '';
     throw e;
   }
 }

@@ -413,7 +413,7 @@ function validateAfresh(t: LoadedTemplate, settings: DataMap, ctx: SettingsValid
   const problems = violations.map((v) => {
     const unknown = v.keyword === 'additionalProperties' || v.keyword === 'unevaluatedProperties';
     const where = settingPosition(t, settings, ctx, v.pointer, unknown);
-    let hint = v.suggestion !== undefined ? `did you mean '${v.suggestion}'?` : undefined;
+    let hint = v.suggestion !== undefined ? `did you mean '${v.suggestion}'?` : v.hint;
     if (unknown) {
       const parent = v.pointer.slice(0, v.pointer.lastIndexOf('/'));
       const key = parsePointer(v.pointer).at(-1);

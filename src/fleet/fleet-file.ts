@@ -6,6 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { EngineError, problem } from '../engine/errors.js';
 import { type SchemaViolation, shippedSchema, violationProblems } from '../engine/json-schema.js';
 import { type Data, type DataMap, isMap, type Position, type PositionLookup } from '../engine/model.js';
@@ -13,6 +14,7 @@ import type { Problem } from '../engine/render-plan.js';
 import { credentialsWarning } from '../engine/sources/credentials.js';
 import { parseYamlData } from '../engine/yaml-data.js';
 import { decodeUtf8 } from '../shared/text-file.js';
+import { maskCredentials } from '../shared/url-credentials.js';
 import { BRANCH_HINT, branchNameProblem } from './branch-name.js';
 import { type DuplicateEntry, duplicateEntries } from './repository-identity.js';
 import { type SettingOrigin, settingOrigins } from './setting-origins.js';
@@ -179,6 +181,14 @@ export function parseFleet(text: string, file: string): Fleet {
     branchAt(entry.branch, `/repositories/${index}/branch`);
     branchAt(entry.base, `/repositories/${index}/base`);
   });
+  ((top.repositories ?? []) as DataMap[]).forEach((entry, index) => {
+    const why = typeof entry.url === 'string' ? fileUrlProblem(entry.url) : undefined;
+    if (why !== undefined) {
+      problems.push(
+        problem('error', 'FLEET_INVALID', why.message, at(`/repositories/${index}/url`), why.hint),
+      );
+    }
+  });
   for (const d of duplicateEntries(repositories)) {
     problems.push(duplicateProblem(repositories, d, at(`/repositories/${d.index}/${d.key}`)));
   }
@@ -323,6 +333,31 @@ function repositoryOf(
     ...(forgeProject !== undefined ? { forgeProject } : {}),
     position,
   };
+}
+
+/**
+ * What is wrong with a `file:` URL, if anything: it names a directory on this machine, so a host other
+ * than `localhost` (which git ignores, cloning the path here) is a mistake, as is a path that is no path.
+ */
+function fileUrlProblem(url: string): { message: string; hint: string } | undefined {
+  if (!/^file:/i.test(url)) return undefined;
+  try {
+    fileURLToPath(url);
+    return undefined;
+  } catch (e) {
+    let host = '';
+    try {
+      host = new URL(url).hostname;
+    } catch {}
+    const message =
+      host !== '' && host !== 'localhost'
+        ? `'${maskCredentials(url)}' names the host '${host}': a file:// URL is a directory on this machine`
+        : `'${maskCredentials(url)}' is not a file:// URL of a directory (${(e as Error).message})`;
+    return {
+      message,
+      hint: 'write file:///path/to/repo.git (three slashes) or the path itself; a repository on another host is ssh://host/path or host:path',
+    };
+  }
 }
 
 /** A URL without a scheme and without git's `host:path` form is a path on this machine. */

@@ -1,7 +1,7 @@
 /**
  * The modules `managed_modules.yml` lists, each with its options and its place in the file. modulesync
- * takes a list of names (`- puppet-ntp`) or a mapping of names to their options (`puppet-ntp: {branch:
- * develop}`); a list item that is a name with its options (`- puppet-ntp: {branch: develop}`) is read as
+ * takes a list of names (`- puppet-ntp`) or a mapping of names to their options (`puppet-ntp: {namespace:
+ * acme}`); a list item that is a name with its options (`- puppet-ntp: {namespace: acme}`) is read as
  * meant, with a note, as modulesync itself would take the whole mapping for a name. Anything else is an
  * error at its file:line:col, every one at once, before anything is written.
  */
@@ -29,7 +29,7 @@ export interface ManagedModules {
 }
 
 const SHAPES =
-  'a module is a name (`- puppet-ntp`), or a name with its options (`- puppet-nginx: {branch: develop}`)';
+  'a module is a name (`- puppet-ntp`), or a name with its options (`- puppet-nginx: {namespace: acme}`)';
 
 export function readManagedModules(data: Data, positions: PositionLookup, file: string): ManagedModules {
   const problems: Problem[] = [];
@@ -45,7 +45,7 @@ export function readManagedModules(data: Data, positions: PositionLookup, file: 
       fail(
         pointer,
         `the options of module '${name}' are ${describe(options)}, not a mapping`,
-        'give them as a mapping: `puppet-nginx: {branch: develop}`',
+        'give them as a mapping: `puppet-nginx: {namespace: acme}`',
       );
       return;
     }
@@ -76,7 +76,7 @@ export function readManagedModules(data: Data, positions: PositionLookup, file: 
         pointer,
         `list item ${i + 1} is ${describe(item)}: ${SHAPES}`,
         isMap(item)
-          ? 'write one module per item, its name as the only key: `- puppet-nginx: {branch: develop}`'
+          ? 'write one module per item, its name as the only key: `- puppet-nginx: {namespace: acme}`'
           : 'write the module repository name (quoted if YAML reads it as something else)',
       );
     });
@@ -165,12 +165,12 @@ function fleetNames(
 }
 
 /** A module's options the fleet file carries over; strings there, so anything else is an error. */
-export const CARRIED_OPTIONS: readonly string[] = ['namespace', 'remote', 'branch'];
+export const CARRIED_OPTIONS: readonly string[] = ['namespace', 'remote'];
 
 function optionProblems(m: ManagedModule, at: (key: string) => Position): Problem[] {
   return Object.entries(m.options).flatMap(([key, value]) => {
     const bare = key.replace(/^:/, '');
-    // `branch:` left empty is no branch, as modulesync reads it.
+    // An option left empty is none, as modulesync reads it.
     if (!CARRIED_OPTIONS.includes(bare) || typeof value === 'string' || value === null) return [];
     return [
       problem(

@@ -65,14 +65,12 @@ export function importModulesync(configDir: string): ModulesyncImport {
         );
       }
     }
-    const branch = get(options, 'branch');
     // `namespace/module` names its own namespace, which wins over the option and the default (modulesync).
     const path = name.includes('/') ? name : `${ns}/${name}`;
     return {
       name: fleetName,
-      url: typeof remote === 'string' ? remote : `${gitBase}${path}`,
+      url: typeof remote === 'string' ? remote : remoteOf(gitBase, path),
       forge_project: path,
-      ...(typeof branch === 'string' ? { branch } : {}),
     };
   });
   const branch = get(settings, 'branch');
@@ -117,7 +115,7 @@ export function importModulesync(configDir: string): ModulesyncImport {
   if (!forge)
     notes.push(`git_base ${gitBase} is neither GitHub nor GitLab: no \`forge:\` written (add one for --pr)`);
   notes.push(
-    "config_defaults.yml and moduleroot/ (ERB templates) are not carried over: Pantograph renders EPP template repositories; point `template_sources` at yours, and convert each module's V1 .sync.yml with `pantograph convert`",
+    "config_defaults.yml and moduleroot/ (ERB templates) are not carried over: Pantograph renders EPP template repositories; point `template_sources` at yours. Each module's .sync.yml (keyed by file, for modulesync's templates) needs a `pdk_template: {version: 2}` section, with its settings moved under the templates that write those files, before the fleet plans it (`pantograph convert` is for PDK modules)",
   );
   const fleet = {
     version: 1,
@@ -156,8 +154,19 @@ export function importModulesync(configDir: string): ModulesyncImport {
   return { text, repositories: repositories.length, notes };
 }
 
+/**
+ * A module's remote as modulesync makes it (source_code.rb `_repository_remote`): git_base, the path, and
+ * `.git`, except under a `file://` base, where the path is the directory itself.
+ */
+function remoteOf(gitBase: string, path: string): string {
+  return gitBase.startsWith('file://') ? `${gitBase}${path}` : `${gitBase}${path}.git`;
+}
+
 function reasonFor(key: string): string {
   switch (key) {
+    case 'branch':
+      // source_code.rb reads only `namespace` and `remote` of a module's options.
+      return "modulesync reads `branch` only from modulesync.yml (or --branch), so this module was committed to that branch like every other; give this repository's fleet entry a `branch:` if it needs its own";
     case 'remote_branch':
       return 'the fleet pushes the work branch under its own name';
     case 'pre_commit_script':

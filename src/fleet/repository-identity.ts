@@ -75,7 +75,13 @@ export function directoryKey(path: string): string {
  * repository. A path on this machine (or a `file://` URL) is its directory.
  */
 export function remoteKey(url: string): string {
-  if (url.startsWith('file://')) return `file:${directoryKey(fileURLToPath(url))}`;
+  if (url.startsWith('file://')) {
+    try {
+      return `file:${directoryKey(fileURLToPath(url))}`;
+    } catch {
+      return url; // the fleet file's check says what is wrong with it
+    }
+  }
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(url);
   const scp = !scheme && /^(?:[^@/]+@)?([^/:]+):(.*)$/.exec(url);
   if (!scheme && !scp) return `file:${directoryKey(url)}`;

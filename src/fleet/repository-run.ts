@@ -11,6 +11,7 @@
 import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError } from '../engine/errors.js';
+import { modulesyncMark, modulesyncModuleError } from '../engine/module-manager.js';
 import { lockedCommitOf, previousOutputFor } from '../engine/previous-output.js';
 import type { ProjectOptions } from '../engine/project.js';
 import { SYNC_FILE } from '../engine/project-config.js';
@@ -246,6 +247,7 @@ async function runIn(
   }
   const syncFile = join(dir, SYNC_FILE);
   const original = readSyncText(syncFile);
+  refuseModulesyncFile(dir, original, syncFile);
   const { committed: overridden, planned, origins } = fleetOverrides(fleet, repo, original);
   options.onStep?.('planning');
   const loaded = await planProjectAt(
@@ -523,6 +525,26 @@ function readSyncText(file: string): string {
     });
   }
   return readFileSync(file, 'utf8');
+}
+
+/**
+ * A modulesync module's `.sync.yml` (keyed by file, no `pdk_template`) configures modulesync's templates:
+ * said as such, rather than planned with the fleet's sources (which would find no `pdk_template.version`).
+ */
+function refuseModulesyncFile(dir: string, text: string, file: string): void {
+  const msync = modulesyncMark(dir);
+  if (msync === undefined) return;
+  const parsed = parseYamlData(text, file, { version: '1.1', errorCode: 'SYNC_YAML', replaceTag: true });
+  const data = parsed.data;
+  if (
+    typeof data !== 'object' ||
+    data === null ||
+    Array.isArray(data) ||
+    Object.hasOwn(data, 'pdk_template')
+  ) {
+    return;
+  }
+  throw modulesyncModuleError(msync, parsed.positions.positionOf(''), true);
 }
 
 function writeSyncText(file: string, text: string): void {

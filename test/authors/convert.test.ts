@@ -992,7 +992,7 @@ describe('convert with the default templates: what PDK rendered, or an error bef
     expect(snapshotDir(project)).toEqual(before);
   });
 
-  it('settings a template fails on (as PDK failed on them) stop convert too, at the template; nothing is written', async () => {
+  it("an unknown rubocop profile is an error at the V1 value, with the template's message; nothing is written", async () => {
     const project = tempTree({
       '.sync.yml': '---\n.rubocop.yml:\n  selected_profile: mine\n',
       'metadata.json': METADATA_PDK,
@@ -1000,8 +1000,36 @@ describe('convert with the default templates: what PDK rendered, or an error bef
     const before = snapshotDir(project);
     const r = await run(project, 'convert', '--yes');
     expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').filter((l) => / error: /.test(l))).toEqual([
+      ".sync.yml:3:21: error: once converted, rubocop: setting 'selected_profile' is none of the profiles (off, cleanups_only, strict, hardcore) [SETTINGS_INVALID]",
+    ]);
+    expect(r.stderr).toContain('> 3 |   selected_profile: mine');
+    expect(r.stderr).toContain(
+      "hint: name one of the profiles, or define yours under 'profiles' (each {configs, enabled_cops}); the V1 value is converted as written",
+    );
+    expect(r.stderr).not.toContain('.rubocop.yml.epp');
+    expect(snapshotDir(project)).toEqual(before);
+    // A misspelt profile gets the one meant.
+    const typo = tempTree({
+      '.sync.yml': '---\n.rubocop.yml:\n  selected_profile: stirct\n',
+      'metadata.json': METADATA_PDK,
+    });
+    expect((await run(typo, 'convert', '--yes')).stderr).toContain("hint: did you mean 'strict'?");
+  });
+
+  it('settings a template fails on (as PDK failed on them) stop convert too, at the template; nothing is written', async () => {
+    // With a profile of the project's own, any of its profiles may be selected: a missing one is the
+    // template's fail(), as in PDK.
+    const project = tempTree({
+      '.sync.yml':
+        '---\n.rubocop.yml:\n  profiles:\n    mine:\n      configs: {}\n  selected_profile: nosuch\n',
+      'metadata.json': METADATA_PDK,
+    });
+    const before = snapshotDir(project);
+    const r = await run(project, 'convert', '--yes');
+    expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /rubocop\/files\/\.rubocop\.yml\.epp:9:5: error: Error while evaluating a Function Call, rubocop: selected_profile 'mine' is none of the profiles \(off, cleanups_only, strict, hardcore\) \[EPP_FAIL\]/,
+      /rubocop\/files\/\.rubocop\.yml\.epp:9:5: error: Error while evaluating a Function Call, rubocop: selected_profile 'nosuch' is none of the profiles \(off, cleanups_only, strict, hardcore, mine\) \[EPP_FAIL\]/,
     );
     expect(r.stderr).toContain(
       'the converted settings make the template fail: change them in the V1 file and run `pantograph convert` again (nothing was written)',

@@ -140,6 +140,56 @@ describe('pantograph validate', () => {
     expect(json.problems.map((p) => p.code)).toEqual(['SYNC_V1']);
   });
 
+  it("a setting value a bundled template's schema refuses is an error at the value, with the schema's hint", async () => {
+    const root = tempTree({
+      '.sync.yml':
+        'pdk_template:\n  version: 2\n  templates: [rubocop]\nrubocop:\n  selected_profile: nosuch\n',
+      'metadata.json': METADATA,
+    });
+    const r = await run(root, 'validate');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      ".sync.yml:5:21: error: rubocop: setting 'selected_profile' is none of the profiles (off, cleanups_only, strict, hardcore) [SETTINGS_INVALID]",
+    );
+    expect(r.stderr).toContain("hint: name one of the profiles, or define yours under 'profiles'");
+    expect(r.stderr).not.toContain('EPP_FAIL');
+  });
+
+  it('a modulesync module (.msync.yml, no PDK keys in metadata.json): status, validate and apply say so at .sync.yml, and point to the fleet', async () => {
+    const root = tempTree({
+      '.sync.yml': '---\nGemfile:\n  optional:\n    ":test":\n      - gem: mocha\n',
+      '.msync.yml': '---\nmodulesync_config_version: 9.0.0\n',
+      'metadata.json': '{"name": "puppet-nginx", "version": "1.0.0"}',
+    });
+    const before = snapshotDir(root);
+    for (const command of ['status', 'validate', 'apply']) {
+      const r = await run(root, command);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        ".sync.yml:2:1: error: .sync.yml has no `pdk_template` key: it configures modulesync's templates, which Pantograph does not run (this module is managed by modulesync: .msync.yml; metadata.json has no pdk-version or template-url, so it is not PDK's) [SYNC_MODULESYNC]",
+      );
+      expect(r.stderr).toContain('run `pantograph fleet import-modulesync` in its checkout');
+      expect(r.stderr).not.toContain('pantograph convert');
+    }
+    expect(snapshotDir(root)).toEqual(before);
+    // Without a .sync.yml, at .msync.yml.
+    const bare = tempTree({ '.msync.yml': '---\n', 'metadata.json': '{"name": "puppet-nginx"}' });
+    const { json } = await runJson<{ problems: { code: string; file: string; line: number }[] }>(
+      bare,
+      'validate',
+    );
+    expect(json.problems).toMatchObject([
+      { code: 'SYNC_MODULESYNC', file: join(bare, '.msync.yml'), line: 1 },
+    ]);
+    // PDK's keys in metadata.json: PDK manages it (whatever else does), and the V1 advice stands.
+    const pdk = tempTree({
+      '.sync.yml': '---\nGemfile: {}\n',
+      '.msync.yml': '---\n',
+      'metadata.json': '{"name": "acme-widget", "pdk-version": "3.5.0"}',
+    });
+    expect((await run(pdk, 'validate')).stderr).toContain('[SYNC_V1]');
+  });
+
   it('reports YAML syntax errors with their position', async () => {
     const root = tempTree({ '.sync.yml': 'pdk_template:\n  version: 2\n  templates: [a, b\n' });
     const { code, json } = await runJson<{ problems: { code: string; line: number }[] }>(root, 'validate');

@@ -264,6 +264,34 @@ describe('validateSettings', () => {
     ]);
   });
 
+  it("words a rule in the schema's own message and hint (x-message, x-hint); a near miss gets the value meant instead", async () => {
+    const schema = {
+      ...SCHEMA,
+      properties: {
+        ...SCHEMA.properties,
+        mode: { enum: ['fast', 'safe'], 'x-message': 'is no mode of tpl', 'x-hint': 'write fast or safe' },
+      },
+    };
+    const { problems, sync } = await check(
+      { default_settings: { mode: 'safe' } },
+      'tpl:\n  mode: slow\n',
+      schema,
+    );
+    expect(problems).toEqual([
+      {
+        severity: 'error',
+        code: 'SETTINGS_INVALID',
+        message: "tpl: setting 'mode' is no mode of tpl",
+        file: sync,
+        line: 8,
+        column: 9,
+        hint: 'write fast or safe',
+      },
+    ]);
+    const typo = await check({ default_settings: { mode: 'safe' } }, 'tpl:\n  mode: sfae\n', schema);
+    expect(typo.problems[0]?.hint).toBe("did you mean 'safe'?");
+  });
+
   it('lets a schema allow unknown keys with additionalProperties', async () => {
     const { problems } = await check({ default_settings: {} }, 'tpl:\n  free: 1\n', {
       ...SCHEMA,

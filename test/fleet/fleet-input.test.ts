@@ -3,8 +3,16 @@
  * repository is touched; a fleet-wide template source moves every repository to a new template release
  * in one run; `path:` repositories are used in place; a modulesync configuration becomes a fleet file.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadFleet, matrixOf, selectRepositories, shardOf } from '../../src/fleet/index.js';
@@ -34,6 +42,29 @@ describe('bad fleet files', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('fleet.yml:2:1: error:');
     expect(r.stderr).toContain("did you mean 'repositories'?");
+  });
+
+  it('a file:// URL naming a host, or no path, is an error at its place, before anything is cloned', () => {
+    const root = fleetIn(
+      tempDir(),
+      'version: 1\nrepositories:\n  - name: a\n    url: file://host/srv/git/a.git\n  - name: b\n    url: "file:///srv/%2Fb"\n',
+    );
+    for (const command of [
+      ['fleet', 'status'],
+      ['fleet', 'plan-matrix'],
+    ]) {
+      const r = pantograph(root, command);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(
+        "fleet.yml:4:10: error: 'file://host/srv/git/a.git' names the host 'host': a file:// URL is a directory on this machine [FLEET_INVALID]",
+      );
+      expect(r.stderr).toContain('hint: write file:///path/to/repo.git (three slashes) or the path itself');
+      expect(r.stderr).toContain(
+        "fleet.yml:6:10: error: 'file:///srv/%2Fb' is not a file:// URL of a directory",
+      );
+      expect(r.stderr).not.toContain('ERR_INVALID_FILE_URL');
+    }
+    expect(existsSync(join(root, '.pantograph-fleet'))).toBe(false);
   });
 
   it('a repository name that would escape the workdir is refused, and nothing is cloned', () => {
@@ -461,6 +492,75 @@ describe('path repositories', () => {
     expect(JSON.parse(again.stdout).repositories[0]).toMatchObject({ result: 'in-line', files: [] });
     expect(readFileSync(join(work, 'Rakefile'), 'utf8')).toContain('# mine');
   });
+
+  it("a modulesync module's .sync.yml is said to be modulesync's, at its first key, and nothing is written", () => {
+    const root = tempDir('fleet-msync-');
+    const sync = '---\n.github/workflows/ci.yml:\n  with:\n    timeout_minutes: 60\n';
+    const mod = tempTree({
+      '.sync.yml': sync,
+      '.msync.yml': '---\nmodulesync_config_version: 9.0.0\n',
+      'metadata.json': '{"name": "puppet-nginx", "version": "1.0.0"}',
+    });
+    fleetIn(
+      root,
+      `version: 1\ntemplate_sources: [default]\nrepositories: [{ name: nginx, path: ${JSON.stringify(mod)} }]\n`,
+    );
+    const r = pantograph(root, ['--format', 'json', 'fleet', 'apply']);
+    expect(r.status).toBe(1);
+    const record = JSON.parse(r.stdout).repositories[0];
+    expect(record).toMatchObject({
+      result: 'failed',
+      error: { code: 'SYNC_MODULESYNC', file: join(mod, '.sync.yml'), line: 2, column: 1 },
+    });
+    expect(record.error.hint).toContain(
+      "write `pdk_template: {version: 2, templates: [...]}` into the module's .sync.yml",
+    );
+    expect(readFileSync(join(mod, '.sync.yml'), 'utf8')).toBe(sync);
+  });
+});
+
+describe("a template's failure in a fleet run", () => {
+  it('is named by its git source and path, not only by the cache it was read from', () => {
+    const templates = tempRemote();
+    const commit = templates.commit({
+      'hooky/template.json': JSON.stringify({
+        name: 'hooky',
+        version: '1.0.0',
+        default_settings: { boom: false },
+      }),
+      'hooky/hooks/after_project_settings.pp':
+        'if $state["settings"]["boom"] { fail("boom requested") }\n$state\n',
+      'hooky/files/x.txt': 'hi\n',
+    });
+    const root = tempDir('fleet-hook-origin-');
+    const work = join(root, 'mod');
+    expect(pantograph(root, ['init', '--name', 'acme-mod', '--yes', work]).status).toBe(0);
+    fleetIn(
+      root,
+      [
+        'version: 1',
+        'template_sources:',
+        '  - default',
+        `  - { type: git, location: "${templates.url}", ref: main }`,
+        'repositories:',
+        '  - name: mod',
+        '    path: mod',
+        '    settings: { hooky: { boom: true } }',
+        '',
+      ].join('\n'),
+    );
+    // The repository applies the template; the fleet's setting makes its hook fail.
+    writeFileSync(
+      join(work, '.sync.yml'),
+      readFileSync(join(work, '.sync.yml'), 'utf8').replace('  templates: [', '  templates: [hooky, '),
+    );
+    const r = pantograph(root, ['fleet', 'status'], { PANTOGRAPH_CACHE_DIR: tempDir('fleet-cache-') });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('boom requested');
+    expect(r.stderr).toContain(
+      `  in: hooky/hooks/after_project_settings.pp of git source ${templates.url} at ${commit.slice(0, 7)}`,
+    );
+  });
 });
 
 describe('import-modulesync', () => {
@@ -478,8 +578,8 @@ describe('import-modulesync', () => {
     expect(r.stderr).toContain('config_defaults.yml and moduleroot/');
     const fleet = loadFleet(join(dir, 'fleet.yml'));
     expect(fleet.repositories.map((x) => [x.name, x.url, x.branch, x.forgeProject])).toEqual([
-      ['puppet-ntp', 'git@github.com:voxpupuli/puppet-ntp', 'modulesync', 'voxpupuli/puppet-ntp'],
-      ['puppet-nginx', 'git@github.com:voxpupuli/puppet-nginx', 'modulesync', 'voxpupuli/puppet-nginx'],
+      ['puppet-ntp', 'git@github.com:voxpupuli/puppet-ntp.git', 'modulesync', 'voxpupuli/puppet-ntp'],
+      ['puppet-nginx', 'git@github.com:voxpupuli/puppet-nginx.git', 'modulesync', 'voxpupuli/puppet-nginx'],
     ]);
     expect(fleet.forge?.type).toBe('github');
     expect(fleet.pullRequest).toEqual({ title: 'modulesync 9.0', labels: ['modulesync'] });
@@ -506,9 +606,9 @@ describe('import-modulesync', () => {
     );
     const fleet = loadFleet(join(dir, 'fleet.yml'));
     expect(fleet.repositories.map((x) => [x.name, x.url])).toEqual([
-      ['acme-puppet-ntp-2', 'git@github.com:acme/puppet-ntp'],
-      ['acme-puppet-ntp', 'git@github.com:acme/acme-puppet-ntp'],
-      ['other-puppet-x', 'git@github.com:other/puppet-x'],
+      ['acme-puppet-ntp-2', 'git@github.com:acme/puppet-ntp.git'],
+      ['acme-puppet-ntp', 'git@github.com:acme/acme-puppet-ntp.git'],
+      ['other-puppet-x', 'git@github.com:other/puppet-x.git'],
     ]);
     // pr_labels as modulesync reads it (a string split on commas); project_root is the workdir.
     expect(fleet.pullRequest.labels).toEqual(['tooling', 'modulesync']);
@@ -553,27 +653,59 @@ describe('import-modulesync', () => {
     expect(nowhere.stderr).toContain('its directory does not exist');
   });
 
-  it('a list item naming a module with its options is that module, its branch carried over', () => {
+  it("a list item naming a module with its options is that module; a module's own branch, which modulesync does not read, is noted and not carried", () => {
     const dir = tempTree({
       'managed_modules.yml':
-        '---\n- puppet-ntp\n- puppet-nginx:\n    branch: develop\n    remote_branch: next\n- other/puppet-apache\n',
-      'modulesync.yml': "---\nnamespace: acme\ngit_base: 'git@github.com:'\n",
+        '---\n- puppet-ntp\n- puppet-nginx:\n    branch: develop\n    remote_branch: next\n- other/puppet-apache\n- puppet-x:\n    namespace: elsewhere\n',
+      'modulesync.yml': "---\nnamespace: acme\ngit_base: 'git@github.com:'\nbranch: msync\n",
     });
     const r = pantograph(dir, ['fleet', 'import-modulesync']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('wrote fleet.yml: 3 repositories');
+    expect(r.stdout).toContain('wrote fleet.yml: 4 repositories');
     const fleet = loadFleet(join(dir, 'fleet.yml'));
+    // As modulesync makes them (source_code.rb): namespace and remote per module, branch for all.
     expect(fleet.repositories.map((x) => [x.name, x.url, x.branch, x.forgeProject])).toEqual([
-      ['puppet-ntp', 'git@github.com:acme/puppet-ntp', 'modulesync', 'acme/puppet-ntp'],
-      ['puppet-nginx', 'git@github.com:acme/puppet-nginx', 'develop', 'acme/puppet-nginx'],
+      ['puppet-ntp', 'git@github.com:acme/puppet-ntp.git', 'msync', 'acme/puppet-ntp'],
+      ['puppet-nginx', 'git@github.com:acme/puppet-nginx.git', 'msync', 'acme/puppet-nginx'],
       // `namespace/module` is that namespace's module, as modulesync reads it.
-      ['other-puppet-apache', 'git@github.com:other/puppet-apache', 'modulesync', 'other/puppet-apache'],
+      ['other-puppet-apache', 'git@github.com:other/puppet-apache.git', 'msync', 'other/puppet-apache'],
+      ['puppet-x', 'git@github.com:elsewhere/puppet-x.git', 'msync', 'elsewhere/puppet-x'],
     ]);
     // What it could not carry over is said, and so is the form modulesync itself would misread.
+    expect(r.stderr).toContain(
+      "`puppet-nginx` option `branch` is not carried over: modulesync reads `branch` only from modulesync.yml (or --branch), so this module was committed to that branch like every other; give this repository's fleet entry a `branch:` if it needs its own",
+    );
     expect(r.stderr).toContain('`puppet-nginx` option `remote_branch` is not carried over');
     expect(r.stderr).toContain(
       `note: ${join(dir, 'managed_modules.yml')}:3:3: module 'puppet-nginx' is given as a name with its options in a list`,
     );
+  });
+
+  it('voxpupuli/modulesync_config: every module, with the URL modulesync clones (.git added, none under file://)', () => {
+    const real = resolve(import.meta.dirname, '../fixtures/modulesync/voxpupuli-modulesync_config');
+    const dir = tempDir('msync-vox-');
+    for (const f of ['modulesync.yml', 'managed_modules.yml']) cpSync(join(real, f), join(dir, f));
+    const r = pantograph(dir, ['fleet', 'import-modulesync']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('wrote fleet.yml: 204 repositories');
+    const fleet = loadFleet(join(dir, 'fleet.yml'));
+    expect(fleet.repositories).toHaveLength(204);
+    expect(fleet.repositories[0]).toMatchObject({
+      name: 'puppet-allknowingdns',
+      url: 'git@github.com:voxpupuli/puppet-allknowingdns.git',
+      branch: 'modulesync',
+      forgeProject: 'voxpupuli/puppet-allknowingdns',
+    });
+    expect(fleet.repositories.every((x) => x.url === `git@github.com:voxpupuli/${x.name}.git`)).toBe(true);
+    expect(fleet.commit.message).toBe('Update from voxpupuli modulesync_config');
+    expect(fleet.forge?.type).toBe('github');
+    // The note on each module's .sync.yml says what the fleet needs of it.
+    expect(r.stderr).toContain('needs a `pdk_template: {version: 2}` section');
+    // The file:// base modulesync uses as it is (its _repository_remote adds no .git there).
+    writeFileSync(join(dir, 'modulesync.yml'), "---\nnamespace: voxpupuli\ngit_base: 'file:///srv/git/'\n");
+    const local = pantograph(dir, ['fleet', 'import-modulesync', '--output', '-']);
+    expect(local.status, local.stderr).toBe(0);
+    expect(local.stdout).toContain('url: file:///srv/git/voxpupuli/puppet-allknowingdns\n');
   });
 
   it('any other shape of module is an error at its file:line:col, every one, and nothing is written', () => {
@@ -585,7 +717,7 @@ describe('import-modulesync', () => {
         '- { puppet-a: {}, puppet-b: {} }',
         '- puppet-c: develop',
         '- puppet-d:',
-        '    branch: [main]',
+        '    namespace: [main]',
         '',
       ].join('\n'),
     });
@@ -604,7 +736,7 @@ describe('import-modulesync', () => {
       "managed_modules.yml:5:13: error: the options of module 'puppet-c' are 'develop', not a mapping",
     );
     expect(r.stderr).toContain(
-      "managed_modules.yml:7:13: error: option `branch` of module 'puppet-d' is a list, not a string",
+      "managed_modules.yml:7:16: error: option `namespace` of module 'puppet-d' is a list, not a string",
     );
     expect(existsSync(join(dir, 'fleet.yml'))).toBe(false);
 
@@ -617,7 +749,7 @@ describe('import-modulesync', () => {
       ['FLEET_MODULESYNC', 3, 3],
       ['FLEET_MODULESYNC', 4, 3],
       ['FLEET_MODULESYNC', 5, 13],
-      ['FLEET_MODULESYNC', 7, 13],
+      ['FLEET_MODULESYNC', 7, 16],
     ]);
 
     // A file that is neither a list nor a mapping of modules: at its start.

@@ -24,6 +24,7 @@ import {
 } from '../../fleet/index.js';
 import { UsageError } from '../errors.js';
 import { FleetProgress, recordLine } from '../fleet-progress.js';
+import { fileOrigin } from '../format-error.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import {
@@ -268,10 +269,12 @@ function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: b
   ]);
   if (rows.length > 0) io.out(table(['REPOSITORY', 'RESULT', 'FILES', 'BRANCH / PULL REQUEST'], rows));
   for (const r of report.repositories) {
-    if (r.error)
-      io.err(
-        `${recordLine(r)}${r.error.file ? ` (${r.error.file}:${r.error.line}:${r.error.column})` : ''}\n${r.error.output ? indentLines(r.error.output) : ''}${r.error.hint ? `  hint: ${r.error.hint}\n` : ''}`,
-      );
+    if (!r.error) continue;
+    // A file of a git source's cached tree is named by its source, the repository to fix.
+    const origin = fileOrigin(r.error.file);
+    io.err(
+      `${recordLine(r)}${r.error.file ? ` (${r.error.file}:${r.error.line}:${r.error.column})` : ''}\n${origin ? `  in: ${origin}\n` : ''}${r.error.output ? indentLines(r.error.output) : ''}${r.error.hint ? `  hint: ${r.error.hint}\n` : ''}`,
+    );
   }
   const s = report.summary;
   const parts = (['in-line', 'drift', 'applied', 'conflict', 'needs-confirmation', 'failed'] as const)

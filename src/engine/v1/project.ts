@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { maskCredentials } from '../../shared/url-credentials.js';
 import { EngineError } from '../errors.js';
 import type { DataMap, ResolvedSource, SyncConfig } from '../model.js';
+import { modulesyncMark, modulesyncModuleError } from '../module-manager.js';
 import { SYNC_FILE } from '../project-config.js';
 import type { Problem } from '../render-plan.js';
 import { resolveSources } from '../sources/index.js';
@@ -60,6 +61,10 @@ export async function loadV1(
   const file = join(root, SYNC_FILE);
   const source = v1Source(root, { url: options.templateUrl, ref: options.templateRef }, metadata);
   if (!source) {
+    // modulesync's .sync.yml has the V1 shape, but neither `convert` nor a V1 run is for it.
+    const msync = modulesyncMark(root);
+    if (msync !== undefined)
+      throw modulesyncModuleError(msync, notV2.code === 'SYNC_V1' ? notV2.position : undefined);
     if (notV2.code !== 'SYNC_V1') throw notV2;
     throw new EngineError(notV2.code, notV2.message, {
       position: notV2.position,

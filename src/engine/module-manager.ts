@@ -1,0 +1,60 @@
+/**
+ * Which tool manages a module's files, by the marks each leaves: PDK writes `pdk-version` and
+ * `template-url` into metadata.json; modulesync writes `.msync.yml`. A `.sync.yml` is keyed by file for
+ * both, but configures different templates (pdk-templates', or modulesync_config's).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EngineError } from './errors.js';
+import type { Position } from './model.js';
+
+/** metadata.json has PDK's `pdk-version` or `template-url`. */
+export function managedByPdk(dir: string): boolean {
+  try {
+    const metadata = JSON.parse(readFileSync(join(dir, 'metadata.json'), 'utf8')) as unknown;
+    return (
+      typeof metadata === 'object' &&
+      metadata !== null &&
+      ('pdk-version' in metadata || 'template-url' in metadata)
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** The `.msync.yml` of a module modulesync manages and PDK does not; undefined for any other. */
+export function modulesyncMark(dir: string): string | undefined {
+  const file = join(dir, '.msync.yml');
+  return existsSync(file) && !managedByPdk(dir) ? file : undefined;
+}
+
+/** What a modulesync module's `.sync.yml` needs before Pantograph's templates can be run over it. */
+const MODULESYNC_FILE_HINT =
+  "write `pdk_template: {version: 2, templates: [...]}` into the module's .sync.yml and move each file's settings under the template that writes that file (README: 'Coming from modulesync')";
+
+/** What to do with a modulesync module's `.sync.yml`, said by every command that meets one. */
+export const MODULESYNC_HINT =
+  "to run Pantograph's templates over the modules of a modulesync configuration, run `pantograph fleet import-modulesync` in its checkout (README: 'Coming from modulesync'); for this module alone, write `pdk_template: {version: 2, templates: [...]}` into .sync.yml and move each file's settings under the template that writes that file";
+
+/**
+ * The error for a module modulesync manages whose `.sync.yml` is no V2 file: at `syncPosition` (the
+ * top of its `.sync.yml`, which has no `pdk_template`), else (no `.sync.yml`) at `.msync.yml`.
+ */
+export function modulesyncModuleError(
+  msync: string,
+  syncPosition: Position | undefined,
+  inFleet = false,
+): EngineError {
+  const what = syncPosition
+    ? ".sync.yml has no `pdk_template` key: it configures modulesync's templates, which Pantograph does not run"
+    : 'no .sync.yml in this module';
+  return new EngineError(
+    'SYNC_MODULESYNC',
+    `${what} (this module is managed by modulesync: .msync.yml; metadata.json has no pdk-version or template-url, so it is not PDK's)`,
+    {
+      position: syncPosition ?? { file: msync, line: 1, column: 1 },
+      // A fleet already runs Pantograph's templates: what is left is the module's own file.
+      hint: inFleet ? MODULESYNC_FILE_HINT : MODULESYNC_HINT,
+    },
+  );
+}
