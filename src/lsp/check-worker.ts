@@ -10,6 +10,7 @@
  */
 import { syncBuiltinESMExports } from 'node:module';
 import { parentPort } from 'node:worker_threads';
+import { EngineError } from '../engine/errors.js';
 import {
   checkEppText,
   checkTemplateManifestText,
@@ -22,6 +23,7 @@ import { loadProject, type ProjectOptions } from '../engine/project.js';
 import { type SettingView, settingViews } from '../engine/setting-views.js';
 import { validateProject } from '../engine/validate.js';
 import type { CheckJob, CheckReply, CheckResult } from './checker.js';
+import { outlineOf } from './project-outline.js';
 
 /** The unsaved buffers of the running `.sync.yml` check, by absolute path. */
 let overlay: ReadonlyMap<string, string> = new Map();
@@ -79,6 +81,14 @@ async function run(job: CheckJob): Promise<CheckResult> {
         const options = { ...job.options, syncText: job.text };
         if (job.views !== undefined)
           return { kind: 'views', views: await views(job.root, options, job.views) };
+        if (job.outline) {
+          try {
+            return { kind: 'outline', outline: outlineOf(await loadProject(job.root, options)) };
+          } catch (e) {
+            if (!(e instanceof EngineError)) throw e;
+            return { kind: 'outline', outline: undefined };
+          }
+        }
         const result = await validateProject(job.root, options);
         return { kind: 'sync', problems: result.problems.slice() };
       } finally {
