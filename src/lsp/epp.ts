@@ -40,7 +40,7 @@ import {
   typeLabel,
   visibleDeclarations,
 } from '../index.js';
-import type { CheckJob } from './checker.js';
+import type { CheckContext, CheckJob } from './checker.js';
 import { toDiagnostic } from './diagnostics.js';
 import { lsp, type TextDocument } from './protocol.js';
 
@@ -151,6 +151,7 @@ export class EppDocuments {
    * changes: parsing a large `template_schema.json` on every keystroke would hold the server's thread.
    */
   private readonly contexts: ReadMemo<{ context: TemplateContext; broken: boolean } | undefined>;
+  private readonly sentContexts = new WeakMap<TemplateContext, CheckContext>();
 
   constructor(private readonly read: ReadText) {
     this.contexts = new ReadMemo(read);
@@ -183,13 +184,29 @@ export class EppDocuments {
     return broken && last ? { ...last, part: context.part } : context;
   }
 
+  /** What the check worker is sent of a context (made once per context). */
+  private checkContext(context: TemplateContext): CheckContext {
+    let sent = this.sentContexts.get(context);
+    if (!sent) {
+      const { settings, ...rest } = context;
+      sent = { ...rest, settingNames: [...settings.keys()] };
+      this.sentContexts.set(context, sent);
+    }
+    return sent;
+  }
+
   /** The check of the document's current text, to run in the check worker. */
   job(document: TextDocument): EppJob {
     const text = document.getText();
     const file = pathOf(document.uri);
     const context = this.contextOf(file);
     const module = context ? undefined : moduleContextOf(file, this.read);
-    return { job: { kind: 'epp', text, file, context, modulePath: module?.modulePath }, context, module };
+    const sent = context && this.checkContext(context);
+    return {
+      job: { kind: 'epp', text, file, context: sent, modulePath: module?.modulePath },
+      context,
+      module,
+    };
   }
 
   /**
