@@ -182,9 +182,9 @@ class Server {
         });
         return result.kind === 'outline' ? result.outline : undefined;
       },
-      views: async (document, template) => {
+      views: async (document, text, template) => {
         const job = this.sync.job(document, this.overlay(document.uri));
-        const result = await this.requestChecker.run({ ...job, views: template } as CheckJob, {
+        const result = await this.requestChecker.run({ ...job, text, views: template } as CheckJob, {
           what: 'no hover: planning the project (rendering its templates, as `pantograph show` does)',
         });
         return result.kind === 'views' ? result.views : undefined;

@@ -31,6 +31,8 @@ const PDK_KEYS: Readonly<Record<string, string>> = {
 interface Loaded {
   /** Undefined once a file the project reads changed: loaded again on next use, kept meanwhile. */
   readonly text: string | undefined;
+  /** The text it was loaded from (hover plans that one: the current may not load). */
+  readonly source: string;
   readonly outline: ProjectOutline;
   /** What `show` says of each template's settings, made on first use (hover), by template. */
   readonly plans: Map<string, Promise<SettingViews>>;
@@ -44,7 +46,7 @@ export interface ProjectRequests {
   /** The outline of the document's project; undefined when its text does not load. */
   outline(document: TextDocument): Promise<ProjectOutline | undefined>;
   /** The settings of a template as `show` says them. */
-  views(document: TextDocument, template: string): Promise<readonly SettingView[] | undefined>;
+  views(document: TextDocument, text: string, template: string): Promise<readonly SettingView[] | undefined>;
 }
 
 /** A project whose loading was stopped at a limit: the requests say so rather than stay empty. */
@@ -209,7 +211,7 @@ export class SyncDocuments {
     // (and, trusted, runs hooks): it runs in the check worker, under its limits.
     let views = load.plans.get(t.name);
     if (!views) {
-      views = this.requests.views(document, t.name).catch((e: unknown) => {
+      views = this.requests.views(document, load.source, t.name).catch((e: unknown) => {
         if (e instanceof CheckLimitError) return e;
         return undefined;
       });
@@ -236,7 +238,7 @@ export class SyncDocuments {
       const load = this.requests.outline(document).then(
         (outline): Load => {
           if (!outline) return undefined;
-          const loaded = { text, outline, plans: new Map() };
+          const loaded = { text, source: text, outline, plans: new Map() };
           if (this.loading.get(uri) === pending) this.loaded.set(uri, loaded);
           return loaded;
         },
