@@ -10,18 +10,21 @@
  */
 import { syncBuiltinESMExports } from 'node:module';
 import { parentPort } from 'node:worker_threads';
+import { EngineError } from '../engine/errors.js';
 import {
   checkEppText,
   checkTemplateManifestText,
   checkTemplateSchemaText,
   type EppCheck,
   type SpanProblem,
+  type TemplateContext,
 } from '../engine/file-checks.js';
 import { planDetailed } from '../engine/plan.js';
 import { loadProject, type ProjectOptions } from '../engine/project.js';
 import { type SettingView, settingViews } from '../engine/setting-views.js';
 import { validateProject } from '../engine/validate.js';
-import type { CheckJob, CheckReply, CheckResult } from './checker.js';
+import type { CheckContext, CheckJob, CheckReply, CheckResult } from './checker.js';
+import { outlineOf } from './project-outline.js';
 
 /** The unsaved buffers of the running `.sync.yml` check, by absolute path. */
 let overlay: ReadonlyMap<string, string> = new Map();
@@ -61,10 +64,18 @@ async function views(
   return resolved ? settingViews(planned, resolved) : undefined;
 }
 
+/** The context a check takes, from the names the server sent (a check reads no setting's schema). */
+function contextOf(sent: CheckContext | undefined): TemplateContext | undefined {
+  if (!sent) return undefined;
+  const { settingNames, ...rest } = sent;
+  const unknown = { schema: undefined, default: undefined };
+  return { ...rest, settings: new Map(settingNames.map((name) => [name, unknown])) };
+}
+
 async function run(job: CheckJob): Promise<CheckResult> {
   switch (job.kind) {
     case 'epp': {
-      const check: EppCheck = checkEppText(job.text, job.file, job.context, job.modulePath);
+      const check: EppCheck = checkEppText(job.text, job.file, contextOf(job.context), job.modulePath);
       return { kind: 'epp', parsed: check.ast !== undefined, ...capped<SpanProblem>(check.problems) };
     }
     case 'template-file': {
@@ -79,6 +90,14 @@ async function run(job: CheckJob): Promise<CheckResult> {
         const options = { ...job.options, syncText: job.text };
         if (job.views !== undefined)
           return { kind: 'views', views: await views(job.root, options, job.views) };
+        if (job.outline) {
+          try {
+            return { kind: 'outline', outline: outlineOf(await loadProject(job.root, options)) };
+          } catch (e) {
+            if (!(e instanceof EngineError)) throw e;
+            return { kind: 'outline', outline: undefined };
+          }
+        }
         const result = await validateProject(job.root, options);
         return { kind: 'sync', problems: result.problems.slice() };
       } finally {

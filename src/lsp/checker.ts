@@ -20,13 +20,14 @@ import type {
 } from '../index.js';
 import { packagePath } from '../package-root.js';
 import { workerThreads } from '../shared/builtins.js';
+import type { ProjectOutline } from './project-outline.js';
 
 export type CheckJob =
   | {
       readonly kind: 'epp';
       readonly text: string;
       readonly file: string;
-      readonly context: TemplateContext | undefined;
+      readonly context: CheckContext | undefined;
       readonly modulePath: readonly ModulePathEntry[] | undefined;
     }
   | { readonly kind: 'template-file'; readonly text: string; readonly file: string }
@@ -40,7 +41,15 @@ export type CheckJob =
       readonly overlay: readonly (readonly [string, string])[];
       /** Instead of validating: the settings of this template as `show` says them. */
       readonly views?: string;
+      /** Instead of validating: what completion and hover need of the project (see project-outline.ts). */
+      readonly outline?: boolean;
     };
+
+/**
+ * A template context as the check needs it: the names of its settings, not their schemas. Cloning a
+ * context with a 10 MB schema's settings for the worker held the server's thread ~2 s a keystroke.
+ */
+export type CheckContext = Omit<TemplateContext, 'settings'> & { readonly settingNames: readonly string[] };
 
 export type CheckResult =
   | {
@@ -52,7 +61,9 @@ export type CheckResult =
     }
   | { readonly kind: 'template-file'; readonly problems: SpanProblem[]; readonly more: number }
   | { readonly kind: 'sync'; readonly problems: Problem[] }
-  | { readonly kind: 'views'; readonly views: SettingView[] | undefined };
+  | { readonly kind: 'views'; readonly views: SettingView[] | undefined }
+  /** `undefined` when the project does not load (its problems are the validation's). */
+  | { readonly kind: 'outline'; readonly outline: ProjectOutline | undefined };
 
 export type CheckReply =
   | { readonly id: number; readonly result: CheckResult }
@@ -78,9 +89,19 @@ export class CheckLimitError extends Error {
 /** How long a new worker may take to load its bundle on a busy machine (not counted against a check). */
 const STARTUP_MS = 60_000;
 
+/** A job dropped before it ran: a later one of the same key replaced it. */
+export class SupersededError extends Error {
+  constructor() {
+    super('replaced by a later job');
+  }
+}
+
 interface Pending {
   readonly id: number;
   readonly job: CheckJob;
+  readonly key: string | undefined;
+  /** What a limit stops, in its message, when not the checker's. */
+  readonly what: string | undefined;
   readonly resolve: (result: CheckResult) => void;
   readonly reject: (error: Error) => void;
 }
@@ -93,14 +114,25 @@ export class Checker {
 
   constructor(
     readonly limits: CheckLimits,
-    /** What a limit stops, in its message ("checking this file"). */
+    /** What a limit stops, in its message ("not checked: checking this file"). */
     private readonly what: string,
     private readonly size = 1,
   ) {}
 
-  run(job: CheckJob): Promise<CheckResult> {
+  /**
+   * Runs `job` when a worker is free. A job given a `key` replaces the waiting one of that key (a
+   * document's older text): that one fails with SupersededError, so that a burst of them runs no backlog.
+   * `what` names what a limit stops, when it is not what the checker's jobs do.
+   */
+  run(job: CheckJob, { key, what }: { key?: string; what?: string } = {}): Promise<CheckResult> {
+    if (key !== undefined) {
+      for (const old of this.queue.filter((p) => p.key === key)) {
+        this.queue.splice(this.queue.indexOf(old), 1);
+        old.reject(new SupersededError());
+      }
+    }
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, job, resolve, reject });
+      this.queue.push({ id: this.nextId++, job, key, what, resolve, reject });
       this.next();
     });
   }
@@ -163,7 +195,7 @@ class Slot {
         this.fail(
           new CheckLimitError(
             'LSP_TIME_LIMIT',
-            `not checked: ${this.what} ran longer than ${seconds} s, the language server's time limit (a regular expression that backtracks, or a loop, is the usual cause)`,
+            `${running.what ?? this.what} ran longer than ${seconds} s, the language server's time limit (a regular expression that backtracks, a loop or a very large file is the usual cause)`,
           ),
         ),
       this.limits.timeMs,
@@ -207,7 +239,7 @@ class Slot {
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
           ? new CheckLimitError(
               'LSP_MEMORY_LIMIT',
-              `not checked: ${this.what} used more than ${this.limits.memoryMb} MB of memory, the language server's limit`,
+              `${this.running?.what ?? this.what} used more than ${this.limits.memoryMb} MB of memory, the language server's limit`,
             )
           : error,
       );

@@ -40,7 +40,7 @@ import {
   typeLabel,
   visibleDeclarations,
 } from '../index.js';
-import type { CheckJob } from './checker.js';
+import type { CheckContext, CheckJob } from './checker.js';
 import { toDiagnostic } from './diagnostics.js';
 import { lsp, type TextDocument } from './protocol.js';
 
@@ -120,35 +120,79 @@ const PUPPET_TOP_SCOPE_DOCS: Readonly<Record<string, string>> = {
   server_facts: "facts the Puppet server sets (`$server_facts['serverversion']`)",
 };
 
+/** Results of a function of some files' texts, by key, kept while each of those texts is the same. */
+class ReadMemo<T> {
+  private readonly kept = new Map<string, { reads: [string, string | undefined][]; value: T }>();
+
+  constructor(private readonly read: ReadText) {}
+
+  get(key: string, make: (read: ReadText) => T): T {
+    const kept = this.kept.get(key);
+    if (kept?.reads.every(([path, text]) => this.read(path) === text)) return kept.value;
+    const reads: [string, string | undefined][] = [];
+    const value = make((path) => {
+      const text = this.read(path);
+      reads.push([path, text]);
+      return text;
+    });
+    this.kept.set(key, { reads, value });
+    return value;
+  }
+}
+
 export class EppDocuments {
   private readonly states = new Map<string, EppState>();
   /** The last tree made for each document (for requests), with the text it was parsed from. */
   private readonly trees = new Map<string, Tree>();
   /** The last template context whose files parsed, by template directory. */
   private readonly goodContexts = new Map<string, TemplateContext>();
+  /**
+   * The template context of the files of a directory, made again only when a file it was made from
+   * changes: parsing a large `template_schema.json` on every keystroke would hold the server's thread.
+   */
+  private readonly contexts: ReadMemo<{ context: TemplateContext; broken: boolean } | undefined>;
+  private readonly sentContexts = new WeakMap<TemplateContext, CheckContext>();
 
-  constructor(private readonly read: ReadText) {}
+  constructor(private readonly read: ReadText) {
+    this.contexts = new ReadMemo(read);
+  }
 
   /**
    * The template of a file. While its `template.json` or `template_schema.json` does not parse (being
    * edited), the last that did is used: its settings stay known, rather than every read of one flagged.
    */
   private contextOf(file: string): TemplateContext | undefined {
-    const context = templateContextOf(file, this.read);
-    if (!context) return undefined;
-    const broken = ['template.json', 'template_schema.json'].some((name) => {
-      const text = this.read(join(context.dir, name));
-      if (text === undefined) return false;
-      try {
-        JSON.parse(text);
-        return false;
-      } catch {
-        return true;
-      }
+    const found = this.contexts.get(dirname(file), (read) => {
+      const context = templateContextOf(file, read);
+      if (!context) return undefined;
+      const broken = ['template.json', 'template_schema.json'].some((name) => {
+        const text = read(join(context.dir, name));
+        if (text === undefined) return false;
+        try {
+          JSON.parse(text);
+          return false;
+        } catch {
+          return true;
+        }
+      });
+      return { context, broken };
     });
+    if (!found) return undefined;
+    const { context, broken } = found;
     const last = this.goodContexts.get(context.dir);
     if (!broken) this.goodContexts.set(context.dir, context);
     return broken && last ? { ...last, part: context.part } : context;
+  }
+
+  /** What the check worker is sent of a context (made once per context). */
+  private checkContext(context: TemplateContext): CheckContext {
+    let sent = this.sentContexts.get(context);
+    if (!sent) {
+      const { settings, ...rest } = context;
+      sent = { ...rest, settingNames: [...settings.keys()] };
+      this.sentContexts.set(context, sent);
+    }
+    return sent;
   }
 
   /** The check of the document's current text, to run in the check worker. */
@@ -157,7 +201,12 @@ export class EppDocuments {
     const file = pathOf(document.uri);
     const context = this.contextOf(file);
     const module = context ? undefined : moduleContextOf(file, this.read);
-    return { job: { kind: 'epp', text, file, context, modulePath: module?.modulePath }, context, module };
+    const sent = context && this.checkContext(context);
+    return {
+      job: { kind: 'epp', text, file, context: sent, modulePath: module?.modulePath },
+      context,
+      module,
+    };
   }
 
   /**

@@ -138,13 +138,23 @@ class Server {
   private readonly sync: SyncDocuments;
   private readonly checker = new Checker(
     { timeMs: timeLimitMs(process.env, LIMITS.timeMs), memoryMb: LIMITS.memoryMb },
-    'checking this file',
+    'not checked: checking this file',
     2,
   );
   private readonly projectChecker = new Checker(
     { timeMs: timeLimitMs(process.env, LIMITS.syncTimeMs), memoryMb: LIMITS.syncMemoryMb },
-    'validating the project',
+    'not checked: validating the project',
   );
+  /**
+   * Loads a `.sync.yml`'s project for its completion and hover, apart from its validation (which may
+   * take a minute) and under the shorter limit: a request should not wait long.
+   */
+  private readonly requestChecker = new Checker(
+    { timeMs: timeLimitMs(process.env, LIMITS.timeMs), memoryMb: LIMITS.syncMemoryMb },
+    'no completion or hover: loading the project',
+  );
+  /** The `.sync.yml` whose completion was last stopped at a limit (the user is told once). */
+  private readonly toldStopped = new Set<string>();
   private readonly checks = new Map<string, Checks>();
   /** Each open document's own diagnostics, from its last check. */
   private readonly own = new Map<string, readonly Diagnostic[]>();
@@ -164,19 +174,28 @@ class Server {
     private readonly documents: TextDocuments<TextDocument>,
     trust: boolean,
   ) {
-    this.sync = new SyncDocuments(
-      trust ? { offline: true } : { offline: true, distrust: DISTRUST },
-      async (document, template) => {
+    this.sync = new SyncDocuments(trust ? { offline: true } : { offline: true, distrust: DISTRUST }, {
+      outline: async (document) => {
         const job = this.sync.job(document, this.overlay(document.uri));
-        const result = await this.projectChecker.run({ ...job, views: template } as CheckJob);
+        const result = await this.requestChecker.run({ ...job, outline: true } as CheckJob, {
+          key: document.uri,
+        });
+        return result.kind === 'outline' ? result.outline : undefined;
+      },
+      views: async (document, text, template) => {
+        const job = this.sync.job(document, this.overlay(document.uri));
+        const result = await this.requestChecker.run({ ...job, text, views: template } as CheckJob, {
+          what: 'no hover: planning the project (rendering its templates, as `pantograph show` does)',
+        });
         return result.kind === 'views' ? result.views : undefined;
       },
-    );
+    });
   }
 
   close(): void {
     this.checker.close();
     this.projectChecker.close();
+    this.requestChecker.close();
   }
 
   register(): void {
@@ -199,6 +218,7 @@ class Server {
     documents.onDidClose(({ document }) => {
       this.epp.forget(document.uri);
       this.sync.forget(document.uri);
+      this.toldStopped.delete(document.uri);
       this.own.delete(document.uri);
       this.more.delete(document.uri);
       this.limited.delete(document.uri);
@@ -248,7 +268,11 @@ class Server {
           await this.checked(document.uri);
           return this.epp.completion(document, position);
         }
-        if (kind === 'sync') return this.sync.completion(document, position);
+        if (kind === 'sync') {
+          const items = await this.sync.completion(document, position, (e) => this.tellStopped(document, e));
+          if (items.length > 0) this.toldStopped.delete(document.uri);
+          return items;
+        }
         return [];
       }),
     );
@@ -268,6 +292,21 @@ class Server {
         return this.epp.symbols(document);
       }),
     );
+  }
+
+  /**
+   * An empty completion list cannot say why it is empty: the first one a limit stopped is told in a
+   * message (the editor shows it once, not on every keystroke).
+   */
+  private tellStopped(document: TextDocument, e: CheckLimitError): void {
+    this.connection.console.warn(`pantograph: ${basename(pathOf(document.uri))}: ${e.message}`);
+    if (this.toldStopped.has(document.uri)) return;
+    this.toldStopped.add(document.uri);
+    // A notification (`window/showMessage`): the user is told, nothing waits for an answer.
+    void this.connection.sendNotification(lsp.ShowMessageNotification.type, {
+      type: lsp.MessageType.Warning,
+      message: `pantograph: ${e.message}. \`pantograph validate\` runs without this limit.`,
+    });
   }
 
   private capabilities(): InitializeResult {
@@ -336,7 +375,9 @@ class Server {
   /** Validates again the open `.sync.yml` whose projects read `path` (the ones not loaded yet too). */
   private recheckProjects(path: string): void {
     for (const d of this.documents.all()) {
-      if (kindOf(d) === 'sync' && this.sync.reads(d.uri, path)) this.schedule(d.uri, SYNC_DELAY_MS);
+      if (kindOf(d) !== 'sync' || !this.sync.reads(d.uri, path)) continue;
+      this.sync.stale(d.uri);
+      this.schedule(d.uri, SYNC_DELAY_MS);
     }
   }
 
@@ -448,7 +489,7 @@ class Server {
         found.set(fileUri, { text: fileText, diagnostics: problems.map((p) => toDiagnosticIn(fileText, p)) });
       }
       this.setElsewhere(uri, found);
-    } else if (result.kind !== 'views') {
+    } else if (result.kind === 'epp' || result.kind === 'template-file') {
       const diagnostics =
         result.kind === 'epp' && epp
           ? this.epp.accept(document, version, text, epp, result.parsed, result.problems)

@@ -3,23 +3,16 @@
  * keys from the templates the sources offer, hover with what `show` says of a setting. The project is
  * loaded from the editor's text (unsaved edits included) and offline: git sources come from the cache, so
  * that typing never fetches (a source not cached yet is reported, as `validate --offline` reports it).
+ * Loading runs in the check worker, under a time limit (project-outline.ts): a hostile template stops
+ * the request, never the server; the request then says which limit stopped it.
  */
 import { dirname, resolve, sep } from 'node:path';
-import type { CompletionItem, Diagnostic, Hover, Position } from 'vscode-languageserver/node';
-import {
-  EngineError,
-  fromProblem,
-  loadProject,
-  type Problem,
-  type Project,
-  type ProjectOptions,
-  type SettingView,
-  settingsSchema,
-  typeLabel,
-} from '../index.js';
-import type { CheckJob } from './checker.js';
+import type { CompletionItem, Diagnostic, Hover, Position, Range } from 'vscode-languageserver/node';
+import { fromProblem, type Problem, type ProjectOptions, type SettingView } from '../index.js';
+import { type CheckJob, CheckLimitError, SupersededError } from './checker.js';
 import { toDiagnostic } from './diagnostics.js';
 import { pathOf } from './epp.js';
+import type { ProjectOutline } from './project-outline.js';
 import { lsp, type TextDocument } from './protocol.js';
 import { yamlPlace } from './yaml-path.js';
 
@@ -34,24 +27,40 @@ const PDK_KEYS: Readonly<Record<string, string>> = {
   post: 'Commands run after writing a file whose basename matches a glob.',
 };
 
+/** What completion and hover know of a document's project, for one text of it. */
 interface Loaded {
-  readonly text: string;
-  readonly project: Project;
+  /** Undefined once a file the project reads changed: loaded again on next use, kept meanwhile. */
+  readonly text: string | undefined;
+  /** The text it was loaded from (hover plans that one: the current may not load). */
+  readonly source: string;
+  readonly outline: ProjectOutline;
   /** What `show` says of each template's settings, made on first use (hover), by template. */
-  readonly plans: Map<string, Promise<readonly SettingView[] | undefined>>;
+  readonly plans: Map<string, Promise<SettingViews>>;
 }
+
+/** Settings as `show` says them, or why they are not known (a limit stopped the planning). */
+type SettingViews = readonly SettingView[] | undefined | CheckLimitError;
+
+/** What the server runs in its worker for the requests of a `.sync.yml` (checker.ts). */
+export interface ProjectRequests {
+  /** The outline of the document's project; undefined when its text does not load. */
+  outline(document: TextDocument): Promise<ProjectOutline | undefined>;
+  /** The settings of a template as `show` says them. */
+  views(document: TextDocument, text: string, template: string): Promise<readonly SettingView[] | undefined>;
+}
+
+/** A project whose loading was stopped at a limit: the requests say so rather than stay empty. */
+type Load = Loaded | CheckLimitError | undefined;
 
 export class SyncDocuments {
   /** The last project that loaded, per document: completion goes on while the text does not parse. */
   private readonly loaded = new Map<string, Loaded>();
+  /** The load of a document's text on its way (completion, hover and the check share it). */
+  private readonly loading = new Map<string, { text: string; load: Promise<Load> }>();
 
   constructor(
     private readonly options: ProjectOptions,
-    /** The settings of a template as `show` says them, for the document's project (see checker.ts). */
-    private readonly views: (
-      document: TextDocument,
-      template: string,
-    ) => Promise<readonly SettingView[] | undefined>,
+    private readonly requests: ProjectRequests,
   ) {}
 
   /** The project's validation, as `validate` makes it, to run in the check worker. */
@@ -70,7 +79,7 @@ export class SyncDocuments {
     try {
       await this.load(document);
     } catch {
-      // Reported by the validation.
+      // A failing load (a bug) is the validation's to report; the requests log it.
     }
   }
 
@@ -105,29 +114,46 @@ export class SyncDocuments {
    * project itself. A project not loaded yet may read anything.
    */
   reads(uri: string, path: string): boolean {
-    const project = this.loaded.get(uri)?.project;
-    if (!project) return true;
+    const outline = this.loaded.get(uri)?.outline;
+    if (!outline) return true;
     const inside = (dir: string) => path === dir || path.startsWith(`${dir}${sep}`);
-    if (inside(project.root)) return true;
-    for (const t of project.available.values()) if (inside(t.dir)) return true;
-    return false;
+    if (inside(outline.root)) return true;
+    return outline.templates.some((t) => inside(t.dir));
+  }
+
+  /** A file the project reads changed: what was loaded of it (and what was stopped) is made again. */
+  stale(uri: string): void {
+    const loaded = this.loaded.get(uri);
+    if (loaded) this.loaded.set(uri, { ...loaded, text: undefined, plans: new Map() });
+    this.loading.delete(uri);
   }
 
   forget(uri: string): void {
     this.loaded.delete(uri);
+    this.loading.delete(uri);
   }
 
-  async completion(document: TextDocument, position: Position): Promise<CompletionItem[]> {
-    const project = (await this.load(document))?.project;
-    if (!project) return [];
+  /**
+   * Template names and setting keys where they go. `stopped` is called when loading the project was
+   * stopped at a limit (and no earlier text of it loaded): the completion is empty for that reason.
+   */
+  async completion(
+    document: TextDocument,
+    position: Position,
+    stopped: (e: CheckLimitError) => void,
+  ): Promise<CompletionItem[]> {
+    const load = await this.load(document);
+    if (load instanceof CheckLimitError) stopped(load);
+    const outline = load instanceof CheckLimitError ? undefined : load?.outline;
+    if (!outline) return [];
     const place = yamlPlace(document.getText(), position.line, position.character);
     const [first, second] = place.parents;
     const templateItems = () =>
-      [...project.available.values()].map((t) => ({
+      outline.templates.map((t) => ({
         label: t.name,
         kind: lsp.CompletionItemKind.Module,
-        detail: t.manifest.name,
-        documentation: t.manifest.description,
+        detail: t.title,
+        documentation: t.description,
       }));
     if (first === 'pdk_template' && second === 'templates' && place.listItem) return templateItems();
     if (place.parents.length === 0) {
@@ -147,32 +173,24 @@ export class SyncDocuments {
         documentation,
       }));
     }
-    const t = first !== undefined && place.parents.length === 1 ? project.available.get(first) : undefined;
+    const t = place.parents.length === 1 ? outline.templates.find((x) => x.name === first) : undefined;
     if (!t) return [];
-    const properties = (settingsSchema(project, t).properties ?? {}) as Record<
-      string,
-      Record<string, unknown>
-    >;
-    const names = new Set([...Object.keys(properties), ...Object.keys(t.manifest.default_settings)]);
-    return [...names].map((name) => {
-      const schema = Object.hasOwn(properties, name) ? properties[name] : undefined;
-      const description = schema?.description;
-      return {
-        label: name,
-        kind: lsp.CompletionItemKind.Property,
-        detail: schema ? typeLabel(schema) : 'any',
-        ...(typeof description === 'string' ? { documentation: description } : {}),
-      };
-    });
+    return t.settings.map((s) => ({
+      label: s.name,
+      kind: lsp.CompletionItemKind.Property,
+      detail: s.type,
+      ...(s.description !== undefined ? { documentation: s.description } : {}),
+    }));
   }
 
   async hover(document: TextDocument, position: Position): Promise<Hover | null> {
-    const loaded = await this.load(document);
-    if (!loaded) return null;
-    const { project } = loaded;
     const text = document.getText();
     const place = yamlPlace(text, position.line, position.character);
     const range = { start: document.positionAt(place.start), end: document.positionAt(place.end) };
+    const load = await this.load(document);
+    if (load instanceof CheckLimitError) return limitHover(load, range);
+    if (!load) return null;
+    const { outline } = load;
     const name =
       place.parents.length === 0
         ? place.key
@@ -180,45 +198,75 @@ export class SyncDocuments {
           ? place.item?.replace(/^---/, '')
           : undefined;
     if (name !== undefined) {
-      const t = project.available.get(name);
+      const t = outline.templates.find((x) => x.name === name);
       if (!t) return null;
-      const value = [`**${t.name}** ${t.manifest.version ?? ''}`.trimEnd(), '', t.manifest.description].join(
-        '\n',
-      );
+      const value = [`**${t.name}** ${t.version ?? ''}`.trimEnd(), '', t.description].join('\n');
       return { contents: { kind: lsp.MarkupKind.Markdown, value }, range };
     }
     const [section] = place.parents;
     if (place.parents.length !== 1 || section === undefined || place.key === undefined) return null;
-    const t = project.available.get(section);
+    const t = outline.templates.find((x) => x.name === section);
     if (!t) return null;
     // As `show`: a template the project does not apply is planned as if added last. Planning renders
     // (and, trusted, runs hooks): it runs in the check worker, under its limits.
-    let views = loaded.plans.get(t.name);
+    let views = load.plans.get(t.name);
     if (!views) {
-      views = this.views(document, t.name).catch(() => undefined);
-      loaded.plans.set(t.name, views);
+      views = this.requests.views(document, load.source, t.name).catch((e: unknown) => {
+        if (e instanceof CheckLimitError) return e;
+        return undefined;
+      });
+      load.plans.set(t.name, views);
     }
-    const view = (await views)?.find((s) => s.name === place.key);
+    const found = await views;
+    if (found instanceof CheckLimitError) return limitHover(found, range);
+    const view = found?.find((s) => s.name === place.key);
     if (!view) return null;
     return { contents: { kind: lsp.MarkupKind.Markdown, value: settingHover(view) }, range };
   }
 
-  /** The project of the document's current text; the last one that loaded when this one does not. */
-  private async load(document: TextDocument): Promise<Loaded | undefined> {
+  /**
+   * The project of the document's current text, loaded in the check worker; the last one that loaded
+   * when this one does not (it does not parse) or was stopped at a limit; the limit's error when none did.
+   */
+  private async load(document: TextDocument): Promise<Load> {
+    const { uri } = document;
     const text = document.getText();
-    const last = this.loaded.get(document.uri);
+    const last = this.loaded.get(uri);
     if (last?.text === text) return last;
-    try {
-      const root = dirname(pathOf(document.uri));
-      const project = await loadProject(root, { ...this.options, syncText: text });
-      const loaded = { text, project, plans: new Map() };
-      this.loaded.set(document.uri, loaded);
-      return loaded;
-    } catch (e) {
-      if (!(e instanceof EngineError)) throw e;
-      return last;
+    let pending = this.loading.get(uri);
+    if (pending?.text !== text) {
+      const load = this.requests.outline(document).then(
+        (outline): Load => {
+          if (!outline) return undefined;
+          const loaded = { text, source: text, outline, plans: new Map() };
+          if (this.loading.get(uri) === pending) this.loaded.set(uri, loaded);
+          return loaded;
+        },
+        (e: unknown): Load => {
+          if (e instanceof CheckLimitError) return e;
+          // A newer text's load replaced this one before it ran: the last project serves meanwhile.
+          if (e instanceof SupersededError) return undefined;
+          throw e;
+        },
+      );
+      pending = { text, load };
+      this.loading.set(uri, pending);
     }
+    const load = await pending.load;
+    if (load instanceof CheckLimitError || load === undefined) return this.loaded.get(uri) ?? load;
+    return load;
   }
+}
+
+/** A hover that says why the project's settings are not known. */
+function limitHover(e: CheckLimitError, range: Range): Hover {
+  return {
+    contents: {
+      kind: lsp.MarkupKind.Markdown,
+      value: `${e.message}.\n\n\`pantograph show\` and \`pantograph validate\` run without this limit.`,
+    },
+    range,
+  };
 }
 
 function settingHover(s: SettingView): string {

@@ -3,12 +3,14 @@
  * never end (a parameter default matched against a backtracking regular expression) is stopped at the
  * time limit with a diagnostic saying so, while other files are checked and hovered meanwhile; a document
  * over the size limit gets one diagnostic instead of a check; diagnostics are capped per file with a
- * note of the rest; a burst of changes is checked once, at its last version.
+ * note of the rest; a burst of changes is checked once, at its last version. `.sync.yml` completion and
+ * hover load the project (compiling its templates' schemas) in a worker too: a huge schema stops those
+ * requests at the limit, with a message saying so, not the server.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempTree } from '../helpers/fs.js';
-import { LspClient, uriOf } from './client.js';
+import { LspClient, type Message, uriOf } from './client.js';
 
 let dir: string;
 let client: LspClient;
@@ -129,4 +131,65 @@ describe('limits', () => {
     );
     expect(published).toEqual([]);
   });
+
+  it('.sync.yml completion and hover stop at the time limit on a template too costly to load, other files answered meanwhile', async () => {
+    // 40,000 settings, each with a pattern: compiling this schema takes ajv tens of seconds (a salt keeps
+    // the validator cache from answering).
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 40_000; i++) properties[`setting_${i}`] = { type: 'string', pattern: '^[a-z]+$' };
+    const schema = { description: `salt ${Math.random()}`, type: 'object', properties };
+    const repo = tempTree({
+      'huge/template.json': JSON.stringify({ name: 'Huge', description: 'too many settings' }),
+      'huge/template_schema.json': JSON.stringify(schema),
+      'huge/files/x.txt': 'x\n',
+    });
+    const syncText = `pdk_template:\n  version: 2\n  template_sources:\n    - type: filesystem\n      location: ${repo}\n  templates:\n    - huge\nhuge:\n  \n`;
+    const project = tempTree({ '.sync.yml': syncText });
+    const sync = uriOf(join(project, '.sync.yml'));
+    const other = uriOf(join(dir, 'beside.epp'));
+    client.open(other, '<%- | String $name | -%>\n<%= $name %>\n');
+    await client.diagnostics(other, 1);
+    const start = performance.now();
+    client.open(sync, syncText, 'yaml');
+    const completion = client.request<unknown[]>('textDocument/completion', {
+      textDocument: { uri: sync },
+      position: { line: 8, character: 2 },
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    // Another file is answered at once, while the project loads.
+    const hoverStart = performance.now();
+    const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', {
+      textDocument: { uri: other },
+      position: { line: 1, character: 6 },
+    });
+    expect(hover.result?.contents.value).toContain('String $name');
+    expect(performance.now() - hoverStart).toBeLessThan(1500);
+    // The completion is stopped at the limit (3 s): empty, and the editor is told why, once.
+    const answer = await completion;
+    expect(answer.error).toBeUndefined();
+    expect(answer.result).toEqual([]);
+    expect(performance.now() - start).toBeLessThan(15_000);
+    const shown = await client.wait((m: Message) => m.method === 'window/showMessage');
+    expect(shown.params).toMatchObject({
+      type: 2,
+      message: expect.stringMatching(
+        /^pantograph: no completion or hover: loading the project (ran longer than 3 s, the language server's time limit|used more than)/,
+      ),
+    });
+    // A hover in .sync.yml says the same instead of staying empty.
+    const syncHover = await client.request<{ contents: { value: string } }>('textDocument/hover', {
+      textDocument: { uri: sync },
+      position: { line: 7, character: 1 },
+    });
+    expect(syncHover.result?.contents.value).toMatch(
+      /^no completion or hover: loading the project .*\n\n`pantograph show` and `pantograph validate` run without this limit\.$/s,
+    );
+    // The server goes on.
+    const again = await client.request('textDocument/hover', {
+      textDocument: { uri: other },
+      position: { line: 1, character: 6 },
+    });
+    expect(again.error).toBeUndefined();
+    client.notify('textDocument/didClose', { textDocument: { uri: sync } });
+  }, 60_000);
 });

@@ -223,6 +223,23 @@ describe('.sync.yml', () => {
     expect(value).toContain('value: `["pool.ntp.org","a.example","b.example"]`');
     expect(value).toContain('from: project (.sync.yml:9:12)');
   });
+
+  it('keeps hovering a setting while the YAML does not parse (the last text that loaded is planned)', async () => {
+    // An unclosed flow sequence further down, as while typing one.
+    client.change(uri(), 4, [{ text: `${sync()}  extra: [a, b\n` }]);
+    const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', {
+      textDocument: { uri: uri() },
+      position: { line: 8, character: 4 },
+    });
+    expect(hover.result?.contents.value).toContain('**servers** (array of string)');
+    const keys = await client.request<{ label: string }[]>('textDocument/completion', {
+      textDocument: { uri: uri() },
+      position: { line: 9, character: 2 },
+    });
+    expect(keys.result?.map((i) => i.label).sort()).toEqual(['port', 'servers']);
+    client.change(uri(), 5, [{ text: `${sync()}  \n` }]);
+    await client.diagnostics(uri(), 5);
+  });
 });
 
 /** The diagnostics of `uri` once they pass `test` (those published before are passed over). */

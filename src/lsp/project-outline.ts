@@ -1,0 +1,60 @@
+/**
+ * What `.sync.yml` completion and hover need of a project: its templates, each with its manifest's words
+ * and its settings. Loading a project compiles every template's schema and may take any time on a hostile
+ * or huge one (a 1 MB `template_schema.json` of 20,000 properties takes seconds), so it is made in the
+ * check worker, under its time limit, and only this plain outline travels back to the server's thread.
+ */
+import { settingsSchema, typeLabel } from '../engine/inspect/schema.js';
+import type { Project } from '../engine/project.js';
+
+export interface SettingOutline {
+  readonly name: string;
+  /** As `show` prints types: `string`, `array of string`, `any`. */
+  readonly type: string;
+  readonly description?: string;
+}
+
+export interface TemplateOutline {
+  readonly name: string;
+  readonly dir: string;
+  /** The manifest's `name`. */
+  readonly title: string;
+  readonly description: string;
+  readonly version?: string;
+  readonly settings: readonly SettingOutline[];
+}
+
+export interface ProjectOutline {
+  readonly root: string;
+  readonly templates: readonly TemplateOutline[];
+}
+
+/** The outline of a loaded project (every template its sources offer, applied or not). */
+export function outlineOf(project: Project): ProjectOutline {
+  const templates: TemplateOutline[] = [];
+  for (const t of project.available.values()) {
+    const properties = (settingsSchema(project, t).properties ?? {}) as Record<
+      string,
+      Record<string, unknown>
+    >;
+    const names = new Set([...Object.keys(properties), ...Object.keys(t.manifest.default_settings)]);
+    const settings = [...names].map((name): SettingOutline => {
+      const schema = Object.hasOwn(properties, name) ? properties[name] : undefined;
+      const description = schema?.description;
+      return {
+        name,
+        type: schema ? typeLabel(schema) : 'any',
+        ...(typeof description === 'string' ? { description } : {}),
+      };
+    });
+    templates.push({
+      name: t.name,
+      dir: t.dir,
+      title: t.manifest.name,
+      description: t.manifest.description,
+      ...(t.manifest.version !== undefined ? { version: t.manifest.version } : {}),
+      settings,
+    });
+  }
+  return { root: project.root, templates };
+}
