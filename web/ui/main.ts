@@ -237,7 +237,7 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
     label(`${info.name}: ${info.type}`, node, id),
     node,
     el('div', { className: 'help', textContent: `${info.description ?? ''} (default: ${JSON.stringify(info.default)})` }),
-    el('div', { className: 'origin', textContent: `value from ${originText(info)}` }),
+    el('div', { className: 'origin' }, `value from ${originText(info)}`, set ? resetButton(form, info) : ''),
     form.replaced?.includes(info.name)
       ? el('div', { className: 'replace', textContent: '!replace: this value replaces the inherited one (kept on save)' })
       : '',
@@ -255,9 +255,32 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
       return;
     }
     form.values = { ...form.values, [info.name]: value };
-    void changed(form);
+    changed(form).catch(notify);
   });
   return wrapper;
+}
+
+/**
+ * For a setting the project sets: takes its key out of `.sync.yml` (the rest of the file kept as it is),
+ * so that the value comes again from the template's default or a shared setting. Clearing a field
+ * instead would write an empty value.
+ */
+function resetButton(form: Form, info: SettingInfo): HTMLElement {
+  const button = el('button', { type: 'button', className: 'reset', textContent: 'reset to default' });
+  button.setAttribute('aria-label', `reset ${info.name} to its default (${JSON.stringify(info.default)}): remove it from .sync.yml`);
+  button.addEventListener(
+    'click',
+    guarded(async () => {
+      const { [info.name]: _, ...rest } = form.values;
+      const edit = await call<{ text: string }>('edit', { kind: 'settings', template: form.template, settings: rest, syncText });
+      syncText = edit.text;
+      await refresh();
+      // The form is drawn again: the keyboard goes on from the setting that was reset.
+      const field = document.querySelector(`fieldset[data-template="${CSS.escape(form.template)}"] > .field[data-setting="${CSS.escape(info.name)}"]`);
+      field?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+    }),
+  );
+  return button;
 }
 
 /**
@@ -378,7 +401,7 @@ async function changed(form: Form): Promise<void> {
   syncText = edit.text;
   markDirty();
   clearTimeout(pending);
-  pending = setTimeout(() => void preview(), 150);
+  pending = setTimeout(() => preview().catch(notify), 150);
 }
 
 function markDirty(): void {
@@ -391,10 +414,22 @@ function markDirty(): void {
 
 async function preview(): Promise<void> {
   const text = syncText;
-  const result = await call<{ entries: Entry[]; counts?: Record<string, number>; problems: Problem[]; fingerprint?: string }>(
-    'preview',
-    { syncText: text },
-  );
+  let result: { entries: Entry[]; counts?: Record<string, number>; problems: Problem[]; fingerprint?: string };
+  try {
+    result = await call('preview', { syncText: text });
+  } catch (e) {
+    // A plan that apply would refuse as a whole, for a reason with no place in a file (`delete` naming
+    // a directory): said where the preview would be, and with the problems, as the command line says it.
+    if (!(e instanceof ApiError) || e.status !== 422 || text !== syncText) throw e;
+    previewed = undefined;
+    markDirty();
+    const problem: Problem = { severity: 'error', code: e.code ?? 'ERROR', message: e.message, ...(e.hint ? { hint: e.hint } : {}) };
+    drawProblems([problem]);
+    $('counts').textContent = 'no preview: the plan has an error';
+    $('diff').textContent = '';
+    $('files').replaceChildren(problemItem(problem));
+    return;
+  }
   if (text !== syncText) return; // the text changed meanwhile: its own preview follows
   previewed = { text, fingerprint: result.fingerprint };
   markDirty();
@@ -448,14 +483,17 @@ function drawProblems(problems: Problem[]): void {
   $('problems').replaceChildren(
     ...[...problems]
       .sort((a, b) => order(a) - order(b))
-      .map((p) => {
-        const where = p.file ? `${p.file}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ` : '';
-        const li = el('li', { className: p.severity === 'error' ? 'error' : 'warning' });
-        li.append(`${where}${p.severity}: ${p.message} [${p.code}]`);
-        if (p.hint) li.append(el('div', { className: 'hint', textContent: `hint: ${p.hint}` }));
-        return li;
-      }),
+      .map(problemItem),
   );
+}
+
+/** A problem as the command line prints it: `file:line:col: error: message [CODE]`, then its hint. */
+function problemItem(p: Problem): HTMLElement {
+  const where = p.file ? `${p.file}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ` : '';
+  const li = el('li', { className: p.severity === 'error' ? 'error' : 'warning' });
+  li.append(`${where}${p.severity}: ${p.message} [${p.code}]`);
+  if (p.hint) li.append(el('div', { className: 'hint', textContent: `hint: ${p.hint}` }));
+  return li;
 }
 
 $('save').addEventListener(

@@ -1,0 +1,141 @@
+/**
+ * The project page as its user meets it after QA round 21: a setting set in `.sync.yml` taken back to the
+ * template's default from the page (the key removed, the rest of the file as it was), a plan error with no
+ * place in a file said where the preview would be, and the page in a narrow window, used with the keyboard
+ * alone. Debian's chromium on projects made by `pantograph init`.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startUi, type UiServer } from '../../src/ui/server.js';
+import { removeTempDirs, tempDir } from '../helpers/fs.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const bin = join(root, 'dist/cli/bin.cjs');
+
+let browser: Browser;
+const servers: UiServer[] = [];
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const s of servers) await s.close();
+  removeTempDirs();
+});
+
+function cli(cwd: string, ...args: string[]) {
+  return spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
+}
+
+/** A new project (`pantograph init`), its files applied. */
+function initProject(): string {
+  const dir = join(tempDir('ui-settings-'), 'module');
+  const made = cli(root, 'init', dir, '--name', 'acme-settings', '--yes');
+  if (made.status !== 0) throw new Error(made.stderr);
+  return dir;
+}
+
+/** The page on `dir`, loaded, in a window `width` pixels wide; its page errors collected. */
+async function open(dir: string, width = 1500): Promise<{ page: Page; errors: string[] }> {
+  const server = await startUi({ root: dir });
+  servers.push(server);
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(server.url);
+  await page.waitForSelector('#files li');
+  return { page, errors };
+}
+
+const sync = (dir: string) => readFileSync(join(dir, '.sync.yml'), 'utf8');
+/** The value `show` gives a setting, and where it comes from. */
+function shown(dir: string, template: string, setting: string) {
+  const show = cli(dir, '--format', 'json', 'show', template);
+  return (
+    JSON.parse(show.stdout) as {
+      settings: { name: string; value: unknown; origin: { layer: string } | null }[];
+    }
+  ).settings.find((s) => s.name === setting);
+}
+
+describe('a setting back to its default, from the page', () => {
+  it('removes the key from .sync.yml (its comments, tags and the other keys kept); the field then shows the default', async () => {
+    const dir = initProject();
+    const text = `${sync(dir)}puppet_lint:
+  # lint as in CI
+  fail_on_warnings: false   # for now
+  disabled_checks: !replace [140chars]   # only this
+`;
+    writeFileSync(join(dir, '.sync.yml'), text);
+    const { page, errors } = await open(dir);
+    const field = page.locator(
+      'fieldset[data-template="puppet_lint"] > .field[data-setting="fail_on_warnings"]',
+    );
+    expect(await field.locator('input').isChecked()).toBe(false);
+    // Only a setting the project sets can be reset.
+    const unset = page.locator('fieldset[data-template="puppet_lint"] > .field[data-setting="relative"]');
+    expect(await unset.locator('.reset').count()).toBe(0);
+    const reset = field.locator('button.reset');
+    expect(await reset.getAttribute('aria-label')).toBe(
+      'reset fail_on_warnings to its default (true): remove it from .sync.yml',
+    );
+    await reset.click();
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('unsaved changes');
+    expect(await field.locator('input').isChecked()).toBe(true);
+    expect(await field.locator('.origin').textContent()).toBe('value from default');
+    expect(await field.locator('.reset').count()).toBe(0);
+    // The keyboard goes on from the setting that was reset.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(
+      'setting-puppet_lint-fail_on_warnings',
+    );
+    await page.locator('#save').click();
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
+    expect(sync(dir)).toBe(text.replace('  fail_on_warnings: false   # for now\n', ''));
+    expect(shown(dir, 'puppet_lint', 'fail_on_warnings')).toMatchObject({
+      value: true,
+      origin: { layer: 'default' },
+    });
+
+    // The last setting of a section: the section goes (not `puppet_lint: {}`).
+    await page
+      .locator('fieldset[data-template="puppet_lint"] > .field[data-setting="disabled_checks"] button.reset')
+      .click();
+    await expect.poll(() => page.locator('#save').isEnabled()).toBe(true);
+    await page.locator('#save').click();
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
+    expect(sync(dir)).toBe(text.replace(/puppet_lint:\n( {2}.*\n)+/, ''));
+    expect(cli(dir, 'validate').status).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('a plan error with no place in a file (QA qa21: shown, untested)', () => {
+  it('says it where the preview would be and with the problems, as `status` says it; Apply stays disabled', async () => {
+    const dir = initProject();
+    writeFileSync(join(dir, '.sync.yml'), `${sync(dir)}  delete: [tasks]\n`);
+    spawnSync('mkdir', [join(dir, 'tasks')]);
+    const status = cli(dir, 'status');
+    expect(status.stderr).toBe(
+      'error: delete names the directory tasks [SYNC_IS_DIRECTORY]\n  hint: List the files to delete, or a glob such as `dir/**`.\n',
+    );
+    const { page, errors } = await open(dir);
+    const said =
+      'error: delete names the directory tasks [SYNC_IS_DIRECTORY]hint: List the files to delete, or a glob such as `dir/**`.';
+    expect(await page.locator('#files li.error').textContent()).toBe(said);
+    expect(await page.locator('#problems li.error').textContent()).toBe(said);
+    expect(await page.locator('#counts').textContent()).toBe('no preview: the plan has an error');
+    expect(await page.locator('#apply').isDisabled()).toBe(true);
+    expect(await page.locator('#notice').isHidden()).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+/** The page's document, as page.evaluate reaches it in the browser. */
+declare const document: { activeElement: { id: string } | null };
