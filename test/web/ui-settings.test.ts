@@ -138,4 +138,85 @@ describe('a plan error with no place in a file (QA qa21: shown, untested)', () =
 });
 
 /** The page's document, as page.evaluate reaches it in the browser. */
-declare const document: { activeElement: { id: string } | null };
+declare const document: {
+  activeElement: { id: string; getAttribute(name: string): string | null } | null;
+  documentElement: { scrollWidth: number };
+};
+declare const innerHeight: number;
+
+describe('the page in a narrow window, with the keyboard alone', () => {
+  it('stacks its panes at 600 px; Ctrl+S saves from a field, Save kept in sight; a value typed can be reset; the header goes to the preview', async () => {
+    const dir = initProject();
+    const { page, errors } = await open(dir, 600);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(600);
+    const boxes = await page
+      .locator('main > .pane')
+      .evaluateAll((panes) => panes.map((p) => Math.round(p.getBoundingClientRect().width)));
+    expect(boxes.every((w) => w > 500)).toBe(true);
+    // The catalogue's buttons say which template they add or remove.
+    expect(await page.locator('#catalogue button[data-template="rubocop"]').getAttribute('aria-label')).toBe(
+      'Add rubocop',
+    );
+    // To the first setting of puppet_lint by Tab alone.
+    const focused = () => page.evaluate(() => document.activeElement?.id ?? '');
+    for (let i = 0; i < 150 && (await focused()) !== 'setting-puppet_lint-fail_on_warnings'; i++) {
+      await page.keyboard.press('Tab');
+    }
+    expect(await focused()).toBe('setting-puppet_lint-fail_on_warnings');
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('unsaved changes');
+    const save = await page.locator('#save').boundingBox();
+    expect(save!.y + save!.height).toBeLessThanOrEqual(900);
+    // The value set here can be taken back at once: the next Tab is its reset.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(
+      /^reset fail_on_warnings to its default/,
+    );
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Control+s');
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
+    expect(sync(dir)).toContain('puppet_lint:\n  fail_on_warnings: false\n');
+    // The header's Preview link, then Tab and Enter: a diff, its row marked, in sight.
+    await page.locator('header a[href="#preview-pane"]').focus();
+    await page.keyboard.press('Enter');
+    expect(await focused()).toBe('preview-pane');
+    const row = page.locator('#files li[data-path=".puppet-lint.rc"] button');
+    for (let i = 0; i < 40 && !(await row.evaluate((b) => b === document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#diff').textContent()).toContain('--fail-on-warnings');
+    expect(await row.getAttribute('aria-current')).toBe('true');
+    expect(await page.locator('#diff').evaluate((d) => d.getBoundingClientRect().top < innerHeight)).toBe(
+      true,
+    );
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('a .sync.yml with CRLF line ends (QA qa21, L1)', () => {
+  it('keeps CRLF through every edit of the page: a setting, a reset, Add', async () => {
+    const dir = initProject();
+    const text = `${sync(dir)}puppet_lint:\n  relative: false   # mine\n`.replace(/\n/g, '\r\n');
+    writeFileSync(join(dir, '.sync.yml'), text);
+    const { page, errors } = await open(dir);
+    await page.locator('#setting-puppet_lint-fail_on_warnings').uncheck();
+    await expect.poll(() => page.locator('#save').isEnabled()).toBe(true);
+    await page.locator('.field[data-setting="relative"] button.reset').click();
+    await expect.poll(() => page.locator('.field[data-setting="relative"] button.reset').count()).toBe(0);
+    await page.locator('#catalogue button[data-template="rubocop"]').click();
+    await page.waitForSelector('fieldset[data-template="rubocop"]');
+    await page.locator('#save').click();
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
+    const saved = sync(dir);
+    expect(saved).toBe(
+      text
+        .replace('templates: []', 'templates: [rubocop]')
+        .replace('  relative: false   # mine\r\n', '  fail_on_warnings: false\r\n'),
+    );
+    expect(saved.replace(/\r\n/g, '')).not.toContain('\n');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -187,6 +187,8 @@ function drawCatalogue(entries: CatalogueEntry[]): void {
   $('catalogue').replaceChildren(
     ...entries.map((t) => {
       const button = el('button', { textContent: t.applied ? 'Remove' : 'Add', className: 'toggle' });
+      // Heard as "Remove rubocop", not as one of a dozen "Remove"s.
+      button.setAttribute('aria-label', `${t.applied ? 'Remove' : 'Add'} ${t.name}`);
       button.dataset.template = t.name;
       button.addEventListener('click', guarded(() => toggle(t.name, !t.applied)));
       return el(
@@ -230,6 +232,7 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
   const { node, read } = control(schema, set ? form.values[info.name]! : info.value, id, set ? form.values[info.name] : undefined);
   const error = el('div', { className: 'error', id: `${id}-error` });
   error.setAttribute('aria-live', 'polite');
+  const origin = el('div', { className: 'origin' }, `value from ${originText(info)}`, set ? resetButton(form, info) : '');
   node.setAttribute('aria-describedby', error.id);
   const wrapper = el(
     'div',
@@ -237,7 +240,7 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
     label(`${info.name}: ${info.type}`, node, id),
     node,
     el('div', { className: 'help', textContent: `${info.description ?? ''} (default: ${JSON.stringify(info.default)})` }),
-    el('div', { className: 'origin' }, `value from ${originText(info)}`, set ? resetButton(form, info) : ''),
+    origin,
     form.replaced?.includes(info.name)
       ? el('div', { className: 'replace', textContent: '!replace: this value replaces the inherited one (kept on save)' })
       : '',
@@ -255,6 +258,8 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
       return;
     }
     form.values = { ...form.values, [info.name]: value };
+    // Set here now: the project's value, which can be reset.
+    if (!origin.querySelector('.reset')) origin.replaceChildren('value from this page (.sync.yml once saved)', resetButton(form, info));
     changed(form).catch(notify);
   });
   return wrapper;
@@ -272,6 +277,7 @@ function resetButton(form: Form, info: SettingInfo): HTMLElement {
     'click',
     guarded(async () => {
       const { [info.name]: _, ...rest } = form.values;
+      form.values = rest; // an edit of this form still on its way sends these
       const edit = await call<{ text: string }>('edit', { kind: 'settings', template: form.template, settings: rest, syncText });
       syncText = edit.text;
       await refresh();
@@ -471,6 +477,11 @@ function tree(entries: Entry[]): HTMLElement[] {
     li.dataset.path = entry.path;
     li.addEventListener('click', () => {
       $('diff').textContent = entry.diff ?? '(no change)';
+      // The row whose diff is shown is marked; the diff brought into sight (below a long list, or the
+      // settings, in a narrow window).
+      for (const other of $('files').querySelectorAll('button.row[aria-current]')) other.removeAttribute('aria-current');
+      button.setAttribute('aria-current', 'true');
+      $('diff').scrollIntoView({ block: 'nearest' });
     });
     rows.push(li);
   }
@@ -495,6 +506,14 @@ function problemItem(p: Problem): HTMLElement {
   if (p.hint) li.append(el('div', { className: 'hint', textContent: `hint: ${p.hint}` }));
   return li;
 }
+
+/** Ctrl+S (⌘S) saves, from any field: Save is at the end of a long form. */
+document.addEventListener('keydown', (event) => {
+  if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 's') {
+    event.preventDefault(); // never the browser's "save the page"
+    if (!($('save') as HTMLButtonElement).disabled) $('save').click();
+  }
+});
 
 $('save').addEventListener(
   'click',
@@ -622,7 +641,9 @@ async function start(): Promise<void> {
     throw new Error('this page needs the token `pantograph ui` printed: open the URL it printed (…/?token=…), or run `pantograph ui` again');
   }
   const { mode } = await call<{ mode: 'project' | 'author' }>('mode', {});
-  if (mode === 'author') await startAuthor(call, document.querySelector('main')!, $('project'), notify);
-  else await refresh();
+  if (mode === 'author') {
+    for (const link of document.querySelectorAll('header a.skip')) link.remove(); // the project's panes
+    await startAuthor(call, document.querySelector('main')!, $('project'), notify);
+  } else await refresh();
 }
 guarded(start)();
