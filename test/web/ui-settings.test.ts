@@ -115,6 +115,44 @@ describe('a setting back to its default, from the page', () => {
   });
 });
 
+describe('an emptied number field, and Add from the keyboard', () => {
+  it('an emptied number field is no value (the key goes, the default shows as its placeholder), not `null`', async () => {
+    const dir = initProject();
+    const text = `${sync(dir)}rspec:\n  minimum_code_coverage_percentage: 90   # CI\n  is_pe: true\n`;
+    writeFileSync(join(dir, '.sync.yml'), text);
+    const { page, errors } = await open(dir);
+    const input = page.locator('#setting-rspec-minimum_code_coverage_percentage');
+    const def = shown(dir, 'rspec', 'minimum_code_coverage_percentage');
+    expect(await input.inputValue()).toBe('90');
+    await input.fill('');
+    await expect.poll(() => page.locator('#save').isEnabled()).toBe(true);
+    await page.locator('#save').click();
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
+    expect(sync(dir)).toBe(text.replace('  minimum_code_coverage_percentage: 90   # CI\n', ''));
+    const after = shown(dir, 'rspec', 'minimum_code_coverage_percentage');
+    expect(after).toMatchObject({ origin: { layer: 'default' } });
+    expect(def).toMatchObject({ value: 90 });
+    expect(await input.getAttribute('placeholder')).toBe(String(after!.value));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("keeps the keyboard on a template's button after Add and Remove (the catalogue is drawn again)", async () => {
+    const dir = initProject();
+    const { page, errors } = await open(dir);
+    await page.locator('#catalogue button[data-template="rubocop"]').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('fieldset[data-template="rubocop"]');
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    await expect.poll(focused).toBe('Remove rubocop');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('fieldset[data-template="rubocop"]').count()).toBe(0);
+    await expect.poll(focused).toBe('Add rubocop');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('a plan error with no place in a file (QA qa21: shown, untested)', () => {
   it('says it where the preview would be and with the problems, as `status` says it; Apply stays disabled', async () => {
     const dir = initProject();

@@ -209,6 +209,8 @@ async function toggle(template: string, add: boolean): Promise<void> {
   const edit = await call<{ text: string }>('edit', { kind: add ? 'add' : 'remove', template, syncText });
   syncText = edit.text;
   await refresh();
+  // The catalogue is drawn again: the keyboard stays on the template's button (now the other action).
+  document.querySelector<HTMLElement>(`#catalogue button[data-template="${CSS.escape(template)}"]`)?.focus();
 }
 
 function drawForms(): void {
@@ -230,6 +232,9 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
   const set = Object.hasOwn(form.values, info.name);
   const id = `setting-${form.template}-${info.name}`;
   const { node, read } = control(schema, set ? form.values[info.name]! : info.value, id, set ? form.values[info.name] : undefined);
+  if (node instanceof HTMLInputElement && node.type === 'number' && typeof info.default === 'number') {
+    node.placeholder = String(info.default);
+  }
   const error = el('div', { className: 'error', id: `${id}-error` });
   error.setAttribute('aria-live', 'polite');
   const origin = el('div', { className: 'origin' }, `value from ${originText(info)}`, set ? resetButton(form, info) : '');
@@ -249,7 +254,7 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
   wrapper.dataset.setting = info.name;
   // Inputs of nested objects bubble their events up to here.
   wrapper.addEventListener('input', () => {
-    let value: Json;
+    let value: Json | undefined;
     try {
       value = read();
     } catch (e) {
@@ -257,9 +262,16 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
       error.textContent = `not valid JSON: ${(e as Error).message}`;
       return;
     }
-    form.values = { ...form.values, [info.name]: value };
-    // Set here now: the project's value, which can be reset.
-    if (!origin.querySelector('.reset')) origin.replaceChildren('value from this page (.sync.yml once saved)', resetButton(form, info));
+    if (value === undefined) {
+      // An emptied number field: no value of the project's (not `null` in .sync.yml), so the default.
+      const { [info.name]: _, ...rest } = form.values;
+      form.values = rest;
+      origin.replaceChildren(`value from the default (${JSON.stringify(info.default)}): the field is empty`);
+    } else {
+      form.values = { ...form.values, [info.name]: value };
+      // Set here now: the project's value, which can be reset.
+      if (!origin.querySelector('.reset')) origin.replaceChildren('value from this page (.sync.yml once saved)', resetButton(form, info));
+    }
     changed(form).catch(notify);
   });
   return wrapper;
@@ -299,7 +311,7 @@ function control(
   shown: Json | undefined,
   id: string,
   own?: Json,
-): { node: HTMLElement; read: () => Json } {
+): { node: HTMLElement; read: () => Json | undefined } {
   const enumValues = Array.isArray(schema.enum) ? schema.enum : undefined;
   const type = typeof schema.type === 'string' ? schema.type : undefined;
   const items = (schema.items ?? {}) as Schema;
@@ -319,7 +331,8 @@ function control(
   }
   if (type === 'integer' || type === 'number') {
     const num = el('input', { type: 'number', value: shown === null || shown === undefined ? '' : String(shown) });
-    return { node: num, read: () => (num.value === '' ? null : Number(num.value)) };
+    // Empty is no value at all (the default applies: field() shows it as the placeholder), not `null`.
+    return { node: num, read: () => (num.value === '' ? undefined : Number(num.value)) };
   }
   if (type === 'string') {
     const text = el('input', { type: 'text', value: typeof shown === 'string' ? shown : '' });
@@ -339,7 +352,7 @@ function control(
     const mine = (own && typeof own === 'object' && !Array.isArray(own) ? own : {}) as { [key: string]: Json };
     const touched = new Set(Object.keys(mine));
     const fieldset = el('fieldset', { className: 'nested' });
-    const readers = new Map<string, () => Json>();
+    const readers = new Map<string, () => Json | undefined>();
     for (const [key, sub] of Object.entries(properties)) {
       const innerId = `${id}-${key}`;
       const inner = control(sub, current[key], innerId, mine[key]);
