@@ -137,6 +137,29 @@ describe('an emptied number field, and Add from the keyboard', () => {
     await page.close();
   });
 
+  it('does not save while a field has an error: the value before it would be saved without a word', async () => {
+    const dir = initProject();
+    const { page, errors } = await open(dir);
+    await page.locator('#setting-puppet_lint-fail_on_warnings').uncheck(); // a valid change
+    await expect.poll(() => page.locator('#save').isEnabled()).toBe(true);
+    const coverage = page.locator('#setting-rspec-minimum_code_coverage_percentage');
+    await coverage.fill('-5');
+    await expect
+      .poll(() => page.locator('#setting-rspec-minimum_code_coverage_percentage-error').textContent())
+      .toMatch(/must be >= 0/);
+    expect(await page.locator('#save-state').textContent()).toBe('1 setting has an error: fix it to save');
+    expect(await page.locator('#save').isDisabled()).toBe(true);
+    expect(await page.locator('#apply').isDisabled()).toBe(true);
+    await page.keyboard.press('Control+s');
+    await coverage.fill('50');
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('unsaved changes');
+    await page.keyboard.press('Control+s');
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
+    expect(sync(dir)).toMatch(/fail_on_warnings: false\n[^]*minimum_code_coverage_percentage: 50\n/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it("keeps the keyboard on a template's button after Add and Remove (the catalogue is drawn again)", async () => {
     const dir = initProject();
     const { page, errors } = await open(dir);

@@ -260,6 +260,7 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
     } catch (e) {
       wrapper.classList.add('invalid');
       error.textContent = `not valid JSON: ${(e as Error).message}`;
+      markDirty();
       return;
     }
     if (value === undefined) {
@@ -415,6 +416,7 @@ async function changed(form: Form): Promise<void> {
     const error = wrapper.querySelector<HTMLElement>(':scope > .error');
     if (error) error.textContent = mine.map((e) => e.message).join('; ');
   }
+  markDirty();
   if (check.errors.length > 0) return;
   const edit = await call<{ text: string }>('edit', { kind: 'settings', template: form.template, settings: form.values, syncText });
   syncText = edit.text;
@@ -425,10 +427,13 @@ async function changed(form: Form): Promise<void> {
 
 function markDirty(): void {
   const dirty = syncText !== savedText;
-  ($('save') as HTMLButtonElement).disabled = !dirty;
-  $('save-state').textContent = dirty ? 'unsaved changes' : 'saved';
+  // A field with an error is not in the text: saving now would save the value before it, silently.
+  const invalid = document.querySelectorAll('#forms > fieldset > .field.invalid').length;
+  ($('save') as HTMLButtonElement).disabled = !dirty || invalid > 0;
+  $('save-state').textContent =
+    invalid > 0 ? `${invalid} setting${invalid === 1 ? ' has an error' : 's have errors'}: fix ${invalid === 1 ? 'it' : 'them'} to save` : dirty ? 'unsaved changes' : 'saved';
   // Apply writes what the preview shows: not until the preview of the text as it is now is shown.
-  ($('apply') as HTMLButtonElement).disabled = applying || previewed === undefined || previewed.text !== syncText;
+  ($('apply') as HTMLButtonElement).disabled = applying || invalid > 0 || previewed === undefined || previewed.text !== syncText;
 }
 
 async function preview(): Promise<void> {
