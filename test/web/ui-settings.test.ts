@@ -224,8 +224,10 @@ describe('the page in a narrow window, with the keyboard alone', () => {
       await page.keyboard.press('Tab');
     }
     expect(await focused()).toBe('setting-puppet_lint-fail_on_warnings');
+    expect(await page.title()).toBe('acme-settings · Pantograph');
     await page.keyboard.press('Space');
     await expect.poll(() => page.locator('#save-state').textContent()).toBe('unsaved changes');
+    expect(await page.title()).toBe('• acme-settings · Pantograph'); // which tab has unsaved edits
     const save = await page.locator('#save').boundingBox();
     expect(save!.y + save!.height).toBeLessThanOrEqual(900);
     // The value set here can be taken back at once: the next Tab is its reset.

@@ -24,6 +24,7 @@ type Notify = (error: unknown) => void;
 export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElement, notify: Notify): Promise<void> {
   const repo = await call<Repository>('author/repository', {});
   title.textContent = `${repo.dir} (template repository)`;
+  document.title = `${repo.dir.split('/').filter(Boolean).at(-1) ?? repo.dir} (templates) · Pantograph`;
   const list = document.createElement('section');
   list.className = 'pane';
   list.id = 'author-files';

@@ -176,6 +176,7 @@ async function refresh(): Promise<void> {
   syncText = state.syncText;
   forms = state.forms;
   $('project').textContent = state.project;
+  project = state.project;
   drawCatalogue(state.catalogue);
   drawForms();
   drawProblems(state.problems);
@@ -425,8 +426,12 @@ async function changed(form: Form): Promise<void> {
   pending = setTimeout(() => preview().catch(notify), 150);
 }
 
+/** The project's name, for the tab's title (several projects open: which tab is which). */
+let project = '';
+
 function markDirty(): void {
   const dirty = syncText !== savedText;
+  document.title = `${dirty ? '• ' : ''}${project} · Pantograph`;
   // A field with an error is not in the text: saving now would save the value before it, silently.
   const invalid = document.querySelectorAll('#forms > fieldset > .field.invalid').length;
   ($('save') as HTMLButtonElement).disabled = !dirty || invalid > 0;
