@@ -252,6 +252,21 @@ describe('the playground stays usable on a template that does not end (QA qa21, 
     expect(errors).toEqual([]);
   });
 
+  it('fits a 600 px window, its panes one under the other; the tab shown is marked for a screen reader', async () => {
+    const narrow = await browser.newPage({ viewport: { width: 600, height: 900 } });
+    await narrow.goto(page_);
+    await narrow.waitForFunction(() => window.playground !== undefined);
+    await narrow.evaluate(() => window.playground.ready());
+    expect(await narrow.evaluate(() => document.documentElement.scrollWidth)).toBe(600);
+    const widths = await narrow
+      .locator('main > .pane')
+      .evaluateAll((panes) => panes.map((p) => Math.round(p.getBoundingClientRect().width)));
+    expect(widths.every((w) => w > 500)).toBe(true);
+    expect(await narrow.locator('#tabs .tab[aria-current="true"]').textContent()).toBe('main.epp');
+    await narrow.screenshot({ path: join(shots, 'playground-narrow.png'), fullPage: true });
+    await narrow.close();
+  });
+
   it('names its editors and announces its problems', async () => {
     expect(await page.locator('#template .cm-content').getAttribute('aria-label')).toBe('Template');
     expect(await page.locator('#values .cm-content').getAttribute('aria-label')).toBe(
@@ -313,7 +328,10 @@ window.result = renderEpp("<%= epp('p.epp', { 'n' => 2 }) %>!", {}, { files: { '
 });
 
 /** The page's window, as the tests reach it (page.evaluate runs these functions in the browser). */
-declare const document: { querySelector(s: string): { dispatchEvent(e: unknown): void } | null };
+declare const document: {
+  querySelector(s: string): { dispatchEvent(e: unknown): void } | null;
+  documentElement: { scrollWidth: number };
+};
 declare const DataTransfer: { new (): { setData(type: string, data: string): void } };
 declare const ClipboardEvent: { new (type: string, init: object): unknown };
 declare const window: {

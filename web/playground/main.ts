@@ -244,6 +244,7 @@ function drawTabs(): void {
     const button = document.createElement('button');
     button.textContent = name;
     button.className = name === current ? 'tab current' : 'tab';
+    if (name === current) button.setAttribute('aria-current', 'true'); // which file the editor shows
     button.addEventListener('click', () => void select(name));
     return button;
   });
