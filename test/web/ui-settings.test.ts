@@ -258,6 +258,23 @@ describe('the page in a narrow window, with the keyboard alone', () => {
   });
 });
 
+describe('what the page says, for the keyboard and a screen reader', () => {
+  it('announces the save state and the apply result (status regions); Escape dismisses the notice', async () => {
+    const dir = initProject();
+    writeFileSync(join(dir, '.sync.yml'), 'pdk_template:\n  templates: [a\n');
+    const server = await startUi({ root: dir });
+    servers.push(server);
+    const page = await browser.newPage({ viewport: { width: 600, height: 900 } });
+    await page.goto(server.url);
+    await expect.poll(() => page.locator('#notice').isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await page.locator('#notice').isHidden()).toBe(true);
+    expect(await page.locator('#save-state').getAttribute('role')).toBe('status');
+    expect(await page.locator('#apply-result').getAttribute('role')).toBe('status');
+    await page.close();
+  });
+});
+
 describe('a .sync.yml with CRLF line ends (QA qa21, L1)', () => {
   it('keeps CRLF through every edit of the page: a setting, a reset, Add', async () => {
     const dir = initProject();

@@ -655,6 +655,10 @@ window.addEventListener('beforeunload', (event) => {
 $('notice-close').addEventListener('click', () => {
   $('notice').hidden = true;
 });
+/** Escape dismisses the notice, as a dialog's would be (the keyboard need not go up to its ×). */
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && !$('notice').hidden) $('notice').hidden = true;
+});
 
 
 /** A project opens the catalogue, settings and preview; a template repository, the author's view. */
