@@ -155,7 +155,7 @@ describe('an emptied number field, and Add from the keyboard', () => {
     await expect.poll(() => page.locator('#save-state').textContent()).toBe('unsaved changes');
     await page.keyboard.press('Control+s');
     await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
-    expect(sync(dir)).toMatch(/fail_on_warnings: false\n[^]*minimum_code_coverage_percentage: 50\n/);
+    expect(sync(dir)).toMatch(/fail_on_warnings: false\n[\s\S]*minimum_code_coverage_percentage: 50\n/);
     expect(errors).toEqual([]);
     await page.close();
   });
