@@ -281,8 +281,8 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
 
 /**
  * For a setting the project sets: takes its key out of `.sync.yml` (the rest of the file kept as it is),
- * so that the value comes again from the template's default or a shared setting. Clearing a field
- * instead would write an empty value.
+ * so that the value comes again from the template's default or a shared setting. Clearing a text field
+ * instead would write an empty text (an emptied number field is a reset: see field()).
  */
 function resetButton(form: Form, info: SettingInfo): HTMLElement {
   const button = el('button', { type: 'button', className: 'reset', textContent: 'reset to default' });
