@@ -3,8 +3,7 @@
  * values, bad configuration) prints its message with position and exits 1; anything else is a bug and
  * prints its stack with a request to report it.
  */
-import { EppError, type SourceLocation } from '../epp/errors.js';
-import { lineColumn } from '../shared/position.js';
+import { EppError } from '../epp/errors.js';
 import { type Displayable, fileOrigin, formatProblem } from './format-error.js';
 import type { Io } from './io.js';
 import { readableStack } from './stack.js';
@@ -29,7 +28,7 @@ export function toDisplayable(e: Error & { code?: string }): Displayable {
   if (e instanceof EppError) {
     return {
       code: e.code,
-      message: e.callers ? `${e.message} (${calledAt(e.callers)})` : e.message,
+      message: e.messageWithCallers,
       file: e.location?.file,
       source: e.location?.source,
       span: e.location?.span,
@@ -52,15 +51,6 @@ export function toDisplayable(e: Error & { code?: string }): Displayable {
     hint: positioned.hint,
     origin: fileOrigin(position?.file ?? positioned.file),
   };
-}
-
-/** `called at partials/a.epp:3:5, from main.epp:2:5`: the calls that led to the template at fault. */
-function calledAt(callers: readonly SourceLocation[]): string {
-  const places = callers.map((c) => {
-    const { line, column } = lineColumn(c.source, c.span.start);
-    return `${c.file}:${line}:${column}`;
-  });
-  return `called at ${places.join(', from ')}`;
 }
 
 export function reportError(e: unknown, io: Io): number {

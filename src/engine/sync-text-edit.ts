@@ -267,20 +267,45 @@ export function setSectionText(
   });
   const before = toJson(data) as Record<string, unknown>;
   const after = check.data === undefined ? undefined : (toJson(check.data) as Record<string, unknown>);
-  const expected = { ...before, [template]: settings };
+  // A section left with no setting is removed, key and all (the page's last "reset to default").
+  const { [template]: _, ...others } = before;
+  const expected = Object.keys(settings).length === 0 ? others : { ...before, [template]: settings };
   if (
     after === undefined ||
     !isDeepStrictEqual(after, expected) ||
-    !sameTags(parsed.document, check.document)
+    !isDeepStrictEqual(
+      replaceTags(check.document),
+      replaceTags(parsed.document).filter((p) => has(expected, p)),
+    )
   ) {
     return fallback(text, template, settings);
   }
   return spliced;
 }
 
-function sameTags(a: Document, b: Document): boolean {
-  const tags = (d: Document) => (String(d).match(/!replace\b/g) ?? []).length;
-  return tags(a) === tags(b);
+/** The keys (as paths) whose value is tagged `!replace`, in document order. */
+function replaceTags(doc: Document): string[][] {
+  const paths: string[][] = [];
+  const walk = (node: unknown, path: string[]) => {
+    if (!isMap(node)) return;
+    for (const pair of node.items as Pair[]) {
+      const key = [...path, String(isScalar(pair.key) ? pair.key.value : pair.key)];
+      if ((pair.value as Node | null)?.tag === '!replace') paths.push(key);
+      walk(pair.value, key);
+    }
+  };
+  walk(doc.contents, []);
+  return paths;
+}
+
+/** Whether `data` still has a value at `path` (a removed key takes its tag with it). */
+function has(data: unknown, path: readonly string[]): boolean {
+  let at = data;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object' || Array.isArray(at) || !Object.hasOwn(at, key)) return false;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return true;
 }
 
 function spliceSection(
@@ -308,6 +333,16 @@ function spliceSection(
     };
   }
   if (!isMap(value) || value.flow) return undefined;
+  if (Object.keys(settings).length === 0) {
+    // No setting left: the section goes, with its key's line and the lines under it.
+    const key = pair.key as Node;
+    if (!key.range) return undefined;
+    const from = lineStart(text, key.range[0]);
+    return {
+      text: applySplice(text, { at: from, remove: nextLineStart(text, valueEnd(value)) - from, insert: '' }),
+      changed: [template],
+    };
+  }
   const own = (
     current !== null && typeof current === 'object' && !Array.isArray(current) ? toJson(current) : {}
   ) as Record<string, unknown>;

@@ -98,6 +98,19 @@ export class EppError extends Error {
     return `${this.location.file}:${line}:${column}`;
   }
 
+  /**
+   * The message with the calls that led to the template at fault, as `epp render` and the playground
+   * say it: `… (called at partials/a.epp:3:5, from main.epp:2:5)`.
+   */
+  get messageWithCallers(): string {
+    if (!this.callers) return this.message;
+    const places = this.callers.map((c) => {
+      const { line, column } = lineColumn(c.source, c.span.start);
+      return `${c.file}:${line}:${column}`;
+    });
+    return `${this.message} (called at ${places.join(', from ')})`;
+  }
+
   /** Attaches a location unless one is already there (the innermost position wins). */
   at(location: SourceLocation): this {
     if (!this.location) this.location = location;

@@ -11,7 +11,7 @@ import type { LoadedTemplate } from '../engine/model.js';
 import { writeAtomically } from '../engine/sync-text-edit.js';
 import { loadRepository } from '../engine/template-repository.js';
 import { runCase, testCases } from '../engine/template-tests.js';
-import { BadRequest, errorAnswer, jsonObject, Refused } from './request.js';
+import { BadRequest, errorAnswer, jsonObject, problemsIn, Refused } from './request.js';
 import { hashOf } from './sync-base.js';
 
 const MAX_TEXT = 512 * 1024;
@@ -59,15 +59,17 @@ export function authorApi(repoDir: string): Hono {
         'base is required: the `base` /api/author/file gave with the text (or a save gave)',
       );
     const file = join(t.dir, String(source));
-    if (hashOf(readFileSync(file)) !== base) {
+    const current = readFileSync(file);
+    if (hashOf(current) !== base) {
       throw new Refused(
         'FILE_CHANGED',
         `${t.name}/${source} was changed on disk after this page opened it (in an editor?): nothing was written`,
         "reload the file to start from it as it is now (the page's unsaved edits are dropped), or copy your edits first",
       );
     }
-    writeAtomically(file, text);
-    return c.json({ saved: true, base: hashOf(Buffer.from(text, 'utf8')) });
+    const saved = withLineEnds(text, current.toString('utf8'));
+    writeAtomically(file, saved);
+    return c.json({ saved: true, base: hashOf(Buffer.from(saved, 'utf8')) });
   });
 
   /** One test case run: pass or fail, the differences, and both sides' files for a side-by-side view. */
@@ -79,10 +81,21 @@ export function authorApi(repoDir: string): Hono {
     return c.json({
       status: result.status,
       differences: result.differences,
-      problems: result.problems,
+      // Named from the repository, as `pantograph test` names them there.
+      problems: result.problems.map(problemsIn(repoDir)),
       outputs: result.outputs ?? { actual: {}, expected: {} },
     });
   });
   app.onError((e, c) => errorAnswer(e, c, repoDir));
   return app;
+}
+
+/**
+ * The text a page sends, with the file's CRLF line ends when every line of the file has them: a browser's
+ * text field gives its text with LF whatever it was given, and a save must not turn a CRLF template into
+ * an LF one (its output would change with it). A file that mixes both is saved as the page sends it.
+ */
+export function withLineEnds(text: string, current: string): string {
+  const crlf = current.includes('\r\n') && !/(^|[^\r])\n/.test(current);
+  return crlf && !text.includes('\r') ? text.replace(/\n/g, '\r\n') : text;
 }

@@ -85,6 +85,40 @@ rakefile:
   });
 });
 
+describe("a setting reset to the template's default (the page's *reset to default*)", () => {
+  const NOTES = `---
+# project settings
+pdk_template:
+  templates: [notes]   # the notes
+notes:
+  # the title, shown on top
+  title: Hello   # mine
+  lines: !replace [a, b]  # only these
+other:
+  x: 1
+`;
+
+  it('removes the key and its line alone, a `!replace` key too, the rest byte for byte', () => {
+    expect(section(NOTES, 'notes', { lines: ['a', 'b'] })).toEqual({
+      text: NOTES.replace('  title: Hello   # mine\n', ''),
+      changed: ['notes.title'],
+    });
+    expect(section(NOTES, 'notes', { title: 'Hello' })).toEqual({
+      text: NOTES.replace('  lines: !replace [a, b]  # only these\n', ''),
+      changed: ['notes.lines'],
+    });
+  });
+
+  it('removes the section when its last setting goes (not `notes: {}`), the other sections kept', () => {
+    expect(section(NOTES, 'notes', {})).toEqual({
+      text: NOTES.replace(/notes:\n( {2}.*\n)+/, ''),
+      changed: ['notes'],
+    });
+    const last = 'pdk_template:\n  version: 2\nnotes:\n  title: x'; // no line break at the end
+    expect(section(last, 'notes', {}).text).toBe('pdk_template:\n  version: 2\n');
+  });
+});
+
 describe('templates added and removed (`pantograph add template`, the page)', () => {
   const FLOW = `pdk_template:
   version: 2

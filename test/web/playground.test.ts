@@ -195,6 +195,78 @@ describe('the playground stays usable on a template that does not end (QA qa21, 
     await expect.poll(async () => (await outcome()).output).toBe('a\r\nb 1\r\nc\r\n');
   });
 
+  it('renders a CRLF partial of its own tab as `epp render` does, set or pasted; the cursor stays after the paste and Undo takes it back', async () => {
+    const main = "A\n<%= epp('partials/c.epp', { 'n' => 2 }) %>Z\n";
+    const partial = '<%- | Integer $n | -%>\r\nx\r\ny <%= $n %>\r\n';
+    const dir = writeTree(tempDir('playground-crlf-'), { 'main.epp': main, 'partials/c.epp': partial });
+    const cli = spawnSync(process.execPath, [bin, 'epp', 'render', 'main.epp'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(cli.stdout).toBe('A\nx\r\ny 2\r\nZ\n');
+    await page.evaluate(() => window.playground.setValues('n: 1\n'));
+    await page.evaluate((t) => window.playground.setFile('partials/c.epp', t), partial);
+    await page.evaluate((t) => window.playground.setFile('main.epp', t), main);
+    expect(await outcome()).toMatchObject({ errors: [], output: cli.stdout });
+    // Pasted into the partial's empty tab, then typed on: the typing goes after the pasted text.
+    await page.evaluate(() => window.playground.setFile('partials/c.epp', ''));
+    await page.locator('#template .cm-content').click();
+    await paste(partial);
+    await page.keyboard.type('end');
+    await expect.poll(async () => (await outcome()).output).toBe('A\nx\r\ny 2\r\nendZ\n');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('more');
+    await expect.poll(async () => (await outcome()).output).toBe('A\nx\r\ny 2\r\nend\r\nmoreZ\n');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Control+z');
+    await expect.poll(async () => (await outcome()).output).toBe('A\nZ\n');
+    expect(errors).toEqual([]);
+  });
+
+  it('says an error in a partial as `epp render` says it (the call that led there), underlined in the partial and at the call in main.epp', async () => {
+    const main = "<%- | String $x | -%>\nA <%= epp('partials/p.epp', { 'n' => $x }) %>\n";
+    const partial = '<%- | Integer $n | -%>\nn=<%= $n %>\n';
+    const dir = writeTree(tempDir('playground-partial-error-'), {
+      'main.epp': main,
+      'partials/p.epp': partial,
+      'v.yaml': 'x: hi\n',
+    });
+    const cli = spawnSync(process.execPath, [bin, 'epp', 'render', 'main.epp', '--values-file', 'v.yaml'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    // The command line's first line, as the page says errors (no `error:`; the partial by its name).
+    const said = cli.stderr.split('\n')[0]!.replace(`${dir}/`, '').replace(': error: ', ': ');
+    expect(said).toBe(
+      "partials/p.epp:1:7: parameter 'n' expects an Integer value, got String (called at main.epp:2:7) [EPP_TYPE_MISMATCH]",
+    );
+    await page.evaluate(() => window.playground.setValues('x: hi\n'));
+    await page.evaluate((t) => window.playground.setFile('partials/p.epp', t), partial);
+    await page.evaluate((t) => window.playground.setFile('main.epp', t), main);
+    expect((await outcome()).errors).toEqual([said]);
+    expect(await page.locator('#problems .error').textContent()).toBe(said);
+    await expect
+      .poll(() => page.locator('#template .cm-lintRange-error').textContent())
+      .toBe("epp('partials/p.epp', { 'n' => $x })");
+    await page.evaluate(() => window.playground.select('partials/p.epp'));
+    await expect.poll(() => page.locator('#template .cm-lintRange-error').textContent()).toBe('Integer $n');
+    expect(errors).toEqual([]);
+  });
+
+  it('fits a 600 px window, its panes one under the other; the tab shown is marked for a screen reader', async () => {
+    const narrow = await browser.newPage({ viewport: { width: 600, height: 900 } });
+    await narrow.goto(page_);
+    await narrow.waitForFunction(() => window.playground !== undefined);
+    await narrow.evaluate(() => window.playground.ready());
+    expect(await narrow.evaluate(() => document.documentElement.scrollWidth)).toBe(600);
+    const widths = await narrow
+      .locator('main > .pane')
+      .evaluateAll((panes) => panes.map((p) => Math.round(p.getBoundingClientRect().width)));
+    expect(widths.every((w) => w > 500)).toBe(true);
+    expect(await narrow.locator('#tabs .tab[aria-current="true"]').textContent()).toBe('main.epp');
+    await narrow.screenshot({ path: join(shots, 'playground-narrow.png'), fullPage: true });
+    await narrow.close();
+  });
+
   it('names its editors and announces its problems', async () => {
     expect(await page.locator('#template .cm-content').getAttribute('aria-label')).toBe('Template');
     expect(await page.locator('#values .cm-content').getAttribute('aria-label')).toBe(
@@ -204,6 +276,16 @@ describe('the playground stays usable on a template that does not end (QA qa21, 
     expect(errors).toEqual([]);
   });
 });
+
+/** Pastes `text` into the template editor as a browser does (the clipboard's text/plain). */
+const paste = (text: string) =>
+  page.evaluate((t) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', t);
+    document
+      .querySelector('#template .cm-content')!
+      .dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
 
 /** The error Node's engine gives for the same input, as the playground prints errors. */
 function nodeError(
@@ -215,7 +297,7 @@ function nodeError(
     renderEpp(template, values, { file: 'main.epp', files: { 'main.epp': template, ...more } });
   } catch (e) {
     if (!(e instanceof EppError)) throw e;
-    return `${e.location?.file}:${e.line}:${e.column}: ${e.message} [${e.code}]`;
+    return `${e.location?.file}:${e.line}:${e.column}: ${e.messageWithCallers} [${e.code}]`;
   }
   throw new Error('no error in Node');
 }
@@ -246,7 +328,10 @@ window.result = renderEpp("<%= epp('p.epp', { 'n' => 2 }) %>!", {}, { files: { '
 });
 
 /** The page's window, as the tests reach it (page.evaluate runs these functions in the browser). */
-declare const document: { querySelector(s: string): { dispatchEvent(e: unknown): void } | null };
+declare const document: {
+  querySelector(s: string): { dispatchEvent(e: unknown): void } | null;
+  documentElement: { scrollWidth: number };
+};
 declare const DataTransfer: { new (): { setData(type: string, data: string): void } };
 declare const ClipboardEvent: { new (type: string, init: object): unknown };
 declare const window: {

@@ -7,7 +7,7 @@
  * the page: it is stopped and said so.
  */
 import { type Diagnostic, lintGutter, setDiagnostics } from '@codemirror/lint';
-import { EditorState, type Extension } from '@codemirror/state';
+import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import { basicSetup, EditorView } from 'codemirror';
 import { eppLanguage } from './epp-language.js';
 import type { WorkerAnswer, WorkerRequest } from './render-worker.js';
@@ -53,16 +53,27 @@ let lastGood = '';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
-/** Pasting CRLF text into a template with LF line ends makes it a CRLF template, as the file would be. */
+/** A template's line ends: CRLF for a CRLF template (CodeMirror would join its lines with LF, QA qa21 L1). */
+const lineEnds = new Compartment();
+const crlfEnds = EditorState.lineSeparator.of('\r\n');
+
+/**
+ * Pasting CRLF text into a template with LF line ends makes it a CRLF template, as the file would be: one
+ * change, so that the cursor ends after the pasted text and Undo takes the paste back.
+ */
 const crlfPaste = EditorView.domEventHandlers({
   paste(event, view) {
     const pasted = event.clipboardData?.getData('text/plain') ?? '';
-    if (!pasted.includes('\r\n')) return false;
+    if (!pasted.includes('\r\n') || view.state.lineBreak === '\r\n') return false;
     const { from, to } = view.state.selection.main;
-    const crlf = (t: string) => t.replace(/\r?\n/g, '\r\n');
-    const text = crlf(view.state.sliceDoc(0, from)) + pasted + crlf(view.state.sliceDoc(to));
-    view.setState(fileState(text));
-    schedule();
+    view.dispatch({
+      changes: { from, to, insert: pasted },
+      // A line break is one position, whatever its characters.
+      selection: { anchor: from + pasted.replace(/\r\n/g, '\n').length },
+      effects: lineEnds.reconfigure(crlfEnds),
+      userEvent: 'input.paste',
+      scrollIntoView: true,
+    });
     return true;
   },
 });
@@ -82,10 +93,15 @@ for (const [name, text] of Object.entries(SAMPLE)) files.set(name, fileState(tex
 files.set(MAIN, templateView.state);
 
 function fileState(text: string): EditorState {
-  const extensions: Extension[] = [basicSetup, eppLanguage, lintGutter(), onChange(), EditorView.contentAttributes.of({ 'aria-label': 'Template' })];
-  // A template with CRLF line ends keeps them: CodeMirror would join its lines with LF (QA qa21, L1).
-  if (text.includes('\r\n')) extensions.push(EditorState.lineSeparator.of('\r\n'));
-  else extensions.push(crlfPaste);
+  const extensions: Extension[] = [
+    basicSetup,
+    eppLanguage,
+    lintGutter(),
+    onChange(),
+    EditorView.contentAttributes.of({ 'aria-label': 'Template' }),
+    lineEnds.of(text.includes('\r\n') ? crlfEnds : []),
+    crlfPaste,
+  ];
   return EditorState.create({ doc: text, extensions });
 }
 
@@ -228,6 +244,7 @@ function drawTabs(): void {
     const button = document.createElement('button');
     button.textContent = name;
     button.className = name === current ? 'tab current' : 'tab';
+    if (name === current) button.setAttribute('aria-current', 'true'); // which file the editor shows
     button.addEventListener('click', () => void select(name));
     return button;
   });

@@ -53,11 +53,18 @@ function render(request: Extract<WorkerRequest, { kind: 'render' }>): WorkerAnsw
     });
   } catch (e) {
     if (!(e instanceof EppError)) throw e;
-    const where = e.location ? `${e.location.file}:${e.line}:${e.column}: ` : '';
-    answer.errors.push(`${where}${e.message} [${e.code}]`);
+    // As `epp render` says it: an error in a partial names the calls that led there (QA qa21, L2).
+    const where = e.location ? `${e.where}: ` : '';
+    const text = `${where}${e.messageWithCallers} [${e.code}]`;
+    answer.errors.push(text);
     if (e.location) {
       const { start, end } = e.location.span;
-      answer.marks.push({ file: e.location.file, from: start, to: Math.max(end, start + 1), message: `${e.message} [${e.code}]` });
+      answer.marks.push({ file: e.location.file, from: start, to: Math.max(end, start + 1), message: `${e.messageWithCallers} [${e.code}]` });
+    }
+    // Each call on the way is underlined too, in its own file: with main.epp open, the error shows there.
+    for (const call of e.callers ?? []) {
+      const { start, end } = call.span;
+      answer.marks.push({ file: call.file, from: start, to: Math.max(end, start + 1), message: `this call leads to an error: ${text}` });
     }
   }
   answer.renderMs = performance.now() - started;

@@ -12,7 +12,7 @@ interface Repository {
 interface CaseRun {
   status: string;
   differences: { path: string; kind: string; diff: string }[];
-  problems: { message: string; code: string; file?: string; line?: number; column?: number }[];
+  problems: { severity?: string; message: string; code: string; file?: string; line?: number; column?: number; hint?: string }[];
   outputs: { actual: Record<string, string>; expected: Record<string, string> };
 }
 
@@ -24,13 +24,14 @@ type Notify = (error: unknown) => void;
 export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElement, notify: Notify): Promise<void> {
   const repo = await call<Repository>('author/repository', {});
   title.textContent = `${repo.dir} (template repository)`;
+  document.title = `${repo.dir.split('/').filter(Boolean).at(-1) ?? repo.dir} (templates) · Pantograph`;
   const list = document.createElement('section');
   list.className = 'pane';
   list.id = 'author-files';
   const editorPane = document.createElement('section');
   editorPane.className = 'pane';
   editorPane.innerHTML =
-    '<h2 id="author-file">Pick a file</h2><textarea id="author-editor" spellcheck="false" aria-labelledby="author-file" disabled></textarea><div id="author-saved" aria-live="polite"></div>';
+    '<h2 id="author-file">Pick a file</h2><textarea id="author-editor" spellcheck="false" aria-labelledby="author-file" disabled></textarea><div id="author-saved" aria-live="polite"></div><div id="author-summary" aria-live="polite"></div>';
   const result = document.createElement('section');
   result.className = 'pane';
   result.innerHTML = '<h2>Test case <small id="author-case">(pick one)</small></h2><div id="author-result"></div>';
@@ -83,6 +84,12 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
   async function load(template: string, source: string): Promise<void> {
     const { text, base } = await call<{ text: string; base: string }>('author/file', { template, source });
     open = { template, source, base };
+    // The file open is marked in the list.
+    for (const li of list.querySelectorAll<HTMLElement>('li.author-file')) {
+      const button = li.querySelector('button')!;
+      if (li.dataset.template === template && li.dataset.source === source) button.setAttribute('aria-current', 'true');
+      else button.removeAttribute('aria-current');
+    }
     unsaved = undefined;
     editor.value = text;
     editor.disabled = false;
@@ -131,6 +138,16 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
     }
   }
 
+  /** Puts the editor's cursor at a 1-based line and column, and the keyboard there. */
+  function goTo(line: number, column: number): void {
+    const lines = editor.value.split('\n');
+    let offset = 0;
+    for (let i = 0; i < line - 1 && i < lines.length; i++) offset += lines[i]!.length + 1;
+    offset += column - 1;
+    editor.focus();
+    editor.setSelectionRange(offset, offset);
+  }
+
   /** Runs are numbered: a slow run's answer never replaces a later one's. */
   let runs = 0;
   async function runCase(): Promise<void> {
@@ -139,6 +156,7 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
     const mine = ++runs;
     if (!chosenCase) {
       caseLabel.textContent = open ? `(${open.template} has no test case: add one under ${open.template}/tests/<case>/)` : '(pick one)';
+      document.getElementById('author-summary')!.textContent = '';
       box.replaceChildren();
       return;
     }
@@ -147,12 +165,25 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
     if (mine !== runs) return;
     const status = Object.assign(document.createElement('p'), { textContent: run.status, className: `case-${run.status}` });
     status.id = 'author-status';
-    const problems = run.problems.map((p) =>
-      Object.assign(document.createElement('p'), {
-        className: 'error',
-        textContent: `${p.file ? `${p.file}:${p.line}:${p.column}: ` : ''}${p.message} [${p.code}]`,
-      }),
-    );
+    // As `pantograph test` prints them; a place in the file open is a button that puts the cursor there.
+    const problems = run.problems.map((p) => {
+      const line = Object.assign(document.createElement('p'), { className: 'error' });
+      const where = p.file ? `${p.file}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}` : '';
+      if (where && open && p.file === `${open.template}/${open.source}` && p.line !== undefined) {
+        const go = Object.assign(document.createElement('button'), { type: 'button', className: 'go', textContent: where });
+        go.setAttribute('aria-label', `${where}: put the cursor there`);
+        const at = { line: p.line, column: p.column ?? 1 };
+        go.addEventListener('click', () => goTo(at.line, at.column));
+        line.append(go, ': ');
+      } else if (where) line.append(`${where}: `);
+      line.append(`${p.severity ?? 'error'}: ${p.message} [${p.code}]`);
+      if (p.hint) line.append(Object.assign(document.createElement('div'), { className: 'hint', textContent: `hint: ${p.hint}` }));
+      return line;
+    });
+    // Under the editor too: in a narrow window the case's pane is out of sight while one types.
+    const first = run.problems[0];
+    document.getElementById('author-summary')!.textContent =
+      `test ${chosenCase.name}: ${run.status}${first ? ` (${first.message})` : run.differences.length > 0 ? ` (${run.differences.length} file${run.differences.length === 1 ? '' : 's'} differ)` : ''}`;
     const differing = new Set(run.differences.map((d) => d.path));
     const paths = [...new Set([...Object.keys(run.outputs.expected), ...Object.keys(run.outputs.actual)])].sort(
       (a, b) => Number(differing.has(b)) - Number(differing.has(a)) || (a < b ? -1 : 1),

@@ -176,6 +176,7 @@ async function refresh(): Promise<void> {
   syncText = state.syncText;
   forms = state.forms;
   $('project').textContent = state.project;
+  project = state.project;
   drawCatalogue(state.catalogue);
   drawForms();
   drawProblems(state.problems);
@@ -187,6 +188,8 @@ function drawCatalogue(entries: CatalogueEntry[]): void {
   $('catalogue').replaceChildren(
     ...entries.map((t) => {
       const button = el('button', { textContent: t.applied ? 'Remove' : 'Add', className: 'toggle' });
+      // Heard as "Remove rubocop", not as one of a dozen "Remove"s.
+      button.setAttribute('aria-label', `${t.applied ? 'Remove' : 'Add'} ${t.name}`);
       button.dataset.template = t.name;
       button.addEventListener('click', guarded(() => toggle(t.name, !t.applied)));
       return el(
@@ -207,6 +210,8 @@ async function toggle(template: string, add: boolean): Promise<void> {
   const edit = await call<{ text: string }>('edit', { kind: add ? 'add' : 'remove', template, syncText });
   syncText = edit.text;
   await refresh();
+  // The catalogue is drawn again: the keyboard stays on the template's button (now the other action).
+  document.querySelector<HTMLElement>(`#catalogue button[data-template="${CSS.escape(template)}"]`)?.focus();
 }
 
 function drawForms(): void {
@@ -228,8 +233,12 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
   const set = Object.hasOwn(form.values, info.name);
   const id = `setting-${form.template}-${info.name}`;
   const { node, read } = control(schema, set ? form.values[info.name]! : info.value, id, set ? form.values[info.name] : undefined);
+  if (node instanceof HTMLInputElement && node.type === 'number' && typeof info.default === 'number') {
+    node.placeholder = String(info.default);
+  }
   const error = el('div', { className: 'error', id: `${id}-error` });
   error.setAttribute('aria-live', 'polite');
+  const origin = el('div', { className: 'origin' }, `value from ${originText(info)}`, set ? resetButton(form, info) : '');
   node.setAttribute('aria-describedby', error.id);
   const wrapper = el(
     'div',
@@ -237,7 +246,7 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
     label(`${info.name}: ${info.type}`, node, id),
     node,
     el('div', { className: 'help', textContent: `${info.description ?? ''} (default: ${JSON.stringify(info.default)})` }),
-    el('div', { className: 'origin', textContent: `value from ${originText(info)}` }),
+    origin,
     form.replaced?.includes(info.name)
       ? el('div', { className: 'replace', textContent: '!replace: this value replaces the inherited one (kept on save)' })
       : '',
@@ -246,18 +255,52 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
   wrapper.dataset.setting = info.name;
   // Inputs of nested objects bubble their events up to here.
   wrapper.addEventListener('input', () => {
-    let value: Json;
+    let value: Json | undefined;
     try {
       value = read();
     } catch (e) {
       wrapper.classList.add('invalid');
       error.textContent = `not valid JSON: ${(e as Error).message}`;
+      markDirty();
       return;
     }
-    form.values = { ...form.values, [info.name]: value };
-    void changed(form);
+    if (value === undefined) {
+      // An emptied number field: no value of the project's (not `null` in .sync.yml), so the default.
+      const { [info.name]: _, ...rest } = form.values;
+      form.values = rest;
+      origin.replaceChildren(`value from the default (${JSON.stringify(info.default)}): the field is empty`);
+    } else {
+      form.values = { ...form.values, [info.name]: value };
+      // Set here now: the project's value, which can be reset.
+      if (!origin.querySelector('.reset')) origin.replaceChildren('value from this page (.sync.yml once saved)', resetButton(form, info));
+    }
+    changed(form).catch(notify);
   });
   return wrapper;
+}
+
+/**
+ * For a setting the project sets: takes its key out of `.sync.yml` (the rest of the file kept as it is),
+ * so that the value comes again from the template's default or a shared setting. Clearing a text field
+ * instead would write an empty text (an emptied number field is a reset: see field()).
+ */
+function resetButton(form: Form, info: SettingInfo): HTMLElement {
+  const button = el('button', { type: 'button', className: 'reset', textContent: 'reset to default' });
+  button.setAttribute('aria-label', `reset ${info.name} to its default (${JSON.stringify(info.default)}): remove it from .sync.yml`);
+  button.addEventListener(
+    'click',
+    guarded(async () => {
+      const { [info.name]: _, ...rest } = form.values;
+      form.values = rest; // an edit of this form still on its way sends these
+      const edit = await call<{ text: string }>('edit', { kind: 'settings', template: form.template, settings: rest, syncText });
+      syncText = edit.text;
+      await refresh();
+      // The form is drawn again: the keyboard goes on from the setting that was reset.
+      const field = document.querySelector(`fieldset[data-template="${CSS.escape(form.template)}"] > .field[data-setting="${CSS.escape(info.name)}"]`);
+      field?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+    }),
+  );
+  return button;
 }
 
 /**
@@ -270,7 +313,7 @@ function control(
   shown: Json | undefined,
   id: string,
   own?: Json,
-): { node: HTMLElement; read: () => Json } {
+): { node: HTMLElement; read: () => Json | undefined } {
   const enumValues = Array.isArray(schema.enum) ? schema.enum : undefined;
   const type = typeof schema.type === 'string' ? schema.type : undefined;
   const items = (schema.items ?? {}) as Schema;
@@ -290,7 +333,8 @@ function control(
   }
   if (type === 'integer' || type === 'number') {
     const num = el('input', { type: 'number', value: shown === null || shown === undefined ? '' : String(shown) });
-    return { node: num, read: () => (num.value === '' ? null : Number(num.value)) };
+    // Empty is no value at all (the default applies: field() shows it as the placeholder), not `null`.
+    return { node: num, read: () => (num.value === '' ? undefined : Number(num.value)) };
   }
   if (type === 'string') {
     const text = el('input', { type: 'text', value: typeof shown === 'string' ? shown : '' });
@@ -310,7 +354,7 @@ function control(
     const mine = (own && typeof own === 'object' && !Array.isArray(own) ? own : {}) as { [key: string]: Json };
     const touched = new Set(Object.keys(mine));
     const fieldset = el('fieldset', { className: 'nested' });
-    const readers = new Map<string, () => Json>();
+    const readers = new Map<string, () => Json | undefined>();
     for (const [key, sub] of Object.entries(properties)) {
       const innerId = `${id}-${key}`;
       const inner = control(sub, current[key], innerId, mine[key]);
@@ -373,28 +417,48 @@ async function changed(form: Form): Promise<void> {
     const error = wrapper.querySelector<HTMLElement>(':scope > .error');
     if (error) error.textContent = mine.map((e) => e.message).join('; ');
   }
+  markDirty();
   if (check.errors.length > 0) return;
   const edit = await call<{ text: string }>('edit', { kind: 'settings', template: form.template, settings: form.values, syncText });
   syncText = edit.text;
   markDirty();
   clearTimeout(pending);
-  pending = setTimeout(() => void preview(), 150);
+  pending = setTimeout(() => preview().catch(notify), 150);
 }
+
+/** The project's name, for the tab's title (several projects open: which tab is which). */
+let project = '';
 
 function markDirty(): void {
   const dirty = syncText !== savedText;
-  ($('save') as HTMLButtonElement).disabled = !dirty;
-  $('save-state').textContent = dirty ? 'unsaved changes' : 'saved';
+  document.title = `${dirty ? '• ' : ''}${project} · Pantograph`;
+  // A field with an error is not in the text: saving now would save the value before it, silently.
+  const invalid = document.querySelectorAll('#forms > fieldset > .field.invalid').length;
+  ($('save') as HTMLButtonElement).disabled = !dirty || invalid > 0;
+  $('save-state').textContent =
+    invalid > 0 ? `${invalid} setting${invalid === 1 ? ' has an error' : 's have errors'}: fix ${invalid === 1 ? 'it' : 'them'} to save` : dirty ? 'unsaved changes' : 'saved';
   // Apply writes what the preview shows: not until the preview of the text as it is now is shown.
-  ($('apply') as HTMLButtonElement).disabled = applying || previewed === undefined || previewed.text !== syncText;
+  ($('apply') as HTMLButtonElement).disabled = applying || invalid > 0 || previewed === undefined || previewed.text !== syncText;
 }
 
 async function preview(): Promise<void> {
   const text = syncText;
-  const result = await call<{ entries: Entry[]; counts?: Record<string, number>; problems: Problem[]; fingerprint?: string }>(
-    'preview',
-    { syncText: text },
-  );
+  let result: { entries: Entry[]; counts?: Record<string, number>; problems: Problem[]; fingerprint?: string };
+  try {
+    result = await call('preview', { syncText: text });
+  } catch (e) {
+    // A plan that apply would refuse as a whole, for a reason with no place in a file (`delete` naming
+    // a directory): said where the preview would be, and with the problems, as the command line says it.
+    if (!(e instanceof ApiError) || e.status !== 422 || text !== syncText) throw e;
+    previewed = undefined;
+    markDirty();
+    const problem: Problem = { severity: 'error', code: e.code ?? 'ERROR', message: e.message, ...(e.hint ? { hint: e.hint } : {}) };
+    drawProblems([problem]);
+    $('counts').textContent = 'no preview: the plan has an error';
+    $('diff').textContent = '';
+    $('files').replaceChildren(problemItem(problem));
+    return;
+  }
   if (text !== syncText) return; // the text changed meanwhile: its own preview follows
   previewed = { text, fingerprint: result.fingerprint };
   markDirty();
@@ -436,6 +500,11 @@ function tree(entries: Entry[]): HTMLElement[] {
     li.dataset.path = entry.path;
     li.addEventListener('click', () => {
       $('diff').textContent = entry.diff ?? '(no change)';
+      // The row whose diff is shown is marked; the diff brought into sight (below a long list, or the
+      // settings, in a narrow window).
+      for (const other of $('files').querySelectorAll('button.row[aria-current]')) other.removeAttribute('aria-current');
+      button.setAttribute('aria-current', 'true');
+      $('diff').scrollIntoView({ block: 'nearest' });
     });
     rows.push(li);
   }
@@ -448,15 +517,26 @@ function drawProblems(problems: Problem[]): void {
   $('problems').replaceChildren(
     ...[...problems]
       .sort((a, b) => order(a) - order(b))
-      .map((p) => {
-        const where = p.file ? `${p.file}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ` : '';
-        const li = el('li', { className: p.severity === 'error' ? 'error' : 'warning' });
-        li.append(`${where}${p.severity}: ${p.message} [${p.code}]`);
-        if (p.hint) li.append(el('div', { className: 'hint', textContent: `hint: ${p.hint}` }));
-        return li;
-      }),
+      .map(problemItem),
   );
 }
+
+/** A problem as the command line prints it: `file:line:col: error: message [CODE]`, then its hint. */
+function problemItem(p: Problem): HTMLElement {
+  const where = p.file ? `${p.file}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}: ` : '';
+  const li = el('li', { className: p.severity === 'error' ? 'error' : 'warning' });
+  li.append(`${where}${p.severity}: ${p.message} [${p.code}]`);
+  if (p.hint) li.append(el('div', { className: 'hint', textContent: `hint: ${p.hint}` }));
+  return li;
+}
+
+/** Ctrl+S (⌘S) saves, from any field: Save is at the end of a long form. */
+document.addEventListener('keydown', (event) => {
+  if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 's') {
+    event.preventDefault(); // never the browser's "save the page"
+    if (!($('save') as HTMLButtonElement).disabled) $('save').click();
+  }
+});
 
 $('save').addEventListener(
   'click',
@@ -575,6 +655,10 @@ window.addEventListener('beforeunload', (event) => {
 $('notice-close').addEventListener('click', () => {
   $('notice').hidden = true;
 });
+/** Escape dismisses the notice, as a dialog's would be (the keyboard need not go up to its ×). */
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && !$('notice').hidden) $('notice').hidden = true;
+});
 
 
 /** A project opens the catalogue, settings and preview; a template repository, the author's view. */
@@ -584,7 +668,9 @@ async function start(): Promise<void> {
     throw new Error('this page needs the token `pantograph ui` printed: open the URL it printed (…/?token=…), or run `pantograph ui` again');
   }
   const { mode } = await call<{ mode: 'project' | 'author' }>('mode', {});
-  if (mode === 'author') await startAuthor(call, document.querySelector('main')!, $('project'), notify);
-  else await refresh();
+  if (mode === 'author') {
+    for (const link of document.querySelectorAll('header a.skip')) link.remove(); // the project's panes
+    await startAuthor(call, document.querySelector('main')!, $('project'), notify);
+  } else await refresh();
 }
 guarded(start)();

@@ -1,0 +1,120 @@
+/**
+ * The author's view of `pantograph ui` as an author meets it, in a narrow window with the keyboard: a CRLF
+ * template file stays CRLF through the page's saves (a browser's text field gives LF), a render error of
+ * the file open is said as `pantograph test` says it and is a button to its place, and the case's outcome
+ * is said under the editor. Debian's chromium on a repository made by `pantograph new template`.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withLineEnds } from '../../src/ui/author-api.js';
+import { startUi, type UiServer } from '../../src/ui/server.js';
+import { removeTempDirs, tempDir } from '../helpers/fs.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const bin = join(root, 'dist/cli/bin.cjs');
+
+let browser: Browser;
+const servers: UiServer[] = [];
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const s of servers) await s.close();
+  removeTempDirs();
+});
+
+/** A template repository with one template, `greet` (files/example.epp, tests/basic). */
+function repository(): string {
+  const repo = tempDir('ui-author-');
+  const made = spawnSync(process.execPath, [bin, 'new', 'template', 'greet', '-C', repo], {
+    encoding: 'utf8',
+  });
+  if (made.status !== 0) throw new Error(made.stderr);
+  return repo;
+}
+
+async function open(repo: string) {
+  const server = await startUi({ root: repo, author: true });
+  servers.push(server);
+  const page = await browser.newPage({ viewport: { width: 600, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(server.url);
+  await page.waitForSelector('li.author-file');
+  return { page, errors };
+}
+
+describe("the author's view", () => {
+  it("saves a CRLF template file with CRLF line ends (a browser's text field gives LF)", async () => {
+    const repo = repository();
+    const file = join(repo, 'greet/files/example.epp');
+    const crlf = readFileSync(file, 'utf8').replace(/\r?\n/g, '\r\n');
+    writeFileSync(file, crlf);
+    const { page, errors } = await open(repo);
+    await page.locator('li.author-file[data-source="files/example.epp"] button').click();
+    const editor = page.locator('#author-editor');
+    await expect.poll(() => editor.isEnabled()).toBe(true);
+    await editor.press('Control+End');
+    await editor.pressSequentially('# by the author\n');
+    await expect.poll(() => readFileSync(file, 'utf8')).toBe(`${crlf}# by the author\r\n`);
+    // Saved again from the base the last save gave: the page goes on saving.
+    await editor.pressSequentially('# more\n');
+    await expect.poll(() => readFileSync(file, 'utf8')).toBe(`${crlf}# by the author\r\n# more\r\n`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a file that mixes line ends, or is LF, is saved as the page sends it', () => {
+    expect(withLineEnds('a\nb\n', 'x\r\ny\r\n')).toBe('a\r\nb\r\n');
+    expect(withLineEnds('a\nb\n', 'x\r\ny\n')).toBe('a\nb\n');
+    expect(withLineEnds('a\nb\n', 'x\ny\n')).toBe('a\nb\n');
+    expect(withLineEnds('a\r\nb\n', 'x\r\ny\r\n')).toBe('a\r\nb\n');
+  });
+
+  it('says a render error as `pantograph test` does, under the editor too; its place is a button that puts the cursor there', async () => {
+    const repo = repository();
+    const { page, errors } = await open(repo);
+    const fileButton = page.locator('li.author-file[data-source="files/example.epp"] button');
+    await fileButton.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#author-status').textContent()).toBe('passed');
+    expect(await fileButton.getAttribute('aria-current')).toBe('true');
+    expect(await page.locator('#author-summary').textContent()).toBe('test basic: passed');
+    const editor = page.locator('#author-editor');
+    await editor.press('Control+End');
+    await editor.pressSequentially('<%= $nope %>');
+    await expect.poll(() => page.locator('#author-status').textContent()).toBe('failed');
+    const test = spawnSync(process.execPath, [bin, 'test'], { cwd: repo, encoding: 'utf8' });
+    const said = (test.stdout + test.stderr).split('\n').find((l) => l.includes('EPP_UNKNOWN_VARIABLE'))!;
+    expect(said).toMatch(
+      /^greet\/files\/example\.epp:\d+:5: error: Unknown variable: '\$nope' \[EPP_UNKNOWN_VARIABLE\]$/,
+    );
+    const problem = page.locator('#author-result p.error');
+    expect(await problem.textContent()).toMatch(new RegExp(`^${literal(said)}hint: `));
+    expect(await page.locator('#author-summary').textContent()).toBe(
+      "test basic: failed (Unknown variable: '$nope')",
+    );
+    // Enter on the place: the cursor at `$nope`, the keyboard in the editor.
+    await problem.locator('button.go').focus();
+    await page.keyboard.press('Enter');
+    const at = await editor.evaluate((e) => {
+      const area = e as unknown as { selectionStart: number; value: string };
+      return area.value.slice(area.selectionStart, area.selectionStart + 5);
+    });
+    expect(at).toBe('$nope');
+    expect(await editor.evaluate((e) => e === document.activeElement)).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The page's document, as page.evaluate reaches it in the browser. */
+declare const document: { activeElement: unknown };
