@@ -26,12 +26,14 @@ import { lineColumn } from '../shared/position.js';
 import {
   PSYCH_BASE60_FLOAT,
   PSYCH_BASE60_INT,
+  PSYCH_DATE,
   PSYCH_FALSE,
   PSYCH_FLOAT,
   PSYCH_INFINITY,
   PSYCH_INTEGER,
   PSYCH_MINUS_INFINITY,
   PSYCH_NAN,
+  PSYCH_TIME,
   PSYCH_TRUE,
   psychBase60,
   psychFloat,
@@ -177,6 +179,11 @@ export interface YamlDataOptions {
   readonly errorCode: EngineErrorCode;
   /** Accept `!replace` (`.sync.yml` only); elsewhere the tag is an unresolved-tag warning. */
   readonly replaceTag?: boolean;
+  /**
+   * A values file, read as Puppet reads one: a plain date or time (`2024-01-02`) is an error, as Puppet's
+   * safe_load refuses the Date and Time Psych makes of it. Elsewhere (`.sync.yml`) it stays a string.
+   */
+  readonly refuseTimestamps?: boolean;
 }
 
 export interface YamlData<T> {
@@ -345,6 +352,7 @@ class Walker {
     }
     const v = node.value;
     if (v === null || v === undefined) return null;
+    if (typeof v === 'string' && this.options.refuseTimestamps) this.refuseTimestamp(node, pointer);
     if (typeof v === 'string' || typeof v === 'bigint') {
       if (typeof v === 'bigint') this.checkAmbiguous(node, pointer);
       return v;
@@ -367,6 +375,8 @@ class Walker {
         continue;
       }
       const key = keyNode === null ? '' : keyText(keyNode);
+      if (keyNode !== null && this.options.refuseTimestamps)
+        this.refuseTimestamp(keyNode, pointer, keyOffset);
       if (this.v11 && key === '<<' && keyNode?.type === 'PLAIN' && pair.value) {
         merges.push(pair.value as Node);
         continue;
@@ -423,6 +433,21 @@ class Walker {
         this.positions.positionOf(pointer),
         `quote it ('${src}') if you mean the string`,
       ),
+    );
+  }
+
+  /** A plain date or time (or one tagged `!!timestamp`), in a values file: Puppet's error, in its words. */
+  private refuseTimestamp(node: Scalar, pointer: string, offset?: number): void {
+    const text = String(node.value);
+    const tagged = node.tag === TIMESTAMP_TAG;
+    if (!tagged && (node.type !== 'PLAIN' || node.tag)) return;
+    const kind = PSYCH_TIME.test(text) ? 'Time' : PSYCH_DATE.test(text) || tagged ? 'Date' : undefined;
+    if (kind === undefined) return;
+    this.unsupported(
+      pointer,
+      `Tried to load unspecified class: ${kind}`,
+      offset,
+      `Puppet's YAML reader refuses dates and times: quote it ('${text}') to give a String`,
     );
   }
 

@@ -14,7 +14,11 @@ export function yamlValues(text: string, label: string, what = 'values'): PHash 
 
 /** The values of any YAML document, by the `yaml` package. Throws {@link ValuesError}. */
 export function fullYamlValues(text: string, label: string, what = 'values'): PHash {
-  const parsed = parseYamlData(text, label, { version: '1.1', errorCode: 'VALUES_YAML' });
+  const parsed = parseYamlData(text, label, {
+    version: '1.1',
+    errorCode: 'VALUES_YAML',
+    refuseTimestamps: true,
+  });
   const error = parsed.problems.find((p) => p.severity === 'error');
   if (error !== undefined || parsed.data === undefined) {
     const position = error?.line !== undefined ? { line: error.line, column: error.column ?? 1 } : undefined;

@@ -24,6 +24,14 @@ export const PSYCH_FLOAT = /^[-+]?(?:[0-9][0-9_,]*)?\.[0-9]*(?:[eE][-+][0-9]+)?$
 export const PSYCH_INTEGER =
   /^(?:[-+]?0b[0-1_,]+|[-+]?0[0-7_,]+|[-+]?(?:0|[1-9](?:[0-9]|,[0-9]|_[0-9])*)|[-+]?0x[0-9a-fA-F_,]+)$/;
 
+/**
+ * Psych's Date (`2024-01-02`, `2024-1-2`) and Time (`2024-01-02T10:00:00Z`, `2024-01-02 10:00:00 +01:00`):
+ * Ruby objects, which Puppet's safe_load refuses in a values file ("Tried to load unspecified class").
+ */
+export const PSYCH_DATE = /^\d{4}-(?:1[012]|0\d|\d)-(?:[12]\d|3[01]|0\d|\d)$/;
+export const PSYCH_TIME =
+  /^-?\d{4}-\d{1,2}-\d{1,2}(?:[Tt]|\s+)\d{1,2}:\d\d:\d\d(?:\.\d*)?(?:\s*(?:Z|[-+]\d{1,2}:?(?:\d\d)?))?$/;
+
 /** Ruby's `Integer(s)` of a Psych integer (`,` and `_` removed): a sign, then 0b, 0x or 0 (octal). */
 export function psychInteger(text: string): bigint {
   const digits = text.replace(/[,_]/g, '');

@@ -18,6 +18,7 @@
 import {
   PSYCH_BASE60_FLOAT,
   PSYCH_BASE60_INT,
+  PSYCH_DATE,
   PSYCH_FALSE,
   PSYCH_FLOAT,
   PSYCH_INFINITY,
@@ -25,6 +26,7 @@ import {
   PSYCH_MINUS_INFINITY,
   PSYCH_NAN,
   PSYCH_NULL,
+  PSYCH_TIME,
   PSYCH_TRUE,
 } from './psych-scalars.js';
 
@@ -219,6 +221,8 @@ function resolvePlain(text: string): unknown {
   if (DECIMAL_INT.test(text)) return BigInt(text);
   if (DECIMAL_FLOAT.test(text)) return Number.parseFloat(text);
   if (OTHER_NUMBER.some((test) => test.test(text))) throw NOT_SIMPLE;
+  // A date or time is Puppet's error, said at its place by the full reading.
+  if (PSYCH_DATE.test(text) || PSYCH_TIME.test(text)) throw NOT_SIMPLE;
   return text;
 }
 

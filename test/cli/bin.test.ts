@@ -207,6 +207,29 @@ describe('pantograph epp render (built CLI)', () => {
     );
   });
 
+  it('refuses a date or time in a YAML values file where it is, as Puppet does; quoted, it is a String', () => {
+    // Puppet 7 (2026-11-27): "Could not load --values_file (p.yaml): Tried to load unspecified class: Date"
+    // for each of these (Time for the times); 2024-13-01 and quoted dates are Strings.
+    const refused: [string, string][] = [
+      ['d: 2024-01-02\n', 'date.yaml:1:4: Tried to load unspecified class: Date'],
+      ['d: 2024-02-30\n', 'date.yaml:1:4: Tried to load unspecified class: Date'],
+      ['a: 1\nd: [x, 2024-1-2]\n', 'date.yaml:2:8: Tried to load unspecified class: Date'],
+      ['2024-01-02: x\n', 'date.yaml:1:1: Tried to load unspecified class: Date'],
+      ['d: 2024-01-02T10:00:00Z\n', 'date.yaml:1:4: Tried to load unspecified class: Time'],
+      ['d: {t: 2024-01-02 10:00:00.5 +01:00}\n', 'date.yaml:1:8: Tried to load unspecified class: Time'],
+    ];
+    for (const [text, message] of refused) {
+      writeFileSync(join(dir, 'date.yaml'), text);
+      expectRefused(['epp', 'render', 't.epp', '--values-file', 'date.yaml'], dir, message);
+      expect(run(['epp', 'render', 't.epp', '--values-file', 'date.yaml'], dir).stderr).toContain('hint: ');
+    }
+    writeFileSync(join(dir, 'dates.yaml'), "name: '2024-01-02'\nother: 2024-13-01\n");
+    writeFileSync(join(dir, 'dates.epp'), '<%= $name %> <%= $other %>');
+    expect(run(['epp', 'render', 'dates.epp', '--values-file', 'dates.yaml'], dir).stdout).toBe(
+      '2024-01-02 2024-13-01\n',
+    );
+  });
+
   it('reads a .pp values file as Puppet code whose value is the hash, as puppet epp render does', () => {
     writeFileSync(join(dir, 'v.pp'), "{ name => 'pp', f => 1.0 + 1 }\n");
     expect(run(['epp', 'render', 't.epp', '--values-file', 'v.pp'], dir).stdout).toBe('Hello pp 2.0\n');
