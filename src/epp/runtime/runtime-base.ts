@@ -3,13 +3,20 @@
  * runtime.ts): positions for errors, variables, constants and element access. The template's arguments
  * and parameters are parameter-runtime.ts's, which extends this class; `Runtime` extends that in turn.
  */
-import { type DestructurePattern, findBinary, puppetStart, RESERVED_VARIABLES } from '../ast-walk.js';
+import {
+  type DestructurePattern,
+  findAccess,
+  findBinary,
+  puppetStart,
+  RESERVED_VARIABLES,
+} from '../ast-walk.js';
 import {
   EppError,
   type EppErrorCode,
   EppEvalError,
   PlacedEvalError,
   type SourceLocation,
+  TypeKeyError,
 } from '../errors.js';
 import type { FunctionRegistry } from '../functions/registry.js';
 import {
@@ -399,8 +406,21 @@ export class RuntimeBase {
     try {
       return access(target, keys);
     } catch (e) {
+      if (e instanceof TypeKeyError && !e.location) e.at(this.keyLocation(p, e.keyIndex));
       throw this.locate(e, p);
     }
+  }
+
+  /**
+   * Where Puppet places an error in the key at `index` of the access at `p`: at that key as written, or
+   * at the access when the keys written are fewer (an array among them, flattened). Looked up in the
+   * syntax tree, which only an error needs.
+   */
+  private keyLocation(p: number, index: number): SourceLocation {
+    const location = this.location(p);
+    const ast = this.template.ast;
+    const key = ast && findAccess(ast, location.span.start, location.span.end)?.keys[index];
+    return key ? { ...location, span: { start: puppetStart(key), end: key.end } } : location;
   }
 }
 
