@@ -442,8 +442,7 @@ function structOf(hash: Map<Value, Value>): StructType {
       else if (k instanceof EnumType) {
         // One value names the member; with more, Puppet means the error below (its Ruby fails first).
         key = s = k.values.length === 1 ? new StringType(undefined, k.values[0]) : k;
-      }
-      else {
+      } else {
         throw accessError(
           `Illegal Struct member key type. Expected NotUndef, Optional, String, or Enum. Got: ${rubyClass(k)}`,
         );
