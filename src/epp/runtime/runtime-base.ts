@@ -190,11 +190,17 @@ export class RuntimeBase {
   /**
    * A parameter's default reads a parameter not bound yet (itself, or one declared after it). A template's
    * given values are bound before any default, as in Puppet, so one given is read; otherwise Puppet's error.
+   * A lambda's is the error of the call that called it (see `locateCall`), with Puppet's `lambda: `.
    */
   parameterAhead(from: string, to: string, template: boolean, p: number): Value {
     if (template) {
       const given = this.values.get(to);
       if (given !== undefined) return given;
+    } else {
+      throw new EppEvalError(
+        'EPP_EVAL',
+        `lambda: default expression for $${from} tries to illegally access not yet evaluated $${to}`,
+      );
     }
     return this.fail(
       'EPP_EVAL',
