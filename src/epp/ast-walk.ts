@@ -1,7 +1,15 @@
 /**
  * Walks over the AST, shared by the compiler and the static analysis of templates.
  */
-import type { ArrayNode, BinaryNode, Node, ParameterNode, TemplateNode, VariableNode } from './ast.js';
+import type {
+  AccessNode,
+  ArrayNode,
+  BinaryNode,
+  Node,
+  ParameterNode,
+  TemplateNode,
+  VariableNode,
+} from './ast.js';
 import { forEachChild, nodeChildren, visitAll, type WalkNode } from './node-children.js';
 
 export { nodeChildren as children, type WalkNode };
@@ -106,6 +114,16 @@ export function findBinary(ast: TemplateNode, operatorStart: number, end: number
     if (node.type === 'Binary' && node.operatorStart === operatorStart && node.end === end) return node;
     // Only a node that contains the operator can hold it.
     if (node.start <= operatorStart && node.end >= end) pending.push(...nodeChildren(node));
+  }
+  return undefined;
+}
+
+/** The access expression spanning `start` to `end` (the span the runtime is given for its errors). */
+export function findAccess(ast: TemplateNode, start: number, end: number): AccessNode | undefined {
+  const pending: WalkNode[] = [...(ast.params ?? []), ...ast.body];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    if (node.type === 'Access' && node.start === start && node.end === end) return node;
+    if (node.start <= start && node.end >= end) pending.push(...nodeChildren(node));
   }
   return undefined;
 }

@@ -151,3 +151,17 @@ export class EppEvalError extends EppError {
  * call site still gives it its position (see `Runtime.locateCall`).
  */
 export class PlacedEvalError extends EppEvalError {}
+
+/**
+ * An error in a type's parameters that Puppet places at one of the access's keys (`Integer['a']` at its
+ * `'a'`). `keyIndex` counts the keys as the access operator sees them, nested arrays flattened; Puppet
+ * looks it up among the written keys, and one past them gives no key (the access's own position then).
+ */
+export class TypeKeyError extends EppEvalError {
+  constructor(
+    message: string,
+    readonly keyIndex: number,
+  ) {
+    super('EPP_ARGUMENTS', message);
+  }
+}

@@ -641,6 +641,27 @@ describe('unique and sort', () => {
     expect(call('unique', [h(['a', 1], ['b', 2], ['c', 1])])).toEqual(h([['a', 'c'], [1]], [['b'], [2]]));
   });
 
+  it("refuses what is no String or Array with each of Puppet's signatures and why (puppet epp render)", () => {
+    expect(callError('sort', [new Map()]).message).toBe(
+      [
+        "The function 'sort' was called with arguments it does not accept. It expects one of:",
+        '  (String string_value, Callable[2, 2] block?)',
+        "    rejected: parameter 'string_value' expects a String value, got Hash",
+        '  (Array array_value, Callable[2, 2] block?)',
+        "    rejected: parameter 'array_value' expects an Array value, got Hash",
+      ].join('\n'),
+    );
+    expect(callError('call', [1]).message).toBe(
+      [
+        "The function 'call' was called with arguments it does not accept. It expects one of:",
+        '  (String function_name, Any arguments*, Callable block?)',
+        "    rejected: parameter 'function_name' expects a String value, got Integer",
+        "  (Object[{name => 'Deferred', attributes => {'name' => Pattern[/\\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\\z/], 'arguments' => {type => Optional[Array], value => undef}}}] deferred)",
+        "    rejected: parameter 'deferred' expects a Deferred value, got Integer",
+      ].join('\n'),
+    );
+  });
+
   it('sorts numbers and strings in byte order (fn_sort)', () => {
     expect(call('sort', [[3, 1, 2]])).toEqual([1, 2, 3]);
     expect(call('sort', [['b', 'A', 'a', 'C']])).toEqual(['A', 'C', 'a', 'b']);

@@ -189,18 +189,34 @@ describe('expressions', () => {
     expect(expr('@(END)\n  a\n  b\n  |- END\n')).toMatchObject({ type: 'Literal', value: 'a\nb' });
   });
 
-  it("refuses a heredoc header Puppet refuses, in Puppet's words, at the header", () => {
-    // Puppet 7 (puppet epp render, session 18) words each so; the position is the `@(`.
+  it("refuses a heredoc header Puppet refuses, in Puppet's words, after the header", () => {
+    // Puppet 7 (puppet epp render, sessions 18 and 22) words each so (two blanks before `u` are its own),
+    // placed after the `)`, where its lexer is when it finds them.
     const cases: [string, string][] = [
       ['@(END/tt)', "An escape char for @() may only appear once. Got 't, t'"],
-      ['@(END/x)', "Invalid heredoc escape char. Only t, r, n, s, u, L, $ allowed. Got 'x'"],
+      ['@(END/x)', "Invalid heredoc escape char. Only t, r, n, s,  u, L, $ allowed. Got 'x'"],
       ['@(END:JSON)', 'Invalid syntax in heredoc expected @(endtag[:syntax][/escapes])'],
       ['@(END/ t)', 'Invalid syntax in heredoc expected @(endtag[:syntax][/escapes])'],
       ['@("")', 'Heredoc with an empty endtag'],
     ];
     for (const [header, message] of cases) {
       const error = syntaxError(`x\n<%= ${header}\nbody\nEND\n%>`);
-      expect([error.message, error.line, error.column], header).toEqual([message, 2, 5]);
+      expect([error.message, error.line, error.column], header).toEqual([message, 2, 5 + header.length]);
+    }
+  });
+
+  it("refuses a heredoc left open, without text or without its end line, in Puppet's words and places", () => {
+    // puppet epp render (session 22): an unclosed `(` at the `@`, quoting what follows; no text after the
+    // header after its `)`; no end line where the text begins.
+    const cases: [string, string, number, number][] = [
+      ['<%= @(END %>', "Unclosed parenthesis after '@(' followed by '@(END...'", 1, 5],
+      ['<%= @(END)', 'Heredoc without any following lines of text', 1, 11],
+      ['<%= @(END)\n', 'Heredoc without end-tagged line', 2, 1],
+      ['<%= @(END)\nx\n%>\n', 'Heredoc without end-tagged line', 2, 1],
+    ];
+    for (const [source, message, line, column] of cases) {
+      const error = syntaxError(source);
+      expect([error.message, error.line, error.column], source).toEqual([message, line, column]);
     }
   });
 
@@ -231,7 +247,7 @@ describe('syntax errors carry code and position', () => {
     ['<%-# c %>x', 'EPP_UNCLOSED_TAG', 1, 1],
     ['<%= 08 %>', 'EPP_SYNTAX', 1, 5],
     ['<% if $x { %>', 'EPP_SYNTAX', 1, 14],
-    ['<%= @(END)\nno end\n%>', 'EPP_SYNTAX', 1, 5],
+    ['<%= @(END)\nno end\n%>', 'EPP_SYNTAX', 2, 1], // Puppet's: where the text begins
     ["a\n  <% 'x' %>b", 'EPP_NO_EFFECT', 2, 6],
     ['<% $x = 1 %><% $x %>\n', 'EPP_NO_EFFECT', 1, 16],
     ['<%= [1].map |$v| {\n  $v\n  1\n} %>', 'EPP_NO_EFFECT', 2, 3],

@@ -343,7 +343,7 @@ describe('isInstance', () => {
   it('rejects bad Timestamp parameters', () => {
     // Puppet's words (puppet epp render), its closing parenthesis missing.
     expect(paramError("Timestamp['x']").message).toMatch(
-      /^Unable to parse 'x' using any of the formats %FT%T.%N %Z, /,
+      /^Error while evaluating a '\[\]' expression, Unable to parse 'x' using any of the formats %FT%T.%N %Z, /,
     );
     expect(paramError("Timestamp['2021-01-01', '2020-01-01']").message).toBe(
       "Error while evaluating a '[]' expression, 'from' must be less or equal to 'to'. Got (2021-01-01T00:00:00.000000000 UTC, 2020-01-01T00:00:00.000000000 UTC",
@@ -425,7 +425,15 @@ describe('parameterizeType errors (Puppet wording)', () => {
   it.each([
     ["Integer['a']", 'Integer-Type [] requires all arguments to be integers (or default). Got String'],
     ['Integer[1, 2, 3]', 'Integer-Type supports [] with one or two arguments (from, to). Got 3'],
-    ['Integer[5, 1]', "'from' must be less or equal to 'to'. Got (5, 1)"],
+    // Ruby's error as Puppet's evaluator words it, its `)` missing (puppet epp render).
+    [
+      'Integer[5, 1]',
+      "Error while evaluating a '[]' expression, 'from' must be less or equal to 'to'. Got (5, 1",
+    ],
+    [
+      'Float[2.0, 1]',
+      "Error while evaluating a '[]' expression, 'from' must be less or equal to 'to'. Got (2.0, 1.0",
+    ],
     ["Float['a']", 'Float-Type [] requires all arguments to be floats, or integers (or default). Got String'],
     ['Any[1]', "Operator '[]' is not applicable to an Any-Type."],
     ['Data[1]', "Operator '[]' is not applicable to a Data-Type."],
@@ -458,7 +466,7 @@ describe('parameterizeType errors (Puppet wording)', () => {
     ],
     [
       'Struct[{1 => String}]',
-      'Illegal Struct member key type. Expected NotUndef, Optional, String, or Enum. Got: Integer',
+      "Error while evaluating a '[]' expression, Illegal Struct member key type. Expected NotUndef, Optional, String, or Enum. Got: Integer",
     ],
     ['Type[1]', 'Type-Type[] arguments must be types. Got Integer'],
     ['Timestamp[1, 2, 3]', 'A Timestamp-Type[] accepts 0 to 2 arguments. Got 3'],

@@ -34,6 +34,21 @@ export function argumentMismatch(fn: string, param: string, expected: PType, v: 
   return new EppEvalError('EPP_ARGUMENTS', describeMismatch(expected, v, subject));
 }
 
+/**
+ * Puppet's "called with arguments it does not accept" for a function with several signatures: each
+ * signature on a line of its own, with why it rejected the arguments under it.
+ */
+export function noMatchingSignature(
+  fn: string,
+  rejections: readonly (readonly [signature: string, why: string])[],
+): EppEvalError {
+  const lines = rejections.map(([signature, why]) => `\n  ${signature}\n    rejected: ${why}`);
+  return new EppEvalError(
+    'EPP_ARGUMENTS',
+    `The function '${fn}' was called with arguments it does not accept. It expects one of:${lines.join('')}`,
+  );
+}
+
 /** Whether a lambda can be called with `n` arguments. */
 export function acceptsArgs(block: Lambda, n: number): boolean {
   return block.requiredCount <= n && (block.hasRest || n <= block.paramCount);

@@ -29,7 +29,7 @@ import {
   PSensitive,
   type Value,
 } from '../runtime/values.js';
-import { argumentMismatch, blockArity, puppetType, typeLabel } from './arguments.js';
+import { argumentMismatch, blockArity, noMatchingSignature, puppetType, typeLabel } from './arguments.js';
 import { getValue } from './collections.js';
 import { type CallContext, defineFunction, type FunctionDef } from './registry.js';
 import { rubyToS } from './ruby-text.js';
@@ -244,10 +244,17 @@ const call = defineFunction(
   Number.POSITIVE_INFINITY,
   (ctx: CallContext, [name, ...args], block) => {
     if (typeof name !== 'string') {
-      throw new EppEvalError(
-        'EPP_ARGUMENTS',
-        `The function 'call' was called with arguments it does not accept. It expects (String function_name, Any arguments*, Callable block?): parameter 'function_name' expects a String value, got ${typeLabel(name)}`,
-      );
+      // Puppet's second signature takes a Deferred, which a template cannot make.
+      throw noMatchingSignature('call', [
+        [
+          '(String function_name, Any arguments*, Callable block?)',
+          `parameter 'function_name' expects a String value, got ${typeLabel(name)}`,
+        ],
+        [
+          "(Object[{name => 'Deferred', attributes => {'name' => Pattern[/\\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\\z/], 'arguments' => {type => Optional[Array], value => undef}}}] deferred)",
+          `parameter 'deferred' expects a Deferred value, got ${typeLabel(name)}`,
+        ],
+      ]);
     }
     return ctx.callFunction(name, args, block);
   },

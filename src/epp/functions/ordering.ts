@@ -11,9 +11,9 @@ import {
   comparisonFailed,
   operandLabel,
 } from '../runtime/compare.js';
-import { inferGenericType } from '../runtime/types.js';
+import { describeMismatch, inferGenericType } from '../runtime/types.js';
 import { isNumeric, PFloat, PTimeData, type Value } from '../runtime/values.js';
-import { argumentMismatch, blockArity, puppetType, warnOnce } from './arguments.js';
+import { blockArity, noMatchingSignature, puppetType, warnOnce } from './arguments.js';
 import { type CallContext, defineFunction, type FunctionDef, type Lambda } from './registry.js';
 import { rubyToS } from './ruby-text.js';
 
@@ -61,6 +61,9 @@ function sortWithUndef(items: Value[], block: Lambda | undefined): Value[] {
 /** Stands for undef while sorting (see sortWithUndef). */
 const UNDEF_BOX = Object.freeze({ undef: true }) as unknown as Value;
 
+const STRING = puppetType('String');
+const ARRAY = puppetType('Array');
+
 const sort = defineFunction(
   'sort',
   1,
@@ -69,7 +72,13 @@ const sort = defineFunction(
     const v = args[0];
     if (typeof v === 'string') return (sortItems(Array.from(v), block) as string[]).join('');
     if (Array.isArray(v)) return sortItems([...v], block);
-    throw argumentMismatch('sort', '', puppetType('Variant', puppetType('String'), puppetType('Array')), v);
+    throw noMatchingSignature('sort', [
+      [
+        '(String string_value, Callable[2, 2] block?)',
+        describeMismatch(STRING, v, "parameter 'string_value'"),
+      ],
+      ['(Array array_value, Callable[2, 2] block?)', describeMismatch(ARRAY, v, "parameter 'array_value'")],
+    ]);
   },
   'optional',
 );

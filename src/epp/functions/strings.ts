@@ -41,6 +41,7 @@ import {
 import { typeLabel } from './arguments.js';
 import { flattenDeep } from './flatten.js';
 import { defineFunction, type FunctionDef } from './registry.js';
+import { notAString } from './stdlib/ruby.js';
 
 function argError(fn: string, param: string, expected: string, got: Value): EppEvalError {
   return new EppEvalError(
@@ -435,14 +436,16 @@ export function nodeCrypto(fn: string): typeof import('node:crypto') {
 }
 
 function digest(name: string, algorithm: string): FunctionDef {
-  return defineFunction(name, 1, 1, (_ctx, [arg]) =>
+  return defineFunction(name, 1, 1, (_ctx, [arg]) => {
+    // A 3.x function: Puppet passes undef to it as the empty string, and Ruby's digest refuses any other
+    // value that is no String ("no implicit conversion of Integer into String").
+    if (arg !== undefined && typeof arg !== 'string') throw notAString(arg);
     // Loaded on first use: node:crypto costs start-up time that most renders never need.
-    nodeCrypto(name)
+    return nodeCrypto(name)
       .createHash(algorithm)
-      // A 3.x function: Puppet passes undef to it as the empty string.
-      .update(arg === undefined ? '' : stringArg(name, 'arg', arg), 'utf8')
-      .digest('hex'),
-  );
+      .update(arg ?? '', 'utf8')
+      .digest('hex');
+  });
 }
 
 export const stringFunctions: FunctionDef[] = [

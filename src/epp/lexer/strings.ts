@@ -204,35 +204,31 @@ export abstract class StringLexer extends Scanner {
   /**
    * A heredoc's header between `@(` and `)`, as Puppet's lexer reads it: the tag (in double quotes when
    * the text interpolates), an optional `:syntax` (`[a-z][a-zA-Z0-9_+]+`) and optional `/escapes`, each
-   * letter once; a `/` alone enables them all.
+   * letter once; a `/` alone enables them all. Its errors are placed at `end`, after the `)`, where
+   * Puppet's lexer is when it finds them.
    */
   private heredocSpec(
     spec: string,
-    start: number,
     end: number,
   ): { tag: string; interpolate: boolean; flags: string; syntax: string | undefined } {
     const m = HEREDOC_SPEC.exec(spec);
-    if (!m) throw this.error('Invalid syntax in heredoc expected @(endtag[:syntax][/escapes])', start, end);
+    if (!m) throw this.error('Invalid syntax in heredoc expected @(endtag[:syntax][/escapes])', end);
     let tag = m[1]!.trim();
     const quoted = /^"(.*)"$/.exec(tag);
     if (quoted) tag = quoted[1]!.trim();
-    if (tag === '') throw this.error('Heredoc with an empty endtag', start, end);
+    if (tag === '') throw this.error('Heredoc with an empty endtag', end);
     let flags = m[3];
     if (flags !== undefined) {
       if (flags === '') flags = 'trnsuL$';
       const letters = flags.split('');
       if (new Set(letters).size !== letters.length) {
-        throw this.error(
-          `An escape char for @() may only appear once. Got '${letters.join(', ')}'`,
-          start,
-          end,
-        );
+        throw this.error(`An escape char for @() may only appear once. Got '${letters.join(', ')}'`, end);
       }
       const wrong = letters.find((c) => !'trnsuL$'.includes(c));
       if (wrong !== undefined) {
+        // Puppet's words, with their two blanks before `u`.
         throw this.error(
-          `Invalid heredoc escape char. Only t, r, n, s, u, L, $ allowed. Got '${wrong}'`,
-          start,
+          `Invalid heredoc escape char. Only t, r, n, s,  u, L, $ allowed. Got '${wrong}'`,
           end,
         );
       }
@@ -248,15 +244,25 @@ export abstract class StringLexer extends Scanner {
   protected lexHeredoc(space: boolean): void {
     const { src } = this;
     const start = this.pos;
+    // Puppet's lexer takes the header up to the first `)`, on this line or a later one (a line break in it
+    // is then invalid syntax).
     const closeParen = src.indexOf(')', start);
-    const lineEnd = src.indexOf('\n', start);
-    if (closeParen < 0 || (lineEnd >= 0 && closeParen > lineEnd))
-      throw this.error('Unclosed heredoc tag', start, start + 2);
+    if (closeParen < 0) {
+      throw this.error(
+        `Unclosed parenthesis after '@(' followed by '${followedBy(src, start)}'`,
+        start,
+        start + 2,
+      );
+    }
     const spec = src.slice(start + 2, closeParen);
-    const { tag, interpolate, flags, syntax } = this.heredocSpec(spec, start, closeParen + 1);
+    const { tag, interpolate, flags, syntax } = this.heredocSpec(spec, closeParen + 1);
     this.pos = closeParen + 1;
+    const lineEnd = src.indexOf('\n', this.pos);
+    if (this.heredocResume < 0 && lineEnd < 0) {
+      throw this.error('Heredoc without any following lines of text', this.pos);
+    }
     // The body begins after the line break ending this line (or after a previous heredoc's body).
-    const bodyStart = this.heredocResume >= 0 ? this.heredocResume : lineEnd < 0 ? src.length : lineEnd + 1;
+    const bodyStart = this.heredocResume >= 0 ? this.heredocResume : lineEnd + 1;
     // Puppet's end line: any line that ends with the tag (its pattern is not anchored at the line's
     // start: `say END` ends the heredoc too), blanks being Unicode's (`[[:blank:]]`).
     const endRe = new RegExp(
@@ -273,7 +279,8 @@ export abstract class StringLexer extends Scanner {
       if (nl < 0) break;
       lineStart = nl + 1;
     }
-    if (!found) throw this.error(`Heredoc without end-tagged line: '${tag}'`, start, closeParen + 1);
+    // Puppet places it where the text begins.
+    if (!found) throw this.error('Heredoc without end-tagged line', bodyStart);
     let body = src.slice(bodyStart, lineStart);
     const leading = found[1]!;
     if (found[2] && leading !== '') {
@@ -306,6 +313,18 @@ const BLANK = '[\\t\\p{Zs}]';
 /** Puppet's heredoc header (PATTERN_HEREDOC), between `@(` and `)`: tag, `:syntax`, `/escapes`. */
 const HEREDOC_SPEC =
   /^([^:/\r\n)]+)(?::[\t\p{Zs}]*([a-z][a-zA-Z0-9_+]+)[\t\p{Zs}]*)?(?:\/((?:\w|[$])*)[\t\p{Zs}]*)?$/u;
+
+/** What Puppet's lexer quotes of the text at `pos` in an error: five characters and `...`, escaped. */
+function followedBy(src: string, pos: number): string {
+  if (pos >= src.length) return '<eof>';
+  const next = Array.from(src.slice(pos, pos + 10))
+    .slice(0, 5)
+    .join('')
+    .replace(/\t/g, '\\t')
+    .replace(/\n/g, '\\n')
+    .replace(/\r/g, '\\r');
+  return `${next}...`;
+}
 
 function shiftToken(t: Token, offset: number): Token {
   const parts = t.parts?.map((p) => (typeof p === 'string' ? p : p.map((x) => shiftToken(x, offset))));

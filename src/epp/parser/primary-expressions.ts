@@ -137,13 +137,19 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
   /** A double-quoted string: text parts and `${...}` / `$name` expressions. */
   protected interpolated(t: Token): Node {
     const parts: (string | Node)[] = [];
-    for (const part of t.parts ?? ['']) {
+    const tokenParts = t.parts ?? [''];
+    for (const [i, part] of tokenParts.entries()) {
       if (typeof part === 'string') {
         parts.push(part);
         continue;
       }
-      // `"${}"`: Puppet's parser finds no expression there.
-      if (part[0]!.kind === 'EOF') throw this.error("Syntax error at ''", t.start, t.end);
+      if (part[0]!.kind === 'EOF') {
+        // `"${}"`: Puppet's parser finds no expression there and fails at the text that follows the `}`
+        // (up to the next interpolation or the string's end), where that text begins.
+        const next = tokenParts[i + 1];
+        const text = typeof next === 'string' ? next : '';
+        throw this.error(`Syntax error at '${text}'`, part[0]!.end, part[0]!.end + 1);
+      }
       const sub = this.nestedParser(this.withInterpolatedVariable(part));
       const expr = sub.expression();
       const rest = sub.peek(0);

@@ -3,13 +3,20 @@
  * runtime.ts): positions for errors, variables, constants and element access. The template's arguments
  * and parameters are parameter-runtime.ts's, which extends this class; `Runtime` extends that in turn.
  */
-import { type DestructurePattern, findBinary, puppetStart, RESERVED_VARIABLES } from '../ast-walk.js';
+import {
+  type DestructurePattern,
+  findAccess,
+  findBinary,
+  puppetStart,
+  RESERVED_VARIABLES,
+} from '../ast-walk.js';
 import {
   EppError,
   type EppErrorCode,
   EppEvalError,
   PlacedEvalError,
   type SourceLocation,
+  TypeKeyError,
 } from '../errors.js';
 import type { FunctionRegistry } from '../functions/registry.js';
 import {
@@ -183,11 +190,17 @@ export class RuntimeBase {
   /**
    * A parameter's default reads a parameter not bound yet (itself, or one declared after it). A template's
    * given values are bound before any default, as in Puppet, so one given is read; otherwise Puppet's error.
+   * A lambda's is the error of the call that called it (see `locateCall`), with Puppet's `lambda: `.
    */
   parameterAhead(from: string, to: string, template: boolean, p: number): Value {
     if (template) {
       const given = this.values.get(to);
       if (given !== undefined) return given;
+    } else {
+      throw new EppEvalError(
+        'EPP_EVAL',
+        `lambda: default expression for $${from} tries to illegally access not yet evaluated $${to}`,
+      );
     }
     return this.fail(
       'EPP_EVAL',
@@ -399,8 +412,21 @@ export class RuntimeBase {
     try {
       return access(target, keys);
     } catch (e) {
+      if (e instanceof TypeKeyError && !e.location) e.at(this.keyLocation(p, e.keyIndex));
       throw this.locate(e, p);
     }
+  }
+
+  /**
+   * Where Puppet places an error in the key at `index` of the access at `p`: at that key as written, or
+   * at the access when the keys written are fewer (an array among them, flattened). Looked up in the
+   * syntax tree, which only an error needs.
+   */
+  private keyLocation(p: number, index: number): SourceLocation {
+    const location = this.location(p);
+    const ast = this.template.ast;
+    const key = ast && findAccess(ast, location.span.start, location.span.end)?.keys[index];
+    return key ? { ...location, span: { start: puppetStart(key), end: key.end } } : location;
   }
 }
 

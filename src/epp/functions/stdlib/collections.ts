@@ -13,7 +13,7 @@ import { compareValues, hashLookup, rubyEql } from '../../runtime/compare.js';
 import { checkCollectionSize, MAX_COLLECTION_SIZE, tooManyElements } from '../../runtime/size-limits.js';
 import { describeMismatch, isPuppetType } from '../../runtime/types.js';
 import { type PHash, toJsRegExp, type Value } from '../../runtime/values.js';
-import { acceptsArgs, argumentMismatch, puppetType } from '../arguments.js';
+import { acceptsArgs, argumentMismatch, noMatchingSignature, puppetType } from '../arguments.js';
 import { defineFunction, type FunctionDef, type Lambda } from '../registry.js';
 import { rubyInspect, rubyToS } from '../ruby-text.js';
 import { sequenceOf } from '../sequences.js';
@@ -31,15 +31,6 @@ import {
 
 // ---------------------------------------------------------------------------------------------------------
 // merge, stdlib::merge, deep_merge
-
-/** Puppet's "called with arguments it does not accept" for a function with several signatures. */
-function noSignature(fn: string, rejections: readonly (readonly [string, string])[]): EppEvalError {
-  const lines = rejections.map(([signature, why]) => `\n  ${signature}\n    rejected: ${why}`);
-  return new EppEvalError(
-    'EPP_ARGUMENTS',
-    `The function '${fn}' was called with arguments it does not accept. It expects one of:${lines.join('')}`,
-  );
-}
 
 const MERGE_ARG = puppetType(
   'Variant',
@@ -65,7 +56,7 @@ function mergeHashes(args: readonly Value[]): PHash {
   checkCollectionSize(size, 'the merged Hash, before duplicate keys are removed,');
   for (const arg of args) {
     if (!MERGE_ARG.isInstance(arg)) {
-      throw noSignature('stdlib::merge', [
+      throw noMatchingSignature('stdlib::merge', [
         [MERGE_SIGNATURES[0]!, describeMismatch(MERGE_ARG, arg, "parameter 'args'")],
         [MERGE_SIGNATURES[1]!, 'expects a block'],
         [MERGE_SIGNATURES[2]!, 'expects a block'],
@@ -107,7 +98,7 @@ function stdlibMerge(args: readonly Value[], block: Lambda | undefined): PHash {
   if (acceptsArgs(block, 3)) return mergeIterable(args, block, 3);
   if (acceptsArgs(block, 2)) return mergeIterable(args, block, 2);
   const got = block.paramCount;
-  throw noSignature('stdlib::merge', [
+  throw noMatchingSignature('stdlib::merge', [
     [MERGE_SIGNATURES[0]!, 'does not expect a block'],
     [MERGE_SIGNATURES[1]!, `block expects 3 arguments, got ${got}`],
     [MERGE_SIGNATURES[2]!, `block expects 2 arguments, got ${got}`],
@@ -331,7 +322,7 @@ function sortByMismatch(v: Value, block: Lambda): EppEvalError {
     v instanceof Map
       ? `block expects between 1 and 2 arguments, got ${block.paramCount}`
       : describeMismatch(puppetType('Hash'), v, "parameter 'hsh'");
-  return noSignature('stdlib::sort_by', [
+  return noMatchingSignature('stdlib::sort_by', [
     ['(Array ary, Callable[1, 1] block)', arrayWhy],
     ['(String str, Callable[1, 1] block)', stringWhy],
     ['(Hash hsh)', hashWhy],

@@ -2,7 +2,7 @@
  * Parameterization: `Integer[1, 5]`, `Struct[{...}]` (Puppet's AccessOperator on types).
  * Part of the Puppet type system; import it from `../types.js`.
  */
-import { EppEvalError } from '../../errors.js';
+import { EppEvalError, TypeKeyError } from '../../errors.js';
 import { parseTimespan } from '../format/timespans.js';
 import { parseTimestampText } from '../format/timestamp-text.js';
 import { timeDataToString } from '../format/timestamps.js';
@@ -29,6 +29,7 @@ import {
   PatternType,
   type PType,
   RegexpType,
+  rubyFloat,
   SemVerType,
   SensitiveType,
   StringType,
@@ -47,9 +48,22 @@ function argError(message: string): EppEvalError {
   return new EppEvalError('EPP_ARGUMENTS', message);
 }
 
-/** `an Enum-Type`, `a String-Type`: how Puppet labels a type in access errors. */
+/** An error Puppet places at the key at `index` (keys flattened), not at the whole access. */
+function keyError(message: string, index: number): TypeKeyError {
+  return new TypeKeyError(message, index);
+}
+
+/**
+ * An error Ruby raises while Puppet makes the type (its `TypeFactory`'s ArgumentError): Puppet's evaluator
+ * words it as the access expression's and places it there.
+ */
+function accessError(message: string): EppEvalError {
+  return argError(`Error while evaluating a '[]' expression, ${message}`);
+}
+
+/** `an Enum-Type`, `an Enum['a']-Type`: how Puppet labels a type in access errors (its `to_s`). */
 function typeLabel(t: PType, capital = false): string {
-  const label = `${t.name}-Type`;
+  const label = `${t}-Type`;
   const article = /^[AEIOU]/.test(label) ? 'an' : 'a';
   return `${capital ? article[0]!.toUpperCase() + article.slice(1) : article} ${label}`;
 }
@@ -65,7 +79,7 @@ function rubyClass(v: Value): string {
   if (v instanceof Map) return 'Hash';
   if (v instanceof PRegexp) return 'Regexp';
   if (v instanceof PDefault) return 'Symbol';
-  if (isPuppetType(v)) return `${v.name}-Type`;
+  if (isPuppetType(v)) return `Puppet::Pops::Types::P${v.name}Type`;
   return 'Object';
 }
 
@@ -84,22 +98,33 @@ function rangeEnd(v: Value, open: number): Num {
   return typeof v === 'number' || typeof v === 'bigint' ? v : open;
 }
 
-/** A collection size from parameters: one `Integer` type, or one or two integers / `default`. */
-function sizeFrom(params: readonly Value[]): IntegerType {
+/**
+ * A collection size from parameters: one `Integer` type, or one or two integers / `default`; `start` is the
+ * index of the first among the access's keys, where Puppet places an error.
+ */
+function sizeFrom(params: readonly Value[], start: number): IntegerType {
   if (params.length === 1 && params[0] instanceof IntegerType) return params[0];
-  for (const p of params) {
+  params.forEach((p, i) => {
     if (typeof p !== 'number' && typeof p !== 'bigint' && !(p instanceof PDefault)) {
-      const cls = rubyClass(p);
-      throw argError(
+      // Puppet's label of the value's Ruby class: a type's is `String-Type`, not the class's own name.
+      const cls = isPuppetType(p) ? `${p.name}-Type` : rubyClass(p);
+      throw keyError(
         "A Type's size constraint arguments must be a single Integer type, or 1-2 integers (or default). " +
           `Got ${/^[AEIOU]/.test(cls) ? 'an' : 'a'} ${cls}`,
+        start + i,
       );
     }
-  }
-  return new IntegerType(
+  });
+  return integerRange(
     rangeEnd(params[0], Number.NEGATIVE_INFINITY),
     rangeEnd(params[1], Number.POSITIVE_INFINITY),
   );
+}
+
+/** `Integer[from, to]`, with Puppet's words for a reversed range (Ruby's, its `)` missing). */
+function integerRange(from: Num, to: Num): IntegerType {
+  if (from > to) throw accessError(`'from' must be less or equal to 'to'. Got (${from}, ${to}`);
+  return new IntegerType(from, to);
 }
 
 function arityError(type: PType | string, min: number, max: number, actual: number): EppEvalError {
@@ -110,8 +135,8 @@ function arityError(type: PType | string, min: number, max: number, actual: numb
   return argError(`${label}[] accepts ${min} argument${min === 1 ? '' : 's'}. Got ${actual}`);
 }
 
-function mustBeTypes(base: string, v: Value): EppEvalError {
-  return argError(`${base}[] arguments must be types. Got ${rubyClass(v)}`);
+function mustBeTypes(base: string, v: Value, index: number): EppEvalError {
+  return keyError(`${base}[] arguments must be types. Got ${rubyClass(v)}`, index);
 }
 
 /** Checks Puppet's `assert_keys`: count and the accepted kinds of each parameter. */
@@ -124,13 +149,14 @@ function assertKeys(
   accept: (v: Value) => boolean,
 ): void {
   if (args.length < min || args.length > max) throw arityError(type, 1, max, args.length);
-  for (const a of args) {
+  args.forEach((a, i) => {
     if (!accept(a)) {
-      throw argError(
+      throw keyError(
         `Error creating type specialization of ${typeLabel(type)}, Cannot use ${keyTypeName(a)} where ${expected} is expected`,
+        i,
       );
     }
-  }
+  });
 }
 
 function flat(args: readonly Value[]): Value[] {
@@ -140,7 +166,7 @@ function flat(args: readonly Value[]): Value[] {
 function asOptionalInner(v: Value, base: string): PType {
   if (typeof v === 'string') return new StringType(undefined, v);
   if (isPuppetType(v)) return v;
-  throw argError(`${base}[] argument must be a Type or a String. Got ${rubyClass(v)}`);
+  throw keyError(`${base}[] argument must be a Type or a String. Got ${rubyClass(v)}`, 0);
 }
 
 /**
@@ -159,28 +185,34 @@ export function parameterizeType(type: PType, args: Value[]): PType {
     const isInt = type instanceof IntegerType;
     const label = isInt ? 'Integer-Type' : 'Float-Type';
     if (n < 1 || n > 2) throw argError(`${label} supports [] with one or two arguments (from, to). Got ${n}`);
-    for (const k of keys) {
+    keys.forEach((k, i) => {
       const ok =
         typeof k === 'number' ||
         typeof k === 'bigint' ||
         k instanceof PDefault ||
         (!isInt && k instanceof PFloat);
       if (!ok) {
-        throw argError(
+        throw keyError(
           isInt
             ? `Integer-Type [] requires all arguments to be integers (or default). Got ${rubyClass(k)}`
             : `Float-Type [] requires all arguments to be floats, or integers (or default). Got ${rubyClass(k)}`,
+          i,
         );
       }
-    }
-    if (isInt) return new IntegerType(rangeEnd(keys[0], -Infinity), rangeEnd(keys[1], Infinity));
+    });
+    if (isInt) return integerRange(rangeEnd(keys[0], -Infinity), rangeEnd(keys[1], Infinity));
     const end = (v: Value, open: number) =>
       v instanceof PFloat ? v.value : typeof v === 'number' || typeof v === 'bigint' ? Number(v) : open;
-    return new FloatType(end(keys[0], -Infinity), end(keys[1], Infinity));
+    const from = end(keys[0], -Infinity);
+    const to = end(keys[1], Infinity);
+    if (from > to) {
+      throw accessError(`'from' must be less or equal to 'to'. Got (${rubyFloat(from)}, ${rubyFloat(to)}`);
+    }
+    return new FloatType(from, to);
   }
   if (type instanceof StringType) {
     if (n < 1 || n > 2) throw argError(`String supports [] with one or two arguments. Got ${n}`);
-    return new StringType(sizeFrom(keys));
+    return new StringType(sizeFrom(keys, 0));
   }
   if (type instanceof EnumType) {
     let values = keys;
@@ -210,7 +242,8 @@ export function parameterizeType(type: PType, args: Value[]): PType {
     return new PatternType(unique);
   }
   if (type instanceof RegexpType) {
-    if (n !== 1) throw arityError(type, 1, 1, n);
+    // Puppet blames the second key for a count other than one.
+    if (n !== 1) throw new TypeKeyError(arityError(type, 1, 1, n).message, n === 0 ? -1 : 1);
     assertKeys(type, keys, 1, 1, 'String or Regexp', (v) => typeof v === 'string' || v instanceof PRegexp);
     const k = keys[0]!;
     return new RegexpType(k instanceof PRegexp ? k.source : (k as string));
@@ -240,17 +273,17 @@ export function parameterizeType(type: PType, args: Value[]): PType {
   if (type instanceof ArrayType) {
     const first = keys[0];
     if (n === 1) {
-      if (!isPuppetType(first)) throw mustBeTypes('Array-Type', first);
+      if (!isPuppetType(first)) throw mustBeTypes('Array-Type', first, 0);
       return new ArrayType(first);
     }
     if (n === 2) {
       return isPuppetType(first)
-        ? new ArrayType(first, sizeFrom(keys.slice(1)))
-        : new ArrayType(ANY, sizeFrom(keys));
+        ? new ArrayType(first, sizeFrom(keys.slice(1), 1))
+        : new ArrayType(ANY, sizeFrom(keys, 0));
     }
     if (n === 3) {
-      if (!isPuppetType(first)) throw mustBeTypes('Array-Type', first);
-      return new ArrayType(first, sizeFrom(keys.slice(1)));
+      if (!isPuppetType(first)) throw mustBeTypes('Array-Type', first, 0);
+      return new ArrayType(first, sizeFrom(keys.slice(1), 1));
     }
     throw arityError('Array-Type', 1, 3, n);
   }
@@ -263,26 +296,29 @@ export function parameterizeType(type: PType, args: Value[]): PType {
     ) {
       return new HashType(ANY, ANY, new IntegerType(k0, k1));
     }
-    if (n < 2 || n > 4) throw arityError('Hash-Type', 2, 4, n);
+    // Puppet checks the first two keys before it counts them (`Hash[1]`: "must be types").
     const [k, v] = keys;
-    if (!isPuppetType(k)) throw mustBeTypes('Hash-Type', k);
-    if (!isPuppetType(v)) throw mustBeTypes('Hash-Type', v);
-    if (n === 2) return new HashType(k, v);
+    if (n >= 1 && !isPuppetType(k)) throw mustBeTypes('Hash-Type', k, 0);
+    if (n >= 2 && !isPuppetType(v)) throw mustBeTypes('Hash-Type', v, 1);
+    if (n < 2 || n > 4) throw arityError('Hash-Type', 2, 4, n);
+    if (n === 2) return new HashType(k as PType, v as PType);
     if (n === 3) {
       const s = keys[2];
-      return new HashType(k, v, s instanceof IntegerType ? s : sizeFrom([s]));
+      // Puppet makes `Integer[s]` of the third key unchecked: a String fails in Ruby's comparison.
+      if (typeof s === 'string') throw accessError('comparison of String with Infinity failed');
+      return new HashType(k as PType, v as PType, s instanceof IntegerType ? s : sizeFrom([s], 2));
     }
-    return new HashType(k, v, sizeFrom(keys.slice(2)));
+    return new HashType(k as PType, v as PType, sizeFrom(keys.slice(2), 2));
   }
   if (type instanceof CollectionType) {
     if (n < 1 || n > 2) throw arityError('Collection-Type', 1, 2, n);
-    return new CollectionType(sizeFrom(keys));
+    return new CollectionType(sizeFrom(keys, 0));
   }
   if (type instanceof OptionalType) {
     if (n !== 1) throw arityError('Optional-Type', 1, 1, n);
     const k = keys[0];
     if (typeof k === 'string') return new OptionalType(new StringType(undefined, k));
-    if (!isPuppetType(k)) throw argError(`Optional-Type[] arguments must be types. Got ${rubyClass(k)}`);
+    if (!isPuppetType(k)) throw mustBeTypes('Optional-Type', k, 0);
     return new OptionalType(k);
   }
   if (type instanceof NotUndefType) {
@@ -299,13 +335,20 @@ export function parameterizeType(type: PType, args: Value[]): PType {
     const base = `${type.name}-Type`;
     if (n !== 1) throw arityError(base, 1, 1, n);
     const k = keys[0];
-    if (!isPuppetType(k)) throw mustBeTypes(base, k);
+    if (!isPuppetType(k)) throw mustBeTypes(base, k, 0);
     if (type instanceof TypeType) return new TypeType(k);
     if (type instanceof IteratorType) return new IteratorType(k);
     return type instanceof SensitiveType ? new SensitiveType(k) : new IterableType(k);
   }
   if (type instanceof SemVerType) {
-    assertKeys(type, keys, 1, Infinity, 'String or VersionRange', (v) => typeof v === 'string');
+    assertKeys(
+      type,
+      keys,
+      1,
+      Infinity,
+      'String or SemanticPuppet::VersionRange',
+      (v) => typeof v === 'string',
+    );
     return new SemVerType(keys);
   }
   if (type instanceof TimespanType || type instanceof TimestampType) {
@@ -322,6 +365,14 @@ export function parameterizeType(type: PType, args: Value[]): PType {
 function timeRange(span: boolean, keys: readonly Value[]): TimestampType | TimespanType {
   const make = (nanos: bigint) => (span ? new PTimespan(nanos) : new PTimestamp(nanos));
   const end = (v: Value): PTimeData | undefined => {
+    try {
+      return timeOf(v);
+    } catch (e) {
+      // Raised in Ruby as the type is made: worded as the access expression's (see `accessError`).
+      throw e instanceof EppEvalError ? accessError(e.message) : e;
+    }
+  };
+  const timeOf = (v: Value): PTimeData | undefined => {
     if (v === undefined || v instanceof PDefault) return undefined;
     if (span ? v instanceof PTimespan : v instanceof PTimestamp) return v as PTimeData;
     if (typeof v === 'number' || typeof v === 'bigint' || v instanceof PFloat) return make(nanosOfSeconds(v));
@@ -336,10 +387,9 @@ function timeRange(span: boolean, keys: readonly Value[]): TimestampType | Times
   const from = end(keys[0]);
   const to = end(keys[1]);
   if (from !== undefined && to !== undefined && from.nanos > to.nanos) {
-    // Puppet's message, its closing parenthesis missing.
-    throw argError(
-      // Ruby's ArgumentError, worded by Puppet's evaluator as the access expression's (its `)` missing).
-      `Error while evaluating a '[]' expression, 'from' must be less or equal to 'to'. Got (${timeDataToString(from)}, ${timeDataToString(to)}`,
+    // Ruby's ArgumentError, its `)` missing.
+    throw accessError(
+      `'from' must be less or equal to 'to'. Got (${timeDataToString(from)}, ${timeDataToString(to)}`,
     );
   }
   return span ? new TimespanType(from, to) : new TimestampType(from, to);
@@ -366,14 +416,20 @@ function timeOfHash(span: boolean, h: Map<Value, Value>): bigint {
   return h.get('negative') === true ? -ns : ns;
 }
 
-/** `Struct[{...}]` from its hash: keys are strings or Optional/NotUndef/Enum-wrapped strings. */
+/**
+ * `Struct[{...}]` from its hash: keys are strings or Optional/NotUndef/Enum-wrapped strings; a value that
+ * is no type stands for its generalized type (`{'a' => 1}` is `{'a' => Integer}`), as in Puppet's
+ * `TypeFactory.struct`, whose errors are Ruby's (see `accessError`).
+ */
 function structOf(hash: Map<Value, Value>): StructType {
   const elements: StructElement[] = [];
-  for (const [k, v] of hash) {
-    if (!isPuppetType(v)) throw argError('Struct element value_type must be a Type');
+  for (const [k, value] of hash) {
+    // Puppet makes a String value a Runtime type, which Pantograph does not have.
+    if (typeof value === 'string') throw accessError('Struct element value_type must be a Type');
+    const v = isPuppetType(value) ? value : inferGenericType(value);
     let key: PType;
     if (typeof k === 'string') {
-      if (k === '') throw argError('Struct element key cannot be an empty String');
+      if (k === '') throw accessError('Struct element key cannot be an empty String');
       const s = new StringType(undefined, k);
       key = v.isAssignable(UNDEF) ? new OptionalType(s) : s;
     } else {
@@ -383,15 +439,16 @@ function structOf(hash: Map<Value, Value>): StructType {
         key = k;
         s = k.type;
       } else if (k instanceof StringType) key = s = k;
-      else if (k instanceof EnumType && k.values.length === 1)
-        key = s = new StringType(undefined, k.values[0]);
-      else {
-        throw argError(
+      else if (k instanceof EnumType) {
+        // One value names the member; with more, Puppet means the error below (its Ruby fails first).
+        key = s = k.values.length === 1 ? new StringType(undefined, k.values[0]) : k;
+      } else {
+        throw accessError(
           `Illegal Struct member key type. Expected NotUndef, Optional, String, or Enum. Got: ${rubyClass(k)}`,
         );
       }
       if (!(s instanceof StringType) || s.value === undefined) {
-        throw argError(
+        throw accessError(
           `Unable to extract a non-empty literal string from Struct member key type ${literal(k)}`,
         );
       }
