@@ -278,7 +278,6 @@ function moduleFunctionProblem(
   try {
     const path = ModulePath.of(modulePath);
     if (path.puppetFunction(name)) return undefined;
-    if (path.rubyFunctionPort(name)) return undefined;
     return path.rubyFunctionError(name) ?? 'missing';
   } catch (e) {
     if (e instanceof EppError) return e;

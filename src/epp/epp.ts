@@ -440,16 +440,13 @@ class Host implements RuntimeHost {
     if (!def) {
       const path = ModulePath.of(modules);
       const source = path.puppetFunction(name);
-      if (source) def = puppetFunction(source, modules, this.options);
-      else {
-        // One written in Ruby: its port when Pantograph has one and its module is here, else said so.
-        def = path.rubyFunctionPort(name);
-        if (!def) {
-          const ruby = path.rubyFunctionError(name);
-          if (ruby) throw ruby;
-          return undefined;
-        }
+      if (!source) {
+        // Unknown either way; one written in Ruby is said so.
+        const ruby = path.rubyFunctionError(name);
+        if (ruby) throw ruby;
+        return undefined;
       }
+      def = puppetFunction(source, modules, this.options);
       this.moduleFunctions.set(name, def);
     }
     return def;

@@ -13,8 +13,6 @@
 import { decodeUtf8 } from '../shared/text-file.js';
 import { EppError, EppEvalError } from './errors.js';
 import { unknownFunctionMessage } from './functions/index.js';
-import { rubyFunctionPort } from './functions/module-ports.js';
-import type { FunctionDef } from './functions/registry.js';
 import { nodeFs, nodePath, realPathInside } from './node-files.js';
 import { AliasType, type PType } from './runtime/types.js';
 
@@ -87,29 +85,6 @@ export class ModulePath {
       if (found) return found;
     }
     return undefined;
-  }
-
-  /**
-   * Pantograph's port of the Ruby function `name` (functions/module-ports.ts) when its module is on the
-   * path, as Puppet has the module's Ruby function then; undefined otherwise.
-   */
-  rubyFunctionPort(name: string): FunctionDef | undefined {
-    const port = rubyFunctionPort(name);
-    return port && this.hasModule(name.slice(0, name.indexOf('::'))) ? port : undefined;
-  }
-
-  /** Whether a module named `module` is on the path (a directory of that name in an entry). */
-  private hasModule(module: string): boolean {
-    if (!MODULE_NAME.test(module)) return false;
-    const { join } = nodePath();
-    for (const entry of this.entries) {
-      if (typeof entry !== 'string') {
-        if (entry.name === module) return true;
-      } else if (nodeFs().statSync(join(entry, module), { throwIfNoEntry: false })?.isDirectory()) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** The directories where `module` may be, in the path's order. */

@@ -281,28 +281,6 @@ describe('module path: functions written in Puppet', () => {
     expect(ruby.hint).toContain('Ruby, which Pantograph does not run');
     expect([ruby.line, ruby.column]).toEqual([2, 7]);
   });
-
-  it("runs Pantograph's port of a module's Ruby function when the module is on the path, as Puppet would", () => {
-    // apache::bool2httpd, the call that 7 renders of puppetlabs-apache's templates make; each result is what
-    // `puppet epp render --modulepath` printed with the module's own Ruby function.
-    const apache = [tree({ 'apache/types/onoff.pp': "type Apache::OnOff = Enum['On', 'Off']\n" })];
-    const values = { a: false, b: 'mail', c: 'TRUE', d: 'nofalse' };
-    const source = [
-      '<%- |$a, $b, $c, $d| -%>',
-      '<%= apache::bool2httpd($a) %> <%= apache::bool2httpd($b) %> <%= apache::bool2httpd($c) %>',
-      "<%= apache::bool2httpd($d) %> <%= apache::bool2httpd(undef) %> <%= apache::bool2httpd([1, 'a']) %>",
-      "<%= apache::bool2httpd(2.0) %> <%= apache::bool2httpd({'a' => 1}) %>",
-    ].join('\n');
-    expect(render(source, values, { modulePath: apache })).toBe(
-      'Off mail On\nOff Off [1, "a"]\n2.0 {"a"=>1}',
-    );
-    // Without the apache module, Puppet has no such function either.
-    const unknown = failure(() => render('<%= apache::bool2httpd(true) %>', {}));
-    expect([unknown.code, unknown.message]).toEqual([
-      'EPP_UNKNOWN_FUNCTION',
-      "Unknown function: 'apache::bool2httpd'.",
-    ]);
-  });
 });
 
 describe('module path: epp() of a module template', () => {

@@ -37,7 +37,6 @@ beforeAll(async () => {
     [`${module}/templates/part.epp`]: 'part\n',
     [`${module}/templates/main.epp`]: MAIN,
     [`${module}/spec/fixtures/modules/dep/types/name.pp`]: 'type Dep::Name = String[1]\n',
-    [`${module}/spec/fixtures/modules/apache/types/onoff.pp`]: "type Apache::OnOff = Enum['On', 'Off']\n",
     'loose/main.epp': MAIN,
     'outside/secret.pp': 'type Secret::Thing = String\n',
   });
@@ -109,8 +108,6 @@ describe("a module's template", () => {
       "<%= $facts['os']['family'] %> <%= $::osfamily %> <%= $demo::params::port %> <%= $trusted %>", // 1
       '<%= $nmae %> <%= $settings %>', // 2: a typo, and Pantograph's name, which no module template has
       '<%= demo::in_ruby() %>', // 3
-      // 4: a Ruby function Pantograph has a port of, its module (apache) on the path: no problem
-      '<%= apache::bool2httpd($name) %>',
       '',
     ].join('\n');
     client.open(uri, text);
