@@ -8,7 +8,8 @@
  * case; Integers with `,` or `_` between digits (`1,000`); octal only for a leading 0 followed by octal
  * digits (`09` is a string); base 60 with Psych's powers (part e of n weighs 60^|e-2|: `1:30` is 5400);
  * Floats only with a point, and an exponent only with a sign (`1e3` is a string). Timestamps and dates stay
- * strings (Psych makes Time and Date objects, which Puppet's safe_load refuses), and so do `:symbols`.
+ * strings in `.sync.yml`; a values file refuses them, as Puppet's safe_load refuses the Time and Date
+ * objects Psych makes (see PSYCH_DATE). `:symbols` stay strings.
  * test/engine/yaml-data.test.ts checks the reading against the system's Ruby.
  */
 
