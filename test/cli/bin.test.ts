@@ -85,7 +85,7 @@ describe('pantograph epp render (built CLI)', () => {
         "1:5: error: Error while evaluating a Function Call, Unknown function 'nosuch'",
       ],
       ['variable-name', '<%= $Cap %>x\n', "1:5: error: Illegal variable name, The given name 'Cap'"],
-      ['empty-interpolation', '<%= "a${}b" %>\n', "1:5: error: Syntax error at ''"],
+      ['empty-interpolation', '<%= "a${}b" %>\n', "1:10: error: Syntax error at 'b'"],
       ['semicolon', '<% ; %>x\n', "1:4: error: Syntax error at ';'"],
       ['exponent', '<%= 1.0e+2 %>\n', '1:5: error: Not a valid decimal number 1.0e'],
       ['bom', '\ufeffa<%= 1 %>\n', '1:1: error: Illegal UTF-8 Byte Order mark at beginning of input'],
