@@ -26,6 +26,6 @@ export {
   moduleNamesOf,
 } from './module-context.js';
 export { SYNC_FILE } from './project-config.js';
-export { type SettingView, settingViews } from './setting-views.js';
+export { type SettingView, settingOriginText, settingViews } from './setting-views.js';
 export { PUPPET_TOP_SCOPE_NAMES, TOP_SCOPE_NAMES } from './static-analysis.js';
 export { syncSchemaOf } from './sync-schema.js';

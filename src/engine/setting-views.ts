@@ -61,3 +61,26 @@ export function settingViews(project: Project, r: ResolvedTemplate): SettingView
 function own<T>(map: { readonly [key: string]: T }, key: string): T | undefined {
   return Object.hasOwn(map, key) ? map[key] : undefined;
 }
+
+/**
+ * Where a setting's value came from, in words (`show` prints it, an editor's hover shows it):
+ * `template default`, `shared setting from ...`, `hook ...`, `project (.sync.yml:3:5)`. `fileName` says
+ * the project file as the reader sees it (relative to the working directory, or just its name).
+ */
+export function settingOriginText(
+  origin: NonNullable<SettingView['origin']>,
+  fileName: (file: string) => string,
+): string {
+  switch (origin.layer) {
+    case 'default':
+      return 'template default';
+    case 'shared':
+      return `shared setting from ${origin.detail ?? 'its publishers'}`;
+    case 'hook':
+      return `hook ${origin.detail ?? ''}`.trimEnd();
+    case 'project':
+      return origin.file !== undefined && origin.line !== undefined
+        ? `project (${fileName(origin.file)}:${origin.line}:${origin.column})`
+        : 'project';
+  }
+}

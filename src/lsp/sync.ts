@@ -8,7 +8,13 @@
  */
 import { dirname, resolve, sep } from 'node:path';
 import type { CompletionItem, Diagnostic, Hover, Position, Range } from 'vscode-languageserver/node';
-import { fromProblem, type Problem, type ProjectOptions, type SettingView } from '../index.js';
+import {
+  fromProblem,
+  type Problem,
+  type ProjectOptions,
+  type SettingView,
+  settingOriginText,
+} from '../index.js';
 import { type CheckJob, CheckLimitError, SupersededError } from './checker.js';
 import { toDiagnostic } from './diagnostics.js';
 import { pathOf } from './epp.js';
@@ -273,21 +279,8 @@ function settingHover(s: SettingView): string {
   const lines = [`**${s.name}** (${s.type})`];
   if (s.description !== undefined) lines.push('', s.description);
   lines.push('', `default: \`${data(s.default)}\``, '', `value: \`${data(s.value)}\``);
-  if (s.origin) lines.push('', `from: ${originText(s.origin)}`);
+  if (s.origin) lines.push('', `from: ${settingOriginText(s.origin, () => '.sync.yml')}`);
   return lines.join('\n');
-}
-
-function originText(origin: NonNullable<SettingView['origin']>): string {
-  switch (origin.layer) {
-    case 'default':
-      return 'template default';
-    case 'shared':
-      return `shared setting from ${origin.detail ?? 'its publishers'}`;
-    case 'hook':
-      return `hook ${origin.detail ?? ''}`.trimEnd();
-    case 'project':
-      return origin.line !== undefined ? `project (.sync.yml:${origin.line}:${origin.column})` : 'project';
-  }
 }
 
 function data(value: unknown): string {

@@ -7,7 +7,7 @@
 
 import { planDetailed } from '../../engine/plan.js';
 import { loadProject, type Project } from '../../engine/project.js';
-import { type SettingView, settingViews } from '../../engine/setting-views.js';
+import { type SettingView, settingOriginText, settingViews } from '../../engine/setting-views.js';
 import { dataEquals } from '../../engine/settings.js';
 import { publishersByName } from '../../engine/shared-settings.js';
 import { listTemplates } from '../../engine/sources/index.js';
@@ -112,7 +112,9 @@ export async function show(io: Io, global: GlobalOptions, name: string, flags: E
       if (s.description !== undefined) out.push(`    ${s.description}`);
       out.push(`    default: ${showData(s.default)}`);
       out.push(`    project: ${showData(s.project)}`);
-      out.push(`    value:   ${showData(s.value)}${s.origin ? `  <- ${originText(s.origin, io.cwd)}` : ''}`);
+      out.push(
+        `    value:   ${showData(s.value)}${s.origin ? `  <- ${settingOriginText(s.origin, (file) => shortPath(file, io.cwd))}` : ''}`,
+      );
     }
     // An optional subscription: name the templates that would publish it if the project applied them.
     const unapplied = (name: string) => {
@@ -147,22 +149,6 @@ export async function show(io: Io, global: GlobalOptions, name: string, flags: E
       io.err(`note: this project has ${errors} error(s); run \`pantograph validate\` to see them\n`);
     return 0;
   });
-}
-
-/** The template's schema, or the one inferred from its defaults and the publishers' schemas. */
-function originText(origin: NonNullable<SettingView['origin']>, cwd: string): string {
-  switch (origin.layer) {
-    case 'default':
-      return 'template default';
-    case 'shared':
-      return `shared setting from ${origin.detail ?? 'its publishers'}`;
-    case 'hook':
-      return `hook ${origin.detail ?? ''}`.trimEnd();
-    case 'project':
-      return origin.file !== undefined
-        ? `project (${shortPath(origin.file, cwd)}:${origin.line}:${origin.column})`
-        : 'project';
-  }
 }
 
 function settingJson(s: SettingView): Record<string, unknown> {
