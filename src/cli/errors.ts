@@ -20,6 +20,24 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * A mistake at a place in a file the command was given, not a template (a values or facts file): shown
+ * as a template's error is, `file:line:col: error: ...` with a code frame.
+ */
+export class InputFileError extends Error {
+  override name = 'InputFileError';
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly file: string,
+    readonly source: string,
+    readonly span: { readonly start: number; readonly end: number },
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Errors that carry a string `code` are the project's typed errors (or Node's file errors). */
 function isUserError(e: unknown): e is Error & { code: string } {
   return e instanceof Error && typeof (e as { code?: unknown }).code === 'string';
