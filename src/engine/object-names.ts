@@ -136,7 +136,7 @@ function readModuleMetadata(root: string): Record<string, unknown> {
   } catch {
     // JSON.parse names an offset at best: the strict reader says where, as line and column.
     const mistake = parseJsonData(text, file, 'OBJECT_NOT_MODULE').problems[0];
-    throw new EngineError('OBJECT_NOT_MODULE', mistake?.message ?? 'invalid JSON', {
+    throw new EngineError('OBJECT_NOT_MODULE', `cannot read ${file}: ${mistake?.message ?? 'invalid JSON'}`, {
       position: { file, line: mistake?.line ?? 1, column: mistake?.column ?? 1 },
       hint,
     });

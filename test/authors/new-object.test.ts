@@ -94,7 +94,7 @@ describe('pantograph new class|defined_type', () => {
     const cases: [string, string][] = [
       [
         '{\n  "name": "acme-x",\n  "version": 1,\n}\n',
-        'metadata.json:4:1: error: invalid JSON: expected a property name in double quotes [OBJECT_NOT_MODULE]',
+        'metadata.json: invalid JSON: expected a property name in double quotes [OBJECT_NOT_MODULE]',
       ],
       ['null\n', 'is not a JSON object [OBJECT_NOT_MODULE]'],
       ['["acme-x"]\n', 'is not a JSON object [OBJECT_NOT_MODULE]'],
@@ -106,6 +106,7 @@ describe('pantograph new class|defined_type', () => {
       const r = pantograph(dir, 'new', 'class', 'x');
       expect(r.status, metadata).toBe(1);
       expect(r.stderr, metadata).toContain(message);
+      if (metadata.startsWith('{\n')) expect(r.stderr).toMatch(/^metadata\.json:4:1: error: cannot read \//);
       expect(r.stderr).toContain('hint: ');
       expect(snapshotDir(dir)).toEqual(before);
     }
