@@ -45,7 +45,7 @@ describe('a template schema with several mistakes', () => {
     const before = snapshotDir(repo);
     const r = await run(repo, 'test');
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('FAIL demo/basic');
+    expect(r.stdout).toContain('FAIL demo/basic\n  fails on the errors printed above\n');
     const errors = r.stderr.split('\n').filter((l) => l.includes(': error: '));
     expect(errors).toEqual([KEYWORD, REF]);
     expect(snapshotDir(repo)).toEqual(before);

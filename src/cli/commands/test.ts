@@ -62,8 +62,13 @@ export async function test(
     // A mistake of the repository (its schema, its template.json) fails every case of its template too:
     // printed once, above, not again under each case.
     const shown = new Set(repo.problems.map(problemKey));
-    for (const r of results)
-      printCase(io, { ...r, problems: r.problems.filter((p) => !shown.has(problemKey(p))) });
+    for (const r of results) {
+      const own = r.problems.filter((p) => !shown.has(problemKey(p)));
+      printCase(io, { ...r, problems: own });
+      if (r.status === 'failed' && r.differences.length === 0 && own.length === 0 && r.problems.length > 0) {
+        io.out('  fails on the errors printed above\n');
+      }
+    }
     if (results.length === 0) io.out(`no test cases in ${shortPath(repo.dir, io.cwd)}/*/tests/\n`);
     io.out(`${passed} passed, ${failed} failed${flags.update === true ? `, ${updated} updated` : ''}\n`);
     if (results.some((r) => r.status === 'failed' && r.differences.length > 0)) {
