@@ -176,7 +176,8 @@ function readTemplate(path: string, label: string): string {
   const decoded = decodeUtf8(bytes);
   if ('text' in decoded) return decoded.text;
   const { message, line, column, hint } = decoded.problem;
-  throw new UsageError(`${label}:${line}:${column}: the template ${message}`, hint);
+  // As a project's template file is reported (EPP_ENCODING); without a code frame: the line may be binary.
+  throw new InputFileError('EPP_ENCODING', `the template ${message}`, label, { line, column }, hint);
 }
 
 /** Why a file could not be read, in words (Node's own message names the system call). */
@@ -320,8 +321,7 @@ async function parseDataText(text: string, label: string, what = 'values'): Prom
       e.code,
       e.message,
       label,
-      text,
-      { start, end: Math.min(start + 1, text.length) },
+      { source: text, span: { start, end: Math.min(start + 1, text.length) } },
       e.hint,
     );
   }
