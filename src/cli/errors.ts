@@ -19,6 +19,34 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * A mistake at a place in a file the command was given, not a template (a values or facts file, or a
+ * template that is no text): shown as a template's error is, `file:line:col: error: ...`, with a code frame
+ * when the text is given.
+ */
+export class InputFileError extends Error {
+  override name = 'InputFileError';
+  readonly source: string | undefined;
+  readonly span: { readonly start: number; readonly end: number } | undefined;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly file: string,
+    at:
+      | { readonly source: string; readonly span: { readonly start: number; readonly end: number } }
+      | { readonly line: number; readonly column: number },
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.source = 'source' in at ? at.source : undefined;
+    this.span = 'span' in at ? at.span : undefined;
+    this.line = 'line' in at ? at.line : undefined;
+    this.column = 'column' in at ? at.column : undefined;
+  }
+}
+
 /** Errors that carry a string `code` are the project's typed errors (or Node's file errors). */
 function isUserError(e: unknown): e is Error & { code: string } {
   return e instanceof Error && typeof (e as { code?: unknown }).code === 'string';

@@ -68,6 +68,7 @@ export type EngineErrorCode =
   | 'HOOK_CHANGED_READONLY'
   | 'HOOK_ADDED_FILES'
   | 'HOOK_TIMEOUT'
+  | 'HOOK_OUTPUT'
   | 'HOOK_UNTRUSTED'
   // what a template file or a Puppet hook says with notice(), warning(), err()
   | 'EPP_LOG'

@@ -39,6 +39,10 @@ import {
   valueToData,
 } from './settings.js';
 
+/** What one JavaScript hook run may print, reported as warnings: calls, and characters a call. */
+const HOOK_OUTPUT_LINES = 20;
+const HOOK_OUTPUT_CHARS = 2000;
+
 /** The default time limit of one hook run. */
 export const HOOK_TIME_LIMIT_MS = 5000;
 
@@ -98,7 +102,7 @@ export async function runHook(
     result =
       hook.kind === 'pp'
         ? await runPuppetHook(hook, state, limit, logs)
-        : await runJsHook(hook, state, limit);
+        : await runJsHook(hook, state, limit, logs);
   } catch (e) {
     if (e instanceof HookTimeout) return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s`);
     if (e instanceof EppError && e.code === 'EPP_TIME_LIMIT') {
@@ -260,25 +264,60 @@ class HookTimeout extends Error {}
  */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
+const { format } = require('node:util');
+// What a hook prints is captured, not passed on: the command's standard output is its report (JSON, a
+// render), and a worker's output reaches the terminal only after the command may have exited.
+let output = [];
+let dropped = 0;
+function capture(via, text) {
+  if (output.length >= ${HOOK_OUTPUT_LINES}) { dropped++; return; }
+  text = String(text).replace(/\\r?\\n$/, '');
+  if (text.length > ${HOOK_OUTPUT_CHARS}) text = text.slice(0, ${HOOK_OUTPUT_CHARS}) + '...';
+  output.push({ via, text, stack: new Error().stack });
+}
+for (const name of ['log', 'info', 'debug', 'warn', 'error', 'trace']) {
+  console[name] = (...args) => capture('console.' + name, format(...args));
+}
+for (const name of ['stdout', 'stderr']) {
+  process[name].write = (chunk, encoding, done) => {
+    capture('process.' + name + '.write', typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    (typeof encoding === 'function' ? encoding : done)?.();
+    return true;
+  };
+}
+function take() {
+  const taken = { output, dropped };
+  output = [];
+  dropped = 0;
+  return taken;
+}
 parentPort.on('message', async ({ url, state }) => {
   try {
     const mod = await import(url);
     if (typeof mod.default !== 'function') throw new Error('the module has no default export function');
-    parentPort.postMessage({ ok: true, result: await mod.default(state) });
+    const result = await mod.default(state);
+    parentPort.postMessage({ ok: true, result, ...take() });
   } catch (e) {
     parentPort.postMessage({
       ok: false,
       message: e instanceof Error ? e.message : String(e),
       stack: e instanceof Error ? e.stack : undefined,
       syntax: e instanceof SyntaxError,
+      ...take(),
     });
   }
 });
 `;
 
+/** What a JavaScript hook printed in one run: each call, up to a limit, and how many calls were left out. */
+interface HookPrinted {
+  output: { via: string; text: string; stack?: string }[];
+  dropped: number;
+}
+
 type WorkerReply =
-  | { ok: true; result: unknown }
-  | { ok: false; message: string; stack?: string; syntax: boolean };
+  | ({ ok: true; result: unknown } & HookPrinted)
+  | ({ ok: false; message: string; stack?: string; syntax: boolean } & HookPrinted);
 
 /** A JavaScript hook's own error, with where in the hook's file it happened when that is known. */
 class HookScriptError extends Error {
@@ -297,16 +336,21 @@ let hookWorker: Worker | undefined;
 /** One JavaScript hook at a time: the worker answers one message at a time (plans may run concurrently). */
 let hookQueue: Promise<unknown> = Promise.resolve();
 
-function runJsHook(hook: HookFile, state: HookState, limit: number): Promise<Data> {
-  const run = hookQueue.then(() => callHookWorker(hook, state, limit));
+function runJsHook(hook: HookFile, state: HookState, limit: number, logs: Problem[]): Promise<Data> {
+  const run = hookQueue.then(() => callHookWorker(hook, state, limit, logs));
   hookQueue = run.catch(() => undefined);
   return run;
 }
 
-async function callHookWorker(hook: HookFile, state: HookState, limit: number): Promise<Data> {
+async function callHookWorker(
+  hook: HookFile,
+  state: HookState,
+  limit: number,
+  logs: Problem[],
+): Promise<Data> {
   const input = stateToData(state);
   const url = `${pathToFileURL(hook.path).href}?mtime=${statSync(hook.path).mtimeMs}`;
-  hookWorker ??= new (workerThreads().Worker)(WORKER_SOURCE, { eval: true });
+  hookWorker ??= startHookWorker();
   const worker = hookWorker;
   worker.ref();
   let timer: NodeJS.Timeout | undefined;
@@ -332,11 +376,44 @@ async function callHookWorker(hook: HookFile, state: HookState, limit: number): 
     worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
     worker.unref();
   }
+  logs.push(...printedWarnings(hook.path, reply));
   if (!reply.ok) {
     const position = reply.syntax ? syntaxErrorPosition(hook.path) : stackPosition(hook.path, reply.stack);
     throw new HookScriptError(reply.message, position);
   }
   return jsToData(reply.result, input, '');
+}
+
+function startHookWorker(): Worker {
+  // Not piped to this process's own streams: the worker captures what the hook prints.
+  return new (workerThreads().Worker)(WORKER_SOURCE, { eval: true, stdout: true, stderr: true });
+}
+
+/**
+ * What a JavaScript hook printed, as warnings at the lines that printed it (`HOOK_OUTPUT`), as a Puppet
+ * hook's notice() is a warning at its line: seen by validate, status and apply, never mixed into output.
+ */
+function printedWarnings(hookPath: string, printed: HookPrinted): Problem[] {
+  const warnings = printed.output.map(({ via, text, stack }) =>
+    problem(
+      'warning',
+      'HOOK_OUTPUT',
+      `${via}(): ${text}`,
+      stackPosition(hookPath, stack) ?? { file: hookPath, line: 1, column: 1 },
+    ),
+  );
+  if (printed.dropped > 0) {
+    warnings.push(
+      problem(
+        'warning',
+        'HOOK_OUTPUT',
+        `and ${printed.dropped} more call${printed.dropped === 1 ? '' : 's'} that printed, not shown (the first ${HOOK_OUTPUT_LINES} are)`,
+        { file: hookPath, line: 1, column: 1 },
+        'a hook reports through its return value or a thrown error; print only while debugging it',
+      ),
+    );
+  }
+  return warnings;
 }
 
 /** Settings data as JavaScript hooks see it: Integers as numbers when they fit. */

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { EngineError } from './errors.js';
+import { parseJsonData } from './json-data.js';
 import { moduleShortName } from './module-context.js';
 
 export type ObjectKind =
@@ -119,14 +120,34 @@ export function findModule(dir: string): {
 
 function readModuleMetadata(root: string): Record<string, unknown> {
   const file = join(root, 'metadata.json');
+  const hint =
+    'fix it (a JSON object with "name": "author-module"), or create a module with `pantograph init`';
+  let text: string;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new EngineError('OBJECT_NOT_MODULE', `cannot read ${file}: ${(e as Error).message}`, {
-      position: { file, line: 1, column: 1 },
-      hint: 'fix it (a JSON object with "name": "author-module"), or create a module with `pantograph init`',
+    const reason =
+      (e as NodeJS.ErrnoException).code === 'EISDIR' ? 'it is a directory' : (e as Error).message;
+    throw new EngineError('OBJECT_NOT_MODULE', `cannot read ${file}: ${reason}`, { hint });
+  }
+  let metadata: unknown;
+  try {
+    metadata = JSON.parse(text);
+  } catch {
+    // JSON.parse names an offset at best: the strict reader says where, as line and column.
+    const mistake = parseJsonData(text, file, 'OBJECT_NOT_MODULE').problems[0];
+    throw new EngineError('OBJECT_NOT_MODULE', `cannot read ${file}: ${mistake?.message ?? 'invalid JSON'}`, {
+      position: { file, line: mistake?.line ?? 1, column: mistake?.column ?? 1 },
+      hint,
     });
   }
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+    throw new EngineError('OBJECT_NOT_MODULE', `metadata.json in ${root} is not a JSON object`, {
+      position: { file, line: 1, column: 1 },
+      hint,
+    });
+  }
+  return metadata as Record<string, unknown>;
 }
 
 function moduleName(root: string, metadata: Readonly<Record<string, unknown>>): string {

@@ -8,7 +8,7 @@
  * to add them.
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { generateReadmes } from './docs.js';
 import { EngineError } from './errors.js';
 import type { ProjectOptions } from './project.js';
@@ -35,6 +35,15 @@ export async function createTemplate(
     });
   }
   const repo = resolve(repoDir);
+  // Run in a template's own directory (-C my-templates/ci): the new one would be nested in it, where
+  // neither `test` nor `docs` nor a project finds it.
+  if (existsSync(join(repo, 'template.json'))) {
+    throw new EngineError(
+      'AUTHOR_NO_REPOSITORY',
+      `${repo} is the template '${basename(repo)}' (it has a template.json), not a template repository`,
+      { hint: `create the new template beside it, in its repository: -C ${dirname(repo)}` },
+    );
+  }
   const dir = join(repo, name);
   if (existsSync(dir)) {
     throw new EngineError('AUTHOR_EXISTS', `${dir} already exists`, {

@@ -90,6 +90,28 @@ describe('pantograph new class|defined_type', () => {
     expect(r.stderr).toContain('pantograph init');
   });
 
+  it('in a module whose metadata.json is broken, says where, and writes nothing', () => {
+    const cases: [string, string][] = [
+      [
+        '{\n  "name": "acme-x",\n  "version": 1,\n}\n',
+        'metadata.json: invalid JSON: expected a property name in double quotes [OBJECT_NOT_MODULE]',
+      ],
+      ['null\n', 'is not a JSON object [OBJECT_NOT_MODULE]'],
+      ['["acme-x"]\n', 'is not a JSON object [OBJECT_NOT_MODULE]'],
+      ['{"version": "1.0.0"}\n', 'has no name [OBJECT_NOT_MODULE]'],
+    ];
+    for (const [metadata, message] of cases) {
+      const dir = tempTree({ 'metadata.json': metadata });
+      const before = snapshotDir(dir);
+      const r = pantograph(dir, 'new', 'class', 'x');
+      expect(r.status, metadata).toBe(1);
+      expect(r.stderr, metadata).toContain(message);
+      if (metadata.startsWith('{\n')) expect(r.stderr).toMatch(/^metadata\.json:4:1: error: cannot read \//);
+      expect(r.stderr).toContain('hint: ');
+      expect(snapshotDir(dir)).toEqual(before);
+    }
+  });
+
   it("a trusted source's object_templates win over the default's", () => {
     const source = tempTree({
       'object_templates/class.epp': '<%- | String $name | -%>\nclass <%= $name %> { } # ours\n',

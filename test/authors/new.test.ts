@@ -126,4 +126,22 @@ describe('pantograph new template', () => {
     expect(r.stderr).toContain(`${join(repo, 'greeter')} already exists [AUTHOR_EXISTS]`);
     expect(snapshotDir(repo)).toEqual(before);
   });
+
+  it("refuses to nest a template in another's directory, naming the repository to use", async () => {
+    const repo = tempDir();
+    expect((await run(repo, 'new', 'template', 'ci')).code).toBe(0);
+    const before = snapshotDir(repo);
+    for (const args of [
+      ['-C', 'ci'],
+      ['--dir', join(repo, 'ci')],
+    ]) {
+      const r = await run(repo, 'new', 'template', 'lint', ...args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        `${join(repo, 'ci')} is the template 'ci' (it has a template.json), not a template repository [AUTHOR_NO_REPOSITORY]`,
+      );
+      expect(r.stderr).toContain(`hint: create the new template beside it, in its repository: -C ${repo}`);
+    }
+    expect(snapshotDir(repo)).toEqual(before);
+  });
 });

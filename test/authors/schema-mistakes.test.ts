@@ -36,6 +36,21 @@ describe('a template schema with several mistakes', () => {
     expect(snapshotDir(repo)).toEqual(before);
   });
 
+  it('test reports each once, not again under the case it fails, and writes nothing', async () => {
+    const repo = tempTree({
+      ...REPO,
+      'demo/tests/basic/.sync.yml': 'pdk_template:\n  version: 2\n  templates: [demo]\n',
+      'demo/tests/basic/expected/a.txt': 'ab\n',
+    });
+    const before = snapshotDir(repo);
+    const r = await run(repo, 'test');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('FAIL demo/basic\n  fails on the errors printed above\n');
+    const errors = r.stderr.split('\n').filter((l) => l.includes(': error: '));
+    expect(errors).toEqual([KEYWORD, REF]);
+    expect(snapshotDir(repo)).toEqual(before);
+  });
+
   it('validate, in a project applying the template, reports each at its place and writes nothing', async () => {
     const repo = tempTree(REPO);
     const root = writeTree(tempDir(), { '.sync.yml': syncYml(repo, '', '[demo]') });

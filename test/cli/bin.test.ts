@@ -151,12 +151,18 @@ describe('pantograph epp render (built CLI)', () => {
     const expected = '[a, 2.0] {k => v} x y 17\n';
     expect(run(['epp', 'render', 'y.epp', '--values-file', 'simple.yaml'], dir).stdout).toBe(expected);
     expect(run(['epp', 'render', 'y.epp', '--values-file', 'full.yaml'], dir).stdout).toBe(expected);
-    // A broken file is the yaml package's to report, with its position.
+    // A broken file is the yaml package's to report, at its position with a code frame, as a JSON file's.
     writeFileSync(join(dir, 'bad.yaml'), 'a: 1\na: 2\n');
     expectRefused(
       ['epp', 'render', 'y.epp', '--values-file', 'bad.yaml'],
       dir,
-      'bad.yaml:2:1: Map keys must be unique',
+      'bad.yaml:2:1: error: Map keys must be unique [VALUES_YAML]\n  1 | a: 1\n> 2 | a: 2\n    | ^\n',
+    );
+    writeFileSync(join(dir, 'nested.yaml'), 'a: 1\n  b: 2\n');
+    expectRefused(
+      ['epp', 'render', 'y.epp', '--values-file', 'nested.yaml'],
+      dir,
+      'nested.yaml:1:4: error: Nested mappings are not allowed in compact mappings [VALUES_YAML]\n> 1 | a: 1\n    |    ^\n',
     );
   });
 
@@ -263,7 +269,7 @@ describe('pantograph epp render (built CLI)', () => {
     expectRefused(
       ['epp', 'render', 'f.epp', '--facts', 'nope.yaml'],
       dir,
-      'cannot read facts file nope.yaml',
+      'error: cannot read facts file nope.yaml: no such file\n  hint: give a file of a hash: .json or YAML\n',
     );
     writeFileSync(join(dir, 'list.yaml'), '- 1\n');
     expectRefused(
@@ -308,6 +314,25 @@ describe('pantograph epp render (built CLI)', () => {
     const r = run(['epp', 'render', 'missing.epp'], dir);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('error: cannot read template missing.epp: no such file\n');
+  });
+
+  it('says what is wrong with a directory or a missing file given for a template or values, and what to give', () => {
+    mkdirSync(join(dir, 'templates'), { recursive: true });
+    const directory =
+      'error: cannot read template templates/: it is a directory\n  hint: give the template files, e.g. templates/**/*.epp\n';
+    for (const command of ['render', 'validate', 'dump']) {
+      expectRefused(['epp', command, 'templates/'], dir, directory);
+    }
+    expectRefused(
+      ['epp', 'render', 't.epp', '--values-file', 'missing.yaml'],
+      dir,
+      'error: cannot read values file missing.yaml: no such file\n  hint: give a file of a hash: .json, .pp (Puppet code) or YAML\n',
+    );
+    expectRefused(
+      ['epp', 'render', 't.epp', '--values-file', 'templates'],
+      dir,
+      'error: cannot read values file templates: it is a directory\n',
+    );
   });
 
   it('leaves help and unknown options to the full command line', () => {

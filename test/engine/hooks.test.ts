@@ -244,6 +244,66 @@ describe('JavaScript (.mjs) hooks', () => {
     expect([slow.state.settings, fast.state.settings]).toEqual([{ who: 'slow' }, { who: 'fast' }]);
   });
 
+  it('reports what it prints as warnings at the printing line, the first 20 calls, beside its state or error', async () => {
+    const ok = await run(
+      'after_default_settings',
+      'h.mjs',
+      `export default (s) => {
+  console.log('count is', s.settings.count, { a: 1 });
+  process.stderr.write('raw\\n');
+  for (let i = 0; i < 100; i++) console.error('line ' + i);
+  return s;
+};
+`,
+    );
+    expect(ok.state).toEqual(STATE);
+    expect(ok.problems.slice(0, 3)).toEqual([
+      {
+        severity: 'warning',
+        code: 'HOOK_OUTPUT',
+        message: 'console.log(): count is 1 { a: 1 }',
+        file: ok.path,
+        line: 2,
+        column: 11,
+      },
+      {
+        severity: 'warning',
+        code: 'HOOK_OUTPUT',
+        message: 'process.stderr.write(): raw',
+        file: ok.path,
+        line: 3,
+        column: 18,
+      },
+      {
+        severity: 'warning',
+        code: 'HOOK_OUTPUT',
+        message: 'console.error(): line 0',
+        file: ok.path,
+        line: 4,
+        column: 41,
+      },
+    ]);
+    expect(ok.problems).toHaveLength(21);
+    expect(ok.problems[20]).toMatchObject({
+      code: 'HOOK_OUTPUT',
+      message: 'and 82 more calls that printed, not shown (the first 20 are)',
+      hint: expect.stringContaining('print only while debugging'),
+    });
+
+    const failed = await run(
+      'after_default_settings',
+      'h.mjs',
+      `export default () => {\n  console.log('about to fail');\n  throw new Error('nope');\n};\n`,
+    );
+    expect(failed.problems.map((p) => [p.severity, p.code, p.message, p.line])).toEqual([
+      ['warning', 'HOOK_OUTPUT', 'console.log(): about to fail', 2],
+      ['error', 'HOOK_FAILED', 'hook after_default_settings: nope', 3],
+    ]);
+    // The next run starts with nothing printed.
+    const quiet = await run('after_default_settings', 'h.mjs', 'export default (s) => s;');
+    expect(quiet.problems).toEqual([]);
+  });
+
   it('refuses a returned value that is no data', async () => {
     const { problems } = await run(
       'after_default_settings',

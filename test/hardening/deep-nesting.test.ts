@@ -104,7 +104,7 @@ describe('JSON nested deeper than anything real', () => {
     expect(values.status).toBe(1);
     expect(values.stdout).toBe('');
     expect(values.stderr).toMatch(
-      /v\.yaml:1:\d+: lists and mappings nest too deeply here for the YAML reader/,
+      /v\.yaml:1:\d+: error: lists and mappings nest too deeply here for the YAML reader/,
     );
     expect(values.stderr).toContain(`hint: ${TOO_DEEP_HINT}`);
     expect(`${r.stderr}${values.stderr}`).not.toMatch(/internal error|Maximum call stack/);

@@ -71,7 +71,7 @@ describe('YAML alias bombs', () => {
       timeout: 20_000,
     });
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/v\.yaml:\d+:\d+: YAML aliases here expand to more than 10,000 values/);
+    expect(r.stderr).toMatch(/v\.yaml:\d+:\d+: error: YAML aliases here expand to more than 10,000 values/);
     expect(r.stderr).toContain('hint: nested aliases multiply');
     expect(r.stderr).not.toMatch(/internal error|at .*\.js:\d+/i);
     expect(join(dir, 'v.yaml')).toBeTruthy();

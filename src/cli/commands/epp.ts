@@ -21,9 +21,9 @@ import { parseJsonValues } from '../../epp/json-values.js';
 import { delimitersProblem } from '../../epp/lexer/delimiters.js';
 import { isHash, type PHash } from '../../epp/runtime/values.js';
 import { findSyntaxErrors } from '../../epp/validate.js';
-import { lineColumn } from '../../shared/position.js';
+import { lineColumn, offsetAt } from '../../shared/position.js';
 import { decodeUtf8 } from '../../shared/text-file.js';
-import { toDisplayable, UsageError } from '../errors.js';
+import { InputFileError, toDisplayable, UsageError } from '../errors.js';
 import { formatProblem } from '../format-error.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
@@ -168,13 +168,35 @@ function readTemplate(path: string, label: string): string {
   try {
     bytes = readFileSync(path);
   } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
-    throw new UsageError(`cannot read template ${label}: ${reason}`);
+    throw new UsageError(
+      `cannot read template ${label}: ${readFailure(e)}`,
+      isDirectoryError(e) ? `give the template files, e.g. ${label.replace(/\/+$/, '')}/**/*.epp` : undefined,
+    );
   }
   const decoded = decodeUtf8(bytes);
   if ('text' in decoded) return decoded.text;
   const { message, line, column, hint } = decoded.problem;
-  throw new UsageError(`${label}:${line}:${column}: the template ${message}`, hint);
+  // As a project's template file is reported (EPP_ENCODING); without a code frame: the line may be binary.
+  throw new InputFileError('EPP_ENCODING', `the template ${message}`, label, { line, column }, hint);
+}
+
+/** Why a file could not be read, in words (Node's own message names the system call). */
+function readFailure(e: unknown): string {
+  switch ((e as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    default:
+      return (e as Error).message;
+  }
+}
+
+function isDirectoryError(e: unknown): boolean {
+  return (e as NodeJS.ErrnoException).code === 'EISDIR';
 }
 
 /** `--delimiters` when given, else those of the template `path` belongs to, else EPP's own. */
@@ -226,8 +248,11 @@ async function readHashFile(io: Io, file: string, what: string, allowPuppet: boo
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
-  } catch {
-    throw new UsageError(`cannot read ${what} file ${file}`);
+  } catch (e) {
+    throw new UsageError(
+      `cannot read ${what} file ${file}: ${readFailure(e)}`,
+      `give a file of a hash: ${allowPuppet ? '.json, .pp (Puppet code) or YAML' : '.json or YAML'}`,
+    );
   }
   if (/\.json$/i.test(path)) return jsonHash(text, file, what);
   if (allowPuppet && /\.pp$/i.test(path)) return puppetHash(text, file);
@@ -289,7 +314,15 @@ async function parseDataText(text: string, label: string, what = 'values'): Prom
     );
   } catch (e) {
     if (!(e instanceof ValuesError)) throw e;
-    const where = e.position === undefined ? '' : `:${e.position.line}:${e.position.column}`;
-    throw new UsageError(`${label}${where}: ${e.message}`, e.hint);
+    if (e.position === undefined) throw new UsageError(`${label}: ${e.message}`, e.hint);
+    // Shown as a JSON or .pp values file's mistake is: at its place, with a code frame.
+    const start = offsetAt(text, e.position.line, e.position.column);
+    throw new InputFileError(
+      e.code,
+      e.message,
+      label,
+      { source: text, span: { start, end: Math.min(start + 1, text.length) } },
+      e.hint,
+    );
   }
 }

@@ -3,6 +3,8 @@
  * repository (`<template>/tests/<case>/`, see engine/template-tests.ts) and prints a diff for every file
  * that differs from `expected/`; `--update` accepts the current output. Exit 1 when a case fails.
  */
+
+import type { Problem } from '../../engine/render-plan.js';
 import { findRepository, loadRepository } from '../../engine/template-repository.js';
 import { type CaseResult, runTemplateTests } from '../../engine/template-tests.js';
 import { hasErrors } from '../../engine/validate.js';
@@ -57,7 +59,16 @@ export async function test(
       return failed > 0 || broken ? 1 : 0;
     }
     printProblems(io, repo.problems);
-    for (const r of results) printCase(io, r);
+    // A mistake of the repository (its schema, its template.json) fails every case of its template too:
+    // printed once, above, not again under each case.
+    const shown = new Set(repo.problems.map(problemKey));
+    for (const r of results) {
+      const own = r.problems.filter((p) => !shown.has(problemKey(p)));
+      printCase(io, { ...r, problems: own });
+      if (r.status === 'failed' && r.differences.length === 0 && own.length === 0 && r.problems.length > 0) {
+        io.out('  fails on the errors printed above\n');
+      }
+    }
     if (results.length === 0) io.out(`no test cases in ${shortPath(repo.dir, io.cwd)}/*/tests/\n`);
     io.out(`${passed} passed, ${failed} failed${flags.update === true ? `, ${updated} updated` : ''}\n`);
     if (results.some((r) => r.status === 'failed' && r.differences.length > 0)) {
@@ -65,6 +76,10 @@ export async function test(
     }
     return failed > 0 || broken ? 1 : 0;
   });
+}
+
+function problemKey(p: Problem): string {
+  return JSON.stringify([p.severity, p.code, p.message, p.file, p.line, p.column]);
 }
 
 function printCase(io: Io, r: CaseResult): void {
