@@ -217,12 +217,15 @@ describe('pantograph epp render (built CLI)', () => {
     // Puppet 7 (2026-11-27): "Could not load --values_file (p.yaml): Tried to load unspecified class: Date"
     // for each of these (Time for the times); 2024-13-01 and quoted dates are Strings.
     const refused: [string, string][] = [
-      ['d: 2024-01-02\n', 'date.yaml:1:4: Tried to load unspecified class: Date'],
-      ['d: 2024-02-30\n', 'date.yaml:1:4: Tried to load unspecified class: Date'],
-      ['a: 1\nd: [x, 2024-1-2]\n', 'date.yaml:2:8: Tried to load unspecified class: Date'],
-      ['2024-01-02: x\n', 'date.yaml:1:1: Tried to load unspecified class: Date'],
-      ['d: 2024-01-02T10:00:00Z\n', 'date.yaml:1:4: Tried to load unspecified class: Time'],
-      ['d: {t: 2024-01-02 10:00:00.5 +01:00}\n', 'date.yaml:1:8: Tried to load unspecified class: Time'],
+      ['d: 2024-01-02\n', 'date.yaml:1:4: error: Tried to load unspecified class: Date'],
+      ['d: 2024-02-30\n', 'date.yaml:1:4: error: Tried to load unspecified class: Date'],
+      ['a: 1\nd: [x, 2024-1-2]\n', 'date.yaml:2:8: error: Tried to load unspecified class: Date'],
+      ['2024-01-02: x\n', 'date.yaml:1:1: error: Tried to load unspecified class: Date'],
+      ['d: 2024-01-02T10:00:00Z\n', 'date.yaml:1:4: error: Tried to load unspecified class: Time'],
+      [
+        'd: {t: 2024-01-02 10:00:00.5 +01:00}\n',
+        'date.yaml:1:8: error: Tried to load unspecified class: Time',
+      ],
     ];
     for (const [text, message] of refused) {
       writeFileSync(join(dir, 'date.yaml'), text);
