@@ -322,10 +322,16 @@ describe('pantograph epp render (built CLI)', () => {
   it('says what is wrong with a directory or a missing file given for a template or values, and what to give', () => {
     mkdirSync(join(dir, 'templates'), { recursive: true });
     const directory =
-      'error: cannot read template templates/: it is a directory\n  hint: give the template files, e.g. templates/**/*.epp\n';
-    for (const command of ['render', 'validate', 'dump']) {
+      'error: cannot read template templates/: it is a directory\n  hint: give template files, e.g. templates/*.epp\n';
+    for (const command of ['render', 'dump']) {
       expectRefused(['epp', command, 'templates/'], dir, directory);
     }
+    // validate takes a directory: every .epp under it, in any shell (Puppet's refuses one).
+    expectRefused(
+      ['epp', 'validate', 'templates/'],
+      dir,
+      'error: no .epp file under templates/\n  hint: give the template files, or a directory holding them\n',
+    );
     expectRefused(
       ['epp', 'render', 't.epp', '--values-file', 'missing.yaml'],
       dir,
@@ -336,6 +342,26 @@ describe('pantograph epp render (built CLI)', () => {
       dir,
       'error: cannot read values file templates: it is a directory\n',
     );
+  });
+
+  it('validates every .epp file under a directory given to epp validate, deepest levels too, hidden ones skipped', () => {
+    const tree = mkdtempSync(join(tmpdir(), 'pantograph-validate-dir-'));
+    mkdirSync(join(tree, 'mod', 'templates', 'deep', 'er'), { recursive: true });
+    mkdirSync(join(tree, 'mod', '.git'), { recursive: true });
+    writeFileSync(join(tree, 'mod', 'templates', 'ok.epp'), '<%= 1 %>\n');
+    // Puppet 7 (2026-11-27): "Syntax error at '%>' (file: bad.epp, line: 2, column: 9)"
+    writeFileSync(join(tree, 'mod', 'templates', 'deep', 'er', 'bad.epp'), 'a\n<%= [1, %>\n');
+    writeFileSync(join(tree, 'mod', 'templates', 'notes.txt'), '<% if %>');
+    writeFileSync(join(tree, 'mod', '.git', 'hidden.epp'), '<% if %>');
+    const r = run(['epp', 'validate', 'mod'], tree);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `${join('mod', 'templates', 'deep', 'er', 'bad.epp')}:2:9: error: Syntax error at '%>'`,
+    );
+    expect(r.stderr).not.toContain('hidden.epp');
+    expect(r.stderr).not.toContain('notes.txt');
+    writeFileSync(join(tree, 'mod', 'templates', 'deep', 'er', 'bad.epp'), 'a\n');
+    expect(run(['epp', 'validate', 'mod'], tree)).toMatchObject({ code: 0, stderr: '' });
   });
 
   it('leaves help and unknown options to the full command line', () => {

@@ -3,8 +3,8 @@
  * template repository is read with its template's delimiters unless `--delimiters` is given
  * (engine/template-delimiters.ts).
  */
-import { readFileSync } from 'node:fs';
-import { delimiter, dirname, resolve } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { delimiter, dirname, join, resolve, sep } from 'node:path';
 import { moduleContextOf } from '../../engine/module-context.js';
 import { templateDelimitersOf } from '../../engine/template-delimiters.js';
 import { simpleYamlValues, ValuesError } from '../../engine/yaml-values.js';
@@ -107,7 +107,7 @@ export async function eppValidate(
 ): Promise<number> {
   const given = parseDelimiters(flags.delimiters);
   const problems: ReturnType<typeof toDisplayable>[] = [];
-  for (const file of files) {
+  for (const file of files.flatMap((f) => templatesOf(io.cwd, f))) {
     const path = resolve(io.cwd, file);
     const source = readTemplate(path, file);
     const delimiters = delimitersFor(path, given);
@@ -163,6 +163,39 @@ function dumpReplacer(_key: string, value: unknown): unknown {
   return value;
 }
 
+/**
+ * The files `epp validate` checks for one argument: the file itself, or every `*.epp` under a directory
+ * (sorted; hidden directories and node_modules skipped), so that `epp validate templates` works in any
+ * shell (a `**` glob needs bash's globstar). Puppet's own validate refuses a directory.
+ */
+function templatesOf(cwd: string, given: string): string[] {
+  const path = resolve(cwd, given);
+  if (!isDirectory(path)) return [given];
+  const found = (readdirSync(path, { recursive: true, encoding: 'utf8' }) as string[])
+    .filter((relative) => relative.endsWith('.epp'))
+    .filter(
+      (relative) => !relative.split(sep).some((part) => part.startsWith('.') || part === 'node_modules'),
+    )
+    .filter((relative) => !isDirectory(join(path, relative)))
+    .sort()
+    .map((relative) => join(given, relative));
+  if (found.length === 0) {
+    throw new UsageError(
+      `no .epp file under ${given}`,
+      'give the template files, or a directory holding them',
+    );
+  }
+  return found;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function readTemplate(path: string, label: string): string {
   let bytes: Buffer;
   try {
@@ -170,7 +203,7 @@ function readTemplate(path: string, label: string): string {
   } catch (e) {
     throw new UsageError(
       `cannot read template ${label}: ${readFailure(e)}`,
-      isDirectoryError(e) ? `give the template files, e.g. ${label.replace(/\/+$/, '')}/**/*.epp` : undefined,
+      isDirectoryError(e) ? `give template files, e.g. ${label.replace(/\/+$/, '')}/*.epp` : undefined,
     );
   }
   const decoded = decodeUtf8(bytes);
