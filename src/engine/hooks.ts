@@ -17,7 +17,7 @@
  * Integer range is the Puppet language's only unbounded loop) and measured; a `.mjs` one by its worker.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { EppError } from '../epp/errors.js';
 import { evaluatePuppet, type LogSource, logLabel } from '../epp/index.js';
@@ -104,7 +104,10 @@ export async function runHook(
         ? await runPuppetHook(hook, state, limit, logs)
         : await runJsHook(hook, state, limit, logs);
   } catch (e) {
-    if (e instanceof HookTimeout) return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s`);
+    if (e instanceof HookTimeout) {
+      const last = e.lastPrinted !== undefined ? `; the last it printed: ${e.lastPrinted}` : '';
+      return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s${last}`);
+    }
     if (e instanceof EppError && e.code === 'EPP_TIME_LIMIT') {
       return fail(
         'HOOK_TIMEOUT',
@@ -255,7 +258,12 @@ async function runPuppetHook(
   return valueToData(value);
 }
 
-class HookTimeout extends Error {}
+/** A JavaScript hook stopped at its time limit, with what it had printed (the clue to where it hung). */
+class HookTimeout extends Error {
+  constructor(readonly lastPrinted?: string) {
+    super('hook timeout');
+  }
+}
 
 /**
  * JavaScript hooks run in a worker thread, so that one that loops forever can be stopped at the time
@@ -264,16 +272,40 @@ class HookTimeout extends Error {}
  */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
+const { AsyncLocalStorage } = require('node:async_hooks');
 const { format } = require('node:util');
 // What a hook prints is captured, not passed on: the command's standard output is its report (JSON, a
-// render), and a worker's output reaches the terminal only after the command may have exited.
-let output = [];
-let dropped = 0;
-function capture(via, text) {
-  if (output.length >= ${HOOK_OUTPUT_LINES}) { dropped++; return; }
+// render), and a worker's output reaches the terminal only after the command may have exited. Each print
+// is posted at once, so that a hook stopped at its time limit has said what it printed; the run it belongs
+// to is the async context it was printed in, so that a timer left by one hook is not reported as the
+// next hook's output: what a run prints after its reply is held and posted, as late, with the next reply.
+const runs = new AsyncLocalStorage();
+let late = new Set();
+function clip(text) {
   text = String(text).replace(/\\r?\\n$/, '');
-  if (text.length > ${HOOK_OUTPUT_CHARS}) text = text.slice(0, ${HOOK_OUTPUT_CHARS}) + '...';
-  output.push({ via, text, stack: new Error().stack });
+  return text.length > ${HOOK_OUTPUT_CHARS} ? text.slice(0, ${HOOK_OUTPUT_CHARS}) + '...' : text;
+}
+function capture(via, text) {
+  const run = runs.getStore();
+  if (run === undefined) return; // printed outside any hook run: there is no hook to report it at
+  if (run.done) {
+    if (run.lateShown < ${HOOK_OUTPUT_LINES}) {
+      run.lateShown++;
+      run.late.push({ via, text: clip(text), stack: new Error().stack });
+    } else {
+      run.lateDropped++;
+    }
+    late.add(run);
+    return;
+  }
+  if (run.printed >= ${HOOK_OUTPUT_LINES}) {
+    run.dropped++;
+    // A hook looping on a print may never answer: powers of two keep the count in sight, cheaply.
+    if ((run.dropped & (run.dropped - 1)) === 0) parentPort.postMessage({ dropped: run.dropped });
+    return;
+  }
+  run.printed++;
+  parentPort.postMessage({ print: { via, text: clip(text), stack: new Error().stack } });
 }
 for (const name of ['log', 'info', 'debug', 'warn', 'error', 'trace']) {
   console[name] = (...args) => capture('console.' + name, format(...args));
@@ -285,27 +317,33 @@ for (const name of ['stdout', 'stderr']) {
     return true;
   };
 }
-function take() {
-  const taken = { output, dropped };
-  output = [];
-  dropped = 0;
-  return taken;
-}
-parentPort.on('message', async ({ url, state }) => {
-  try {
-    const mod = await import(url);
-    if (typeof mod.default !== 'function') throw new Error('the module has no default export function');
-    const result = await mod.default(state);
-    parentPort.postMessage({ ok: true, result, ...take() });
-  } catch (e) {
-    parentPort.postMessage({
-      ok: false,
-      message: e instanceof Error ? e.message : String(e),
-      stack: e instanceof Error ? e.stack : undefined,
-      syntax: e instanceof SyntaxError,
-      ...take(),
-    });
+function reply(run, message) {
+  run.done = true;
+  const held = [...late].map((r) => ({ url: r.url, output: r.late, dropped: r.lateDropped }));
+  for (const r of late) {
+    r.late = [];
+    r.lateDropped = 0;
   }
+  late = new Set();
+  parentPort.postMessage({ ...message, dropped: run.dropped, late: held });
+}
+parentPort.on('message', ({ url, state }) => {
+  const run = { url, printed: 0, dropped: 0, done: false, late: [], lateShown: 0, lateDropped: 0 };
+  runs.run(run, async () => {
+    try {
+      const mod = await import(url);
+      if (typeof mod.default !== 'function') throw new Error('the module has no default export function');
+      const result = await mod.default(state);
+      reply(run, { ok: true, result });
+    } catch (e) {
+      reply(run, {
+        ok: false,
+        message: e instanceof Error ? e.message : String(e),
+        stack: e instanceof Error ? e.stack : undefined,
+        syntax: e instanceof SyntaxError,
+      });
+    }
+  });
 });
 `;
 
@@ -315,9 +353,21 @@ interface HookPrinted {
   dropped: number;
 }
 
-type WorkerReply =
-  | ({ ok: true; result: unknown } & HookPrinted)
-  | ({ ok: false; message: string; stack?: string; syntax: boolean } & HookPrinted);
+/** What an earlier run (the hook at `url`) printed after it had returned, from a timer or the like. */
+interface LatePrinted extends HookPrinted {
+  readonly url: string;
+}
+
+type WorkerReply = { dropped: number; late: LatePrinted[] } & (
+  | { ok: true; result: unknown }
+  | { ok: false; message: string; stack?: string; syntax: boolean }
+);
+
+/** What the worker posts while a hook runs: a print, the count of prints left out, or the reply. */
+type WorkerMessage =
+  | { print: HookPrinted['output'][number] }
+  | { dropped: number; ok?: undefined }
+  | WorkerReply;
 
 /** A JavaScript hook's own error, with where in the hook's file it happened when that is known. */
 class HookScriptError extends Error {
@@ -355,10 +405,20 @@ async function callHookWorker(
   worker.ref();
   let timer: NodeJS.Timeout | undefined;
   let reply: WorkerReply;
+  // Posted as the hook prints: kept when it is stopped at the time limit.
+  const printed: HookPrinted = { output: [], dropped: 0 };
   try {
     reply = await new Promise<WorkerReply>((resolve, reject) => {
-      timer = setTimeout(() => reject(new HookTimeout()), limit);
-      worker.once('message', resolve);
+      timer = setTimeout(() => {
+        const last = printed.output.at(-1);
+        logs.push(...printedWarnings(hook.path, printed, 'stopped'));
+        reject(new HookTimeout(last && printed.dropped === 0 ? `${last.via}(): ${last.text}` : undefined));
+      }, limit);
+      worker.on('message', (message: WorkerMessage) => {
+        if ('print' in message) printed.output.push(message.print);
+        else if (message.ok === undefined) printed.dropped = message.dropped;
+        else resolve(message);
+      });
       worker.once('error', reject);
       // Without this, a hook calling process.exit() would be reported only at the time limit.
       worker.once('exit', (code) =>
@@ -376,7 +436,9 @@ async function callHookWorker(
     worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
     worker.unref();
   }
-  logs.push(...printedWarnings(hook.path, reply));
+  // Earlier hooks' late output first, each at its own hook's lines, then this run's.
+  for (const earlier of reply.late) logs.push(...latePrintedWarnings(earlier));
+  logs.push(...printedWarnings(hook.path, { output: printed.output, dropped: reply.dropped }));
   if (!reply.ok) {
     const position = reply.syntax ? syntaxErrorPosition(hook.path) : stackPosition(hook.path, reply.stack);
     throw new HookScriptError(reply.message, position);
@@ -389,31 +451,45 @@ function startHookWorker(): Worker {
   return new (workerThreads().Worker)(WORKER_SOURCE, { eval: true, stdout: true, stderr: true });
 }
 
+/** When a hook printed: while it ran, before it was stopped at its time limit, or after it had returned. */
+type PrintedWhen = 'running' | 'stopped' | 'late';
+
 /**
  * What a JavaScript hook printed, as warnings at the lines that printed it (`HOOK_OUTPUT`), as a Puppet
  * hook's notice() is a warning at its line: seen by validate, status and apply, never mixed into output.
  */
-function printedWarnings(hookPath: string, printed: HookPrinted): Problem[] {
+function printedWarnings(hookPath: string, printed: HookPrinted, when: PrintedWhen = 'running'): Problem[] {
+  const after = when === 'late' ? ', after the hook had returned' : '';
+  const lateHint =
+    'it printed from a timer or a promise the hook did not await: await it before returning the state';
   const warnings = printed.output.map(({ via, text, stack }) =>
     problem(
       'warning',
       'HOOK_OUTPUT',
-      `${via}(): ${text}`,
+      `${via}()${after}: ${text}`,
       stackPosition(hookPath, stack) ?? { file: hookPath, line: 1, column: 1 },
+      when === 'late' ? lateHint : undefined,
     ),
   );
   if (printed.dropped > 0) {
+    // A stopped hook's count is what the worker had posted when it was stopped: a lower bound.
+    const count = `${when === 'stopped' ? 'at least ' : ''}${printed.dropped} more call${printed.dropped === 1 ? '' : 's'}`;
     warnings.push(
       problem(
         'warning',
         'HOOK_OUTPUT',
-        `and ${printed.dropped} more call${printed.dropped === 1 ? '' : 's'} that printed, not shown (the first ${HOOK_OUTPUT_LINES} are)`,
+        `and ${count} that printed${after}, not shown (the first ${HOOK_OUTPUT_LINES} are)`,
         { file: hookPath, line: 1, column: 1 },
         'a hook reports through its return value or a thrown error; print only while debugging it',
       ),
     );
   }
   return warnings;
+}
+
+/** What an earlier hook printed after it returned: reported at that hook's own lines, never this one's. */
+function latePrintedWarnings(late: LatePrinted): Problem[] {
+  return printedWarnings(fileURLToPath(late.url), late, 'late'); // the URL's ?mtime= query is no part of the path
 }
 
 /** Settings data as JavaScript hooks see it: Integers as numbers when they fit. */
