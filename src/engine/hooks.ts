@@ -278,9 +278,16 @@ const { format } = require('node:util');
 // render), and a worker's output reaches the terminal only after the command may have exited. Each print
 // is posted at once, so that a hook stopped at its time limit has said what it printed; the run it belongs
 // to is the async context it was printed in, so that a timer left by one hook is not reported as the
-// next hook's output: what a run prints after its reply is held and posted, as late, with the next reply.
+// next hook's output: what a run prints after its reply is posted as late (held while no run is in
+// progress, when no one listens, and posted when the next one starts).
 const runs = new AsyncLocalStorage();
-let late = new Set();
+let inProgress = 0;
+let held = [];
+function postLate(run, entry) {
+  const message = { late: { url: run.url, ...entry } };
+  if (inProgress > 0) parentPort.postMessage(message);
+  else held.push(message);
+}
 function clip(text) {
   text = String(text).replace(/\\r?\\n$/, '');
   return text.length > ${HOOK_OUTPUT_CHARS} ? text.slice(0, ${HOOK_OUTPUT_CHARS}) + '...' : text;
@@ -289,13 +296,10 @@ function capture(via, text) {
   const run = runs.getStore();
   if (run === undefined) return; // printed outside any hook run: there is no hook to report it at
   if (run.done) {
-    if (run.lateShown < ${HOOK_OUTPUT_LINES}) {
-      run.lateShown++;
-      run.late.push({ via, text: clip(text), stack: new Error().stack });
-    } else {
-      run.lateDropped++;
-    }
-    late.add(run);
+    // Bounded as a run's own output is: the first calls, then one note of the rest.
+    run.lateCalls++;
+    if (run.lateCalls <= ${HOOK_OUTPUT_LINES}) postLate(run, { via, text: clip(text), stack: new Error().stack });
+    else if (run.lateCalls === ${HOOK_OUTPUT_LINES} + 1) postLate(run, { more: true });
     return;
   }
   if (run.printed >= ${HOOK_OUTPUT_LINES}) {
@@ -319,16 +323,14 @@ for (const name of ['stdout', 'stderr']) {
 }
 function reply(run, message) {
   run.done = true;
-  const held = [...late].map((r) => ({ url: r.url, output: r.late, dropped: r.lateDropped }));
-  for (const r of late) {
-    r.late = [];
-    r.lateDropped = 0;
-  }
-  late = new Set();
-  parentPort.postMessage({ ...message, dropped: run.dropped, late: held });
+  inProgress--;
+  parentPort.postMessage({ ...message, dropped: run.dropped });
 }
 parentPort.on('message', ({ url, state }) => {
-  const run = { url, printed: 0, dropped: 0, done: false, late: [], lateShown: 0, lateDropped: 0 };
+  inProgress++;
+  for (const message of held) parentPort.postMessage(message);
+  held = [];
+  const run = { url, printed: 0, dropped: 0, done: false, lateCalls: 0 };
   runs.run(run, async () => {
     try {
       const mod = await import(url);
@@ -353,12 +355,13 @@ interface HookPrinted {
   dropped: number;
 }
 
-/** What an earlier run (the hook at `url`) printed after it had returned, from a timer or the like. */
-interface LatePrinted extends HookPrinted {
-  readonly url: string;
-}
+/**
+ * One print of an earlier run (the hook at `url`) after it had returned, from a timer or the like; `more`
+ * when it printed more than {@link HOOK_OUTPUT_LINES} times so (said once).
+ */
+type LatePrint = { readonly url: string } & (HookPrinted['output'][number] | { readonly more: true });
 
-type WorkerReply = { dropped: number; late: LatePrinted[] } & (
+type WorkerReply = { dropped: number } & (
   | { ok: true; result: unknown }
   | { ok: false; message: string; stack?: string; syntax: boolean }
 );
@@ -366,6 +369,7 @@ type WorkerReply = { dropped: number; late: LatePrinted[] } & (
 /** What the worker posts while a hook runs: a print, the count of prints left out, or the reply. */
 type WorkerMessage =
   | { print: HookPrinted['output'][number] }
+  | { late: LatePrint }
   | { dropped: number; ok?: undefined }
   | WorkerReply;
 
@@ -416,6 +420,8 @@ async function callHookWorker(
       }, limit);
       worker.on('message', (message: WorkerMessage) => {
         if ('print' in message) printed.output.push(message.print);
+        // An earlier hook's: reported at its own lines, never this one's.
+        else if ('late' in message) logs.push(latePrintWarning(message.late));
         else if (message.ok === undefined) printed.dropped = message.dropped;
         else resolve(message);
       });
@@ -436,8 +442,6 @@ async function callHookWorker(
     worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
     worker.unref();
   }
-  // Earlier hooks' late output first, each at its own hook's lines, then this run's.
-  for (const earlier of reply.late) logs.push(...latePrintedWarnings(earlier));
   logs.push(...printedWarnings(hook.path, { output: printed.output, dropped: reply.dropped }));
   if (!reply.ok) {
     const position = reply.syntax ? syntaxErrorPosition(hook.path) : stackPosition(hook.path, reply.stack);
@@ -451,24 +455,20 @@ function startHookWorker(): Worker {
   return new (workerThreads().Worker)(WORKER_SOURCE, { eval: true, stdout: true, stderr: true });
 }
 
-/** When a hook printed: while it ran, before it was stopped at its time limit, or after it had returned. */
-type PrintedWhen = 'running' | 'stopped' | 'late';
+/** When a hook printed: while it ran, or before it was stopped at its time limit. */
+type PrintedWhen = 'running' | 'stopped';
 
 /**
  * What a JavaScript hook printed, as warnings at the lines that printed it (`HOOK_OUTPUT`), as a Puppet
  * hook's notice() is a warning at its line: seen by validate, status and apply, never mixed into output.
  */
 function printedWarnings(hookPath: string, printed: HookPrinted, when: PrintedWhen = 'running'): Problem[] {
-  const after = when === 'late' ? ', after the hook had returned' : '';
-  const lateHint =
-    'it printed from a timer or a promise the hook did not await: await it before returning the state';
   const warnings = printed.output.map(({ via, text, stack }) =>
     problem(
       'warning',
       'HOOK_OUTPUT',
-      `${via}()${after}: ${text}`,
+      `${via}(): ${text}`,
       stackPosition(hookPath, stack) ?? { file: hookPath, line: 1, column: 1 },
-      when === 'late' ? lateHint : undefined,
     ),
   );
   if (printed.dropped > 0) {
@@ -478,7 +478,7 @@ function printedWarnings(hookPath: string, printed: HookPrinted, when: PrintedWh
       problem(
         'warning',
         'HOOK_OUTPUT',
-        `and ${count} that printed${after}, not shown (the first ${HOOK_OUTPUT_LINES} are)`,
+        `and ${count} that printed, not shown (the first ${HOOK_OUTPUT_LINES} are)`,
         { file: hookPath, line: 1, column: 1 },
         'a hook reports through its return value or a thrown error; print only while debugging it',
       ),
@@ -487,9 +487,22 @@ function printedWarnings(hookPath: string, printed: HookPrinted, when: PrintedWh
   return warnings;
 }
 
-/** What an earlier hook printed after it returned: reported at that hook's own lines, never this one's. */
-function latePrintedWarnings(late: LatePrinted): Problem[] {
-  return printedWarnings(fileURLToPath(late.url), late, 'late'); // the URL's ?mtime= query is no part of the path
+/** A print of an earlier hook after it had returned: a warning at that hook's own line, never this one's. */
+function latePrintWarning(late: LatePrint): Problem {
+  const hookPath = fileURLToPath(late.url); // its ?mtime= query is no part of the path
+  const hint =
+    'it printed from a timer or a promise the hook did not await: await it before returning the state';
+  if ('more' in late) {
+    const message = `and more calls that printed after the hook had returned, not shown (the first ${HOOK_OUTPUT_LINES} are)`;
+    return problem('warning', 'HOOK_OUTPUT', message, { file: hookPath, line: 1, column: 1 }, hint);
+  }
+  return problem(
+    'warning',
+    'HOOK_OUTPUT',
+    `${late.via}(), after the hook had returned: ${late.text}`,
+    stackPosition(hookPath, late.stack) ?? { file: hookPath, line: 1, column: 1 },
+    hint,
+  );
 }
 
 /** Settings data as JavaScript hooks see it: Integers as numbers when they fit. */

@@ -360,6 +360,24 @@ describe('JavaScript (.mjs) hooks', () => {
     // Said once: the run after that has nothing of it.
     const quiet = await run('after_default_settings', 'h.mjs', 'export default (s) => s;');
     expect(quiet.problems).toEqual([]);
+
+    // Printed while the next hook runs, one that is then stopped at its time limit: still said, at its hook.
+    const again = await run(
+      'after_default_settings',
+      'again.mjs',
+      `export default (s) => {\n  setTimeout(() => console.log('still here'), 20);\n  return s;\n};\n`,
+    );
+    const stuck = await run(
+      'after_default_settings',
+      'stuck.mjs',
+      'export default () => new Promise(() => {});',
+      STATE,
+      300,
+    );
+    expect(stuck.problems.map((p) => [p.code, p.message, p.file, p.line])).toEqual([
+      ['HOOK_OUTPUT', 'console.log(), after the hook had returned: still here', again.path, 2],
+      ['HOOK_TIMEOUT', 'hook after_default_settings: ran longer than 0.3 s', stuck.path, 1],
+    ]);
   });
 
   it('refuses a returned value that is no data', async () => {
