@@ -322,8 +322,9 @@ for (const name of ['stdout', 'stderr']) {
   };
 }
 function reply(run, message) {
+  // Once: a result that cannot be posted (a function) throws here, and the failure is the reply.
+  if (!run.done) inProgress--;
   run.done = true;
-  inProgress--;
   parentPort.postMessage({ ...message, dropped: run.dropped });
 }
 parentPort.on('message', ({ url, state }) => {
