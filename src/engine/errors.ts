@@ -26,6 +26,7 @@ export type EngineErrorCode =
   | 'SYNC_DELETE_PRODUCED'
   // `epp render --values-file` (YAML read as .sync.yml is)
   | 'VALUES_YAML'
+  | 'VALUES_ENCODING'
   // template repositories
   | 'TEMPLATE_JSON'
   | 'TEMPLATE_INVALID'

@@ -17,7 +17,7 @@
  * Integer range is the Puppet language's only unbounded loop) and measured; a `.mjs` one by its worker.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { EppError } from '../epp/errors.js';
 import { evaluatePuppet, type LogSource, logLabel } from '../epp/index.js';
@@ -104,7 +104,10 @@ export async function runHook(
         ? await runPuppetHook(hook, state, limit, logs)
         : await runJsHook(hook, state, limit, logs);
   } catch (e) {
-    if (e instanceof HookTimeout) return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s`);
+    if (e instanceof HookTimeout) {
+      const last = e.lastPrinted !== undefined ? `; the last it printed: ${e.lastPrinted}` : '';
+      return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s${last}`);
+    }
     if (e instanceof EppError && e.code === 'EPP_TIME_LIMIT') {
       return fail(
         'HOOK_TIMEOUT',
@@ -255,7 +258,12 @@ async function runPuppetHook(
   return valueToData(value);
 }
 
-class HookTimeout extends Error {}
+/** A JavaScript hook stopped at its time limit, with what it had printed (the clue to where it hung). */
+class HookTimeout extends Error {
+  constructor(readonly lastPrinted?: string) {
+    super('hook timeout');
+  }
+}
 
 /**
  * JavaScript hooks run in a worker thread, so that one that loops forever can be stopped at the time
@@ -264,16 +272,44 @@ class HookTimeout extends Error {}
  */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
+const { AsyncLocalStorage } = require('node:async_hooks');
 const { format } = require('node:util');
 // What a hook prints is captured, not passed on: the command's standard output is its report (JSON, a
-// render), and a worker's output reaches the terminal only after the command may have exited.
-let output = [];
-let dropped = 0;
-function capture(via, text) {
-  if (output.length >= ${HOOK_OUTPUT_LINES}) { dropped++; return; }
+// render), and a worker's output reaches the terminal only after the command may have exited. Each print
+// is posted at once, so that a hook stopped at its time limit has said what it printed; the run it belongs
+// to is the async context it was printed in, so that a timer left by one hook is not reported as the
+// next hook's output: what a run prints after its reply is posted as late (held while no run is in
+// progress, when no one listens, and posted when the next one starts).
+const runs = new AsyncLocalStorage();
+let inProgress = 0;
+let held = [];
+function postLate(run, entry) {
+  const message = { late: { url: run.url, ...entry } };
+  if (inProgress > 0) parentPort.postMessage(message);
+  else held.push(message);
+}
+function clip(text) {
   text = String(text).replace(/\\r?\\n$/, '');
-  if (text.length > ${HOOK_OUTPUT_CHARS}) text = text.slice(0, ${HOOK_OUTPUT_CHARS}) + '...';
-  output.push({ via, text, stack: new Error().stack });
+  return text.length > ${HOOK_OUTPUT_CHARS} ? text.slice(0, ${HOOK_OUTPUT_CHARS}) + '...' : text;
+}
+function capture(via, text) {
+  const run = runs.getStore();
+  if (run === undefined) return; // printed outside any hook run: there is no hook to report it at
+  if (run.done) {
+    // Bounded as a run's own output is: the first calls, then one note of the rest.
+    run.lateCalls++;
+    if (run.lateCalls <= ${HOOK_OUTPUT_LINES}) postLate(run, { via, text: clip(text), stack: new Error().stack });
+    else if (run.lateCalls === ${HOOK_OUTPUT_LINES} + 1) postLate(run, { more: true });
+    return;
+  }
+  if (run.printed >= ${HOOK_OUTPUT_LINES}) {
+    run.dropped++;
+    // A hook looping on a print may never answer: powers of two keep the count in sight, cheaply.
+    if ((run.dropped & (run.dropped - 1)) === 0) parentPort.postMessage({ dropped: run.dropped });
+    return;
+  }
+  run.printed++;
+  parentPort.postMessage({ print: { via, text: clip(text), stack: new Error().stack } });
 }
 for (const name of ['log', 'info', 'debug', 'warn', 'error', 'trace']) {
   console[name] = (...args) => capture('console.' + name, format(...args));
@@ -285,27 +321,32 @@ for (const name of ['stdout', 'stderr']) {
     return true;
   };
 }
-function take() {
-  const taken = { output, dropped };
-  output = [];
-  dropped = 0;
-  return taken;
+function reply(run, message) {
+  // Once: a result that cannot be posted (a function) throws here, and the failure is the reply.
+  if (!run.done) inProgress--;
+  run.done = true;
+  parentPort.postMessage({ ...message, dropped: run.dropped });
 }
-parentPort.on('message', async ({ url, state }) => {
-  try {
-    const mod = await import(url);
-    if (typeof mod.default !== 'function') throw new Error('the module has no default export function');
-    const result = await mod.default(state);
-    parentPort.postMessage({ ok: true, result, ...take() });
-  } catch (e) {
-    parentPort.postMessage({
-      ok: false,
-      message: e instanceof Error ? e.message : String(e),
-      stack: e instanceof Error ? e.stack : undefined,
-      syntax: e instanceof SyntaxError,
-      ...take(),
-    });
-  }
+parentPort.on('message', ({ url, state }) => {
+  inProgress++;
+  for (const message of held) parentPort.postMessage(message);
+  held = [];
+  const run = { url, printed: 0, dropped: 0, done: false, lateCalls: 0 };
+  runs.run(run, async () => {
+    try {
+      const mod = await import(url);
+      if (typeof mod.default !== 'function') throw new Error('the module has no default export function');
+      const result = await mod.default(state);
+      reply(run, { ok: true, result });
+    } catch (e) {
+      reply(run, {
+        ok: false,
+        message: e instanceof Error ? e.message : String(e),
+        stack: e instanceof Error ? e.stack : undefined,
+        syntax: e instanceof SyntaxError,
+      });
+    }
+  });
 });
 `;
 
@@ -315,9 +356,23 @@ interface HookPrinted {
   dropped: number;
 }
 
-type WorkerReply =
-  | ({ ok: true; result: unknown } & HookPrinted)
-  | ({ ok: false; message: string; stack?: string; syntax: boolean } & HookPrinted);
+/**
+ * One print of an earlier run (the hook at `url`) after it had returned, from a timer or the like; `more`
+ * when it printed more than {@link HOOK_OUTPUT_LINES} times so (said once).
+ */
+type LatePrint = { readonly url: string } & (HookPrinted['output'][number] | { readonly more: true });
+
+type WorkerReply = { dropped: number } & (
+  | { ok: true; result: unknown }
+  | { ok: false; message: string; stack?: string; syntax: boolean }
+);
+
+/** What the worker posts while a hook runs: a print, the count of prints left out, or the reply. */
+type WorkerMessage =
+  | { print: HookPrinted['output'][number] }
+  | { late: LatePrint }
+  | { dropped: number; ok?: undefined }
+  | WorkerReply;
 
 /** A JavaScript hook's own error, with where in the hook's file it happened when that is known. */
 class HookScriptError extends Error {
@@ -355,10 +410,22 @@ async function callHookWorker(
   worker.ref();
   let timer: NodeJS.Timeout | undefined;
   let reply: WorkerReply;
+  // Posted as the hook prints: kept when it is stopped at the time limit.
+  const printed: HookPrinted = { output: [], dropped: 0 };
   try {
     reply = await new Promise<WorkerReply>((resolve, reject) => {
-      timer = setTimeout(() => reject(new HookTimeout()), limit);
-      worker.once('message', resolve);
+      timer = setTimeout(() => {
+        const last = printed.output.at(-1);
+        logs.push(...printedWarnings(hook.path, printed, 'stopped'));
+        reject(new HookTimeout(last && printed.dropped === 0 ? `${last.via}(): ${last.text}` : undefined));
+      }, limit);
+      worker.on('message', (message: WorkerMessage) => {
+        if ('print' in message) printed.output.push(message.print);
+        // An earlier hook's: reported at its own lines, never this one's.
+        else if ('late' in message) logs.push(latePrintWarning(message.late));
+        else if (message.ok === undefined) printed.dropped = message.dropped;
+        else resolve(message);
+      });
       worker.once('error', reject);
       // Without this, a hook calling process.exit() would be reported only at the time limit.
       worker.once('exit', (code) =>
@@ -376,7 +443,7 @@ async function callHookWorker(
     worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
     worker.unref();
   }
-  logs.push(...printedWarnings(hook.path, reply));
+  logs.push(...printedWarnings(hook.path, { output: printed.output, dropped: reply.dropped }));
   if (!reply.ok) {
     const position = reply.syntax ? syntaxErrorPosition(hook.path) : stackPosition(hook.path, reply.stack);
     throw new HookScriptError(reply.message, position);
@@ -389,11 +456,14 @@ function startHookWorker(): Worker {
   return new (workerThreads().Worker)(WORKER_SOURCE, { eval: true, stdout: true, stderr: true });
 }
 
+/** When a hook printed: while it ran, or before it was stopped at its time limit. */
+type PrintedWhen = 'running' | 'stopped';
+
 /**
  * What a JavaScript hook printed, as warnings at the lines that printed it (`HOOK_OUTPUT`), as a Puppet
  * hook's notice() is a warning at its line: seen by validate, status and apply, never mixed into output.
  */
-function printedWarnings(hookPath: string, printed: HookPrinted): Problem[] {
+function printedWarnings(hookPath: string, printed: HookPrinted, when: PrintedWhen = 'running'): Problem[] {
   const warnings = printed.output.map(({ via, text, stack }) =>
     problem(
       'warning',
@@ -403,17 +473,37 @@ function printedWarnings(hookPath: string, printed: HookPrinted): Problem[] {
     ),
   );
   if (printed.dropped > 0) {
+    // A stopped hook's count is what the worker had posted when it was stopped: a lower bound.
+    const count = `${when === 'stopped' ? 'at least ' : ''}${printed.dropped} more call${printed.dropped === 1 ? '' : 's'}`;
     warnings.push(
       problem(
         'warning',
         'HOOK_OUTPUT',
-        `and ${printed.dropped} more call${printed.dropped === 1 ? '' : 's'} that printed, not shown (the first ${HOOK_OUTPUT_LINES} are)`,
+        `and ${count} that printed, not shown (the first ${HOOK_OUTPUT_LINES} are)`,
         { file: hookPath, line: 1, column: 1 },
         'a hook reports through its return value or a thrown error; print only while debugging it',
       ),
     );
   }
   return warnings;
+}
+
+/** A print of an earlier hook after it had returned: a warning at that hook's own line, never this one's. */
+function latePrintWarning(late: LatePrint): Problem {
+  const hookPath = fileURLToPath(late.url); // its ?mtime= query is no part of the path
+  const hint =
+    'it printed from a timer or a promise the hook did not await: await it before returning the state';
+  if ('more' in late) {
+    const message = `and more calls that printed after the hook had returned, not shown (the first ${HOOK_OUTPUT_LINES} are)`;
+    return problem('warning', 'HOOK_OUTPUT', message, { file: hookPath, line: 1, column: 1 }, hint);
+  }
+  return problem(
+    'warning',
+    'HOOK_OUTPUT',
+    `${late.via}(), after the hook had returned: ${late.text}`,
+    stackPosition(hookPath, late.stack) ?? { file: hookPath, line: 1, column: 1 },
+    hint,
+  );
 }
 
 /** Settings data as JavaScript hooks see it: Integers as numbers when they fit. */

@@ -47,10 +47,10 @@ export function loadSyncConfig(root: string, origins: readonly SyncOrigin[] = []
   }
   const decoded = decodeUtf8(bytes);
   if ('problem' in decoded) {
-    const { message, line, column, hint } = decoded.problem;
+    const { message, line, column } = decoded.problem;
     throw new EngineError('SYNC_ENCODING', `${SYNC_FILE} ${message}`, {
       position: { file, line, column },
-      hint,
+      hint: 'save it as UTF-8 (most editors offer the encoding when saving)',
     });
   }
   return parseSyncConfig(decoded.text, file, dir, origins);

@@ -6,6 +6,11 @@
  * stays synchronous for its callers) at most the time limit, then terminates it and names the pattern
  * that was running. One worker serves the process, started on first use (~0.1 s, ajv included) and
  * replaced after a limit was hit; trusted templates never start it.
+ *
+ * A worker that dies of its heap limit (a schema whose compiled form is huge) cannot say so, and a thread
+ * blocked in `Atomics.wait` gets no events: it was found only at the time limit, and reported as one. So
+ * the worker is started by a small monitor thread, whose event loop is free: it notes how the worker
+ * ended in the shared state and wakes the waiting thread, at once.
  */
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -25,6 +30,31 @@ import { type SchemaPattern, schemaPatterns } from './schema-patterns.js';
 export const DONE = 0;
 export const RUNNING = 1;
 export const READY = 2;
+/** How the worker ended, noted by its monitor: 0 running, {@link OUT_OF_MEMORY}, or {@link DIED}. */
+export const ENDED = 3;
+const OUT_OF_MEMORY = 1;
+const DIED = 2;
+
+/**
+ * The monitor: starts the worker (the script, options and shared state it is given) and, when the worker
+ * ends, notes how in `ENDED` and wakes whoever waits for it to start or to answer. Terminating the monitor
+ * terminates the worker.
+ */
+const MONITOR_SOURCE = `
+const { Worker, workerData } = require('node:worker_threads');
+const { script, options, state } = workerData;
+const worker = new Worker(script, { ...options, transferList: [options.workerData.port] });
+const ended = (how) => {
+  if (Atomics.load(state, ${ENDED}) !== 0) return;
+  Atomics.store(state, ${ENDED}, how);
+  for (const index of [${READY}, ${DONE}]) {
+    Atomics.store(state, index, 1);
+    Atomics.notify(state, index);
+  }
+};
+worker.on('error', (e) => ended(e && e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? ${OUT_OF_MEMORY} : ${DIED}));
+worker.on('exit', () => ended(${DIED}));
+`;
 
 /** How long a worker may take to start (loading its bundle and ajv) on a busy machine. */
 const STARTUP_MS = 60_000;
@@ -39,10 +69,13 @@ export interface ValidationJob {
 
 export type ValidationReply = { readonly violations: SchemaViolation[] } | { readonly failure: string };
 
-/** A validation stopped at the time limit: `pattern` is the regular expression that was running, if one was. */
+/**
+ * A validation stopped at a limit: the time limit (`pattern` is the regular expression that was running,
+ * if one was) or the memory limit (the worker died of its heap limit: compiling the schema, mostly).
+ */
 export class SchemaLimitError extends Error {
-  readonly code = 'EPP_TIME_LIMIT';
   constructor(
+    readonly code: 'EPP_TIME_LIMIT' | 'EPP_MEMORY_LIMIT',
     readonly pattern: SchemaPattern | undefined,
     message: string,
   ) {
@@ -75,26 +108,44 @@ export function validateWithinLimits(
   }
   Atomics.store(v.state, DONE, 0);
   Atomics.store(v.state, RUNNING, 0);
-  const job: ValidationJob = { schema, draft, patterns: patterns.map((p) => p.pattern), data };
-  v.port.postMessage(job);
-  Atomics.wait(v.state, DONE, 0, limits.timeMs);
+  // Ended before the job (while starting, or after the last one): its monitor set DONE, reset above.
+  if (Atomics.load(v.state, ENDED) === 0) {
+    const job: ValidationJob = { schema, draft, patterns: patterns.map((p) => p.pattern), data };
+    v.port.postMessage(job);
+    Atomics.wait(v.state, DONE, 0, limits.timeMs);
+  }
   const reply = workerThreads().receiveMessageOnPort(v.port)?.message as ValidationReply | undefined;
   if (reply === undefined) {
-    // No reply within the time limit (events cannot reach this thread while it waits: a worker that died
-    // of its heap limit is found only then, as one still running).
     const running = patterns[Atomics.load(v.state, RUNNING) - 1];
+    const ended = Atomics.load(v.state, ENDED);
     stop(v);
-    throw new SchemaLimitError(
-      running,
-      `ran longer than ${limits.timeMs / 1000} s (the time limit of untrusted templates)`,
-    );
+    throw limitError(ended, running, limits);
   }
   if ('failure' in reply) throw new Error(`validating against the schema failed: ${reply.failure}`);
   return reply.violations;
 }
 
+/** Why no reply came: how the worker ended (its monitor's note in `ENDED`), else it ran out of time. */
+export function limitError(ended: number, running: SchemaPattern | undefined, limits: SandboxLimits): Error {
+  if (ended === OUT_OF_MEMORY) {
+    return new SchemaLimitError(
+      'EPP_MEMORY_LIMIT',
+      undefined,
+      `used more than ${limits.memoryMb} MB of memory (the limit of untrusted templates)`,
+    );
+  }
+  if (ended === DIED) return new Error('the worker that checks untrusted schemas stopped');
+  return new SchemaLimitError(
+    'EPP_TIME_LIMIT',
+    running,
+    `ran longer than ${limits.timeMs / 1000} s (the time limit of untrusted templates)`,
+  );
+}
+
 function validator(memoryMb: number): Validator {
-  if (current && current.memoryMb === memoryMb && current.validator.failed === undefined) {
+  const old = current?.validator;
+  // A worker that ended while idle (its monitor's note) is replaced too.
+  if (old && current?.memoryMb === memoryMb && !old.failed && Atomics.load(old.state, ENDED) === 0) {
     return current.validator;
   }
   if (current) stop(current.validator);
@@ -103,11 +154,18 @@ function validator(memoryMb: number): Validator {
   const bundled = packagePath('dist', 'engine', 'schema-sandbox-worker.cjs');
   const script = existsSync(bundled) ? bundled : packagePath('dist', 'engine', 'schema-sandbox-worker.js');
   const { port1, port2 } = new threads.MessageChannel();
-  const state = new Int32Array(new SharedArrayBuffer(12));
-  const worker = new threads.Worker(script, {
+  const state = new Int32Array(new SharedArrayBuffer(16));
+  const options = {
     workerData: { port: port2, state },
-    transferList: [port2],
     resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 32 },
+    stdout: true,
+    stderr: true,
+  };
+  // `worker` is the monitor (the worker is its child): stopping it stops both.
+  const worker = new threads.Worker(MONITOR_SOURCE, {
+    eval: true,
+    workerData: { script, options, state },
+    transferList: [port2],
     stdout: true,
     stderr: true,
   });
@@ -137,8 +195,8 @@ export function schemaLimits(trusted: boolean, given?: SandboxLimits): SandboxLi
 }
 
 /**
- * A validation stopped at the time limit as the problem of template `name`: at the pattern that was
- * running (`prefix`: where the schema is in its file, for one inside template.json), else the schema.
+ * A validation stopped at a limit as the problem of template `name`: at the pattern that was running
+ * (`prefix`: where the schema is in its file, for one inside template.json), else the schema.
  */
 export function schemaLimitProblem(
   name: string,
@@ -154,9 +212,12 @@ export function schemaLimitProblem(
       : e.pattern?.isKey
         ? positions.keyPositionOf(pointer)
         : positions.positionOf(pointer);
-  const culprit = e.pattern
-    ? `its pattern ${JSON.stringify(e.pattern.pattern)} was still matching when the time ran out (nested repetition such as (a+)+ can backtrack for ever)`
-    : 'a pattern that backtracks for ever, or nested anyOf/oneOf, is the usual cause';
+  const culprit =
+    e.code === 'EPP_MEMORY_LIMIT'
+      ? 'so is its memory (PANTOGRAPH_UNTRUSTED_MEMORY_LIMIT MB); a schema that is very large or deeply nested (its compiled form grows with every level) is the usual cause'
+      : e.pattern
+        ? `its pattern ${JSON.stringify(e.pattern.pattern)} was still matching when the time ran out (nested repetition such as (a+)+ can backtrack for ever)`
+        : 'a pattern that backtracks for ever, or nested anyOf/oneOf, is the usual cause';
   return {
     severity: 'error',
     code: e.code,

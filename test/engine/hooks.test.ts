@@ -304,6 +304,82 @@ describe('JavaScript (.mjs) hooks', () => {
     expect(quiet.problems).toEqual([]);
   });
 
+  it('reports what a stopped hook printed, the last of it in the HOOK_TIMEOUT error', async () => {
+    const { problems, path } = await run(
+      'after_default_settings',
+      'h.mjs',
+      `export default () => {\n  console.log('fetching the list');\n  console.log('waiting for', 'the lock');\n  for (;;) {}\n};\n`,
+      STATE,
+      300,
+    );
+    expect(problems.map((p) => [p.severity, p.code, p.message, p.file, p.line])).toEqual([
+      ['warning', 'HOOK_OUTPUT', 'console.log(): fetching the list', path, 2],
+      ['warning', 'HOOK_OUTPUT', 'console.log(): waiting for the lock', path, 3],
+      [
+        'error',
+        'HOOK_TIMEOUT',
+        'hook after_default_settings: ran longer than 0.3 s; the last it printed: console.log(): waiting for the lock',
+        path,
+        1,
+      ],
+    ]);
+  });
+
+  it('keeps a stopped hook that prints in a loop to the first 20 calls and a count', async () => {
+    const { problems } = await run(
+      'after_default_settings',
+      'h.mjs',
+      `export default () => { for (let i = 0; ; i++) console.log('tick ' + i); };\n`,
+      STATE,
+      300,
+    );
+    expect(problems).toHaveLength(22);
+    expect(problems[19]!.message).toBe('console.log(): tick 19');
+    expect(problems[20]!.message).toMatch(/^and at least \d+ more calls that printed, not shown/);
+    expect(problems[21]!.message).toBe('hook after_default_settings: ran longer than 0.3 s');
+  });
+
+  it("reports what a hook prints after it returned at that hook, never as the next hook's output", async () => {
+    const early = await run(
+      'after_default_settings',
+      'early.mjs',
+      `export default (s) => {\n  setTimeout(() => console.log('done later'), 20);\n  return s;\n};\n`,
+    );
+    expect(early.problems).toEqual([]);
+    await new Promise((r) => setTimeout(r, 150));
+    const next = await run(
+      'after_default_settings',
+      'next.mjs',
+      `export default (s) => {\n  console.log('mine');\n  return s;\n};\n`,
+    );
+    expect(next.problems.map((p) => [p.code, p.message, p.file, p.line])).toEqual([
+      ['HOOK_OUTPUT', 'console.log(), after the hook had returned: done later', early.path, 2],
+      ['HOOK_OUTPUT', 'console.log(): mine', next.path, 2],
+    ]);
+    expect(next.problems[0]!.hint).toContain('did not await');
+    // Said once: the run after that has nothing of it.
+    const quiet = await run('after_default_settings', 'h.mjs', 'export default (s) => s;');
+    expect(quiet.problems).toEqual([]);
+
+    // Printed while the next hook runs, one that is then stopped at its time limit: still said, at its hook.
+    const again = await run(
+      'after_default_settings',
+      'again.mjs',
+      `export default (s) => {\n  setTimeout(() => console.log('still here'), 20);\n  return s;\n};\n`,
+    );
+    const stuck = await run(
+      'after_default_settings',
+      'stuck.mjs',
+      'export default () => new Promise(() => {});',
+      STATE,
+      300,
+    );
+    expect(stuck.problems.map((p) => [p.code, p.message, p.file, p.line])).toEqual([
+      ['HOOK_OUTPUT', 'console.log(), after the hook had returned: still here', again.path, 2],
+      ['HOOK_TIMEOUT', 'hook after_default_settings: ran longer than 0.3 s', stuck.path, 1],
+    ]);
+  });
+
   it('refuses a returned value that is no data', async () => {
     const { problems } = await run(
       'after_default_settings',

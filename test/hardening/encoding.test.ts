@@ -74,6 +74,7 @@ describe('invalid UTF-8', () => {
     expect(r.stderr).toMatch(
       /\.sync\.yml:3:6: error: \.sync\.yml is not valid UTF-8: byte 0xe9 at line 3, column 6 \[SYNC_ENCODING\]/,
     );
+    expect(r.stderr).toContain('hint: save it as UTF-8');
   });
 
   it('a .sync.yml saved as UTF-16 says so', async () => {
@@ -97,6 +98,32 @@ describe('invalid UTF-8', () => {
       't.epp:3:4: error: the template is not valid UTF-8: byte 0xe9 at line 3, column 4 [EPP_ENCODING]\n',
     );
     expect(r.stderr).not.toContain('> 3 | ');
+  });
+
+  it('`epp render --values-file` / `--facts` of such a file: an error at the byte, nothing rendered', () => {
+    const dir = writeTree(tempDir(), {
+      't.epp': '<%= $x %>\n',
+      'v.yaml': Buffer.concat([Buffer.from('y: 1\nx: "caf'), LATIN1_E, Buffer.from('"\n')]),
+      'v.json': Buffer.concat([Buffer.from('{"x": "caf'), LATIN1_E, Buffer.from('"}\n')]),
+      'f.yaml': Buffer.from('x: 1\n', 'utf16le'),
+    });
+    const epp = (...args: string[]) =>
+      spawnSync(process.execPath, [bin, 'epp', 'render', 't.epp', ...args], { cwd: dir, encoding: 'utf8' });
+    const yaml = epp('--values-file', 'v.yaml');
+    expect(yaml.status).toBe(1);
+    expect(yaml.stdout).toBe('');
+    expect(yaml.stderr).toContain(
+      'v.yaml:2:8: error: the values file is not valid UTF-8: byte 0xe9 at line 2, column 8 [VALUES_ENCODING]\n',
+    );
+    expect(yaml.stderr).toContain('save it as UTF-8');
+    const json = epp('--values-file', 'v.json');
+    expect([json.status, json.stdout]).toEqual([1, '']);
+    expect(json.stderr).toContain('v.json:1:11: error: the values file is not valid UTF-8: byte 0xe9');
+    const facts = epp('--facts', 'f.yaml');
+    expect([facts.status, facts.stdout]).toEqual([1, '']);
+    expect(facts.stderr).toContain(
+      'f.yaml:1:1: error: the facts file is encoded as UTF-16 (little-endian), not UTF-8 [VALUES_ENCODING]',
+    );
   });
 
   it('the decoder keeps a BOM and multi-byte characters, and finds overlong and surrogate encodings', () => {

@@ -47,6 +47,11 @@ function project(files: Record<string, string>, sync = ''): string {
 }
 
 function pantograph(root: string, ...args: string[]) {
+  return pantographWith({}, root, ...args);
+}
+
+/** `pantograph` with more of the environment (other limits). */
+function pantographWith(env: Record<string, string>, root: string, ...args: string[]) {
   return spawnSync(process.execPath, [bin, ...args], {
     cwd: root,
     encoding: 'utf8',
@@ -56,6 +61,7 @@ function pantograph(root: string, ...args: string[]) {
       NO_COLOR: '1',
       PANTOGRAPH_CACHE_DIR: tempDir('pantograph-cache-'),
       PANTOGRAPH_UNTRUSTED_TIME_LIMIT: '2',
+      ...env,
     },
   });
 }
@@ -74,6 +80,27 @@ describe("an untrusted template's schema", () => {
       expect(r.stderr).toContain('its pattern "^(a+)+$" was still matching when the time ran out');
       expect(r.stderr).toContain('PANTOGRAPH_UNTRUSTED_TIME_LIMIT');
     }
+    expect(snapshotDir(root)).toEqual(before);
+  });
+
+  it('a schema whose compiled form outgrows the memory limit: EPP_MEMORY_LIMIT at once, not a time limit', () => {
+    // 240 KB of JSON, twelve levels of two objects: ajv's compiled code doubles with each level.
+    let schema: object = { type: 'string' };
+    for (let i = 0; i < 12; i++) schema = { type: 'object', properties: { a: schema, b: schema } };
+    const root = project({ 'template_schema.json': JSON.stringify(schema) });
+    const before = snapshotDir(root);
+    const started = Date.now();
+    const limits = { PANTOGRAPH_UNTRUSTED_MEMORY_LIMIT: '64', PANTOGRAPH_UNTRUSTED_TIME_LIMIT: '60' };
+    const r = pantographWith(limits, root, 'status');
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(1);
+    // Found when the worker died, not at the time limit.
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(r.stderr).toMatch(
+      /evil\/template_schema\.json:1:1: error: template 'evil' \(template_schema\.json\): checking the settings used more than 64 MB of memory \(the limit of untrusted templates\) \[EPP_MEMORY_LIMIT\]/,
+    );
+    expect(r.stderr).not.toContain('ran longer than');
+    expect(r.stderr).toContain('PANTOGRAPH_UNTRUSTED_MEMORY_LIMIT');
     expect(snapshotDir(root)).toEqual(before);
   });
 

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUi, type UiServer } from '../../src/ui/server.js';
-import { removeTempDirs, tempDir } from '../helpers/fs.js';
+import { removeTempDirs, tempDir, writeTree } from '../helpers/fs.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const bin = join(root, 'dist/cli/bin.cjs');
@@ -171,6 +171,73 @@ describe('an emptied number field, and Add from the keyboard', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('fieldset[data-template="rubocop"]').count()).toBe(0);
     await expect.poll(focused).toBe('Add rubocop');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('an emptied number field inside an object setting', () => {
+  /** A project applying `svc` (a filesystem source), whose `server` setting is an object with a number. */
+  function serviceProject(syncTail: string): string {
+    const dir = tempDir('ui-settings-nested-');
+    writeTree(join(dir, 'repo'), {
+      'svc/template.json': JSON.stringify({
+        name: 'svc',
+        version: '0.1.0',
+        default_settings: { server: { host: 'localhost', port: 8080, workers: 2 } },
+      }),
+      'svc/template_schema.json': JSON.stringify({
+        type: 'object',
+        properties: {
+          server: {
+            type: 'object',
+            properties: { host: { type: 'string' }, port: { type: 'integer' }, workers: { type: 'integer' } },
+          },
+        },
+      }),
+      'svc/files/svc.conf.epp':
+        "<%= $settings['server']['host'] %>:<%= $settings['server']['port'] %> x<%= $settings['server']['workers'] %>\n",
+    });
+    const sync = `pdk_template:\n  version: 2\n  template_sources:\n    - type: filesystem\n      location: ../repo\n  templates: [svc]\n${syncTail}`;
+    return writeTree(join(dir, 'project'), { '.sync.yml': sync });
+  }
+
+  const portOf = (page: Page) =>
+    page.locator(
+      'fieldset[data-template="svc"] .field[data-setting="server"] .field[data-property="port"] input',
+    );
+
+  it('is no value, as at the top level: the key goes from .sync.yml, the default applies (its placeholder)', async () => {
+    const dir = serviceProject('svc:\n  server:\n    port: 9000   # staging\n    workers: 4\n');
+    const { page, errors } = await open(dir);
+    const port = portOf(page);
+    expect(await port.inputValue()).toBe('9000');
+    expect(await port.getAttribute('placeholder')).toBe('8080');
+    await port.fill('');
+    await expect.poll(() => page.locator('#save').isEnabled()).toBe(true);
+    await page.locator('#save').click();
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
+    expect(sync(dir)).toMatch(/svc:\n\s+server:\n\s+workers: 4\n/);
+    expect(sync(dir)).not.toContain('9000');
+    expect(shown(dir, 'svc', 'server')).toMatchObject({
+      value: { host: 'localhost', port: 8080, workers: 4 },
+    });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("when it was the object's only key, the setting goes whole (not `server: {}`)", async () => {
+    const dir = serviceProject('svc:\n  server:\n    port: 9000\n');
+    const { page, errors } = await open(dir);
+    await portOf(page).fill('');
+    await expect.poll(() => page.locator('#save').isEnabled()).toBe(true);
+    await page.locator('#save').click();
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
+    expect(sync(dir)).not.toMatch(/server|9000/);
+    expect(shown(dir, 'svc', 'server')).toMatchObject({
+      value: { host: 'localhost', port: 8080, workers: 2 },
+      origin: { layer: 'default' },
+    });
     expect(errors).toEqual([]);
     await page.close();
   });

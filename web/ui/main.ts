@@ -232,10 +232,8 @@ function drawForms(): void {
 function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
   const set = Object.hasOwn(form.values, info.name);
   const id = `setting-${form.template}-${info.name}`;
-  const { node, read } = control(schema, set ? form.values[info.name]! : info.value, id, set ? form.values[info.name] : undefined);
-  if (node instanceof HTMLInputElement && node.type === 'number' && typeof info.default === 'number') {
-    node.placeholder = String(info.default);
-  }
+  const own = set ? form.values[info.name] : undefined;
+  const { node, read } = control(schema, set ? form.values[info.name]! : info.value, id, own, info.default);
   const error = el('div', { className: 'error', id: `${id}-error` });
   error.setAttribute('aria-live', 'polite');
   const origin = el('div', { className: 'origin' }, `value from ${originText(info)}`, set ? resetButton(form, info) : '');
@@ -265,7 +263,8 @@ function field(form: Form, info: SettingInfo, schema: Schema): HTMLElement {
       return;
     }
     if (value === undefined) {
-      // An emptied number field: no value of the project's (not `null` in .sync.yml), so the default.
+      // An emptied number field (or every field of an object): no value of the project's (not `null` in
+      // .sync.yml), so the default.
       const { [info.name]: _, ...rest } = form.values;
       form.values = rest;
       origin.replaceChildren(`value from the default (${JSON.stringify(info.default)}): the field is empty`);
@@ -306,13 +305,16 @@ function resetButton(form: Form, info: SettingInfo): HTMLElement {
 /**
  * The input for a value of `schema`: a choice for an enum, a checkbox, a number or a text field, one line
  * per item for a list of strings, a nested fieldset for an object with declared properties (only the keys
- * the user sets, or that were set, are written), and JSON for anything else.
+ * the user sets, or that were set, are written), and JSON for anything else. `fallback` is what applies
+ * when the user gives no value (the default): an empty number field shows it as its placeholder, and
+ * reads as no value (undefined), at any depth.
  */
 function control(
   schema: Schema,
   shown: Json | undefined,
   id: string,
   own?: Json,
+  fallback?: Json,
 ): { node: HTMLElement; read: () => Json | undefined } {
   const enumValues = Array.isArray(schema.enum) ? schema.enum : undefined;
   const type = typeof schema.type === 'string' ? schema.type : undefined;
@@ -333,6 +335,7 @@ function control(
   }
   if (type === 'integer' || type === 'number') {
     const num = el('input', { type: 'number', value: shown === null || shown === undefined ? '' : String(shown) });
+    if (typeof fallback === 'number') num.placeholder = String(fallback);
     // Empty is no value at all (the default applies: field() shows it as the placeholder), not `null`.
     return { node: num, read: () => (num.value === '' ? undefined : Number(num.value)) };
   }
@@ -353,11 +356,14 @@ function control(
     // those the user changes, are written.
     const mine = (own && typeof own === 'object' && !Array.isArray(own) ? own : {}) as { [key: string]: Json };
     const touched = new Set(Object.keys(mine));
+    const defaults = (fallback && typeof fallback === 'object' && !Array.isArray(fallback) ? fallback : {}) as {
+      [key: string]: Json;
+    };
     const fieldset = el('fieldset', { className: 'nested' });
     const readers = new Map<string, () => Json | undefined>();
     for (const [key, sub] of Object.entries(properties)) {
       const innerId = `${id}-${key}`;
-      const inner = control(sub, current[key], innerId, mine[key]);
+      const inner = control(sub, current[key], innerId, mine[key], defaults[key]);
       readers.set(key, inner.read);
       // Marked before the setting's own listener reads the object (the event bubbles up to it).
       inner.node.addEventListener('input', () => touched.add(key));
@@ -369,7 +375,18 @@ function control(
     }
     return {
       node: fieldset,
-      read: () => Object.fromEntries([...touched].map((k) => [k, readers.get(k)?.() ?? current[k] ?? null])),
+      read: () => {
+        const value: { [key: string]: Json } = {};
+        for (const k of touched) {
+          const reader = readers.get(k);
+          // A property the schema does not declare keeps the project's value; an emptied number field
+          // is no value, as at the top level: its key goes (the previous value is not kept).
+          const v = reader ? reader() : (current[k] ?? null);
+          if (v !== undefined) value[k] = v;
+        }
+        // Nothing left of the project's: no value at all, so the default applies (not `{}` in .sync.yml).
+        return Object.keys(value).length > 0 ? value : undefined;
+      },
     };
   }
   const area = el('textarea', { rows: 3, value: JSON.stringify(shown ?? null, null, 2) });

@@ -278,15 +278,24 @@ async function loadValues(io: Io, flags: RenderFlags): Promise<PHash> {
 /** A file of a hash: `.json`, `.pp` (Puppet code, where `puppet` allows it) or YAML. */
 async function readHashFile(io: Io, file: string, what: string, allowPuppet: boolean): Promise<PHash> {
   const path = resolve(io.cwd, file);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (e) {
     throw new UsageError(
       `cannot read ${what} file ${file}: ${readFailure(e)}`,
       `give a file of a hash: ${allowPuppet ? '.json, .pp (Puppet code) or YAML' : '.json or YAML'}`,
     );
   }
+  // Strictly, as a template is: a lenient read would hand the template U+FFFD in place of each bad byte.
+  // Puppet reports the file and renders without its values; stopping at the byte is clearer.
+  const decoded = decodeUtf8(bytes);
+  if ('problem' in decoded) {
+    const { message, line, column } = decoded.problem;
+    const hint = 'save it as UTF-8 (most editors offer the encoding when saving)';
+    throw new InputFileError('VALUES_ENCODING', `the ${what} file ${message}`, file, { line, column }, hint);
+  }
+  const text = decoded.text;
   if (/\.json$/i.test(path)) return jsonHash(text, file, what);
   if (allowPuppet && /\.pp$/i.test(path)) return puppetHash(text, file);
   return await parseDataText(text, file, what);
