@@ -4,51 +4,25 @@
  * the file open is said as `pantograph test` says it and is a button to its place, and the case's outcome
  * is said under the editor. Debian's chromium on a repository made by `pantograph new template`.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { withLineEnds } from '../../src/ui/author-api.js';
-import { startUi, type UiServer } from '../../src/ui/server.js';
-import { removeTempDirs, tempDir } from '../helpers/fs.js';
+import { tempDir } from '../helpers/fs.js';
+import { cli, openUi, uiSession } from '../helpers/ui-pages.js';
 
-const root = resolve(import.meta.dirname, '../..');
-const bin = join(root, 'dist/cli/bin.cjs');
-
-let browser: Browser;
-const servers: UiServer[] = [];
-
-beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  for (const s of servers) await s.close();
-  removeTempDirs();
-});
+const ui = uiSession();
 
 /** A template repository with one template, `greet` (files/example.epp, tests/basic). */
 function repository(): string {
   const repo = tempDir('ui-author-');
-  const made = spawnSync(process.execPath, [bin, 'new', 'template', 'greet', '-C', repo], {
-    encoding: 'utf8',
-  });
+  const made = cli(repo, 'new', 'template', 'greet', '-C', repo);
   if (made.status !== 0) throw new Error(made.stderr);
   return repo;
 }
 
-async function open(repo: string) {
-  const server = await startUi({ root: repo, author: true });
-  servers.push(server);
-  const page = await browser.newPage({ viewport: { width: 600, height: 900 } });
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url);
-  await page.waitForSelector('li.author-file');
-  return { page, errors };
-}
+/** The author's view on `repo` in a narrow window. */
+const open = (repo: string) => openUi(ui, repo, { author: true, width: 600 });
 
 describe("the author's view", () => {
   it("saves a CRLF template file with CRLF line ends (a browser's text field gives LF)", async () => {
@@ -90,7 +64,7 @@ describe("the author's view", () => {
     await editor.press('Control+End');
     await editor.pressSequentially('<%= $nope %>');
     await expect.poll(() => page.locator('#author-status').textContent()).toBe('failed');
-    const test = spawnSync(process.execPath, [bin, 'test'], { cwd: repo, encoding: 'utf8' });
+    const test = cli(repo, 'test');
     const said = (test.stdout + test.stderr).split('\n').find((l) => l.includes('EPP_UNKNOWN_VARIABLE'))!;
     expect(said).toMatch(
       /^greet\/files\/example\.epp:\d+:5: error: Unknown variable: '\$nope' \[EPP_UNKNOWN_VARIABLE\]$/,

@@ -3,59 +3,18 @@
  * by `pantograph init`, as the page's user meets it: what reaches `.sync.yml` and the files, what the page
  * says. One server per project (each test makes its own), one browser.
  */
-import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startUi, type UiServer } from '../../src/ui/server.js';
-import { removeTempDirs, snapshotDir, tempDir } from '../helpers/fs.js';
+import { describe, expect, it } from 'vitest';
+import { snapshotDir, tempDir } from '../helpers/fs.js';
+import { cli, initProject as makeProject, type OpenedPage, openUi, uiSession } from '../helpers/ui-pages.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const bin = join(root, 'dist/cli/bin.cjs');
-
-let browser: Browser;
-const servers: UiServer[] = [];
-
-beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  for (const s of servers) await s.close();
-  removeTempDirs();
-});
-
-function cli(cwd: string, ...args: string[]) {
-  return spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
-}
-
-/** A new project (`pantograph init`), its files applied. */
-function initProject(): string {
-  const dir = join(tempDir('ui-qa21-'), 'module');
-  const made = cli(root, 'init', dir, '--name', 'acme-qa', '--yes');
-  if (made.status !== 0) throw new Error(made.stderr);
-  return dir;
-}
-
-interface Opened {
-  page: Page;
-  server: UiServer;
-  errors: string[];
-}
-
+const session = uiSession();
+const initProject = () => makeProject('ui-qa21-', 'acme-qa');
 /** The page on `dir`, loaded; its page errors collected. */
-async function open(dir: string, options: { author?: boolean; wait?: string } = {}): Promise<Opened> {
-  const server = await startUi({ root: dir, ...(options.author ? { author: true } : {}) });
-  servers.push(server);
-  const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url);
-  await page.waitForSelector(options.wait ?? '#files li');
-  return { page, server, errors };
-}
+const open = (dir: string, options: { author?: boolean; wait?: string } = {}) =>
+  openUi(session, dir, options);
 
 const sync = (dir: string) => readFileSync(join(dir, '.sync.yml'), 'utf8');
 
@@ -165,7 +124,7 @@ describe('writes keep modes, and the author view keeps an editor’s save (QA H4
     return { repo, file };
   }
 
-  async function openFile(repo: string): Promise<Opened> {
+  async function openFile(repo: string): Promise<OpenedPage> {
     const opened = await open(repo, { author: true, wait: '.author-file' });
     await opened.page.locator('.author-file[data-source="files/example.epp"]').click();
     await expect.poll(() => opened.page.locator('#author-editor').isEnabled()).toBe(true);
@@ -282,7 +241,7 @@ describe('a project that does not load, warnings, and the page without its token
   it('says what to do when opened without its token (a bookmark), and a wrong -C is refused at the start', async () => {
     const dir = initProject();
     const { page, server, errors } = await open(dir);
-    const bare = await browser.newPage();
+    const bare = await session.browser.newPage();
     await bare.goto(`http://127.0.0.1:${server.port}/`);
     await bare.waitForSelector('#notice:not([hidden])');
     expect(await bare.locator('#notice-text').textContent()).toContain('open the URL it printed');

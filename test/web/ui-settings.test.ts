@@ -6,51 +6,17 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startUi, type UiServer } from '../../src/ui/server.js';
-import { removeTempDirs, tempDir, writeTree } from '../helpers/fs.js';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { startUi } from '../../src/ui/server.js';
+import { tempDir, writeTree } from '../helpers/fs.js';
+import { cli, initProject as makeProject, openUi, uiSession } from '../helpers/ui-pages.js';
 
-const root = resolve(import.meta.dirname, '../..');
-const bin = join(root, 'dist/cli/bin.cjs');
-
-let browser: Browser;
-const servers: UiServer[] = [];
-
-beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  for (const s of servers) await s.close();
-  removeTempDirs();
-});
-
-function cli(cwd: string, ...args: string[]) {
-  return spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
-}
-
-/** A new project (`pantograph init`), its files applied. */
-function initProject(): string {
-  const dir = join(tempDir('ui-settings-'), 'module');
-  const made = cli(root, 'init', dir, '--name', 'acme-settings', '--yes');
-  if (made.status !== 0) throw new Error(made.stderr);
-  return dir;
-}
-
+const ui = uiSession();
+const initProject = () => makeProject('ui-settings-', 'acme-settings');
 /** The page on `dir`, loaded, in a window `width` pixels wide; its page errors collected. */
-async function open(dir: string, width = 1500): Promise<{ page: Page; errors: string[] }> {
-  const server = await startUi({ root: dir });
-  servers.push(server);
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url);
-  await page.waitForSelector('#files li');
-  return { page, errors };
-}
+const open = (dir: string, width = 1500) => openUi(ui, dir, { width });
 
 const sync = (dir: string) => readFileSync(join(dir, '.sync.yml'), 'utf8');
 /** The value `show` gives a setting, and where it comes from. */
@@ -330,8 +296,8 @@ describe('what the page says, for the keyboard and a screen reader', () => {
     const dir = initProject();
     writeFileSync(join(dir, '.sync.yml'), 'pdk_template:\n  templates: [a\n');
     const server = await startUi({ root: dir });
-    servers.push(server);
-    const page = await browser.newPage({ viewport: { width: 600, height: 900 } });
+    ui.servers.push(server);
+    const page = await ui.browser.newPage({ viewport: { width: 600, height: 900 } });
     await page.goto(server.url);
     await expect.poll(() => page.locator('#notice').isVisible()).toBe(true);
     await page.keyboard.press('Escape');

@@ -1,0 +1,75 @@
+/**
+ * What the browser tests of `pantograph ui` share: one Debian chromium per test file (through
+ * playwright-core), the servers its tests start (closed after the file), the page opened on a server and
+ * loaded, and projects made by the built CLI as a user makes them.
+ */
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { startUi, type UiServer } from '../../src/ui/server.js';
+import { removeTempDirs, tempDir } from './fs.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const bin = join(root, 'dist/cli/bin.cjs');
+
+export interface UiSession {
+  /** Launched before the file's tests. */
+  browser: Browser;
+  /** Every server a test started, closed after the file. */
+  readonly servers: UiServer[];
+}
+
+/** Launches chromium before the calling file's tests; closes it, the servers and the temp dirs after. */
+export function uiSession(): UiSession {
+  const session = { servers: [] } as unknown as UiSession;
+  beforeAll(async () => {
+    // scripts/test-tools.mjs installs Debian's chromium before the suite when it is missing.
+    session.browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  }, 60_000);
+  afterAll(async () => {
+    await session.browser?.close();
+    for (const s of session.servers) await s.close();
+    removeTempDirs();
+  });
+  return session;
+}
+
+export interface OpenedPage {
+  page: Page;
+  server: UiServer;
+  /** The page's uncaught errors. */
+  errors: string[];
+}
+
+/**
+ * `pantograph ui` on `dir` (the author's view with `author`), its page loaded in a window `width` pixels
+ * wide once `wait` shows (the project's file list by default).
+ */
+export async function openUi(
+  session: UiSession,
+  dir: string,
+  options: { author?: boolean; wait?: string; width?: number } = {},
+): Promise<OpenedPage> {
+  const server = await startUi({ root: dir, ...(options.author ? { author: true } : {}) });
+  session.servers.push(server);
+  const page = await session.browser.newPage({ viewport: { width: options.width ?? 1500, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(server.url);
+  await page.waitForSelector(options.wait ?? (options.author ? 'li.author-file' : '#files li'));
+  return { page, server, errors };
+}
+
+/** The built command line, run in `cwd`. */
+export function cli(cwd: string, ...args: string[]) {
+  return spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
+}
+
+/** A new project made by `pantograph init` (its files applied), in a temp dir named from `prefix`. */
+export function initProject(prefix: string, name: string): string {
+  const dir = join(tempDir(prefix), 'module');
+  const made = cli(root, 'init', dir, '--name', name, '--yes');
+  if (made.status !== 0) throw new Error(made.stderr);
+  return dir;
+}
