@@ -72,29 +72,9 @@ export abstract class StatementParser extends PrimaryExpressionParser {
 
   /** The statement starting at `t`: template text, a `<%= %>` render, or code. */
   protected textRenderOrStatement(t: Token): Node {
-    if (t.kind === 'TEXT') {
-      this.next();
-      return { type: 'Text', value: t.value, start: t.start, end: t.end };
-    }
-    if (t.kind === 'RENDER') {
-      this.next();
-      const expr = this.renderExpression();
-      const end = this.tokens[this.i]!;
-      if (end.kind !== 'RENDER_END') throw this.unexpected(end);
-      this.next();
-      return { type: 'Render', expr, start: t.start, end: end.end };
-    }
+    if (t.kind === 'TEXT' || t.kind === 'RENDER') return this.textOrRender(this.next());
     if (t.kind === 'PARAMS' || t.kind === 'RENDER_END') throw this.unexpected(t);
     return this.statement();
-  }
-
-  protected renderExpression(): Node {
-    const expr = this.expression();
-    if (expr.type === 'Assignment') {
-      const eq = this.source.indexOf('=', expr.target.end);
-      throw this.error(`Syntax error at '='`, eq, eq + 1);
-    }
-    return expr;
   }
 
   protected statement(): Node {
@@ -152,6 +132,9 @@ export abstract class StatementParser extends PrimaryExpressionParser {
       case 'NAME':
       case 'TYPE':
       case 'REGEX':
+      // Text and renders too: Puppet makes the statement after `notice` its argument (`<% notice %>abc`).
+      case 'TEXT':
+      case 'RENDER':
         return true;
       case 'KEYWORD':
         return ['true', 'false', 'undef', 'default'].includes(t.value);

@@ -55,14 +55,35 @@ export abstract class TokenCursor {
     // Where the lexer stopped at an error, that error is the first in the text (see `lex`).
     const lexError = lexErrorOf(t);
     if (lexError) return lexError;
+    if (message === undefined && (t.kind === 'TEXT' || t.kind === 'RENDER'))
+      return this.unexpectedTemplatePart(t);
     const text =
       message ??
       (t.kind === 'EOF'
         ? t.value === '}'
           ? `Syntax error at '}'`
           : 'Syntax error at end of input'
-        : `Syntax error at '${escapeControls(this.source.slice(t.start, t.end) || t.value)}'`);
+        : // A variable by its name, as Puppet's lexer keeps it (`$y` is 'y').
+          `Syntax error at '${escapeControls(t.kind === 'VARIABLE' ? t.value : this.source.slice(t.start, t.end) || t.value)}'`);
     return this.error(text, t.start, Math.max(t.end, t.start + 1));
+  }
+
+  /**
+   * Text or a `<%= %>` render where Puppet's grammar wants something else. Puppet's lexer places both where
+   * the text begins, after the previous tag's `%>` (before what `-%>` trims), and names the text by its
+   * value and a render by nothing: `<% if true %>abc<%= 1 %>` fails at 'abc', `<% if %>abc<%= 1 %>` (the
+   * text is the test) at '' where 'abc' begins.
+   */
+  private unexpectedTemplatePart(t: Token): EppSyntaxError {
+    let at = t.start;
+    let words = `Syntax error at '${escapeControls(t.value)}'`;
+    if (t.kind === 'RENDER') {
+      const index = this.tokens[this.i] === t ? this.i : this.tokens.indexOf(t);
+      const before = this.tokens[index - 1];
+      if (before?.kind === 'TEXT' && before.end === t.start) at = before.start;
+      words = `Syntax error at ''`;
+    }
+    return this.error(words, beforeTrimmed(this.source, at), t.end);
   }
 
   /** Puppet's error for a second `default` option of a `case` or a selector. */
@@ -86,4 +107,19 @@ export abstract class TokenCursor {
  */
 function escapeControls(text: string): string {
   return text.replace(/[\n\r\t]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t'));
+}
+
+/**
+ * Where Puppet's lexer places text starting at `at`: right after the tag before it, before the blanks and
+ * line break a `-%>` trimmed. Only trimmed blanks lie between a tag's end and the text (a delimiter never
+ * ends in a blank), so walking back over blanks and line breaks finds the tag's end.
+ */
+function beforeTrimmed(source: string, at: number): number {
+  let p = at;
+  for (
+    let c = source.charCodeAt(p - 1);
+    c === 32 || c === 9 || c === 10 || c === 13;
+    c = source.charCodeAt(--p - 1)
+  );
+  return p;
 }
