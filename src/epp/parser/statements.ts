@@ -70,9 +70,20 @@ export abstract class StatementParser extends PrimaryExpressionParser {
     return body;
   }
 
-  /** The statement starting at `t`: template text, a `<%= %>` render, or code. */
+  /**
+   * The statement starting at `t`: template text, a `<%= %>` render, or code. Text and renders are
+   * operands in Puppet's grammar, so an operator in the next tag goes on from them (`abc<% == 1 %>` is a
+   * comparison that does nothing, `abc<% = 1 %>` an assignment to the text): only text followed by no
+   * operator is taken at once.
+   */
   protected textRenderOrStatement(t: Token): Node {
-    if (t.kind === 'TEXT' || t.kind === 'RENDER') return this.textOrRender(this.next());
+    if (t.kind === 'TEXT') {
+      const n = this.peek(1);
+      const operator =
+        n.kind === 'PUNCT' ||
+        (n.kind === 'KEYWORD' && (n.value === 'and' || n.value === 'or' || n.value === 'in'));
+      if (!operator) return this.textOrRender(this.next());
+    }
     if (t.kind === 'PARAMS' || t.kind === 'RENDER_END') throw this.unexpected(t);
     return this.statement();
   }

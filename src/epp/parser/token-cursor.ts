@@ -12,6 +12,11 @@ import type { Token } from '../lexer/tokens.js';
 
 export abstract class TokenCursor {
   protected i = 0;
+  /**
+   * The first error Puppet's validation reports, which runs after its parser: found while parsing, thrown
+   * once the parse is done (a later syntax error comes first). Shared with the parsers of interpolations.
+   */
+  validation: { error: EppSyntaxError | undefined } = { error: undefined };
 
   constructor(
     protected readonly tokens: Token[],
@@ -84,6 +89,11 @@ export abstract class TokenCursor {
       words = `Syntax error at ''`;
     }
     return this.error(words, beforeTrimmed(this.source, at), t.end);
+  }
+
+  /** Keeps a validation error for after the parse (see `validation`); the first one found is thrown. */
+  protected refuseAfterParse(message: string, start: number, end: number): void {
+    this.validation.error ??= this.error(message, start, Math.max(end, start + 1));
   }
 
   /** Puppet's error for a second `default` option of a `case` or a selector. */
