@@ -88,7 +88,9 @@ export abstract class TokenCursor {
       if (before?.kind === 'TEXT' && before.end === t.start) at = before.start;
       words = `Syntax error at ''`;
     }
-    return this.error(words, beforeTrimmed(this.source, at), t.end);
+    const error = this.error(words, beforeTrimmed(this.source, at), t.end);
+    if (t.kind === 'RENDER') error.hint = RENDER_WHERE_CODE_GOES_ON;
+    return error;
   }
 
   /** Keeps a validation error for after the parse (see `validation`); the first one found is thrown. */
@@ -133,3 +135,7 @@ function beforeTrimmed(source: string, at: number): number {
   );
   return p;
 }
+
+/** Puppet's `''` says nothing of a `<%= %>` met where code goes on: what it usually means. */
+const RENDER_WHERE_CODE_GOES_ON =
+  'the code before this <%= %> tag is unfinished, and Puppet reads any text between them as part of it: an `if`, `unless` or `case` wants its test and `{` in the same tag (`<% if $x { %>`)';
