@@ -79,8 +79,9 @@ export abstract class StatementParser extends PrimaryExpressionParser {
   protected textRenderOrStatement(t: Token): Node {
     if (t.kind === 'TEXT') {
       const n = this.peek(1);
+      // `}`, which ends a block, is the commonest punctuation after text: not an operator.
       const operator =
-        n.kind === 'PUNCT' ||
+        (n.kind === 'PUNCT' && n.value !== '}') ||
         (n.kind === 'KEYWORD' && (n.value === 'and' || n.value === 'or' || n.value === 'in'));
       if (!operator) return this.textOrRender(this.next());
     }
