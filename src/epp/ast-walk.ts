@@ -89,6 +89,7 @@ export function parameterNameSpan(param: ParameterNode): { readonly start: numbe
 export function puppetStart(node: Node): number {
   switch (node.type) {
     case 'Binary':
+    case 'Logical':
     case 'Assignment':
       return node.operatorStart;
     case 'Access':

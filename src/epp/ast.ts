@@ -142,6 +142,8 @@ export interface LogicalNode extends NodeBase {
   readonly operator: 'and' | 'or';
   readonly left: Node;
   readonly right: Node;
+  /** Where the operator starts: Puppet places the expression there. */
+  readonly operatorStart: number;
 }
 
 export interface UnaryNode extends NodeBase {

@@ -96,6 +96,31 @@ describe('pantograph epp render (built CLI)', () => {
     }
   });
 
+  it('reads text after %> as an operand as Puppet does: an unfinished if fails at what follows, with a hint', () => {
+    // Puppet 7 (2026-11-27): "Syntax error at '' (file: if.epp, line: 1, column: 9)", end of input without a
+    // position, and the text tested (undef) then rendered.
+    writeFileSync(join(dir, 'if.epp'), '<% if %>abc\n<%= 1 %>x');
+    const refused = run(['epp', 'render', 'if.epp'], dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain("if.epp:1:9: error: Syntax error at '' [EPP_SYNTAX]");
+    expect(refused.stderr).toContain('hint: the code before this <%= %> tag is unfinished');
+    writeFileSync(join(dir, 'if-end.epp'), 'a\n<% if %>\n');
+    expectRefused(
+      ['epp', 'render', 'if-end.epp'],
+      dir,
+      'if-end.epp:3:1: error: Syntax error at end of input',
+    );
+    writeFileSync(join(dir, 'assign-text.epp'), 'abc <%-= 1 %>\n');
+    expectRefused(
+      ['epp', 'render', 'assign-text.epp'],
+      dir,
+      "assign-text.epp:1:1: error: Illegal attempt to assign to 'an Epp Text'. Not an assignable reference",
+    );
+    writeFileSync(join(dir, 'if-text.epp'), '<% if %>abc<% { %>yes<% } else { %>no<% } %>\n');
+    expect(run(['epp', 'render', 'if-text.epp'], dir)).toMatchObject({ code: 0, stdout: 'abcno\n' });
+  });
+
   it('renders with a Puppet hash literal, adding the final newline as puppet epp render does', () => {
     expect(run(['epp', 'render', 't.epp', '--values', "{name => 'web'}"], dir)).toEqual({
       code: 0,

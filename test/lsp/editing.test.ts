@@ -159,7 +159,8 @@ describe('other documents', () => {
 describe('messages', () => {
   it("shows a line break in a syntax error as an escape, on the message's one line", async () => {
     const uri = uriOf(join(dir, 'nl.epp'));
-    client.open(uri, '<% $x = [1, %>\n');
+    // The text after `%>` is an operand (Puppet's grammar): after `if true` it stands where the `{` must.
+    client.open(uri, '<% if true %>\n<% { } %>\n');
     const [diagnostic] = await client.diagnostics(uri, 1);
     expect(diagnostic).toMatchObject({ code: 'EPP_SYNTAX', message: "Syntax error at '\\n'" });
   });

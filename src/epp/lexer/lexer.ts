@@ -180,8 +180,8 @@ class Lexer extends CodeLexer {
         c = src.charCodeAt(++p);
       }
       let render = false;
-      if (c === 61) {
-        if (trimLeft) throw this.error(`Syntax error at '='`, p, p + 1);
+      // `<%-=` is no render tag: Puppet reads `<%-` then `=`, an assignment to the text before it.
+      if (c === 61 && !trimLeft) {
         render = true;
         p++;
       }

@@ -16,6 +16,7 @@ import type { Node, TemplateNode } from '../ast.js';
 import { puppetStart } from '../ast-walk.js';
 import { EppSyntaxError } from '../errors.js';
 import { forEachChild, type WalkNode } from '../node-children.js';
+import { nodeLabel } from './node-labels.js';
 
 /**
  * Throws Puppet's error at the first statement that does nothing where something must be done.
@@ -31,7 +32,7 @@ export function checkStatementEffects(
   const fail = (node: Node): never => {
     throw new EppSyntaxError(
       'EPP_NO_EFFECT',
-      `This ${label(node)} has no effect. A value was produced and then forgotten (one or more preceding expressions may have the wrong form)`,
+      `This ${nodeLabel(node)} has no effect. A value was produced and then forgotten (one or more preceding expressions may have the wrong form)`,
       // Where Puppet places the node (an operator expression at its operator).
       { file, source, span: { start: puppetStart(node), end: Math.max(node.end, puppetStart(node) + 1) } },
     );
@@ -89,55 +90,5 @@ function doesNothing(node: Node): boolean {
       return node.body.every(doesNothing);
     default:
       return false;
-  }
-}
-
-/** What Puppet calls the statement in the error (its label provider's words). */
-function label(node: Node): string {
-  switch (node.type) {
-    case 'Literal':
-      if (typeof node.value === 'string') return 'String';
-      // The parser folds `-1` into a literal; Puppet names the minus it was written with.
-      if ((typeof node.value === 'bigint' || typeof node.value === 'number') && node.value < 0)
-        return 'Unary Minus';
-      if (typeof node.value === 'bigint') return 'Literal Integer';
-      if (typeof node.value === 'number') return 'Literal Float';
-      if (typeof node.value === 'boolean') return 'Boolean';
-      return "'undef' expression";
-    case 'Default':
-      return "'default' expression";
-    case 'BareWord':
-      return 'Name';
-    case 'TypeRef':
-      return 'Type-Name';
-    case 'Regex':
-      return 'Regular Expression';
-    case 'Interpolated':
-      return 'Double Quoted String';
-    case 'Variable':
-      return 'Variable';
-    case 'Array':
-      return 'Array Expression';
-    case 'Hash':
-      return 'Hash Expression';
-    case 'Access':
-      return "'[]' expression";
-    case 'Binary':
-    case 'Logical':
-      return `'${node.operator}' expression`;
-    case 'Unary':
-      return node.operator === '!' ? "'not' expression" : node.operator === '-' ? 'Unary Minus' : 'Unfold';
-    case 'Paren':
-      return 'Parenthesized Expression';
-    case 'Selector':
-      return 'Selector Expression';
-    case 'If':
-      return node.negate ? "'unless' Statement" : "'if' statement";
-    case 'Case':
-      return "'case' statement";
-    case 'Block':
-      return 'Block Expression';
-    default:
-      return 'expression';
   }
 }

@@ -8,7 +8,9 @@
  * those layers.
  */
 import type { ArrayNode, BinaryOperator, LambdaNode, Node, VariableNode } from '../ast.js';
+import { puppetStart } from '../ast-walk.js';
 import type { Token } from '../lexer/tokens.js';
+import { nodeLabelWithArticle } from './node-labels.js';
 import { TokenCursor } from './token-cursor.js';
 
 /** The level of the selector `? {...}`: between `and` and the comparisons. */
@@ -74,7 +76,8 @@ export abstract class ExpressionParser extends TokenCursor {
     if (t.kind !== 'PUNCT') return left;
     if (t.value === '=') {
       const eq = this.next();
-      if (!this.isAssignable(left)) throw this.error(`Syntax error at '='`, eq.start, eq.end);
+      const refused = unassignable(left);
+      if (refused) this.refuseAfterParse(illegalAssignment(refused), puppetStart(refused), refused.end);
       const value = this.expression();
       return {
         type: 'Assignment',
@@ -95,12 +98,6 @@ export abstract class ExpressionParser extends TokenCursor {
       );
     }
     return left;
-  }
-
-  /** A variable, or an array of assignables (`[$a, [$b, $c]]`, `[]`) to destructure a value into. */
-  protected isAssignable(node: Node): boolean {
-    if (node.type === 'Variable') return true;
-    return node.type === 'Array' && node.elements.every((e) => this.isAssignable(e));
   }
 
   /**
@@ -128,7 +125,15 @@ export abstract class ExpressionParser extends TokenCursor {
       if (level < 2) {
         // Levels 0 and 1 are `or` and `and`.
         const operator = level === 0 ? 'or' : 'and';
-        left = { type: 'Logical', operator, left, right, start: left.start, end: right.end };
+        left = {
+          type: 'Logical',
+          operator,
+          left,
+          right,
+          operatorStart: t.start,
+          start: left.start,
+          end: right.end,
+        };
         continue;
       }
       left = {
@@ -242,6 +247,27 @@ export abstract class ExpressionParser extends TokenCursor {
   protected abstract primary(): Node;
 
   protected abstract optionalLambda(): LambdaNode | undefined;
+}
+
+/**
+ * What an assignment cannot assign to, as Puppet's validation finds it: assignable are a variable and an
+ * array of assignables (`[$a, [$b, $c]]`, `[]`, to destructure a value into); anything else is refused, the
+ * first element refused in an array.
+ */
+function unassignable(node: Node): Node | undefined {
+  if (node.type === 'Variable') return undefined;
+  if (node.type !== 'Array') return node;
+  for (const element of node.elements) {
+    const refused = unassignable(element);
+    if (refused) return refused;
+  }
+  return undefined;
+}
+
+/** Puppet's words for an assignment to `node`: text too (`abc<% = 1 %>` assigns to the text). */
+function illegalAssignment(node: Node): string {
+  if (node.type === 'Access') return 'Illegal attempt to assign via [index/key]. Not an assignable reference';
+  return `Illegal attempt to assign to '${nodeLabelWithArticle(node)}'. Not an assignable reference`;
 }
 
 /** Whether an access is a type's parameters (`Hash[String, Integer]`): its innermost target is a type name. */

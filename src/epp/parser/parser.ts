@@ -40,8 +40,11 @@ export function parseTemplate(source: string, options: ParseOptions = {}): Templ
   const tokens = lex(source, { file, delimiters: options.delimiters, report });
   let template: TemplateNode;
   try {
-    template = new Parser(tokens, source, file).template();
+    const parser = new Parser(tokens, source, file);
+    template = parser.template();
+    // Puppet's validation reports a statement that does nothing before an illegal assignment.
     checkStatementEffects(template, source, file, report.endsInCode);
+    if (parser.validation.error) throw parser.validation.error;
   } catch (e) {
     // The warnings of the text before the error go with it: Puppet's lexer gets no further.
     if (e instanceof EppSyntaxError && report.warnings.length > 0) {
@@ -66,7 +69,9 @@ export function parsePuppet(source: string, options: ParseOptions = {}): Templat
   const tokens = lex(wrapped, { file, delimiters: [open, close], report }).map((t) =>
     shift(t, -open.length - 1, source.length),
   );
-  const program = new Parser(tokens, source, file).template();
+  const parser = new Parser(tokens, source, file);
+  const program = parser.template();
+  if (parser.validation.error) throw parser.validation.error;
   if (report.warnings.length === 0) return program;
   const by = -open.length - 1;
   const warnings = report.warnings.map((w) => ({ ...w, start: w.start + by, end: w.end + by }));
@@ -102,6 +107,8 @@ class Parser extends ParameterListParser {
   }
 
   protected override nestedParser(tokens: Token[]): Parser {
-    return new Parser(tokens, this.source, this.file, this.depth + 1);
+    const nested = new Parser(tokens, this.source, this.file, this.depth + 1);
+    nested.validation = this.validation;
+    return nested;
   }
 }

@@ -85,6 +85,11 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
       }
       case 'KEYWORD':
         return this.keyword(t);
+      case 'TEXT':
+      case 'RENDER':
+        // Puppet's grammar makes template text and a `<%= %>` render operands like any other: `<% if %>abc`
+        // tests the text (rendering it, undef), and `<% $x = %>abc` assigns it.
+        return this.textOrRender(t);
       case 'PUNCT':
         if (t.value === '[') {
           const elements = this.commaList(']');
@@ -103,6 +108,25 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
       default:
         throw this.unexpected(t);
     }
+  }
+
+  /** Template text or a `<%= %>` render, whose first token `t` was consumed. */
+  protected textOrRender(t: Token): Node {
+    if (t.kind === 'TEXT') return { type: 'Text', value: t.value, start: t.start, end: t.end };
+    const expr = this.renderExpression();
+    const end = this.tokens[this.i]!;
+    if (end.kind !== 'RENDER_END') throw this.unexpected(end);
+    this.next();
+    return { type: 'Render', expr, start: t.start, end: end.end };
+  }
+
+  private renderExpression(): Node {
+    const expr = this.expression();
+    if (expr.type === 'Assignment') {
+      const eq = this.source.indexOf('=', expr.target.end);
+      throw this.error(`Syntax error at '='`, eq, eq + 1);
+    }
+    return expr;
   }
 
   protected keyword(t: Token): Node {

@@ -70,31 +70,23 @@ export abstract class StatementParser extends PrimaryExpressionParser {
     return body;
   }
 
-  /** The statement starting at `t`: template text, a `<%= %>` render, or code. */
+  /**
+   * The statement starting at `t`: template text, a `<%= %>` render, or code. Text and renders are
+   * operands in Puppet's grammar, so an operator in the next tag goes on from them (`abc<% == 1 %>` is a
+   * comparison that does nothing, `abc<% = 1 %>` an assignment to the text): only text followed by no
+   * operator is taken at once.
+   */
   protected textRenderOrStatement(t: Token): Node {
     if (t.kind === 'TEXT') {
-      this.next();
-      return { type: 'Text', value: t.value, start: t.start, end: t.end };
-    }
-    if (t.kind === 'RENDER') {
-      this.next();
-      const expr = this.renderExpression();
-      const end = this.tokens[this.i]!;
-      if (end.kind !== 'RENDER_END') throw this.unexpected(end);
-      this.next();
-      return { type: 'Render', expr, start: t.start, end: end.end };
+      const n = this.peek(1);
+      // `}`, which ends a block, is the commonest punctuation after text: not an operator.
+      const operator =
+        (n.kind === 'PUNCT' && n.value !== '}') ||
+        (n.kind === 'KEYWORD' && (n.value === 'and' || n.value === 'or' || n.value === 'in'));
+      if (!operator) return this.textOrRender(this.next());
     }
     if (t.kind === 'PARAMS' || t.kind === 'RENDER_END') throw this.unexpected(t);
     return this.statement();
-  }
-
-  protected renderExpression(): Node {
-    const expr = this.expression();
-    if (expr.type === 'Assignment') {
-      const eq = this.source.indexOf('=', expr.target.end);
-      throw this.error(`Syntax error at '='`, eq, eq + 1);
-    }
-    return expr;
   }
 
   protected statement(): Node {
@@ -152,6 +144,9 @@ export abstract class StatementParser extends PrimaryExpressionParser {
       case 'NAME':
       case 'TYPE':
       case 'REGEX':
+      // Text and renders too: Puppet makes the statement after `notice` its argument (`<% notice %>abc`).
+      case 'TEXT':
+      case 'RENDER':
         return true;
       case 'KEYWORD':
         return ['true', 'false', 'undef', 'default'].includes(t.value);

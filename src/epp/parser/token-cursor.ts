@@ -12,6 +12,11 @@ import type { Token } from '../lexer/tokens.js';
 
 export abstract class TokenCursor {
   protected i = 0;
+  /**
+   * The first error Puppet's validation reports, which runs after its parser: found while parsing, thrown
+   * once the parse is done (a later syntax error comes first). Shared with the parsers of interpolations.
+   */
+  validation: { error: EppSyntaxError | undefined } = { error: undefined };
 
   constructor(
     protected readonly tokens: Token[],
@@ -55,14 +60,42 @@ export abstract class TokenCursor {
     // Where the lexer stopped at an error, that error is the first in the text (see `lex`).
     const lexError = lexErrorOf(t);
     if (lexError) return lexError;
+    if (message === undefined && (t.kind === 'TEXT' || t.kind === 'RENDER'))
+      return this.unexpectedTemplatePart(t);
     const text =
       message ??
       (t.kind === 'EOF'
         ? t.value === '}'
           ? `Syntax error at '}'`
           : 'Syntax error at end of input'
-        : `Syntax error at '${escapeControls(this.source.slice(t.start, t.end) || t.value)}'`);
+        : // A variable by its name, as Puppet's lexer keeps it (`$y` is 'y').
+          `Syntax error at '${escapeControls(t.kind === 'VARIABLE' ? t.value : this.source.slice(t.start, t.end) || t.value)}'`);
     return this.error(text, t.start, Math.max(t.end, t.start + 1));
+  }
+
+  /**
+   * Text or a `<%= %>` render where Puppet's grammar wants something else. Puppet's lexer places both where
+   * the text begins, after the previous tag's `%>` (before what `-%>` trims), and names the text by its
+   * value and a render by nothing: `<% if true %>abc<%= 1 %>` fails at 'abc', `<% if %>abc<%= 1 %>` (the
+   * text is the test) at '' where 'abc' begins.
+   */
+  private unexpectedTemplatePart(t: Token): EppSyntaxError {
+    let at = t.start;
+    let words = `Syntax error at '${escapeControls(t.value)}'`;
+    if (t.kind === 'RENDER') {
+      const index = this.tokens[this.i] === t ? this.i : this.tokens.indexOf(t);
+      const before = this.tokens[index - 1];
+      if (before?.kind === 'TEXT' && before.end === t.start) at = before.start;
+      words = `Syntax error at ''`;
+    }
+    const error = this.error(words, beforeTrimmed(this.source, at), t.end);
+    if (t.kind === 'RENDER') error.hint = RENDER_WHERE_CODE_GOES_ON;
+    return error;
+  }
+
+  /** Keeps a validation error for after the parse (see `validation`); the first one found is thrown. */
+  protected refuseAfterParse(message: string, start: number, end: number): void {
+    this.validation.error ??= this.error(message, start, Math.max(end, start + 1));
   }
 
   /** Puppet's error for a second `default` option of a `case` or a selector. */
@@ -87,3 +120,22 @@ export abstract class TokenCursor {
 function escapeControls(text: string): string {
   return text.replace(/[\n\r\t]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t'));
 }
+
+/**
+ * Where Puppet's lexer places text starting at `at`: right after the tag before it, before the blanks and
+ * line break a `-%>` trimmed. Only trimmed blanks lie between a tag's end and the text (a delimiter never
+ * ends in a blank), so walking back over blanks and line breaks finds the tag's end.
+ */
+function beforeTrimmed(source: string, at: number): number {
+  let p = at;
+  for (
+    let c = source.charCodeAt(p - 1);
+    c === 32 || c === 9 || c === 10 || c === 13;
+    c = source.charCodeAt(--p - 1)
+  );
+  return p;
+}
+
+/** Puppet's `''` says nothing of a `<%= %>` met where code goes on: what it usually means. */
+const RENDER_WHERE_CODE_GOES_ON =
+  'the code before this <%= %> tag is unfinished, and Puppet reads any text between them as part of it: an `if`, `unless` or `case` wants its test and `{` in the same tag (`<% if $x { %>`)';
