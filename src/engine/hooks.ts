@@ -16,17 +16,14 @@
  * the time limit is an error: a `.pp` hook is stopped by the EPP runtime's time limit (iterating a huge
  * Integer range is the Puppet language's only unbounded loop) and measured; a `.mjs` one by its worker.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Worker } from 'node:worker_threads';
+import { readFileSync } from 'node:fs';
 import { EppError } from '../epp/errors.js';
 import { evaluatePuppet, type LogSource, logLabel } from '../epp/index.js';
 import { checkCopySize } from '../epp/runtime/text-size.js';
-import { workerThreads } from '../shared/builtins.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { lineColumn } from '../shared/position.js';
 import { type EngineErrorCode, problem } from './errors.js';
-import { stackPosition, syntaxErrorPosition } from './hook-js-errors.js';
+import { HookExited, HookScriptError, HookTimeout, runJsHook } from './js-hooks.js';
 import type { Data, DataMap, HookFile, HookName, Position } from './model.js';
 import type { Problem } from './render-plan.js';
 import {
@@ -38,10 +35,6 @@ import {
   setOwn,
   valueToData,
 } from './settings.js';
-
-/** What one JavaScript hook run may print, reported as warnings: calls, and characters a call. */
-const HOOK_OUTPUT_LINES = 20;
-const HOOK_OUTPUT_CHARS = 2000;
 
 /** The default time limit of one hook run. */
 export const HOOK_TIME_LIMIT_MS = 5000;
@@ -102,7 +95,7 @@ export async function runHook(
     result =
       hook.kind === 'pp'
         ? await runPuppetHook(hook, state, limit, logs)
-        : await runJsHook(hook, state, limit, logs);
+        : await runJsHook(hook, stateToData(state), limit, logs);
   } catch (e) {
     if (e instanceof HookTimeout) {
       const last = e.lastPrinted !== undefined ? `; the last it printed: ${e.lastPrinted}` : '';
@@ -256,299 +249,4 @@ async function runPuppetHook(
   // A state that shares arrays or hashes is copied path by path: bounded before it is.
   checkCopySize(value, "the hook's state");
   return valueToData(value);
-}
-
-/** A JavaScript hook stopped at its time limit, with what it had printed (the clue to where it hung). */
-class HookTimeout extends Error {
-  constructor(readonly lastPrinted?: string) {
-    super('hook timeout');
-  }
-}
-
-/**
- * JavaScript hooks run in a worker thread, so that one that loops forever can be stopped at the time
- * limit (the worker is terminated, and a new one started for the next hook). The worker imports the
- * module (the file's mtime in the URL, so an edited hook is loaded afresh) and calls its default export.
- */
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { AsyncLocalStorage } = require('node:async_hooks');
-const { format } = require('node:util');
-// What a hook prints is captured, not passed on: the command's standard output is its report (JSON, a
-// render), and a worker's output reaches the terminal only after the command may have exited. Each print
-// is posted at once, so that a hook stopped at its time limit has said what it printed; the run it belongs
-// to is the async context it was printed in, so that a timer left by one hook is not reported as the
-// next hook's output: what a run prints after its reply is posted as late (held while no run is in
-// progress, when no one listens, and posted when the next one starts).
-const runs = new AsyncLocalStorage();
-let inProgress = 0;
-let held = [];
-function postLate(run, entry) {
-  const message = { late: { url: run.url, ...entry } };
-  if (inProgress > 0) parentPort.postMessage(message);
-  else held.push(message);
-}
-function clip(text) {
-  text = String(text).replace(/\\r?\\n$/, '');
-  return text.length > ${HOOK_OUTPUT_CHARS} ? text.slice(0, ${HOOK_OUTPUT_CHARS}) + '...' : text;
-}
-function capture(via, text) {
-  const run = runs.getStore();
-  if (run === undefined) return; // printed outside any hook run: there is no hook to report it at
-  if (run.done) {
-    // Bounded as a run's own output is: the first calls, then one note of the rest.
-    run.lateCalls++;
-    if (run.lateCalls <= ${HOOK_OUTPUT_LINES}) postLate(run, { via, text: clip(text), stack: new Error().stack });
-    else if (run.lateCalls === ${HOOK_OUTPUT_LINES} + 1) postLate(run, { more: true });
-    return;
-  }
-  if (run.printed >= ${HOOK_OUTPUT_LINES}) {
-    run.dropped++;
-    // A hook looping on a print may never answer: powers of two keep the count in sight, cheaply.
-    if ((run.dropped & (run.dropped - 1)) === 0) parentPort.postMessage({ dropped: run.dropped });
-    return;
-  }
-  run.printed++;
-  parentPort.postMessage({ print: { via, text: clip(text), stack: new Error().stack } });
-}
-for (const name of ['log', 'info', 'debug', 'warn', 'error', 'trace']) {
-  console[name] = (...args) => capture('console.' + name, format(...args));
-}
-for (const name of ['stdout', 'stderr']) {
-  process[name].write = (chunk, encoding, done) => {
-    capture('process.' + name + '.write', typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    (typeof encoding === 'function' ? encoding : done)?.();
-    return true;
-  };
-}
-function reply(run, message) {
-  // Once: a result that cannot be posted (a function) throws here, and the failure is the reply.
-  if (!run.done) inProgress--;
-  run.done = true;
-  parentPort.postMessage({ ...message, dropped: run.dropped });
-}
-parentPort.on('message', ({ url, state }) => {
-  inProgress++;
-  for (const message of held) parentPort.postMessage(message);
-  held = [];
-  const run = { url, printed: 0, dropped: 0, done: false, lateCalls: 0 };
-  runs.run(run, async () => {
-    try {
-      const mod = await import(url);
-      if (typeof mod.default !== 'function') throw new Error('the module has no default export function');
-      const result = await mod.default(state);
-      reply(run, { ok: true, result });
-    } catch (e) {
-      reply(run, {
-        ok: false,
-        message: e instanceof Error ? e.message : String(e),
-        stack: e instanceof Error ? e.stack : undefined,
-        syntax: e instanceof SyntaxError,
-      });
-    }
-  });
-});
-`;
-
-/** What a JavaScript hook printed in one run: each call, up to a limit, and how many calls were left out. */
-interface HookPrinted {
-  output: { via: string; text: string; stack?: string }[];
-  dropped: number;
-}
-
-/**
- * One print of an earlier run (the hook at `url`) after it had returned, from a timer or the like; `more`
- * when it printed more than {@link HOOK_OUTPUT_LINES} times so (said once).
- */
-type LatePrint = { readonly url: string } & (HookPrinted['output'][number] | { readonly more: true });
-
-type WorkerReply = { dropped: number } & (
-  | { ok: true; result: unknown }
-  | { ok: false; message: string; stack?: string; syntax: boolean }
-);
-
-/** What the worker posts while a hook runs: a print, the count of prints left out, or the reply. */
-type WorkerMessage =
-  | { print: HookPrinted['output'][number] }
-  | { late: LatePrint }
-  | { dropped: number; ok?: undefined }
-  | WorkerReply;
-
-/** A JavaScript hook's own error, with where in the hook's file it happened when that is known. */
-class HookScriptError extends Error {
-  constructor(
-    message: string,
-    readonly position: Position | undefined,
-  ) {
-    super(message);
-  }
-}
-
-/** A JavaScript hook that ended its worker (`process.exit()`), instead of returning the state. */
-class HookExited extends Error {}
-
-let hookWorker: Worker | undefined;
-/** One JavaScript hook at a time: the worker answers one message at a time (plans may run concurrently). */
-let hookQueue: Promise<unknown> = Promise.resolve();
-
-function runJsHook(hook: HookFile, state: HookState, limit: number, logs: Problem[]): Promise<Data> {
-  const run = hookQueue.then(() => callHookWorker(hook, state, limit, logs));
-  hookQueue = run.catch(() => undefined);
-  return run;
-}
-
-async function callHookWorker(
-  hook: HookFile,
-  state: HookState,
-  limit: number,
-  logs: Problem[],
-): Promise<Data> {
-  const input = stateToData(state);
-  const url = `${pathToFileURL(hook.path).href}?mtime=${statSync(hook.path).mtimeMs}`;
-  hookWorker ??= startHookWorker();
-  const worker = hookWorker;
-  worker.ref();
-  let timer: NodeJS.Timeout | undefined;
-  let reply: WorkerReply;
-  // Posted as the hook prints: kept when it is stopped at the time limit.
-  const printed: HookPrinted = { output: [], dropped: 0 };
-  try {
-    reply = await new Promise<WorkerReply>((resolve, reject) => {
-      timer = setTimeout(() => {
-        const last = printed.output.at(-1);
-        logs.push(...printedWarnings(hook.path, printed, 'stopped'));
-        reject(new HookTimeout(last && printed.dropped === 0 ? `${last.via}(): ${last.text}` : undefined));
-      }, limit);
-      worker.on('message', (message: WorkerMessage) => {
-        if ('print' in message) printed.output.push(message.print);
-        // An earlier hook's: reported at its own lines, never this one's.
-        else if ('late' in message) logs.push(latePrintWarning(message.late));
-        else if (message.ok === undefined) printed.dropped = message.dropped;
-        else resolve(message);
-      });
-      worker.once('error', reject);
-      // Without this, a hook calling process.exit() would be reported only at the time limit.
-      worker.once('exit', (code) =>
-        reject(new HookExited(`ended the worker it runs in (exit code ${code}), as process.exit() does`)),
-      );
-      worker.postMessage({ url, state: dataToJs(input) });
-    });
-  } catch (e) {
-    // A timed-out or broken worker is not reused.
-    hookWorker = undefined;
-    void worker.terminate();
-    throw e;
-  } finally {
-    clearTimeout(timer);
-    worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
-    worker.unref();
-  }
-  logs.push(...printedWarnings(hook.path, { output: printed.output, dropped: reply.dropped }));
-  if (!reply.ok) {
-    const position = reply.syntax ? syntaxErrorPosition(hook.path) : stackPosition(hook.path, reply.stack);
-    throw new HookScriptError(reply.message, position);
-  }
-  return jsToData(reply.result, input, '');
-}
-
-function startHookWorker(): Worker {
-  // Not piped to this process's own streams: the worker captures what the hook prints.
-  return new (workerThreads().Worker)(WORKER_SOURCE, { eval: true, stdout: true, stderr: true });
-}
-
-/** When a hook printed: while it ran, or before it was stopped at its time limit. */
-type PrintedWhen = 'running' | 'stopped';
-
-/**
- * What a JavaScript hook printed, as warnings at the lines that printed it (`HOOK_OUTPUT`), as a Puppet
- * hook's notice() is a warning at its line: seen by validate, status and apply, never mixed into output.
- */
-function printedWarnings(hookPath: string, printed: HookPrinted, when: PrintedWhen = 'running'): Problem[] {
-  const warnings = printed.output.map(({ via, text, stack }) =>
-    problem(
-      'warning',
-      'HOOK_OUTPUT',
-      `${via}(): ${text}`,
-      stackPosition(hookPath, stack) ?? { file: hookPath, line: 1, column: 1 },
-    ),
-  );
-  if (printed.dropped > 0) {
-    // A stopped hook's count is what the worker had posted when it was stopped: a lower bound.
-    const count = `${when === 'stopped' ? 'at least ' : ''}${printed.dropped} more call${printed.dropped === 1 ? '' : 's'}`;
-    warnings.push(
-      problem(
-        'warning',
-        'HOOK_OUTPUT',
-        `and ${count} that printed, not shown (the first ${HOOK_OUTPUT_LINES} are)`,
-        { file: hookPath, line: 1, column: 1 },
-        'a hook reports through its return value or a thrown error; print only while debugging it',
-      ),
-    );
-  }
-  return warnings;
-}
-
-/** A print of an earlier hook after it had returned: a warning at that hook's own line, never this one's. */
-function latePrintWarning(late: LatePrint): Problem {
-  const hookPath = fileURLToPath(late.url); // its ?mtime= query is no part of the path
-  const hint =
-    'it printed from a timer or a promise the hook did not await: await it before returning the state';
-  if ('more' in late) {
-    const message = `and more calls that printed after the hook had returned, not shown (the first ${HOOK_OUTPUT_LINES} are)`;
-    return problem('warning', 'HOOK_OUTPUT', message, { file: hookPath, line: 1, column: 1 }, hint);
-  }
-  return problem(
-    'warning',
-    'HOOK_OUTPUT',
-    `${late.via}(), after the hook had returned: ${late.text}`,
-    stackPosition(hookPath, late.stack) ?? { file: hookPath, line: 1, column: 1 },
-    hint,
-  );
-}
-
-/** Settings data as JavaScript hooks see it: Integers as numbers when they fit. */
-function dataToJs(data: Data): unknown {
-  if (typeof data === 'bigint') {
-    return data <= BigInt(Number.MAX_SAFE_INTEGER) && data >= BigInt(Number.MIN_SAFE_INTEGER)
-      ? Number(data)
-      : data;
-  }
-  if (Array.isArray(data)) return data.map(dataToJs);
-  if (isDataMap(data)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(data)) setOwn(out, k, dataToJs(v));
-    return out;
-  }
-  return data;
-}
-
-/** What a JavaScript hook returned, as data; `old` (the value it replaces) keeps Floats Floats. */
-function jsToData(js: unknown, old: Data | undefined, pointer: string): Data {
-  if (js === null || js === undefined) return null;
-  switch (typeof js) {
-    case 'string':
-    case 'boolean':
-    case 'bigint':
-      return js;
-    case 'number':
-      return Number.isInteger(js) && typeof old !== 'number' ? BigInt(js) : js;
-    case 'object': {
-      if (Array.isArray(js))
-        return js.map((v, i) => jsToData(v, Array.isArray(old) ? old[i] : undefined, `${pointer}/${i}`));
-      const proto = Object.getPrototypeOf(js) as unknown;
-      if (proto !== Object.prototype && proto !== null) {
-        throw new NotDataError(
-          `a ${(js as object).constructor?.name ?? 'object'} is not data`,
-          pointer || '/',
-        );
-      }
-      const out: DataMap = {};
-      for (const [k, v] of Object.entries(js)) {
-        setOwn(out, k, jsToData(v, isDataMap(old) ? old[k] : undefined, `${pointer}/${k}`));
-      }
-      return out;
-    }
-    default:
-      throw new NotDataError(`a ${typeof js} is not data`, pointer || '/');
-  }
 }
