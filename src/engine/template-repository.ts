@@ -2,9 +2,10 @@
  * The template repository helpers the authors' tools share (`docs`, `test`, `new`, `ui`): finding the
  * repository from the working directory or `--dir`, and loading its templates.
  */
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
+import { isDirectory } from '../shared/path-exists.js';
 import { authorProblems } from './author-checks.js';
 import { EngineError } from './errors.js';
 import type { LoadedTemplate, ResolvedSource } from './model.js';
@@ -87,12 +88,4 @@ export function loadRepository(dir: string, names: readonly string[] = []): Temp
   }
   const templates = [...all.values()].filter((t) => names.length === 0 || names.includes(t.name));
   return { dir: real, source, templates, all, problems };
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -3,8 +3,8 @@
  * template repository is read with its template's delimiters unless `--delimiters` is given
  * (engine/template-delimiters.ts).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { delimiter, dirname, join, resolve, sep } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { moduleContextOf } from '../../engine/module-context.js';
 import { templateDelimitersOf } from '../../engine/template-delimiters.js';
 import { simpleYamlValues, ValuesError } from '../../engine/yaml-values.js';
@@ -21,6 +21,7 @@ import { parseJsonValues } from '../../epp/json-values.js';
 import { delimitersProblem } from '../../epp/lexer/delimiters.js';
 import { isHash, type PHash } from '../../epp/runtime/values.js';
 import { findSyntaxErrors } from '../../epp/validate.js';
+import { isDirectory } from '../../shared/path-exists.js';
 import { lineColumn, offsetAt } from '../../shared/position.js';
 import { decodeUtf8 } from '../../shared/text-file.js';
 import { InputFileError, toDisplayable, UsageError } from '../errors.js';
@@ -169,16 +170,8 @@ function dumpReplacer(_key: string, value: unknown): unknown {
  * shell (a `**` glob needs bash's globstar). Puppet's own validate refuses a directory.
  */
 function templatesOf(cwd: string, given: string): string[] {
-  const path = resolve(cwd, given);
-  if (!isDirectory(path)) return [given];
-  const found = (readdirSync(path, { recursive: true, encoding: 'utf8' }) as string[])
-    .filter((relative) => relative.endsWith('.epp'))
-    .filter(
-      (relative) => !relative.split(sep).some((part) => part.startsWith('.') || part === 'node_modules'),
-    )
-    .filter((relative) => !isDirectory(join(path, relative)))
-    .sort()
-    .map((relative) => join(given, relative));
+  if (!isDirectory(resolve(cwd, given))) return [given];
+  const found = eppFilesUnder(resolve(cwd, given), given).sort();
   if (found.length === 0) {
     throw new UsageError(
       `no .epp file under ${given}`,
@@ -188,12 +181,15 @@ function templatesOf(cwd: string, given: string): string[] {
   return found;
 }
 
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
+/** The `*.epp` files under `dir` (named from `label`), not descending into hidden directories or node_modules. */
+function eppFilesUnder(dir: string, label: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.isDirectory()) {
+      const skipped = entry.name.startsWith('.') || entry.name === 'node_modules';
+      return skipped ? [] : eppFilesUnder(join(dir, entry.name), join(label, entry.name));
+    }
+    return entry.name.endsWith('.epp') ? [join(label, entry.name)] : [];
+  });
 }
 
 function readTemplate(path: string, label: string): string {
