@@ -134,7 +134,7 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
     const toRender = listed.filter((f) => f.status === 'manage' || f.status === 'init');
     let done = 0;
     for (const f of listed) {
-      if (reserved(f, problems)) continue;
+      if (reserved(f, problems, msync ? join(v1.source.dir, f.source) : undefined)) continue;
       if (f.status === 'unmanage') unmanaged.push(f.path);
       else if (f.status === 'delete') deleted.push(f.path);
       else if (f.status === 'error') {
@@ -270,9 +270,23 @@ function templateName(v1: V1Project): string {
 /**
  * A path Pantograph never writes: `.sync.yml` (pdk-templates' moduleroot_init has one, to start a V1
  * project; here the project has one or runs without) is left out quietly, anything else with a warning.
+ * A modulesync template of `.sync.yml` (`msyncTemplate`) is said: msync would write it over the module's.
  */
-function reserved(f: WorkerFile, problems: Problem[]): boolean {
-  if (f.path === SYNC_FILE) return true;
+function reserved(f: WorkerFile, problems: Problem[], msyncTemplate?: string): boolean {
+  if (f.path === SYNC_FILE) {
+    if (msyncTemplate !== undefined && f.status === 'manage') {
+      problems.push(
+        problem(
+          'warning',
+          'V1_RENDER',
+          ".sync.yml: msync would render this template over the module's own .sync.yml (after reading it); Pantograph reads .sync.yml as the module's settings and never writes it: left out",
+          { file: msyncTemplate, line: 1, column: 1 },
+          'remove the template from moduleroot/ (or keep the settings it writes in each module by hand)',
+        ),
+      );
+    }
+    return true;
+  }
   try {
     checkOutputPath(f.path);
     return false;

@@ -156,6 +156,16 @@ describe("modulesync's settings and files", () => {
     ]);
   });
 
+  it("a template of .sync.yml is left out with a warning: the module's .sync.yml is its settings", async () => {
+    const repo = tempTree(config({ 'moduleroot/.sync.yml.erb': '---\n' }));
+    const root = widget();
+    const p = await planOf(root, repo);
+    expect(p.problems).toMatchObject([
+      { severity: 'warning', code: 'V1_RENDER', file: join(repo, 'moduleroot/.sync.yml.erb'), line: 1 },
+    ]);
+    expect(p.files.map((f) => f.path)).not.toContain('.sync.yml');
+  });
+
   it('delete removes a file no template writes; unmanaged on a directory key leaves its files alone', async () => {
     const root = widget({ 'spec/spec_helper.rb': 'mine\n' });
     const status = await run(root, 'status', '--all', '--template-url', tempTree(config()));
