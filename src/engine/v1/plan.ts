@@ -125,7 +125,7 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
           'warning',
           'V1_CONFIG_YAML',
           `${w.message}; PDK reads it as {} and so does this run`,
-          { file, line: w.line ?? 1, column: (w.column ?? 0) + 1 },
+          { file, line: w.line ?? 1, column: w.column ?? 1 },
           'fix the YAML: its settings are ignored until then',
         ),
       );
