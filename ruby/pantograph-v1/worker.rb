@@ -5,6 +5,8 @@
 #
 # One process per run, JSON lines on stdin/stdout, one request at a time:
 #   {"id":1,"op":"load","root":DIR,"syncText":TEXT|null,"metadataText":TEXT|null,"uri":URL}
+#   or, for a modulesync configuration (modulesync.rb),
+#   {"id":1,"op":"load","kind":"modulesync","root":DIR,"syncText":TEXT|null,"moduleDir":DIR,"moduleName":NAME}
 #     -> {"id":1,"ok":true,"files":[{"path","source","init","status","executable"}],"warnings":[...]}
 #   {"id":2,"op":"render","path":DEST}
 #     -> {"id":2,"ok":true,"content":BASE64}  or  {"id":2,"ok":false,"error":{"class","message","file","line"}}
@@ -19,6 +21,7 @@ require 'json'
 require 'yaml'
 require 'erb'
 require 'ostruct' # PDK's TemplateFile is an OpenStruct; templates may rely on it
+require_relative 'modulesync'
 
 Encoding.default_external = Encoding::UTF_8
 Encoding.default_internal = nil
@@ -175,14 +178,16 @@ module PantographV1
   class SyncError < StandardError
     attr_reader :ruby_class, :nodes
 
-    def initialize(ruby_class, message, nodes)
+    # `file`: .sync.yml, or a YAML file of a modulesync configuration (config_defaults.yml, ...).
+    def initialize(ruby_class, message, nodes, file = '.sync.yml')
       super(message)
       @ruby_class = ruby_class
       @nodes = nodes
+      @file = file
     end
 
     def to_h
-      { 'class' => @ruby_class, 'message' => message, 'file' => '.sync.yml', 'nodes' => @nodes }
+      { 'class' => @ruby_class, 'message' => message, 'file' => @file, 'nodes' => @nodes }
     end
   end
 
@@ -192,9 +197,10 @@ module PantographV1
   module SyncProblem
     SAFE = [String, Integer, Float, TrueClass, FalseClass, NilClass].freeze
 
-    def self.locate(text, error)
+    # `symbols`: Symbols load (modulesync's YAML.load_file; PDK's safe_load refuses them).
+    def self.locate(text, error, symbols: false)
       found = []
-      walk(text) { |node, ancestors, anchors| found << blame(node, ancestors, anchors, error) }
+      walk(text) { |node, ancestors, anchors| found << blame(node, ancestors, anchors, error, symbols) }
       found.compact
     end
 
@@ -206,7 +212,7 @@ module PantographV1
       found
     end
 
-    def self.blame(node, ancestors, anchors, error)
+    def self.blame(node, ancestors, anchors, error, symbols)
       if node.is_a?(Psych::Nodes::Alias)
         return at(node, 'unknown_alias', node.anchor) unless anchors.key?(node.anchor)
 
@@ -217,9 +223,9 @@ module PantographV1
       return nil unless node.is_a?(Psych::Nodes::Scalar) && !node.quoted && node.tag.nil?
 
       value = scanner.tokenize(node.value)
-      return nil if SAFE.any? { |klass| value.is_a?(klass) }
+      return nil if SAFE.any? { |klass| value.is_a?(klass) } || (symbols && value.is_a?(Symbol))
 
-      at(node, value.is_a?(Symbol) ? 'symbol' : 'class', node.value)
+      at(node, value.is_a?(Symbol) ? 'symbol' : 'class', node.value, symbols)
     end
 
     # Depth first, in document order; anchors as they are set (before the node's children, as Psych sets
@@ -237,18 +243,18 @@ module PantographV1
       (node.children || []).each { |child| visit(child, ancestors + [node], anchors, &block) }
     end
 
-    def self.at(node, kind, text)
-      ruby_class, message = own_error(node, kind)
+    def self.at(node, kind, text, symbols = false)
+      ruby_class, message = own_error(node, kind, symbols)
       { 'line' => node.start_line + 1, 'column' => node.start_column + 1, 'kind' => kind, 'text' => text.to_s,
         'class' => ruby_class, 'message' => message }
     end
 
     # What safe_load raises for this node when it meets it first: the node loaded alone, as safe_load loads
     # it (no classes, no symbols, no anchors set). An alias inside its own anchor loads; merging it recurses.
-    def self.own_error(node, kind)
+    def self.own_error(node, kind, symbols = false)
       return ['SystemStackError', 'stack level too deep'] if kind == 'recursive_alias'
 
-      loader = Psych::ClassLoader::Restricted.new([], [])
+      loader = Psych::ClassLoader::Restricted.new(symbols ? ['Symbol'] : [], [])
       Psych::Visitors::ToRuby.new(Psych::ScalarScanner.new(loader), loader).accept(node)
       [nil, nil]
     rescue Psych::DisallowedClass, Psych::BadAlias => e
@@ -403,10 +409,10 @@ module PantographV1
       begin
         case request['op']
         when 'load'
-          session = Session.new(request)
+          session = request['kind'] == 'modulesync' ? ModulesyncSession.new(request) : Session.new(request)
           begin
             files = session.plan
-          rescue SyncError => e
+          rescue SyncError, ConfigFileError => e
             respond({ 'id' => id, 'ok' => false, 'error' => e.to_h })
             next
           end

@@ -28,17 +28,19 @@ export function modulesyncMark(dir: string): string | undefined {
   return existsSync(file) && !managedByPdk(dir) ? file : undefined;
 }
 
-/** What a modulesync module's `.sync.yml` needs before Pantograph's templates can be run over it. */
+/** In a fleet: the fleet file names the configuration, or the module moves to V2 templates. */
 const MODULESYNC_FILE_HINT =
-  "write `pdk_template: {version: 2, templates: [...]}` into the module's .sync.yml and move each file's settings under the template that writes that file (README: 'Coming from modulesync')";
+  "set `template_url:` in the fleet file to the modulesync configuration (its directory or git URL#ref) to render its templates as `msync update` does (`fleet import-modulesync` writes it); or write `pdk_template: {version: 2, templates: [...]}` into the module's .sync.yml and move each file's settings under the template that writes that file (README: 'Coming from modulesync')";
 
 /** What to do with a modulesync module's `.sync.yml`, said by every command that meets one. */
 export const MODULESYNC_HINT =
-  "to run Pantograph's templates over the modules of a modulesync configuration, run `pantograph fleet import-modulesync` in its checkout (README: 'Coming from modulesync'); for this module alone, write `pdk_template: {version: 2, templates: [...]}` into .sync.yml and move each file's settings under the template that writes that file";
+  "to render it as `msync update` does, name the modulesync configuration (the directory or git URL with config_defaults.yml and moduleroot/): --template-url DIR|URL[#REF]; for all the modules of the configuration at once, run `pantograph fleet import-modulesync` in its checkout (README: 'Coming from modulesync'); to move to Pantograph's templates, write `pdk_template: {version: 2, templates: [...]}` into .sync.yml and move each file's settings under the template that writes that file";
 
 /**
- * The error for a module modulesync manages whose `.sync.yml` is no V2 file: at `syncPosition` (the
- * top of its `.sync.yml`, which has no `pdk_template`), else (no `.sync.yml`) at `.msync.yml`.
+ * The error for a module modulesync manages whose `.sync.yml` is no V2 file, when no modulesync
+ * configuration is named (`--template-url`, or the fleet's `template_url`) to render it: at
+ * `syncPosition` (the top of its `.sync.yml`, which has no `pdk_template`), else (no `.sync.yml`) at
+ * `.msync.yml`.
  */
 export function modulesyncModuleError(
   msync: string,
@@ -46,8 +48,8 @@ export function modulesyncModuleError(
   inFleet = false,
 ): EngineError {
   const what = syncPosition
-    ? ".sync.yml has no `pdk_template` key: it configures modulesync's templates, which Pantograph does not run"
-    : 'no .sync.yml in this module';
+    ? ".sync.yml has no `pdk_template` key: it configures modulesync's templates, and no modulesync configuration is named to render them"
+    : 'no .sync.yml in this module, and no modulesync configuration is named to render its templates';
   return new EngineError(
     'SYNC_MODULESYNC',
     `${what} (this module is managed by modulesync: .msync.yml; metadata.json has no pdk-version or template-url, so it is not PDK's)`,

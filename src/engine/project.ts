@@ -80,6 +80,11 @@ export interface ProjectOptions {
   readonly templateUrl?: string;
   /** A V1 project: the ref of `templateUrl` to use instead of its `#ref` (`--template-ref`). */
   readonly templateRef?: string;
+  /**
+   * A project rendered with a modulesync configuration: the module as its managed_modules.yml names it
+   * (`name` or `namespace/name`; default: the project directory's name). The fleet gives it.
+   */
+  readonly modulesyncModule?: string;
 }
 
 export interface Project {

@@ -61,6 +61,11 @@ export interface Fleet {
   readonly workdir: string;
   /** Replaces `pdk_template.template_sources` in every repository; filesystem locations made absolute. */
   readonly templateSources?: readonly Data[];
+  /**
+   * The V1 template repository or modulesync configuration (`URL[#REF]` or a directory, made absolute)
+   * that renders every repository whose `.sync.yml` has no `pdk_template`, as `--template-url` does.
+   */
+  readonly templateUrl?: string;
   /** Where each value of the file is, by JSON pointer (`/template_sources/0`). */
   readonly positions: PositionLookup;
   readonly commit: { readonly message?: string; readonly author?: string };
@@ -209,6 +214,9 @@ export function parseFleet(text: string, file: string): Fleet {
     ...(Array.isArray(top.template_sources)
       ? { templateSources: top.template_sources.map((s) => absoluteSource(s, dir)) }
       : {}),
+    ...(typeof top.template_url === 'string'
+      ? { templateUrl: absoluteTemplateUrl(top.template_url, dir) }
+      : {}),
     commit: {
       ...(typeof commit.message === 'string' ? { message: commit.message } : {}),
       ...(typeof commit.author === 'string' ? { author: commit.author } : {}),
@@ -272,6 +280,7 @@ function credentialsWarnings(top: DataMap, at: (pointer: string) => Position, fi
     const location = isMap(source) ? source.location : undefined;
     if (typeof location === 'string') urls.push([location, `/template_sources/${i}/location`]);
   });
+  if (typeof top.template_url === 'string') urls.push([top.template_url, '/template_url']);
   ((top.repositories ?? []) as DataMap[]).forEach((entry, i) => {
     if (typeof entry.url === 'string') urls.push([entry.url, `/repositories/${i}/url`]);
   });
@@ -365,6 +374,13 @@ function looksLikeLocalPath(url: string): boolean {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return false;
   // git's scp-like form, `git@host:org/repo.git`: a colon before the first slash.
   return !/^[^/]*:/.test(url);
+}
+
+/** A local `template_url` is relative to the fleet file, wherever the fleet runs from; `#REF` kept. */
+function absoluteTemplateUrl(url: string, dir: string): string {
+  if (!looksLikeLocalPath(url) || url.startsWith('~/')) return url;
+  const hash = url.indexOf('#');
+  return hash < 0 ? resolve(dir, url) : `${resolve(dir, url.slice(0, hash))}${url.slice(hash)}`;
 }
 
 function absoluteSource(source: Data, dir: string): Data {

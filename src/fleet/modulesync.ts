@@ -1,13 +1,15 @@
 /**
  * `fleet import-modulesync`: a modulesync configuration directory (`managed_modules.yml`, `modulesync.yml`)
- * turned into the equivalent fleet file, with a note for everything that cannot be carried over. The
+ * turned into the equivalent fleet file, whose `template_url` is the configuration itself, with a note for
+ * everything that cannot be carried over. The
  * files are read as data only (YAML 1.1 as Ruby reads it, no custom tags); nothing in them runs.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { stringify } from 'yaml';
 import { EngineError } from '../engine/errors.js';
 import type { Data, DataMap, PositionLookup } from '../engine/model.js';
+import { rubyRepositoryKind } from '../engine/v1/repository.js';
 import { parseYamlData } from '../engine/yaml-data.js';
 import { holdsSecret } from '../shared/url-credentials.js';
 import { parseFleet } from './fleet-file.js';
@@ -33,7 +35,11 @@ const CARRIED = new Set([
   'project_root',
 ]);
 
-export function importModulesync(configDir: string): ModulesyncImport {
+/**
+ * `fleetDir`: where the fleet file goes (default: the configuration's directory); the fleet's
+ * `template_url` names the configuration relative to it.
+ */
+export function importModulesync(configDir: string, fleetDir = configDir): ModulesyncImport {
   const settings = readYamlMap(join(configDir, 'modulesync.yml')) ?? {};
   const managedFile = join(configDir, String(plain(settings.managed_modules_conf) ?? 'managed_modules.yml'));
   const managed = readYaml(managedFile);
@@ -114,11 +120,16 @@ export function importModulesync(configDir: string): ModulesyncImport {
       : undefined;
   if (!forge)
     notes.push(`git_base ${gitBase} is neither GitHub nor GitLab: no \`forge:\` written (add one for --pr)`);
+  // The configuration itself renders the modules, as `msync update` does (src/engine/v1, modulesync.rb).
+  const templateUrl = isModulesyncConfiguration(configDir) ? relative(fleetDir, configDir) || '.' : undefined;
   notes.push(
-    "config_defaults.yml and moduleroot/ (ERB templates) are not carried over: Pantograph renders EPP template repositories; point `template_sources` at yours. Each module's .sync.yml (keyed by file, for modulesync's templates) needs a `pdk_template: {version: 2}` section, with its settings moved under the templates that write those files, before the fleet plans it (`pantograph convert` is for PDK modules)",
+    templateUrl !== undefined
+      ? `template_url: ${templateUrl}: the configuration's moduleroot/ and config_defaults.yml render each module with its own .sync.yml as \`msync update\` does (ERB run by the system Ruby); a git URL#tag there instead needs --trust`
+      : `${configDir} lacks config_defaults.yml and moduleroot/ (a modulesync configuration has both): no \`template_url\` written; set it to the modulesync configuration (its directory or git URL#tag) to render its ERB as \`msync update\` does, or point \`template_sources\` at a Pantograph template repository: then each module's .sync.yml (keyed by file, for modulesync's templates) needs a \`pdk_template: {version: 2}\` section, with its settings moved under the templates that write those files, before the fleet plans it (\`pantograph convert\` is for PDK modules)`,
   );
   const fleet = {
     version: 1,
+    ...(templateUrl !== undefined ? { template_url: templateUrl } : {}),
     workdir: typeof projectRoot === 'string' ? projectRoot : 'modules',
     defaults: {
       branch: typeof branch === 'string' ? branch : 'modulesync',
@@ -140,7 +151,7 @@ export function importModulesync(configDir: string): ModulesyncImport {
   const text = `${header}${stringify(fleet, { lineWidth: 0 })}`;
   // What is written must be a fleet file the fleet takes: checked as the next command would read it.
   try {
-    parseFleet(text, join(configDir, 'fleet.yml'));
+    parseFleet(text, join(fleetDir, 'fleet.yml'));
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     throw new EngineError(
@@ -170,7 +181,7 @@ function reasonFor(key: string): string {
     case 'remote_branch':
       return 'the fleet pushes the work branch under its own name';
     case 'pre_commit_script':
-      return 'run it as a `post` command of the templates instead';
+      return "it names a script in the modulesync gem's own contrib/ directory, which msync runs before each commit: Pantograph has no such script and runs none before its commits";
     case 'bump':
     case 'tag':
     case 'tag_pattern':
@@ -179,6 +190,11 @@ function reasonFor(key: string): string {
     default:
       return 'Pantograph has no equivalent';
   }
+}
+
+/** What `--template-url` takes as a modulesync configuration (src/engine/v1/repository.ts). */
+function isModulesyncConfiguration(dir: string): boolean {
+  return rubyRepositoryKind(dir) === 'modulesync';
 }
 
 function hostOf(gitBase: string): string {

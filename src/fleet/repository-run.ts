@@ -19,6 +19,7 @@ import { planProjectAt } from '../engine/project-plan.js';
 import type { Problem, RenderPlan } from '../engine/render-plan.js';
 import { type SourceMove, sourceMoves } from '../engine/source-moves.js';
 import { gitSourceHead } from '../engine/sources/index.js';
+import type { OverrideResult } from '../engine/sync-edit.js';
 import { hasErrors } from '../engine/validate.js';
 import { jsonPointer, parseYamlData } from '../engine/yaml-data.js';
 import { maskCredentials, sameLocation } from '../shared/url-credentials.js';
@@ -247,8 +248,17 @@ async function runIn(
   }
   const syncFile = join(dir, SYNC_FILE);
   const original = readSyncText(syncFile);
-  refuseModulesyncFile(dir, original, syncFile);
-  const { committed: overridden, planned, origins } = fleetOverrides(fleet, repo, original);
+  // A .sync.yml without pdk_template (PDK V1, modulesync, none) is rendered with the fleet's template_url
+  // as it is: the V2 overrides (template_sources, settings) are not written into it.
+  const byTemplateUrl = fleet.templateUrl !== undefined && !isV2SyncText(original, syncFile);
+  if (!byTemplateUrl) refuseModulesyncFile(dir, original, syncFile);
+  const {
+    committed: overridden,
+    planned,
+    origins,
+  } = byTemplateUrl
+    ? { committed: unchanged(original), planned: unchanged(original), origins: [] }
+    : fleetOverrides(fleet, repo, original);
   options.onStep?.('planning');
   const loaded = await planProjectAt(
     dir,
@@ -256,6 +266,9 @@ async function runIn(
       ...options.project,
       ...(overridden.changed.length > 0 || planned.changed.length > 0 ? { syncText: planned.text } : {}),
       ...(origins.length > 0 ? { syncOrigins: origins } : {}),
+      ...(byTemplateUrl
+        ? { templateUrl: fleet.templateUrl, modulesyncModule: repo.forgeProject ?? repo.name }
+        : {}),
     },
     { followRefs: options.mode === 'update' },
   );
@@ -480,7 +493,13 @@ function resumeKey(
     noop: options.noop,
     flags: [options.push, options.pr, options.yes, options.diff, options.message ?? null, branch],
     spec,
-    fleet: [fleet.templateSources ?? null, fleet.commit, fleet.pullRequest, fleet.forge ?? null],
+    fleet: [
+      fleet.templateSources ?? null,
+      fleet.templateUrl ?? null,
+      fleet.commit,
+      fleet.pullRequest,
+      fleet.forge ?? null,
+    ],
     strict: options.project.strict ?? true,
     trust: options.project.trust ?? false,
     base: copy.baseCommit,
@@ -529,22 +548,31 @@ function readSyncText(file: string): string {
 
 /**
  * A modulesync module's `.sync.yml` (keyed by file, no `pdk_template`) configures modulesync's templates:
- * said as such, rather than planned with the fleet's sources (which would find no `pdk_template.version`).
+ * without the fleet's `template_url`, said as such, rather than planned with the fleet's sources (which
+ * would find no `pdk_template.version`).
  */
 function refuseModulesyncFile(dir: string, text: string, file: string): void {
   const msync = modulesyncMark(dir);
   if (msync === undefined) return;
   const parsed = parseYamlData(text, file, { version: '1.1', errorCode: 'SYNC_YAML', replaceTag: true });
-  const data = parsed.data;
-  if (
-    typeof data !== 'object' ||
-    data === null ||
-    Array.isArray(data) ||
-    Object.hasOwn(data, 'pdk_template')
-  ) {
-    return;
-  }
+  if (!isMapping(parsed.data) || Object.hasOwn(parsed.data, 'pdk_template')) return;
   throw modulesyncModuleError(msync, parsed.positions.positionOf(''), true);
+}
+
+/** `.sync.yml` is V2 (a mapping with `pdk_template`); a file that does not parse counts as V2 (its errors are the plan's). */
+function isV2SyncText(text: string, file: string): boolean {
+  if (text.trim() === '') return false;
+  const parsed = parseYamlData(text, file, { version: '1.1', errorCode: 'SYNC_YAML', replaceTag: true });
+  if (parsed.data === undefined) return true;
+  return isMapping(parsed.data) && Object.hasOwn(parsed.data, 'pdk_template');
+}
+
+function isMapping(data: unknown): data is Record<string, unknown> {
+  return typeof data === 'object' && data !== null && !Array.isArray(data);
+}
+
+function unchanged(text: string): OverrideResult {
+  return { text, changed: [] };
 }
 
 function writeSyncText(file: string, text: string): void {

@@ -166,9 +166,10 @@ describe('pantograph validate', () => {
       const r = await run(root, command);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(
-        ".sync.yml:2:1: error: .sync.yml has no `pdk_template` key: it configures modulesync's templates, which Pantograph does not run (this module is managed by modulesync: .msync.yml; metadata.json has no pdk-version or template-url, so it is not PDK's) [SYNC_MODULESYNC]",
+        ".sync.yml:2:1: error: .sync.yml has no `pdk_template` key: it configures modulesync's templates, and no modulesync configuration is named to render them (this module is managed by modulesync: .msync.yml; metadata.json has no pdk-version or template-url, so it is not PDK's) [SYNC_MODULESYNC]",
       );
       expect(r.stderr).toContain('run `pantograph fleet import-modulesync` in its checkout');
+      expect(r.stderr).toContain('--template-url DIR|URL[#REF]');
       expect(r.stderr).not.toContain('pantograph convert');
     }
     expect(snapshotDir(root)).toEqual(before);

@@ -3,7 +3,7 @@
  * (DESIGN 13a), on the library's fleet API (src/fleet). This file only reads flags and prints.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { EngineError } from '../../engine/errors.js';
 import { moveLine } from '../../engine/source-moves.js';
 import {
@@ -172,10 +172,11 @@ export async function fleetImportModulesync(
 ): Promise<number> {
   return fleetCommand(io, global, async () => {
     const configDir = resolve(io.cwd, dir ?? '.');
-    const imported = importModulesync(configDir);
-    if (flags.output === '-') io.out(imported.text);
+    const out = flags.output === '-' ? undefined : resolve(io.cwd, flags.output ?? FLEET_FILE);
+    // The fleet file names the configuration relative to itself (standard output: to here).
+    const imported = importModulesync(configDir, out === undefined ? io.cwd : dirname(out));
+    if (out === undefined) io.out(imported.text);
     else {
-      const out = resolve(io.cwd, flags.output ?? FLEET_FILE);
       if (existsSync(out) && flags.force !== true) {
         throw new UsageError(
           `${shortPath(out, io.cwd)} exists`,

@@ -53,6 +53,8 @@ export class V1TemplateError extends Error {
     message: string,
     /** The template file and line Ruby named (ERB's `filename`), when it named one. */
     readonly position: Position | undefined,
+    /** Whose rules the run follows, for the hint: PDK's V1 renderer, or modulesync's. */
+    readonly tool: 'PDK' | 'msync' = 'PDK',
   ) {
     super(message);
   }
@@ -62,10 +64,10 @@ export class V1TemplateError extends Error {
       this.code === 'V1_OUTPUT_LIMIT'
         ? 'a template that builds a huge output; PANTOGRAPH_RUBY_OUTPUT_LIMIT (MB) raises the limit'
         : this.code === 'V1_CONFIG'
-          ? `the settings of \`${this.path}\` could not be computed: check its key in .sync.yml (PDK expects a mapping there) and the repository's config_defaults.yml; PDK fails the same way`
+          ? `the settings of \`${this.path}\` could not be computed: check its key in .sync.yml (${this.tool} expects a mapping there) and the repository's config_defaults.yml; ${this.tool} fails the same way`
           : this.rubyClass === 'SyntaxError'
             ? `the template itself is broken (Ruby cannot compile its ERB, whatever the settings): fix the template, or report it to the repository's maintainers; meanwhile \`unmanaged: true\` under \`${this.path}\` in .sync.yml leaves the file alone`
-            : `the template failed with the settings .sync.yml gives: fix the setting it reads at that line, or set \`unmanaged: true\` under \`${this.path}\` in .sync.yml to leave the file alone; PDK fails the same way`;
+            : `the template failed with the settings .sync.yml gives: fix the setting it reads at that line, or set \`unmanaged: true\` under \`${this.path}\` in .sync.yml to leave the file alone; ${this.tool} fails the same way`;
     return problem(
       'error',
       this.code,

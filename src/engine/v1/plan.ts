@@ -1,13 +1,15 @@
 /**
- * The RenderPlan of a V1 project: the Ruby worker lists the repository's files with what PDK would do
- * with each (manage, init, unmanage, delete), and renders the ones to write. They become ordinary planned
+ * The RenderPlan of a V1 project: the Ruby worker lists the repository's files with what PDK (or, for a
+ * modulesync configuration, `msync update`: ruby/pantograph-v1/modulesync.rb) would do with each
+ * (manage, init, unmanage, delete), and renders the ones to write. They become ordinary planned
  * files of one template, so `status`, `apply --noop`, `apply` (atomic, locked, hand edits kept) and
  * `render` treat them like V2 output:
  * - moduleroot/ files are `file`s; moduleroot_init/ files are `init`s (created only when missing, in a
  *   project new to Pantograph: what `pdk convert` does; `pdk update` creates none);
  * - `unmanaged: true` and `delete: true` of a file the repository has become the plan's `unmanaged` and
  *   `delete` paths (as in PDK they act only on the repository's files);
- * - output is never "empty": PDK writes an empty rendering as a file holding a newline.
+ * - output is never "empty": PDK writes an empty rendering as a file holding a newline, msync as an
+ *   empty file.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +27,7 @@ import { jsonPointer } from '../yaml-data.js';
 import { unclosedErbTagProblem } from './erb-tags.js';
 import { RubyNotFoundError, RubyWorkerError, V1TemplateError } from './errors.js';
 import type { V1Project } from './project.js';
-import { V1_TEMPLATE_NAME } from './repository.js';
+import { MODULESYNC_TEMPLATE_NAME, V1_TEMPLATE_NAME } from './repository.js';
 import { syncProblems, type V1SyncError } from './sync-error.js';
 import { RubyWorker, rubyLimits } from './worker-client.js';
 
@@ -37,7 +39,12 @@ interface WorkerFile {
   readonly init: boolean;
   readonly status: 'manage' | 'init' | 'unmanage' | 'delete' | 'error';
   readonly executable?: boolean;
-  readonly error?: WorkerErrorInfo;
+  readonly error?: WorkerErrorInfo & {
+    /** modulesync: the file's key that fails, in `.sync.yml` or a file of the configuration. */
+    readonly at?: { readonly file: string; readonly line: number; readonly column: number } | null;
+    /** modulesync: a file to manage that has no template (msync's File.read fails on it). */
+    readonly noTemplate?: boolean;
+  };
 }
 
 interface WorkerErrorInfo {
@@ -47,10 +54,16 @@ interface WorkerErrorInfo {
   readonly line: number | null;
 }
 
-/** `.sync.yml` as Ruby's YAML refuses it, and the node to blame (sync-error.ts says it in words). */
+/**
+ * `.sync.yml` (or, for modulesync, a YAML file of the configuration) as Ruby's YAML refuses it, and the
+ * node to blame (sync-error.ts says it in words).
+ */
 interface SyncErrorInfo extends V1SyncError {
   readonly file: string;
 }
+
+/** The YAML files whose load errors are the plan's problems at their place, not a broken worker. */
+const YAML_INPUTS = new Set([SYNC_FILE, 'config_defaults.yml', 'modulesync.yml', 'managed_modules.yml']);
 
 interface WorkerWarning {
   readonly file: string;
@@ -61,6 +74,8 @@ interface WorkerWarning {
 
 export async function planV1(project: Project & { readonly v1: V1Project }): Promise<DetailedPlan> {
   const { v1, options } = project;
+  const msync = v1.kind === 'modulesync';
+  const tool = msync ? 'msync' : 'PDK';
   const env = options.env ?? process.env;
   const problems: Problem[] = [...project.problems];
   // Messages name the repository with any password masked; templates read it without credentials.
@@ -70,16 +85,30 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
   const unmanaged: string[] = [];
   const deleted: string[] = [];
   try {
-    options.onProgress?.(`starting Ruby for the V1 repository ${shown}`);
-    const loaded = await worker.load({
-      root: v1.source.dir,
-      syncText: project.config.text,
-      metadataText: readText(join(project.root, 'metadata.json')),
-      uri: withoutCredentials(v1.url),
-    });
-    if (!loaded.ok && (loaded.error as SyncErrorInfo | undefined)?.file === SYNC_FILE) {
-      // Ruby's YAML refuses the file (PDK stops on it too): an error at each value it refuses, no files.
-      problems.push(...syncProblems(loaded.error as SyncErrorInfo, project.config.file));
+    options.onProgress?.(
+      `starting Ruby for the ${msync ? 'modulesync configuration' : 'V1 repository'} ${shown}`,
+    );
+    const loaded = await worker.load(
+      msync
+        ? {
+            kind: 'modulesync',
+            root: v1.source.dir,
+            syncText: project.config.text === '' ? null : project.config.text,
+            moduleDir: project.root,
+            moduleName: v1.modulesyncModule,
+          }
+        : {
+            root: v1.source.dir,
+            syncText: project.config.text,
+            metadataText: readText(join(project.root, 'metadata.json')),
+            uri: withoutCredentials(v1.url),
+          },
+    );
+    const refused = loaded.ok ? undefined : (loaded.error as SyncErrorInfo | undefined);
+    if (refused?.file !== undefined && YAML_INPUTS.has(refused.file)) {
+      // Ruby's YAML refuses the file (PDK and msync stop on it too): an error at each value it refuses.
+      const file = refused.file === SYNC_FILE ? project.config.file : join(v1.source.dir, refused.file);
+      problems.push(...syncProblems(refused, file, tool));
       return { plan: v1Plan(project, v1, [], [], [], problems), templates: [] };
     }
     if (!loaded.ok) {
@@ -96,7 +125,7 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
           'warning',
           'V1_CONFIG_YAML',
           `${w.message}; PDK reads it as {} and so does this run`,
-          { file, line: w.line ?? 1, column: (w.column ?? 0) + 1 },
+          { file, line: w.line ?? 1, column: w.column ?? 1 },
           'fix the YAML: its settings are ignored until then',
         ),
       );
@@ -105,14 +134,30 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
     const toRender = listed.filter((f) => f.status === 'manage' || f.status === 'init');
     let done = 0;
     for (const f of listed) {
-      if (reserved(f, problems)) continue;
+      if (reserved(f, problems, msync ? join(v1.source.dir, f.source) : undefined)) continue;
       if (f.status === 'unmanage') unmanaged.push(f.path);
       else if (f.status === 'delete') deleted.push(f.path);
       else if (f.status === 'error') {
         // Settings fail on the project's data: point at the file's key in .sync.yml (or the file's top).
-        const at = project.config.positionOf(jsonPointer([f.path]));
         const e = f.error!;
-        problems.push(new V1TemplateError('V1_CONFIG', f.path, e.class, e.message, at).toProblem());
+        const at = e.at
+          ? {
+              file: e.at.file === SYNC_FILE ? project.config.file : join(v1.source.dir, e.at.file),
+              line: e.at.line,
+              column: e.at.column,
+            }
+          : project.config.positionOf(jsonPointer([f.path]));
+        problems.push(
+          e.noTemplate
+            ? problem(
+                'error',
+                'V1_CONFIG',
+                `${f.path}: ${e.class}: ${e.message}`,
+                at,
+                'set `delete: true` or `unmanaged: true` under it, remove the key, or add the template to the configuration; msync stops on this module too',
+              )
+            : new V1TemplateError('V1_CONFIG', f.path, e.class, e.message, at, tool).toProblem(),
+        );
       } else {
         options.onProgress?.(`rendering ${f.path} with Ruby (${++done}/${toRender.length})`);
         const planned = await renderOne(worker, f, project, v1, problems);
@@ -138,7 +183,7 @@ function v1Plan(
     isNew: project.isNew,
     engineVersion: ENGINE_VERSION,
     sources: [plannedSource(v1.source)],
-    templates: [{ name: V1_TEMPLATE_NAME, version: undefined, source: 0, settings: {} }],
+    templates: [{ name: templateName(v1), version: undefined, source: 0, settings: {} }],
     files,
     unmanaged,
     unmanagedOutputs: unmanaged,
@@ -191,11 +236,13 @@ async function renderOne(
     return undefined;
   }
   const content = Buffer.from(reply.content as string, 'base64');
+  // msync gives each file its template file's mode; PDK only adds an execute bit.
+  const executable = f.executable === true || (v1.kind === 'pdk' && isExecutable(join(project.root, f.path)));
   return {
     path: f.path,
     content: new Uint8Array(content.buffer, content.byteOffset, content.byteLength),
-    mode: f.executable === true || isExecutable(join(project.root, f.path)) ? 0o755 : 0o644,
-    template: V1_TEMPLATE_NAME,
+    mode: executable ? 0o755 : 0o644,
+    template: templateName(v1),
     source: f.source,
     kind: f.init ? 'init' : 'file',
     empty: false,
@@ -212,15 +259,34 @@ function templateError(
     error.file !== null && error.line !== null
       ? { file: error.file, line: error.line, column: 1 }
       : { file: join(v1.source.dir, f.source), line: 1, column: 1 };
-  return new V1TemplateError(code, f.path, error.class, error.message, position);
+  const tool = v1.kind === 'modulesync' ? 'msync' : 'PDK';
+  return new V1TemplateError(code, f.path, error.class, error.message, position, tool);
+}
+
+function templateName(v1: V1Project): string {
+  return v1.kind === 'modulesync' ? MODULESYNC_TEMPLATE_NAME : V1_TEMPLATE_NAME;
 }
 
 /**
  * A path Pantograph never writes: `.sync.yml` (pdk-templates' moduleroot_init has one, to start a V1
  * project; here the project has one or runs without) is left out quietly, anything else with a warning.
+ * A modulesync template of `.sync.yml` (`msyncTemplate`) is said: msync would write it over the module's.
  */
-function reserved(f: WorkerFile, problems: Problem[]): boolean {
-  if (f.path === SYNC_FILE) return true;
+function reserved(f: WorkerFile, problems: Problem[], msyncTemplate?: string): boolean {
+  if (f.path === SYNC_FILE) {
+    if (msyncTemplate !== undefined && f.status === 'manage') {
+      problems.push(
+        problem(
+          'warning',
+          'V1_RENDER',
+          ".sync.yml: msync would render this template over the module's own .sync.yml (after reading it); Pantograph reads .sync.yml as the module's settings and never writes it: left out",
+          { file: msyncTemplate, line: 1, column: 1 },
+          'remove the template from moduleroot/ (or keep the settings it writes in each module by hand)',
+        ),
+      );
+    }
+    return true;
+  }
   try {
     checkOutputPath(f.path);
     return false;

@@ -1,11 +1,12 @@
 /**
- * Loading a V1 project (a `.sync.yml` without `pdk_template`) whose template source is a V1 repository:
- * the source from `--template-url` or metadata.json, resolved like any source (git: cached, locked,
- * `--offline`), checked to be V1 and trusted, as one always-applied template. Its `.sync.yml` is read by
- * the Ruby worker as PDK reads it; here it is parsed only for positions.
+ * Loading a V1 project (a `.sync.yml` without `pdk_template`) whose template source is a V1 repository or
+ * a modulesync configuration: the source from `--template-url` or metadata.json, resolved like any source
+ * (git: cached, locked, `--offline`), checked for `moduleroot/` and trusted, as one always-applied
+ * template. Its `.sync.yml` is read by the Ruby worker as PDK (or msync) reads it; here it is parsed only
+ * for positions.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { maskCredentials } from '../../shared/url-credentials.js';
 import { EngineError } from '../errors.js';
 import type { DataMap, ResolvedSource, SyncConfig } from '../model.js';
@@ -14,7 +15,7 @@ import { SYNC_FILE } from '../project-config.js';
 import type { Problem } from '../render-plan.js';
 import { resolveSources } from '../sources/index.js';
 import { parseYamlData } from '../yaml-data.js';
-import { isV1Repository } from './repository.js';
+import { type RubyRepositoryKind, rubyRepositoryKind } from './repository.js';
 import { type TemplateUrlOrigin, v1Source } from './template-url.js';
 import { templateUrlPosition } from './template-url-position.js';
 
@@ -25,6 +26,13 @@ export interface V1Project {
   /** The template URL as given (`<url>#<ref>`). */
   readonly url: string;
   readonly origin: TemplateUrlOrigin;
+  /** How its ERB runs: PDK's V1 renderer, or `msync update`'s (the repository's layout decides). */
+  readonly kind: RubyRepositoryKind;
+  /**
+   * modulesync only: the module as managed_modules.yml names it, `name` or `namespace/name` (msync's
+   * `:puppet_module` and `@metadata[:module_name]`); the project directory's name unless given.
+   */
+  readonly modulesyncModule: string;
 }
 
 /** Options of loadProject that matter here (kept structural: project.ts imports this module). */
@@ -37,6 +45,7 @@ export interface V1LoadOptions {
   readonly syncText?: string;
   readonly templateUrl?: string;
   readonly templateRef?: string;
+  readonly modulesyncModule?: string;
   readonly lockedCommit?: (spec: SyncConfig['sources'][number], index: number) => string | undefined;
   readonly onProgress?: (text: string) => void;
 }
@@ -73,6 +82,12 @@ export async function loadV1(
         '--template-url URL[#REF] (PDK writes it as `template-url` in metadata.json)',
     });
   }
+  // A module with .msync.yml is modulesync's: messages name what the user calls its repository.
+  const inModulesync = modulesyncMark(root) !== undefined;
+  const what = inModulesync ? 'the modulesync configuration' : 'the V1 template repository';
+  const instead = inModulesync
+    ? 'or run `pantograph fleet import-modulesync` to move the modules to V2 templates'
+    : 'or run `pantograph convert` once to move this .sync.yml to V2 templates';
   // For an error only: metadata.json is read again to find the key.
   const at = () => (source.origin === 'metadata.json' ? templateUrlPosition(root) : undefined);
   // A V1 repository's templates are Ruby code run with the user's rights, unsandboxed: like JavaScript
@@ -81,7 +96,7 @@ export async function loadV1(
   if (options.distrust) {
     throw new EngineError(
       'V1_UNTRUSTED',
-      `the V1 template repository ${source.url} (${source.origin}) runs Ruby code (its ERB templates), which does not run here`,
+      `${what} ${source.url} (${source.origin}) runs Ruby code (its ERB templates), which does not run here`,
       // At the top of .sync.yml: what the editor shows is that file's problems.
       { position: { file, line: 1, column: 1 }, hint: options.distrust.hint },
     );
@@ -89,10 +104,10 @@ export async function loadV1(
   if (source.spec.type === 'git' && source.spec.trusted !== true && options.trust !== true) {
     throw new EngineError(
       'V1_UNTRUSTED',
-      `the V1 template repository ${maskCredentials(source.url)} (${source.origin}) runs Ruby code (its ERB templates), and it is not trusted`,
+      `${what} ${maskCredentials(source.url)} (${source.origin}) runs Ruby code (its ERB templates), and it is not trusted`,
       {
         position: at(),
-        hint: `if you trust ${maskCredentials(source.spec.location)}, run again with --trust; or run \`pantograph convert\` once to move this .sync.yml to V2 templates`,
+        hint: `if you trust ${maskCredentials(source.spec.location)}, run again with --trust; ${instead}`,
       },
     );
   }
@@ -105,13 +120,18 @@ export async function loadV1(
     ...(options.lockedCommit !== undefined ? { lockedCommit: options.lockedCommit } : {}),
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
   });
-  if (!resolved || !isV1Repository(resolved.dir)) {
+  const kind = resolved ? rubyRepositoryKind(resolved.dir) : undefined;
+  if (!resolved || kind === undefined) {
     throw new EngineError(
       'V1_NOT_V1_REPOSITORY',
-      `${maskCredentials(source.url)} (${source.origin}) is not a V1 template repository: it needs both moduleroot/ and moduleroot_init/`,
+      inModulesync
+        ? `${maskCredentials(source.url)} (${source.origin}) is not a modulesync configuration: it needs moduleroot/ and config_defaults.yml`
+        : `${maskCredentials(source.url)} (${source.origin}) is not a V1 template repository: it needs both moduleroot/ and moduleroot_init/`,
       {
         position: at(),
-        hint: 'a V2 repository is named in .sync.yml under pdk_template.template_sources; run `pantograph convert` to write one',
+        hint: inModulesync
+          ? "give the modulesync configuration's directory or git URL: the one with config_defaults.yml and moduleroot/"
+          : 'a V2 repository is named in .sync.yml under pdk_template.template_sources; run `pantograph convert` to write one',
       },
     );
   }
@@ -137,5 +157,9 @@ export async function loadV1(
     text,
     problems,
   };
-  return { config, v1: { source: resolved, url: source.url, origin: source.origin } };
+  const modulesyncModule = options.modulesyncModule ?? basename(root);
+  return {
+    config,
+    v1: { source: resolved, url: source.url, origin: source.origin, kind, modulesyncModule },
+  };
 }

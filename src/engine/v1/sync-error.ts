@@ -15,6 +15,9 @@ export interface V1SyncError {
   readonly message: string;
   /** Every node Ruby refuses (Ruby stops at the first); empty when none was found. */
   readonly nodes: readonly V1SyncNode[];
+  /** A syntax error's place (1-based), when there is no node to blame. */
+  readonly line?: number | null;
+  readonly column?: number | null;
 }
 
 /** A node of `.sync.yml` to blame; line and column are 1-based. */
@@ -29,8 +32,11 @@ export interface V1SyncNode {
   readonly message?: string | null;
 }
 
-/** One error per node, or one at the top of the file when the worker found none. */
-export function syncProblems(error: V1SyncError, file: string): Problem[] {
+/**
+ * One error per node, or one at the top of the file (or the syntax error's place) when the worker found
+ * none. `tool`: who stops on the file too, PDK or msync.
+ */
+export function syncProblems(error: V1SyncError, file: string, tool: 'PDK' | 'msync' = 'PDK'): Problem[] {
   const ruby = `${error.class}: ${error.message}`;
   if (error.nodes.length === 0) {
     return [
@@ -38,8 +44,8 @@ export function syncProblems(error: V1SyncError, file: string): Problem[] {
         'error',
         'V1_CONFIG',
         `Ruby's YAML cannot load it: ${ruby}`,
-        { file, line: 1, column: 1 },
-        'fix the value Ruby names; PDK stops on this file too',
+        { file, line: error.line ?? 1, column: error.column ?? 1 },
+        `fix the value Ruby names; ${tool} stops on this file too`,
       ),
     ];
   }
@@ -48,7 +54,7 @@ export function syncProblems(error: V1SyncError, file: string): Problem[] {
     const own = node.class && node.message ? `${node.class}: ${node.message}` : ruby;
     const [message, hint] = words(node, own);
     const at = { file, line: node.line, column: node.column };
-    return problem('error', 'V1_CONFIG', message, at, `${hint}; PDK stops on this file too`);
+    return problem('error', 'V1_CONFIG', message, at, `${hint}; ${tool} stops on this file too`);
   });
 }
 

@@ -359,6 +359,21 @@ describe('V1 errors, each saying where and what to do', () => {
     expect(output(p, 'lit.txt')).toBe('a <% b\nx %> y\n');
   });
 
+  it("invalid YAML in config_defaults.yml is PDK's warning ({} read), at Ruby's line and column", async () => {
+    const repo = tempTree(v1Repo({ 'config_defaults.yml': 'common:\n  a: 1\n    b: 2\n' }));
+    const p = await planOf(v1Project(), repo);
+    // Psych's line and column are 1-based already: the `:` after `b`.
+    expect(p.problems).toMatchObject([
+      {
+        severity: 'warning',
+        code: 'V1_CONFIG_YAML',
+        file: join(repo, 'config_defaults.yml'),
+        line: 3,
+        column: 6,
+      },
+    ]);
+  });
+
   it("settings that cannot be computed (PDK's TypeError on an empty file key) point at the key", async () => {
     const repo = tempTree(v1Repo());
     const root = v1Project({ '.sync.yml': `${SYNC}trim.txt: ~\n` });

@@ -1,0 +1,108 @@
+/**
+ * A modulesync configuration as a fleet: `fleet import-modulesync` in the configuration's checkout writes a
+ * fleet file whose `template_url` is the configuration itself, and `fleet status`/`apply` render every
+ * module with its own `.sync.yml` as `msync update` would (the built CLI, real git remotes, real Ruby).
+ */
+import { cpSync, existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadFleet } from '../../src/fleet/index.js';
+import { removeTempDirs, tempDir } from '../helpers/fs.js';
+import { git, pantograph } from './fleet-helpers.js';
+
+const FIXTURES = resolve(import.meta.dirname, '../fixtures/modulesync');
+
+afterAll(removeTempDirs);
+
+/** voxpupuli's configuration 10.8.0, managing two modules served from `remotes/voxpupuli/<name>`. */
+function configurationWithRemotes(change: (name: string, work: string) => void = () => {}): string {
+  const root = tempDir('fleet-msync-');
+  const config = join(root, 'modulesync_config');
+  cpSync(join(FIXTURES, 'modulesync_config-10.8.0'), config, { recursive: true });
+  writeFileSync(join(config, 'managed_modules.yml'), '---\n- puppet-archive\n- puppet-autofs\n');
+  writeFileSync(
+    join(config, 'modulesync.yml'),
+    `---\ngit_base: 'file://${root}/remotes/'\nnamespace: voxpupuli\nbranch: modulesync\nmessage: "Update from voxpupuli modulesync_config"\n`,
+  );
+  for (const name of ['puppet-archive', 'puppet-autofs']) {
+    const work = join(root, 'work', name);
+    cpSync(join(FIXTURES, 'modules', name), work, { recursive: true });
+    change(name, work);
+    git(work, 'init', '--quiet', '--initial-branch=main');
+    git(work, 'add', '-A');
+    git(work, 'commit', '--quiet', '-m', 'module');
+    mkdirSync(join(root, 'remotes', 'voxpupuli'), { recursive: true });
+    git(root, 'clone', '--quiet', '--bare', work, join(root, 'remotes', 'voxpupuli', name));
+  }
+  return config;
+}
+
+describe('a modulesync configuration run as a fleet', () => {
+  it('import-modulesync names the configuration as the template_url; fleet status plans every module at once', () => {
+    const config = configurationWithRemotes((name, work) => {
+      // Drift in one module: a file config_defaults.yml deletes, and an edited managed file.
+      if (name === 'puppet-autofs') {
+        writeFileSync(join(work, '.travis.yml'), 'language: ruby\n');
+        writeFileSync(join(work, '.pmtignore'), 'edited\n');
+      }
+    });
+    const imported = pantograph(config, ['fleet', 'import-modulesync']);
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('note: template_url: .: ');
+    expect(readFileSync(join(config, 'fleet.yml'), 'utf8')).toContain('template_url: .\n');
+    expect(loadFleet(join(config, 'fleet.yml')).templateUrl).toBe(config);
+
+    const status = pantograph(config, ['--format', 'json', 'fleet', 'status']);
+    const report = JSON.parse(status.stdout);
+    const byName = Object.fromEntries(
+      report.repositories.map((r: { name: string }) => [r.name, r]),
+    ) as Record<string, { result: string; files: { path: string; state: string }[] }>;
+    expect(byName['puppet-archive']).toMatchObject({ result: 'in-line', files: [] });
+    expect(byName['puppet-autofs']?.result).toBe('drift');
+    expect(byName['puppet-autofs']?.files.map((f) => [f.path, f.state]).sort()).toEqual([
+      ['.pmtignore', 'adopt'],
+      ['.travis.yml', 'delete'],
+    ]);
+    expect(status.status).toBe(1);
+  });
+
+  it('fleet apply commits what msync update would on the work branch, and the module is then in line', () => {
+    const config = configurationWithRemotes((name, work) => {
+      if (name === 'puppet-autofs') writeFileSync(join(work, '.travis.yml'), 'language: ruby\n');
+    });
+    expect(pantograph(config, ['fleet', 'import-modulesync']).status).toBe(0);
+    const applied = pantograph(config, ['--format', 'json', 'fleet', 'apply']);
+    expect(applied.status, applied.stdout).toBe(0);
+    const clone = join(config, 'modules', 'puppet-autofs');
+    expect(existsSync(join(clone, '.travis.yml'))).toBe(false);
+    expect(git(clone, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('modulesync');
+    expect(git(clone, 'log', '-1', '--format=%s').trim()).toBe('Update from voxpupuli modulesync_config');
+    // The module's .sync.yml is input, never rewritten with the fleet's V2 overrides.
+    expect(readFileSync(join(clone, '.sync.yml'), 'utf8')).toBe(
+      readFileSync(join(FIXTURES, 'modules', 'puppet-autofs', '.sync.yml'), 'utf8'),
+    );
+    const again = pantograph(config, ['--format', 'json', 'fleet', 'apply', '--fresh']);
+    const records = JSON.parse(again.stdout).repositories as { name: string; result: string }[];
+    expect(records.map((r) => [r.name, r.result])).toEqual([
+      ['puppet-archive', 'in-line'],
+      ['puppet-autofs', 'in-line'],
+    ]);
+  });
+
+  it('without template_url, a modulesync module is refused at its .sync.yml with the way to name the configuration', () => {
+    const config = configurationWithRemotes();
+    expect(pantograph(config, ['fleet', 'import-modulesync']).status).toBe(0);
+    const file = join(config, 'fleet.yml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('template_url: .\n', ''));
+    unlinkSync(join(config, 'config_defaults.yml'));
+    const r = pantograph(config, ['--format', 'json', 'fleet', 'status']);
+    const record = JSON.parse(r.stdout).repositories[0];
+    expect(record).toMatchObject({
+      result: 'failed',
+      error: { code: 'SYNC_MODULESYNC', line: 2, column: 1 },
+    });
+    expect(record.error.hint).toContain(
+      'set `template_url:` in the fleet file to the modulesync configuration',
+    );
+  });
+});
