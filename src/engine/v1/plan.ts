@@ -7,7 +7,9 @@
  *   project new to Pantograph: what `pdk convert` does; `pdk update` creates none);
  * - `unmanaged: true` and `delete: true` of a file the repository has become the plan's `unmanaged` and
  *   `delete` paths (as in PDK they act only on the repository's files);
- * - output is never "empty": PDK writes an empty rendering as a file holding a newline.
+ * - output is never "empty": PDK writes an empty rendering as a file holding a newline;
+ * - a managed file PDK would see no change in (CRLF endings, blank lines at its end: pdk-unchanged.ts) is
+ *   planned as the project's own bytes, so that it is stable, as `pdk update` leaves it.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +26,7 @@ import { plannedSource } from '../sources/index.js';
 import { jsonPointer } from '../yaml-data.js';
 import { unclosedErbTagProblem } from './erb-tags.js';
 import { RubyNotFoundError, RubyWorkerError, V1TemplateError } from './errors.js';
+import { pdkSeesNoChange } from './pdk-unchanged.js';
 import type { V1Project } from './project.js';
 import { V1_TEMPLATE_NAME } from './repository.js';
 import { syncProblems, type V1SyncError } from './sync-error.js';
@@ -190,10 +193,10 @@ async function renderOne(
     problems.push(templateError(code, f, error, v1).toProblem());
     return undefined;
   }
-  const content = Buffer.from(reply.content as string, 'base64');
+  const rendered = Buffer.from(reply.content as string, 'base64');
   return {
     path: f.path,
-    content: new Uint8Array(content.buffer, content.byteOffset, content.byteLength),
+    content: asPdkLeavesIt(join(project.root, f.path), f.init, rendered),
     mode: f.executable === true || isExecutable(join(project.root, f.path)) ? 0o755 : 0o644,
     template: V1_TEMPLATE_NAME,
     source: f.source,
@@ -228,6 +231,21 @@ function reserved(f: WorkerFile, problems: Problem[]): boolean {
     if (!(e instanceof SyncError)) throw e;
     problems.push(problem('warning', 'V1_RENDER', `${f.path}: ${e.message}; left out`, undefined, e.hint));
     return true;
+  }
+}
+
+/** The rendered bytes, or the project's file when `pdk update` would leave it as it is. */
+function asPdkLeavesIt(file: string, init: boolean, rendered: Buffer): Uint8Array {
+  const own = init ? null : readBytes(file);
+  const bytes = own !== null && pdkSeesNoChange(own, rendered) ? own : rendered;
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function readBytes(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch {
+    return null;
   }
 }
 

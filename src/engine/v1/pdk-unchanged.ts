@@ -1,0 +1,21 @@
+/**
+ * What `pdk update` counts as no change. PDK writes a file only when its diff is not empty, and it diffs
+ * `content.split("\n").map(&:chomp)`: Ruby's `split` drops trailing empty strings and `chomp` a final
+ * `\r`, so a file that differs from the template's output only by CRLF line endings or by blank lines at
+ * its end is left as it is, forever (until another line changes and PDK writes the whole output).
+ */
+
+/** The lines PDK's `unified_diff` compares. */
+export function pdkDiffLines(text: string): string[] {
+  const lines = text.split('\n');
+  // Ruby's String#split with no limit drops trailing empty fields (before chomp).
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}
+
+/** True when `pdk update` would find no difference between the file and the template's output. */
+export function pdkSeesNoChange(existing: Uint8Array, rendered: Uint8Array): boolean {
+  const a = pdkDiffLines(Buffer.from(existing).toString('utf8'));
+  const b = pdkDiffLines(Buffer.from(rendered).toString('utf8'));
+  return a.length === b.length && a.every((line, i) => line === b[i]);
+}
