@@ -455,12 +455,20 @@ describe('V1 errors, each saying where and what to do', () => {
     expect(r.stderr).toContain(
       'hint: run `pantograph convert` once to move this .sync.yml to V2 for the default templates (it shows the diff first); or name a V1 repository with --template-url, e.g. https://github.com/puppetlabs/pdk-templates#3.5.1',
     );
+    // The version the module names is the pdk-templates tag to run (real modules: Ericsson's sudo, Graylog's).
+    const sudo = v1Project({
+      'metadata.json': '{\n  "name": "ericsson-sudo",\n  "template-url": "pdk-default#3.0.0"\n}\n',
+    });
+    expect((await run(sudo, 'status')).stderr).toContain(
+      "e.g. https://github.com/puppetlabs/pdk-templates#3.0.0 with --trust (PDK 3.0.0's built-in templates are pdk-templates at that tag)",
+    );
     const option = await run(root, 'status', '--template-url', 'pdk-default');
     expect(option.code).toBe(1);
     expect(option.stderr).toContain(
       "error: --template-url 'pdk-default' names PDK's built-in templates, which Pantograph does not have",
     );
     expect(option.stderr).not.toContain("--template-url's");
+    expect(option.stderr).toContain('e.g. https://github.com/puppetlabs/pdk-templates#3.5.1 with --trust\n');
     expect(snapshotDir(root)).toEqual(before);
   });
 
