@@ -4,7 +4,8 @@
  * files of one template, so `status`, `apply --noop`, `apply` (atomic, locked, hand edits kept) and
  * `render` treat them like V2 output:
  * - moduleroot/ files are `file`s; moduleroot_init/ files are `init`s (created only when missing, in a
- *   project new to Pantograph: what `pdk convert` does; `pdk update` creates none);
+ *   project new to Pantograph: what `pdk convert` does), but not in a module PDK already converted
+ *   (metadata.json has `pdk-version` or `template-url`), where a run is `pdk update`, which creates none;
  * - `unmanaged: true` and `delete: true` of a file the repository has become the plan's `unmanaged` and
  *   `delete` paths (as in PDK they act only on the repository's files);
  * - output is never "empty": PDK writes an empty rendering as a file holding a newline;
@@ -104,7 +105,8 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
         ),
       );
     }
-    const listed = (loaded.files ?? []) as WorkerFile[];
+    const converted = convertedByPdk(readText(join(project.root, 'metadata.json')));
+    const listed = ((loaded.files ?? []) as WorkerFile[]).filter((f) => !(converted && f.init));
     const toRender = listed.filter((f) => f.status === 'manage' || f.status === 'init');
     let done = 0;
     for (const f of listed) {
@@ -231,6 +233,17 @@ function reserved(f: WorkerFile, problems: Problem[]): boolean {
     if (!(e instanceof SyncError)) throw e;
     problems.push(problem('warning', 'V1_RENDER', `${f.path}: ${e.message}; left out`, undefined, e.hint));
     return true;
+  }
+}
+
+/** PDK's `module_pdk_compatible?`: metadata.json names a PDK version or template (`pdk update` runs). */
+function convertedByPdk(metadataText: string | null): boolean {
+  try {
+    const metadata = JSON.parse(metadataText ?? '') as unknown;
+    if (typeof metadata !== 'object' || metadata === null) return false;
+    return 'pdk-version' in metadata || 'template-url' in metadata;
+  } catch {
+    return false;
   }
 }
 

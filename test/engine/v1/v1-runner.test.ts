@@ -178,6 +178,22 @@ describe('V1 per-file keys and moduleroot_init through status and apply', () => 
     expect(again.code).toBe(0);
   });
 
+  it('in a module PDK converted (pdk-version or template-url in metadata.json) a run is pdk update: no init file is created', async () => {
+    const repo = tempTree(v1Repo());
+    for (const key of ['pdk-version', 'template-url']) {
+      const metadata = `{"name": "acme-widget", "version": "1.2.3", "${key}": "${key === 'pdk-version' ? '3.5.0' : repo}"}`;
+      const root = v1Project({ 'metadata.json': metadata });
+      const status = await run(root, 'status', '--all', '--template-url', repo);
+      expect(status.stderr, key).toBe('');
+      expect(status.stdout, key).not.toMatch(/init\.txt/);
+      expect(status.stdout, key).toMatch(/^create +common\.txt +v1/m);
+      expect((await run(root, 'apply', '--template-url', repo)).code, key).toBe(0);
+      expect(existsSync(join(root, 'init.txt')), key).toBe(false);
+      expect(readFileSync(join(root, 'existing-init.txt'), 'utf8'), key).toBe('mine\n');
+      expect((await run(root, 'status', '--check', '--template-url', repo)).code, key).toBe(0);
+    }
+  });
+
   it('PDK never takes an execute bit away: an executable managed file stays executable', async () => {
     const repo = tempTree(v1Repo());
     const root = v1Project({ 'common.txt': { content: 'old\n', mode: 0o755 } });
