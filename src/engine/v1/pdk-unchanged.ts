@@ -15,7 +15,9 @@ export function pdkDiffLines(text: string): string[] {
 
 /** True when `pdk update` would find no difference between the file and the template's output. */
 export function pdkSeesNoChange(existing: Uint8Array, rendered: Uint8Array): boolean {
-  const a = pdkDiffLines(Buffer.from(existing).toString('utf8'));
-  const b = pdkDiffLines(Buffer.from(rendered).toString('utf8'));
+  // latin1 maps each byte to one character: lines compare byte for byte, as Ruby compares strings (two
+  // different invalid UTF-8 sequences must not both become U+FFFD and pass for equal).
+  const a = pdkDiffLines(Buffer.from(existing).toString('latin1'));
+  const b = pdkDiffLines(Buffer.from(rendered).toString('latin1'));
   return a.length === b.length && a.every((line, i) => line === b[i]);
 }

@@ -32,6 +32,9 @@ describe('PDK\'s diff lines (content.split("\\n").map(&:chomp))', () => {
     expect(pdkSeesNoChange(b('x\ny'), b('x\ny\n\n'))).toBe(true);
     expect(pdkSeesNoChange(b('x\ny\n'), b('x\n y\n'))).toBe(false);
     expect(pdkSeesNoChange(b('\nx\n'), b('x\n'))).toBe(false);
+    // Byte for byte: two different invalid UTF-8 bytes are different lines.
+    expect(pdkSeesNoChange(Buffer.from([0xff, 0x0a]), Buffer.from([0xfe, 0x0a]))).toBe(false);
+    expect(pdkSeesNoChange(Buffer.from([0xff, 0x0d, 0x0a]), Buffer.from([0xff, 0x0a, 0x0a]))).toBe(true);
   });
 });
 
