@@ -4,6 +4,7 @@
  * `\r`, so a file that differs from the template's output only by CRLF line endings or by blank lines at
  * its end is left as it is, forever (until another line changes and PDK writes the whole output).
  */
+import { sha256 } from '../../sync/hash.js';
 
 /** The lines PDK's `unified_diff` compares. */
 export function pdkDiffLines(text: string): string[] {
@@ -20,4 +21,25 @@ export function pdkSeesNoChange(existing: Uint8Array, rendered: Uint8Array): boo
   const a = pdkDiffLines(Buffer.from(existing).toString('latin1'));
   const b = pdkDiffLines(Buffer.from(rendered).toString('latin1'));
   return a.length === b.length && a.every((line, i) => line === b[i]);
+}
+
+/**
+ * The bytes this run recorded before for a file, when today's output is the same to PDK: a file adopted as
+ * the project's bytes (CRLF, a blank last line cut) and edited by hand since is then still "template
+ * output unchanged", and the edit is kept, rather than a conflict with the same lines in another style.
+ * Tries the output with LF or CRLF endings and zero to three final line ends against the locked hash.
+ */
+export function lockedStyleOf(rendered: Uint8Array, lockedHash: string): Uint8Array | undefined {
+  if (sha256(rendered) === lockedHash) return undefined;
+  const body = Buffer.from(rendered)
+    .toString('latin1')
+    .replace(/(?:\r?\n)+$/, '');
+  for (const eol of ['\n', '\r\n']) {
+    const lines = body.replace(/\r?\n/g, eol);
+    for (let ends = 0; ends <= 3; ends++) {
+      const candidate = Buffer.from(lines + eol.repeat(ends), 'latin1');
+      if (sha256(candidate) === lockedHash && pdkSeesNoChange(candidate, rendered)) return candidate;
+    }
+  }
+  return undefined;
 }

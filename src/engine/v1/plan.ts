@@ -16,6 +16,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { maskCredentials, withoutCredentials } from '../../shared/url-credentials.js';
 import { SyncError } from '../../sync/errors.js';
+import { readLock } from '../../sync/lock.js';
 import { checkOutputPath } from '../../sync/paths.js';
 import { EngineError, problem } from '../errors.js';
 import type { DetailedPlan } from '../plan.js';
@@ -27,7 +28,7 @@ import { plannedSource } from '../sources/index.js';
 import { jsonPointer } from '../yaml-data.js';
 import { unclosedErbTagProblem } from './erb-tags.js';
 import { RubyNotFoundError, RubyWorkerError, V1TemplateError } from './errors.js';
-import { pdkSeesNoChange } from './pdk-unchanged.js';
+import { lockedStyleOf, pdkSeesNoChange } from './pdk-unchanged.js';
 import type { V1Project } from './project.js';
 import { V1_TEMPLATE_NAME } from './repository.js';
 import { syncProblems, type V1SyncError } from './sync-error.js';
@@ -198,7 +199,7 @@ async function renderOne(
   const rendered = Buffer.from(reply.content as string, 'base64');
   return {
     path: f.path,
-    content: asPdkLeavesIt(join(project.root, f.path), f.init, rendered),
+    content: asPdkLeavesIt(join(project.root, f.path), f.init, rendered, lockedHash(project.root, f.path)),
     mode: f.executable === true || isExecutable(join(project.root, f.path)) ? 0o755 : 0o644,
     template: V1_TEMPLATE_NAME,
     source: f.source,
@@ -247,11 +248,31 @@ function convertedByPdk(metadataText: string | null): boolean {
   }
 }
 
-/** The rendered bytes, or the project's file when `pdk update` would leave it as it is. */
-function asPdkLeavesIt(file: string, init: boolean, rendered: Buffer): Uint8Array {
+/**
+ * The rendered bytes, or the project's file when `pdk update` would leave it as it is; or, for a file
+ * edited since, what was recorded for it when that was the same to PDK as today's output.
+ */
+function asPdkLeavesIt(
+  file: string,
+  init: boolean,
+  rendered: Buffer,
+  locked: string | undefined,
+): Uint8Array {
   const own = init ? null : readBytes(file);
-  const bytes = own !== null && pdkSeesNoChange(own, rendered) ? own : rendered;
+  const bytes =
+    own !== null && pdkSeesNoChange(own, rendered)
+      ? own
+      : ((!init && locked !== undefined ? lockedStyleOf(rendered, locked) : undefined) ?? rendered);
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** The rendered hash the lock records for a path (a lock that cannot be read is status's to report). */
+function lockedHash(root: string, path: string): string | undefined {
+  try {
+    return readLock(root)?.files.get(path)?.rendered || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function readBytes(file: string): Buffer | null {

@@ -71,6 +71,19 @@ describe('a V1 project: files pdk update would not rewrite', () => {
     expect(again.code).toBe(0);
   });
 
+  it('edited by hand after, they are hand edits like any other: kept, no conflict', async () => {
+    const root = module();
+    const crlf = '--color\r\n--format documentation\r\n';
+    expect((await run(root, 'apply', '--yes', '--template-url', PDK_TEMPLATES)).code).toBe(0);
+    expect(readFileSync(join(root, '.rspec'), 'utf8')).toBe(crlf);
+    writeFileSync(join(root, '.rspec'), `${crlf}--order rand\r\n`);
+    const status = await run(root, 'status', '--template-url', PDK_TEMPLATES);
+    expect(status.stdout).toMatch(/^edited\s+\.rspec\s/m);
+    const applied = await run(root, 'apply', '--template-url', PDK_TEMPLATES);
+    expect(applied.code).toBe(0);
+    expect(readFileSync(join(root, '.rspec'), 'utf8')).toBe(`${crlf}--order rand\r\n`);
+  });
+
   it("once a line changes, the template's whole output is written (LF), as PDK writes it", async () => {
     const root = module();
     writeFileSync(join(root, '.rspec'), '--color\r\n');
