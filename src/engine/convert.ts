@@ -251,6 +251,11 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
       dropped.push(`${key} (no template writes it)`);
       continue;
     }
+    if (key === 'common' && nothingLeft) {
+      // `common:` with nothing under it (pe_status_check's): no setting to carry or to warn about.
+      dropped.push('common (empty)');
+      continue;
+    }
     if (!claim || !(empty || isMap(value))) {
       if (claim) {
         problems.push(

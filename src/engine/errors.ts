@@ -118,6 +118,7 @@ export type EngineErrorCode =
   | 'OBJECT_OPTION'
   | 'OBJECT_EXISTS'
   | 'OBJECT_NOT_MODULE'
+  | 'OBJECT_MODULE_NAME'
   | 'OBJECT_NOT_FOUND'
   | 'OBJECT_TEMPLATE'
   // fleet (src/fleet)

@@ -6,7 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { EngineError } from './errors.js';
 import { parseJsonData } from './json-data.js';
+import type { Position } from './model.js';
 import { moduleShortName } from './module-context.js';
+import { jsonPointer } from './yaml-data.js';
 
 export type ObjectKind =
   | 'class'
@@ -116,6 +118,67 @@ export function findModule(dir: string): {
   }
   const metadata = readModuleMetadata(root);
   return { root, module: moduleName(root, metadata), metadata };
+}
+
+/** The kinds whose files carry the module's name (`<module>::<name>`, `lib/puppet/functions/<module>/`). */
+const NAMES_THE_MODULE: ReadonlySet<ObjectKind> = new Set([
+  'class',
+  'defined_type',
+  'function',
+  'task',
+  'test',
+]);
+
+/**
+ * Refuses a metadata.json name that would put a name Puppet refuses into the files: PDK's `validate_name`
+ * (lib/pdk/module/metadata.rb), with its messages, but case-sensitive. PDK's test ignores case, takes
+ * `acme-Ntp` and writes `class Ntp::config`, which Puppet does not parse ("Illegal class reference").
+ */
+export function checkModuleName(
+  root: string,
+  metadata: Readonly<Record<string, unknown>>,
+  kind: ObjectKind,
+  given: string,
+): void {
+  const name = metadata.name;
+  if (!NAMES_THE_MODULE.has(kind) || typeof name !== 'string') return;
+  if (/^[a-z0-9]+[-/][a-z][a-z0-9_]*$/.test(name)) return;
+  const [namespace = '', module] = splitOnce(name);
+  let why: string;
+  let hint =
+    'write it as "author-module": lower-case letters, digits and underscores, the module starting with a letter';
+  if (module === undefined || module === '' || namespace === '')
+    why = 'Field must be a dash-separated user name and module name.';
+  else if (/[^a-z0-9_]/i.test(module))
+    why = 'Module name must contain only alphanumeric or underscore characters.';
+  else if (/^[^a-z]/i.test(module)) why = 'Module name must begin with a letter.';
+  else if (/[^a-z0-9]/i.test(namespace)) why = 'Namespace must contain only alphanumeric characters.';
+  else {
+    const lower = `${namespace.toLowerCase()}-${module.toLowerCase()}`;
+    why = `Puppet module names are lower case: PDK takes this one and writes names such as '${qualified(module, given)}', which Puppet refuses ("Illegal class reference")`;
+    hint = `rename the module in metadata.json: "name": "${lower}"`;
+  }
+  const file = join(root, 'metadata.json');
+  throw new EngineError('OBJECT_MODULE_NAME', `invalid 'name' field in metadata.json: '${name}': ${why}`, {
+    position: valuePosition(file, 'name'),
+    hint: `${hint}; nothing was written`,
+  });
+}
+
+/** Ruby's `name.split(/[-\/]/, 2)`. */
+function splitOnce(name: string): [string, string?] {
+  const at = name.search(/[-/]/);
+  return at < 0 ? [name] : [name.slice(0, at), name.slice(at + 1)];
+}
+
+function valuePosition(file: string, key: string): Position {
+  try {
+    return parseJsonData(readFileSync(file, 'utf8'), file, 'OBJECT_MODULE_NAME').positions.positionOf(
+      jsonPointer([key]),
+    );
+  } catch {
+    return { file, line: 1, column: 1 };
+  }
 }
 
 function readModuleMetadata(root: string): Record<string, unknown> {

@@ -15,7 +15,7 @@ import { compileEpp } from '../epp/index.js';
 import { exists } from '../shared/path-exists.js';
 import { EngineError } from './errors.js';
 import type { DataMap } from './model.js';
-import { findModule, type ObjectKind } from './object-names.js';
+import { checkModuleName, checkName, findModule, type ObjectKind } from './object-names.js';
 import { type ObjectOptions, planObject } from './object-targets.js';
 import type { ProjectOptions } from './project.js';
 import { loadSyncConfig, SYNC_FILE } from './project-config.js';
@@ -44,6 +44,8 @@ export async function createObject(
   options: ProjectOptions & ObjectOptions = {},
 ): Promise<NewObject> {
   const { root, module, metadata } = findModule(dir);
+  checkName(kind, given); // PDK checks the object's name first, then reads the module's
+  checkModuleName(root, metadata, kind, given);
   const plan = planObject(root, module, kind, given, options);
   for (const { path } of plan.files) {
     if (exists(join(root, path))) {

@@ -918,6 +918,23 @@ describe('convert with the default templates: what PDK rendered, or an error bef
     );
   });
 
+  it("an empty 'common:' (puppetlabs-pe_status_check's, puppet_metrics_collector's) is dropped, with no warning and no comment", async () => {
+    const project = tempTree({
+      '.sync.yml':
+        '---\ncommon:\n\n".gitlab-ci.yml":\n  delete: true\nspec/spec_helper.rb:\n  coverage_report: true\n',
+      'metadata.json': METADATA_PDK,
+    });
+    const c = await convertSyncFile(project);
+    expect(c.problems).toEqual([]);
+    expect(c.unconverted).toEqual([]);
+    expect(c.after).not.toContain('common');
+    const r = await run(project, 'convert', '--yes');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('dropped (no effect in PDK, or no equivalent here): common (empty)\n');
+    expect(read(project, '.sync.yml')).not.toMatch(/common/);
+    expect((await run(project, 'validate')).code).toBe(0);
+  });
+
   it("PDK's deleted default_facts.yml and a quoted 'true' keep their meaning: convert --yes --apply succeeds and leaves those files alone", async () => {
     const project = tempTree({
       '.sync.yml': "---\nspec/default_facts.yml:\n  delete: true\nGemfile:\n  unmanaged: 'true'\n",

@@ -112,6 +112,46 @@ describe('pantograph new class|defined_type', () => {
     }
   });
 
+  it('a metadata.json name PDK takes but Puppet refuses (acme-Ntp) or PDK refuses is an error at the name; nothing written', () => {
+    const cases: [string, string, string, string][] = [
+      [
+        'acme-Ntp',
+        'class',
+        `invalid 'name' field in metadata.json: 'acme-Ntp': Puppet module names are lower case: PDK takes this one and writes names such as 'Ntp::config', which Puppet refuses ("Illegal class reference") [OBJECT_MODULE_NAME]`,
+        'hint: rename the module in metadata.json: "name": "acme-ntp"; nothing was written',
+      ],
+      [
+        'ntp',
+        'function',
+        "'ntp': Field must be a dash-separated user name and module name.",
+        'hint: write it as',
+      ],
+      [
+        'acme-my-ntp',
+        'defined_type',
+        'Module name must contain only alphanumeric or underscore characters.',
+        'hint: ',
+      ],
+      ['acme-1ntp', 'task', 'Module name must begin with a letter.', 'hint: '],
+      ['ac.me-ntp', 'test', 'Namespace must contain only alphanumeric characters.', 'hint: '],
+    ];
+    for (const [name, kind, message, hint] of cases) {
+      const dir = tempTree({ 'metadata.json': `{\n  "version": "0.1.0",\n  "name": "${name}"\n}\n` });
+      const before = snapshotDir(dir);
+      const r = pantograph(dir, 'new', kind, 'config');
+      expect(r.status, name).toBe(1);
+      expect(r.stderr, name).toMatch(/^metadata\.json:3:11: error: invalid 'name' field in metadata\.json: /);
+      expect(r.stderr, name).toContain(message);
+      expect(r.stderr, name).toContain(hint);
+      expect(snapshotDir(dir), name).toEqual(before);
+    }
+    // What does not carry the module's name is written as PDK writes it.
+    const dir = tempTree({ 'metadata.json': '{"name": "acme-Ntp"}\n' });
+    expect(pantograph(dir, 'new', 'fact', 'ntp_servers').status).toBe(0);
+    // The object's own name is checked first, as PDK checks it.
+    expect(pantograph(dir, 'new', 'class', 'Config').stderr).toContain('[OBJECT_NAME]');
+  });
+
   it("a trusted source's object_templates win over the default's", () => {
     const source = tempTree({
       'object_templates/class.epp': '<%- | String $name | -%>\nclass <%= $name %> { } # ours\n',

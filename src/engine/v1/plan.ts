@@ -5,16 +5,21 @@
  * files of one template, so `status`, `apply --noop`, `apply` (atomic, locked, hand edits kept) and
  * `render` treat them like V2 output:
  * - moduleroot/ files are `file`s; moduleroot_init/ files are `init`s (created only when missing, in a
- *   project new to Pantograph: what `pdk convert` does; `pdk update` creates none);
+ *   project new to Pantograph: what `pdk convert` does), but not in a module PDK already converted
+ *   (metadata.json has `pdk-version` or `template-url`), where a run is `pdk update`, which creates none;
  * - `unmanaged: true` and `delete: true` of a file the repository has become the plan's `unmanaged` and
  *   `delete` paths (as in PDK they act only on the repository's files);
  * - output is never "empty": PDK writes an empty rendering as a file holding a newline, msync as an
- *   empty file.
+ *   empty file;
+ * - a managed file PDK would see no change in (CRLF endings, blank lines at its end: pdk-unchanged.ts) is
+ *   planned as the project's own bytes, so that it is stable, as `pdk update` leaves it (msync writes
+ *   each file as rendered).
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { maskCredentials, withoutCredentials } from '../../shared/url-credentials.js';
 import { SyncError } from '../../sync/errors.js';
+import { readLock } from '../../sync/lock.js';
 import { checkOutputPath } from '../../sync/paths.js';
 import { EngineError, problem } from '../errors.js';
 import type { DetailedPlan } from '../plan.js';
@@ -26,6 +31,7 @@ import { plannedSource } from '../sources/index.js';
 import { jsonPointer } from '../yaml-data.js';
 import { unclosedErbTagProblem } from './erb-tags.js';
 import { RubyNotFoundError, RubyWorkerError, V1TemplateError } from './errors.js';
+import { lockedStyleOf, pdkSeesNoChange } from './pdk-unchanged.js';
 import type { V1Project } from './project.js';
 import { MODULESYNC_TEMPLATE_NAME, V1_TEMPLATE_NAME } from './repository.js';
 import { syncProblems, type V1SyncError } from './sync-error.js';
@@ -130,7 +136,8 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
         ),
       );
     }
-    const listed = (loaded.files ?? []) as WorkerFile[];
+    const converted = convertedByPdk(readText(join(project.root, 'metadata.json')));
+    const listed = ((loaded.files ?? []) as WorkerFile[]).filter((f) => !(converted && f.init));
     const toRender = listed.filter((f) => f.status === 'manage' || f.status === 'init');
     let done = 0;
     for (const f of listed) {
@@ -235,12 +242,16 @@ async function renderOne(
     problems.push(templateError(code, f, error, v1).toProblem());
     return undefined;
   }
-  const content = Buffer.from(reply.content as string, 'base64');
+  const rendered = Buffer.from(reply.content as string, 'base64');
+  const target = join(project.root, f.path);
   // msync gives each file its template file's mode; PDK only adds an execute bit.
-  const executable = f.executable === true || (v1.kind === 'pdk' && isExecutable(join(project.root, f.path)));
+  const executable = f.executable === true || (v1.kind === 'pdk' && isExecutable(target));
   return {
     path: f.path,
-    content: new Uint8Array(content.buffer, content.byteOffset, content.byteLength),
+    content:
+      v1.kind === 'pdk'
+        ? asPdkLeavesIt(target, f.init, rendered, lockedHash(project.root, f.path))
+        : new Uint8Array(rendered.buffer, rendered.byteOffset, rendered.byteLength),
     mode: executable ? 0o755 : 0o644,
     template: templateName(v1),
     source: f.source,
@@ -294,6 +305,52 @@ function reserved(f: WorkerFile, problems: Problem[], msyncTemplate?: string): b
     if (!(e instanceof SyncError)) throw e;
     problems.push(problem('warning', 'V1_RENDER', `${f.path}: ${e.message}; left out`, undefined, e.hint));
     return true;
+  }
+}
+
+/** PDK's `module_pdk_compatible?`: metadata.json names a PDK version or template (`pdk update` runs). */
+function convertedByPdk(metadataText: string | null): boolean {
+  try {
+    const metadata = JSON.parse(metadataText ?? '') as unknown;
+    if (typeof metadata !== 'object' || metadata === null) return false;
+    return 'pdk-version' in metadata || 'template-url' in metadata;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The rendered bytes, or the project's file when `pdk update` would leave it as it is; or, for a file
+ * edited since, what was recorded for it when that was the same to PDK as today's output.
+ */
+function asPdkLeavesIt(
+  file: string,
+  init: boolean,
+  rendered: Buffer,
+  locked: string | undefined,
+): Uint8Array {
+  const own = init ? null : readBytes(file);
+  const bytes =
+    own !== null && pdkSeesNoChange(own, rendered)
+      ? own
+      : ((!init && locked !== undefined ? lockedStyleOf(rendered, locked) : undefined) ?? rendered);
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** The rendered hash the lock records for a path (a lock that cannot be read is status's to report). */
+function lockedHash(root: string, path: string): string | undefined {
+  try {
+    return readLock(root)?.files.get(path)?.rendered || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readBytes(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch {
+    return null;
   }
 }
 

@@ -59,7 +59,7 @@ export function v1Source(
       `${given(origin, url)} names PDK's built-in templates, which Pantograph does not have: its default templates are V2 and do not read a V1 .sync.yml`,
       {
         position: position(),
-        hint: 'run `pantograph convert` once to move this .sync.yml to V2 for the default templates (it shows the diff first); or name a V1 repository with --template-url, e.g. https://github.com/puppetlabs/pdk-templates#3.5.1',
+        hint: `run \`pantograph convert\` once to move this .sync.yml to V2 for the default templates (it shows the diff first); or name a V1 repository with --template-url, e.g. ${builtInAsRepository(fragment)}`,
       },
     );
   }
@@ -91,6 +91,16 @@ export function v1Source(
     });
   }
   return { spec: { type: 'git', location: bare, ref: ref ?? DEFAULT_V1_REF }, url, origin };
+}
+
+/**
+ * PDK's built-in templates of version X are pdk-templates at its tag X (the `template-ref` PDK records
+ * names it), so the same files render from there: the version the module names, else the followed tag.
+ */
+function builtInAsRepository(version: string | undefined): string {
+  const tag = version !== undefined && /^\d+(?:\.\d+)+$/.test(version) ? version : '3.5.1';
+  const why = version === tag ? ` (PDK ${tag}'s built-in templates are pdk-templates at that tag)` : '';
+  return `https://github.com/puppetlabs/pdk-templates#${tag} with --trust${why}`;
 }
 
 /** The URL and where the user gave it: `--template-url 'pdk-default'`, `metadata.json's template-url 'x'`. */

@@ -178,6 +178,22 @@ describe('V1 per-file keys and moduleroot_init through status and apply', () => 
     expect(again.code).toBe(0);
   });
 
+  it('in a module PDK converted (pdk-version or template-url in metadata.json) a run is pdk update: no init file is created', async () => {
+    const repo = tempTree(v1Repo());
+    for (const key of ['pdk-version', 'template-url']) {
+      const metadata = `{"name": "acme-widget", "version": "1.2.3", "${key}": "${key === 'pdk-version' ? '3.5.0' : repo}"}`;
+      const root = v1Project({ 'metadata.json': metadata });
+      const status = await run(root, 'status', '--all', '--template-url', repo);
+      expect(status.stderr, key).toBe('');
+      expect(status.stdout, key).not.toMatch(/init\.txt/);
+      expect(status.stdout, key).toMatch(/^create +common\.txt +v1/m);
+      expect((await run(root, 'apply', '--template-url', repo)).code, key).toBe(0);
+      expect(existsSync(join(root, 'init.txt')), key).toBe(false);
+      expect(readFileSync(join(root, 'existing-init.txt'), 'utf8'), key).toBe('mine\n');
+      expect((await run(root, 'status', '--check', '--template-url', repo)).code, key).toBe(0);
+    }
+  });
+
   it('PDK never takes an execute bit away: an executable managed file stays executable', async () => {
     const repo = tempTree(v1Repo());
     const root = v1Project({ 'common.txt': { content: 'old\n', mode: 0o755 } });
@@ -470,12 +486,20 @@ describe('V1 errors, each saying where and what to do', () => {
     expect(r.stderr).toContain(
       'hint: run `pantograph convert` once to move this .sync.yml to V2 for the default templates (it shows the diff first); or name a V1 repository with --template-url, e.g. https://github.com/puppetlabs/pdk-templates#3.5.1',
     );
+    // The version the module names is the pdk-templates tag to run (real modules: Ericsson's sudo, Graylog's).
+    const sudo = v1Project({
+      'metadata.json': '{\n  "name": "ericsson-sudo",\n  "template-url": "pdk-default#3.0.0"\n}\n',
+    });
+    expect((await run(sudo, 'status')).stderr).toContain(
+      "e.g. https://github.com/puppetlabs/pdk-templates#3.0.0 with --trust (PDK 3.0.0's built-in templates are pdk-templates at that tag)",
+    );
     const option = await run(root, 'status', '--template-url', 'pdk-default');
     expect(option.code).toBe(1);
     expect(option.stderr).toContain(
       "error: --template-url 'pdk-default' names PDK's built-in templates, which Pantograph does not have",
     );
     expect(option.stderr).not.toContain("--template-url's");
+    expect(option.stderr).toContain('e.g. https://github.com/puppetlabs/pdk-templates#3.5.1 with --trust\n');
     expect(snapshotDir(root)).toEqual(before);
   });
 
