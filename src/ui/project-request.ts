@@ -11,6 +11,8 @@ export interface ApiOptions {
   /** Engine options for every load (offline, trust). */
   readonly offline?: boolean;
   readonly trust?: boolean;
+  /** `pantograph ui --no-strict`: unknown variables warn and render empty, as `apply --no-strict`. */
+  readonly strict?: boolean;
 }
 
 export const MAX_TEXT = 512 * 1024;
@@ -25,6 +27,7 @@ export function engineOptions(options: ApiOptions, syncText: string | undefined)
     ...(syncText !== undefined ? { syncText } : {}),
     offline: options.offline === true,
     trust: options.trust === true,
+    ...(options.strict === false ? { strict: false } : {}),
   };
 }
 

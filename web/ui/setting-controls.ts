@@ -20,6 +20,12 @@ export function control(
   fallback?: Json,
 ): { node: HTMLElement; read: () => Json | undefined } {
   const enumValues = Array.isArray(schema.enum) ? schema.enum : undefined;
+  const orNull = enumValues ? undefined : nullable(schema);
+  if (orNull) {
+    // A value of another type than the field's (`hiera_config: 3`): shown and edited as JSON, as it is.
+    const other = shown !== undefined && shown !== null && typeof shown !== orNull.kind;
+    return other ? json(shown) : orNull.control(shown, fallback);
+  }
   const type = typeof schema.type === 'string' ? schema.type : undefined;
   const items = (schema.items ?? {}) as Schema;
   if (enumValues) {
@@ -92,9 +98,42 @@ export function control(
       },
     };
   }
+  return json(shown);
+}
+
+/** JSON, for a value no other control fits. */
+function json(shown: Json | undefined): { node: HTMLElement; read: () => Json | undefined } {
   const area = el('textarea', { rows: 3, value: JSON.stringify(shown ?? null, null, 2) });
   area.title = 'JSON';
   return { node: area, read: () => JSON.parse(area.value) as Json };
+}
+
+/**
+ * A text or a number that may be null (`"type": ["string", "null"]`, a path none by default): the text or
+ * number field, where empty is no value of the project's (the default, null, applies), as an emptied number
+ * field is. As JSON, a path had to be typed with its quotes.
+ */
+function nullable(schema: Schema): { kind: 'string' | 'number'; control: (shown: Json | undefined, fallback?: Json) => { node: HTMLElement; read: () => Json | undefined } } | undefined {
+  const types = schema.type;
+  if (!Array.isArray(types) || types.length !== 2 || !types.includes('null')) return undefined;
+  const other = types.find((t) => t !== 'null');
+  if (other === 'string') {
+    return {
+      kind: 'string',
+      control: (shown, fallback) => {
+        const text = el('input', { type: 'text', value: typeof shown === 'string' ? shown : '' });
+        if (typeof fallback === 'string') text.placeholder = fallback;
+        return { node: text, read: () => (text.value === '' ? undefined : text.value) };
+      },
+    };
+  }
+  if (other === 'number' || other === 'integer') {
+    return {
+      kind: 'number',
+      control: (shown, fallback) => control({ ...schema, type: other }, shown, '', undefined, fallback),
+    };
+  }
+  return undefined;
 }
 
 /**
