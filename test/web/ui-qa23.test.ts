@@ -51,6 +51,29 @@ describe('a setting that is a text or null', () => {
   });
 });
 
+describe('a setting of several types, as JSON', () => {
+  it('says how to write a text when what is typed is not JSON; quoted, it is taken', async () => {
+    const dir = initProject('ui-qa23-', 'acme-qa');
+    expect(cli(dir, 'add', 'template', 'rubocop').status).toBe(0);
+    const { page, errors } = await openUi(ui, dir);
+    const field = page.locator('fieldset[data-template="rubocop"] > .field[data-setting="selected_profile"]');
+    const area = field.locator('textarea');
+    expect(await area.inputValue()).toBe('"strict"');
+    await area.fill('hardcore');
+    await expect
+      .poll(() => field.locator(':scope > .error').textContent())
+      .toMatch(/^not valid JSON: .*; a text is written in quotes here: "hardcore"$/);
+    expect(await page.locator('#save').isDisabled()).toBe(true);
+    await area.fill('"hardcore"');
+    await expect.poll(() => page.locator('#save').isDisabled()).toBe(false);
+    await page.locator('#save').click();
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
+    expect(sync(dir)).toContain('rubocop:\n  selected_profile: hardcore\n');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('pantograph ui --no-strict', () => {
   it('renders as `test --no-strict` does, where the hint of an unknown variable sends the author', async () => {
     const repo = tempDir('ui-qa23-repo-');

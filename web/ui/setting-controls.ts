@@ -24,7 +24,7 @@ export function control(
   if (orNull) {
     // A value of another type than the field's (`hiera_config: 3`): shown and edited as JSON, as it is.
     const other = shown !== undefined && shown !== null && typeof shown !== orNull.kind;
-    return other ? json(shown) : orNull.control(shown, fallback);
+    return other ? json(shown, schema) : orNull.control(shown, fallback);
   }
   const type = typeof schema.type === 'string' ? schema.type : undefined;
   const items = (schema.items ?? {}) as Schema;
@@ -98,14 +98,27 @@ export function control(
       },
     };
   }
-  return json(shown);
+  return json(shown, schema);
 }
 
-/** JSON, for a value no other control fits. */
-function json(shown: Json | undefined): { node: HTMLElement; read: () => Json | undefined } {
+/**
+ * JSON, for a value no other control fits. A setting that may be a text (`selected_profile`: a text or
+ * false) says how to write one when the JSON is not valid: `hardcore` alone is no JSON.
+ */
+function json(shown: Json | undefined, schema?: Schema): { node: HTMLElement; read: () => Json | undefined } {
   const area = el('textarea', { rows: 3, value: JSON.stringify(shown ?? null, null, 2) });
   area.title = 'JSON';
-  return { node: area, read: () => JSON.parse(area.value) as Json };
+  const text = schema && (schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string')));
+  const read = () => {
+    try {
+      return JSON.parse(area.value) as Json;
+    } catch (e) {
+      const given = area.value.trim();
+      if (!text || given.startsWith('"')) throw e;
+      throw new Error(`${(e as Error).message}; a text is written in quotes here: ${JSON.stringify(given)}`);
+    }
+  };
+  return { node: area, read };
 }
 
 /**
