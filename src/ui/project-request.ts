@@ -86,7 +86,7 @@ export function editRequest(b: Body): { syncText: string; template: string } {
   if (b.template === undefined || b.template === '') {
     throw new BadRequest("template is required: a template's name");
   }
-  return { syncText: b.syncText, template: b.template as string };
+  return { syncText: b.syncText, template: b.template };
 }
 
 /** Whether arrays and objects in `value` nest more than `levels` deep (looking no deeper than that). */

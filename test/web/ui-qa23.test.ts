@@ -74,6 +74,39 @@ describe('a setting of several types, as JSON', () => {
   });
 });
 
+describe('Save and Apply right after an edit', () => {
+  it('save the edit still on its way to the server (Ctrl+S as the user stops typing), and apply what they saved', async () => {
+    const dir = initProject('ui-qa23-', 'acme-qa');
+    const { page, errors } = await openUi(ui, dir);
+    // A busy machine: the server takes its time to make each edit to the text.
+    await page.route('**/api/edit', async (route) => {
+      await new Promise((r) => setTimeout(r, 700));
+      await route.continue();
+    });
+    const coverage = page.locator('#setting-rspec-minimum_code_coverage_percentage');
+    await coverage.fill('40');
+    await expect.poll(() => page.locator('#save-state').textContent()).toBe('unsaved changes');
+    await page.locator('#setting-puppet_lint-fail_on_warnings').uncheck();
+    await page.keyboard.press('Control+s');
+    await expect.poll(() => page.locator('#save-state').textContent(), { timeout: 10_000 }).toBe('saved');
+    expect(sync(dir)).toMatch(/minimum_code_coverage_percentage: 40\n[\s\S]*fail_on_warnings: false\n/);
+    // Apply clicked while an edit is on its way: it waits for it, then wants its preview first.
+    await coverage.fill('45');
+    await page.locator('#apply').click();
+    await expect
+      .poll(() => page.locator('#apply-result').textContent(), { timeout: 10_000 })
+      .toBe('not applied: the preview of your last change is not shown yet: apply once it is');
+    expect(sync(dir)).not.toContain('45');
+    await expect.poll(() => page.locator('#apply').isDisabled(), { timeout: 10_000 }).toBe(false);
+    await page.locator('#apply').click();
+    await expect
+      .poll(() => sync(dir), { timeout: 10_000 })
+      .toContain('minimum_code_coverage_percentage: 45\n');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('pantograph ui --no-strict', () => {
   it('renders as `test --no-strict` does, where the hint of an unknown variable sends the author', async () => {
     const repo = tempDir('ui-qa23-repo-');

@@ -21,4 +21,14 @@ export const page = {
   loaded: false,
   /** An apply running: Apply stays disabled (a second click would be refused and say the opposite). */
   applying: false,
+  /**
+   * Edits of settings on their way to the server (checked, then made to the text): Save and Apply wait for
+   * them, or they would write the text before the last change (Ctrl+S right after typing).
+   */
+  edits: new Set<Promise<void>>(),
 };
+
+/** Once every edit on its way is in the page's text. */
+export async function editsSettled(): Promise<void> {
+  while (page.edits.size > 0) await Promise.allSettled([...page.edits]);
+}

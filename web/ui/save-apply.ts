@@ -4,7 +4,7 @@
  */
 import { ApiError, call } from './api-client.js';
 import { $, el } from './dom.js';
-import { page } from './page-state.js';
+import { editsSettled, page } from './page-state.js';
 import { preview } from './preview.js';
 import { drawProblems, guarded, markDirty, notify } from './status.js';
 import type { ApplyAnswer, Problem } from './types.js';
@@ -13,6 +13,9 @@ export function wireSaveAndApply(): void {
   $('save').addEventListener(
     'click',
     guarded(async () => {
+      await editsSettled();
+      // The last edit had an error (its field says it), or left nothing to save.
+      if ($<HTMLButtonElement>('save').disabled) return;
       const text = page.syncText ?? '';
       const result = await call<{ saved: boolean; base?: string; problems?: Problem[] }>('save', { syncText: text, base: page.base });
       if (result.saved) {
@@ -29,6 +32,17 @@ export function wireSaveAndApply(): void {
       page.applying = true;
       markDirty();
       try {
+        await editsSettled();
+        // Apply writes what the preview shows: not a text with an error, nor one whose preview is not shown.
+        const refused = document.querySelector('#forms > fieldset > .field.invalid')
+          ? 'a setting has an error: fix it at its field'
+          : page.previewed?.text !== page.syncText
+            ? 'the preview of your last change is not shown yet: apply once it is'
+            : undefined;
+        if (refused) {
+          $('apply-result').textContent = `not applied: ${refused}`;
+          return;
+        }
         await applyOnce(false);
       } finally {
         page.applying = false;

@@ -73,7 +73,9 @@ function field(form: Form, info: SettingInfo, schema: Schema, reload: Reload): H
       // Set here now: the project's value, which can be reset.
       if (!origin.querySelector('.reset')) origin.replaceChildren('value from this page (.sync.yml once saved)', resetButton(form, info, reload));
     }
-    changed(form).catch(notify);
+    const edit = changed(form).catch(notify);
+    page.edits.add(edit);
+    void edit.finally(() => page.edits.delete(edit));
   });
   return wrapper;
 }
