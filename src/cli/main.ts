@@ -411,6 +411,7 @@ export async function main(
       .description('the web interface for this project, on 127.0.0.1 (catalogue, settings, preview, apply)')
       .option('--port <n>', 'the port (default: any free one)')
       .option('--open', 'open it in the browser'),
+    true,
   ).action(run(async () => (await import('./commands/ui.js')).ui as Action));
   // Editors: the language server (stdio), and the schema of .sync.yml for the YAML language server.
   program

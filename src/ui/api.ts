@@ -19,8 +19,8 @@ import { hasErrors } from '../engine/validate.js';
 import { toJson } from '../engine/yaml-data.js';
 import { status as syncStatus } from '../sync/index.js';
 import { outcomeOf, Previews } from './preview-fingerprint.js';
-import { type ApiOptions, body, engineOptions } from './project-request.js';
-import { errorAnswer, problemsIn } from './request.js';
+import { type ApiOptions, body, editRequest, engineOptions } from './project-request.js';
+import { BadRequest, errorAnswer, problemsIn } from './request.js';
 import { baseOnDisk } from './sync-base.js';
 import { writes } from './writes.js';
 
@@ -82,9 +82,9 @@ export function api(options: ApiOptions): Hono {
    * validate's own problems about that template's settings, each with the setting it is about.
    */
   app.post('/check', async (c) => {
-    const { syncText, template, settings } = await body(c);
-    const name = String(template);
-    const text = sectionEdit(syncText ?? '', name, (settings ?? {}) as Record<string, unknown>).text;
+    const b = await body(c);
+    const { syncText, template: name } = editRequest(b);
+    const text = sectionEdit(syncText, name, b.settings ?? {}).text;
     const project = await load(text);
     if (!project.available.has(name)) return c.json({ error: `unknown template '${name}'` }, 404);
     const { plan } = await planDetailed(project);
@@ -98,13 +98,12 @@ export function api(options: ApiOptions): Hono {
   /** `.sync.yml` text with a section replaced, or a template added or removed (not saved). */
   app.post('/edit', async (c) => {
     const b = await body(c);
-    const text = String(b.syncText ?? '');
-    if (b.kind === 'settings') {
-      return c.json(sectionEdit(text, String(b.template), (b.settings ?? {}) as Record<string, unknown>));
-    }
+    const { syncText: text, template } = editRequest(b);
+    if (b.kind === undefined) throw new BadRequest('kind is required: settings, add or remove');
+    if (b.kind === 'settings') return c.json(sectionEdit(text, template, b.settings ?? {}));
     const project = await load(text);
-    const t = project.available.get(String(b.template));
-    if (!t) return c.json({ error: `unknown template '${b.template}'` }, 404);
+    const t = project.available.get(template);
+    if (!t) return c.json({ error: `unknown template '${template}'` }, 404);
     // The edits of `pantograph add template`: the rest of the file kept byte for byte.
     const next =
       b.kind === 'add'

@@ -16,7 +16,7 @@ import { hashOf } from './sync-base.js';
 
 const MAX_TEXT = 512 * 1024;
 
-export function authorApi(repoDir: string): Hono {
+export function authorApi(repoDir: string, options: { readonly strict?: boolean } = {}): Hono {
   const app = new Hono();
   const repository = () => loadRepository(repoDir);
   const template = (name: unknown): LoadedTemplate | undefined => repository().all.get(String(name));
@@ -77,7 +77,10 @@ export function authorApi(repoDir: string): Hono {
     const { template: name, case: caseName } = await jsonObject(c);
     const t = template(name);
     if (!t || !testCases(t).includes(String(caseName))) return c.json({ error: 'no such test case' }, 404);
-    const result = await runCase(repoDir, t, String(caseName), { keepOutputs: true });
+    const result = await runCase(repoDir, t, String(caseName), {
+      keepOutputs: true,
+      ...(options.strict === false ? { strict: false } : {}),
+    });
     return c.json({
       status: result.status,
       differences: result.differences,

@@ -9,7 +9,7 @@
  * would be sent to every other server on 127.0.0.1 (docs/decisions.md, "Security").
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 
 export const TOKEN_HEADER = 'x-pantograph-token';
 export const MAX_BODY = 1024 * 1024;
@@ -24,14 +24,24 @@ export function guard(token: string, port: () => number): MiddlewareHandler {
   return async (c, next) => {
     const host = c.req.header('host') ?? '';
     const allowedHosts = [`127.0.0.1:${port()}`, `localhost:${port()}`];
-    if (!allowedHosts.includes(host)) return c.json({ error: 'unknown host' }, 403);
+    if (!allowedHosts.includes(host)) {
+      // A DNS-rebinding page reaches this server under its own name: only the loopback address passes.
+      return c.json({ error: `unknown host: the Host header must be ${allowedHosts.join(' or ')}` }, 403);
+    }
     const origin = c.req.header('origin');
     if (origin !== undefined && !allowedHosts.some((h) => origin === `http://${h}`)) {
-      return c.json({ error: 'cross-origin request refused' }, 403);
+      return c.json(
+        {
+          error: `cross-origin request refused: only the page of ${allowedHosts.map((h) => `http://${h}`).join(' or ')} may call the API`,
+        },
+        403,
+      );
     }
     const safe = c.req.method === 'GET' || c.req.method === 'HEAD';
+    const isApi = c.req.path.startsWith('/api/');
     // The page's own files: no secret in them, no token asked (the page shows what to do without one).
-    if (safe && !c.req.path.startsWith('/api/')) {
+    if (!isApi) {
+      if (!safe) return wrongMethod(c, 'GET, HEAD', 'the page files are read with GET');
       await next();
       return undefined;
     }
@@ -40,13 +50,19 @@ export function guard(token: string, port: () => number): MiddlewareHandler {
     if (!same(c.req.header(TOKEN_HEADER))) {
       return c.json({ error: 'a valid token is required: open the URL `pantograph ui` printed' }, 401);
     }
-    if (!safe) {
-      const length = Number(c.req.header('content-length') ?? 'NaN');
-      if (!Number.isFinite(length) || length > MAX_BODY) {
-        return c.json({ error: `a request body must say its length and be at most ${MAX_BODY} bytes` }, 413);
-      }
+    // Before the body's length: a GET or a DELETE of the API was refused as a body without a length.
+    if (c.req.method !== 'POST') return wrongMethod(c, 'POST', 'the API takes a POST of a JSON object');
+    const length = Number(c.req.header('content-length') ?? 'NaN');
+    if (!Number.isFinite(length) || length > MAX_BODY) {
+      return c.json({ error: `a request body must say its length and be at most ${MAX_BODY} bytes` }, 413);
     }
     await next();
     return undefined;
   };
+}
+
+/** 405, with the methods the path takes (`Allow`) and a message saying so. */
+function wrongMethod(c: Context, allow: string, why: string): Response {
+  c.header('allow', allow);
+  return c.json({ error: `${c.req.method} ${c.req.path} is refused: ${why}` }, 405);
 }

@@ -54,7 +54,7 @@ export function uiApp(options: UiOptions & { readonly token: string; readonly po
   // A template repository (no .sync.yml, templates in it) opens the author's view; a project the other.
   const author = options.author === true;
   app.post('/api/mode', (c) => c.json({ mode: author ? 'author' : 'project' }));
-  if (author) app.route('/api/author', authorApi(options.root));
+  if (author) app.route('/api/author', authorApi(options.root, options));
   else app.route('/api', api(options));
   for (const [path, [file, type]] of Object.entries(PAGES)) {
     app.get(path, (c) => {

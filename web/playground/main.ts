@@ -10,6 +10,7 @@ import { type Diagnostic, lintGutter, setDiagnostics } from '@codemirror/lint';
 import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import { basicSetup, EditorView } from 'codemirror';
 import { eppLanguage } from './epp-language.js';
+import { pageHint } from './page-hints.js';
 import type { WorkerAnswer, WorkerRequest } from './render-worker.js';
 
 const MAIN = 'main.epp';
@@ -42,16 +43,22 @@ tls: true
 interface Outcome {
   output: string;
   errors: string[];
+  /** Each error's hint, worded for the page (null when it has none): `hints[i]` is that of `errors[i]`. */
+  hints: (string | null)[];
   warnings: string[];
   renderMs: number;
 }
 
 const files = new Map<string, EditorState>();
 let current = MAIN;
-let last: Outcome = { output: '', errors: [], warnings: [], renderMs: 0 };
+let last: Outcome = { output: '', errors: [], hints: [], warnings: [], renderMs: 0 };
 let lastGood = '';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+/** Strict variables (`epp render`'s default): unticked, as `--no-strict`, an unknown variable renders empty with a warning. */
+const strict = $<HTMLInputElement>('strict');
+strict.addEventListener('change', () => schedule());
 
 /** A template's line ends: CRLF for a CRLF template (CodeMirror would join its lines with LF, QA qa21 L1). */
 const lineEnds = new Compartment();
@@ -151,7 +158,7 @@ function render(): Promise<void> {
     return done;
   }
   const id = ++nextId;
-  const request: WorkerRequest = { id, kind: 'render', texts: texts(), valuesText: valuesView.state.doc.toString(), timeLimitMs: TIME_LIMIT_MS };
+  const request: WorkerRequest = { id, kind: 'render', texts: texts(), valuesText: valuesView.state.doc.toString(), strict: strict.checked, timeLimitMs: TIME_LIMIT_MS };
   // Past the engine's limit and a grace (a regular expression is one call the limit cannot interrupt),
   // the worker is stopped and a new one started: the page stays usable, and says why.
   const timer = setTimeout(() => stopped(id), TIME_LIMIT_MS + GRACE_MS);
@@ -168,7 +175,13 @@ function stopped(id: number): void {
   answered({
     id,
     output: '',
-    errors: [`${MAIN}: the render did not end within ${seconds} s and was stopped (a loop or a regular expression that does not end?) [EPP_TIME_LIMIT]`],
+    errors: [
+      {
+        text: `${MAIN}: the render did not end within ${seconds} s and was stopped (a loop or a regular expression that does not end?) [EPP_TIME_LIMIT]`,
+        code: 'EPP_TIME_LIMIT',
+        message: `the render did not end within ${seconds} s and was stopped`,
+      },
+    ],
     warnings: [],
     renderMs: 0,
     marks: [],
@@ -185,15 +198,19 @@ function answered(answer: WorkerAnswer): void {
   if (running?.id !== answer.id) return;
   clearTimeout(running.timer);
   running = undefined;
-  const outcome: Outcome = { output: answer.output, errors: answer.errors, warnings: answer.warnings, renderMs: answer.renderMs };
+  const hints = answer.errors.map((e) => pageHint(e.code, e.message, e.hint) ?? null);
+  const outcome: Outcome = { output: answer.output, errors: answer.errors.map((e) => e.text), hints, warnings: answer.warnings, renderMs: answer.renderMs };
+  // The underline's tooltip says the hint too, under the message (as the command line prints it); a
+  // render stops at its one error, so every mark is of that error.
+  const withHint = (message: string) => (hints[0] ? `${message}\nhint: ${hints[0]}` : message);
   const marks = new Map<string, Diagnostic[]>();
   for (const m of answer.marks) {
     const list = marks.get(m.file) ?? [];
-    list.push({ from: m.from, to: m.to, severity: 'error', message: m.message });
+    list.push({ from: m.from, to: m.to, severity: 'error', message: withHint(m.message) });
     marks.set(m.file, list);
   }
   const valueMarks: Diagnostic[] = answer.valueMark
-    ? [{ from: answer.valueMark.offset, to: Math.min(answer.valueMark.offset + 1, valuesView.state.doc.length), severity: 'error', message: answer.valueMark.message }]
+    ? [{ from: answer.valueMark.offset, to: Math.min(answer.valueMark.offset + 1, valuesView.state.doc.length), severity: 'error', message: withHint(answer.valueMark.message) }]
     : [];
   last = outcome;
   show(outcome, marks, valueMarks);
@@ -214,8 +231,8 @@ function show(outcome: Outcome, marks: Map<string, Diagnostic[]>, valueMarks: Di
   $('output').classList.toggle('stale', outcome.errors.length > 0);
   const problems = $('problems');
   problems.replaceChildren(
-    ...outcome.errors.map((text) => line(text, 'error')),
-    ...outcome.warnings.map((text) => line(text, 'warning')),
+    ...outcome.errors.flatMap((text, i) => lines(text, 'error', outcome.hints[i])),
+    ...outcome.warnings.flatMap((text) => lines(text, 'warning')),
   );
   $('timing').textContent = outcome.errors.length > 0 ? '' : `rendered in ${outcome.renderMs.toFixed(2)} ms`;
   // An error at the end of the text (an unclosed tag, an unclosed list) underlines the last character
@@ -231,11 +248,16 @@ function show(outcome: Outcome, marks: Map<string, Diagnostic[]>, valueMarks: Di
   valuesView.dispatch(setDiagnostics(valuesView.state, valueMarks.map((d) => clamp(d, valuesText))));
 }
 
-function line(text: string, kind: 'error' | 'warning'): HTMLElement {
+/** A problem as `epp render` prints it: the message, then its hint on the line under it (an item of its own). */
+function lines(text: string, kind: 'error' | 'warning', hint?: string | null): HTMLElement[] {
   const li = document.createElement('li');
   li.className = kind;
   li.textContent = text;
-  return li;
+  if (!hint) return [li];
+  const under = document.createElement('li');
+  under.className = 'hint';
+  under.textContent = `hint: ${hint}`;
+  return [li, under];
 }
 
 /** The tabs of the template files; `+` adds one (a partial for `epp()`). */
@@ -312,7 +334,7 @@ window.playground = {
     return new Promise((done) => {
       const id = ++nextId;
       timing = { id, done };
-      worker.postMessage({ id, kind: 'time', texts: texts(), valuesText: valuesView.state.doc.toString(), times } satisfies WorkerRequest);
+      worker.postMessage({ id, kind: 'time', texts: texts(), valuesText: valuesView.state.doc.toString(), strict: strict.checked, times } satisfies WorkerRequest);
     });
   },
 };

@@ -12,8 +12,17 @@ import { readValues } from './values.js';
 export const MAIN = 'main.epp';
 
 export type WorkerRequest =
-  | { id: number; kind: 'render'; texts: Record<string, string>; valuesText: string; timeLimitMs: number }
-  | { id: number; kind: 'time'; texts: Record<string, string>; valuesText: string; times: number };
+  | { id: number; kind: 'render'; texts: Record<string, string>; valuesText: string; strict: boolean; timeLimitMs: number }
+  | { id: number; kind: 'time'; texts: Record<string, string>; valuesText: string; strict: boolean; times: number };
+
+/** An error as `epp render` prints it (`file:line:col: message [CODE]`), with what the page needs to word its hint. */
+export interface Problem {
+  text: string;
+  code: string;
+  message: string;
+  /** The engine's hint, in the command line's words (the page words it for itself). */
+  hint?: string;
+}
 
 export interface Mark {
   file: string;
@@ -25,7 +34,7 @@ export interface Mark {
 export interface WorkerAnswer {
   id: number;
   output: string;
-  errors: string[];
+  errors: Problem[];
   warnings: string[];
   renderMs: number;
   marks: Mark[];
@@ -38,7 +47,8 @@ function render(request: Extract<WorkerRequest, { kind: 'render' }>): WorkerAnsw
   const answer: WorkerAnswer = { id: request.id, output: '', errors: [], warnings: [], renderMs: 0, marks: [] };
   const read = readValues(request.valuesText);
   if ('problem' in read) {
-    answer.errors.push(read.problem.message);
+    const { message, code, hint } = read.problem;
+    answer.errors.push({ text: message, code, message, ...(hint === undefined ? {} : { hint }) });
     answer.valueMark = { offset: read.problem.offset, message: read.problem.message };
     return answer;
   }
@@ -49,6 +59,8 @@ function render(request: Extract<WorkerRequest, { kind: 'render' }>): WorkerAnsw
       file: MAIN,
       files: request.texts,
       onWarning,
+      // As `epp render --no-strict` when the page's Strict variables is unticked.
+      strict: request.strict,
       timeLimitMs: request.timeLimitMs,
     });
   } catch (e) {
@@ -56,7 +68,7 @@ function render(request: Extract<WorkerRequest, { kind: 'render' }>): WorkerAnsw
     // As `epp render` says it: an error in a partial names the calls that led there (QA qa21, L2).
     const where = e.location ? `${e.where}: ` : '';
     const text = `${where}${e.messageWithCallers} [${e.code}]`;
-    answer.errors.push(text);
+    answer.errors.push({ text, code: e.code, message: e.message, ...(e.hint === undefined ? {} : { hint: e.hint }) });
     if (e.location) {
       const { start, end } = e.location.span;
       answer.marks.push({ file: e.location.file, from: start, to: Math.max(end, start + 1), message: `${e.messageWithCallers} [${e.code}]` });
@@ -75,7 +87,7 @@ function time(request: Extract<WorkerRequest, { kind: 'time' }>): WorkerAnswer {
   const read = readValues(request.valuesText);
   const values: PHash = 'values' in read ? read.values : new Map();
   const started = performance.now();
-  for (let i = 0; i < request.times; i++) renderEpp(request.texts[MAIN] ?? '', values, { file: MAIN, files: request.texts });
+  for (let i = 0; i < request.times; i++) renderEpp(request.texts[MAIN] ?? '', values, { file: MAIN, files: request.texts, strict: request.strict });
   const meanMs = (performance.now() - started) / request.times;
   return { id: request.id, output: '', errors: [], warnings: [], renderMs: 0, marks: [], meanMs };
 }

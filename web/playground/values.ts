@@ -13,7 +13,9 @@ import { isHash, type PHash } from '../../src/epp/runtime/values.js';
 /** What is wrong with the values: the message (`values:line:col: ...`) and the offset to underline. */
 export interface ValuesProblem {
   readonly message: string;
+  readonly code: string;
   readonly offset: number;
+  readonly hint?: string;
 }
 
 const LABEL = 'values';
@@ -32,7 +34,9 @@ export function readValues(text: string): { values: PHash } | { problem: ValuesP
       return {
         problem: {
           message: `${LABEL}:${at ? `${at.line}:${at.column}:` : ''} ${e.message} [${e.code}]`,
+          code: e.code,
           offset: at ? offsetOf(text, at.line, at.column) : 0,
+          ...(e.hint === undefined ? {} : { hint: e.hint }),
         },
       };
     }
@@ -40,7 +44,9 @@ export function readValues(text: string): { values: PHash } | { problem: ValuesP
       return {
         problem: {
           message: `${LABEL}:${e.line === undefined ? '' : `${e.line}:${e.column}:`} ${e.message} [${e.code}]`,
+          code: e.code,
           offset: e.location?.span.start ?? 0,
+          ...(e.hint === undefined ? {} : { hint: e.hint }),
         },
       };
     }

@@ -1,5 +1,5 @@
 /**
- * `pantograph ui [--port N] [--open]`: the web interface for this project (or, in a template repository,
+ * `pantograph ui [--port N] [--open] [--no-strict]`: the web interface for this project (or, in a template repository,
  * the author's view), until interrupted. The URL it prints carries the token every request needs.
  */
 import { spawn } from 'node:child_process';
@@ -34,6 +34,7 @@ export async function ui(io: Io, global: GlobalOptions, flags: UiFlags): Promise
     author,
     ...(flags.offline === true ? { offline: true } : {}),
     ...(flags.trust === true ? { trust: true } : {}),
+    ...(flags.strict === false ? { strict: false } : {}),
     port,
   });
   io.out(

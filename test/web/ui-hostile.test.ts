@@ -1,0 +1,171 @@
+/**
+ * Session 23, QA of `pantograph ui` as an attacker or a broken client meets it, over raw HTTP (a socket,
+ * so that any method, Host or body goes out as written): every bad request is answered with a status that
+ * says what kind of mistake it is and a message that says what is wrong, and nothing is written. Found:
+ * a GET, DELETE or OPTIONS of the API was answered 413 ("a request body must say its length"), a POST of
+ * a page 404; a template's name that was no string, or settings that were no object, were `String()`ed
+ * into the text (`undefined:`, `rubocop: abc`); an unknown `kind` removed the template; an edit without
+ * its text was planned as an empty `.sync.yml` and answered "a V1 file".
+ */
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startUi, type UiServer } from '../../src/ui/server.js';
+import { removeTempDirs, snapshotDir } from '../helpers/fs.js';
+import { initProject } from '../helpers/ui-pages.js';
+
+let project: string;
+let server: UiServer;
+let before: Record<string, string>;
+
+beforeAll(async () => {
+  project = initProject('ui-hostile-', 'acme-hostile');
+  server = await startUi({ root: project });
+  before = snapshotDir(project);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  removeTempDirs();
+});
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One request as written, over a socket: the answer's status, headers and body. */
+function raw(request: string): Promise<Answer> {
+  return new Promise((done, fail) => {
+    const socket = connect(server.port, '127.0.0.1', () => socket.end(request));
+    let text = '';
+    socket.on('data', (d) => {
+      text += String(d);
+    });
+    socket.on('error', fail);
+    socket.on('close', () => {
+      const [head = '', ...rest] = text.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
+      done({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
+    });
+  });
+}
+
+/** A request with the right Host and token unless `headers` says otherwise. */
+function request(method: string, path: string, body?: string, headers: Record<string, string> = {}) {
+  const all: Record<string, string> = {
+    host: `127.0.0.1:${server.port}`,
+    'x-pantograph-token': server.token,
+    ...(body === undefined
+      ? {}
+      : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
+    connection: 'close',
+    ...headers,
+  };
+  const head = Object.entries(all)
+    .filter(([, v]) => v !== '')
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  return raw(`${method} ${path} HTTP/1.1\r\n${head}\r\n${body ?? ''}`);
+}
+
+const json = (a: Answer) =>
+  JSON.parse(a.body.replace(/^[0-9a-f]+\r\n|\r\n0\r\n$/g, '')) as { error?: string };
+
+describe('pantograph ui: hostile and broken requests', () => {
+  it('answers a wrong method with 405, the methods the path takes and what it is, never 413 or 404', async () => {
+    for (const method of ['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']) {
+      const api = await request(method, '/api/state');
+      expect(api.status, method).toBe(405);
+      expect(api.headers.allow).toBe('POST');
+      if (method !== 'HEAD')
+        expect(json(api).error).toBe(
+          `${method} /api/state is refused: the API takes a POST of a JSON object`,
+        );
+    }
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const page = await request(method, '/', '{}');
+      expect(page.status, method).toBe(405);
+      expect(page.headers.allow).toBe('GET, HEAD');
+      expect(json(page).error).toBe(`${method} / is refused: the page files are read with GET`);
+    }
+    // Without the token an API request is refused for that first, whatever its method.
+    expect((await request('GET', '/api/state', undefined, { 'x-pantograph-token': '' })).status).toBe(401);
+    expect(snapshotDir(project)).toEqual(before);
+  });
+
+  it('says which field of a request is wrong, and writes nothing', async () => {
+    const syncText = before['.sync.yml']
+      ? Buffer.from(before['.sync.yml'].split(' ')[1]!, 'base64').toString()
+      : '';
+    const cases: [string, object, string][] = [
+      [
+        '/api/edit',
+        { kind: 'bogus', template: 'rubocop', syncText },
+        'kind must be one of settings, add, remove',
+      ],
+      ['/api/edit', { template: 'rubocop', syncText }, 'kind is required: settings, add or remove'],
+      [
+        '/api/edit',
+        { kind: 'settings', template: 'rubocop', settings: 'abc', syncText },
+        "settings must be a JSON object: each setting's name and its value",
+      ],
+      [
+        '/api/edit',
+        { kind: 'settings', template: 'rubocop', settings: [1, 2], syncText },
+        "settings must be a JSON object: each setting's name and its value",
+      ],
+      [
+        '/api/edit',
+        { kind: 'settings', settings: { a: 1 }, syncText },
+        "template is required: a template's name",
+      ],
+      ['/api/edit', { kind: 'add', template: 'rubocop' }, 'syncText is required: the .sync.yml text to edit'],
+      [
+        '/api/check',
+        { template: { a: 1 }, settings: {}, syncText },
+        "template must be a template's name: a string of at most 256 characters",
+      ],
+      [
+        '/api/check',
+        { template: 'x'.repeat(300), settings: {}, syncText },
+        "template must be a template's name: a string of at most 256 characters",
+      ],
+      ['/api/check', { settings: {}, syncText }, "template is required: a template's name"],
+      ['/api/apply', { syncText, base: 'x', force: 'yes' }, 'force must be true or false'],
+      ['/api/apply', { syncText, base: 'x', adopt: 1 }, 'adopt must be true or false'],
+    ];
+    for (const [path, body, error] of cases) {
+      const answer = await request('POST', path, JSON.stringify(body));
+      expect(answer.status, `${path} ${JSON.stringify(body).slice(0, 80)}`).toBe(400);
+      expect(json(answer).error).toBe(error);
+    }
+    expect(snapshotDir(project)).toEqual(before);
+  });
+
+  it('refuses a body without a length, a Host or Origin of another name, with what to do', async () => {
+    const chunked = await raw(
+      `POST /api/state HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nx-pantograph-token: ${server.token}\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+    );
+    expect(chunked.status).toBe(413);
+    expect(json(chunked).error).toBe('a request body must say its length and be at most 1048576 bytes');
+    const host = await request('POST', '/api/state', '{}', { host: `rebound.example:${server.port}` });
+    expect(host.status).toBe(403);
+    expect(json(host).error).toBe(
+      `unknown host: the Host header must be 127.0.0.1:${server.port} or localhost:${server.port}`,
+    );
+    const origin = await request('POST', '/api/state', '{}', { origin: 'null' });
+    expect(origin.status).toBe(403);
+    expect(json(origin).error).toBe(
+      `cross-origin request refused: only the page of http://127.0.0.1:${server.port} or http://localhost:${server.port} may call the API`,
+    );
+    // Paths that try to leave are no page (the path names no file).
+    for (const path of ['/../../etc/passwd', '/ui.js/..%2f..%2fpackage.json', '//etc/passwd']) {
+      expect((await request('GET', path)).status, path).toBe(404);
+    }
+    expect(snapshotDir(project)).toEqual(before);
+  });
+});
