@@ -26,6 +26,7 @@ import {
   scan,
 } from './status.js';
 import { plural } from './text.js';
+import { checkWritable } from './writable.js';
 import { chmodFile, ensureDir, removeFile, removeTempFiles, saveBackup, writeFileAtomic } from './write.js';
 
 export type { ConflictResult } from './conflicts.js';
@@ -237,6 +238,14 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
     if (now.kind === 'file' && destroysHandEdit(item))
       backups.push({ path: item.path, backup: saveBackup(root, target, item.path, now, durable) });
   };
+  // Every directory the run changes must let it, or nothing is written (not half of the files).
+  checkWritable(target, [
+    ...work.removes.map((i) => ({ path: i.path, how: 'remove' as const })),
+    ...work.writes.map((i) => ({
+      path: i.path,
+      how: work.actions.get(i) === 'chmod' ? ('chmod' as const) : ('write' as const),
+    })),
+  ]);
   if (work.writes.length + work.removes.length > 0) writeJournal(root, intendedLock(plan, s, work));
   let failure: unknown;
   try {
