@@ -100,6 +100,8 @@ export interface ApplyResult {
   /** `Would have changed N files` (noop), `Changed N files`, a conflict summary, or ''. */
   readonly message: string;
   readonly lockChanged: boolean;
+  /** An earlier apply was killed while writing (it left its journal): this run finishes (or would finish) it. */
+  readonly interrupted: boolean;
 }
 
 type Action = 'write' | 'chmod' | 'remove' | 'none' | 'ask' | 'conflict';
@@ -138,6 +140,7 @@ export async function apply(plan: RenderPlan, options: ApplyOptions = {}): Promi
     }
     const s = scan(plan, options);
     const entries = reportOf(s, options.diff === true).entries;
+    const interrupted = s.journal !== undefined;
     if (!noop) options.beforeChanges?.(entries);
     const actions = new Map<Item, Action>();
     for (const item of s.items) actions.set(item, actionOf(item, force));
@@ -146,7 +149,7 @@ export async function apply(plan: RenderPlan, options: ApplyOptions = {}): Promi
     const conflicting = of('conflict');
     if (conflicting.length > 0) {
       const { conflicts, message } = await stopOnConflicts(s, conflicting, noop, options);
-      return { ...nothingDone(noop, entries), ok: false, conflicts, message };
+      return { ...nothingDone(noop, entries, interrupted), ok: false, conflicts, message };
     }
 
     const asked = of('ask');
@@ -196,6 +199,7 @@ export async function apply(plan: RenderPlan, options: ApplyOptions = {}): Promi
         changedCount,
         message: changedCount > 0 ? `Would have changed ${plural(changedCount, 'file')}` : '',
         lockChanged: false,
+        interrupted,
       };
     }
     return write(plan, s, { writes, removes, unchanged, skipped, entries, actions }, options);
@@ -370,10 +374,11 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
             ? `Changed ${plural(changed, 'file')}`
             : '',
     lockChanged,
+    interrupted: s.journal !== undefined,
   };
 }
 
-function nothingDone(noop: boolean, entries: readonly StatusEntry[]): ApplyResult {
+function nothingDone(noop: boolean, entries: readonly StatusEntry[], interrupted: boolean): ApplyResult {
   return {
     noop,
     ok: true,
@@ -390,6 +395,7 @@ function nothingDone(noop: boolean, entries: readonly StatusEntry[]): ApplyResul
     changedCount: 0,
     message: '',
     lockChanged: false,
+    interrupted,
   };
 }
 

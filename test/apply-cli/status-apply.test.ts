@@ -81,6 +81,7 @@ edited  static.txt  base      changed by hand: kept
     expect(json).toEqual({
       projectRoot: expect.any(String),
       drift: true,
+      interrupted: false,
       counts: {
         create: 1,
         changed: 0,
@@ -302,6 +303,7 @@ Would have changed 1 file
       post: [],
       directoriesCreated: [],
       lockChanged: true,
+      interrupted: false,
       entries: [{ path: 'config.txt', state: 'create', template: 'base', kind: 'file' }],
       problems: [],
     });
