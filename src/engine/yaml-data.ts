@@ -42,6 +42,7 @@ import {
 import { type EngineErrorCode, problem } from './errors.js';
 import { type Data, type Position, type PositionLookup, ReplaceValue, type SyncData } from './model.js';
 import type { Problem } from './render-plan.js';
+import { yamlErrorHint } from './yaml-hints.js';
 
 // ---------------------------------------------------------------------------------------------------
 // JSON pointers
@@ -237,6 +238,7 @@ export function parseYamlData(text: string, file: string, options: YamlDataOptio
         options.errorCode,
         e.message.split('\n')[0] ?? e.message,
         positions.at(errorOffset(text, e)),
+        yamlErrorHint(e.code, e.message),
       ),
     );
   }

@@ -213,6 +213,29 @@ Would have changed 1 file
     });
   });
 
+  it.each([
+    ['a tab', 'base:\n\tgreeting: hi\n', '8:2', 'Tabs are not allowed as indentation', 'indent with spaces'],
+    ['a key given twice', 'base: {}\nbase: {}\n', '8:1', 'Map keys must be unique', 'already set above'],
+    ['an unclosed list', 'extra: [a\n', '8:1', 'Flow sequence', 'a `[` above is not closed: end it with `]`'],
+    ['a mapping inside a value', 'base: greeting: hi\n', '7:7', 'Nested mappings', 'on its own line'],
+  ])('refuses a .sync.yml with %s: position, a hint, exit 1, nothing written', async (_, yaml, at, message, hint) => {
+    const { root } = project(yaml);
+    const before = snapshotDir(root);
+    for (const command of ['apply', 'update']) {
+      const r = await run(root, command);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`.sync.yml:${at}: error: ${message}`);
+      expect(r.stderr).toMatch(new RegExp(`\n  hint: [^\n]*${hint.replace(/[[\]`]/g, '\\$&')}`));
+      expect(r.stderr).toMatch(/\n1 error: nothing was written\n$/);
+      expect(snapshotDir(root)).toEqual(before);
+    }
+    const json = await runJson(root, 'apply');
+    expect(json.json).toMatchObject({
+      problems: [{ code: 'SYNC_YAML', hint: expect.stringContaining(hint) }],
+    });
+  });
+
   it('refuses to overwrite a file it never wrote without a terminal, writing nothing', async () => {
     const { root } = project('', { 'static.txt': 'theirs\n' });
     const before = snapshotDir(root);

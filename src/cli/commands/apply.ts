@@ -71,12 +71,17 @@ export async function applyWith(
   flags: ApplyFlags,
   ask: Ask,
 ): Promise<number> {
-  return engineCommand(io, global, async () => {
-    const loaded = await loadPlan(io, global, flags);
-    if (planFailed(io, global, loaded.plan)) return 1;
-    checkPaths(paths, loaded);
-    return runApply(io, global, loaded, { paths, flags, ask });
-  });
+  return engineCommand(
+    io,
+    global,
+    async () => {
+      const loaded = await loadPlan(io, global, flags);
+      if (planFailed(io, global, loaded.plan)) return 1;
+      checkPaths(paths, loaded);
+      return runApply(io, global, loaded, { paths, flags, ask });
+    },
+    { writes: true },
+  );
 }
 
 /**
