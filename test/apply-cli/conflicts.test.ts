@@ -125,7 +125,9 @@ describe('conflicts', () => {
     expect(json).toMatchObject({
       noop: true,
       ok: false,
-      message: '1 conflict: apply would stop without writing',
+      // What apply would do, as it would do it: not "stop without writing" (it merges, or writes beside).
+      message:
+        '1 conflict: apply would write the new template output beside it (<path>.pantograph-new), merge it into the file where it can, and write nothing else',
       conflicts: [
         { path: 'config.txt', template: 'base', resolution: 'none', newFile: 'config.txt.pantograph-new' },
       ],
