@@ -32,3 +32,12 @@ export function yamlErrorHint(code: string, message: string): string {
   }
   return HINTS[code] ?? DEFAULT_HINT;
 }
+
+export const MERGE_CONFLICT_HINT =
+  'keep what you want of both sides between `<<<<<<<` and `>>>>>>>`, delete the marker lines (`<<<<<<<`, `=======`, `>>>>>>>`), then run the command again';
+
+/** The offset of the first `<<<<<<< ` line when the text also has a `>>>>>>> ` one, else undefined. */
+export function mergeConflictAt(text: string): number | undefined {
+  const start = /^<{7}(?: |$)/m.exec(text);
+  return start && /^>{7}(?: |$)/m.test(text) ? start.index : undefined;
+}

@@ -218,6 +218,13 @@ Would have changed 1 file
     ['a key given twice', 'base: {}\nbase: {}\n', '8:1', 'Map keys must be unique', 'already set above'],
     ['an unclosed list', 'extra: [a\n', '8:1', 'Flow sequence', 'a `[` above is not closed: end it with `]`'],
     ['a mapping inside a value', 'base: greeting: hi\n', '7:7', 'Nested mappings', 'on its own line'],
+    [
+      'git conflict markers',
+      '<<<<<<< HEAD\nbase: {}\n=======\nextra: {}\n>>>>>>> other\n',
+      '7:1',
+      'a git merge left conflict markers here',
+      'delete the marker lines',
+    ],
   ])('refuses a .sync.yml with %s: position, a hint, exit 1, nothing written', async (_, yaml, at, message, hint) => {
     const { root } = project(yaml);
     const before = snapshotDir(root);
