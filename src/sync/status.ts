@@ -118,7 +118,7 @@ export function checkPlan(plan: RenderPlan): void {
     seen.add(file.path);
   }
   for (const path of plan.unmanagedOutputs ?? []) checkOutputPath(path);
-  const deleted = deletedOutputs(plan.files, plan.delete)[0];
+  const deleted = deletedOutputs(plan.files, plan.delete, plan.unmanaged)[0];
   if (deleted !== undefined) {
     const { message, hint } = deletedOutputMessage(deleted);
     throw new SyncError('SYNC_PLAN_INVALID', message, { path: deleted.path, hint });

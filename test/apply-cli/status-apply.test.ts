@@ -138,6 +138,24 @@ edited  static.txt  base      changed by hand: kept
       '.sync.yml:7:12: error: extra/extra.txt is produced by template extra and listed in delete [SYNC_DELETE_PRODUCED]',
     );
   });
+
+  it('a delete glob that also matches an unmanaged file is no error: the file is neither written nor removed', async () => {
+    const { root } = project('  unmanaged: [static.txt]\n  delete: ["*.txt"]\n', {
+      'old.txt': 'old\n',
+      'static.txt': 'mine\n',
+    });
+    // config.txt is still produced and matched: that stays the error, and nothing is written.
+    const refused = await run(root, 'apply');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.split('\n').filter((l) => l.includes(' error: '))).toEqual([
+      '.sync.yml:8:12: error: config.txt is produced by template base and listed in delete [SYNC_DELETE_PRODUCED]',
+    ]);
+    writeFileSync(join(root, '.sync.yml'), read(root, '.sync.yml').replace('"*.txt"', '"o*", "s*"'));
+    expect((await run(root, 'validate')).code).toBe(0);
+    expect((await run(root, 'apply')).stdout).toContain('delete    old.txt  (listed in delete)\n');
+    expect(read(root, 'static.txt')).toBe('mine\n');
+    expect(existsSync(join(root, 'old.txt'))).toBe(false);
+  });
 });
 
 describe('pantograph apply', () => {
