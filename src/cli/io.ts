@@ -24,7 +24,9 @@ export interface Io {
 export async function processIo(color: boolean | undefined): Promise<Io> {
   const stdout = standardOutput(1, () => withEpipeExit(process.stdout));
   const stderr = standardOutput(2, () => process.stderr);
-  const useColor = color ?? (stdout.isTerminal && !process.env.NO_COLOR);
+  // Colour goes mostly to standard error (problems): both streams must be a terminal, so that
+  // `pantograph apply 2> log` writes no escape codes into the log (found by QA in session 23).
+  const useColor = color ?? (stdout.isTerminal && stderr.isTerminal && !process.env.NO_COLOR);
   let colors: Colors = noColors;
   if (useColor) {
     const pc = (await import('picocolors')).default;

@@ -56,6 +56,7 @@ export async function engineCommand(
   io: Io,
   global: GlobalOptions,
   body: () => Promise<number>,
+  how: { readonly writes?: boolean } = {},
 ): Promise<number> {
   try {
     return await body();
@@ -67,7 +68,12 @@ export async function engineCommand(
     }
     if (!(e instanceof EngineError)) throw e;
     if (global.format === 'json') printJson(io, { problems: e.problems.map(jsonProblem) });
-    else printProblems(io, e.problems);
+    else {
+      printProblems(io, e.problems);
+      // A command that writes says it did not, as a plan with errors does (apply.ts's planFailed).
+      const errors = e.problems.filter((p) => p.severity === 'error').length;
+      if (how.writes === true && errors > 0) io.err(`${plural(errors, 'error')}: nothing was written\n`);
+    }
     return 1;
   } finally {
     io.progress?.(undefined);

@@ -161,7 +161,7 @@ function chooseOutputs(templates: readonly ResolvedTemplate[], problems: Problem
  */
 function deletedOutputProblems(project: Project, files: readonly PlannedFile[]): Problem[] {
   const { config } = project;
-  return deletedOutputs(files, config.delete).map((d) => {
+  return deletedOutputs(files, config.delete, config.unmanaged).map((d) => {
     const { message, hint } = deletedOutputMessage(d);
     const pointer = config.deletePointers?.[d.entry];
     return problem(

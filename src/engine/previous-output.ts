@@ -11,10 +11,11 @@
  *
  * Metadata, hooks and `$project['is_new']` are not in the lock, so a reproduction is only trusted when its
  * hash equals the locked rendered hash: a wrong merge base is never used, the caller then falls back to
- * `<path>.pantograph-new`. The engine does not depend on `src/sync`: the lock is taken structurally.
+ * `<path>.pantograph-new`. An output `resolve` accepted is taken from the cache first (merge-bases.ts). The engine does not depend on `src/sync`: the lock is taken structurally.
  */
 import { createHash } from 'node:crypto';
 import { sameLocation } from '../shared/url-credentials.js';
+import { mergeBase } from './merge-bases.js';
 import {
   type Data,
   type DataMap,
@@ -75,6 +76,9 @@ export function previousOutputFor(
   return async (path) => {
     const locked = lock.files.get(path);
     if (!locked || locked.kind !== 'file' || locked.rendered === '') return undefined;
+    // An output `resolve` accepted is kept by its hash: the lock's settings may not reproduce it.
+    const kept = mergeBase(locked.rendered);
+    if (kept !== undefined) return kept;
     outputs ??= reproduce(root, lock, options).catch(() => new Map());
     return (await outputs).get(path);
   };

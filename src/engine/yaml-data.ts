@@ -42,6 +42,7 @@ import {
 import { type EngineErrorCode, problem } from './errors.js';
 import { type Data, type Position, type PositionLookup, ReplaceValue, type SyncData } from './model.js';
 import type { Problem } from './render-plan.js';
+import { MERGE_CONFLICT_HINT, mergeConflictAt, yamlErrorHint } from './yaml-hints.js';
 
 // ---------------------------------------------------------------------------------------------------
 // JSON pointers
@@ -217,6 +218,21 @@ export function parseYamlData(text: string, file: string, options: YamlDataOptio
   });
   const positions = new PositionIndex(file, text);
   const problems: Problem[] = [];
+  // Git's conflict markers make the parser report every marker line in its own words, none of them
+  // saying what happened: one error at the first marker says it.
+  const merge = document.errors.length > 0 ? mergeConflictAt(text) : undefined;
+  if (merge !== undefined) {
+    problems.push(
+      problem(
+        'error',
+        options.errorCode,
+        'a git merge left conflict markers here',
+        positions.at(merge),
+        MERGE_CONFLICT_HINT,
+      ),
+    );
+    return { data: undefined, document, positions, problems };
+  }
   for (const e of document.errors) {
     // The yaml package recurses, and reports a document nested ~800 deep with the stack's own words.
     if (/Maximum call stack size exceeded/.test(e.message)) {
@@ -237,6 +253,7 @@ export function parseYamlData(text: string, file: string, options: YamlDataOptio
         options.errorCode,
         e.message.split('\n')[0] ?? e.message,
         positions.at(errorOffset(text, e)),
+        yamlErrorHint(e.code, e.message),
       ),
     );
   }

@@ -26,6 +26,7 @@ import {
   scan,
 } from './status.js';
 import { plural } from './text.js';
+import { checkWritable } from './writable.js';
 import { chmodFile, ensureDir, removeFile, removeTempFiles, saveBackup, writeFileAtomic } from './write.js';
 
 export type { ConflictResult } from './conflicts.js';
@@ -99,6 +100,8 @@ export interface ApplyResult {
   /** `Would have changed N files` (noop), `Changed N files`, a conflict summary, or ''. */
   readonly message: string;
   readonly lockChanged: boolean;
+  /** An earlier apply was killed while writing (it left its journal): this run finishes (or would finish) it. */
+  readonly interrupted: boolean;
 }
 
 type Action = 'write' | 'chmod' | 'remove' | 'none' | 'ask' | 'conflict';
@@ -137,6 +140,7 @@ export async function apply(plan: RenderPlan, options: ApplyOptions = {}): Promi
     }
     const s = scan(plan, options);
     const entries = reportOf(s, options.diff === true).entries;
+    const interrupted = s.journal !== undefined;
     if (!noop) options.beforeChanges?.(entries);
     const actions = new Map<Item, Action>();
     for (const item of s.items) actions.set(item, actionOf(item, force));
@@ -145,7 +149,7 @@ export async function apply(plan: RenderPlan, options: ApplyOptions = {}): Promi
     const conflicting = of('conflict');
     if (conflicting.length > 0) {
       const { conflicts, message } = await stopOnConflicts(s, conflicting, noop, options);
-      return { ...nothingDone(noop, entries), ok: false, conflicts, message };
+      return { ...nothingDone(noop, entries, interrupted), ok: false, conflicts, message };
     }
 
     const asked = of('ask');
@@ -195,6 +199,7 @@ export async function apply(plan: RenderPlan, options: ApplyOptions = {}): Promi
         changedCount,
         message: changedCount > 0 ? `Would have changed ${plural(changedCount, 'file')}` : '',
         lockChanged: false,
+        interrupted,
       };
     }
     return write(plan, s, { writes, removes, unchanged, skipped, entries, actions }, options);
@@ -237,6 +242,14 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
     if (now.kind === 'file' && destroysHandEdit(item))
       backups.push({ path: item.path, backup: saveBackup(root, target, item.path, now, durable) });
   };
+  // Every directory the run changes must let it, or nothing is written (not half of the files).
+  checkWritable(target, [
+    ...work.removes.map((i) => ({ path: i.path, how: 'remove' as const })),
+    ...work.writes.map((i) => ({
+      path: i.path,
+      how: work.actions.get(i) === 'chmod' ? ('chmod' as const) : ('write' as const),
+    })),
+  ]);
   if (work.writes.length + work.removes.length > 0) writeJournal(root, intendedLock(plan, s, work));
   let failure: unknown;
   try {
@@ -361,10 +374,11 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
             ? `Changed ${plural(changed, 'file')}`
             : '',
     lockChanged,
+    interrupted: s.journal !== undefined,
   };
 }
 
-function nothingDone(noop: boolean, entries: readonly StatusEntry[]): ApplyResult {
+function nothingDone(noop: boolean, entries: readonly StatusEntry[], interrupted: boolean): ApplyResult {
   return {
     noop,
     ok: true,
@@ -381,6 +395,7 @@ function nothingDone(noop: boolean, entries: readonly StatusEntry[]): ApplyResul
     changedCount: 0,
     message: '',
     lockChanged: false,
+    interrupted,
   };
 }
 

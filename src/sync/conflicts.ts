@@ -30,11 +30,13 @@ export async function stopOnConflicts(
   options: { readonly durable?: boolean; readonly previousOutput?: ApplyOptions['previousOutput'] },
 ): Promise<{ conflicts: ConflictResult[]; message: string }> {
   const results: ConflictResult[] = [];
+  let pendingCount = 0;
   for (const item of conflicting) {
     const file = item.planned!.file;
     const newFile = derivedPath(item.path, NEW_SUFFIX);
     const base = { path: item.path, template: file.template, newFile };
     const pending = s.target.read(newFile).kind === 'file';
+    if (pending) pendingCount++;
     if (!noop) writeFileAtomic(s.root, newFile, file.content, file.mode, options.durable === true);
     // An earlier run already merged or wrote the new output: merging again would nest the merges.
     if (noop || pending) {
@@ -54,7 +56,9 @@ export async function stopOnConflicts(
     }
   }
   const message = noop
-    ? `${plural(results.length, 'conflict')}: apply would stop without writing`
+    ? pendingCount === results.length
+      ? `${plural(results.length, 'conflict')} awaiting \`pantograph resolve\`: apply would write nothing else`
+      : `${plural(results.length, 'conflict')}: apply would write the new template output beside ${results.length === 1 ? 'it' : 'each'} (<path>${NEW_SUFFIX}), merge it into the file where it can, and write nothing else`
     : `${plural(results.length, 'conflict')}: nothing else was written. Finish each file's merge (where it was merged in place, what conflicts is between <<<<<<< and >>>>>>>; the new template output alone is in <path>${NEW_SUFFIX}), then run \`pantograph resolve <path>\`, or apply with --force to overwrite`;
   return { conflicts: results, message };
 }

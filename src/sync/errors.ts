@@ -20,6 +20,7 @@ export type SyncErrorCode =
   | 'SYNC_LOCKED'
   | 'SYNC_LOCK_INVALID'
   | 'SYNC_WRITE_FAILED'
+  | 'SYNC_NOT_WRITABLE'
   | 'SYNC_NOT_CONVERGED'
   // resolve and remove
   | 'SYNC_NOT_MANAGED'

@@ -69,11 +69,13 @@ export interface DeletedOutput {
 export function deletedOutputs(
   files: readonly { readonly path: string; readonly template: string; readonly empty: boolean }[],
   deletes: readonly string[],
+  unmanaged: readonly string[] = [],
 ): DeletedOutput[] {
   if (deletes.length === 0) return [];
   const out: DeletedOutput[] = [];
   for (const file of files) {
-    if (file.empty) continue;
+    // An unmanaged path is neither written nor removed: a `delete` glob that also matches it changes nothing.
+    if (file.empty || matchesAny(unmanaged, file.path)) continue;
     const entry = deletes.findIndex((p) => matchesPath(p, file.path));
     if (entry >= 0) out.push({ path: file.path, template: file.template, entry });
   }

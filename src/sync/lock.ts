@@ -149,6 +149,14 @@ function withoutSecrets(source: PlannedSource): PlannedSource {
   return location === source.location ? source : { ...source, location };
 }
 
+const DAMAGED_HINT = 'Restore it from version control, or delete it to start over (files become `adopt`).';
+
+/** A line git writes around the two sides of a conflict. */
+const MERGE_MARKER = /^(<{7}|={7}|>{7})( |$)/m;
+
+const MERGED_HINT =
+  'Take one side whole (`git checkout --theirs .pantograph.lock`, or `--ours`), then run `pantograph apply`: files already as the templates want them are recorded again, and hand edits are still found.';
+
 /** A mode as the lock writes it: octal, with a leading zero. */
 const MODE = /^0[0-7]{3,4}$/;
 
@@ -158,14 +166,17 @@ const MODE = /^0[0-7]{3,4}$/;
  * not reserved) before anything uses it, and every problem says where it is (line and column).
  */
 export function parseLock(text: string, file = LOCK_FILE): LockFile {
-  const bad = (why: string, offset?: number): never => {
+  const bad = (why: string, offset?: number, hint = DAMAGED_HINT): never => {
     const { line, column } = lineColumn(text, offset ?? 0);
     throw new SyncError('SYNC_LOCK_INVALID', `${LOCK_FILE} is not a valid Pantograph lock file: ${why}`, {
       path: LOCK_FILE,
       position: { file, line, column },
-      hint: 'Restore it from version control, or delete it to start over (files become `adopt`).',
+      hint,
     });
   };
+  // A git merge of two branches that both applied leaves both locks in the file, between markers.
+  const marker = MERGE_MARKER.exec(text);
+  if (marker) return bad('a git merge left conflict markers in it', marker.index, MERGED_HINT);
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -175,6 +186,14 @@ export function parseLock(text: string, file = LOCK_FILE): LockFile {
     return bad(message.replace(/ in JSON at position \d+.*$/, ''), at ? Number(at[1]) : text.length);
   }
   if (!isPlainObject(data)) return bad('not a JSON object');
+  if (typeof data.lockVersion === 'number' && data.lockVersion > LOCK_VERSION) {
+    const by = typeof data.engineVersion === 'string' ? ` (${data.engineVersion})` : '';
+    return bad(
+      `lockVersion ${data.lockVersion} was written by a newer Pantograph${by}; this one reads lockVersion ${LOCK_VERSION}`,
+      keyOffset(text, 'lockVersion'),
+      'Upgrade Pantograph to the version the project uses; deleting the lock would lose what it records.',
+    );
+  }
   if (data.lockVersion !== LOCK_VERSION)
     return bad(`unsupported lockVersion ${JSON.stringify(data.lockVersion)}`, keyOffset(text, 'lockVersion'));
   if (typeof data.engineVersion !== 'string')

@@ -134,11 +134,23 @@ export function acquireRunLock(root: string): RunLock {
     try {
       created = createLock(root, file, `${process.pid}\n${host}\n`);
     } catch (error) {
-      throw new SyncError(
-        'SYNC_WRITE_FAILED',
-        `Cannot create ${RUN_LOCK_FILE}: ${errnoCode(error) ?? String(error)}`,
-        { path: RUN_LOCK_FILE, cause: error },
-      );
+      const code = errnoCode(error);
+      // The first thing a run writes: a project directory it may not write is said so, before anything else.
+      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+        throw new SyncError(
+          'SYNC_NOT_WRITABLE',
+          `The project directory ${root} is not writable (${code}): cannot take the run lock ${RUN_LOCK_FILE}; nothing was written`,
+          {
+            path: '.',
+            hint: 'Make it writable (`chmod u+w`) or run as its owner; `pantograph status` reads the project without writing.',
+            cause: error,
+          },
+        );
+      }
+      throw new SyncError('SYNC_WRITE_FAILED', `Cannot create ${RUN_LOCK_FILE}: ${code ?? String(error)}`, {
+        path: RUN_LOCK_FILE,
+        cause: error,
+      });
     }
     if (!created) {
       let owner = '';

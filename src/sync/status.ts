@@ -58,6 +58,11 @@ export interface StatusReport {
   readonly counts: Readonly<Record<FileState, number>>;
   /** True when anything is not in its desired state (`status --check` exits 2). */
   readonly drift: boolean;
+  /**
+   * True when an earlier apply was killed while writing (it left its journal, `.pantograph.lock.pending`):
+   * the files it wrote are judged as Pantograph's, and the next apply finishes the job.
+   */
+  readonly interrupted: boolean;
 }
 
 /** One path as `scan` saw it. */
@@ -113,7 +118,7 @@ export function checkPlan(plan: RenderPlan): void {
     seen.add(file.path);
   }
   for (const path of plan.unmanagedOutputs ?? []) checkOutputPath(path);
-  const deleted = deletedOutputs(plan.files, plan.delete)[0];
+  const deleted = deletedOutputs(plan.files, plan.delete, plan.unmanaged)[0];
   if (deleted !== undefined) {
     const { message, hint } = deletedOutputMessage(deleted);
     throw new SyncError('SYNC_PLAN_INVALID', message, { path: deleted.path, hint });
@@ -289,7 +294,13 @@ export function reportOf(s: Scan, withDiff: boolean): StatusReport {
     counts[item.state]++;
     entries.push(entryOf(item, withDiff));
   }
-  return { projectRoot: s.root, entries, counts, drift: entries.some((e) => DRIFT.has(e.state)) };
+  return {
+    projectRoot: s.root,
+    entries,
+    counts,
+    drift: entries.some((e) => DRIFT.has(e.state)),
+    interrupted: s.journal !== undefined,
+  };
 }
 
 /** Classifies every path of the plan against the project. Synchronous: sync fs calls measured faster. */

@@ -46,9 +46,32 @@ describe('conflicts', () => {
         'resolved config.txt: your content is kept; removed config.txt.pantograph-new. A later change of its template output is reported as a conflict.\n',
     });
     expect(existsSync(join(root, 'config.txt.pantograph-new'))).toBe(false);
+    // No file changes; the lock takes the settings the accepted output came from.
+    expect(await run(root, 'apply')).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: 'No file to change; .pantograph.lock brought up to date\n',
+    });
     expect(await run(root, 'apply')).toEqual({ code: 0, stderr: '', stdout: 'Nothing to change\n' });
     expect((await run(root, 'status', '--check')).code).toBe(0);
     expect(read(root, 'config.txt')).toContain('line 4: mine');
+  });
+
+  it('a resolved file merges the next template change, even with no apply in between', async () => {
+    const { repo, root } = await editedProject();
+    writeFileSync(join(root, '.sync.yml'), syncYml(repo, 'base:\n  greeting: hi\n'));
+    expect((await run(root, 'apply')).code).toBe(1);
+    expect((await run(root, 'resolve', 'config.txt')).code).toBe(0);
+    // status is clean, so a user commits here; the lock's settings still say `hello`.
+    expect((await run(root, 'status', '--check')).code).toBe(0);
+    writeFileSync(join(root, '.sync.yml'), syncYml(repo, 'base:\n  greeting: hi\n  items: [a, b]\n'));
+    expect(await run(root, 'apply')).toMatchObject({
+      code: 1,
+      stdout: 'conflict  config.txt: merged cleanly with the new template output: review it\n',
+    });
+    expect(read(root, 'config.txt')).toBe(
+      '# config\ngreeting = hi\nline 2\nline 3\nline 4: mine\nline 5\nitems = a,b\n',
+    );
   });
 
   it('writes <path>.pantograph-new when the template changed without a new version (the base is unknown)', async () => {
@@ -102,7 +125,9 @@ describe('conflicts', () => {
     expect(json).toMatchObject({
       noop: true,
       ok: false,
-      message: '1 conflict: apply would stop without writing',
+      // What apply would do, as it would do it: not "stop without writing" (it merges, or writes beside).
+      message:
+        '1 conflict: apply would write the new template output beside it (<path>.pantograph-new), merge it into the file where it can, and write nothing else',
       conflicts: [
         { path: 'config.txt', template: 'base', resolution: 'none', newFile: 'config.txt.pantograph-new' },
       ],

@@ -156,7 +156,10 @@ describe('a token in a git source URL', () => {
     expect(noop.stdout).toContain(`source ${IDENTITY}#main: already at ${commit.slice(0, 12)}\n`);
     expect(readFileSync(join(root, '.pantograph.lock'), 'utf8')).toBe(old);
 
-    expect(await again(root, 'apply')).toMatchObject({ code: 0, stdout: 'Nothing to change\n' });
+    expect(await again(root, 'apply')).toMatchObject({
+      code: 0,
+      stdout: 'No file to change; .pantograph.lock brought up to date\n',
+    });
     expect(lockText(root)).toBe(clean);
   });
 

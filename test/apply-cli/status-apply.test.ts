@@ -81,6 +81,7 @@ edited  static.txt  base      changed by hand: kept
     expect(json).toEqual({
       projectRoot: expect.any(String),
       drift: true,
+      interrupted: false,
       counts: {
         create: 1,
         changed: 0,
@@ -136,6 +137,24 @@ edited  static.txt  base      changed by hand: kept
     expect(glob.stderr).toContain(
       '.sync.yml:7:12: error: extra/extra.txt is produced by template extra and listed in delete [SYNC_DELETE_PRODUCED]',
     );
+  });
+
+  it('a delete glob that also matches an unmanaged file is no error: the file is neither written nor removed', async () => {
+    const { root } = project('  unmanaged: [static.txt]\n  delete: ["*.txt"]\n', {
+      'old.txt': 'old\n',
+      'static.txt': 'mine\n',
+    });
+    // config.txt is still produced and matched: that stays the error, and nothing is written.
+    const refused = await run(root, 'apply');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.split('\n').filter((l) => l.includes(' error: '))).toEqual([
+      '.sync.yml:8:12: error: config.txt is produced by template base and listed in delete [SYNC_DELETE_PRODUCED]',
+    ]);
+    writeFileSync(join(root, '.sync.yml'), read(root, '.sync.yml').replace('"*.txt"', '"o*", "s*"'));
+    expect((await run(root, 'validate')).code).toBe(0);
+    expect((await run(root, 'apply')).stdout).toContain('delete    old.txt  (listed in delete)\n');
+    expect(read(root, 'static.txt')).toBe('mine\n');
+    expect(existsSync(join(root, 'old.txt'))).toBe(false);
   });
 });
 
@@ -209,6 +228,36 @@ Would have changed 1 file
     expect(json.json).toMatchObject({
       ok: false,
       problems: [{ code: 'SETTINGS_UNKNOWN_KEY', line: 8, column: 3 }],
+    });
+  });
+
+  it.each([
+    ['a tab', 'base:\n\tgreeting: hi\n', '8:2', 'Tabs are not allowed as indentation', 'indent with spaces'],
+    ['a key given twice', 'base: {}\nbase: {}\n', '8:1', 'Map keys must be unique', 'already set above'],
+    ['an unclosed list', 'extra: [a\n', '8:1', 'Flow sequence', 'a `[` above is not closed: end it with `]`'],
+    ['a mapping inside a value', 'base: greeting: hi\n', '7:7', 'Nested mappings', 'on its own line'],
+    [
+      'git conflict markers',
+      '<<<<<<< HEAD\nbase: {}\n=======\nextra: {}\n>>>>>>> other\n',
+      '7:1',
+      'a git merge left conflict markers here',
+      'delete the marker lines',
+    ],
+  ])('refuses a .sync.yml with %s: position, a hint, exit 1, nothing written', async (_, yaml, at, message, hint) => {
+    const { root } = project(yaml);
+    const before = snapshotDir(root);
+    for (const command of ['apply', 'update']) {
+      const r = await run(root, command);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`.sync.yml:${at}: error: ${message}`);
+      expect(r.stderr).toMatch(new RegExp(`\n  hint: [^\n]*${hint.replace(/[[\]`]/g, '\\$&')}`));
+      expect(r.stderr).toMatch(/\n1 error: nothing was written\n$/);
+      expect(snapshotDir(root)).toEqual(before);
+    }
+    const json = await runJson(root, 'apply');
+    expect(json.json).toMatchObject({
+      problems: [{ code: 'SYNC_YAML', hint: expect.stringContaining(hint) }],
     });
   });
 
@@ -302,6 +351,7 @@ Would have changed 1 file
       post: [],
       directoriesCreated: [],
       lockChanged: true,
+      interrupted: false,
       entries: [{ path: 'config.txt', state: 'create', template: 'base', kind: 'file' }],
       problems: [],
     });

@@ -490,3 +490,34 @@ describe("the package's entries (built)", () => {
     expect(Object.keys(built).sort()).toEqual(Object.keys(source).sort());
   });
 });
+
+// `script` (util-linux) gives the command a terminal, as a person's shell does.
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+describe.skipIf(!hasScript)('colour (built CLI on a terminal)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pantograph-colour-'));
+  writeFileSync(join(dir, 't.epp'), '<% if %>\n');
+  const onTerminal = (shellCommand: string, env: Record<string, string> = {}) => {
+    const environment = { ...process.env, ...env };
+    if (env.NO_COLOR === undefined) delete environment.NO_COLOR;
+    return spawnSync('script', ['-qec', shellCommand, '/dev/null'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: environment,
+    });
+  };
+  const command = `'${process.execPath}' '${bin}' epp validate t.epp`;
+  const ESC = '\u001b[';
+
+  it('colours problems when both outputs are a terminal, and not with NO_COLOR', () => {
+    expect(onTerminal(command).stdout).toContain(ESC);
+    expect(onTerminal(command, { NO_COLOR: '1' }).stdout).not.toContain(ESC);
+  });
+
+  it('writes no escape codes into a file that standard error is redirected to', () => {
+    onTerminal(`${command} 2> err.txt`);
+    const log = readFileSync(join(dir, 'err.txt'), 'utf8');
+    expect(log).toContain('t.epp:2:1: error');
+    expect(log).not.toContain(ESC);
+  });
+});

@@ -117,6 +117,48 @@ describe('a lock that is not valid JSON', () => {
   });
 });
 
+describe('a lock a git merge left conflict markers in, or a newer Pantograph wrote', () => {
+  it('says so at the first marker, with how to settle it, and writes nothing', async () => {
+    const { project } = await appliedProject();
+    const path = join(project, '.pantograph.lock');
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes('"config.txt"'));
+    lines.splice(
+      at,
+      1,
+      '<<<<<<< HEAD',
+      lines[at]!,
+      '=======',
+      lines[at]!.replace('"disk":"', '"disk":"0'),
+      '>>>>>>> other',
+    );
+    writeFileSync(path, lines.join('\n'));
+    const before = snapshotDir(project);
+    for (const command of ['status', 'apply']) {
+      const r = await run(project, command);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        `.pantograph.lock:${at + 1}:1: error: .pantograph.lock is not a valid Pantograph lock file: a git merge left conflict markers in it [SYNC_LOCK_INVALID]\n  hint: Take one side whole (\`git checkout --theirs .pantograph.lock\`, or \`--ours\`), then run \`pantograph apply\``,
+      );
+    }
+    expect(snapshotDir(project)).toEqual(before);
+  });
+
+  it('a newer lockVersion asks for a newer Pantograph, not for the lock to be deleted', async () => {
+    const { project } = await appliedProject();
+    const path = join(project, '.pantograph.lock');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"lockVersion": 1', '"lockVersion": 2'));
+    const before = snapshotDir(project);
+    const r = await run(project, 'apply');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /\.pantograph\.lock:2:3: error: \.pantograph\.lock is not a valid Pantograph lock file: lockVersion 2 was written by a newer Pantograph \(\d+\.\d+\.\d+\); this one reads lockVersion 1 \[SYNC_LOCK_INVALID\]\n {2}hint: Upgrade Pantograph/,
+    );
+    expect(r.stderr).not.toContain('delete it');
+    expect(snapshotDir(project)).toEqual(before);
+  });
+});
+
 describe('a lock whose sources or templates are damaged', () => {
   function editLock(
     project: string,

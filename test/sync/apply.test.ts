@@ -212,7 +212,7 @@ describe('apply: hand edits, conflicts and adoption', () => {
     expect(lockText(root)).toBe(lockBefore);
     const noop = await apply(plan, { noop: true });
     expect(noop).toMatchObject({ ok: false, conflicts: [{ path: 'x', resolution: 'none' }] });
-    expect(noop.message).toBe('1 conflict: apply would stop without writing');
+    expect(noop.message).toBe('1 conflict awaiting `pantograph resolve`: apply would write nothing else');
   });
 
   it('three-way merges with git merge-file when the previous output is given', async () => {

@@ -145,7 +145,7 @@ describe.runIf(process.getuid?.() === 0)('safety: permissions (as an unprivilege
       script,
       `import { apply, status } from './sync/index.js';
 const [root, command, ...specs] = process.argv.slice(2);
-const files = specs.map((s) => { const [path, content] = s.split('='); return { path, content: Buffer.from(content), mode: 0o644, template: 't', source: 's', kind: 'file', empty: false }; });
+const files = specs.map((s) => { const [path, content, mode = '644'] = s.split('='); return { path, content: Buffer.from(content), mode: parseInt(mode, 8), template: 't', source: 's', kind: 'file', empty: false }; });
 const plan = { projectRoot: root, isNew: false, engineVersion: '0', sources: [], templates: [], files, unmanaged: [], delete: [], purge: false, post: [], problems: [] };
 try {
   const result = command === 'status' ? status(plan) : await apply(plan);
@@ -191,24 +191,40 @@ try {
     chmodSync(root, 0o555);
     expect(await asNobody(root, 'apply', 'a=new')).toEqual({
       ok: false,
-      code: 'SYNC_WRITE_FAILED',
-      message: 'Cannot create .pantograph.lock.lck: EACCES',
+      code: 'SYNC_NOT_WRITABLE',
+      message: `The project directory ${root} is not writable (EACCES): cannot take the run lock .pantograph.lock.lck; nothing was written`,
     });
     chmodSync(root, 0o777);
     expect(entries(root)).toEqual(['a']);
     expect(get(root, 'a')).toBe('old\n');
   });
 
-  it('a read-only directory: the write fails, the error says so, the lock records what was done', async () => {
+  it('a read-only directory: found before the first write, named with its files; nothing is written', async () => {
     const root = project();
     mkdirSync(join(root, 'ro'));
     chmodSync(join(root, 'ro'), 0o555);
-    const result = await asNobody(root, 'apply', 'a=a', 'ro/x=x');
-    expect(result).toMatchObject({ ok: false, code: 'SYNC_WRITE_FAILED' });
-    expect(result.message).toMatch(/^Cannot write ro\/x: EACCES \(1 file written and 0 removed before it/);
+    // `a` comes first and its directory is writable: it is still not written, so the project is never half-applied.
+    const result = await asNobody(root, 'apply', 'a=a', 'ro/x=x', 'ro/new/y=y');
+    expect(result).toEqual({
+      ok: false,
+      code: 'SYNC_NOT_WRITABLE',
+      message: 'The directory ro is not writable: apply cannot change ro/new/y, ro/x; nothing was written',
+    });
+    expect(entries(root)).toEqual(['ro']);
     expect(entries(join(root, 'ro'))).toEqual([]);
-    expect([...readLock(root)!.files.keys()]).toEqual(['a']);
-    expect(existsSync(join(root, '.pantograph.lock.lck'))).toBe(false);
+  });
+
+  it("a file whose mode must change but is not the user's: refused before anything is written", async () => {
+    const root = project();
+    await apply(planOf(root, [file('run.sh', 'x\n')])); // as root: the file is root's
+    const lock = get(root, '.pantograph.lock');
+    expect(await asNobody(root, 'apply', 'a=a', 'run.sh=x\n=755')).toEqual({
+      ok: false,
+      code: 'SYNC_NOT_WRITABLE',
+      message: 'run.sh is not yours: its mode cannot change; nothing was written',
+    });
+    expect(entries(root)).toEqual(['.pantograph.lock', 'run.sh']);
+    expect(get(root, '.pantograph.lock')).toBe(lock);
   });
 });
 

@@ -132,7 +132,7 @@ describe('the EPP playground in a browser', () => {
     // A values error where the command line puts it.
     const duplicate = cli('dup.yaml');
     expect(duplicate.stderr).toBe(
-      'dup.yaml:2:1: error: Map keys must be unique [VALUES_YAML]\n  1 | a: 1\n> 2 | a: 2\n    | ^\n',
+      'dup.yaml:2:1: error: Map keys must be unique [VALUES_YAML]\n  1 | a: 1\n> 2 | a: 2\n    | ^\n  hint: this key is already set above, in the same mapping: keep one of the two (merge their contents into it)\n',
     );
     await page.evaluate(() => window.playground.setValues('a: 1\na: 2\n'));
     expect((await outcome()).errors).toEqual(['values:2:1: Map keys must be unique [VALUES_YAML]']);

@@ -71,12 +71,17 @@ export async function applyWith(
   flags: ApplyFlags,
   ask: Ask,
 ): Promise<number> {
-  return engineCommand(io, global, async () => {
-    const loaded = await loadPlan(io, global, flags);
-    if (planFailed(io, global, loaded.plan)) return 1;
-    checkPaths(paths, loaded);
-    return runApply(io, global, loaded, { paths, flags, ask });
-  });
+  return engineCommand(
+    io,
+    global,
+    async () => {
+      const loaded = await loadPlan(io, global, flags);
+      if (planFailed(io, global, loaded.plan)) return 1;
+      checkPaths(paths, loaded);
+      return runApply(io, global, loaded, { paths, flags, ask });
+    },
+    { writes: true },
+  );
 }
 
 /**
@@ -185,8 +190,14 @@ export async function runApply(
     io.err(`  hint: fix the command (post in .sync.yml) and run apply again: the file is redone\n`);
     return 1;
   }
-  io.out(`${result.message || (result.noop ? 'Nothing would change' : 'Nothing to change')}\n`);
+  io.out(`${result.message || nothingText(result)}\n`);
   return 0;
+}
+
+/** No file changed: said so, and that the lock file was still brought up to date (a diff to commit). */
+function nothingText(result: ApplyResult): string {
+  if (result.noop) return 'Nothing would change';
+  return result.lockChanged ? 'No file to change; .pantograph.lock brought up to date' : 'Nothing to change';
 }
 
 /** How adopted files are confirmed: never asked under --force, yes under --yes, the user on a terminal. */
@@ -239,6 +250,13 @@ function refuseAdopt(io: Io, global: GlobalOptions, loaded: LoadedPlan, run: Run
 function resultText(result: ApplyResult, withDiff: boolean): string {
   const state = new Map<string, StatusEntry>(result.entries.map((e) => [e.path, e]));
   const lines: string[] = [];
+  if (result.interrupted) {
+    lines.push(
+      result.noop
+        ? 'note: an earlier apply was interrupted (it left .pantograph.lock.pending): apply finishes it\n'
+        : 'note: finishing an earlier apply that was interrupted (it left .pantograph.lock.pending)\n',
+    );
+  }
   const line = (what: string, path: string, note = '') => lines.push(`${what.padEnd(9)} ${path}${note}\n`);
   for (const c of result.conflicts) {
     line('conflict', c.path, `: ${conflictText(c)}`);
@@ -299,6 +317,7 @@ export function applyJson(result: ApplyResult, problems: readonly unknown[]): Re
     post: result.post,
     directoriesCreated: result.directoriesCreated,
     lockChanged: result.lockChanged,
+    interrupted: result.interrupted,
     entries: result.entries.filter((e) => e.state !== 'stable'),
     problems,
   };

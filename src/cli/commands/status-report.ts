@@ -46,7 +46,12 @@ export async function statusWithPlan(
     }
     // A clean answer is kept for the next run that finds nothing changed; a glob in `delete` walks the
     // whole project, which the memo does not watch.
-    if (!report.drift && plan.problems.length === 0 && !plan.delete.some(hasGlobChars)) {
+    if (
+      !report.drift &&
+      !report.interrupted &&
+      plan.problems.length === 0 &&
+      !plan.delete.some(hasGlobChars)
+    ) {
       memo?.save(loaded.root, loaded.inputs, answeredPaths(loaded, report), printed);
     }
     return flags.check === true && report.drift ? 2 : 0;
@@ -66,6 +71,7 @@ export function statusJson(report: StatusReport, problems: readonly unknown[]): 
   return {
     projectRoot: report.projectRoot,
     drift: report.drift,
+    interrupted: report.interrupted,
     counts: report.counts,
     entries: report.entries,
     problems,
@@ -77,8 +83,14 @@ export function statusText(report: StatusReport, all: boolean): string {
   const shown = report.entries.filter((e) => all || (e.state !== 'stable' && e.state !== 'init'));
   const rows = shown.map((e) => [e.state, e.path, e.template ?? '-', e.reason ?? '']);
   const head = rows.length > 0 ? table(['STATE', 'PATH', 'TEMPLATE', 'REASON'], rows) : '';
-  return `${head}${summaryLine(report)}\n`;
+  const note = report.interrupted ? INTERRUPTED_STATUS : '';
+  return `${note}${head}${summaryLine(report)}\n`;
 }
+
+/** Said first when an earlier apply was killed while writing (it left its journal). */
+const INTERRUPTED_STATUS =
+  'note: an earlier apply was interrupted (it left .pantograph.lock.pending); the files\n' +
+  "      it wrote are known as Pantograph's, and `pantograph apply` finishes the job\n";
 
 /** `24 stable, 1 edited, 2 create: drift` or `all 24 files stable`. */
 export function summaryLine(report: StatusReport): string {

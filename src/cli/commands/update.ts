@@ -29,25 +29,30 @@ export async function updateWith(
   flags: ApplyFlags,
   ask: Ask,
 ): Promise<number> {
-  return engineCommand(io, global, async () => {
-    const loaded = await loadPlan(io, global, flags, { followRefs: true });
-    if (planFailed(io, global, loaded.plan)) return 1;
-    const moves = sourceMoves(loaded.lock, loaded.plan.sources);
-    if (global.format === 'json') {
-      // One JSON document: the apply result carries the moves.
-      const captured = captureJson(io);
-      const code = await runApply(captured, global, loaded, { paths: [], flags, ask });
-      printJson(io, { sources: moves, ...captured.value() });
-      return code;
-    }
-    if (moves.length === 0) io.out('no git sources to update\n');
-    for (const m of moves) io.out(`source ${moveLine(m)}\n`);
-    return runApply(io, global, loaded, {
-      paths: [],
-      flags,
-      ask,
-      conflictNote:
-        'after resolving every conflict, run `pantograph update` again: the lock records the new commits only then',
-    });
-  });
+  return engineCommand(
+    io,
+    global,
+    async () => {
+      const loaded = await loadPlan(io, global, flags, { followRefs: true });
+      if (planFailed(io, global, loaded.plan)) return 1;
+      const moves = sourceMoves(loaded.lock, loaded.plan.sources);
+      if (global.format === 'json') {
+        // One JSON document: the apply result carries the moves.
+        const captured = captureJson(io);
+        const code = await runApply(captured, global, loaded, { paths: [], flags, ask });
+        printJson(io, { sources: moves, ...captured.value() });
+        return code;
+      }
+      if (moves.length === 0) io.out('no git sources to update\n');
+      for (const m of moves) io.out(`source ${moveLine(m)}\n`);
+      return runApply(io, global, loaded, {
+        paths: [],
+        flags,
+        ask,
+        conflictNote:
+          'after resolving every conflict, run `pantograph update` again: the lock records the new commits only then',
+      });
+    },
+    { writes: true },
+  );
 }

@@ -1,0 +1,43 @@
+/**
+ * What to do about a YAML syntax error, by the `yaml` package's error code: its messages say what is
+ * wrong in the parser's words (`BLOCK_AS_IMPLICIT_KEY`: "Nested mappings are not allowed in compact
+ * mappings") but not how to write it instead, and every positioned error should say that.
+ */
+const HINTS: Readonly<Record<string, string>> = {
+  TAB_AS_INDENT: 'indent with spaces: YAML does not allow tabs in indentation',
+  DUPLICATE_KEY:
+    'this key is already set above, in the same mapping: keep one of the two (merge their contents into it)',
+  MISSING_CHAR: 'close the quoted text with the quote that opened it, on this line or a later one',
+  BAD_INDENT: 'line up the keys of one mapping (or the items of one list) at the same column',
+  BLOCK_AS_IMPLICIT_KEY:
+    'a `key: value` inside a value goes on its own line, indented under its key; or quote the value if it is text',
+  MULTILINE_IMPLICIT_KEY: 'a key is one line: check the indentation of this line and the one above it',
+  BAD_SCALAR_START: 'quote the value: plain text cannot start with @ or `',
+  UNEXPECTED_TOKEN:
+    'check the indentation here and on the line above: a list (`- item`) and keys (`key: value`) cannot share one level',
+  UNEXPECTED_FLOW_KEY: 'quote the value: a plain value cannot hold `: ` or ` #` here',
+};
+
+const DEFAULT_HINT = 'check this line and the one above it: indentation, quotes and brackets';
+
+/** A `[` or `{` left open: the parser reports it where the document goes on, as an indentation error. */
+const UNCLOSED = /^Flow (sequence|map) in block collection/;
+
+/** The hint for a `yaml` error (a general one for codes not listed). */
+export function yamlErrorHint(code: string, message: string): string {
+  const unclosed = UNCLOSED.exec(message);
+  if (unclosed) {
+    const [open, close] = unclosed[1] === 'map' ? ['{', '}'] : ['[', ']'];
+    return `a \`${open}\` above is not closed: end it with \`${close}\` (a list written over several lines is indented more than its key)`;
+  }
+  return HINTS[code] ?? DEFAULT_HINT;
+}
+
+export const MERGE_CONFLICT_HINT =
+  'keep what you want of both sides between `<<<<<<<` and `>>>>>>>`, delete the marker lines (`<<<<<<<`, `=======`, `>>>>>>>`), then run the command again';
+
+/** The offset of the first `<<<<<<< ` line when the text also has a `>>>>>>> ` one, else undefined. */
+export function mergeConflictAt(text: string): number | undefined {
+  const start = /^<{7}(?: |$)/m.exec(text);
+  return start && /^>{7}(?: |$)/m.test(text) ? start.index : undefined;
+}
