@@ -403,8 +403,10 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
 export const TYPE_DOCS: Readonly<Record<string, string>> = {
   Any: 'Any value, undef included.',
   Array: 'An array: `Array[T]`, `Array[T, min, max]`.',
+  Binary: 'Binary data (a type only: templates have no Binary values).',
   Boolean: '`true` or `false`.',
   Callable: 'A function or lambda.',
+  Class: 'A class of the catalogue, as a type value: `Class[apache]` (no value is one).',
   Collection: 'An array or a hash: `Collection[min, max]`.',
   Data: 'Values that convert to JSON: scalars, undef, arrays and hashes of them with string keys.',
   Default: 'The `default` keyword.',
@@ -419,7 +421,10 @@ export const TYPE_DOCS: Readonly<Record<string, string>> = {
   Optional: 'A value of the type, or undef: `Optional[T]`.',
   Pattern: 'A string matching one of the regexps: `Pattern[/re/]`.',
   Regexp: 'A regular expression.',
+  Resource:
+    "A resource type, as a type value: `Resource['file']` is `File`, `File['/tmp']` (no value is one).",
   RichData: 'Data and the rich types (Timestamp, SemVer, Type, ...).',
+  Runtime: "A value of the runtime's own: `Runtime[ruby, 'Symbol']` (no template value is one).",
   Scalar: 'A string, number, boolean, regexp, timestamp or semver.',
   ScalarData: 'A string, number or boolean.',
   SemVer: 'A semantic version.',

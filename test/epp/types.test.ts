@@ -141,7 +141,12 @@ describe('resolveTypeName', () => {
   });
   it('returns undefined for unknown names', () => {
     expect(resolveTypeName('Foo')).toBeUndefined();
-    expect(resolveTypeName('File')).toBeUndefined();
+    expect(resolveTypeName('Mount')).toBeUndefined();
+  });
+  it("knows Puppet 7's built-in resource types, as `puppet epp render` does without a catalogue", () => {
+    expect(resolveTypeName('File')?.toString()).toBe('File');
+    expect(resolveTypeName('Package')?.toString()).toBe('Package');
+    expect(resolveTypeName('Object')?.toString()).toBe('Object[{}]');
   });
   it('marks types as Puppet types', () => {
     expect(isPuppetType(ty('Integer'))).toBe(true);

@@ -5,6 +5,9 @@
 import type { LambdaNode } from '../ast.js';
 import { parameterNameSpan, reservedParameter } from '../ast-walk.js';
 import { hasRest, requiredCount } from '../calls.js';
+import { isConstant } from '../constants.js';
+import { ConstantLambdaSignature } from '../runtime/block-signature.js';
+import type { ConstantSlot } from '../runtime/contracts.js';
 import { BODY_NEXT } from './facts.js';
 import { arityArgument, isUniqueName, str } from './helpers.js';
 import { ParameterGenerator } from './parameters.js';
@@ -65,6 +68,7 @@ export abstract class LambdaGenerator extends ParameterGenerator {
     if (!allDirect && required > 0) {
       code += `if (arguments.length < ${required}) rt.missingRequired(${requiredParameters}, arguments.length);\n`;
     }
+    let signature: string | undefined;
     const reserved = reservedParameter(params);
     if (reserved) code += `rt.reservedParameter(${str(reserved.name)}, ${this.pos(reserved)}, true);\n`;
     for (let i = 0; i < n; i++) {
@@ -79,7 +83,7 @@ export abstract class LambdaGenerator extends ParameterGenerator {
         : present
           ? `a${i}`
           : `(arguments.length > ${i} ? a${i} : rt.MISSING)`;
-      code += `${this.bindParameter(param, given, present, true)}\n`;
+      code += `${this.bindParameter(param, given, present, (signature ??= this.lambdaSignature(node)))}\n`;
     }
     scope.indexes = new Map();
     // Only a body that calls next() needs to catch it (nested lambdas catch their own).
@@ -89,5 +93,20 @@ export abstract class LambdaGenerator extends ParameterGenerator {
     code += `${this.declareIndexes(scope)}${body}})`;
     this.closeScope();
     return { code, unchecked };
+  }
+
+  /**
+   * What a parameter's type check gets as `block`: the lambda's signature (its types constants, for the
+   * message Puppet gives when it cannot word a mismatch), or `true` when a type is computed at run time.
+   */
+  private lambdaSignature(node: LambdaNode): string {
+    if (!node.params.some((param) => param.valueType)) return 'true';
+    const entries: [ConstantSlot | undefined, string, string][] = [];
+    for (const param of node.params) {
+      if (param.valueType && !isConstant(param.valueType)) return 'true';
+      const indicator = param.captureRest ? '*' : param.defaultValue ? '?' : '';
+      entries.push([param.valueType && this.constantSlot(param.valueType), param.name, indicator]);
+    }
+    return this.fixed(new ConstantLambdaSignature(entries));
   }
 }

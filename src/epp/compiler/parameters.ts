@@ -91,7 +91,7 @@ export abstract class ParameterGenerator extends StatementGenerator {
    * Binds one parameter: the given value (`rt.MISSING` when absent), else its default (undef also takes the
    * default, as in Puppet), else a missing-parameter error; then the type check. `block`: a lambda's.
    */
-  protected bindParameter(param: ParameterNode, given: string, present = false, block = false): string {
+  protected bindParameter(param: ParameterNode, given: string, present = false, block?: string): string {
     const local = this.current.locals.get(param.name)!;
     if (present && !param.defaultValue && !param.valueType) {
       // A lambda's required argument, already counted by the arity check: nothing to decide.
@@ -107,7 +107,7 @@ export abstract class ParameterGenerator extends StatementGenerator {
       if (param.defaultValue)
         code += `if (${v}.length === 0) ${v} = rt.restDefault(${this.defaultExpr(param, !block)});\n`;
       if (param.valueType)
-        code += `rt.checkRestParameter(${this.expr(param.valueType)}, ${v}, ${name}, ${p});\n`;
+        code += `rt.checkRestParameter(${this.expr(param.valueType)}, ${v}, ${name}, ${p}${block ? `, ${block}` : ''});\n`;
       code += `${local} = ${v}; }`;
       this.current.bound.add(param.name);
       return code;
@@ -118,7 +118,7 @@ export abstract class ParameterGenerator extends StatementGenerator {
       code += `if (${v} === rt.MISSING) ${v} = rt.missingParameter(${name}, ${p});\n`;
     }
     if (param.valueType) {
-      code += `rt.checkParameter(${this.expr(param.valueType)}, ${v}, ${name}, ${p}${block ? ', true' : ''});\n`;
+      code += `rt.checkParameter(${this.expr(param.valueType)}, ${v}, ${name}, ${p}${block ? `, ${block}` : ''});\n`;
     }
     code += `${local} = ${v}; }`;
     this.current.bound.add(param.name);

@@ -4,6 +4,7 @@
  */
 import { EppEvalError } from '../errors.js';
 import {
+  describeArgumentMismatches,
   describeMismatch,
   inferGenericType,
   type PType,
@@ -32,6 +33,24 @@ export function puppetType(name: string, ...params: Value[]): PType {
 export function argumentMismatch(fn: string, param: string, expected: PType, v: Value): EppEvalError {
   const subject = param === '' ? `'${fn}'` : `'${fn}' parameter '${param}'`;
   return new EppEvalError('EPP_ARGUMENTS', describeMismatch(expected, v, subject));
+}
+
+/**
+ * An argument that fits no member of its function's only signature in several ways: Puppet lists the
+ * signature, then each problem (`'stdlib::end_with' expects (String test_string, ...)` and `  rejected:`
+ * lines); with one problem, the message of {@link argumentMismatch}.
+ */
+export function signatureMismatch(
+  fn: string,
+  signature: string,
+  param: string,
+  expected: PType,
+  v: Value,
+): EppEvalError {
+  const problems = describeArgumentMismatches(expected, v, `parameter '${param}'`);
+  if (problems.length < 2) return argumentMismatch(fn, param, expected, v);
+  const rejected = problems.map((why) => `\n  rejected: ${why}`).join('');
+  return new EppEvalError('EPP_ARGUMENTS', `'${fn}' expects ${signature}${rejected}`);
 }
 
 /**

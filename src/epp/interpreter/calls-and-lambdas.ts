@@ -3,10 +3,11 @@
  * (each/map/filter/reduce with a plain lambda, length/size/empty/join), else the runtime's general call;
  * a lambda is a closure over its scope whose call checks the arity, binds the parameters and runs the body.
  */
-import type { LambdaNode, Node } from '../ast.js';
+import type { LambdaNode, Node, ParameterNode } from '../ast.js';
 import { callSpan, parameterNameSpan } from '../ast-walk.js';
 import { COLLECTION_FAST_PATHS, hasSplat, ITERATION_FAST_PATHS, isSplat, SCOPE_FUNCTIONS } from '../calls.js';
 import type { Lambda } from '../functions/registry.js';
+import type { LambdaSignature } from '../runtime/block-signature.js';
 import type { Value } from '../runtime/values.js';
 import { ExpressionEvaluation } from './expressions.js';
 import type { LambdaFacts } from './interpreter.js';
@@ -139,7 +140,8 @@ export abstract class CallEvaluation extends ExpressionEvaluation {
           rest = rt.restDefault(this.expr(param.defaultValue, defaultScope(scope, params, i, false)));
         }
         if (param.valueType) {
-          rt.checkRestParameter(this.expr(param.valueType, scope), rest, param.name, this.t.pos(param));
+          const type = this.expr(param.valueType, scope);
+          rt.checkRestParameter(type, rest, param.name, this.t.pos(param), this.signature(params, scope));
         }
         scope.bind(param.name, rest);
         continue;
@@ -154,11 +156,24 @@ export abstract class CallEvaluation extends ExpressionEvaluation {
         value = rt.missingParameter(param.name, this.t.pos(param));
       }
       if (param.valueType) {
-        rt.checkParameter(this.expr(param.valueType, scope), value, param.name, this.t.pos(param), true);
+        const type = this.expr(param.valueType, scope);
+        rt.checkParameter(type, value, param.name, this.t.pos(param), this.signature(params, scope));
       }
       scope.bind(param.name, value);
     }
     return this.lambdaBody(node, scope);
+  }
+
+  /** A lambda's signature, its types evaluated only if a mismatch needs it printed (see block-signature.ts). */
+  private signature(params: readonly ParameterNode[], scope: Scope): LambdaSignature {
+    return {
+      parameters: () =>
+        params.map((param) => ({
+          type: param.valueType && this.expr(param.valueType, scope),
+          name: param.name,
+          indicator: param.captureRest ? '*' : param.defaultValue ? '?' : '',
+        })),
+    };
   }
 
   /** A lambda's body, which next() may end. */

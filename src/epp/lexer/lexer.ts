@@ -257,6 +257,7 @@ class Lexer extends CodeLexer {
     const trimClose = this.trimClose;
     let first = true;
     let space = true;
+    const codeStart = this.pos;
     const renderTokenIndex = this.tokens.length;
     while (true) {
       let pos = this.pos;
@@ -307,8 +308,10 @@ class Lexer extends CodeLexer {
         space = false;
         continue;
       }
+      // A `[` right after `<%` (or `<%-`) is an access to what precedes, as Puppet's lexer decides by the
+      // character before it: `abc<%[1] %>` indexes the text, `<% $a = [1, 2] %><%[0] %>` the array.
+      this.lexToken(space && !(first && c === 91 && pos === codeStart), c);
       first = false;
-      this.lexToken(space, c);
       space = false;
     }
   }

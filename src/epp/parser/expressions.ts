@@ -112,7 +112,15 @@ export abstract class ExpressionParser extends TokenCursor {
       if (level < minLevel) return left;
       this.next();
       if (level === SELECTOR_LEVEL) {
-        this.expectPunct('{');
+        // Puppet's grammar also takes one option without braces: `$x ? 'a' => 'b'`.
+        if (!this.isPunct('{')) {
+          const key = this.expression();
+          this.expectPunct('=>');
+          const entries = [{ key, value: this.expression() }];
+          left = { type: 'Selector', test: left, entries, start: left.start, end: this.lastEnd() };
+          continue;
+        }
+        this.next();
         // Puppet's grammar wants at least one entry: `1 ? { }` is a syntax error at the `}`.
         if (this.isPunct('}')) throw this.unexpected(this.tokens[this.i]!);
         const entries = this.hashEntries();

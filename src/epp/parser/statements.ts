@@ -57,6 +57,7 @@ export abstract class StatementParser extends PrimaryExpressionParser {
       }
       semicolon = undefined;
       if (t.kind === 'PUNCT' && t.value === '{' && previous !== undefined) {
+        this.refuseResourceBody();
         throw this.error(
           'Expression is not valid as a resource, resource-default, or resource-override',
           // Puppet reads `$a = 1 {` as `$a = (1 {`: the value is the resource's title.
@@ -68,6 +69,24 @@ export abstract class StatementParser extends PrimaryExpressionParser {
       body.push(previous);
     }
     return body;
+  }
+
+  /**
+   * Puppet's parser reads the `{` after a statement as the body of a resource expression, and fails where
+   * the body stops being one (`x<% { "a" => 1 }` at the `=>`: a title wants a `:`); a body it can read
+   * (`{}`, `{ a => 1 }`, `{ 'a': }`) its validator refuses afterwards, which the caller does.
+   */
+  private refuseResourceBody(): void {
+    const first = this.peek(1);
+    if (first.kind === 'PUNCT' && first.value === '}') return;
+    const second = this.peek(2);
+    const attribute = (first.kind === 'NAME' || first.kind === 'KEYWORD') && second.kind === 'PUNCT';
+    if (attribute && (second.value === '=>' || second.value === '+>')) return;
+    const at = this.i;
+    this.next();
+    this.expression();
+    if (!this.isPunct(':')) throw this.unexpected(this.tokens[this.i]!);
+    this.i = at;
   }
 
   /**

@@ -7,7 +7,7 @@ import { rubyToS } from '../functions/ruby-text.js';
 import { characters, isSingleUnit } from './characters.js';
 import { hashLookup } from './compare.js';
 import { article, numericFromString, typeLabel } from './numbers.js';
-import { inferGenericType, PType, parameterizeType } from './types.js';
+import { accessType, inferGenericType, PType } from './types.js';
 import { isHash, PFloat, type Value } from './values.js';
 
 /** `target[keys...]`. */
@@ -34,7 +34,7 @@ export function access(target: Value, keys: Value[]): Value {
     }
     return out;
   }
-  if (target instanceof PType) return parameterizeType(target, keys);
+  if (target instanceof PType) return accessType(target, keys);
   throw new EppEvalError(
     'EPP_ACCESS',
     target === undefined

@@ -5,6 +5,7 @@
  */
 import type { EppErrorCode } from '../errors.js';
 import { EppEvalError } from '../errors.js';
+import { blockSignatureText, type LambdaSignature } from './block-signature.js';
 import { MISSING, type ParameterSet, type ParameterSpec, UNSET } from './contracts.js';
 import { isInstanceMemo } from './instance-memo.js';
 import { bindPlainParameter, bindPlainValues, onlyDeclaredKeys, PlainValues } from './plain-values.js';
@@ -12,7 +13,7 @@ import { everyKey } from './record-hash.js';
 import { RuntimeBase } from './runtime-base.js';
 import { acceptsTemplateArgument } from './template-arguments.js';
 import { NO_FIT } from './typed-conversion.js';
-import { describeMismatch, PType } from './types.js';
+import { describeMismatch, describesMismatch, PType } from './types.js';
 import type { Value } from './values.js';
 
 /** The errors of binding a template's arguments to its parameters (see `withEveryParameterProblem`). */
@@ -157,16 +158,35 @@ export abstract class ParameterRuntime extends RuntimeBase {
   }
 
   /** A typed `*$rest`: the type is each argument's (`|Integer *$r|`), as Puppet checks it. */
-  checkRestParameter(type: Value, values: readonly Value[], name: string, p: number): void {
-    for (const value of values) this.checkParameter(type, value, name, p, true);
+  checkRestParameter(
+    type: Value,
+    values: readonly Value[],
+    name: string,
+    p: number,
+    signature?: LambdaSignature,
+  ): void {
+    for (const value of values) this.checkParameter(type, value, name, p, signature ?? true);
   }
 
-  /** A parameter's type check; `block`: a lambda's parameter, which Puppet calls a block parameter. */
-  checkParameter(type: Value, value: Value, name: string, p: number, block?: boolean): void {
+  /**
+   * A parameter's type check; `block`: a lambda's parameter, which Puppet calls a block parameter, with
+   * the lambda's signature when its types are known (Puppet prints it when it cannot word the mismatch).
+   */
+  checkParameter(
+    type: Value,
+    value: Value,
+    name: string,
+    p: number,
+    block?: boolean | LambdaSignature,
+  ): void {
     const what = block ? `block parameter '${name}'` : `parameter '${name}'`;
     if (!(type instanceof PType)) this.fail('EPP_TYPE_MISMATCH', `the type of ${what} is not a Type`, p);
     if (!(block ? isInstanceMemo(type, value) : acceptsTemplateArgument(type, value))) {
-      const message = describeMismatch(type, value, what);
+      const signature = typeof block === 'object' ? block : undefined;
+      const message =
+        signature && !describesMismatch(type, value)
+          ? `block expects ${blockSignatureText(signature.parameters((slot) => this.constant(slot)))}`
+          : describeMismatch(type, value, what);
       // A lambda's is the error of the call that called it (see `locateCall`), as in Puppet.
       if (block) throw new EppEvalError('EPP_TYPE_MISMATCH', message);
       this.fail('EPP_TYPE_MISMATCH', message, p);

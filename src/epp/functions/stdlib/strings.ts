@@ -8,7 +8,7 @@ import { EppEvalError } from '../../errors.js';
 import { characters } from '../../runtime/characters.js';
 import { describeMismatch } from '../../runtime/types.js';
 import { PSensitive, type Value } from '../../runtime/values.js';
-import { argumentMismatch, puppetType } from '../arguments.js';
+import { argumentMismatch, puppetType, signatureMismatch } from '../arguments.js';
 import { defineFunction, type FunctionDef } from '../registry.js';
 import { rubyInspect, rubyToS } from '../ruby-text.js';
 import { runtime3 } from '../runtime3.js';
@@ -193,7 +193,9 @@ const AFFIXES = puppetType(
 function affixTest(name: string, param: string, test: (s: string, affix: string) => boolean): FunctionDef {
   return defineFunction(name, 2, 2, (_ctx, [text, affixes]) => {
     const s = stringParam(name, 'test_string', text);
-    if (!AFFIXES.isInstance(affixes)) throw argumentMismatch(name, param, AFFIXES, affixes);
+    if (!AFFIXES.isInstance(affixes)) {
+      throw signatureMismatch(name, `(String test_string, ${AFFIXES} ${param})`, param, AFFIXES, affixes);
+    }
     const list = Array.isArray(affixes) ? (affixes as string[]) : [affixes as string];
     return list.some((affix) => test(s, affix));
   });

@@ -425,6 +425,25 @@ function describeTuple(expected: TupleType, original: PType, actual: PType, path
 }
 
 /**
+ * The problems Puppet reports for an argument of a function with one signature, worded after `subject`:
+ * those its describer finds, of which a lone type mismatch stands for all (Puppet's `merge_descriptions`
+ * over the signatures: `[]` for `Variant[String[1], Array[String[1], 1]]` is a String mismatch, the size
+ * left out), each once.
+ */
+export function describeArgumentMismatches(expected: PType, value: Value, subject: string): string[] {
+  const path: PathElement[] = subject === '' ? [] : [{ kind: 'subject', key: subject }];
+  const errors = describe(expected, inferType(value), path);
+  const typeMismatches = errors.filter((e) => e instanceof TypeMismatch);
+  const reported = typeMismatches.length === 1 ? typeMismatches : errors;
+  return [...new Set(reported.map((e) => e.format().trim()))];
+}
+
+/** Whether Puppet's describer words a mismatch of `value` (a bare `Optional` given a value it cannot). */
+export function describesMismatch(expected: PType, value: Value): boolean {
+  return describe(expected, inferType(value), []).length > 0;
+}
+
+/**
  * Puppet's message for a value that is not an instance of `expected`, starting with `subject`:
  * `parameter 'x' expects an Integer value, got String`,
  * `parameter 's' entry 'port' expects an Integer value, got String`,

@@ -9,8 +9,11 @@ import {
   AliasType,
   ANY,
   ArrayType,
+  BinaryType,
   BooleanType,
+  BUILT_IN_RESOURCE_TYPES,
   CallableType,
+  ClassType,
   CollectionType,
   DefaultType,
   EnumType,
@@ -21,10 +24,13 @@ import {
   IteratorType,
   NotUndefType,
   NumericType,
+  ObjectType,
   OptionalType,
   PatternType,
   PType,
   RegexpType,
+  ResourceType,
+  RuntimeType,
   ScalarDataType,
   ScalarType,
   SemVerType,
@@ -60,6 +66,7 @@ export const TUPLE = new TupleType([]);
 export const STRUCT = new StructType([]);
 export const VARIANT = new VariantType([]);
 export const CALLABLE = new CallableType();
+export const BINARY = new BinaryType();
 
 /** `Data`: `Variant[ScalarData, Undef, Hash[String, Data], Array[Data]]`. */
 class DataAlias extends AliasType {
@@ -145,6 +152,12 @@ const TYPE_NAMES: ReadonlyMap<string, () => PType> = new Map<string, () => PType
   ['timestamp', () => TIMESTAMP],
   ['timespan', () => TIMESPAN],
   ['semver', () => SEMVER],
+  ['binary', () => BINARY],
+  ['runtime', () => new RuntimeType()],
+  ['object', () => new ObjectType()],
+  ['class', () => new ClassType()],
+  ['resource', () => new ResourceType()],
+  ...[...BUILT_IN_RESOURCE_TYPES].map((name): [string, () => PType] => [name, () => new ResourceType(name)]),
 ]);
 
 /**
@@ -188,8 +201,10 @@ function resolveAlias(name: string): PType | undefined {
 export const TYPE_NAME_LIST: readonly string[] = [
   'Any',
   'Array',
+  'Binary',
   'Boolean',
   'Callable',
+  'Class',
   'Collection',
   'Data',
   'Default',
@@ -204,7 +219,9 @@ export const TYPE_NAME_LIST: readonly string[] = [
   'Optional',
   'Pattern',
   'Regexp',
+  'Resource',
   'RichData',
+  'Runtime',
   'Scalar',
   'ScalarData',
   'SemVer',

@@ -13,6 +13,7 @@ import {
   ArrayType,
   BooleanType,
   CallableType,
+  ClassType,
   CollectionType,
   EnumType,
   FloatType,
@@ -25,10 +26,13 @@ import {
   literal,
   NotUndefType,
   type Num,
+  ObjectType,
   OptionalType,
   PatternType,
   type PType,
   RegexpType,
+  ResourceType,
+  RuntimeType,
   rubyFloat,
   SemVerType,
   SensitiveType,
@@ -355,7 +359,52 @@ export function parameterizeType(type: PType, args: Value[]): PType {
     if (n > 2) throw arityError(type, 0, 2, n);
     return timeRange(type instanceof TimespanType, keys);
   }
+  const catalogType = parameterizeCatalogType(type, keys);
+  if (catalogType) return catalogType;
   throw argError(`Operator '[]' is not applicable to ${typeLabel(type)}.`);
+}
+
+/**
+ * A type's access: {@link parameterizeType}, but `Class[a, b]` and `Resource[file, '/a', '/b']` (also
+ * `File['/a', '/b']`) give an array of types, one per name or title, as Puppet's access operator does.
+ */
+export function accessType(type: PType, args: Value[]): Value {
+  const keys = flat(args);
+  if (type instanceof ClassType && type.className === undefined && keys.length > 1) {
+    return keys.map((k) => parameterizeType(type, [k]));
+  }
+  if (type instanceof ResourceType && type.title === undefined) {
+    const named = type.typeName === undefined ? 1 : 0;
+    if (keys.length - named > 1) {
+      const resource = named === 1 ? parameterizeType(type, keys.slice(0, 1)) : type;
+      return keys.slice(named).map((title) => parameterizeType(resource, [title]));
+    }
+  }
+  return parameterizeType(type, args);
+}
+
+/** `Runtime[ruby, 'Symbol']`, `Class[apache]`, `Resource['file', '/tmp']`, `File['/tmp']`, as Puppet makes them. */
+function parameterizeCatalogType(type: PType, keys: Value[]): PType | undefined {
+  const n = keys.length;
+  if (type instanceof RuntimeType && type.runtime === undefined) {
+    if (n !== 2) throw arityError(type, 1, 2, n);
+    assertKeys(type, keys, 2, 2, 'String', (v) => typeof v === 'string');
+    return new RuntimeType(keys[0] as string, keys[1] as string);
+  }
+  if (type instanceof ClassType && type.className === undefined && n === 1 && typeof keys[0] === 'string') {
+    return new ClassType(keys[0].replace(/^::/, '').toLowerCase());
+  }
+  if (type instanceof ResourceType && type.title === undefined) {
+    const names = type.typeName === undefined ? keys.slice(0, 1) : [];
+    const titles = keys.slice(names.length);
+    if (titles.length > 1 || !keys.every((k) => typeof k === 'string')) return undefined;
+    const typeName = type.typeName ?? (names[0] as string).replace(/^::/, '').toLowerCase();
+    return new ResourceType(typeName, titles[0] as string | undefined);
+  }
+  if (type instanceof ObjectType) {
+    throw new EppEvalError('EPP_UNSUPPORTED', 'Object types with attributes are not supported in templates');
+  }
+  return undefined;
 }
 
 /**
