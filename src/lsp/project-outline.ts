@@ -6,6 +6,8 @@
  */
 import { settingsSchema, typeLabel } from '../engine/inspect/schema.js';
 import type { Project } from '../engine/project.js';
+import type { RubyRepositoryKind } from '../engine/v1/repository.js';
+import { maskCredentials } from '../shared/url-credentials.js';
 
 export interface SettingOutline {
   readonly name: string;
@@ -27,6 +29,12 @@ export interface TemplateOutline {
 export interface ProjectOutline {
   readonly root: string;
   readonly templates: readonly TemplateOutline[];
+  /** A V1 `.sync.yml` rendered as it is: what renders it (its keys are files, not templates). */
+  readonly v1?: {
+    readonly kind: RubyRepositoryKind;
+    /** As given or recorded, credentials masked. */
+    readonly url: string;
+  };
 }
 
 /** The outline of a loaded project (every template its sources offer, applied or not). */
@@ -56,5 +64,10 @@ export function outlineOf(project: Project): ProjectOutline {
       settings,
     });
   }
-  return { root: project.root, templates };
+  const v1 = project.v1;
+  return {
+    root: project.root,
+    templates,
+    ...(v1 ? { v1: { kind: v1.kind, url: maskCredentials(v1.url) } } : {}),
+  };
 }
