@@ -161,6 +161,16 @@ export class SyncDocuments {
         detail: t.title,
         documentation: t.description,
       }));
+    if (outline.v1) {
+      // A V1 file's keys are the repository's files; `pdk_template` would make it a V2 file.
+      if (place.parents.length !== 0) return [];
+      const what = outline.v1.kind === 'modulesync' ? 'modulesync configuration' : 'V1 template repository';
+      return outline.v1.files.map((file) => ({
+        label: file,
+        kind: lsp.CompletionItemKind.File,
+        detail: `a file of the ${what}`,
+      }));
+    }
     if (first === 'pdk_template' && second === 'templates' && place.listItem) return templateItems();
     if (place.parents.length === 0) {
       return [
@@ -291,7 +301,7 @@ function v1Hover(v1: NonNullable<ProjectOutline['v1']>, file: string | undefined
   const value = [
     about,
     '',
-    `Hover and completion describe V2 templates' settings; here \`pantograph render${file !== undefined && file !== 'common' && !file.startsWith(':') ? ` ${file}` : ''}\` shows what the settings give.`,
+    `Settings are described for V2 templates only; here \`pantograph render${file !== undefined && file !== 'common' && !file.startsWith(':') ? ` ${file}` : ''}\` shows what the settings give.`,
   ].join('\n');
   return { contents: { kind: lsp.MarkupKind.Markdown, value }, range };
 }

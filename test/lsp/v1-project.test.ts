@@ -23,7 +23,9 @@ function autofs(): string {
   return root;
 }
 
-async function inEditor(root: string, args: string[], hoverAt?: { line: number; character: number }) {
+type At = { line: number; character: number };
+
+async function inEditor(root: string, args: string[], hoverAt?: At, completeAt?: At) {
   const client = new LspClient(root, process.env, args);
   try {
     await client.initialize(uriOf(root));
@@ -38,7 +40,16 @@ async function inEditor(root: string, args: string[], hoverAt?: { line: number; 
           })
         ).result
       : undefined;
-    return { diagnostics, hover };
+    const completion = completeAt
+      ? (
+          await client.request<
+            { label: string; detail: string }[] | { items: { label: string; detail: string }[] }
+          >('textDocument/completion', { textDocument: { uri }, position: completeAt })
+        ).result
+      : undefined;
+    const items =
+      completion === undefined ? undefined : Array.isArray(completion) ? completion : completion.items;
+    return { diagnostics, hover, items };
   } finally {
     await client.close();
   }
@@ -64,10 +75,24 @@ describe('a modulesync module in the editor', () => {
     const trusted = await inEditor(root, ['--trust'], { line: 1, character: 2 });
     expect(trusted.diagnostics).toEqual([]);
     expect(trusted.hover?.contents.value).toBe(
-      `\`Gemfile\` is a file of the modulesync configuration ${CONFIGURATION}: its settings are what \`moduleroot/Gemfile.erb\` reads there, and no schema describes them.\n\nHover and completion describe V2 templates' settings; here \`pantograph render Gemfile\` shows what the settings give.`,
+      `\`Gemfile\` is a file of the modulesync configuration ${CONFIGURATION}: its settings are what \`moduleroot/Gemfile.erb\` reads there, and no schema describes them.\n\nSettings are described for V2 templates only; here \`pantograph render Gemfile\` shows what the settings give.`,
     );
-    const nested = await inEditor(root, ['--trust'], { line: 3, character: 6 });
+    const lines = readFileSync(join(root, '.sync.yml'), 'utf8').split('\n').length;
+    const nested = await inEditor(
+      root,
+      ['--trust'],
+      { line: 3, character: 6 },
+      { line: lines - 1, character: 0 },
+    );
     expect(nested.hover?.contents.value).toContain('`Gemfile` is a file of the modulesync configuration');
+    // Completion of a top-level key offers the configuration's files, not `pdk_template` (a V2 file's key).
+    const labels = nested.items?.map((i) => i.label) ?? [];
+    expect(labels).toContain('Gemfile');
+    expect(labels).toContain('.github/workflows/ci.yml');
+    expect(labels).not.toContain('pdk_template');
+    expect(nested.items?.find((i) => i.label === 'Gemfile')?.detail).toBe(
+      'a file of the modulesync configuration',
+    );
     // Untrusted (the default), its Ruby does not run, and the diagnostic says where the configuration came from.
     const untrusted = await inEditor(root, []);
     expect(untrusted.diagnostics.map((d) => d.code)).toEqual(['V1_UNTRUSTED']);
