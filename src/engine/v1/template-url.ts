@@ -2,8 +2,8 @@
  * Which V1 repository a project renders with, as PDK chooses it (lib/pdk/util/template_uri.rb): the
  * `--template-url` option, else metadata.json's `template-url`; `<url>#<ref>`, the ref defaulting to `main`
  * as PDK's does for any repository but its own. Neither given, the one the lock records from an earlier
- * run (locked-template-url.ts: a modulesync module names its configuration nowhere else). The result is an ordinary source spec, so git sources are
- * cloned, cached, locked and `--offline` like any other.
+ * run (locked-template-url.ts: a modulesync module names its configuration nowhere else). The result is an
+ * ordinary source spec, so git sources are cloned, cached, locked and `--offline` like any other.
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
