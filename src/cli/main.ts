@@ -99,7 +99,7 @@ export async function main(
       command
         .option(
           '--template-url <url>',
-          'a V1 .sync.yml: render it with this V1 template repository, URL[#REF] or a directory (default: metadata.json template-url)',
+          'a V1 .sync.yml: render it with this V1 template repository, URL[#REF] or a directory (default: metadata.json template-url, else the one the lock recorded)',
         )
         .option('--template-ref <ref>', "a V1 .sync.yml: the template repository's branch, tag or commit");
     }
@@ -411,6 +411,7 @@ export async function main(
       .description('the web interface for this project, on 127.0.0.1 (catalogue, settings, preview, apply)')
       .option('--port <n>', 'the port (default: any free one)')
       .option('--open', 'open it in the browser'),
+    true,
     true,
   ).action(run(async () => (await import('./commands/ui.js')).ui as Action));
   // Editors: the language server (stdio), and the schema of .sync.yml for the YAML language server.

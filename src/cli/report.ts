@@ -37,8 +37,16 @@ export function projectDir(io: Io, global: GlobalOptions): string {
 /** The engine's options from the command's flags; progress of long work goes to `io` when given. */
 export function projectOptions(flags: EngineFlags, io?: Io): ProjectOptions {
   const progress = io?.progress?.bind(io);
+  // A project may be loaded twice in one command (a merge renders the previous output): each note once.
+  const noted = new Set<string>();
+  const note = (text: string) => {
+    if (noted.has(text)) return;
+    noted.add(text);
+    io?.err(`note: ${text}\n`);
+  };
   return {
     ...(progress ? { onProgress: (text: string) => progress(text) } : {}),
+    ...(io ? { onNote: note } : {}),
     ...(flags.offline === true ? { offline: true } : {}),
     ...(flags.trust === true ? { trust: true } : {}),
     ...(flags.strict === false ? { strict: false } : {}),

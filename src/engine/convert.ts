@@ -27,6 +27,7 @@ import {
   YAMLMap,
   YAMLSeq,
 } from 'yaml';
+import { lineEndingOf, toLf, withLineEnding } from '../shared/line-endings.js';
 import { coerceNumbers, convertedErrors } from './convert-check.js';
 import {
   emptySection,
@@ -57,6 +58,7 @@ import {
   type V1Template,
   v1Template,
 } from './convert-rules.js';
+import { symbolWarnings } from './convert-symbols.js';
 import { EngineError, problem } from './errors.js';
 import type { PositionLookup, SourceSpec } from './model.js';
 import type { ProjectOptions } from './project.js';
@@ -112,8 +114,10 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   const dir = resolve(root);
   const file = join(dir, SYNC_FILE);
   const read = readV1Text(dir, file);
-  let text = read.text;
-  const original = read.created ? '' : text;
+  // Converted with LF line ends (comments kept from the text would carry a `\r`), written back with the file's.
+  const eol = lineEndingOf(read.text);
+  let text = toLf(read.text);
+  const original = read.created ? '' : read.text;
   const duplicates = dropDuplicateKeys(text, file);
   text = duplicates.text;
   const parsed = parseYamlData(text, file, { version: '1.1', errorCode: 'SYNC_YAML', replaceTag: true });
@@ -196,7 +200,11 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   // `--- {}` (what PDK creates) is a flow mapping: the V2 file is written in block style all the same.
   top.flow = false;
   const header = leadingComment(top);
-  const problems: Problem[] = [...read.problems, ...duplicates.problems];
+  const problems: Problem[] = [
+    ...read.problems,
+    ...duplicates.problems,
+    ...symbolWarnings(doc, (offset) => positions.at(offset)),
+  ];
   const unmanaged: Scalar[] = [];
   const deleted: Scalar[] = [];
   const deletedKeys = new Map<string, string>();
@@ -409,13 +417,14 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
     doc.comment = doc.comment ? `${doc.comment}\n${note}` : note;
   }
   const coerced = coerceNumbers(doc, (template, setting) => settingSchema(v1.get(template), setting));
-  const after = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
-  parseSyncConfig(after, file, dir); // the result must load as V2; a failure here is a bug
+  const lfAfter = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  parseSyncConfig(lfAfter, file, dir); // the result must load as V2; a failure here is a bug
+  const after = withLineEnding(lfAfter, eol);
   const errors = await convertedErrors({
     dir,
     file,
     doc,
-    after,
+    after: lfAfter,
     v1At: (offset) => positions.at(offset),
     options,
   });

@@ -99,6 +99,7 @@ export type EngineErrorCode =
   | 'CONVERT_FLAG_VALUE'
   | 'CONVERT_DELETE_PRODUCED'
   | 'CONVERT_NOT_PDK'
+  | 'CONVERT_SYMBOL'
   | 'CONVERT_INVALID'
   // V1 template repositories run as they are (src/engine/v1)
   | 'V1_TEMPLATE_URL'

@@ -34,7 +34,7 @@ const MODULESYNC_FILE_HINT =
 
 /** What to do with a modulesync module's `.sync.yml`, said by every command that meets one. */
 export const MODULESYNC_HINT =
-  "to render it as `msync update` does, name the modulesync configuration (the directory or git URL with config_defaults.yml and moduleroot/): --template-url DIR|URL[#REF]; for all the modules of the configuration at once, run `pantograph fleet import-modulesync` in its checkout (README: 'Coming from modulesync'); to move to Pantograph's templates, write `pdk_template: {version: 2, templates: [...]}` into .sync.yml and move each file's settings under the template that writes that file";
+  "to render it as `msync update` does, name the modulesync configuration (the directory or git URL with config_defaults.yml and moduleroot/): --template-url DIR|URL[#REF] (once applied with it, later runs find it in .pantograph.lock); for all the modules of the configuration at once, run `pantograph fleet import-modulesync` in its checkout (README: 'Coming from modulesync'); to move to Pantograph's templates, write `pdk_template: {version: 2, templates: [...]}` into .sync.yml and move each file's settings under the template that writes that file";
 
 /**
  * The error for a module modulesync manages whose `.sync.yml` is no V2 file, when no modulesync

@@ -52,6 +52,8 @@ export interface ProjectOptions {
   readonly lockedCommit?: (spec: SyncConfig['sources'][number], index: number) => string | undefined;
   /** Hears what long work is being done (fetching a source, rendering a template), for a progress line. */
   readonly onProgress?: (text: string) => void;
+  /** A fact the user should know about the run, not a problem (the V1 repository taken from the lock). */
+  readonly onNote?: (text: string) => void;
   /**
    * The text of `.sync.yml` to use instead of the file on disk: an edit not saved yet (fleet overrides,
    * a settings form's preview). Positions still name `<root>/.sync.yml`.

@@ -4,8 +4,12 @@
  * or huge one (a 1 MB `template_schema.json` of 20,000 properties takes seconds), so it is made in the
  * check worker, under its time limit, and only this plain outline travels back to the server's thread.
  */
+import { type Dirent, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { settingsSchema, typeLabel } from '../engine/inspect/schema.js';
 import type { Project } from '../engine/project.js';
+import type { RubyRepositoryKind } from '../engine/v1/repository.js';
+import { maskCredentials } from '../shared/url-credentials.js';
 
 export interface SettingOutline {
   readonly name: string;
@@ -27,6 +31,14 @@ export interface TemplateOutline {
 export interface ProjectOutline {
   readonly root: string;
   readonly templates: readonly TemplateOutline[];
+  /** A V1 `.sync.yml` rendered as it is: what renders it (its keys are files, not templates). */
+  readonly v1?: {
+    readonly kind: RubyRepositoryKind;
+    /** As given or recorded, credentials masked. */
+    readonly url: string;
+    /** The files its `moduleroot/` writes (`.erb` dropped), the keys `.sync.yml` may configure. */
+    readonly files: readonly string[];
+  };
 }
 
 /** The outline of a loaded project (every template its sources offer, applied or not). */
@@ -56,5 +68,37 @@ export function outlineOf(project: Project): ProjectOutline {
       settings,
     });
   }
-  return { root: project.root, templates };
+  const v1 = project.v1;
+  return {
+    root: project.root,
+    templates,
+    ...(v1
+      ? { v1: { kind: v1.kind, url: maskCredentials(v1.url), files: modulerootFiles(v1.source.dir) } }
+      : {}),
+  };
+}
+
+/** At most this many files are offered: completion of a huge repository stays small. */
+const MAX_FILES = 2000;
+
+/** The files a V1 repository's `moduleroot/` writes, as `.sync.yml` keys name them; symbolic links not followed. */
+function modulerootFiles(dir: string): string[] {
+  const root = join(dir, 'moduleroot');
+  const files: string[] = [];
+  const walk = (sub: string) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(root, sub), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (files.length >= MAX_FILES) return;
+      const path = sub === '' ? e.name : `${sub}/${e.name}`;
+      if (e.isDirectory()) walk(path);
+      else if (e.isFile()) files.push(path.replace(/\.erb$/, ''));
+    }
+  };
+  walk('');
+  return files;
 }

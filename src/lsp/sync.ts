@@ -105,7 +105,7 @@ export class SyncDocuments {
     for (const p of problems) {
       const path = p.file === undefined ? file : resolve(root, p.file);
       if (path === file) {
-        own.push(toDiagnostic(document, fromProblem(p, text)));
+        own.push(toDiagnostic(document, fromProblem(editorHint(p), text)));
       } else {
         const list = elsewhere.get(path) ?? [];
         list.push(p);
@@ -161,6 +161,16 @@ export class SyncDocuments {
         detail: t.title,
         documentation: t.description,
       }));
+    if (outline.v1) {
+      // A V1 file's keys are the repository's files; `pdk_template` would make it a V2 file.
+      if (place.parents.length !== 0) return [];
+      const what = outline.v1.kind === 'modulesync' ? 'modulesync configuration' : 'V1 template repository';
+      return outline.v1.files.map((file) => ({
+        label: file,
+        kind: lsp.CompletionItemKind.File,
+        detail: `a file of the ${what}`,
+      }));
+    }
     if (first === 'pdk_template' && second === 'templates' && place.listItem) return templateItems();
     if (place.parents.length === 0) {
       return [
@@ -197,6 +207,7 @@ export class SyncDocuments {
     if (load instanceof CheckLimitError) return limitHover(load, range);
     if (!load) return null;
     const { outline } = load;
+    if (outline.v1) return v1Hover(outline.v1, place.parents[0] ?? place.key, range);
     const name =
       place.parents.length === 0
         ? place.key
@@ -262,6 +273,37 @@ export class SyncDocuments {
     if (load instanceof CheckLimitError || load === undefined) return this.loaded.get(uri) ?? load;
     return load;
   }
+}
+
+/**
+ * A V1 or modulesync `.sync.yml` with no repository named: the CLI's hint says `--template-url`, which an
+ * editor's server is not given. The lock is where it finds one (engine/v1/locked-template-url.ts).
+ */
+function editorHint(p: Problem): Problem {
+  if ((p.code !== 'SYNC_V1' && p.code !== 'SYNC_MODULESYNC') || !p.hint?.includes('--template-url')) return p;
+  return {
+    ...p,
+    hint: `${p.hint}\nIn the editor, which is given no --template-url: run \`pantograph apply --template-url ...\` once in the module; the language server then takes the repository from .pantograph.lock (started with --trust: it runs the repository's Ruby).`,
+  };
+}
+
+/**
+ * Any hover in a V1 `.sync.yml`: its keys are files of the V1 repository (or modulesync configuration),
+ * whose ERB reads the settings and documents none; hover knows V2 templates' settings only. Said rather
+ * than showing nothing, which reads as a broken server.
+ */
+function v1Hover(v1: NonNullable<ProjectOutline['v1']>, file: string | undefined, range: Range): Hover {
+  const what = v1.kind === 'modulesync' ? 'the modulesync configuration' : 'the V1 template repository';
+  const about =
+    file !== undefined && file !== 'common' && !file.startsWith(':')
+      ? `\`${file}\` is a file of ${what} ${v1.url}: its settings are what \`moduleroot/${file}.erb\` reads there, and no schema describes them.`
+      : `This V1 \`.sync.yml\` configures the files of ${what} ${v1.url}: their ERB reads the settings, and no schema describes them.`;
+  const value = [
+    about,
+    '',
+    `Settings are described for V2 templates only; here \`pantograph render${file !== undefined && file !== 'common' && !file.startsWith(':') ? ` ${file}` : ''}\` shows what the settings give.`,
+  ].join('\n');
+  return { contents: { kind: lsp.MarkupKind.Markdown, value }, range };
 }
 
 /** A hover that says why the project's settings are not known. */

@@ -17,6 +17,7 @@ import { setSection } from '../engine/sync-edit.js';
 import { addTemplateText, removeTemplateText, setSectionText } from '../engine/sync-text-edit.js';
 import { hasErrors } from '../engine/validate.js';
 import { toJson } from '../engine/yaml-data.js';
+import { maskCredentials } from '../shared/url-credentials.js';
 import { status as syncStatus } from '../sync/index.js';
 import { outcomeOf, Previews } from './preview-fingerprint.js';
 import { type ApiOptions, body, editRequest, engineOptions } from './project-request.js';
@@ -46,6 +47,10 @@ export function api(options: ApiOptions): Hono {
     return c.json({
       project: project.name,
       syncText: project.config.text,
+      // A V1 or modulesync .sync.yml: no templates, no forms; the page says why (and what it still does).
+      ...(project.v1
+        ? { v1: { kind: project.v1.kind, url: maskCredentials(project.v1.url), origin: project.v1.origin } }
+        : {}),
       ...(base !== undefined ? { base } : {}),
       catalogue: [...project.available.values()].map((t) => ({
         name: t.name,

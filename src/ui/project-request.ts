@@ -13,6 +13,9 @@ export interface ApiOptions {
   readonly trust?: boolean;
   /** `pantograph ui --no-strict`: unknown variables warn and render empty, as `apply --no-strict`. */
   readonly strict?: boolean;
+  /** A V1 or modulesync `.sync.yml`: its repository (`--template-url`, `--template-ref`), as `status` takes it. */
+  readonly templateUrl?: string;
+  readonly templateRef?: string;
 }
 
 export const MAX_TEXT = 512 * 1024;
@@ -28,6 +31,8 @@ export function engineOptions(options: ApiOptions, syncText: string | undefined)
     offline: options.offline === true,
     trust: options.trust === true,
     ...(options.strict === false ? { strict: false } : {}),
+    ...(options.templateUrl !== undefined ? { templateUrl: options.templateUrl } : {}),
+    ...(options.templateRef !== undefined ? { templateRef: options.templateRef } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import { EngineError } from '../engine/errors.js';
 import type { Problem } from '../engine/render-plan.js';
 import { SyncError } from '../sync/index.js';
+import { restartHint } from './restart-hint.js';
 
 /** A request the API cannot take: its message says what is wrong with it. Answered with 400. */
 export class BadRequest extends Error {}
@@ -54,8 +55,11 @@ export function errorAnswer(e: Error, c: Context, root?: string): Response {
   if (e instanceof Refused) {
     return c.json({ ok: false, code: e.code, error: e.message, hint: e.hint, changed: e.changed }, 409);
   }
-  if (e instanceof EngineError)
-    return c.json({ error: e.message, problems: e.problems.map((p) => problemJson(p, root)) }, 422);
+  if (e instanceof EngineError) {
+    const hint = restartHint(e);
+    const problems = e.problems.map((p) => problemJson(p, root));
+    return c.json({ error: e.message, problems, ...(hint !== undefined ? { hint } : {}) }, 422);
+  }
   // Another run holds the project (a `pantograph apply` in a terminal: 409), or a file is not as expected.
   if (e instanceof SyncError) {
     const answer = { error: e.message, code: e.code, ...(e.hint ? { hint: e.hint } : {}) };

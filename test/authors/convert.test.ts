@@ -318,6 +318,44 @@ describe('pantograph convert', () => {
     expect(snapshotDir(project)).toEqual(before);
   });
 
+  it('writes a CRLF .sync.yml back with CRLF line ends, kept comments too; an LF one stays LF', async () => {
+    const crlf = V1.replace(/\n/g, '\r\n');
+    const project = tempTree({ '.sync.yml': crlf });
+    const r = await run(project, 'convert', '--yes');
+    expect(r.code).toBe(0);
+    const written = read(project, '.sync.yml');
+    // Every line as the Windows checkout had it (the comment kept from appveyor.yml's text as well).
+    expect(written).toBe(V2.replace(/\n/g, '\r\n'));
+    expect(written.replace(/\r\n/g, '')).not.toContain('\n');
+    // The diff shows the content's change, not every line's end.
+    expect(r.stdout).toContain('\n+gemfile:\r\n');
+    expect(r.stdout).not.toContain('CRLF');
+    const lf = tempTree({ '.sync.yml': V1 });
+    await run(lf, 'convert', '--yes');
+    expect(read(lf, '.sync.yml')).toBe(V2);
+  });
+
+  it('warns at each unquoted :symbol (PDK stopped on it) and says it is a string in the V2 file', async () => {
+    const project = tempTree({
+      '.sync.yml':
+        "Gemfile:\n  optional:\n    :development:\n      - gem: foo\n    ':test':\n      - gem: bar\nspec/spec_helper.rb:\n  mock_with: :rspec\n",
+    });
+    const r = await run(project, 'convert', '--yes');
+    expect(r.code).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => / warning: /.test(l));
+    expect(warnings).toEqual([
+      ".sync.yml:3:5: warning: `:development` is a Ruby Symbol to Ruby's YAML, and PDK loads .sync.yml with no symbols allowed: PDK stopped on this file (Psych::DisallowedClass: Tried to load unspecified class: Symbol); the V2 file reads it as the string ':development', the form the templates read [CONVERT_SYMBOL]",
+      ".sync.yml:8:14: warning: `:rspec` is a Ruby Symbol to Ruby's YAML, and PDK loads .sync.yml with no symbols allowed: PDK stopped on this file (Psych::DisallowedClass: Tried to load unspecified class: Symbol); the V2 file reads it as the string ':rspec', the form the templates read [CONVERT_SYMBOL]",
+    ]);
+    expect(r.stderr).toContain(
+      "hint: nothing to do for Pantograph; quoting it (':development'), as pdk-templates' own examples do, says the same to every reader",
+    );
+    // The V2 file means the strings, as the quoted ':test' beside it.
+    const config = parseSyncConfig(read(project, '.sync.yml'), join(project, '.sync.yml'));
+    expect(Object.keys(config.settings.gemfile?.optional as object)).toEqual([':development', ':test']);
+    expect(config.settings.rspec?.mock_with).toBe(':rspec');
+  });
+
   it('refuses two files setting one key of the same template, at the second one', async () => {
     const project = tempTree({
       '.sync.yml':

@@ -109,6 +109,7 @@ bundle install
           content: '#!/bin/sh\nset -e\nbundle install\n',
         },
       ],
+      unmanaged: [],
       problems: [],
     });
   });
@@ -153,6 +154,48 @@ bundle install
       `error: --output ${file} is not a directory\n  hint: give a new or empty directory\n`,
     );
     expect(snapshotDir(out)).toEqual(before);
+  });
+
+  it('leaves out what unmanaged names, as apply does (and a V1 run), saying so; a path naming only those is refused', async () => {
+    const root = tempTree({
+      '.sync.yml': exampleSync().replace(
+        '  shared_settings:',
+        "  unmanaged: [Gemfile, '.github/**']\n  shared_settings:",
+      ),
+      'metadata.json': METADATA,
+    });
+    const before = snapshotDir(root);
+    const out = join(tempDir(), 'out');
+    const r = await run(root, 'render', '--output', out);
+    expect(r).toEqual({
+      code: 0,
+      stdout: `wrote 6 files to ${out}\n`,
+      stderr:
+        "left out 3 unmanaged files (.sync.yml's unmanaged: apply never writes them): Gemfile, .github/workflows/ci.yml, .github/workflows/lint.yml\n",
+    });
+    expect(existsSync(join(out, 'Gemfile'))).toBe(false);
+    expect(existsSync(join(out, '.github'))).toBe(false);
+    expect(existsSync(join(out, 'README.md'))).toBe(true);
+    // On standard output too, the note on standard error (the output stays the files' text).
+    const printed = await run(root, 'render');
+    expect(printed.stdout).not.toContain('==> Gemfile');
+    expect(printed.stderr).toContain('left out 3 unmanaged files');
+    const { json } = await runJson<{ files: { path: string }[]; unmanaged: string[] }>(root, 'render');
+    expect(json.unmanaged).toEqual(['Gemfile', '.github/workflows/ci.yml', '.github/workflows/lint.yml']);
+    expect(json.files.map((f) => f.path)).not.toContain('Gemfile');
+    // Asked for by name: refused with the way to see it, nothing written.
+    const out2 = join(tempDir(), 'out');
+    expect(await run(root, 'render', '--output', out2, 'Gemfile')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        "error: 'Gemfile' is unmanaged: render leaves out what apply never writes\n  hint: to see the template's output, take it out of pdk_template.unmanaged in .sync.yml\n",
+    });
+    expect((await run(root, 'render', '.github/')).stderr).toBe(
+      "error: '.github/' holds only unmanaged files (.github/workflows/ci.yml, .github/workflows/lint.yml): render leaves out what apply never writes\n  hint: to see the template's output, take it out of pdk_template.unmanaged in .sync.yml\n",
+    );
+    expect(existsSync(out2)).toBe(false);
+    expect(snapshotDir(root)).toEqual(before);
   });
 
   it('renders nothing when the plan has errors, and reports them with positions', async () => {

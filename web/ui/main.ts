@@ -20,7 +20,8 @@ import { preview } from './preview.js';
 import { wireSaveAndApply } from './save-apply.js';
 import { drawForms } from './settings-form.js';
 import { drawProblems, guarded, markDirty, notify } from './status.js';
-import type { CatalogueEntry, Form, Problem } from './types.js';
+import type { CatalogueEntry, Form, Problem, V1Repository } from './types.js';
+import { drawV1Note } from './v1-note.js';
 
 async function refresh(): Promise<void> {
   const state = await call<{
@@ -31,6 +32,8 @@ async function refresh(): Promise<void> {
     problems: Problem[];
     base?: string;
     error?: string;
+    hint?: string;
+    v1?: V1Repository;
   }>('state', page.syncText === undefined ? {} : { syncText: page.syncText });
   if (state.catalogue === undefined) {
     // The project does not load (.sync.yml's YAML, a source that cannot be fetched...): what and where,
@@ -41,7 +44,7 @@ async function refresh(): Promise<void> {
     $('diff').textContent = '';
     drawProblems(state.problems ?? []);
     const first = state.problems?.find((p) => p.severity === 'error');
-    notify(new ApiError(422, `the project does not load: ${state.error ?? first?.message ?? 'see the problems'}`, 'LOAD', 'fix it (the problems are listed under Settings), then reload'), true);
+    notify(new ApiError(422, `the project does not load: ${state.error ?? first?.message ?? 'see the problems'}`, 'LOAD', state.hint ?? 'fix it (the problems are listed under Settings), then reload'), true);
     return;
   }
   page.loaded = true;
@@ -55,6 +58,7 @@ async function refresh(): Promise<void> {
   page.project = state.project;
   drawCatalogue(state.catalogue, refresh);
   drawForms(refresh);
+  if (state.v1 !== undefined) drawV1Note(state.v1);
   drawProblems(state.problems);
   markDirty();
   await preview();

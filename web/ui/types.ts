@@ -13,6 +13,13 @@ export interface CatalogueEntry {
   source: string;
 }
 
+/** A V1 or modulesync `.sync.yml`: the repository that renders it, and where it was named. */
+export interface V1Repository {
+  kind: 'pdk' | 'modulesync';
+  url: string;
+  origin: '--template-url' | 'metadata.json' | '.pantograph.lock';
+}
+
 export interface SettingInfo {
   name: string;
   type: string;

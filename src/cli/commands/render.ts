@@ -2,15 +2,18 @@
  * `pantograph render [--output DIR] [PATH...]`: the plan's output, for review and tests. To standard
  * output with a `==> path (template) <==` header per file (binary files noted, not printed), or written
  * into DIR, which must be empty or new. Only the plan: no post commands, lock, delete or purge, and the
- * project itself is never written.
+ * project itself is never written. What `unmanaged` names is left out, said on standard error: render
+ * shows what apply would write, which never writes those files (a V1 run, like PDK, does not even render
+ * them).
  */
 import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { plan as planProject } from '../../engine/plan.js';
 import { loadProject } from '../../engine/project.js';
-import type { PlannedFile } from '../../engine/render-plan.js';
+import type { PlannedFile, RenderPlan } from '../../engine/render-plan.js';
 import { hasErrors } from '../../engine/validate.js';
 import { didYouMeanHint } from '../../shared/did-you-mean.js';
+import { matchesAny } from '../../sync/glob.js';
 import { UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
@@ -45,17 +48,26 @@ export async function render(
       else printProblems(io, plan.problems);
       return 1;
     }
-    const files = selectFiles(plan.files, paths);
+    const { managed, unmanaged } = splitUnmanaged(plan);
+    // A V1 plan lists the unmanaged files it did not render; a V2 plan has no such list.
+    const files = selectFiles(managed, paths, unmanaged, plan.unmanagedOutputs !== undefined);
+    const leftOut = unmanaged.filter((path) => paths.length === 0 || wantedBy(paths, path));
     if (outputDir !== undefined) writeOutput(outputDir, files);
     if (global.format === 'json') {
       printJson(io, {
         ...(outputDir !== undefined ? { output: outputDir } : {}),
         files: files.map((f) => fileJson(f, outputDir === undefined)),
+        unmanaged: leftOut,
         problems: plan.problems.map(jsonProblem),
       });
       return 0;
     }
     printProblems(io, plan.problems);
+    if (leftOut.length > 0) {
+      io.err(
+        `left out ${plural(leftOut.length, 'unmanaged file')} (.sync.yml's unmanaged: apply never writes ${leftOut.length === 1 ? 'it' : 'them'}): ${leftOut.join(', ')}\n`,
+      );
+    }
     if (outputDir !== undefined) {
       const written = files.filter((f) => !f.empty).length;
       io.out(`wrote ${plural(written, 'file')} to ${flags.output}\n`);
@@ -74,18 +86,61 @@ export async function render(
   });
 }
 
-/** Project-relative paths or directories to keep; each must match a planned file. */
-function selectFiles(files: readonly PlannedFile[], paths: readonly string[]): readonly PlannedFile[] {
+/**
+ * The planned files apply would write, and the paths `unmanaged` leaves alone: a V2 plan renders those
+ * too (they match `plan.unmanaged`), a V1 plan lists them unrendered (`unmanagedOutputs`).
+ */
+function splitUnmanaged(plan: RenderPlan): { managed: PlannedFile[]; unmanaged: string[] } {
+  const managed: PlannedFile[] = [];
+  const unmanaged: string[] = [];
+  for (const f of plan.files) {
+    if (matchesAny(plan.unmanaged, f.path)) {
+      if (!f.empty) unmanaged.push(f.path);
+    } else managed.push(f);
+  }
+  for (const path of plan.unmanagedOutputs ?? []) if (!unmanaged.includes(path)) unmanaged.push(path);
+  return { managed, unmanaged };
+}
+
+/** A path argument as a project-relative path (`./bin/` -> `bin`). */
+function wantedPath(given: string): string {
+  return given
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/+$/, '');
+}
+
+function wantedBy(paths: readonly string[], path: string): boolean {
+  return paths.some((p) => covers(wantedPath(p), path));
+}
+
+/**
+ * Project-relative paths or directories to keep; each must match a planned file. One that matches only
+ * unmanaged files is refused with that reason.
+ */
+function selectFiles(
+  files: readonly PlannedFile[],
+  paths: readonly string[],
+  unmanaged: readonly string[],
+  v1: boolean,
+): readonly PlannedFile[] {
   if (paths.length === 0) return files;
-  const wanted = paths.map((p) => ({
-    given: p,
-    path: p
-      .replace(/\\/g, '/')
-      .replace(/^(\.\/)+/, '')
-      .replace(/\/+$/, ''),
-  }));
+  const wanted = paths.map((p) => ({ given: p, path: wantedPath(p) }));
   for (const w of wanted) {
     if (!files.some((f) => covers(w.path, f.path))) {
+      const left = unmanaged.filter((path) => covers(w.path, path));
+      if (left.length > 0) {
+        const what =
+          left.length === 1 && left[0] === w.path
+            ? `'${w.given}' is unmanaged`
+            : `'${w.given}' holds only unmanaged files (${left.join(', ')})`;
+        throw new UsageError(
+          `${what}: render leaves out what apply never writes`,
+          v1
+            ? "to see the template's output, remove `unmanaged: true` under the file's key in .sync.yml (PDK does not render it either)"
+            : "to see the template's output, take it out of pdk_template.unmanaged in .sync.yml",
+        );
+      }
       throw new UsageError(
         `no planned file matches '${w.given}'`,
         didYouMeanHint(

@@ -1,5 +1,5 @@
 /**
- * `pantograph ui [--port N] [--open] [--no-strict]`: the web interface for this project (or, in a template repository,
+ * `pantograph ui [--port N] [--open] [--no-strict] [--template-url URL]`: the web interface for this project (or, in a template repository,
  * the author's view), until interrupted. The URL it prints carries the token every request needs.
  */
 import { spawn } from 'node:child_process';
@@ -35,6 +35,8 @@ export async function ui(io: Io, global: GlobalOptions, flags: UiFlags): Promise
     ...(flags.offline === true ? { offline: true } : {}),
     ...(flags.trust === true ? { trust: true } : {}),
     ...(flags.strict === false ? { strict: false } : {}),
+    ...(flags.templateUrl !== undefined ? { templateUrl: flags.templateUrl } : {}),
+    ...(flags.templateRef !== undefined ? { templateRef: flags.templateRef } : {}),
     port,
   });
   io.out(

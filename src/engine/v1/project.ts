@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { LOCK_FILE } from '../../shared/project-files.js';
 import { maskCredentials } from '../../shared/url-credentials.js';
 import { EngineError } from '../errors.js';
 import type { DataMap, ResolvedSource, SyncConfig } from '../model.js';
@@ -15,6 +16,7 @@ import { SYNC_FILE } from '../project-config.js';
 import type { Problem } from '../render-plan.js';
 import { resolveSources } from '../sources/index.js';
 import { parseYamlData } from '../yaml-data.js';
+import { lockedTemplateUrlPosition } from './locked-template-url.js';
 import { type RubyRepositoryKind, rubyRepositoryKind } from './repository.js';
 import { type TemplateUrlOrigin, v1Source } from './template-url.js';
 import { templateUrlPosition } from './template-url-position.js';
@@ -48,6 +50,7 @@ export interface V1LoadOptions {
   readonly modulesyncModule?: string;
   readonly lockedCommit?: (spec: SyncConfig['sources'][number], index: number) => string | undefined;
   readonly onProgress?: (text: string) => void;
+  readonly onNote?: (text: string) => void;
 }
 
 export interface V1Loaded {
@@ -88,15 +91,21 @@ export async function loadV1(
   const instead = inModulesync
     ? 'or run `pantograph fleet import-modulesync` to move the modules to V2 templates'
     : 'or run `pantograph convert` once to move this .sync.yml to V2 templates';
-  // For an error only: metadata.json is read again to find the key.
-  const at = () => (source.origin === 'metadata.json' ? templateUrlPosition(root) : undefined);
+  // For an error only: metadata.json (or the lock) is read again to find the key.
+  const at = () =>
+    source.origin === 'metadata.json'
+      ? templateUrlPosition(root)
+      : source.origin === LOCK_FILE
+        ? lockedTemplateUrlPosition(root, source.spec.location)
+        : undefined;
+  const from = source.origin === LOCK_FILE ? `recorded in ${LOCK_FILE} by an earlier run` : source.origin;
   // A V1 repository's templates are Ruby code run with the user's rights, unsandboxed: like JavaScript
   // hooks, only from a source the user trusts (a local one is; a git one with --trust). Checked before
   // anything is fetched.
   if (options.distrust) {
     throw new EngineError(
       'V1_UNTRUSTED',
-      `${what} ${source.url} (${source.origin}) runs Ruby code (its ERB templates), which does not run here`,
+      `${what} ${source.url} (${from}) runs Ruby code (its ERB templates), which does not run here`,
       // At the top of .sync.yml: what the editor shows is that file's problems.
       { position: { file, line: 1, column: 1 }, hint: options.distrust.hint },
     );
@@ -104,7 +113,7 @@ export async function loadV1(
   if (source.spec.type === 'git' && source.spec.trusted !== true && options.trust !== true) {
     throw new EngineError(
       'V1_UNTRUSTED',
-      `${what} ${maskCredentials(source.url)} (${source.origin}) runs Ruby code (its ERB templates), and it is not trusted`,
+      `${what} ${maskCredentials(source.url)} (${from}) runs Ruby code (its ERB templates), and it is not trusted`,
       {
         position: at(),
         hint: `if you trust ${maskCredentials(source.spec.location)}, run again with --trust; ${instead}`,
@@ -125,14 +134,19 @@ export async function loadV1(
     throw new EngineError(
       'V1_NOT_V1_REPOSITORY',
       inModulesync
-        ? `${maskCredentials(source.url)} (${source.origin}) is not a modulesync configuration: it needs moduleroot/ and config_defaults.yml`
-        : `${maskCredentials(source.url)} (${source.origin}) is not a V1 template repository: it needs both moduleroot/ and moduleroot_init/`,
+        ? `${maskCredentials(source.url)} (${from}) is not a modulesync configuration: it needs moduleroot/ and config_defaults.yml`
+        : `${maskCredentials(source.url)} (${from}) is not a V1 template repository: it needs both moduleroot/ and moduleroot_init/`,
       {
         position: at(),
         hint: inModulesync
           ? "give the modulesync configuration's directory or git URL: the one with config_defaults.yml and moduleroot/"
           : 'a V2 repository is named in .sync.yml under pdk_template.template_sources; run `pantograph convert` to write one',
       },
+    );
+  }
+  if (source.origin === LOCK_FILE) {
+    options.onNote?.(
+      `${what} is ${maskCredentials(source.url)}, which an earlier run recorded in ${LOCK_FILE} (--template-url names another)`,
     );
   }
   const text = options.syncText ?? (existsSync(file) ? readFileSync(file, 'utf8') : '');

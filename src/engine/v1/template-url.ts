@@ -1,18 +1,21 @@
 /**
  * Which V1 repository a project renders with, as PDK chooses it (lib/pdk/util/template_uri.rb): the
  * `--template-url` option, else metadata.json's `template-url`; `<url>#<ref>`, the ref defaulting to `main`
- * as PDK's does for any repository but its own. The result is an ordinary source spec, so git sources are
- * cloned, cached, locked and `--offline` like any other.
+ * as PDK's does for any repository but its own. Neither given, the one the lock records from an earlier
+ * run (locked-template-url.ts: a modulesync module names its configuration nowhere else). The result is an
+ * ordinary source spec, so git sources are cloned, cached, locked and `--offline` like any other.
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LOCK_FILE } from '../../shared/project-files.js';
 import { EngineError } from '../errors.js';
 import type { Position, SourceSpec } from '../model.js';
+import { insideProject, lockedTemplateUrl, lockedTemplateUrlPosition } from './locked-template-url.js';
 import { templateUrlPosition } from './template-url-position.js';
 
 /** Where the URL came from, for messages. */
-export type TemplateUrlOrigin = '--template-url' | 'metadata.json';
+export type TemplateUrlOrigin = '--template-url' | 'metadata.json' | '.pantograph.lock';
 
 export interface V1Source {
   readonly spec: SourceSpec;
@@ -42,12 +45,19 @@ export function v1Source(
   metadata: Readonly<Record<string, unknown>>,
 ): V1Source | undefined {
   const fromMetadata = typeof metadata['template-url'] === 'string' ? metadata['template-url'] : undefined;
-  const url = explicit.url ?? fromMetadata;
+  const fromLock =
+    explicit.url === undefined && fromMetadata === undefined ? lockedTemplateUrl(root) : undefined;
+  const url = explicit.url ?? fromMetadata ?? fromLock;
   if (url === undefined || url === '') return undefined;
-  const origin: TemplateUrlOrigin = explicit.url !== undefined ? '--template-url' : 'metadata.json';
-  // For an error only: metadata.json is read again to find the key.
+  const origin: TemplateUrlOrigin =
+    explicit.url !== undefined ? '--template-url' : fromMetadata !== undefined ? 'metadata.json' : LOCK_FILE;
+  // For an error only: metadata.json (or the lock) is read again to find the key.
   const position = (): Position | undefined =>
-    origin === 'metadata.json' ? templateUrlPosition(root) : undefined;
+    origin === 'metadata.json'
+      ? templateUrlPosition(root)
+      : origin === LOCK_FILE
+        ? lockedTemplateUrlPosition(root, url.split('#')[0]!)
+        : undefined;
   const hash = url.indexOf('#');
   const bare = hash < 0 ? url : url.slice(0, hash);
   const fragment = hash < 0 ? undefined : url.slice(hash + 1) || undefined;
@@ -64,6 +74,16 @@ export function v1Source(
     );
   }
   const local = localPath(root, bare);
+  if (local !== undefined && origin === LOCK_FILE && insideProject(root, local)) {
+    throw new EngineError(
+      'V1_TEMPLATE_URL',
+      `${given(origin, url)} is a directory inside the project: its Ruby is not run on the lock's word`,
+      {
+        position: position(),
+        hint: 'the lock is a file of the repository, which anyone may change; name the repository with --template-url',
+      },
+    );
+  }
   if (local !== undefined) {
     if (!existsSync(local) || !statSync(local).isDirectory()) {
       throw new EngineError(
@@ -105,6 +125,7 @@ function builtInAsRepository(version: string | undefined): string {
 
 /** The URL and where the user gave it: `--template-url 'pdk-default'`, `metadata.json's template-url 'x'`. */
 function given(origin: TemplateUrlOrigin, url: string): string {
+  if (origin === LOCK_FILE) return `the repository '${url}' an earlier run recorded in ${LOCK_FILE}`;
   return origin === '--template-url' ? `--template-url '${url}'` : `metadata.json's template-url '${url}'`;
 }
 

@@ -219,6 +219,63 @@ describe("modulesync's settings and files", () => {
   });
 });
 
+describe('the configuration an earlier run used, from the lock', () => {
+  it('status, apply and update need no --template-url after one apply, and say where it came from', async () => {
+    const repoDir = tempTree(config());
+    const root = widget();
+    expect((await run(root, 'apply', '--yes', '--template-url', repoDir)).code).toBe(0);
+    const note = `note: the modulesync configuration is ${repoDir}, which an earlier run recorded in .pantograph.lock (--template-url names another)\n`;
+    const status = await run(root, 'status');
+    expect([status.code, status.stderr]).toEqual([0, note]);
+    expect(status.stdout).toContain('no drift');
+    // A change of the configuration reaches the module by a plain apply.
+    writeFileSync(join(repoDir, 'moduleroot/merged.txt.erb'), "<%= @configs['greeting'] %> again\n");
+    const applied = await run(root, 'apply');
+    expect([applied.code, applied.stderr]).toEqual([0, note]);
+    expect(readFileSync(join(root, 'merged.txt'), 'utf8')).toBe('hi again\n');
+    expect((await run(root, 'update')).code).toBe(0);
+    // --template-url still names another, and the lock then records that one.
+    const other = tempTree(config({ 'moduleroot/merged.txt.erb': 'other\n' }));
+    const switched = await run(root, 'apply', '--template-url', other);
+    expect([switched.code, switched.stderr]).toEqual([0, '']);
+    expect(readFileSync(join(root, 'merged.txt'), 'utf8')).toBe('other\n');
+    expect((await run(root, 'status')).stderr).toContain(`configuration is ${other}, which an earlier run`);
+  });
+
+  it('grants no trust: a git URL from the lock still needs --trust, a directory inside the project is refused', async () => {
+    const lock = (location: string, ref?: string) =>
+      `${JSON.stringify(
+        {
+          lockVersion: 1,
+          engineVersion: '0.1.0',
+          sources: [{ type: ref ? 'git' : 'filesystem', location, ...(ref ? { ref } : {}) }],
+          templates: [{ name: 'modulesync', source: 0, settings: {} }],
+          directories: [],
+          files: {},
+        },
+        null,
+        2,
+      )}\n`;
+    const url = 'https://example.invalid/acme/modulesync_config.git';
+    const root = widget({ '.pantograph.lock': lock(url, '1.0.0') });
+    const before = snapshotDir(root);
+    const r = await run(root, 'status');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `.pantograph.lock:7:7: error: the modulesync configuration ${url}#1.0.0 (recorded in .pantograph.lock by an earlier run) runs Ruby code (its ERB templates), and it is not trusted [V1_UNTRUSTED]`,
+    );
+    expect(snapshotDir(root)).toEqual(before);
+    const inside = widget({ 'evil/config_defaults.yml': '---\n', 'evil/moduleroot/x.erb': '<%= `id` %>' });
+    writeFileSync(join(inside, '.pantograph.lock'), lock(join(inside, 'evil')));
+    const refused = await run(inside, 'apply');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `error: the repository '${join(inside, 'evil')}' an earlier run recorded in .pantograph.lock is a directory inside the project: its Ruby is not run on the lock's word [V1_TEMPLATE_URL]`,
+    );
+    expect(existsSync(join(inside, 'x'))).toBe(false);
+  });
+});
+
 describe('modulesync errors: where, what to do, nothing written', () => {
   it('a configured file with no template, delete or unmanaged: msync stops on it; an error at its key', async () => {
     const root = widget({ '.sync.yml': `${SYNC}missing.txt:\n  some: setting\n` });

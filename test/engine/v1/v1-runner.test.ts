@@ -149,6 +149,26 @@ describe('V1 settings, as PDK merges them', () => {
 });
 
 describe('V1 per-file keys and moduleroot_init through status and apply', () => {
+  it('render leaves out an unmanaged file, as PDK never renders it and as a V2 render does, saying so', async () => {
+    const repo = tempTree(v1Repo());
+    const root = v1Project();
+    const out = join(tempDir(), 'out');
+    const r = await run(root, 'render', '--output', out, '--template-url', repo);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      "left out 1 unmanaged file (.sync.yml's unmanaged: apply never writes it): skipped.txt\n",
+    );
+    expect(existsSync(join(out, 'skipped.txt'))).toBe(false);
+    expect(existsSync(join(out, 'common.txt'))).toBe(true);
+    const named = await run(root, 'render', 'skipped.txt', '--template-url', repo);
+    expect(named).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        "error: 'skipped.txt' is unmanaged: render leaves out what apply never writes\n  hint: to see the template's output, remove `unmanaged: true` under the file's key in .sync.yml (PDK does not render it either)\n",
+    });
+  });
+
   it('unmanaged is never written, delete removes, execute permissions managed, init only when missing', async () => {
     const repo = tempTree(v1Repo());
     const root = v1Project();

@@ -1,0 +1,103 @@
+/**
+ * The language server on a `.sync.yml` that is not V2: a modulesync module (voxpupuli's configuration 10.8.0
+ * over puppet-autofs, which it synced). The editor gives the server no `--template-url`: it says how to
+ * name the configuration, then finds it in the lock an `apply` wrote; hover says what the keys are rather
+ * than nothing.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../helpers/fs.js';
+import { LspClient, uriOf } from './client.js';
+
+afterAll(removeTempDirs);
+
+const FIXTURES = resolve(import.meta.dirname, '../fixtures/modulesync');
+const CONFIGURATION = join(FIXTURES, 'modulesync_config-10.8.0');
+const BIN = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
+
+function autofs(): string {
+  const root = join(tempDir(), 'puppet-autofs');
+  cpSync(join(FIXTURES, 'modules/puppet-autofs'), root, { recursive: true });
+  return root;
+}
+
+type At = { line: number; character: number };
+
+async function inEditor(root: string, args: string[], hoverAt?: At, completeAt?: At) {
+  const client = new LspClient(root, process.env, args);
+  try {
+    await client.initialize(uriOf(root));
+    const uri = uriOf(join(root, '.sync.yml'));
+    client.open(uri, readFileSync(join(root, '.sync.yml'), 'utf8'), 'yaml');
+    const diagnostics = await client.diagnostics(uri, 1);
+    const hover = hoverAt
+      ? (
+          await client.request<{ contents: { value: string } }>('textDocument/hover', {
+            textDocument: { uri },
+            position: hoverAt,
+          })
+        ).result
+      : undefined;
+    const completion = completeAt
+      ? (
+          await client.request<
+            { label: string; detail: string }[] | { items: { label: string; detail: string }[] }
+          >('textDocument/completion', { textDocument: { uri }, position: completeAt })
+        ).result
+      : undefined;
+    const items =
+      completion === undefined ? undefined : Array.isArray(completion) ? completion : completion.items;
+    return { diagnostics, hover, items };
+  } finally {
+    await client.close();
+  }
+}
+
+describe('a modulesync module in the editor', () => {
+  it('with no configuration named: the error says how to name one for the editor, which takes no option', async () => {
+    const { diagnostics } = await inEditor(autofs(), ['--trust']);
+    expect(diagnostics.map((d) => [d.code, d.range.start.line])).toEqual([['SYNC_MODULESYNC', 1]]);
+    expect(diagnostics[0]!.message.split('\n').at(-1)).toBe(
+      "In the editor, which is given no --template-url: run `pantograph apply --template-url ...` once in the module; the language server then takes the repository from .pantograph.lock (started with --trust: it runs the repository's Ruby).",
+    );
+  });
+
+  it('after one apply: checked with the configuration from the lock, and hover says what a key is', async () => {
+    const root = autofs();
+    const applied = spawnSync(process.execPath, [BIN, 'apply', '--yes', '--template-url', CONFIGURATION], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(applied.status).toBe(0);
+    // `Gemfile:` is line 2; `':test':` under it line 4.
+    const trusted = await inEditor(root, ['--trust'], { line: 1, character: 2 });
+    expect(trusted.diagnostics).toEqual([]);
+    expect(trusted.hover?.contents.value).toBe(
+      `\`Gemfile\` is a file of the modulesync configuration ${CONFIGURATION}: its settings are what \`moduleroot/Gemfile.erb\` reads there, and no schema describes them.\n\nSettings are described for V2 templates only; here \`pantograph render Gemfile\` shows what the settings give.`,
+    );
+    const lines = readFileSync(join(root, '.sync.yml'), 'utf8').split('\n').length;
+    const nested = await inEditor(
+      root,
+      ['--trust'],
+      { line: 3, character: 6 },
+      { line: lines - 1, character: 0 },
+    );
+    expect(nested.hover?.contents.value).toContain('`Gemfile` is a file of the modulesync configuration');
+    // Completion of a top-level key offers the configuration's files, not `pdk_template` (a V2 file's key).
+    const labels = nested.items?.map((i) => i.label) ?? [];
+    expect(labels).toContain('Gemfile');
+    expect(labels).toContain('.github/workflows/ci.yml');
+    expect(labels).not.toContain('pdk_template');
+    expect(nested.items?.find((i) => i.label === 'Gemfile')?.detail).toBe(
+      'a file of the modulesync configuration',
+    );
+    // Untrusted (the default), its Ruby does not run, and the diagnostic says where the configuration came from.
+    const untrusted = await inEditor(root, []);
+    expect(untrusted.diagnostics.map((d) => d.code)).toEqual(['V1_UNTRUSTED']);
+    expect(untrusted.diagnostics[0]!.message).toContain(
+      `the modulesync configuration ${CONFIGURATION} (recorded in .pantograph.lock by an earlier run) runs Ruby code`,
+    );
+  });
+});
