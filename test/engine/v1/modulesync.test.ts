@@ -7,26 +7,19 @@
  */
 import { cpSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { plan } from '../../../src/engine/plan.js';
 import { loadProject } from '../../../src/engine/project.js';
 import type { RenderPlan } from '../../../src/engine/render-plan.js';
 import { resetGitFetches } from '../../../src/engine/sources/index.js';
 import { run, runJson } from '../../cli/cli-helpers.js';
-import { removeTempDirs, snapshotDir, type Tree, tempDir, tempTree } from '../../helpers/fs.js';
-import { tempRemote } from '../../helpers/git.js';
+import { snapshotDir, type Tree, tempDir, tempTree } from '../../helpers/fs.js';
+import { tempRemote, useFreshGitCache } from '../../helpers/git.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../../fixtures/modulesync');
 const VOXPUPULI_10_8_0 = join(FIXTURES, 'modulesync_config-10.8.0');
 
-beforeEach(() => {
-  vi.stubEnv('PANTOGRAPH_CACHE_DIR', tempDir('pantograph-cache-'));
-  resetGitFetches();
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-  removeTempDirs();
-});
+useFreshGitCache();
 
 function output(p: RenderPlan, path: string): string | undefined {
   const f = p.files.find((x) => x.path === path);
