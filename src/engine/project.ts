@@ -228,7 +228,7 @@ async function loadV1Project(dir: string, options: ProjectOptions, notV2: Engine
       problems.push({
         ...p,
         severity: 'warning',
-        message: `${p.message}: Ruby's YAML, and so PDK, keeps the last one`,
+        message: `${p.message}: Ruby's YAML, and so ${v1.kind === 'modulesync' ? 'msync' : 'PDK'}, keeps the last one`,
       });
     }
   }

@@ -294,6 +294,16 @@ describe('modulesync errors: where, what to do, nothing written', () => {
     expect(errors[0]!.hint).toContain('msync stops on this file too');
   });
 
+  it('a key given twice is read as Ruby reads it (the last wins), with a warning in msync words', async () => {
+    const root = widget({ '.sync.yml': `${SYNC}merged.txt:\n  nested: { a: 3 }\n` });
+    const p = await planOf(root, tempTree(config()));
+    const twice = p.problems.filter((x) => x.code === 'SYNC_YAML');
+    expect(twice.map((x) => [x.severity, x.line, x.message])).toEqual([
+      ['warning', 6, "Map keys must be unique: Ruby's YAML, and so msync, keeps the last one"],
+    ]);
+    expect(p.problems.filter((x) => x.severity === 'error')).toEqual([]);
+  });
+
   it('an ERB error names the template file and line; the other files are still rendered', async () => {
     const repo = tempTree(config({ 'moduleroot/broken.txt.erb': 'fine\n<%= @configs["nope"].upcase %>\n' }));
     const p = await planOf(widget(), repo);
