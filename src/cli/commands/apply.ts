@@ -260,7 +260,8 @@ function resultText(result: ApplyResult, withDiff: boolean): string {
   const line = (what: string, path: string, note = '') => lines.push(`${what.padEnd(9)} ${path}${note}\n`);
   for (const c of result.conflicts) {
     line('conflict', c.path, `: ${conflictText(c)}`);
-    const diff = state.get(c.path)?.diff;
+    // What apply writes (a merge, or the new output beside the file), not what --force would.
+    const diff = c.diff ?? state.get(c.path)?.diff;
     if (withDiff && diff) lines.push(diff);
   }
   const touched = [...result.written, ...result.removed].sort();
@@ -298,6 +299,22 @@ function conflictText(c: ConflictResult): string {
     case 'pending':
       return `still awaiting \`pantograph resolve ${c.path}\` (new output in ${c.newFile})`;
     case 'none':
+      return wouldText(c);
+  }
+}
+
+/** Under noop: what apply would do with the conflict. */
+function wouldText(c: ConflictResult): string {
+  switch (c.planned) {
+    case 'merged':
+      return c.conflicts
+        ? `changed by hand and by the templates: apply would merge them, ${plural(c.conflicts, 'conflict')} marked in the file`
+        : 'changed by hand and by the templates: apply would merge them cleanly';
+    case 'new-file':
+      return `changed by hand and by the templates: apply would write the new template output to ${c.newFile}`;
+    case 'pending':
+      return `still awaiting \`pantograph resolve ${c.path}\` (new output in ${c.newFile})`;
+    default:
       return 'changed by hand, and the template output changed too';
   }
 }
