@@ -83,11 +83,11 @@ export function toDisplayable(e: Error & { code?: string }): Displayable {
 
 export function reportError(e: unknown, io: Io): number {
   if (e instanceof UsageError) {
-    io.err(`${formatProblem({ message: e.message, hint: e.hint }, io.colors)}\n`);
+    io.err(`${formatProblem({ message: e.message, hint: e.hint }, io.colors, io.widths?.err)}\n`);
     return 1;
   }
   if (isUserError(e)) {
-    io.err(`${formatProblem(toDisplayable(e), io.colors)}\n`);
+    io.err(`${formatProblem(toDisplayable(e), io.colors, io.widths?.err)}\n`);
     return 1;
   }
   const detail =

@@ -6,10 +6,12 @@
  */
 import { isTerminalFd, standardOutput } from './standard-output.js';
 import { statusMemo } from './status-memo.js';
+import { foldWidth } from './wrap.js';
 
 /** Prints the kept answer and returns the exit code (0), or undefined when there is none. */
 export function keptStatus(argv: readonly string[]): number | undefined {
-  const kept = statusMemo(argv, process.cwd(), colorsFor(argv)).lookup();
+  const width = foldWidth(isTerminalFd(1), () => process.stdout.columns);
+  const kept = statusMemo(argv, process.cwd(), colorsFor(argv), width).lookup();
   if (kept === undefined) return undefined;
   standardOutput(1, () => process.stdout).write(kept);
   return 0;

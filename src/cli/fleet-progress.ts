@@ -22,6 +22,7 @@ export class FleetProgress {
   ) {}
 
   hear(event: FleetEvent): void {
+    if (this.io.quiet === true) return; // --quiet: the errors are reported at the end
     if (event.type === 'step') {
       this.running.set(event.name, event.step);
       if (this.live) this.redraw(undefined);

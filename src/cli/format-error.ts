@@ -9,6 +9,7 @@ import { gitTreeOrigin } from '../engine/sources/git-tree-origin.js';
 import { escapeControlCharacters } from '../shared/control-characters.js';
 import { lineColumn, offsetAt } from '../shared/position.js';
 import { maskCredentials } from '../shared/url-credentials.js';
+import { fold } from './wrap.js';
 
 /** `t1/files/x.epp of git source https://git.example.com/tpl.git at 61a1b4d`, for a file of a git source's cached tree. */
 export function fileOrigin(file: string | undefined): string | undefined {
@@ -48,7 +49,8 @@ export interface Displayable {
   readonly origin?: string | undefined;
 }
 
-export function formatProblem(problem: Displayable, colors: Colors = noColors): string {
+/** `width`: fold the message and hint at it (wrap.ts); the code frame is never folded. */
+export function formatProblem(problem: Displayable, colors: Colors = noColors, width?: number): string {
   const severity = problem.severity ?? 'error';
   const label =
     severity === 'error' ? colors.red(colors.bold('error')) : colors.yellow(colors.bold('warning'));
@@ -62,14 +64,19 @@ export function formatProblem(problem: Displayable, colors: Colors = noColors): 
   }
   if (where && line !== undefined) where += `:${line}:${column ?? 1}`;
   const lines = [
-    `${where ? `${colors.bold(where)}: ` : ''}${label}: ${maskCredentials(problem.message)}${code}`,
+    fold(
+      `${where ? `${colors.bold(where)}: ` : ''}${label}: ${maskCredentials(problem.message)}${code}`,
+      width,
+    ),
   ];
   if (problem.source !== undefined && problem.span && line !== undefined) {
     lines.push(...codeFrame(problem.source, problem.span, line, column ?? 1, colors));
   }
   if (problem.origin)
-    lines.push(`  ${colors.cyan('in')}: ${maskCredentials(escapeControlCharacters(problem.origin))}`);
-  if (problem.hint) lines.push(`  ${colors.cyan('hint')}: ${maskCredentials(problem.hint)}`);
+    lines.push(
+      fold(`  ${colors.cyan('in')}: ${maskCredentials(escapeControlCharacters(problem.origin))}`, width),
+    );
+  if (problem.hint) lines.push(fold(`  ${colors.cyan('hint')}: ${maskCredentials(problem.hint)}`, width));
   return lines.join('\n');
 }
 

@@ -6,6 +6,7 @@ import type { Colors } from './format-error.js';
 import { noColors } from './format-error.js';
 import { TerminalProgress } from './progress.js';
 import { standardOutput } from './standard-output.js';
+import { fold, foldWidth } from './wrap.js';
 
 export interface Io {
   out(text: string): void;
@@ -19,6 +20,42 @@ export interface Io {
    * Absent: progress is not shown.
    */
   progress?(text: string | undefined): void;
+  /** Widths to fold prose at, per stream (wrap.ts); absent: not folded. */
+  readonly widths?: { readonly out?: number | undefined; readonly err?: number | undefined };
+  /** `--quiet`: see {@link quietIo}. */
+  readonly quiet?: boolean;
+  /** Under `--quiet`, the Io that still prints (a command's product, a question's diff). */
+  readonly loud?: Io;
+}
+
+/** Prose on standard output, folded at its width (wrap.ts); `indent`: of continuation lines. */
+export function sayOut(io: Io, text: string, indent?: number): void {
+  io.out(fold(text, io.widths?.out, indent));
+}
+
+/** Prose on standard error, folded at its width. */
+export function sayErr(io: Io, text: string, indent?: number): void {
+  io.err(fold(text, io.widths?.err, indent));
+}
+
+/**
+ * `--quiet` for a command that reports: its report (standard output), notes, warnings and progress are
+ * dropped (a problem's warning in report.ts); errors still go to standard error. What a command exists to print goes
+ * through `loud` (main.ts says which commands report).
+ */
+export function quietIo(io: Io): Io {
+  return Object.create(io, {
+    out: { value: () => {} },
+    err: { value: (text: string) => (/^(note|warning): /.test(text) ? undefined : io.err(text)) },
+    progress: { value: undefined },
+    quiet: { value: true },
+    loud: { value: io },
+  }) as Io;
+}
+
+/** Where a command's product goes: standard output even under `--quiet`. */
+export function loud(io: Io): Io {
+  return io.loud ?? io;
 }
 
 export async function processIo(color: boolean | undefined): Promise<Io> {
@@ -34,7 +71,12 @@ export async function processIo(color: boolean | undefined): Promise<Io> {
   }
   // Progress only where a person watches: standard error is a terminal (not a pipe, a file or CI's log).
   const line = stderr.isTerminal ? new TerminalProgress(process.stderr) : undefined;
+  const widths = {
+    out: foldWidth(stdout.isTerminal, () => process.stdout.columns),
+    err: foldWidth(stderr.isTerminal, () => process.stderr.columns),
+  };
   return {
+    widths,
     out: (text) => {
       line?.erase();
       stdout.write(text);

@@ -5,12 +5,14 @@
 import { Command, Option } from 'commander';
 import type { ObjectKind } from '../engine/object-names.js';
 import { reportError } from './errors.js';
-import { type Io, processIo } from './io.js';
+import { type Io, processIo, quietIo } from './io.js';
 
 export interface GlobalOptions {
   readonly dir?: string;
   readonly format: 'text' | 'json';
   readonly color?: boolean;
+  /** `--quiet`: a reporting command prints only its errors (io.ts quietIo). */
+  readonly quiet?: boolean;
   /** The command line's arguments as given (what `status` keeps its answer under: status-memo.ts). */
   readonly argv?: readonly string[];
   /** The status memo had no answer for these arguments (bin.cjs looked first): `status` plans at once. */
@@ -41,18 +43,24 @@ export async function main(
     .option('-C, --dir <dir>', 'the project directory (holding .sync.yml)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--no-color', 'plain output without colours')
+    .option('-q, --quiet', 'print only errors (and what a command exists to print: render, list, JSON...)')
     .showHelpAfterError()
     .exitOverride();
 
-  /** Wraps a lazily imported command so every error goes through one reporter. */
+  /**
+   * Wraps a lazily imported command so every error goes through one reporter. A command that `reports`
+   * (status, apply...) prints nothing but its errors under `--quiet` (and `--format text`); one whose
+   * output is its product (render, list, show...) prints it all the same.
+   */
   const run =
-    (load: () => Promise<Action>) =>
+    (load: () => Promise<Action>, output: 'reports' | 'product' = 'reports') =>
     async (...args: unknown[]) => {
       const global: GlobalOptions = { ...program.opts<GlobalOptions>(), argv, ...context };
       io ??= await processIo(global.color === false ? false : undefined);
+      const quiet = global.quiet === true && output === 'reports' && global.format === 'text';
       try {
         const action = await load();
-        exitCode = await action(io, global, ...args);
+        exitCode = await action(quiet ? quietIo(io) : io, global, ...args);
       } catch (e) {
         exitCode = reportError(e, io);
       }
@@ -74,7 +82,7 @@ export async function main(
       "directories holding modules (':'-separated): their type aliases, Puppet functions and templates",
     )
     .option('--facts <file>', 'a .json or .yaml file of facts: $facts, and each fact a top-scope variable')
-    .action(run(async () => (await import('./commands/epp.js')).eppRender as Action));
+    .action(run(async () => (await import('./commands/epp.js')).eppRender as Action, 'product'));
   epp
     .command('validate')
     .description('check EPP syntax; every error as file:line:col')
@@ -87,7 +95,7 @@ export async function main(
     .argument('<file>', 'template file')
     .option('--delimiters <pair>', "other tag delimiters, e.g. '[% %]'")
     .option('--js', 'print the generated JavaScript instead')
-    .action(run(async () => (await import('./commands/epp.js')).eppDump as Action));
+    .action(run(async () => (await import('./commands/epp.js')).eppDump as Action, 'product'));
 
   // Engine commands (list, show, validate, render, add): options shared by all of them.
   // `v1`: the command plans a project, which may be a V1 one (src/engine/v1).
@@ -112,14 +120,14 @@ export async function main(
       .command('list')
       .description("templates available from the project's sources")
       .option('--tag <tag>', 'only templates with this tag'),
-  ).action(run(async () => (await import('./commands/list.js')).list as Action));
+  ).action(run(async () => (await import('./commands/list.js')).list as Action, 'product'));
   engineOptions(
     program
       .command('show')
       .description("a template's settings, values and where they come from, subscriptions and publications")
       .argument('<template>', 'template name'),
     true,
-  ).action(run(async () => (await import('./commands/show.js')).show as Action));
+  ).action(run(async () => (await import('./commands/show.js')).show as Action, 'product'));
   engineOptions(
     program
       .command('validate')
@@ -139,7 +147,7 @@ export async function main(
       .option('-o, --output <dir>', 'write the files into this new or empty directory'),
     true,
     true,
-  ).action(run(async () => (await import('./commands/render.js')).render as Action));
+  ).action(run(async () => (await import('./commands/render.js')).render as Action, 'product'));
   const add = program.command('add').description('edit .sync.yml, keeping its comments and order');
   engineOptions(
     add.command('template').description('apply one more template').argument('<name>', 'template name'),
@@ -390,7 +398,7 @@ export async function main(
       .description('print the CI matrix JSON of the shards, e.g. {"include":[{"shard":"1/2"},...]}')
       .option('--per-shard <n>', 'repositories per shard (default 20)')
       .option('--shards <n>', 'this many shards instead (at most one per repository)'),
-  ).action(run(async () => (await import('./commands/fleet.js')).fleetPlanMatrix as Action));
+  ).action(run(async () => (await import('./commands/fleet.js')).fleetPlanMatrix as Action, 'product'));
   fleet
     .command('report')
     .description("merge the shards' JSON reports into one summary (exit 1 if any repository failed)")
@@ -413,19 +421,19 @@ export async function main(
       .option('--open', 'open it in the browser'),
     true,
     true,
-  ).action(run(async () => (await import('./commands/ui.js')).ui as Action));
+  ).action(run(async () => (await import('./commands/ui.js')).ui as Action, 'product'));
   // Editors: the language server (stdio), and the schema of .sync.yml for the YAML language server.
   program
     .command('lsp')
     .description('the language server for EPP, template repositories and .sync.yml, over stdio')
     .option('--trust', "run the project's code (JavaScript hooks, V1 templates) to check .sync.yml")
-    .action(run(async () => (await import('./commands/lsp.js')).lsp as Action));
+    .action(run(async () => (await import('./commands/lsp.js')).lsp as Action, 'product'));
   engineOptions(
     program
       .command('schema')
       .description("the JSON Schema of this project's .sync.yml, composed from its templates' schemas")
       .option('-o, --output <file>', 'write it to this file instead of standard output'),
-  ).action(run(async () => (await import('./commands/schema.js')).schema as Action));
+  ).action(run(async () => (await import('./commands/schema.js')).schema as Action, 'product'));
 
   try {
     await program.parseAsync(argv as string[], { from: 'user' });

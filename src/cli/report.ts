@@ -101,7 +101,10 @@ function syncProblem(e: SyncError): Problem {
 /** Problems to standard error, one block each, with code frames where the file can be read. */
 export function printProblems(io: Io, problems: readonly Problem[]): void {
   const texts = new Map<string, string | undefined>();
-  for (const p of problems) io.err(`${formatProblem(displayProblem(p, io.cwd, texts), io.colors)}\n`);
+  for (const p of problems) {
+    if (io.quiet === true && p.severity !== 'error') continue; // --quiet: errors only
+    io.err(`${formatProblem(displayProblem(p, io.cwd, texts), io.colors, io.widths?.err)}\n`);
+  }
 }
 
 /** A Problem for `formatProblem`: the file relative to `cwd` when inside it, and a code frame. */

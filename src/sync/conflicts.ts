@@ -4,6 +4,7 @@
  * three-way merge (`git merge-file`). A later `resolve <path>` accepts the user's result.
  */
 import type { ApplyOptions } from './apply.js';
+import { unifiedDiff } from './diff.js';
 import { mergeFile } from './merge.js';
 import { derivedPath, NEW_SUFFIX } from './paths.js';
 import type { Item, Scan } from './status.js';
@@ -21,13 +22,27 @@ export interface ConflictResult {
   readonly resolution: 'merged' | 'new-file' | 'pending' | 'none';
   readonly conflicts?: number;
   readonly newFile: string;
+  /**
+   * Under noop, the resolution apply would take (`merged`, with `conflicts`; `new-file`; `pending`), so
+   * that `apply --noop` says what apply would do.
+   */
+  readonly planned?: 'merged' | 'new-file' | 'pending';
+  /**
+   * With `diff`: what apply writes (or would write): the file to its merge, else `<path>.pantograph-new`
+   * to the new output. Not the diff to the template output, which only `--force` would write.
+   */
+  readonly diff?: string;
 }
 
 export async function stopOnConflicts(
   s: Scan,
   conflicting: readonly Item[],
   noop: boolean,
-  options: { readonly durable?: boolean; readonly previousOutput?: ApplyOptions['previousOutput'] },
+  options: {
+    readonly durable?: boolean;
+    readonly diff?: boolean;
+    readonly previousOutput?: ApplyOptions['previousOutput'];
+  },
 ): Promise<{ conflicts: ConflictResult[]; message: string }> {
   const results: ConflictResult[] = [];
   let pendingCount = 0;
@@ -35,24 +50,49 @@ export async function stopOnConflicts(
     const file = item.planned!.file;
     const newFile = derivedPath(item.path, NEW_SUFFIX);
     const base = { path: item.path, template: file.template, newFile };
-    const pending = s.target.read(newFile).kind === 'file';
+    const before = s.target.read(newFile);
+    const pending = before.kind === 'file';
     if (pending) pendingCount++;
     if (!noop) writeFileAtomic(s.root, newFile, file.content, file.mode, options.durable === true);
+    const newFileDiff = () =>
+      options.diff === true
+        ? { diff: unifiedDiff(newFile, before.kind === 'file' ? before.content : undefined, file.content) }
+        : {};
     // An earlier run already merged or wrote the new output: merging again would nest the merges.
-    if (noop || pending) {
-      results.push({ ...base, resolution: noop ? 'none' : 'pending' });
+    if (pending) {
+      results.push({
+        ...base,
+        ...(noop
+          ? { resolution: 'none' as const, planned: 'pending' as const }
+          : { resolution: 'pending' as const }),
+        ...newFileDiff(),
+      });
       continue;
     }
+    // Under noop the merge is made all the same (in a temporary directory), to show what apply would write.
     const previous = options.previousOutput ? await options.previousOutput(item.path) : undefined;
     const merged =
       previous && item.disk.kind === 'file'
         ? mergeFile(item.path, item.disk.content, previous, file.content)
         : undefined;
     if (merged && item.disk.kind === 'file') {
-      writeFileAtomic(s.root, item.path, merged.content, item.disk.mode, options.durable === true);
-      results.push({ ...base, resolution: 'merged', conflicts: merged.conflicts });
+      if (!noop) writeFileAtomic(s.root, item.path, merged.content, item.disk.mode, options.durable === true);
+      results.push({
+        ...base,
+        ...(noop
+          ? { resolution: 'none' as const, planned: 'merged' as const }
+          : { resolution: 'merged' as const }),
+        conflicts: merged.conflicts,
+        ...(options.diff === true ? { diff: unifiedDiff(item.path, item.disk.content, merged.content) } : {}),
+      });
     } else {
-      results.push({ ...base, resolution: 'new-file' });
+      results.push({
+        ...base,
+        ...(noop
+          ? { resolution: 'none' as const, planned: 'new-file' as const }
+          : { resolution: 'new-file' as const }),
+        ...newFileDiff(),
+      });
     }
   }
   const message = noop

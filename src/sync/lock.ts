@@ -5,6 +5,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import type { PlannedSource, RenderPlan } from '../engine/render-plan.js';
+import { findDuplicateKey } from '../shared/json-duplicate-key.js';
 import { isPlainObject } from '../shared/plain-object.js';
 import { lineColumn } from '../shared/position.js';
 import { withoutCredentials } from '../shared/url-credentials.js';
@@ -157,6 +158,9 @@ const MERGE_MARKER = /^(<{7}|={7}|>{7})( |$)/m;
 const MERGED_HINT =
   'Take one side whole (`git checkout --theirs .pantograph.lock`, or `--ours`), then run `pantograph apply`: files already as the templates want them are recorded again, and hand edits are still found.';
 
+const DUPLICATE_HINT =
+  'A hand merge kept both sides: delete one of the two (or take one side whole: `git checkout --theirs .pantograph.lock`, or `--ours`), then run `pantograph apply`: files already as the templates want them are recorded again, and hand edits are still found.';
+
 /** A mode as the lock writes it: octal, with a leading zero. */
 const MODE = /^0[0-7]{3,4}$/;
 
@@ -186,6 +190,16 @@ export function parseLock(text: string, file = LOCK_FILE): LockFile {
     return bad(message.replace(/ in JSON at position \d+.*$/, ''), at ? Number(at[1]) : text.length);
   }
   if (!isPlainObject(data)) return bad('not a JSON object');
+  // JSON.parse keeps the last of two equal keys: a hand merge that kept both sides' entries would pass.
+  const duplicate = findDuplicateKey(text);
+  if (duplicate) {
+    const first = lineColumn(text, duplicate.first);
+    return bad(
+      `${duplicate.path.map((k) => JSON.stringify(k)).join('.')} is given twice (first at line ${first.line}, column ${first.column})`,
+      duplicate.second,
+      DUPLICATE_HINT,
+    );
+  }
   if (typeof data.lockVersion === 'number' && data.lockVersion > LOCK_VERSION) {
     const by = typeof data.engineVersion === 'string' ? ` (${data.engineVersion})` : '';
     return bad(

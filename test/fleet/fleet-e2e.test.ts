@@ -119,6 +119,19 @@ describe('fleet status', () => {
     expect(r.stdout).toContain('+PuppetLint.configuration.fail_on_warnings = false');
     expect(r.stdout).toMatch(/drifting\s+drift\s+2/);
   });
+
+  it('under --quiet, prints only the failures, with the same exit code', () => {
+    const loud = pantograph(root, ['fleet', 'status', '--fresh']);
+    const quiet = pantograph(root, ['-q', 'fleet', 'status', '--fresh']);
+    expect(quiet.status).toBe(1);
+    expect(quiet.status).toBe(loud.status);
+    expect(quiet.stdout).toBe('');
+    expect(loud.stderr).toContain('[1/5] ');
+    expect(quiet.stderr).not.toContain('[1/5] ');
+    expect(quiet.stderr).toMatch(/^broken: failed: /m);
+    expect(quiet.stderr).toMatch(/^gone: failed: /m);
+    expect(loud.stderr.endsWith(quiet.stderr)).toBe(true);
+  });
 });
 
 describe('fleet apply', () => {

@@ -28,7 +28,7 @@ import {
   status as syncStatus,
 } from '../../sync/index.js';
 import { UsageError } from '../errors.js';
-import type { Io } from '../io.js';
+import { type Io, loud, sayErr } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import {
   type EngineFlags,
@@ -40,6 +40,7 @@ import {
   projectDir,
   projectOptions,
 } from '../report.js';
+import { fold } from '../wrap.js';
 
 export interface ApplyFlags extends EngineFlags {
   readonly noop?: boolean;
@@ -174,20 +175,20 @@ export async function runApply(
     return result.ok ? 0 : 1;
   }
   printProblems(io, plan.problems);
-  io.out(resultText(result, flags.diff === true));
+  io.out(resultText(result, flags.diff === true, io.widths?.out));
   if (result.conflicts.length > 0) {
-    io.err(`error: ${result.message}\n`);
-    if (run.conflictNote) io.err(`  hint: ${run.conflictNote}\n`);
+    sayErr(io, `error: ${result.message}\n`);
+    if (run.conflictNote) sayErr(io, `  hint: ${run.conflictNote}\n`);
     return 1;
   }
   const failed = result.post.filter((p) => !p.ok);
   for (const p of failed) {
     const status = p.status === null ? 'did not run' : `exit ${p.status}`;
-    io.err(`error: post command \`${p.command}\` failed on ${p.path} (${status})\n`);
+    sayErr(io, `error: post command \`${p.command}\` failed on ${p.path} (${status})\n`);
     if (p.output.trim() !== '') io.err(indent(p.output));
   }
   if (failed.length > 0) {
-    io.err(`  hint: fix the command (post in .sync.yml) and run apply again: the file is redone\n`);
+    sayErr(io, `  hint: fix the command (post in .sync.yml) and run apply again: the file is redone\n`);
     return 1;
   }
   io.out(`${result.message || nothingText(result)}\n`);
@@ -209,7 +210,7 @@ function confirmer(io: Io, flags: ApplyFlags, ask: Ask, json: boolean): NonNulla
     };
   }
   return async (entry, diff) => {
-    io.out(diff);
+    loud(io).out(diff); // asked on a terminal: the diff is shown even under --quiet
     const answer = await ask(`${entry.path} exists and Pantograph never wrote it. Overwrite it? [y/N] `);
     return /^y(es)?$/i.test(answer.trim());
   };
@@ -242,25 +243,29 @@ function refuseAdopt(io: Io, global: GlobalOptions, loaded: LoadedPlan, run: Run
     io.out(`adopt     ${e.path}${e.template ? ` (${e.template})` : ''}\n`);
     if (e.diff) io.out(e.diff);
   }
-  io.err(`error: ${message}\n  hint: ${hint}\n`);
+  sayErr(io, `error: ${message}\n  hint: ${hint}\n`);
   return 1;
 }
 
-/** One line per file changed (or to change), the kept ones, conflicts, and diffs under `--diff`. */
-function resultText(result: ApplyResult, withDiff: boolean): string {
+/**
+ * One line per file changed (or to change), the kept ones, conflicts, and diffs under `--diff`; a line
+ * longer than `width` folds under its path (wrap.ts), a diff never.
+ */
+function resultText(result: ApplyResult, withDiff: boolean, width?: number): string {
   const state = new Map<string, StatusEntry>(result.entries.map((e) => [e.path, e]));
   const lines: string[] = [];
   if (result.interrupted) {
-    lines.push(
-      result.noop
-        ? 'note: an earlier apply was interrupted (it left .pantograph.lock.pending): apply finishes it\n'
-        : 'note: finishing an earlier apply that was interrupted (it left .pantograph.lock.pending)\n',
-    );
+    const note = result.noop
+      ? 'note: an earlier apply was interrupted (it left .pantograph.lock.pending): apply finishes it'
+      : 'note: finishing an earlier apply that was interrupted (it left .pantograph.lock.pending)';
+    lines.push(`${fold(note, width)}\n`);
   }
-  const line = (what: string, path: string, note = '') => lines.push(`${what.padEnd(9)} ${path}${note}\n`);
+  const line = (what: string, path: string, note = '') =>
+    lines.push(`${fold(`${what.padEnd(9)} ${path}${note}`, width, 10)}\n`);
   for (const c of result.conflicts) {
     line('conflict', c.path, `: ${conflictText(c)}`);
-    const diff = state.get(c.path)?.diff;
+    // What apply writes (a merge, or the new output beside the file), not what --force would.
+    const diff = c.diff ?? state.get(c.path)?.diff;
     if (withDiff && diff) lines.push(diff);
   }
   const touched = [...result.written, ...result.removed].sort();
@@ -298,6 +303,22 @@ function conflictText(c: ConflictResult): string {
     case 'pending':
       return `still awaiting \`pantograph resolve ${c.path}\` (new output in ${c.newFile})`;
     case 'none':
+      return wouldText(c);
+  }
+}
+
+/** Under noop: what apply would do with the conflict. */
+function wouldText(c: ConflictResult): string {
+  switch (c.planned) {
+    case 'merged':
+      return c.conflicts
+        ? `changed by hand and by the templates: apply would merge them, ${plural(c.conflicts, 'conflict')} marked in the file`
+        : 'changed by hand and by the templates: apply would merge them cleanly';
+    case 'new-file':
+      return `changed by hand and by the templates: apply would write the new template output to ${c.newFile}`;
+    case 'pending':
+      return `still awaiting \`pantograph resolve ${c.path}\` (new output in ${c.newFile})`;
+    default:
       return 'changed by hand, and the template output changed too';
   }
 }

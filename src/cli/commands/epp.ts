@@ -119,7 +119,7 @@ export async function eppValidate(
       `${JSON.stringify({ valid: problems.length === 0, problems: problems.map(jsonProblem) }, null, 2)}\n`,
     );
   } else {
-    for (const p of problems) io.err(`${formatProblem(p, io.colors)}\n`);
+    for (const p of problems) io.err(`${formatProblem(p, io.colors, io.widths?.err)}\n`);
   }
   return problems.length === 0 ? 0 : 1;
 }

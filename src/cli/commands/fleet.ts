@@ -25,7 +25,7 @@ import {
 import { UsageError } from '../errors.js';
 import { FleetProgress, recordLine } from '../fleet-progress.js';
 import { fileOrigin } from '../format-error.js';
-import type { Io } from '../io.js';
+import { type Io, loud, sayErr, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import {
   type EngineFlags,
@@ -103,7 +103,8 @@ async function fleetRun(
     progress.finish();
     if (repositories.length === 0 && shard && global.format !== 'json') {
       // The fleet shrank after the matrix was planned: this job has nothing to do, and says so.
-      io.out(
+      sayOut(
+        io,
         `shard ${shardText(shard)} has no repository: ${selected.length} selected, fewer than its ${shard.count} shards\n`,
       );
     }
@@ -129,7 +130,8 @@ export async function fleetPlanMatrix(
     io.out(`${JSON.stringify(matrix)}\n`);
     const count = matrix.include.length;
     if ('perShard' in split && count < Math.ceil(selected.length / split.perShard)) {
-      io.err(
+      sayErr(
+        io,
         `note: ${count} shards of up to ${Math.ceil(selected.length / count)} repositories, not ${split.perShard} a shard: ${count} is the most a CI matrix takes\n`,
       );
     }
@@ -139,7 +141,7 @@ export async function fleetPlanMatrix(
         count === selected.length
           ? `${counted(count, 'repository', 'repositories')} selected, and a shard never goes without one`
           : `${count} is the most a CI matrix takes`;
-      io.err(`note: ${counted(count, 'shard', 'shards')}, not ${split.shards}: ${why}\n`);
+      sayErr(io, `note: ${counted(count, 'shard', 'shards')}, not ${split.shards}: ${why}\n`);
     }
     return 0;
   });
@@ -155,7 +157,8 @@ export async function fleetReport(
     const paths = files.map((f) => resolve(io.cwd, f));
     const report = mergeReports(paths.map(readReport), paths, { allowMissing: flags.allowMissing === true });
     if (report.missingShards && global.format !== 'json') {
-      io.err(
+      sayErr(
+        io,
         `warning: not in this report: the repositories of ${report.missingShards.length === 1 ? 'shard' : 'shards'} ${report.missingShards.join(', ')} (--allow-missing)\n`,
       );
     }
@@ -175,7 +178,7 @@ export async function fleetImportModulesync(
     const out = flags.output === '-' ? undefined : resolve(io.cwd, flags.output ?? FLEET_FILE);
     // The fleet file names the configuration relative to itself (standard output: to here).
     const imported = importModulesync(configDir, out === undefined ? io.cwd : dirname(out));
-    if (out === undefined) io.out(imported.text);
+    if (out === undefined) loud(io).out(imported.text);
     else {
       if (existsSync(out) && flags.force !== true) {
         throw new UsageError(
@@ -198,7 +201,7 @@ export async function fleetImportModulesync(
         `wrote ${shortPath(out, io.cwd)}: ${imported.repositories} ${imported.repositories === 1 ? 'repository' : 'repositories'}\n`,
       );
     }
-    for (const note of imported.notes) io.err(`note: ${note}\n`);
+    for (const note of imported.notes) sayErr(io, `note: ${note}\n`);
     return 0;
   });
 }
@@ -273,16 +276,21 @@ function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: b
     if (!r.error) continue;
     // A file of a git source's cached tree is named by its source, the repository to fix.
     const origin = fileOrigin(r.error.file);
-    io.err(
-      `${recordLine(r)}${r.error.file ? ` (${r.error.file}:${r.error.line}:${r.error.column})` : ''}\n${origin ? `  in: ${origin}\n` : ''}${r.error.output ? indentLines(r.error.output) : ''}${r.error.hint ? `  hint: ${r.error.hint}\n` : ''}`,
+    // The command's output is shown as it was; the prose around it is folded.
+    sayErr(
+      io,
+      `${recordLine(r)}${r.error.file ? ` (${r.error.file}:${r.error.line}:${r.error.column})` : ''}\n${origin ? `  in: ${origin}\n` : ''}`,
     );
+    if (r.error.output) io.err(indentLines(r.error.output));
+    if (r.error.hint) sayErr(io, `  hint: ${r.error.hint}\n`);
   }
   const s = report.summary;
   const parts = (['in-line', 'drift', 'applied', 'conflict', 'needs-confirmation', 'failed'] as const)
     .filter((k) => s[k] > 0)
     .map((k) => `${s[k]} ${k}`);
   const resumed = report.repositories.filter((r) => r.resumed).length;
-  io.out(
+  sayOut(
+    io,
     `${counted(s.total, 'repository', 'repositories')}${parts.length > 0 ? `: ${parts.join(', ')}` : ''}${resumed > 0 ? ` (* ${resumed} unchanged since the last run, not redone)` : ''}${report.noop ? ' (noop: nothing written)' : ''}\n`,
   );
 }

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import type { SourceSpec } from '../../engine/model.js';
 import { stubExists, stubSyncConfig } from '../../engine/stub.js';
 import { UsageError } from '../errors.js';
-import type { Io } from '../io.js';
+import { type Io, loud } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import { type EngineFlags, engineCommand, printJson, printProblems, projectDir } from '../report.js';
 
@@ -51,7 +51,7 @@ export async function initStub(io: Io, global: GlobalOptions, flags: InitStubFla
     printProblems(io, stub.problems);
     if (flags.stdout === true) {
       if (global.format === 'json') printJson(io, { templates: stub.templates, text: stub.text });
-      else io.out(stub.text);
+      else loud(io).out(stub.text); // the stub is what was asked for, even under --quiet
       return 0;
     }
     // `wx`: fail rather than overwrite a file created since the check above.

@@ -6,7 +6,7 @@
  * Keeping them is what was asked, not a failure: exit 0.
  */
 import { type KeptEdit, remove as syncRemove } from '../../sync/index.js';
-import type { Io } from '../io.js';
+import { type Io, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import { plural, printJson, projectDir } from '../report.js';
 
@@ -28,22 +28,29 @@ export async function remove(io: Io, global: GlobalOptions, flags: RemoveFlags):
   const backups = new Map(result.backups.map((b) => [b.path, b.backup]));
   for (const path of result.removed) {
     const backup = backups.get(path);
-    io.out(`removed   ${path}${backup ? `  (changed by hand: your version is saved as ${backup})` : ''}\n`);
+    sayOut(
+      io,
+      `removed   ${path}${backup ? `  (changed by hand: your version is saved as ${backup})` : ''}\n`,
+      10,
+    );
   }
   for (const dir of result.directoriesRemoved) io.out(`removed   ${dir}/\n`);
-  for (const { path, reason } of result.keptEdited) io.out(`kept      ${path}  (${KEPT_BECAUSE[reason]})\n`);
+  for (const { path, reason } of result.keptEdited)
+    sayOut(io, `kept      ${path}  (${KEPT_BECAUSE[reason]})\n`, 10);
   for (const path of result.kept)
-    io.out(`kept      ${path}  (init file: yours since the project was created)\n`);
+    sayOut(io, `kept      ${path}  (init file: yours since the project was created)\n`, 10);
   const keptCount = result.kept.length + result.keptEdited.length;
   const dirs = result.directoriesRemoved.length;
-  io.out(
+  sayOut(
+    io,
     result.removed.length === 0 && keptCount === 0
       ? 'nothing to remove: Pantograph manages no file here\n'
       : `removed ${plural(result.removed.length, 'file')} and ${dirs} director${dirs === 1 ? 'y' : 'ies'}, kept ${plural(keptCount, 'file')}\n`,
   );
   const edits = result.keptEdited.length;
   if (edits > 0) {
-    io.out(
+    sayOut(
+      io,
       `${plural(edits, 'file')} with your changes ${edits === 1 ? 'is' : 'are'} still managed: \`pantograph remove --force\` removes ${edits === 1 ? 'it' : 'them'} too, saving your version as <path>.pantograph-old first\n`,
     );
   }

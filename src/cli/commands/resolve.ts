@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { keepMergeBase } from '../../engine/merge-bases.js';
 import { resolve as syncResolve } from '../../sync/index.js';
 import { derivedPath, NEW_SUFFIX } from '../../sync/paths.js';
-import type { Io } from '../io.js';
+import { type Io, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import { printJson, projectDir } from '../report.js';
 
@@ -34,7 +34,8 @@ export async function resolve(
     return 0;
   }
   const what = result.hadNewFile ? `; removed ${clean}.pantograph-new` : '';
-  io.out(
+  sayOut(
+    io,
     result.differsFromTemplate
       ? `resolved ${clean}: your content is kept${what}. A later change of its template output is reported as a conflict.\n`
       : `resolved ${clean}: it matches the template output${what}.\n`,

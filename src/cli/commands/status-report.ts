@@ -10,6 +10,7 @@ import { status as syncStatus } from '../../sync/index.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import { engineCommand, jsonProblem, plural, printJson, printProblems, table } from '../report.js';
+import { fold } from '../wrap.js';
 import { checkPaths, type LoadedPlan, loadPlan, planFailed } from './apply.js';
 import type { StatusFlags } from './status.js';
 
@@ -32,7 +33,7 @@ export async function statusWithPlan(
     const out: Io = Object.create(io, {
       out: {
         value: (text: string) => {
-          printed += text;
+          printed += io.quiet === true ? '' : text; // --quiet prints nothing of it
           io.out(text);
         },
       },
@@ -41,7 +42,7 @@ export async function statusWithPlan(
       printJson(out, statusJson(report, plan.problems.map(jsonProblem)));
     } else {
       printProblems(io, plan.problems);
-      out.out(statusText(report, flags.all === true));
+      out.out(statusText(report, flags.all === true, io.widths?.out));
       if (flags.diff === true) out.out(diffsText(report.entries));
     }
     // A clean answer is kept for the next run that finds nothing changed; a glob in `delete` walks the
@@ -78,13 +79,15 @@ export function statusJson(report: StatusReport, problems: readonly unknown[]): 
   };
 }
 
-/** The table of entries (stable ones only with `all`) and the summary line. */
-export function statusText(report: StatusReport, all: boolean): string {
+/** The table of entries (stable ones only with `all`) and the summary line, folded at `width` (wrap.ts). */
+export function statusText(report: StatusReport, all: boolean, width?: number): string {
   const shown = report.entries.filter((e) => all || (e.state !== 'stable' && e.state !== 'init'));
   const rows = shown.map((e) => [e.state, e.path, e.template ?? '-', e.reason ?? '']);
   const head = rows.length > 0 ? table(['STATE', 'PATH', 'TEMPLATE', 'REASON'], rows) : '';
+  // A long reason folds under its column (the other cells are names and paths: never folded).
+  const folded = fold(head, width, head.indexOf('REASON'));
   const note = report.interrupted ? INTERRUPTED_STATUS : '';
-  return `${note}${head}${summaryLine(report)}\n`;
+  return `${note}${folded}${fold(summaryLine(report), width)}\n`;
 }
 
 /** Said first when an earlier apply was killed while writing (it left its journal). */

@@ -36,7 +36,7 @@ export async function status(
     flags.templateUrl !== undefined ||
     flags.templateRef !== undefined
       ? undefined
-      : statusMemo(global.argv, io.cwd, io.colors !== noColors);
+      : statusMemo(global.argv, io.cwd, io.colors !== noColors, io.widths?.out);
   const kept = global.statusMemoMissed === true ? undefined : memo?.lookup();
   if (kept !== undefined) {
     io.out(kept);
