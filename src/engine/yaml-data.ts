@@ -185,6 +185,11 @@ export interface YamlDataOptions {
    * safe_load refuses the Date and Time Psych makes of it. Elsewhere (`.sync.yml`) it stays a string.
    */
   readonly refuseTimestamps?: boolean;
+  /**
+   * A values file: what a plain `:foo` value becomes (Psych makes a Ruby Symbol of it, Puppet a value of
+   * type `Runtime[ruby, 'Symbol']`), as a value or a key. Elsewhere it stays the string `:foo`.
+   */
+  readonly symbol?: (name: string) => unknown;
 }
 
 export interface YamlData<T> {
@@ -370,6 +375,10 @@ class Walker {
     const v = node.value;
     if (v === null || v === undefined) return null;
     if (typeof v === 'string' && this.options.refuseTimestamps) this.refuseTimestamp(node, pointer);
+    if (typeof v === 'string' && this.options.symbol && node.type === 'PLAIN' && !node.tag) {
+      const name = psychSymbolName(v);
+      if (name !== undefined) return this.options.symbol(name) as SyncData;
+    }
     if (typeof v === 'string' || typeof v === 'bigint') {
       if (typeof v === 'bigint') this.checkAmbiguous(node, pointer);
       return v;
@@ -384,6 +393,7 @@ class Walker {
   private map(node: YAMLMap, pointer: string, insideReplace: boolean): SyncData {
     const out: { [key: string]: SyncData } = {};
     const merges: Node[] = [];
+    let symbolKeys: Map<string, string> | undefined;
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
       const keyOffset = keyNode?.range?.[0] ?? node.range?.[0] ?? 0;
@@ -404,9 +414,18 @@ class Walker {
       if (valueNode === null) this.positions.record(childPointer, keyOffset, keyOffset);
       else value = this.convert(valueNode, childPointer, insideReplace, keyOffset);
       setKey(out, key, value);
+      if (this.options.symbol && keyNode?.type === 'PLAIN' && !keyNode.tag) {
+        const name = psychSymbolName(key);
+        if (name !== undefined) (symbolKeys ??= new Map()).set(key, name);
+      }
     }
     for (const m of merges) this.merge(out, m, pointer, insideReplace);
-    return out;
+    if (symbolKeys === undefined || this.options.symbol === undefined) return out;
+    // A `:key` is a Symbol too: the mapping becomes a Map, the only data here with keys that are no strings.
+    const symbol = this.options.symbol;
+    return new Map(
+      Object.entries(out).map(([k, v]) => [symbolKeys.has(k) ? symbol(symbolKeys.get(k)!) : k, v]),
+    ) as unknown as SyncData;
   }
 
   /** YAML 1.1 merge keys: keys already present win; with a list, earlier mappings win. */
@@ -473,6 +492,13 @@ class Walker {
     this.problems.push(problem('error', this.options.errorCode, message, position, hint));
     return null;
   }
+}
+
+/** Psych's Symbol of a plain scalar (`:foo`, `:"a b"`: its name), or undefined for any other text. */
+function psychSymbolName(text: string): string | undefined {
+  if (!/^:./s.test(text)) return undefined;
+  const quoted = /^:(["'])(.*)\1/s.exec(text);
+  return quoted ? quoted[2]!.replace(/^:/, '') : text.slice(1);
 }
 
 /** A key as text: strings as they are, other scalars (`on`, `1`, `~`) as written. */

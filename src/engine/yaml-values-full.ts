@@ -3,7 +3,7 @@
  * `.sync.yml` is (yaml-data.ts, YAML 1.1 with Psych's scalars), whose first error is the one reported,
  * at its line and column.
  */
-import type { PHash } from '../epp/runtime/values.js';
+import { type PHash, PSymbol } from '../epp/runtime/values.js';
 import { parseYamlData } from './yaml-data.js';
 import { simpleYamlValues, ValuesError, valuesOfData } from './yaml-values.js';
 
@@ -18,6 +18,7 @@ export function fullYamlValues(text: string, label: string, what = 'values'): PH
     version: '1.1',
     errorCode: 'VALUES_YAML',
     refuseTimestamps: true,
+    symbol: (name) => PSymbol.of(name),
   });
   const error = parsed.problems.find((p) => p.severity === 'error');
   if (error !== undefined || parsed.data === undefined) {

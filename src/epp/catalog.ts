@@ -403,7 +403,8 @@ export const FUNCTION_DOCS: Readonly<Record<string, FunctionDoc>> = {
 export const TYPE_DOCS: Readonly<Record<string, string>> = {
   Any: 'Any value, undef included.',
   Array: 'An array: `Array[T]`, `Array[T, min, max]`.',
-  Binary: 'Binary data (a type only: templates have no Binary values).',
+  Binary:
+    "Bytes: `Binary('aGk=')` (base64), `Binary('hi', '%s')` (a text's UTF-8), `Binary([104, 105])`; prints as base64.",
   Boolean: '`true` or `false`.',
   Callable: 'A function or lambda.',
   Class: 'A class of the catalogue, as a type value: `Class[apache]` (no value is one).',
@@ -424,7 +425,7 @@ export const TYPE_DOCS: Readonly<Record<string, string>> = {
   Resource:
     "A resource type, as a type value: `Resource['file']` is `File`, `File['/tmp']` (no value is one).",
   RichData: 'Data and the rich types (Timestamp, SemVer, Type, ...).',
-  Runtime: "A value of the runtime's own: `Runtime[ruby, 'Symbol']` (no template value is one).",
+  Runtime: "A value of the runtime's own: `Runtime[ruby, 'Symbol']`, what a YAML values file's `:foo` is.",
   Scalar: 'A string, number, boolean, regexp, timestamp or semver.',
   ScalarData: 'A string, number or boolean.',
   SemVer: 'A semantic version.',

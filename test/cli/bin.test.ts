@@ -238,6 +238,45 @@ describe('pantograph epp render (built CLI)', () => {
     );
   });
 
+  it("gives a plain `:symbol` of a YAML values file as Puppet's Runtime[ruby, 'Symbol'], quoted or in JSON a String", () => {
+    // Expected: what Puppet 7 printed for this file and template (puppet epp render --values_file, 2026-11-27).
+    writeFileSync(
+      join(dir, 'sym.yaml'),
+      'a: :foo\nq: \':foo\'\nw: :"a b"\nl:\n  - :bar\n  - x\nh:\n  :k: :v\n',
+    );
+    writeFileSync(
+      join(dir, 'sym.epp'),
+      [
+        '<%- | $a, $q, $w, $l, $h | -%>',
+        '<%= $a %>|<%= "${a}" %>|<%= $q %>|<%= $w %>|<%= $l %>|<%= $h %>',
+        "<%= type($a) %>|<%= type($q) %>|<%= type($h) %>|<%= $a == 'foo' %>|<%= $a == $l[0] %>|<%= $a =~ Runtime %>|<%= $a =~ String %>",
+        "<%= String($a, '%p') %>|<%= sprintf('%p', $a) %>|<%= sprintf('%p', $w) %>|<%= $l.join('+') %>",
+        '',
+      ].join('\n'),
+    );
+    expect(run(['epp', 'render', 'sym.epp', '--values-file', 'sym.yaml'], dir).stdout).toBe(
+      [
+        'foo|foo|:foo|a b|[bar, x]|{k => v}',
+        "Runtime[ruby, 'Symbol']|String|Hash[Runtime[ruby, 'Symbol'], Runtime[ruby, 'Symbol'], 1, 1]|false|false|true|false",
+        '\'foo\'|:foo|:"a b"|bar+x',
+        '',
+      ].join('\n'),
+    );
+    // Functions refuse it as Puppet's do, naming it `Runtime`.
+    writeFileSync(join(dir, 'sym-length.epp'), '<%- | $a, $q, $w, $l, $h | -%>\n<%= $a.length %>\n');
+    expectRefused(
+      ['epp', 'render', 'sym-length.epp', '--values-file', 'sym.yaml'],
+      dir,
+      "sym-length.epp:2:7: error: Error while evaluating a Method call, 'length' parameter 'arg' expects a value of type Collection, String, or Binary, got Runtime",
+    );
+    // JSON has no symbols: the text stays a String.
+    writeFileSync(join(dir, 'sym.json'), '{"a": ":foo"}');
+    writeFileSync(join(dir, 'sym-json.epp'), '<%- | $a | -%>\n<%= $a %> <%= type($a) %>\n');
+    expect(run(['epp', 'render', 'sym-json.epp', '--values-file', 'sym.json'], dir).stdout).toBe(
+      ':foo String\n',
+    );
+  });
+
   it('refuses a date or time in a YAML values file where it is, as Puppet does; quoted, it is a String', () => {
     // Puppet 7 (2026-11-27): "Could not load --values_file (p.yaml): Tried to load unspecified class: Date"
     // for each of these (Time for the times); 2024-13-01 and quoted dates are Strings.

@@ -18,6 +18,7 @@ import {
   integer,
   isInteger,
   isNumeric,
+  PBinary,
   PFloat,
   type PHash,
   type PInteger,
@@ -163,6 +164,7 @@ function lengthOf(fn: string, v: Value): number {
   if (typeof v === 'string') return characterCount(v);
   if (Array.isArray(v)) return v.length;
   if (v instanceof Map) return v.size;
+  if (v instanceof PBinary) return v.bytes.length;
   throw new EppEvalError(
     'EPP_ARGUMENTS',
     `'${fn}' parameter 'arg' expects a value of type Collection, String, or Binary, got ${inferGenericType(v).toString()}`,
@@ -175,7 +177,9 @@ const size = defineFunction('size', 1, 1, (_ctx, args) => lengthOf('size', args[
 const empty = defineFunction('empty', 1, 1, (ctx: CallContext, args) => {
   const v = args[0];
   if (v === undefined) return true;
-  if (typeof v === 'string' || Array.isArray(v) || v instanceof Map) return lengthOf('empty', v) === 0;
+  if (typeof v === 'string' || Array.isArray(v) || v instanceof Map || v instanceof PBinary) {
+    return lengthOf('empty', v) === 0;
+  }
   if (v instanceof PSensitive && typeof v.value === 'string') return v.value === '';
   if (isNumeric(v)) {
     warnOnce(ctx, 'empty-numeric', 'Calling function empty() with Numeric value is deprecated.');

@@ -16,6 +16,7 @@ import { stringify } from '../runtime/format.js';
 import {
   AliasType,
   ArrayType,
+  BinaryType,
   BooleanType,
   describeMismatch,
   FloatType,
@@ -39,6 +40,7 @@ import {
 } from '../runtime/types.js';
 import { PSensitive, type Value } from '../runtime/values.js';
 import { arity, conversionError } from './conversion/arguments.js';
+import { toBinary } from './conversion/binary.js';
 import { toArray, toHash } from './conversion/collections.js';
 import { toBoolean, toFloat, toInteger, toNumeric } from './conversion/numbers.js';
 import { toRegexp, toType } from './conversion/regexp-and-type.js';
@@ -83,6 +85,7 @@ function convert(type: PType, args: Value[]): Value {
   if (type instanceof TypeType) return toType(args);
   if (type instanceof TimestampType) return toTimestamp(args);
   if (type instanceof TimespanType) return toTimespan(args);
+  if (type instanceof BinaryType) return toBinary(args);
   if (type instanceof OptionalType && type.type !== undefined) return convert(type.type, args);
   if (type instanceof NotUndefType) {
     if (type.type !== undefined) return convert(type.type, args);

@@ -27,6 +27,7 @@ import {
   type PHash,
   PRegexp,
   PSensitive,
+  PSymbol,
   type Value,
 } from '../runtime/values.js';
 import { argumentMismatch, blockArity, noMatchingSignature, puppetType, typeLabel } from './arguments.js';
@@ -130,7 +131,8 @@ const typeFn = defineFunction('type', 1, 2, (_ctx, args) => {
     case 'reduced':
       return inferReducedType(value);
     case 'generalized':
-      return inferGenericType(value);
+      // A Symbol keeps its `Runtime[ruby, 'Symbol']` (a generalized Runtime is what messages name).
+      return value instanceof PSymbol ? inferReducedType(value) : inferGenericType(value);
     default:
       throw new EppEvalError(
         'EPP_ARGUMENTS',

@@ -84,7 +84,13 @@ function deepStringMapper(name: string, f: (s: string) => string): FunctionDef {
     }
     throw argError(name, 'arg', 'a value of type Numeric, String, Array or Hash of strings', v);
   };
-  return defineFunction(name, 1, 1, (_ctx, [arg]) => deep(arg));
+  return defineFunction(name, 1, 1, (_ctx, [arg]) => {
+    // What no signature takes at all is Puppet's dispatcher's message (a Binary: "got Binary").
+    if (typeof arg !== 'string' && !isNumeric(arg) && !Array.isArray(arg) && !(arg instanceof Map)) {
+      throw argError(name, 'arg', 'a value of type Numeric, String, Array, or Hash', arg);
+    }
+    return deep(arg);
+  });
 }
 
 function camelcase(s: string): string {

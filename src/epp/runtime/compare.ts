@@ -14,12 +14,14 @@ import { compareNanos, compareTimeWithNumber, timeToFloat } from './time.js';
 import type { PType } from './types.js';
 import {
   float,
+  PBinary,
   PDefault,
   PFloat,
   type PHash,
   type PInteger,
   PRegexp,
   PSensitive,
+  PSymbol,
   PTimeData,
   type Value,
 } from './values.js';
@@ -110,9 +112,16 @@ export function rubyEql(a: Value, b: Value): boolean {
   // A Timestamp or Timespan has Ruby's default `hash`: as a key it finds itself only (identical, above).
   // Puppet's Sensitive is equal to another holding an `eql?` value (its `==` compares their hashes).
   if (a instanceof PSensitive) return b instanceof PSensitive && rubyEql(a.value, b.value);
+  if (a instanceof PBinary) return b instanceof PBinary && sameBytes(a.bytes, b.bytes);
   // Ruby's `hash` of a Variant depends on its order: as hash keys (and for `unique`) types match by text.
   if (isType(a)) return isType(b) && a.toString() === b.toString();
   return false;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Ruby's `Hash#[]`: finds a key by {@link rubyEql} (a JavaScript Map alone finds arrays only by identity). */
@@ -176,7 +185,8 @@ export function rubyClassName(v: Value): string {
   if (v instanceof PRegexp) return 'Regexp';
   if (v instanceof PSensitive) return 'Puppet::Pops::Types::PSensitiveType::Sensitive';
   if (v instanceof PTimeData) return `Puppet::Pops::Time::${v.kind}`;
-  if (v instanceof PDefault) return 'Symbol';
+  if (v instanceof PDefault || v instanceof PSymbol) return 'Symbol';
+  if (v instanceof PBinary) return 'Puppet::Pops::Types::PBinaryType::Binary';
   return v.constructor.name;
 }
 
@@ -294,6 +304,8 @@ export function operandLabel(v: Value): string {
   if (v instanceof PSensitive) return 'Sensitive';
   if (v instanceof PTimeData) return v.kind;
   if (v instanceof PDefault) return 'Default';
+  if (v instanceof PBinary) return 'Binary';
+  if (v instanceof PSymbol) return 'Object'; // a Ruby Symbol: Puppet's label of its class's ancestor
   return `${v.toString()}-Type`;
 }
 
@@ -340,5 +352,7 @@ export function compareForOperator(a: Value, b: Value, op = '<'): number {
     if (isNum(b)) return timeWithNumber(a, b, op);
     throw notComparable(a, b, op, `${a.kind}s are only comparable to ${a.kind}s, Integers, and Floats`);
   }
+  // A Ruby Symbol (a YAML `:foo`) has its own `<=>`, which Puppet's comparison reports.
+  if (a instanceof PSymbol) throw notComparable(a, b, op, 'Symbol not comparable to non Symbol');
   throw notComparable(a, b, op, 'Only Strings, Numbers, Timespans, Timestamps, and Versions are comparable');
 }

@@ -13,12 +13,14 @@ import { type RecordHash, recordHash } from './record-hash.js';
 import {
   float,
   integer,
+  PBinary,
   PDefault,
   PFloat,
   type PHash,
   PIterator,
   PRegexp,
   PSensitive,
+  PSymbol,
   PTimeData,
   type Value,
 } from './values.js';
@@ -168,6 +170,8 @@ function isValueObject(data: object): boolean {
     data instanceof PTimeData ||
     data instanceof PIterator ||
     data instanceof PFloat ||
+    data instanceof PBinary ||
+    data instanceof PSymbol ||
     (data as { readonly isPuppetType?: boolean }).isPuppetType === true
   );
 }

@@ -26,11 +26,13 @@ import {
   isHash,
   isNumeric,
   numberOf,
+  PBinary,
   PDefault,
   PFloat,
   type PHash,
   type PInteger,
   PIterator,
+  PSymbol,
   PTimeData,
   PTimespan,
   type Value,
@@ -52,7 +54,7 @@ function toNumber(v: Value, side: 'left' | 'right'): Numeric {
 /** Puppet's error for a `=~` or `!~` whose left operand is no String ("... Got an Integer."). */
 export function matchNotString(left: Value): OperandError {
   // Puppet labels `default` (a Ruby Symbol) by its class's ancestor, Object.
-  const label = left instanceof PDefault ? 'Object' : operandLabel(left);
+  const label = left instanceof PDefault || left instanceof PSymbol ? 'Object' : operandLabel(left);
   return new OperandError(
     'EPP_OPERATOR',
     `Left match operand must result in a String value. Got ${article(label)} ${label}.`,
@@ -215,6 +217,16 @@ export function arithmetic(op: string, a: Value, b: Value): Value {
       }
       return out;
     }
+  }
+  // Puppet's `+` of two Binaries joins their bytes.
+  if (op === '+' && a instanceof PBinary) {
+    if (!(b instanceof PBinary)) {
+      throw new OperandError('EPP_OPERATOR', 'Can only append Binary to a Binary', 'expression');
+    }
+    const joined = new Uint8Array(a.bytes.length + b.bytes.length);
+    joined.set(a.bytes);
+    joined.set(b.bytes, a.bytes.length);
+    return new PBinary(joined);
   }
   // `<<` on a Hash: Puppet's collection operators refuse it before any number is tried.
   if (op === '<<' && isHash(a)) {

@@ -19,6 +19,8 @@
  * | Type       | `PType` from `types.ts`                       |
  * | Timestamp  | {@link PTimestamp} (integer nanoseconds since the epoch) |
  * | Timespan   | {@link PTimespan} (integer nanoseconds)        |
+ * | Binary     | {@link PBinary} (its bytes)                   |
+ * | Runtime    | {@link PSymbol} (a Ruby Symbol, from a YAML values file's `:foo`) |
  */
 import { toJsRegExp } from './regexp/translate.js';
 import type { PType } from './types.js';
@@ -40,7 +42,9 @@ export type Value =
   | PType
   | PTimestamp
   | PTimespan
-  | PIterator;
+  | PIterator
+  | PBinary
+  | PSymbol;
 
 export type PHash = Map<Value, Value>;
 
@@ -108,6 +112,69 @@ export class PIterator {
     return `Iterator[${this.elementType.generalize()}]-Value`;
   }
 }
+
+/**
+ * Puppet's Binary: a sequence of bytes (`Binary('aGk=')`, `Binary('hi', '%r')`). It prints as its strict
+ * base64 text, and equals only a Binary of the same bytes.
+ */
+export class PBinary {
+  constructor(readonly bytes: Uint8Array) {}
+
+  /** Strict base64 (RFC 4648, no line breaks): what `<%= %>` and `%B` print. */
+  display(): string {
+    return base64Of(this.bytes);
+  }
+
+  /** Ruby's `to_s` (what `join` and the conversion messages print). */
+  toString(): string {
+    return this.display();
+  }
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Base64 with padding; by hand rather than Buffer/btoa, so that the browser's bundle has it alike. */
+export function base64Of(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const a = bytes[i]!;
+    const b = i + 1 < bytes.length ? bytes[i + 1]! : -1;
+    const c = i + 2 < bytes.length ? bytes[i + 2]! : -1;
+    out += BASE64[a >> 2]! + BASE64[((a & 3) << 4) | (b < 0 ? 0 : b >> 4)]!;
+    out += b < 0 ? '=' : BASE64[((b & 15) << 2) | (c < 0 ? 0 : c >> 6)]!;
+    out += c < 0 ? '=' : BASE64[c & 63]!;
+  }
+  return out;
+}
+
+/**
+ * A Ruby Symbol, which Puppet gives for a YAML values file's `:foo` (type `Runtime[ruby, 'Symbol']`). It
+ * prints as its name, equals no String, and Puppet's functions refuse it (`got Runtime`).
+ */
+export class PSymbol {
+  /** @internal use {@link PSymbol.of}: one object per name, so `===` and hash keys compare as Ruby's. */
+  constructor(readonly name: string) {}
+
+  static of(name: string): PSymbol {
+    let symbol = symbols.get(name);
+    if (symbol === undefined) {
+      symbol = new PSymbol(name);
+      symbols.set(name, symbol);
+    }
+    return symbol;
+  }
+
+  display(): string {
+    return this.name;
+  }
+
+  /** Ruby's `Symbol#to_s` (what `join` and the conversion messages print). */
+  toString(): string {
+    return this.name;
+  }
+}
+
+const symbols = new Map<string, PSymbol>();
 
 /** Puppet's 64-bit integer range. */
 export const MAX_INTEGER = 9223372036854775807n;

@@ -4,7 +4,17 @@
  */
 
 import { checkTextLength } from '../text-size.js';
-import { PDefault, PFloat, type PHash, PRegexp, PSensitive, PTimeData, type Value } from '../values.js';
+import {
+  PBinary,
+  PDefault,
+  PFloat,
+  type PHash,
+  PRegexp,
+  PSensitive,
+  PSymbol,
+  PTimeData,
+  type Value,
+} from '../values.js';
 import { formatFloat } from './floats.js';
 import type { RubyArg } from './sprintf-spec.js';
 import { timeDataToString } from './timestamps.js';
@@ -109,7 +119,11 @@ function inspect(v: RubyArg): string {
   }
   if (v instanceof PDefault) return ':default';
   if (v instanceof PSensitive) return `#<${REDACTED}>`;
-  if (v instanceof PRegexp || v instanceof PTimeData) return rubyInspectString(rubyScalarText(v));
+  if (v instanceof PRegexp || v instanceof PTimeData || v instanceof PBinary) {
+    return rubyInspectString(rubyScalarText(v));
+  }
+  if (v instanceof PSymbol)
+    return /^[A-Za-z_][A-Za-z0-9_]*[?!=]?$/.test(v.name) ? `:${v.name}` : `:${rubyInspectString(v.name)}`;
   return rubyScalarText(v);
 }
 

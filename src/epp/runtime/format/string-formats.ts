@@ -91,6 +91,7 @@ export const DEFAULT_STRING_FORMATS: FormatMap = [
       containerFormats: DEFAULT_CONTAINER_FORMATS,
     }),
   ),
+  entry('Binary', parseStringFormat('%B')), // strict base64, unquoted
   anyEntry(parseStringFormat('%s')),
 ];
 

@@ -7,6 +7,7 @@ import { timeToFloat, timeToInteger } from '../time.js';
 import {
   float,
   integer,
+  PBinary,
   PDefault,
   PFloat,
   type PHash,
@@ -14,6 +15,7 @@ import {
   PIterator,
   PRegexp,
   PSensitive,
+  PSymbol,
   PTimeData,
   type Value,
 } from '../values.js';
@@ -106,10 +108,94 @@ function convert(v: Value, map: FormatMap, ind: Indentation): string {
     return kformat(f.orig, v);
   }
   if (v instanceof PSensitive) return kformat(f.orig, v);
+  if (v instanceof PBinary) return convertBinary(f, v);
+  if (v instanceof PSymbol) {
+    // Puppet's string_PRuntimeType: the Symbol's `to_s`, quoted by `%p`, Ruby's `inspect` by `%q`.
+    if (f.conv === 's') return v.name;
+    if (f.conv === 'p') return puppetQuote(v.name);
+    if (f.conv === 'q') return `:${v.name}`;
+    throw illegal('Runtime', f, 'spq');
+  }
   // A type.
   if (f.conv === 's') return kformat(f.orig, f.alt ? `"${v.display()}"` : v.display());
   if (f.conv === 'p') return kformat(f.orig.replace('p', 's'), v.display());
   throw illegal('Type', f, 'sp');
+}
+
+/** Puppet's string_PBinaryType: `#` quotes the text, width and precision apply to it. */
+function convertBinary(f: StringFormat, v: PBinary): string {
+  const letter = f.alt ? 'p' : 's';
+  const text = (conv: string, t: string) => kformat(f.orig.replaceAll(conv, letter), t);
+  switch (f.conv) {
+    case 's':
+      // `#` quotes the bytes as Ruby inspects a binary string (`"\x01"`), not as text.
+      return f.alt ? kformat(f.orig.replace('#', ''), rubyInspectBytes(v.bytes)) : text('s', binaryText(v));
+    case 'p':
+      return `Binary("${kformat(f.orig.replace('p', 's'), v.display())}")`;
+    case 'b':
+      return text('b', relaxedBase64(v.display()));
+    case 'B':
+      return text('B', v.display());
+    case 'u':
+      return text('u', v.display().replaceAll('+', '-').replaceAll('/', '_'));
+    case 't':
+      return text('t', 'Binary');
+    case 'T':
+      return text('T', 'BINARY');
+    default:
+      throw illegal('Binary', f, 'bButTsp');
+  }
+}
+
+const BYTE_ESCAPES: Record<number, string> = {
+  7: 'a',
+  8: 'b',
+  9: 't',
+  10: 'n',
+  11: 'v',
+  12: 'f',
+  13: 'r',
+  27: 'e',
+};
+
+/** Ruby's `inspect` of an ASCII-8BIT string: printable ASCII as it is, other bytes as `\xFF`. */
+function rubyInspectBytes(bytes: Uint8Array): string {
+  let out = '"';
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    const next = bytes[i + 1];
+    if (b === 0x22 || b === 0x5c) out += `\\${String.fromCharCode(b)}`;
+    else if (b === 0x23) out += next === 0x7b || next === 0x24 || next === 0x40 ? '\\#' : '#';
+    else if (BYTE_ESCAPES[b] !== undefined) out += `\\${BYTE_ESCAPES[b]}`;
+    else if (b >= 0x20 && b < 0x7f) out += String.fromCharCode(b);
+    else out += `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return `${out}"`;
+}
+
+/** Ruby's `Base64.encode64`: a line break after every 60 characters and at the end. */
+function relaxedBase64(strict: string): string {
+  let out = '';
+  for (let i = 0; i < strict.length; i += 60) out += `${strict.slice(i, i + 60)}\n`;
+  return out;
+}
+
+/** `%s` of a Binary: its bytes as UTF-8 text, an error if they are not (Ruby's `encode` fails alike). */
+function binaryText(v: PBinary): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(v.bytes);
+  } catch {
+    throw conversionError(binaryNotUtf8(v.bytes));
+  }
+}
+
+/**
+ * Ruby's message when the bytes are no UTF-8: Puppet then transcodes them from ASCII-8BIT, which fails at
+ * the first byte above 0x7F, valid UTF-8 before it or not.
+ */
+function binaryNotUtf8(bytes: Uint8Array): string {
+  const first = bytes.find((b) => b >= 0x80) ?? 0;
+  return `"\\x${first.toString(16).toUpperCase().padStart(2, '0')}" from ASCII-8BIT to UTF-8`;
 }
 
 function convertUndef(f: StringFormat): string {

@@ -1,10 +1,11 @@
 /**
  * The types of what a template has no value of: Binary, Runtime, Object, and the catalogue's Class and
  * Resource types (`Class[apache]`, `File['/tmp']`). `puppet epp render` evaluates them without a catalogue,
- * so they print, compare and parameterize as Puppet's do; no value of a template is an instance of one.
+ * so they print, compare and parameterize as Puppet's do. Binary values are made by `Binary(...)`, Runtime
+ * values (Ruby Symbols) come from YAML values files; no value of a template is an instance of the others.
  * Part of the Puppet type system; import it from `../types.js`.
  */
-import type { Value } from '../values.js';
+import { PBinary, PSymbol, type Value } from '../values.js';
 import { PType, quote } from './internal.js';
 
 /** A type no template value belongs to: only the same kind of type is assignable to it. */
@@ -14,9 +15,12 @@ abstract class ValuelessType extends PType {
   }
 }
 
-/** `Binary`: Pantograph has no Binary values (see docs/decisions.md), so the type is for printing and checks. */
-export class BinaryType extends ValuelessType {
+/** `Binary`: the type of {@link PBinary} values (`Binary('aGk=')`). */
+export class BinaryType extends PType {
   readonly name = 'Binary';
+  isInstance(v: Value): boolean {
+    return v instanceof PBinary;
+  }
   protected override assignableFrom(o: PType): boolean {
     return o instanceof BinaryType;
   }
@@ -25,14 +29,28 @@ export class BinaryType extends ValuelessType {
   }
 }
 
-/** `Runtime[ruby, 'Symbol']`: a value of the runtime's own (Puppet makes one of a YAML `:symbol`). */
-export class RuntimeType extends ValuelessType {
+/** `Runtime[ruby, 'Symbol']`: a value of the runtime's own; the one kind here is a YAML `:symbol` ({@link PSymbol}). */
+export class RuntimeType extends PType {
   readonly name = 'Runtime';
   constructor(
     readonly runtime?: string,
     readonly runtimeName?: string,
   ) {
     super();
+  }
+  isInstance(v: Value): boolean {
+    if (!(v instanceof PSymbol)) return false;
+    return (
+      this.runtime === undefined ||
+      (this.runtime === 'ruby' && (this.runtimeName === undefined || this.runtimeName === 'Symbol'))
+    );
+  }
+  /**
+   * Plain `Runtime`, as Puppet's mismatch messages name a Symbol ("got Runtime"); `type(x, 'generalized')`
+   * keeps the parameters, as Puppet's does (functions/misc.ts).
+   */
+  override generalize(): PType {
+    return this.runtime === undefined ? this : new RuntimeType();
   }
   protected override assignableFrom(o: PType): boolean {
     if (!(o instanceof RuntimeType)) return false;

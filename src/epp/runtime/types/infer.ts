@@ -3,11 +3,13 @@
  * Part of the Puppet type system; import it from `../types.js`.
  */
 import {
+  PBinary,
   PDefault,
   PFloat,
   PIterator,
   PRegexp,
   PSensitive,
+  PSymbol,
   PTimespan,
   PTimestamp,
   type Value,
@@ -15,6 +17,7 @@ import {
 import {
   ANY,
   ArrayType,
+  BinaryType,
   BooleanType,
   DATA,
   DefaultType,
@@ -33,6 +36,7 @@ import {
   REGEXP,
   RegexpType,
   RICH_DATA,
+  RuntimeType,
   SCALAR,
   SCALAR_DATA,
   SensitiveType,
@@ -73,6 +77,8 @@ export function inferType(v: Value): PType {
 }
 
 const EMPTY_ARRAY = new ArrayType(UNIT, new IntegerType(0, 0));
+const BINARY_TYPE = new BinaryType();
+const SYMBOL_TYPE = new RuntimeType('ruby', 'Symbol');
 const EMPTY_HASH = new HashType(UNIT, UNIT, new IntegerType(0, 0));
 
 /** Puppet's `infer`: collections get one common element type (`type(x, 'reduced')`). */
@@ -98,6 +104,8 @@ export function inferReducedType(v: Value): PType {
   if (v instanceof PTimestamp) return new TimestampType(v, v);
   if (v instanceof PTimespan) return new TimespanType(v, v);
   if (v instanceof PIterator) return new IteratorType(v.elementType);
+  if (v instanceof PBinary) return BINARY_TYPE;
+  if (v instanceof PSymbol) return SYMBOL_TYPE;
   return new TypeType(v);
 }
 

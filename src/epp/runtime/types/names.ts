@@ -104,12 +104,13 @@ function isData(v: Value): boolean {
   return everyKey(v, isString) && everyValue(v, isData);
 }
 
-/** `RichData`: Data plus regexps, types, default, Sensitive, timestamps, and non-string hash keys. */
+/** `RichData`: Data plus regexps, types, default, Binary, Sensitive, timestamps, and non-string hash keys. */
 export const RICH_DATA: AliasType = new AliasType(
   'RichData',
   (self) =>
     new VariantType([
       SCALAR,
+      BINARY,
       new SensitiveType(),
       new TypeType(undefined),
       UNDEF,

@@ -374,6 +374,12 @@ export function accessType(type: PType, args: Value[]): Value {
     return keys.map((k) => parameterizeType(type, [k]));
   }
   if (type instanceof ResourceType && type.title === undefined) {
+    if (type.typeName === undefined && Array.isArray(args[0])) {
+      throw keyError(
+        `First argument to Resource[] must be a resource type or a String. Got ${inferredLabel(args[0])}.`,
+        0,
+      );
+    }
     const named = type.typeName === undefined ? 1 : 0;
     if (keys.length - named > 1) {
       const resource = named === 1 ? parameterizeType(type, keys.slice(0, 1)) : type;
@@ -381,6 +387,18 @@ export function accessType(type: PType, args: Value[]): Value {
     }
   }
   return parameterizeType(type, args);
+}
+
+/**
+ * Puppet's inferred type of an array in this message (its `infer`, not `infer_set`): `Array[String[1, 7]]`,
+ * the strings' lengths as a range, without the array's size; other elements by their generalized type.
+ */
+function inferredLabel(array: Value[]): string {
+  if (array.length > 0 && array.every((v) => typeof v === 'string')) {
+    const lengths = (array as string[]).map((v) => [...v].length);
+    return `Array[String[${Math.min(...lengths)}, ${Math.max(...lengths)}]]`;
+  }
+  return inferGenericType(array).toString();
 }
 
 /** `Runtime[ruby, 'Symbol']`, `Class[apache]`, `Resource['file', '/tmp']`, `File['/tmp']`, as Puppet makes them. */
