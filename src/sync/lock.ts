@@ -191,7 +191,7 @@ export function parseLock(text: string, file = LOCK_FILE): LockFile {
   }
   if (!isPlainObject(data)) return bad('not a JSON object');
   // JSON.parse keeps the last of two equal keys: a hand merge that kept both sides' entries would pass.
-  const duplicate = findDuplicateKey(text);
+  const duplicate = findDuplicateKey(text, data);
   if (duplicate) {
     const first = lineColumn(text, duplicate.first);
     return bad(
