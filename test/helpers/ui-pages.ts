@@ -1,10 +1,11 @@
 /**
- * What the browser tests of `pantograph ui` share: one Debian chromium per test file (through
+ * What the browser tests share: for `pantograph ui`, one Debian chromium per test file (through
  * playwright-core), the servers its tests start (closed after the file), the page opened on a server and
- * loaded, and projects made by the built CLI as a user makes them.
+ * loaded, and projects made by the built CLI as a user makes them; for the playground, its page loaded.
  */
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startUi, type UiServer } from '../../src/ui/server.js';
@@ -60,6 +61,25 @@ export async function openUi(
   await page.waitForSelector(options.wait ?? (options.author ? 'li.author-file' : '#files li'));
   return { page, server, errors };
 }
+
+/**
+ * Debian's chromium with the built playground (dist/playground) loaded and its first render done (it runs
+ * in a Web Worker, so its output shows a moment after the page loads); the page's uncaught errors go to
+ * `errors`. The caller closes the browser.
+ */
+export async function openPlayground(errors: string[]): Promise<{ browser: Browser; page: Page }> {
+  // scripts/test-tools.mjs installs Debian's chromium before the suite when it is missing.
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(pathToFileURL(join(root, 'dist/playground/index.html')).href);
+  await page.waitForFunction(() => window.playground !== undefined);
+  await page.evaluate(() => window.playground?.ready());
+  return { browser, page };
+}
+
+/** The page's test API, as far as loading it needs (web/playground/main.ts declares it whole). */
+declare const window: { playground?: { ready(): Promise<void> } };
 
 /** The built command line, run in `cwd`. */
 export function cli(cwd: string, ...args: string[]) {

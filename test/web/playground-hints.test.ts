@@ -8,28 +8,22 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EppError, renderEpp } from '../../src/epp/index.js';
 import { OPTIONS_NAMED_AS_ELSEWHERE, pageHint } from '../../web/playground/page-hints.js';
 import { removeTempDirs, tempDir } from '../helpers/fs.js';
+import { openPlayground } from '../helpers/ui-pages.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const bin = join(root, 'dist/cli/bin.cjs');
-const playground = pathToFileURL(join(root, 'dist/playground/index.html')).href;
 
 let browser: Browser;
 let page: Page;
 const errors: string[] = [];
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(playground);
-  await page.waitForFunction(() => window.playground !== undefined);
-  await page.evaluate(() => window.playground.ready());
+  ({ browser, page } = await openPlayground(errors));
 }, 60_000);
 
 afterAll(async () => {

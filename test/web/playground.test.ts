@@ -10,10 +10,11 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EppError, renderEpp } from '../../src/epp/index.js';
 import { removeTempDirs, tempDir, writeTree } from '../helpers/fs.js';
+import { openPlayground } from '../helpers/ui-pages.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const bin = join(root, 'dist/cli/bin.cjs');
@@ -26,14 +27,7 @@ const errors: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
-  // scripts/test-tools.mjs installs Debian's chromium before the suite when it is missing.
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(page_);
-  await page.waitForFunction(() => window.playground !== undefined);
-  // The first render runs in a Web Worker: its output shows a moment after the page loads.
-  await page.evaluate(() => window.playground.ready());
+  ({ browser, page } = await openPlayground(errors));
 }, 60_000);
 
 afterAll(async () => {
