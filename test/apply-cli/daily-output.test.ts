@@ -198,6 +198,28 @@ describe('long messages at 80 columns', () => {
       expect(line.length).toBeLessThanOrEqual(80);
   });
 
+  it("puts each reason under its row's path where its column would be too narrow (60 columns)", () => {
+    const { root } = conflictingProject();
+    writeFileSync(join(root, 'static.txt'), 'static, mine\n');
+    const status = cli(root, ['status'], { COLUMNS: '60' });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toBe(
+      'STATE     PATH        TEMPLATE\n' +
+        'conflict  config.txt  base\n' +
+        '          changed by hand, and the\n' +
+        '          template output changed too\n' +
+        'edited    static.txt  base\n' +
+        '          changed by hand: kept\n' +
+        '1 edited, 1 conflict, 1 init: drift (merge each\n' +
+        '  conflict (`pantograph apply` writes the new output\n' +
+        '  beside it), then `pantograph resolve <path>`; if\n' +
+        '  `pantograph update` stopped on them, run it again\n' +
+        '  once they are resolved; keep changes made by hand\n' +
+        '  with `pantograph resolve <path>`, or restore the\n' +
+        '  template output with `pantograph apply --force`)\n',
+    );
+  });
+
   it('a hint folds under its text; piped without COLUMNS, nothing folds', () => {
     const repo = tempTree(repoTree());
     const root = tempTree({ '.sync.yml': syncYml(repo), 'config.txt': 'mine\n' });
