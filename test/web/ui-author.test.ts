@@ -100,8 +100,15 @@ describe("the author's view", () => {
     await expect.poll(() => page.locator('#author-status').textContent()).toBe('failed');
     const problem = page.locator('#author-result p.error');
     expect(await problem.textContent()).toMatch(/error: Unknown variable: '\$nope' \[EPP_UNKNOWN_VARIABLE\]/);
+    // The hint names the page's control, not the command line's option.
+    expect(await problem.locator('.hint').textContent()).toBe(
+      'hint: pass it as a value, assign it before use, or untick Strict variables, above the case (it then renders empty, with a warning, as `pantograph test --no-strict`)',
+    );
     // Unticked: as `pantograph test --no-strict`, the output has the variable empty, and a warning says why.
     await strict.uncheck();
+    await expect
+      .poll(() => page.locator('#author-summary').textContent())
+      .toBe('test basic: failed (1 file differs)');
     await expect
       .poll(() => problem.first().textContent())
       .toMatch(

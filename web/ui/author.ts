@@ -185,13 +185,13 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
         line.append(go, ': ');
       } else if (where) line.append(`${where}: `);
       line.append(`${p.severity ?? 'error'}: ${p.message} [${p.code}]`);
-      if (p.hint) line.append(Object.assign(document.createElement('div'), { className: 'hint', textContent: `hint: ${p.hint}` }));
+      if (p.hint) line.append(Object.assign(document.createElement('div'), { className: 'hint', textContent: `hint: ${pageHint(p.hint)}` }));
       return line;
     });
     // Under the editor too: in a narrow window the case's pane is out of sight while one types.
     const first = run.problems[0];
     document.getElementById('author-summary')!.textContent =
-      `test ${chosenCase.name}: ${run.status}${first ? ` (${first.message})` : run.differences.length > 0 ? ` (${run.differences.length} file${run.differences.length === 1 ? '' : 's'} differ)` : ''}`;
+      `test ${chosenCase.name}: ${run.status}${first ? ` (${first.message})` : run.differences.length > 0 ? ` (${run.differences.length === 1 ? '1 file differs' : `${run.differences.length} files differ`})` : ''}`;
     const differing = new Set(run.differences.map((d) => d.path));
     const paths = [...new Set([...Object.keys(run.outputs.expected), ...Object.keys(run.outputs.actual)])].sort(
       (a, b) => Number(differing.has(b)) - Number(differing.has(a)) || (a < b ? -1 : 1),
@@ -213,4 +213,12 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
     });
     box.replaceChildren(status, ...problems, ...files);
   }
+}
+
+/** The engine's hint, with `--no-strict` said as the page's control that does the same (as the playground says it). */
+function pageHint(hint: string): string {
+  return hint.replace(
+    /render with strict variables off \(--no-strict\)/,
+    'untick Strict variables, above the case (it then renders empty, with a warning, as `pantograph test --no-strict`)',
+  );
 }
