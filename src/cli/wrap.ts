@@ -2,8 +2,9 @@
  * Long prose lines (a drift summary, a conflict's error and hint) folded at the terminal's width, as
  * readable at 80 columns as git's advice. Only at spaces, and never inside a `code span` (a command to
  * copy) nor a path (a word); a word longer than the line stands alone on its line. Output that is not a
- * terminal is not folded (git, cargo): logs and scripts keep one line per message. `COLUMNS`, when set,
- * folds at that width wherever the output goes (as `ls` takes it). See docs/decisions.md.
+ * terminal is not folded: logs and scripts keep one line per message. `COLUMNS`, when set, folds at that
+ * width wherever the output goes (as git, cargo and `ls` take it). Lines are balanced (balancedBreaks).
+ * See docs/decisions.md.
  */
 
 /** The width to fold a stream's prose at, or undefined (not folded). */
