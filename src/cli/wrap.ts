@@ -2,8 +2,9 @@
  * Long prose lines (a drift summary, a conflict's error and hint) folded at the terminal's width, as
  * readable at 80 columns as git's advice. Only at spaces, and never inside a `code span` (a command to
  * copy) nor a path (a word); a word longer than the line stands alone on its line. Output that is not a
- * terminal is not folded (git, cargo): logs and scripts keep one line per message. `COLUMNS`, when set,
- * folds at that width wherever the output goes (as `ls` takes it). See docs/decisions.md.
+ * terminal is not folded: logs and scripts keep one line per message. `COLUMNS`, when set, folds at that
+ * width wherever the output goes (as git, cargo and `ls` take it). Lines are balanced (balancedBreaks).
+ * See docs/decisions.md.
  */
 
 /** The width to fold a stream's prose at, or undefined (not folded). */
@@ -36,29 +37,80 @@ export function fold(text: string, width: number | undefined, indent?: number): 
 
 function foldLine(line: string, width: number, indent: number): string {
   if (visibleLength(line) <= width) return line;
+  const words = wordsOf(line);
+  const breaks = balancedBreaks(words, width, indent);
+  if (breaks.length === 0) return line;
   const pad = ' '.repeat(indent);
-  const lines: string[] = [];
-  let current = '';
-  let length = 0;
-  // The spaces before each word are kept as they are (a table's padding) unless the line breaks there.
-  for (const { spaces, word } of wordsOf(line)) {
-    const w = visibleLength(word);
-    if (current.trim() !== '' && length + spaces.length + w > width) {
-      lines.push(current);
-      current = pad + word;
-      length = indent + w;
-    } else {
-      current += spaces + word;
-      length += spaces.length + w;
+  let out = '';
+  words.forEach(({ spaces, word }, i) => {
+    // The spaces before each word are kept as they are (a table's padding) unless the line breaks there.
+    out += breaks.includes(i) ? `\n${pad}${word}` : spaces + word;
+  });
+  return out;
+}
+
+/**
+ * Where to break (the indexes of the words that begin a line): as few lines as filling each line allows,
+ * and among those, the most even lines (least sum of squared shortfalls, the last line's too), so that a
+ * message that only just overflows ends in half a line, not in one word alone. A break only comes before
+ * a word at or beyond the continuation's indent: a table's names and paths (left of its last column),
+ * a hint's label, stay on the first line. A word or span longer than the line stands alone on its line.
+ */
+function balancedBreaks(words: readonly Word[], width: number, indent: number): number[] {
+  const n = words.length;
+  const starts: number[] = [];
+  let column = 0;
+  for (const { spaces, word } of words) {
+    starts.push(column + spaces.length);
+    column += spaces.length + visibleLength(word);
+  }
+  const ends = words.map(({ word }, i) => starts[i]! + visibleLength(word));
+  const breakable = (i: number) => i > 0 && starts[i]! >= indent;
+  // breakableBefore[i]: how many of words 0..i-1 a line may begin with.
+  const breakableBefore = [0];
+  for (let i = 0; i < n; i++) breakableBefore.push(breakableBefore[i]! + (breakable(i) ? 1 : 0));
+  /** The visible length of the line made of words from..to-1 (the first line keeps its own start). */
+  const lengthOf = (from: number, to: number) =>
+    from === 0 ? ends[to - 1]! : indent + ends[to - 1]! - starts[from]!;
+  // best[i]: the fewest lines, then the least cost, laying out words 0..i-1; from[i]: its last line's start.
+  const best: { lines: number; cost: number }[] = [{ lines: 0, cost: 0 }];
+  const from: number[] = [0];
+  for (let to = 1; to <= n; to++) {
+    best.push({ lines: Number.POSITIVE_INFINITY, cost: 0 });
+    from.push(0);
+    for (let start = to - 1; start >= 0; start--) {
+      if (start > 0 && !breakable(start)) continue;
+      const length = lengthOf(start, to);
+      // Too long: only as a line of one unbreakable run (nothing shorter is possible).
+      const alone = breakableBefore[to] === breakableBefore[start + 1];
+      if (length > width && !alone) break;
+      const before = best[start]!;
+      const slack = Math.max(width - length, 0);
+      const candidate = { lines: before.lines + 1, cost: before.cost + slack * slack };
+      const current = best[to]!;
+      if (
+        candidate.lines < current.lines ||
+        (candidate.lines === current.lines && candidate.cost < current.cost)
+      ) {
+        best[to] = candidate;
+        from[to] = start;
+      }
     }
   }
-  lines.push(current);
-  return lines.join('\n');
+  const breaks: number[] = [];
+  for (let to = n; from[to]! > 0; to = from[to]!) breaks.unshift(from[to]!);
+  return breaks;
+}
+
+interface Word {
+  /** The spaces before the word, as in the line. */
+  spaces: string;
+  word: string;
 }
 
 /** The line's words with the spaces before each; a `code span` (spaces and all) is one word. */
-function wordsOf(text: string): { spaces: string; word: string }[] {
-  const words: { spaces: string; word: string }[] = [];
+function wordsOf(text: string): Word[] {
+  const words: Word[] = [];
   let spaces = '';
   let word = '';
   let inCode = false;

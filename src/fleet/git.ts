@@ -111,7 +111,8 @@ export function gitRunner(options: GitRunnerOptions = {}): GitRunner {
           ? `timed out after ${Math.round(timeoutMs / 1000)} s`
           : firstLines(maskCredentials(failed.stderr)) || `exit ${code}`;
         reject(
-          new EngineError('FLEET_GIT', `${maskCredentials(failed.what)} failed: ${reason}`, {
+          // The command as a code span: folded at a terminal's width, it stays whole (src/cli/wrap.ts).
+          new EngineError('FLEET_GIT', `\`${maskCredentials(failed.what)}\` failed: ${reason}`, {
             hint: hintFor(failed.stderr, timedOut),
           }),
         );

@@ -26,6 +26,8 @@ export function authorApi(repoDir: string, options: { readonly strict?: boolean 
   app.post('/repository', (c) =>
     c.json({
       dir: repoDir,
+      // The page's Strict variables starts as `pantograph ui` was told (`--no-strict`: unticked).
+      strict: options.strict !== false,
       templates: [...repository().all.values()].map((t) => ({
         name: t.name,
         files: editable(t),
@@ -74,12 +76,16 @@ export function authorApi(repoDir: string, options: { readonly strict?: boolean 
 
   /** One test case run: pass or fail, the differences, and both sides' files for a side-by-side view. */
   app.post('/case', async (c) => {
-    const { template: name, case: caseName } = await jsonObject(c);
+    const { template: name, case: caseName, strict } = await jsonObject(c);
     const t = template(name);
     if (!t || !testCases(t).includes(String(caseName))) return c.json({ error: 'no such test case' }, 404);
+    if (strict !== undefined && typeof strict !== 'boolean')
+      throw new BadRequest('strict must be true or false');
+    // The page's Strict variables, else as `pantograph ui` was told: unticked, as `pantograph test --no-strict`.
+    const strictness = strict ?? options.strict !== false;
     const result = await runCase(repoDir, t, String(caseName), {
       keepOutputs: true,
-      ...(options.strict === false ? { strict: false } : {}),
+      ...(strictness ? {} : { strict: false }),
     });
     return c.json({
       status: result.status,

@@ -174,14 +174,14 @@ describe('long messages at 80 columns', () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toBe(
       'STATE     PATH        TEMPLATE  REASON\n' +
-        'conflict  config.txt  base      changed by hand, and the template output changed\n' +
-        '                                too\n' +
+        'conflict  config.txt  base      changed by hand, and the\n' +
+        '                                template output changed too\n' +
         'edited    static.txt  base      changed by hand: kept\n' +
         '1 edited, 1 conflict, 1 init: drift (merge each conflict (`pantograph apply`\n' +
-        '  writes the new output beside it), then `pantograph resolve <path>`; if\n' +
-        '  `pantograph update` stopped on them, run it again once they are resolved; keep\n' +
-        '  changes made by hand with `pantograph resolve <path>`, or restore the template\n' +
-        '  output with `pantograph apply --force`)\n',
+        '  writes the new output beside it), then `pantograph resolve <path>`;\n' +
+        '  if `pantograph update` stopped on them, run it again once they are\n' +
+        '  resolved; keep changes made by hand with `pantograph resolve <path>`,\n' +
+        '  or restore the template output with `pantograph apply --force`)\n',
     );
     const apply = cli(root, ['apply'], { COLUMNS: '80' });
     expect(apply.code).toBe(1);
@@ -189,13 +189,35 @@ describe('long messages at 80 columns', () => {
       'conflict  config.txt: merged cleanly with the new template output: review it\n',
     );
     expect(apply.stderr).toBe(
-      "error: 1 conflict: nothing else was written. Finish each file's merge (where it\n" +
-        '  was merged in place, what conflicts is between <<<<<<< and >>>>>>>; the new\n' +
-        '  template output alone is in <path>.pantograph-new), then run\n' +
-        '  `pantograph resolve <path>`, or apply with --force to overwrite\n',
+      "error: 1 conflict: nothing else was written. Finish each file's merge\n" +
+        '  (where it was merged in place, what conflicts is between <<<<<<< and\n' +
+        '  >>>>>>>; the new template output alone is in <path>.pantograph-new),\n' +
+        '  then run `pantograph resolve <path>`, or apply with --force to overwrite\n',
     );
     for (const line of `${status.stdout}${apply.stdout}${apply.stderr}`.split('\n'))
       expect(line.length).toBeLessThanOrEqual(80);
+  });
+
+  it("puts each reason under its row's path where its column would be too narrow (60 columns)", () => {
+    const { root } = conflictingProject();
+    writeFileSync(join(root, 'static.txt'), 'static, mine\n');
+    const status = cli(root, ['status'], { COLUMNS: '60' });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toBe(
+      'STATE     PATH        TEMPLATE\n' +
+        'conflict  config.txt  base\n' +
+        '          changed by hand, and the\n' +
+        '          template output changed too\n' +
+        'edited    static.txt  base\n' +
+        '          changed by hand: kept\n' +
+        '1 edited, 1 conflict, 1 init: drift (merge each\n' +
+        '  conflict (`pantograph apply` writes the new output\n' +
+        '  beside it), then `pantograph resolve <path>`; if\n' +
+        '  `pantograph update` stopped on them, run it again\n' +
+        '  once they are resolved; keep changes made by hand\n' +
+        '  with `pantograph resolve <path>`, or restore the\n' +
+        '  template output with `pantograph apply --force`)\n',
+    );
   });
 
   it('a hint folds under its text; piped without COLUMNS, nothing folds', () => {
@@ -204,11 +226,11 @@ describe('long messages at 80 columns', () => {
     const folded = cli(root, ['apply'], { COLUMNS: '80' });
     expect(folded.code).toBe(1);
     expect(folded.stderr).toBe(
-      'error: 1 file exists and differs from the template output, and Pantograph never\n' +
-        '  wrote it: nothing was written\n' +
-        '  hint: review with `pantograph status --diff`, then run apply on a terminal to\n' +
-        '        confirm each file, with --yes to overwrite these files, or with --force\n' +
-        '        to overwrite every file\n',
+      'error: 1 file exists and differs from the template output,\n' +
+        '  and Pantograph never wrote it: nothing was written\n' +
+        '  hint: review with `pantograph status --diff`, then run apply on\n' +
+        '        a terminal to confirm each file, with --yes to overwrite\n' +
+        '        these files, or with --force to overwrite every file\n',
     );
     const piped = cli(root, ['apply']);
     expect(piped.stderr).toBe(

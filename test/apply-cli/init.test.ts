@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { initWith } from '../../src/cli/commands/init.js';
@@ -246,5 +247,78 @@ describe('pantograph init refuses bad input, writing nothing', () => {
     expect(stderr).toContain('1 file exists and differs from the template output');
     expect((await run(root, 'init', '--name', 'acme-x', '--yes')).code).toBe(0);
     expect(readFileSync(join(root, 'static.txt'), 'utf8')).toBe('static\n');
+  });
+});
+
+describe('init on a narrow terminal', () => {
+  const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
+  /** `pantograph init m --name acme-m` with the default templates, its output piped, at `columns`. */
+  function initAt(columns: string): string {
+    const { COLUMNS: _, PANTOGRAPH_DEFAULT_SOURCE: __, ...env } = process.env;
+    const r = spawnSync(process.execPath, [bin, 'init', 'm', '--name', 'acme-m'], {
+      cwd: tempDir(),
+      encoding: 'utf8',
+      env: { ...env, NO_COLOR: '1', COLUMNS: columns },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    return r.stdout.slice(r.stdout.indexOf('Created module'));
+  }
+
+  it("folds the next steps' comments under their column, the commands whole", () => {
+    expect(initAt('100')).toBe(
+      'Created module acme-m in m with 8 templates: gemfile, git,\n' +
+        '  module_init, pdk_ignore, puppet_lint, rakefile, rspec, yardopts.\n' +
+        '\n' +
+        'Next steps:\n' +
+        '  cd m\n' +
+        '  pantograph show <template>        # its settings; change them under its name in .sync.yml\n' +
+        '  pantograph apply --diff           # apply what you changed, showing the diffs\n' +
+        '  pantograph add template NAME      # opt-in: devcontainer, editorconfig,\n' +
+        '                                      github_actions, gitlab_ci, litmus, rubocop, vscode\n' +
+        '  pantograph status --check         # in CI: fails when files drift from the templates\n',
+    );
+  });
+
+  it('puts each comment above its command where beside it would be a column of words', () => {
+    expect(initAt('60')).toBe(
+      'Created module acme-m in m with 8 templates:\n' +
+        '  gemfile, git, module_init, pdk_ignore,\n' +
+        '  puppet_lint, rakefile, rspec, yardopts.\n' +
+        '\n' +
+        'Next steps:\n' +
+        '  cd m\n' +
+        '  # its settings; change them under its name in .sync.yml\n' +
+        '  pantograph show <template>\n' +
+        '  # apply what you changed, showing the diffs\n' +
+        '  pantograph apply --diff\n' +
+        '  # opt-in: devcontainer, editorconfig,\n' +
+        '  # github_actions, gitlab_ci, litmus, rubocop, vscode\n' +
+        '  pantograph add template NAME\n' +
+        '  # in CI: fails when files drift from the templates\n' +
+        '  pantograph status --check\n',
+    );
+  });
+
+  it("folds the opt-in templates' descriptions under their column when it asks", async () => {
+    vi.stubEnv('PANTOGRAPH_DEFAULT_SOURCE', '');
+    const mem = memoryIo(tempDir());
+    const io = { ...mem, interactive: true, widths: { out: 60, err: 60 } };
+    const answers = ['acme-asked', '', '', '', 'vscode'];
+    expect(await initWith(io, { format: 'text' }, 'asked', {}, async () => answers.shift() ?? '')).toBe(0);
+    expect(mem.stderr).toBe(
+      'Opt-in templates:\n' +
+        '  devcontainer     A development container\n' +
+        '                   (.devcontainer/devcontainer.json\n' +
+        '                   and its Dockerfile)\n' +
+        '  editorconfig     An .editorconfig, so that every editor\n' +
+        "                   writes the module's files alike\n" +
+        '  github_actions   GitHub Actions workflows\n' +
+        '  gitlab_ci        GitLab CI/CD pipeline (.gitlab-ci.yml)\n' +
+        '  litmus           Acceptance tests with puppet_litmus\n' +
+        "  rubocop          RuboCop for the module's Ruby code\n" +
+        "  vscode           Visual Studio Code's workspace\n" +
+        '                   recommendations (.vscode/extensions.json)\n',
+    );
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { templateReadme } from '../../src/engine/docs-readme.js';
 import { EngineError } from '../../src/engine/errors.js';
 import { findRepository, loadRepository } from '../../src/engine/template-repository.js';
-import { run } from '../cli/cli-helpers.js';
+import { run, runAtWidth } from '../cli/cli-helpers.js';
 import { removeTempDirs, snapshotDir, tempTree } from '../helpers/fs.js';
 import { demoRepo } from './fixtures.js';
 
@@ -175,6 +175,10 @@ describe('pantograph docs', () => {
       stderr: '1 README out of date; run `pantograph docs` to regenerate it\n',
     });
     expect(snapshotDir(repo)).toEqual(before);
+    // On a terminal 40 columns wide, the advice folds, its command whole.
+    expect((await runAtWidth(40, repo, 'docs', '--check')).stderr).toBe(
+      '1 README out of date; run\n  `pantograph docs` to regenerate it\n',
+    );
   });
 
   it('takes the repository from --dir and the templates from arguments', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadRepository } from '../../src/engine/template-repository.js';
 import { runTemplateTests } from '../../src/engine/template-tests.js';
-import { run, runJson } from '../cli/cli-helpers.js';
+import { run, runAtWidth, runJson } from '../cli/cli-helpers.js';
 import { removeTempDirs, snapshotDir, type Tree, tempTree } from '../helpers/fs.js';
 
 afterEach(removeTempDirs);
@@ -83,6 +83,10 @@ describe('pantograph test', () => {
     );
     expect(r.stderr).toBe(
       'hint: when the new output is right, run `pantograph test --update` to accept it\n',
+    );
+    // On a terminal 60 columns wide, the hint folds under its text.
+    expect((await runAtWidth(60, repo, 'test')).stderr).toBe(
+      'hint: when the new output is right, run\n      `pantograph test --update` to accept it\n',
     );
   });
 

@@ -48,6 +48,13 @@ export async function run(cwd: string, ...args: string[]): Promise<Run> {
   return { code, stdout: io.stdout, stderr: io.stderr };
 }
 
+/** {@link run} on a terminal `columns` wide: its prose folded there (src/cli/wrap.ts). */
+export async function runAtWidth(columns: number, cwd: string, ...args: string[]): Promise<Run> {
+  const mem = memoryIo(cwd);
+  const code = await main(args, { ...mem, widths: { out: columns, err: columns } });
+  return { code, stdout: mem.stdout, stderr: mem.stderr };
+}
+
 /** `pantograph ... --format json`, parsed. */
 export async function runJson<T = Record<string, unknown>>(
   cwd: string,

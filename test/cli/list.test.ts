@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { removeTempDirs, snapshotDir, tempDir, tempTree } from '../helpers/fs.js';
 import { tempRemote } from '../helpers/git.js';
-import { run, runJson, templates } from './cli-helpers.js';
+import { run, runAtWidth, runJson, templates } from './cli-helpers.js';
 
 afterEach(() => {
   removeTempDirs();
@@ -49,6 +49,20 @@ note: 'base' from second is shadowed by the one from first
 `,
     });
     expect(snapshotDir(root)).toEqual(before);
+  });
+
+  it('on a narrow terminal, puts each description under its name, folded', async () => {
+    const r = await runAtWidth(40, project(), 'list');
+    expect(r.stdout).toBe(`NAME  VERSION  APPLIED  SOURCE  TAGS
+base  1.0.0    yes      first   core,base
+      The base.
+docs  -        no       second  docs
+      docs
+lint  0.2.0    always   first   lint
+      Lint config.
+note: 'base' from second is shadowed
+      by the one from first
+`);
   });
 
   it('filters by tag', async () => {

@@ -24,4 +24,31 @@ describe('fold', () => {
       '  \x1b[36mhint\x1b[39m: one two three\n        four five six',
     );
   });
+
+  it('leaves no word alone on the last line where a more even break exists', () => {
+    // Filling each line would leave `disk` alone: the same two lines, evened out.
+    expect(fold('error: the template output differs from the file written on disk', 60)).toBe(
+      'error: the template output differs\n  from the file written on disk',
+    );
+  });
+
+  it('never adds a line to even them out', () => {
+    const text = 'one two three four five six seven eight nine ten eleven twelve thirteen';
+    const folded = fold(text, 40);
+    expect(folded.split('\n')).toHaveLength(2);
+    expect(folded).toBe('one two three four five six seven eight\n  nine ten eleven twelve thirteen');
+  });
+
+  it("breaks a table's row only in its last column, under that column", () => {
+    const row =
+      'conflict  some/long/path/config.txt  base      changed by hand, and the template output changed too';
+    expect(fold(row, 80, 46)).toBe(
+      'conflict  some/long/path/config.txt  base      changed by hand, and the\n' +
+        '                                              template output changed too',
+    );
+    // A row whose names alone overflow stays whole: names and paths are never folded.
+    expect(fold('edited    a/very/long/path/name/that/overflows.txt  base', 40, 56)).toBe(
+      'edited    a/very/long/path/name/that/overflows.txt  base',
+    );
+  });
 });

@@ -28,6 +28,11 @@ function fleetIn(root: string, text: string): string {
   return root;
 }
 
+/** fleet.yml in `root`: `version: 1`, then `lines`, one a line; returns `root`. */
+function fleetOf(root: string, ...lines: string[]): string {
+  return fleetIn(root, ['version: 1', ...lines, ''].join('\n'));
+}
+
 describe('bad fleet files', () => {
   it('a YAML syntax error is reported at its line and column', () => {
     const root = fleetIn(tempDir(), 'version: 1\nrepositories:\n  - name: a\n    url: [x\n');
@@ -142,22 +147,18 @@ describe('bad fleet files', () => {
     mkdirSync(join(base, 'local'));
     mkdirSync(join(base, 'run'));
     symlinkSync(join(base, 'local'), join(base, 'link'));
-    const root = fleetIn(
+    const root = fleetOf(
       join(base, 'run'),
-      [
-        'version: 1',
-        'repositories:',
-        `  - { name: one, path: ${base}/local }`,
-        `  - { name: two, path: ${base}/local/ }`,
-        '  - { name: three, path: ../local }',
-        '  - { name: four, path: ../link }',
-        '  - { name: a, url: "https://bot:s3cret@GitHub.com/acme/x.git" }',
-        '  - { name: b, url: "https://github.com/acme/x/" }',
-        '  - { name: c, url: "git@github.com:acme/x" }',
-        '  - { name: d, url: "ssh://git@github.com:22/acme/x.git", base: v1, branch: pantograph/v1 }',
-        '  - { name: e, url: "https://github.com/acme/x.git", base: v1, branch: other }',
-        '',
-      ].join('\n'),
+      'repositories:',
+      `  - { name: one, path: ${base}/local }`,
+      `  - { name: two, path: ${base}/local/ }`,
+      '  - { name: three, path: ../local }',
+      '  - { name: four, path: ../link }',
+      '  - { name: a, url: "https://bot:s3cret@GitHub.com/acme/x.git" }',
+      '  - { name: b, url: "https://github.com/acme/x/" }',
+      '  - { name: c, url: "git@github.com:acme/x" }',
+      '  - { name: d, url: "ssh://git@github.com:22/acme/x.git", base: v1, branch: pantograph/v1 }',
+      '  - { name: e, url: "https://github.com/acme/x.git", base: v1, branch: other }',
     );
     const r = pantograph(root, ['--format', 'json', 'fleet', 'status']);
     expect(r.status).toBe(1);
@@ -194,15 +195,11 @@ describe('bad fleet files', () => {
   });
 
   it('--branch for every entry: one remote kept on two base branches would push to one branch', () => {
-    const root = fleetIn(
+    const root = fleetOf(
       tempDir(),
-      [
-        'version: 1',
-        'repositories:',
-        '  - { name: x, url: "https://git.example.com/acme/x.git" }',
-        '  - { name: x-v1, url: "https://git.example.com/acme/x", base: v1, branch: pantograph/v1 }',
-        '',
-      ].join('\n'),
+      'repositories:',
+      '  - { name: x, url: "https://git.example.com/acme/x.git" }',
+      '  - { name: x-v1, url: "https://git.example.com/acme/x", base: v1, branch: pantograph/v1 }',
     );
     const r = pantograph(root, ['fleet', 'apply', '--push', '--branch', 'templates']);
     expect(r.status).toBe(1);
@@ -284,18 +281,14 @@ describe('selection and shards (library)', () => {
   });
 
   it('labels narrow (every label given), groups and name globs widen', () => {
-    const root = fleetIn(
+    const root = fleetOf(
       tempDir(),
-      [
-        'version: 1',
-        'defaults: { labels: [puppet] }',
-        'groups: { core: [ntp, "db-*"] }',
-        'repositories:',
-        '  - { name: ntp, path: ntp, labels: [base] }',
-        '  - { name: db-a, path: a, labels: [base, data] }',
-        '  - { name: web, path: w }',
-        '',
-      ].join('\n'),
+      'defaults: { labels: [puppet] }',
+      'groups: { core: [ntp, "db-*"] }',
+      'repositories:',
+      '  - { name: ntp, path: ntp, labels: [base] }',
+      '  - { name: db-a, path: a, labels: [base, data] }',
+      '  - { name: web, path: w }',
     );
     const fleet = loadFleet(join(root, 'fleet.yml'));
     const names = (s: Parameters<typeof selectRepositories>[1]) =>
@@ -324,16 +317,12 @@ describe('a fleet-wide template source', () => {
     const a = moduleRemote(root, 'a');
     const b = moduleRemote(root, 'b');
     const fleet = (ref: string) =>
-      fleetIn(
+      fleetOf(
         root,
-        [
-          'version: 1',
-          'template_sources:',
-          `  - { type: git, location: "${templates.url}", ref: ${ref}, trusted: true }`,
-          '  - default',
-          'repositories: [{ name: a, url: remotes/a.git }, { name: b, url: remotes/b.git }]',
-          '',
-        ].join('\n'),
+        'template_sources:',
+        `  - { type: git, location: "${templates.url}", ref: ${ref}, trusted: true }`,
+        '  - default',
+        'repositories: [{ name: a, url: remotes/a.git }, { name: b, url: remotes/b.git }]',
       );
     fleet('v1');
     expect(pantograph(root, ['fleet', 'apply', '--push']).status).toBe(0);
@@ -365,16 +354,12 @@ describe('a problem with what the fleet file sets', () => {
     const root = tempDir('fleet-source-position-');
     const remotes = { applied: moduleRemote(root, 'applied'), fresh: moduleRemote(root, 'fresh') };
     const fleet = (names: string[]) =>
-      fleetIn(
+      fleetOf(
         root,
-        [
-          'version: 1',
-          'template_sources:',
-          '  - default',
-          `  - { type: git, location: "${templates.url}", ref: main }`,
-          `repositories: [${names.map((n) => `{ name: ${n}, url: remotes/${n}.git }`).join(', ')}]`,
-          '',
-        ].join('\n'),
+        'template_sources:',
+        '  - default',
+        `  - { type: git, location: "${templates.url}", ref: main }`,
+        `repositories: [${names.map((n) => `{ name: ${n}, url: remotes/${n}.git }`).join(', ')}]`,
       );
     // `applied` gets the source into its .sync.yml (merged), before the templates gain a JavaScript hook.
     fleet(['applied']);
@@ -535,19 +520,15 @@ describe("a template's failure in a fleet run", () => {
     const root = tempDir('fleet-hook-origin-');
     const work = join(root, 'mod');
     expect(pantograph(root, ['init', '--name', 'acme-mod', '--yes', work]).status).toBe(0);
-    fleetIn(
+    fleetOf(
       root,
-      [
-        'version: 1',
-        'template_sources:',
-        '  - default',
-        `  - { type: git, location: "${templates.url}", ref: main }`,
-        'repositories:',
-        '  - name: mod',
-        '    path: mod',
-        '    settings: { hooky: { boom: true } }',
-        '',
-      ].join('\n'),
+      'template_sources:',
+      '  - default',
+      `  - { type: git, location: "${templates.url}", ref: main }`,
+      'repositories:',
+      '  - name: mod',
+      '    path: mod',
+      '    settings: { hooky: { boom: true } }',
     );
     // The repository applies the template; the fleet's setting makes its hook fail.
     writeFileSync(

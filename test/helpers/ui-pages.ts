@@ -50,9 +50,13 @@ export interface OpenedPage {
 export async function openUi(
   session: UiSession,
   dir: string,
-  options: { author?: boolean; wait?: string; width?: number } = {},
+  options: { author?: boolean; wait?: string; width?: number; strict?: false } = {},
 ): Promise<OpenedPage> {
-  const server = await startUi({ root: dir, ...(options.author ? { author: true } : {}) });
+  const server = await startUi({
+    root: dir,
+    ...(options.author ? { author: true } : {}),
+    ...(options.strict === false ? { strict: false } : {}),
+  });
   session.servers.push(server);
   const page = await session.browser.newPage({ viewport: { width: options.width ?? 1500, height: 900 } });
   const errors: string[] = [];

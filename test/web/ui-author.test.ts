@@ -86,6 +86,52 @@ describe("the author's view", () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('has Strict variables as the playground does: unticked, an unknown variable renders empty with a warning', async () => {
+    const repo = repository();
+    const { page, errors } = await open(repo);
+    const strict = page.locator('#author-strict');
+    expect(await strict.isChecked()).toBe(true);
+    await page.locator('li.author-file[data-source="files/example.epp"] button').click();
+    await expect.poll(() => page.locator('#author-status').textContent()).toBe('passed');
+    const editor = page.locator('#author-editor');
+    await editor.press('Control+End');
+    await editor.pressSequentially('[<%= $nope %>]\n');
+    const problem = page.locator('#author-result p.error');
+    // Polled on the error itself: a run while typing may fail on the half-typed tag first.
+    await expect
+      .poll(() => problem.first().textContent(), { timeout: 15_000 })
+      .toMatch(/error: Unknown variable: '\$nope' \[EPP_UNKNOWN_VARIABLE\]/);
+    expect(await page.locator('#author-status').textContent()).toBe('failed');
+    // The hint names the page's control, not the command line's option.
+    expect(await problem.locator('.hint').textContent()).toBe(
+      'hint: pass it as a value, assign it before use, or untick Strict variables, above the case (it then renders empty, with a warning, as `pantograph test --no-strict`)',
+    );
+    // Unticked: as `pantograph test --no-strict`, the output has the variable empty, and a warning says why.
+    await strict.uncheck();
+    await expect
+      .poll(() => problem.first().textContent(), { timeout: 15_000 })
+      .toMatch(
+        /^greet\/files\/example\.epp:12:6: warning: Unknown variable: 'nope'\. \[EPP_UNKNOWN_VARIABLE\]/,
+      );
+    const actual = page.locator('.side-by-side[data-path="example"] pre.actual');
+    expect(await actual.textContent()).toContain('[]\n');
+    // The same warning, at the same place, as the command line says it.
+    const test = cli(repo, 'test', '--no-strict');
+    expect(test.stdout + test.stderr).toContain(
+      "greet/files/example.epp:12:6: warning: Unknown variable: 'nope'. [EPP_UNKNOWN_VARIABLE]",
+    );
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('starts with Strict variables unticked under `ui --no-strict`', async () => {
+    const repo = repository();
+    const { page, errors } = await openUi(ui, repo, { author: true, width: 600, strict: false });
+    expect(await page.locator('#author-strict').isChecked()).toBe(false);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
 
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

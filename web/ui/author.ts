@@ -6,6 +6,8 @@
 
 interface Repository {
   dir: string;
+  /** Strict variables as `pantograph ui` was started (`--no-strict`: false). */
+  strict: boolean;
   templates: { name: string; files: string[]; cases: string[] }[];
 }
 
@@ -34,9 +36,15 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
     '<h2 id="author-file">Pick a file</h2><textarea id="author-editor" spellcheck="false" aria-labelledby="author-file" disabled></textarea><div id="author-saved" aria-live="polite"></div><div id="author-summary" aria-live="polite"></div>';
   const result = document.createElement('section');
   result.className = 'pane';
-  result.innerHTML = '<h2>Test case <small id="author-case">(pick one)</small></h2><div id="author-result"></div>';
+  // Strict variables as in the playground: unticked, an unknown variable renders empty with a warning
+  // (`pantograph test --no-strict`, Puppet 7's default).
+  result.innerHTML =
+    '<h2>Test case <small id="author-case">(pick one)</small></h2><label class="option" title="As pantograph test: an unknown variable is an error. Unticked (--no-strict, Puppet 7\'s default), it renders empty, with a warning."><input type="checkbox" id="author-strict" /> Strict variables</label><div id="author-result"></div>';
   main.replaceChildren(list, editorPane, result);
   const editor = editorPane.querySelector('textarea')!;
+  const strict = result.querySelector<HTMLInputElement>('#author-strict')!;
+  strict.checked = repo.strict;
+  strict.addEventListener('change', () => void runCase().catch(notify));
   /** The file open, and the `base` a save of it says it was edited from (the file as loaded or saved). */
   let open: { template: string; source: string; base: string } | undefined;
   let chosenCase: { template: string; name: string } | undefined;
@@ -161,7 +169,7 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
       return;
     }
     caseLabel.textContent = `${chosenCase.template}: ${chosenCase.name}`;
-    const run = await call<CaseRun>('author/case', { template: chosenCase.template, case: chosenCase.name });
+    const run = await call<CaseRun>('author/case', { template: chosenCase.template, case: chosenCase.name, strict: strict.checked });
     if (mine !== runs) return;
     const status = Object.assign(document.createElement('p'), { textContent: run.status, className: `case-${run.status}` });
     status.id = 'author-status';
@@ -177,13 +185,13 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
         line.append(go, ': ');
       } else if (where) line.append(`${where}: `);
       line.append(`${p.severity ?? 'error'}: ${p.message} [${p.code}]`);
-      if (p.hint) line.append(Object.assign(document.createElement('div'), { className: 'hint', textContent: `hint: ${p.hint}` }));
+      if (p.hint) line.append(Object.assign(document.createElement('div'), { className: 'hint', textContent: `hint: ${pageHint(p.hint)}` }));
       return line;
     });
     // Under the editor too: in a narrow window the case's pane is out of sight while one types.
     const first = run.problems[0];
     document.getElementById('author-summary')!.textContent =
-      `test ${chosenCase.name}: ${run.status}${first ? ` (${first.message})` : run.differences.length > 0 ? ` (${run.differences.length} file${run.differences.length === 1 ? '' : 's'} differ)` : ''}`;
+      `test ${chosenCase.name}: ${run.status}${first ? ` (${first.message})` : run.differences.length > 0 ? ` (${run.differences.length === 1 ? '1 file differs' : `${run.differences.length} files differ`})` : ''}`;
     const differing = new Set(run.differences.map((d) => d.path));
     const paths = [...new Set([...Object.keys(run.outputs.expected), ...Object.keys(run.outputs.actual)])].sort(
       (a, b) => Number(differing.has(b)) - Number(differing.has(a)) || (a < b ? -1 : 1),
@@ -205,4 +213,12 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
     });
     box.replaceChildren(status, ...problems, ...files);
   }
+}
+
+/** The engine's hint, with `--no-strict` said as the page's control that does the same (as the playground says it). */
+function pageHint(hint: string): string {
+  return hint.replace(
+    /render with strict variables off \(--no-strict\)/,
+    'untick Strict variables, above the case (it then renders empty, with a warning, as `pantograph test --no-strict`)',
+  );
 }

@@ -9,7 +9,7 @@
 import { generateReadmes, handWrittenProblem } from '../../engine/docs.js';
 import { findRepository, loadRepository } from '../../engine/template-repository.js';
 import { hasErrors } from '../../engine/validate.js';
-import type { Io } from '../io.js';
+import { type Io, sayErr, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import { engineCommand, jsonProblem, plural, printJson, printProblems, shortPath } from '../report.js';
 
@@ -54,12 +54,13 @@ export async function docs(
       if (r.status === 'written') {
         const saved =
           r.backup !== undefined ? ` (the hand-written one saved as ${shortPath(r.backup, io.cwd)})` : '';
-        io.out(`wrote ${shortPath(r.file, io.cwd)}${saved}\n`);
+        sayOut(io, `wrote ${shortPath(r.file, io.cwd)}${saved}\n`);
       }
       if (r.status === 'outdated') io.out(`out of date: ${shortPath(r.file, io.cwd)}\n`);
     }
     if (check && outdated.length > 0) {
-      io.err(
+      sayErr(
+        io,
         `${plural(outdated.length, 'README')} out of date; run \`pantograph docs\` to regenerate ${outdated.length === 1 ? 'it' : 'them'}\n`,
       );
       return 1;

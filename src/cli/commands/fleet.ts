@@ -24,6 +24,7 @@ import {
 } from '../../fleet/index.js';
 import { UsageError } from '../errors.js';
 import { FleetProgress, recordLine } from '../fleet-progress.js';
+import { foldedTable } from '../folded-table.js';
 import { fileOrigin } from '../format-error.js';
 import { type Io, loud, sayErr, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
@@ -34,7 +35,6 @@ import {
   printProblems,
   projectOptions,
   shortPath,
-  table,
 } from '../report.js';
 
 export interface FleetSelectFlags {
@@ -271,7 +271,9 @@ function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: b
       .filter((s) => s !== '')
       .join(' '),
   ]);
-  if (rows.length > 0) io.out(table(['REPOSITORY', 'RESULT', 'FILES', 'BRANCH / PULL REQUEST'], rows));
+  if (rows.length > 0) {
+    io.out(foldedTable(['REPOSITORY', 'RESULT', 'FILES', 'BRANCH / PULL REQUEST'], rows, io.widths?.out));
+  }
   for (const r of report.repositories) {
     if (!r.error) continue;
     // A file of a git source's cached tree is named by its source, the repository to fix.

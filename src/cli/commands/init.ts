@@ -16,9 +16,10 @@ import { listTemplates, resolveSources } from '../../engine/sources/index.js';
 import { didYouMeanHint } from '../../shared/did-you-mean.js';
 import { LOCK_FILE } from '../../sync/index.js';
 import { UsageError } from '../errors.js';
-import type { Io } from '../io.js';
+import { type Io, sayErr, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import { type EngineFlags, engineCommand, printJson, projectDir } from '../report.js';
+import { fold } from '../wrap.js';
 import { type Ask, captureJson, loadPlan, planFailed, runApply, terminalAsk } from './apply.js';
 import { type InitStubFlags, initStub } from './init-stub.js';
 
@@ -81,7 +82,9 @@ export async function initWith(
           ...captured.value(),
         });
       } else if (code === 0) {
-        io.out(nextSteps(shownPath(io.cwd, root), answers, available));
+        const steps = nextSteps(shownPath(io.cwd, root), answers, available);
+        sayOut(io, steps.created);
+        io.out(stepsText(steps.next, io.widths?.out));
       }
       return code;
     } catch (e) {
@@ -191,8 +194,11 @@ async function gather(
     license = flags.license ?? (await question('License (SPDX identifier)', license));
     if (flags.templates === undefined) {
       const optional = [...available.values()].filter((t) => !t.manifest.always_apply);
-      io.err(
+      // Each description folds under the descriptions' column (after two spaces, the name, a space).
+      sayErr(
+        io,
         `Opt-in templates:\n${optional.map((t) => `  ${t.name.padEnd(16)} ${firstSentence(t.manifest.description)}\n`).join('')}`,
+        19,
       );
       templates = listOf(await question('Templates to apply, comma-separated', ''));
     }
@@ -307,23 +313,65 @@ function shownPath(cwd: string, root: string): string {
   return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? root : rel;
 }
 
-function nextSteps(shown: string, a: Answers, available: ReadonlyMap<string, LoadedTemplate>): string {
+/** What to do next: a command and what it is for. */
+interface Step {
+  readonly command: string;
+  readonly comment?: string;
+}
+
+function nextSteps(
+  shown: string,
+  a: Answers,
+  available: ReadonlyMap<string, LoadedTemplate>,
+): { created: string; next: Step[] } {
   const always = [...available.values()].filter((t) => t.manifest.always_apply).map((t) => t.name);
   const optional = [...available.values()].filter(
     (t) => !t.manifest.always_apply && !a.templates.includes(t.name),
   );
   const applied = [...a.templates, ...always.filter((t) => !a.templates.includes(t))];
-  const lines = [
-    `Created module ${a.name} in ${shown} with ${applied.length} templates: ${applied.join(', ')}.`,
-    '',
-    'Next steps:',
-    ...(shown === '.' ? [] : [`  cd ${shown}`]),
-    '  pantograph show <template>        # its settings; change them under its name in .sync.yml',
-    '  pantograph apply --diff           # apply what you changed, showing the diffs',
-    ...(optional.length > 0
-      ? [`  pantograph add template NAME      # opt-in: ${optional.map((t) => t.name).join(', ')}`]
-      : []),
-    '  pantograph status --check         # in CI: fails when files drift from the templates',
-  ];
-  return `${lines.join('\n')}\n`;
+  return {
+    created: `Created module ${a.name} in ${shown} with ${applied.length} templates: ${applied.join(', ')}.\n`,
+    next: [
+      ...(shown === '.' ? [] : [{ command: `cd ${shown}` }]),
+      {
+        command: 'pantograph show <template>',
+        comment: 'its settings; change them under its name in .sync.yml',
+      },
+      { command: 'pantograph apply --diff', comment: 'apply what you changed, showing the diffs' },
+      ...(optional.length > 0
+        ? [
+            {
+              command: 'pantograph add template NAME',
+              comment: `opt-in: ${optional.map((t) => t.name).join(', ')}`,
+            },
+          ]
+        : []),
+      { command: 'pantograph status --check', comment: 'in CI: fails when files drift from the templates' },
+    ],
+  };
+}
+
+/** Where a next step's comment begins: after the commands' column and `# `. */
+const STEP_COMMENT = 38;
+
+/**
+ * The steps as a shell snippet: each comment beside its command, folded under the comment's text; on a
+ * terminal too narrow for that (fewer than 40 columns left for the comments), each comment on the line
+ * before its command (each of its lines a comment, for copying), so that no comment becomes a column
+ * of single words.
+ */
+function stepsText(steps: readonly Step[], width: number | undefined): string {
+  const beside = steps.map(({ command, comment }) =>
+    comment === undefined ? `  ${command}` : `  ${command.padEnd(STEP_COMMENT - 4)}# ${comment}`,
+  );
+  const fits = width === undefined || beside.every((line) => line.length <= width);
+  const lines =
+    fits || width - STEP_COMMENT >= 40
+      ? beside.map((line) => fold(line, width, STEP_COMMENT))
+      : steps.map(({ command, comment }) =>
+          comment === undefined
+            ? `  ${command}`
+            : `${fold(`  # ${comment}`, width, 4).replaceAll('\n    ', '\n  # ')}\n  ${command}`,
+        );
+  return `\nNext steps:\n${lines.join('\n')}\n`;
 }

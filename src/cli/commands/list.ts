@@ -5,7 +5,8 @@
 import type { LoadedTemplate, TemplateLocation } from '../../engine/model.js';
 import { loadProject, type Project } from '../../engine/project.js';
 import { listTemplates } from '../../engine/sources/index.js';
-import type { Io } from '../io.js';
+import { foldedTable } from '../folded-table.js';
+import { type Io, sayErr, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import {
   type EngineFlags,
@@ -15,7 +16,6 @@ import {
   projectOptions,
   sourceJson,
   sourceLabel,
-  table,
 } from '../report.js';
 
 export interface ListFlags extends EngineFlags {
@@ -44,7 +44,8 @@ export async function list(io: Io, global: GlobalOptions, flags: ListFlags): Pro
       return 0;
     }
     for (const b of broken) {
-      io.err(
+      sayErr(
+        io,
         `warning: template '${b.name}' in ${sourceLabel(b.source.spec)} cannot be loaded; run \`pantograph validate\` to see why\n`,
       );
     }
@@ -62,10 +63,14 @@ export async function list(io: Io, global: GlobalOptions, flags: ListFlags): Pro
       t.manifest.tags.join(','),
       t.manifest.description,
     ]);
-    io.out(table(['NAME', 'VERSION', 'APPLIED', 'SOURCE', 'TAGS', 'DESCRIPTION'], rows));
+    // On a terminal, a description folds under its column, or under the name's row where that is narrow.
+    io.out(
+      foldedTable(['NAME', 'VERSION', 'APPLIED', 'SOURCE', 'TAGS', 'DESCRIPTION'], rows, io.widths?.out),
+    );
     for (const s of shadowed) {
       const winner = project.available.get(s.name)!;
-      io.out(
+      sayOut(
+        io,
         `note: '${s.name}' from ${sourceLabel(s.source.spec)} is shadowed by the one from ${sourceLabel(winner.source.spec)}\n`,
       );
     }

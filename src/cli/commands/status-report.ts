@@ -7,9 +7,10 @@ import type { AnswerMemo } from '../../engine/answer-memo.js';
 import { hasGlobChars } from '../../sync/glob.js';
 import type { StatusEntry, StatusReport } from '../../sync/index.js';
 import { status as syncStatus } from '../../sync/index.js';
+import { foldedTable } from '../folded-table.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
-import { engineCommand, jsonProblem, plural, printJson, printProblems, table } from '../report.js';
+import { engineCommand, jsonProblem, plural, printJson, printProblems } from '../report.js';
 import { fold } from '../wrap.js';
 import { checkPaths, type LoadedPlan, loadPlan, planFailed } from './apply.js';
 import type { StatusFlags } from './status.js';
@@ -83,9 +84,7 @@ export function statusJson(report: StatusReport, problems: readonly unknown[]): 
 export function statusText(report: StatusReport, all: boolean, width?: number): string {
   const shown = report.entries.filter((e) => all || (e.state !== 'stable' && e.state !== 'init'));
   const rows = shown.map((e) => [e.state, e.path, e.template ?? '-', e.reason ?? '']);
-  const head = rows.length > 0 ? table(['STATE', 'PATH', 'TEMPLATE', 'REASON'], rows) : '';
-  // A long reason folds under its column (the other cells are names and paths: never folded).
-  const folded = fold(head, width, head.indexOf('REASON'));
+  const folded = rows.length > 0 ? foldedTable(['STATE', 'PATH', 'TEMPLATE', 'REASON'], rows, width) : '';
   const note = report.interrupted ? INTERRUPTED_STATUS : '';
   return `${note}${folded}${fold(summaryLine(report), width)}\n`;
 }

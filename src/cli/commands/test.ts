@@ -8,7 +8,7 @@ import type { Problem } from '../../engine/render-plan.js';
 import { findRepository, loadRepository } from '../../engine/template-repository.js';
 import { type CaseResult, runTemplateTests } from '../../engine/template-tests.js';
 import { hasErrors } from '../../engine/validate.js';
-import type { Io } from '../io.js';
+import { type Io, sayErr, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import {
   type EngineFlags,
@@ -72,7 +72,7 @@ export async function test(
     if (results.length === 0) io.out(`no test cases in ${shortPath(repo.dir, io.cwd)}/*/tests/\n`);
     io.out(`${passed} passed, ${failed} failed${flags.update === true ? `, ${updated} updated` : ''}\n`);
     if (results.some((r) => r.status === 'failed' && r.differences.length > 0)) {
-      io.err('hint: when the new output is right, run `pantograph test --update` to accept it\n');
+      sayErr(io, 'hint: when the new output is right, run `pantograph test --update` to accept it\n');
     }
     return failed > 0 || broken ? 1 : 0;
   });
@@ -91,7 +91,7 @@ function printCase(io: Io, r: CaseResult): void {
     return;
   }
   if (r.status === 'updated') {
-    io.out(`UPDATED ${label}: expected/ rewritten (${r.differences.map((d) => d.path).join(', ')})\n`);
+    sayOut(io, `UPDATED ${label}: expected/ rewritten (${r.differences.map((d) => d.path).join(', ')})\n`);
     printProblems(io, r.problems);
     return;
   }
