@@ -185,6 +185,11 @@ export interface SourceSpec {
   readonly ref?: string;
   /** Whether `.mjs` hooks from this source may run: a git source's default is false, a filesystem one's true. */
   readonly trusted?: boolean;
+  /**
+   * Set when `trusted: true` was written in a file that may not grant it (a fleet repository's own
+   * `.sync.yml`, template-fence.ts): what grants it instead, for the hint of a hook that does not run.
+   */
+  readonly trustRefused?: string;
   /** Where the source is declared in `.sync.yml`; absent for the implicit default. */
   readonly position?: Position;
 }

@@ -9,7 +9,7 @@
  * its starting point when anything fails on the way.
  */
 import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { EngineError } from '../engine/errors.js';
 import { modulesyncMark, modulesyncModuleError } from '../engine/module-manager.js';
 import { lockedCommitOf, previousOutputFor } from '../engine/previous-output.js';
@@ -20,6 +20,7 @@ import type { Problem, RenderPlan } from '../engine/render-plan.js';
 import { type SourceMove, sourceMoves } from '../engine/source-moves.js';
 import { gitSourceHead } from '../engine/sources/index.js';
 import type { OverrideResult } from '../engine/sync-edit.js';
+import type { TemplateFence } from '../engine/template-fence.js';
 import { hasErrors } from '../engine/validate.js';
 import { jsonPointer, parseYamlData } from '../engine/yaml-data.js';
 import { maskCredentials, sameLocation } from '../shared/url-credentials.js';
@@ -30,6 +31,7 @@ import { engineVersion } from '../version.js';
 import type { Fleet, FleetRepository } from './fleet-file.js';
 import { ensurePullRequest, forgeProjectOf } from './forge.js';
 import type { GitRunner } from './git.js';
+import { refuseLinkedInputs } from './linked-inputs.js';
 import { commitMessage, prBody, subjectOf, templatesOf } from './messages.js';
 import type { FleetMode, RepositoryRecord } from './record.js';
 import { type FollowedSource, keyOf, type ResumeState } from './state.js';
@@ -246,6 +248,7 @@ async function runIn(
     else if (writing) await checkoutForNoop(copy, branch, options.git);
     else await checkoutForStatus(copy, options.git);
   }
+  refuseLinkedInputs(dir);
   const syncFile = join(dir, SYNC_FILE);
   const original = readSyncText(syncFile);
   // A .sync.yml without pdk_template (PDK V1, modulesync, none) is rendered with the fleet's template_url
@@ -264,6 +267,7 @@ async function runIn(
     dir,
     {
       ...options.project,
+      fence: fleetFence(fleet),
       ...(overridden.changed.length > 0 || planned.changed.length > 0 ? { syncText: planned.text } : {}),
       ...(origins.length > 0 ? { syncOrigins: origins } : {}),
       ...(byTemplateUrl
@@ -473,6 +477,17 @@ async function commitPushPropose(
     pushed,
     ...(pullRequest ? { pullRequest } : {}),
     ...(done.diff ? { diff: done.diff } : {}),
+  };
+}
+
+/**
+ * A repository is someone else's input: the directories its own files may name as templates stop short
+ * of the fleet's workdir (the other clones) and of itself, and its `trusted: true` grants nothing.
+ */
+function fleetFence(fleet: Fleet): TemplateFence {
+  return {
+    dirs: [fleet.workdir],
+    hint: `name the templates in the fleet file ${basename(fleet.file)} instead (\`template_url:\` for a V1 repository or modulesync configuration, \`template_sources:\` for V2 ones, with \`trusted: true\` where their JavaScript hooks should run), or a git URL run with --trust: in a fleet, trust comes from the fleet file and the command line, never from a repository`,
   };
 }
 

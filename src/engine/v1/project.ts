@@ -15,6 +15,7 @@ import { modulesyncMark, modulesyncModuleError } from '../module-manager.js';
 import { SYNC_FILE } from '../project-config.js';
 import type { Problem } from '../render-plan.js';
 import { resolveSources } from '../sources/index.js';
+import type { TemplateFence } from '../template-fence.js';
 import { parseYamlData } from '../yaml-data.js';
 import { lockedTemplateUrlPosition } from './locked-template-url.js';
 import { type RubyRepositoryKind, rubyRepositoryKind } from './repository.js';
@@ -42,6 +43,7 @@ export interface V1LoadOptions {
   readonly offline?: boolean;
   readonly trust?: boolean;
   readonly distrust?: { readonly hint: string };
+  readonly fence?: TemplateFence;
   readonly env?: NodeJS.ProcessEnv;
   readonly gitBinary?: string;
   readonly syncText?: string;
@@ -71,7 +73,12 @@ export async function loadV1(
 ): Promise<V1Loaded> {
   const root = resolve(dir);
   const file = join(root, SYNC_FILE);
-  const source = v1Source(root, { url: options.templateUrl, ref: options.templateRef }, metadata);
+  const source = v1Source(
+    root,
+    { url: options.templateUrl, ref: options.templateRef },
+    metadata,
+    options.fence,
+  );
   if (!source) {
     // modulesync's .sync.yml has the V1 shape, but neither `convert` nor a V1 run is for it.
     const msync = modulesyncMark(root);
