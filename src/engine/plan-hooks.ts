@@ -154,7 +154,7 @@ export function untrustedHooks(
     at,
     // Named in the file that declares the source: `.sync.yml`, or `fleet.yml` for a fleet's sources.
     spec.trustRefused !== undefined
-      ? `\`trusted: true\` in the repository's own ${SYNC_FILE} does not count in a fleet run; ${spec.trustRefused}`
+      ? `a fleet trusts no template source a repository names itself (neither its \`trusted: true\` nor --trust counts for it); ${spec.trustRefused}`
       : `if you trust this source, set \`trusted: true\` on it in ${spec.position ? basename(spec.position.file) : SYNC_FILE} or run with --trust`,
   );
 }

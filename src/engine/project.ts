@@ -38,8 +38,8 @@ export interface ProjectOptions {
   readonly distrust?: { readonly hint: string };
   /**
    * The project is someone else's input (a repository of a fleet run): a directory its own files name as
-   * a template repository may not lie inside it or in these directories (the fleet's workdir), and its own
-   * `trusted: true` grants nothing (template-fence.ts). Sources `syncOrigins` give to another file (the
+   * a template repository may not lie inside it or in these directories (the fleet's workdir), and neither
+   * its own `trusted: true` nor `trust` makes its sources trusted (template-fence.ts). Sources `syncOrigins` give to another file (the
    * fleet's `template_sources`) are that file's, and are not fenced.
    */
   readonly fence?: TemplateFence;
@@ -148,16 +148,16 @@ export async function loadProject(dir: string, options: ProjectOptions = {}): Pr
   }
   const root = config.root;
   const problems: Problem[] = [...config.problems];
-  const specs =
-    options.fence !== undefined && !sourcesGivenElsewhere(options.syncOrigins)
-      ? fenceSources(config.sources, root, options.fence)
-      : config.sources;
+  // A fenced project's own sources: checked, and trusted by neither their file nor --trust.
+  const fenced = options.fence !== undefined && !sourcesGivenElsewhere(options.syncOrigins);
+  const specs = fenced ? fenceSources(config.sources, root, options.fence!) : config.sources;
+  const trust = fenced ? false : options.trust;
   const sources = await withProblemsFoundWithoutSources(
     () => [...config.problems, ...metadataProblems(root)],
     resolveSources(specs, {
       root,
       ...(options.offline !== undefined ? { offline: options.offline } : {}),
-      ...(options.trust !== undefined ? { trust: options.trust } : {}),
+      ...(trust !== undefined ? { trust } : {}),
       ...(options.distrust !== undefined ? { distrust: true } : {}),
       ...(options.env !== undefined ? { env: options.env } : {}),
       ...(options.gitBinary !== undefined ? { gitBinary: options.gitBinary } : {}),

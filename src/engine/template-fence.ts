@@ -4,8 +4,9 @@
  * repository (a filesystem or local git source in `.sync.yml`, metadata.json's `template-url`, the V1
  * repository its lock remembers) would be trusted as "a directory on your disk", and so a repository could
  * make the fleet run a sibling clone's (or its own) hooks and Ruby. Inside the fence such a directory is
- * refused; outside it, it is the user's disk as for one project. Trust comes from the fleet file and the
- * command line only, so a repository's own `trusted: true` grants nothing either.
+ * refused; outside it, it is the user's disk as for one project. Trust comes from the fleet file only
+ * (`--trust` trusts the sources it names): a repository's own git sources are never trusted, whatever its
+ * `trusted: true` says.
  */
 import { realpathSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
@@ -16,17 +17,26 @@ import { filesystemPath, gitUrl } from './sources/index.js';
 import { insideProject } from './v1/locked-template-url.js';
 
 export interface TemplateFence {
-  /** Absolute directories a project's own files may not name as a template repository (the fleet's workdir). */
-  readonly dirs: readonly string[];
-  /** What to do instead, for the error's hint and a refused trust's. */
+  /**
+   * Absolute directories a project's own files may not name as a template repository (the fleet's workdir,
+   * its repositories' local remotes), each with what it is, for the message.
+   */
+  readonly dirs: readonly FencedDirectory[];
+  /** What to do instead, for the error's hint and an untrusted source's. */
   readonly hint: string;
 }
 
+export interface FencedDirectory {
+  readonly dir: string;
+  /** What it is: `the fleet's workdir /x/.pantograph-fleet, where the other repositories are cloned`. */
+  readonly what: string;
+}
+
 /** The fenced directory (or the project itself) that `dir` lies in, through symlinks too; undefined if none. */
-export function fencedBy(dir: string, root: string, fence: TemplateFence): string | undefined {
+export function fencedBy(dir: string, root: string, fence: TemplateFence): FencedDirectory | undefined {
   const targets = withRealPath(dir);
-  for (const fenced of [root, ...fence.dirs]) {
-    const walls = withRealPath(fenced);
+  for (const fenced of [{ dir: root, what: 'the repository itself' }, ...fence.dirs]) {
+    const walls = withRealPath(fenced.dir);
     if (targets.some((t) => walls.some((w) => insideProject(w, t)))) return fenced;
   }
   return undefined;
@@ -44,19 +54,17 @@ export function localSourceDirectory(spec: SourceSpec, root: string): string | u
 
 /**
  * The project's own template sources, as a fenced run takes them: one in the fence refused (an error at
- * its place in `.sync.yml`), and none trusted on the project's word.
+ * its place in `.sync.yml`), and no git source trusted (the caller resolves them without `trust` too).
  */
 export function fenceSources(specs: readonly SourceSpec[], root: string, fence: TemplateFence): SourceSpec[] {
   return specs.map((spec) => {
     const local = localSourceDirectory(spec, root);
     const fenced = local !== undefined ? fencedBy(local, root, fence) : undefined;
     if (fenced !== undefined) {
-      throw fencedError(`template source '${spec.location}'`, local!, fenced, root, spec.position, fence);
+      throw fencedError(`template source '${spec.location}'`, local!, fenced, spec.position, fence);
     }
-    // A git source is trusted only by `trusted: true`, which the project's own file cannot give here.
-    return spec.type === 'git' && spec.trusted === true
-      ? { ...spec, trusted: false, trustRefused: fence.hint }
-      : spec;
+    // What trusts a git source (`trusted: true`, --trust) is not the project's to give here.
+    return spec.type === 'git' ? { ...spec, trusted: false, trustRefused: fence.hint } : spec;
   });
 }
 
@@ -64,18 +72,13 @@ export function fenceSources(specs: readonly SourceSpec[], root: string, fence: 
 export function fencedError(
   what: string,
   dir: string,
-  fenced: string,
-  root: string,
+  fenced: FencedDirectory,
   position: Position | undefined,
   fence: TemplateFence,
 ): EngineError {
-  const where =
-    fenced === root
-      ? 'inside the repository itself'
-      : `inside the fleet's workdir ${fenced}, where the other repositories are cloned`;
   return new EngineError(
     'TEMPLATE_FENCED',
-    `${what} is the directory ${dir}, ${where}: a repository's own files may not make the fleet run templates from there (their hooks and Ruby would run with your rights)`,
+    `${what} is the directory ${dir}, inside ${fenced.what}: a repository's own files may not make the fleet run templates from there (their hooks and Ruby would run with your rights)`,
     { ...(position ? { position } : {}), hint: fence.hint },
   );
 }

@@ -9,7 +9,7 @@
  * its starting point when anything fails on the way.
  */
 import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { EngineError } from '../engine/errors.js';
 import { modulesyncMark, modulesyncModuleError } from '../engine/module-manager.js';
 import { lockedCommitOf, previousOutputFor } from '../engine/previous-output.js';
@@ -20,7 +20,6 @@ import type { Problem, RenderPlan } from '../engine/render-plan.js';
 import { type SourceMove, sourceMoves } from '../engine/source-moves.js';
 import { gitSourceHead } from '../engine/sources/index.js';
 import type { OverrideResult } from '../engine/sync-edit.js';
-import type { TemplateFence } from '../engine/template-fence.js';
 import { hasErrors } from '../engine/validate.js';
 import { jsonPointer, parseYamlData } from '../engine/yaml-data.js';
 import { maskCredentials, sameLocation } from '../shared/url-credentials.js';
@@ -28,6 +27,7 @@ import { type StatusEntry, apply as syncApply, status as syncStatus, unifiedDiff
 import type { LockFile } from '../sync/lock.js';
 import type { PostResult } from '../sync/post.js';
 import { engineVersion } from '../version.js';
+import { fleetFence } from './fleet-fence.js';
 import type { Fleet, FleetRepository } from './fleet-file.js';
 import { ensurePullRequest, forgeProjectOf } from './forge.js';
 import type { GitRunner } from './git.js';
@@ -477,17 +477,6 @@ async function commitPushPropose(
     pushed,
     ...(pullRequest ? { pullRequest } : {}),
     ...(done.diff ? { diff: done.diff } : {}),
-  };
-}
-
-/**
- * A repository is someone else's input: the directories its own files may name as templates stop short
- * of the fleet's workdir (the other clones) and of itself, and its `trusted: true` grants nothing.
- */
-function fleetFence(fleet: Fleet): TemplateFence {
-  return {
-    dirs: [fleet.workdir],
-    hint: `name the templates in the fleet file ${basename(fleet.file)} instead (\`template_url:\` for a V1 repository or modulesync configuration, \`template_sources:\` for V2 ones, with \`trusted: true\` where their JavaScript hooks should run), or a git URL run with --trust: in a fleet, trust comes from the fleet file and the command line, never from a repository`,
   };
 }
 

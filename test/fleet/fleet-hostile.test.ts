@@ -91,6 +91,14 @@ function hostileFleet(): Fleet {
       'metadata.json': metadata({ 'template-url': './tpl' }),
       '.sync.yml': '---\n',
     },
+    'meta-remote': {
+      'metadata.json': metadata({ 'template-url': `${join(root, 'remotes', 'tpl-v1.git')}#main` }),
+      '.sync.yml': '---\n',
+    },
+    'meta-git-url': {
+      'metadata.json': metadata({ 'template-url': 'https://example.invalid/acme/evil-templates.git#main' }),
+      '.sync.yml': '---\n',
+    },
     'lock-sibling': {
       'metadata.json': metadata(),
       '.sync.yml': '---\n',
@@ -101,7 +109,7 @@ function hostileFleet(): Fleet {
     'sync-git-sibling': { '.sync.yml': v2Sync('{ type: git, location: ../tpl-v2, ref: main }') },
     'sync-git-trusted': {
       '.sync.yml': v2Sync(
-        `{ type: git, location: ${join(root, 'remotes', 'tpl-v2.git')}, ref: main, trusted: true }`,
+        `{ type: git, location: ${join(root, 'elsewhere', 'tpl-v2.git')}, ref: main, trusted: true }`,
       ),
     },
     'meta-linked': {
@@ -114,6 +122,9 @@ function hostileFleet(): Fleet {
     return `  - { name: ${name}, url: ${join(root, 'remotes', `${name}.git`)} }\n`;
   });
   writeFileSync(join(root, 'fleet.yml'), `version: 1\nrepositories:\n${entries.join('')}`);
+  // A copy of tpl-v2 that is no repository of the fleet: a git source a repository may name (untrusted).
+  const elsewhere = join(root, 'elsewhere', 'tpl-v2.git');
+  git(root, 'clone', '--quiet', '--bare', join(root, 'remotes', 'tpl-v2.git'), elsewhere);
   return { root, workdir, rubyMarker, hookMarker };
 }
 
@@ -135,7 +146,8 @@ describe('a fleet repository may not make the fleet run templates it names itsel
   let status: ReturnType<typeof pantograph>;
   beforeAll(() => {
     fleet = hostileFleet();
-    status = pantograph(fleet.root, ['--format', 'json', 'fleet', 'status', '--jobs', '2']);
+    // --trust: what it grants is the fleet file's templates, none a repository names.
+    status = pantograph(fleet.root, ['--format', 'json', 'fleet', 'status', '--trust', '--jobs', '2']);
   });
 
   it('fleet status: each is refused at the key that names the directory, saying why and what to do; nothing ran', () => {
@@ -163,6 +175,13 @@ describe('a fleet repository may not make the fleet run templates it names itsel
     fenced('meta-self', 'metadata.json', 4, 3, 'inside the repository itself');
     fenced('meta-link', 'metadata.json', 4, 3, 'inside the repository itself');
     fenced(
+      'meta-remote',
+      'metadata.json',
+      4,
+      3,
+      `inside the fleet's repository 'tpl-v1' (${join(fleet.root, 'remotes', 'tpl-v1.git')})`,
+    );
+    fenced(
       'lock-sibling',
       '.pantograph.lock',
       7,
@@ -183,7 +202,22 @@ describe('a fleet repository may not make the fleet run templates it names itsel
     );
   });
 
-  it("a repository's own `trusted: true` grants nothing: its source's JavaScript hooks do not run, and the hint says where trust comes from", () => {
+  it('a git template repository in metadata.json is not trusted by --trust: its Ruby runs only when the fleet file names it', () => {
+    const r = records(status.stdout).get('meta-git-url')!;
+    expect(r.result).toBe('failed');
+    expect(r.error).toMatchObject({
+      code: 'V1_UNTRUSTED',
+      file: join(fleet.workdir, 'meta-git-url', 'metadata.json'),
+      line: 4,
+      column: 3,
+    });
+    expect(r.error!.hint).toContain(
+      'a fleet trusts no template repository a repository names itself (--trust does not count for it)',
+    );
+    expect(r.error!.hint).toContain(HINT);
+  });
+
+  it("neither a repository's own `trusted: true` nor --trust trusts its git source: its JavaScript hooks do not run, and the hint says where trust comes from", () => {
     const r = records(status.stdout).get('sync-git-trusted')!;
     expect(r.result).toBe('failed');
     expect(r.error).toMatchObject({
@@ -192,7 +226,7 @@ describe('a fleet repository may not make the fleet run templates it names itsel
       line: 4,
     });
     expect(r.error!.hint).toContain(
-      "`trusted: true` in the repository's own .sync.yml does not count in a fleet run",
+      'a fleet trusts no template source a repository names itself (neither its `trusted: true` nor --trust counts for it)',
     );
     expect(r.error!.hint).toContain(HINT);
   });
@@ -223,6 +257,7 @@ describe('a fleet repository may not make the fleet run templates it names itsel
       'json',
       'fleet',
       'apply',
+      '--trust',
       '--yes',
       '--push',
       '--jobs',

@@ -117,13 +117,17 @@ export async function loadV1(
       { position: { file, line: 1, column: 1 }, hint: options.distrust.hint },
     );
   }
-  if (source.spec.type === 'git' && source.spec.trusted !== true && options.trust !== true) {
+  // A fenced project's own files (a fleet repository's metadata.json or lock) make nothing trusted.
+  const ownFenced = options.fence !== undefined && source.origin !== '--template-url';
+  if (source.spec.type === 'git' && source.spec.trusted !== true && (options.trust !== true || ownFenced)) {
     throw new EngineError(
       'V1_UNTRUSTED',
       `${what} ${maskCredentials(source.url)} (${from}) runs Ruby code (its ERB templates), and it is not trusted`,
       {
         position: at(),
-        hint: `if you trust ${maskCredentials(source.spec.location)}, run again with --trust; ${instead}`,
+        hint: ownFenced
+          ? `a fleet trusts no template repository a repository names itself (--trust does not count for it); ${options.fence!.hint}`
+          : `if you trust ${maskCredentials(source.spec.location)}, run again with --trust; ${instead}`,
       },
     );
   }

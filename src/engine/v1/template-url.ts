@@ -90,7 +90,7 @@ export function v1Source(
   const fenced =
     local !== undefined && origin !== '--template-url' && fence ? fencedBy(local, root, fence) : undefined;
   if (fenced !== undefined) {
-    throw fencedError(given(origin, url), local!, fenced, root, position(), fence!);
+    throw fencedError(given(origin, url), local!, fenced, position(), fence!);
   }
   if (local !== undefined) {
     if (!existsSync(local) || !statSync(local).isDirectory()) {
