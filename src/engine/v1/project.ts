@@ -18,6 +18,7 @@ import { resolveSources } from '../sources/index.js';
 import type { TemplateFence } from '../template-fence.js';
 import { parseYamlData } from '../yaml-data.js';
 import { lockedTemplateUrlPosition } from './locked-template-url.js';
+import { modulesyncModuleName } from './modulesync-module-name.js';
 import { type RubyRepositoryKind, rubyRepositoryKind } from './repository.js';
 import { type TemplateUrlOrigin, v1Source } from './template-url.js';
 import { templateUrlPosition } from './template-url-position.js';
@@ -58,6 +59,17 @@ export interface V1LoadOptions {
 export interface V1Loaded {
   readonly config: SyncConfig;
   readonly v1: V1Project;
+}
+
+/** The module's name in the configuration's managed_modules.yml (a note when not its directory's). */
+function foundModuleName(configDir: string, root: string, metadata: DataMap, options: V1LoadOptions): string {
+  const found = modulesyncModuleName(configDir, root, metadata.name);
+  if (found.from !== undefined) {
+    options.onNote?.(
+      `the module is '${found.name}' of managed_modules.yml (found by its ${found.from}; the directory is '${basename(root)}')`,
+    );
+  }
+  return found.name;
 }
 
 /**
@@ -182,7 +194,9 @@ export async function loadV1(
     text,
     problems,
   };
-  const modulesyncModule = options.modulesyncModule ?? basename(root);
+  const modulesyncModule =
+    options.modulesyncModule ??
+    (kind === 'modulesync' ? foundModuleName(resolved.dir, root, metadata, options) : basename(root));
   return {
     config,
     v1: { source: resolved, url: source.url, origin: source.origin, kind, modulesyncModule },
