@@ -55,6 +55,7 @@ export type {
   RenderPlan,
 } from './engine/render-plan.js';
 export { type Stub, type StubOptions, stubSyncConfig } from './engine/stub.js';
+export type { FencedDirectory, TemplateFence } from './engine/template-fence.js';
 export type { V1Project } from './engine/v1/project.js';
 // A V1 or modulesync .sync.yml rendered as it is: `loadProject(dir, { templateUrl })` sets `project.v1`.
 export type { RubyRepositoryKind } from './engine/v1/repository.js';

@@ -101,6 +101,8 @@ export type EngineErrorCode =
   | 'CONVERT_NOT_PDK'
   | 'CONVERT_SYMBOL'
   | 'CONVERT_INVALID'
+  // a fleet repository's own files naming a template directory in the fleet's workdir (template-fence.ts)
+  | 'TEMPLATE_FENCED'
   // V1 template repositories run as they are (src/engine/v1)
   | 'V1_TEMPLATE_URL'
   | 'V1_DEFAULT_TEMPLATE'

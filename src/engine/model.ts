@@ -185,6 +185,11 @@ export interface SourceSpec {
   readonly ref?: string;
   /** Whether `.mjs` hooks from this source may run: a git source's default is false, a filesystem one's true. */
   readonly trusted?: boolean;
+  /**
+   * Set when the file that names the source may not make it trusted (a fleet repository's own `.sync.yml`,
+   * template-fence.ts): what to do instead, for the hint of a hook that does not run.
+   */
+  readonly trustRefused?: string;
   /** Where the source is declared in `.sync.yml`; absent for the implicit default. */
   readonly position?: Position;
 }

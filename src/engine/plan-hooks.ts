@@ -153,6 +153,8 @@ export function untrustedHooks(
     `template '${t.name}' has JavaScript hooks (${js.path}) but its source ${maskCredentials(spec.location)} is not trusted`,
     at,
     // Named in the file that declares the source: `.sync.yml`, or `fleet.yml` for a fleet's sources.
-    `if you trust this source, set \`trusted: true\` on it in ${spec.position ? basename(spec.position.file) : SYNC_FILE} or run with --trust`,
+    spec.trustRefused !== undefined
+      ? `a fleet trusts no template source a repository names itself (neither its \`trusted: true\` nor --trust counts for it); ${spec.trustRefused}`
+      : `if you trust this source, set \`trusted: true\` on it in ${spec.position ? basename(spec.position.file) : SYNC_FILE} or run with --trust`,
   );
 }

@@ -20,6 +20,7 @@ import type { SandboxLimits } from './sandbox.js';
 import { isDataMap } from './settings.js';
 import { listTemplates, resolveSources } from './sources/index.js';
 import type { SyncOrigin } from './sync-origins.js';
+import { fenceSources, type TemplateFence } from './template-fence.js';
 import type { V1Project } from './v1/project.js';
 
 export { LOCK_FILE };
@@ -35,6 +36,13 @@ export interface ProjectOptions {
    * merely because it is looked at, such as the language server. `hint` says how to trust it after all.
    */
   readonly distrust?: { readonly hint: string };
+  /**
+   * The project is someone else's input (a repository of a fleet run): a directory its own files name as
+   * a template repository may not lie inside it or in these directories (the fleet's workdir), and neither
+   * its own `trusted: true` nor `trust` makes its sources trusted (template-fence.ts). Sources `syncOrigins` give to another file (the
+   * fleet's `template_sources`) are that file's, and are not fenced.
+   */
+  readonly fence?: TemplateFence;
   /** Unknown variables in templates are errors (default true; `--no-strict` sets false). */
   readonly strict?: boolean;
   /** Time limit of one hook run in milliseconds (default 5000). */
@@ -140,12 +148,16 @@ export async function loadProject(dir: string, options: ProjectOptions = {}): Pr
   }
   const root = config.root;
   const problems: Problem[] = [...config.problems];
+  // A fenced project's own sources: checked, and trusted by neither their file nor --trust.
+  const fenced = options.fence !== undefined && !sourcesGivenElsewhere(options.syncOrigins);
+  const specs = fenced ? fenceSources(config.sources, root, options.fence!) : config.sources;
+  const trust = fenced ? false : options.trust;
   const sources = await withProblemsFoundWithoutSources(
     () => [...config.problems, ...metadataProblems(root)],
-    resolveSources(config.sources, {
+    resolveSources(specs, {
       root,
       ...(options.offline !== undefined ? { offline: options.offline } : {}),
-      ...(options.trust !== undefined ? { trust: options.trust } : {}),
+      ...(trust !== undefined ? { trust } : {}),
       ...(options.distrust !== undefined ? { distrust: true } : {}),
       ...(options.env !== undefined ? { env: options.env } : {}),
       ...(options.gitBinary !== undefined ? { gitBinary: options.gitBinary } : {}),
@@ -194,6 +206,11 @@ export async function loadProject(dir: string, options: ProjectOptions = {}): Pr
     options,
     problems,
   };
+}
+
+/** Whether another file (the fleet's) decides the whole `template_sources` of `.sync.yml`. */
+function sourcesGivenElsewhere(origins: readonly SyncOrigin[] | undefined): boolean {
+  return origins?.some((o) => o.pointer === '/pdk_template/template_sources' && o.whole) === true;
 }
 
 /**

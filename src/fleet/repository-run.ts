@@ -27,9 +27,11 @@ import { type StatusEntry, apply as syncApply, status as syncStatus, unifiedDiff
 import type { LockFile } from '../sync/lock.js';
 import type { PostResult } from '../sync/post.js';
 import { engineVersion } from '../version.js';
+import { fleetFence } from './fleet-fence.js';
 import type { Fleet, FleetRepository } from './fleet-file.js';
 import { ensurePullRequest, forgeProjectOf } from './forge.js';
 import type { GitRunner } from './git.js';
+import { refuseLinkedInputs } from './linked-inputs.js';
 import { commitMessage, prBody, subjectOf, templatesOf } from './messages.js';
 import type { FleetMode, RepositoryRecord } from './record.js';
 import { type FollowedSource, keyOf, type ResumeState } from './state.js';
@@ -246,6 +248,7 @@ async function runIn(
     else if (writing) await checkoutForNoop(copy, branch, options.git);
     else await checkoutForStatus(copy, options.git);
   }
+  refuseLinkedInputs(dir);
   const syncFile = join(dir, SYNC_FILE);
   const original = readSyncText(syncFile);
   // A .sync.yml without pdk_template (PDK V1, modulesync, none) is rendered with the fleet's template_url
@@ -264,6 +267,7 @@ async function runIn(
     dir,
     {
       ...options.project,
+      fence: fleetFence(fleet),
       ...(overridden.changed.length > 0 || planned.changed.length > 0 ? { syncText: planned.text } : {}),
       ...(origins.length > 0 ? { syncOrigins: origins } : {}),
       ...(byTemplateUrl

@@ -4,12 +4,22 @@
  * a directory the user works in (`path:` repositories are used in place and never go through here): a
  * directory is only reused when it holds the fleet's mark, written when the fleet cloned it.
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { EngineError } from '../engine/errors.js';
 import { withoutCredentials } from '../shared/url-credentials.js';
 import type { FleetRepository } from './fleet-file.js';
 import type { GitRunner } from './git.js';
+import { RUNS_DIR } from './run-lock.js';
 
 export interface WorkingCopy {
   readonly dir: string;
@@ -42,8 +52,16 @@ export async function prepareClone(
   // Few git calls per repository: each is a process, and starting one is most of a small fetch's cost.
   const fresh = !existsSync(dir);
   if (fresh) {
-    await git(workdir, ['clone', '--quiet', '--no-checkout', '--', url, dir]);
-    writeFileSync(cloneMark(dir), 'made by pantograph fleet: checked out and cleaned at will\n');
+    // Cloned aside, marked, then moved into place: a run killed while cloning leaves no unmarked clone
+    // under the repository's name, which every later run would refuse as "in the way" (found driving
+    // the fleet: kill -9 during the first `fleet status`). The run lock makes the aside path this run's.
+    const partial = join(workdir, RUNS_DIR, 'clones', repo.name);
+    rmSync(partial, { recursive: true, force: true });
+    mkdirSync(dirname(partial), { recursive: true });
+    await withRemoteContext(repo, git(workdir, ['clone', '--quiet', '--no-checkout', '--', url, partial]));
+    writeFileSync(cloneMark(partial), 'made by pantograph fleet: checked out and cleaned at will\n');
+    renameSync(partial, dir);
+    removeIfEmpty(dirname(partial)); // another shard may be cloning beside: then it stays
   } else if (!lstatSync(dir).isDirectory() || !existsSync(cloneMark(dir))) {
     // Checking out and cleaning a directory the fleet did not clone would destroy whatever the user has
     // there (uncommitted, untracked, ignored files), e.g. their own checkout under a `workdir: ..`.
@@ -54,12 +72,15 @@ export async function prepareClone(
   }
   await forgetCredentials(dir, url, git);
   const refs = parseRefs(
-    await git.steps(dir, [
-      ...(fresh
-        ? []
-        : [['fetch', '--quiet', '--prune', '--no-tags', '--', url, '+refs/heads/*:refs/remotes/origin/*']]),
-      REFS,
-    ]),
+    await withRemoteContext(
+      repo,
+      git.steps(dir, [
+        ...(fresh
+          ? []
+          : [['fetch', '--quiet', '--prune', '--no-tags', '--', url, '+refs/heads/*:refs/remotes/origin/*']]),
+        REFS,
+      ]),
+    ),
   );
   const baseBranch = repo.base ?? (await remoteHead(dir, git));
   const baseCommit = refs.get(`refs/remotes/origin/${baseBranch}`);
@@ -216,6 +237,32 @@ export function markDirty(copy: WorkingCopy): void {
 
 export function settleClone(copy: WorkingCopy): void {
   rmSync(dirtyMarker(copy), { force: true });
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty, or gone already
+  }
+}
+
+/**
+ * A clone or fetch that fails is the repository's entry to fix (or drop): its error points there, with a
+ * hint when git's own message suggests none (a remote that was deleted or moved).
+ */
+async function withRemoteContext<T>(repo: FleetRepository, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    if (!(e instanceof EngineError) || e.code !== 'FLEET_GIT' || e.position !== undefined) throw e;
+    throw new EngineError('FLEET_GIT', e.message, {
+      position: repo.position,
+      hint:
+        e.hint ??
+        `check the \`url:\` of '${repo.name}' in the fleet file (the repository may have been moved, renamed or deleted), or remove its entry; the other repositories are not affected`,
+    });
+  }
 }
 
 /** The mark the fleet leaves in the clones it makes: only a marked clone is ever checked out and cleaned. */

@@ -15,8 +15,10 @@ import { modulesyncMark, modulesyncModuleError } from '../module-manager.js';
 import { SYNC_FILE } from '../project-config.js';
 import type { Problem } from '../render-plan.js';
 import { resolveSources } from '../sources/index.js';
+import type { TemplateFence } from '../template-fence.js';
 import { parseYamlData } from '../yaml-data.js';
 import { lockedTemplateUrlPosition } from './locked-template-url.js';
+import { modulesyncModuleName } from './modulesync-module-name.js';
 import { type RubyRepositoryKind, rubyRepositoryKind } from './repository.js';
 import { type TemplateUrlOrigin, v1Source } from './template-url.js';
 import { templateUrlPosition } from './template-url-position.js';
@@ -42,6 +44,7 @@ export interface V1LoadOptions {
   readonly offline?: boolean;
   readonly trust?: boolean;
   readonly distrust?: { readonly hint: string };
+  readonly fence?: TemplateFence;
   readonly env?: NodeJS.ProcessEnv;
   readonly gitBinary?: string;
   readonly syncText?: string;
@@ -58,6 +61,17 @@ export interface V1Loaded {
   readonly v1: V1Project;
 }
 
+/** The module's name in the configuration's managed_modules.yml (a note when not its directory's). */
+function foundModuleName(configDir: string, root: string, metadata: DataMap, options: V1LoadOptions): string {
+  const found = modulesyncModuleName(configDir, root, metadata.name);
+  if (found.from !== undefined) {
+    options.onNote?.(
+      `the module is '${found.name}' of managed_modules.yml (found by its ${found.from}; the directory is '${basename(root)}')`,
+    );
+  }
+  return found.name;
+}
+
 /**
  * The V1 side of a project whose `.sync.yml` raised `notV2`: SYNC_V1 (no `pdk_template`), or SYNC_NOT_FOUND
  * (PDK modules need no `.sync.yml`). Without a V1 source (no option, no metadata.json `template-url`) that
@@ -71,7 +85,12 @@ export async function loadV1(
 ): Promise<V1Loaded> {
   const root = resolve(dir);
   const file = join(root, SYNC_FILE);
-  const source = v1Source(root, { url: options.templateUrl, ref: options.templateRef }, metadata);
+  const source = v1Source(
+    root,
+    { url: options.templateUrl, ref: options.templateRef },
+    metadata,
+    options.fence,
+  );
   if (!source) {
     // modulesync's .sync.yml has the V1 shape, but neither `convert` nor a V1 run is for it.
     const msync = modulesyncMark(root);
@@ -110,13 +129,17 @@ export async function loadV1(
       { position: { file, line: 1, column: 1 }, hint: options.distrust.hint },
     );
   }
-  if (source.spec.type === 'git' && source.spec.trusted !== true && options.trust !== true) {
+  // A fenced project's own files (a fleet repository's metadata.json or lock) make nothing trusted.
+  const ownFenced = options.fence !== undefined && source.origin !== '--template-url';
+  if (source.spec.type === 'git' && source.spec.trusted !== true && (options.trust !== true || ownFenced)) {
     throw new EngineError(
       'V1_UNTRUSTED',
       `${what} ${maskCredentials(source.url)} (${from}) runs Ruby code (its ERB templates), and it is not trusted`,
       {
         position: at(),
-        hint: `if you trust ${maskCredentials(source.spec.location)}, run again with --trust; ${instead}`,
+        hint: ownFenced
+          ? `a fleet trusts no template repository a repository names itself (--trust does not count for it); ${options.fence!.hint}`
+          : `if you trust ${maskCredentials(source.spec.location)}, run again with --trust; ${instead}`,
       },
     );
   }
@@ -171,7 +194,9 @@ export async function loadV1(
     text,
     problems,
   };
-  const modulesyncModule = options.modulesyncModule ?? basename(root);
+  const modulesyncModule =
+    options.modulesyncModule ??
+    (kind === 'modulesync' ? foundModuleName(resolved.dir, root, metadata, options) : basename(root));
   return {
     config,
     v1: { source: resolved, url: source.url, origin: source.origin, kind, modulesyncModule },

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { LOCK_FILE } from '../../shared/project-files.js';
 import { EngineError } from '../errors.js';
 import type { Position, SourceSpec } from '../model.js';
+import { fencedBy, fencedError, type TemplateFence } from '../template-fence.js';
 import { insideProject, lockedTemplateUrl, lockedTemplateUrlPosition } from './locked-template-url.js';
 import { templateUrlPosition } from './template-url-position.js';
 
@@ -43,6 +44,7 @@ export function v1Source(
   root: string,
   explicit: { readonly url?: string | undefined; readonly ref?: string | undefined },
   metadata: Readonly<Record<string, unknown>>,
+  fence?: TemplateFence,
 ): V1Source | undefined {
   const fromMetadata = typeof metadata['template-url'] === 'string' ? metadata['template-url'] : undefined;
   const fromLock =
@@ -83,6 +85,12 @@ export function v1Source(
         hint: 'the lock is a file of the repository, which anyone may change; name the repository with --template-url',
       },
     );
+  }
+  // A fleet repository's own files (metadata.json, the lock) may not name a sibling clone, nor itself.
+  const fenced =
+    local !== undefined && origin !== '--template-url' && fence ? fencedBy(local, root, fence) : undefined;
+  if (fenced !== undefined) {
+    throw fencedError(given(origin, url), local!, fenced, position(), fence!);
   }
   if (local !== undefined) {
     if (!existsSync(local) || !statSync(local).isDirectory()) {

@@ -1,0 +1,67 @@
+/**
+ * Outside a fleet, a module checked out under another directory name (`~/src/autofs`, a CI workspace) is
+ * still the module managed_modules.yml names: found by metadata.json's `name` or its git remote, as msync
+ * names it (its Rakefile renders `GCGConfig.project` from that name). voxpupuli's configuration 10.8.0 and
+ * puppet-autofs, through the CLI.
+ */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { run } from '../../cli/cli-helpers.js';
+import { git } from '../../fleet/fleet-helpers.js';
+import { removeTempDirs, tempDir } from '../../helpers/fs.js';
+
+afterAll(removeTempDirs);
+
+const FIXTURES = resolve(import.meta.dirname, '../../fixtures/modulesync');
+const CONFIG = join(FIXTURES, 'modulesync_config-10.8.0');
+
+function checkout(dir: string): string {
+  const root = join(tempDir('msync-name-'), dir);
+  cpSync(join(FIXTURES, 'modules', 'puppet-autofs'), root, { recursive: true });
+  return root;
+}
+
+describe("a modulesync module's name outside a fleet", () => {
+  it('is found by metadata.json when the directory has another name, with a note; the Rakefile is in line', async () => {
+    const root = checkout('autofs');
+    const r = await run(root, 'status', '--template-url', CONFIG);
+    expect(r.stderr).toContain(
+      "note: the module is 'puppet-autofs' of managed_modules.yml (found by its metadata.json; the directory is 'autofs')",
+    );
+    expect(r.stdout).not.toContain('Rakefile');
+    expect(r.code, r.stdout).toBe(0);
+  });
+
+  it("is found by the git remote's name when metadata.json names it otherwise", async () => {
+    const root = checkout('work');
+    const file = join(root, 'metadata.json');
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace('"name": "puppet-autofs"', '"name": "acme-autofs"'),
+    );
+    git(root, 'init', '--quiet', '--initial-branch=main');
+    git(root, 'remote', 'add', 'origin', 'git@github.com:voxpupuli/puppet-autofs.git');
+    const r = await run(root, 'status', '--template-url', CONFIG);
+    expect(r.stderr).toContain(
+      "note: the module is 'puppet-autofs' of managed_modules.yml (found by its git remote",
+    );
+    expect(r.stdout).not.toContain('Rakefile');
+  });
+
+  it('stays the directory name, with no note, when the directory is the listed name or nothing is listed', async () => {
+    const listed = await run(checkout('puppet-autofs'), 'status', '--template-url', CONFIG);
+    expect(listed.stderr).not.toContain('note: the module is');
+    expect(listed.code, listed.stdout).toBe(0);
+    const root = checkout('elsewhere');
+    const file = join(root, 'metadata.json');
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace('"name": "puppet-autofs"', '"name": "acme-other"'),
+    );
+    const unlisted = await run(root, 'status', '--template-url', CONFIG);
+    expect(unlisted.stderr).not.toContain('note: the module is');
+    // msync would name it 'elsewhere': its Rakefile says so, and differs from the module's.
+    expect(unlisted.stdout).toContain('Rakefile');
+  });
+});
