@@ -1,0 +1,130 @@
+/**
+ * Hostile or merely huge content, as an editor opens and edits it over stdio: parsing an EPP file for a
+ * hover or a completion happens in a worker, under the checks' limits, so another file is answered
+ * meanwhile; `epp('...')` paths a render refuses (absolute, leading out of the template's directory, a
+ * symlink pointing out) are neither followed nor said to render a file outside.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempTree } from '../helpers/fs.js';
+import { LspClient, type Message, uriOf } from './client.js';
+
+let outside: string;
+let dir: string;
+let client: LspClient;
+
+beforeAll(async () => {
+  outside = tempTree({ 'secret.epp': 'secret\n' });
+  dir = tempTree({
+    'repo/t/template.json': '{ "name": "T" }\n',
+    'repo/t/partials/footer.epp': 'footer\n',
+    'repo/t/partials/link.epp': { symlink: join(outside, 'secret.epp') },
+    'bare/sub/a.epp': '',
+    'bare/x.epp': 'beside the directory\n',
+  });
+  client = new LspClient(dir);
+  await client.initialize(uriOf(dir));
+});
+
+afterAll(async () => {
+  expect(await client.close()).toBe(0);
+  removeTempDirs();
+});
+
+type HoverResult = { contents: { value: string } } | null;
+
+async function hoverAt(uri: string, line: number, character: number): Promise<string | undefined> {
+  const answer = await client.request<HoverResult>('textDocument/hover', {
+    textDocument: { uri },
+    position: { line, character },
+  });
+  return answer.result?.contents.value;
+}
+
+async function definitionAt(uri: string, line: number, character: number): Promise<unknown> {
+  return (
+    await client.request('textDocument/definition', { textDocument: { uri }, position: { line, character } })
+  ).result;
+}
+
+describe('hostile content', () => {
+  it("parses a huge template for completion in a worker: another file's hover is answered first", async () => {
+    const other = uriOf(join(dir, 'other.epp'));
+    client.open(other, '<%- | String $name | -%>\n<%= $name %>\n');
+    expect(await client.diagnostics(other, 1)).toEqual([]);
+    // Under the size limit (2 million characters): checked, and a parse takes the better part of a second.
+    const line = "line <%= $a %> <% if $a == 'x' { %>yes<% } %>\n";
+    const huge = `<%- | String $a | -%>\n${line.repeat(Math.floor(1_950_000 / line.length))}`;
+    const uri = uriOf(join(dir, 'huge.epp'));
+    client.open(uri, huge);
+    expect(await client.diagnostics(uri, 1)).toEqual([]);
+    // Typing `<%= $` at the top: the text no longer parses, each completion parses it with a name put in.
+    client.change(uri, 2, [
+      { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, text: '<%= $' },
+    ]);
+    expect((await client.diagnostics(uri, 2)).length).toBeGreaterThan(0);
+    const order: string[] = [];
+    const completions = [1, 2].map(() =>
+      client
+        .request<{ label: string }[]>('textDocument/completion', {
+          textDocument: { uri },
+          position: { line: 1, character: 5 },
+        })
+        .then((answer) => {
+          order.push('completion');
+          return answer.result?.map((i) => i.label);
+        }),
+    );
+    const hover = hoverAt(other, 1, 6).then((value) => {
+      order.push('hover');
+      return value;
+    });
+    expect(await hover).toContain('String $name');
+    const labels = await Promise.all(completions);
+    // The server's thread parsed them before: the hover waited behind both.
+    expect(order[0]).toBe('hover');
+    // The last completion is answered in full (an earlier one it replaced while it waited may not be).
+    expect(labels.at(-1)).toEqual(expect.arrayContaining(['a', 'settings']));
+    client.notify('textDocument/didClose', { textDocument: { uri } });
+  }, 60_000);
+
+  it("does not follow an epp() path a render refuses: absolute, out of the template's directory, a symlink out", async () => {
+    const uri = uriOf(join(dir, 'repo/t/files/a.epp'));
+    const secret = join(outside, 'secret.epp');
+    const text = [
+      `<%= epp('${secret}') %>`,
+      "<%= epp('../../bare/x.epp') %>",
+      "<%= epp('partials/link.epp') %>",
+      "<%= epp('partials/footer.epp') %>",
+      '',
+    ].join('\n');
+    client.open(uri, text);
+    await client.diagnostics(uri, 1);
+    const base = join(dir, 'repo/t');
+    expect(await hoverAt(uri, 0, 12)).toBe(
+      `\`\`\`puppet\nepp('${secret}')\n\`\`\`\nRenders nothing: absolute paths are not allowed (a path is relative to ${base})`,
+    );
+    expect(await hoverAt(uri, 1, 12)).toMatch(new RegExp(`Renders nothing: it is outside ${base}$`));
+    expect(await hoverAt(uri, 2, 12)).toMatch(new RegExp(`Renders nothing: it is outside ${base}$`));
+    for (const line of [0, 1, 2]) expect(await definitionAt(uri, line, 12)).toBeNull();
+    // Inside it, followed as before.
+    expect(await hoverAt(uri, 3, 12)).toMatch(/Renders .*\/repo\/t\/partials\/footer\.epp$/);
+    expect(await definitionAt(uri, 3, 12)).toMatchObject({
+      uri: uriOf(join(dir, 'repo/t/partials/footer.epp')),
+    });
+  });
+
+  it("refuses a bare file's epp() path that leads out of its directory, as `epp render` does", async () => {
+    const uri = uriOf(join(dir, 'bare/sub/a.epp'));
+    client.open(uri, "<%= epp('../x.epp') %>\n");
+    await client.diagnostics(uri, 1);
+    expect(await hoverAt(uri, 0, 10)).toMatch(/Renders nothing: it is outside .*\/bare\/sub$/);
+    // Missing as well as outside: it is refused for where it is.
+    client.change(uri, 2, [{ text: "<%= epp('../nosuch.epp') %>\n" }]);
+    await client.diagnostics(uri, 2);
+    expect(await hoverAt(uri, 0, 10)).toMatch(/Renders nothing: it is outside .*\/bare\/sub$/);
+    expect(await definitionAt(uri, 0, 10)).toBeNull();
+    const messages = client.received.filter((m: Message) => m.method === 'window/logMessage');
+    expect(messages.filter((m) => /Error|at /.test(JSON.stringify(m.params)))).toEqual([]);
+  });
+});
