@@ -118,12 +118,16 @@ export class EppDocuments {
    * The template context of the files of a directory, made again only when a file it was made from
    * changes: parsing a large `template_schema.json` on every keystroke would hold the server's thread.
    */
-  private readonly contexts: ReadMemo<{ context: TemplateContext; broken: boolean } | undefined>;
+  private readonly contexts: ReadMemo<
+    { context: TemplateContext; broken: boolean; tooLarge: boolean } | undefined
+  >;
   private readonly sentContexts = new WeakMap<TemplateContext, CheckContext>();
 
   constructor(
     private readonly read: ReadText,
     private readonly ask: AskTree,
+    /** A template.json or template_schema.json longer than this is not read for a file's context. */
+    private readonly maxChars: number,
   ) {
     this.contexts = new ReadMemo(read);
   }
@@ -134,25 +138,37 @@ export class EppDocuments {
    */
   private contextOf(file: string): TemplateContext | undefined {
     const found = this.contexts.get(dirname(file), (read) => {
-      const context = templateContextOf(file, read);
-      if (!context) return undefined;
-      const broken = ['template.json', 'template_schema.json'].some((name) => {
-        const text = read(join(context.dir, name));
-        if (text === undefined) return false;
-        try {
-          JSON.parse(text);
-          return false;
-        } catch {
-          return true;
-        }
+      // A template.json or schema over the size limit is not parsed on the server's thread (a 7 MB
+      // schema took ~0.6 s, on every keystroke in it): the file is checked as its last context allows.
+      let tooLarge = false;
+      const context = templateContextOf(file, (path) => {
+        const text = read(path);
+        if (text === undefined || text.length <= this.maxChars) return text;
+        tooLarge = true;
+        return '{}';
       });
-      return { context, broken };
+      if (!context) return undefined;
+      const broken =
+        tooLarge ||
+        ['template.json', 'template_schema.json'].some((name) => {
+          const text = read(join(context.dir, name));
+          if (text === undefined) return false;
+          try {
+            JSON.parse(text);
+            return false;
+          } catch {
+            return true;
+          }
+        });
+      return { context, broken, tooLarge };
     });
     if (!found) return undefined;
-    const { context, broken } = found;
+    const { context, broken, tooLarge } = found;
     const last = this.goodContexts.get(context.dir);
     if (!broken) this.goodContexts.set(context.dir, context);
-    return broken && last ? { ...last, part: context.part } : context;
+    if (broken && last) return { ...last, part: context.part };
+    // Nothing is known of its settings: checked as a file of no template, none of its reads is flagged.
+    return tooLarge ? undefined : context;
   }
 
   /** What the check worker is sent of a context (made once per context). */

@@ -172,7 +172,7 @@ class Server {
     });
     return answer;
   };
-  private readonly epp = new EppDocuments(this.read, this.ask);
+  private readonly epp = new EppDocuments(this.read, this.ask, LIMITS.maxChars);
   private readonly sync: SyncDocuments;
   private readonly projectChecker = new Checker(
     { timeMs: timeLimitMs(process.env, LIMITS.syncTimeMs), memoryMb: LIMITS.syncMemoryMb },
@@ -416,15 +416,16 @@ class Server {
     const path = pathOf(document.uri);
     if (this.checks.has(document.uri) || document.getText() !== readText(path)) this.recheckProjects(path);
     if (kind === 'other') return;
-    // A template's files read its template.json and schema: check the open ones again too.
-    if (kind === 'template-file') this.recheckEpp();
+    // A template's files read its template.json and schema: check the open ones again too, once typing
+    // pauses (their template's context is made again from the edited file, in this thread).
+    if (kind === 'template-file') this.recheckEpp(SYNC_DELAY_MS);
     // The first hover of an EPP file does not wait for its worker to load.
     else this.treeChecker.warm();
     this.schedule(document.uri, BURST_MS);
   }
 
-  private recheckEpp(): void {
-    for (const d of this.documents.all()) if (kindOf(d) === 'epp') this.schedule(d.uri, BURST_MS);
+  private recheckEpp(delayMs = BURST_MS): void {
+    for (const d of this.documents.all()) if (kindOf(d) === 'epp') this.schedule(d.uri, delayMs);
   }
 
   /** Validates again the open `.sync.yml` whose projects read `path` (the ones not loaded yet too). */

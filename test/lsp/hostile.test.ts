@@ -88,6 +88,43 @@ describe('hostile content', () => {
     client.notify('textDocument/didClose', { textDocument: { uri } });
   }, 60_000);
 
+  it('does not parse a template_schema.json over the size limit on its thread while it is typed in', async () => {
+    // 7 MB: every keystroke parsed it to make its template's files' context, ~0.6 s each.
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 60_000; i++)
+      properties[`setting_${i}`] = { type: 'string', description: 'x'.repeat(40) };
+    const schema = JSON.stringify({ type: 'object', properties }, null, 2);
+    const repo = tempTree({
+      'big/template.json': '{ "name": "Big" }\n',
+      'big/template_schema.json': schema,
+      'big/files/a.epp': '<%= $setting_1 %> <%= $other %>\n',
+    });
+    const file = uriOf(join(repo, 'big/files/a.epp'));
+    const schemaUri = uriOf(join(repo, 'big/template_schema.json'));
+    const other = uriOf(join(dir, 'beside.epp'));
+    client.open(other, '<%- | String $name | -%>\n<%= $name %>\n');
+    await client.diagnostics(other, 1);
+    // Nothing known of its settings: none of its reads is flagged (rather than every one).
+    client.open(file, '<%= $setting_1 %> <%= $other %>\n');
+    expect(await client.diagnostics(file, 1)).toEqual([]);
+    client.open(schemaUri, schema, 'json');
+    expect(await client.diagnostics(schemaUri, 1)).toMatchObject([{ code: 'LSP_TOO_LARGE' }]);
+    const waits: number[] = [];
+    for (let v = 2; v <= 4; v++) {
+      client.change(schemaUri, v, [
+        { range: { start: { line: 3, character: 6 }, end: { line: 3, character: 6 } }, text: 'x' },
+      ]);
+      await new Promise((r) => setTimeout(r, 200));
+      const start = performance.now();
+      expect(await hoverAt(other, 1, 6)).toContain('String $name');
+      waits.push(performance.now() - start);
+    }
+    expect(Math.max(...waits)).toBeLessThan(350);
+    expect(await client.diagnostics(file)).toEqual([]);
+    client.notify('textDocument/didClose', { textDocument: { uri: schemaUri } });
+    client.notify('textDocument/didClose', { textDocument: { uri: file } });
+  }, 60_000);
+
   it("does not follow an epp() path a render refuses: absolute, out of the template's directory, a symlink out", async () => {
     const uri = uriOf(join(dir, 'repo/t/files/a.epp'));
     const secret = join(outside, 'secret.epp');
