@@ -4,7 +4,8 @@
  * that one's tree, so names stay offered. Trees are made in the check worker (epp-query.ts), never on the
  * server's thread.
  */
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type {
   CompletionItem,
@@ -142,6 +143,7 @@ export class EppDocuments {
       // schema took ~0.6 s, on every keystroke in it): the file is checked as its last context allows.
       let tooLarge = false;
       const context = templateContextOf(file, (path) => {
+        if (!inItsRepository(path)) return basename(path) === 'template.json' ? '{}' : undefined;
         const text = read(path);
         if (text === undefined || text.length <= this.maxChars) return text;
         tooLarge = true;
@@ -562,6 +564,24 @@ function code(text: string): string {
 
 function json(value: unknown): string {
   return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? Number(v) : v));
+}
+
+/**
+ * Whether a template's JSON file is in its repository (the directory above the template's), its real
+ * path included: a symlink leading out is not read, as the engine refuses it (`TEMPLATE_SYMLINK`). A file
+ * that does not exist is (reading it finds nothing).
+ */
+function inItsRepository(path: string): boolean {
+  let real: string;
+  let repository: string;
+  try {
+    real = realpathSync(path);
+    repository = realpathSync(dirname(dirname(path)));
+  } catch {
+    return true;
+  }
+  const rel = relative(repository, real);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
 /** A document's range of a span of its text. */

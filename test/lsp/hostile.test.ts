@@ -125,6 +125,47 @@ describe('hostile content', () => {
     client.notify('textDocument/didClose', { textDocument: { uri: file } });
   }, 60_000);
 
+  it("does not read a template's schema through a symlink out of its repository, as validate refuses it", async () => {
+    const elsewhere = tempTree({
+      'schema.json': JSON.stringify({
+        type: 'object',
+        properties: { secret_setting: { type: 'string', description: 'SECRET TEXT' } },
+      }),
+    });
+    const shared = JSON.stringify({
+      type: 'object',
+      properties: { port: { type: 'integer', description: 'The port.' } },
+    });
+    const repo = tempTree({
+      'out/template.json': '{ "name": "Out" }\n',
+      'out/template_schema.json': { symlink: join(elsewhere, 'schema.json') },
+      'out/files/a.epp': '<%= $secret_setting %>\n',
+      // A symlink inside the repository is read, as the engine reads it.
+      'shared/schema.json': shared,
+      'in/template.json': '{ "name": "In" }\n',
+      'in/template_schema.json': { symlink: '../shared/schema.json' },
+      'in/files/a.epp': '<%= $port %>\n',
+    });
+    const out = uriOf(join(repo, 'out/files/a.epp'));
+    client.open(out, '<%= $secret_setting %>\n');
+    expect(await client.diagnostics(out, 1)).toMatchObject([
+      {
+        code: 'ANALYSIS_UNKNOWN_VARIABLE',
+        range: { start: { line: 0, character: 4 }, end: { line: 0, character: 19 } },
+      },
+    ]);
+    expect(await hoverAt(out, 0, 8)).toBeUndefined();
+    const items = await client.request<{ label: string }[]>('textDocument/completion', {
+      textDocument: { uri: out },
+      position: { line: 0, character: 5 },
+    });
+    expect(items.result?.map((i) => i.label)).not.toContain('secret_setting');
+    const inside = uriOf(join(repo, 'in/files/a.epp'));
+    client.open(inside, '<%= $port %>\n');
+    expect(await client.diagnostics(inside, 1)).toEqual([]);
+    expect(await hoverAt(inside, 0, 6)).toContain('The port.');
+  });
+
   it("does not follow an epp() path a render refuses: absolute, out of the template's directory, a symlink out", async () => {
     const uri = uriOf(join(dir, 'repo/t/files/a.epp'));
     const secret = join(outside, 'secret.epp');
