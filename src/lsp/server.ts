@@ -249,9 +249,19 @@ class Server {
 
   register(): void {
     const { connection, documents } = this;
-    connection.onInitialize(() => {
+    let watch = false;
+    connection.onInitialize((params) => {
       this.initialized = true;
+      watch = params?.capabilities?.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
       return this.capabilities();
+    });
+    // Files changed on disk and not open (a `git pull` in a template repository, a schema saved and
+    // closed elsewhere) revalidate the projects that read them: an editor tells of them only when asked.
+    connection.onInitialized(() => {
+      if (!watch || this.shutDown) return;
+      connection.client
+        .register(lsp.DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*' }] })
+        .catch((e: Error) => this.connection.console.warn(`pantograph: watching files: ${e.message}`));
     });
     connection.onShutdown(() => {
       if (!this.initialized) {
