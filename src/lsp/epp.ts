@@ -199,8 +199,8 @@ export class EppDocuments {
   }
 
   /**
-   * The diagnostics of a check of `text` (version `version`), whose tree is kept for the other requests.
-   * `problems` were found by the check worker; `bad` is the document's own problem when it was not checked.
+   * The diagnostics of a check of `text` (version `version`), which is kept for the other requests (their
+   * worker parses it). `problems` were found by the check worker.
    */
   accept(
     document: TextDocument,
@@ -408,8 +408,7 @@ export class EppDocuments {
     const summary = /^#\s*@summary\s+(.+)$/m.exec(text)?.[1]?.trim();
     const about = (what: string) => `${summary ? `${summary}\n\n` : ''}${what}, ${where}.`;
     if (ref.kind === 'function') {
-      // The head as written, up to the line that opens the body.
-      const head = /^[ \t]*function[ \t][\s\S]*?\{[ \t]*$/m.exec(text)?.[0];
+      const head = functionHead(text);
       const signature =
         head
           ?.replace(/\s*\{\s*$/, '')
@@ -423,6 +422,24 @@ export class EppDocuments {
     return declaration
       ? `${code(declaration.slice(0, 600))}\n${about('A type alias of a module')}`
       : undefined;
+  }
+}
+
+/**
+ * A function's head as written: from its `function` line to the line that opens its body. Line by line:
+ * a lazy regular expression tried every `function` line against the rest of the file, ~0.2 s of the
+ * server's thread on a 64 KB file of them without a body.
+ */
+function functionHead(text: string): string | undefined {
+  const start = /^[ \t]*function[ \t]/m.exec(text)?.index;
+  if (start === undefined) return undefined;
+  for (let at = start; ; ) {
+    const eol = text.indexOf('\n', at);
+    const end = eol < 0 ? text.length : eol;
+    const line = text.slice(at, end);
+    if (/\{[ \t]*\r?$/.test(line)) return text.slice(start, end).replace(/\r$/, '');
+    if (eol < 0) return undefined;
+    at = eol + 1;
   }
 }
 

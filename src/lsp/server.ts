@@ -5,7 +5,7 @@
  * template_schema.json (repository.ts), a project's .sync.yml (sync.ts).
  *
  * Diagnostics are made off the server's thread, in workers it terminates at a time limit (checker.ts), so
- * that no file can stop it. Those of EPP and JSON files are made at once after a change (a burst of
+ * that no file can stop it; so are the syntax trees EPP requests need (epp-query.ts). Those of EPP and JSON files are made at once after a change (a burst of
  * changes makes one check, of its last state; the result of a text changed since is dropped); those of
  * `.sync.yml` validate the whole project, so they wait for a pause in typing, and they run again when a
  * file the project's templates read changes (its unsaved text included). Render errors the validation

@@ -166,6 +166,24 @@ describe('hostile content', () => {
     expect(await hoverAt(inside, 0, 6)).toContain('The port.');
   });
 
+  it("hovers a module's function whose file is 64 KB of heads without a body, quickly", async () => {
+    // Each `function` line was tried against the rest of the file (~0.2 s of the server's thread).
+    const module = tempTree({
+      'metadata.json': JSON.stringify({ name: 'acme-demo', version: '1.0.0' }),
+      'functions/many.pp': `function demo::many(\n  Integer $x,\n) >> Integer {\n${'function x\n'.repeat(6000)}`,
+      'functions/open.pp': 'function x\n'.repeat(6000),
+      'templates/a.epp': '<%= demo::many(1) %> <%= demo::open(1) %>\n',
+    });
+    const uri = uriOf(join(module, 'templates/a.epp'));
+    client.open(uri, '<%= demo::many(1) %> <%= demo::open(1) %>\n');
+    await client.diagnostics(uri, 1);
+    const start = performance.now();
+    expect(await hoverAt(uri, 0, 8)).toContain('function demo::many(Integer $x) >> Integer');
+    // No line opens a body: the name stands for the head, and where the file is.
+    expect(await hoverAt(uri, 0, 30)).toMatch(/demo::open\(\)[\s\S]*defined in functions[/\\]open\.pp/);
+    expect(performance.now() - start).toBeLessThan(2000);
+  });
+
   it("does not follow an epp() path a render refuses: absolute, out of the template's directory, a symlink out", async () => {
     const uri = uriOf(join(dir, 'repo/t/files/a.epp'));
     const secret = join(outside, 'secret.epp');
