@@ -68,6 +68,8 @@ export {
 } from './engine/validate.js';
 // EPP, standalone.
 export * from './epp/index.js';
+// Where `epp('x.epp')` leads on disk: inside the template's directory only, as a render reads it.
+export { type PathInside, resolveInside } from './epp/node-files.js';
 // Many repositories at once (`pantograph fleet`).
 export * from './fleet/index.js';
 // Applying a RenderPlan to a project.

@@ -17,6 +17,7 @@ export * from './lexer/delimiters.js';
 export * from './lexer/lexer.js';
 export * from './lexer/tokens.js';
 export * from './module-path.js';
+export * from './node-files.js';
 export * from './parameter-checks.js';
 export * from './parser/parser.js';
 export * from './runtime/convert.js';

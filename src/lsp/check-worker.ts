@@ -1,6 +1,7 @@
 /**
  * The worker in which the language server checks documents (checker.ts): an EPP template, a template
- * repository's `template.json` / `template_schema.json`, a project's `.sync.yml`. A check may run for ever
+ * repository's `template.json` / `template_schema.json`, a project's `.sync.yml`; and in which it parses
+ * an EPP text for a hover, a definition, symbols or a completion (epp-query.ts). A check may run for ever
  * on a hostile file (a parameter default matched against `Pattern[/^(a+)+$/]` backtracks for hours, a
  * trusted template may loop); here the server can terminate it at its time limit and stay responsive.
  *
@@ -24,6 +25,7 @@ import { loadProject, type ProjectOptions } from '../engine/project.js';
 import { type SettingView, settingViews } from '../engine/setting-views.js';
 import { validateProject } from '../engine/validate.js';
 import type { CheckContext, CheckJob, CheckReply, CheckResult } from './checker.js';
+import { answerEppQuery } from './epp-query.js';
 import { outlineOf } from './project-outline.js';
 
 /** The unsaved buffers of the running `.sync.yml` check, by absolute path. */
@@ -78,6 +80,8 @@ async function run(job: CheckJob): Promise<CheckResult> {
       const check: EppCheck = checkEppText(job.text, job.file, contextOf(job.context), job.modulePath);
       return { kind: 'epp', parsed: check.ast !== undefined, ...capped<SpanProblem>(check.problems) };
     }
+    case 'epp-query':
+      return { kind: 'epp-query', ...answerEppQuery(job) };
     case 'template-file': {
       const problems = job.file.endsWith('template_schema.json')
         ? checkTemplateSchemaText(job.text, job.file)

@@ -20,6 +20,7 @@ import type {
 } from '../index.js';
 import { packagePath } from '../package-root.js';
 import { workerThreads } from '../shared/builtins.js';
+import type { EppQuery, EppQueryResult } from './epp-query.js';
 import type { ProjectOutline } from './project-outline.js';
 
 export type CheckJob =
@@ -31,6 +32,7 @@ export type CheckJob =
       readonly modulePath: readonly ModulePathEntry[] | undefined;
     }
   | { readonly kind: 'template-file'; readonly text: string; readonly file: string }
+  | EppQuery
   | {
       readonly kind: 'sync';
       readonly root: string;
@@ -62,6 +64,8 @@ export type CheckResult =
   | { readonly kind: 'template-file'; readonly problems: SpanProblem[]; readonly more: number }
   | { readonly kind: 'sync'; readonly problems: Problem[] }
   | { readonly kind: 'views'; readonly views: SettingView[] | undefined }
+  /** What an EPP request (hover, definition, symbols, completion) needs of the text's tree. */
+  | ({ readonly kind: 'epp-query' } & EppQueryResult)
   /** `undefined` when the project does not load (its problems are the validation's). */
   | { readonly kind: 'outline'; readonly outline: ProjectOutline | undefined };
 
@@ -137,6 +141,14 @@ export class Checker {
     });
   }
 
+  /** Starts a worker before the first job needs it (loading its bundle takes a few hundred ms). */
+  warm(): void {
+    if (this.slots.length > 0) return;
+    const slot = new Slot(this.limits, this.what, () => this.next());
+    this.slots.push(slot);
+    slot.warm();
+  }
+
   /** Stops the workers (the server is exiting). */
   close(): void {
     for (const slot of this.slots) slot.close();
@@ -177,6 +189,10 @@ class Slot {
     this.running = { ...job, timer: undefined };
     if (this.ready) this.arm();
     worker.postMessage({ id: job.id, job: job.job });
+  }
+
+  warm(): void {
+    this.start();
   }
 
   close(): void {

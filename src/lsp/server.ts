@@ -5,7 +5,7 @@
  * template_schema.json (repository.ts), a project's .sync.yml (sync.ts).
  *
  * Diagnostics are made off the server's thread, in workers it terminates at a time limit (checker.ts), so
- * that no file can stop it. Those of EPP and JSON files are made at once after a change (a burst of
+ * that no file can stop it; so are the syntax trees EPP requests need (epp-query.ts). Those of EPP and JSON files are made at once after a change (a burst of
  * changes makes one check, of its last state; the result of a text changed since is dropped); those of
  * `.sync.yml` validate the whole project, so they wait for a pause in typing, and they run again when a
  * file the project's templates read changes (its unsaved text included). Render errors the validation
@@ -25,7 +25,8 @@ import type {
 import { ENGINE_VERSION, fromProblem, type Problem, type ReadText } from '../index.js';
 import { Checker, type CheckJob, CheckLimitError, type CheckResult } from './checker.js';
 import { encodingProblem, toDiagnostic } from './diagnostics.js';
-import { EppDocuments, pathOf } from './epp.js';
+import { type AskTree, EppDocuments, pathOf } from './epp.js';
+import type { EppQuery, EppQueryResult } from './epp-query.js';
 import { guardedDecoder } from './guard.js';
 import { lsp, TextDocument } from './protocol.js';
 import { isTemplateFile } from './repository.js';
@@ -134,13 +135,45 @@ class Server {
       return undefined;
     }
   };
-  private readonly epp = new EppDocuments(this.read);
-  private readonly sync: SyncDocuments;
   private readonly checker = new Checker(
     { timeMs: timeLimitMs(process.env, LIMITS.timeMs), memoryMb: LIMITS.memoryMb },
     'not checked: checking this file',
     2,
   );
+  /**
+   * Parses EPP texts for hover, go-to-definition, symbols and completion, under a check's limits: a
+   * hostile template stalls a worker, not the server. Two workers: the requests of one document run one
+   * after another, so that another document always finds one free. A worker keeps the trees it made for
+   * the next request, and a request waits behind no check.
+   */
+  private readonly treeChecker = new Checker(
+    { timeMs: timeLimitMs(process.env, LIMITS.timeMs), memoryMb: LIMITS.memoryMb },
+    'no hover, definition or completion: parsing this file',
+    2,
+  );
+  /** The text (by URI) whose parse for requests a limit stopped: it is not parsed again for them. */
+  private readonly treeLimited = new Map<string, string>();
+  /** By URI: the end of its last tree request (the next one waits for it). */
+  private readonly treeQueues = new Map<string, Promise<unknown>>();
+  /** By request kind and URI: the latest request; one replaced while it waited is answered empty. */
+  private readonly treeLatest = new Map<string, number>();
+  private treeRequests = 0;
+  private readonly ask: AskTree = (uri, query) => {
+    const key = `${query.what} ${uri}`;
+    const id = ++this.treeRequests;
+    this.treeLatest.set(key, id);
+    const answer = (this.treeQueues.get(uri) ?? Promise.resolve()).then(() =>
+      this.treeLatest.get(key) === id ? (this.askNow(uri, query) as Promise<never>) : undefined,
+    );
+    const done = answer.catch(() => undefined);
+    this.treeQueues.set(uri, done);
+    void done.then(() => {
+      if (this.treeQueues.get(uri) === done) this.treeQueues.delete(uri);
+    });
+    return answer;
+  };
+  private readonly epp = new EppDocuments(this.read, this.ask, LIMITS.maxChars);
+  private readonly sync: SyncDocuments;
   private readonly projectChecker = new Checker(
     { timeMs: timeLimitMs(process.env, LIMITS.syncTimeMs), memoryMb: LIMITS.syncMemoryMb },
     'not checked: validating the project',
@@ -194,15 +227,41 @@ class Server {
 
   close(): void {
     this.checker.close();
+    this.treeChecker.close();
     this.projectChecker.close();
     this.requestChecker.close();
   }
 
+  /** The worker's answer to a tree request; undefined when a limit stopped it (the text is then left). */
+  private async askNow(uri: string, query: EppQuery): Promise<EppQueryResult['answer'] | undefined> {
+    const text = query.what === 'scope' ? query.text : query.source;
+    if (this.treeLimited.get(uri) === text) return undefined;
+    try {
+      const result = await this.treeChecker.run(query);
+      return result.kind === 'epp-query' && result.what === query.what ? result.answer : undefined;
+    } catch (e) {
+      if (!(e instanceof CheckLimitError)) throw e;
+      this.treeLimited.set(uri, text);
+      this.connection.console.warn(`pantograph: ${basename(pathOf(uri))}: ${e.message}`);
+      return undefined;
+    }
+  }
+
   register(): void {
     const { connection, documents } = this;
-    connection.onInitialize(() => {
+    let watch = false;
+    connection.onInitialize((params) => {
       this.initialized = true;
+      watch = params?.capabilities?.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
       return this.capabilities();
+    });
+    // Files changed on disk and not open (a `git pull` in a template repository, a schema saved and
+    // closed elsewhere) revalidate the projects that read them: an editor tells of them only when asked.
+    connection.onInitialized(() => {
+      if (!watch || this.shutDown) return;
+      connection.client
+        .register(lsp.DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*' }] })
+        .catch((e: Error) => this.connection.console.warn(`pantograph: watching files: ${e.message}`));
     });
     connection.onShutdown(() => {
       if (!this.initialized) {
@@ -222,6 +281,10 @@ class Server {
       this.own.delete(document.uri);
       this.more.delete(document.uri);
       this.limited.delete(document.uri);
+      this.treeLimited.delete(document.uri);
+      this.treeLatest.delete(`reference ${document.uri}`);
+      this.treeLatest.delete(`symbols ${document.uri}`);
+      this.treeLatest.delete(`scope ${document.uri}`);
       clearTimeout(this.checks.get(document.uri)?.timer);
       this.checks.delete(document.uri);
       if (this.shutDown) return;
@@ -363,13 +426,16 @@ class Server {
     const path = pathOf(document.uri);
     if (this.checks.has(document.uri) || document.getText() !== readText(path)) this.recheckProjects(path);
     if (kind === 'other') return;
-    // A template's files read its template.json and schema: check the open ones again too.
-    if (kind === 'template-file') this.recheckEpp();
+    // A template's files read its template.json and schema: check the open ones again too, once typing
+    // pauses (their template's context is made again from the edited file, in this thread).
+    if (kind === 'template-file') this.recheckEpp(SYNC_DELAY_MS);
+    // The first hover of an EPP file does not wait for its worker to load.
+    else this.treeChecker.warm();
     this.schedule(document.uri, BURST_MS);
   }
 
-  private recheckEpp(): void {
-    for (const d of this.documents.all()) if (kindOf(d) === 'epp') this.schedule(d.uri, BURST_MS);
+  private recheckEpp(delayMs = BURST_MS): void {
+    for (const d of this.documents.all()) if (kindOf(d) === 'epp') this.schedule(d.uri, delayMs);
   }
 
   /** Validates again the open `.sync.yml` whose projects read `path` (the ones not loaded yet too). */
