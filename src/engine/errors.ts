@@ -70,6 +70,7 @@ export type EngineErrorCode =
   | 'HOOK_ADDED_FILES'
   | 'HOOK_TIMEOUT'
   | 'HOOK_OUTPUT'
+  | 'HOOK_PENDING_TIMER'
   | 'HOOK_UNTRUSTED'
   // what a template file or a Puppet hook says with notice(), warning(), err()
   | 'EPP_LOG'

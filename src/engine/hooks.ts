@@ -62,6 +62,12 @@ export interface HookOutcome {
   readonly problems: readonly Problem[];
 }
 
+/** A problem's place when no line of the file is at fault. */
+interface FileOnly {
+  readonly file: string;
+  readonly line?: undefined;
+}
+
 /** Hooks after which what a template publishes is final. */
 const PUBLICATION_FINAL: ReadonlySet<HookName> = new Set(['after_file_resolution', 'before_file_render']);
 
@@ -75,19 +81,44 @@ export async function runHook(
   const limit = options.timeLimitMs ?? HOOK_TIME_LIMIT_MS;
   // What a Puppet hook's notice() or warning() says: warnings at its line, whether the hook fails or not.
   const logs: Problem[] = [];
-  const fail = (code: EngineErrorCode, message: string, position?: Position, hint?: string): HookOutcome => ({
-    state,
-    problems: [
-      ...logs,
-      problem(
-        'error',
-        code,
-        `hook ${name}${state.file ? ` (rendering '${state.file.path}')` : ''}: ${message}`,
-        position ?? { file: hook.path, line: 1, column: 1 },
-        hint,
-      ),
-    ],
-  });
+  // A position with no line (`{ file }`): the hook as a whole, said plainly rather than at a made-up line 1.
+  const fail = (
+    code: EngineErrorCode,
+    message: string,
+    position?: Position | FileOnly,
+    hint?: string,
+  ): HookOutcome => {
+    const at = position ?? { file: hook.path, line: 1, column: 1 };
+    const text = `hook ${name}${state.file ? ` (rendering '${state.file.path}')` : ''}: ${message}`;
+    const error =
+      at.line === undefined
+        ? { ...problem('error', code, text, undefined, hint), file: at.file }
+        : problem('error', code, text, at, hint);
+    return { state, problems: [...logs, error] };
+  };
+  const timedOut = (e: HookTimeout): HookOutcome => {
+    const last = e.lastPrinted !== undefined ? `; the last it printed: ${e.lastPrinted}` : '';
+    const ran = `ran longer than ${limit / 1000} s`;
+    const where = e.stoppedAt;
+    if (where?.kind === 'running') {
+      const fn = where.functionName && where.functionName !== 'default' ? ` in ${where.functionName}()` : '';
+      return fail(
+        'HOOK_TIMEOUT',
+        `${ran}, stopped here${fn}${last}`,
+        where.position,
+        'a loop that never ends is the usual cause: check its exit condition',
+      );
+    }
+    if (where?.kind === 'waiting') {
+      return fail(
+        'HOOK_TIMEOUT',
+        `${ran}, waiting for a promise that never settled${last}`,
+        sourcePosition(hook.path, /\bexport\s+default\b/) ?? { file: hook.path },
+        'everything the hook awaits must settle: a Promise whose resolve is never called, a request or a child process that never ends',
+      );
+    }
+    return fail('HOOK_TIMEOUT', `${ran} (where it was is not known)${last}`, { file: hook.path });
+  };
   // process.hrtime, not performance.now(): the `performance` global loads node:perf_hooks (~2 ms a run).
   const started = process.hrtime.bigint();
   let result: Data;
@@ -97,10 +128,7 @@ export async function runHook(
         ? await runPuppetHook(hook, state, limit, logs)
         : await runJsHook(hook, stateToData(state), limit, logs);
   } catch (e) {
-    if (e instanceof HookTimeout) {
-      const last = e.lastPrinted !== undefined ? `; the last it printed: ${e.lastPrinted}` : '';
-      return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s${last}`);
-    }
+    if (e instanceof HookTimeout) return timedOut(e);
     if (e instanceof EppError && e.code === 'EPP_TIME_LIMIT') {
       return fail(
         'HOOK_TIMEOUT',
@@ -126,8 +154,11 @@ export async function runHook(
     return fail('HOOK_FAILED', e instanceof Error ? e.message : String(e));
   }
   // JavaScript hooks have their own timer (time spent queued does not count); Puppet ones are measured.
+  // Measured once it returned: no one line is at fault, so the error is at the file.
   if (hook.kind === 'pp' && Number(process.hrtime.bigint() - started) / 1e6 > limit)
-    return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s`);
+    return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s (measured when it returned)`, {
+      file: hook.path,
+    });
   const checked = checkState(name, state, result);
   if ('code' in checked) {
     const at = checked.key !== undefined ? keyPosition(hook.path, checked.key) : undefined;
