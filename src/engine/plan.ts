@@ -271,6 +271,10 @@ async function resolveTemplate(
     sharedSchemaTrusted: (name) => board.schemaTrusted(name),
     // Only a value no hook or project layer touched is still the publishers' doing.
     fromPublishers: (name) => (origins[name]?.layer === 'shared' ? board.publishedSetting(name) : undefined),
+    setByHook: (name) => {
+      const origin = origins[name];
+      return origin?.layer === 'hook' ? t.hooks[origin.detail as HookName]?.path : undefined;
+    },
   });
   problems.push(...invalid);
   if (invalid.some((p) => p.severity === 'error')) failed = true;

@@ -146,3 +146,35 @@ describe('a template whose JavaScript hooks an untrusted source may not run', ()
     expect(snapshotDir(root)).toEqual({ '.sync.yml': expect.any(String) });
   });
 });
+
+describe('a hook that returns the wrong thing', () => {
+  it('that changes the state in place and returns nothing: said so, at its export default, with the fix', () => {
+    const { root, repo } = project({
+      'hooks/after_default_settings.mjs':
+        "import { join } from 'node:path';\n\nexport default (state) => {\n  state.settings.who = join('a', 'b');\n};\n",
+    });
+    const before = snapshotDir(root);
+    const r = cli(root, 'apply', '--force');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `${repo}/greet/hooks/after_default_settings.mjs:3:1: error: hook after_default_settings: must return the state hash, returned nothing [HOOK_INVALID_STATE]`,
+    );
+    expect(r.stderr).toContain('hint: return the state, changed: `return { ...state');
+    expect(snapshotDir(root)).toEqual(before);
+  });
+
+  it("whose setting breaks the schema: the error is in the hook, where it sets it, not at template.json's default", () => {
+    const { root, repo } = project({
+      'template_schema.json': JSON.stringify({ type: 'object', properties: { who: { type: 'string' } } }),
+      'hooks/after_default_settings.mjs':
+        'export default (state) => ({\n  ...state,\n  settings: { ...state.settings, who: 42 },\n});\n',
+    });
+    const before = snapshotDir(root);
+    const r = cli(root, 'apply', '--force');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `${repo}/greet/hooks/after_default_settings.mjs:3:34: error: greet: setting 'who' must be string [SETTINGS_INVALID]`,
+    );
+    expect(snapshotDir(root)).toEqual(before);
+  });
+});

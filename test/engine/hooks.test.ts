@@ -122,7 +122,7 @@ $state + { 'settings' => $s + { 'count' => $s['count'] + 1, 'extra' => "${'$'}{s
   it('refuses a value that is no state', async () => {
     const { problems } = await run('after_default_settings', 'h.pp', `42`);
     expect(problems.map((p) => [p.code, p.message])).toEqual([
-      ['HOOK_INVALID_STATE', 'hook after_default_settings: must return the state hash'],
+      ['HOOK_INVALID_STATE', 'hook after_default_settings: must return the state hash, returned an integer'],
     ]);
     const bad = await run('after_default_settings', 'h.pp', `$state + { 'settings' => [1] }`);
     expect(bad.problems.map((p) => p.code)).toEqual(['HOOK_INVALID_STATE']);
