@@ -371,7 +371,8 @@ function printedWarnings(hookPath: string, printed: HookPrinted, when: PrintedWh
         'warning',
         'HOOK_OUTPUT',
         `and ${count} that printed, not shown (the first ${HOOK_OUTPUT_LINES} are)`,
-        { file: hookPath, line: 1, column: 1 },
+        // Where the last shown one printed: a loop that prints is usually the rest of them too.
+        stackPosition(hookPath, printed.output.at(-1)?.stack) ?? { file: hookPath, line: 1, column: 1 },
         'a hook reports through its return value or a thrown error; print only while debugging it',
       ),
     );
