@@ -4,14 +4,18 @@
  * published by `docs` and fails every project that keeps it; a `name` that is not the directory's makes
  * the README's title differ from the name projects list.
  */
+
+import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { EngineError, problem } from './errors.js';
 import { compileSettingsSchema, violationProblems } from './json-schema.js';
 import type { LoadedTemplate, PositionLookup } from './model.js';
 import type { Problem } from './render-plan.js';
 import { SchemaLimitError, schemaLimitProblem, schemaLimits } from './schema-sandbox.js';
+import { judgesUnknownKeys } from './settings.js';
+import { jsonPointer } from './yaml-data.js';
 
 export function authorProblems(t: LoadedTemplate): Problem[] {
-  return [...nameProblems(t), ...defaultProblems(t)];
+  return [...nameProblems(t), ...defaultProblems(t), ...convertSettingProblems(t)];
 }
 
 /**
@@ -61,4 +65,35 @@ function defaultProblems(t: LoadedTemplate): Problem[] {
     message: `${p.message} (template_schema.json)`,
     hint: p.hint ?? 'change the default in template.json, or the schema, so that they agree',
   }));
+}
+
+/**
+ * `v1_convert_settings` are written into a converted project's section: a key the template does not take
+ * would make that project fail on its first `validate` (an unknown setting), far from the template.
+ * Their values are checked by the project's validation; their names here, where the author wrote them.
+ */
+function convertSettingProblems(t: LoadedTemplate): Problem[] {
+  const given = Object.keys(t.manifest.v1_convert_settings);
+  if (given.length === 0) return [];
+  const properties = t.schema?.properties;
+  const takes = new Set([
+    ...Object.keys(t.manifest.default_settings),
+    ...t.manifest.setting_subscriptions,
+    ...(properties !== null && typeof properties === 'object' ? Object.keys(properties) : []),
+  ]);
+  // A schema that decides about unknown keys itself (additionalProperties and the like) may take them.
+  if (t.schema !== undefined && judgesUnknownKeys(t.schema) && t.schema.additionalProperties !== false)
+    return [];
+  return given
+    .filter((key) => !takes.has(key))
+    .map((key) =>
+      problem(
+        'error',
+        'AUTHOR_CONVERT_SETTING_UNKNOWN',
+        `v1_convert_settings sets '${key}', which is not a setting of the template`,
+        t.manifestPositions.keyPositionOf(jsonPointer(['v1_convert_settings', key])),
+        didYouMeanHint(key, [...takes]) ??
+          `convert writes it into converted projects, whose validate would refuse it: add '${key}' to default_settings (and the schema), or remove it`,
+      ),
+    );
 }

@@ -70,6 +70,7 @@ export type EngineErrorCode =
   | 'HOOK_ADDED_FILES'
   | 'HOOK_TIMEOUT'
   | 'HOOK_OUTPUT'
+  | 'HOOK_PENDING_TIMER'
   | 'HOOK_UNTRUSTED'
   // what a template file or a Puppet hook says with notice(), warning(), err()
   | 'EPP_LOG'
@@ -92,6 +93,7 @@ export type EngineErrorCode =
   | 'AUTHOR_README_HAND_WRITTEN'
   | 'AUTHOR_NAME_MISMATCH'
   | 'AUTHOR_DEFAULT_INVALID'
+  | 'AUTHOR_CONVERT_SETTING_UNKNOWN'
   | 'CONVERT_CONFLICT'
   | 'CONVERT_UNKNOWN_SETTING'
   | 'CONVERT_UNKNOWN_FILE'

@@ -21,8 +21,8 @@ import { EppError } from '../epp/errors.js';
 import { evaluatePuppet, type LogSource, logLabel } from '../epp/index.js';
 import { checkCopySize } from '../epp/runtime/text-size.js';
 import { didYouMeanHint } from '../shared/did-you-mean.js';
-import { lineColumn } from '../shared/position.js';
 import { type EngineErrorCode, problem } from './errors.js';
+import { hookKeyPosition, hookSourcePosition } from './hook-source.js';
 import { HookExited, HookScriptError, HookTimeout, runJsHook } from './js-hooks.js';
 import type { Data, DataMap, HookFile, HookName, Position } from './model.js';
 import type { Problem } from './render-plan.js';
@@ -62,6 +62,12 @@ export interface HookOutcome {
   readonly problems: readonly Problem[];
 }
 
+/** A problem's place when no line of the file is at fault. */
+interface FileOnly {
+  readonly file: string;
+  readonly line?: undefined;
+}
+
 /** Hooks after which what a template publishes is final. */
 const PUBLICATION_FINAL: ReadonlySet<HookName> = new Set(['after_file_resolution', 'before_file_render']);
 
@@ -75,19 +81,44 @@ export async function runHook(
   const limit = options.timeLimitMs ?? HOOK_TIME_LIMIT_MS;
   // What a Puppet hook's notice() or warning() says: warnings at its line, whether the hook fails or not.
   const logs: Problem[] = [];
-  const fail = (code: EngineErrorCode, message: string, position?: Position, hint?: string): HookOutcome => ({
-    state,
-    problems: [
-      ...logs,
-      problem(
-        'error',
-        code,
-        `hook ${name}${state.file ? ` (rendering '${state.file.path}')` : ''}: ${message}`,
-        position ?? { file: hook.path, line: 1, column: 1 },
-        hint,
-      ),
-    ],
-  });
+  // A position with no line (`{ file }`): the hook as a whole, said plainly rather than at a made-up line 1.
+  const fail = (
+    code: EngineErrorCode,
+    message: string,
+    position?: Position | FileOnly,
+    hint?: string,
+  ): HookOutcome => {
+    const at = position ?? { file: hook.path, line: 1, column: 1 };
+    const text = `hook ${name}${state.file ? ` (rendering '${state.file.path}')` : ''}: ${message}`;
+    const error =
+      at.line === undefined
+        ? { ...problem('error', code, text, undefined, hint), file: at.file }
+        : problem('error', code, text, at, hint);
+    return { state, problems: [...logs, error] };
+  };
+  const timedOut = (e: HookTimeout): HookOutcome => {
+    const last = e.lastPrinted !== undefined ? `; the last it printed: ${e.lastPrinted}` : '';
+    const ran = `ran longer than ${limit / 1000} s`;
+    const where = e.stoppedAt;
+    if (where?.kind === 'running') {
+      const fn = where.functionName && where.functionName !== 'default' ? ` in ${where.functionName}()` : '';
+      return fail(
+        'HOOK_TIMEOUT',
+        `${ran}, stopped here${fn}${last}`,
+        where.position,
+        'a loop that never ends is the usual cause: check its exit condition',
+      );
+    }
+    if (where?.kind === 'waiting') {
+      return fail(
+        'HOOK_TIMEOUT',
+        `${ran}, waiting for a promise that never settled${last}`,
+        hookSourcePosition(hook.path, /\bexport\s+default\b/) ?? { file: hook.path },
+        'everything the hook awaits must settle: a Promise whose resolve is never called, a request or a child process that never ends',
+      );
+    }
+    return fail('HOOK_TIMEOUT', `${ran} (where it was is not known)${last}`, { file: hook.path });
+  };
   // process.hrtime, not performance.now(): the `performance` global loads node:perf_hooks (~2 ms a run).
   const started = process.hrtime.bigint();
   let result: Data;
@@ -97,10 +128,7 @@ export async function runHook(
         ? await runPuppetHook(hook, state, limit, logs)
         : await runJsHook(hook, stateToData(state), limit, logs);
   } catch (e) {
-    if (e instanceof HookTimeout) {
-      const last = e.lastPrinted !== undefined ? `; the last it printed: ${e.lastPrinted}` : '';
-      return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s${last}`);
-    }
+    if (e instanceof HookTimeout) return timedOut(e);
     if (e instanceof EppError && e.code === 'EPP_TIME_LIMIT') {
       return fail(
         'HOOK_TIMEOUT',
@@ -117,7 +145,7 @@ export async function runHook(
       return fail(
         'HOOK_FAILED',
         e.message,
-        sourcePosition(hook.path, /\bprocess\.exit\b/),
+        hookSourcePosition(hook.path, /\bprocess\.exit\b/),
         'a hook returns the new state; to stop with an error, throw one',
       );
     }
@@ -126,11 +154,19 @@ export async function runHook(
     return fail('HOOK_FAILED', e instanceof Error ? e.message : String(e));
   }
   // JavaScript hooks have their own timer (time spent queued does not count); Puppet ones are measured.
+  // Measured once it returned: no one line is at fault, so the error is at the file.
   if (hook.kind === 'pp' && Number(process.hrtime.bigint() - started) / 1e6 > limit)
-    return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s`);
+    return fail('HOOK_TIMEOUT', `ran longer than ${limit / 1000} s (measured when it returned)`, {
+      file: hook.path,
+    });
   const checked = checkState(name, state, result);
   if ('code' in checked) {
-    const at = checked.key !== undefined ? keyPosition(hook.path, checked.key) : undefined;
+    const at =
+      checked.key !== undefined
+        ? hookKeyPosition(hook.path, checked.key)
+        : checked.export && hook.kind === 'mjs'
+          ? hookSourcePosition(hook.path, /\bexport\s+default\b/)
+          : undefined;
     return fail(checked.code, checked.message, at, checked.hint);
   }
   return { state: checked, problems: logs };
@@ -142,37 +178,33 @@ interface Refusal {
   readonly hint?: string;
   /** The state key at fault, looked up in the hook's source for a position. */
   readonly key?: string;
+  /** The fault is the hook's whole value: placed at a JavaScript hook's `export default`. */
+  readonly export?: boolean;
+}
+
+/** A value in words, for a message: `nothing`, `a string`, `an array`. */
+function describeData(value: Data): string {
+  if (value === null) return 'nothing';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value === 'bigint' ? 'integer' : typeof value;
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
 }
 
 /** The keys of a state; anything else a hook returns would be dropped silently (a typo loses a change). */
 const STATE_KEYS = ['template', 'settings', 'published', 'files_to_render', 'project', 'metadata', 'file'];
 
-/**
- * Where the hook's source writes `key` as a hash or object key (`'key' =>`, `key:`), else undefined: the
- * value a hook returns carries no positions, but a key it added is almost always written literally.
- */
-function keyPosition(path: string, key: string): Position | undefined {
-  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return sourcePosition(path, new RegExp(`(?<![\\w$])(['"]?)${escaped}\\1\\s*(=>|:)`));
-}
-
-/** The position of the first match of `pattern` in the hook's source, if it matches. */
-function sourcePosition(path: string, pattern: RegExp): Position | undefined {
-  let source: string;
-  try {
-    source = readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const match = pattern.exec(source);
-  if (!match) return undefined;
-  return { file: path, ...lineColumn(source, match.index) };
-}
-
 /** The state a hook returned, checked against the one it got. */
 function checkState(name: HookName, before: HookState, after: Data): HookState | Refusal {
   const invalid = (message: string): Refusal => ({ code: 'HOOK_INVALID_STATE', message });
-  if (!isDataMap(after)) return invalid('must return the state hash');
+  if (!isDataMap(after)) {
+    // Forgetting to return it (changing the state in place) is the usual way: say what came back.
+    return {
+      code: 'HOOK_INVALID_STATE',
+      message: `must return the state hash, returned ${describeData(after)}`,
+      hint: 'return the state, changed: `return { ...state, settings: { ...state.settings, x: 1 } }` (a .pp hook: its last expression, `$state + {...}`)',
+      export: true,
+    };
+  }
   for (const key of Object.keys(after)) {
     if (STATE_KEYS.includes(key)) continue;
     const guess = didYouMeanHint(key, STATE_KEYS);

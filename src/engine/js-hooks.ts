@@ -11,6 +11,7 @@ import type { Worker } from 'node:worker_threads';
 import { workerThreads } from '../shared/builtins.js';
 import { problem } from './errors.js';
 import { stackPosition, syntaxErrorPosition } from './hook-js-errors.js';
+import { type HookStoppedAt, whereHookStopped } from './hook-stopped-at.js';
 import type { Data, DataMap, HookFile, Position } from './model.js';
 import type { Problem } from './render-plan.js';
 import { isDataMap, NotDataError, setOwn } from './settings.js';
@@ -21,7 +22,11 @@ const HOOK_OUTPUT_CHARS = 2000;
 
 /** A JavaScript hook stopped at its time limit, with what it had printed (the clue to where it hung). */
 export class HookTimeout extends Error {
-  constructor(readonly lastPrinted?: string) {
+  constructor(
+    readonly lastPrinted?: string,
+    /** Where a JavaScript hook was when stopped; undefined for a Puppet hook, or when not known. */
+    readonly stoppedAt?: HookStoppedAt,
+  ) {
     super('hook timeout');
   }
 }
@@ -82,13 +87,49 @@ for (const name of ['stdout', 'stderr']) {
     return true;
   };
 }
+// Timers a hook started and left running, by the run that started them (the stack: where): said when a
+// command's hooks are done (flush), since what they print after that is seen by no one.
+const pendingTimers = new Map();
+const timers = require('node:timers');
+function trackTimers(start, clear) {
+  const startTimer = timers[start];
+  const clearTimer = timers[clear];
+  const tracked = function (callback, ...rest) {
+    const run = runs.getStore();
+    if (run === undefined || typeof callback !== 'function') return startTimer(callback, ...rest);
+    const handle = startTimer(function (...args) {
+      if (start !== 'setInterval') pendingTimers.delete(handle);
+      return callback.apply(this, args);
+    }, ...rest);
+    pendingTimers.set(handle, { url: run.url, via: start, stack: new Error().stack });
+    return handle;
+  };
+  const untracked = function (handle) {
+    pendingTimers.delete(handle);
+    return clearTimer(handle);
+  };
+  timers[start] = globalThis[start] = tracked;
+  timers[clear] = globalThis[clear] = untracked;
+}
+trackTimers('setTimeout', 'clearTimeout');
+trackTimers('setInterval', 'clearInterval');
+trackTimers('setImmediate', 'clearImmediate');
+require('node:module').syncBuiltinESMExports(); // \`import { setTimeout } from 'node:timers'\` too
+function flush() {
+  for (const message of held) parentPort.postMessage(message);
+  held = [];
+  const left = [...pendingTimers.values()];
+  pendingTimers.clear(); // said once: a later print from one of them is late output
+  parentPort.postMessage({ flushed: left.slice(0, ${HOOK_OUTPUT_LINES}), more: Math.max(0, left.length - ${HOOK_OUTPUT_LINES}) });
+}
 function reply(run, message) {
   // Once: a result that cannot be posted (a function) throws here, and the failure is the reply.
   if (!run.done) inProgress--;
   run.done = true;
   parentPort.postMessage({ ...message, dropped: run.dropped });
 }
-parentPort.on('message', ({ url, state }) => {
+parentPort.on('message', ({ url, state, flush: flushing }) => {
+  if (flushing) return flush();
   inProgress++;
   for (const message of held) parentPort.postMessage(message);
   held = [];
@@ -128,10 +169,18 @@ type WorkerReply = { dropped: number } & (
   | { ok: false; message: string; stack?: string; syntax: boolean }
 );
 
+/** A timer a hook started and left running: where it was started (`via` being `setTimeout` and the like). */
+interface PendingTimer {
+  readonly url: string;
+  readonly via: string;
+  readonly stack?: string;
+}
+
 /** What the worker posts while a hook runs: a print, the count of prints left out, or the reply. */
 type WorkerMessage =
   | { print: HookPrinted['output'][number] }
   | { late: LatePrint }
+  | { flushed: PendingTimer[]; more: number }
   | { dropped: number; ok?: undefined }
   | WorkerReply;
 
@@ -172,19 +221,33 @@ async function callHookWorker(hook: HookFile, input: DataMap, limit: number, log
   let reply: WorkerReply;
   // Posted as the hook prints: kept when it is stopped at the time limit.
   const printed: HookPrinted = { output: [], dropped: 0 };
+  let replied = false;
   try {
     reply = await new Promise<WorkerReply>((resolve, reject) => {
       timer = setTimeout(() => {
-        const last = printed.output.at(-1);
-        logs.push(...printedWarnings(hook.path, printed, 'stopped'));
-        reject(new HookTimeout(last && printed.dropped === 0 ? `${last.via}(): ${last.text}` : undefined));
+        // Where it was, before the worker is terminated (a reply meanwhile wins: it did return).
+        void whereHookStopped(worker).then((stoppedAt) => {
+          const last = printed.output.at(-1);
+          if (!replied) logs.push(...printedWarnings(hook.path, printed, 'stopped'));
+          reject(
+            new HookTimeout(
+              last && printed.dropped === 0 ? `${last.via}(): ${last.text}` : undefined,
+              stoppedAt,
+            ),
+          );
+        });
       }, limit);
       worker.on('message', (message: WorkerMessage) => {
         if ('print' in message) printed.output.push(message.print);
         // An earlier hook's: reported at its own lines, never this one's.
         else if ('late' in message) logs.push(latePrintWarning(message.late));
+        else if ('flushed' in message)
+          return; // answers a flush only, never a run
         else if (message.ok === undefined) printed.dropped = message.dropped;
-        else resolve(message);
+        else {
+          replied = true;
+          resolve(message);
+        }
       });
       worker.once('error', reject);
       // Without this, a hook calling process.exit() would be reported only at the time limit.
@@ -209,6 +272,74 @@ async function callHookWorker(hook: HookFile, input: DataMap, limit: number, log
     throw new HookScriptError(reply.message, position);
   }
   return jsToData(reply.result, input, '');
+}
+
+/**
+ * What the JavaScript hooks that ran said after they had returned, and the timers they left running:
+ * called when a command's hooks are done, since no next hook's run would report them (a print from a
+ * timer the hook did not await, once the last hook had returned, was seen by no one). Empty when no
+ * JavaScript hook ran.
+ */
+export function lateHookOutput(): Promise<Problem[]> {
+  if (hookWorker === undefined) return Promise.resolve([]);
+  const run = hookQueue.then(flushHookWorker);
+  hookQueue = run.catch(() => undefined);
+  return run;
+}
+
+async function flushHookWorker(): Promise<Problem[]> {
+  const worker = hookWorker;
+  if (worker === undefined) return [];
+  const out: Problem[] = [];
+  worker.ref();
+  try {
+    await new Promise<void>((resolve) => {
+      worker.on('message', (message: WorkerMessage) => {
+        if ('late' in message) out.push(latePrintWarning(message.late));
+        else if ('flushed' in message) {
+          out.push(...pendingTimerWarnings(message.flushed, message.more));
+          resolve();
+        }
+      });
+      // A worker that has ended has nothing more to say.
+      worker.once('error', () => resolve());
+      worker.once('exit', () => resolve());
+      worker.postMessage({ flush: true });
+    });
+  } finally {
+    worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
+    worker.unref();
+  }
+  return out;
+}
+
+/** Timers left running when the hooks were done: warnings where each was started. */
+function pendingTimerWarnings(timers: readonly PendingTimer[], more: number): Problem[] {
+  const hint =
+    "a hook's work ends when it returns: await the timer (node:timers/promises) or clear it before returning the state";
+  const warnings = timers.map(({ url, via, stack }) => {
+    const hookPath = fileURLToPath(url);
+    return problem(
+      'warning',
+      'HOOK_PENDING_TIMER',
+      `${via}() still pending when the hooks were done: the command ends without it, and what it prints is not seen`,
+      stackPosition(hookPath, stack) ?? { file: hookPath, line: 1, column: 1 },
+      hint,
+    );
+  });
+  if (more > 0 && timers[0] !== undefined) {
+    const message = `and ${more} more timer${more === 1 ? '' : 's'} still pending, not shown (the first ${HOOK_OUTPUT_LINES} are)`;
+    warnings.push(
+      problem(
+        'warning',
+        'HOOK_PENDING_TIMER',
+        message,
+        { file: fileURLToPath(timers[0].url), line: 1, column: 1 },
+        hint,
+      ),
+    );
+  }
+  return warnings;
 }
 
 function startHookWorker(): Worker {
@@ -240,7 +371,8 @@ function printedWarnings(hookPath: string, printed: HookPrinted, when: PrintedWh
         'warning',
         'HOOK_OUTPUT',
         `and ${count} that printed, not shown (the first ${HOOK_OUTPUT_LINES} are)`,
-        { file: hookPath, line: 1, column: 1 },
+        // Where the last shown one printed: a loop that prints is usually the rest of them too.
+        stackPosition(hookPath, printed.output.at(-1)?.stack) ?? { file: hookPath, line: 1, column: 1 },
         'a hook reports through its return value or a thrown error; print only while debugging it',
       ),
     );

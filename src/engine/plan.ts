@@ -20,6 +20,7 @@ import { engineVersion } from '../version.js';
 import { type OutputClaim, resolvePaths } from './composition.js';
 import { problem } from './errors.js';
 import type { HookState } from './hooks.js';
+import { lateHookOutput } from './js-hooks.js';
 import type { DataMap, HookName, LoadedTemplate, Position, TemplateFile } from './model.js';
 import { resolveFiles } from './output-files.js';
 import { hasErrorIn, hookRun, renderUntrusted, settingsForFile, untrustedHooks } from './plan-hooks.js';
@@ -104,6 +105,8 @@ export async function planDetailed(project: Project): Promise<DetailedPlan> {
     sandbox.close();
   }
   problems.push(...board.problems);
+  // What JavaScript hooks printed after returning, and timers they left: no later hook would report them.
+  problems.push(...(await lateHookOutput()));
 
   const templates = applied.map((t) => resolved.get(t)!);
   const files = chooseOutputs(templates, problems);
@@ -201,7 +204,9 @@ async function resolveTemplate(
   const untrusted = untrustedHooks(t, project.options.distrust);
   if (untrusted) {
     problems.push(untrusted);
-    board.publish(t, {});
+    // What template.json declares, as when a hook fails: its subscribers would otherwise fail on a null
+    // and bury the one error (the source's trust) under theirs.
+    board.publish(t, declaredPublication(t));
     return { template: t, defaults: {}, received: {}, settings: {}, published: {}, origins, files: [] };
   }
   let state: HookState = {
@@ -266,6 +271,10 @@ async function resolveTemplate(
     sharedSchemaTrusted: (name) => board.schemaTrusted(name),
     // Only a value no hook or project layer touched is still the publishers' doing.
     fromPublishers: (name) => (origins[name]?.layer === 'shared' ? board.publishedSetting(name) : undefined),
+    setByHook: (name) => {
+      const origin = origins[name];
+      return origin?.layer === 'hook' ? t.hooks[origin.detail as HookName]?.path : undefined;
+    },
   });
   problems.push(...invalid);
   if (invalid.some((p) => p.severity === 'error')) failed = true;

@@ -15,6 +15,7 @@
 import { float, integer, PFloat, type PHash, type Value } from '../epp/runtime/values.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { EngineError, problem } from './errors.js';
+import { hookKeyPosition } from './hook-source.js';
 import { type CompiledSchema, compileSettingsSchema, type SchemaViolation } from './json-schema.js';
 import type { Data, DataMap, LoadedTemplate, Position, SyncConfig, SyncData } from './model.js';
 import { ReplaceValue } from './model.js';
@@ -279,6 +280,8 @@ export interface SettingsValidationContext {
   readonly sharedSchemaTrusted?: (name: string) => boolean;
   /** The limits an untrusted template's schema is checked under (the plan's sandbox's; else the environment's). */
   readonly untrustedLimits?: SandboxLimits;
+  /** The file of the hook that last set a top-level setting, when one did (and no later layer). */
+  readonly setByHook?: (name: string) => string | undefined;
 }
 
 /** A subscribed value as its publishers gave it (see `SettingsValidationContext.fromPublishers`). */
@@ -477,6 +480,9 @@ function settingPosition(
   if (top === undefined && Object.hasOwn(config.settings, t.name)) {
     return config.positions.keyPositionOf(jsonPointer([t.name]));
   }
+  // A hook's value is placed in the hook, where it writes the setting's name (else at the hook's file).
+  const hook = top !== undefined ? ctx.setByHook?.(top) : undefined;
+  if (hook !== undefined) return hookKeyPosition(hook, top!) ?? { file: hook, line: 1, column: 1 };
   const manifest = `/default_settings${writtenPointer(settings, t.manifest.default_settings, pointer)}`;
   return atKey ? t.manifestPositions.keyPositionOf(manifest) : t.manifestPositions.positionOf(manifest);
 }

@@ -304,6 +304,24 @@ describe('pantograph docs: what it refuses', () => {
     expect(snapshotDir(repo)).toEqual(before);
   });
 
+  it('reports a v1_convert_settings key the template does not take, at the key (docs, --check, test)', async () => {
+    const repo = tempTree({
+      'app/template.json':
+        '{\n  "name": "app",\n  "default_settings": { "style": "plain" },\n  "v1_convert_settings": { "stlye": "pdk", "style": "pdk" }\n}\n',
+    });
+    const before = snapshotDir(repo);
+    for (const args of [['docs'], ['docs', '--check'], ['test']]) {
+      const r = await run(repo, ...args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        "app/template.json:4:28: error: v1_convert_settings sets 'stlye', which is not a setting of the template [AUTHOR_CONVERT_SETTING_UNKNOWN]",
+      );
+      expect(r.stderr).toContain("hint: did you mean 'style'?");
+      expect(r.stderr).not.toContain("sets 'style'");
+    }
+    expect(snapshotDir(repo)).toEqual(before);
+  });
+
   it('warns at a template.json name that is not its directory, and takes a title of the same name', async () => {
     const repo = tempTree({
       'app/template.json': '{\n  "name": "application"\n}\n',

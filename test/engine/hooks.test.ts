@@ -122,7 +122,7 @@ $state + { 'settings' => $s + { 'count' => $s['count'] + 1, 'extra' => "${'$'}{s
   it('refuses a value that is no state', async () => {
     const { problems } = await run('after_default_settings', 'h.pp', `42`);
     expect(problems.map((p) => [p.code, p.message])).toEqual([
-      ['HOOK_INVALID_STATE', 'hook after_default_settings: must return the state hash'],
+      ['HOOK_INVALID_STATE', 'hook after_default_settings: must return the state hash, returned an integer'],
     ]);
     const bad = await run('after_default_settings', 'h.pp', `$state + { 'settings' => [1] }`);
     expect(bad.problems.map((p) => p.code)).toEqual(['HOOK_INVALID_STATE']);
@@ -163,8 +163,11 @@ $state + { 'settings' => $s + { 'count' => $s['count'] + 1, 'extra' => "${'$'}{s
     const { state, problems } = await run('after_default_settings', 'h.pp', `$state`, STATE, 0);
     expect(state).toBe(STATE);
     expect(problems.map((p) => [p.code, p.message])).toEqual([
-      ['HOOK_TIMEOUT', 'hook after_default_settings: ran longer than 0 s'],
+      ['HOOK_TIMEOUT', 'hook after_default_settings: ran longer than 0 s (measured when it returned)'],
     ]);
+    // No one line is at fault: the error is at the file, not at a made-up line 1.
+    expect(problems[0]).toMatchObject({ file: expect.stringMatching(/h\.pp$/) });
+    expect(problems[0]!.line).toBeUndefined();
   });
 
   it('stops a hook that iterates a huge range, at the loop', async () => {
@@ -214,7 +217,10 @@ describe('JavaScript (.mjs) hooks', () => {
       50,
     );
     expect(problems.map((p) => [p.code, p.message])).toEqual([
-      ['HOOK_TIMEOUT', 'hook after_default_settings: ran longer than 0.05 s'],
+      [
+        'HOOK_TIMEOUT',
+        'hook after_default_settings: ran longer than 0.05 s, waiting for a promise that never settled',
+      ],
     ]);
   });
 
@@ -230,6 +236,44 @@ describe('JavaScript (.mjs) hooks', () => {
     const next = await run('after_default_settings', 'h.mjs', `export default (s) => s;`);
     expect(next.problems).toEqual([]);
     expect(next.state.settings).toEqual(STATE.settings);
+  });
+
+  it('says where a hook stopped at its time limit was: the line of a loop, in a module it imports', async () => {
+    const dir = tempTree({
+      'lib/wait.mjs': `export function waitForLock(held) {\n  while (held()) {}\n}\n`,
+      'h.mjs': `import { waitForLock } from './lib/wait.mjs';\n\nexport default (state) => {\n  waitForLock(() => true);\n  return state;\n};\n`,
+    });
+    const hook: HookFile = { path: `${dir}/h.mjs`, kind: 'mjs' };
+    const { problems } = await runHook('after_default_settings', hook, STATE, { timeLimitMs: 300 });
+    expect(problems.map((p) => [p.code, p.message, p.file, p.line])).toEqual([
+      [
+        'HOOK_TIMEOUT',
+        'hook after_default_settings: ran longer than 0.3 s, stopped here in waitForLock()',
+        `${dir}/lib/wait.mjs`,
+        2,
+      ],
+    ]);
+    expect(problems[0]!.hint).toContain('a loop that never ends');
+  });
+
+  it('places a hook stopped while waiting at its export default, not at line 1', async () => {
+    const { problems, path } = await run(
+      'after_default_settings',
+      'h.mjs',
+      `import { setTimeout } from 'node:timers/promises';\n\n// waits for a reply that never comes\nexport default async (state) => {\n  await new Promise(() => {});\n  return state;\n};\n`,
+      STATE,
+      200,
+    );
+    expect(problems.map((p) => [p.code, p.message, p.file, p.line, p.column])).toEqual([
+      [
+        'HOOK_TIMEOUT',
+        'hook after_default_settings: ran longer than 0.2 s, waiting for a promise that never settled',
+        path,
+        4,
+        1,
+      ],
+    ]);
+    expect(problems[0]!.hint).toContain('everything the hook awaits must settle');
   });
 
   it('runs concurrent calls one at a time, each getting its own answer', async () => {
@@ -318,9 +362,9 @@ describe('JavaScript (.mjs) hooks', () => {
       [
         'error',
         'HOOK_TIMEOUT',
-        'hook after_default_settings: ran longer than 0.3 s; the last it printed: console.log(): waiting for the lock',
+        'hook after_default_settings: ran longer than 0.3 s, stopped here; the last it printed: console.log(): waiting for the lock',
         path,
-        1,
+        4, // the loop it was stopped in
       ],
     ]);
   });
@@ -336,7 +380,8 @@ describe('JavaScript (.mjs) hooks', () => {
     expect(problems).toHaveLength(22);
     expect(problems[19]!.message).toBe('console.log(): tick 19');
     expect(problems[20]!.message).toMatch(/^and at least \d+ more calls that printed, not shown/);
-    expect(problems[21]!.message).toBe('hook after_default_settings: ran longer than 0.3 s');
+    expect(problems[21]!.message).toBe('hook after_default_settings: ran longer than 0.3 s, stopped here');
+    expect(problems[21]!.line).toBe(1);
   });
 
   it("reports what a hook prints after it returned at that hook, never as the next hook's output", async () => {
@@ -376,7 +421,12 @@ describe('JavaScript (.mjs) hooks', () => {
     );
     expect(stuck.problems.map((p) => [p.code, p.message, p.file, p.line])).toEqual([
       ['HOOK_OUTPUT', 'console.log(), after the hook had returned: still here', again.path, 2],
-      ['HOOK_TIMEOUT', 'hook after_default_settings: ran longer than 0.3 s', stuck.path, 1],
+      [
+        'HOOK_TIMEOUT',
+        'hook after_default_settings: ran longer than 0.3 s, waiting for a promise that never settled',
+        stuck.path,
+        1,
+      ],
     ]);
   });
 

@@ -52,6 +52,8 @@ describe('a JavaScript hook that prints', () => {
     expect(printed).toHaveLength(21);
     expect(printed[0]).toMatchObject({ message: 'console.log(): noise 0', line: 2 });
     expect(printed[20]!.message).toBe('and 4981 more calls that printed, not shown (the first 20 are)');
+    // At the line that printed them, not at the hook's line 1.
+    expect(printed[20]!.line).toBe(2);
   });
 
   it('leaves `render` output the files alone, and says what it printed on standard error', () => {

@@ -1,0 +1,26 @@
+/**
+ * Places in a hook's source. A value a hook returns carries no positions, but what it sets is almost
+ * always written literally there (`'port' =>`, `port:`): that is where an error about it points.
+ */
+import { readFileSync } from 'node:fs';
+import { lineColumn } from '../shared/position.js';
+import type { Position } from './model.js';
+
+/** Where the hook's source writes `key` as a hash or object key (`'key' =>`, `key:`), else undefined. */
+export function hookKeyPosition(path: string, key: string): Position | undefined {
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return hookSourcePosition(path, new RegExp(`(?<![\\w$])(['"]?)${escaped}\\1\\s*(=>|:)`));
+}
+
+/** The position of the first match of `pattern` in the hook's source, if it matches. */
+export function hookSourcePosition(path: string, pattern: RegExp): Position | undefined {
+  let source: string;
+  try {
+    source = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const match = pattern.exec(source);
+  if (!match) return undefined;
+  return { file: path, ...lineColumn(source, match.index) };
+}
