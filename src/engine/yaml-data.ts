@@ -391,9 +391,20 @@ class Walker {
   }
 
   private map(node: YAMLMap, pointer: string, insideReplace: boolean): SyncData {
-    const out: { [key: string]: SyncData } = {};
+    const { out, symbolKeys } = this.mapEntries(node, pointer, insideReplace);
+    if (symbolKeys === undefined || this.options.symbol === undefined) return out;
+    // A `:key` is a Symbol too: the mapping becomes a Map, the only data here with keys that are no strings.
+    const symbol = this.options.symbol;
+    return new Map(
+      Object.entries(out).map(([k, v]) => [symbolKeys.has(k) ? symbol(symbolKeys.get(k)!) : k, v]),
+    ) as unknown as SyncData;
+  }
+
+  /** A mapping's keys (as their text) and values, and which keys are `:symbols` (a values file). */
+  private mapEntries(node: YAMLMap, pointer: string, insideReplace: boolean): MapEntries {
+    const entries: MapEntries = { out: {}, symbolKeys: undefined };
+    const { out } = entries;
     const merges: Node[] = [];
-    let symbolKeys: Map<string, string> | undefined;
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
       const keyOffset = keyNode?.range?.[0] ?? node.range?.[0] ?? 0;
@@ -402,10 +413,15 @@ class Walker {
         continue;
       }
       const key = keyNode === null ? '' : keyText(keyNode);
+      if (node.flow) this.refuseFlowColon(keyNode);
+      if (node.flow) this.refuseFlowColon(pair.value as Node | null);
       if (keyNode !== null && this.options.refuseTimestamps)
         this.refuseTimestamp(keyNode, pointer, keyOffset);
       if (this.v11 && key === '<<' && keyNode?.type === 'PLAIN' && pair.value) {
-        merges.push(pair.value as Node);
+        // A values file is read as Psych reads it: the merge happens where `<<` stands, so the keys
+        // before it lose to the merged ones. Elsewhere (`.sync.yml`) keys given anywhere win.
+        if (this.options.symbol) this.merge(entries, pair.value as Node, pointer, insideReplace, true);
+        else merges.push(pair.value as Node);
         continue;
       }
       const childPointer = `${pointer}/${escapePointerSegment(key)}`;
@@ -416,30 +432,42 @@ class Walker {
       setKey(out, key, value);
       if (this.options.symbol && keyNode?.type === 'PLAIN' && !keyNode.tag) {
         const name = psychSymbolName(key);
-        if (name !== undefined) (symbolKeys ??= new Map()).set(key, name);
+        if (name !== undefined) (entries.symbolKeys ??= new Map()).set(key, name);
       }
     }
-    for (const m of merges) this.merge(out, m, pointer, insideReplace);
-    if (symbolKeys === undefined || this.options.symbol === undefined) return out;
-    // A `:key` is a Symbol too: the mapping becomes a Map, the only data here with keys that are no strings.
-    const symbol = this.options.symbol;
-    return new Map(
-      Object.entries(out).map(([k, v]) => [symbolKeys.has(k) ? symbol(symbolKeys.get(k)!) : k, v]),
-    ) as unknown as SyncData;
+    for (const m of merges) this.merge(entries, m, pointer, insideReplace, false);
+    return entries;
   }
 
-  /** YAML 1.1 merge keys: keys already present win; with a list, earlier mappings win. */
-  private merge(out: { [key: string]: SyncData }, node: Node, pointer: string, insideReplace: boolean): void {
+  /**
+   * YAML 1.1 merge keys. The spec's (`.sync.yml`): keys already present win; with a list, earlier mappings
+   * win. Psych's (`overwrite`, values files): the merged keys replace those before `<<`; a list is merged
+   * from its last mapping to its first, so earlier mappings still win among themselves.
+   */
+  private merge(
+    into: MapEntries,
+    node: Node,
+    pointer: string,
+    insideReplace: boolean,
+    overwrite: boolean,
+  ): void {
     const target = isAlias(node) ? node.resolve(this.document) : node;
     const sources = isSeq(target) ? target.items : [target];
+    const mappings: MapEntries[] = [];
     for (const item of sources) {
       const resolved = isAlias(item) ? item.resolve(this.document) : item;
       if (!isMap(resolved)) {
         this.unsupported(pointer, 'a merge key `<<` takes a mapping or a list of mappings');
         continue;
       }
-      const merged = this.map(resolved, pointer, insideReplace) as { [key: string]: SyncData };
-      for (const [k, v] of Object.entries(merged)) if (!Object.hasOwn(out, k)) setKey(out, k, v);
+      mappings.push(this.mapEntries(resolved, pointer, insideReplace));
+    }
+    if (overwrite) {
+      const merged: MapEntries = { out: {}, symbolKeys: undefined };
+      for (const m of mappings.reverse()) addEntries(merged, m, true);
+      addEntries(into, merged, true);
+    } else {
+      for (const m of mappings) addEntries(into, m, false);
     }
   }
 
@@ -448,6 +476,7 @@ class Walker {
       const p = `${pointer}/${i}`;
       if (isPair(item)) return this.unsupported(p, 'pairs inside a sequence are not supported');
       if (item === null) return null;
+      if (node.flow) this.refuseFlowColon(item as Node);
       return this.convert(item as Node, p, insideReplace);
     });
   }
@@ -487,6 +516,25 @@ class Walker {
     );
   }
 
+  /**
+   * A values file is read by Psych's libyaml, whose scanner starts no plain scalar with `:` inside `[...]`
+   * or `{...}`: `[:a]` is its parse error at the colon (a block list `- :a` is a Symbol).
+   */
+  private refuseFlowColon(node: Node | null): void {
+    if (!this.options.symbol || node === null || !isScalar(node) || node.type !== 'PLAIN') return;
+    const offset = node.range?.[0];
+    if (offset === undefined || node.source?.startsWith(':') !== true) return;
+    this.problems.push(
+      problem(
+        'error',
+        this.options.errorCode,
+        'did not find expected node content while parsing a flow node',
+        this.positions.at(offset),
+        `Puppet's YAML reader starts no plain value with ':' inside [...] or {...}: quote it ('${node.source}') for a String, or write the list in block style (- ${node.source}) for a Symbol`,
+      ),
+    );
+  }
+
   private unsupported(pointer: string, message: string, offset?: number, hint?: string): null {
     const position = offset === undefined ? this.positions.positionOf(pointer) : this.positions.at(offset);
     this.problems.push(problem('error', this.options.errorCode, message, position, hint));
@@ -508,6 +556,22 @@ function keyText(node: Scalar): string {
 }
 
 /** Sets a key safely, even `__proto__`. */
+/** A mapping being read: its keys as text, and which of them are `:symbols`. */
+interface MapEntries {
+  readonly out: { [key: string]: SyncData };
+  symbolKeys: Map<string, string> | undefined;
+}
+
+/** Ruby's `merge!` (`overwrite`) or the keys `into` lacks, with their symbol-ness. */
+function addEntries(into: MapEntries, from: MapEntries, overwrite: boolean): void {
+  for (const [k, v] of Object.entries(from.out)) {
+    if (!overwrite && Object.hasOwn(into.out, k)) continue;
+    setKey(into.out, k, v);
+    const name = from.symbolKeys?.get(k);
+    if (name !== undefined) (into.symbolKeys ??= new Map()).set(k, name);
+  }
+}
+
 export function setKey<T>(obj: { [key: string]: T }, key: string, value: T): void {
   if (key === '__proto__')
     Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });

@@ -414,6 +414,7 @@ export const TYPE_DOCS: Readonly<Record<string, string>> = {
   Enum: "One of the strings given: `Enum['a', 'b']`.",
   Float: 'A floating point number: `Float[min, max]`.',
   Hash: 'A hash: `Hash[K, V]`, `Hash[K, V, min, max]`.',
+  Init: "What `T.new` accepts: `'1' =~ Init[Integer]`; `Init[Integer, 16]` with new's other arguments; `Init[T](v)` converts.",
   Integer: 'An integer: `Integer[min, max]`.',
   Iterable: 'A value each() can iterate: arrays, hashes, strings, integers, iterators.',
   Iterator: 'What reverse_each() and step() give without a block: a lazy Iterable, no Array (`Iterator[T]`).',

@@ -277,6 +277,48 @@ describe('pantograph epp render (built CLI)', () => {
     );
   });
 
+  it('merges a YAML values file as Psych does: where `<<` stands, symbol keys kept, a list from its last mapping', () => {
+    // Expected: what Puppet 7 printed for this file and template (puppet epp render --values_file, 2026-11-27).
+    writeFileSync(
+      join(dir, 'merge.yaml'),
+      'base: &b\n  :sym: 1\n  plain: 2\n  other: 9\nmore: &m\n  plain: 20\n  extra: 5\nx:\n  plain: 0\n  <<: [*b, *m]\n  own: 3\n  other: 4\ny:\n  <<: *b\n  own: 3\n',
+    );
+    writeFileSync(
+      join(dir, 'merge.epp'),
+      '<%- | $x, $y, $base, $more | -%>\n<% $x.each |$k, $v| { %><%= $k %>=<%= type($k) %>=<%= $v %> <% } %>\n<%= $y.keys.map |$k| { $k =~ Runtime } %>\n',
+    );
+    expect(run(['epp', 'render', 'merge.epp', '--values-file', 'merge.yaml'], dir).stdout).toBe(
+      "plain=String=2 extra=String=5 sym=Runtime[ruby, 'Symbol']=1 other=String=4 own=String=3 \n[true, false, false, false]\n",
+    );
+  });
+
+  it("refuses a plain `:value` inside YAML's [...] or {...} in a values file, at its colon, as Psych does", () => {
+    // Puppet 7 (2026-11-27): "Could not load --values_file (f.yaml): did not find expected node content
+    // while parsing a flow node at line 1 column 8"; a block list's `- :a` is a Symbol, a quoted one a String.
+    const refused: [string, string][] = [
+      [
+        'a: [1, :b, c]\n',
+        'flow.yaml:1:8: error: did not find expected node content while parsing a flow node',
+      ],
+      ['a: {:k: 1}\n', 'flow.yaml:1:5: error: did not find expected node content while parsing a flow node'],
+      [
+        'a:\n  b: [ "q",\n     :x ]\n',
+        'flow.yaml:3:6: error: did not find expected node content while parsing a flow node',
+      ],
+    ];
+    writeFileSync(join(dir, 'flow.epp'), '<%= $a %>\n');
+    for (const [yaml, message] of refused) {
+      writeFileSync(join(dir, 'flow.yaml'), yaml);
+      expectRefused(['epp', 'render', 'flow.epp', '--values-file', 'flow.yaml'], dir, message);
+      const r = run(['epp', 'render', 'flow.epp', '--values-file', 'flow.yaml'], dir);
+      expect(r.stderr).toContain(
+        "hint: Puppet's YAML reader starts no plain value with ':' inside [...] or {...}",
+      );
+    }
+    writeFileSync(join(dir, 'flow.yaml'), 'a: [":a", a:b]\n');
+    expect(run(['epp', 'render', 'flow.epp', '--values-file', 'flow.yaml'], dir).stdout).toBe('[:a, a:b]\n');
+  });
+
   it('refuses a date or time in a YAML values file where it is, as Puppet does; quoted, it is a String', () => {
     // Puppet 7 (2026-11-27): "Could not load --values_file (p.yaml): Tried to load unspecified class: Date"
     // for each of these (Time for the times); 2024-13-01 and quoted dates are Strings.

@@ -414,3 +414,16 @@ describe('Integers and Floats made by new (the value model)', () => {
     expect(newInstance(T('Boolean'), [float(-0)])).toBe(false);
   });
 });
+
+describe('Binary.new', () => {
+  it('makes one object per content, so equal Binaries are one hash key (Ruby eql? by the bytes)', () => {
+    const binary = resolveTypeName('Binary') as PType;
+    const a = newInstance(binary, ['aGk=']);
+    const b = newInstance(binary, ['hi', '%s']);
+    const c = newInstance(binary, [[104, 105]]);
+    expect(a).toBe(b);
+    expect(c).toBe(a);
+    expect(newInstance(binary, ['hj', '%s'])).not.toBe(a);
+    expect(new Map([[a, 1]]).get(b)).toBe(1);
+  });
+});

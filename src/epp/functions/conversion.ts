@@ -21,6 +21,7 @@ import {
   describeMismatch,
   FloatType,
   HashType,
+  InitType,
   IntegerType,
   inferGenericType,
   isPuppetType,
@@ -53,6 +54,7 @@ import { defineFunction, type FunctionDef } from './registry.js';
  * outside a constrained type.
  */
 export function newInstance(type: PType, args: Value[]): Value {
+  if (type instanceof InitType) return initInstance(type, args);
   if (args.length === 1 && type.isInstance(args[0])) return args[0];
   const result = convert(type, args);
   if (!type.isInstance(result)) {
@@ -95,6 +97,20 @@ function convert(type: PType, args: Value[]): Value {
   // Puppet makes no value of a Variant (one not given already, see newInstance) but of a lone member's.
   if (type instanceof VariantType && type.types.length === 1) return convert(type.types[0]!, args);
   throw conversionError(`Creation of new instance of type '${type}' is not supported`);
+}
+
+/**
+ * `Init[T](value)`: T.new of the value (and the Init's arguments). Puppet converts even a value that already
+ * is an Init[T] (`Init[Integer]('12')` is 12), and its `new_Init` takes exactly one argument.
+ */
+function initInstance(type: InitType, args: Value[]): Value {
+  if (type.type === undefined)
+    throw conversionError("Creation of new instance of type 'Init' is not supported");
+  if (args.length !== 1) {
+    const got = args.length === 0 ? 'none' : String(args.length);
+    throw new EppEvalError('EPP_ARGUMENTS', `'new_Init' expects 1 argument, got ${got}`);
+  }
+  return newInstance(type.type, type.newArguments(args[0]));
 }
 
 function typeParam(fn: string, v: Value): PType {

@@ -10,7 +10,7 @@ import { rubyDowncase } from './format/ruby-strings.js';
 import { renderValue } from './format.js';
 import { arithmetic, matchNotRegexp, matchNotString, negate, OperandError, splat } from './operators.js';
 import { ParameterRuntime } from './parameter-runtime.js';
-import { PType } from './types.js';
+import { InitTypeError, PType } from './types.js';
 import { DEFAULT, isHash, isNumeric, PRegexp, PTimeData, type Value } from './values.js';
 
 export abstract class OperatorRuntime extends ParameterRuntime {
@@ -121,7 +121,15 @@ export abstract class OperatorRuntime extends ParameterRuntime {
 
   /** `a =~ b`: b a Regexp, a regexp string, or a Type. A successful regexp match sets `$0..$n`. */
   match(a: Value, b: Value, p: number): boolean {
-    if (b instanceof PType) return b.isInstance(a);
+    if (b instanceof PType) {
+      try {
+        return b.isInstance(a);
+      } catch (e) {
+        // An Init type Puppet cannot make values of fails where it is first matched, as the '=~''s error.
+        if (e instanceof InitTypeError) e.message = `Error while evaluating a '=~' expression, ${e.message}`;
+        throw this.locate(e, p);
+      }
+    }
     let re: PRegexp;
     if (b instanceof PRegexp) re = b;
     else if (typeof b === 'string') re = this.regexp(b, p);

@@ -226,7 +226,7 @@ export function arithmetic(op: string, a: Value, b: Value): Value {
     const joined = new Uint8Array(a.bytes.length + b.bytes.length);
     joined.set(a.bytes);
     joined.set(b.bytes, a.bytes.length);
-    return new PBinary(joined);
+    return PBinary.of(joined);
   }
   // `<<` on a Hash: Puppet's collection operators refuse it before any number is tried.
   if (op === '<<' && isHash(a)) {

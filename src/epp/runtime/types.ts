@@ -27,6 +27,7 @@
  * - `names.ts`: the other shared instances, Data and RichData, type names, isPuppetType/typeEquals/
  *   isAssignable;
  * - `parameterize.ts`: parameterizeType (`Integer[1, 5]`);
+ * - `init-type.ts`: Init[T], on the signatures of each kind's `new` (`init-signatures.ts`);
  * - `infer.ts`: inferType and friends, commonType;
  * - `mismatch.ts`: describeMismatch;
  * - `internal.ts`: the hub the modules import each other through, which fixes their load order.
@@ -52,6 +53,8 @@ export {
   EnumType,
   FloatType,
   HashType,
+  InitType,
+  InitTypeError,
   IntegerType,
   IterableType,
   IteratorType,

@@ -118,7 +118,22 @@ export class PIterator {
  * base64 text, and equals only a Binary of the same bytes.
  */
 export class PBinary {
+  /** @internal use {@link PBinary.of}: one object per content while it lives, as {@link float}. */
   constructor(readonly bytes: Uint8Array) {}
+
+  /**
+   * The Binary of these bytes: the same object for the same bytes, so that Map keys, `===` and `unique`
+   * find equal Binaries as Ruby's `eql?` does (`{Binary('aGk=') => 1, Binary('hi', '%s') => 2}` has one key).
+   */
+  static of(bytes: Uint8Array): PBinary {
+    const key = base64Of(bytes);
+    const existing = binaries.get(key)?.deref();
+    if (existing) return existing;
+    const created = new PBinary(bytes);
+    binaries.set(key, new WeakRef(created));
+    forgetBinary.register(created, key);
+    return created;
+  }
 
   /** Strict base64 (RFC 4648, no line breaks): what `<%= %>` and `%B` print. */
   display(): string {
@@ -130,6 +145,13 @@ export class PBinary {
     return this.display();
   }
 }
+
+/** Live Binaries by their base64 text (weakly held, as the Floats below). */
+const binaries = new Map<string, WeakRef<PBinary>>();
+const forgetBinary = new FinalizationRegistry<string>((key) => {
+  const ref = binaries.get(key);
+  if (ref && ref.deref() === undefined) binaries.delete(key);
+});
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 

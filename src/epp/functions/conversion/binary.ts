@@ -26,7 +26,7 @@ export function toBinary(args: Value[]): PBinary {
   if (typeof first === 'string' && (format === undefined || FORMATS.includes(format as string))) {
     return fromString(first, (format as string | undefined) ?? '%B');
   }
-  if (args.length === 1 && isByteArray(first)) return new PBinary(Uint8Array.from(first as number[]));
+  if (args.length === 1 && isByteArray(first)) return PBinary.of(Uint8Array.from(first as number[]));
   if (args.length === 1 && first instanceof Map) {
     const value = first.get('value');
     const keysFit = [...first.keys()].every(
@@ -40,7 +40,7 @@ export function toBinary(args: Value[]): PBinary {
     ) {
       return fromString(value, (hashFormat as string | undefined) ?? '%B');
     }
-    if (keysFit && isByteArray(value)) return new PBinary(Uint8Array.from(value as number[]));
+    if (keysFit && isByteArray(value)) return PBinary.of(Uint8Array.from(value as number[]));
   }
   throw new EppEvalError('EPP_ARGUMENTS', mismatch(args));
 }
@@ -52,14 +52,14 @@ function isByteArray(v: Value): boolean {
 function fromString(text: string, format: string): PBinary {
   switch (format) {
     case '%b':
-      return new PBinary(decodeRelaxed(text));
+      return PBinary.of(decodeRelaxed(text));
     case '%u':
-      return new PBinary(decodeStrict(urlsafeToStrict(text)));
+      return PBinary.of(decodeStrict(urlsafeToStrict(text)));
     case '%B':
-      return new PBinary(decodeStrict(text));
+      return PBinary.of(decodeStrict(text));
     default:
       // `%s` and `%r`: the text's own bytes (a Puppet string is UTF-8).
-      return new PBinary(new TextEncoder().encode(text));
+      return PBinary.of(new TextEncoder().encode(text));
   }
 }
 

@@ -22,6 +22,7 @@ export * from './time-types.js';
 export * from './collections.js';
 export * from './abstract.js';
 export * from './catalog-types.js';
+export * from './init-type.js';
 export * from './names.js';
 export * from './parameterize.js';
 export * from './infer.js';

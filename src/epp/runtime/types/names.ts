@@ -19,6 +19,7 @@ import {
   EnumType,
   FloatType,
   HashType,
+  INIT,
   IntegerType,
   IterableType,
   IteratorType,
@@ -156,6 +157,7 @@ const TYPE_NAMES: ReadonlyMap<string, () => PType> = new Map<string, () => PType
   ['binary', () => BINARY],
   ['runtime', () => new RuntimeType()],
   ['object', () => new ObjectType()],
+  ['init', () => INIT],
   ['class', () => new ClassType()],
   ['resource', () => new ResourceType()],
   ...[...BUILT_IN_RESOURCE_TYPES].map((name): [string, () => PType] => [name, () => new ResourceType(name)]),
@@ -174,6 +176,12 @@ let evaluateTypeText: ((text: string) => PType) | undefined;
 
 export function setTypeTextEvaluator(evaluate: (text: string) => PType): void {
   evaluateTypeText = evaluate;
+}
+
+/** The type Puppet source such as `Tuple[String, Boolean, 1, 2]` evaluates to (built-in names only). */
+export function typeFromText(text: string): PType {
+  if (evaluateTypeText === undefined) throw new Error('the type evaluator is not set');
+  return evaluateTypeText(text);
 }
 
 /** stdlib's aliases by lowercased name: their name as stdlib spells it, and their definition. */
@@ -212,6 +220,7 @@ export const TYPE_NAME_LIST: readonly string[] = [
   'Enum',
   'Float',
   'Hash',
+  'Init',
   'Integer',
   'Iterable',
   'Iterator',

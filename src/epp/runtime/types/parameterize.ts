@@ -18,6 +18,7 @@ import {
   EnumType,
   FloatType,
   HashType,
+  InitType,
   IntegerType,
   IterableType,
   IteratorType,
@@ -183,6 +184,11 @@ export function parameterizeType(type: PType, args: Value[]): PType {
     return structOf(args[0] as Map<Value, Value>);
   }
   if (type instanceof CallableType) return new CallableType(args);
+  // Puppet does not flatten Init's keys: the first is the type, the others `new`'s arguments after the value.
+  if (type instanceof InitType && type.type === undefined) {
+    if (!isPuppetType(args[0])) throw mustBeTypes('Init-Type', args[0], 0);
+    return new InitType(args[0], args.slice(1));
+  }
   const keys = flat(args);
   const n = keys.length;
   if (type instanceof IntegerType || type instanceof FloatType) {
