@@ -35,12 +35,30 @@ export interface FencedDirectory {
 /** The fenced directory (or the project itself) that `dir` lies in, through symlinks too; undefined if none. */
 export function fencedBy(dir: string, root: string, fence: TemplateFence): FencedDirectory | undefined {
   const targets = withRealPath(dir);
-  for (const fenced of [{ dir: root, what: 'the repository itself' }, ...fence.dirs]) {
-    const walls = withRealPath(fenced.dir);
-    if (targets.some((t) => walls.some((w) => insideProject(w, t)))) return fenced;
-  }
-  return undefined;
+  const inside = (walls: readonly string[]) => targets.some((t) => walls.some((w) => insideProject(w, t)));
+  if (inside(withRealPath(root))) return { dir: root, what: 'the repository itself' };
+  return fence.dirs.find((fenced) => inside(wallsOf(fenced)));
 }
+
+/**
+ * A fenced directory with its real path, resolved once per fence: a fleet checks every repository's local
+ * sources against every other repository's directory, which would otherwise be a realpath each time.
+ */
+function wallsOf(fenced: FencedDirectory): readonly string[] {
+  const known = resolvedWalls.get(fenced);
+  if (known !== undefined) return known;
+  let real: string;
+  try {
+    real = realpathSync(fenced.dir);
+  } catch {
+    // Not there yet (a clone still to be made): asked again next time, when it may be a symlink's target.
+    return [fenced.dir];
+  }
+  const walls = real === fenced.dir ? [real] : [fenced.dir, real];
+  resolvedWalls.set(fenced, walls);
+  return walls;
+}
+const resolvedWalls = new WeakMap<FencedDirectory, readonly string[]>();
 
 /** The directory a source of `.sync.yml` reads from this machine; undefined for a remote git URL. */
 export function localSourceDirectory(spec: SourceSpec, root: string): string | undefined {

@@ -9,7 +9,18 @@ import { fileURLToPath } from 'node:url';
 import type { FencedDirectory, TemplateFence } from '../engine/template-fence.js';
 import type { Fleet } from './fleet-file.js';
 
+/** The fence of a fleet run, made once per fleet (each repository's run asks for it). */
 export function fleetFence(fleet: Fleet): TemplateFence {
+  let fence = fences.get(fleet);
+  if (fence === undefined) {
+    fence = makeFleetFence(fleet);
+    fences.set(fleet, fence);
+  }
+  return fence;
+}
+const fences = new WeakMap<Fleet, TemplateFence>();
+
+function makeFleetFence(fleet: Fleet): TemplateFence {
   const dirs: FencedDirectory[] = [
     {
       dir: fleet.workdir,
