@@ -13,11 +13,12 @@
  * The floor of the 10,000-file rows is a node process that stats, reads and sha256-hashes every file of the
  * template and of the project: the least any tool must do to know that nothing changed without a cache.
  * Pantograph keeps such a cache (the digest record, docs/decisions.md): a file whose stat is unchanged is
- * not read, once it is 2 s old (younger files are always read). And `status` keeps its last clean answer
- * with the stat identities of everything it came from (src/engine/answer-memo.ts), given again while all are
- * the same and 2 s old. The set-up waits those 2 s after writing each project, as any project has settled
- * between a user's commands. Beside each `status` row, a detail row: `status --no-memo`, which plans and
- * checks everything (the digest record still answering for unchanged files).
+ * not read, once it is 2 s old (younger files are always read). And `status` keeps its last clean answer,
+ * `apply` its last answer with nothing done, with the stat identities of everything they came from
+ * (src/engine/answer-memo.ts), given again while all are the same and 2 s old. The set-up waits those 2 s
+ * after writing each project, as any project has settled between a user's commands. Beside each `status`
+ * and `apply` row, a detail row with `--no-memo`, which plans and checks everything (the digest record
+ * still answering for unchanged files).
  * Commands alternate run by run (load on this shared machine hits both sides alike); each figure is the
  * median wall time. The ratio is pantograph / anchor (for the puppet row, puppet / pantograph: how many
  * times faster). A missed target is printed as MISSED and is a finding, not a failure: exit 1 only when a
@@ -181,6 +182,7 @@ async function main() {
         status: [process.execPath, [cli, '-C', project, 'status'], { check: inLine, env }],
         planned: [process.execPath, [cli, '-C', project, 'status', '--no-memo'], { check: inLine, env }],
         apply: [process.execPath, [cli, '-C', project, 'apply'], { env }],
+        applyPlanned: [process.execPath, [cli, '-C', project, 'apply', '--no-memo'], { env }],
         floor: [process.execPath, [floorScript, join(repo, 'big'), project]],
       },
       Math.max(3, Math.ceil(RUNS / 2)),
@@ -200,6 +202,12 @@ async function main() {
       floorLabel,
       big.floor,
       1.5,
+    );
+    addDetail(
+      `apply --no-memo, ${FILES.toLocaleString('en-US')} files`,
+      big.applyPlanned,
+      floorLabel,
+      big.floor,
     );
 
     const flat = flatTemplate(dir, FLAT_FILES);

@@ -10,7 +10,8 @@
  *   CI, where start-up is most of the run), with the yaml package (values files; loaded from node_modules
  *   and compiled on first use it was ~100 ms of a ~300 ms run); warmed up by rendering a small template and
  *   reading a small YAML document.
- * - `dist/cli/fast-status.cjs`: `pantograph status` answered from its memo (src/engine/answer-memo.ts);
+ * - `dist/cli/fast-answer.cjs`: `pantograph status` and `apply` answered from their memo
+ *   (src/engine/answer-memo.ts);
  * - `dist/lib/epp.cjs` and `dist/lib/pantograph.cjs`: the library, behind the package's entries (see the
  *   end of this file).
  */
@@ -149,8 +150,8 @@ await bundle(
   minified,
 );
 
-// `status` answered from its memo (src/cli/fast-status.ts): a few small modules, nothing to warm up.
-await bundle('src/cli/fast-status.ts', resolve('dist/cli/fast-status.cjs'), () => {}, minified);
+// `status` and `apply` answered from their memo (src/cli/fast-answer.ts): a few small modules, nothing to warm up.
+await bundle('src/cli/fast-answer.ts', resolve('dist/cli/fast-answer.cjs'), () => {}, minified);
 
 /**
  * The library, as users import it: the package's `.` (dist/index.js, in place of tsc's) and `./epp`

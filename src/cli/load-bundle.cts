@@ -13,7 +13,7 @@ import path = require('node:path');
 import vm = require('node:vm');
 
 type FastPath = typeof import('./fast-epp-render.js');
-type FastStatus = typeof import('./fast-status.js');
+type FastAnswer = typeof import('./fast-answer.js');
 type Main = typeof import('./main.js');
 
 /** The `epp render` fast path: the bundle, or the module. */
@@ -21,9 +21,9 @@ async function loadFastPath(): Promise<FastPath> {
   return (loadBundle('fast-epp-render.cjs') as FastPath | undefined) ?? import('./fast-epp-render.js');
 }
 
-/** `status` answered from its memo: the bundle, or the module. */
-async function loadFastStatus(): Promise<FastStatus> {
-  return (loadBundle('fast-status.cjs') as FastStatus | undefined) ?? import('./fast-status.js');
+/** `status` and `apply` answered from their memo: the bundle, or the module. */
+async function loadFastAnswer(): Promise<FastAnswer> {
+  return (loadBundle('fast-answer.cjs') as FastAnswer | undefined) ?? import('./fast-answer.js');
 }
 
 /** The whole command line: the bundle, or the module. */
@@ -73,4 +73,4 @@ function runBundle(file: string, cachedData: Buffer | undefined): { exports: unk
   return { exports: module.exports, script };
 }
 
-export = { loadFastPath, loadFastStatus, loadLibrary, loadMain, runBundle };
+export = { loadFastPath, loadFastAnswer, loadLibrary, loadMain, runBundle };

@@ -13,16 +13,16 @@ export interface GlobalOptions {
   readonly color?: boolean;
   /** `--quiet`: a reporting command prints only its errors (io.ts quietIo). */
   readonly quiet?: boolean;
-  /** The command line's arguments as given (what `status` keeps its answer under: status-memo.ts). */
+  /** The command line's arguments as given (what `status` and `apply` keep answers under: command-memo.ts). */
   readonly argv?: readonly string[];
-  /** The status memo had no answer for these arguments (bin.cjs looked first): `status` plans at once. */
-  readonly statusMemoMissed?: boolean;
+  /** The memo had no answer for these arguments (bin.cjs looked first): `status`/`apply` plan at once. */
+  readonly memoMissed?: boolean;
 }
 
 /** What the caller of {@link main} knows already. */
 export interface MainContext {
-  /** bin.cjs looked the status memo up and found no answer (fast-status.ts). */
-  readonly statusMemoMissed?: boolean;
+  /** bin.cjs looked the memo of `status` or `apply` up and found no answer (fast-answer.ts). */
+  readonly memoMissed?: boolean;
 }
 
 type Action = (io: Io, global: GlobalOptions, ...args: unknown[]) => Promise<number>;
@@ -286,6 +286,9 @@ export async function main(
         .command('apply')
         .description('bring the project in line with its templates (git sources at their locked commits)')
         .argument('[paths...]', 'only these project-relative paths, directories or globs'),
+    ).option(
+      '--no-memo',
+      'plan and check everything, even where nothing changed since nothing was to change',
     ),
     true,
     true,

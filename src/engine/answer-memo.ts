@@ -5,7 +5,7 @@
  * answers (text it printed, a report as JSON) under its own request.
  *
  * An answer is kept with the stat identity (sync/stat-identity.ts) of everything it came from: the running
- * code, `.sync.yml`, `metadata.json`, the lock and its journal, every entry of every source's directory (a
+ * code, `.sync.yml`, `metadata.json`, the lock, its journal and its run lock, every entry of every source's directory (a
  * file added, removed or changed anywhere in a template repository changes one), and every path the
  * answer was about, with its parent directories. It is kept only when the plan was made from files alone
  * (`PlanInputs`: no JavaScript hook, no untrusted template, git sources at their locked commits) and every
@@ -18,15 +18,15 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-// Light modules only: a kept answer is given before the rest of Pantograph is loaded (src/cli/fast-status.ts).
-import { JOURNAL_FILE, LOCK_FILE, POSTED_FILE, SYNC_FILE } from '../shared/project-files.js';
+// Light modules only: a kept answer is given before the rest of Pantograph is loaded (src/cli/fast-answer.ts).
+import { JOURNAL_FILE, LOCK_FILE, POSTED_FILE, RUN_LOCK_FILE, SYNC_FILE } from '../shared/project-files.js';
 import { identityOf, isSettled } from '../sync/stat-identity.js';
 import { engineVersion } from '../version.js';
 import { cacheRoot } from './cache-dir.js';
 import type { PlanInputs } from './project-plan.js';
 
 /** The memo's format and version (a memo of another version is ignored). */
-const FORMAT = 'pantograph-answer-memo 1';
+const FORMAT = 'pantograph-answer-memo 2';
 /** A larger memo is not read (about 60 bytes per path: some 250,000 paths). */
 const MAX_MEMO_SIZE = 16 * 1024 * 1024;
 /** The identity of a path that does not exist. */
@@ -132,7 +132,8 @@ function visitDependencies(
   take: (id: string) => boolean,
   settledBefore?: number,
 ): boolean {
-  for (const name of [SYNC_FILE, 'metadata.json', LOCK_FILE, JOURNAL_FILE, POSTED_FILE]) {
+  // The run lock too: while a run that writes holds it, no kept answer is given (the run may be writing).
+  for (const name of [SYNC_FILE, 'metadata.json', LOCK_FILE, JOURNAL_FILE, POSTED_FILE, RUN_LOCK_FILE]) {
     if (!take(identity(join(root, name), settledBefore))) return false;
   }
   const parents = new Set<string>();

@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { statusMemo } from '../../src/cli/status-memo.js';
+import { commandMemo } from '../../src/cli/command-memo.js';
 import { resetGitFetches } from '../../src/engine/sources/git.js';
 import { SETTLE_MS } from '../../src/sync/index.js';
 import { tempDir, tempTree } from '../helpers/fs.js';
@@ -55,7 +55,7 @@ async function appliedProject(
 }
 
 /** What the memo answers now for `pantograph ...argv` in `cwd` (as the command line asks it). */
-const kept = (cwd: string, ...argv: string[]) => statusMemo(argv, cwd, false).lookup();
+const kept = (cwd: string, ...argv: string[]) => commandMemo('status', argv, cwd, false).lookup();
 
 const CLEAN = 'all 2 files in line: no drift\n';
 

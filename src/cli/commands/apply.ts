@@ -10,6 +10,10 @@
  * written. Conflicts are three-way merged when the previous output can be reproduced
  * (engine/previous-output.ts), else the new output goes to `<path>.pantograph-new`; exit 1 either way.
  *
+ * Where nothing changed since an apply that had nothing to change, that answer is printed again
+ * (command-memo.ts), from bin.cjs before the rest of Pantograph is even loaded: a re-run in CI or by habit
+ * costs what `status` costs. It never answers where something would be written.
+ *
  * `loadPlan`, `planFailed` and `runApply` are shared with status, update and init.
  */
 
@@ -18,7 +22,7 @@ import { type ProjectPlan, planProjectAt } from '../../engine/project-plan.js';
 import type { RenderPlan } from '../../engine/render-plan.js';
 import { hasErrors } from '../../engine/validate.js';
 import { didYouMeanHint } from '../../shared/did-you-mean.js';
-import { matchesPath } from '../../sync/glob.js';
+import { hasGlobChars, matchesPath } from '../../sync/glob.js';
 import {
   type ApplyOptions,
   type ApplyResult,
@@ -27,7 +31,9 @@ import {
   apply as syncApply,
   status as syncStatus,
 } from '../../sync/index.js';
+import { answeredPaths, commandMemo } from '../command-memo.js';
 import { UsageError } from '../errors.js';
+import { noColors } from '../format-error.js';
 import { type Io, loud, sayErr } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import {
@@ -47,6 +53,8 @@ export interface ApplyFlags extends EngineFlags {
   readonly diff?: boolean;
   readonly force?: boolean;
   readonly yes?: boolean;
+  /** False (`--no-memo`): no kept answer is given or kept. */
+  readonly memo?: boolean;
 }
 
 /** Asks the user a question on the terminal and returns the answer. */
@@ -72,6 +80,19 @@ export async function applyWith(
   flags: ApplyFlags,
   ask: Ask,
 ): Promise<number> {
+  // As `status` (status.ts): only for the command line as typed, never with a V1 URL (credentials).
+  const memo =
+    global.argv === undefined ||
+    flags.memo === false ||
+    flags.templateUrl !== undefined ||
+    flags.templateRef !== undefined
+      ? undefined
+      : commandMemo('apply', global.argv, io.cwd, io.colors !== noColors, io.widths?.out);
+  const kept = global.memoMissed === true ? undefined : memo?.lookup();
+  if (kept !== undefined) {
+    io.out(kept);
+    return 0;
+  }
   return engineCommand(
     io,
     global,
@@ -79,9 +100,51 @@ export async function applyWith(
       const loaded = await loadPlan(io, global, flags);
       if (planFailed(io, global, loaded.plan)) return 1;
       checkPaths(paths, loaded);
-      return runApply(io, global, loaded, { paths, flags, ask });
+      if (memo === undefined) return runApply(io, global, loaded, { paths, flags, ask });
+      let printed = '';
+      let result: ApplyResult | undefined;
+      // What is printed is also kept (Object.create: `io`'s getters stay lazy, see io.ts).
+      const out: Io = Object.create(io, {
+        out: {
+          value: (text: string) => {
+            printed += io.quiet === true ? '' : text; // --quiet prints nothing of it
+            io.out(text);
+          },
+        },
+      });
+      const code = await runApply(out, global, loaded, { paths, flags, ask, applied: (r) => (result = r) });
+      // Only an answer with nothing done and nothing to say is kept; a glob in `delete` walks the whole
+      // project, which the memo does not watch.
+      if (
+        code === 0 &&
+        result !== undefined &&
+        nothingDone(result) &&
+        loaded.plan.problems.length === 0 &&
+        !loaded.plan.delete.some(hasGlobChars)
+      ) {
+        memo.save(loaded.root, loaded.inputs, answeredPaths(loaded, result.entries), printed);
+      }
+      return code;
     },
     { writes: true },
+  );
+}
+
+/** An apply that wrote, removed, asked, skipped, ran and finished nothing: a re-run would do the same. */
+function nothingDone(result: ApplyResult): boolean {
+  return (
+    result.ok &&
+    result.changedCount === 0 &&
+    result.written.length === 0 &&
+    result.removed.length === 0 &&
+    result.skipped.length === 0 &&
+    result.conflicts.length === 0 &&
+    result.post.length === 0 &&
+    result.directoriesCreated.length === 0 &&
+    result.backups.length === 0 &&
+    result.changedDuringRun.length === 0 &&
+    !result.lockChanged &&
+    !result.interrupted
   );
 }
 
@@ -141,6 +204,8 @@ export interface RunApply {
   readonly ask: Ask;
   /** Said after conflicts, e.g. by update. */
   readonly conflictNote?: string;
+  /** Told the result once the plan was applied (apply keeps an answer with nothing done). */
+  readonly applied?: (result: ApplyResult) => void;
 }
 
 /** Applies a plan that has no errors and reports the result. Returns the exit code. */
@@ -170,6 +235,7 @@ export async function runApply(
     if (!(e instanceof AdoptRefused)) throw e;
     return refuseAdopt(io, global, loaded, run);
   }
+  run.applied?.(result);
   if (json) {
     printJson(io, applyJson(result, plan.problems.map(jsonProblem)));
     return result.ok ? 0 : 1;

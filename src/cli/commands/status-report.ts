@@ -7,6 +7,7 @@ import type { AnswerMemo } from '../../engine/answer-memo.js';
 import { hasGlobChars } from '../../sync/glob.js';
 import type { StatusEntry, StatusReport } from '../../sync/index.js';
 import { status as syncStatus } from '../../sync/index.js';
+import { answeredPaths } from '../command-memo.js';
 import { foldedTable } from '../folded-table.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
@@ -54,19 +55,10 @@ export async function statusWithPlan(
       plan.problems.length === 0 &&
       !plan.delete.some(hasGlobChars)
     ) {
-      memo?.save(loaded.root, loaded.inputs, answeredPaths(loaded, report), printed);
+      memo?.save(loaded.root, loaded.inputs, answeredPaths(loaded, report.entries), printed);
     }
     return flags.check === true && report.drift ? 2 : 0;
   });
-}
-
-/** Every project path an answer was about: planned, locked (files and directories) and reported. */
-function answeredPaths(loaded: LoadedPlan, report: StatusReport): string[] {
-  const paths = loaded.plan.files.map((f) => f.path);
-  for (const path of loaded.lock?.files.keys() ?? []) paths.push(path);
-  paths.push(...(loaded.lock?.directories ?? []));
-  for (const e of report.entries) paths.push(e.path);
-  return paths;
 }
 
 export function statusJson(report: StatusReport, problems: readonly unknown[]): Record<string, unknown> {

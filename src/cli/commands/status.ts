@@ -6,13 +6,14 @@
  * their locked commits, so upstream moving is no drift.
  *
  * Where nothing changed since a clean answer, that answer is printed again (status-memo.ts) before the
- * rest of Pantograph is even loaded; else status-report.ts plans and reports.
+ * rest of Pantograph is even loaded (command-memo.ts); else status-report.ts plans and reports.
  */
+
+import { commandMemo } from '../command-memo.js';
 import { noColors } from '../format-error.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import type { EngineFlags } from '../report.js';
-import { statusMemo } from '../status-memo.js';
 
 export interface StatusFlags extends EngineFlags {
   readonly check?: boolean;
@@ -36,8 +37,8 @@ export async function status(
     flags.templateUrl !== undefined ||
     flags.templateRef !== undefined
       ? undefined
-      : statusMemo(global.argv, io.cwd, io.colors !== noColors, io.widths?.out);
-  const kept = global.statusMemoMissed === true ? undefined : memo?.lookup();
+      : commandMemo('status', global.argv, io.cwd, io.colors !== noColors, io.widths?.out);
+  const kept = global.memoMissed === true ? undefined : memo?.lookup();
   if (kept !== undefined) {
     io.out(kept);
     return 0;
