@@ -13,7 +13,7 @@ import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import { engineCommand, jsonProblem, plural, printJson, printProblems } from '../report.js';
 import { fold } from '../wrap.js';
-import { checkPaths, type LoadedPlan, loadPlan, planFailed } from './apply.js';
+import { checkPaths, loadPlan, planFailed } from './apply.js';
 import type { StatusFlags } from './status.js';
 
 /** `status` once the memo had no answer: plans, reports, and keeps a clean answer in `memo`. */
