@@ -5,7 +5,6 @@
  * lookup made before the command line is loaded (fast-answer.ts). Light: that lookup loads this module.
  */
 import { type AnswerMemo, answerMemo } from '../engine/answer-memo.js';
-import type { LoadedPlan } from './commands/apply.js';
 
 /** The commands whose answer is kept while nothing it came from changed. */
 export type MemoCommand = 'status' | 'apply';
@@ -19,13 +18,4 @@ export function commandMemo(
 ): AnswerMemo {
   // The width prose is folded at (wrap.ts) is part of the request: the answer is printed as it was kept.
   return answerMemo({ command, argv, cwd, colors, ...(width === undefined ? {} : { width }) });
-}
-
-/** Every project path an answer was about: planned, locked (files and directories) and reported. */
-export function answeredPaths(loaded: LoadedPlan, reported: readonly { readonly path: string }[]): string[] {
-  const paths = loaded.plan.files.map((f) => f.path);
-  for (const path of loaded.lock?.files.keys() ?? []) paths.push(path);
-  paths.push(...(loaded.lock?.directories ?? []));
-  for (const e of reported) paths.push(e.path);
-  return paths;
 }

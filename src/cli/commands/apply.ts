@@ -22,7 +22,7 @@ import { type ProjectPlan, planProjectAt } from '../../engine/project-plan.js';
 import type { RenderPlan } from '../../engine/render-plan.js';
 import { hasErrors } from '../../engine/validate.js';
 import { didYouMeanHint } from '../../shared/did-you-mean.js';
-import { hasGlobChars, matchesPath } from '../../sync/glob.js';
+import { matchesPath } from '../../sync/glob.js';
 import {
   type ApplyOptions,
   type ApplyResult,
@@ -31,9 +31,7 @@ import {
   apply as syncApply,
   status as syncStatus,
 } from '../../sync/index.js';
-import { answeredPaths, commandMemo } from '../command-memo.js';
 import { UsageError } from '../errors.js';
-import { noColors } from '../format-error.js';
 import { type Io, loud, sayErr } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import {
@@ -47,6 +45,7 @@ import {
   projectOptions,
 } from '../report.js';
 import { fold } from '../wrap.js';
+import { gaveKeptAnswer, keepAnswer, memoOfRun, recordingIo } from './kept-answer.js';
 
 export interface ApplyFlags extends EngineFlags {
   readonly noop?: boolean;
@@ -80,19 +79,8 @@ export async function applyWith(
   flags: ApplyFlags,
   ask: Ask,
 ): Promise<number> {
-  // As `status` (status.ts): only for the command line as typed, never with a V1 URL (credentials).
-  const memo =
-    global.argv === undefined ||
-    flags.memo === false ||
-    flags.templateUrl !== undefined ||
-    flags.templateRef !== undefined
-      ? undefined
-      : commandMemo('apply', global.argv, io.cwd, io.colors !== noColors, io.widths?.out);
-  const kept = global.memoMissed === true ? undefined : memo?.lookup();
-  if (kept !== undefined) {
-    io.out(kept);
-    return 0;
-  }
+  const memo = memoOfRun('apply', io, global, flags);
+  if (gaveKeptAnswer(io, global, memo)) return 0;
   return engineCommand(
     io,
     global,
@@ -101,28 +89,16 @@ export async function applyWith(
       if (planFailed(io, global, loaded.plan)) return 1;
       checkPaths(paths, loaded);
       if (memo === undefined) return runApply(io, global, loaded, { paths, flags, ask });
-      let printed = '';
+      const recorded = recordingIo(io);
       let result: ApplyResult | undefined;
-      // What is printed is also kept (Object.create: `io`'s getters stay lazy, see io.ts).
-      const out: Io = Object.create(io, {
-        out: {
-          value: (text: string) => {
-            printed += io.quiet === true ? '' : text; // --quiet prints nothing of it
-            io.out(text);
-          },
-        },
+      const code = await runApply(recorded.io, global, loaded, {
+        paths,
+        flags,
+        ask,
+        applied: (r) => (result = r),
       });
-      const code = await runApply(out, global, loaded, { paths, flags, ask, applied: (r) => (result = r) });
-      // Only an answer with nothing done and nothing to say is kept; a glob in `delete` walks the whole
-      // project, which the memo does not watch.
-      if (
-        code === 0 &&
-        result !== undefined &&
-        nothingDone(result) &&
-        loaded.plan.problems.length === 0 &&
-        !loaded.plan.delete.some(hasGlobChars)
-      ) {
-        memo.save(loaded.root, loaded.inputs, answeredPaths(loaded, result.entries), printed);
+      if (code === 0 && result !== undefined && nothingDone(result)) {
+        keepAnswer(memo, loaded, result.entries, recorded.printed());
       }
       return code;
     },

@@ -4,16 +4,15 @@
  */
 
 import type { AnswerMemo } from '../../engine/answer-memo.js';
-import { hasGlobChars } from '../../sync/glob.js';
 import type { StatusEntry, StatusReport } from '../../sync/index.js';
 import { status as syncStatus } from '../../sync/index.js';
-import { answeredPaths } from '../command-memo.js';
 import { foldedTable } from '../folded-table.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import { engineCommand, jsonProblem, plural, printJson, printProblems } from '../report.js';
 import { fold } from '../wrap.js';
 import { checkPaths, loadPlan, planFailed } from './apply.js';
+import { keepAnswer, recordingIo } from './kept-answer.js';
 import type { StatusFlags } from './status.js';
 
 /** `status` once the memo had no answer: plans, reports, and keeps a clean answer in `memo`. */
@@ -30,16 +29,8 @@ export async function statusWithPlan(
     if (planFailed(io, global, loaded.plan)) return 1;
     checkPaths(paths, loaded);
     const report = syncStatus(plan, { diff: flags.diff === true, paths, digests: loaded.digests });
-    let printed = '';
-    // What is printed is also kept (Object.create: `io`'s getters stay lazy, see io.ts).
-    const out: Io = Object.create(io, {
-      out: {
-        value: (text: string) => {
-          printed += io.quiet === true ? '' : text; // --quiet prints nothing of it
-          io.out(text);
-        },
-      },
-    });
+    const recorded = recordingIo(io);
+    const out = recorded.io;
     if (global.format === 'json') {
       printJson(out, statusJson(report, plan.problems.map(jsonProblem)));
     } else {
@@ -47,16 +38,8 @@ export async function statusWithPlan(
       out.out(statusText(report, flags.all === true, io.widths?.out));
       if (flags.diff === true) out.out(diffsText(report.entries));
     }
-    // A clean answer is kept for the next run that finds nothing changed; a glob in `delete` walks the
-    // whole project, which the memo does not watch.
-    if (
-      !report.drift &&
-      !report.interrupted &&
-      plan.problems.length === 0 &&
-      !plan.delete.some(hasGlobChars)
-    ) {
-      memo?.save(loaded.root, loaded.inputs, answeredPaths(loaded, report.entries), printed);
-    }
+    // A clean answer is kept for the next run that finds nothing changed.
+    if (!report.drift && !report.interrupted) keepAnswer(memo, loaded, report.entries, recorded.printed());
     return flags.check === true && report.drift ? 2 : 0;
   });
 }

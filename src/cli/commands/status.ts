@@ -9,11 +9,10 @@
  * rest of Pantograph is even loaded (command-memo.ts); else status-report.ts plans and reports.
  */
 
-import { commandMemo } from '../command-memo.js';
-import { noColors } from '../format-error.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import type { EngineFlags } from '../report.js';
+import { gaveKeptAnswer, memoOfRun } from './kept-answer.js';
 
 export interface StatusFlags extends EngineFlags {
   readonly check?: boolean;
@@ -29,19 +28,7 @@ export async function status(
   paths: string[],
   flags: StatusFlags,
 ): Promise<number> {
-  // Kept answers are only for the command line as typed (`main` gives its arguments), and not with a V1
-  // repository's URL among them (it may carry credentials; the memo is written in plain text).
-  const memo =
-    global.argv === undefined ||
-    flags.memo === false ||
-    flags.templateUrl !== undefined ||
-    flags.templateRef !== undefined
-      ? undefined
-      : commandMemo('status', global.argv, io.cwd, io.colors !== noColors, io.widths?.out);
-  const kept = global.memoMissed === true ? undefined : memo?.lookup();
-  if (kept !== undefined) {
-    io.out(kept);
-    return 0;
-  }
+  const memo = memoOfRun('status', io, global, flags);
+  if (gaveKeptAnswer(io, global, memo)) return 0;
   return (await import('./status-report.js')).statusWithPlan(io, global, paths, flags, memo);
 }
