@@ -24,8 +24,10 @@ export async function hookRun(
   file: HookFile,
   state: HookState,
   project: Project,
+  /** The plan it runs for (`newHookOwner()`). */
+  owner: number,
 ): Promise<HookOutcome> {
-  const options = { timeLimitMs: project.options.hookTimeLimitMs };
+  const options = { timeLimitMs: project.options.hookTimeLimitMs, owner };
   if (t.source.trusted) return runHook(name, file, state, options);
   try {
     return await sandbox.hook({ kind: 'hook', name, hook: file, state, options });
@@ -47,6 +49,7 @@ export async function renderUntrusted(
   state: HookState,
   problems: Problem[],
   validation: SettingsValidationContext,
+  owner: number,
 ): Promise<PlannedFile[]> {
   const job = (settings: DataMap, batch: readonly TemplateFile[]) => ({
     kind: 'render' as const,
@@ -67,7 +70,7 @@ export async function renderUntrusted(
   if (!t.hooks.before_file_render) batches.push({ settings: state.settings, files });
   else {
     for (const f of files) {
-      const settings = await settingsForFile(t, f, state, problems, project, sandbox, validation);
+      const settings = await settingsForFile(t, f, state, problems, project, sandbox, validation, owner);
       if (settings) batches.push({ settings, files: [f] });
     }
   }
@@ -111,6 +114,7 @@ export async function settingsForFile(
   project: Project,
   sandbox: Sandbox,
   validation: SettingsValidationContext,
+  owner: number,
 ): Promise<DataMap | undefined> {
   const file = t.hooks.before_file_render;
   if (!file) return state.settings;
@@ -121,6 +125,7 @@ export async function settingsForFile(
     file,
     { ...state, file: { path: f.output, source: f.source } },
     project,
+    owner,
   );
   problems.push(...outcome.problems);
   if (hasErrorIn(outcome.problems)) return undefined;

@@ -22,7 +22,7 @@ import { type OutputClaim, resolvePaths } from './composition.js';
 import { problem } from './errors.js';
 import { declaredSettingsBroken, HOOKS_AFTER_VALIDATION } from './hook-settings.js';
 import type { HookState } from './hooks.js';
-import { lateHookOutput } from './js-hooks.js';
+import { lateHookOutput, newHookOwner } from './js-hooks.js';
 import type { DataMap, HookName, LoadedTemplate, Position, TemplateFile } from './model.js';
 import { resolveFiles } from './output-files.js';
 import { hasErrorIn, hookRun, renderUntrusted, settingsForFile, untrustedHooks } from './plan-hooks.js';
@@ -98,18 +98,23 @@ export async function planDetailed(project: Project): Promise<DetailedPlan> {
   );
   const board = new SharedSettingsBoard(applied, project.config, project.available.values(), sandbox.limits);
   const resolved = new Map<LoadedTemplate, ResolvedTemplate>();
+  // This plan's JavaScript hook runs: what they print late is reported here, not in a concurrent plan.
+  const owner = newHookOwner();
   try {
     for (const [i, t] of ordered.order.entries()) {
       project.options.onProgress?.(`rendering template ${t.name} (${i + 1}/${ordered.order.length})`);
-      const r = await resolveTemplate(project, t, board, problems, sandbox);
+      const r = await resolveTemplate(project, t, board, problems, sandbox, owner);
       resolved.set(t, r);
     }
+  } catch (e) {
+    void lateHookOutput(owner); // ends the owner: no one will report its late prints
+    throw e;
   } finally {
     sandbox.close();
   }
   problems.push(...board.problems);
   // What JavaScript hooks printed after returning, and timers they left: no later hook would report them.
-  problems.push(...(await lateHookOutput()));
+  problems.push(...(await lateHookOutput(owner)));
 
   const templates = applied.map((t) => resolved.get(t)!);
   const files = chooseOutputs(templates, problems);
@@ -202,6 +207,8 @@ async function resolveTemplate(
   board: SharedSettingsBoard,
   problems: Problem[],
   sandbox: Sandbox,
+  /** The plan its JavaScript hooks run for. */
+  owner: number,
 ): Promise<ResolvedTemplate> {
   const origins: Record<string, SettingOrigin> = {};
   const untrusted = untrustedHooks(t, project.options.distrust);
@@ -238,7 +245,7 @@ async function resolveTemplate(
     const file = t.hooks[name];
     if (!file || failed) return;
     const before = state.settings;
-    const outcome = await hookRun(sandbox, t, name, file, state, project);
+    const outcome = await hookRun(sandbox, t, name, file, state, project, owner);
     problems.push(...outcome.problems);
     if (hasErrorIn(outcome.problems)) failed = true;
     state = outcome.state;
@@ -311,7 +318,7 @@ async function resolveTemplate(
   const files: PlannedFile[] = [];
   const toRender = keep ? resolution.files.filter((f) => keep.has(f.output)) : resolution.files;
   if (!t.source.trusted) {
-    files.push(...(await renderUntrusted(sandbox, project, t, toRender, state, problems, validation)));
+    files.push(...(await renderUntrusted(sandbox, project, t, toRender, state, problems, validation, owner)));
     return { ...result, files };
   }
   const shared = t.hooks.before_file_render ? undefined : renderContext(project, t, state.settings);
@@ -329,7 +336,7 @@ async function resolveTemplate(
       : undefined;
   for (const f of toRender) {
     // Awaiting only when there is a hook keeps a thousand files from a thousand round trips of promises.
-    const ctx = shared ?? (await hookedContext(t, f, state, problems, project, sandbox, validation));
+    const ctx = shared ?? (await hookedContext(t, f, state, problems, project, sandbox, validation, owner));
     if (!ctx) continue;
     const planned =
       baseKey !== undefined
@@ -349,8 +356,9 @@ async function hookedContext(
   project: Project,
   sandbox: Sandbox,
   validation: SettingsValidationContext,
+  owner: number,
 ): Promise<RenderContext | undefined> {
-  const settings = await settingsForFile(t, f, state, problems, project, sandbox, validation);
+  const settings = await settingsForFile(t, f, state, problems, project, sandbox, validation, owner);
   return settings && renderContext(project, t, settings);
 }
 
