@@ -5,6 +5,7 @@
  * render with a value the author said cannot happen. Checked is only what the hook changed, against the
  * template's own `template_schema.json` (defaults' inferred types are no promise of the author's).
  */
+import { join, relative } from 'node:path';
 import { problem } from './errors.js';
 import { hookKeyPosition } from './hook-source.js';
 import type { DataMap, HookFile, HookName, LoadedTemplate } from './model.js';
@@ -56,7 +57,9 @@ export function declaredSettingsBroken(
         ? `removes setting '${key}', which its schema requires`
         : `sets setting '${setting}' to ${shown(valueAt(after, segments))}, which its schema refuses: ${v.message}`;
     const rule = t.schemaPositions?.positionOf(`/properties/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
-    const schemaAt = rule ? `${rule.file}:${rule.line}:${rule.column}` : (t.schemaFile ?? 'the schema');
+    // Named inside the template (the error names the template): the same from a project and from the repository.
+    const schemaFile = relative(t.dir, t.schemaFile ?? join(t.dir, 'template_schema.json'));
+    const schemaAt = rule ? `${relative(t.dir, rule.file)}:${rule.line}:${rule.column}` : schemaFile;
     out.push(
       problem(
         'error',

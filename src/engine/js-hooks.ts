@@ -91,6 +91,7 @@ for (const name of ['stdout', 'stderr']) {
 // Timers a hook started and left running, by the run that started them (the stack: where): said when a
 // command's hooks are done (flush), since what they print after that is seen by no one.
 const pendingTimers = new Map();
+const untrackedImmediate = setImmediate;
 const timers = require('node:timers');
 function trackTimers(start, clear) {
   const startTimer = timers[start];
@@ -134,7 +135,9 @@ function reply(run, message) {
   parentPort.postMessage({ ...message, dropped: run.dropped });
 }
 parentPort.on('message', ({ url, state, owner, flush: flushing }) => {
-  if (flushing) return flush(owner);
+  // After the immediates a hook queued before returning: the port hands over every message it holds in
+  // one go, so a flush posted at once (a busy machine) came before them and called them pending.
+  if (flushing) return untrackedImmediate(() => flush(owner));
   inProgress++;
   for (const message of held) parentPort.postMessage(message);
   held = [];
