@@ -418,7 +418,12 @@ function validateAfresh(t: LoadedTemplate, settings: DataMap, ctx: SettingsValid
       !((v.keyword === 'enum' || v.keyword === 'const') && wrongType.has(v.pointer)),
   );
   if (t.schema && !judgesUnknownKeys(check.schema)) {
-    const declared = Object.keys((check.schema.properties as object | undefined) ?? {});
+    // A subscription is declared by `setting_subscriptions` (its value judged by the publishers' schema),
+    // as in a schema inferred from the defaults: the subscriber's own schema may add rules, need not.
+    const declared = [
+      ...Object.keys((check.schema.properties as object | undefined) ?? {}),
+      ...t.manifest.setting_subscriptions,
+    ];
     for (const k of Object.keys(data)) {
       if (declared.includes(k)) continue;
       const suggestion = didYouMean(k, declared);
