@@ -6,10 +6,16 @@ import { readFileSync } from 'node:fs';
 import { lineColumn } from '../shared/position.js';
 import type { Position } from './model.js';
 
-/** Where the hook's source writes `key` as a hash or object key (`'key' =>`, `key:`), else undefined. */
+/**
+ * Where the hook's source writes `key`: as a hash or object key (`'key' =>`, `key:`) or as what a
+ * JavaScript hook assigns (`settings.key =`, `settings['key'] =`), whichever comes first; else undefined.
+ */
 export function hookKeyPosition(path: string, key: string): Position | undefined {
   const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return hookSourcePosition(path, new RegExp(`(?<![\\w$])(['"]?)${escaped}\\1\\s*(=>|:)`));
+  const asKey = `(?<![\\w$])(['"]?)${escaped}\\1\\s*(?:=>|:)`;
+  // An assignment, not a comparison (`==`) nor an arrow (`=>`).
+  const assigned = `(?<=\\.)${escaped}(?=\\s*=(?![=>]))|(?<=\\[\\s*['"])${escaped}(?=['"]\\s*\\]\\s*=(?![=>]))`;
+  return hookSourcePosition(path, new RegExp(`${asKey}|${assigned}`));
 }
 
 /** The position of the first match of `pattern` in the hook's source, if it matches. */

@@ -53,6 +53,8 @@ export interface HookState {
 export interface HookRunOptions {
   /** Milliseconds a hook may run; default {@link HOOK_TIME_LIMIT_MS}. */
   readonly timeLimitMs?: number | undefined;
+  /** The plan a JavaScript hook runs for (`newHookOwner()`): what it prints late is that plan's. */
+  readonly owner?: number | undefined;
 }
 
 export interface HookOutcome {
@@ -126,7 +128,7 @@ export async function runHook(
     result =
       hook.kind === 'pp'
         ? await runPuppetHook(hook, state, limit, logs)
-        : await runJsHook(hook, stateToData(state), limit, logs);
+        : await runJsHook(hook, stateToData(state), limit, logs, options.owner);
   } catch (e) {
     if (e instanceof HookTimeout) return timedOut(e);
     if (e instanceof EppError && e.code === 'EPP_TIME_LIMIT') {

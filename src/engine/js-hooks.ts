@@ -45,12 +45,13 @@ const { format } = require('node:util');
 // is posted at once, so that a hook stopped at its time limit has said what it printed; the run it belongs
 // to is the async context it was printed in, so that a timer left by one hook is not reported as the
 // next hook's output: what a run prints after its reply is posted as late (held while no run is in
-// progress, when no one listens, and posted when the next one starts).
+// progress, when no one listens, and posted when the next one starts). Every late print and timer carries
+// the plan (owner) whose hook made it: plans run concurrently (a server's), and each reports its own.
 const runs = new AsyncLocalStorage();
 let inProgress = 0;
 let held = [];
 function postLate(run, entry) {
-  const message = { late: { url: run.url, ...entry } };
+  const message = { late: { url: run.url, owner: run.owner, ...entry } };
   if (inProgress > 0) parentPort.postMessage(message);
   else held.push(message);
 }
@@ -90,6 +91,7 @@ for (const name of ['stdout', 'stderr']) {
 // Timers a hook started and left running, by the run that started them (the stack: where): said when a
 // command's hooks are done (flush), since what they print after that is seen by no one.
 const pendingTimers = new Map();
+const untrackedImmediate = setImmediate;
 const timers = require('node:timers');
 function trackTimers(start, clear) {
   const startTimer = timers[start];
@@ -101,7 +103,7 @@ function trackTimers(start, clear) {
       if (start !== 'setInterval') pendingTimers.delete(handle);
       return callback.apply(this, args);
     }, ...rest);
-    pendingTimers.set(handle, { url: run.url, via: start, stack: new Error().stack });
+    pendingTimers.set(handle, { url: run.url, owner: run.owner, via: start, stack: new Error().stack });
     return handle;
   };
   const untracked = function (handle) {
@@ -115,11 +117,15 @@ trackTimers('setTimeout', 'clearTimeout');
 trackTimers('setInterval', 'clearInterval');
 trackTimers('setImmediate', 'clearImmediate');
 require('node:module').syncBuiltinESMExports(); // \`import { setTimeout } from 'node:timers'\` too
-function flush() {
+function flush(owner) {
   for (const message of held) parentPort.postMessage(message);
   held = [];
-  const left = [...pendingTimers.values()];
-  pendingTimers.clear(); // said once: a later print from one of them is late output
+  const left = [];
+  for (const [handle, timer] of pendingTimers) {
+    if (timer.owner !== owner) continue; // another plan's, still running
+    left.push(timer);
+    pendingTimers.delete(handle); // said once: a later print from it is late output
+  }
   parentPort.postMessage({ flushed: left.slice(0, ${HOOK_OUTPUT_LINES}), more: Math.max(0, left.length - ${HOOK_OUTPUT_LINES}) });
 }
 function reply(run, message) {
@@ -128,12 +134,14 @@ function reply(run, message) {
   run.done = true;
   parentPort.postMessage({ ...message, dropped: run.dropped });
 }
-parentPort.on('message', ({ url, state, flush: flushing }) => {
-  if (flushing) return flush();
+parentPort.on('message', ({ url, state, owner, flush: flushing }) => {
+  // After the immediates a hook queued before returning: the port hands over every message it holds in
+  // one go, so a flush posted at once (a busy machine) came before them and called them pending.
+  if (flushing) return untrackedImmediate(() => flush(owner));
   inProgress++;
   for (const message of held) parentPort.postMessage(message);
   held = [];
-  const run = { url, printed: 0, dropped: 0, done: false, lateCalls: 0 };
+  const run = { url, owner, printed: 0, dropped: 0, done: false, lateCalls: 0 };
   runs.run(run, async () => {
     try {
       const mod = await import(url);
@@ -162,7 +170,10 @@ interface HookPrinted {
  * One print of an earlier run (the hook at `url`) after it had returned, from a timer or the like; `more`
  * when it printed more than {@link HOOK_OUTPUT_LINES} times so (said once).
  */
-type LatePrint = { readonly url: string } & (HookPrinted['output'][number] | { readonly more: true });
+type LatePrint = { readonly url: string; readonly owner: number } & (
+  | HookPrinted['output'][number]
+  | { readonly more: true }
+);
 
 type WorkerReply = { dropped: number } & (
   | { ok: true; result: unknown }
@@ -202,17 +213,54 @@ let hookWorker: Worker | undefined;
 let hookQueue: Promise<unknown> = Promise.resolve();
 
 /**
+ * The plans whose hooks may still print late, by owner ({@link newHookOwner}), with what they printed
+ * after returning while another plan's hook ran: reported by their own plan ({@link lateHookOutput}).
+ */
+const lateByOwner = new Map<number, Problem[]>();
+let lastOwner = 0;
+
+/**
+ * A new owner of JavaScript hook runs: one plan. What its hooks print after returning, and the timers
+ * they leave, are its own, never another plan's that runs at the same time; {@link lateHookOutput}
+ * reports them and ends it.
+ */
+export function newHookOwner(): number {
+  lastOwner++;
+  lateByOwner.set(lastOwner, []);
+  return lastOwner;
+}
+
+/** A late print, to the plan whose hook made it (dropped when that plan has ended: no one would see it). */
+function routeLate(late: LatePrint, owner: number | undefined, logs: Problem[]): void {
+  if (late.owner === owner) logs.push(latePrintWarning(late));
+  else lateByOwner.get(late.owner)?.push(latePrintWarning(late));
+}
+
+/**
  * Runs the hook's default export on `input` (the state as data) in the worker, after any hook queued
  * before it; what it printed is pushed to `logs`. Throws {@link HookTimeout}, {@link HookScriptError},
  * {@link HookExited}, or NotDataError for a result that is no data.
  */
-export function runJsHook(hook: HookFile, input: DataMap, limit: number, logs: Problem[]): Promise<Data> {
-  const run = hookQueue.then(() => callHookWorker(hook, input, limit, logs));
+export function runJsHook(
+  hook: HookFile,
+  input: DataMap,
+  limit: number,
+  logs: Problem[],
+  /** The plan it runs for ({@link newHookOwner}); without one, a run on its own. */
+  owner?: number,
+): Promise<Data> {
+  const run = hookQueue.then(() => callHookWorker(hook, input, limit, logs, owner));
   hookQueue = run.catch(() => undefined);
   return run;
 }
 
-async function callHookWorker(hook: HookFile, input: DataMap, limit: number, logs: Problem[]): Promise<Data> {
+async function callHookWorker(
+  hook: HookFile,
+  input: DataMap,
+  limit: number,
+  logs: Problem[],
+  owner: number | undefined,
+): Promise<Data> {
   const url = `${pathToFileURL(hook.path).href}?mtime=${statSync(hook.path).mtimeMs}`;
   hookWorker ??= startHookWorker();
   const worker = hookWorker;
@@ -239,8 +287,8 @@ async function callHookWorker(hook: HookFile, input: DataMap, limit: number, log
       }, limit);
       worker.on('message', (message: WorkerMessage) => {
         if ('print' in message) printed.output.push(message.print);
-        // An earlier hook's: reported at its own lines, never this one's.
-        else if ('late' in message) logs.push(latePrintWarning(message.late));
+        // An earlier hook's: reported at its own lines, never this one's, by the plan that ran it.
+        else if ('late' in message) routeLate(message.late, owner, logs);
         else if ('flushed' in message)
           return; // answers a flush only, never a run
         else if (message.ok === undefined) printed.dropped = message.dropped;
@@ -254,7 +302,7 @@ async function callHookWorker(hook: HookFile, input: DataMap, limit: number, log
       worker.once('exit', (code) =>
         reject(new HookExited(`ended the worker it runs in (exit code ${code}), as process.exit() does`)),
       );
-      worker.postMessage({ url, state: dataToJs(input) });
+      worker.postMessage({ url, owner, state: dataToJs(input) });
     });
   } catch (e) {
     // A timed-out or broken worker is not reused.
@@ -275,27 +323,35 @@ async function callHookWorker(hook: HookFile, input: DataMap, limit: number, log
 }
 
 /**
- * What the JavaScript hooks that ran said after they had returned, and the timers they left running:
- * called when a command's hooks are done, since no next hook's run would report them (a print from a
- * timer the hook did not await, once the last hook had returned, was seen by no one). Empty when no
- * JavaScript hook ran.
+ * What the JavaScript hooks `owner`'s plan ran said after they had returned, and the timers they left
+ * running: called when its hooks are done, since no next hook's run would report them (a print from a
+ * timer the hook did not await, once the last hook had returned, was seen by no one). Ends `owner`.
+ * Empty when no JavaScript hook ran.
  */
-export function lateHookOutput(): Promise<Problem[]> {
-  if (hookWorker === undefined) return Promise.resolve([]);
-  const run = hookQueue.then(flushHookWorker);
+export function lateHookOutput(owner?: number): Promise<Problem[]> {
+  const run = hookQueue.then(() => flushHookWorker(owner));
   hookQueue = run.catch(() => undefined);
   return run;
 }
 
-async function flushHookWorker(): Promise<Problem[]> {
-  const worker = hookWorker;
-  if (worker === undefined) return [];
-  const out: Problem[] = [];
+async function flushHookWorker(owner: number | undefined): Promise<Problem[]> {
+  const out: Problem[] = owner !== undefined ? (lateByOwner.get(owner) ?? []) : [];
+  try {
+    const worker = hookWorker;
+    if (worker !== undefined) await flushWorker(worker, owner, out);
+  } finally {
+    if (owner !== undefined) lateByOwner.delete(owner);
+  }
+  return out;
+}
+
+/** Asks the worker for `owner`'s timers still pending and whatever late prints it holds. */
+async function flushWorker(worker: Worker, owner: number | undefined, out: Problem[]): Promise<void> {
   worker.ref();
   try {
     await new Promise<void>((resolve) => {
       worker.on('message', (message: WorkerMessage) => {
-        if ('late' in message) out.push(latePrintWarning(message.late));
+        if ('late' in message) routeLate(message.late, owner, out);
         else if ('flushed' in message) {
           out.push(...pendingTimerWarnings(message.flushed, message.more));
           resolve();
@@ -304,13 +360,12 @@ async function flushHookWorker(): Promise<Problem[]> {
       // A worker that has ended has nothing more to say.
       worker.once('error', () => resolve());
       worker.once('exit', () => resolve());
-      worker.postMessage({ flush: true });
+      worker.postMessage({ flush: true, owner });
     });
   } finally {
     worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
     worker.unref();
   }
-  return out;
 }
 
 /** Timers left running when the hooks were done: warnings where each was started. */

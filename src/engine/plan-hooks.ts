@@ -7,11 +7,13 @@ import { basename, join } from 'node:path';
 import { SYNC_FILE } from '../shared/project-files.js';
 import { maskCredentials } from '../shared/url-credentials.js';
 import { problem } from './errors.js';
+import { declaredSettingsBroken } from './hook-settings.js';
 import { type HookOutcome, type HookState, runHook } from './hooks.js';
 import type { DataMap, HookFile, HookName, LoadedTemplate, TemplateFile } from './model.js';
 import type { Project } from './project.js';
 import type { PlannedFile, Problem } from './render-plan.js';
 import { type Sandbox, SandboxLimitError } from './sandbox.js';
+import type { SettingsValidationContext } from './settings.js';
 import { sourceIdentity } from './sources/index.js';
 
 /** A hook run: in the sandbox for an untrusted template (a limit hit is the hook's problem), else here. */
@@ -22,8 +24,10 @@ export async function hookRun(
   file: HookFile,
   state: HookState,
   project: Project,
+  /** The plan it runs for (`newHookOwner()`). */
+  owner: number,
 ): Promise<HookOutcome> {
-  const options = { timeLimitMs: project.options.hookTimeLimitMs };
+  const options = { timeLimitMs: project.options.hookTimeLimitMs, owner };
   if (t.source.trusted) return runHook(name, file, state, options);
   try {
     return await sandbox.hook({ kind: 'hook', name, hook: file, state, options });
@@ -44,6 +48,8 @@ export async function renderUntrusted(
   files: readonly TemplateFile[],
   state: HookState,
   problems: Problem[],
+  validation: SettingsValidationContext,
+  owner: number,
 ): Promise<PlannedFile[]> {
   const job = (settings: DataMap, batch: readonly TemplateFile[]) => ({
     kind: 'render' as const,
@@ -64,7 +70,7 @@ export async function renderUntrusted(
   if (!t.hooks.before_file_render) batches.push({ settings: state.settings, files });
   else {
     for (const f of files) {
-      const settings = await settingsForFile(t, f, state, problems, project, sandbox);
+      const settings = await settingsForFile(t, f, state, problems, project, sandbox, validation, owner);
       if (settings) batches.push({ settings, files: [f] });
     }
   }
@@ -107,6 +113,8 @@ export async function settingsForFile(
   problems: Problem[],
   project: Project,
   sandbox: Sandbox,
+  validation: SettingsValidationContext,
+  owner: number,
 ): Promise<DataMap | undefined> {
   const file = t.hooks.before_file_render;
   if (!file) return state.settings;
@@ -117,9 +125,22 @@ export async function settingsForFile(
     file,
     { ...state, file: { path: f.output, source: f.source } },
     project,
+    owner,
   );
   problems.push(...outcome.problems);
-  return hasErrorIn(outcome.problems) ? undefined : outcome.state.settings;
+  if (hasErrorIn(outcome.problems)) return undefined;
+  const settings = outcome.state.settings;
+  const broken = declaredSettingsBroken(
+    t,
+    'before_file_render',
+    file,
+    state.settings,
+    settings,
+    validation,
+    f.output,
+  );
+  problems.push(...broken);
+  return hasErrorIn(broken) ? undefined : settings;
 }
 
 /** Whether a hook failed: what it logged (`notice()`) is a warning beside a state that stands. */

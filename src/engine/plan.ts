@@ -10,7 +10,8 @@
  * Then one output per path is chosen (earliest template with non-empty output). Pure: nothing is written.
  *
  * Settings are validated right after the project layer, before `after_project_settings`: a setting that
- * hook derives needs no schema entry, one added by an earlier hook does. A template whose hook fails or
+ * hook (or a later one) derives needs no schema entry, one added by an earlier hook does; a declared
+ * setting a later hook changes is checked again (hook-settings.ts). A template whose hook fails or
  * whose settings are invalid renders nothing (its problems say why); the other templates still plan.
  */
 import { join } from 'node:path';
@@ -19,8 +20,9 @@ import { deletedOutputMessage, deletedOutputs } from '../sync/glob.js';
 import { engineVersion } from '../version.js';
 import { type OutputClaim, resolvePaths } from './composition.js';
 import { problem } from './errors.js';
+import { declaredSettingsBroken, HOOKS_AFTER_VALIDATION } from './hook-settings.js';
 import type { HookState } from './hooks.js';
-import { lateHookOutput } from './js-hooks.js';
+import { lateHookOutput, newHookOwner } from './js-hooks.js';
 import type { DataMap, HookName, LoadedTemplate, Position, TemplateFile } from './model.js';
 import { resolveFiles } from './output-files.js';
 import { hasErrorIn, hookRun, renderUntrusted, settingsForFile, untrustedHooks } from './plan-hooks.js';
@@ -36,6 +38,7 @@ import {
   identicalData,
   mergeData,
   mergeSettings,
+  type SettingsValidationContext,
   setOwn,
   validateSettings,
 } from './settings.js';
@@ -95,18 +98,23 @@ export async function planDetailed(project: Project): Promise<DetailedPlan> {
   );
   const board = new SharedSettingsBoard(applied, project.config, project.available.values(), sandbox.limits);
   const resolved = new Map<LoadedTemplate, ResolvedTemplate>();
+  // This plan's JavaScript hook runs: what they print late is reported here, not in a concurrent plan.
+  const owner = newHookOwner();
   try {
     for (const [i, t] of ordered.order.entries()) {
       project.options.onProgress?.(`rendering template ${t.name} (${i + 1}/${ordered.order.length})`);
-      const r = await resolveTemplate(project, t, board, problems, sandbox);
+      const r = await resolveTemplate(project, t, board, problems, sandbox, owner);
       resolved.set(t, r);
     }
+  } catch (e) {
+    void lateHookOutput(owner); // ends the owner: no one will report its late prints
+    throw e;
   } finally {
     sandbox.close();
   }
   problems.push(...board.problems);
   // What JavaScript hooks printed after returning, and timers they left: no later hook would report them.
-  problems.push(...(await lateHookOutput()));
+  problems.push(...(await lateHookOutput(owner)));
 
   const templates = applied.map((t) => resolved.get(t)!);
   const files = chooseOutputs(templates, problems);
@@ -199,6 +207,8 @@ async function resolveTemplate(
   board: SharedSettingsBoard,
   problems: Problem[],
   sandbox: Sandbox,
+  /** The plan its JavaScript hooks run for. */
+  owner: number,
 ): Promise<ResolvedTemplate> {
   const origins: Record<string, SettingOrigin> = {};
   const untrusted = untrustedHooks(t, project.options.distrust);
@@ -218,16 +228,32 @@ async function resolveTemplate(
     metadata: project.metadata,
   };
   for (const k of Object.keys(state.settings)) origins[k] = { layer: 'default' };
+  const validation: SettingsValidationContext = {
+    config: project.config,
+    untrustedLimits: sandbox.limits,
+    sharedSchema: (name) => board.schemaOf(name),
+    sharedSchemaTrusted: (name) => board.schemaTrusted(name),
+    // Only a value no hook or project layer touched is still the publishers' doing.
+    fromPublishers: (name) => (origins[name]?.layer === 'shared' ? board.publishedSetting(name) : undefined),
+    setByHook: (name) => {
+      const origin = origins[name];
+      return origin?.layer === 'hook' ? t.hooks[origin.detail as HookName]?.path : undefined;
+    },
+  };
   let failed = false;
   const hook = async (name: HookName): Promise<void> => {
     const file = t.hooks[name];
     if (!file || failed) return;
     const before = state.settings;
-    const outcome = await hookRun(sandbox, t, name, file, state, project);
+    const outcome = await hookRun(sandbox, t, name, file, state, project, owner);
     problems.push(...outcome.problems);
     if (hasErrorIn(outcome.problems)) failed = true;
     state = outcome.state;
     noteChanges(origins, before, state.settings, { layer: 'hook', detail: name });
+    if (failed || !HOOKS_AFTER_VALIDATION.includes(name)) return;
+    const broken = declaredSettingsBroken(t, name, file, before, state.settings, validation);
+    problems.push(...broken);
+    if (hasErrorIn(broken)) failed = true;
   };
 
   // 1. default settings
@@ -264,18 +290,7 @@ async function resolveTemplate(
   noteChanges(origins, state.settings, merged.value, { layer: 'project' }, section);
   for (const k of Object.keys(section)) if (section[k] !== null) origins[k] = { layer: 'project' };
   state = { ...state, settings: merged.value };
-  const invalid = validateSettings(t, state.settings, {
-    config: project.config,
-    untrustedLimits: sandbox.limits,
-    sharedSchema: (name) => board.schemaOf(name),
-    sharedSchemaTrusted: (name) => board.schemaTrusted(name),
-    // Only a value no hook or project layer touched is still the publishers' doing.
-    fromPublishers: (name) => (origins[name]?.layer === 'shared' ? board.publishedSetting(name) : undefined),
-    setByHook: (name) => {
-      const origin = origins[name];
-      return origin?.layer === 'hook' ? t.hooks[origin.detail as HookName]?.path : undefined;
-    },
-  });
+  const invalid = validateSettings(t, state.settings, validation);
   problems.push(...invalid);
   if (invalid.some((p) => p.severity === 'error')) failed = true;
   await hook('after_project_settings');
@@ -303,7 +318,7 @@ async function resolveTemplate(
   const files: PlannedFile[] = [];
   const toRender = keep ? resolution.files.filter((f) => keep.has(f.output)) : resolution.files;
   if (!t.source.trusted) {
-    files.push(...(await renderUntrusted(sandbox, project, t, toRender, state, problems)));
+    files.push(...(await renderUntrusted(sandbox, project, t, toRender, state, problems, validation, owner)));
     return { ...result, files };
   }
   const shared = t.hooks.before_file_render ? undefined : renderContext(project, t, state.settings);
@@ -321,7 +336,7 @@ async function resolveTemplate(
       : undefined;
   for (const f of toRender) {
     // Awaiting only when there is a hook keeps a thousand files from a thousand round trips of promises.
-    const ctx = shared ?? (await hookedContext(t, f, state, problems, project, sandbox));
+    const ctx = shared ?? (await hookedContext(t, f, state, problems, project, sandbox, validation, owner));
     if (!ctx) continue;
     const planned =
       baseKey !== undefined
@@ -340,8 +355,10 @@ async function hookedContext(
   problems: Problem[],
   project: Project,
   sandbox: Sandbox,
+  validation: SettingsValidationContext,
+  owner: number,
 ): Promise<RenderContext | undefined> {
-  const settings = await settingsForFile(t, f, state, problems, project, sandbox);
+  const settings = await settingsForFile(t, f, state, problems, project, sandbox, validation, owner);
   return settings && renderContext(project, t, settings);
 }
 

@@ -11,6 +11,7 @@ import { SYNC_FILE } from '../shared/project-files.js';
 import { decodeUtf8 } from '../shared/text-file.js';
 import { EngineError, problem } from './errors.js';
 import { shippedSchema, violationProblems } from './json-schema.js';
+import { missingSyncHint } from './missing-sync-hint.js';
 import {
   type Data,
   type Position,
@@ -40,7 +41,7 @@ export function loadSyncConfig(root: string, origins: readonly SyncOrigin[] = []
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       throw new EngineError('SYNC_NOT_FOUND', `no ${SYNC_FILE} in ${dir}`, {
-        hint: 'run `pantograph init` to create one, or point at the project with -C DIR',
+        hint: missingSyncHint(dir),
       });
     }
     throw new EngineError('SYNC_READ', `cannot read ${file}: ${(e as Error).message}`);

@@ -374,7 +374,18 @@ export function validateSettings(
   return [...problems];
 }
 
-function validateAfresh(t: LoadedTemplate, settings: DataMap, ctx: SettingsValidationContext): Problem[] {
+/**
+ * What the schema `t`'s settings are checked against says of `settings` (undef top-level settings count
+ * as absent): its violations, or the problems that kept it from judging (a schema that does not compile,
+ * a limit hit). No schema file the loader could use: nothing to say, it has been reported.
+ */
+export function schemaCheck(
+  t: LoadedTemplate,
+  settings: DataMap,
+  ctx: SettingsValidationContext,
+):
+  | { readonly schema: Readonly<Record<string, unknown>>; readonly violations: SchemaViolation[] }
+  | Problem[] {
   // A schema file the loader could not use has been reported; inferring one instead would add noise.
   if (t.schemaFile !== undefined && t.schema === undefined) return [];
   const compiled = compiledSchemaOf(t, ctx);
@@ -384,13 +395,20 @@ function validateAfresh(t: LoadedTemplate, settings: DataMap, ctx: SettingsValid
   // A schema an untrusted template wrote is checked under its limits: a pattern may backtrack for ever,
   // nested `anyOf`s try every combination.
   const limits = schemaLimits(!authoredUntrusted(t, ctx), ctx.untrustedLimits);
-  let checked: SchemaViolation[];
   try {
-    checked = compiled.validate(data, undefined, limits);
+    return { schema: compiled.schema, violations: compiled.validate(data, undefined, limits) };
   } catch (e) {
     if (!(e instanceof SchemaLimitError)) throw e;
     return [schemaLimitProblem(t.name, e, t.schemaFile ?? t.manifestFile, t.schemaPositions)];
   }
+}
+
+function validateAfresh(t: LoadedTemplate, settings: DataMap, ctx: SettingsValidationContext): Problem[] {
+  const check = schemaCheck(t, settings, ctx);
+  if (Array.isArray(check)) return check;
+  const checked = check.violations;
+  const data: DataMap = {};
+  for (const [k, v] of Object.entries(settings)) if (v !== null) setOwn(data, k, v);
   // A publisher's wrong value is the publisher's error, reported once, where it wrote it. A value of the
   // wrong type is not also said to be none of an enum's values (`mock_with: 5`): one error at one place.
   const wrongType = new Set(checked.filter((v) => v.keyword === 'type').map((v) => v.pointer));
@@ -399,8 +417,13 @@ function validateAfresh(t: LoadedTemplate, settings: DataMap, ctx: SettingsValid
       !publishedSetting(t, ctx, v.pointer)?.reported &&
       !((v.keyword === 'enum' || v.keyword === 'const') && wrongType.has(v.pointer)),
   );
-  if (t.schema && !judgesUnknownKeys(compiled.schema)) {
-    const declared = Object.keys((compiled.schema.properties as object | undefined) ?? {});
+  if (t.schema && !judgesUnknownKeys(check.schema)) {
+    // A subscription is declared by `setting_subscriptions` (its value judged by the publishers' schema),
+    // as in a schema inferred from the defaults: the subscriber's own schema may add rules, need not.
+    const declared = [
+      ...Object.keys((check.schema.properties as object | undefined) ?? {}),
+      ...t.manifest.setting_subscriptions,
+    ];
     for (const k of Object.keys(data)) {
       if (declared.includes(k)) continue;
       const suggestion = didYouMean(k, declared);

@@ -1,11 +1,11 @@
 /**
  * The web interface on a template repository (`pantograph ui -C REPO`): the author edits a template's
  * files and sees a test case (`<template>/tests/<case>/`) rendered beside its expected output. Only files
- * the loader lists for a template (outputs and partials) can be read or written, named by template and
- * source path: a request never names a path on disk.
+ * the loader lists for a template (outputs, partials, hooks and its `template_schema.json`) can be read or
+ * written, named by template and source path: a request never names a path on disk.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { Hono } from 'hono';
 import type { LoadedTemplate } from '../engine/model.js';
 import { writeAtomically } from '../engine/sync-text-edit.js';
@@ -20,8 +20,7 @@ export function authorApi(repoDir: string, options: { readonly strict?: boolean 
   const app = new Hono();
   const repository = () => loadRepository(repoDir);
   const template = (name: unknown): LoadedTemplate | undefined => repository().all.get(String(name));
-  /** The files of a template an author may open: its outputs and partials, by path inside the template. */
-  const editable = (t: LoadedTemplate) => [...t.files.map((f) => f.source), ...t.partials];
+  const editable = editableFiles;
 
   app.post('/repository', (c) =>
     c.json({
@@ -107,4 +106,16 @@ export function authorApi(repoDir: string, options: { readonly strict?: boolean 
 export function withLineEnds(text: string, current: string): string {
   const crlf = current.includes('\r\n') && !/(^|[^\r])\n/.test(current);
   return crlf && !text.includes('\r') ? text.replace(/\n/g, '\r\n') : text;
+}
+
+/**
+ * The files of a template an author may open, by path inside the template: its outputs and partials, then
+ * what the guide has them write beside: its hooks and its schema (a schema that does not parse is still
+ * listed, so that it can be fixed here). Not template.json: a save that breaks it would drop the template,
+ * and the file with it, from the page.
+ */
+export function editableFiles(t: LoadedTemplate): string[] {
+  const hooks = Object.values(t.hooks).map((h) => relative(t.dir, h.path));
+  const schema = t.schemaFile !== undefined ? [relative(t.dir, t.schemaFile)] : [];
+  return [...t.files.map((f) => f.source), ...t.partials, ...hooks.sort(), ...schema];
 }

@@ -5,7 +5,8 @@
  * the project is left as it was.
  */
 import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, snapshotDir, type Tree, tempDir, tempTree, writeTree } from '../helpers/fs.js';
 
@@ -174,6 +175,96 @@ describe('a hook that returns the wrong thing', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
       `${repo}/greet/hooks/after_default_settings.mjs:3:34: error: greet: setting 'who' must be string [SETTINGS_INVALID]`,
+    );
+    expect(snapshotDir(root)).toEqual(before);
+  });
+});
+
+describe('a hook after the settings were validated that changes a declared setting', () => {
+  const schema = JSON.stringify(
+    {
+      type: 'object',
+      properties: { who: { type: 'string' }, port: { type: 'integer' }, mode: { enum: ['fast', 'safe'] } },
+    },
+    null,
+    2,
+  );
+  const files = {
+    'template_schema.json': schema,
+    'files/GREETING.txt.epp':
+      '<%- | String $who, $port = 1, $mode = fast | -%>\nHello <%= $who %> <%= $port %> <%= $mode %>\n',
+  };
+
+  it('to a value its schema refuses (.pp after_project_settings): an error at the hook line, the rule named, nothing written', () => {
+    const { root, repo } = project({
+      ...files,
+      'hooks/after_project_settings.pp':
+        "# derive the port\n$state + { 'settings' => $state['settings'] + {\n  'port' => \"80\",\n} }\n",
+    });
+    const before = snapshotDir(root);
+    const r = cli(root, 'apply', '--force');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `${repo}/greet/hooks/after_project_settings.pp:3:3: error: greet: hook after_project_settings sets setting 'port' to "80", which its schema refuses: must be integer [SETTINGS_INVALID]`,
+    );
+    expect(r.stderr).toContain("hint: template_schema.json:7:13 declares 'port'");
+    expect(r.stderr).toContain('nothing was written');
+    expect(snapshotDir(root)).toEqual(before);
+  });
+
+  it('to an enum value not listed (.mjs after_file_resolution, an assignment): at the line that assigns it', () => {
+    const { root, repo } = project({
+      ...files,
+      'hooks/after_file_resolution.mjs':
+        "export default (state) => {\n  const settings = { ...state.settings };\n  settings.mode = 'quick';\n  return { ...state, settings };\n};\n",
+    });
+    const before = snapshotDir(root);
+    const r = cli(root, 'apply', '--force');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `${repo}/greet/hooks/after_file_resolution.mjs:3:12: error: greet: hook after_file_resolution sets setting 'mode' to "quick", which its schema refuses: must be one of "fast", "safe" [SETTINGS_INVALID]`,
+    );
+    expect(snapshotDir(root)).toEqual(before);
+  });
+
+  it('per file in before_file_render: names the file being rendered', () => {
+    const { root, repo } = project({
+      ...files,
+      'hooks/before_file_render.mjs':
+        'export default (state) => ({ ...state, settings: { ...state.settings, who: [state.file.path] } });\n',
+    });
+    const r = cli(root, 'validate');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `${repo}/greet/hooks/before_file_render.mjs:1:71: error: greet: hook before_file_render (rendering GREETING.txt) sets setting 'who' to ["GREETING.txt"], which its schema refuses: must be string [SETTINGS_INVALID]`,
+    );
+  });
+
+  it('keeps the freedom of names the schema does not declare, and of values it allows', () => {
+    const { root } = project({
+      ...files,
+      'files/GREETING.txt.epp':
+        '<%- | String $who, $port = 1, $mode = fast, $derived = none | -%>\nHello <%= $who %> <%= $port %> <%= $mode %> <%= $derived %>\n',
+      'hooks/after_project_settings.pp':
+        "$state + { 'settings' => $state['settings'] + { 'port' => 80, 'mode' => 'safe', 'derived' => [1, 'two'] } }\n",
+    });
+    const r = cli(root, 'apply', '--force');
+    expect(r.stderr).not.toContain('error');
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(root, 'GREETING.txt'), 'utf8')).toBe('Hello world 80 safe [1, two]\n');
+  });
+
+  it('that a schema requires, removed by the hook: said so at the hook, nothing written', () => {
+    const { root, repo } = project({
+      ...files,
+      'template_schema.json': JSON.stringify({ ...JSON.parse(schema), required: ['who'] }),
+      'hooks/after_project_settings.pp': "$state + { 'settings' => $state['settings'] - 'who' }\n",
+    });
+    const before = snapshotDir(root);
+    const r = cli(root, 'apply', '--force');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `${repo}/greet/hooks/after_project_settings.pp:1:1: error: greet: hook after_project_settings removes setting 'who', which its schema requires [SETTINGS_INVALID]`,
     );
     expect(snapshotDir(root)).toEqual(before);
   });

@@ -4,7 +4,7 @@
  * the file open is said as `pantograph test` says it and is a button to its place, and the case's outcome
  * is said under the editor. Debian's chromium on a repository made by `pantograph new template`.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withLineEnds } from '../../src/ui/author-api.js';
@@ -121,6 +121,53 @@ describe("the author's view", () => {
     expect(test.stdout + test.stderr).toContain(
       "greet/files/example.epp:12:6: warning: Unknown variable: 'nope'. [EPP_UNKNOWN_VARIABLE]",
     );
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('lists the hooks and the schema the guide has an author write: a hook edited here runs in the case, its error a button to its line', async () => {
+    const repo = repository();
+    mkdirSync(join(repo, 'greet/hooks'));
+    const hook = join(repo, 'greet/hooks/after_project_settings.pp');
+    writeFileSync(hook, '# derive the greeting\n$state\n');
+    const { page, errors } = await open(repo);
+    const sources = await page
+      .locator('li.author-file[data-template="greet"]')
+      .evaluateAll((items) =>
+        items.map((li) => (li as unknown as { dataset: { source: string } }).dataset.source),
+      );
+    expect(sources).toEqual([
+      'files/example.epp',
+      'partials/signature.epp',
+      'hooks/after_project_settings.pp',
+      'template_schema.json',
+    ]);
+    await page.locator('li.author-file[data-source="hooks/after_project_settings.pp"] button').click();
+    await expect.poll(() => page.locator('#author-status').textContent()).toBe('passed');
+    const editor = page.locator('#author-editor');
+    await editor.fill(
+      "# derive the greeting\n$state + { 'settings' => $state['settings'] + { 'greeting' => '' } }\n",
+    );
+    await expect.poll(() => readFileSync(hook, 'utf8')).toContain("'greeting' => ''");
+    const problem = page.locator('#author-result p.error');
+    await expect
+      .poll(() => problem.first().textContent(), { timeout: 15_000 })
+      .toMatch(
+        /^greet\/hooks\/after_project_settings\.pp:2:49: error: greet: hook after_project_settings sets setting 'greeting' to "", which its schema refuses: must NOT have fewer than 1 characters \[SETTINGS_INVALID\]/,
+      );
+    expect(await page.locator('#author-status').textContent()).toBe('failed');
+    // As the command line says it.
+    const test = cli(repo, 'test');
+    expect(test.stdout + test.stderr).toContain(
+      `greet/hooks/after_project_settings.pp:2:49: error: greet: hook after_project_settings sets setting 'greeting' to "", which its schema refuses`,
+    );
+    // Its place is a button: the cursor at the setting's name in the hook.
+    await problem.first().locator('button.go').click();
+    const at = await editor.evaluate((e) => {
+      const area = e as unknown as { selectionStart: number; value: string };
+      return area.value.slice(area.selectionStart, area.selectionStart + 10);
+    });
+    expect(at).toBe("'greeting'");
     expect(errors).toEqual([]);
     await page.close();
   });
