@@ -143,6 +143,7 @@ export type EngineErrorCode =
   | 'FLEET_FORGE'
   | 'FLEET_REPORT'
   | 'FLEET_LOCKED'
+  | 'FLEET_INTERRUPTED'
   | 'FLEET_MODULESYNC';
 
 export class EngineError extends Error {

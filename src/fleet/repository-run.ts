@@ -68,17 +68,40 @@ export interface RepositoryRunOptions {
   readonly env: NodeJS.ProcessEnv;
   /** Hears each step, for the progress display. */
   readonly onStep?: (step: string) => void;
+  /** The run was interrupted: stop at the next step that may stop (see `STOPS_AT`). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The steps an interrupted run stops a repository before: everything up to them is undone by resetting
+ * the clone. Once committed, a repository goes on (push, pull request): stopping there would leave a
+ * commit no one proposed, and both are short.
+ */
+const STOPS_AT = new Set(['fetching', 'planning', 'applying', 'committing']);
+
+/** A repository stopped before `step` because the run was interrupted. */
+class RepositoryInterrupted extends EngineError {
+  constructor(step: string) {
+    super('FLEET_INTERRUPTED', `the run was interrupted before ${step}`);
+  }
 }
 
 /** Runs one repository; never throws: a failure is the record's `error`. */
 export async function runRepository(
   fleet: Fleet,
   repo: FleetRepository,
-  options: RepositoryRunOptions,
+  given: RepositoryRunOptions,
 ): Promise<RepositoryRecord> {
   const started = Date.now();
   const base = { name: repo.name, kind: repo.url !== undefined ? ('git' as const) : ('path' as const) };
   let copy: WorkingCopy | undefined;
+  const options: RepositoryRunOptions = {
+    ...given,
+    onStep: (step) => {
+      if (given.signal?.aborted === true && STOPS_AT.has(step)) throw new RepositoryInterrupted(step);
+      given.onStep?.(step);
+    },
+  };
   try {
     let key: string | undefined;
     if (repo.url !== undefined) {
@@ -120,6 +143,21 @@ export async function runRepository(
       await resetClone(copy, options.git)
         .then(() => settleClone(copy!))
         .catch(() => undefined);
+    }
+    if (e instanceof EngineError && e.code === 'FLEET_INTERRUPTED') {
+      return {
+        ...base,
+        result: 'interrupted',
+        files: [],
+        templates: [],
+        ...(copy?.baseCommit ? { baseCommit: copy.baseCommit } : {}),
+        error: {
+          code: e.code,
+          message: `${e.message}: nothing of this run was kept${copy && options.mode !== 'status' ? ' (its clone was reset to its last commit)' : ''}`,
+          hint: 'run the same command again: the repositories done are not redone',
+        },
+        durationMs: Date.now() - started,
+      };
     }
     return {
       ...base,

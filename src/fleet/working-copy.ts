@@ -58,7 +58,14 @@ export async function prepareClone(
     const partial = join(workdir, RUNS_DIR, 'clones', repo.name);
     rmSync(partial, { recursive: true, force: true });
     mkdirSync(dirname(partial), { recursive: true });
-    await withRemoteContext(repo, git(workdir, ['clone', '--quiet', '--no-checkout', '--', url, partial]));
+    try {
+      await withRemoteContext(repo, git(workdir, ['clone', '--quiet', '--no-checkout', '--', url, partial]));
+    } catch (e) {
+      // A clone that failed or was stopped (the run interrupted) leaves nothing behind.
+      rmSync(partial, { recursive: true, force: true });
+      removeIfEmpty(dirname(partial));
+      throw e;
+    }
     writeFileSync(cloneMark(partial), 'made by pantograph fleet: checked out and cleaned at will\n');
     renameSync(partial, dir);
     removeIfEmpty(dirname(partial)); // another shard may be cloning beside: then it stays

@@ -26,6 +26,7 @@ import { UsageError } from '../errors.js';
 import { FleetProgress, recordLine } from '../fleet-progress.js';
 import { foldedTable } from '../folded-table.js';
 import { fileOrigin } from '../format-error.js';
+import { catchInterrupts, exitStatusOf } from '../interrupt.js';
 import { type Io, loud, sayErr, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import {
@@ -85,6 +86,12 @@ async function fleetRun(
       repositories.length,
       io.progress !== undefined && global.format !== 'json',
     );
+    // Ctrl-C or a CI job's cancel (SIGTERM): the run stops cleanly and reports what it did.
+    const interruption = catchInterrupts(io, (signal) =>
+      progress.note(
+        `interrupted (${signal}): no repository is started any more; those under way stop at their next step, their clones reset (${signal === 'SIGINT' ? 'press Ctrl-C' : 'send it'} again to stop at once)\n`,
+      ),
+    );
     const report = await runFleet(fleet, repositories, {
       mode,
       noop: flags.noop === true,
@@ -99,7 +106,8 @@ async function fleetRun(
       ...(shard !== undefined ? { shard: shardText(shard), selected: selected.map((r) => r.name) } : {}),
       project: projectOptions(flags),
       onEvent: (event) => progress.hear(event),
-    });
+      signal: interruption.signal,
+    }).finally(() => interruption.dispose());
     progress.finish();
     if (repositories.length === 0 && shard && global.format !== 'json') {
       // The fleet shrank after the matrix was planned: this job has nothing to do, and says so.
@@ -109,6 +117,7 @@ async function fleetRun(
       );
     }
     printReport(io, global, report, flags.diff === true);
+    if (report.interrupted !== undefined) return exitStatusOf(report.interrupted);
     return report.ok ? 0 : 1;
   });
 }
@@ -275,7 +284,8 @@ function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: b
     io.out(foldedTable(['REPOSITORY', 'RESULT', 'FILES', 'BRANCH / PULL REQUEST'], rows, io.widths?.out));
   }
   for (const r of report.repositories) {
-    if (!r.error) continue;
+    // An interrupted repository is named once, in the interruption's summary below.
+    if (!r.error || r.result === 'interrupted') continue;
     // A file of a git source's cached tree is named by its source, the repository to fix.
     const origin = fileOrigin(r.error.file);
     // The command's output is shown as it was; the prose around it is folded.
@@ -286,14 +296,50 @@ function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: b
     if (r.error.output) io.err(indentLines(r.error.output));
     if (r.error.hint) sayErr(io, `  hint: ${r.error.hint}\n`);
   }
+  if (report.interrupted !== undefined) printInterruption(io, report);
   const s = report.summary;
-  const parts = (['in-line', 'drift', 'applied', 'conflict', 'needs-confirmation', 'failed'] as const)
-    .filter((k) => s[k] > 0)
+  const parts = (
+    [
+      'in-line',
+      'drift',
+      'applied',
+      'conflict',
+      'needs-confirmation',
+      'failed',
+      'interrupted',
+      'not-started',
+    ] as const
+  )
+    .filter((k) => (s[k] ?? 0) > 0)
     .map((k) => `${s[k]} ${k}`);
   const resumed = report.repositories.filter((r) => r.resumed).length;
   sayOut(
     io,
     `${counted(s.total, 'repository', 'repositories')}${parts.length > 0 ? `: ${parts.join(', ')}` : ''}${resumed > 0 ? ` (* ${resumed} unchanged since the last run, not redone)` : ''}${report.noop ? ' (noop: nothing written)' : ''}\n`,
+  );
+}
+
+/**
+ * An interrupted run: which repositories were done, stopped half way (reset), and not started, on
+ * standard error (under --quiet too: the run did not do what was asked).
+ */
+function printInterruption(io: Io, report: FleetReport): void {
+  const named = (result: string) => {
+    const names = report.repositories.filter((r) => r.result === result).map((r) => r.name);
+    const listed = names.slice(0, 5).join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
+    return { count: names.length, listed };
+  };
+  const stopped = named('interrupted');
+  const waiting = named('not-started');
+  const done = report.repositories.length - stopped.count - waiting.count;
+  const parts = [
+    `${done} done`,
+    ...(stopped.count > 0 ? [`${stopped.count} stopped and reset, nothing kept (${stopped.listed})`] : []),
+    ...(waiting.count > 0 ? [`${waiting.count} not started (${waiting.listed})`] : []),
+  ];
+  sayErr(
+    io,
+    `interrupted (${report.interrupted}): ${parts.join('; ')}\n  hint: run the same command again to carry on${report.mode === 'update' ? '' : ': the repositories done are not redone'}\n`,
   );
 }
 
