@@ -9,7 +9,7 @@
  * its starting point when anything fails on the way.
  */
 import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { EngineError } from '../engine/errors.js';
 import { modulesyncMark, modulesyncModuleError } from '../engine/module-manager.js';
 import { lockedCommitOf, previousOutputFor } from '../engine/previous-output.js';
@@ -309,7 +309,10 @@ async function runIn(
       ...(overridden.changed.length > 0 || planned.changed.length > 0 ? { syncText: planned.text } : {}),
       ...(origins.length > 0 ? { syncOrigins: origins } : {}),
       ...(byTemplateUrl
-        ? { templateUrl: fleet.templateUrl, modulesyncModule: repo.forgeProject ?? repo.name }
+        ? {
+            templateUrl: templateUrlFor(fleet.templateUrl!, fleet.templateUrlRelative === true, dir),
+            modulesyncModule: repo.forgeProject ?? repo.name,
+          }
         : {}),
     },
     { followRefs: options.mode === 'update' },
@@ -569,6 +572,20 @@ async function identity(dir: string, fleet: Fleet, options: RepositoryRunOptions
 async function changedSinceBase(copy: WorkingCopy, git: GitRunner): Promise<string[]> {
   const out = await git(copy.dir, ['diff', '--name-status', `${copy.baseCommit}..HEAD`]);
   return out.split('\n').filter((l) => l.trim() !== '');
+}
+
+/**
+ * The fleet's `template_url` as this repository is given it: a directory the fleet file names relatively
+ * is named relative to the repository (`../../modulesync_config`), so that the lock committed there
+ * records no path of this machine (v1/template-url.ts keeps a relative path relative).
+ */
+function templateUrlFor(url: string, namedRelative: boolean, dir: string): string {
+  if (!namedRelative) return url;
+  const hash = url.indexOf('#');
+  const path = hash < 0 ? url : url.slice(0, hash);
+  const rel = relative(dir, path).split(sep).join('/');
+  const named = rel === '' ? '.' : rel === '..' || rel.startsWith('../') ? rel : `./${rel}`;
+  return hash < 0 ? named : `${named}${url.slice(hash)}`;
 }
 
 function readSyncText(file: string): string {

@@ -77,6 +77,10 @@ describe('a modulesync configuration run as a fleet', () => {
     expect(existsSync(join(clone, '.travis.yml'))).toBe(false);
     expect(git(clone, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('modulesync');
     expect(git(clone, 'log', '-1', '--format=%s').trim()).toBe('Update from voxpupuli modulesync_config');
+    // The lock committed names the configuration relative to the module (the fleet file's `template_url:
+    // .`, from <config>/modules/puppet-autofs), not as a path of this machine.
+    const lock = JSON.parse(readFileSync(join(clone, '.pantograph.lock'), 'utf8'));
+    expect(lock.sources).toEqual([{ type: 'filesystem', location: '../..' }]);
     // The module's .sync.yml is input, never rewritten with the fleet's V2 overrides.
     expect(readFileSync(join(clone, '.sync.yml'), 'utf8')).toBe(
       readFileSync(join(FIXTURES, 'modules', 'puppet-autofs', '.sync.yml'), 'utf8'),

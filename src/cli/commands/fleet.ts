@@ -9,6 +9,7 @@ import { moveLine } from '../../engine/source-moves.js';
 import {
   checkOneBranchEach,
   FLEET_FILE,
+  type Fleet,
   type FleetMode,
   type FleetReport,
   importModulesync,
@@ -29,6 +30,7 @@ import { fileOrigin } from '../format-error.js';
 import { catchInterrupts, exitStatusOf } from '../interrupt.js';
 import { type Io, loud, sayErr, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
+import { refuseModulesyncFlags } from '../modulesync-flags.js';
 import {
   type EngineFlags,
   engineCommand,
@@ -41,6 +43,7 @@ import {
 export interface FleetSelectFlags {
   readonly fleet?: string;
   readonly filter?: string[];
+  readonly exclude?: string[];
   readonly label?: string[];
   readonly group?: string[];
   readonly shard?: string;
@@ -56,6 +59,11 @@ export interface FleetRunFlags extends FleetSelectFlags, EngineFlags {
   readonly branch?: string;
   readonly message?: string;
   readonly yes?: boolean;
+  readonly prTitle?: string;
+  readonly prLabels?: string[];
+  /** msync's spellings (Thor takes both). */
+  readonly pr_title?: string;
+  readonly pr_labels?: string[];
 }
 
 export async function fleetStatus(io: Io, global: GlobalOptions, flags: FleetRunFlags): Promise<number> {
@@ -78,7 +86,10 @@ async function fleetRun(
   mode: FleetMode,
 ): Promise<number> {
   return fleetCommand(io, global, async () => {
-    const { fleet, selected, repositories, shard } = select(io, global, flags);
+    refuseModulesyncFlags(flags as unknown as Record<string, unknown>);
+    const chosen = select(io, global, flags);
+    const { selected, repositories, shard } = chosen;
+    const fleet = withPullRequestFlags(chosen.fleet, flags);
     const jobs = flags.jobs !== undefined ? parseJobs(flags.jobs) : undefined;
     if (flags.push === true && flags.noop !== true) checkOneBranchEach(selected, flags.branch);
     const progress = new FleetProgress(
@@ -242,6 +253,7 @@ function select(io: Io, global: GlobalOptions, flags: FleetSelectFlags) {
   const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
   const selected = selectRepositories(fleet, {
     filters: flags.filter ?? [],
+    excludes: flags.exclude ?? [],
     labels: flags.label ?? [],
     groups: flags.group ?? [],
   });
@@ -251,10 +263,51 @@ function select(io: Io, global: GlobalOptions, flags: FleetSelectFlags) {
       hint:
         listed === 0
           ? 'it lists none: add them under `repositories:`'
-          : `none of its ${counted(listed, 'repository', 'repositories')} matches --filter, --label and --group as given`,
+          : (regexFilterHint(flags.filter ?? [], fleet.repositories) ??
+            `none of its ${counted(listed, 'repository', 'repositories')} matches --filter, --exclude, --label and --group as given`),
     });
   }
   return { fleet, selected, repositories: shard ? shardOf(selected, shard) : selected, shard };
+}
+
+/**
+ * msync's `--filter` is a regular expression matched anywhere in the name (`apache`, `^puppet-(ntp|nginx)$`);
+ * the fleet's is a glob of the whole name. A filter that selected nothing but reads as such an expression,
+ * or is part of a name, is answered with the glob that means it.
+ */
+function regexFilterHint(
+  filters: readonly string[],
+  repositories: readonly { readonly name: string }[],
+): string | undefined {
+  const regex = filters.find((f) => /[()|^$\\+]|\.\*/.test(f));
+  if (regex !== undefined) {
+    return `--filter takes name globs matched against the whole name, not modulesync's regular expressions: for '${regex}' give one --filter per glob, e.g. --filter 'puppet-*' --filter '*-nginx'`;
+  }
+  const part = filters.find((f) => !/[*?[\]{}]/.test(f) && repositories.some((r) => r.name.includes(f)));
+  if (part !== undefined) {
+    return `--filter takes name globs matched against the whole name (modulesync's matches anywhere in it): --filter '*${part}*' selects the names containing '${part}'`;
+  }
+  return undefined;
+}
+
+/** `--pr-title` and `--pr-labels` (msync's names) in place of the fleet file's `pull_request:`. */
+function withPullRequestFlags(fleet: Fleet, flags: FleetRunFlags): Fleet {
+  const title = flags.prTitle ?? flags.pr_title;
+  const given = flags.prLabels ?? flags.pr_labels;
+  if (title === undefined && given === undefined) return fleet;
+  // msync takes `--pr-labels a b` and modulesync.yml `pr_labels: "a, b"`: both spellings here.
+  const labels = given
+    ?.flatMap((l) => l.split(','))
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  return {
+    ...fleet,
+    pullRequest: {
+      ...fleet.pullRequest,
+      ...(title !== undefined ? { title } : {}),
+      ...(labels !== undefined ? { labels } : {}),
+    },
+  };
 }
 
 function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: boolean): void {
