@@ -144,6 +144,7 @@ export type EngineErrorCode =
   | 'FLEET_REPORT'
   | 'FLEET_LOCKED'
   | 'FLEET_INTERRUPTED'
+  | 'FLEET_MIXED'
   | 'FLEET_MODULESYNC';
 
 export class EngineError extends Error {

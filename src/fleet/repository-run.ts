@@ -20,6 +20,8 @@ import type { Problem, RenderPlan } from '../engine/render-plan.js';
 import { type SourceMove, sourceMoves } from '../engine/source-moves.js';
 import { gitSourceHead } from '../engine/sources/index.js';
 import type { OverrideResult } from '../engine/sync-edit.js';
+import { MODULESYNC_TEMPLATE_NAME } from '../engine/v1/repository.js';
+import { templateUrlPosition } from '../engine/v1/template-url-position.js';
 import { hasErrors } from '../engine/validate.js';
 import { jsonPointer, parseYamlData } from '../engine/yaml-data.js';
 import { maskCredentials, sameLocation } from '../shared/url-credentials.js';
@@ -318,6 +320,7 @@ async function runIn(
     { followRefs: options.mode === 'update' },
   );
   const { plan } = loaded;
+  if (byTemplateUrl) refusePdkModuleByModulesync(dir, plan, fleet.file);
   // Update: where each git source goes; one that moves changes the lock even when no file changes.
   const moves = options.mode === 'update' ? sourceMoves(loaded.lock, plan.sources) : undefined;
   const moved = moves?.some((m) => m.from !== m.to) === true;
@@ -616,6 +619,33 @@ function refuseModulesyncFile(dir: string, text: string, file: string): void {
   const parsed = parseYamlData(text, file, { version: '1.1', errorCode: 'SYNC_YAML', replaceTag: true });
   if (!isMapping(parsed.data) || Object.hasOwn(parsed.data, 'pdk_template')) return;
   throw modulesyncModuleError(msync, parsed.positions.positionOf(''), true);
+}
+
+/**
+ * A PDK module (metadata.json names its V1 templates, no `.msync.yml`) in a fleet whose `template_url` is a
+ * modulesync configuration would be rendered as msync renders its modules, and fail on PDK's `.sync.yml`
+ * keys with msync's words (found driving a mixed fleet). A fleet has one `template_url`: said so, at the
+ * module's `template-url`.
+ */
+function refusePdkModuleByModulesync(dir: string, plan: RenderPlan, fleetFile: string): void {
+  if (plan.templates[0]?.name !== MODULESYNC_TEMPLATE_NAME || modulesyncMark(dir) !== undefined) return;
+  let named: unknown;
+  try {
+    named = (JSON.parse(readFileSync(join(dir, 'metadata.json'), 'utf8')) as Record<string, unknown>)[
+      'template-url'
+    ];
+  } catch {
+    return;
+  }
+  if (typeof named !== 'string' || named === '') return;
+  throw new EngineError(
+    'FLEET_MIXED',
+    `this is a PDK module (its metadata.json names the V1 templates ${maskCredentials(named)}), but the fleet's template_url is a modulesync configuration, which would render it as msync renders its modules`,
+    {
+      position: templateUrlPosition(dir),
+      hint: `a fleet has one template_url (${fleetFile}): keep the PDK modules in a fleet file of their own whose template_url names their V1 templates, or move this module to V2 (\`pantograph convert\`), or give it a .msync.yml if modulesync is to manage it`,
+    },
+  );
 }
 
 /** `.sync.yml` is V2 (a mapping with `pdk_template`); a file that does not parse counts as V2 (its errors are the plan's). */
