@@ -61,9 +61,10 @@ export async function prepareClone(
     try {
       await withRemoteContext(repo, git(workdir, ['clone', '--quiet', '--no-checkout', '--', url, partial]));
     } catch (e) {
-      // A clone that failed or was stopped (the run interrupted) leaves nothing behind.
+      // A clone that failed or was stopped (the run interrupted) leaves nothing behind. The directory of
+      // clones is left: another repository's clone may be starting in it (git makes it again, but a
+      // removal between its two mkdirs would fail that clone); the next clone made removes it.
       rmSync(partial, { recursive: true, force: true });
-      removeIfEmpty(dirname(partial));
       throw e;
     }
     writeFileSync(cloneMark(partial), 'made by pantograph fleet: checked out and cleaned at will\n');

@@ -89,11 +89,13 @@ async function until(ready: () => boolean, run: Running): Promise<void> {
   }
 }
 
-/** Nothing held in the workdir: no run lock, no clone being made aside. */
+/** Nothing held in the workdir: no run lock, no clone being made aside (their directory may stay, empty). */
 function expectNoLockNorHalfClone(workdir: string): void {
   const runs = join(workdir, '.fleet-runs');
   const left = existsSync(runs) ? readdirSync(runs) : [];
-  expect(left).toEqual([]);
+  expect(left.filter((f) => f !== 'clones')).toEqual([]);
+  const clones = join(runs, 'clones');
+  expect(existsSync(clones) ? readdirSync(clones) : []).toEqual([]);
 }
 
 /** A clone as a run leaves it: nothing staged or changed, no index lock, not marked as being written. */
