@@ -5,6 +5,7 @@
  */
 import type { FleetEvent, RepositoryRecord } from '../fleet/index.js';
 import type { Io } from './io.js';
+import { fold } from './wrap.js';
 
 const UP = (n: number) => `\u001b[${n}A`;
 const CLEAR_LINE = '\r\u001b[2K';
@@ -30,9 +31,20 @@ export class FleetProgress {
     }
     this.running.delete(event.record.name);
     this.finished = event.finished;
-    const line = `[${event.finished}/${event.total}] ${recordLine(event.record)}\n`;
-    if (this.live) this.redraw(line);
-    else this.io.err(line);
+    const counter = `[${event.finished}/${event.total}] `;
+    // Folded as the rest of the CLI's prose, continuation lines under the repository's name.
+    this.print(`${counter}${recordLine(event.record)}\n`, counter.length);
+  }
+
+  /** A line of its own (an interruption's notice), above the live block; not dropped by --quiet. */
+  note(text: string): void {
+    this.print(text, 2);
+  }
+
+  private print(text: string, indent: number): void {
+    const folded = fold(text, this.io.widths?.err, indent);
+    if (this.live) this.redraw(folded);
+    else this.io.err(folded);
   }
 
   /** Erases the live block (before the summary is printed). */
@@ -52,7 +64,13 @@ export class FleetProgress {
     const width = 30;
     const filled = Math.min(width, Math.round((width * this.finished) / Math.max(1, this.total)));
     lines.push(`  [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.finished}/${this.total} done`);
-    this.io.err(`${finishedLine ?? ''}${lines.map((l) => `${CLEAR_LINE}${l}\n`).join('')}`);
+    // Each line of the block is one row, cut at the terminal's width: a line the terminal wrapped would
+    // take two rows, and the block's redraw (so many rows up) would leave the rest on the screen.
+    const columns = this.io.widths?.err;
+    const rows = lines.map((l) =>
+      columns !== undefined && l.length >= columns ? `${l.slice(0, columns - 2)}…` : l,
+    );
+    this.io.err(`${finishedLine ?? ''}${rows.map((l) => `${CLEAR_LINE}${l}\n`).join('')}`);
     this.drawn = lines.length;
   }
 }
@@ -61,7 +79,10 @@ export class FleetProgress {
 export function recordLine(record: RepositoryRecord): string {
   const files = record.files.length;
   const detail =
-    record.result === 'failed' || record.result === 'conflict' || record.result === 'needs-confirmation'
+    record.result === 'failed' ||
+    record.result === 'conflict' ||
+    record.result === 'needs-confirmation' ||
+    record.result === 'interrupted'
       ? `: ${record.error?.message ?? ''}`
       : files > 0
         ? ` (${files} file${files === 1 ? '' : 's'})`

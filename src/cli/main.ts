@@ -6,6 +6,7 @@ import { Command, Option } from 'commander';
 import type { ObjectKind } from '../engine/object-names.js';
 import { reportError } from './errors.js';
 import { type Io, processIo, quietIo } from './io.js';
+import { addModulesyncFlags } from './modulesync-flags.js';
 
 export interface GlobalOptions {
   readonly dir?: string;
@@ -346,6 +347,7 @@ export async function main(
     command
       .option('--fleet <file>', 'the fleet file (default: fleet.yml)')
       .option('--filter <glob>', 'only repositories whose name matches (repeatable)', collect, [])
+      .option('--exclude <glob>', 'leave out repositories whose name matches (repeatable)', collect, [])
       .option('--label <label>', 'only repositories with this label (repeatable: all of them)', collect, [])
       .option('--group <group>', "only the fleet file's group (repeatable)", collect, [])
       .option('--shard <i/n>', 'only shard i of n (a CI matrix job)');
@@ -366,32 +368,50 @@ export async function main(
     command
       .option('--noop', 'write nothing anywhere; say what would change')
       .option(
-        '--branch <name>',
+        '-b, --branch <name>',
         "the branch to commit on (default: the fleet file's, else pantograph/update)",
       )
       .option('-m, --message <text>', 'the commit message (default: names the templates applied)')
       .option('--push', 'push the branches to their remotes')
       .option('--pr', 'open or update a pull (merge) request per changed repository (needs --push)')
+      .option('--pr-title <title>', "the pull requests' title (default: the fleet file's pull_request.title)")
+      .option(
+        '--pr-labels <labels...>',
+        "the pull requests' labels, comma- or space-separated (default: the fleet file's pull_request.labels)",
+      )
+      .addOption(new Option('--pr_title <title>').hideHelp())
+      .addOption(new Option('--pr_labels <labels...>').hideHelp())
       .option('-y, --yes', 'overwrite existing files Pantograph never wrote (not hand-edited ones)');
   fleetRunOptions(
-    fleet.command('status').description('clone or fetch every repository and report drift (exit 1 on any)'),
+    addModulesyncFlags(
+      fleet.command('status').description('clone or fetch every repository and report drift (exit 1 on any)'),
+      false,
+    ),
     true,
   ).action(run(async () => (await import('./commands/fleet.js')).fleetStatus as Action));
   fleetRunOptions(
     writeOptions(
-      fleet
-        .command('apply')
-        .description('apply on a branch per repository, commit, and optionally push and open pull requests'),
+      addModulesyncFlags(
+        fleet
+          .command('apply')
+          .description(
+            'apply on a branch per repository, commit, and optionally push and open pull requests',
+          ),
+        true,
+      ),
     ),
     true,
   ).action(run(async () => (await import('./commands/fleet.js')).fleetApply as Action));
   fleetRunOptions(
     writeOptions(
-      fleet
-        .command('update')
-        .description(
-          "`update` in every repository: git sources to their ref's latest commit, applied and committed as by apply",
-        ),
+      addModulesyncFlags(
+        fleet
+          .command('update')
+          .description(
+            "`update` in every repository: git sources to their ref's latest commit, applied and committed as by apply",
+          ),
+        true,
+      ),
     ),
     false,
   ).action(run(async () => (await import('./commands/fleet.js')).fleetUpdate as Action));

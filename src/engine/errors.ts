@@ -143,6 +143,8 @@ export type EngineErrorCode =
   | 'FLEET_FORGE'
   | 'FLEET_REPORT'
   | 'FLEET_LOCKED'
+  | 'FLEET_INTERRUPTED'
+  | 'FLEET_MIXED'
   | 'FLEET_MODULESYNC';
 
 export class EngineError extends Error {

@@ -66,6 +66,11 @@ export interface Fleet {
    * that renders every repository whose `.sync.yml` has no `pdk_template`, as `--template-url` does.
    */
   readonly templateUrl?: string;
+  /**
+   * `template_url` is a directory the fleet file names by a relative path: each repository's lock then
+   * records it relative to the repository (as `--template-url ../config` does), not as a path of this disk.
+   */
+  readonly templateUrlRelative?: boolean;
   /** Where each value of the file is, by JSON pointer (`/template_sources/0`). */
   readonly positions: PositionLookup;
   readonly commit: { readonly message?: string; readonly author?: string };
@@ -215,7 +220,14 @@ export function parseFleet(text: string, file: string): Fleet {
       ? { templateSources: top.template_sources.map((s) => absoluteSource(s, dir)) }
       : {}),
     ...(typeof top.template_url === 'string'
-      ? { templateUrl: absoluteTemplateUrl(top.template_url, dir) }
+      ? {
+          templateUrl: absoluteTemplateUrl(top.template_url, dir),
+          ...(looksLikeLocalPath(top.template_url) &&
+          !top.template_url.startsWith('~/') &&
+          !isAbsolute(top.template_url)
+            ? { templateUrlRelative: true }
+            : {}),
+        }
       : {}),
     commit: {
       ...(typeof commit.message === 'string' ? { message: commit.message } : {}),

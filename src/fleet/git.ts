@@ -33,6 +33,23 @@ export interface GitRunnerOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Time limit of one git call (default 120 s). */
   readonly timeoutMs?: number;
+  /**
+   * The run was interrupted: a clone or fetch under way is stopped (it may take minutes, and leaves
+   * nothing half done that the next run does not redo) and rejects with FLEET_INTERRUPTED. Other calls
+   * (checkouts, commits, pushes) finish: they are short, and stopping one half way is what would leave a
+   * clone or a remote in a state of no one's making.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** The git commands that talk to a remote, stopped when the run is interrupted. */
+const STOPPABLE = new Set(['clone', 'fetch', 'ls-remote']);
+
+/** A clone or fetch stopped because the run was interrupted. */
+export class GitInterrupted extends EngineError {
+  constructor(what: string) {
+    super('FLEET_INTERRUPTED', `\`${what}\` was stopped: the run was interrupted`);
+  }
 }
 
 const MAX_OUTPUT = 16 * 1024 * 1024;
@@ -57,9 +74,14 @@ export function gitRunner(options: GitRunnerOptions = {}): GitRunner {
     argv: readonly string[],
     cwd: string,
     describe: (stderr: string) => { what: string; stderr: string },
-    opts?: { readonly allowFailure?: boolean },
+    opts?: { readonly allowFailure?: boolean; readonly stoppable?: boolean },
   ) =>
     new Promise<string | GitOutcome>((resolvePromise, reject) => {
+      const signal = opts?.stoppable === true ? options.signal : undefined;
+      if (signal?.aborted) {
+        reject(new GitInterrupted(maskCredentials(describe('').what)));
+        return;
+      }
       // Its own process group: a time limit kills the shell's git and git's own children too.
       const child = childProcess().spawn(command, argv, {
         cwd,
@@ -77,16 +99,27 @@ export function gitRunner(options: GitRunnerOptions = {}): GitRunner {
       child.stdout.on('data', collect(out));
       child.stderr.on('data', collect(err));
       let timedOut = false;
+      let stopped = false;
+      const killGroup = (how: NodeJS.Signals) => {
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, how);
+        } catch {
+          child.kill(how);
+        }
+      };
       const timer = setTimeout(() => {
         timedOut = true;
-        try {
-          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          child.kill('SIGKILL');
-        }
+        killGroup('SIGKILL');
       }, timeoutMs);
+      // git removes its lock files and a clone's half-made directory on SIGTERM.
+      const stop = () => {
+        stopped = true;
+        killGroup('SIGTERM');
+      };
+      signal?.addEventListener('abort', stop, { once: true });
       child.on('error', (e) => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', stop);
         reject(
           new EngineError('FLEET_GIT', `cannot run ${command}: ${e.message}`, {
             hint: 'install git, or make sure it is on PATH',
@@ -95,8 +128,13 @@ export function gitRunner(options: GitRunnerOptions = {}): GitRunner {
       });
       child.on('close', (code) => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', stop);
         const stdout = Buffer.concat(out).toString('utf8');
         const stderr = Buffer.concat(err).toString('utf8');
+        if (stopped) {
+          reject(new GitInterrupted(maskCredentials(describe(stderr).what)));
+          return;
+        }
         const ok = code === 0 && !timedOut;
         if (opts?.allowFailure === true) {
           resolvePromise({ ok, stdout, stderr });
@@ -122,7 +160,10 @@ export function gitRunner(options: GitRunnerOptions = {}): GitRunner {
   const commandLine = (args: readonly string[]) =>
     `git ${args.map((a) => (a.includes('\n') ? `"${a.slice(0, a.indexOf('\n'))}..."` : a)).join(' ')}`;
   const run = (cwd: string, args: readonly string[], opts?: { readonly allowFailure?: boolean }) =>
-    exec(bin, args, cwd, (stderr) => ({ what: commandLine(args), stderr }), opts);
+    exec(bin, args, cwd, (stderr) => ({ what: commandLine(args), stderr }), {
+      ...opts,
+      stoppable: STOPPABLE.has(args[0] ?? ''),
+    });
   const steps = async (cwd: string, list: readonly (readonly string[])[]): Promise<string> => {
     if (list.length === 1) return (await run(cwd, list[0]!)) as string;
     const marker = '@@pantograph-git-step';
@@ -139,7 +180,9 @@ export function gitRunner(options: GitRunnerOptions = {}): GitRunner {
       return { what: commandLine(list[index] ?? list[0]!), stderr: rest };
     };
     // The markers go to standard error: standard output is the steps' own.
-    return (await exec('sh', ['-c', script], cwd, describe)) as string;
+    return (await exec('sh', ['-c', script], cwd, describe, {
+      stoppable: list.some((args) => STOPPABLE.has(args[0] ?? '')),
+    })) as string;
   };
   return Object.assign(run, { steps }) as GitRunner;
 }

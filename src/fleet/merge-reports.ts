@@ -140,6 +140,7 @@ export function mergeReports(
     }
   });
   records.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const interrupted = reports.find((r) => typeof r.interrupted === 'string')?.interrupted;
   if (selection && missing.length === 0) {
     const covered = selectionDigest(records.map((r) => r.name));
     if (covered.digest !== selection.digest) {
@@ -164,6 +165,8 @@ export function mergeReports(
       .map(shardText),
     ...(selection ? { selection } : {}),
     ...(missing.length > 0 ? { missingShards: missing } : {}),
+    // A shard interrupted (a CI job cancelled) makes the whole run one that was.
+    ...(interrupted !== undefined ? { interrupted } : {}),
     repositories: records,
     summary: summarize(records),
     ok: reportOk(first.mode, records),

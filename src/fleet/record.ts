@@ -18,8 +18,19 @@ export const MODES: readonly FleetMode[] = ['status', 'apply', 'update'];
  *   latest commit (`FLEET_OUTDATED`); nothing was written in this repository.
  * - `needs-confirmation`: files exist that Pantograph never wrote and would overwrite; `--yes` allows it.
  * - `failed`: the repository could not be fetched, planned or applied; see `error`.
+ * - `interrupted`: the run was interrupted (Ctrl-C, a CI job cancelled) while this repository was worked
+ *   on: it stopped at its next step and its clone was reset to its last commit (`FLEET_INTERRUPTED`).
+ * - `not-started`: the run was interrupted before this repository's turn.
  */
-export type RepositoryResult = 'in-line' | 'drift' | 'applied' | 'conflict' | 'needs-confirmation' | 'failed';
+export type RepositoryResult =
+  | 'in-line'
+  | 'drift'
+  | 'applied'
+  | 'conflict'
+  | 'needs-confirmation'
+  | 'failed'
+  | 'interrupted'
+  | 'not-started';
 
 export interface RepositoryRecord {
   readonly name: string;
@@ -85,6 +96,11 @@ export interface FleetReport {
   readonly selection?: SelectionDigest;
   /** `fleet report --allow-missing`: the shards of the run no report was given for. */
   readonly missingShards?: readonly string[];
+  /**
+   * Set when the run was interrupted: the signal (`SIGINT`, `SIGTERM`), or `abort` when the caller's
+   * AbortSignal gave no reason. Its repositories are then done, `interrupted` or `not-started`.
+   */
+  readonly interrupted?: string;
   readonly repositories: readonly RepositoryRecord[];
   readonly summary: Readonly<Record<RepositoryResult, number>> & { readonly total: number };
   /** False when any repository failed, conflicts or needs confirmation (or drifts, for status). */
@@ -104,6 +120,8 @@ export const RESULTS: readonly RepositoryResult[] = [
   'conflict',
   'needs-confirmation',
   'failed',
+  'interrupted',
+  'not-started',
 ];
 
 export function summarize(records: readonly RepositoryRecord[]): FleetReport['summary'] {

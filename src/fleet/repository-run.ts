@@ -9,7 +9,7 @@
  * its starting point when anything fails on the way.
  */
 import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { EngineError } from '../engine/errors.js';
 import { modulesyncMark, modulesyncModuleError } from '../engine/module-manager.js';
 import { lockedCommitOf, previousOutputFor } from '../engine/previous-output.js';
@@ -20,6 +20,8 @@ import type { Problem, RenderPlan } from '../engine/render-plan.js';
 import { type SourceMove, sourceMoves } from '../engine/source-moves.js';
 import { gitSourceHead } from '../engine/sources/index.js';
 import type { OverrideResult } from '../engine/sync-edit.js';
+import { MODULESYNC_TEMPLATE_NAME } from '../engine/v1/repository.js';
+import { templateUrlPosition } from '../engine/v1/template-url-position.js';
 import { hasErrors } from '../engine/validate.js';
 import { jsonPointer, parseYamlData } from '../engine/yaml-data.js';
 import { maskCredentials, sameLocation } from '../shared/url-credentials.js';
@@ -68,17 +70,40 @@ export interface RepositoryRunOptions {
   readonly env: NodeJS.ProcessEnv;
   /** Hears each step, for the progress display. */
   readonly onStep?: (step: string) => void;
+  /** The run was interrupted: stop at the next step that may stop (see `STOPS_AT`). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The steps an interrupted run stops a repository before: everything up to them is undone by resetting
+ * the clone. Once committed, a repository goes on (push, pull request): stopping there would leave a
+ * commit no one proposed, and both are short.
+ */
+const STOPS_AT = new Set(['fetching', 'planning', 'applying', 'committing']);
+
+/** A repository stopped before `step` because the run was interrupted. */
+class RepositoryInterrupted extends EngineError {
+  constructor(step: string) {
+    super('FLEET_INTERRUPTED', `the run was interrupted before ${step}`);
+  }
 }
 
 /** Runs one repository; never throws: a failure is the record's `error`. */
 export async function runRepository(
   fleet: Fleet,
   repo: FleetRepository,
-  options: RepositoryRunOptions,
+  given: RepositoryRunOptions,
 ): Promise<RepositoryRecord> {
   const started = Date.now();
   const base = { name: repo.name, kind: repo.url !== undefined ? ('git' as const) : ('path' as const) };
   let copy: WorkingCopy | undefined;
+  const options: RepositoryRunOptions = {
+    ...given,
+    onStep: (step) => {
+      if (given.signal?.aborted === true && STOPS_AT.has(step)) throw new RepositoryInterrupted(step);
+      given.onStep?.(step);
+    },
+  };
   try {
     let key: string | undefined;
     if (repo.url !== undefined) {
@@ -120,6 +145,21 @@ export async function runRepository(
       await resetClone(copy, options.git)
         .then(() => settleClone(copy!))
         .catch(() => undefined);
+    }
+    if (e instanceof EngineError && e.code === 'FLEET_INTERRUPTED') {
+      return {
+        ...base,
+        result: 'interrupted',
+        files: [],
+        templates: [],
+        ...(copy?.baseCommit ? { baseCommit: copy.baseCommit } : {}),
+        error: {
+          code: e.code,
+          message: `${e.message}: nothing of this run was kept${copy && options.mode !== 'status' ? ' (its clone was reset to its last commit)' : ''}`,
+          hint: 'run the same command again: the repositories done are not redone',
+        },
+        durationMs: Date.now() - started,
+      };
     }
     return {
       ...base,
@@ -271,12 +311,16 @@ async function runIn(
       ...(overridden.changed.length > 0 || planned.changed.length > 0 ? { syncText: planned.text } : {}),
       ...(origins.length > 0 ? { syncOrigins: origins } : {}),
       ...(byTemplateUrl
-        ? { templateUrl: fleet.templateUrl, modulesyncModule: repo.forgeProject ?? repo.name }
+        ? {
+            templateUrl: templateUrlFor(fleet.templateUrl!, fleet.templateUrlRelative === true, dir),
+            modulesyncModule: repo.forgeProject ?? repo.name,
+          }
         : {}),
     },
     { followRefs: options.mode === 'update' },
   );
   const { plan } = loaded;
+  if (byTemplateUrl) refusePdkModuleByModulesync(dir, plan, fleet.file);
   // Update: where each git source goes; one that moves changes the lock even when no file changes.
   const moves = options.mode === 'update' ? sourceMoves(loaded.lock, plan.sources) : undefined;
   const moved = moves?.some((m) => m.from !== m.to) === true;
@@ -533,6 +577,20 @@ async function changedSinceBase(copy: WorkingCopy, git: GitRunner): Promise<stri
   return out.split('\n').filter((l) => l.trim() !== '');
 }
 
+/**
+ * The fleet's `template_url` as this repository is given it: a directory the fleet file names relatively
+ * is named relative to the repository (`../../modulesync_config`), so that the lock committed there
+ * records no path of this machine (v1/template-url.ts keeps a relative path relative).
+ */
+function templateUrlFor(url: string, namedRelative: boolean, dir: string): string {
+  if (!namedRelative) return url;
+  const hash = url.indexOf('#');
+  const path = hash < 0 ? url : url.slice(0, hash);
+  const rel = relative(dir, path).split(sep).join('/');
+  const named = rel === '' ? '.' : rel === '..' || rel.startsWith('../') ? rel : `./${rel}`;
+  return hash < 0 ? named : `${named}${url.slice(hash)}`;
+}
+
 function readSyncText(file: string): string {
   let stat: ReturnType<typeof lstatSync>;
   try {
@@ -561,6 +619,33 @@ function refuseModulesyncFile(dir: string, text: string, file: string): void {
   const parsed = parseYamlData(text, file, { version: '1.1', errorCode: 'SYNC_YAML', replaceTag: true });
   if (!isMapping(parsed.data) || Object.hasOwn(parsed.data, 'pdk_template')) return;
   throw modulesyncModuleError(msync, parsed.positions.positionOf(''), true);
+}
+
+/**
+ * A PDK module (metadata.json names its V1 templates, no `.msync.yml`) in a fleet whose `template_url` is a
+ * modulesync configuration would be rendered as msync renders its modules, and fail on PDK's `.sync.yml`
+ * keys with msync's words (found driving a mixed fleet). A fleet has one `template_url`: said so, at the
+ * module's `template-url`.
+ */
+function refusePdkModuleByModulesync(dir: string, plan: RenderPlan, fleetFile: string): void {
+  if (plan.templates[0]?.name !== MODULESYNC_TEMPLATE_NAME || modulesyncMark(dir) !== undefined) return;
+  let named: unknown;
+  try {
+    named = (JSON.parse(readFileSync(join(dir, 'metadata.json'), 'utf8')) as Record<string, unknown>)[
+      'template-url'
+    ];
+  } catch {
+    return;
+  }
+  if (typeof named !== 'string' || named === '') return;
+  throw new EngineError(
+    'FLEET_MIXED',
+    `this is a PDK module (its metadata.json names the V1 templates ${maskCredentials(named)}), but the fleet's template_url is a modulesync configuration, which would render it as msync renders its modules`,
+    {
+      position: templateUrlPosition(dir),
+      hint: `a fleet has one template_url (${fleetFile}): keep the PDK modules in a fleet file of their own whose template_url names their V1 templates, or move this module to V2 (\`pantograph convert\`), or give it a .msync.yml if modulesync is to manage it`,
+    },
+  );
 }
 
 /** `.sync.yml` is V2 (a mapping with `pdk_template`); a file that does not parse counts as V2 (its errors are the plan's). */

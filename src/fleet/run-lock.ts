@@ -72,13 +72,15 @@ export function acquireFleetLock(
     );
   }
   let released = false;
-  return {
-    release() {
-      if (released) return;
-      released = true;
-      rmSync(file, { force: true });
-    },
+  const release = () => {
+    if (released) return;
+    released = true;
+    process.removeListener('exit', release);
+    rmSync(file, { force: true });
   };
+  // A run stopped at once (a second Ctrl-C: process.exit) leaves no lock behind either.
+  process.on('exit', release);
+  return { release };
 }
 
 function readOwner(file: string): Owner | undefined {

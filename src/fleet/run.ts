@@ -52,6 +52,12 @@ export interface FleetRunOptions {
   readonly gitTimeoutMs?: number;
   /** Hears each repository start, step and finish (progress display). */
   readonly onEvent?: (event: FleetEvent) => void;
+  /**
+   * Interrupts the run (the CLI aborts it on SIGINT and SIGTERM, with the signal's name as the reason):
+   * no repository is started any more, those under way stop at their next step with their clone reset
+   * (`interrupted`), and the report says which were done, interrupted and not started.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export type FleetEvent =
@@ -96,6 +102,7 @@ export async function runFleet(
     env,
     ...(options.gitBinary !== undefined ? { gitBinary: options.gitBinary } : {}),
     ...(options.gitTimeoutMs !== undefined ? { timeoutMs: options.gitTimeoutMs } : {}),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
   });
   // No other run may work on these clones meanwhile; the shards of one run share none, so they may. A
   // `path:` repository is used in place, under the project's own run lock (as `apply` there).
@@ -126,6 +133,7 @@ async function runLocked(
   const gitIdentity = {};
   let finished = 0;
   const records = await pool(repositories, jobs, async (repo) => {
+    if (options.signal?.aborted === true) return notStarted(repo);
     const record = await runRepository(fleet, repo, {
       mode: options.mode,
       noop: options.noop === true,
@@ -143,6 +151,7 @@ async function runLocked(
       gitIdentity,
       env,
       onStep: (step) => options.onEvent?.({ type: 'step', name: repo.name, step }),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
     });
     finished++;
     options.onEvent?.({ type: 'done', record, finished, total: repositories.length });
@@ -157,10 +166,27 @@ async function runLocked(
     ...(options.shard !== undefined && options.selected !== undefined
       ? { selection: selectionDigest(options.selected) }
       : {}),
+    ...(options.signal?.aborted === true ? { interrupted: interruptionOf(options.signal) } : {}),
     repositories: records,
     summary: summarize(records),
     ok: reportOk(options.mode, records),
   };
+}
+
+function notStarted(repo: FleetRepository): RepositoryRecord {
+  return {
+    name: repo.name,
+    kind: repo.url !== undefined ? 'git' : 'path',
+    result: 'not-started',
+    files: [],
+    templates: [],
+    durationMs: 0,
+  };
+}
+
+/** The abort's reason when it names the signal (`SIGINT`), else `abort`. */
+function interruptionOf(signal: AbortSignal): string {
+  return typeof signal.reason === 'string' ? signal.reason : 'abort';
 }
 
 /**

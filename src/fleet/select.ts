@@ -1,5 +1,5 @@
 /**
- * Which repositories of a fleet a run works on: name globs (`--filter`), labels (`--label`, every one
+ * Which repositories of a fleet a run works on: name globs (`--filter`, less `--exclude`), labels (`--label`, every one
  * given must be present), groups (`--group`), then one shard of them (`--shard i/n`) for a CI matrix.
  * An unknown label or group is an error (a typo would otherwise select nothing and report success).
  */
@@ -13,6 +13,8 @@ import type { SelectionDigest } from './record.js';
 export interface Selection {
   /** Name globs; a repository matching any is selected. */
   readonly filters?: readonly string[];
+  /** Name globs; a repository matching any is left out (modulesync's `--negative_filter`). */
+  readonly excludes?: readonly string[];
   /** Labels; a repository must carry every one. */
   readonly labels?: readonly string[];
   /** Group names; a repository in any is selected. */
@@ -32,6 +34,11 @@ export function selectRepositories(fleet: Fleet, selection: Selection): FleetRep
   if (filters.length > 0) {
     const matchers = filters.map((f) => picomatch(f, { dot: true }));
     chosen = chosen.filter((r) => matchers.some((m) => m(r.name)));
+  }
+  const excludes = selection.excludes ?? [];
+  if (excludes.length > 0) {
+    const matchers = excludes.map((f) => picomatch(f, { dot: true }));
+    chosen = chosen.filter((r) => !matchers.some((m) => m(r.name)));
   }
   const labels = selection.labels ?? [];
   if (labels.length > 0) {

@@ -58,7 +58,15 @@ export async function prepareClone(
     const partial = join(workdir, RUNS_DIR, 'clones', repo.name);
     rmSync(partial, { recursive: true, force: true });
     mkdirSync(dirname(partial), { recursive: true });
-    await withRemoteContext(repo, git(workdir, ['clone', '--quiet', '--no-checkout', '--', url, partial]));
+    try {
+      await withRemoteContext(repo, git(workdir, ['clone', '--quiet', '--no-checkout', '--', url, partial]));
+    } catch (e) {
+      // A clone that failed or was stopped (the run interrupted) leaves nothing behind. The directory of
+      // clones is left: another repository's clone may be starting in it (git makes it again, but a
+      // removal between its two mkdirs would fail that clone); the next clone made removes it.
+      rmSync(partial, { recursive: true, force: true });
+      throw e;
+    }
     writeFileSync(cloneMark(partial), 'made by pantograph fleet: checked out and cleaned at will\n');
     renameSync(partial, dir);
     removeIfEmpty(dirname(partial)); // another shard may be cloning beside: then it stays

@@ -173,6 +173,43 @@ describe('pull requests', () => {
     expect(forge.requests.every((r) => r.auth === `Bearer ${TOKEN}`)).toBe(true);
   });
 
+  it("msync's flags: -b, --pr-title and --pr-labels (space- or comma-separated, or --pr_labels) replace the fleet file's", async () => {
+    const forge = await fakeForge('github');
+    const root = tempDir('fleet-pr-msync-');
+    moduleRemote(root, 'pr-mod', (w) => appendSync(w, 'puppet_lint:\n  fail_on_warnings: false\n'));
+    fleetFile(root, [
+      'version: 1',
+      `forge: { type: github, api: "${forge.url}" }`,
+      'pull_request: { title: "From the file", labels: [templates] }',
+      'repositories:',
+      '  - { name: pr-mod, url: remotes/pr-mod.git, forge_project: acme/pr-mod }',
+    ]);
+    const r = await pantographAsync(
+      root,
+      [
+        'fleet',
+        'apply',
+        '--push',
+        '--pr',
+        '-b',
+        'modulesync',
+        '--pr_title',
+        'Modulesync 10.8.0',
+        '--pr-labels',
+        'a,b',
+        'c',
+      ],
+      { GITHUB_TOKEN: TOKEN },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(forge.pulls).toHaveLength(1);
+    expect(forge.pulls[0]).toMatchObject({
+      head: 'modulesync',
+      title: 'Modulesync 10.8.0',
+      labels: ['a', 'b', 'c'],
+    });
+  });
+
   it('a refused token fails that repository with a hint, and the token is not printed', async () => {
     const forge = await fakeForge('github');
     const root = tempDir('fleet-pr-bad-');

@@ -77,6 +77,10 @@ describe('a modulesync configuration run as a fleet', () => {
     expect(existsSync(join(clone, '.travis.yml'))).toBe(false);
     expect(git(clone, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('modulesync');
     expect(git(clone, 'log', '-1', '--format=%s').trim()).toBe('Update from voxpupuli modulesync_config');
+    // The lock committed names the configuration relative to the module (the fleet file's `template_url:
+    // .`, from <config>/modules/puppet-autofs), not as a path of this machine.
+    const lock = JSON.parse(readFileSync(join(clone, '.pantograph.lock'), 'utf8'));
+    expect(lock.sources).toEqual([{ type: 'filesystem', location: '../..' }]);
     // The module's .sync.yml is input, never rewritten with the fleet's V2 overrides.
     expect(readFileSync(join(clone, '.sync.yml'), 'utf8')).toBe(
       readFileSync(join(FIXTURES, 'modules', 'puppet-autofs', '.sync.yml'), 'utf8'),
@@ -87,6 +91,40 @@ describe('a modulesync configuration run as a fleet', () => {
       ['puppet-archive', 'in-line'],
       ['puppet-autofs', 'in-line'],
     ]);
+  });
+
+  it("a PDK module in the fleet is refused at its metadata.json template-url, not rendered as msync's", () => {
+    const config = configurationWithRemotes();
+    const root = resolve(config, '..');
+    const work = join(root, 'work', 'motd');
+    cpSync(resolve(FIXTURES, '../real-modules/puppetlabs-motd'), work, { recursive: true });
+    git(work, 'init', '--quiet', '--initial-branch=main');
+    git(work, 'add', '-A');
+    git(work, 'commit', '--quiet', '-m', 'module');
+    git(root, 'clone', '--quiet', '--bare', work, join(root, 'remotes', 'motd.git'));
+    expect(pantograph(config, ['fleet', 'import-modulesync']).status).toBe(0);
+    const file = join(config, 'fleet.yml');
+    writeFileSync(
+      file,
+      `${readFileSync(file, 'utf8')}  - { name: motd, url: ${join(root, 'remotes', 'motd.git')} }\n`,
+    );
+    const r = pantograph(config, ['--format', 'json', 'fleet', 'apply', '--noop']);
+    const records = JSON.parse(r.stdout).repositories as {
+      name: string;
+      result: string;
+      error?: { code: string; message: string; file: string; line: number; hint: string };
+    }[];
+    const motd = records.find((x) => x.name === 'motd')!;
+    expect(motd).toMatchObject({
+      result: 'failed',
+      error: { code: 'FLEET_MIXED', file: join(config, 'modules', 'motd', 'metadata.json'), line: 106 },
+    });
+    expect(motd.error!.message).toContain(
+      'this is a PDK module (its metadata.json names the V1 templates https://github.com/puppetlabs/pdk-templates.git#main)',
+    );
+    expect(motd.error!.hint).toContain('a fleet has one template_url');
+    // The modulesync modules go on.
+    expect(records.filter((x) => x.name !== 'motd').map((x) => x.result)).toEqual(['in-line', 'in-line']);
   });
 
   it('without template_url, a modulesync module is refused at its .sync.yml with the way to name the configuration', () => {

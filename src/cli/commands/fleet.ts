@@ -9,6 +9,7 @@ import { moveLine } from '../../engine/source-moves.js';
 import {
   checkOneBranchEach,
   FLEET_FILE,
+  type Fleet,
   type FleetMode,
   type FleetReport,
   importModulesync,
@@ -26,8 +27,10 @@ import { UsageError } from '../errors.js';
 import { FleetProgress, recordLine } from '../fleet-progress.js';
 import { foldedTable } from '../folded-table.js';
 import { fileOrigin } from '../format-error.js';
+import { catchInterrupts, exitStatusOf } from '../interrupt.js';
 import { type Io, loud, sayErr, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
+import { refuseModulesyncFlags } from '../modulesync-flags.js';
 import {
   type EngineFlags,
   engineCommand,
@@ -40,6 +43,7 @@ import {
 export interface FleetSelectFlags {
   readonly fleet?: string;
   readonly filter?: string[];
+  readonly exclude?: string[];
   readonly label?: string[];
   readonly group?: string[];
   readonly shard?: string;
@@ -55,6 +59,11 @@ export interface FleetRunFlags extends FleetSelectFlags, EngineFlags {
   readonly branch?: string;
   readonly message?: string;
   readonly yes?: boolean;
+  readonly prTitle?: string;
+  readonly prLabels?: string[];
+  /** msync's spellings (Thor takes both). */
+  readonly pr_title?: string;
+  readonly pr_labels?: string[];
 }
 
 export async function fleetStatus(io: Io, global: GlobalOptions, flags: FleetRunFlags): Promise<number> {
@@ -77,13 +86,22 @@ async function fleetRun(
   mode: FleetMode,
 ): Promise<number> {
   return fleetCommand(io, global, async () => {
-    const { fleet, selected, repositories, shard } = select(io, global, flags);
+    refuseModulesyncFlags(flags as unknown as Record<string, unknown>);
+    const chosen = select(io, global, flags);
+    const { selected, repositories, shard } = chosen;
+    const fleet = withPullRequestFlags(chosen.fleet, flags);
     const jobs = flags.jobs !== undefined ? parseJobs(flags.jobs) : undefined;
     if (flags.push === true && flags.noop !== true) checkOneBranchEach(selected, flags.branch);
     const progress = new FleetProgress(
       io,
       repositories.length,
       io.progress !== undefined && global.format !== 'json',
+    );
+    // Ctrl-C or a CI job's cancel (SIGTERM): the run stops cleanly and reports what it did.
+    const interruption = catchInterrupts(io, (signal) =>
+      progress.note(
+        `interrupted (${signal}): no repository is started any more; those under way stop at their next step, their clones reset (${signal === 'SIGINT' ? 'press Ctrl-C' : 'send it'} again to stop at once)\n`,
+      ),
     );
     const report = await runFleet(fleet, repositories, {
       mode,
@@ -99,7 +117,8 @@ async function fleetRun(
       ...(shard !== undefined ? { shard: shardText(shard), selected: selected.map((r) => r.name) } : {}),
       project: projectOptions(flags),
       onEvent: (event) => progress.hear(event),
-    });
+      signal: interruption.signal,
+    }).finally(() => interruption.dispose());
     progress.finish();
     if (repositories.length === 0 && shard && global.format !== 'json') {
       // The fleet shrank after the matrix was planned: this job has nothing to do, and says so.
@@ -109,6 +128,7 @@ async function fleetRun(
       );
     }
     printReport(io, global, report, flags.diff === true);
+    if (report.interrupted !== undefined) return exitStatusOf(report.interrupted);
     return report.ok ? 0 : 1;
   });
 }
@@ -233,6 +253,7 @@ function select(io: Io, global: GlobalOptions, flags: FleetSelectFlags) {
   const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
   const selected = selectRepositories(fleet, {
     filters: flags.filter ?? [],
+    excludes: flags.exclude ?? [],
     labels: flags.label ?? [],
     groups: flags.group ?? [],
   });
@@ -242,10 +263,51 @@ function select(io: Io, global: GlobalOptions, flags: FleetSelectFlags) {
       hint:
         listed === 0
           ? 'it lists none: add them under `repositories:`'
-          : `none of its ${counted(listed, 'repository', 'repositories')} matches --filter, --label and --group as given`,
+          : (regexFilterHint(flags.filter ?? [], fleet.repositories) ??
+            `none of its ${counted(listed, 'repository', 'repositories')} matches --filter, --exclude, --label and --group as given`),
     });
   }
   return { fleet, selected, repositories: shard ? shardOf(selected, shard) : selected, shard };
+}
+
+/**
+ * msync's `--filter` is a regular expression matched anywhere in the name (`apache`, `^puppet-(ntp|nginx)$`);
+ * the fleet's is a glob of the whole name. A filter that selected nothing but reads as such an expression,
+ * or is part of a name, is answered with the glob that means it.
+ */
+function regexFilterHint(
+  filters: readonly string[],
+  repositories: readonly { readonly name: string }[],
+): string | undefined {
+  const regex = filters.find((f) => /[()|^$\\+]|\.\*/.test(f));
+  if (regex !== undefined) {
+    return `--filter takes name globs matched against the whole name, not modulesync's regular expressions: for '${regex}' give one --filter per glob, e.g. --filter 'puppet-*' --filter '*-nginx'`;
+  }
+  const part = filters.find((f) => !/[*?[\]{}]/.test(f) && repositories.some((r) => r.name.includes(f)));
+  if (part !== undefined) {
+    return `--filter takes name globs matched against the whole name (modulesync's matches anywhere in it): --filter '*${part}*' selects the names containing '${part}'`;
+  }
+  return undefined;
+}
+
+/** `--pr-title` and `--pr-labels` (msync's names) in place of the fleet file's `pull_request:`. */
+function withPullRequestFlags(fleet: Fleet, flags: FleetRunFlags): Fleet {
+  const title = flags.prTitle ?? flags.pr_title;
+  const given = flags.prLabels ?? flags.pr_labels;
+  if (title === undefined && given === undefined) return fleet;
+  // msync takes `--pr-labels a b` and modulesync.yml `pr_labels: "a, b"`: both spellings here.
+  const labels = given
+    ?.flatMap((l) => l.split(','))
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  return {
+    ...fleet,
+    pullRequest: {
+      ...fleet.pullRequest,
+      ...(title !== undefined ? { title } : {}),
+      ...(labels !== undefined ? { labels } : {}),
+    },
+  };
 }
 
 function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: boolean): void {
@@ -275,7 +337,8 @@ function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: b
     io.out(foldedTable(['REPOSITORY', 'RESULT', 'FILES', 'BRANCH / PULL REQUEST'], rows, io.widths?.out));
   }
   for (const r of report.repositories) {
-    if (!r.error) continue;
+    // An interrupted repository is named once, in the interruption's summary below.
+    if (!r.error || r.result === 'interrupted') continue;
     // A file of a git source's cached tree is named by its source, the repository to fix.
     const origin = fileOrigin(r.error.file);
     // The command's output is shown as it was; the prose around it is folded.
@@ -286,14 +349,50 @@ function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: b
     if (r.error.output) io.err(indentLines(r.error.output));
     if (r.error.hint) sayErr(io, `  hint: ${r.error.hint}\n`);
   }
+  if (report.interrupted !== undefined) printInterruption(io, report);
   const s = report.summary;
-  const parts = (['in-line', 'drift', 'applied', 'conflict', 'needs-confirmation', 'failed'] as const)
-    .filter((k) => s[k] > 0)
+  const parts = (
+    [
+      'in-line',
+      'drift',
+      'applied',
+      'conflict',
+      'needs-confirmation',
+      'failed',
+      'interrupted',
+      'not-started',
+    ] as const
+  )
+    .filter((k) => (s[k] ?? 0) > 0)
     .map((k) => `${s[k]} ${k}`);
   const resumed = report.repositories.filter((r) => r.resumed).length;
   sayOut(
     io,
     `${counted(s.total, 'repository', 'repositories')}${parts.length > 0 ? `: ${parts.join(', ')}` : ''}${resumed > 0 ? ` (* ${resumed} unchanged since the last run, not redone)` : ''}${report.noop ? ' (noop: nothing written)' : ''}\n`,
+  );
+}
+
+/**
+ * An interrupted run: which repositories were done, stopped half way (reset), and not started, on
+ * standard error (under --quiet too: the run did not do what was asked).
+ */
+function printInterruption(io: Io, report: FleetReport): void {
+  const named = (result: string) => {
+    const names = report.repositories.filter((r) => r.result === result).map((r) => r.name);
+    const listed = names.slice(0, 5).join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
+    return { count: names.length, listed };
+  };
+  const stopped = named('interrupted');
+  const waiting = named('not-started');
+  const done = report.repositories.length - stopped.count - waiting.count;
+  const parts = [
+    `${done} done`,
+    ...(stopped.count > 0 ? [`${stopped.count} stopped and reset, nothing kept (${stopped.listed})`] : []),
+    ...(waiting.count > 0 ? [`${waiting.count} not started (${waiting.listed})`] : []),
+  ];
+  sayErr(
+    io,
+    `interrupted (${report.interrupted}): ${parts.join('; ')}\n  hint: run the same command again to carry on${report.mode === 'update' ? '' : ': the repositories done are not redone'}\n`,
   );
 }
 

@@ -6,7 +6,7 @@
  * ordinary source spec, so git sources are cloned, cached, locked and `--offline` like any other.
  */
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCK_FILE } from '../../shared/project-files.js';
 import { EngineError } from '../errors.js';
@@ -106,10 +106,11 @@ export function v1Source(
     // A local git repository with a ref is checked out at that ref, as PDK does; without a ref, or when it
     // is no repository, its files are used as they are. Either way it is the user's own disk: trusted.
     const repository = existsSync(join(local, '.git')) || existsSync(join(local, 'HEAD'));
+    const location = asNamed(root, bare, local);
     const spec: SourceSpec =
       repository && ref !== undefined
-        ? { type: 'git', location: local, ref, trusted: true }
-        : { type: 'filesystem', location: local, trusted: true };
+        ? { type: 'git', location, ref, trusted: true }
+        : { type: 'filesystem', location, trusted: true };
     return { spec, url, origin };
   }
   if (!/^(?:[a-z][a-z0-9+.-]*:\/\/|[^@/\s]+@[^:/\s]+:)/i.test(bare)) {
@@ -137,6 +138,23 @@ function given(origin: TemplateUrlOrigin, url: string): string {
   return origin === '--template-url' ? `--template-url '${url}'` : `metadata.json's template-url '${url}'`;
 }
 
+/**
+ * The location the lock records for a local directory: a relative path stays relative to the project
+ * (`../modulesync_config`), so that a lock committed to the repository names the directory beside it on
+ * every checkout, not a path on one person's disk; an absolute path, `~/` or `file://` URL is made
+ * absolute, as named. Sources resolve a relative location against the project, as `.sync.yml`'s do.
+ */
+function asNamed(root: string, bare: string, local: string): string {
+  if (!isRelativePath(bare)) return local;
+  const rel = relative(resolve(root), local).split(sep).join('/');
+  return rel === '' ? '.' : rel.startsWith('../') || rel === '..' ? rel : `./${rel}`;
+}
+
+/** `.`, `..`, `./x`, `../x`: a path relative to the project. */
+function isRelativePath(bare: string): boolean {
+  return bare === '.' || bare === '..' || bare.startsWith('./') || bare.startsWith('../');
+}
+
 /** The directory a `file://` URL or a path names; undefined for a remote URL. */
 function localPath(root: string, bare: string): string | undefined {
   if (bare.startsWith('file://')) {
@@ -146,7 +164,7 @@ function localPath(root: string, bare: string): string | undefined {
       return decodeURIComponent(bare.slice('file://'.length));
     }
   }
-  if (isAbsolute(bare) || bare.startsWith('./') || bare.startsWith('../') || bare.startsWith('~/')) {
+  if (isAbsolute(bare) || isRelativePath(bare) || bare.startsWith('~/')) {
     return bare.startsWith('~/') ? join(process.env.HOME ?? '', bare.slice(2)) : resolve(root, bare);
   }
   return undefined;

@@ -235,6 +235,24 @@ describe('the configuration an earlier run used, from the lock', () => {
     expect((await run(root, 'status')).stderr).toContain(`configuration is ${other}, which an earlier run`);
   });
 
+  it('a configuration named by a relative path is recorded relative to the module: the lock names no path of this disk', async () => {
+    const root = widget();
+    cpSync(tempTree(config()), join(root, '..', 'modulesync_config'), { recursive: true });
+    expect((await run(root, 'apply', '--yes', '--template-url', '../modulesync_config')).code).toBe(0);
+    const lock = JSON.parse(readFileSync(join(root, '.pantograph.lock'), 'utf8'));
+    expect(lock.sources).toEqual([{ type: 'filesystem', location: '../modulesync_config' }]);
+    // Read back from the lock on another checkout: the module and its configuration side by side elsewhere.
+    const elsewhere = join(tempDir('msync-moved-'), 'puppet-widget');
+    cpSync(join(root, '..'), join(elsewhere, '..'), { recursive: true });
+    const status = await run(elsewhere, 'status');
+    expect([status.code, status.stderr]).toEqual([
+      0,
+      'note: the modulesync configuration is ../modulesync_config, which an earlier run recorded in .pantograph.lock (--template-url names another)\n',
+    ]);
+    // A lock an older version wrote, with the absolute path, is still read (the first test above), and an
+    // apply naming the configuration relatively records it relatively from then on.
+  });
+
   it('grants no trust: a git URL from the lock still needs --trust, a directory inside the project is refused', async () => {
     const lock = (location: string, ref?: string) =>
       `${JSON.stringify(
