@@ -65,28 +65,10 @@ export abstract class StatementParser extends PrimaryExpressionParser {
           previous.end,
         );
       }
-      if (previous?.type === 'Text' && t.kind === 'PUNCT' && t.value === '(' && !this.firstOnLine(t)) {
-        // Puppet's grammar calls the text (`abc<%(1) %>`), which its validator refuses as a mistyped
-        // `<%-|` parameter list, at the text.
-        throw this.error(
-          "Ambiguous EPP parameter expression. Probably missing '<%-' before parameters to remove leading whitespace",
-          previous.start,
-          previous.end,
-        );
-      }
       previous = this.textRenderOrStatement(t);
       body.push(previous);
     }
     return body;
-  }
-
-  /**
-   * Whether only blanks stand between the line's start and `t`: Puppet's lexer then makes a `(` its
-   * WSLPAREN, which starts a statement, where any other `(` calls what stands before it.
-   */
-  private firstOnLine(t: Token): boolean {
-    const lineStart = this.source.lastIndexOf('\n', t.start - 1) + 1;
-    return /^[ \t\r]*$/.test(this.source.slice(lineStart, t.start));
   }
 
   /**
