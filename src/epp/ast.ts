@@ -19,7 +19,7 @@ export interface TemplateNode extends NodeBase {
 
 /** A warning about the template's text, found while reading it; each render reports it, as Puppet's parse does. */
 export interface SyntaxWarning extends NodeBase {
-  readonly code: 'EPP_UNRECOGNIZED_ESCAPE' | 'EPP_TEXT_DROPPED';
+  readonly code: 'EPP_UNRECOGNIZED_ESCAPE' | 'EPP_TEXT_DROPPED' | 'EPP_DUPLICATE_KEY';
   readonly message: string;
 }
 

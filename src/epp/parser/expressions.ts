@@ -10,6 +10,7 @@
 import type { ArrayNode, BinaryOperator, LambdaNode, Node, VariableNode } from '../ast.js';
 import { puppetStart } from '../ast-walk.js';
 import type { Token } from '../lexer/tokens.js';
+import { duplicateLiteralKeys } from './literal-keys.js';
 import { nodeLabelWithArticle } from './node-labels.js';
 import { TokenCursor } from './token-cursor.js';
 
@@ -280,7 +281,23 @@ export abstract class ExpressionParser extends TokenCursor {
       else if (!this.isPunct('}')) throw this.unexpected(this.tokens[this.i]!);
     }
     this.next();
+    if (entries.length > 1) this.warnOfDuplicateKeys(entries);
     return entries;
+  }
+
+  /** Puppet's warning for a literal key given twice, at the later entry's `=>` (where Puppet places an entry). */
+  private warnOfDuplicateKeys(entries: { key: Node }[]): void {
+    for (const { key, text } of duplicateLiteralKeys(entries, this.source)) {
+      // The first `=>` after the key (found again here, as a duplicate is rare).
+      const arrow = this.tokens.find((t) => t.start >= key.end && t.kind === 'PUNCT' && t.value === '=>');
+      const at = arrow?.start ?? key.start;
+      this.warnings.push({
+        code: 'EPP_DUPLICATE_KEY',
+        message: `The key '${text}' is declared more than once`,
+        start: at,
+        end: at + 2,
+      });
+    }
   }
 
   protected abstract primary(): Node;

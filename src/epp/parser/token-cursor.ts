@@ -6,6 +6,7 @@
  * span. The lexer always ends the token list with an EOF token, which the cursor never passes; where the
  * lexer stopped at an error, that token carries it, and `unexpected` gives it.
  */
+import type { SyntaxWarning } from '../ast.js';
 import { EppSyntaxError } from '../errors.js';
 import { lexErrorOf } from '../lexer/lexer.js';
 import type { Token } from '../lexer/tokens.js';
@@ -17,6 +18,8 @@ export abstract class TokenCursor {
    * once the parse is done (a later syntax error comes first). Shared with the parsers of interpolations.
    */
   validation: { error: EppSyntaxError | undefined } = { error: undefined };
+  /** The warnings of Puppet's validation (a hash literal's key given twice), shared as `validation` is. */
+  warnings: SyntaxWarning[] = [];
 
   constructor(
     protected readonly tokens: Token[],

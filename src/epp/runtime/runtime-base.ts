@@ -19,6 +19,7 @@ import {
   TypeKeyError,
 } from '../errors.js';
 import type { FunctionRegistry } from '../functions/registry.js';
+import { setEql } from './compare.js';
 import {
   type ConstantPlan,
   type ConstantSlot,
@@ -376,7 +377,12 @@ export class RuntimeBase {
 
   hash(flat: Value[]): PHash {
     const h: PHash = new Map();
-    for (let i = 0; i < flat.length; i += 2) h.set(flat[i], flat[i + 1]);
+    for (let i = 0; i < flat.length; i += 2) {
+      const key = flat[i];
+      // A structured key (`[1]`, `{a => 1}`) equal to one before it is that key, as in Ruby's Hash.
+      if (typeof key === 'object') setEql(h, key, flat[i + 1]);
+      else h.set(key, flat[i + 1]);
+    }
     return h;
   }
 
