@@ -237,7 +237,18 @@ export interface BlockNode extends NodeBase {
   readonly body: readonly Node[];
 }
 
+/**
+ * A resource body with a title after an expression (`x<% { 'a': } %>`): Puppet's parser makes the
+ * expression the resource's type, and its evaluator refuses it once evaluated ("Illegal Resource Type
+ * expression"). Only the type expression is kept: a template never gets further.
+ */
+export interface ResourceNode extends NodeBase {
+  readonly type: 'Resource';
+  readonly typeExpr: Node;
+}
+
 export type Node =
+  | ResourceNode
   | TextNode
   | RenderNode
   | LiteralNode

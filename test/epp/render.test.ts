@@ -694,3 +694,17 @@ describe("hash keys compare as Ruby's eql? does: structured keys by value (sessi
     ]);
   });
 });
+
+describe('a titled resource body after a value is evaluated, then refused as Puppet does (session 25)', () => {
+  it('evaluates the value first and names its type, at the value, with a hint', () => {
+    const e = renderError("<% $a = 1 { 'a': ensure => present } %>");
+    expect([e.code, e.message, e.where]).toEqual([
+      'EPP_UNSUPPORTED',
+      'Illegal Resource Type expression, expected result to be a type name, or untitled Resource, got Integer',
+      't.epp:1:9',
+    ]);
+    expect(e.hint).toMatch(/end the statement before it with `;`/);
+    // An earlier evaluation error comes first, as Puppet evaluates in order.
+    expect(renderError("<%= [].foo_bar %>x<% { 'a': } %>").message).toMatch(/^Unknown function: 'foo_bar'/);
+  });
+});

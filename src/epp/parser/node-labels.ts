@@ -51,6 +51,8 @@ export function nodeLabel(node: Node): string {
       return 'Block Expression';
     case 'Call':
       return 'Function Call';
+    case 'Resource':
+      return 'Resource Statement';
     case 'MethodCall':
       return 'Method call';
     case 'New':

@@ -33,8 +33,9 @@ import { renderValue } from './format.js';
 import type { HashIndex } from './hash-index.js';
 import { access, numericFromString, splat } from './operators.js';
 import { asMemoryLimit, collectionTooLarge, MAX_COLLECTION_SIZE } from './size-limits.js';
+import { inferGenericType, inferReducedType } from './types/infer.js';
 import { type PType, resolveTypeName } from './types.js';
-import { DEFAULT, type PHash, PRegexp, type Value } from './values.js';
+import { DEFAULT, type PHash, PRegexp, PSymbol, type Value } from './values.js';
 
 const regexpCache = new Map<string, PRegexp>();
 
@@ -104,6 +105,19 @@ export class RuntimeBase {
     if (!node) return location;
     const side = operand === 'left' ? node.left : node.right;
     return { ...location, span: { start: puppetStart(side), end: side.end } };
+  }
+
+  /** A titled resource body after a value (`x<% { 'a': } %>`): Puppet's evaluator refuses the value as its type. */
+  illegalResourceType(value: Value, p: number): never {
+    const actual = value instanceof PSymbol ? inferReducedType(value) : inferGenericType(value);
+    const error = new EppEvalError(
+      'EPP_UNSUPPORTED',
+      `Illegal Resource Type expression, expected result to be a type name, or untitled Resource, got ${actual.toString()}`,
+      this.location(p),
+    );
+    error.hint =
+      'Puppet reads a `{` after a value, in the same tag or the next, as a resource body for it (a template has no catalogue): end the statement before it with `;`';
+    throw error;
   }
 
   protected fail(code: EppErrorCode, message: string, p: number): never {
