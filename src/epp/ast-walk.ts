@@ -7,6 +7,7 @@ import type {
   BinaryNode,
   Node,
   ParameterNode,
+  ResourceNode,
   TemplateNode,
   VariableNode,
 } from './ast.js';
@@ -86,6 +87,12 @@ export function parameterNameSpan(param: ParameterNode): { readonly start: numbe
  * its operator, an access or a selector where its left side is placed, a method call at its `(` or `.`;
  * anything else at its start. (An `and`/`or`, whose operator the AST does not keep, at its start.)
  */
+/** Where Puppet places the error of a resource expression: its type expression. */
+export function resourceTypeSpan(node: ResourceNode): { start: number; end: number } {
+  const start = puppetStart(node.typeExpr);
+  return { start, end: Math.max(node.typeExpr.end, start + 1) };
+}
+
 export function puppetStart(node: Node): number {
   switch (node.type) {
     case 'Binary':

@@ -19,7 +19,7 @@ export interface TemplateNode extends NodeBase {
 
 /** A warning about the template's text, found while reading it; each render reports it, as Puppet's parse does. */
 export interface SyntaxWarning extends NodeBase {
-  readonly code: 'EPP_UNRECOGNIZED_ESCAPE' | 'EPP_TEXT_DROPPED';
+  readonly code: 'EPP_UNRECOGNIZED_ESCAPE' | 'EPP_TEXT_DROPPED' | 'EPP_DUPLICATE_KEY';
   readonly message: string;
 }
 
@@ -237,7 +237,18 @@ export interface BlockNode extends NodeBase {
   readonly body: readonly Node[];
 }
 
+/**
+ * A resource body with a title after an expression (`x<% { 'a': } %>`): Puppet's parser makes the
+ * expression the resource's type, and its evaluator refuses it once evaluated ("Illegal Resource Type
+ * expression"). Only the type expression is kept: a template never gets further.
+ */
+export interface ResourceNode extends NodeBase {
+  readonly type: 'Resource';
+  readonly typeExpr: Node;
+}
+
 export type Node =
+  | ResourceNode
   | TextNode
   | RenderNode
   | LiteralNode

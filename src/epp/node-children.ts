@@ -21,6 +21,8 @@ export function nodeChildren(node: WalkNode): WalkNode[] {
     case 'Render':
     case 'Paren':
       return [node.expr];
+    case 'Resource':
+      return [node.typeExpr];
     case 'Interpolated':
       return node.parts.filter((part): part is Node => typeof part !== 'string');
     case 'Array':
@@ -89,6 +91,8 @@ export function forEachChild(node: WalkNode, visit: (child: WalkNode) => number)
     case 'Render':
     case 'Paren':
       return visit(node.expr);
+    case 'Resource':
+      return visit(node.typeExpr);
     case 'Access':
       return visit(node.target) | visitAll(node.keys, visit);
     case 'Parameter':

@@ -278,7 +278,8 @@ describe('syntax errors carry code and position', () => {
     for (const source of [
       '<%= [1].map |$v| { if $v { 2 } } %>',
       "<% $m = 'a' =~ /a/ %><% 'a' =~ /b/ %>",
-      '<% [1].each |$v| { } %><% Integer(1) %><% ($z = 1) %>',
+      // `;` between them: a `(` after `%><%` calls what stands before it, which Puppet refuses (session 25).
+      '<% [1].each |$v| { }; Integer(1); ($z = 1) %>',
       '<% if true { $q = 2; 5 } %>',
       // With nothing after the last tag, its last statement is the template's value, as a block's is
       // (puppet epp render, session 18); so too when only a comment Puppet drops follows.
@@ -302,6 +303,28 @@ describe('syntax errors carry code and position', () => {
       "This Selector Expression already has a 'default' entry - this is a duplicate",
       37,
     ]);
+  });
+
+  it("calls what a `(` follows, across tags, and refuses it as Puppet's validation does, after the parse", () => {
+    const render = syntaxError("<%= 'x' %><%(1) %>");
+    expect([render.message, render.line, render.column]).toEqual([
+      'Illegal expression. An Epp Interpolated Expression is unacceptable as function name in a Function Call',
+      1,
+      1,
+    ]);
+    expect(render.hint).toMatch(/unless only blanks stand before it on its line/);
+    const literal = syntaxError('<% $a = 1 + 2 (3) %>');
+    expect([literal.message, literal.column]).toEqual([
+      'Illegal expression. A Literal Integer is unacceptable as function name in a Function Call',
+      13,
+    ]);
+    // A syntax error later in the template comes first: Puppet validates after parsing.
+    expect(syntaxError('<% $a = 1 (3) %><%= ) %>').message).toBe("Syntax error at ')'");
+    // First on its line (only blanks before it), a `(` starts a statement; a method's `(` may follow a space.
+    expect(body('<% $a = 1\n  ($b = 2) %>').map((n) => n.type)).toEqual(['Assignment', 'Paren']);
+    expect(body("<%= [1].join (',') %>")[0]).toMatchObject({
+      expr: { type: 'MethodCall', args: [{ value: ',' }] },
+    });
   });
 
   it('survives pathological nesting with a syntax error, not a stack overflow', () => {

@@ -654,3 +654,57 @@ describe("the end of a template as Puppet's scanner reads it", () => {
     ]);
   });
 });
+
+describe("hash keys compare as Ruby's eql? does: structured keys by value (session 25)", () => {
+  const render = (source: string) => renderEpp(source, {});
+
+  it('keeps one key per value in literals, merges, conversions and lookups, the first key in place', () => {
+    expect(render("<%= {[1] => 'a', {b => 1} => 'c', [1] => 'd', {'b' => 1} => 'e'} %>")).toBe(
+      '{[1] => d, {b => 1} => e}',
+    );
+    expect(render("<%= ({[1] => 'a'} + {[1] => 'b'})[[1]] %>")).toBe('b');
+    expect(render("<%= Hash([[[1], 'a'], [[1], 'b']]).keys %>")).toBe('[[1]]');
+    // A hash key's entries in any order, as Ruby's Hash#eql?; 1 and 1.0 stay apart.
+    expect(
+      render("<%= {{a => 1, b => 2} => 'x', {b => 2, a => 1} => 'y', [1.0] => 'z', [1] => 'w'} %>"),
+    ).toBe('{{a => 1, b => 2} => y, [1.0] => z, [1] => w}');
+  });
+
+  // Checked with puppet epp render: the same three warnings, at the same places.
+  it("warns of a literal key given twice, as Puppet's validation does, at the later entry's =>", () => {
+    const warnings: EppWarning[] = [];
+    compileEpp(
+      "<%= {'a' => 1, a => 2, [1, 'x'] => 3, [1, \"x\"] => 4, -1 => 5, -1 => 6, true => 7, true => 8} %>",
+      {
+        file: 'k.epp',
+      },
+    ).render({}, { onWarning: (w) => warnings.push(w) });
+    expect(warnings).toEqual([
+      { code: 'EPP_DUPLICATE_KEY', message: "The key 'a' is declared more than once", where: 'k.epp:1:18' },
+      {
+        code: 'EPP_DUPLICATE_KEY',
+        message: `The key '[1, "x"]' is declared more than once`,
+        where: 'k.epp:1:48',
+      },
+      {
+        code: 'EPP_DUPLICATE_KEY',
+        message: "The key 'true' is declared more than once",
+        where: 'k.epp:1:88',
+      },
+    ]);
+  });
+});
+
+describe('a titled resource body after a value is evaluated, then refused as Puppet does (session 25)', () => {
+  it('evaluates the value first and names its type, at the value, with a hint', () => {
+    const e = renderError("<% $a = 1 { 'a': ensure => present } %>");
+    expect([e.code, e.message, e.where]).toEqual([
+      'EPP_UNSUPPORTED',
+      'Illegal Resource Type expression, expected result to be a type name, or untitled Resource, got Integer',
+      't.epp:1:9',
+    ]);
+    expect(e.hint).toMatch(/end the statement before it with `;`/);
+    // An earlier evaluation error comes first, as Puppet evaluates in order.
+    expect(renderError("<%= [].foo_bar %>x<% { 'a': } %>").message).toMatch(/^Unknown function: 'foo_bar'/);
+  });
+});

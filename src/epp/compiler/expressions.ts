@@ -5,7 +5,7 @@
  * holds are made by the generators that extend this one (see `compiler.ts`).
  */
 import type { AccessNode, ArrayNode, CaseNode, LambdaNode, Node, SelectorNode, UnaryNode } from '../ast.js';
-import { assignedVariables, callSpan, destructurePattern } from '../ast-walk.js';
+import { assignedVariables, callSpan, destructurePattern, resourceTypeSpan } from '../ast-walk.js';
 import { isSplat } from '../calls.js';
 import { constantKey, isConstant, LazyConstantSlot, literal } from '../constants.js';
 import type { ConstantSlot } from '../runtime/runtime.js';
@@ -78,6 +78,8 @@ export abstract class ExpressionGenerator extends ScopeGenerator {
         return this.assignment(node);
       case 'Paren':
         return `(${this.expr(node.expr)})`;
+      case 'Resource':
+        return `rt.illegalResourceType(${this.expr(node.typeExpr)}, ${this.pos(resourceTypeSpan(node))})`;
       case 'Default':
         return 'rt.DEFAULT';
       case 'BareWord':

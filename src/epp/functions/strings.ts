@@ -9,7 +9,7 @@
  */
 import { EppEvalError } from '../errors.js';
 import { characterCount, firstCharacters } from '../runtime/characters.js';
-import { compareBytes } from '../runtime/compare.js';
+import { compareBytes, setEql } from '../runtime/compare.js';
 import {
   formatTimespan,
   rubyCapitalize,
@@ -79,7 +79,7 @@ function deepStringMapper(name: string, f: (s: string) => string): FunctionDef {
     if (Array.isArray(v)) return v.map(deep);
     if (v instanceof Map) {
       const out: PHash = new Map();
-      for (const [k, val] of v) out.set(deep(k), deep(val));
+      for (const [k, val] of v) setEql(out, deep(k), deep(val));
       return out;
     }
     throw argError(name, 'arg', 'a value of type Numeric, String, Array or Hash of strings', v);

@@ -4,7 +4,7 @@
  * semantics are the runtime's (`rt`); this walks the nodes in the compiled code's order.
  */
 import type { LambdaNode, Node, UnaryNode } from '../ast.js';
-import { assignedVariables, callSpan, destructurePattern } from '../ast-walk.js';
+import { assignedVariables, callSpan, destructurePattern, resourceTypeSpan } from '../ast-walk.js';
 import { hasSplat, isSplat } from '../calls.js';
 import { isConstant, literalValue } from '../constants.js';
 import type { Lambda } from '../functions/registry.js';
@@ -95,6 +95,8 @@ export abstract class ExpressionEvaluation extends StatementEvaluation {
         return this.assignment(node, scope);
       case 'Paren':
         return this.expr(node.expr, scope);
+      case 'Resource':
+        return rt.illegalResourceType(this.expr(node.typeExpr, scope), this.t.pos(resourceTypeSpan(node)));
       case 'Default':
         return DEFAULT;
       case 'BareWord':

@@ -10,6 +10,7 @@
 import type { ArrayNode, BinaryOperator, LambdaNode, Node, VariableNode } from '../ast.js';
 import { puppetStart } from '../ast-walk.js';
 import type { Token } from '../lexer/tokens.js';
+import { duplicateLiteralKeys } from './literal-keys.js';
 import { nodeLabelWithArticle } from './node-labels.js';
 import { TokenCursor } from './token-cursor.js';
 
@@ -189,6 +190,14 @@ export abstract class ExpressionParser extends TokenCursor {
         const args = this.commaList(')');
         const lambda = this.optionalLambda();
         result = { type: 'New', typeExpr: result, args, lambda, start: result.start, end: this.lastEnd() };
+      } else if (t.value === '(' && !this.firstOnLine(t)) {
+        // Puppet's grammar calls whatever a `(` follows (but one first on its line, its WSLPAREN), and its
+        // validator then refuses what is no function name: `<%= 'x' %><%(1) %>`, `$a = 1 (2)`.
+        this.refuseFunctor(result);
+        this.next();
+        const args = this.commaList(')');
+        const lambda = this.optionalLambda();
+        result = { type: 'Call', name: '', args, lambda, start: result.start, end: this.lastEnd() };
       } else if (t.value === '.') {
         this.next();
         const name = this.tokens[this.i]!;
@@ -197,7 +206,8 @@ export abstract class ExpressionParser extends TokenCursor {
         let args: Node[] = [];
         // Where Puppet places the call: its `(`, or its `.` when it has no parentheses.
         let callStart = t.start;
-        if (this.isPunct('(') && !this.tokens[this.i]!.spaceBefore) {
+        // A space before its `(` is fine (`$x.join (',')`), a line break with only blanks is not.
+        if (this.isPunct('(') && !this.firstOnLine(this.tokens[this.i]!)) {
           callStart = this.tokens[this.i]!.start;
           this.next();
           args = this.commaList(')');
@@ -225,6 +235,28 @@ export abstract class ExpressionParser extends TokenCursor {
     }
   }
 
+  /**
+   * Puppet's validation of a call's functor, for what only a name or a type may be: text is its mistyped
+   * `<%-|` parameter list, anything else an illegal function name (kept for after the parse).
+   */
+  private refuseFunctor(functor: Node): void {
+    if (functor.type === 'Text') {
+      this.refuseAfterParse(
+        "Ambiguous EPP parameter expression. Probably missing '<%-' before parameters to remove leading whitespace",
+        functor.start,
+        functor.end,
+      );
+      return;
+    }
+    const at = puppetStart(functor);
+    this.refuseAfterParse(
+      `Illegal expression. ${capitalised(nodeLabelWithArticle(functor))} is unacceptable as function name in a Function Call`,
+      at,
+      functor.end,
+      CALLED_BY_PARENTHESIS,
+    );
+  }
+
   /** Expressions separated by commas up to `close` (consumed); a trailing comma is allowed. */
   protected commaList(close: string): Node[] {
     const items: Node[] = [];
@@ -249,7 +281,23 @@ export abstract class ExpressionParser extends TokenCursor {
       else if (!this.isPunct('}')) throw this.unexpected(this.tokens[this.i]!);
     }
     this.next();
+    if (entries.length > 1) this.warnOfDuplicateKeys(entries);
     return entries;
+  }
+
+  /** Puppet's warning for a literal key given twice, at the later entry's `=>` (where Puppet places an entry). */
+  private warnOfDuplicateKeys(entries: { key: Node }[]): void {
+    for (const { key, text } of duplicateLiteralKeys(entries, this.source)) {
+      // The first `=>` after the key (found again here, as a duplicate is rare).
+      const arrow = this.tokens.find((t) => t.start >= key.end && t.kind === 'PUNCT' && t.value === '=>');
+      const at = arrow?.start ?? key.start;
+      this.warnings.push({
+        code: 'EPP_DUPLICATE_KEY',
+        message: `The key '${text}' is declared more than once`,
+        start: at,
+        end: at + 2,
+      });
+    }
   }
 
   protected abstract primary(): Node;
@@ -283,4 +331,12 @@ function isTypeAccess(node: Node): boolean {
   let target = node;
   while (target.type === 'Access') target = target.target;
   return target.type === 'TypeRef';
+}
+
+/** What Puppet's "unacceptable as function name" usually means in a template. */
+const CALLED_BY_PARENTHESIS =
+  'Puppet reads a `(` as a call of what stands before it, even across tags (`<%= $a %><%(1) %>`), unless only blanks stand before it on its line: end the statement with `;`, or start the line with the `(`';
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -49,6 +49,15 @@ export function nodeLabel(node: Node): string {
       return "'case' statement";
     case 'Block':
       return 'Block Expression';
+    case 'Call':
+      return 'Function Call';
+    case 'Resource':
+      return 'Resource Statement';
+    case 'MethodCall':
+      return 'Method call';
+    case 'New':
+      // `Integer('1')` is Puppet's call of a type; `Integer.new('1')` its method call.
+      return node.callStart === undefined ? 'Function Call' : 'Method call';
     case 'Text':
       return 'Epp Text';
     case 'Render':

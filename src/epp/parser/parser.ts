@@ -20,7 +20,7 @@
  * declared `abstract` where it is called. Subclasses rather than free functions keep every rule a
  * `this.rule()` call, with no closures nor extra arguments on the token loop.
  */
-import type { ParameterNode, TemplateNode } from '../ast.js';
+import type { ParameterNode, SyntaxWarning, TemplateNode } from '../ast.js';
 import { EppSyntaxError } from '../errors.js';
 import { keepLexError, lex, lexErrorOf } from '../lexer/lexer.js';
 import type { LexReport } from '../lexer/scanner.js';
@@ -42,6 +42,7 @@ export function parseTemplate(source: string, options: ParseOptions = {}): Templ
   try {
     const parser = new Parser(tokens, source, file);
     template = parser.template();
+    addValidationWarnings(report, parser.warnings);
     // Puppet's validation reports a statement that does nothing before an illegal assignment.
     checkStatementEffects(template, source, file, report.endsInCode);
     if (parser.validation.error) throw parser.validation.error;
@@ -72,10 +73,22 @@ export function parsePuppet(source: string, options: ParseOptions = {}): Templat
   const parser = new Parser(tokens, source, file);
   const program = parser.template();
   if (parser.validation.error) throw parser.validation.error;
-  if (report.warnings.length === 0) return program;
   const by = -open.length - 1;
-  const warnings = report.warnings.map((w) => ({ ...w, start: w.start + by, end: w.end + by }));
-  return { ...program, warnings };
+  // The lexer's warnings are at offsets in the wrapped text, the parser's in the source (see `shift`).
+  const shifted = {
+    ...report,
+    warnings: report.warnings.map((w) => ({ ...w, start: w.start + by, end: w.end + by })),
+  };
+  addValidationWarnings(shifted, parser.warnings);
+  if (shifted.warnings.length === 0) return program;
+  return { ...program, warnings: shifted.warnings };
+}
+
+/** The validation's warnings among the lexer's, in the order of the text. */
+function addValidationWarnings(report: LexReport, warnings: readonly SyntaxWarning[]): void {
+  if (warnings.length === 0) return;
+  report.warnings.push(...warnings);
+  report.warnings.sort((a, b) => a.start - b.start);
 }
 
 function shift(t: Token, by: number, limit: number): Token {
@@ -109,6 +122,7 @@ class Parser extends ParameterListParser {
   protected override nestedParser(tokens: Token[]): Parser {
     const nested = new Parser(tokens, this.source, this.file, this.depth + 1);
     nested.validation = this.validation;
+    nested.warnings = this.warnings;
     return nested;
   }
 }

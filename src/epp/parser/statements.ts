@@ -57,20 +57,16 @@ export abstract class StatementParser extends PrimaryExpressionParser {
       }
       semicolon = undefined;
       if (t.kind === 'PUNCT' && t.value === '{' && previous !== undefined) {
-        this.refuseResourceBody();
+        if (this.refuseResourceBody()) {
+          // A titled body Puppet's validation lets through: its evaluator refuses the type once evaluated.
+          previous = this.titledResource(previous);
+          body[body.length - 1] = previous;
+          continue;
+        }
         throw this.error(
           'Expression is not valid as a resource, resource-default, or resource-override',
           // Puppet reads `$a = 1 {` as `$a = (1 {`: the value is the resource's title.
           puppetStart(previous.type === 'Assignment' ? previous.value : previous),
-          previous.end,
-        );
-      }
-      if (previous?.type === 'Text' && t.kind === 'PUNCT' && t.value === '(' && !this.firstOnLine(t)) {
-        // Puppet's grammar calls the text (`abc<%(1) %>`), which its validator refuses as a mistyped
-        // `<%-|` parameter list, at the text.
-        throw this.error(
-          "Ambiguous EPP parameter expression. Probably missing '<%-' before parameters to remove leading whitespace",
-          previous.start,
           previous.end,
         );
       }
@@ -81,30 +77,47 @@ export abstract class StatementParser extends PrimaryExpressionParser {
   }
 
   /**
-   * Whether only blanks stand between the line's start and `t`: Puppet's lexer then makes a `(` its
-   * WSLPAREN, which starts a statement, where any other `(` calls what stands before it.
-   */
-  private firstOnLine(t: Token): boolean {
-    const lineStart = this.source.lastIndexOf('\n', t.start - 1) + 1;
-    return /^[ \t\r]*$/.test(this.source.slice(lineStart, t.start));
-  }
-
-  /**
    * Puppet's parser reads the `{` after a statement as the body of a resource expression, and fails where
    * the body stops being one (`x<% { "a" => 1 }` at the `=>`: a title wants a `:`); a body it can read
    * (`{}`, `{ a => 1 }`, `{ 'a': }`) its validator refuses afterwards, which the caller does.
    */
-  private refuseResourceBody(): void {
+  private refuseResourceBody(): boolean {
     const first = this.peek(1);
-    if (first.kind === 'PUNCT' && first.value === '}') return;
+    if (first.kind === 'PUNCT' && first.value === '}') return false;
     const second = this.peek(2);
     const attribute = (first.kind === 'NAME' || first.kind === 'KEYWORD') && second.kind === 'PUNCT';
-    if (attribute && (second.value === '=>' || second.value === '+>')) return;
+    if (attribute && (second.value === '=>' || second.value === '+>')) return false;
     const at = this.i;
     this.next();
     this.expression();
     if (!this.isPunct(':')) throw this.unexpected(this.tokens[this.i]!);
     this.i = at;
+    return true;
+  }
+
+  /**
+   * The titled resource body `{ title: attributes; ... }` at the current `{` (consumed, and skipped to its
+   * `}`), whose type is `previous`, or an assignment's value (`$a = 1 { 'a': }` is `$a = (1 { 'a': })`).
+   */
+  private titledResource(previous: Node): Node {
+    this.skipBraces();
+    const end = this.lastEnd();
+    if (previous.type === 'Assignment') {
+      const value: Node = { type: 'Resource', typeExpr: previous.value, start: previous.value.start, end };
+      return { ...previous, value, end };
+    }
+    return { type: 'Resource', typeExpr: previous, start: previous.start, end };
+  }
+
+  /** Skips from a `{` to its matching `}` (both consumed); the lexer has balanced them or ends in an error. */
+  private skipBraces(): void {
+    let depth = 0;
+    do {
+      const t = this.next();
+      if (t.kind === 'EOF') throw this.unexpected(t);
+      if (t.kind === 'PUNCT' && t.value === '{') depth++;
+      else if (t.kind === 'PUNCT' && t.value === '}') depth--;
+    } while (depth > 0);
   }
 
   /**

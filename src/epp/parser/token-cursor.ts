@@ -6,6 +6,7 @@
  * span. The lexer always ends the token list with an EOF token, which the cursor never passes; where the
  * lexer stopped at an error, that token carries it, and `unexpected` gives it.
  */
+import type { SyntaxWarning } from '../ast.js';
 import { EppSyntaxError } from '../errors.js';
 import { lexErrorOf } from '../lexer/lexer.js';
 import type { Token } from '../lexer/tokens.js';
@@ -17,6 +18,8 @@ export abstract class TokenCursor {
    * once the parse is done (a later syntax error comes first). Shared with the parsers of interpolations.
    */
   validation: { error: EppSyntaxError | undefined } = { error: undefined };
+  /** The warnings of Puppet's validation (a hash literal's key given twice), shared as `validation` is. */
+  warnings: SyntaxWarning[] = [];
 
   constructor(
     protected readonly tokens: Token[],
@@ -93,9 +96,24 @@ export abstract class TokenCursor {
     return error;
   }
 
+  /**
+   * Whether only blanks stand between the line's start and `t`: Puppet's lexer then makes a `(` its
+   * WSLPAREN, which starts a statement, where any other `(` calls what stands before it.
+   */
+  protected firstOnLine(t: Token): boolean {
+    // Most often something stands right before it (`f(`, `.join(`): no search for the line then.
+    const before = this.source.charCodeAt(t.start - 1);
+    if (t.start > 0 && before !== 32 && before !== 9 && before !== 13 && before !== 10) return false;
+    const lineStart = this.source.lastIndexOf('\n', t.start - 1) + 1;
+    return /^[ \t\r]*$/.test(this.source.slice(lineStart, t.start));
+  }
+
   /** Keeps a validation error for after the parse (see `validation`); the first one found is thrown. */
-  protected refuseAfterParse(message: string, start: number, end: number): void {
-    this.validation.error ??= this.error(message, start, Math.max(end, start + 1));
+  protected refuseAfterParse(message: string, start: number, end: number, hint?: string): void {
+    if (this.validation.error) return;
+    const error = this.error(message, start, Math.max(end, start + 1));
+    if (hint !== undefined) error.hint = hint;
+    this.validation.error = error;
   }
 
   /** Puppet's error for a second `default` option of a `case` or a selector. */

@@ -139,6 +139,31 @@ export function hashLookup(hash: PHash, key: Value): { found: boolean; value: Va
   return { found: false, value: undefined };
 }
 
+/**
+ * Ruby's `Hash#[]=` on a hash being built: a key `eql?` to one there (`[1]` and another `[1]`, `{a => 1}`
+ * and `{a => 1}`) replaces that one's value, keeping its position and key object, as a Map does for
+ * equal primitives only. Interned values (a non-zero Float, a Binary, a Symbol) are found by the Map.
+ */
+export function setEql(out: PHash, key: Value, value: Value): void {
+  if (typeof key === 'object' && !out.has(key) && !interned(key)) {
+    for (const k of out.keys()) {
+      if (rubyEql(k, key)) {
+        out.set(k, value);
+        return;
+      }
+    }
+  }
+  out.set(key, value);
+}
+
+/**
+ * A key a Map finds as Ruby would: one object per value while it lives (Floats but zero, which has two
+ * equal to Ruby, 0.0 and -0.0).
+ */
+function interned(key: Value): boolean {
+  return (key instanceof PFloat && key.value !== 0) || key instanceof PBinary || key instanceof PSymbol;
+}
+
 /** Puppet's `==`: strings ignore ASCII case, numbers compare by value, arrays and hashes deeply. */
 export function puppetEquals(a: Value, b: Value): boolean {
   // Integers are canonical: two equal Integers are `===` (a number and a bigint never are equal).

@@ -8,6 +8,7 @@
  *   values as they are (strings, booleans, safe integers): no Map table to fill, no index to build, no copy.
  *   Converting was most of what rendering with plain values cost beyond rendering with Puppet values.
  */
+import { setEql } from './compare.js';
 import { emptyIndex, type HashIndex } from './hash-index.js';
 import { type RecordHash, recordHash } from './record-hash.js';
 import {
@@ -85,7 +86,7 @@ function convert(data: unknown, mode: Mode): Value {
       if (Array.isArray(data)) return mode.records ? arrayForRender(data) : arrayFromJs(data, mode);
       if (data instanceof Map) {
         const out: PHash = new Map();
-        for (const [k, v] of data) out.set(convert(k, mode), convert(v, mode));
+        for (const [k, v] of data) setEql(out, convert(k, mode), convert(v, mode));
         return out;
       }
       if (isValueObject(data)) return data as Value;

@@ -7,7 +7,7 @@
  * its operand's for an `OperandError` (see `OperatorRuntime.operatorError`).
  */
 import { EppEvalError } from '../errors.js';
-import { operandLabel, rubyClassName, rubyEql } from './compare.js';
+import { operandLabel, rubyClassName, rubyEql, setEql } from './compare.js';
 import {
   article,
   checkedInteger,
@@ -242,13 +242,13 @@ function hashPairs(h: PHash): Value[] {
 function mergeHash(a: PHash, b: Value): PHash {
   const out: PHash = new Map(a);
   if (isHash(b)) {
-    for (const [k, v] of b) out.set(k, v);
+    for (const [k, v] of b) setEql(out, k, v);
     return out;
   }
   if (Array.isArray(b)) {
     const pairs =
       b.length > 0 && b.every((x) => Array.isArray(x) && x.length === 2) ? (b as Value[][]) : chunkPairs(b);
-    for (const [k, v] of pairs) out.set(k, v);
+    for (const [k, v] of pairs) setEql(out, k, v);
     return out;
   }
   // Ruby's ArgumentError in Puppet's `concatenate`, which its evaluator words as the expression's.

@@ -19,6 +19,7 @@ import {
   TypeKeyError,
 } from '../errors.js';
 import type { FunctionRegistry } from '../functions/registry.js';
+import { setEql } from './compare.js';
 import {
   type ConstantPlan,
   type ConstantSlot,
@@ -32,8 +33,9 @@ import { renderValue } from './format.js';
 import type { HashIndex } from './hash-index.js';
 import { access, numericFromString, splat } from './operators.js';
 import { asMemoryLimit, collectionTooLarge, MAX_COLLECTION_SIZE } from './size-limits.js';
+import { inferGenericType, inferReducedType } from './types/infer.js';
 import { type PType, resolveTypeName } from './types.js';
-import { DEFAULT, type PHash, PRegexp, type Value } from './values.js';
+import { DEFAULT, type PHash, PRegexp, PSymbol, type Value } from './values.js';
 
 const regexpCache = new Map<string, PRegexp>();
 
@@ -103,6 +105,19 @@ export class RuntimeBase {
     if (!node) return location;
     const side = operand === 'left' ? node.left : node.right;
     return { ...location, span: { start: puppetStart(side), end: side.end } };
+  }
+
+  /** A titled resource body after a value (`x<% { 'a': } %>`): Puppet's evaluator refuses the value as its type. */
+  illegalResourceType(value: Value, p: number): never {
+    const actual = value instanceof PSymbol ? inferReducedType(value) : inferGenericType(value);
+    const error = new EppEvalError(
+      'EPP_UNSUPPORTED',
+      `Illegal Resource Type expression, expected result to be a type name, or untitled Resource, got ${actual.toString()}`,
+      this.location(p),
+    );
+    error.hint =
+      'Puppet reads a `{` after a value, in the same tag or the next, as a resource body for it (a template has no catalogue): end the statement before it with `;`';
+    throw error;
   }
 
   protected fail(code: EppErrorCode, message: string, p: number): never {
@@ -376,7 +391,12 @@ export class RuntimeBase {
 
   hash(flat: Value[]): PHash {
     const h: PHash = new Map();
-    for (let i = 0; i < flat.length; i += 2) h.set(flat[i], flat[i + 1]);
+    for (let i = 0; i < flat.length; i += 2) {
+      const key = flat[i];
+      // A structured key (`[1]`, `{a => 1}`) equal to one before it is that key, as in Ruby's Hash.
+      if (typeof key === 'object') setEql(h, key, flat[i + 1]);
+      else h.set(key, flat[i + 1]);
+    }
     return h;
   }
 

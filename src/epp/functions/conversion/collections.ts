@@ -1,5 +1,6 @@
 /** `new` of Array and Hash: an iterable's elements, an Integer range, pairs and trees of paths. */
 import { EppEvalError } from '../../errors.js';
+import { hashLookup, setEql } from '../../runtime/compare.js';
 import { EnumType, IntegerType, inferGenericType } from '../../runtime/types.js';
 import { bigOf, integer, type PHash, type PInteger, PIterator, type Value } from '../../runtime/values.js';
 import { arity, cannotConvert, conversionError } from './arguments.js';
@@ -50,12 +51,16 @@ export function toHash(args: Value[]): PHash {
     return fromTree(from as Value[][], option === 'hash_tree');
   }
   if (from instanceof Map) return from;
-  if (isPairs(from, false)) return new Map((from as Value[][]).map(([k, v]) => [k, v]));
+  if (isPairs(from, false)) {
+    const out: PHash = new Map();
+    for (const [k, v] of from as Value[][]) setEql(out, k, v);
+    return out;
+  }
   const flat = iterate(from);
   if (flat === undefined) throw cannotConvert(from, 'Hash');
   if (flat.length % 2 !== 0) throw conversionError('odd number of arguments for Hash');
   const out: PHash = new Map();
-  for (let i = 0; i < flat.length; i += 2) out.set(flat[i], flat[i + 1]);
+  for (let i = 0; i < flat.length; i += 2) setEql(out, flat[i], flat[i + 1]);
   return out;
 }
 
@@ -78,22 +83,22 @@ function fromTree(entries: Value[][], allHashes: boolean): PHash {
         : value instanceof Map
           ? value
           : [];
-      for (const [k, v] of entries) result.set(k, v);
+      for (const [k, v] of entries) setEql(result, k, v);
       continue;
     }
     let node = result;
     for (const key of path.slice(0, -1)) {
-      const existing = node.get(key);
+      const existing = hashLookup(node, key).value;
       if (existing instanceof Map) {
         node = existing;
         continue;
       }
-      if (node.has(key)) throw conversionError('a tree path can only walk through hashes');
+      if (hashLookup(node, key).found) throw conversionError('a tree path can only walk through hashes');
       const next: PHash = new Map();
-      node.set(key, next);
+      setEql(node, key, next);
       node = next;
     }
-    node.set(path.at(-1), allHashes ? arrayAsHash(value) : value);
+    setEql(node, path.at(-1), allHashes ? arrayAsHash(value) : value);
   }
   return result;
 }

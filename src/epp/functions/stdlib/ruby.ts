@@ -4,8 +4,8 @@
  * errors Ruby raises when a method is missing or an argument is of the wrong class.
  */
 import { EppEvalError } from '../../errors.js';
-import { hashLookup, rubyClassName, rubyEql } from '../../runtime/compare.js';
-import { integer, PFloat, type PHash, type PInteger, type Value } from '../../runtime/values.js';
+import { hashLookup, rubyClassName, rubyEql, setEql } from '../../runtime/compare.js';
+import { integer, PFloat, type PInteger, type Value } from '../../runtime/values.js';
 import { rubyInspect } from '../ruby-text.js';
 
 /** Ruby's class name of a value as stdlib's messages print it (`Integer`, `String`, `TrueClass`). */
@@ -122,18 +122,8 @@ export function uniqEql(items: readonly Value[]): Value[] {
   return items.filter((v) => seen.add(v));
 }
 
-/** Sets `key` in a hash being built, keeping the position (and key object) of a key `eql?` to it. */
-export function setEql(out: PHash, key: Value, value: Value): void {
-  if (typeof key === 'object' && !out.has(key)) {
-    for (const k of out.keys()) {
-      if (rubyEql(k, key)) {
-        out.set(k, value);
-        return;
-      }
-    }
-  }
-  out.set(key, value);
-}
+/** Ruby's `Hash#[]=` while a hash is built (see runtime/compare.ts). */
+export { setEql };
 
 /** stdlib's `str2bool`, which `zip` calls on its third argument. */
 export function str2bool(v: Value): boolean {
