@@ -21,12 +21,12 @@ import {
   type TemplateContext,
 } from '../engine/file-checks.js';
 import { planDetailed } from '../engine/plan.js';
-import { loadProject, type ProjectOptions } from '../engine/project.js';
+import { loadProject, locateV1Repository, type ProjectOptions } from '../engine/project.js';
 import { type SettingView, settingViews } from '../engine/setting-views.js';
 import { validateProject } from '../engine/validate.js';
 import type { CheckJob, CheckReply, CheckResult, EppTemplateAnswer, EppTemplateJob } from './checker.js';
 import { answerEppQuery } from './epp-query.js';
-import { outlineOf } from './project-outline.js';
+import { outlineOf, v1Outline } from './project-outline.js';
 import { contextFromTexts, partOf, summaryOf } from './template-summary.js';
 
 /** The unsaved buffers of the running `.sync.yml` check, by absolute path. */
@@ -119,6 +119,15 @@ async function run(job: CheckJob): Promise<CheckResult> {
             return { kind: 'outline', outline: outlineOf(await loadProject(job.root, options)) };
           } catch (e) {
             if (!(e instanceof EngineError)) throw e;
+            // Its Ruby does not run here, but its data says which files and settings there are.
+            if (e.code === 'V1_UNTRUSTED' && options.distrust) {
+              const located = await locateV1Repository(job.root, options);
+              if (located)
+                return {
+                  kind: 'outline',
+                  outline: { root: job.root, templates: [], v1: v1Outline(located, false) },
+                };
+            }
             return { kind: 'outline', outline: undefined };
           }
         }
