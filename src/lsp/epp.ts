@@ -133,8 +133,10 @@ export class EppDocuments {
       const manifest = inItsRepository(manifestPath) ? found : '{}';
       const schemaPath = join(dir, 'template_schema.json');
       const schema = inItsRepository(schemaPath) ? this.read(schemaPath) : undefined;
-      const tooLarge = manifest.length > this.maxChars || (schema?.length ?? 0) > this.maxChars;
-      return { dir, manifest, schema, tooLarge };
+      // Texts over the limit are not parsed, nor sent: the worker is told only that they are too large.
+      if (manifest.length > this.maxChars || (schema?.length ?? 0) > this.maxChars)
+        return { dir, manifest: '', schema: undefined, tooLarge: true };
+      return { dir, manifest, schema, tooLarge: false };
     }
     return undefined;
   }
