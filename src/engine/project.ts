@@ -21,7 +21,7 @@ import { isDataMap } from './settings.js';
 import { listTemplates, resolveSources } from './sources/index.js';
 import type { SyncOrigin } from './sync-origins.js';
 import { fenceSources, type TemplateFence } from './template-fence.js';
-import type { V1Project } from './v1/project.js';
+import type { LocatedV1, V1Project } from './v1/project.js';
 
 export { LOCK_FILE };
 
@@ -264,6 +264,19 @@ async function loadV1Project(dir: string, options: ProjectOptions, notV2: Engine
     problems,
     v1,
   };
+}
+
+/**
+ * The V1 repository or modulesync configuration of a V1 project, found as loadProject finds it, without
+ * running it or asking for trust (see v1/project.ts, locateV1).
+ */
+export async function locateV1Repository(
+  dir: string,
+  options: ProjectOptions = {},
+): Promise<LocatedV1 | undefined> {
+  const root = resolve(dir);
+  const { locateV1 } = await import('./v1/project.js');
+  return locateV1(root, options, readMetadata(root, []));
 }
 
 /** The project's `metadata.json` as data (Integers and Floats kept apart), or `{}` when absent. */

@@ -7,7 +7,6 @@ const HINTS: Readonly<Record<string, string>> = {
   TAB_AS_INDENT: 'indent with spaces: YAML does not allow tabs in indentation',
   DUPLICATE_KEY:
     'this key is already set above, in the same mapping: keep one of the two (merge their contents into it)',
-  MISSING_CHAR: 'close the quoted text with the quote that opened it, on this line or a later one',
   BAD_INDENT: 'line up the keys of one mapping (or the items of one list) at the same column',
   BLOCK_AS_IMPLICIT_KEY:
     'a `key: value` inside a value goes on its own line, indented under its key; or quote the value if it is text',
@@ -23,6 +22,27 @@ const DEFAULT_HINT = 'check this line and the one above it: indentation, quotes 
 /** A `[` or `{` left open: the parser reports it where the document goes on, as an indentation error. */
 const UNCLOSED = /^Flow (sequence|map) in block collection/;
 
+/**
+ * `MISSING_CHAR` is the parser's code for any character missing, by its message: a closing quote, a key's
+ * `:` (a key being typed, `  se`, is "Implicit map keys need to be followed by map values"), a `,`.
+ */
+const MISSING: readonly (readonly [RegExp, string])[] = [
+  [/^Missing closing/, 'close the quoted text with the quote that opened it, on this line or a later one'],
+  [
+    /^Implicit map keys need to be followed by map values/,
+    "end the key with `:` (`key: value`, a space after the colon); a value alone goes on its key's line, or in a list as `- value`",
+  ],
+  [
+    /^Missing space after :/,
+    'put a space after the `:` (`key: value`), or quote the text if it is one value',
+  ],
+  [/^Missing , /, 'separate the items of `[...]` or `{...}` with `, `, and a key from its value with `: `'],
+  [
+    /^Comments must be separated/,
+    'put a space before the `#` of a comment, or quote the text if `#` is part of it',
+  ],
+];
+
 /** The hint for a `yaml` error (a general one for codes not listed). */
 export function yamlErrorHint(code: string, message: string): string {
   const unclosed = UNCLOSED.exec(message);
@@ -30,6 +50,7 @@ export function yamlErrorHint(code: string, message: string): string {
     const [open, close] = unclosed[1] === 'map' ? ['{', '}'] : ['[', ']'];
     return `a \`${open}\` above is not closed: end it with \`${close}\` (a list written over several lines is indented more than its key)`;
   }
+  if (code === 'MISSING_CHAR') return MISSING.find(([m]) => m.test(message))?.[1] ?? DEFAULT_HINT;
   return HINTS[code] ?? DEFAULT_HINT;
 }
 

@@ -21,12 +21,13 @@ import {
   type TemplateContext,
 } from '../engine/file-checks.js';
 import { planDetailed } from '../engine/plan.js';
-import { loadProject, type ProjectOptions } from '../engine/project.js';
+import { loadProject, locateV1Repository, type ProjectOptions } from '../engine/project.js';
 import { type SettingView, settingViews } from '../engine/setting-views.js';
 import { validateProject } from '../engine/validate.js';
-import type { CheckContext, CheckJob, CheckReply, CheckResult } from './checker.js';
+import type { CheckJob, CheckReply, CheckResult, EppTemplateAnswer, EppTemplateJob } from './checker.js';
 import { answerEppQuery } from './epp-query.js';
-import { outlineOf } from './project-outline.js';
+import { outlineOf, v1Outline } from './project-outline.js';
+import { contextFromTexts, partOf, summaryOf } from './template-summary.js';
 
 /** The unsaved buffers of the running `.sync.yml` check, by absolute path. */
 let overlay: ReadonlyMap<string, string> = new Map();
@@ -66,19 +67,38 @@ async function views(
   return resolved ? settingViews(planned, resolved) : undefined;
 }
 
-/** The context a check takes, from the names the server sent (a check reads no setting's schema). */
-function contextOf(sent: CheckContext | undefined): TemplateContext | undefined {
-  if (!sent) return undefined;
-  const { settingNames, ...rest } = sent;
-  const unknown = { schema: undefined, default: undefined };
-  return { ...rest, settings: new Map(settingNames.map((name) => [name, unknown])) };
+/**
+ * The context of an EPP file's template, from the texts the server sent: while they do not parse, the
+ * last that did (a file of a template whose files are too large is checked as a file of no template).
+ */
+function templateOf(
+  sent: EppTemplateJob,
+  file: string,
+): { context: TemplateContext | undefined; answer: EppTemplateAnswer } {
+  const current = contextFromTexts(sent.texts);
+  const made = !current.broken
+    ? current.context
+    : sent.lastGood
+      ? contextFromTexts(sent.lastGood).context
+      : sent.texts.tooLarge
+        ? undefined
+        : current.context;
+  const context = made && { ...made, part: partOf(made.dir, file) };
+  const summary = sent.wantSummary ? { summary: context ? summaryOf(context) : null } : {};
+  return { context, answer: { broken: current.broken, ...summary } };
 }
 
 async function run(job: CheckJob): Promise<CheckResult> {
   switch (job.kind) {
     case 'epp': {
-      const check: EppCheck = checkEppText(job.text, job.file, contextOf(job.context), job.modulePath);
-      return { kind: 'epp', parsed: check.ast !== undefined, ...capped<SpanProblem>(check.problems) };
+      const template = job.template && templateOf(job.template, job.file);
+      const check: EppCheck = checkEppText(job.text, job.file, template?.context, job.modulePath);
+      return {
+        kind: 'epp',
+        parsed: check.ast !== undefined,
+        ...capped<SpanProblem>(check.problems),
+        ...(template ? { template: template.answer } : {}),
+      };
     }
     case 'epp-query':
       return { kind: 'epp-query', ...answerEppQuery(job) };
@@ -99,6 +119,15 @@ async function run(job: CheckJob): Promise<CheckResult> {
             return { kind: 'outline', outline: outlineOf(await loadProject(job.root, options)) };
           } catch (e) {
             if (!(e instanceof EngineError)) throw e;
+            // Its Ruby does not run here, but its data says which files and settings there are.
+            if (e.code === 'V1_UNTRUSTED' && options.distrust) {
+              const located = await locateV1Repository(job.root, options);
+              if (located)
+                return {
+                  kind: 'outline',
+                  outline: { root: job.root, templates: [], v1: v1Outline(located, false) },
+                };
+            }
             return { kind: 'outline', outline: undefined };
           }
         }

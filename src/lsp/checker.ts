@@ -10,25 +10,20 @@
  */
 import { existsSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
-import type {
-  ModulePathEntry,
-  Problem,
-  ProjectOptions,
-  SettingView,
-  SpanProblem,
-  TemplateContext,
-} from '../index.js';
+import type { ModulePathEntry, Problem, ProjectOptions, SettingView, SpanProblem } from '../index.js';
 import { packagePath } from '../package-root.js';
 import { workerThreads } from '../shared/builtins.js';
 import type { EppQuery, EppQueryResult } from './epp-query.js';
 import type { ProjectOutline } from './project-outline.js';
+import type { TemplateSummary, TemplateTexts } from './template-summary.js';
 
 export type CheckJob =
   | {
       readonly kind: 'epp';
       readonly text: string;
       readonly file: string;
-      readonly context: CheckContext | undefined;
+      /** The texts of the file's template; the worker makes its context of them (template-summary.ts). */
+      readonly template: EppTemplateJob | undefined;
       readonly modulePath: readonly ModulePathEntry[] | undefined;
     }
   | { readonly kind: 'template-file'; readonly text: string; readonly file: string }
@@ -47,11 +42,21 @@ export type CheckJob =
       readonly outline?: boolean;
     };
 
-/**
- * A template context as the check needs it: the names of its settings, not their schemas. Cloning a
- * context with a 10 MB schema's settings for the worker held the server's thread ~2 s a keystroke.
- */
-export type CheckContext = Omit<TemplateContext, 'settings'> & { readonly settingNames: readonly string[] };
+/** The template of an EPP file to check, as the server read its files (parsed in the worker). */
+export interface EppTemplateJob {
+  readonly texts: TemplateTexts;
+  /** The last texts that parsed, for while `texts` do not (being edited). */
+  readonly lastGood: TemplateTexts | undefined;
+  /** Whether the server needs the summary of these texts (it has it otherwise: it is not sent again). */
+  readonly wantSummary: boolean;
+}
+
+export interface EppTemplateAnswer {
+  /** Whether `texts` do not parse (or are too large): the check used `lastGood`'s context. */
+  readonly broken: boolean;
+  /** When asked: what hover and completion need of the template; null when it has no context. */
+  readonly summary?: TemplateSummary | null;
+}
 
 export type CheckResult =
   | {
@@ -60,6 +65,7 @@ export type CheckResult =
       readonly parsed: boolean;
       readonly problems: SpanProblem[];
       readonly more: number;
+      readonly template?: EppTemplateAnswer;
     }
   | { readonly kind: 'template-file'; readonly problems: SpanProblem[]; readonly more: number }
   | { readonly kind: 'sync'; readonly problems: Problem[] }

@@ -183,17 +183,25 @@ function symbols(source: string, text: string, delimiters: Delimiters): SymbolAn
   return found;
 }
 
-/** A lone `$` does not parse; with a name put after it, the text usually does. Else the last good tree. */
+/**
+ * A lone `$` does not parse; with a name put after it, the text usually does, and when the tag being
+ * typed is not closed yet (`Hello <%= $na` at the end of the file), with the tag closed after it too.
+ * Else the last good tree.
+ */
 function scope(query: Extract<EppQuery, { what: 'scope' }>): ScopeAnswer {
   const { text, offset, delimiters } = query;
   let tree = query.parses ? treeOf(text, delimiters) : undefined;
-  if (!tree) {
+  const before = `${text.slice(0, offset)}__`;
+  const close = ` ${delimiters?.[1] ?? '%>'}`;
+  for (const attempt of [before + text.slice(offset), before + close + text.slice(offset), before + close]) {
+    if (tree) break;
     try {
-      tree = parseEpp(`${text.slice(0, offset)}__${text.slice(offset)}`, { delimiters });
+      tree = parseEpp(attempt, { delimiters });
     } catch {
-      tree = query.lastGood === undefined ? undefined : treeOf(query.lastGood, delimiters);
+      // The next attempt, then the last good tree.
     }
   }
+  if (!tree && query.lastGood !== undefined) tree = treeOf(query.lastGood, delimiters);
   if (!tree) return { names: [], hasParams: false };
   const names = visibleDeclarations(tree, Math.min(offset, tree.end)).map((d) => ({
     name: d.name,

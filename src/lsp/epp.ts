@@ -5,7 +5,7 @@
  * server's thread.
  */
 import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type {
   CompletionItem,
@@ -27,16 +27,12 @@ import {
   type ReadText,
   type Reference,
   resolveInside,
-  type SettingInfo,
   type SpanProblem,
-  type TemplateContext,
   TOP_SCOPE_NAMES,
   TYPE_DOCS,
   TYPE_NAME_LIST,
-  templateContextOf,
-  typeLabel,
 } from '../index.js';
-import type { CheckContext, CheckJob } from './checker.js';
+import type { CheckJob, EppTemplateAnswer } from './checker.js';
 import { toDiagnostic } from './diagnostics.js';
 import type {
   DeclarationAnswer,
@@ -47,6 +43,13 @@ import type {
   Span,
 } from './epp-query.js';
 import { lsp, type TextDocument } from './protocol.js';
+import {
+  partOf,
+  type SettingSummary,
+  sameTexts,
+  type TemplateSummary,
+  type TemplateTexts,
+} from './template-summary.js';
 
 interface EppState {
   readonly version: number;
@@ -55,7 +58,7 @@ interface EppState {
   readonly parsed: boolean;
   /** The last text that parsed, for navigation and completion while the text does not. */
   readonly lastGood: string | undefined;
-  readonly context: TemplateContext | undefined;
+  readonly context: TemplateSummary | undefined;
   /** The Puppet module the file is in (when it is in no template repository). */
   readonly module: ModuleContext | undefined;
 }
@@ -63,8 +66,16 @@ interface EppState {
 /** What a check of the document needs, made on the server's thread (it reads the editor's buffers). */
 export interface EppJob {
   readonly job: CheckJob & { kind: 'epp' };
-  readonly context: TemplateContext | undefined;
+  /** The summary of the job's template texts the server has (the worker is not asked for it again). */
+  readonly known: KnownSummary | undefined;
   readonly module: ModuleContext | undefined;
+}
+
+/** The summary the worker made of a template's texts (`lastGood`: those it was made from, if broken). */
+interface KnownSummary {
+  readonly texts: TemplateTexts;
+  readonly lastGood: TemplateTexts | undefined;
+  readonly summary: TemplateSummary | undefined;
 }
 
 /**
@@ -91,111 +102,78 @@ const PUPPET_TOP_SCOPE_DOCS: Readonly<Record<string, string>> = {
   server_facts: "facts the Puppet server sets (`$server_facts['serverversion']`)",
 };
 
-/** Results of a function of some files' texts, by key, kept while each of those texts is the same. */
-class ReadMemo<T> {
-  private readonly kept = new Map<string, { reads: [string, string | undefined][]; value: T }>();
-
-  constructor(private readonly read: ReadText) {}
-
-  get(key: string, make: (read: ReadText) => T): T {
-    const kept = this.kept.get(key);
-    if (kept?.reads.every(([path, text]) => this.read(path) === text)) return kept.value;
-    const reads: [string, string | undefined][] = [];
-    const value = make((path) => {
-      const text = this.read(path);
-      reads.push([path, text]);
-      return text;
-    });
-    this.kept.set(key, { reads, value });
-    return value;
-  }
-}
-
 export class EppDocuments {
   private readonly states = new Map<string, EppState>();
-  /** The last template context whose files parsed, by template directory. */
-  private readonly goodContexts = new Map<string, TemplateContext>();
   /**
-   * The template context of the files of a directory, made again only when a file it was made from
-   * changes: parsing a large `template_schema.json` on every keystroke would hold the server's thread.
+   * By template directory: the last texts of its `template.json` and `template_schema.json` that parsed
+   * (while they are being edited, their files are checked with those, rather than every read of a setting
+   * flagged).
    */
-  private readonly contexts: ReadMemo<
-    { context: TemplateContext; broken: boolean; tooLarge: boolean } | undefined
-  >;
-  private readonly sentContexts = new WeakMap<TemplateContext, CheckContext>();
+  private readonly goodTexts = new Map<string, TemplateTexts>();
+  /** By template directory: the summary the worker made of these texts (asked again when they change). */
+  private readonly summaries = new Map<string, KnownSummary>();
 
   constructor(
     private readonly read: ReadText,
     private readonly ask: AskTree,
     /** A template.json or template_schema.json longer than this is not read for a file's context. */
     private readonly maxChars: number,
-  ) {
-    this.contexts = new ReadMemo(read);
-  }
+  ) {}
 
   /**
-   * The template of a file. While its `template.json` or `template_schema.json` does not parse (being
-   * edited), the last that did is used: its settings stay known, rather than every read of one flagged.
+   * The texts of the template of a file (the nearest directory above it holding a `template.json`), read
+   * here (the editor's buffers first) and parsed in the worker (template-summary.ts).
    */
-  private contextOf(file: string): TemplateContext | undefined {
-    const found = this.contexts.get(dirname(file), (read) => {
-      // A template.json or schema over the size limit is not parsed on the server's thread (a 7 MB
-      // schema took ~0.6 s, on every keystroke in it): the file is checked as its last context allows.
-      let tooLarge = false;
-      const context = templateContextOf(file, (path) => {
-        if (!inItsRepository(path)) return basename(path) === 'template.json' ? '{}' : undefined;
-        const text = read(path);
-        if (text === undefined || text.length <= this.maxChars) return text;
-        tooLarge = true;
-        return '{}';
-      });
-      if (!context) return undefined;
-      const broken =
-        tooLarge ||
-        ['template.json', 'template_schema.json'].some((name) => {
-          const text = read(join(context.dir, name));
-          if (text === undefined) return false;
-          try {
-            JSON.parse(text);
-            return false;
-          } catch {
-            return true;
-          }
-        });
-      return { context, broken, tooLarge };
-    });
-    if (!found) return undefined;
-    const { context, broken, tooLarge } = found;
-    const last = this.goodContexts.get(context.dir);
-    if (!broken) this.goodContexts.set(context.dir, context);
-    if (broken && last) return { ...last, part: context.part };
-    // Nothing is known of its settings: checked as a file of no template, none of its reads is flagged.
-    return tooLarge ? undefined : context;
-  }
-
-  /** What the check worker is sent of a context (made once per context). */
-  private checkContext(context: TemplateContext): CheckContext {
-    let sent = this.sentContexts.get(context);
-    if (!sent) {
-      const { settings, ...rest } = context;
-      sent = { ...rest, settingNames: [...settings.keys()] };
-      this.sentContexts.set(context, sent);
+  private templateTexts(file: string): TemplateTexts | undefined {
+    for (let dir = dirname(file); dirname(dir) !== dir; dir = dirname(dir)) {
+      const manifestPath = join(dir, 'template.json');
+      const found = this.read(manifestPath);
+      if (found === undefined) continue;
+      // One that is a symbolic link out of the repository is not read, as `validate` refuses it.
+      const manifest = inItsRepository(manifestPath) ? found : '{}';
+      const schemaPath = join(dir, 'template_schema.json');
+      const schema = inItsRepository(schemaPath) ? this.read(schemaPath) : undefined;
+      // Texts over the limit are not parsed, nor sent: the worker is told only that they are too large.
+      if (manifest.length > this.maxChars || (schema?.length ?? 0) > this.maxChars)
+        return { dir, manifest: '', schema: undefined, tooLarge: true };
+      return { dir, manifest, schema, tooLarge: false };
     }
-    return sent;
+    return undefined;
   }
 
   /** The check of the document's current text, to run in the check worker. */
   job(document: TextDocument): EppJob {
     const text = document.getText();
     const file = pathOf(document.uri);
-    const context = this.contextOf(file);
-    const module = context ? undefined : moduleContextOf(file, this.read);
-    const sent = context && this.checkContext(context);
+    const texts = this.templateTexts(file);
+    const module = texts ? undefined : moduleContextOf(file, this.read);
+    const good = texts && this.goodTexts.get(texts.dir);
+    const lastGood = good && !sameTexts(good, texts) ? good : undefined;
+    const known = texts && this.summaries.get(texts.dir);
+    const summary =
+      known && sameTexts(known.texts, texts) && sameTexts(known.lastGood, lastGood) ? known : undefined;
+    const template = texts && { texts, lastGood, wantSummary: summary === undefined };
     return {
-      job: { kind: 'epp', text, file, context: sent, modulePath: module?.modulePath },
-      context,
+      job: { kind: 'epp', text, file, template, modulePath: module?.modulePath },
+      known: summary,
       module,
     };
+  }
+
+  /** What the worker said of the job's template: its summary (when asked) and whether its texts parse. */
+  private learn(uri: string, job: EppJob, made: EppTemplateAnswer | undefined): TemplateSummary | undefined {
+    const sent = job.job.template;
+    if (!sent) return undefined;
+    let known = job.known;
+    if (made) {
+      if (!made.broken) this.goodTexts.set(sent.texts.dir, sent.texts);
+      if (made.summary !== undefined) {
+        known = { texts: sent.texts, lastGood: sent.lastGood, summary: made.summary ?? undefined };
+        this.summaries.set(sent.texts.dir, known);
+      }
+    }
+    const summary = known?.summary ?? this.states.get(uri)?.context;
+    return summary && { ...summary, part: partOf(summary.dir, job.job.file) };
   }
 
   /**
@@ -207,16 +185,17 @@ export class EppDocuments {
     version: number,
     text: string,
     job: EppJob,
-    parsed: boolean,
-    problems: readonly SpanProblem[],
+    result: { parsed: boolean; problems: readonly SpanProblem[]; template?: EppTemplateAnswer },
   ): Diagnostic[] {
+    const { parsed, problems } = result;
     const previous = this.states.get(document.uri);
+    const context = this.learn(document.uri, job, result.template);
     this.states.set(document.uri, {
       version,
       text,
       parsed,
       lastGood: parsed ? text : previous?.lastGood,
-      context: job.context,
+      context,
       module: job.module,
     });
     return problems.map((p) => toDiagnostic(document, p));
@@ -230,7 +209,7 @@ export class EppDocuments {
       text: document.getText(),
       parsed: false,
       lastGood: previous?.lastGood,
-      context: job.context,
+      context: this.learn(document.uri, job, undefined),
       module: job.module,
     });
   }
@@ -462,7 +441,7 @@ function variableItems(state: EppState, scope: ScopeAnswer | undefined): Complet
   }
   if (state.context && !scope?.hasParams && state.context.part.startsWith('files')) {
     for (const [name, info] of state.context.settings) {
-      add(name, lsp.CompletionItemKind.Property, `setting (${info.schema ? typeLabel(info.schema) : 'any'})`);
+      add(name, lsp.CompletionItemKind.Property, `setting (${info.type})`);
     }
   }
   const tops = state.module ? PUPPET_TOP_SCOPE_NAMES : TOP_SCOPE_NAMES;
@@ -472,7 +451,7 @@ function variableItems(state: EppState, scope: ScopeAnswer | undefined): Complet
 
 function hoverText(
   answer: ReferenceAnswer,
-  context: TemplateContext | undefined,
+  context: TemplateSummary | undefined,
   /** The file is a Puppet module's template: its top scope is Puppet's. */
   inModule: boolean,
   /** What the file's module says of the name, before the built-in docs. */
@@ -508,7 +487,7 @@ const TYPE_NAMES: ReadonlySet<string> = new Set(TYPE_NAME_LIST);
 function variableHover(
   name: string,
   d: DeclarationAnswer | undefined,
-  context: TemplateContext | undefined,
+  context: TemplateSummary | undefined,
   inModule: boolean,
 ): string | undefined {
   if (d?.parameter) {
@@ -526,11 +505,9 @@ function variableHover(
   return top ? `${code(`$${name}`)}\n${top}` : undefined;
 }
 
-function settingHover(name: string, setting: SettingInfo, context: TemplateContext): string {
-  const type = setting.schema ? typeLabel(setting.schema) : 'any';
-  const lines = [code(`$${name}: ${type}`), `setting of template '${context.name}'`];
-  const description = setting.schema?.description;
-  if (typeof description === 'string') lines.push('', description);
+function settingHover(name: string, setting: SettingSummary, context: TemplateSummary): string {
+  const lines = [code(`$${name}: ${setting.type}`), `setting of template '${context.name}'`];
+  if (setting.description !== undefined) lines.push('', setting.description);
   if (setting.default !== undefined) lines.push('', `default: \`${json(setting.default)}\``);
   return lines.join('\n');
 }

@@ -8,6 +8,8 @@ import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { settingsSchema, typeLabel } from '../engine/inspect/schema.js';
 import type { Project } from '../engine/project.js';
+import { type ConfigDefaults, readConfigDefaults } from '../engine/v1/config-defaults.js';
+import type { LocatedV1 } from '../engine/v1/project.js';
 import type { RubyRepositoryKind } from '../engine/v1/repository.js';
 import { maskCredentials } from '../shared/url-credentials.js';
 
@@ -32,12 +34,36 @@ export interface ProjectOutline {
   readonly root: string;
   readonly templates: readonly TemplateOutline[];
   /** A V1 `.sync.yml` rendered as it is: what renders it (its keys are files, not templates). */
-  readonly v1?: {
-    readonly kind: RubyRepositoryKind;
-    /** As given or recorded, credentials masked. */
-    readonly url: string;
-    /** The files its `moduleroot/` writes (`.erb` dropped), the keys `.sync.yml` may configure. */
-    readonly files: readonly string[];
+  readonly v1?: V1Outline;
+}
+
+/** A V1 repository or modulesync configuration, as completion and hover in its `.sync.yml` see it. */
+export interface V1Outline {
+  readonly kind: RubyRepositoryKind;
+  /** As given or recorded, credentials masked. */
+  readonly url: string;
+  /** Its checkout (a change there loads the outline again). */
+  readonly dir: string;
+  /** The files its `moduleroot/` writes (`.erb` dropped), the keys `.sync.yml` may configure. */
+  readonly files: readonly string[];
+  /** Whether its Ruby runs here (`pantograph lsp --trust`): without, the project is not checked. */
+  readonly runs: boolean;
+  /** Its `config_defaults.yml`: each file's settings and their defaults (data: no code runs to read it). */
+  readonly defaults: ConfigDefaults | undefined;
+}
+
+/** A `config_defaults.yml` larger than this is not read (the server's limit of a document). */
+const MAX_DEFAULTS_BYTES = 2_000_000;
+
+/** The outline of a V1 repository, from its files and data only (nothing of it runs). */
+export function v1Outline(located: LocatedV1, runs: boolean): V1Outline {
+  return {
+    kind: located.kind,
+    url: located.url,
+    dir: located.dir,
+    files: modulerootFiles(located.dir),
+    runs,
+    defaults: readConfigDefaults(located.dir, MAX_DEFAULTS_BYTES),
   };
 }
 
@@ -73,7 +99,7 @@ export function outlineOf(project: Project): ProjectOutline {
     root: project.root,
     templates,
     ...(v1
-      ? { v1: { kind: v1.kind, url: maskCredentials(v1.url), files: modulerootFiles(v1.source.dir) } }
+      ? { v1: v1Outline({ kind: v1.kind, url: maskCredentials(v1.url), dir: v1.source.dir }, true) }
       : {}),
   };
 }

@@ -558,7 +558,7 @@ class Server {
     } else if (result.kind === 'epp' || result.kind === 'template-file') {
       const diagnostics =
         result.kind === 'epp' && epp
-          ? this.epp.accept(document, version, text, epp, result.parsed, result.problems)
+          ? this.epp.accept(document, version, text, epp, result)
           : result.problems.map((p) => toDiagnostic(document, p));
       this.own.set(uri, diagnostics);
       this.more.set(uri, result.more);

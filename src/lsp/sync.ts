@@ -20,6 +20,7 @@ import { toDiagnostic } from './diagnostics.js';
 import { pathOf } from './epp.js';
 import type { ProjectOutline } from './project-outline.js';
 import { lsp, type TextDocument } from './protocol.js';
+import { v1Completion, v1Hover } from './v1-sync.js';
 import { yamlPlace } from './yaml-path.js';
 
 const PDK_KEYS: Readonly<Record<string, string>> = {
@@ -123,7 +124,7 @@ export class SyncDocuments {
     const outline = this.loaded.get(uri)?.outline;
     if (!outline) return true;
     const inside = (dir: string) => path === dir || path.startsWith(`${dir}${sep}`);
-    if (inside(outline.root)) return true;
+    if (inside(outline.root) || (outline.v1 && inside(outline.v1.dir))) return true;
     return outline.templates.some((t) => inside(t.dir));
   }
 
@@ -161,16 +162,8 @@ export class SyncDocuments {
         detail: t.title,
         documentation: t.description,
       }));
-    if (outline.v1) {
-      // A V1 file's keys are the repository's files; `pdk_template` would make it a V2 file.
-      if (place.parents.length !== 0) return [];
-      const what = outline.v1.kind === 'modulesync' ? 'modulesync configuration' : 'V1 template repository';
-      return outline.v1.files.map((file) => ({
-        label: file,
-        kind: lsp.CompletionItemKind.File,
-        detail: `a file of the ${what}`,
-      }));
-    }
+    // A V1 file's keys are the repository's files; `pdk_template` would make it a V2 file.
+    if (outline.v1) return v1Completion(outline.v1, place);
     if (first === 'pdk_template' && second === 'templates' && place.listItem) return templateItems();
     if (place.parents.length === 0) {
       return [
@@ -207,7 +200,7 @@ export class SyncDocuments {
     if (load instanceof CheckLimitError) return limitHover(load, range);
     if (!load) return null;
     const { outline } = load;
-    if (outline.v1) return v1Hover(outline.v1, place.parents[0] ?? place.key, range);
+    if (outline.v1) return v1Hover(outline.v1, place, range);
     const name =
       place.parents.length === 0
         ? place.key
@@ -285,25 +278,6 @@ function editorHint(p: Problem): Problem {
     ...p,
     hint: `${p.hint}\nIn the editor, which is given no --template-url: run \`pantograph apply --template-url ...\` once in the module; the language server then takes the repository from .pantograph.lock (started with --trust: it runs the repository's Ruby).`,
   };
-}
-
-/**
- * Any hover in a V1 `.sync.yml`: its keys are files of the V1 repository (or modulesync configuration),
- * whose ERB reads the settings and documents none; hover knows V2 templates' settings only. Said rather
- * than showing nothing, which reads as a broken server.
- */
-function v1Hover(v1: NonNullable<ProjectOutline['v1']>, file: string | undefined, range: Range): Hover {
-  const what = v1.kind === 'modulesync' ? 'the modulesync configuration' : 'the V1 template repository';
-  const about =
-    file !== undefined && file !== 'common' && !file.startsWith(':')
-      ? `\`${file}\` is a file of ${what} ${v1.url}: its settings are what \`moduleroot/${file}.erb\` reads there, and no schema describes them.`
-      : `This V1 \`.sync.yml\` configures the files of ${what} ${v1.url}: their ERB reads the settings, and no schema describes them.`;
-  const value = [
-    about,
-    '',
-    `Settings are described for V2 templates only; here \`pantograph render${file !== undefined && file !== 'common' && !file.startsWith(':') ? ` ${file}` : ''}\` shows what the settings give.`,
-  ].join('\n');
-  return { contents: { kind: lsp.MarkupKind.Markdown, value }, range };
 }
 
 /** A hover that says why the project's settings are not known. */

@@ -27,7 +27,10 @@ export function yamlPlace(text: string, line: number, character: number): YamlPl
   const dash = /^(\s*)-(\s+|$)/.exec(current);
   const listItem = dash !== null;
   const contentStart = dash ? dash[0].length : indent;
-  const colon = current.indexOf(':', contentStart);
+  // A quoted key may hold a colon (`':test':`): the key's colon comes after its closing quote.
+  const quote = current[contentStart];
+  const closing = quote === "'" || quote === '"' ? current.indexOf(quote, contentStart + 1) : -1;
+  const colon = current.indexOf(':', closing < 0 ? contentStart : closing);
   const onKey = colon < 0 || character <= colon;
   let key: string | undefined;
   let item: string | undefined;

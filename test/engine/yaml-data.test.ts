@@ -122,6 +122,17 @@ describe('parseYamlData', () => {
     expect(r.problems).toMatchObject([{ code: 'SYNC_YAML', severity: 'error', line: 2, column: 13 }]);
   });
 
+  it("hints at what is missing, by the parser's message: a key's colon is no closing quote", () => {
+    const hint = (text: string) => sync(text).problems.map((p) => p.hint);
+    // A key being typed under a template's section: there is no quote anywhere.
+    expect(hint('ntp:\n  port: 80\n  se')).toEqual([
+      "end the key with `:` (`key: value`, a space after the colon); a value alone goes on its key's line, or in a list as `- value`",
+    ]);
+    expect(hint('---\nRakefile:\n  extras: "unclosed\n')).toEqual([
+      'close the quoted text with the quote that opened it, on this line or a later one',
+    ]);
+  });
+
   it('resolves aliases and merge keys, explicit keys winning', () => {
     const r = sync('base: &b {x: 1, y: 2}\nm:\n  <<: *b\n  y: 3\n');
     expect(r.data).toEqual({ base: { x: 1n, y: 2n }, m: { y: 3n, x: 1n } });

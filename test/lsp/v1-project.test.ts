@@ -2,10 +2,11 @@
  * The language server on a `.sync.yml` that is not V2: a modulesync module (voxpupuli's configuration 10.8.0
  * over puppet-autofs, which it synced). The editor gives the server no `--template-url`: it says how to
  * name the configuration, then finds it in the lock an `apply` wrote; hover says what the keys are rather
- * than nothing.
+ * than nothing. Without `--trust` (the default) nothing of the repository runs, but completion and hover
+ * come from its data: the files of `moduleroot/` and the keys and defaults of `config_defaults.yml`.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../helpers/fs.js';
@@ -16,6 +17,7 @@ afterAll(removeTempDirs);
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/modulesync');
 const CONFIGURATION = join(FIXTURES, 'modulesync_config-10.8.0');
 const BIN = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
+const PDK_TEMPLATES = resolve(import.meta.dirname, '../fixtures/pdk-templates-3.5.1');
 
 function autofs(): string {
   const root = join(tempDir(), 'puppet-autofs');
@@ -75,7 +77,7 @@ describe('a modulesync module in the editor', () => {
     const trusted = await inEditor(root, ['--trust'], { line: 1, character: 2 });
     expect(trusted.diagnostics).toEqual([]);
     expect(trusted.hover?.contents.value).toBe(
-      `\`Gemfile\` is a file of the modulesync configuration ${CONFIGURATION}: its settings are what \`moduleroot/Gemfile.erb\` reads there, and no schema describes them.\n\nSettings are described for V2 templates only; here \`pantograph render Gemfile\` shows what the settings give.`,
+      `\`Gemfile\` is a file of the modulesync configuration ${CONFIGURATION}: its settings are what \`moduleroot/Gemfile.erb\` reads there, and no schema describes them.\n\nconfig_defaults.yml gives \`Gemfile\`: \`openvox_version\`, \`required\`.\n\nSettings are described for V2 templates only; here \`pantograph render Gemfile\` shows what the settings give.`,
     );
     const lines = readFileSync(join(root, '.sync.yml'), 'utf8').split('\n').length;
     const nested = await inEditor(
@@ -99,5 +101,79 @@ describe('a modulesync module in the editor', () => {
     expect(untrusted.diagnostics[0]!.message).toContain(
       `the modulesync configuration ${CONFIGURATION} (recorded in .pantograph.lock by an earlier run) runs Ruby code`,
     );
+  });
+});
+
+describe("without --trust: what the repository's data says, no Ruby run", () => {
+  it('a modulesync module: completion of files and of the keys config_defaults.yml gives, hover with their defaults', async () => {
+    const root = autofs();
+    const applied = spawnSync(process.execPath, [BIN, 'apply', '--yes', '--template-url', CONFIGURATION], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(applied.status).toBe(0);
+    // `Gemfile:` is line 2; `':test':` under `optional:` line 4.
+    const top = await inEditor(root, [], { line: 3, character: 6 }, { line: 0, character: 0 });
+    expect(top.diagnostics.map((d) => d.code)).toEqual(['V1_UNTRUSTED']);
+    const gemfile = top.items?.find((i) => i.label === 'Gemfile');
+    expect(gemfile).toMatchObject({
+      detail: 'a file of the modulesync configuration',
+      documentation: { value: 'config_defaults.yml gives `Gemfile`: `openvox_version`, `required`.' },
+    });
+    expect(top.items?.map((i) => i.label)).not.toContain('pdk_template');
+    expect(top.hover?.contents.value).toContain(
+      'config_defaults.yml gives `Gemfile` › `optional` › `:test` no default',
+    );
+    expect(top.hover?.contents.value).toContain(
+      'The language server runs no Ruby without `--trust`: this file is not checked and its files not rendered. `pantograph lsp --trust` (for a repository you trust) checks it as `status` does',
+    );
+    // A key typed under `Gemfile:` (a blank line, cursor at column 2): its keys, with their defaults.
+    const typed = readFileSync(join(root, '.sync.yml'), 'utf8').replace('Gemfile:\n', 'Gemfile:\n  \n');
+    writeFileSync(join(root, '.sync.yml'), typed);
+    const under = await inEditor(root, [], { line: 1, character: 2 }, { line: 2, character: 2 });
+    expect(under.items?.map((i) => [i.label, i.detail])).toEqual([
+      ['openvox_version', 'default: [">= 7","< 9"]'],
+      ['required', expect.stringMatching(/^default: \{":test":\[\{"gem":"voxpupuli-test"/)],
+    ]);
+  });
+
+  it('a PDK module: the V1 repository named by metadata.json, hover on a key with its default', async () => {
+    const root = tempDir();
+    writeFileSync(
+      join(root, 'metadata.json'),
+      JSON.stringify({ name: 'acme-demo', version: '0.1.0', 'template-url': PDK_TEMPLATES }),
+    );
+    writeFileSync(join(root, '.sync.yml'), '---\n.rubocop.yml:\n  selected_profile: cleanups_only\n');
+    const { diagnostics, hover, items } = await inEditor(
+      root,
+      [],
+      { line: 2, character: 4 },
+      { line: 3, character: 0 },
+    );
+    expect(diagnostics.map((d) => d.code)).toEqual(['V1_UNTRUSTED']);
+    expect(hover?.contents.value).toContain(
+      'Default of `.rubocop.yml` › `selected_profile` (config_defaults.yml):\n\n```yaml\nstrict\n```',
+    );
+    expect(items?.find((i) => i.label === 'common')?.detail).toBe('settings every file reads');
+    expect(items?.find((i) => i.label === 'Gemfile')?.detail).toBe('a file of the V1 template repository');
+  });
+
+  it('runs none of the repository: its ERB writes no file while completion and hover read its data', async () => {
+    const repo = tempDir();
+    const marker = join(tempDir(), 'ran');
+    mkdirSync(join(repo, 'moduleroot'));
+    mkdirSync(join(repo, 'moduleroot_init'));
+    writeFileSync(
+      join(repo, 'moduleroot/notes.txt.erb'),
+      `<% File.write(${JSON.stringify(marker)}, 'x') %><%= @configs['title'] %>\n`,
+    );
+    writeFileSync(join(repo, 'config_defaults.yml'), "notes.txt:\n  title: 'Notes'\n");
+    const root = tempDir();
+    writeFileSync(join(root, 'metadata.json'), JSON.stringify({ name: 'acme-x', 'template-url': repo }));
+    writeFileSync(join(root, '.sync.yml'), 'notes.txt:\n  title: Mine\n');
+    const { hover, items } = await inEditor(root, [], { line: 1, character: 3 }, { line: 2, character: 0 });
+    expect(hover?.contents.value).toContain('```yaml\nNotes\n```');
+    expect(items?.map((i) => i.label)).toEqual(['notes.txt']);
+    expect(existsSync(marker)).toBe(false);
   });
 });

@@ -52,3 +52,11 @@ describe('yamlPlace', () => {
     expect(yamlPlace(TEXT, 6, 13)).toMatchObject({ parents: ['ntp'], key: undefined });
   });
 });
+
+describe('yamlPlace on quoted keys', () => {
+  it("takes a quoted key's colon after its closing quote (msync's `':test':`)", () => {
+    const text = ['Gemfile:', '  optional:', "    ':test':", "      - gem: 'hiera'"].join('\n');
+    expect(yamlPlace(text, 2, 6)).toMatchObject({ parents: ['Gemfile', 'optional'], key: ':test' });
+    expect(yamlPlace(text, 3, 9)).toMatchObject({ parents: ['Gemfile', 'optional', ':test'] });
+  });
+});

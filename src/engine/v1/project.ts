@@ -61,6 +61,49 @@ export interface V1Loaded {
   readonly v1: V1Project;
 }
 
+/** A V1 repository (or modulesync configuration) resolved without being run (see locateV1). */
+export interface LocatedV1 {
+  readonly kind: RubyRepositoryKind;
+  /** As given or recorded, credentials masked. */
+  readonly url: string;
+  /** Its checkout: a directory, or a git source's commit in the cache. */
+  readonly dir: string;
+}
+
+/**
+ * The V1 repository or modulesync configuration a project names, found and resolved as loadV1 resolves
+ * it but checked for no trust, since none of its code runs: for what its data says (`config_defaults.yml`,
+ * the files of `moduleroot/`) where its Ruby may not run (the language server without `--trust`).
+ * Undefined when none is named, or it is not there (offline and not cached), or it is no such repository.
+ */
+export async function locateV1(
+  dir: string,
+  options: V1LoadOptions,
+  metadata: DataMap,
+): Promise<LocatedV1 | undefined> {
+  const root = resolve(dir);
+  let source: ReturnType<typeof v1Source>;
+  let resolved: ResolvedSource | undefined;
+  try {
+    source = v1Source(root, { url: options.templateUrl, ref: options.templateRef }, metadata, options.fence);
+    if (!source) return undefined;
+    [resolved] = await resolveSources([source.spec], {
+      root,
+      ...(options.offline !== undefined ? { offline: options.offline } : {}),
+      trust: false,
+      ...(options.env !== undefined ? { env: options.env } : {}),
+      ...(options.gitBinary !== undefined ? { gitBinary: options.gitBinary } : {}),
+      ...(options.lockedCommit !== undefined ? { lockedCommit: options.lockedCommit } : {}),
+    });
+  } catch (e) {
+    if (e instanceof EngineError) return undefined;
+    throw e;
+  }
+  const kind = resolved ? rubyRepositoryKind(resolved.dir) : undefined;
+  if (!resolved || kind === undefined) return undefined;
+  return { kind, url: maskCredentials(source.url), dir: resolved.dir };
+}
+
 /** The module's name in the configuration's managed_modules.yml (a note when not its directory's). */
 function foundModuleName(configDir: string, root: string, metadata: DataMap, options: V1LoadOptions): string {
   const found = modulesyncModuleName(configDir, root, metadata.name);

@@ -1,0 +1,145 @@
+/**
+ * Completion and hover in a V1 or modulesync `.sync.yml`: its top-level keys are the files of the
+ * repository's `moduleroot/` (and the sections of its `config_defaults.yml`, `common` among them), the
+ * keys under one are the settings `config_defaults.yml` gives that file, with their defaults. All of it
+ * comes from the repository's files and data, never from running its ERB, so it is offered with or
+ * without `--trust`; what only running it gives (the file rendered, its errors) is said in the hover.
+ */
+import type { CompletionItem, Hover, Range } from 'vscode-languageserver/node';
+import { stringify } from 'yaml';
+import type { Data, DataMap } from '../engine/model.js';
+import { isDataMap } from '../engine/settings.js';
+import type { V1Outline } from './project-outline.js';
+import { lsp } from './protocol.js';
+import type { YamlPlace } from './yaml-path.js';
+
+/** A default longer than this is cut in hover and completion (the file itself has it whole). */
+const MAX_SHOWN = 1500;
+
+function what(v1: V1Outline): string {
+  return v1.kind === 'modulesync' ? 'the modulesync configuration' : 'the V1 template repository';
+}
+
+function defaultsOf(v1: V1Outline): DataMap | undefined {
+  return v1.defaults && 'data' in v1.defaults ? v1.defaults.data : undefined;
+}
+
+/** The value config_defaults.yml gives at `path` (a file's section, then keys below it). */
+function defaultAt(v1: V1Outline, path: readonly string[]): { found: boolean; value?: Data | undefined } {
+  let value: Data | undefined = defaultsOf(v1);
+  for (const key of path) {
+    if (!isDataMap(value) || !Object.hasOwn(value, key)) return { found: false };
+    value = value[key];
+  }
+  return { found: true, value };
+}
+
+function yamlOf(value: Data | undefined): string {
+  const text = stringify(value ?? null, { lineWidth: 0 }).trimEnd();
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}\n# ...` : text;
+}
+
+export function v1Completion(v1: V1Outline, place: YamlPlace): CompletionItem[] {
+  if (place.listItem) return [];
+  if (place.parents.length === 0) {
+    const items = new Map<string, CompletionItem>();
+    const detail = `a file of the ${v1.kind === 'modulesync' ? 'modulesync configuration' : 'V1 template repository'}`;
+    for (const file of v1.files) {
+      const section = defaultAt(v1, [file]);
+      items.set(file, {
+        label: file,
+        kind: lsp.CompletionItemKind.File,
+        detail,
+        ...(section.found && isDataMap(section.value)
+          ? { documentation: sectionDocumentation(file, section.value) }
+          : {}),
+      });
+    }
+    // Sections of config_defaults.yml that are no file of moduleroot/ (`common`, a file it deletes).
+    for (const [key, value] of Object.entries(defaultsOf(v1) ?? {})) {
+      if (items.has(key)) continue;
+      items.set(key, {
+        label: key,
+        kind: lsp.CompletionItemKind.Module,
+        detail: key === 'common' ? 'settings every file reads' : 'a section of config_defaults.yml',
+        ...(isDataMap(value) ? { documentation: sectionDocumentation(key, value) } : {}),
+      });
+    }
+    return [...items.values()];
+  }
+  const at = defaultAt(v1, place.parents);
+  if (!at.found || !isDataMap(at.value)) return [];
+  return Object.entries(at.value).map(([key, value]) => ({
+    label: key,
+    kind: lsp.CompletionItemKind.Property,
+    detail: `default: ${oneLine(value)}`,
+    documentation: { kind: lsp.MarkupKind.Markdown, value: `config_defaults.yml:\n\n${fenced(value)}` },
+  }));
+}
+
+function sectionDocumentation(file: string, section: DataMap) {
+  const keys = Object.keys(section);
+  const value =
+    keys.length === 0
+      ? `config_defaults.yml gives \`${file}\` no settings.`
+      : `config_defaults.yml gives \`${file}\`: ${keys.map((k) => `\`${k}\``).join(', ')}.`;
+  return { kind: lsp.MarkupKind.Markdown, value };
+}
+
+function oneLine(value: Data | undefined): string {
+  const text = JSON.stringify(value ?? null, (_k, v) => (typeof v === 'bigint' ? Number(v) : v));
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function fenced(value: Data | undefined): string {
+  return `\`\`\`yaml\n${yamlOf(value)}\n\`\`\``;
+}
+
+/**
+ * Hover on a key: which file of the repository it configures, the default config_defaults.yml gives the
+ * key (or that it gives none), and what running the ERB would add where it does not run.
+ */
+export function v1Hover(v1: V1Outline, place: YamlPlace, range: Range): Hover {
+  const file = place.parents[0] ?? place.key;
+  // Any key but `common` and msync's `:global`-like ones names a file (one moduleroot/ may not have).
+  const isFile = file !== undefined && file !== 'common' && !file.startsWith(':');
+  const lines: string[] = [];
+  if (file !== undefined && isFile) {
+    lines.push(
+      `\`${file}\` is a file of ${what(v1)} ${v1.url}: its settings are what \`moduleroot/${file}.erb\` reads there, and no schema describes them.`,
+    );
+  } else if (file === 'common') {
+    lines.push(`\`common\`: settings every file of ${what(v1)} ${v1.url} reads, under its own section's.`);
+  } else {
+    lines.push(
+      `This V1 \`.sync.yml\` configures the files of ${what(v1)} ${v1.url}: their ERB reads the settings, and no schema describes them.`,
+    );
+  }
+  const path = place.key === undefined ? place.parents : [...place.parents, place.key];
+  if (path.length > 0 && v1.defaults) {
+    if ('unread' in v1.defaults) {
+      lines.push('', `Its config_defaults.yml is not read: ${v1.defaults.unread}.`);
+    } else {
+      const found = defaultAt(v1, path);
+      const name = path.map((k) => `\`${k}\``).join(' › ');
+      if (found.found && path.length === 1 && isDataMap(found.value)) {
+        lines.push('', sectionDocumentation(path[0]!, found.value).value);
+      } else if (found.found) {
+        lines.push('', `Default of ${name} (config_defaults.yml):`, '', fenced(found.value));
+      } else {
+        lines.push(
+          '',
+          `config_defaults.yml gives ${name} no default (whether the ERB reads it, and how, its template says).`,
+        );
+      }
+    }
+  }
+  const render = `\`pantograph render${isFile ? ` ${file}` : ''}\``;
+  lines.push(
+    '',
+    v1.runs
+      ? `Settings are described for V2 templates only; here ${render} shows what the settings give.`
+      : `The language server runs no Ruby without \`--trust\`: this file is not checked and its files not rendered. \`pantograph lsp --trust\` (for a repository you trust) checks it as \`status\` does; ${render} shows what the settings give.`,
+  );
+  return { contents: { kind: lsp.MarkupKind.Markdown, value: lines.join('\n') }, range };
+}
