@@ -186,7 +186,9 @@ describe('simple YAML', () => {
       }
     }
     // The generator is tuned so that many documents are simple: a reader that declined all would pass above.
-    expect(read, `YAML_SEED=${seed}`).toBeGreaterThan(runs / 5);
+    // About a fifth are read (602-662 of 3,000 over six seeds, 594 for YAML_SEED=750245644): a tenth still
+    // fails such a reader, without failing one run in twenty by chance, as a fifth did.
+    expect(read, `YAML_SEED=${seed}`).toBeGreaterThan(runs / 10);
     if (process.env.YAML_RUNS) console.log(`read ${read} of ${runs}`);
   });
 });
