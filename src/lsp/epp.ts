@@ -69,6 +69,8 @@ export interface EppJob {
   /** The summary of the job's template texts the server has (the worker is not asked for it again). */
   readonly known: KnownSummary | undefined;
   readonly module: ModuleContext | undefined;
+  /** When the job was made, in the order of jobs: answers come back in any order (two workers). */
+  readonly order: number;
 }
 
 /** The summary the worker made of a template's texts (`lastGood`: those it was made from, if broken). */
@@ -109,7 +111,9 @@ export class EppDocuments {
    * (while they are being edited, their files are checked with those, rather than every read of a setting
    * flagged).
    */
-  private readonly goodTexts = new Map<string, TemplateTexts>();
+  private readonly goodTexts = new Map<string, { readonly texts: TemplateTexts; readonly order: number }>();
+  /** The order of the last job made (see {@link EppJob.order}). */
+  private jobs = 0;
   /** By template directory: the summary the worker made of these texts (asked again when they change). */
   private readonly summaries = new Map<string, KnownSummary>();
 
@@ -147,7 +151,7 @@ export class EppDocuments {
     const file = pathOf(document.uri);
     const texts = this.templateTexts(file);
     const module = texts ? undefined : moduleContextOf(file, this.read);
-    const good = texts && this.goodTexts.get(texts.dir);
+    const good = texts && this.goodTexts.get(texts.dir)?.texts;
     const lastGood = good && !sameTexts(good, texts) ? good : undefined;
     const known = texts && this.summaries.get(texts.dir);
     const summary =
@@ -157,6 +161,7 @@ export class EppDocuments {
       job: { kind: 'epp', text, file, template, modulePath: module?.modulePath },
       known: summary,
       module,
+      order: ++this.jobs,
     };
   }
 
@@ -166,7 +171,11 @@ export class EppDocuments {
     if (!sent) return undefined;
     let known = job.known;
     if (made) {
-      if (!made.broken) this.goodTexts.set(sent.texts.dir, sent.texts);
+      // Only texts newer than the good ones known: the answer of an older check (of texts the editor has
+      // changed since) may arrive after a newer one's.
+      const good = this.goodTexts.get(sent.texts.dir);
+      if (!made.broken && (good === undefined || good.order < job.order))
+        this.goodTexts.set(sent.texts.dir, { texts: sent.texts, order: job.order });
       if (made.summary !== undefined) {
         known = { texts: sent.texts, lastGood: sent.lastGood, summary: made.summary ?? undefined };
         this.summaries.set(sent.texts.dir, known);

@@ -46,6 +46,19 @@ export class LspClient {
     this.child.stdin.write(Buffer.concat([Buffer.from(`Content-Length: ${bytes.length}\r\n\r\n`), bytes]));
   }
 
+  /**
+   * Sends what `send` sends in one write, as an editor's queued messages reach a server that was busy: the
+   * server reads them at once (written one by one, a loaded machine could hand it a few at a time).
+   */
+  together(send: () => void): void {
+    this.child.stdin.cork();
+    try {
+      send();
+    } finally {
+      this.child.stdin.uncork();
+    }
+  }
+
   notify(method: string, params: unknown): void {
     this.sendRaw(JSON.stringify({ jsonrpc: '2.0', method, params }));
   }

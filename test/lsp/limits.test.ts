@@ -113,16 +113,18 @@ describe('limits', () => {
     expect(await client.diagnostics(uri, 1)).toEqual([]);
     // Twenty keystrokes sent together (as a queue builds up while the server is busy), the last an error.
     let body = '';
-    for (let v = 2; v <= 21; v++) {
-      const typed = v === 21 ? '$' : 'x';
-      client.change(uri, v, [
-        {
-          range: { start: { line: 2, character: body.length }, end: { line: 2, character: body.length } },
-          text: typed,
-        },
-      ]);
-      body += typed;
-    }
+    client.together(() => {
+      for (let v = 2; v <= 21; v++) {
+        const typed = v === 21 ? '$' : 'x';
+        client.change(uri, v, [
+          {
+            range: { start: { line: 2, character: body.length }, end: { line: 2, character: body.length } },
+            text: typed,
+          },
+        ]);
+        body += typed;
+      }
+    });
     const last = await client.diagnostics(uri, 21);
     expect(last).toEqual([]);
     await new Promise((r) => setTimeout(r, 300));
