@@ -35,6 +35,7 @@ import { lockedStyleOf, pdkSeesNoChange } from './pdk-unchanged.js';
 import type { V1Project } from './project.js';
 import { MODULESYNC_TEMPLATE_NAME, V1_TEMPLATE_NAME } from './repository.js';
 import { syncProblems, type V1SyncError } from './sync-error.js';
+import { ignoredSyncKeys } from './sync-keys.js';
 import { RubyWorker, rubyLimits } from './worker-client.js';
 
 /** One file of the repository as the worker reports it. */
@@ -137,7 +138,18 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
       );
     }
     const converted = convertedByPdk(readText(join(project.root, 'metadata.json')));
-    const listed = ((loaded.files ?? []) as WorkerFile[]).filter((f) => !(converted && f.init));
+    const all = (loaded.files ?? []) as WorkerFile[];
+    if (!msync) {
+      // msync stops on a key it has no file for (a V1_CONFIG error); PDK ignores one: said here.
+      problems.push(
+        ...ignoredSyncKeys(
+          project.config,
+          all.map((f) => f.path),
+          v1.source.dir,
+        ),
+      );
+    }
+    const listed = all.filter((f) => !(converted && f.init));
     const toRender = listed.filter((f) => f.status === 'manage' || f.status === 'init');
     let done = 0;
     for (const f of listed) {

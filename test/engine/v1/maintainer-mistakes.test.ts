@@ -1,0 +1,153 @@
+/**
+ * What a module maintainer gets wrong in a V1 module run with its own V1 repository (pdk-templates 3.5.1,
+ * test/fixtures/pdk-templates-3.5.1), driven through the built CLI as a real process: each mistake is said
+ * at its file:line:col with what to do, and nothing is written. The modules are real ones
+ * (test/fixtures/real-modules): puppetlabs-mysql's `.sync.yml` has `rubocop.yml:` for `.rubocop.yml:`,
+ * which PDK ignored, and its maintainers hand-edited `.rubocop.yml` instead (commit a7ab054f).
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { removeTempDirs, snapshotDir, tempDir } from '../../helpers/fs.js';
+import { tempRemote } from '../../helpers/git.js';
+
+const bin = resolve(import.meta.dirname, '../../../dist/cli/bin.cjs');
+const FIXTURES = resolve(import.meta.dirname, '../../fixtures');
+const PDK_TEMPLATES = join(FIXTURES, 'pdk-templates-3.5.1');
+
+beforeEach(() => vi.stubEnv('PANTOGRAPH_CACHE_DIR', tempDir('pantograph-cache-')));
+afterEach(() => {
+  vi.unstubAllEnvs();
+  removeTempDirs();
+});
+
+/** A copy of a real module of the corpus, to run on. */
+function realModule(name: string): string {
+  const root = tempDir(`${name}-`);
+  cpSync(join(FIXTURES, 'real-modules', name), root, { recursive: true });
+  return root;
+}
+
+function pantograph(cwd: string, ...args: string[]) {
+  return spawnSync(process.execPath, [bin, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+}
+
+describe('.sync.yml keys PDK silently ignores, said in a V1 run', () => {
+  it("puppetlabs-mysql's `rubocop.yml:` is pointed at `.rubocop.yml`, its stray top-level keys said at their line", () => {
+    const root = realModule('puppetlabs-mysql'); // its key "\u2002\u2002changelog_user" has two EN SPACEs
+    const before = snapshotDir(root);
+    const r = pantograph(root, 'validate', '--template-url', PDK_TEMPLATES);
+    expect(r.status).toBe(0); // warnings: PDK renders this module all the same
+    expect(r.stderr).toContain(
+      ".sync.yml:6:1: warning: 'rubocop.yml' is no file of the V1 repository: PDK ignores its settings; did you mean '.rubocop.yml'? [V1_SYNC_KEY]",
+    );
+    expect(r.stderr).toContain("hint: rename the key to '.rubocop.yml' (its settings then reach that file)");
+    expect(r.stderr).toContain(
+      ".sync.yml:14:1: warning: '\\u2002\\u2002changelog_user' (it begins or ends with blank characters) is neither a file of the V1 repository nor 'common': PDK ignores it [V1_SYNC_KEY]",
+    );
+    expect(r.stderr).toContain(
+      ".sync.yml:29:1: warning: 'changelog_since_tag' is neither a file of the V1 repository nor 'common': PDK ignores it [V1_SYNC_KEY]",
+    );
+    // Flags on files pdk-templates dropped long ago (.travis.yml, auto_release.yml) are no noise.
+    expect(r.stderr).not.toContain("'.travis.yml");
+    expect(r.stderr).not.toContain("'.github/workflows/auto_release.yml");
+    expect(snapshotDir(root)).toEqual(before);
+  });
+
+  it('status says them too, and the misspelt key really changes nothing (the .rubocop.yml PDK would write)', () => {
+    const root = realModule('puppetlabs-mysql');
+    const r = pantograph(root, 'status', '--diff', '--template-url', PDK_TEMPLATES);
+    expect(r.stderr).toContain("did you mean '.rubocop.yml'? [V1_SYNC_KEY]");
+    // With the key fixed, the todo file is inherited, as the maintainers wanted it.
+    const sync = join(root, '.sync.yml');
+    writeFileSync(sync, readFileSync(sync, 'utf8').replace('\nrubocop.yml:', '\n.rubocop.yml:'));
+    const fixed = pantograph(root, 'render', '.rubocop.yml', '--template-url', PDK_TEMPLATES);
+    expect(fixed.stdout).toContain('\ninherit_from: ".rubocop_todo.yml"\n');
+    expect(fixed.stderr).not.toContain("'rubocop.yml'");
+  });
+
+  it('a misspelt flag (`unamanged: true`) and a misspelt file key (`Gemfle:`), at their line and column', () => {
+    const root = realModule('puppetlabs-ntp');
+    const sync = join(root, '.sync.yml');
+    writeFileSync(
+      sync,
+      readFileSync(sync, 'utf8').replace('Rakefile:\n', 'Rakefile:\n  unamanged: true\n') +
+        'Gemfle:\n  unmanaged: true\n',
+    );
+    const before = snapshotDir(root);
+    const r = pantograph(root, 'apply', '--template-url', PDK_TEMPLATES);
+    expect(r.stderr).toContain(
+      ".sync.yml:15:3: warning: 'Rakefile: unamanged' is no setting PDK reads: did you mean 'unmanaged'? (PDK ignores it: the file stays managed) [V1_SYNC_KEY]",
+    );
+    expect(r.stderr).toContain(
+      ".sync.yml:34:1: warning: 'Gemfle' is no file of the V1 repository: PDK ignores its settings; did you mean 'Gemfile'? [V1_SYNC_KEY]",
+    );
+    // ntp is in line with pdk-templates 3.5.1: warnings stop nothing, and nothing needed writing but the lock.
+    expect(r.status).toBe(0);
+    const after = snapshotDir(root);
+    delete after['.pantograph.lock'];
+    expect(after).toEqual(before);
+  });
+
+  it('`delete: true` on a file the repository does not have, still in the module: PDK removes nothing', () => {
+    const root = realModule('puppetlabs-ntp'); // its .sync.yml has `.travis.yml: {delete: true}`
+    writeFileSync(join(root, '.travis.yml'), 'language: ruby\n');
+    const r = pantograph(root, 'apply', '--template-url', PDK_TEMPLATES);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain(
+      ".sync.yml:31:1: warning: '.travis.yml: delete: true' removes nothing: the V1 repository has no .travis.yml, and PDK deletes only the files it has; .travis.yml is still in the module [V1_SYNC_KEY]",
+    );
+    expect(r.stderr).toContain('hint: delete the file yourself (`git rm .travis.yml`), then the key');
+    expect(readFileSync(join(root, '.travis.yml'), 'utf8')).toBe('language: ruby\n');
+  });
+
+  it("a key given twice (puppetlabs-apache's Rakefile) keeps every position right", () => {
+    const root = realModule('puppetlabs-apache');
+    const r = pantograph(root, 'validate', '--template-url', PDK_TEMPLATES);
+    expect(r.stderr).toMatch(/\.sync\.yml:\d+:1: warning: Map keys must be unique/);
+    const line = readFileSync(join(root, '.sync.yml'), 'utf8')
+      .split('\n')
+      .indexOf('changelog_since_tag: "3.2.0"');
+    expect(r.stderr).toContain(`.sync.yml:${line + 1}:1: warning: 'changelog_since_tag' is neither`);
+  });
+});
+
+describe("metadata.json's template-url at a ref the repository does not have", () => {
+  it('is an error at the key in metadata.json, with the refs there are; nothing written', () => {
+    const remote = tempRemote();
+    const commit = remote.commit({
+      'config_defaults.yml': '---\n',
+      'moduleroot/.rspec.erb': '--format documentation\n',
+      'moduleroot_init/README.md': 'readme\n',
+    });
+    remote.tag('1.0.0', commit);
+    const root = realModule('puppetlabs-ntp');
+    const metadata = join(root, 'metadata.json');
+    const text = readFileSync(metadata, 'utf8').replace(
+      /"template-url": "[^"]*"/,
+      `"template-url": "${remote.url}#1.0.1"`,
+    );
+    writeFileSync(metadata, text);
+    const line = text.split('\n').findIndex((l) => l.includes('"template-url"')) + 1;
+    const before = snapshotDir(root);
+    const r = pantograph(root, 'apply', '--trust');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      `metadata.json:${line}:3: error: git source '${remote.bare}' has no branch, tag or commit '1.0.1' [GIT_BAD_REF]`,
+    );
+    expect(r.stderr).toContain("hint: did you mean '1.0.0'?");
+    expect(snapshotDir(root)).toEqual(before);
+    // The same tag from --template-ref is the command line's: no place in a file to point at.
+    const option = pantograph(root, 'status', '--trust', '--template-ref', '2.0.0');
+    expect(option.status).toBe(1);
+    expect(option.stderr).toMatch(/^error: git source .* has no branch, tag or commit '2\.0\.0'/m);
+    // And at a tag it has, the module renders.
+    const good = pantograph(root, 'status', '--trust', '--template-ref', '1.0.0');
+    expect(good.stderr).not.toContain('GIT_BAD_REF');
+  });
+});
