@@ -7,7 +7,6 @@ const HINTS: Readonly<Record<string, string>> = {
   TAB_AS_INDENT: 'indent with spaces: YAML does not allow tabs in indentation',
   DUPLICATE_KEY:
     'this key is already set above, in the same mapping: keep one of the two (merge their contents into it)',
-  MISSING_CHAR: 'close the quoted text with the quote that opened it, on this line or a later one',
   BAD_INDENT: 'line up the keys of one mapping (or the items of one list) at the same column',
   BLOCK_AS_IMPLICIT_KEY:
     'a `key: value` inside a value goes on its own line, indented under its key; or quote the value if it is text',
@@ -20,6 +19,29 @@ const HINTS: Readonly<Record<string, string>> = {
 
 const DEFAULT_HINT = 'check this line and the one above it: indentation, quotes and brackets';
 
+/**
+ * `MISSING_CHAR` is the package's code for a dozen different mistakes; its message says which. A line one
+ * space short under a list item (`- gem: x` then ` version: 1`) is the commonest in a `.sync.yml`.
+ */
+const MISSING_CHAR_HINTS: readonly (readonly [RegExp, string])[] = [
+  [
+    /^Missing closing .?quote/,
+    'close the quoted text with the quote that opened it, on this line or a later one',
+  ],
+  [
+    /^Sequence item without - indicator/,
+    "this line is inside a list but is no item of it: line a key up with the item's first key (the column after `- `), or start a new item with `- `",
+  ],
+  [
+    /^Implicit map keys need to be followed by map values/,
+    'a key needs `: ` and a value (or `:` and the value indented below it); quote the line if it is text',
+  ],
+  [/^Missing space after :/, 'put a space after the `:` (or quote the text if the `:` belongs to it)'],
+  [/^Missing , /, 'separate the items of `[...]` or `{...}` with `, `, and a key from its value with `: `'],
+  [/^Comments must be separated/, 'put a space before `#`, or quote the value if the `#` belongs to it'],
+  [/^Tags and anchors must be separated/, 'put a space after the `!tag` or `&anchor`'],
+];
+
 /** A `[` or `{` left open: the parser reports it where the document goes on, as an indentation error. */
 const UNCLOSED = /^Flow (sequence|map) in block collection/;
 
@@ -30,6 +52,7 @@ export function yamlErrorHint(code: string, message: string): string {
     const [open, close] = unclosed[1] === 'map' ? ['{', '}'] : ['[', ']'];
     return `a \`${open}\` above is not closed: end it with \`${close}\` (a list written over several lines is indented more than its key)`;
   }
+  if (code === 'MISSING_CHAR') return MISSING_CHAR_HINTS.find(([m]) => m.test(message))?.[1] ?? DEFAULT_HINT;
   return HINTS[code] ?? DEFAULT_HINT;
 }
 

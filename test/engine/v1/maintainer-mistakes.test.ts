@@ -151,3 +151,40 @@ describe("metadata.json's template-url at a ref the repository does not have", (
     expect(good.stderr).not.toContain('GIT_BAD_REF');
   });
 });
+
+describe('a .sync.yml that is not valid YAML', () => {
+  /** ntp's Gemfile settings with `version:` one space short under its list item. */
+  function misindented(): string {
+    const root = realModule('puppetlabs-ntp');
+    const sync = join(root, '.sync.yml');
+    const text = readFileSync(sync, 'utf8');
+    expect(text).toContain("    - gem: github_changelog_generator\n      version: '= 1.15.2'\n");
+    writeFileSync(sync, text.replace("\n      version: '= 1.15.2'", "\n     version: '= 1.15.2'"));
+    return root;
+  }
+
+  it.each([
+    ['apply (V1 repository)', ['apply', '--template-url', PDK_TEMPLATES]],
+    ['convert', ['convert', '--yes', '--apply']],
+  ])('%s: an error at the line and column, a hint for this mistake (not a quote), nothing written', (_, args) => {
+    const root = misindented();
+    const before = snapshotDir(root);
+    const r = pantograph(root, ...args);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('.sync.yml:13:6: error: Sequence item without - indicator [SYNC_YAML]');
+    expect(r.stderr).toContain(
+      "hint: this line is inside a list but is no item of it: line a key up with the item's first key (the column after `- `), or start a new item with `- `",
+    );
+    expect(r.stderr).not.toContain('quote');
+    expect(snapshotDir(root)).toEqual(before);
+  });
+
+  it('an unclosed quote keeps the hint about quotes', () => {
+    const root = realModule('puppetlabs-ntp');
+    writeFileSync(join(root, '.sync.yml'), "---\nRakefile:\n  changelog_user: 'puppetlabs\n");
+    const r = pantograph(root, 'status', '--template-url', PDK_TEMPLATES);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(".sync.yml:3:19: error: Missing closing 'quote [SYNC_YAML]");
+    expect(r.stderr).toContain('hint: close the quoted text with the quote that opened it');
+  });
+});
