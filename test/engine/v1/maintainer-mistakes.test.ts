@@ -188,3 +188,27 @@ describe('a .sync.yml that is not valid YAML', () => {
     expect(r.stderr).toContain('hint: close the quoted text with the quote that opened it');
   });
 });
+
+describe('after convert, V1 habits in the V2 file', () => {
+  it("`Gemfile: {delete: true}` is pointed at `unmanaged`, which works, not at `delete`, which V2 refuses for a template's file", () => {
+    const root = realModule('puppetlabs-ntp');
+    expect(pantograph(root, 'convert', '--yes').status).toBe(0);
+    const sync = join(root, '.sync.yml');
+    const converted = readFileSync(sync, 'utf8');
+    writeFileSync(sync, `${converted}Gemfile:\n  delete: true\n`);
+    const r = pantograph(root, 'status');
+    expect(r.stderr).toContain(
+      "warning: settings for 'Gemfile', a V1 file key: V2 keys settings by template, and 'Gemfile' is written by 'gemfile' [COMPOSITION_SETTINGS_NOT_APPLIED]",
+    );
+    expect(r.stderr).toContain(
+      "hint: per file, `delete: true` of a file 'gemfile' writes is `pdk_template.unmanaged: [Gemfile]` (then remove the file yourself; `pdk_template.delete` takes only paths no template writes) in V2",
+    );
+    // What the hint says works; what it said before (`delete: [Gemfile]`) is an error.
+    writeFileSync(sync, converted.replace('  unmanaged:\n', '  unmanaged:\n    - Gemfile\n'));
+    const followed = pantograph(root, 'status');
+    expect(followed.status, followed.stderr).toBe(0);
+    expect(followed.stdout).toMatch(/Gemfile +gemfile +listed in unmanaged/);
+    writeFileSync(sync, converted.replace('  delete:\n', '  delete:\n    - Gemfile\n'));
+    expect(pantograph(root, 'status').stderr).toContain('[SYNC_DELETE_PRODUCED]');
+  });
+});
