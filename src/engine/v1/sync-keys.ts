@@ -42,16 +42,18 @@ export function ignoredSyncKeys(
     }
     // An empty key (`.gitpod.yml:`) carries nothing to ignore.
     if (value === null || (isScalar(value) && value.value === null)) continue;
-    const meant = paths.has(key.trim()) ? key.trim() : likelyPath(key, repositoryPaths);
+    const meant = paths.has(key.trim()) ? key.trim() : likelyPath(key, [...repositoryPaths, 'common']);
     const name = shown(key);
     if (meant !== undefined) {
       problems.push(
         problem(
           'warning',
           'V1_SYNC_KEY',
-          `${name} is no file of the V1 repository: PDK ignores its settings; did you mean '${meant}'?`,
+          `${name} is no file of the V1 repository${meant === 'common' ? " nor 'common'" : ''}: PDK ignores its settings; did you mean '${meant}'?`,
           at,
-          `rename the key to '${meant}' (its settings then reach that file)`,
+          meant === 'common'
+            ? "rename the key to 'common' (its settings then reach every file)"
+            : `rename the key to '${meant}' (its settings then reach that file)`,
         ),
       );
       continue;

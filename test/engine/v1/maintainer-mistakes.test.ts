@@ -71,13 +71,13 @@ describe('.sync.yml keys PDK silently ignores, said in a V1 run', () => {
     expect(fixed.stderr).not.toContain("'rubocop.yml'");
   });
 
-  it('a misspelt flag (`unamanged: true`) and a misspelt file key (`Gemfle:`), at their line and column', () => {
+  it('a misspelt flag (`unamanged: true`), file key (`Gemfle:`) and `commmon:`, at their line and column', () => {
     const root = realModule('puppetlabs-ntp');
     const sync = join(root, '.sync.yml');
     writeFileSync(
       sync,
       readFileSync(sync, 'utf8').replace('Rakefile:\n', 'Rakefile:\n  unamanged: true\n') +
-        'Gemfle:\n  unmanaged: true\n',
+        'Gemfle:\n  unmanaged: true\ncommmon:\n  mock_with: ":rspec"\n',
     );
     const before = snapshotDir(root);
     const r = pantograph(root, 'apply', '--template-url', PDK_TEMPLATES);
@@ -86,6 +86,9 @@ describe('.sync.yml keys PDK silently ignores, said in a V1 run', () => {
     );
     expect(r.stderr).toContain(
       ".sync.yml:34:1: warning: 'Gemfle' is no file of the V1 repository: PDK ignores its settings; did you mean 'Gemfile'? [V1_SYNC_KEY]",
+    );
+    expect(r.stderr).toContain(
+      ".sync.yml:36:1: warning: 'commmon' is no file of the V1 repository nor 'common': PDK ignores its settings; did you mean 'common'? [V1_SYNC_KEY]",
     );
     // ntp is in line with pdk-templates 3.5.1: warnings stop nothing, and nothing needed writing but the lock.
     expect(r.status).toBe(0);
