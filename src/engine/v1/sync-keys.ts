@@ -14,6 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isScalar, type Pair, parseDocument, type YAMLMap } from 'yaml';
 import { didYouMean, levenshtein } from '../../shared/did-you-mean.js';
+import { quotedKey } from '../../shared/quoted-key.js';
 import { problem } from '../errors.js';
 import type { Position, SyncConfig } from '../model.js';
 import type { Problem } from '../render-plan.js';
@@ -43,7 +44,7 @@ export function ignoredSyncKeys(
     // An empty key (`.gitpod.yml:`) carries nothing to ignore.
     if (value === null || (isScalar(value) && value.value === null)) continue;
     const meant = paths.has(key.trim()) ? key.trim() : likelyPath(key, [...repositoryPaths, 'common']);
-    const name = shown(key);
+    const name = quotedKey(key);
     if (meant !== undefined) {
       problems.push(
         problem(
@@ -171,18 +172,6 @@ function keyPosition(config: SyncConfig, pair: Pair): Position {
   const before = config.text.slice(0, offset);
   const lineStart = before.lastIndexOf('\n') + 1;
   return { file: config.file, line: before.split('\n').length, column: offset - lineStart + 1 };
-}
-
-/**
- * A key quoted, its invisible characters written out: puppetlabs-mysql's `"  changelog_user"` begins with
- * two EN SPACEs (U+2002), which look like a plain indentation and make the key no setting of `Rakefile`.
- */
-function shown(key: string): string {
-  const visible = key.replace(/[\p{Cc}\p{Cf}\p{Z}]/gu, (c) =>
-    c === ' ' ? c : `\\u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`,
-  );
-  const blank = key !== key.trim() ? ' (it begins or ends with blank characters)' : '';
-  return `'${visible}'${blank}`;
 }
 
 function keyOf(pair: Pair): string | undefined {

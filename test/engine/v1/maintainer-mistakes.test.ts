@@ -59,6 +59,16 @@ describe('.sync.yml keys PDK silently ignores, said in a V1 run', () => {
     expect(snapshotDir(root)).toEqual(before);
   });
 
+  it('convert writes the EN SPACE key out visibly too, and nothing without --yes', () => {
+    const root = realModule('puppetlabs-mysql');
+    const before = snapshotDir(root);
+    const r = pantograph(root, 'convert');
+    expect(r.stderr).toContain(
+      ".sync.yml:14:1: warning: no template of this project's sources writes '\\u2002\\u2002changelog_user' (it begins or ends with blank characters), so its settings have nowhere to go",
+    );
+    expect(snapshotDir(root)).toEqual(before);
+  });
+
   it('status says them too, and the misspelt key really changes nothing (the .rubocop.yml PDK would write)', () => {
     const root = realModule('puppetlabs-mysql');
     const r = pantograph(root, 'status', '--diff', '--template-url', PDK_TEMPLATES);
