@@ -126,7 +126,11 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
       );
     }
     for (const w of (loaded.warnings ?? []) as WorkerWarning[]) {
-      const file = w.file === '.sync.yml' ? project.config.file : join(v1.source.dir, w.file);
+      if (w.file === SYNC_FILE) {
+        problems.push(unreadableSync(w, project.config.file, project.config.text));
+        continue;
+      }
+      const file = join(v1.source.dir, w.file);
       problems.push(
         problem(
           'warning',
@@ -187,6 +191,31 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
     worker.close();
   }
   return { plan: v1Plan(project, v1, files, unmanaged, deleted, problems), templates: [] };
+}
+
+/**
+ * A `.sync.yml` our YAML reader took and Ruby's cannot parse: PDK warns and renders as if it were `{}`,
+ * which would write every file without the module's settings; here, as for any `.sync.yml` that is not
+ * YAML, an error, and nothing is written. A byte order mark (saved so by an editor on Windows) is the
+ * common cause, and invisible, so it is named: Ruby's message blames the next line.
+ */
+function unreadableSync(w: WorkerWarning, file: string, text: string): Problem {
+  if (text.startsWith('\uFEFF')) {
+    return problem(
+      'error',
+      'V1_CONFIG_YAML',
+      ".sync.yml begins with a byte order mark (U+FEFF), which Ruby's YAML, and so PDK, cannot parse: PDK ignores every setting of it (as `{}`, with a warning)",
+      { file, line: 1, column: 1 },
+      'save .sync.yml as UTF-8 without a BOM (in VS Code: "Save with Encoding", "UTF-8")',
+    );
+  }
+  return problem(
+    'error',
+    'V1_CONFIG_YAML',
+    `${w.message}; PDK would ignore every setting of it (as \`{}\`, with a warning)`,
+    { file, line: w.line ?? 1, column: w.column ?? 1 },
+    'fix the YAML; nothing is written until then',
+  );
 }
 
 function v1Plan(

@@ -192,6 +192,23 @@ describe('a .sync.yml that is not valid YAML', () => {
     expect(snapshotDir(root)).toEqual(before);
   });
 
+  it("a byte order mark (an editor on Windows): Ruby's YAML cannot parse it, PDK would drop every setting; an error naming it", () => {
+    const root = realModule('puppetlabs-ntp');
+    const sync = join(root, '.sync.yml');
+    writeFileSync(sync, `\uFEFF${readFileSync(sync, 'utf8').replace(/\n/g, '\r\n')}`);
+    const before = snapshotDir(root);
+    const r = pantograph(root, 'apply', '--template-url', PDK_TEMPLATES);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      ".sync.yml:1:1: error: .sync.yml begins with a byte order mark (U+FEFF), which Ruby's YAML, and so PDK, cannot parse: PDK ignores every setting of it (as `{}`, with a warning) [V1_CONFIG_YAML]",
+    );
+    expect(r.stderr).toContain('hint: save .sync.yml as UTF-8 without a BOM');
+    expect(snapshotDir(root)).toEqual(before);
+    // convert reads it (our YAML reader takes a BOM) and writes the V2 file without one.
+    expect(pantograph(root, 'convert', '--yes').status).toBe(0);
+    expect(readFileSync(sync, 'utf8')).toMatch(/^---\r\n/);
+  });
+
   it('an unclosed quote keeps the hint about quotes', () => {
     const root = realModule('puppetlabs-ntp');
     writeFileSync(join(root, '.sync.yml'), "---\nRakefile:\n  changelog_user: 'puppetlabs\n");
