@@ -352,7 +352,8 @@ function reserved(f: WorkerFile, problems: Problem[], msyncTemplate?: string): b
 /** PDK's `module_pdk_compatible?`: metadata.json names a PDK version or template (`pdk update` runs). */
 function convertedByPdk(metadataText: string | null): boolean {
   try {
-    const metadata = JSON.parse(metadataText ?? '') as unknown;
+    // A byte order mark is the loader's error (PROJECT_METADATA), not a module PDK never converted.
+    const metadata = JSON.parse((metadataText ?? '').replace(/^\uFEFF/, '')) as unknown;
     if (typeof metadata !== 'object' || metadata === null) return false;
     return 'pdk-version' in metadata || 'template-url' in metadata;
   } catch {

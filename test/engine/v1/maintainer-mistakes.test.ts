@@ -242,3 +242,30 @@ describe('after convert, V1 habits in the V2 file', () => {
     expect(pantograph(root, 'status').stderr).toContain('[SYNC_DELETE_PRODUCED]');
   });
 });
+
+describe('a metadata.json saved with a byte order mark (Puppet: "invalid and unparsable metadata.json")', () => {
+  function bomModule(): string {
+    const root = realModule('puppetlabs-ntp');
+    const file = join(root, 'metadata.json');
+    writeFileSync(file, `\uFEFF${readFileSync(file, 'utf8')}`);
+    return root;
+  }
+  const said =
+    "metadata.json:1:1: error: metadata.json begins with a byte order mark (U+FEFF), which Ruby's JSON parser, and so Puppet, PDK and the Forge, refuse [PROJECT_METADATA]";
+
+  it.each([
+    ['apply (V1 repository)', ['apply', '--template-url', PDK_TEMPLATES]],
+    ['convert', ['convert', '--yes', '--apply']],
+  ])('%s: an error at 1:1 with how to save it, not a module PDK does not manage; nothing written', (_, args) => {
+    const root = bomModule();
+    const before = snapshotDir(root);
+    const r = pantograph(root, ...args);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(said);
+    expect(r.stderr).toContain('hint: save metadata.json as UTF-8 without a BOM');
+    // Its pdk-version is still read: no init file planned, no CONVERT_NOT_PDK.
+    expect(r.stderr).not.toContain('CONVERT_NOT_PDK');
+    expect(r.stderr).not.toContain('converted settings');
+    expect(snapshotDir(root)).toEqual(before);
+  });
+});
