@@ -113,10 +113,22 @@ export function appliedOrder(
   return { applied, problems };
 }
 
-/** What to write instead of a V1 file's section in a V2 file. */
+/**
+ * What to write instead of a V1 file's section in a V2 file. A template writes the file, so V1's
+ * `delete: true` has no V2 `delete` (a produced path there is SYNC_DELETE_PRODUCED): the file is left to
+ * the user under `unmanaged`, to remove by hand.
+ */
 function v1FileHint(file: string, template: string, section: object): string {
-  const flags = ['unmanaged', 'delete'].filter((f) => Object.hasOwn(section, f));
-  const lists = flags.map((f) => `\`${f}: true\` is \`pdk_template.${f}: [${file}]\``).join(', ');
+  const lists = [
+    ...(Object.hasOwn(section, 'unmanaged')
+      ? [`\`unmanaged: true\` is \`pdk_template.unmanaged: [${file}]\``]
+      : []),
+    ...(Object.hasOwn(section, 'delete')
+      ? [
+          `\`delete: true\` of a file '${template}' writes is \`pdk_template.unmanaged: [${file}]\` (then remove the file yourself; \`pdk_template.delete\` takes only paths no template writes)`,
+        ]
+      : []),
+  ].join(', ');
   return `${lists ? `per file, ${lists} in V2; ` : ''}settings go under '${template}:' (\`pantograph convert\` moves a V1 file's settings once)`;
 }
 

@@ -93,7 +93,12 @@ export async function convertedErrors(input: CheckInput): Promise<Problem[]> {
   const unique = new Map<string, Problem>();
   const toV1 = v1Offsets(input);
   for (const p of errors) {
-    const moved = p.file === input.file ? atV1(p, toV1, input) : { ...p, hint: withNothingWritten(p.hint) };
+    const moved =
+      p.file === input.file
+        ? atV1(p, toV1, input)
+        : p.code === 'PROJECT_METADATA'
+          ? { ...p, hint: `${p.hint ? `${p.hint} ` : ''}(nothing was written)` }
+          : { ...p, hint: withNothingWritten(p.hint) };
     unique.set(`${moved.code}\0${moved.message}\0${moved.line}\0${moved.column}`, moved);
   }
   // In the order of the V1 file, as a reader goes through it; others (template files) after.

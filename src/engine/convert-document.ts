@@ -5,6 +5,7 @@
  */
 import { isMap, isScalar, isSeq, type Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { didYouMean } from '../shared/did-you-mean.js';
+import { quotedKey } from '../shared/quoted-key.js';
 import { keptText, type UnknownContext, V1_FLAGS, type V1Template } from './convert-rules.js';
 import { EngineError, problem } from './errors.js';
 import type { Position } from './model.js';
@@ -193,7 +194,7 @@ export function unclaimedKey(key: string, files: readonly string[], position: Po
       ? `'${key}' is no file of the templates: did you mean '${meant}'? (PDK ignored these settings)`
       : key === 'common'
         ? `'common' (settings every V1 file sees): no template of this project's sources reads them`
-        : `no template of this project's sources writes '${key}', so its settings have nowhere to go (PDK ignored them too unless your V1 templates had the file)`,
+        : `no template of this project's sources writes ${quotedKey(key)}, so its settings have nowhere to go (PDK ignored them too unless your V1 templates had the file)`,
     position,
     meant !== undefined
       ? `kept as a comment at the end; write them under '${meant}' and run \`pantograph convert\` on the V1 file again, or move them under the template by hand`

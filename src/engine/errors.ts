@@ -118,6 +118,7 @@ export type EngineErrorCode =
   | 'V1_CONFIG'
   | 'V1_CONFIG_YAML'
   | 'V1_UNCLOSED_TAG'
+  | 'V1_SYNC_KEY'
   // new class|defined_type|task|fact|function|provider|transport|test (objects.ts, object-*.ts)
   | 'OBJECT_NAME'
   | 'OBJECT_OPTION'

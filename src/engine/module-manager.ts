@@ -11,7 +11,9 @@ import type { Position } from './model.js';
 /** metadata.json has PDK's `pdk-version` or `template-url`. */
 export function managedByPdk(dir: string): boolean {
   try {
-    const metadata = JSON.parse(readFileSync(join(dir, 'metadata.json'), 'utf8')) as unknown;
+    // A byte order mark is the loader's error (PROJECT_METADATA); the keys still say who manages it.
+    const text = readFileSync(join(dir, 'metadata.json'), 'utf8').replace(/^\uFEFF/, '');
+    const metadata = JSON.parse(text) as unknown;
     return (
       typeof metadata === 'object' &&
       metadata !== null &&

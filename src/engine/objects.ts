@@ -175,11 +175,26 @@ async function v1ObjectTemplates(
     if (
       e instanceof EngineError &&
       ['SYNC_V1', 'SYNC_MODULESYNC', 'SYNC_NOT_FOUND', 'V1_UNTRUSTED'].includes(e.code)
-    )
+    ) {
+      // A fork's object templates may differ from the default ones (pdk-templates' own do not since
+      // 3.5.1): its maintainer is told which wrote the files, rather than finding out in a review.
+      if (
+        e.code === 'V1_UNTRUSTED' &&
+        !PUPPETLABS_PDK_TEMPLATES.test(String(metadata['template-url'] ?? ''))
+      ) {
+        options.onNote?.(
+          `${e.message}: its object templates did not run, and the default ones (pdk-templates 3.5.1's) wrote the files; if you trust it, run again with --trust to use its own`,
+        );
+      }
       return '';
+    }
     throw e;
   }
 }
+
+/** puppetlabs/pdk-templates, whose object templates are the default ones' bytes. */
+const PUPPETLABS_PDK_TEMPLATES =
+  /^(?:https:\/\/|git@)github\.com[/:]puppetlabs\/pdk-templates(?:\.git)?(?:#|$)/;
 
 /** The Ruby worker for `.erb` object templates, started on the first one. */
 class ErbObjects {

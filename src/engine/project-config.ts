@@ -189,6 +189,11 @@ function checkVersion(pdk: SyncData | undefined, at: (p: string) => Position): v
       `\`pdk_template.version\` ${version} is not supported; ${supported}`,
       {
         position: at('/pdk_template/version'),
+        // Every error says what to do: a version above ours is a newer Pantograph's file.
+        hint:
+          Number(version) > Math.max(...SUPPORTED_VERSIONS)
+            ? `a newer Pantograph wrote this file: upgrade Pantograph, or write \`version: ${Math.max(...SUPPORTED_VERSIONS)}\` if it was a typo`
+            : `write \`version: ${Math.max(...SUPPORTED_VERSIONS)}\``,
       },
     );
   }

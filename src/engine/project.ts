@@ -291,6 +291,19 @@ function readMetadata(root: string, problems: Problem[]): DataMap {
   // The reader of template.json (json-data.ts): strict JSON, Integers and Floats kept apart, positions
   // found only for a problem. The yaml package read it before, which in a fresh process was the first of
   // its code to run: ~8 ms of a `status --no-memo`.
+  if (text.startsWith('\uFEFF')) {
+    // Our reader skips it; Ruby's JSON, and so Puppet ("invalid and unparsable metadata.json"), PDK and
+    // the Forge, do not: PDK modules saved so on Windows are broken for all of them.
+    problems.push(
+      problem(
+        'error',
+        'PROJECT_METADATA',
+        "metadata.json begins with a byte order mark (U+FEFF), which Ruby's JSON parser, and so Puppet, PDK and the Forge, refuse",
+        { file, line: 1, column: 1 },
+        'save metadata.json as UTF-8 without a BOM (in VS Code: "Save with Encoding", "UTF-8")',
+      ),
+    );
+  }
   const parsed = parseJsonData(text, file, 'PROJECT_METADATA');
   if (parsed.data === undefined) {
     for (const p of parsed.problems) {

@@ -446,7 +446,12 @@ function validateAfresh(t: LoadedTemplate, settings: DataMap, ctx: SettingsValid
       if (hint === undefined && parent === '' && (key === 'unmanaged' || key === 'delete')) {
         // A V1 habit: per-file flags are lists of paths under pdk_template in V2.
         const files = t.manifest.v1_files.length > 0 ? t.manifest.v1_files.join(', ') : 'path';
-        hint = `\`${key}: true\` is V1's, per file; in V2 list the paths under pdk_template: \`${key}: [${files}]\``;
+        // The template writes these files, so V1's `delete` is V2's `unmanaged` (a produced path under
+        // `delete` is SYNC_DELETE_PRODUCED), the files then removed by hand.
+        hint =
+          key === 'unmanaged'
+            ? `\`unmanaged: true\` is V1's, per file; in V2 list the paths under pdk_template: \`unmanaged: [${files}]\``
+            : `\`delete: true\` is V1's, per file; in V2 list the files a template writes under pdk_template: \`unmanaged: [${files}]\`, then remove them yourself (\`delete\` takes only paths no template writes)`;
       }
       const message = `unknown setting '${key}' for template '${t.name}'${parent ? ` in ${parent.slice(1)}` : ''}`;
       return problem('error', 'SETTINGS_UNKNOWN_KEY', message, where, hint);

@@ -19,16 +19,21 @@ const HINTS: Readonly<Record<string, string>> = {
 
 const DEFAULT_HINT = 'check this line and the one above it: indentation, quotes and brackets';
 
-/** A `[` or `{` left open: the parser reports it where the document goes on, as an indentation error. */
-const UNCLOSED = /^Flow (sequence|map) in block collection/;
-
 /**
- * `MISSING_CHAR` is the parser's code for any character missing, by its message: a closing quote, a key's
- * `:` (a key being typed, `  se`, is "Implicit map keys need to be followed by map values"), a `,`.
+ * `MISSING_CHAR` is the package's code for a dozen different mistakes; its message says which. A line one
+ * space short under a list item (`- gem: x` then ` version: 1`) is the commonest in a `.sync.yml`.
  */
-const MISSING: readonly (readonly [RegExp, string])[] = [
-  [/^Missing closing/, 'close the quoted text with the quote that opened it, on this line or a later one'],
+const MISSING_CHAR_HINTS: readonly (readonly [RegExp, string])[] = [
   [
+    /^Missing closing .?quote/,
+    'close the quoted text with the quote that opened it, on this line or a later one',
+  ],
+  [
+    /^Sequence item without - indicator/,
+    "this line is inside a list but is no item of it: line a key up with the item's first key (the column after `- `), or start a new item with `- `",
+  ],
+  [
+    // A key being typed (`  se`) is one too.
     /^Implicit map keys need to be followed by map values/,
     "end the key with `:` (`key: value`, a space after the colon); a value alone goes on its key's line, or in a list as `- value`",
   ],
@@ -37,11 +42,12 @@ const MISSING: readonly (readonly [RegExp, string])[] = [
     'put a space after the `:` (`key: value`), or quote the text if it is one value',
   ],
   [/^Missing , /, 'separate the items of `[...]` or `{...}` with `, `, and a key from its value with `: `'],
-  [
-    /^Comments must be separated/,
-    'put a space before the `#` of a comment, or quote the text if `#` is part of it',
-  ],
+  [/^Comments must be separated/, 'put a space before `#`, or quote the value if the `#` belongs to it'],
+  [/^Tags and anchors must be separated/, 'put a space after the `!tag` or `&anchor`'],
 ];
+
+/** A `[` or `{` left open: the parser reports it where the document goes on, as an indentation error. */
+const UNCLOSED = /^Flow (sequence|map) in block collection/;
 
 /** The hint for a `yaml` error (a general one for codes not listed). */
 export function yamlErrorHint(code: string, message: string): string {
@@ -50,7 +56,7 @@ export function yamlErrorHint(code: string, message: string): string {
     const [open, close] = unclosed[1] === 'map' ? ['{', '}'] : ['[', ']'];
     return `a \`${open}\` above is not closed: end it with \`${close}\` (a list written over several lines is indented more than its key)`;
   }
-  if (code === 'MISSING_CHAR') return MISSING.find(([m]) => m.test(message))?.[1] ?? DEFAULT_HINT;
+  if (code === 'MISSING_CHAR') return MISSING_CHAR_HINTS.find(([m]) => m.test(message))?.[1] ?? DEFAULT_HINT;
   return HINTS[code] ?? DEFAULT_HINT;
 }
 

@@ -1013,7 +1013,7 @@ describe('convert with the default templates: what PDK rendered, or an error bef
         7,
         3,
         "unknown setting 'delete' for template 'gemfile'",
-        "`delete: true` is V1's, per file; in V2 list the paths under pdk_template: `delete: [Gemfile]`",
+        "`delete: true` is V1's, per file; in V2 list the files a template writes under pdk_template: `unmanaged: [Gemfile]`, then remove them yourself (`delete` takes only paths no template writes)",
       ],
       ['SETTINGS_INVALID', 9, 14, "rspec: setting 'mock_with' must be string", undefined],
       [

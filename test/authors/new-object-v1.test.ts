@@ -85,6 +85,18 @@ describe('pantograph new in a V1 module', () => {
     expect(readFileSync(join(module, 'manifests/config.pp'), 'utf8')).toMatch(
       /^# @summary A short summary of the purpose of this class/,
     );
+    // A fork's maintainer is told which templates wrote the files, and how to have the fork's own.
+    expect(r.stderr).toBe(
+      "note: the V1 template repository https://git.invalid/pdk-templates.git#main (metadata.json) runs Ruby code (its ERB templates), and it is not trusted: its object templates did not run, and the default ones (pdk-templates 3.5.1's) wrote the files; if you trust it, run again with --trust to use its own\n",
+    );
+  });
+
+  it("puppetlabs' own pdk-templates untrusted: no note, its object templates are the default ones' bytes", () => {
+    const module = v1Module('https://github.com/puppetlabs/pdk-templates.git#main');
+    const r = run(module, process.env, 'new', 'defined_type', 'peer');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(existsSync(join(module, 'manifests/peer.pp'))).toBe(true);
   });
 
   it('without Ruby, says what is missing and writes nothing', () => {

@@ -169,6 +169,10 @@ describe('parseSyncConfig: terminating errors', () => {
     const e = thrown(() => parse('pdk_template:\n  version: 3\n'));
     expect([e.code, e.where]).toEqual(['SYNC_VERSION', '/p/.sync.yml:2:12']);
     expect(e.message).toBe('`pdk_template.version` 3 is not supported; this Pantograph supports version 2');
+    expect(e.hint).toBe(
+      'a newer Pantograph wrote this file: upgrade Pantograph, or write `version: 2` if it was a typo',
+    );
+    expect(thrown(() => parse('pdk_template:\n  version: 1\n')).hint).toBe('write `version: 2`');
   });
 });
 

@@ -35,6 +35,7 @@ import { lockedStyleOf, pdkSeesNoChange } from './pdk-unchanged.js';
 import type { V1Project } from './project.js';
 import { MODULESYNC_TEMPLATE_NAME, V1_TEMPLATE_NAME } from './repository.js';
 import { syncProblems, type V1SyncError } from './sync-error.js';
+import { ignoredSyncKeys } from './sync-keys.js';
 import { RubyWorker, rubyLimits } from './worker-client.js';
 
 /** One file of the repository as the worker reports it. */
@@ -125,7 +126,11 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
       );
     }
     for (const w of (loaded.warnings ?? []) as WorkerWarning[]) {
-      const file = w.file === '.sync.yml' ? project.config.file : join(v1.source.dir, w.file);
+      if (w.file === SYNC_FILE) {
+        problems.push(unreadableSync(w, project.config.file, project.config.text));
+        continue;
+      }
+      const file = join(v1.source.dir, w.file);
       problems.push(
         problem(
           'warning',
@@ -137,7 +142,18 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
       );
     }
     const converted = convertedByPdk(readText(join(project.root, 'metadata.json')));
-    const listed = ((loaded.files ?? []) as WorkerFile[]).filter((f) => !(converted && f.init));
+    const all = (loaded.files ?? []) as WorkerFile[];
+    if (!msync) {
+      // msync stops on a key it has no file for (a V1_CONFIG error); PDK ignores one: said here.
+      problems.push(
+        ...ignoredSyncKeys(
+          project.config,
+          all.map((f) => f.path),
+          v1.source.dir,
+        ),
+      );
+    }
+    const listed = all.filter((f) => !(converted && f.init));
     const toRender = listed.filter((f) => f.status === 'manage' || f.status === 'init');
     let done = 0;
     for (const f of listed) {
@@ -175,6 +191,31 @@ export async function planV1(project: Project & { readonly v1: V1Project }): Pro
     worker.close();
   }
   return { plan: v1Plan(project, v1, files, unmanaged, deleted, problems), templates: [] };
+}
+
+/**
+ * A `.sync.yml` our YAML reader took and Ruby's cannot parse: PDK warns and renders as if it were `{}`,
+ * which would write every file without the module's settings; here, as for any `.sync.yml` that is not
+ * YAML, an error, and nothing is written. A byte order mark (saved so by an editor on Windows) is the
+ * common cause, and invisible, so it is named: Ruby's message blames the next line.
+ */
+function unreadableSync(w: WorkerWarning, file: string, text: string): Problem {
+  if (text.startsWith('\uFEFF')) {
+    return problem(
+      'error',
+      'V1_CONFIG_YAML',
+      ".sync.yml begins with a byte order mark (U+FEFF), which Ruby's YAML, and so PDK, cannot parse: PDK ignores every setting of it (as `{}`, with a warning)",
+      { file, line: 1, column: 1 },
+      'save .sync.yml as UTF-8 without a BOM (in VS Code: "Save with Encoding", "UTF-8")',
+    );
+  }
+  return problem(
+    'error',
+    'V1_CONFIG_YAML',
+    `${w.message}; PDK would ignore every setting of it (as \`{}\`, with a warning)`,
+    { file, line: w.line ?? 1, column: w.column ?? 1 },
+    'fix the YAML; nothing is written until then',
+  );
 }
 
 function v1Plan(
@@ -311,7 +352,8 @@ function reserved(f: WorkerFile, problems: Problem[], msyncTemplate?: string): b
 /** PDK's `module_pdk_compatible?`: metadata.json names a PDK version or template (`pdk update` runs). */
 function convertedByPdk(metadataText: string | null): boolean {
   try {
-    const metadata = JSON.parse(metadataText ?? '') as unknown;
+    // A byte order mark is the loader's error (PROJECT_METADATA), not a module PDK never converted.
+    const metadata = JSON.parse((metadataText ?? '').replace(/^\uFEFF/, '')) as unknown;
     if (typeof metadata !== 'object' || metadata === null) return false;
     return 'pdk-version' in metadata || 'template-url' in metadata;
   } catch {

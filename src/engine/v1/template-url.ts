@@ -64,6 +64,12 @@ export function v1Source(
   const bare = hash < 0 ? url : url.slice(0, hash);
   const fragment = hash < 0 ? undefined : url.slice(hash + 1) || undefined;
   const ref = explicit.ref ?? fragment;
+  // A git source's errors (a tag that does not exist, a host that does not answer) point at the file that
+  // names it, as a V2 source's point at .sync.yml; not when the command line gave the URL or the ref.
+  const declaredAt = (): { position?: Position } => {
+    const at = origin !== '--template-url' && explicit.ref === undefined ? position() : undefined;
+    return at !== undefined ? { position: at } : {};
+  };
 
   if (bare === PDK_DEFAULT || PACKAGED_PATHS.includes(bare)) {
     throw new EngineError(
@@ -109,7 +115,7 @@ export function v1Source(
     const location = asNamed(root, bare, local);
     const spec: SourceSpec =
       repository && ref !== undefined
-        ? { type: 'git', location, ref, trusted: true }
+        ? { type: 'git', location, ref, trusted: true, ...declaredAt() }
         : { type: 'filesystem', location, trusted: true };
     return { spec, url, origin };
   }
@@ -119,7 +125,7 @@ export function v1Source(
       hint: 'give a git URL (https://..., git@host:org/repo.git) or a directory, with #ref for a branch or tag',
     });
   }
-  return { spec: { type: 'git', location: bare, ref: ref ?? DEFAULT_V1_REF }, url, origin };
+  return { spec: { type: 'git', location: bare, ref: ref ?? DEFAULT_V1_REF, ...declaredAt() }, url, origin };
 }
 
 /**
