@@ -17,6 +17,7 @@ import {
   matrixOf,
   mergeReports,
   parseShard,
+  RESULTS,
   readReport,
   runFleet,
   selectRepositories,
@@ -351,20 +352,7 @@ function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: b
   }
   if (report.interrupted !== undefined) printInterruption(io, report);
   const s = report.summary;
-  const parts = (
-    [
-      'in-line',
-      'drift',
-      'applied',
-      'conflict',
-      'needs-confirmation',
-      'failed',
-      'interrupted',
-      'not-started',
-    ] as const
-  )
-    .filter((k) => (s[k] ?? 0) > 0)
-    .map((k) => `${s[k]} ${k}`);
+  const parts = RESULTS.filter((k) => (s[k] ?? 0) > 0).map((k) => `${s[k]} ${k}`);
   const resumed = report.repositories.filter((r) => r.resumed).length;
   sayOut(
     io,
