@@ -1,19 +1,20 @@
 /**
  * An answer derived from a plan, kept while nothing it came from changed (issue 13): `status` gives the
- * answer it gave last time without planning (src/cli/status-memo.ts); most of a `status` on a small
- * project was loading and planning what had not changed. Any client of the library may keep its own
- * answers (text it printed, a report as JSON) under its own request.
+ * answer it gave last time without planning, `apply` the one where it had nothing to do
+ * (src/cli/command-memo.ts); most of a `status` on a small project was loading and planning what had not
+ * changed. Any client of the library may keep its own answers (text it printed, a report as JSON) under
+ * its own request.
  *
  * An answer is kept with the stat identity (sync/stat-identity.ts) of everything it came from: the running
- * code, `.sync.yml`, `metadata.json`, the lock, its journal and its run lock, every entry of every source's directory (a
- * file added, removed or changed anywhere in a template repository changes one), and every path the
- * answer was about, with its parent directories. It is kept only when the plan was made from files alone
- * (`PlanInputs`: no JavaScript hook, no untrusted template, git sources at their locked commits) and every
- * one of those identities is settled: older than the run by SETTLE_MS, so that a change made during the
- * run, or within the same timestamp tick, changes an identity. The next lookup with the same request,
- * engine and environment compares the identities, and gives the kept answer only if every one is the
- * same. The memo is a cache in Pantograph's cache directory: its shape is checked, and losing it costs one
- * plan. It is written in plain text: a request must hold no secret.
+ * code, `.sync.yml`, `metadata.json`, the lock, its journal and its run lock, every entry of every
+ * source's directory (a file added, removed or changed anywhere in a template repository changes one),
+ * and every path the answer was about, with its parent directories. It is kept only when the plan was made
+ * from files alone (`PlanInputs`: no JavaScript hook, no untrusted template, git sources at their locked
+ * commits) and every one of those identities is settled: older than the run by SETTLE_MS, so that a change
+ * made during the run, or within the same timestamp tick, changes an identity. The next lookup with the
+ * same request, engine and environment compares the identities, and gives the kept answer only if every
+ * one is the same. The memo is a cache in Pantograph's cache directory: its shape is checked, and losing
+ * it costs one plan. It is written in plain text: a request must hold no secret.
  */
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';

@@ -5,10 +5,9 @@
  * drift (anything not in its desired state), so CI can fail on it; errors exit 1. Git sources stay at
  * their locked commits, so upstream moving is no drift.
  *
- * Where nothing changed since a clean answer, that answer is printed again (status-memo.ts) before the
- * rest of Pantograph is even loaded (command-memo.ts); else status-report.ts plans and reports.
+ * Where nothing changed since a clean answer, that answer is printed again before the rest of Pantograph
+ * is even loaded (command-memo.ts, kept-answer.ts); else status-report.ts plans and reports.
  */
-
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import type { EngineFlags } from '../report.js';
