@@ -146,28 +146,20 @@ export async function runRepository(
         .then(() => settleClone(copy!))
         .catch(() => undefined);
     }
-    if (e instanceof EngineError && e.code === 'FLEET_INTERRUPTED') {
-      return {
-        ...base,
-        result: 'interrupted',
-        files: [],
-        templates: [],
-        ...(copy?.baseCommit ? { baseCommit: copy.baseCommit } : {}),
-        error: {
-          code: e.code,
-          message: `${e.message}: nothing of this run was kept${copy && options.mode !== 'status' ? ' (its clone was reset to its last commit)' : ''}`,
-          hint: 'run the same command again: the repositories done are not redone',
-        },
-        durationMs: Date.now() - started,
-      };
-    }
+    const interrupted = e instanceof EngineError && e.code === 'FLEET_INTERRUPTED';
     return {
       ...base,
-      result: 'failed',
+      result: interrupted ? 'interrupted' : 'failed',
       files: [],
       templates: [],
       ...(copy?.baseCommit ? { baseCommit: copy.baseCommit } : {}),
-      error: errorOf(e),
+      error: interrupted
+        ? {
+            code: e.code,
+            message: `${e.message}: nothing of this run was kept${copy && options.mode !== 'status' ? ' (its clone was reset to its last commit)' : ''}`,
+            hint: 'run the same command again: the repositories done are not redone',
+          }
+        : errorOf(e),
       durationMs: Date.now() - started,
     };
   }
