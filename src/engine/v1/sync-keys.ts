@@ -10,14 +10,19 @@
  * long after pdk-templates dropped it), unless its `delete` is meant and the file is still in the module:
  * PDK deletes only files its repository has.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMap, isScalar, type Pair, parseDocument, type YAMLMap } from 'yaml';
+import { isMap, isScalar, type Pair, type YAMLMap } from 'yaml';
 import { didYouMean, levenshtein } from '../../shared/did-you-mean.js';
 import { quotedKey } from '../../shared/quoted-key.js';
 import { problem } from '../errors.js';
 import type { Position, SyncConfig } from '../model.js';
 import type { Problem } from '../render-plan.js';
+import { isDataMap } from '../settings.js';
+import { readConfigDefaults } from './config-defaults.js';
+
+/** A larger config_defaults.yml is not read for this check (the Ruby worker has read it under its limits). */
+const MAX_DEFAULTS_BYTES = 2_000_000;
 
 /** The per-file keys PDK itself acts on (pdk/lib/pdk/module/update_manager.rb, template_dir.rb). */
 const FLAGS = ['unmanaged', 'delete', 'manage_execute_permissions'] as const;
@@ -144,21 +149,16 @@ function misspeltFlags(
   return problems;
 }
 
-/** Each file's own settings in the repository's config_defaults.yml (a setting there is no typo). */
+/**
+ * Each file's own settings in the repository's config_defaults.yml (a setting there is no typo), read as
+ * the language server reads it (config-defaults.ts: YAML 1.1, under a size limit).
+ */
 function configDefaults(dir: string): Map<string, Set<string>> {
   const found = new Map<string, Set<string>>();
-  let text: string;
-  try {
-    text = readFileSync(join(dir, 'config_defaults.yml'), 'utf8');
-  } catch {
-    return found;
-  }
-  const top = parseDocument(text, { version: '1.1' }).contents;
-  if (!isMap(top)) return found;
-  for (const pair of top.items as Pair[]) {
-    const file = keyOf(pair);
-    if (file === undefined || !isMap(pair.value)) continue;
-    found.set(file, new Set((pair.value.items as Pair[]).map(keyOf).filter((k) => k !== undefined)));
+  const read = readConfigDefaults(dir, MAX_DEFAULTS_BYTES);
+  if (read === undefined || !('data' in read)) return found;
+  for (const [file, settings] of Object.entries(read.data)) {
+    if (isDataMap(settings)) found.set(file, new Set(Object.keys(settings)));
   }
   return found;
 }

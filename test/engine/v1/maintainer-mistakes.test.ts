@@ -107,6 +107,26 @@ describe('.sync.yml keys PDK silently ignores, said in a V1 run', () => {
     expect(after).toEqual(before);
   });
 
+  it("a setting the repository's config_defaults.yml gives the file is no misspelt flag", () => {
+    // `deleted` is one letter from `delete`: flagged, unless the repository's file reads such a setting.
+    const root = realModule('puppetlabs-ntp');
+    const sync = join(root, '.sync.yml');
+    writeFileSync(sync, readFileSync(sync, 'utf8').replace('Rakefile:\n', 'Rakefile:\n  deleted: false\n'));
+    const flagged = pantograph(root, 'validate', '--template-url', PDK_TEMPLATES);
+    expect(flagged.stderr).toContain(
+      ".sync.yml:15:3: warning: 'Rakefile: deleted' is no setting PDK reads: did you mean 'delete'?",
+    );
+    const repository = tempDir('pdk-templates-');
+    cpSync(PDK_TEMPLATES, repository, { recursive: true });
+    const defaults = join(repository, 'config_defaults.yml');
+    writeFileSync(
+      defaults,
+      readFileSync(defaults, 'utf8').replace('\nRakefile:\n', '\nRakefile:\n  deleted: false\n'),
+    );
+    const own = pantograph(root, 'validate', '--template-url', repository);
+    expect(own.stderr).not.toContain("'Rakefile: deleted'");
+  });
+
   it('`delete: true` on a file the repository does not have, still in the module: PDK removes nothing', () => {
     const root = realModule('puppetlabs-ntp'); // its .sync.yml has `.travis.yml: {delete: true}`
     writeFileSync(join(root, '.travis.yml'), 'language: ruby\n');
