@@ -386,3 +386,47 @@ describe('output and parameters', () => {
     expect(renderError('<%- | $a | -%>').location?.span).toEqual({ start: 6, end: 8 });
   });
 });
+
+describe('lambdas nested in lambdas', () => {
+  it('read what the lambdas around them bind, whether made once per render or on every call', () => {
+    // the enclosing lambda's parameter, a variable it assigns, its hash parameter read by key
+    expect(
+      renderEpp('<% [1, 2].each |$x| { %><%= [a, b].map |$y| { "${x}${y}" }.join(\',\') %>;<% } %>'),
+    ).toBe('1a,1b;2a,2b;');
+    expect(renderEpp('<% [1, 2].each |$x| { $z = $x * 10 %><%= [a].map |$y| { "${z}${y}" } %><% } %>')).toBe(
+      '[10a][20a]',
+    );
+    expect(
+      renderEpp("<% [{'k' => 1}, {'k' => 2}].each |$h| { %><%= [a].map |$y| { \"${h['k']}${y}\" } %><% } %>"),
+    ).toBe('[1a][2a]');
+    // the outermost lambda's parameter, read two lambdas down
+    expect(
+      renderEpp(
+        '<% [1, 2].each |$x| { [a].each |$y| { [b].each |$w| { %><%= $x %><%= $y %><%= $w %> <% } } } %>',
+      ),
+    ).toBe('1ab 2ab ');
+    // a function that looks variables up by name sees the enclosing lambda's
+    expect(renderEpp("<% [1, 2].each |$x| { %><%= [a].map |$y| { getvar('x') } %><% } %>")).toBe('[1][2]');
+    // only the template's parameters and variables: the same function for every call, still right
+    expect(
+      renderEpp(
+        "<%- |$p = 'P'| -%><% $t = 'T' %><% [1, 2].each |$x| { %><%= [a].map |$y| { \"${p}${t}${y}\" } %><% } %>",
+      ),
+    ).toBe('[PTa][PTa]');
+    // in a parameter's default, which runs before the template's body
+    expect(renderEpp('<%- |$d = [[1, 2], [3]].map |$l| { $l.map |$v| { $v * 2 } }| -%><%= $d %>')).toBe(
+      '[[2, 4], [6]]',
+    );
+  });
+
+  it('are made once per render when they read no local of the lambdas around them', () => {
+    const reads = (source: string) => compileEpp(source).javascript;
+    const hoisted = reads('<% [[1], [2]].each |$l| { %><%= $l.map |$v| { $v * 2 } %><% } %>');
+    expect(hoisted).toMatch(/const L0 = \(function/);
+    expect(hoisted).toContain('rt.map(v0, L0,');
+    // reads the enclosing lambda's parameter: made on every call, as before
+    expect(reads('<% [1, 2].each |$x| { %><%= [a].map |$y| { "${x}${y}" } %><% } %>')).not.toContain(
+      'const L0',
+    );
+  });
+});

@@ -36,6 +36,10 @@ const TYPES = [
   'Array[Data]',
   'Array[Array[String]]',
   'Array[Hash[String, Data]]',
+  'Array[Hash[Any, Data]]',
+  'Array[Hash[String, Data, 1, 2]]',
+  "Array[Hash[Enum['a', 'b'], Data]]",
+  'Array[Hash[String, String]]',
   'Hash',
   'Hash[String, Integer]',
   'Hash[String, String, 1, 2]',
@@ -76,6 +80,17 @@ const VALUES: unknown[] = [
     { name: 'x', port: 1, tags: ['t'] },
     { name: 'y', weight: 2.5, on: null },
   ],
+  // Lists of records, each walked by the loop of its own (typed-conversion.ts `hashesAs`).
+  [
+    { a: 'x', b: ['y'] },
+    { a: 'z', b: [] },
+  ],
+  [{ a: 'x', b: [1, -0] }],
+  [{ a: -0 }],
+  [{ a: 2 ** 60 }],
+  [{ a: 'x' }, 'a'],
+  [{}],
+  [{ a: 'x' }, { a: { b: 'y' } }],
   {},
   { a: 1 },
   { a: 'x', b: 'y' },
@@ -123,6 +138,10 @@ describe('converting as a type expects (convertAs)', () => {
     expect(hash).toBeInstanceOf(RecordHash);
     expect(hash.allData).toBe(true);
     expect(hash.get('b')).toBe(1);
+    const records = [{ a: 'x', n: -0 }];
+    const listed = convertAs(evaluatePuppet('Array[Hash[String, Data]]') as PType, records) as RecordHash[];
+    expect(Object.is(listed[0]!.get('n'), 0)).toBe(true);
+    expect(Object.is(records[0]!.n, -0)).toBe(true);
     const floats = convertAs(evaluatePuppet('Hash[String, Float]') as PType, { f: 1.5 }) as RecordHash;
     expect(floats.allData).toBe(false);
     expect(rubyEql(floats, valuesFromJs({ f: 1.5 }))).toBe(true);

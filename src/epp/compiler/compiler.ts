@@ -86,6 +86,8 @@ class Generator extends CallGenerator {
     // The template's own scope (depth 1); the root scope of the generator stands for the dynamic S0.
     const scope = this.openScope(ast.params ?? [], ast);
     lines.push(this.declareLocals(scope));
+    // The hoisted lambdas, known once the code is made, go here: before the parameters' defaults run.
+    const hoistedAt = lines.push('') - 1;
     if (ast.params) {
       lines.push(this.templateParameters(ast.params));
     } else {
@@ -98,6 +100,7 @@ class Generator extends CallGenerator {
     lines.push(`} catch (e) { return ${value ? 'rt.returnValue(e)' : 'rt.templateEnded(e, out)'}; }`);
     if (!value) lines.push('return out;');
     this.closeScope();
+    lines[hoistedAt] = this.hoisted.join('\n');
     lines.push('});');
     return concat(lines, '\n');
   }

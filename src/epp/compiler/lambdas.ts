@@ -21,7 +21,8 @@ export abstract class LambdaGenerator extends ParameterGenerator {
   }
 
   /**
-   * The lambda's JavaScript function, without the metadata `rt.lambda` adds. A lambda whose parameters
+   * The lambda's JavaScript function, without the metadata `rt.lambda` adds. Nested in a lambda and
+   * reading none of its locals, it is hoisted (see `hoisted`) and this is its name. A lambda whose parameters
    * are all required and untyped does not check its arity itself (the runtime loops call it right):
    * `unchecked` is then its parameters' names and spans (a `K` entry), for `rt.lambda` to wrap it with the
    * check when a function calls it.
@@ -92,6 +93,11 @@ export abstract class LambdaGenerator extends ParameterGenerator {
       : `${this.valueBlock(node.body)}\n`;
     code += `${this.declareIndexes(scope)}${body}})`;
     this.closeScope();
+    if (this.current.lambda && !scope.capturesLambdaLocal) {
+      const name = `L${this.hoisted.length}`;
+      this.hoisted.push(`const ${name} = ${code};`);
+      return { code: name, unchecked };
+    }
     return { code, unchecked };
   }
 

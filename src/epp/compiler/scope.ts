@@ -31,6 +31,13 @@ export interface StaticScope {
    * take its index once per call instead of once per read.
    */
   indexes?: Map<string, string>;
+  /** A lambda's scope (not the template's, nor the root standing for the dynamic scope). */
+  readonly lambda: boolean;
+  /**
+   * Whether the scope's code reads a local (or an index) of an enclosing lambda: a lambda that does not
+   * is the same function on every call of the lambdas around it, made once per render (see `hoisted`).
+   */
+  capturesLambdaLocal: boolean;
 }
 
 export class ScopeGenerator {
@@ -40,7 +47,18 @@ export class ScopeGenerator {
   protected tempCount = 0;
   protected indexCount = 0;
   protected localCount = 0;
-  protected current: StaticScope = { parent: undefined, locals: new Map(), bound: new Set() };
+  protected current: StaticScope = {
+    parent: undefined,
+    locals: new Map(),
+    bound: new Set(),
+    lambda: false,
+    capturesLambdaLocal: false,
+  };
+  /**
+   * `const L0 = (function ...);` for the lambdas nested in lambdas that read no local of those: declared
+   * once at the top of the render function instead of made anew on every call of the lambda around them.
+   */
+  protected readonly hoisted: string[] = [];
 
   constructor(protected readonly facts: Facts) {}
 
@@ -58,8 +76,23 @@ export class ScopeGenerator {
     const locals = new Map<string, string>();
     for (const p of params) this.declare(locals, p.name);
     for (const name of this.facts.assigned(owner)) this.declare(locals, name);
-    this.current = { parent: this.current, locals, bound: new Set(), params };
+    this.current = {
+      parent: this.current,
+      locals,
+      bound: new Set(),
+      params,
+      lambda: owner.type === 'Lambda',
+      capturesLambdaLocal: false,
+    };
     return this.current;
+  }
+
+  /** Notes that the current code reads a local of `owner`: the lambdas in between capture it. */
+  protected reads(owner: StaticScope): void {
+    if (!owner.lambda) return;
+    for (let scope: StaticScope | undefined = this.current; scope && scope !== owner; scope = scope.parent) {
+      scope.capturesLambdaLocal = true;
+    }
   }
 
   /** Gives `name` a local, unless it has one or is no local name (`::x` is global, `$1` a capture). */
@@ -83,6 +116,7 @@ export class ScopeGenerator {
     // Innermost first; the view lets an inner local that is set win over an outer one.
     const entries: string[] = [];
     for (let scope: StaticScope | undefined = this.current; scope; scope = scope.parent) {
+      if (scope.locals.size > 0) this.reads(scope);
       for (const [name, id] of scope.locals) entries.push(`${str(name)}, ${id}`);
     }
     return `() => rt.view(S0, [${entries.join(', ')}])`;
@@ -114,6 +148,7 @@ export class ScopeGenerator {
       const local = scope.locals.get(name);
       if (!local) continue;
       if (!scope.bound.has(name) || !scope.indexes) return undefined;
+      this.reads(scope);
       let index = scope.indexes.get(local);
       if (!index) {
         index = `h${this.indexCount++}`;
@@ -145,6 +180,7 @@ export class ScopeGenerator {
     for (let scope: StaticScope | undefined = this.current; scope; scope = scope.parent) {
       const id = scope.locals.get(name);
       if (!id) continue;
+      this.reads(scope);
       const pending = scope.pending;
       if (pending?.names.has(name)) {
         end = `rt.parameterAhead(${str(pending.from)}, ${str(name)}, ${pending.template}, ${p})`;
