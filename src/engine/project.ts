@@ -22,6 +22,7 @@ import { listTemplates, resolveSources } from './sources/index.js';
 import type { SyncOrigin } from './sync-origins.js';
 import { fenceSources, type TemplateFence } from './template-fence.js';
 import type { LocatedV1, V1Project } from './v1/project.js';
+import type { RubyRepositoryKind } from './v1/repository.js';
 
 export { LOCK_FILE };
 
@@ -231,6 +232,15 @@ function isV1Duplicate(e: EngineError): boolean {
   return !/^["']?pdk_template["']?\s*:/m.test(text);
 }
 
+/** A V1 `.sync.yml`'s keys given twice (YAML errors to our reader): warnings, as Ruby keeps the last one. */
+export function v1DuplicateKeyWarnings(duplicates: readonly Problem[], kind: RubyRepositoryKind): Problem[] {
+  return duplicates.map((p) => ({
+    ...p,
+    severity: 'warning',
+    message: `${p.message}: Ruby's YAML, and so ${kind === 'modulesync' ? 'msync' : 'PDK'}, keeps the last one`,
+  }));
+}
+
 /** A V1 `.sync.yml`: rendered as it is when a V1 template repository is named (src/engine/v1). */
 async function loadV1Project(dir: string, options: ProjectOptions, notV2: EngineError): Promise<Project> {
   const root = resolve(dir);
@@ -240,15 +250,7 @@ async function loadV1Project(dir: string, options: ProjectOptions, notV2: Engine
   const { loadV1 } = await import('./v1/project.js');
   const { config, v1 } = await loadV1(root, options, metadata, notV2);
   // Duplicate keys: read as Ruby reads them (the worker), with a note at each.
-  if (notV2.code === 'SYNC_YAML') {
-    for (const p of notV2.problems) {
-      problems.push({
-        ...p,
-        severity: 'warning',
-        message: `${p.message}: Ruby's YAML, and so ${v1.kind === 'modulesync' ? 'msync' : 'PDK'}, keeps the last one`,
-      });
-    }
-  }
+  if (notV2.code === 'SYNC_YAML') problems.push(...v1DuplicateKeyWarnings(notV2.problems, v1.kind));
   return {
     root,
     config,

@@ -28,6 +28,7 @@ import type { CheckJob, CheckReply, CheckResult, EppTemplateAnswer, EppTemplateJ
 import { answerEppQuery } from './epp-query.js';
 import { outlineOf, v1Outline } from './project-outline.js';
 import { contextFromTexts, partOf, summaryOf } from './template-summary.js';
+import { untrustedV1Problems } from './v1-untrusted.js';
 
 /** The unsaved buffers of the running `.sync.yml` check, by absolute path. */
 let overlay: ReadonlyMap<string, string> = new Map();
@@ -132,7 +133,11 @@ async function run(job: CheckJob): Promise<CheckResult> {
           }
         }
         const result = await validateProject(job.root, options);
-        return { kind: 'sync', problems: result.problems.slice() };
+        const problems = result.problems.slice();
+        // A V1 file whose Ruby does not run here still gets what its data says (its YAML, keys PDK ignores).
+        if (options.distrust && problems.some((p) => p.code === 'V1_UNTRUSTED'))
+          problems.push(...(await untrustedV1Problems(job.root, options, job.text)));
+        return { kind: 'sync', problems };
       } finally {
         overlay = new Map();
       }

@@ -12,6 +12,7 @@ import { type ConfigDefaults, readConfigDefaults } from '../engine/v1/config-def
 import type { LocatedV1 } from '../engine/v1/project.js';
 import type { RubyRepositoryKind } from '../engine/v1/repository.js';
 import { maskCredentials } from '../shared/url-credentials.js';
+import { type ErbReads, erbReadsOf } from './erb-reads.js';
 
 export interface SettingOutline {
   readonly name: string;
@@ -50,6 +51,8 @@ export interface V1Outline {
   readonly runs: boolean;
   /** Its `config_defaults.yml`: each file's settings and their defaults (data: no code runs to read it). */
   readonly defaults: ConfigDefaults | undefined;
+  /** The `@configs` reads of its `moduleroot/` templates, found by reading them (erb-reads.ts). */
+  readonly reads: ErbReads;
 }
 
 /** A `config_defaults.yml` larger than this is not read (the server's limit of a document). */
@@ -57,13 +60,15 @@ const MAX_DEFAULTS_BYTES = 2_000_000;
 
 /** The outline of a V1 repository, from its files and data only (nothing of it runs). */
 export function v1Outline(located: LocatedV1, runs: boolean): V1Outline {
+  const templates = repositoryFiles(located.dir, ['moduleroot']);
   return {
     kind: located.kind,
     url: located.url,
     dir: located.dir,
-    files: modulerootFiles(located.dir),
+    files: templates.map(fileOfTemplate),
     runs,
     defaults: readConfigDefaults(located.dir, MAX_DEFAULTS_BYTES),
+    reads: erbReadsOf(located.dir, templates),
   };
 }
 
@@ -107,24 +112,31 @@ export function outlineOf(project: Project): ProjectOutline {
 /** At most this many files are offered: completion of a huge repository stays small. */
 const MAX_FILES = 2000;
 
-/** The files a V1 repository's `moduleroot/` writes, as `.sync.yml` keys name them; symbolic links not followed. */
-function modulerootFiles(dir: string): string[] {
-  const root = join(dir, 'moduleroot');
+/**
+ * The regular files of a V1 repository's directories (`moduleroot/`, `moduleroot_init/`), by their path in
+ * the repository, as PDK lists them: dot files included, symbolic links not followed, sorted.
+ */
+export function repositoryFiles(dir: string, subdirs: readonly string[]): string[] {
   const files: string[] = [];
   const walk = (sub: string) => {
     let entries: Dirent[];
     try {
-      entries = readdirSync(join(root, sub), { withFileTypes: true });
+      entries = readdirSync(join(dir, sub), { withFileTypes: true });
     } catch {
       return;
     }
     for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       if (files.length >= MAX_FILES) return;
-      const path = sub === '' ? e.name : `${sub}/${e.name}`;
+      const path = `${sub}/${e.name}`;
       if (e.isDirectory()) walk(path);
-      else if (e.isFile()) files.push(path.replace(/\.erb$/, ''));
+      else if (e.isFile()) files.push(path);
     }
   };
-  walk('');
+  for (const sub of subdirs) walk(sub);
   return files;
+}
+
+/** `moduleroot/.github/ci.yml.erb` -> `.github/ci.yml`, the key `.sync.yml` configures it under. */
+export function fileOfTemplate(template: string): string {
+  return template.slice(template.indexOf('/') + 1).replace(/\.erb$/, '');
 }

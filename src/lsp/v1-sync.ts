@@ -9,7 +9,7 @@ import type { CompletionItem, Hover, Range } from 'vscode-languageserver/node';
 import { stringify } from 'yaml';
 import type { Data, DataMap } from '../engine/model.js';
 import { isDataMap } from '../engine/settings.js';
-import type { V1Outline } from './project-outline.js';
+import { fileOfTemplate, type V1Outline } from './project-outline.js';
 import { lsp } from './protocol.js';
 import type { YamlPlace } from './yaml-path.js';
 
@@ -95,6 +95,62 @@ function fenced(value: Data | undefined): string {
   return `\`\`\`yaml\n${yamlOf(value)}\n\`\`\``;
 }
 
+/** Most templates named as reading a key; the rest are counted. */
+const MAX_READERS = 8;
+
+/**
+ * Which templates read the setting at `path` (a file's key, then keys below it), from their text
+ * (erb-reads.ts): the file's own template, or every template for `common` (and msync's `:global`-like
+ * keys), whose settings each file reads.
+ */
+function readsOf(v1: V1Outline, path: readonly string[]): string {
+  const [file, ...keys] = path;
+  const everyFile = file === 'common' || file!.startsWith(':');
+  const key = `\`@configs${keys.map((k) => `['${k}']`).join('')}\``;
+  if (!everyFile && !v1.files.includes(file!))
+    return `\`moduleroot/\` has no template of \`${file}\` to read it.`;
+  const readers: string[] = [];
+  for (const [template, reads] of Object.entries(v1.reads.byTemplate)) {
+    if (!everyFile && fileOfTemplate(template) !== file) continue;
+    const lines = [...new Set(reads.filter((r) => keys.every((k, i) => r.path[i] === k)).map((r) => r.line))];
+    if (lines.length === 0) continue;
+    readers.push(`\`${template}\` (line${lines.length > 1 ? 's' : ''} ${lines.slice(0, 5).join(', ')})`);
+  }
+  if (readers.length > 0) {
+    const more = readers.length > MAX_READERS ? `, and ${readers.length - MAX_READERS} more` : '';
+    return `read as ${key} by ${readers.slice(0, MAX_READERS).join(', ')}${more}.`;
+  }
+  const skipped = v1.reads.skipped;
+  const unread =
+    skipped > 0 ? ` (${skipped} template${skipped > 1 ? 's' : ''} over the size limits not read)` : '';
+  return everyFile
+    ? `no template of \`moduleroot/\` reads it as ${key}${unread}: unless one reads it another way (a key it computes), the setting does nothing.`
+    : `its template does not read it as ${key}${unread}: unless it reads it another way (a key it computes), the setting does nothing.`;
+}
+
+/** What config_defaults.yml gives the key at `path`, and for a setting it gives none, which ERB reads it. */
+function defaultLines(v1: V1Outline, path: readonly string[]): string[] {
+  const name = path.map((k) => `\`${k}\``).join(' › ');
+  // A setting (below a file's key) none gives a default: is it read at all? The ERB's text says.
+  const reads = path.length > 1 ? readsOf(v1, path) : undefined;
+  if (v1.defaults === undefined)
+    return reads ? ['', `The repository has no config_defaults.yml; ${reads}`] : [];
+  if ('unread' in v1.defaults) {
+    const unread = `Its config_defaults.yml is not read: ${v1.defaults.unread}.`;
+    return reads ? ['', unread, '', `${name}: ${reads}`] : ['', unread];
+  }
+  const found = defaultAt(v1, path);
+  if (found.found && path.length === 1 && isDataMap(found.value))
+    return ['', sectionDocumentation(path[0]!, found.value).value];
+  if (found.found) return ['', `Default of ${name} (config_defaults.yml):`, '', fenced(found.value)];
+  return [
+    '',
+    reads
+      ? `config_defaults.yml gives ${name} no default; ${reads}`
+      : `config_defaults.yml gives ${name} no default (whether the ERB reads it, and how, its template says).`,
+  ];
+}
+
 /**
  * Hover on a key: which file of the repository it configures, the default config_defaults.yml gives the
  * key (or that it gives none), and what running the ERB would add where it does not run.
@@ -116,24 +172,7 @@ export function v1Hover(v1: V1Outline, place: YamlPlace, range: Range): Hover {
     );
   }
   const path = place.key === undefined ? place.parents : [...place.parents, place.key];
-  if (path.length > 0 && v1.defaults) {
-    if ('unread' in v1.defaults) {
-      lines.push('', `Its config_defaults.yml is not read: ${v1.defaults.unread}.`);
-    } else {
-      const found = defaultAt(v1, path);
-      const name = path.map((k) => `\`${k}\``).join(' › ');
-      if (found.found && path.length === 1 && isDataMap(found.value)) {
-        lines.push('', sectionDocumentation(path[0]!, found.value).value);
-      } else if (found.found) {
-        lines.push('', `Default of ${name} (config_defaults.yml):`, '', fenced(found.value));
-      } else {
-        lines.push(
-          '',
-          `config_defaults.yml gives ${name} no default (whether the ERB reads it, and how, its template says).`,
-        );
-      }
-    }
-  }
+  if (path.length > 0) lines.push(...defaultLines(v1, path));
   const render = `\`pantograph render${isFile ? ` ${file}` : ''}\``;
   lines.push(
     '',

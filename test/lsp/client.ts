@@ -27,6 +27,8 @@ export interface Diagnostic {
 export class LspClient {
   readonly child: ChildProcessWithoutNullStreams;
   readonly received: Message[] = [];
+  /** Every message the server sent, in order (`received` holds only those no one waited for). */
+  readonly log: Message[] = [];
   stderr = '';
   private buffer = Buffer.alloc(0);
   private nextId = 1;
@@ -99,12 +101,12 @@ export class LspClient {
   }
 
   /** The next diagnostics published for `uri` (optionally for a given version). */
-  async diagnostics(uri: string, version?: number): Promise<Diagnostic[]> {
+  async diagnostics(uri: string, version?: number, timeoutMs?: number): Promise<Diagnostic[]> {
     const m = await this.wait((x) => {
       if (x.method !== 'textDocument/publishDiagnostics') return false;
       const p = x.params as { uri: string; version?: number };
       return p.uri === uri && (version === undefined || p.version === version);
-    });
+    }, timeoutMs);
     return (m.params as { diagnostics: Diagnostic[] }).diagnostics;
   }
 
@@ -136,6 +138,7 @@ export class LspClient {
       const body = this.buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString('utf8');
       this.buffer = this.buffer.subarray(headerEnd + 4 + length);
       const message = JSON.parse(body) as Message;
+      this.log.push(message);
       const waiter = this.waiters.find((w) => w.test(message));
       if (waiter) {
         this.waiters.splice(this.waiters.indexOf(waiter), 1);

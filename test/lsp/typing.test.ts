@@ -9,7 +9,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempTree } from '../helpers/fs.js';
-import { type Diagnostic, LspClient, type Message, uriOf } from './client.js';
+import { type Diagnostic, LspClient, uriOf } from './client.js';
+import { TypedDocument } from './typed-document.js';
 
 let root: string;
 let client: LspClient;
@@ -42,62 +43,10 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-/** An open document as the editor holds it: its text and version, changed one character at a time. */
-class Buffer {
-  version = 1;
-  constructor(
-    readonly uri: string,
-    public text: string,
-    languageId: string,
-  ) {
-    client.open(uri, text, languageId);
-  }
-
-  private at(offset: number) {
-    const lines = this.text.slice(0, offset).split('\n');
-    return { line: lines.length - 1, character: lines.at(-1)!.length };
-  }
-
-  /** Types `chars` at `offset` (the end by default), one change per character, without waiting. */
-  type(chars: string, offset = this.text.length): void {
-    for (const ch of chars) {
-      const p = this.at(offset);
-      this.text = this.text.slice(0, offset) + ch + this.text.slice(offset);
-      client.change(this.uri, ++this.version, [{ range: { start: p, end: p }, text: ch }]);
-      offset++;
-    }
-  }
-
-  /** Deletes `length` characters at `offset`, one backspace each (from the last). */
-  erase(offset: number, length: number): void {
-    for (let i = length - 1; i >= 0; i--) {
-      const start = this.at(offset + i);
-      const end = this.at(offset + i + 1);
-      this.text = this.text.slice(0, offset + i) + this.text.slice(offset + i + 1);
-      client.change(this.uri, ++this.version, [{ range: { start, end }, text: '' }]);
-    }
-  }
-
-  /** The diagnostics published for the current version. */
-  diagnostics(): Promise<Diagnostic[]> {
-    return client.diagnostics(this.uri, this.version);
-  }
-
-  position(offset: number) {
-    return { textDocument: { uri: this.uri }, position: this.at(offset) };
-  }
-
-  /** Closes it: the diagnostics published then (none: a closed file shows no problems of its own). */
-  async close(): Promise<Diagnostic[]> {
-    client.notify('textDocument/didSave', { textDocument: { uri: this.uri } });
-    client.notify('textDocument/didClose', { textDocument: { uri: this.uri } });
-    const m = await client.wait(
-      (x: Message) =>
-        x.method === 'textDocument/publishDiagnostics' &&
-        (x.params as { uri: string; version?: number }).uri === this.uri &&
-        (x.params as { version?: number }).version === undefined,
-    );
-    return (m.params as { diagnostics: Diagnostic[] }).diagnostics;
+/** A document typed into the server this file starts. */
+class Buffer extends TypedDocument {
+  constructor(uri: string, text: string, languageId: string) {
+    super(client, uri, text, languageId);
   }
 }
 

@@ -9,8 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeTempDirs, tempDir } from '../helpers/fs.js';
-import { LspClient, uriOf } from './client.js';
+import { removeTempDirs, snapshotDir, tempDir } from '../helpers/fs.js';
+import { type Diagnostic, LspClient, uriOf } from './client.js';
 
 afterAll(removeTempDirs);
 
@@ -175,5 +175,175 @@ describe("without --trust: what the repository's data says, no Ruby run", () => 
     expect(hover?.contents.value).toContain('```yaml\nNotes\n```');
     expect(items?.map((i) => i.label)).toEqual(['notes.txt']);
     expect(existsSync(marker)).toBe(false);
+  });
+});
+
+/** Hovers at each place in a `.sync.yml` opened in the server started with `args`. */
+async function hovers(root: string, args: string[], places: At[]): Promise<string[]> {
+  const client = new LspClient(root, process.env, args);
+  try {
+    await client.initialize(uriOf(root));
+    const uri = uriOf(join(root, '.sync.yml'));
+    client.open(uri, readFileSync(join(root, '.sync.yml'), 'utf8'), 'yaml');
+    const values: string[] = [];
+    for (const position of places) {
+      const answer = await client.request<{ contents: { value: string } }>('textDocument/hover', {
+        textDocument: { uri },
+        position,
+      });
+      values.push(answer.result?.contents.value ?? '');
+    }
+    return values;
+  } finally {
+    await client.close();
+  }
+}
+
+const ranged = (ds: readonly Diagnostic[]) =>
+  ds.map((d) => [
+    d.code,
+    d.severity,
+    `${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`,
+  ]);
+
+describe('without --trust: what the file itself says, beside V1_UNTRUSTED', () => {
+  it("keys PDK ignores and a key given twice, where the trusted server puts them; the module's files untouched", async () => {
+    const root = tempDir();
+    writeFileSync(
+      join(root, 'metadata.json'),
+      JSON.stringify({ name: 'acme-demo', version: '0.1.0', 'template-url': PDK_TEMPLATES }),
+    );
+    writeFileSync(
+      join(root, '.sync.yml'),
+      [
+        '---',
+        '.rubocop.yml:',
+        '  selected_profile: cleanups_only',
+        'rubocop.yml:', // 3: meant .rubocop.yml
+        '  include_todos: true',
+        'Gemfile:',
+        '  unamanged: true', // 6: meant unmanaged
+        'Gemfile:', // 7: given twice
+        '  required: {}',
+        '',
+      ].join('\n'),
+    );
+    const before = snapshotDir(root);
+    const untrusted = await inEditor(root, []);
+    const fromData = [
+      ['SYNC_YAML', 2, '7:0-7:7'],
+      ['V1_SYNC_KEY', 2, '3:0-3:11'],
+      ['V1_SYNC_KEY', 2, '6:2-6:11'],
+    ];
+    expect(ranged(untrusted.diagnostics)).toEqual([['V1_UNTRUSTED', 1, '0:0-0:3'], ...fromData]);
+    const [, twice, misspelt, flag] = untrusted.diagnostics;
+    expect(twice!.message.split('\n')[0]).toBe(
+      "Map keys must be unique: Ruby's YAML, and so PDK, keeps the last one",
+    );
+    expect(misspelt!.message).toContain(
+      "'rubocop.yml' is no file of the V1 repository: PDK ignores its settings; did you mean '.rubocop.yml'?",
+    );
+    expect(flag!.message).toContain(
+      "'Gemfile: unamanged' is no setting PDK reads: did you mean 'unmanaged'?",
+    );
+    expect(snapshotDir(root)).toEqual(before);
+    // The same warnings at the same places as when the repository's Ruby runs.
+    const trusted = await inEditor(root, ['--trust']);
+    expect(ranged(trusted.diagnostics)).toEqual(fromData);
+    expect(trusted.diagnostics.map((d) => d.message)).toEqual(
+      untrusted.diagnostics.slice(1).map((d) => d.message),
+    );
+  });
+
+  it('a syntax error at its place; a modulesync module (whose msync stops on such keys) gets no PDK warning', async () => {
+    const root = tempDir();
+    writeFileSync(
+      join(root, 'metadata.json'),
+      JSON.stringify({ name: 'acme-demo', version: '0.1.0', 'template-url': PDK_TEMPLATES }),
+    );
+    writeFileSync(join(root, '.sync.yml'), '---\n.rubocop.yml:\n  selected_profile: "cleanups_only\n');
+    const broken = await inEditor(root, []);
+    expect(ranged(broken.diagnostics)).toEqual([['SYNC_YAML', 1, '2:20-2:21']]);
+    expect(readFileSync(join(root, '.sync.yml'), 'utf8')).toContain('"cleanups_only\n');
+
+    const autofsRoot = autofs();
+    const applied = spawnSync(process.execPath, [BIN, 'apply', '--yes', '--template-url', CONFIGURATION], {
+      cwd: autofsRoot,
+      encoding: 'utf8',
+    });
+    expect(applied.status).toBe(0);
+    const sync = join(autofsRoot, '.sync.yml');
+    writeFileSync(sync, `${readFileSync(sync, 'utf8')}Rakefle:\n  x: 1\n`);
+    const msync = await inEditor(autofsRoot, []);
+    expect(msync.diagnostics.map((d) => d.code)).toEqual(['V1_UNTRUSTED']);
+  });
+});
+
+describe("hover reads the repository's ERB (never runs it) for keys config_defaults.yml lacks", () => {
+  it('names the template and line reading a key, every template reading a `common` key, and a key none reads', async () => {
+    const repo = tempDir();
+    const marker = join(tempDir(), 'ran');
+    mkdirSync(join(repo, 'moduleroot'));
+    mkdirSync(join(repo, 'moduleroot_init'));
+    writeFileSync(
+      join(repo, 'moduleroot/notes.txt.erb'),
+      `<% File.write(${JSON.stringify(marker)}, 'x') %><%= @configs['title'] %>\n<% if @configs.dig('extra', 'colour') %>red<% end %>\n`,
+    );
+    writeFileSync(join(repo, 'moduleroot/other.txt.erb'), "\n<%= @configs['owner'] %>\n");
+    writeFileSync(join(repo, 'moduleroot/third.txt.erb'), "<%= @configs['owner'] %>\n");
+    writeFileSync(join(repo, 'config_defaults.yml'), "notes.txt:\n  title: 'Notes'\n");
+    const root = tempDir();
+    writeFileSync(join(root, 'metadata.json'), JSON.stringify({ name: 'acme-x', 'template-url': repo }));
+    writeFileSync(
+      join(root, '.sync.yml'),
+      [
+        'notes.txt:',
+        '  title: Mine',
+        '  extra:',
+        '    colour: blue', // 3
+        '  subtitle: x', // 4
+        'common:',
+        '  owner: me', // 6
+        '  group: staff', // 7
+        '',
+      ].join('\n'),
+    );
+    const [colour, subtitle, owner, group] = await hovers(
+      root,
+      [],
+      [
+        { line: 3, character: 6 },
+        { line: 4, character: 4 },
+        { line: 6, character: 4 },
+        { line: 7, character: 4 },
+      ],
+    );
+    expect(colour).toContain(
+      "config_defaults.yml gives `notes.txt` › `extra` › `colour` no default; read as `@configs['extra']['colour']` by `moduleroot/notes.txt.erb` (line 2).",
+    );
+    expect(subtitle).toContain(
+      "config_defaults.yml gives `notes.txt` › `subtitle` no default; its template does not read it as `@configs['subtitle']`: unless it reads it another way (a key it computes), the setting does nothing.",
+    );
+    expect(owner).toContain(
+      "config_defaults.yml gives `common` › `owner` no default; read as `@configs['owner']` by `moduleroot/other.txt.erb` (line 2), `moduleroot/third.txt.erb` (line 1).",
+    );
+    expect(group).toContain(
+      "no template of `moduleroot/` reads it as `@configs['group']`: unless one reads it another way",
+    );
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('a template over the size limit is not read, and hover says so', async () => {
+    const repo = tempDir();
+    mkdirSync(join(repo, 'moduleroot'));
+    mkdirSync(join(repo, 'moduleroot_init'));
+    writeFileSync(join(repo, 'moduleroot/huge.txt.erb'), `${'#'.repeat(300_000)}<%= @configs['hidden'] %>\n`);
+    const root = tempDir();
+    writeFileSync(join(root, 'metadata.json'), JSON.stringify({ name: 'acme-x', 'template-url': repo }));
+    writeFileSync(join(root, '.sync.yml'), 'huge.txt:\n  hidden: 1\n');
+    const [hover] = await hovers(root, [], [{ line: 1, character: 4 }]);
+    expect(hover).toContain(
+      "The repository has no config_defaults.yml; its template does not read it as `@configs['hidden']` (1 template over the size limits not read)",
+    );
   });
 });

@@ -27,8 +27,11 @@ const MAX_DEFAULTS_BYTES = 2_000_000;
 /** The per-file keys PDK itself acts on (pdk/lib/pdk/module/update_manager.rb, template_dir.rb). */
 const FLAGS = ['unmanaged', 'delete', 'manage_execute_permissions'] as const;
 
+/** What the check reads of a `.sync.yml`: its parsed document and text, where it is. */
+export type SyncKeysInput = Pick<SyncConfig, 'document' | 'text' | 'file' | 'root'>;
+
 export function ignoredSyncKeys(
-  config: SyncConfig,
+  config: SyncKeysInput,
   repositoryPaths: readonly string[],
   repositoryDir: string,
 ): Problem[] {
@@ -125,7 +128,7 @@ function likelyPath(key: string, paths: readonly string[]): string | undefined {
 
 /** `unamanged: true` under a file's key: a flag PDK does not read, so the file stays managed. */
 function misspeltFlags(
-  config: SyncConfig,
+  config: SyncKeysInput,
   path: string,
   settings: YAMLMap,
   ownDefaults: ReadonlySet<string> | undefined,
@@ -167,7 +170,7 @@ function configDefaults(dir: string): Map<string, Set<string>> {
  * Where a key is, from its node: the positions index is empty when the file has a key given twice (an
  * error to the YAML reader that Ruby, and so a V1 run, takes with a warning: puppetlabs-apache's Rakefile).
  */
-function keyPosition(config: SyncConfig, pair: Pair): Position {
+function keyPosition(config: SyncKeysInput, pair: Pair): Position {
   const offset = isScalar(pair.key) ? (pair.key.range?.[0] ?? 0) : 0;
   const before = config.text.slice(0, offset);
   const lineStart = before.lastIndexOf('\n') + 1;

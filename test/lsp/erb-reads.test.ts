@@ -1,0 +1,81 @@
+/**
+ * The `@configs` reads of a V1 repository's ERB, found by reading the text (src/lsp/erb-reads.ts), for the
+ * hover of a `.sync.yml` key config_defaults.yml does not name: the key chains Ruby reads, where, and the
+ * limits that keep someone else's repository from costing more than its first megabytes.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { configReads, erbReadsOf, MAX_TEMPLATE_BYTES } from '../../src/lsp/erb-reads.js';
+import { removeTempDirs, tempTree } from '../helpers/fs.js';
+
+afterAll(removeTempDirs);
+
+const paths = (text: string) => configReads(text).map((r) => [r.path.join(' > '), r.line]);
+
+describe('configReads', () => {
+  it('subscripts, chained, with either quote or a symbol, at their line', () => {
+    const text = [
+      "<%= @configs['title'] %>",
+      '<% if @configs["networking"][\'ip\'] -%>',
+      "<% @configs[ 'required' ][key].each do |g| %>",
+      '<%= @configs[:namespace] %>',
+      "<% x = @configs['profiles'][@configs['selected_profile']] %>",
+    ].join('\n');
+    expect(paths(text)).toEqual([
+      ['title', 1],
+      ['networking > ip', 2],
+      ['required', 3],
+      [':namespace', 4],
+      ['profiles', 5],
+      ['selected_profile', 5],
+    ]);
+  });
+
+  it('dig, fetch and the key tests', () => {
+    const text = [
+      "<% if @configs.dig('extra_facts', 'networking') -%>",
+      "<%= @configs.fetch('markup', 'md') %>",
+      "<% if @configs.key?('a') || @configs.has_key?('b') || @configs.include?('c') %>",
+      "<%= @configs.dig('x')['y'] %>",
+    ].join('\n');
+    expect(paths(text)).toEqual([
+      ['extra_facts > networking', 1],
+      ['markup', 2],
+      ['a', 3],
+      ['b', 3],
+      ['c', 3],
+      ['x > y', 4],
+    ]);
+  });
+
+  it('what is no literal key is not a read: computed keys, interpolation, another variable, a method', () => {
+    const text = [
+      '<%= @configs[key] %>',
+      '<%= @configs["#{prefix}_name"] %>',
+      "<%= @configs_extra['a'] %>",
+      '<% if @configs.nil? %>',
+      "<%= @configs['a\\'b'] %>",
+    ].join('\n');
+    expect(paths(text)).toEqual([["a'b", 5]]);
+  });
+});
+
+describe('erbReadsOf', () => {
+  it('reads each template within the size limit, and counts those it leaves', () => {
+    const dir = tempTree({
+      'moduleroot/a.erb': "<%= @configs['a'] %>\n",
+      'moduleroot/big.erb': `${'x'.repeat(MAX_TEMPLATE_BYTES)}<%= @configs['hidden'] %>\n`,
+      'moduleroot/none.erb': 'plain\n',
+    });
+    const reads = erbReadsOf(dir, ['moduleroot/a.erb', 'moduleroot/big.erb', 'moduleroot/none.erb']);
+    expect(reads).toEqual({
+      byTemplate: { 'moduleroot/a.erb': [{ path: ['a'], line: 1 }] },
+      skipped: 1,
+    });
+  });
+
+  it('keeps the first 1,000 reads of a template', () => {
+    const reads = configReads("<%= @configs['k'] %>\n".repeat(5000));
+    expect(reads).toHaveLength(1000);
+    expect(reads.at(-1)).toEqual({ path: ['k'], line: 1000 });
+  });
+});
