@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     testTimeout: 60_000,
+    // A `beforeAll` that builds what its tests share (repositories, a fleet run) does a test's work: the
+    // same limit, not the default 10 s that a loaded machine overran.
+    hookTimeout: 60_000,
     // expect.poll waits for what a page or server shows after its own work (a render in a Web Worker, an
     // apply): 1 s by default, which a loaded CI machine missed. It waits only as long as it takes.
     expect: { poll: { timeout: 15_000 } },

@@ -57,13 +57,16 @@ export async function prepareClone(
     // the fleet: kill -9 during the first `fleet status`). The run lock makes the aside path this run's.
     const partial = join(workdir, RUNS_DIR, 'clones', repo.name);
     rmSync(partial, { recursive: true, force: true });
-    mkdirSync(dirname(partial), { recursive: true });
+    // The clone's own directory is made here, not by git: git makes `clones/` then `clones/<name>` in two
+    // steps, and another repository's clone that finished in between removed the empty `clones/` (below),
+    // failing this one (seen under load: a clone failing with "could not create work tree dir"). A
+    // non-empty `clones/` is never removed, and git clones into an empty directory.
+    mkdirSync(partial, { recursive: true });
     try {
       await withRemoteContext(repo, git(workdir, ['clone', '--quiet', '--no-checkout', '--', url, partial]));
     } catch (e) {
       // A clone that failed or was stopped (the run interrupted) leaves nothing behind. The directory of
-      // clones is left: another repository's clone may be starting in it (git makes it again, but a
-      // removal between its two mkdirs would fail that clone); the next clone made removes it.
+      // clones is left for the next clone made to remove.
       rmSync(partial, { recursive: true, force: true });
       throw e;
     }

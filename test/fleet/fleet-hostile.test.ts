@@ -148,7 +148,8 @@ describe('a fleet repository may not make the fleet run templates it names itsel
     fleet = hostileFleet();
     // --trust: what it grants is the fleet file's templates, none a repository names.
     status = pantograph(fleet.root, ['--format', 'json', 'fleet', 'status', '--trust', '--jobs', '2']);
-  });
+    // Fourteen repositories made, and a fleet run over them: longer than a hook's 10 s on a loaded machine.
+  }, 120_000);
 
   it('fleet status: each is refused at the key that names the directory, saying why and what to do; nothing ran', () => {
     expect(existsSync(fleet.rubyMarker)).toBe(false);

@@ -85,7 +85,8 @@ exit $status
   return { PATH: `${bin}:${process.env.PATH}` };
 }
 
-describe('a fleet of ten repositories, driven as a user', () => {
+// Ten repositories made, then two or three fleet runs over them: ~40 s on a loaded machine.
+describe('a fleet of ten repositories, driven as a user', { timeout: 120_000 }, () => {
   it('status and apply --noop: a missing remote and a broken .sync.yml fail alone, each said where and why; the others go on', () => {
     const { root, fleetFile } = userFleet();
     const status = pantograph(root, ['--format', 'json', 'fleet', 'status', '--jobs', '3']);

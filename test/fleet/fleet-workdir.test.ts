@@ -4,8 +4,8 @@
  * the security review: `workdir: ..` beside the user's own clone wiped its uncommitted, untracked and
  * ignored files) is refused, and nothing in it changes.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -130,6 +130,55 @@ describe('the fleet workdir', () => {
       repositories: { name: string; resumed?: boolean }[];
     };
     expect(again.repositories.map((r) => [r.name, r.resumed])).toEqual(names.map((n) => [n, true]));
+  });
+
+  it('clones made at once: one that finishes never removes the directory another is being cloned into', () => {
+    const root = tempDir('fleet-clones-');
+    moduleRemote(root, 'first');
+    moduleRemote(root, 'second');
+    writeFileSync(
+      join(root, 'fleet.yml'),
+      'version: 1\nrepositories:\n  - { name: first, url: remotes/first.git }\n  - { name: second, url: remotes/second.git }\n',
+    );
+    // `git clone` makes the leading directories of its destination, then the destination itself, unless
+    // it is there already. This git does the same for 'second', slowly, as on a loaded machine: between
+    // the two it waits until 'first' (which waits for it to start) is cloned and moved into place. That
+    // once removed the directory of clones in the gap, failing 'second' ("could not create work tree dir").
+    const workdir = join(root, '.pantograph-fleet');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const bin = join(root, 'slow-bin');
+    const started = join(bin, 'second-started');
+    mkdirSync(bin);
+    writeFileSync(
+      join(bin, 'git'),
+      `#!/bin/sh
+for dest; do :; done
+wait_for() { i=0; while [ ! -e "$1" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; }
+case "$1 $dest" in
+  "clone "*/first) wait_for "${started}" ;;
+  "clone "*/second)
+    if [ ! -d "$dest" ]; then
+      mkdir -p "$(dirname "$dest")"
+      touch "${started}"
+      wait_for "${workdir}/first"
+      sleep 0.2
+      mkdir "$dest" || { echo "fatal: could not create work tree dir '$dest'" >&2; exit 128; }
+    fi
+    touch "${started}" ;;
+esac
+exec "${realGit}" "$@"
+`,
+    );
+    chmodSync(join(bin, 'git'), 0o755);
+    const r = pantograph(root, ['--format', 'json', 'fleet', 'status', '--jobs', '2'], {
+      PATH: `${bin}:${process.env.PATH}`,
+    });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { repositories: { name: string; result: string }[] };
+    expect(report.repositories.map((x) => [x.name, x.result])).toEqual([
+      ['first', 'in-line'],
+      ['second', 'in-line'],
+    ]);
   });
 
   it('has no name of its own in the workdir: a repository named fleet-state.json is a repository like any other', () => {

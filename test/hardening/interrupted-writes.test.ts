@@ -1,24 +1,45 @@
 /**
  * Issue 11, item 8: Pantograph's own interrupted writes are not hand edits. A real `apply` of a template
- * change to many files is killed (SIGKILL) at random points, over and over; after each kill, every file
- * holds its old or its new content (never part of one). Then the template's output changes again (as when
- * `update` was killed and the lock still names the old commit) and the next `apply` must recognise what the
- * killed run wrote (its journal): nothing `edited` or `conflict`, no merge markers: nobody touched a file.
+ * change to many files is killed (SIGKILL) at many points of its writes, over and over; after each kill,
+ * every file holds its old or its new content (never part of one). Then the template's output changes again
+ * (as when `update` was killed and the lock still names the old commit) and the next `apply` must recognise
+ * what the killed run wrote (its journal): nothing `edited` or `conflict`, no merge markers: nobody touched
+ * a file. The kills land at known points (pause-in-writes.cjs pauses the run there, then the test kills
+ * it), not after a delay: on a loaded machine delays once made every kill land before or after the writes.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir, tempTree, writeTree } from '../helpers/fs.js';
 
 afterAll(removeTempDirs);
 
 const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
+const pauseHook = resolve(import.meta.dirname, 'pause-in-writes.cjs');
 const FILES = 400;
-const KILLS = 24;
-/** More kills when too few of the first ones landed mid-write (a loaded machine shifts the timings). */
-const MAX_KILLS = 72;
-const MID_WRITE_KILLS = 4;
+/**
+ * Where each run is killed, in the writer's temporary files: the journal is the 1st, the files the 2nd to
+ * the 401st, the lock the 402nd. `rename:n` stops just before the n-th is renamed into place, `write:n`
+ * with the n-th half written.
+ */
+const KILL_POINTS = [
+  'rename:1', // the journal not yet in place: nothing written
+  'write:1', // the journal's temporary file torn
+  'rename:2', // the journal in place, no file written yet
+  'write:2', // the first file's temporary file torn
+  'rename:3',
+  'rename:50',
+  'write:120',
+  'rename:137',
+  'rename:201',
+  'write:260',
+  'rename:333',
+  'rename:400',
+  'rename:401', // every file but the last
+  'write:402', // every file written, the lock's temporary file torn
+  'rename:402', // every file written, the lock not yet in place
+];
 
 function cli(cwd: string, ...args: string[]) {
   return spawnSync(process.execPath, [bin, ...args], {
@@ -32,20 +53,41 @@ function syncYml(repo: string, value: string): string {
   return `pdk_template:\n  version: 2\n  template_sources:\n    - type: filesystem\n      location: ${repo}\nmany:\n  value: ${value}\n`;
 }
 
-/** Runs `apply` and kills it with SIGKILL after `ms`; resolves when the process is gone. */
-function applyKilledAfter(cwd: string, ms: number): Promise<void> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [bin, 'apply'], { cwd, stdio: 'ignore' });
-    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-    child.on('exit', () => {
-      clearTimeout(timer);
-      done();
+/**
+ * Runs `apply` paused at `point` (see pause-in-writes.cjs) and kills it there with SIGKILL; resolves with
+ * the path it paused at, once the process is gone. Rejects when it never got there.
+ */
+function applyKilledAt(cwd: string, point: string): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--require', pauseHook, bin, 'apply'], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', PANTOGRAPH_TEST_PAUSE: point },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    let pausedAt: string | undefined;
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+      pausedAt ??= /^paused at \S+ (.+)$/m.exec(stderr)?.[1];
+      if (pausedAt !== undefined) child.kill('SIGKILL');
+    });
+    child.on('close', (code, signal) => {
+      if (pausedAt !== undefined && signal === 'SIGKILL') done(pausedAt);
+      else fail(new Error(`apply never paused at ${point} (exit ${code ?? signal}): ${stderr}`));
     });
   });
 }
 
-describe('apply killed at random points', () => {
-  it(`leaves old-or-new files, and the next apply finishes without inventing hand edits (at least ${KILLS} kills)`, async () => {
+/** The writer's temporary files left anywhere in the project. */
+function temporaryFiles(root: string): string[] {
+  return readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((p) =>
+    p.endsWith('.pantograph-tmp'),
+  );
+}
+
+describe('apply killed at known points of its writes', () => {
+  it(`leaves old-or-new files, and the next apply finishes without inventing hand edits (${KILL_POINTS.length} kills)`, async () => {
     const tree: Record<string, string> = {
       'many/template.json': JSON.stringify({
         name: 'many',
@@ -61,43 +103,55 @@ describe('apply killed at random points', () => {
     const root = writeTree(tempDir(), { '.sync.yml': syncYml(repo, 'v0') });
     expect(cli(root, 'apply').status).toBe(0);
 
-    // How long a whole apply of the change takes here: kills are spread over that time.
-    writeFileSync(join(root, '.sync.yml'), syncYml(repo, 'calibrate'));
-    const t0 = performance.now();
-    expect(cli(root, 'apply').status).toBe(0);
-    const full = performance.now() - t0;
-
-    let midWrite = 0;
-    for (let k = 1; k <= KILLS || (midWrite < MID_WRITE_KILLS && k <= MAX_KILLS); k++) {
-      const value = `v${k}`;
+    for (const [k, point] of KILL_POINTS.entries()) {
+      const value = `v${k + 1}`;
       const before = readFileSync(join(root, 'd0/f0.txt'), 'utf8').split('\n')[0]!.split(': ')[1]!;
-      expect(before).toBe(k === 1 ? 'calibrate' : `v${k - 1}-next`);
+      expect(before).toBe(k === 0 ? 'v0' : `v${k}-next`);
       writeFileSync(join(root, '.sync.yml'), syncYml(repo, value));
-      await applyKilledAfter(root, full * (0.25 + 0.75 * Math.random()));
-      const seen = new Set<string>();
+      const pausedAt = await applyKilledAt(root, point);
+      const n = Number(point.split(':')[1]);
+      // The point is where the test means it to be: the journal, a file or the lock (the first two and the
+      // last in the project's root, the files in d0/ to d19/), or its temporary file.
+      const where = point.startsWith('write:')
+        ? '.pantograph-tmp'
+        : n === 1
+          ? '.pantograph.lock.pending'
+          : n === FILES + 2
+            ? '.pantograph.lock'
+            : '.txt';
+      expect(pausedAt.endsWith(where), `${point} paused at ${pausedAt}`).toBe(true);
+      expect(dirname(pausedAt) === realpathSync(root), `${point} paused at ${pausedAt}`).toBe(
+        n === 1 || n === FILES + 2,
+      );
+
+      let changed = 0;
       for (let i = 0; i < FILES; i++) {
         const text = readFileSync(join(root, `d${i % 20}/f${i}.txt`), 'utf8');
         const line = text.split('\n')[0]!;
-        expect([`file ${i}: ${before}`, `file ${i}: ${value}`]).toContain(line);
-        expect(text.endsWith('padding\n')).toBe(true);
-        seen.add(line.split(': ')[1]!);
+        expect([`file ${i}: ${before}`, `file ${i}: ${value}`], point).toContain(line);
+        expect(text.endsWith('padding\n'), point).toBe(true);
+        if (line.endsWith(`: ${value}`)) changed++;
       }
-      if (seen.size === 2) midWrite++;
+      // Exactly the files renamed into place before the kill hold the new content.
+      expect(changed, point).toBe(Math.min(Math.max(n - 2, 0), FILES));
+
       writeFileSync(join(root, '.sync.yml'), syncYml(repo, `${value}-next`));
       const again = cli(root, 'apply');
-      expect(again.stderr).toBe('');
-      expect(again.status).toBe(0);
+      expect(again.stderr, point).toBe('');
+      expect(again.status, point).toBe(0);
       const report = JSON.parse(cli(root, 'status', '--format', 'json').stdout) as {
         drift: boolean;
         entries: { state: string }[];
       };
-      expect(report.drift).toBe(false);
-      expect(report.entries.filter((e) => e.state === 'edited' || e.state === 'conflict')).toEqual([]);
-      expect(existsSync(join(root, '.pantograph.lock.pending'))).toBe(false);
+      expect(report.drift, point).toBe(false);
+      expect(
+        report.entries.filter((e) => e.state === 'edited' || e.state === 'conflict'),
+        point,
+      ).toEqual([]);
+      expect(existsSync(join(root, '.pantograph.lock.pending')), point).toBe(false);
+      expect(temporaryFiles(root), point).toEqual([]);
       expect(readFileSync(join(root, `d${k % 20}/f${k}.txt`), 'utf8')).toContain(`: ${value}-next\n`);
     }
-    // The test is about kills in the middle of the writes: enough of them must have landed there.
-    expect(midWrite).toBeGreaterThanOrEqual(MID_WRITE_KILLS);
   }, 480_000);
 });
 
