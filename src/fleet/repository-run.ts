@@ -79,7 +79,7 @@ export interface RepositoryRunOptions {
  * the clone. Once committed, a repository goes on (push, pull request): stopping there would leave a
  * commit no one proposed, and both are short.
  */
-const STOPS_AT = new Set(['fetching', 'planning', 'applying', 'committing']);
+const STOPS_AT = new Set(['cloning', 'fetching', 'checking out', 'planning', 'applying', 'committing']);
 
 /** A repository stopped before `step` because the run was interrupted. */
 class RepositoryInterrupted extends EngineError {
@@ -107,8 +107,7 @@ export async function runRepository(
   try {
     let key: string | undefined;
     if (repo.url !== undefined) {
-      options.onStep?.('fetching');
-      copy = await prepareClone(fleet.workdir, repo, options.git);
+      copy = await prepareClone(fleet.workdir, repo, options.git, options.onStep);
       key = resumeKey(fleet, repo, copy, copy.refs, options);
       const previous = options.resume?.lookup(repo.name, key);
       if (previous && (await unmoved(fleet, copy, previous.follow, options))) {
@@ -257,6 +256,8 @@ async function runIn(
   const applying = writing && !options.noop;
   const branch = options.branch ?? repo.branch;
   // Status reads the base; apply and update read the work branch they continue, under --noop too.
+  // Said as its own step: on a large repository the checkout is the long part, not the fetch before it.
+  if (copy) options.onStep?.('checking out');
   if (copy && writing) {
     const outdated = await outdatedWorkBranch(copy, branch, options.git);
     if (outdated !== undefined) {
