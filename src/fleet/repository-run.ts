@@ -112,7 +112,7 @@ export async function runRepository(
       const previous = options.resume?.lookup(repo.name, key);
       if (previous && (await unmoved(fleet, copy, previous.follow, options))) {
         // What this run did: nothing committed, pushed or proposed (docs/json-output.md).
-        const { pullRequest: _pr, ...record } = previous.record;
+        const { pullRequest: _pr, lock: _lock, ...record } = previous.record;
         return {
           ...record,
           ...(record.committed !== undefined ? { committed: false } : {}),
@@ -170,7 +170,7 @@ export async function runRepository(
  */
 function settled(record: RepositoryRecord, options: RepositoryRunOptions): RepositoryRecord {
   if (options.mode === 'status' || options.noop || record.result !== 'applied') return record;
-  const { pullRequest: _pr, ...rest } = record;
+  const { pullRequest: _pr, lock: _lock, ...rest } = record;
   return { ...rest, result: 'in-line', files: [], committed: false, pushed: false };
 }
 
@@ -414,10 +414,14 @@ async function runIn(
   const touched = new Set([...result.written, ...result.removed]);
   if (overridden.changed.length > 0) touched.add(SYNC_FILE);
   const changedFiles = files.filter((f) => touched.has(f.path));
+  // The lock is no template's file, but it changed too: a first apply may write nothing else (a
+  // modulesync module in line with its configuration), which "applied, 0 files" did not say.
+  const lock = lockChange(result.lockChanged, loaded.lock);
   if (!copy)
     return {
-      result: changedFiles.length > 0 || (moved && result.lockChanged) ? 'applied' : 'in-line',
+      result: changedFiles.length > 0 || result.lockChanged ? 'applied' : 'in-line',
       files: changedFiles,
+      ...(lock ? { lock } : {}),
       templates,
       ...sources,
       ...(diff ? { diff } : {}),
@@ -427,9 +431,15 @@ async function runIn(
     repo,
     copy,
     branch,
-    { plan, files: changedFiles, templates, diff, moves },
+    { plan, files: changedFiles, lock, templates, diff, moves },
     options,
   );
+}
+
+/** What applying did to `.pantograph.lock`: made it (there was none), changed it, or nothing. */
+function lockChange(changed: boolean, before: LockFile | undefined): RepositoryRecord['lock'] {
+  if (!changed) return undefined;
+  return before === undefined ? 'created' : 'updated';
 }
 
 async function commitPushPropose(
@@ -440,6 +450,7 @@ async function commitPushPropose(
   done: {
     plan: RenderPlan;
     files: RepositoryRecord['files'];
+    lock: RepositoryRecord['lock'];
     templates: RepositoryRecord['templates'];
     diff: string | undefined;
     /** Update: the git sources moved (the lock records them). */
@@ -455,7 +466,7 @@ async function commitPushPropose(
     const message =
       options.message ??
       fleet.commit.message ??
-      commitMessage(done.plan, done.templates, done.files, done.moves);
+      commitMessage(done.plan, done.templates, done.files, done.moves, done.lock);
     const who = await identity(copy.dir, fleet, options);
     await git.steps(copy.dir, [
       ['add', '--all'],
@@ -505,6 +516,8 @@ async function commitPushPropose(
   return {
     result: done.files.length > 0 || committed ? 'applied' : 'in-line',
     files: done.files,
+    // Said when committed: a lock changed but not committed (nothing to commit) was not changed by this run.
+    ...(done.lock && committed ? { lock: done.lock } : {}),
     templates: done.templates,
     baseCommit: copy.baseCommit,
     ...(done.moves ? { sources: done.moves } : {}),
