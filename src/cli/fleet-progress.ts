@@ -3,7 +3,7 @@
  * repository being worked on and a bar for the whole run, with each finished repository printed above it
  * for good. Elsewhere (a pipe, a CI log): one plain line per finished repository, nothing redrawn.
  */
-import type { FleetEvent, RepositoryRecord } from '../fleet/index.js';
+import { type FleetEvent, lockNote, type RepositoryRecord } from '../fleet/index.js';
 import type { Io } from './io.js';
 import { fold } from './wrap.js';
 
@@ -75,17 +75,22 @@ export class FleetProgress {
   }
 }
 
-/** `nginx: drift (3 files: Gemfile, ...)` or `apache: failed: <message>`. */
+/**
+ * `nginx: drift (3 files)`, `archive: applied (no file changed; .pantograph.lock created)` or
+ * `apache: failed: <message>`.
+ */
 export function recordLine(record: RepositoryRecord): string {
   const files = record.files.length;
+  const lock = lockNote(record);
+  const counted = files > 0 ? `${files} file${files === 1 ? '' : 's'}` : lock ? 'no file changed' : '';
   const detail =
     record.result === 'failed' ||
     record.result === 'conflict' ||
     record.result === 'needs-confirmation' ||
     record.result === 'interrupted'
       ? `: ${record.error?.message ?? ''}`
-      : files > 0
-        ? ` (${files} file${files === 1 ? '' : 's'})`
+      : counted !== ''
+        ? ` (${[counted, lock].filter((s) => s !== undefined).join('; ')})`
         : '';
   return `${record.name}: ${record.result}${detail}${record.resumed ? ' [unchanged since the last run]' : ''}`;
 }

@@ -265,6 +265,9 @@ async function resolveTemplate(
     const settings = { ...before };
     for (const name of t.manifest.setting_subscriptions) {
       const shared = board.valueOf(name);
+      // A value its publishers' schema refused is that error's alone (reported there): rendered here it
+      // would fail again, as a type error of this template's files that hides the first one.
+      if (board.refused(name)) failed = true;
       if (shared.value === undefined) {
         if (!Object.hasOwn(settings, name)) setOwn(settings, name, null);
         continue;

@@ -88,9 +88,37 @@ export function readTemplateHead(location: TemplateLocation): {
   // template.json and template_schema.json may be links too, but not out of the repository.
   if (new TreeWalker(repoRoot, problems).follow(manifestFile) === undefined)
     return { head: undefined, problems };
-  const manifestJson = readJson(manifestFile, 'TEMPLATE_JSON', problems);
-  if (!manifestJson) return { head: undefined, problems };
-  const { data, positions, text } = manifestJson;
+  const text = readText(manifestFile, problems);
+  const read = text === undefined ? undefined : manifestOf(text, manifestFile, name, problems);
+  if (!read) return { head: undefined, problems };
+  const { manifest, positions } = read;
+  return {
+    head: { location, name, manifest, manifestFile, manifestPositions: positions, repoRoot },
+    problems,
+  };
+}
+
+/**
+ * Whether `text` would load as the template.json of template `name`: its errors (none: it would). The
+ * author's view checks a save with it, so that a half-typed file never replaces a good one.
+ */
+export function manifestErrors(text: string, manifestFile: string, name: string): Problem[] {
+  const problems: Problem[] = [];
+  manifestOf(text, manifestFile, name, problems);
+  return problems.filter((p) => p.severity === 'error');
+}
+
+/** template.json's text read as the loader reads it; undefined when the template cannot load from it. */
+function manifestOf(
+  text: string,
+  manifestFile: string,
+  name: string,
+  problems: Problem[],
+): { manifest: TemplateManifest; positions: PositionIndex } | undefined {
+  const parsed = parseJsonData(text, manifestFile, 'TEMPLATE_JSON');
+  problems.push(...parsed.problems);
+  if (parsed.data === undefined) return undefined;
+  const { data, positions } = parsed;
   problems.push(
     ...violationProblems(
       shippedSchema('template').validate(data, text),
@@ -102,14 +130,11 @@ export function readTemplateHead(location: TemplateLocation): {
   // A template that means to be always applied but says so wrongly (`"always_apply": "yes"`) must not be
   // silently left out: it is not loaded, so its problem is an error wherever the project is used.
   if (isPlainObject(data) && data.always_apply !== undefined && typeof data.always_apply !== 'boolean') {
-    return { head: undefined, problems };
+    return undefined;
   }
   const manifest = readManifest(data, name);
   checkRequires(manifest, name, positions, problems);
-  return {
-    head: { location, name, manifest, manifestFile, manifestPositions: positions, repoRoot },
-    problems,
-  };
+  return { manifest, positions };
 }
 
 /** The rest of a template whose head was read: its schema, files, partials and hooks. */
@@ -200,21 +225,26 @@ function checkRequires(
   }
 }
 
-/** Reads a JSON file strictly, with positions and bigint integers (see json-data.ts). */
-function readJson(
-  file: string,
-  code: EngineErrorCode,
-  problems: Problem[],
-): { data: Data; positions: PositionIndex; text: string } | undefined {
-  let text: string;
+/** A template's file as text, or undefined with a `TEMPLATE_READ` problem. */
+function readText(file: string, problems: Problem[]): string | undefined {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (e) {
     problems.push(
       problem('error', 'TEMPLATE_READ', `cannot read ${file}: ${(e as Error).message}`, at(file)),
     );
     return undefined;
   }
+}
+
+/** Reads a JSON file strictly, with positions and bigint integers (see json-data.ts). */
+function readJson(
+  file: string,
+  code: EngineErrorCode,
+  problems: Problem[],
+): { data: Data; positions: PositionIndex; text: string } | undefined {
+  const text = readText(file, problems);
+  if (text === undefined) return undefined;
   const parsed = parseJsonData(text, file, code);
   problems.push(...parsed.problems);
   if (parsed.data === undefined) return undefined;

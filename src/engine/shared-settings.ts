@@ -261,6 +261,15 @@ export class SharedSettingsBoard {
     };
   }
 
+  /**
+   * Whether the combined value of `name` broke its publishers' schema (reported at the publisher or the
+   * project's override): a subscriber given it renders nothing, rather than fail again on the same value.
+   */
+  refused(name: string): boolean {
+    this.valueOf(name);
+    return this.invalid.has(name);
+  }
+
   /** What the template named `template` published, as recorded. */
   publicationOf(template: string): DataMap | undefined {
     return this.published.get(template);
@@ -360,6 +369,10 @@ export class SharedSettingsBoard {
               writtenPointer(value, this.config.sharedSettings[name]!, v.pointer),
           )
         : publisher.manifestPositions.positionOf(jsonPointer(['shared_settings', name, 'value']) + v.pointer);
+      // The schema is named with where it is written: the value may be the project's, the rule the publisher's.
+      const schemaAt = publisher.manifestPositions.positionOf(
+        jsonPointer(['shared_settings', name, 'schema']),
+      );
       this.problems.push(
         problem(
           'error',
@@ -370,8 +383,9 @@ export class SharedSettingsBoard {
                   .map((x) => `[${x}]`)
                   .join('')
               : ''
-          }' ${v.message}`,
+          }' ${v.message}, by the schema template '${publisher.name}' publishes it with`,
           position,
+          `fix the value here (or the schema, ${publisher.name}/template.json:${schemaAt.line}:${schemaAt.column}): until it fits, the templates subscribing to '${name}' render nothing`,
         ),
       );
     }

@@ -38,8 +38,14 @@ export function commitMessage(
   templates: RepositoryRecord['templates'],
   files: RepositoryRecord['files'],
   moves?: readonly SourceMove[],
+  lock?: RepositoryRecord['lock'],
 ): string {
   const sources = moves ? ['', 'Sources:', ...moves.map((m) => `- ${moveLine(m)}`)] : [];
+  // A lock made by this commit is named: it may be all the commit adds (a first apply in line).
+  const listed = [
+    ...files.map((f) => `- ${f.path} (${f.state})`),
+    ...(lock === 'created' ? ['- .pantograph.lock (create: records the files Pantograph manages here)'] : []),
+  ];
   return [
     subjectOf(plan),
     '',
@@ -48,7 +54,7 @@ export function commitMessage(
     '',
     'Templates:',
     ...templates.map((t) => `- ${t.name}${t.version ? ` ${t.version}` : ''} (${t.source})`),
-    ...(files.length > 0 ? ['', 'Files:', ...files.map((f) => `- ${f.path} (${f.state})`)] : []),
+    ...(listed.length > 0 ? ['', 'Files:', ...listed] : []),
   ].join('\n');
 }
 

@@ -39,6 +39,12 @@ export interface RepositoryRecord {
   readonly result: RepositoryResult;
   /** Files that changed (apply) or would change (status, noop). */
   readonly files: readonly { readonly path: string; readonly state: string; readonly template?: string }[];
+  /**
+   * Apply and update: this run `created` `.pantograph.lock` (the repository had none: its first apply,
+   * as for a modulesync module) or `updated` it; absent when it was left as it was. Not in `files`, which
+   * are the files the templates make.
+   */
+  readonly lock?: 'created' | 'updated';
   /** The templates applied, with their versions and sources. */
   readonly templates: readonly {
     readonly name: string;
@@ -123,6 +129,16 @@ export const RESULTS: readonly RepositoryResult[] = [
   'interrupted',
   'not-started',
 ];
+
+/**
+ * The lock file's change in words, where the files alone would not tell it: always when it was created
+ * (a repository's first apply), and when it is the only change (`applied` with no file).
+ */
+export function lockNote(record: Pick<RepositoryRecord, 'lock' | 'files'>): string | undefined {
+  if (record.lock === 'created') return '.pantograph.lock created';
+  if (record.lock === 'updated' && record.files.length === 0) return '.pantograph.lock brought up to date';
+  return undefined;
+}
 
 export function summarize(records: readonly RepositoryRecord[]): FleetReport['summary'] {
   const summary = Object.fromEntries(RESULTS.map((r) => [r, 0])) as Record<RepositoryResult, number>;

@@ -79,7 +79,7 @@ export interface RepositoryRunOptions {
  * the clone. Once committed, a repository goes on (push, pull request): stopping there would leave a
  * commit no one proposed, and both are short.
  */
-const STOPS_AT = new Set(['fetching', 'planning', 'applying', 'committing']);
+const STOPS_AT = new Set(['cloning', 'fetching', 'checking out', 'planning', 'applying', 'committing']);
 
 /** A repository stopped before `step` because the run was interrupted. */
 class RepositoryInterrupted extends EngineError {
@@ -107,13 +107,12 @@ export async function runRepository(
   try {
     let key: string | undefined;
     if (repo.url !== undefined) {
-      options.onStep?.('fetching');
-      copy = await prepareClone(fleet.workdir, repo, options.git);
+      copy = await prepareClone(fleet.workdir, repo, options.git, options.onStep);
       key = resumeKey(fleet, repo, copy, copy.refs, options);
       const previous = options.resume?.lookup(repo.name, key);
       if (previous && (await unmoved(fleet, copy, previous.follow, options))) {
         // What this run did: nothing committed, pushed or proposed (docs/json-output.md).
-        const { pullRequest: _pr, ...record } = previous.record;
+        const { pullRequest: _pr, lock: _lock, ...record } = previous.record;
         return {
           ...record,
           ...(record.committed !== undefined ? { committed: false } : {}),
@@ -171,7 +170,7 @@ export async function runRepository(
  */
 function settled(record: RepositoryRecord, options: RepositoryRunOptions): RepositoryRecord {
   if (options.mode === 'status' || options.noop || record.result !== 'applied') return record;
-  const { pullRequest: _pr, ...rest } = record;
+  const { pullRequest: _pr, lock: _lock, ...rest } = record;
   return { ...rest, result: 'in-line', files: [], committed: false, pushed: false };
 }
 
@@ -257,6 +256,8 @@ async function runIn(
   const applying = writing && !options.noop;
   const branch = options.branch ?? repo.branch;
   // Status reads the base; apply and update read the work branch they continue, under --noop too.
+  // Said as its own step: on a large repository the checkout is the long part, not the fetch before it.
+  if (copy) options.onStep?.('checking out');
   if (copy && writing) {
     const outdated = await outdatedWorkBranch(copy, branch, options.git);
     if (outdated !== undefined) {
@@ -413,10 +414,14 @@ async function runIn(
   const touched = new Set([...result.written, ...result.removed]);
   if (overridden.changed.length > 0) touched.add(SYNC_FILE);
   const changedFiles = files.filter((f) => touched.has(f.path));
+  // The lock is no template's file, but it changed too: a first apply may write nothing else (a
+  // modulesync module in line with its configuration), which "applied, 0 files" did not say.
+  const lock = lockChange(result.lockChanged, loaded.lock);
   if (!copy)
     return {
-      result: changedFiles.length > 0 || (moved && result.lockChanged) ? 'applied' : 'in-line',
+      result: changedFiles.length > 0 || result.lockChanged ? 'applied' : 'in-line',
       files: changedFiles,
+      ...(lock ? { lock } : {}),
       templates,
       ...sources,
       ...(diff ? { diff } : {}),
@@ -426,9 +431,15 @@ async function runIn(
     repo,
     copy,
     branch,
-    { plan, files: changedFiles, templates, diff, moves },
+    { plan, files: changedFiles, lock, templates, diff, moves },
     options,
   );
+}
+
+/** What applying did to `.pantograph.lock`: made it (there was none), changed it, or nothing. */
+function lockChange(changed: boolean, before: LockFile | undefined): RepositoryRecord['lock'] {
+  if (!changed) return undefined;
+  return before === undefined ? 'created' : 'updated';
 }
 
 async function commitPushPropose(
@@ -439,6 +450,7 @@ async function commitPushPropose(
   done: {
     plan: RenderPlan;
     files: RepositoryRecord['files'];
+    lock: RepositoryRecord['lock'];
     templates: RepositoryRecord['templates'];
     diff: string | undefined;
     /** Update: the git sources moved (the lock records them). */
@@ -454,7 +466,7 @@ async function commitPushPropose(
     const message =
       options.message ??
       fleet.commit.message ??
-      commitMessage(done.plan, done.templates, done.files, done.moves);
+      commitMessage(done.plan, done.templates, done.files, done.moves, done.lock);
     const who = await identity(copy.dir, fleet, options);
     await git.steps(copy.dir, [
       ['add', '--all'],
@@ -504,6 +516,8 @@ async function commitPushPropose(
   return {
     result: done.files.length > 0 || committed ? 'applied' : 'in-line',
     files: done.files,
+    // Said when committed: a lock changed but not committed (nothing to commit) was not changed by this run.
+    ...(done.lock && committed ? { lock: done.lock } : {}),
     templates: done.templates,
     baseCommit: copy.baseCommit,
     ...(done.moves ? { sources: done.moves } : {}),

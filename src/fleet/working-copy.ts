@@ -37,6 +37,8 @@ export async function prepareClone(
   workdir: string,
   repo: FleetRepository,
   git: GitRunner,
+  /** Hears `cloning` (the first run) or `fetching` (a clone made before), for the progress display. */
+  onStep: (step: 'cloning' | 'fetching') => void = () => {},
 ): Promise<WorkingCopy> {
   const dir = resolve(workdir, repo.name);
   const inside = relative(workdir, dir);
@@ -51,6 +53,7 @@ export async function prepareClone(
   const url = repo.url!;
   // Few git calls per repository: each is a process, and starting one is most of a small fetch's cost.
   const fresh = !existsSync(dir);
+  onStep(fresh ? 'cloning' : 'fetching');
   if (fresh) {
     // Cloned aside, marked, then moved into place: a run killed while cloning leaves no unmarked clone
     // under the repository's name, which every later run would refuse as "in the way" (found driving

@@ -1,13 +1,15 @@
 /**
  * The web interface on a template repository (`pantograph ui -C REPO`): the author edits a template's
  * files and sees a test case (`<template>/tests/<case>/`) rendered beside its expected output. Only files
- * the loader lists for a template (outputs, partials, hooks and its `template_schema.json`) can be read or
- * written, named by template and source path: a request never names a path on disk.
+ * the loader lists for a template (outputs, partials, hooks, its `template_schema.json` and
+ * `template.json`) can be read or written, named by template and source path: a request never names a
+ * path on disk.
  */
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Hono } from 'hono';
 import type { LoadedTemplate } from '../engine/model.js';
+import { manifestErrors } from '../engine/repository.js';
 import { writeAtomically } from '../engine/sync-text-edit.js';
 import { loadRepository } from '../engine/template-repository.js';
 import { runCase, testCases } from '../engine/template-tests.js';
@@ -15,6 +17,7 @@ import { BadRequest, errorAnswer, jsonObject, problemsIn, Refused } from './requ
 import { hashOf } from './sync-base.js';
 
 const MAX_TEXT = 512 * 1024;
+const MANIFEST = 'template.json';
 
 export function authorApi(repoDir: string, options: { readonly strict?: boolean } = {}): Hono {
   const app = new Hono();
@@ -69,6 +72,21 @@ export function authorApi(repoDir: string, options: { readonly strict?: boolean 
       );
     }
     const saved = withLineEnds(text, current.toString('utf8'));
+    // A template.json that would not load is never written: the template would drop from the repository,
+    // and from the page with the file being edited. Its problems are at their lines in the text sent.
+    const broken = source === MANIFEST ? manifestErrors(saved, t.manifestFile, t.name) : [];
+    if (broken.length > 0) {
+      const errors = broken.length === 1 ? 'it has an error' : `it has ${broken.length} errors`;
+      return c.json(
+        {
+          saved: false,
+          error: `${t.name}/${MANIFEST} was not saved: ${errors}, and the template would not load`,
+          hint: 'fix it where shown: the next pause saves it; until then the file on disk, and the test case, stay as last saved',
+          problems: broken.map(problemsIn(repoDir)),
+        },
+        422,
+      );
+    }
     writeAtomically(file, saved);
     return c.json({ saved: true, base: hashOf(Buffer.from(saved, 'utf8')) });
   });
@@ -111,11 +129,11 @@ export function withLineEnds(text: string, current: string): string {
 /**
  * The files of a template an author may open, by path inside the template: its outputs and partials, then
  * what the guide has them write beside: its hooks and its schema (a schema that does not parse is still
- * listed, so that it can be fixed here). Not template.json: a save that breaks it would drop the template,
- * and the file with it, from the page.
+ * listed, so that it can be fixed here), and its template.json (a save of it that would not load is
+ * refused: see `/save`).
  */
 export function editableFiles(t: LoadedTemplate): string[] {
   const hooks = Object.values(t.hooks).map((h) => relative(t.dir, h.path));
   const schema = t.schemaFile !== undefined ? [relative(t.dir, t.schemaFile)] : [];
-  return [...t.files.map((f) => f.source), ...t.partials, ...hooks.sort(), ...schema];
+  return [...t.files.map((f) => f.source), ...t.partials, ...hooks.sort(), ...schema, MANIFEST];
 }

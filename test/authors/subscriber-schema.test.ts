@@ -24,7 +24,7 @@ function cli(cwd: string, ...args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function repository(projectValue = '') {
+function repository(projectValue = '', published: unknown[] = ['my_check']) {
   return tempTree({
     'publisher/template.json': JSON.stringify({
       name: 'publisher',
@@ -33,7 +33,7 @@ function repository(projectValue = '') {
         ci_checks: {
           description: 'Checks CI runs.',
           schema: { type: 'array', items: { type: 'string' } },
-          value: ['my_check'],
+          value: published,
         },
       },
     }),
@@ -69,5 +69,26 @@ describe("a subscription its subscriber's own schema does not list", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/ci\/tests\/basic\/\.sync\.yml:5:17: error: .*must be string/);
     expect(r.stderr).not.toContain('SETTINGS_UNKNOWN_KEY');
+    expect(r.stderr).not.toContain('EPP_TYPE_MISMATCH');
+  });
+
+  it("a published value its publisher's schema refuses stops there: the subscriber renders nothing", () => {
+    const repo = repository('', ['my_check', 3]);
+    const expectedFile = join(repo, 'ci/tests/basic/expected/checks.txt');
+    for (const args of [['test'], ['test', '--update']]) {
+      const r = cli(repo, ...args);
+      expect(r.code).toBe(1);
+      // One error, at the publisher's value, naming the publisher's schema; not the subscriber's EPP
+      // parameter type `Array[String]` failing again on the same value.
+      const errors = r.stderr.split('\n').filter((l) => / error: /.test(l));
+      expect(errors).toEqual([
+        "publisher/template.json:1:179: error: shared setting 'ci_checks[1]' must be string, by the schema template 'publisher' publishes it with [SETTINGS_INVALID]",
+      ]);
+      expect(r.stderr).toContain('hint: fix the value here (or the schema, publisher/template.json:1:116)');
+      expect(r.stderr).not.toContain('EPP_TYPE_MISMATCH');
+      expect(r.stdout).toContain('FAIL ci/basic');
+      // Nothing written: --update keeps the expected output as it was.
+      expect(readFileSync(expectedFile, 'utf8')).toBe('check: my_check\n');
+    }
   });
 });

@@ -551,7 +551,8 @@ describe('problems while resolving', () => {
       {
         severity: 'error',
         code: 'SETTINGS_INVALID',
-        message: "shared setting 'checks' must be array",
+        message: "shared setting 'checks' must be array, by the schema template 'app' publishes it with",
+        hint: "fix the value here (or the schema, app/template.json:5:17): until it fits, the templates subscribing to 'checks' render nothing",
         file: project.applied[0]!.manifestFile,
         line: 11,
         column: 16,

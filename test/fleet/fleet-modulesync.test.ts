@@ -93,6 +93,56 @@ describe('a modulesync configuration run as a fleet', () => {
     ]);
   });
 
+  it('a first apply says the lock file it created, in the table, the progress lines and the JSON report alike', () => {
+    // puppet-archive is in line with the configuration: its first apply adds .pantograph.lock alone.
+    const drift = (name: string, work: string) => {
+      if (name === 'puppet-autofs') writeFileSync(join(work, '.travis.yml'), 'language: ruby\n');
+    };
+    const text = configurationWithRemotes(drift);
+    expect(pantograph(text, ['fleet', 'import-modulesync']).status).toBe(0);
+    const applied = pantograph(text, ['fleet', 'apply']);
+    expect(applied.status, applied.stderr).toBe(0);
+    expect(applied.stdout).toMatch(/^puppet-archive +applied +0 \+ \.pantograph\.lock created +modulesync@/m);
+    expect(applied.stdout).toMatch(/^puppet-autofs +applied +1 \+ \.pantograph\.lock created +modulesync@/m);
+    // In the order the repositories finish.
+    expect(applied.stderr).toMatch(
+      /^\[\d\/2\] puppet-archive: applied \(no file changed; \.pantograph\.lock created\)$/m,
+    );
+    expect(applied.stderr).toMatch(
+      /^\[\d\/2\] puppet-autofs: applied \(1 file; \.pantograph\.lock created\)$/m,
+    );
+    const archive = join(text, 'modules', 'puppet-archive');
+    expect(git(archive, 'show', '--name-only', '--format=', 'HEAD')).toBe('.pantograph.lock');
+
+    const json = configurationWithRemotes(drift);
+    expect(pantograph(json, ['fleet', 'import-modulesync']).status).toBe(0);
+    const report = JSON.parse(pantograph(json, ['--format', 'json', 'fleet', 'apply']).stdout);
+    const records = report.repositories as { name: string }[];
+    expect(
+      records.map(({ name, result, files, lock, committed }: Record<string, unknown>) => ({
+        name,
+        result,
+        files,
+        lock,
+        committed,
+      })),
+    ).toEqual([
+      { name: 'puppet-archive', result: 'applied', files: [], lock: 'created', committed: true },
+      {
+        name: 'puppet-autofs',
+        result: 'applied',
+        files: [{ path: '.travis.yml', state: 'delete' }],
+        lock: 'created',
+        committed: true,
+      },
+    ]);
+    // Run again: nothing to do, and nothing said of the lock.
+    const again = JSON.parse(pantograph(json, ['--format', 'json', 'fleet', 'apply', '--fresh']).stdout);
+    for (const r of again.repositories) expect(r).not.toHaveProperty('lock');
+    const textAgain = pantograph(text, ['fleet', 'apply']);
+    expect(textAgain.stdout).not.toContain('.pantograph.lock');
+  });
+
   it("a PDK module in the fleet is refused at its metadata.json template-url, not rendered as msync's", () => {
     const config = configurationWithRemotes();
     const root = resolve(config, '..');

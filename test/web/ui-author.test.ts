@@ -141,6 +141,7 @@ describe("the author's view", () => {
       'partials/signature.epp',
       'hooks/after_project_settings.pp',
       'template_schema.json',
+      'template.json',
     ]);
     await page.locator('li.author-file[data-source="hooks/after_project_settings.pp"] button').click();
     await expect.poll(() => page.locator('#author-status').textContent()).toBe('passed');
@@ -168,6 +169,57 @@ describe("the author's view", () => {
       return area.value.slice(area.selectionStart, area.selectionStart + 10);
     });
     expect(at).toBe("'greeting'");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('edits template.json safely: a save that would not load is refused at its line, the page keeps the last good template', async () => {
+    const repo = repository();
+    const file = join(repo, 'greet/template.json');
+    const good = readFileSync(file, 'utf8');
+    const { page, errors } = await open(repo);
+    await page.locator('li.author-file[data-source="template.json"] button').click();
+    await expect.poll(() => page.locator('#author-status').textContent()).toBe('passed');
+    const editor = page.locator('#author-editor');
+    const notSaved = page.locator('#author-not-saved');
+    const refusal = page.locator('#author-saved p.error:not(#author-not-saved)');
+
+    // Half typed: does not parse. Refused, with the error at its line, as a button to it.
+    await editor.fill(good.replace('"greeting": "Hello",', '"greeting": "Hel'));
+    await expect
+      .poll(() => notSaved.textContent())
+      .toBe('not saved: greet/template.json was not saved: it has an error, and the template would not load');
+    expect(await refusal.textContent()).toMatch(
+      /^greet\/template\.json:7:21: error: invalid JSON: .* \[TEMPLATE_JSON\]$/,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(good);
+    // The page still has the template: its files, and its case as last run.
+    expect(await page.locator('li.author-file[data-template="greet"]').count()).toBe(4);
+    expect(await page.locator('#author-status').textContent()).toBe('passed');
+    await refusal.locator('button.go').click();
+    const cursorLine = () =>
+      editor.evaluate((e) => {
+        const area = e as unknown as { selectionStart: number; value: string };
+        return area.value.slice(0, area.selectionStart).split('\n').length;
+      });
+    expect(await cursorLine()).toBe(7);
+
+    // Parses, but the template.json schema refuses it: refused at the key, with the did-you-mean.
+    await editor.fill(good.replace('"default_settings"', '"defaults_settings"'));
+    await expect
+      .poll(() => refusal.textContent())
+      .toBe(
+        "greet/template.json:6:3: error: unknown key 'defaults_settings' in template.json [TEMPLATE_INVALID]hint: did you mean 'default_settings'?",
+      );
+    expect(readFileSync(file, 'utf8')).toBe(good);
+
+    // Fixed: saved, and the case runs with it.
+    await editor.fill(good.replace('"Hello"', '"Hi"'));
+    await expect.poll(() => readFileSync(file, 'utf8')).toBe(good.replace('"Hello"', '"Hi"'));
+    await expect.poll(() => page.locator('#author-status').textContent()).toBe('failed');
+    expect(await notSaved.count()).toBe(0);
+    const test = cli(repo, 'test');
+    expect(test.status).toBe(1);
     expect(errors).toEqual([]);
     await page.close();
   });

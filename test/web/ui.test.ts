@@ -306,11 +306,22 @@ describe("pantograph ui on a template repository: the author's view", () => {
         body: JSON.stringify(body),
       });
     const before = snapshotDir(repo);
-    for (const source of ['../../../etc/passwd', 'template.json', 'tests/basic/.sync.yml', '/etc/passwd']) {
+    for (const source of ['../../../etc/passwd', 'tests/basic/.sync.yml', '/etc/passwd']) {
       expect((await call('file', { template: 'greet', source })).status, source).toBe(404);
       expect((await call('save', { template: 'greet', source, text: 'x' })).status, source).toBe(404);
     }
     expect((await call('case', { template: 'greet', case: '../..' })).status).toBe(404);
+    // template.json is listed, but a save of it that would not load is refused at its place (422).
+    const { base } = (await (await call('file', { template: 'greet', source: 'template.json' })).json()) as {
+      base: string;
+    };
+    const refused = await call('save', { template: 'greet', source: 'template.json', text: 'x', base });
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toMatchObject({
+      saved: false,
+      error: 'greet/template.json was not saved: it has an error, and the template would not load',
+      problems: [{ code: 'TEMPLATE_JSON', file: 'greet/template.json', line: 1, column: 1 }],
+    });
     expect(snapshotDir(repo)).toEqual(before);
   });
 

@@ -11,11 +11,29 @@ interface Repository {
   templates: { name: string; files: string[]; cases: string[] }[];
 }
 
+interface PageProblem {
+  severity?: string;
+  message: string;
+  code: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  hint?: string;
+}
+
 interface CaseRun {
   status: string;
   differences: { path: string; kind: string; diff: string }[];
-  problems: { severity?: string; message: string; code: string; file?: string; line?: number; column?: number; hint?: string }[];
+  problems: PageProblem[];
   outputs: { actual: Record<string, string>; expected: Record<string, string> };
+}
+
+/** A save's answer: the new `base`, or (a template.json that would not load) why it was not written. */
+interface SaveAnswer {
+  base?: string;
+  error?: string;
+  hint?: string;
+  problems?: PageProblem[];
 }
 
 type Call = <T>(path: string, body: object) => Promise<T>;
@@ -115,19 +133,29 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
     unsaved = { template: open.template, source: open.source, text: editor.value };
     if (refused) return;
     clearTimeout(timer);
-    timer = setTimeout(() => void flush().then(runCase).catch(notify), 300);
+    // A save refused (a template.json that would not load) leaves the case as last run: nothing changed.
+    timer = setTimeout(() => void flush().then((saved) => (saved ? runCase() : undefined)).catch(notify), 300);
   });
   window.addEventListener('beforeunload', (event) => {
     if (unsaved) event.preventDefault();
   });
 
-  async function flush(): Promise<void> {
+  /** Saves the edits not saved yet; false when the server refused them (they stay unsaved). */
+  async function flush(): Promise<boolean> {
     clearTimeout(timer);
     const edit = unsaved;
-    if (!edit || !open || refused) return;
+    if (!edit || !open || refused) return true;
     const saved = document.getElementById('author-saved')!;
     try {
-      const answer = await call<{ base: string }>('author/save', { ...edit, base: open.base });
+      const answer = await call<SaveAnswer>('author/save', { ...edit, base: open.base });
+      if (answer.problems || answer.base === undefined) {
+        // Not written: each problem at its line of the text typed, the file on disk as last saved.
+        const said = Object.assign(document.createElement('p'), { className: 'error', textContent: `not saved: ${answer.error ?? 'refused'}` });
+        said.id = 'author-not-saved';
+        const hint = Object.assign(document.createElement('div'), { className: 'hint', textContent: answer.hint ?? '' });
+        saved.replaceChildren(said, ...(answer.problems ?? []).map(problemLine), hint);
+        return false;
+      }
       if (open.template === edit.template && open.source === edit.source) open.base = answer.base;
       if (unsaved === edit) unsaved = undefined;
       saved.textContent = `saved ${new Date().toLocaleTimeString()}`;
@@ -143,7 +171,25 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
       });
       const message = Object.assign(document.createElement('span'), { className: 'error', textContent: `not saved: ${error.message}: ${error.hint ?? ''} ` });
       saved.replaceChildren(message, reload);
+      return false;
     }
+    return true;
+  }
+
+  /** A problem as `pantograph test` prints it; a place in the file open is a button that puts the cursor there. */
+  function problemLine(p: PageProblem): HTMLParagraphElement {
+    const line = Object.assign(document.createElement('p'), { className: 'error' });
+    const where = p.file ? `${p.file}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}` : '';
+    if (where && open && p.file === `${open.template}/${open.source}` && p.line !== undefined) {
+      const go = Object.assign(document.createElement('button'), { type: 'button', className: 'go', textContent: where });
+      go.setAttribute('aria-label', `${where}: put the cursor there`);
+      const at = { line: p.line, column: p.column ?? 1 };
+      go.addEventListener('click', () => goTo(at.line, at.column));
+      line.append(go, ': ');
+    } else if (where) line.append(`${where}: `);
+    line.append(`${p.severity ?? 'error'}: ${p.message} [${p.code}]`);
+    if (p.hint) line.append(Object.assign(document.createElement('div'), { className: 'hint', textContent: `hint: ${pageHint(p.hint)}` }));
+    return line;
   }
 
   /** Puts the editor's cursor at a 1-based line and column, and the keyboard there. */
@@ -174,20 +220,7 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
     const status = Object.assign(document.createElement('p'), { textContent: run.status, className: `case-${run.status}` });
     status.id = 'author-status';
     // As `pantograph test` prints them; a place in the file open is a button that puts the cursor there.
-    const problems = run.problems.map((p) => {
-      const line = Object.assign(document.createElement('p'), { className: 'error' });
-      const where = p.file ? `${p.file}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}` : '';
-      if (where && open && p.file === `${open.template}/${open.source}` && p.line !== undefined) {
-        const go = Object.assign(document.createElement('button'), { type: 'button', className: 'go', textContent: where });
-        go.setAttribute('aria-label', `${where}: put the cursor there`);
-        const at = { line: p.line, column: p.column ?? 1 };
-        go.addEventListener('click', () => goTo(at.line, at.column));
-        line.append(go, ': ');
-      } else if (where) line.append(`${where}: `);
-      line.append(`${p.severity ?? 'error'}: ${p.message} [${p.code}]`);
-      if (p.hint) line.append(Object.assign(document.createElement('div'), { className: 'hint', textContent: `hint: ${pageHint(p.hint)}` }));
-      return line;
-    });
+    const problems = run.problems.map(problemLine);
     // Under the editor too: in a narrow window the case's pane is out of sight while one types.
     const first = run.problems[0];
     document.getElementById('author-summary')!.textContent =

@@ -14,6 +14,7 @@ import {
   type FleetReport,
   importModulesync,
   loadFleet,
+  lockNote,
   matrixOf,
   mergeReports,
   parseShard,
@@ -325,7 +326,10 @@ function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: b
   const rows = report.repositories.map((r) => [
     r.name,
     r.result + (r.resumed ? '*' : ''),
-    String(r.files.length),
+    // The lock file is said beside the count when the count alone would hide it (a first apply).
+    [String(r.files.length), lockNote(r)]
+      .filter((s) => s !== undefined)
+      .join(' + '),
     [
       r.branch && r.commit ? `${r.branch}@${r.commit.slice(0, 10)}` : '',
       r.pushed ? 'pushed' : '',
