@@ -273,7 +273,7 @@ export abstract class StatementParser extends PrimaryExpressionParser {
       }
       for (const value of values) {
         if (value.type !== 'Default') continue;
-        if (sawDefault) throw this.duplicateDefault("This 'case' statement", value);
+        if (sawDefault) this.duplicateDefault("This 'case' statement", value);
         sawDefault = true;
       }
       this.expectPunct(':');

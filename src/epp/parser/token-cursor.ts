@@ -116,9 +116,13 @@ export abstract class TokenCursor {
     this.validation.error = error;
   }
 
-  /** Puppet's error for a second `default` option of a `case` or a selector. */
-  protected duplicateDefault(what: string, node: { start: number; end: number }) {
-    return this.error(`${what} already has a 'default' entry - this is a duplicate`, node.start, node.end);
+  /** Puppet's error for a second `default` option of a `case` or a selector: its validation's, after the parse. */
+  protected duplicateDefault(what: string, node: { start: number; end: number }): void {
+    this.refuseAfterParse(
+      `${what} already has a 'default' entry - this is a duplicate`,
+      node.start,
+      node.end,
+    );
   }
 
   protected error(
