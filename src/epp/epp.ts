@@ -18,6 +18,7 @@ import { canInterpret, TemplateInterpreter } from './interpreter/interpreter.js'
 import { puppetFunction } from './module-functions.js';
 import { ModulePath, type ModulePathEntry } from './module-path.js';
 import { parsePuppet, parseTemplate } from './parser/parser.js';
+import { reportedWarnings } from './reported-warnings.js';
 import type { LogSource } from './runtime/contracts.js';
 import { fromJs, valuesFromJs } from './runtime/convert.js';
 import { withTimeLimit } from './runtime/deadline.js';
@@ -227,7 +228,8 @@ export class CompiledTemplate {
 
   /** What the lexer warned of, reported with each render as Puppet reports it with each parse. */
   private warnOfText(host: RuntimeHost, warnings: readonly SyntaxWarning[]): void {
-    for (const w of warnings) host.warn(w.code, w.message, { file: this.file, source: this.source, span: w });
+    for (const w of reportedWarnings(warnings))
+      host.warn(w.code, w.message, { file: this.file, source: this.source, span: w });
   }
 
   /** @internal runs with an explicit scope (nested templates, hooks). */
@@ -295,7 +297,7 @@ export function renderEpp(
 export function reportSyntaxWarnings(error: unknown, onWarning: RenderOptions['onWarning']): void {
   if (!(error instanceof EppSyntaxError) || !error.warnings || !onWarning) return;
   const location = error.location;
-  for (const w of error.warnings) {
+  for (const w of reportedWarnings(error.warnings)) {
     const where = location
       ? `${location.file}:${lineColumn(location.source, w.start).line}:${lineColumn(location.source, w.start).column}`
       : '';

@@ -7,7 +7,7 @@
  * lambda after a method call is a parameter list (parameters.ts): both are declared here and defined in
  * those layers.
  */
-import type { ArrayNode, BinaryOperator, LambdaNode, Node, VariableNode } from '../ast.js';
+import type { ArrayNode, BinaryOperator, LambdaNode, Node, SyntaxWarning, VariableNode } from '../ast.js';
 import { puppetStart } from '../ast-walk.js';
 import type { Token } from '../lexer/tokens.js';
 import { duplicateLiteralKeys } from './literal-keys.js';
@@ -124,9 +124,9 @@ export abstract class ExpressionParser extends TokenCursor {
         this.next();
         // Puppet's grammar wants at least one entry: `1 ? { }` is a syntax error at the `}`.
         if (this.isPunct('}')) throw this.unexpected(this.tokens[this.i]!);
-        const entries = this.hashEntries();
+        const entries = this.hashEntries(false);
         const defaults = entries.filter((e) => e.key.type === 'Default');
-        if (defaults.length > 1) throw this.duplicateDefault('This Selector Expression', defaults[1]!.key);
+        if (defaults.length > 1) this.duplicateDefault('This Selector Expression', defaults[1]!.key);
         left = { type: 'Selector', test: left, entries, start: left.start, end: this.lastEnd() };
         continue;
       }
@@ -269,9 +269,14 @@ export abstract class ExpressionParser extends TokenCursor {
     return items;
   }
 
-  /** `key => value, ...` up to `}` (consumed). */
-  protected hashEntries(): { key: Node; value: Node }[] {
+  /**
+   * `key => value, ...` up to `}` (consumed): a hash literal's, whose keys given twice are warned of, or
+   * a selector's options (`literal` false), which Puppet's validation does not look at.
+   */
+  protected hashEntries(literal = true): { key: Node; value: Node }[] {
     const entries: { key: Node; value: Node }[] = [];
+    // This literal's warnings go before those of the literals inside it (see warnOfDuplicateKeys).
+    const warningsBefore = this.warnings.length;
     while (!this.isPunct('}')) {
       const key = this.expression();
       this.expectPunct('=>');
@@ -281,23 +286,29 @@ export abstract class ExpressionParser extends TokenCursor {
       else if (!this.isPunct('}')) throw this.unexpected(this.tokens[this.i]!);
     }
     this.next();
-    if (entries.length > 1) this.warnOfDuplicateKeys(entries);
+    if (literal && entries.length > 1) this.warnOfDuplicateKeys(entries, warningsBefore);
     return entries;
   }
 
-  /** Puppet's warning for a literal key given twice, at the later entry's `=>` (where Puppet places an entry). */
-  private warnOfDuplicateKeys(entries: { key: Node }[]): void {
+  /**
+   * Puppet's warning for a literal key given twice, at the later entry's `=>` (where Puppet places an
+   * entry). Inserted at `at`, before the warnings of the literals inside this one: Puppet's validator
+   * visits a literal before what it holds, and prints its warnings in that order.
+   */
+  private warnOfDuplicateKeys(entries: { key: Node }[], at: number): void {
+    const found: SyntaxWarning[] = [];
     for (const { key, text } of duplicateLiteralKeys(entries, this.source)) {
       // The first `=>` after the key (found again here, as a duplicate is rare).
       const arrow = this.tokens.find((t) => t.start >= key.end && t.kind === 'PUNCT' && t.value === '=>');
-      const at = arrow?.start ?? key.start;
-      this.warnings.push({
+      const start = arrow?.start ?? key.start;
+      found.push({
         code: 'EPP_DUPLICATE_KEY',
         message: `The key '${text}' is declared more than once`,
-        start: at,
-        end: at + 2,
+        start,
+        end: start + 2,
       });
     }
+    this.warnings.splice(at, 0, ...found);
   }
 
   protected abstract primary(): Node;

@@ -38,24 +38,36 @@ export function parseTemplate(source: string, options: ParseOptions = {}): Templ
   const file = options.file ?? '<inline>';
   const report: LexReport = { warnings: [], endsInCode: false };
   const tokens = lex(source, { file, delimiters: options.delimiters, report });
+  const parser = new Parser(tokens, source, file);
   let template: TemplateNode;
   try {
-    const parser = new Parser(tokens, source, file);
     template = parser.template();
-    addValidationWarnings(report, parser.warnings);
+  } catch (e) {
+    // The warnings of the text before a syntax error go with it: Puppet's lexer gets no further.
+    if (e instanceof EppSyntaxError) {
+      const at = e.location?.span.start ?? source.length;
+      withWarnings(
+        e,
+        report.warnings.filter((w) => w.start < at),
+      );
+    }
+    throw e;
+  }
+  addValidationWarnings(report, parser.warnings);
+  try {
     // Puppet's validation reports a statement that does nothing before an illegal assignment.
     checkStatementEffects(template, source, file, report.endsInCode);
     if (parser.validation.error) throw parser.validation.error;
   } catch (e) {
-    // The warnings of the text before the error go with it: Puppet's lexer gets no further.
-    if (e instanceof EppSyntaxError && report.warnings.length > 0) {
-      const at = e.location?.span.start ?? source.length;
-      const before = report.warnings.filter((w) => w.start < at);
-      if (before.length > 0) e.warnings = before;
-    }
+    // A validation error comes after the whole text was read and validated: every warning goes with it.
+    if (e instanceof EppSyntaxError) withWarnings(e, report.warnings);
     throw e;
   }
   return report.warnings.length > 0 ? { ...template, warnings: report.warnings } : template;
+}
+
+function withWarnings(error: EppSyntaxError, warnings: readonly SyntaxWarning[]): void {
+  if (warnings.length > 0) error.warnings = warnings;
 }
 
 /** Parses Puppet code (no EPP tags), e.g. a `.pp` hook or a `--values` hash literal. */
@@ -84,11 +96,12 @@ export function parsePuppet(source: string, options: ParseOptions = {}): Templat
   return { ...program, warnings: shifted.warnings };
 }
 
-/** The validation's warnings among the lexer's, in the order of the text. */
+/**
+ * The validation's warnings after the lexer's, in the order Puppet prints them: it lexes and parses the
+ * whole text, then validates the tree (an outer hash literal before the ones inside it).
+ */
 function addValidationWarnings(report: LexReport, warnings: readonly SyntaxWarning[]): void {
-  if (warnings.length === 0) return;
   report.warnings.push(...warnings);
-  report.warnings.sort((a, b) => a.start - b.start);
 }
 
 function shift(t: Token, by: number, limit: number): Token {

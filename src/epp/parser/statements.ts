@@ -88,19 +88,24 @@ export abstract class StatementParser extends PrimaryExpressionParser {
     const attribute = (first.kind === 'NAME' || first.kind === 'KEYWORD') && second.kind === 'PUNCT';
     if (attribute && (second.value === '=>' || second.value === '+>')) return false;
     const at = this.i;
+    const warnings = this.warnings.length;
     this.next();
     this.expression();
     if (!this.isPunct(':')) throw this.unexpected(this.tokens[this.i]!);
+    // Read again by `titledResource`, which warns of its hash literals then.
     this.i = at;
+    this.warnings.length = warnings;
     return true;
   }
 
   /**
-   * The titled resource body `{ title: attributes; ... }` at the current `{` (consumed, and skipped to its
-   * `}`), whose type is `previous`, or an assignment's value (`$a = 1 { 'a': }` is `$a = (1 { 'a': })`).
+   * The titled resource body `{ title: attributes; ... }` at the current `{` (read to its `}`, consumed),
+   * whose type is `previous`, or an assignment's value (`$a = 1 { 'a': }` is `$a = (1 { 'a': })`). It is
+   * read as Puppet's grammar reads it, so that a syntax error in it is Puppet's, then dropped: the
+   * evaluator refuses the type before any body is evaluated.
    */
   private titledResource(previous: Node): Node {
-    this.skipBraces();
+    this.resourceBodies();
     const end = this.lastEnd();
     if (previous.type === 'Assignment') {
       const value: Node = { type: 'Resource', typeExpr: previous.value, start: previous.value.start, end };
@@ -109,15 +114,64 @@ export abstract class StatementParser extends PrimaryExpressionParser {
     return { type: 'Resource', typeExpr: previous, start: previous.start, end };
   }
 
-  /** Skips from a `{` to its matching `}` (both consumed); the lexer has balanced them or ends in an error. */
-  private skipBraces(): void {
-    let depth = 0;
-    do {
-      const t = this.next();
-      if (t.kind === 'EOF') throw this.unexpected(t);
-      if (t.kind === 'PUNCT' && t.value === '{') depth++;
-      else if (t.kind === 'PUNCT' && t.value === '}') depth--;
-    } while (depth > 0);
+  /**
+   * `{ title: attribute => value, ...; title: ...; }` from the `{`, as Puppet's grammar has it: bodies
+   * separated by `;` (one may end the list), attributes by `,` (one may end a body).
+   */
+  private resourceBodies(): void {
+    this.next();
+    while (true) {
+      this.expression();
+      this.expectPunct(':');
+      this.attributeOperations();
+      if (this.isPunct('}')) break;
+      this.expectPunct(';');
+      if (this.isPunct('}')) break;
+    }
+    this.next();
+  }
+
+  /** `name => value` or `name +> value` or `* => value`, separated by `,`, one `,` allowed at the end. */
+  private attributeOperations(): void {
+    // With no attribute, the body's `,` may still stand after its `:` (`{ 'a': , }`).
+    if (!this.startsAttributeOperation()) {
+      if (this.isPunct(',')) this.next();
+      return;
+    }
+    while (this.startsAttributeOperation()) {
+      const name = this.next();
+      const operator = this.tokens[this.i]!;
+      const plus = name.value !== '*' && this.appendArrow();
+      if (!plus && !this.isPunct('=>')) throw this.unexpected(operator);
+      this.next();
+      if (plus) this.next();
+      this.expression();
+      if (plus) {
+        // Puppet's validation refuses it in a titled body, after the parse.
+        this.refuseAfterParse(
+          `Illegal +> operation on attribute ${name.value}. This operator can not be used in a Resource Instance Definition`,
+          name.start,
+          this.lastEnd(),
+        );
+      }
+      if (!this.isPunct(',')) return;
+      this.next();
+    }
+  }
+
+  /** `+>` (read as `+` then `>`: Pantograph's lexer has no such token, EPP has no other use for it). */
+  private appendArrow(): boolean {
+    const plus = this.tokens[this.i]!;
+    const next = this.tokens[this.i + 1]!;
+    return this.isPunct('+') && next.kind === 'PUNCT' && next.value === '>' && next.start === plus.end;
+  }
+
+  /** An attribute's name (a name or a keyword but `true` and `false`) or the `*` of `* => hash`. */
+  private startsAttributeOperation(): boolean {
+    const t = this.tokens[this.i]!;
+    if (t.kind === 'NAME') return true;
+    if (t.kind === 'KEYWORD') return t.value !== 'true' && t.value !== 'false';
+    return t.kind === 'PUNCT' && t.value === '*';
   }
 
   /**
@@ -273,7 +327,7 @@ export abstract class StatementParser extends PrimaryExpressionParser {
       }
       for (const value of values) {
         if (value.type !== 'Default') continue;
-        if (sawDefault) throw this.duplicateDefault("This 'case' statement", value);
+        if (sawDefault) this.duplicateDefault("This 'case' statement", value);
         sawDefault = true;
       }
       this.expectPunct(':');

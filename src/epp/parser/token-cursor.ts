@@ -71,9 +71,24 @@ export abstract class TokenCursor {
         ? t.value === '}'
           ? `Syntax error at '}'`
           : 'Syntax error at end of input'
-        : // A variable by its name, as Puppet's lexer keeps it (`$y` is 'y').
-          `Syntax error at '${escapeControls(t.kind === 'VARIABLE' ? t.value : this.source.slice(t.start, t.end) || t.value)}'`);
+        : `Syntax error at '${escapeControls(this.tokenText(t))}'`);
     return this.error(text, t.start, Math.max(t.end, t.start + 1));
+  }
+
+  /**
+   * A token as Puppet's syntax error names it, by the value its lexer keeps: a variable by its name (`$y`
+   * is 'y'), a quoted string by its text ('a' for `'a'`), one with interpolations by its text before the
+   * first (`"b${y}"` is 'b'); anything else as written.
+   */
+  private tokenText(t: Token): string {
+    if (t.kind === 'VARIABLE') return t.value;
+    const quote = this.source[t.start];
+    if (t.kind === 'STRING' && (quote === "'" || quote === '"')) return t.value;
+    if (t.kind === 'DQ' && quote === '"') {
+      const first = t.parts?.[0];
+      return typeof first === 'string' ? first : '';
+    }
+    return this.source.slice(t.start, t.end) || t.value;
   }
 
   /**
@@ -116,9 +131,13 @@ export abstract class TokenCursor {
     this.validation.error = error;
   }
 
-  /** Puppet's error for a second `default` option of a `case` or a selector. */
-  protected duplicateDefault(what: string, node: { start: number; end: number }) {
-    return this.error(`${what} already has a 'default' entry - this is a duplicate`, node.start, node.end);
+  /** Puppet's error for a second `default` option of a `case` or a selector: its validation's, after the parse. */
+  protected duplicateDefault(what: string, node: { start: number; end: number }): void {
+    this.refuseAfterParse(
+      `${what} already has a 'default' entry - this is a duplicate`,
+      node.start,
+      node.end,
+    );
   }
 
   protected error(
