@@ -32,6 +32,8 @@ import {
   type PHash,
   type PInteger,
   PIterator,
+  PSemVer,
+  PSemVerRange,
   PSymbol,
   PTimeData,
   PTimespan,
@@ -227,6 +229,14 @@ export function arithmetic(op: string, a: Value, b: Value): Value {
     joined.set(a.bytes);
     joined.set(b.bytes, a.bytes.length);
     return PBinary.of(joined);
+  }
+  // A version is a Ruby Numeric that Puppet's arithmetic refuses by its class name.
+  if (a instanceof PSemVer || a instanceof PSemVerRange) {
+    throw new OperandError(
+      'EPP_OPERATOR',
+      `Operator '${op}' is not applicable to a ${operandLabel(a)}.`,
+      'left',
+    );
   }
   // `<<` on a Hash: Puppet's collection operators refuse it before any number is tried.
   if (op === '<<' && isHash(a)) {
