@@ -66,6 +66,9 @@ describe('comparing versions', () => {
       ),
     ).toBe('[0.9.9, 1.0.0-1, 1.0.0-alpha, 1.0.0-rc.1, 1.0.0-rc.1.1, 1.0.0]');
     expect(render("<%= SemVer('1.2.3-rc.2') < SemVer('1.2.3-rc.10') %>")).toBe('true');
+    expect(
+      render("<%= SemVer('1.2.3-1') < SemVer('1.2.3-a') %> <%= SemVer('1.2.3-a') > SemVer('1.2.3-1') %>"),
+    ).toBe('true true');
     // `rc2` and `rc10` are text: compared by bytes.
     expect(render("<%= SemVer('1.2.3-rc2') < SemVer('1.2.3-rc10') %>")).toBe('false');
   });
