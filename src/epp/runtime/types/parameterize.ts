@@ -437,7 +437,13 @@ function parameterizeCatalogType(type: PType, keys: Value[]): PType | undefined 
     return new ResourceType(typeName, titles[0] as string | undefined);
   }
   if (type instanceof ObjectType) {
-    throw new EppEvalError('EPP_UNSUPPORTED', 'Object types with attributes are not supported in templates');
+    // Puppet makes values of them (`Point({'x' => 1})`); Pantograph has no Object values (docs/decisions.md).
+    throw new EppEvalError(
+      'EPP_UNSUPPORTED',
+      'Object types with attributes are not supported in templates',
+      undefined,
+      'Pantograph has no Object values: give the template the data as a Hash, checked by a Struct type (Struct[{x => Integer, y => Integer}])',
+    );
   }
   return undefined;
 }
