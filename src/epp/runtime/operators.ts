@@ -283,6 +283,14 @@ export function negate(v: Value): Value {
     const n = numericFromString(v);
     if (n !== undefined) return negate(n);
   }
+  // A version is a Ruby Numeric: Puppet's unary minus asks Ruby for its Float.
+  if (v instanceof PSemVer || v instanceof PSemVerRange) {
+    const kind = v instanceof PSemVer ? 'SemanticPuppet::Version' : 'SemanticPuppet::VersionRange';
+    throw new EppEvalError(
+      'EPP_OPERATOR',
+      `Error while evaluating an Unary Minus, can't convert ${kind} into Float`,
+    );
+  }
   // Puppet's `coerce_numeric`, at the unary minus (where the runtime places its errors).
   throw new EppEvalError('EPP_OPERATOR', notNumeric(v, 'left').message);
 }
