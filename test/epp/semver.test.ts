@@ -149,3 +149,12 @@ describe('ranges', () => {
     expect(e.message).toContain('Unparsable version range: "foo"');
   });
 });
+
+describe('versions given as values', () => {
+  it('are kept as versions, not read as records of their fields', () => {
+    const values = { v: PSemVer.parse('1.2.3'), r: PSemVerRange.parse('1.x') };
+    expect(renderEpp('<%= $v =~ SemVer %> <%= $v %> <%= $r %>', values, { file: 't.epp' })).toBe(
+      'true 1.2.3 1.x',
+    );
+  });
+});
