@@ -430,6 +430,7 @@ export const TYPE_DOCS: Readonly<Record<string, string>> = {
   Scalar: 'A string, number, boolean, regexp, timestamp or semver.',
   ScalarData: 'A string, number or boolean.',
   SemVer: 'A semantic version.',
+  SemVerRange: 'A range of semantic versions (`SemVerRange("1.x")`).',
   Sensitive: 'A value kept from being printed: `Sensitive[T]`.',
   String: 'A string: `String[min, max]` bounds its length.',
   Struct: "A hash with the keys given: `Struct[{'name' => String, Optional['port'] => Integer}]`.",

@@ -30,6 +30,8 @@ import {
   OptionalType,
   type PType,
   RegexpType,
+  SemVerRangeType,
+  SemVerType,
   SensitiveType,
   StringType,
   StructType,
@@ -45,6 +47,7 @@ import { toBinary } from './conversion/binary.js';
 import { toArray, toHash } from './conversion/collections.js';
 import { toBoolean, toFloat, toInteger, toNumeric } from './conversion/numbers.js';
 import { toRegexp, toType } from './conversion/regexp-and-type.js';
+import { toSemVer, toSemVerRange } from './conversion/semver.js';
 import { toTimespan, toTimestamp } from './conversion/time.js';
 import { defineFunction, type FunctionDef } from './registry.js';
 
@@ -88,6 +91,8 @@ function convert(type: PType, args: Value[]): Value {
   if (type instanceof TimestampType) return toTimestamp(args);
   if (type instanceof TimespanType) return toTimespan(args);
   if (type instanceof BinaryType) return toBinary(args);
+  if (type instanceof SemVerType) return toSemVer(args);
+  if (type instanceof SemVerRangeType) return toSemVerRange(args);
   if (type instanceof OptionalType && type.type !== undefined) return convert(type.type, args);
   if (type instanceof NotUndefType) {
     if (type.type !== undefined) return convert(type.type, args);

@@ -12,7 +12,7 @@ import {
   operandLabel,
 } from '../runtime/compare.js';
 import { describeMismatch, inferGenericType } from '../runtime/types.js';
-import { isNumeric, PFloat, PTimeData, type Value } from '../runtime/values.js';
+import { isNumeric, PFloat, PSemVer, PTimeData, type Value } from '../runtime/values.js';
 import { blockArity, noMatchingSignature, puppetType, warnOnce } from './arguments.js';
 import { type CallContext, defineFunction, type FunctionDef, type Lambda } from './registry.js';
 import { rubyToS } from './ruby-text.js';
@@ -187,7 +187,9 @@ const compare = defineFunction('compare', 2, 3, (_ctx, args) => {
     return sign(compareValues(a, b));
   }
   if (isNumeric(a) && b instanceof PTimeData) return -sign(compareValues(b, a));
-  const comparable = (v: Value) => typeof v === 'string' || isNumeric(v) || v instanceof PTimeData;
+  if (a instanceof PSemVer && b instanceof PSemVer) return sign(a.compare(b));
+  const comparable = (v: Value) =>
+    typeof v === 'string' || isNumeric(v) || v instanceof PTimeData || v instanceof PSemVer;
   if (comparable(a) && comparable(b)) {
     throw new EppEvalError(
       'EPP_ARGUMENTS',

@@ -20,6 +20,8 @@ import {
   type PHash,
   type PInteger,
   PRegexp,
+  PSemVer,
+  PSemVerRange,
   PSensitive,
   PSymbol,
   PTimeData,
@@ -113,6 +115,8 @@ export function rubyEql(a: Value, b: Value): boolean {
   // Puppet's Sensitive is equal to another holding an `eql?` value (its `==` compares their hashes).
   if (a instanceof PSensitive) return b instanceof PSensitive && rubyEql(a.value, b.value);
   if (a instanceof PBinary) return b instanceof PBinary && sameBytes(a.bytes, b.bytes);
+  // Versions are interned (equal ones are `===`, above); ranges are equal by their simple ranges.
+  if (a instanceof PSemVerRange) return b instanceof PSemVerRange && a.equals(b);
   // Ruby's `hash` of a Variant depends on its order: as hash keys (and for `unique`) types match by text.
   if (isType(a)) return isType(b) && a.toString() === b.toString();
   return false;
@@ -161,7 +165,12 @@ export function setEql(out: PHash, key: Value, value: Value): void {
  * equal to Ruby, 0.0 and -0.0).
  */
 function interned(key: Value): boolean {
-  return (key instanceof PFloat && key.value !== 0) || key instanceof PBinary || key instanceof PSymbol;
+  return (
+    (key instanceof PFloat && key.value !== 0) ||
+    key instanceof PBinary ||
+    key instanceof PSymbol ||
+    key instanceof PSemVer
+  );
 }
 
 /** Puppet's `==`: strings ignore ASCII case, numbers compare by value, arrays and hashes deeply. */
@@ -212,6 +221,8 @@ export function rubyClassName(v: Value): string {
   if (v instanceof PTimeData) return `Puppet::Pops::Time::${v.kind}`;
   if (v instanceof PDefault || v instanceof PSymbol) return 'Symbol';
   if (v instanceof PBinary) return 'Puppet::Pops::Types::PBinaryType::Binary';
+  if (v instanceof PSemVer) return 'SemanticPuppet::Version';
+  if (v instanceof PSemVerRange) return 'SemanticPuppet::VersionRange';
   return v.constructor.name;
 }
 
@@ -238,6 +249,7 @@ export function compareValues(a: Value, b: Value): number {
     if (order !== undefined) return order;
   }
   if (a === b && (typeof a === 'boolean' || a === undefined)) return 0;
+  if (a instanceof PSemVer && b instanceof PSemVer) return a.compare(b);
   throw comparisonFailed(a, b);
 }
 
@@ -331,6 +343,9 @@ export function operandLabel(v: Value): string {
   if (v instanceof PDefault) return 'Default';
   if (v instanceof PBinary) return 'Binary';
   if (v instanceof PSymbol) return 'Object'; // a Ruby Symbol: Puppet's label of its class's ancestor
+  // Puppet labels a value of a gem's class by the class's name, capitalized as a type name.
+  if (v instanceof PSemVer) return 'Semver';
+  if (v instanceof PSemVerRange) return 'SemverRange';
   return `${v.toString()}-Type`;
 }
 
@@ -376,6 +391,10 @@ export function compareForOperator(a: Value, b: Value, op = '<'): number {
     if (b instanceof PTimeData && b.kind === a.kind) return compareNanos(a.nanos, b.nanos);
     if (isNum(b)) return timeWithNumber(a, b, op);
     throw notComparable(a, b, op, `${a.kind}s are only comparable to ${a.kind}s, Integers, and Floats`);
+  }
+  if (a instanceof PSemVer) {
+    if (b instanceof PSemVer) return a.compare(b);
+    throw notComparable(a, b, op, 'Versions not comparable to non Versions');
   }
   // A Ruby Symbol (a YAML `:foo`) has its own `<=>`, which Puppet's comparison reports.
   if (a instanceof PSymbol) throw notComparable(a, b, op, 'Symbol not comparable to non Symbol');

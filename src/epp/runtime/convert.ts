@@ -20,6 +20,8 @@ import {
   type PHash,
   PIterator,
   PRegexp,
+  PSemVer,
+  PSemVerRange,
   PSensitive,
   PSymbol,
   PTimeData,
@@ -173,6 +175,8 @@ function isValueObject(data: object): boolean {
     data instanceof PFloat ||
     data instanceof PBinary ||
     data instanceof PSymbol ||
+    data instanceof PSemVer ||
+    data instanceof PSemVerRange ||
     (data as { readonly isPuppetType?: boolean }).isPuppetType === true
   );
 }

@@ -14,6 +14,8 @@ import {
   type PInteger,
   PIterator,
   PRegexp,
+  PSemVer,
+  PSemVerRange,
   PSensitive,
   PTimeData,
   type Value,
@@ -110,6 +112,9 @@ export function typeLabel(v: Value): string {
   if (v instanceof PTimeData) return v.kind;
   // Puppet names an Iterator by its Ruby class's Puppet type: `Operator '[]' is not applicable to an Object.`
   if (v instanceof PIterator) return 'Object';
+  // A value of a gem's class, by the class name capitalized as a type name.
+  if (v instanceof PSemVer) return 'Semver';
+  if (v instanceof PSemVerRange) return 'SemverRange';
   return 'Default';
 }
 

@@ -10,6 +10,7 @@ import { rubyDowncase } from './format/ruby-strings.js';
 import { renderValue } from './format.js';
 import { arithmetic, matchNotRegexp, matchNotString, negate, OperandError, splat } from './operators.js';
 import { ParameterRuntime } from './parameter-runtime.js';
+import { PSemVer, PSemVerRange, VersionSyntaxError } from './semver.js';
 import { InitTypeError, PType } from './types.js';
 import { DEFAULT, isHash, isNumeric, PRegexp, PTimeData, type Value } from './values.js';
 
@@ -130,6 +131,9 @@ export abstract class OperatorRuntime extends ParameterRuntime {
         throw this.locate(e, p);
       }
     }
+    // A version range matches the versions it includes, and a text that reads as one (Puppet's
+    // `PSemVerRangeType.include?`): anything else is no match.
+    if (b instanceof PSemVerRange) return versionMatches(b, a);
     let re: PRegexp;
     if (b instanceof PRegexp) re = b;
     else if (typeof b === 'string') re = this.regexp(b, p);
@@ -158,6 +162,11 @@ export abstract class OperatorRuntime extends ParameterRuntime {
     if (!candidates) return false;
     if (a instanceof PRegexp) return candidates.some((c) => typeof c === 'string' && this.regexMatch(a, c));
     if (a instanceof PType) return candidates.some((c) => a.isInstance(c));
+    // A text or version is matched by each element as a `case` option would match it: a version
+    // element takes a text that reads as it (`'1.2.3' in [SemVer('1.2.3')]`), a range the versions in it.
+    if (typeof a === 'string' || a instanceof PSemVer) {
+      return candidates.some((c) => (isVersionPattern(c) ? versionMatches(c, a) : puppetEquals(a, c)));
+    }
     return candidates.some((c) => puppetEquals(a, c));
   }
 
@@ -166,6 +175,7 @@ export abstract class OperatorRuntime extends ParameterRuntime {
     if (option === DEFAULT) return true;
     if (option instanceof PRegexp) return typeof value === 'string' && this.regexMatch(option, value);
     if (option instanceof PType) return option.isInstance(value);
+    if (isVersionPattern(option)) return versionMatches(option, value);
     if (Array.isArray(option)) {
       return (
         Array.isArray(value) &&
@@ -197,4 +207,27 @@ export abstract class OperatorRuntime extends ParameterRuntime {
       p,
     );
   }
+}
+
+function isVersionPattern(v: Value): v is PSemVer | PSemVerRange {
+  return v instanceof PSemVer || v instanceof PSemVerRange;
+}
+
+/**
+ * Puppet's `match_Version` and `match_VersionRange`: a version matches itself, a range the versions it
+ * includes; a text is read as a version first (one that is none matches nothing).
+ */
+function versionMatches(pattern: PSemVer | PSemVerRange, v: Value): boolean {
+  let version: PSemVer;
+  if (v instanceof PSemVer) version = v;
+  else if (typeof v !== 'string') return false;
+  else {
+    try {
+      version = PSemVer.parse(v);
+    } catch (e) {
+      if (e instanceof VersionSyntaxError) return false;
+      throw e;
+    }
+  }
+  return pattern instanceof PSemVer ? pattern === version : pattern.includes(version);
 }

@@ -32,6 +32,8 @@ import {
   type PHash,
   type PInteger,
   PIterator,
+  PSemVer,
+  PSemVerRange,
   PSymbol,
   PTimeData,
   PTimespan,
@@ -228,6 +230,14 @@ export function arithmetic(op: string, a: Value, b: Value): Value {
     joined.set(b.bytes, a.bytes.length);
     return PBinary.of(joined);
   }
+  // A version is a Ruby Numeric that Puppet's arithmetic refuses by its class name.
+  if (a instanceof PSemVer || a instanceof PSemVerRange) {
+    throw new OperandError(
+      'EPP_OPERATOR',
+      `Operator '${op}' is not applicable to a ${operandLabel(a)}.`,
+      'left',
+    );
+  }
   // `<<` on a Hash: Puppet's collection operators refuse it before any number is tried.
   if (op === '<<' && isHash(a)) {
     throw new OperandError('EPP_OPERATOR', "Operator '<<' is not applicable to a Hash.", 'left');
@@ -272,6 +282,14 @@ export function negate(v: Value): Value {
   if (typeof v === 'string') {
     const n = numericFromString(v);
     if (n !== undefined) return negate(n);
+  }
+  // A version is a Ruby Numeric: Puppet's unary minus asks Ruby for its Float.
+  if (v instanceof PSemVer || v instanceof PSemVerRange) {
+    const kind = v instanceof PSemVer ? 'SemanticPuppet::Version' : 'SemanticPuppet::VersionRange';
+    throw new EppEvalError(
+      'EPP_OPERATOR',
+      `Error while evaluating an Unary Minus, can't convert ${kind} into Float`,
+    );
   }
   // Puppet's `coerce_numeric`, at the unary minus (where the runtime places its errors).
   throw new EppEvalError('EPP_OPERATOR', notNumeric(v, 'left').message);

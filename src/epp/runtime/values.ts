@@ -21,11 +21,15 @@
  * | Timespan   | {@link PTimespan} (integer nanoseconds)        |
  * | Binary     | {@link PBinary} (its bytes)                   |
  * | Runtime    | {@link PSymbol} (a Ruby Symbol, from a YAML values file's `:foo`) |
+ * | SemVer     | {@link PSemVer} (one object per version), `semver.ts` |
+ * | SemVerRange | {@link PSemVerRange}                          |
  */
 import { toJsRegExp } from './regexp/translate.js';
+import type { PSemVer, PSemVerRange } from './semver.js';
 import type { PType } from './types.js';
 
 export { RegexpSyntaxError, toJsRegExp } from './regexp/translate.js';
+export { PSemVer, PSemVerRange } from './semver.js';
 
 export type Value =
   | undefined
@@ -44,7 +48,9 @@ export type Value =
   | PTimespan
   | PIterator
   | PBinary
-  | PSymbol;
+  | PSymbol
+  | PSemVer
+  | PSemVerRange;
 
 export type PHash = Map<Value, Value>;
 
@@ -62,8 +68,10 @@ export class PRegexp {
   constructor(
     readonly source: string,
     flags = '',
+    /** The source to run instead, when `source` says what JavaScript cannot but this says alike. */
+    runAs = source,
   ) {
-    this.regex = toJsRegExp(source, flags);
+    this.regex = toJsRegExp(runAs, flags);
   }
 }
 

@@ -4,7 +4,17 @@
  */
 
 import { timeToFloat, timeToInteger } from '../time.js';
-import { integer, PFloat, type PHash, type PInteger, PRegexp, PTimeData, type Value } from '../values.js';
+import {
+  integer,
+  PFloat,
+  type PHash,
+  type PInteger,
+  PRegexp,
+  PSemVer,
+  PSemVerRange,
+  PTimeData,
+  type Value,
+} from '../values.js';
 import { formatFloat } from './floats.js';
 import { regexpWithDelimiters, rubyInspectString } from './inspect.js';
 import { formatError, type RubyArg } from './sprintf-spec.js';
@@ -86,6 +96,8 @@ export function toRubyArgs(args: readonly Value[]): RubyArg[] {
 function convertScalar(v: Value): RubyArg {
   if (v instanceof PRegexp) return regexpWithDelimiters(v);
   if (v instanceof PTimeData) return timeDataToString(v);
+  // Versions and ranges reach Ruby's format as their texts (`sprintf('%p', SemVer('1.0.0'))` is `"1.0.0"`).
+  if (v instanceof PSemVer || v instanceof PSemVerRange) return v.toString();
   return v;
 }
 

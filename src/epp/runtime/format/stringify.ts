@@ -14,6 +14,8 @@ import {
   type PInteger,
   PIterator,
   PRegexp,
+  PSemVer,
+  PSemVerRange,
   PSensitive,
   PSymbol,
   PTimeData,
@@ -109,6 +111,7 @@ function convert(v: Value, map: FormatMap, ind: Indentation): string {
   }
   if (v instanceof PSensitive) return kformat(f.orig, v);
   if (v instanceof PBinary) return convertBinary(f, v);
+  if (v instanceof PSemVer || v instanceof PSemVerRange) return convertVersion(f, v);
   if (v instanceof PSymbol) {
     // Puppet's string_PRuntimeType: the Symbol's `to_s`, quoted by `%p`, Ruby's `inspect` by `%q`.
     if (f.conv === 's') return v.name;
@@ -120,6 +123,19 @@ function convert(v: Value, map: FormatMap, ind: Indentation): string {
   if (f.conv === 's') return kformat(f.orig, f.alt ? `"${v.display()}"` : v.display());
   if (f.conv === 'p') return kformat(f.orig.replace('p', 's'), v.display());
   throw illegal('Type', f, 'sp');
+}
+
+/**
+ * A version or range: Puppet's string_PAnyType, Ruby's `Kernel#format` of the value: `%s` its `to_s`, `%p`
+ * its `inspect` (a range's simple ranges: `>=1.0.0 <2.0.0` for `1.x`); a number directive cannot take it.
+ */
+function convertVersion(f: StringFormat, v: PSemVer | PSemVerRange): string {
+  if (f.conv === 's') return kformat(f.orig, v.toString());
+  if (f.conv === 'p')
+    return kformat(f.orig.replace('p', 's'), v instanceof PSemVerRange ? v.inspect() : v.toString());
+  const kind = v instanceof PSemVer ? 'SemanticPuppet::Version' : 'SemanticPuppet::VersionRange';
+  const target = 'eEfgGaA'.includes(f.conv) ? 'Float' : 'Integer';
+  throw conversionError(`can't convert ${kind} into ${target}`);
 }
 
 /** Puppet's string_PBinaryType: `#` quotes the text, width and precision apply to it. */

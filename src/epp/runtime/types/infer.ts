@@ -8,6 +8,8 @@ import {
   PFloat,
   PIterator,
   PRegexp,
+  PSemVer,
+  PSemVerRange,
   PSensitive,
   PSymbol,
   PTimespan,
@@ -39,6 +41,8 @@ import {
   RuntimeType,
   SCALAR,
   SCALAR_DATA,
+  SEMVER_RANGE,
+  SemVerType,
   SensitiveType,
   STRING,
   StringType,
@@ -106,6 +110,9 @@ export function inferReducedType(v: Value): PType {
   if (v instanceof PIterator) return new IteratorType(v.elementType);
   if (v instanceof PBinary) return BINARY_TYPE;
   if (v instanceof PSymbol) return SYMBOL_TYPE;
+  // Puppet's infer of a version: `SemVer['1.2.3 - 1.2.3']`, the range of it alone.
+  if (v instanceof PSemVer) return new SemVerType([PSemVerRange.between(v, v, false)]);
+  if (v instanceof PSemVerRange) return SEMVER_RANGE;
   return new TypeType(v);
 }
 

@@ -16,6 +16,8 @@ import {
   NumericType,
   type PType,
   RegexpType,
+  SemVerRangeType,
+  SemVerType,
   SensitiveType,
   StringType,
   StructType,
@@ -72,6 +74,18 @@ const SIGNATURE_TEXTS: Readonly<Record<string, readonly string[]>> = {
     `Tuple[Struct[{string => String[1], Optional[format] => ${TIME_FORMATS}}]]`,
     'Tuple[Struct[{Optional[negative] => Boolean, Optional[days] => Integer, Optional[hours] => Integer, Optional[minutes] => Integer, Optional[seconds] => Integer, Optional[milliseconds] => Integer, Optional[microseconds] => Integer, Optional[nanoseconds] => Integer}]]',
   ],
+  // `Init` matches by these only (its messages print no signature): the prerelease pattern's `\g<part>`
+  // is written out, as JavaScript has no subexpression calls.
+  SemVer: [
+    String.raw`Tuple[Pattern[/\A(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?\Z/]]`,
+    String.raw`Tuple[Integer[0], Integer[0], Integer[0], Pattern[/\A[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*\Z/], Pattern[/\A[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*\Z/], 3, 5]`,
+    String.raw`Tuple[Struct[{major => Integer[0], minor => Integer[0], patch => Integer[0], Optional[prerelease] => Pattern[/\A[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*\Z/], Optional[build] => Pattern[/\A[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*\Z/]}]]`,
+  ],
+  SemVerRange: [
+    'Tuple[String[1]]',
+    'Tuple[Variant[Default, SemVer], Variant[Default, SemVer], Boolean, 2, 3]',
+    'Tuple[Struct[{min => Variant[Default, SemVer], Optional[max] => Variant[Default, SemVer], Optional[exclude_max] => Boolean}]]',
+  ],
   Binary: [
     `Tuple[String, ${BASE64_FORMAT}, 1, 2]`,
     'Tuple[Array[Integer[0, 255]]]',
@@ -95,6 +109,8 @@ function kindOf(t: PType): string | undefined {
   if (t instanceof TimestampType) return 'Timestamp';
   if (t instanceof TimespanType) return 'Timespan';
   if (t instanceof BinaryType) return 'Binary';
+  if (t instanceof SemVerType) return 'SemVer';
+  if (t instanceof SemVerRangeType) return 'SemVerRange';
   return undefined;
 }
 

@@ -34,6 +34,7 @@ import {
   RuntimeType,
   ScalarDataType,
   ScalarType,
+  SemVerRangeType,
   SemVerType,
   SensitiveType,
   StringType,
@@ -60,6 +61,7 @@ export const REGEXP = new RegexpType();
 export const TIMESTAMP = new TimestampType();
 export const TIMESPAN = new TimespanType();
 export const SEMVER = new SemVerType();
+export const SEMVER_RANGE = new SemVerRangeType();
 export const COLLECTION = new CollectionType();
 export const ARRAY = new ArrayType();
 export const HASH = new HashType();
@@ -105,12 +107,13 @@ function isData(v: Value): boolean {
   return everyKey(v, isString) && everyValue(v, isData);
 }
 
-/** `RichData`: Data plus regexps, types, default, Binary, Sensitive, timestamps, and non-string hash keys. */
+/** `RichData`: Data plus regexps, types, default, SemVer, SemVerRange, Binary, Sensitive, timestamps, and non-string hash keys. */
 export const RICH_DATA: AliasType = new AliasType(
   'RichData',
   (self) =>
     new VariantType([
       SCALAR,
+      SEMVER_RANGE,
       BINARY,
       new SensitiveType(),
       new TypeType(undefined),
@@ -154,6 +157,7 @@ const TYPE_NAMES: ReadonlyMap<string, () => PType> = new Map<string, () => PType
   ['timestamp', () => TIMESTAMP],
   ['timespan', () => TIMESPAN],
   ['semver', () => SEMVER],
+  ['semverrange', () => SEMVER_RANGE],
   ['binary', () => BINARY],
   ['runtime', () => new RuntimeType()],
   ['object', () => new ObjectType()],
@@ -235,6 +239,7 @@ export const TYPE_NAME_LIST: readonly string[] = [
   'Scalar',
   'ScalarData',
   'SemVer',
+  'SemVerRange',
   'Sensitive',
   'String',
   'Struct',

@@ -6,6 +6,7 @@ import { EppEvalError, TypeKeyError } from '../../errors.js';
 import { parseTimespan } from '../format/timespans.js';
 import { parseTimestampText } from '../format/timestamp-text.js';
 import { timeDataToString } from '../format/timestamps.js';
+import { PSemVerRange, VersionSyntaxError } from '../semver.js';
 import { nanosOfSeconds, TIMESPAN_FIELD_NANOS } from '../time.js';
 import { PDefault, PFloat, PRegexp, type PTimeData, PTimespan, PTimestamp, type Value } from '../values.js';
 import {
@@ -357,9 +358,9 @@ export function parameterizeType(type: PType, args: Value[]): PType {
       1,
       Infinity,
       'String or SemanticPuppet::VersionRange',
-      (v) => typeof v === 'string',
+      (v) => typeof v === 'string' || v instanceof PSemVerRange,
     );
-    return new SemVerType(keys);
+    return new SemVerType(keys.map((k) => (k instanceof PSemVerRange ? k : parseSemVerRange(k as string))));
   }
   if (type instanceof TimespanType || type instanceof TimestampType) {
     if (n > 2) throw arityError(type, 0, 2, n);
@@ -368,6 +369,16 @@ export function parameterizeType(type: PType, args: Value[]): PType {
   const catalogType = parameterizeCatalogType(type, keys);
   if (catalogType) return catalogType;
   throw argError(`Operator '[]' is not applicable to ${typeLabel(type)}.`);
+}
+
+/** A range of `SemVer[...]`, from its text; Puppet's error when the text is no range. */
+function parseSemVerRange(text: string): PSemVerRange {
+  try {
+    return PSemVerRange.parse(text);
+  } catch (e) {
+    if (e instanceof VersionSyntaxError) throw accessError(e.message);
+    throw e;
+  }
 }
 
 /**
@@ -426,7 +437,13 @@ function parameterizeCatalogType(type: PType, keys: Value[]): PType | undefined 
     return new ResourceType(typeName, titles[0] as string | undefined);
   }
   if (type instanceof ObjectType) {
-    throw new EppEvalError('EPP_UNSUPPORTED', 'Object types with attributes are not supported in templates');
+    // Puppet makes values of them (`Point({'x' => 1})`); Pantograph has no Object values (docs/decisions.md).
+    throw new EppEvalError(
+      'EPP_UNSUPPORTED',
+      'Object types with attributes are not supported in templates',
+      undefined,
+      'Pantograph has no Object values: give the template the data as a Hash, checked by a Struct type (Struct[{x => Integer, y => Integer}])',
+    );
   }
   return undefined;
 }

@@ -4,6 +4,7 @@
  * Part of the Puppet type system; import it from `../types.js`.
  */
 import { EppEvalError } from '../../errors.js';
+import { coveredBy, mergeRanges, PSemVer, PSemVerRange } from '../semver.js';
 import { PFloat, type PInteger, PRegexp, PTimespan, PTimestamp, type Value } from '../values.js';
 import {
   AnyType,
@@ -35,11 +36,14 @@ export class ScalarType extends PType {
       v instanceof PFloat ||
       v instanceof PRegexp ||
       v instanceof PTimestamp ||
-      v instanceof PTimespan
+      v instanceof PTimespan ||
+      v instanceof PSemVer ||
+      v instanceof PSemVerRange
     );
   }
   protected override assignableFrom(o: PType): boolean {
-    return o instanceof ScalarType;
+    // Puppet's Scalar also takes SemVerRange, which is no Scalar type of its own.
+    return o instanceof ScalarType || o instanceof SemVerRangeType;
   }
   override kindDefault(): PType {
     return SCALAR;
@@ -167,29 +171,74 @@ export class BooleanType extends ScalarDataType {
   }
 }
 
-/** A type templates have no values for (SemVer): parameters are kept for printing only. */
-abstract class LooseScalarType extends ScalarType {
-  constructor(readonly params: readonly Value[] = []) {
+/**
+ * `SemVer` and `SemVer[ranges...]`: the versions within any of the ranges (Puppet merges ranges that touch,
+ * as `PSemVerType#merge_ranges` does, and prints each range by its text).
+ */
+export class SemVerType extends ScalarType {
+  override readonly name = 'SemVer';
+  readonly ranges: readonly PSemVerRange[];
+  constructor(ranges: readonly PSemVerRange[] = []) {
     super();
+    this.ranges = ranges.length > 1 ? mergeSemVerRanges(ranges) : ranges;
   }
-  override isInstance(_v: Value): boolean {
-    return false;
+  override isInstance(v: Value): boolean {
+    return v instanceof PSemVer && (this.ranges.length === 0 || this.ranges.some((r) => r.includes(v)));
   }
   protected override assignableFrom(o: PType): boolean {
-    return o.constructor === this.constructor && (this.params.length === 0 || this.equals(o));
+    if (!(o instanceof SemVerType)) return false;
+    if (this.ranges.length === 0) return true;
+    if (o.ranges.length === 0) return false;
+    return o.ranges.every((or) => this.ranges.some((r) => coveredBy(or, r)));
+  }
+  override equals(o: PType): boolean {
+    return (
+      o instanceof SemVerType &&
+      o.ranges.length === this.ranges.length &&
+      this.ranges.every((r, i) => r.equals(o.ranges[i]!))
+    );
   }
   override generalize(): PType {
-    return this.kindDefault();
+    return SEMVER;
+  }
+  override kindDefault(): PType {
+    return SEMVER;
   }
   override toString(): string {
-    return this.params.length === 0 ? this.name : `${this.name}[${this.params.map(literal).join(', ')}]`;
+    if (this.ranges.length === 0) return this.name;
+    return `${this.name}[${this.ranges.map((r) => literal(r.text)).join(', ')}]`;
   }
 }
 
-export class SemVerType extends LooseScalarType {
-  override readonly name = 'SemVer';
-  override kindDefault(): PType {
-    return SEMVER;
+/** `PSemVerType#merge_ranges`: each range merged with the others it touches, the last ones first. */
+function mergeSemVerRanges(input: readonly PSemVerRange[]): PSemVerRange[] {
+  let ranges = [...input];
+  const result: PSemVerRange[] = [];
+  while (ranges.length > 0) {
+    const unmerged: PSemVerRange[] = [];
+    let memo = ranges.pop()!;
+    for (const y of ranges) {
+      const merged = mergeRanges(memo, y);
+      if (merged === undefined) unmerged.push(y);
+      else memo = merged;
+    }
+    result.push(memo);
+    ranges = unmerged;
+  }
+  return result.reverse();
+}
+
+/** `SemVerRange`: the type of version ranges; it takes no parameters. */
+export class SemVerRangeType extends PType {
+  readonly name = 'SemVerRange';
+  isInstance(v: Value): boolean {
+    return v instanceof PSemVerRange;
+  }
+  protected override assignableFrom(o: PType): boolean {
+    return o instanceof SemVerRangeType;
+  }
+  toString(): string {
+    return this.name;
   }
 }
 
