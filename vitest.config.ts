@@ -3,6 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     testTimeout: 60_000,
+    // Both cores: vitest's default is one worker fewer than the cores, one file at a time here, while most
+    // tests wait on the CLI processes they start (session 26: on a machine whose `node -e 0` takes 105 ms,
+    // the suite alone outgrew CI's 900 s that way).
+    maxWorkers: 2,
     // A `beforeAll` that builds what its tests share (repositories, a fleet run) does a test's work: the
     // same limit, not the default 10 s that a loaded machine overran.
     hookTimeout: 60_000,
