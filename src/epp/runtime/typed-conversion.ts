@@ -121,14 +121,7 @@ function hashesAs(type: HashType, data: readonly unknown[]): Value[] | typeof NO
 function isRecordAsIs(data: Record<string, unknown>): boolean {
   for (const k in data) {
     const v = data[k];
-    if (typeof v === 'string' || typeof v === 'boolean') continue;
-    if (
-      typeof v === 'number'
-        ? Number.isSafeInteger(v) && !Object.is(v, -0)
-        : Array.isArray(v) && isArrayAsIs(v)
-    )
-      continue;
-    return false;
+    if (!isPuppetAsIs(v) && !(Array.isArray(v) && isArrayAsIs(v))) return false;
   }
   return true;
 }
