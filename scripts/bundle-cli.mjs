@@ -7,9 +7,10 @@
  *   third of a `pantograph status`), with the npm packages it uses but ajv; warmed up by `init` and
  *   `status` of a module on the default templates;
  * - `dist/cli/fast-epp-render.cjs`: `pantograph epp render` alone (run once per template by scripts and
- *   CI, where start-up is most of the run), with the yaml package (values files; loaded from node_modules
- *   and compiled on first use it was ~100 ms of a ~300 ms run); warmed up by rendering a small template and
- *   reading a small YAML document.
+ *   CI, where start-up is most of the run); warmed up by rendering the warm-up templates and reading small
+ *   values files. The `yaml` package, which only a values file the simple reader does not take needs, is
+ *   `dist/cli/yaml.cjs` beside it, loaded then (from node_modules and compiled on first use it was ~100 ms
+ *   of a ~300 ms run; inside the bundle, ~4 ms of every run's start for the ~160 KB read and deserialised);
  * - `dist/cli/fast-answer.cjs`: `pantograph status` and `apply` answered from their memo
  *   (src/engine/answer-memo.ts);
  * - `dist/lib/epp.cjs` and `dist/lib/pantograph.cjs`: the library, behind the package's entries (see the
@@ -65,7 +66,9 @@ const common = {
   plugins: [lazyChildProcessForCommander],
 };
 
-const { runBundle } = await import('../dist/cli/load-bundle.cjs');
+const { BUNDLE_PREFIX, BUNDLE_SUFFIX, codeCacheOfLoaded, runBundle } = await import(
+  '../dist/cli/load-bundle.cjs'
+);
 
 /**
  * The command line's two bundles are also minified (whitespace and syntax only: names are kept): read and
@@ -83,16 +86,26 @@ const minified = {
 /** Bundles `entry` into `outfile`, runs `warmUp` on its exports, then writes the code cache. */
 async function bundle(entry, outfile, warmUp, options = {}) {
   await build({ ...common, ...options, entryPoints: [entry], outfile });
+  wrapBundle(outfile, options);
+  const { exports, script } = runBundle(outfile, undefined);
+  await warmUp(exports);
+  writeFileSync(`${outfile}.cache`, script.createCachedData());
+}
+
+/**
+ * Leaves a bundle as load-bundle.cjs runs it: ASCII, strict, inside the function a CommonJS module runs in
+ * (written into the file: see BUNDLE_PREFIX in load-bundle.cts).
+ */
+function wrapBundle(outfile, options) {
   if (asciiOnly(outfile) && options.sourcemap) {
     // An escape is longer than its character: the map's columns after it would be wrong.
     throw new Error(`${outfile}: non-ASCII text left in a bundle with a source map`);
   }
-  if (!readFileSync(outfile, 'latin1').startsWith('"use strict";\n')) {
+  const code = readFileSync(outfile, 'latin1');
+  if (!code.startsWith('"use strict";\n')) {
     throw new Error(`${outfile}: the bundle must start with "use strict" (the modules' own semantics)`);
   }
-  const { exports, script } = runBundle(outfile, undefined);
-  await warmUp(exports);
-  writeFileSync(`${outfile}.cache`, script.createCachedData());
+  writeFileSync(outfile, `${BUNDLE_PREFIX}${code}${BUNDLE_SUFFIX}`, 'latin1');
 }
 
 /**
@@ -143,11 +156,42 @@ await bundle(
   minified,
 );
 
+/**
+ * In the `epp render` bundle, `yaml` is `dist/cli/yaml.cjs`, loaded (with its code cache) by load-bundle.cjs
+ * when a module that imports it first runs: only the full reading of a values file does.
+ */
+const yamlFromItsBundle = {
+  name: 'yaml-from-its-bundle',
+  setup(build) {
+    build.onResolve({ filter: /^yaml$/ }, () => ({ path: 'yaml', namespace: 'yaml-bundle' }));
+    build.onResolve({ filter: /^\.\/(load-bundle|yaml)\.cjs$/ }, (args) =>
+      args.namespace === 'yaml-bundle' ? { path: args.path, external: true } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'yaml-bundle' }, () => ({
+      contents: "module.exports = require('./load-bundle.cjs').loadLibrary(require.resolve('./yaml.cjs'));",
+      loader: 'js',
+    }));
+  },
+};
+
+// The yaml package alone: its code cache is written after the `epp render` bundle's warm-up has used it.
+const yamlBundle = resolve('dist/cli/yaml.cjs');
+await build({
+  ...common,
+  ...minified,
+  stdin: { contents: "export * from 'yaml';", resolveDir: resolve('.'), loader: 'js' },
+  outfile: yamlBundle,
+});
+wrapBundle(yamlBundle, minified);
+
 await bundle(
   'src/cli/fast-epp-render.ts',
   resolve('dist/cli/fast-epp-render.cjs'),
-  (exports) => exports.warmUp(),
-  minified,
+  async (exports) => {
+    await exports.warmUp();
+    writeFileSync(`${yamlBundle}.cache`, codeCacheOfLoaded(yamlBundle));
+  },
+  { ...minified, plugins: [...common.plugins, yamlFromItsBundle] },
 );
 
 // `status` and `apply` answered from their memo (src/cli/fast-answer.ts): a few small modules, nothing to warm up.

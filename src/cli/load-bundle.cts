@@ -32,20 +32,31 @@ async function loadMain(): Promise<Main> {
 }
 
 /**
- * A bundle of the library (`dist/lib/epp.cjs`, `dist/lib/pantograph.cjs`) with its code cache: what the
- * package's entries export. The second loads the first through here too, so each runs once per process.
+ * A bundle other code shares (`dist/lib/epp.cjs`, `dist/lib/pantograph.cjs`, the `yaml` package's
+ * `dist/cli/yaml.cjs`) with its code cache: what the package's entries export. The second loads the first
+ * through here too, so each runs once per process.
  */
 function loadLibrary(file: string): unknown {
   let library = libraries.get(file);
   if (library === undefined) {
     const cache = `${file}.cache`;
-    library = runBundle(file, fs.existsSync(cache) ? fs.readFileSync(cache) : undefined).exports;
+    library = runBundle(file, fs.existsSync(cache) ? fs.readFileSync(cache) : undefined);
     libraries.set(file, library);
   }
-  return library;
+  return library.exports;
 }
 /** Loaded once per process: both entries of the package must hand out the same classes and caches. */
-const libraries = new Map<string, unknown>();
+const libraries = new Map<string, { exports: unknown; script: vm.Script }>();
+
+/**
+ * The code cache of a bundle {@link loadLibrary} loaded in this process, with what has run of it since
+ * compiled: for the build, which warms a bundle up through another one that loads it.
+ */
+function codeCacheOfLoaded(file: string): Buffer {
+  const library = libraries.get(file);
+  if (library === undefined) throw new Error(`${file} was not loaded in this process`);
+  return library.script.createCachedData();
+}
 
 /** A bundle of this directory with its code cache, or undefined when the build made none. */
 function loadBundle(name: string): unknown {
@@ -55,16 +66,27 @@ function loadBundle(name: string): unknown {
   return runBundle(bundle, fs.existsSync(cache) ? fs.readFileSync(cache) : undefined).exports;
 }
 
-/** Compiles and runs a CommonJS bundle the way Node's own loader wraps a module. */
+/**
+ * What the build writes before a bundle's code (and `\n})` after it): the function Node's own loader wraps
+ * a CommonJS module in. Written into the file, not added here, so that V8 compiles the string read from
+ * disk as it is: adding it made a copy of the whole text on every load (~4 ms of a 750 KB bundle's start
+ * on a machine where touching fresh memory is slow). The prefix shares the code's first line, so the
+ * column offset below keeps positions on it (and in the source map) where they were.
+ */
+const BUNDLE_PREFIX = '(function (exports, require, module, __filename, __dirname) {';
+const BUNDLE_SUFFIX = '\n})';
+
+/** Compiles and runs a bundle the build wrapped (see BUNDLE_PREFIX). */
 function runBundle(file: string, cachedData: Buffer | undefined): { exports: unknown; script: vm.Script } {
   // The build leaves bundles ASCII (scripts/bundle-cli.mjs), read as latin1, the same text as a one-byte
   // string: decoding 1.6 MB as UTF-8 took ~17 ms more.
   const source = fs.readFileSync(file, 'latin1');
-  const prefix = '(function (exports, require, module, __filename, __dirname) {';
-  // The offset keeps stack traces at the bundle's own columns on its first line (its source map's).
-  const script = new vm.Script(`${prefix}${source}\n})`, {
+  if (!source.startsWith(BUNDLE_PREFIX) || !source.endsWith(BUNDLE_SUFFIX)) {
+    throw new Error(`${file} is not a bundle made by \`npm run build\`: run it again`);
+  }
+  const script = new vm.Script(source, {
     filename: file,
-    columnOffset: -prefix.length,
+    columnOffset: -BUNDLE_PREFIX.length,
     ...(cachedData ? { cachedData } : {}),
   });
   const module = { exports: {} as unknown };
@@ -73,4 +95,13 @@ function runBundle(file: string, cachedData: Buffer | undefined): { exports: unk
   return { exports: module.exports, script };
 }
 
-export = { loadFastPath, loadFastAnswer, loadLibrary, loadMain, runBundle };
+export = {
+  BUNDLE_PREFIX,
+  BUNDLE_SUFFIX,
+  codeCacheOfLoaded,
+  loadFastPath,
+  loadFastAnswer,
+  loadLibrary,
+  loadMain,
+  runBundle,
+};

@@ -191,6 +191,37 @@ describe('pantograph epp render (built CLI)', () => {
     );
   });
 
+  it('loads the yaml package (its own bundle) only for a values file the simple reader declines', () => {
+    // A preload that lists the bundles the command reads (load-bundle.cjs reads each with readFileSync).
+    const preload = join(dir, 'list-bundles.cjs');
+    writeFileSync(
+      preload,
+      `const fs = require('node:fs'); const read = fs.readFileSync; const seen = [];
+       fs.readFileSync = function (p, ...rest) { if (/[.]cjs$/.test(String(p))) seen.push(require('node:path').basename(String(p))); return read.call(this, p, ...rest); };
+       process.on('exit', () => process.stderr.write('bundles: ' + seen.join(' ')));`,
+    );
+    writeFileSync(join(dir, 'y.epp'), '<%- | Array $xs | -%>\n<%= $xs %>');
+    writeFileSync(join(dir, 'simple.yaml'), 'xs:\n  - a\n');
+    writeFileSync(join(dir, 'flow.yaml'), 'xs: [a]\n');
+    writeFileSync(join(dir, 'xs.json'), '{"xs": ["a"]}');
+    const bundles = (values: string) => {
+      const r = spawnSync(
+        process.execPath,
+        ['--require', preload, bin, 'epp', 'render', 'y.epp', '--values-file', values],
+        {
+          cwd: dir,
+          encoding: 'utf8',
+        },
+      );
+      expect(r.stdout).toBe('[a]\n');
+      return r.stderr.replace('bundles: ', '').split(' ');
+    };
+    expect(bundles('xs.json')).not.toContain('yaml.cjs');
+    expect(bundles('simple.yaml')).not.toContain('yaml.cjs');
+    expect(bundles('flow.yaml')).toContain('yaml.cjs');
+    expect(bundles('flow.yaml')).toContain('fast-epp-render.cjs');
+  });
+
   it('reads a YAML values file as `puppet epp render --values_file` does (YAML 1.1, as Psych reads it)', () => {
     // Expected: what Puppet 7 printed for this file and template (puppet epp render, 2026-11-26).
     writeFileSync(
@@ -524,6 +555,7 @@ describe('pantograph epp render (built CLI)', () => {
     ['the epp render path', 'fast-epp-render.cjs', 'fastEppRender'],
     ['the library', '../lib/pantograph.cjs', 'loadProject'],
     ['EPP alone (pantograph/epp)', '../lib/epp.cjs', 'renderEpp'],
+    ['the yaml package, for `epp render`', 'yaml.cjs', 'parseDocument'],
   ])('starts %s from its bundle and V8 code cache, which V8 accepts', (_what, name, entry) => {
     const bundle = resolve(import.meta.dirname, '../../dist/cli', name);
     const { runBundle } = createRequire(import.meta.url)('../../dist/cli/load-bundle.cjs') as {
