@@ -2,8 +2,8 @@
  * The settings a V1 repository's templates read, found by reading their ERB as text, never running it:
  * `@configs['key']` (and `@configs["key"]`, `@configs[:key]`), subscripts chained below it
  * (`@configs['networking']['ip']`), and `@configs.dig('a', 'b')`, `.fetch('key'`, `.key?('key')`,
- * `.has_key?('key')`, `.include?('key')`. A key computed at run time (`@configs['required'][key]`) ends the
- * chain there. Hover uses it for a `.sync.yml` key config_defaults.yml does not name (v1-sync.ts).
+ * `.has_key?('key')`, `.include?('key')`, inside the ERB's code tags. A key computed at run time
+ * (`@configs['required'][key]`) ends the chain there. Hover uses it for a `.sync.yml` key config_defaults.yml does not name (v1-sync.ts).
  *
  * The repository is someone else's, so what is read is bounded: the files listed (project-outline.ts caps
  * them), each file's size, their total, and the reads kept per file. The scan is one pass with no
@@ -11,6 +11,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { erbTags } from '../engine/v1/erb-tags.js';
 
 export interface ErbRead {
   /** The keys below `@configs`, outermost first. */
@@ -67,19 +68,28 @@ const CONFIGS = '@configs';
 /** Methods taking the key first: their first argument is read, and the chain ends. */
 const ONE_KEY_METHODS = ['.fetch(', '.key?(', '.has_key?(', '.include?(', '.member?('];
 
-/** The `@configs` reads of an ERB text, in order. */
+/**
+ * The `@configs` reads of an ERB text, in order: in its code tags only (`<% %>`, `<%= %>`, `<%- -%>`), as
+ * text outside them, a `<%# %>` comment, a `<%%` literal or a tag never closed (ERB writes the rest as
+ * text) runs nothing.
+ */
 export function configReads(text: string): ErbRead[] {
   const reads: ErbRead[] = [];
   let line = 1;
   let counted = 0;
-  for (let at = text.indexOf(CONFIGS); at >= 0; at = text.indexOf(CONFIGS, at + 1)) {
-    if (reads.length >= MAX_READS) break;
-    // `@configs_x` is another variable.
-    if (/\w/.test(text[at + CONFIGS.length] ?? '')) continue;
-    const path = chainAt(text, at + CONFIGS.length);
-    if (path.length === 0) continue;
-    for (; counted < at; counted++) if (text.charCodeAt(counted) === 10) line++;
-    reads.push({ path, line });
+  for (const tag of erbTags(text)) {
+    if (tag.comment || !tag.closed) continue;
+    // The code alone, so that a key's quote is never looked for past the tag's `%>`.
+    const code = text.slice(tag.contentStart, tag.contentEnd);
+    for (let at = code.indexOf(CONFIGS); at >= 0; at = code.indexOf(CONFIGS, at + 1)) {
+      if (reads.length >= MAX_READS) return reads;
+      // `@configs_x` is another variable.
+      if (/\w/.test(code[at + CONFIGS.length] ?? '')) continue;
+      const path = chainAt(code, at + CONFIGS.length);
+      if (path.length === 0) continue;
+      for (; counted < tag.contentStart + at; counted++) if (text.charCodeAt(counted) === 10) line++;
+      reads.push({ path, line });
+    }
   }
   return reads;
 }

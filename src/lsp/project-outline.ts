@@ -45,27 +45,36 @@ export interface V1Outline {
   readonly url: string;
   /** Its checkout (a change there loads the outline again). */
   readonly dir: string;
-  /** The files its `moduleroot/` writes (`.erb` dropped), the keys `.sync.yml` may configure. */
+  /**
+   * The files its `moduleroot/` and `moduleroot_init/` write (`.erb` dropped), the keys `.sync.yml` may
+   * configure (PDK gives an init file its settings as it does any other).
+   */
   readonly files: readonly string[];
+  /** Its templates, by their path in the repository (`moduleroot_init/README.md.erb`). */
+  readonly templates: readonly string[];
   /** Whether its Ruby runs here (`pantograph lsp --trust`): without, the project is not checked. */
   readonly runs: boolean;
   /** Its `config_defaults.yml`: each file's settings and their defaults (data: no code runs to read it). */
   readonly defaults: ConfigDefaults | undefined;
-  /** The `@configs` reads of its `moduleroot/` templates, found by reading them (erb-reads.ts). */
+  /** The `@configs` reads of its templates (both directories), found by reading them (erb-reads.ts). */
   readonly reads: ErbReads;
 }
 
 /** A `config_defaults.yml` larger than this is not read (the server's limit of a document). */
 const MAX_DEFAULTS_BYTES = 2_000_000;
 
+/** Where a V1 repository's templates are (a modulesync configuration has the first only). */
+export const TEMPLATE_DIRS = ['moduleroot', 'moduleroot_init'];
+
 /** The outline of a V1 repository, from its files and data only (nothing of it runs). */
 export function v1Outline(located: LocatedV1, runs: boolean): V1Outline {
-  const templates = repositoryFiles(located.dir, ['moduleroot']);
+  const templates = repositoryFiles(located.dir, TEMPLATE_DIRS);
   return {
     kind: located.kind,
     url: located.url,
     dir: located.dir,
-    files: templates.map(fileOfTemplate),
+    files: [...new Set(templates.map(fileOfTemplate))],
+    templates,
     runs,
     defaults: readConfigDefaults(located.dir, MAX_DEFAULTS_BYTES),
     reads: erbReadsOf(located.dir, templates),

@@ -20,6 +20,17 @@ function what(v1: V1Outline): string {
   return v1.kind === 'modulesync' ? 'the modulesync configuration' : 'the V1 template repository';
 }
 
+/** Where its templates are: a modulesync configuration has no `moduleroot_init/`. */
+function templateDirs(v1: V1Outline): string {
+  return v1.kind === 'modulesync' ? '`moduleroot/`' : '`moduleroot/` or `moduleroot_init/`';
+}
+
+/** The templates writing `file` (`moduleroot_init/README.md.erb`), named as the repository has them. */
+function templatesOf(v1: V1Outline, file: string): string {
+  const found = v1.templates.filter((t) => fileOfTemplate(t) === file);
+  return (found.length > 0 ? found : [`moduleroot/${file}.erb`]).map((t) => `\`${t}\``).join(' or ');
+}
+
 function defaultsOf(v1: V1Outline): DataMap | undefined {
   return v1.defaults && 'data' in v1.defaults ? v1.defaults.data : undefined;
 }
@@ -108,7 +119,7 @@ function readsOf(v1: V1Outline, path: readonly string[]): string {
   const everyFile = file === 'common' || file!.startsWith(':');
   const key = `\`@configs${keys.map((k) => `['${k}']`).join('')}\``;
   if (!everyFile && !v1.files.includes(file!))
-    return `\`moduleroot/\` has no template of \`${file}\` to read it.`;
+    return `no template of \`${file}\` in ${templateDirs(v1)} reads it.`;
   const readers: string[] = [];
   for (const [template, reads] of Object.entries(v1.reads.byTemplate)) {
     if (!everyFile && fileOfTemplate(template) !== file) continue;
@@ -124,7 +135,7 @@ function readsOf(v1: V1Outline, path: readonly string[]): string {
   const unread =
     skipped > 0 ? ` (${skipped} template${skipped > 1 ? 's' : ''} over the size limits not read)` : '';
   return everyFile
-    ? `no template of \`moduleroot/\` reads it as ${key}${unread}: unless one reads it another way (a key it computes), the setting does nothing.`
+    ? `no template of ${templateDirs(v1)} reads it as ${key}${unread}: unless one reads it another way (a key it computes), the setting does nothing.`
     : `its template does not read it as ${key}${unread}: unless it reads it another way (a key it computes), the setting does nothing.`;
 }
 
@@ -162,7 +173,7 @@ export function v1Hover(v1: V1Outline, place: YamlPlace, range: Range): Hover {
   const lines: string[] = [];
   if (file !== undefined && isFile) {
     lines.push(
-      `\`${file}\` is a file of ${what(v1)} ${v1.url}: its settings are what \`moduleroot/${file}.erb\` reads there, and no schema describes them.`,
+      `\`${file}\` is a file of ${what(v1)} ${v1.url}: its settings are what ${templatesOf(v1, file)} reads there, and no schema describes them.`,
     );
   } else if (file === 'common') {
     lines.push(`\`common\`: settings every file of ${what(v1)} ${v1.url} reads, under its own section's.`);

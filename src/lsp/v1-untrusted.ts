@@ -14,7 +14,7 @@ import { SYNC_FILE } from '../engine/project-config.js';
 import type { Problem } from '../engine/render-plan.js';
 import { ignoredSyncKeys } from '../engine/v1/sync-keys.js';
 import { parseYamlData } from '../engine/yaml-data.js';
-import { fileOfTemplate, repositoryFiles } from './project-outline.js';
+import { fileOfTemplate, repositoryFiles, TEMPLATE_DIRS } from './project-outline.js';
 
 export async function untrustedV1Problems(
   root: string,
@@ -34,7 +34,7 @@ export async function untrustedV1Problems(
   ];
   // msync stops on a key PDK would ignore (a Ruby error, given once it runs): PDK's repositories only.
   if (located?.kind !== 'pdk') return problems;
-  const files = repositoryFiles(located.dir, ['moduleroot', 'moduleroot_init']).map(fileOfTemplate);
+  const files = repositoryFiles(located.dir, TEMPLATE_DIRS).map(fileOfTemplate);
   problems.push(...ignoredSyncKeys({ document: parsed.document, text, file, root }, files, located.dir));
   return problems;
 }

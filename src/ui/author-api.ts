@@ -9,10 +9,12 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Hono } from 'hono';
 import type { LoadedTemplate } from '../engine/model.js';
+import type { Problem } from '../engine/render-plan.js';
 import { manifestErrors } from '../engine/repository.js';
 import { writeAtomically } from '../engine/sync-text-edit.js';
 import { loadRepository } from '../engine/template-repository.js';
 import { runCase, testCases } from '../engine/template-tests.js';
+import { engineVersion } from '../version.js';
 import { BadRequest, errorAnswer, jsonObject, problemsIn, Refused } from './request.js';
 import { hashOf } from './sync-base.js';
 
@@ -74,13 +76,17 @@ export function authorApi(repoDir: string, options: { readonly strict?: boolean 
     const saved = withLineEnds(text, current.toString('utf8'));
     // A template.json that would not load is never written: the template would drop from the repository,
     // and from the page with the file being edited. Its problems are at their lines in the text sent.
-    const broken = source === MANIFEST ? manifestErrors(saved, t.manifestFile, t.name) : [];
+    const errors = source === MANIFEST ? manifestErrors(saved, t.manifestFile, t.name) : [];
+    // A `requires` this Pantograph is outside of is the author's to choose (a template made for the next
+    // release): the template still loads, so the file is written and the page says what it means.
+    const outside = errors.filter((p) => p.code === 'TEMPLATE_REQUIRES');
+    const broken = errors.filter((p) => !outside.includes(p));
     if (broken.length > 0) {
-      const errors = broken.length === 1 ? 'it has an error' : `it has ${broken.length} errors`;
+      const said = broken.length === 1 ? 'it has an error' : `it has ${broken.length} errors`;
       return c.json(
         {
           saved: false,
-          error: `${t.name}/${MANIFEST} was not saved: ${errors}, and the template would not load`,
+          error: `${t.name}/${MANIFEST} was not saved: ${said}, and the template would not load`,
           hint: 'fix it where shown: the next pause saves it; until then the file on disk, and the test case, stay as last saved',
           problems: broken.map(problemsIn(repoDir)),
         },
@@ -88,7 +94,11 @@ export function authorApi(repoDir: string, options: { readonly strict?: boolean 
       );
     }
     writeAtomically(file, saved);
-    return c.json({ saved: true, base: hashOf(Buffer.from(saved, 'utf8')) });
+    return c.json({
+      saved: true,
+      base: hashOf(Buffer.from(saved, 'utf8')),
+      ...(outside.length > 0 ? { warning: requiresWarning(t.name, outside, repoDir) } : {}),
+    });
   });
 
   /** One test case run: pass or fail, the differences, and both sides' files for a side-by-side view. */
@@ -114,6 +124,21 @@ export function authorApi(repoDir: string, options: { readonly strict?: boolean 
   });
   app.onError((e, c) => errorAnswer(e, c, repoDir));
   return app;
+}
+
+/**
+ * What a saved template.json whose `requires` leaves out this Pantograph means to its author: not an
+ * error of the file (it loads), but this Pantograph can neither apply the template nor run its cases.
+ */
+function requiresWarning(name: string, problems: readonly Problem[], repoDir: string) {
+  return {
+    message: `${name}/${MANIFEST} is saved, but its requires leaves out this Pantograph (${engineVersion()}): no project can apply the template with this Pantograph, and its test cases fail here`,
+    problems: problems.map((p) => ({
+      ...problemsIn(repoDir)(p),
+      severity: 'warning',
+      hint: `if the template works with Pantograph ${engineVersion()}, widen the range to include it; else test it with a Pantograph the range allows (the file is saved as you wrote it)`,
+    })),
+  };
 }
 
 /**

@@ -57,6 +57,25 @@ describe('configReads', () => {
     ].join('\n');
     expect(paths(text)).toEqual([["a'b", 5]]);
   });
+
+  it('only in code tags: not in text, a comment, a literal `<%%`, nor after a tag never closed', () => {
+    const text = [
+      "Set @configs['text'] in .sync.yml",
+      "<%# @configs['comment'] %><%- if @configs['trimmed'] -%>",
+      "<%%= @configs['literal'] %> <%= @configs['code'] %>",
+      "<% x = '%%>' + @configs['after_literal_close'].to_s %>",
+      "<%= @configs['unclosed']",
+    ].join('\n');
+    expect(paths(text)).toEqual([
+      ['trimmed', 2],
+      ['code', 3],
+      ['after_literal_close', 4],
+    ]);
+  });
+
+  it("a key's quote is not looked for past its tag's `%>`", () => {
+    expect(paths("<%= @configs['a %> text'] %>")).toEqual([]);
+  });
 });
 
 describe('erbReadsOf', () => {

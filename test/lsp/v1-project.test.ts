@@ -328,9 +328,51 @@ describe("hover reads the repository's ERB (never runs it) for keys config_defau
       "config_defaults.yml gives `common` › `owner` no default; read as `@configs['owner']` by `moduleroot/other.txt.erb` (line 2), `moduleroot/third.txt.erb` (line 1).",
     );
     expect(group).toContain(
-      "no template of `moduleroot/` reads it as `@configs['group']`: unless one reads it another way",
+      "no template of `moduleroot/` or `moduleroot_init/` reads it as `@configs['group']`: unless one reads it another way",
     );
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it('reads `moduleroot_init/` templates too, and in code tags only (text, comments and literals run nothing)', async () => {
+    const repo = tempDir();
+    mkdirSync(join(repo, 'moduleroot'));
+    mkdirSync(join(repo, 'moduleroot_init'));
+    writeFileSync(
+      join(repo, 'moduleroot_init/README.md.erb'),
+      [
+        "# Set @configs['title'] in .sync.yml", // text: not a read
+        "<%# @configs['owner'] is shown below %>", // a comment
+        "<%%= @configs['group'] %>", // a literal `<%=`: text
+        "<%= @configs['owner'] %>", // 4: the read
+        '',
+      ].join('\n'),
+    );
+    const root = tempDir();
+    writeFileSync(join(root, 'metadata.json'), JSON.stringify({ name: 'acme-x', 'template-url': repo }));
+    writeFileSync(join(root, '.sync.yml'), 'README.md:\n  title: Mine\n  owner: me\n  group: staff\n');
+    const [file, title, owner, group] = await hovers(
+      root,
+      [],
+      [
+        { line: 0, character: 2 },
+        { line: 1, character: 4 },
+        { line: 2, character: 4 },
+        { line: 3, character: 4 },
+      ],
+    );
+    expect(file).toContain('its settings are what `moduleroot_init/README.md.erb` reads there');
+    expect(owner).toContain(
+      "The repository has no config_defaults.yml; read as `@configs['owner']` by `moduleroot_init/README.md.erb` (line 4).",
+    );
+    for (const [hover, key] of [
+      [title, 'title'],
+      [group, 'group'],
+    ])
+      expect(hover).toContain(
+        `The repository has no config_defaults.yml; its template does not read it as \`@configs['${key}']\``,
+      );
+    const { items } = await inEditor(root, [], undefined, { line: 4, character: 0 });
+    expect(items?.map((i) => i.label)).toEqual(['README.md']);
   });
 
   it('a template over the size limit is not read, and hover says so', async () => {

@@ -62,7 +62,9 @@ describe('a trusted V1 .sync.yml, typed one character at a time', () => {
           doc.position(doc.text.indexOf('include_todos') + 3),
         )
       ).result?.contents.value;
-    expect(await hover()).toContain('`moduleroot/` has no template of `rubocop.yml` to read it.');
+    expect(await hover()).toContain(
+      'no template of `rubocop.yml` in `moduleroot/` or `moduleroot_init/` reads it.',
+    );
 
     doc.type('.', doc.text.indexOf('rubocop.yml:\n  include'));
     expect(await doc.diagnostics(PATIENCE)).toEqual([]);

@@ -224,6 +224,124 @@ describe("the author's view", () => {
     await page.close();
   });
 
+  it('keeps a refused template.json edit when another file opens: marked, named, shown again with why, and leaving asks', async () => {
+    const repo = repository();
+    const file = join(repo, 'greet/template.json');
+    const good = readFileSync(file, 'utf8');
+    const { page, errors } = await open(repo);
+    const manifest = page.locator('li.author-file[data-source="template.json"] button');
+    await manifest.click();
+    await expect.poll(() => page.locator('#author-status').textContent()).toBe('passed');
+    const editor = page.locator('#author-editor');
+    const notSaved = page.locator('#author-not-saved');
+    const halfTyped = good.replace('"greeting": "Hello",', '"greeting": "Hel');
+    await editor.fill(halfTyped);
+    await expect.poll(() => notSaved.count()).toBe(1);
+
+    // Another file opens at once (no pause): the refused text is kept, and said to be.
+    await page.locator('li.author-file[data-source="files/example.epp"] button').click();
+    await expect.poll(() => page.locator('#author-file').textContent()).toBe('greet/files/example.epp');
+    expect(await editor.inputValue()).toBe(readFileSync(join(repo, 'greet/files/example.epp'), 'utf8'));
+    expect(await manifest.textContent()).toBe('template.json (not saved)');
+    expect(await page.locator('#author-drafts').textContent()).toBe(
+      'Not saved, kept on this page: greet/template.json. Open it to fix it; leaving the page loses it.',
+    );
+    expect(readFileSync(file, 'utf8')).toBe(good);
+
+    // Leaving the page asks first, though the file open has no edit.
+    const dialogs: string[] = [];
+    page.once('dialog', (d) => {
+      dialogs.push(d.type());
+      void d.dismiss(); // stay
+    });
+    await page.reload({ timeout: 2000 }).catch(() => undefined);
+    await expect.poll(() => dialogs).toEqual(['beforeunload']);
+
+    // Opened again: the text as typed, and why it is not saved, at its line.
+    await manifest.click();
+    await expect.poll(() => editor.inputValue()).toBe(halfTyped);
+    await expect
+      .poll(() => notSaved.textContent())
+      .toBe('not saved: greet/template.json was not saved: it has an error, and the template would not load');
+    expect(await page.locator('#author-saved p.error:not(#author-not-saved)').textContent()).toMatch(
+      /^greet\/template\.json:7:21: error: invalid JSON: .* \[TEMPLATE_JSON\]$/,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(good);
+
+    // Fixed: saved, and no longer kept.
+    await editor.fill(good.replace('"Hello"', '"Hi"'));
+    await expect.poll(() => readFileSync(file, 'utf8')).toBe(good.replace('"Hello"', '"Hi"'));
+    await expect.poll(() => manifest.textContent()).toBe('template.json');
+    expect(await page.locator('#author-drafts').textContent()).toBe('');
+    expect(errors).toEqual([]);
+    await page.close({ runBeforeUnload: false });
+  });
+
+  it("keeps an edit refused for a change on disk across a switch, and never saves it over the editor's save", async () => {
+    const repo = repository();
+    const file = join(repo, 'greet/files/example.epp');
+    const { page, errors } = await open(repo);
+    const example = page.locator('li.author-file[data-source="files/example.epp"] button');
+    await example.click();
+    const editor = page.locator('#author-editor');
+    await expect.poll(() => editor.isEnabled()).toBe(true);
+    const editorSave = `${readFileSync(file, 'utf8')}<%# the other editor's line %>\n`;
+    writeFileSync(file, editorSave);
+    await editor.press('Control+End');
+    await editor.pressSequentially('# mine');
+    await expect.poll(() => page.locator('#author-reload').count()).toBe(1);
+    const mine = await editor.inputValue();
+    // Switched away and back: the page's text again, still refused (its base is the file as first loaded).
+    await page.locator('li.author-file[data-source="template.json"] button').click();
+    await expect.poll(() => page.locator('#author-file').textContent()).toBe('greet/template.json');
+    expect(await example.textContent()).toBe('files/example.epp (not saved)');
+    await example.click();
+    await expect.poll(() => editor.inputValue()).toBe(mine);
+    await expect
+      .poll(() => page.locator('#author-saved').textContent())
+      .toMatch(/^not saved: greet\/files\/example\.epp was changed on disk after this page opened it/);
+    expect(readFileSync(file, 'utf8')).toBe(editorSave);
+    // Reload drops the page's edits, as its hint says, and starts from the editor's save.
+    await page.locator('#author-reload').click();
+    await expect.poll(() => editor.inputValue()).toBe(editorSave);
+    expect(await example.textContent()).toBe('files/example.epp');
+    expect(readFileSync(file, 'utf8')).toBe(editorSave);
+    expect(errors).toEqual([]);
+    await page.close({ runBeforeUnload: false });
+  });
+
+  it('saves a template.json whose `requires` leaves this Pantograph out, and says what that means and what to do', async () => {
+    const repo = repository();
+    const file = join(repo, 'greet/template.json');
+    const good = readFileSync(file, 'utf8');
+    const { page, errors } = await open(repo);
+    await page.locator('li.author-file[data-source="template.json"] button').click();
+    await expect.poll(() => page.locator('#author-status').textContent()).toBe('passed');
+    const wanted = good.replace('"tags": [],', '"tags": [],\n  "requires": ">=99.0.0",');
+    await page.locator('#author-editor').fill(wanted);
+    // Written: the template loads (a range for a later Pantograph is the author's to choose).
+    await expect.poll(() => readFileSync(file, 'utf8')).toBe(wanted);
+    const version = cli(repo, '--version').stdout.trim();
+    await expect
+      .poll(() => page.locator('#author-saved-warning').textContent())
+      .toBe(
+        `greet/template.json is saved, but its requires leaves out this Pantograph (${version}): no project can apply the template with this Pantograph, and its test cases fail here`,
+      );
+    expect(await page.locator('#author-saved p.warning:not(#author-saved-warning)').textContent()).toBe(
+      `greet/template.json:6:15: warning: template 'greet' requires Pantograph >=99.0.0; this is Pantograph ${version} [TEMPLATE_REQUIRES]hint: if the template works with Pantograph ${version}, widen the range to include it; else test it with a Pantograph the range allows (the file is saved as you wrote it)`,
+    );
+    expect(await page.locator('#author-not-saved').count()).toBe(0);
+    // The case says it as `pantograph test` does, which fails on it.
+    await expect.poll(() => page.locator('#author-status').textContent()).toBe('failed');
+    const test = cli(repo, 'test');
+    expect(test.status).toBe(1);
+    expect(test.stdout + test.stderr).toContain(
+      `greet/template.json:6:15: error: template 'greet' requires Pantograph >=99.0.0; this is Pantograph ${version} [TEMPLATE_REQUIRES]`,
+    );
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('starts with Strict variables unticked under `ui --no-strict`', async () => {
     const repo = repository();
     const { page, errors } = await openUi(ui, repo, { author: true, width: 600, strict: false });

@@ -28,12 +28,16 @@ interface CaseRun {
   outputs: { actual: Record<string, string>; expected: Record<string, string> };
 }
 
-/** A save's answer: the new `base`, or (a template.json that would not load) why it was not written. */
+/**
+ * A save's answer: the new `base` (with a warning for a template.json whose `requires` leaves this
+ * Pantograph out), or (a template.json that would not load) why it was not written.
+ */
 interface SaveAnswer {
   base?: string;
   error?: string;
   hint?: string;
   problems?: PageProblem[];
+  warning?: { message: string; problems: PageProblem[] };
 }
 
 type Call = <T>(path: string, body: object) => Promise<T>;
@@ -51,7 +55,7 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
   const editorPane = document.createElement('section');
   editorPane.className = 'pane';
   editorPane.innerHTML =
-    '<h2 id="author-file">Pick a file</h2><textarea id="author-editor" spellcheck="false" aria-labelledby="author-file" disabled></textarea><div id="author-saved" aria-live="polite"></div><div id="author-summary" aria-live="polite"></div>';
+    '<h2 id="author-file">Pick a file</h2><textarea id="author-editor" spellcheck="false" aria-labelledby="author-file" disabled></textarea><div id="author-saved" aria-live="polite"></div><p id="author-drafts" aria-live="polite"></p><div id="author-summary" aria-live="polite"></div>';
   const result = document.createElement('section');
   result.className = 'pane';
   // Strict variables as in the playground: unticked, an unknown variable renders empty with a warning
@@ -107,20 +111,47 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
     return li;
   }
 
+  /**
+   * Edits the server refused (a template.json that would not load, a file changed on disk), by file: kept
+   * on the page when another file opens, and shown again, with why, when it opens again. Each keeps the
+   * `base` it was edited from, so that a file changed on disk meanwhile is never overwritten by it.
+   */
+  const drafts = new Map<string, { text: string; base: string }>();
+  const keyOf = (f: { template: string; source: string }) => `${f.template}/${f.source}`;
+
+  /** Marks the files with a draft in the list, and names them under the editor. */
+  function showDrafts(): void {
+    for (const li of list.querySelectorAll<HTMLElement>('li.author-file')) {
+      const draft = drafts.has(`${li.dataset.template}/${li.dataset.source}`);
+      const button = li.querySelector('button')!;
+      button.querySelector('.draft-mark')?.remove();
+      if (draft) button.append(Object.assign(document.createElement('small'), { className: 'draft-mark', textContent: ' (not saved)' }));
+      li.classList.toggle('has-draft', draft);
+    }
+    const others = [...drafts.keys()].filter((k) => !open || k !== keyOf(open));
+    document.getElementById('author-drafts')!.textContent =
+      others.length === 0 ? '' : `Not saved, kept on this page: ${others.join(', ')}. Open it to fix it; leaving the page loses it.`;
+  }
+
   async function load(template: string, source: string): Promise<void> {
     const { text, base } = await call<{ text: string; base: string }>('author/file', { template, source });
-    open = { template, source, base };
+    // A draft of this file comes back with the base it was edited from, and is saved again (or said again why not).
+    const draft = drafts.get(keyOf({ template, source }));
+    open = { template, source, base: draft?.base ?? base };
     // The file open is marked in the list.
     for (const li of list.querySelectorAll<HTMLElement>('li.author-file')) {
       const button = li.querySelector('button')!;
       if (li.dataset.template === template && li.dataset.source === source) button.setAttribute('aria-current', 'true');
       else button.removeAttribute('aria-current');
     }
-    unsaved = undefined;
-    editor.value = text;
+    unsaved = draft ? { template, source, text: draft.text } : undefined;
+    refused = false;
+    editor.value = draft?.text ?? text;
     editor.disabled = false;
     document.getElementById('author-file')!.textContent = `${template}/${source}`;
     document.getElementById('author-saved')!.replaceChildren();
+    showDrafts();
+    if (draft) await flush();
   }
 
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -137,28 +168,38 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
     timer = setTimeout(() => void flush().then((saved) => (saved ? runCase() : undefined)).catch(notify), 300);
   });
   window.addEventListener('beforeunload', (event) => {
-    if (unsaved) event.preventDefault();
+    if (unsaved || drafts.size > 0) event.preventDefault();
   });
 
   /** Saves the edits not saved yet; false when the server refused them (they stay unsaved). */
   async function flush(): Promise<boolean> {
     clearTimeout(timer);
     const edit = unsaved;
-    if (!edit || !open || refused) return true;
+    if (!edit || !open) return true;
+    const base = open.base;
+    // Refused for a change on disk: nothing saves until a reload, but the edit is kept.
+    if (refused) return keepDraft(edit, base);
     const saved = document.getElementById('author-saved')!;
     try {
-      const answer = await call<SaveAnswer>('author/save', { ...edit, base: open.base });
-      if (answer.problems || answer.base === undefined) {
+      const answer = await call<SaveAnswer>('author/save', { ...edit, base });
+      if (answer.base === undefined) {
         // Not written: each problem at its line of the text typed, the file on disk as last saved.
         const said = Object.assign(document.createElement('p'), { className: 'error', textContent: `not saved: ${answer.error ?? 'refused'}` });
         said.id = 'author-not-saved';
         const hint = Object.assign(document.createElement('div'), { className: 'hint', textContent: answer.hint ?? '' });
-        saved.replaceChildren(said, ...(answer.problems ?? []).map(problemLine), hint);
-        return false;
+        saved.replaceChildren(said, ...(answer.problems ?? []).map((p) => problemLine(p)), hint);
+        return keepDraft(edit, base);
       }
       if (open.template === edit.template && open.source === edit.source) open.base = answer.base;
       if (unsaved === edit) unsaved = undefined;
+      drafts.delete(keyOf(edit));
+      showDrafts();
       saved.textContent = `saved ${new Date().toLocaleTimeString()}`;
+      if (answer.warning) {
+        const warned = Object.assign(document.createElement('p'), { className: 'warning', textContent: answer.warning.message });
+        warned.id = 'author-saved-warning';
+        saved.append(warned, ...answer.warning.problems.map((p) => problemLine(p, 'warning')));
+      }
     } catch (e) {
       const error = e as Error & { code?: string; hint?: string };
       if (error.code !== 'FILE_CHANGED') throw e;
@@ -167,18 +208,28 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
       reload.id = 'author-reload';
       reload.addEventListener('click', () => {
         refused = false;
-        if (open) void load(open.template, open.source).then(runCase).catch(notify);
+        if (!open) return;
+        // Reloading starts from the file as it is now: the edits refused are dropped (the hint said so).
+        drafts.delete(keyOf(open));
+        void load(open.template, open.source).then(runCase).catch(notify);
       });
       const message = Object.assign(document.createElement('span'), { className: 'error', textContent: `not saved: ${error.message}: ${error.hint ?? ''} ` });
       saved.replaceChildren(message, reload);
-      return false;
+      return keepDraft(edit, base);
     }
     return true;
   }
 
+  /** Keeps a refused edit as its file's draft (see `drafts`); false, as flush answers for an edit not saved. */
+  function keepDraft(edit: { template: string; source: string; text: string }, base: string): false {
+    drafts.set(keyOf(edit), { text: edit.text, base });
+    showDrafts();
+    return false;
+  }
+
   /** A problem as `pantograph test` prints it; a place in the file open is a button that puts the cursor there. */
-  function problemLine(p: PageProblem): HTMLParagraphElement {
-    const line = Object.assign(document.createElement('p'), { className: 'error' });
+  function problemLine(p: PageProblem, className = 'error'): HTMLParagraphElement {
+    const line = Object.assign(document.createElement('p'), { className });
     const where = p.file ? `${p.file}${p.line !== undefined ? `:${p.line}:${p.column}` : ''}` : '';
     if (where && open && p.file === `${open.template}/${open.source}` && p.line !== undefined) {
       const go = Object.assign(document.createElement('button'), { type: 'button', className: 'go', textContent: where });
@@ -220,7 +271,7 @@ export async function startAuthor(call: Call, main: HTMLElement, title: HTMLElem
     const status = Object.assign(document.createElement('p'), { textContent: run.status, className: `case-${run.status}` });
     status.id = 'author-status';
     // As `pantograph test` prints them; a place in the file open is a button that puts the cursor there.
-    const problems = run.problems.map(problemLine);
+    const problems = run.problems.map((p) => problemLine(p));
     // Under the editor too: in a narrow window the case's pane is out of sight while one types.
     const first = run.problems[0];
     document.getElementById('author-summary')!.textContent =

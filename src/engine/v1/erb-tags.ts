@@ -9,28 +9,48 @@
 import { problem } from '../errors.js';
 import type { Problem } from '../render-plan.js';
 
-/** The offset of the first tag never closed, or undefined. */
-export function unclosedErbTag(source: string): number | undefined {
-  let open: number | undefined;
+/** An ERB tag: `<%`, `<%=`, `<%-` (code) or `<%#` (a comment), and its text between the delimiters. */
+export interface ErbTag {
+  /** The offset of its `<%`. */
+  readonly start: number;
+  readonly comment: boolean;
+  /** Its text: after the opening delimiter, up to its `%>` (or the end of the source when never closed). */
+  readonly contentStart: number;
+  readonly contentEnd: number;
+  readonly closed: boolean;
+}
+
+/**
+ * The tags of an ERB source, in order, as ERB's scanner finds them. A tag never closed is the last: ERB
+ * writes the rest of the source as text.
+ */
+export function* erbTags(source: string): Generator<ErbTag> {
   let i = 0;
   for (;;) {
-    if (open === undefined) {
-      const at = source.indexOf('<%', i);
-      if (at < 0) return undefined;
-      if (source.startsWith('<%%', at)) {
-        i = at + 3;
-        continue;
-      }
-      open = at;
-      i = at + 2;
-    } else {
-      const at = source.indexOf('%>', i);
-      if (at < 0) return open;
-      i = at + 2;
-      if (at > open + 2 && source[at - 1] === '%') continue; // `%%>`: a literal `%>` in the code
-      open = undefined;
+    const start = source.indexOf('<%', i);
+    if (start < 0) return;
+    if (source.startsWith('<%%', start)) {
+      i = start + 3;
+      continue;
     }
+    const marker = source[start + 2];
+    const contentStart = start + (marker === '=' || marker === '#' || marker === '-' ? 3 : 2);
+    let at = source.indexOf('%>', start + 2);
+    // `%%>`: a literal `%>` in the code
+    while (at > start + 2 && source[at - 1] === '%') at = source.indexOf('%>', at + 2);
+    if (at < 0) {
+      yield { start, comment: marker === '#', contentStart, contentEnd: source.length, closed: false };
+      return;
+    }
+    yield { start, comment: marker === '#', contentStart, contentEnd: at, closed: true };
+    i = at + 2;
   }
+}
+
+/** The offset of the first tag never closed, or undefined. */
+export function unclosedErbTag(source: string): number | undefined {
+  for (const tag of erbTags(source)) if (!tag.closed) return tag.start;
+  return undefined;
 }
 
 /** A warning for a V1 template file with a tag never closed, at the tag; undefined when every tag closes. */
