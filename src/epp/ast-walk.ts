@@ -126,11 +126,21 @@ export function findBinary(ast: TemplateNode, operatorStart: number, end: number
   return undefined;
 }
 
+/**
+ * The span the runtime is given for an access's errors: Puppet places an access where its left side is
+ * placed, which for a method call (`$p.new(1)[0]`, `1.abs[0]`) is its `(` or `.`, not its receiver.
+ */
+export function accessSpan(node: AccessNode): { readonly start: number; readonly end: number } {
+  let target = node.target;
+  while (target.type === 'Access') target = target.target;
+  return target.type === 'MethodCall' ? { start: target.callStart, end: node.end } : node;
+}
+
 /** The access expression spanning `start` to `end` (the span the runtime is given for its errors). */
 export function findAccess(ast: TemplateNode, start: number, end: number): AccessNode | undefined {
   const pending: WalkNode[] = [...(ast.params ?? []), ...ast.body];
   for (let node = pending.pop(); node; node = pending.pop()) {
-    if (node.type === 'Access' && node.start === start && node.end === end) return node;
+    if (node.type === 'Access' && accessSpan(node).start === start && node.end === end) return node;
     if (node.start <= start && node.end >= end) pending.push(...nodeChildren(node));
   }
   return undefined;

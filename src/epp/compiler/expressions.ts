@@ -5,7 +5,13 @@
  * holds are made by the generators that extend this one (see `compiler.ts`).
  */
 import type { AccessNode, ArrayNode, CaseNode, LambdaNode, Node, SelectorNode, UnaryNode } from '../ast.js';
-import { assignedVariables, callSpan, destructurePattern, resourceTypeSpan } from '../ast-walk.js';
+import {
+  accessSpan,
+  assignedVariables,
+  callSpan,
+  destructurePattern,
+  resourceTypeSpan,
+} from '../ast-walk.js';
 import { isSplat } from '../calls.js';
 import { constantKey, isConstant, LazyConstantSlot, literal } from '../constants.js';
 import type { ConstantSlot } from '../runtime/runtime.js';
@@ -155,7 +161,7 @@ export abstract class ExpressionGenerator extends ScopeGenerator {
     // A single key avoids building an array of keys.
     let code: string;
     if (node.keys.length !== 1 || !only || (only.type === 'Unary' && only.operator === '*')) {
-      code = `rt.access(${this.expr(node.target)}, [${this.elements(node.keys)}], ${this.pos(node)})`;
+      code = `rt.access(${this.expr(node.target)}, [${this.elements(node.keys)}], ${this.pos(accessSpan(node))})`;
     } else if (
       only.type === 'Literal' &&
       typeof only.value === 'string' &&
@@ -168,11 +174,11 @@ export abstract class ExpressionGenerator extends ScopeGenerator {
       const key = str(only.value);
       const hoisted = node.target.type === 'Variable' ? this.indexOf(node.target.name) : undefined;
       code = hoisted
-        ? `(${hoisted.index} ?? rt.keyed(${hoisted.local}, ${key}, ${this.pos(node)}))`
-        : `(H(t = ${this.expr(node.target)}) ?? rt.keyed(t, ${key}, ${this.pos(node)}))`;
+        ? `(${hoisted.index} ?? rt.keyed(${hoisted.local}, ${key}, ${this.pos(accessSpan(node))}))`
+        : `(H(t = ${this.expr(node.target)}) ?? rt.keyed(t, ${key}, ${this.pos(accessSpan(node))}))`;
       code += propertyAccess(only.value);
     } else {
-      code = `rt.access1(${this.expr(node.target)}, ${this.expr(only)}, ${this.pos(node)})`;
+      code = `rt.access1(${this.expr(node.target)}, ${this.expr(only)}, ${this.pos(accessSpan(node))})`;
     }
     return code;
   }

@@ -25,6 +25,7 @@ import {
   IntegerType,
   inferGenericType,
   isPuppetType,
+  NamedObjectType,
   NotUndefType,
   NumericType,
   OptionalType,
@@ -46,6 +47,7 @@ import { arity, conversionError } from './conversion/arguments.js';
 import { toBinary } from './conversion/binary.js';
 import { toArray, toHash } from './conversion/collections.js';
 import { toBoolean, toFloat, toInteger, toNumeric } from './conversion/numbers.js';
+import { toObject } from './conversion/object.js';
 import { toRegexp, toType } from './conversion/regexp-and-type.js';
 import { toSemVer, toSemVerRange } from './conversion/semver.js';
 import { toTimespan, toTimestamp } from './conversion/time.js';
@@ -93,6 +95,7 @@ function convert(type: PType, args: Value[]): Value {
   if (type instanceof BinaryType) return toBinary(args);
   if (type instanceof SemVerType) return toSemVer(args);
   if (type instanceof SemVerRangeType) return toSemVerRange(args);
+  if (type instanceof NamedObjectType) return toObject(type, args);
   if (type instanceof OptionalType && type.type !== undefined) return convert(type.type, args);
   if (type instanceof NotUndefType) {
     if (type.type !== undefined) return convert(type.type, args);

@@ -11,7 +11,8 @@ import {
   timeDataToString,
 } from '../runtime/format.js';
 import { checkTextLength } from '../runtime/text-size.js';
-import { PDefault, PFloat, PRegexp, PSensitive, PTimeData, type Value } from '../runtime/values.js';
+import { objectText } from '../runtime/types.js';
+import { PDefault, PFloat, PObject, PRegexp, PSensitive, PTimeData, type Value } from '../runtime/values.js';
 
 /** Ruby's `inspect` of a Puppet value (how Ruby prints values nested in an Array or Hash). */
 export function rubyInspect(v: Value): string {
@@ -44,5 +45,6 @@ export function rubyToS(v: Value): string {
   if (v instanceof PRegexp) return rubyRegexpToS(v);
   if (v instanceof PSensitive) return 'Sensitive [value redacted]';
   if (v instanceof PTimeData) return timeDataToString(v);
+  if (v instanceof PObject) return objectText(v);
   return v.toString();
 }

@@ -4,7 +4,13 @@
  * semantics are the runtime's (`rt`); this walks the nodes in the compiled code's order.
  */
 import type { LambdaNode, Node, UnaryNode } from '../ast.js';
-import { assignedVariables, callSpan, destructurePattern, resourceTypeSpan } from '../ast-walk.js';
+import {
+  accessSpan,
+  assignedVariables,
+  callSpan,
+  destructurePattern,
+  resourceTypeSpan,
+} from '../ast-walk.js';
 import { hasSplat, isSplat } from '../calls.js';
 import { isConstant, literalValue } from '../constants.js';
 import type { Lambda } from '../functions/registry.js';
@@ -208,9 +214,9 @@ export abstract class ExpressionEvaluation extends StatementEvaluation {
     const target = this.expr(node.target, scope);
     const only = node.keys[0];
     if (node.keys.length === 1 && !(only!.type === 'Unary' && only!.operator === '*')) {
-      return rt.access1(target, this.expr(only!, scope), this.t.pos(node));
+      return rt.access1(target, this.expr(only!, scope), this.t.pos(accessSpan(node)));
     }
-    return rt.access(target, this.elements(node.keys, scope), this.t.pos(node));
+    return rt.access(target, this.elements(node.keys, scope), this.t.pos(accessSpan(node)));
   }
 
   private binary(node: Node & { type: 'Binary' }, scope: Scope): Value {

@@ -19,6 +19,7 @@ import {
   PFloat,
   type PHash,
   type PInteger,
+  PObject,
   PRegexp,
   PSemVer,
   PSemVerRange,
@@ -119,7 +120,16 @@ export function rubyEql(a: Value, b: Value): boolean {
   if (a instanceof PSemVerRange) return b instanceof PSemVerRange && a.equals(b);
   // Ruby's `hash` of a Variant depends on its order: as hash keys (and for `unique`) types match by text.
   if (isType(a)) return isType(b) && a.toString() === b.toString();
+  // Puppet's Object values are equal with equal types and attribute values (its generated `eql?`).
+  if (a instanceof PObject) return b instanceof PObject && sameObject(a, b, rubyEql);
   return false;
+}
+
+function sameObject(a: PObject, b: PObject, same: (x: Value, y: Value) => boolean): boolean {
+  if (a === b) return true;
+  if (!a.type.equals(b.type)) return false;
+  for (let i = 0; i < a.values.length; i++) if (!same(a.values[i], b.values[i])) return false;
+  return true;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -197,6 +207,7 @@ export function puppetEquals(a: Value, b: Value): boolean {
   }
   // Types are `==` as Puppet's `eql?` has them: a Variant's or a Pattern's members in any order.
   if (isType(a)) return isType(b) && a.equals(b);
+  if (a instanceof PObject) return b instanceof PObject && sameObject(a, b, puppetEquals);
   return rubyEql(a, b);
 }
 
@@ -223,6 +234,7 @@ export function rubyClassName(v: Value): string {
   if (v instanceof PBinary) return 'Puppet::Pops::Types::PBinaryType::Binary';
   if (v instanceof PSemVer) return 'SemanticPuppet::Version';
   if (v instanceof PSemVerRange) return 'SemanticPuppet::VersionRange';
+  if (v instanceof PObject) return v.type.typeName;
   return v.constructor.name;
 }
 
@@ -346,6 +358,7 @@ export function operandLabel(v: Value): string {
   // Puppet labels a value of a gem's class by the class's name, capitalized as a type name.
   if (v instanceof PSemVer) return 'Semver';
   if (v instanceof PSemVerRange) return 'SemverRange';
+  if (v instanceof PObject) return 'Object';
   return `${v.toString()}-Type`;
 }
 

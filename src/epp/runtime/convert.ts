@@ -19,6 +19,7 @@ import {
   PFloat,
   type PHash,
   PIterator,
+  PObject,
   PRegexp,
   PSemVer,
   PSemVerRange,
@@ -177,6 +178,7 @@ function isValueObject(data: object): boolean {
     data instanceof PSymbol ||
     data instanceof PSemVer ||
     data instanceof PSemVerRange ||
+    data instanceof PObject ||
     (data as { readonly isPuppetType?: boolean }).isPuppetType === true
   );
 }

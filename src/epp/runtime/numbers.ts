@@ -13,6 +13,7 @@ import {
   PFloat,
   type PInteger,
   PIterator,
+  PObject,
   PRegexp,
   PSemVer,
   PSemVerRange,
@@ -115,6 +116,7 @@ export function typeLabel(v: Value): string {
   // A value of a gem's class, by the class name capitalized as a type name.
   if (v instanceof PSemVer) return 'Semver';
   if (v instanceof PSemVerRange) return 'SemverRange';
+  if (v instanceof PObject) return 'Object';
   return 'Default';
 }
 

@@ -33,7 +33,7 @@ import { OperatorRuntime } from './operator-runtime.js';
 import { typeLabel } from './operators.js';
 import { checkProduced, MAX_STRING_LENGTH, textTooLong } from './size-limits.js';
 import { PType } from './types.js';
-import type { PHash, Value } from './values.js';
+import { type PHash, PObject, type Value } from './values.js';
 
 export { compiledHelpers, interpolateText, renderText, truthy } from './compiled-helpers.js';
 export type {
@@ -63,6 +63,9 @@ function isCollection(v: Value): v is Value[] | PHash {
 
 /** Deepest nesting of epp()/inline_epp() calls: a template that calls itself ends with an error. */
 export const MAX_DEPTH = 64;
+
+/** What `objectMember` answers when the name is no member of the Object value or the call no method call. */
+const NO_MEMBER = Symbol('no member');
 
 /** The names and spans of a compiled lambda's required parameters, for the error of a missing one. */
 export type RequiredParameters = readonly (readonly [name: string, p: number])[];
@@ -320,6 +323,11 @@ export class Runtime extends OperatorRuntime implements CallContext {
     view: (() => object) | undefined,
     site?: CallSite,
   ): Value {
+    // An Object value's attribute, read as a method (`$p.x`), comes before any function of its name.
+    if (args[0] instanceof PObject) {
+      const member = this.objectMember(args[0], name, args.length - 1, p);
+      if (member !== NO_MEMBER) return member;
+    }
     const def =
       (site ? this.functions.resolve(site, name) : this.functions.get(name)) ?? this.moduleFunction(name, p);
     // Where the function was called, for what it logs (`log`).
@@ -348,6 +356,25 @@ export class Runtime extends OperatorRuntime implements CallContext {
     } finally {
       this.scope = previous;
     }
+  }
+
+  /**
+   * `$p.x`: the attribute or constant `name` of an Object value, when the call is a method call (Puppet
+   * reads no attribute for `x($p)`); NO_MEMBER otherwise. An attribute takes no arguments.
+   */
+  private objectMember(o: PObject, name: string, argCount: number, p: number): Value | typeof NO_MEMBER {
+    const member = o.type.member(name);
+    if (!member.found) return NO_MEMBER;
+    const { source, span } = this.location(p);
+    if (source.charCodeAt(span.start) !== 46 && source.charCodeAt(span.start) !== 40) return NO_MEMBER;
+    if (argCount > 0) {
+      const error = new EppEvalError(
+        'EPP_ARGUMENTS',
+        `'attribute ${o.type.typeName}[${name}]' expects no arguments, got ${argCount}`,
+      );
+      throw this.locateCall(error, p);
+    }
+    return member.index < 0 ? member.value : o.values[member.index];
   }
 
   newValue(type: Value, args: Value[], block: Lambda | undefined, p: number): Value {

@@ -23,10 +23,11 @@
  * | Runtime    | {@link PSymbol} (a Ruby Symbol, from a YAML values file's `:foo`) |
  * | SemVer     | {@link PSemVer} (one object per version), `semver.ts` |
  * | SemVerRange | {@link PSemVerRange}                          |
+ * | Object     | {@link PObject} (a value of an `Object[{name => ..., attributes => ...}]` type) |
  */
 import { toJsRegExp } from './regexp/translate.js';
 import type { PSemVer, PSemVerRange } from './semver.js';
-import type { PType } from './types.js';
+import type { NamedObjectType, PType } from './types.js';
 
 export { RegexpSyntaxError, toJsRegExp } from './regexp/translate.js';
 export { PSemVer, PSemVerRange } from './semver.js';
@@ -50,7 +51,8 @@ export type Value =
   | PBinary
   | PSymbol
   | PSemVer
-  | PSemVerRange;
+  | PSemVerRange
+  | PObject;
 
 export type PHash = Map<Value, Value>;
 
@@ -73,6 +75,17 @@ export class PRegexp {
   ) {
     this.regex = toJsRegExp(runAs, flags);
   }
+}
+
+/**
+ * A value of a named Object type (`Point({'x' => 1, 'y' => 2})`): its type and its attributes' values, in
+ * the order of `type.attributes`.
+ */
+export class PObject {
+  constructor(
+    readonly type: NamedObjectType,
+    readonly values: readonly Value[],
+  ) {}
 }
 
 /** A `Sensitive` wrapper: prints as its value with `<%= %>`, redacted everywhere else. */

@@ -4,11 +4,13 @@
  */
 
 import { checkTextLength } from '../text-size.js';
+import { objectText } from '../types/text.js';
 import {
   PBinary,
   PDefault,
   PFloat,
   type PHash,
+  PObject,
   PRegexp,
   PSensitive,
   PSymbol,
@@ -135,6 +137,7 @@ export function rubyScalarText(v: Exclude<Value, string | undefined | Value[] | 
   if (v instanceof PSensitive) return REDACTED;
   if (v instanceof PTimeData) return timeDataToString(v);
   if (v instanceof PDefault) return 'default';
+  if (v instanceof PObject) return objectText(v);
   return v.display();
 }
 

@@ -4,6 +4,7 @@
 import type { EppEvalError } from '../../errors.js';
 import { checkTextLength } from '../text-size.js';
 import { timeToFloat, timeToInteger } from '../time.js';
+import { objectText } from '../types/text.js';
 import {
   float,
   integer,
@@ -13,6 +14,7 @@ import {
   type PHash,
   type PInteger,
   PIterator,
+  PObject,
   PRegexp,
   PSemVer,
   PSemVerRange,
@@ -112,6 +114,11 @@ function convert(v: Value, map: FormatMap, ind: Indentation): string {
   if (v instanceof PSensitive) return kformat(f.orig, v);
   if (v instanceof PBinary) return convertBinary(f, v);
   if (v instanceof PSemVer || v instanceof PSemVerRange) return convertVersion(f, v);
+  if (v instanceof PObject) {
+    // Puppet's string_PObjectType (with no `_pcore_init_hash` override): the value's `to_s`.
+    if ('spq'.includes(f.conv)) return kformat(f.orig.replace(/[pq]/, 's'), objectText(v));
+    throw illegal('Object', f, 'spq');
+  }
   if (v instanceof PSymbol) {
     // Puppet's string_PRuntimeType: the Symbol's `to_s`, quoted by `%p`, Ruby's `inspect` by `%q`.
     if (f.conv === 's') return v.name;

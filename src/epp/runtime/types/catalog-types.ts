@@ -5,7 +5,7 @@
  * values (Ruby Symbols) come from YAML values files; no value of a template is an instance of the others.
  * Part of the Puppet type system; import it from `../types.js`.
  */
-import { PBinary, PSymbol, type Value } from '../values.js';
+import { PBinary, PObject, PSymbol, type Value } from '../values.js';
 import { PType, quote } from './internal.js';
 
 /** A type no template value belongs to: only the same kind of type is assignable to it. */
@@ -68,6 +68,10 @@ export class RuntimeType extends PType {
 /** `Object`, which Puppet prints with its (empty) initialization hash. */
 export class ObjectType extends ValuelessType {
   readonly name = 'Object';
+  /** A value of any named Object type (`Point({'x' => 1})`) is an Object. */
+  override isInstance(v: Value): boolean {
+    return v instanceof PObject;
+  }
   protected override assignableFrom(o: PType): boolean {
     return o instanceof ObjectType;
   }

@@ -7,6 +7,7 @@ import {
   PDefault,
   PFloat,
   PIterator,
+  PObject,
   PRegexp,
   PSemVer,
   PSemVerRange,
@@ -113,6 +114,7 @@ export function inferReducedType(v: Value): PType {
   // Puppet's infer of a version: `SemVer['1.2.3 - 1.2.3']`, the range of it alone.
   if (v instanceof PSemVer) return new SemVerType([PSemVerRange.between(v, v, false)]);
   if (v instanceof PSemVerRange) return SEMVER_RANGE;
+  if (v instanceof PObject) return v.type;
   return new TypeType(v);
 }
 

@@ -107,7 +107,7 @@ function isData(v: Value): boolean {
   return everyKey(v, isString) && everyValue(v, isData);
 }
 
-/** `RichData`: Data plus regexps, types, default, SemVer, SemVerRange, Binary, Sensitive, timestamps, and non-string hash keys. */
+/** `RichData`: Data plus regexps, types, Object values, default, SemVer, SemVerRange, Binary, Sensitive, timestamps, and non-string hash keys. */
 export const RICH_DATA: AliasType = new AliasType(
   'RichData',
   (self) =>
@@ -117,6 +117,7 @@ export const RICH_DATA: AliasType = new AliasType(
       BINARY,
       new SensitiveType(),
       new TypeType(undefined),
+      new ObjectType(),
       UNDEF,
       new DefaultType(),
       new HashType(new VariantType([STRING, NUMERIC]), self),

@@ -4,7 +4,7 @@
  */
 import { puppetQuote } from '../format/quote.js';
 import { timeDataToString } from '../format/timestamps.js';
-import { PDefault, PFloat, PRegexp, PSensitive, PTimeData, type Value } from '../values.js';
+import { PDefault, PFloat, PObject, PRegexp, PSensitive, PTimeData, type Value } from '../values.js';
 
 /**
  * Puppet's single-quoted form of a string (`'it\'s'`), double-quoted when it has control characters: the
@@ -43,5 +43,20 @@ export function literal(v: Value): string {
   if (v instanceof PDefault) return 'default';
   if (v instanceof PSensitive) return 'Sensitive [value redacted]';
   if (v instanceof PTimeData) return quote(timeDataToString(v));
+  if (v instanceof PObject) return objectText(v);
   return v.toString();
+}
+
+/**
+ * How Puppet prints a value of an Object type (`Point({'x' => 1, 'y' => 2})`): its type's name and the hash
+ * `new` would take, an attribute at its default left out.
+ */
+export function objectText(o: PObject): string {
+  const entries: string[] = [];
+  o.type.attributes.forEach((a, i) => {
+    const v = o.values[i];
+    if (a.hasDefault && literal(v) === literal(a.value)) return;
+    entries.push(`${quote(a.name)} => ${literal(v)}`);
+  });
+  return `${o.type.typeName}({${entries.join(', ')}})`;
 }
