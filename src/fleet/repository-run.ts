@@ -34,6 +34,7 @@ import type { Fleet, FleetRepository } from './fleet-file.js';
 import { ensurePullRequest, forgeProjectOf } from './forge.js';
 import type { GitRunner } from './git.js';
 import { refuseLinkedInputs } from './linked-inputs.js';
+import { pendingLockChange } from './lock-pending.js';
 import { commitMessage, prBody, subjectOf, templatesOf } from './messages.js';
 import type { FleetMode, RepositoryRecord } from './record.js';
 import { type FollowedSource, keyOf, type ResumeState } from './state.js';
@@ -107,7 +108,13 @@ export async function runRepository(
   try {
     let key: string | undefined;
     if (repo.url !== undefined) {
-      copy = await prepareClone(fleet.workdir, repo, options.git, options.onStep);
+      copy = await prepareClone(
+        fleet.workdir,
+        repo,
+        options.git,
+        options.onStep,
+        options.project.offline === true,
+      );
       key = resumeKey(fleet, repo, copy, copy.refs, options);
       const previous = options.resume?.lookup(repo.name, key);
       if (previous && (await unmoved(fleet, copy, previous.follow, options))) {
@@ -383,9 +390,13 @@ async function runIn(
     };
   }
   if (!applying) {
+    // Said as apply would say it: a repository whose lock alone apply would write (a modulesync module's
+    // first apply) is not in line, or status would pass what apply then commits.
+    const lock = pendingLockChange(loaded.lock, plan);
     return {
-      result: pending.length > 0 || moved ? 'drift' : 'in-line',
+      result: pending.length > 0 || moved || lock !== undefined ? 'drift' : 'in-line',
       files,
+      ...(lock ? { lock } : {}),
       templates,
       ...where,
       ...(diff ? { diff } : {}),
