@@ -255,6 +255,30 @@ describe('a modulesync configuration run as a fleet', () => {
     expect(records.filter((x) => x.name !== 'motd').map((x) => x.result)).toEqual(['drift', 'drift']);
   });
 
+  it("a module's own template_sources, which template_url rendering cannot take, fail it at them in fleet.yml", () => {
+    const config = configurationWithRemotes();
+    expect(pantograph(config, ['fleet', 'import-modulesync']).status).toBe(0);
+    const file = join(config, 'fleet.yml');
+    const text = readFileSync(file, 'utf8').replace(
+      '    forge_project: voxpupuli/puppet-archive\n',
+      '    forge_project: voxpupuli/puppet-archive\n    template_sources: [default]\n',
+    );
+    writeFileSync(file, text);
+    const line = text.split('\n').findIndex((l) => l.includes('template_sources')) + 1;
+    const r = pantograph(config, ['--format', 'json', 'fleet', 'apply']);
+    expect(r.status).toBe(1);
+    const [archive, autofs] = JSON.parse(r.stdout).repositories;
+    expect(archive).toMatchObject({
+      name: 'puppet-archive',
+      result: 'failed',
+      error: { code: 'FLEET_INVALID', file, line, column: 23 },
+    });
+    expect(archive.error.hint).toContain('remove `template_sources` from its entry');
+    expect(autofs).toMatchObject({ name: 'puppet-autofs', result: 'applied' });
+    const clone = join(config, 'modules', 'puppet-archive');
+    expect(git(clone, 'rev-parse', 'HEAD')).toBe(git(clone, 'rev-parse', 'origin/main'));
+  });
+
   it('without template_url, a modulesync module is refused at its .sync.yml with the way to name the configuration', () => {
     const config = configurationWithRemotes();
     expect(pantograph(config, ['fleet', 'import-modulesync']).status).toBe(0);
