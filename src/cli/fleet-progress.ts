@@ -3,7 +3,7 @@
  * repository being worked on and a bar for the whole run, with each finished repository printed above it
  * for good. Elsewhere (a pipe, a CI log): one plain line per finished repository, nothing redrawn.
  */
-import { type FleetEvent, lockNote, type RepositoryRecord } from '../fleet/index.js';
+import { type FleetEvent, lockNote, lockPending, type RepositoryRecord } from '../fleet/index.js';
 import type { Io } from './io.js';
 import { fold } from './wrap.js';
 
@@ -76,13 +76,15 @@ export class FleetProgress {
 }
 
 /**
- * `nginx: drift (3 files)`, `archive: applied (no file changed; .pantograph.lock created)` or
+ * `nginx: drift (3 files)`, `archive: applied (no file changed; .pantograph.lock created)`,
+ * `archive: drift (no file to change; .pantograph.lock to create)` or
  * `apache: failed: <message>`.
  */
 export function recordLine(record: RepositoryRecord): string {
   const files = record.files.length;
   const lock = lockNote(record);
-  const counted = files > 0 ? `${files} file${files === 1 ? '' : 's'}` : lock ? 'no file changed' : '';
+  const none = lockPending(record) ? 'no file to change' : 'no file changed';
+  const counted = files > 0 ? `${files} file${files === 1 ? '' : 's'}` : lock ? none : '';
   const detail =
     record.result === 'failed' ||
     record.result === 'conflict' ||

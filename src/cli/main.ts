@@ -100,9 +100,14 @@ export async function main(
 
   // Engine commands (list, show, validate, render, add): options shared by all of them.
   // `v1`: the command plans a project, which may be a V1 one (src/engine/v1).
-  const engineOptions = (command: Command, strict = false, v1 = false) => {
+  const engineOptions = (
+    command: Command,
+    strict = false,
+    v1 = false,
+    offlineHelp = 'git sources: use the cache only, never fetch',
+  ) => {
     command
-      .option('--offline', 'git sources: use the cache only, never fetch')
+      .option('--offline', offlineHelp)
       .option('--trust', 'trust every git source, so that its JavaScript hooks may run');
     if (v1) {
       command
@@ -362,7 +367,12 @@ export async function main(
         'run every repository again, even those unchanged since the last run (at their locked template commits: `fleet update` takes new ones)',
       );
     }
-    return engineOptions(command, true);
+    return engineOptions(
+      command,
+      true,
+      false,
+      'no network: each repository from its clone as the last run fetched it (one not cloned yet fails), git template sources from the cache; no --push or --pr',
+    );
   };
   const writeOptions = (command: Command) =>
     command

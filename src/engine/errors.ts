@@ -146,7 +146,8 @@ export type EngineErrorCode =
   | 'FLEET_LOCKED'
   | 'FLEET_INTERRUPTED'
   | 'FLEET_MIXED'
-  | 'FLEET_MODULESYNC';
+  | 'FLEET_MODULESYNC'
+  | 'FLEET_OFFLINE';
 
 export class EngineError extends Error {
   override name = 'EngineError';

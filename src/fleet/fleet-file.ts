@@ -41,6 +41,11 @@ export interface FleetRepository {
   readonly settings: DataMap;
   /** Where each of `settings` is written in the fleet file. */
   readonly settingOrigins: readonly SettingOrigin[];
+  /**
+   * The repository's own `template_sources` (filesystem locations made absolute), in place of the fleet's;
+   * `undefined`: the fleet's, if any.
+   */
+  readonly templateSources?: readonly Data[];
   /** `owner/name` or the GitLab project path; `undefined`: taken from the URL. */
   readonly forgeProject?: string;
   /** Where the entry is declared. */
@@ -295,6 +300,12 @@ function credentialsWarnings(top: DataMap, at: (pointer: string) => Position, fi
   if (typeof top.template_url === 'string') urls.push([top.template_url, '/template_url']);
   ((top.repositories ?? []) as DataMap[]).forEach((entry, i) => {
     if (typeof entry.url === 'string') urls.push([entry.url, `/repositories/${i}/url`]);
+    (Array.isArray(entry.template_sources) ? entry.template_sources : []).forEach((source, j) => {
+      const location = isMap(source) ? source.location : undefined;
+      if (typeof location === 'string') {
+        urls.push([location, `/repositories/${i}/template_sources/${j}/location`]);
+      }
+    });
   });
   // The forge's API too: its token belongs in the variable `token_env` names.
   const api = isMap(top.forge) ? top.forge.api : undefined;
@@ -351,6 +362,9 @@ function repositoryOf(
       (defaults.settings ?? {}) as DataMap,
       `/repositories/${index}`,
     ),
+    ...(Array.isArray(entry.template_sources)
+      ? { templateSources: entry.template_sources.map((s) => absoluteSource(s, dir)) }
+      : {}),
     ...(forgeProject !== undefined ? { forgeProject } : {}),
     position,
   };

@@ -12,7 +12,7 @@ export { forgeProjectOf, type PullRequestResult } from './forge.js';
 export { type MergeOptions, mergeReports, readReport } from './merge-reports.js';
 export { importModulesync, type ModulesyncImport } from './modulesync.js';
 export type { FleetMode, FleetReport, RepositoryRecord, RepositoryResult } from './record.js';
-export { lockNote, RESULTS } from './record.js';
+export { lockNote, lockPending, RESULTS } from './record.js';
 export { checkOneBranchEach, type FleetEvent, type FleetRunOptions, runFleet } from './run.js';
 export {
   matrixOf,

@@ -41,10 +41,11 @@ export interface RepositoryRecord {
   readonly files: readonly { readonly path: string; readonly state: string; readonly template?: string }[];
   /**
    * Apply and update: this run `created` `.pantograph.lock` (the repository had none: its first apply,
-   * as for a modulesync module) or `updated` it; absent when it was left as it was. Not in `files`, which
-   * are the files the templates make.
+   * as for a modulesync module) or `updated` it; absent when it was left as it was. Status and `--noop`:
+   * what apply would do, `to-create` or `to-update` (a repository whose lock alone would change drifts).
+   * Not in `files`, which are the files the templates make.
    */
-  readonly lock?: 'created' | 'updated';
+  readonly lock?: 'created' | 'updated' | 'to-create' | 'to-update';
   /** The templates applied, with their versions and sources. */
   readonly templates: readonly {
     readonly name: string;
@@ -135,9 +136,24 @@ export const RESULTS: readonly RepositoryResult[] = [
  * (a repository's first apply), and when it is the only change (`applied` with no file).
  */
 export function lockNote(record: Pick<RepositoryRecord, 'lock' | 'files'>): string | undefined {
-  if (record.lock === 'created') return '.pantograph.lock created';
-  if (record.lock === 'updated' && record.files.length === 0) return '.pantograph.lock brought up to date';
-  return undefined;
+  const alone = record.files.length === 0;
+  switch (record.lock) {
+    case 'created':
+      return '.pantograph.lock created';
+    case 'to-create':
+      return '.pantograph.lock to create';
+    case 'updated':
+      return alone ? '.pantograph.lock brought up to date' : undefined;
+    case 'to-update':
+      return alone ? '.pantograph.lock to bring up to date' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The lock is still to be written (status, `--noop`), not written by this run. */
+export function lockPending(record: Pick<RepositoryRecord, 'lock'>): boolean {
+  return record.lock === 'to-create' || record.lock === 'to-update';
 }
 
 export function summarize(records: readonly RepositoryRecord[]): FleetReport['summary'] {

@@ -34,10 +34,11 @@ import type { Fleet, FleetRepository } from './fleet-file.js';
 import { ensurePullRequest, forgeProjectOf } from './forge.js';
 import type { GitRunner } from './git.js';
 import { refuseLinkedInputs } from './linked-inputs.js';
+import { pendingLockChange } from './lock-pending.js';
 import { commitMessage, prBody, subjectOf, templatesOf } from './messages.js';
 import type { FleetMode, RepositoryRecord } from './record.js';
 import { type FollowedSource, keyOf, type ResumeState } from './state.js';
-import { fleetOverrides } from './sync-overrides.js';
+import { fleetOverrides, templateSourcesOf } from './sync-overrides.js';
 import {
   checkoutForApply,
   checkoutForNoop,
@@ -107,10 +108,16 @@ export async function runRepository(
   try {
     let key: string | undefined;
     if (repo.url !== undefined) {
-      copy = await prepareClone(fleet.workdir, repo, options.git, options.onStep);
+      copy = await prepareClone(
+        fleet.workdir,
+        repo,
+        options.git,
+        options.onStep,
+        options.project.offline === true,
+      );
       key = resumeKey(fleet, repo, copy, copy.refs, options);
       const previous = options.resume?.lookup(repo.name, key);
-      if (previous && (await unmoved(fleet, copy, previous.follow, options))) {
+      if (previous && (await unmoved(fleet, repo, copy, previous.follow, options))) {
         // What this run did: nothing committed, pushed or proposed (docs/json-output.md).
         const { pullRequest: _pr, lock: _lock, ...record } = previous.record;
         return {
@@ -191,6 +198,7 @@ interface RunFacts {
  */
 async function unmoved(
   fleet: Fleet,
+  repo: FleetRepository,
   copy: WorkingCopy,
   follow: readonly FollowedSource[],
   options: RepositoryRunOptions,
@@ -200,7 +208,7 @@ async function unmoved(
       const head = await gitSourceHead(
         {
           type: 'git',
-          location: fleetLocation(fleet, source),
+          location: fleetLocation(fleet, repo, source),
           ...(source.ref !== undefined ? { ref: source.ref } : {}),
         },
         {
@@ -219,8 +227,8 @@ async function unmoved(
 }
 
 /** A followed source's location with the credentials the fleet file gives it (the state keeps none). */
-function fleetLocation(fleet: Fleet, source: FollowedSource): string {
-  for (const s of fleet.templateSources ?? []) {
+function fleetLocation(fleet: Fleet, repo: FleetRepository, source: FollowedSource): string {
+  for (const s of templateSourcesOf(fleet, repo) ?? []) {
     if (typeof s !== 'object' || s === null || Array.isArray(s)) continue;
     const spec = s as { type?: unknown; location?: unknown; ref?: unknown };
     if (spec.type !== 'git' || typeof spec.location !== 'string') continue;
@@ -288,6 +296,7 @@ async function runIn(
   // as it is: the V2 overrides (template_sources, settings) are not written into it.
   const byTemplateUrl = fleet.templateUrl !== undefined && !isV2SyncText(original, syncFile);
   if (!byTemplateUrl) refuseModulesyncFile(dir, original, syncFile);
+  else refuseOwnSourcesForTemplateUrl(fleet, repo);
   const {
     committed: overridden,
     planned,
@@ -383,9 +392,13 @@ async function runIn(
     };
   }
   if (!applying) {
+    // Said as apply would say it: a repository whose lock alone apply would write (a modulesync module's
+    // first apply) is not in line, or status would pass what apply then commits.
+    const lock = pendingLockChange(loaded.lock, plan);
     return {
-      result: pending.length > 0 || moved ? 'drift' : 'in-line',
+      result: pending.length > 0 || moved || lock !== undefined ? 'drift' : 'in-line',
       files,
+      ...(lock ? { lock } : {}),
       templates,
       ...where,
       ...(diff ? { diff } : {}),
@@ -625,6 +638,23 @@ function refuseModulesyncFile(dir: string, text: string, file: string): void {
   const parsed = parseYamlData(text, file, { version: '1.1', errorCode: 'SYNC_YAML', replaceTag: true });
   if (!isMapping(parsed.data) || Object.hasOwn(parsed.data, 'pdk_template')) return;
   throw modulesyncModuleError(msync, parsed.positions.positionOf(''), true);
+}
+
+/**
+ * A repository's own `template_sources` are V2's, written into its `.sync.yml`; one rendered by the fleet's
+ * `template_url` (no `pdk_template`) would silently not take them, so it fails at them.
+ */
+function refuseOwnSourcesForTemplateUrl(fleet: Fleet, repo: FleetRepository): void {
+  if (repo.templateSources === undefined) return;
+  const index = fleet.repositories.indexOf(repo);
+  throw new EngineError(
+    'FLEET_INVALID',
+    `'${repo.name}' has no \`pdk_template\` in its .sync.yml: it is rendered with the fleet's template_url, which its own \`template_sources\` (V2 templates) cannot change`,
+    {
+      position: fleet.positions.positionOf(`/repositories/${index}/template_sources`),
+      hint: 'remove `template_sources` from its entry, or move the repository to V2 templates (`pdk_template: {version: 2, ...}` in its .sync.yml) for them to apply',
+    },
+  );
 }
 
 /**

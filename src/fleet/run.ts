@@ -74,6 +74,20 @@ export async function runFleet(
   repositories: readonly FleetRepository[],
   options: FleetRunOptions,
 ): Promise<FleetReport> {
+  if (
+    options.project?.offline === true &&
+    options.noop !== true &&
+    (options.push === true || options.pr === true)
+  ) {
+    // msync's --offline pushes nothing either: a push or a pull request is the network.
+    throw new EngineError(
+      'FLEET_USAGE',
+      `${options.pr === true ? '--pr' : '--push'} needs the network, and --offline reaches no remote`,
+      {
+        hint: 'leave --offline out to push and propose, or leave --push and --pr out to commit on the work branch in the clones only',
+      },
+    );
+  }
   if (options.pr === true && options.push !== true && options.noop !== true) {
     throw new EngineError('FLEET_FORGE', '--pr needs --push: a pull request proposes a pushed branch', {
       hint: 'run `pantograph fleet apply --push --pr`',

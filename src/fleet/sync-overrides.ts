@@ -1,6 +1,6 @@
 /**
- * What the fleet writes into a repository's `.sync.yml`: its `template_sources` (if the fleet file has
- * them) and the repository's settings. Two texts: the one committed names the sources without credentials;
+ * What the fleet writes into a repository's `.sync.yml`: its `template_sources` (the repository entry's
+ * own, else the fleet file's, if any) and the repository's settings. Two texts: the one committed names the sources without credentials;
  * the one planned keeps them, as git may need them to fetch. The sources and those settings are the fleet
  * file's, so a problem with one is reported at its place in `fleet.yml` (`origins`), where it is fixed.
  */
@@ -20,7 +20,7 @@ export interface FleetOverrides {
 }
 
 export function fleetOverrides(fleet: Fleet, repo: FleetRepository, original: string): FleetOverrides {
-  const sources = fleet.templateSources;
+  const sources = templateSourcesOf(fleet, repo);
   const bare = sources?.map(withoutSourceCredentials);
   const committed = applyOverrides(original, {
     ...(bare ? { templateSources: bare } : {}),
@@ -31,7 +31,9 @@ export function fleetOverrides(fleet: Fleet, repo: FleetRepository, original: st
       ? applyOverrides(original, { templateSources: sources, settings: repo.settings })
       : committed;
   const origins: SyncOrigin[] = [
-    ...(sources ? [{ pointer: '/pdk_template/template_sources', at: '/template_sources', whole: true }] : []),
+    ...(sources
+      ? [{ pointer: '/pdk_template/template_sources', at: templateSourcesAt(fleet, repo), whole: true }]
+      : []),
     ...repo.settingOrigins,
   ].map((o) => ({ ...o, positions: fleet.positions }));
   return { committed, planned, origins };
@@ -42,4 +44,16 @@ function withoutSourceCredentials(source: Data): Data {
   if (typeof source !== 'object' || source === null || Array.isArray(source)) return source;
   const location = (source as DataMap).location;
   return typeof location === 'string' ? { ...source, location: withoutCredentials(location) } : source;
+}
+
+/** The template sources a repository gets: its own (`template_sources:` on its entry), else the fleet's. */
+export function templateSourcesOf(fleet: Fleet, repo: FleetRepository): readonly Data[] | undefined {
+  return repo.templateSources ?? fleet.templateSources;
+}
+
+/** Where in fleet.yml the repository's template sources are written (its entry's, else the top level's). */
+function templateSourcesAt(fleet: Fleet, repo: FleetRepository): string {
+  if (repo.templateSources === undefined) return '/template_sources';
+  const index = fleet.repositories.indexOf(repo);
+  return `/repositories/${index}/template_sources`;
 }

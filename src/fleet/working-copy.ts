@@ -39,6 +39,12 @@ export async function prepareClone(
   git: GitRunner,
   /** Hears `cloning` (the first run) or `fetching` (a clone made before), for the progress display. */
   onStep: (step: 'cloning' | 'fetching') => void = () => {},
+  /**
+   * `--offline` (msync's `update --offline`): the clone as the last run left it, with the branches its
+   * last fetch saw; no clone, fetch or other call that reaches the remote. A repository not cloned yet
+   * is refused (FLEET_OFFLINE), nothing made for it.
+   */
+  offline = false,
 ): Promise<WorkingCopy> {
   const dir = resolve(workdir, repo.name);
   const inside = relative(workdir, dir);
@@ -53,7 +59,17 @@ export async function prepareClone(
   const url = repo.url!;
   // Few git calls per repository: each is a process, and starting one is most of a small fetch's cost.
   const fresh = !existsSync(dir);
-  onStep(fresh ? 'cloning' : 'fetching');
+  if (fresh && offline) {
+    throw new EngineError(
+      'FLEET_OFFLINE',
+      `'${repo.name}' has no clone in ${workdir} yet, and --offline fetches nothing`,
+      {
+        position: repo.position,
+        hint: `run once without --offline to clone it (e.g. \`pantograph fleet status --filter ${repo.name}\`), or leave it out (--exclude ${repo.name}); nothing was written for it`,
+      },
+    );
+  }
+  if (!offline) onStep(fresh ? 'cloning' : 'fetching');
   if (fresh) {
     // Cloned aside, marked, then moved into place: a run killed while cloning leaves no unmarked clone
     // under the repository's name, which every later run would refuse as "in the way" (found driving
@@ -89,14 +105,14 @@ export async function prepareClone(
     await withRemoteContext(
       repo,
       git.steps(dir, [
-        ...(fresh
+        ...(fresh || offline
           ? []
           : [['fetch', '--quiet', '--prune', '--no-tags', '--', url, '+refs/heads/*:refs/remotes/origin/*']]),
         REFS,
       ]),
     ),
   );
-  const baseBranch = repo.base ?? (await remoteHead(dir, git));
+  const baseBranch = repo.base ?? (await remoteHead(dir, git, offline));
   const baseCommit = refs.get(`refs/remotes/origin/${baseBranch}`);
   if (baseCommit === undefined) {
     throw new EngineError('FLEET_GIT', `the remote of '${repo.name}' has no branch '${baseBranch}'`, {
@@ -141,7 +157,7 @@ function parseRefs(out: string): Map<string, string> {
   return refs;
 }
 
-async function remoteHead(dir: string, git: GitRunner): Promise<string> {
+async function remoteHead(dir: string, git: GitRunner, offline: boolean): Promise<string> {
   // The clone wrote it as a file (symbolic refs are never packed): read it without a git call.
   try {
     const text = readFileSync(join(dir, '.git', 'refs', 'remotes', 'origin', 'HEAD'), 'utf8');
@@ -153,7 +169,8 @@ async function remoteHead(dir: string, git: GitRunner): Promise<string> {
   const read = () =>
     git(dir, ['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD'], { allowFailure: true });
   let head = await read();
-  if (!head.ok) {
+  // Asking the remote for its default branch is a network call: not under --offline.
+  if (!head.ok && !offline) {
     await git(dir, ['remote', 'set-head', 'origin', '--auto'], { allowFailure: true });
     head = await read();
   }

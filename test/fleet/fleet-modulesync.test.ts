@@ -56,8 +56,9 @@ describe('a modulesync configuration run as a fleet', () => {
     const report = JSON.parse(status.stdout);
     const byName = Object.fromEntries(
       report.repositories.map((r: { name: string }) => [r.name, r]),
-    ) as Record<string, { result: string; files: { path: string; state: string }[] }>;
-    expect(byName['puppet-archive']).toMatchObject({ result: 'in-line', files: [] });
+    ) as Record<string, { result: string; files: { path: string; state: string }[]; lock?: string }>;
+    // In line with the configuration, but with no .pantograph.lock yet: apply would commit one.
+    expect(byName['puppet-archive']).toMatchObject({ result: 'drift', files: [], lock: 'to-create' });
     expect(byName['puppet-autofs']?.result).toBe('drift');
     expect(byName['puppet-autofs']?.files.map((f) => [f.path, f.state]).sort()).toEqual([
       ['.pmtignore', 'adopt'],
@@ -143,6 +144,83 @@ describe('a modulesync configuration run as a fleet', () => {
     expect(textAgain.stdout).not.toContain('.pantograph.lock');
   });
 
+  it('status and apply --noop say the lock a first apply would commit, and exit as for drift until it is merged', () => {
+    const config = configurationWithRemotes();
+    expect(pantograph(config, ['fleet', 'import-modulesync']).status).toBe(0);
+    for (const args of [
+      ['fleet', 'status'],
+      ['fleet', 'apply', '--noop'],
+    ]) {
+      const r = pantograph(config, args);
+      expect(r.status, r.stderr).toBe(args[1] === 'status' ? 1 : 0);
+      expect(r.stdout).toMatch(/^puppet-archive +drift +0 \+ \.pantograph\.lock to create *$/m);
+      expect(r.stderr).toMatch(
+        /^\[\d\/2\] puppet-archive: drift \(no file to change; \.pantograph\.lock to create\)$/m,
+      );
+      const json = JSON.parse(pantograph(config, ['--format', 'json', ...args]).stdout);
+      expect(json.repositories.map((x: Record<string, unknown>) => [x.name, x.result, x.lock])).toEqual([
+        ['puppet-archive', 'drift', 'to-create'],
+        ['puppet-autofs', 'drift', 'to-create'],
+      ]);
+    }
+    // What apply then does is what they said.
+    const applied = pantograph(config, ['fleet', 'apply', '--push']);
+    expect(applied.stdout).toMatch(/^puppet-archive +applied +0 \+ \.pantograph\.lock created /m);
+    // The work branch has it now; the base does not until the pull request is merged.
+    const noop = pantograph(config, ['fleet', 'apply', '--noop']);
+    expect(noop.stdout).not.toContain('.pantograph.lock');
+    expect(pantograph(config, ['fleet', 'status']).status).toBe(1);
+    for (const name of ['puppet-archive', 'puppet-autofs']) {
+      const bare = join(resolve(config, '..'), 'remotes', 'voxpupuli', name);
+      git(bare, 'update-ref', 'refs/heads/main', 'refs/heads/modulesync'); // the pull request merged
+    }
+    const merged = pantograph(config, ['fleet', 'status']);
+    expect(merged.status, merged.stdout).toBe(0);
+    expect(merged.stdout).not.toContain('.pantograph.lock');
+    expect(merged.stdout).toContain('2 repositories: 2 in-line');
+  });
+
+  it('a path repository whose lock alone changes is said so, before (status) and after (apply)', () => {
+    const config = configurationWithRemotes();
+    const root = resolve(config, '..');
+    const local = join(root, 'local-archive');
+    git(root, 'clone', '--quiet', join(root, 'remotes', 'voxpupuli', 'puppet-archive'), local);
+    expect(pantograph(config, ['fleet', 'import-modulesync']).status).toBe(0);
+    const file = join(config, 'fleet.yml');
+    writeFileSync(
+      file,
+      `${readFileSync(file, 'utf8')}  - { name: local, path: ../local-archive, forge_project: voxpupuli/puppet-archive }\n`,
+    );
+    const run = (...args: string[]) => pantograph(config, ['fleet', ...args, '--filter', 'local']);
+    const json = (...args: string[]) =>
+      JSON.parse(pantograph(config, ['--format', 'json', 'fleet', ...args, '--filter', 'local']).stdout)
+        .repositories[0];
+
+    expect(run('status').stdout).toMatch(/^local +drift +0 \+ \.pantograph\.lock to create *$/m);
+    const created = run('apply');
+    expect(created.stdout).toMatch(/^local +applied +0 \+ \.pantograph\.lock created *$/m);
+    expect(git(local, 'status', '--porcelain')).toBe('?? .pantograph.lock');
+    expect(run('status').status).toBe(0);
+
+    // A lock an older Pantograph wrote: apply would rewrite it and nothing else.
+    const lockFile = join(local, '.pantograph.lock');
+    const lock = readFileSync(lockFile, 'utf8');
+    writeFileSync(lockFile, lock.replace(/"engineVersion": "[^"]*"/, '"engineVersion": "0.0.1"'));
+    const status = run('status');
+    expect(status.status).toBe(1);
+    expect(status.stdout).toMatch(/^local +drift +0 \+ \.pantograph\.lock to bring up to date *$/m);
+    expect(status.stderr).toContain('local: drift (no file to change; .pantograph.lock to bring up to date)');
+    expect(json('status')).toMatchObject({ result: 'drift', files: [], lock: 'to-update' });
+    expect(json('apply', '--noop')).toMatchObject({ result: 'drift', files: [], lock: 'to-update' });
+    expect(readFileSync(lockFile, 'utf8')).not.toBe(lock); // noop wrote nothing
+    const updated = run('apply');
+    expect(updated.stdout).toMatch(/^local +applied +0 \+ \.pantograph\.lock brought up to date *$/m);
+    expect(updated.stderr).toContain('local: applied (no file changed; .pantograph.lock brought up to date)');
+    expect(readFileSync(lockFile, 'utf8')).toBe(lock);
+    expect(json('status')).toMatchObject({ result: 'in-line', files: [] });
+    expect(json('status')).not.toHaveProperty('lock');
+  });
+
   it("a PDK module in the fleet is refused at its metadata.json template-url, not rendered as msync's", () => {
     const config = configurationWithRemotes();
     const root = resolve(config, '..');
@@ -173,8 +251,32 @@ describe('a modulesync configuration run as a fleet', () => {
       'this is a PDK module (its metadata.json names the V1 templates https://github.com/puppetlabs/pdk-templates.git#main)',
     );
     expect(motd.error!.hint).toContain('a fleet has one template_url');
-    // The modulesync modules go on.
-    expect(records.filter((x) => x.name !== 'motd').map((x) => x.result)).toEqual(['in-line', 'in-line']);
+    // The modulesync modules go on (each with its first lock to create).
+    expect(records.filter((x) => x.name !== 'motd').map((x) => x.result)).toEqual(['drift', 'drift']);
+  });
+
+  it("a module's own template_sources, which template_url rendering cannot take, fail it at them in fleet.yml", () => {
+    const config = configurationWithRemotes();
+    expect(pantograph(config, ['fleet', 'import-modulesync']).status).toBe(0);
+    const file = join(config, 'fleet.yml');
+    const text = readFileSync(file, 'utf8').replace(
+      '    forge_project: voxpupuli/puppet-archive\n',
+      '    forge_project: voxpupuli/puppet-archive\n    template_sources: [default]\n',
+    );
+    writeFileSync(file, text);
+    const line = text.split('\n').findIndex((l) => l.includes('template_sources')) + 1;
+    const r = pantograph(config, ['--format', 'json', 'fleet', 'apply']);
+    expect(r.status).toBe(1);
+    const [archive, autofs] = JSON.parse(r.stdout).repositories;
+    expect(archive).toMatchObject({
+      name: 'puppet-archive',
+      result: 'failed',
+      error: { code: 'FLEET_INVALID', file, line, column: 23 },
+    });
+    expect(archive.error.hint).toContain('remove `template_sources` from its entry');
+    expect(autofs).toMatchObject({ name: 'puppet-autofs', result: 'applied' });
+    const clone = join(config, 'modules', 'puppet-archive');
+    expect(git(clone, 'rev-parse', 'HEAD')).toBe(git(clone, 'rev-parse', 'origin/main'));
   });
 
   it('without template_url, a modulesync module is refused at its .sync.yml with the way to name the configuration', () => {
