@@ -69,7 +69,9 @@ describe('iteration fast paths', () => {
     expect(error.code).toBe('EPP_ARGUMENTS');
     expect(error.message).toContain("'each' block expects between 1 and 2 arguments, got 3");
     expect(renderError('<% [1].reduce |$m| { } %>').code).toBe('EPP_ARGUMENTS');
-    expect(renderError('<% 1.5.each |$x| { } %>').message).toContain("'each' expects an Iterable value");
+    expect(renderError('<% 1.5.each |$x| { } %>').message).toContain(
+      "rejected: parameter 'enumerable' expects an Iterable value, got Float",
+    );
   });
 
   it('uses a function that replaces the core one', () => {

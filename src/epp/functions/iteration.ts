@@ -62,8 +62,10 @@ function requireBlock(block: Lambda | undefined): Lambda {
  * The receiver of each, map, filter and reduce as their loops take it (loops.ts): an Array or a Hash as it
  * is, any other Iterable as its elements.
  */
-function loopable(name: string, receiver: Value): Loopable {
-  return Array.isArray(receiver) || receiver instanceof Map ? receiver : sequenceOf(name, receiver).forward();
+function loopable(name: string, receiver: Value, argCount = 1): Loopable {
+  return Array.isArray(receiver) || receiver instanceof Map
+    ? receiver
+    : sequenceOf(name, receiver, argCount).forward();
 }
 
 /** The arity a 1- or 2-parameter lambda is called with (Puppet tries the 2-parameter variant first). */
@@ -78,8 +80,9 @@ const each = defineFunction(
   (_ctx, args, block) => {
     const receiver = first(args);
     const lambda = requireBlock(block);
-    const arity = loopArity('each', lambda);
-    eachLoop(loopable('each', receiver), lambda, arity);
+    // The receiver is checked before the lambda, as Puppet's dispatch checks its parameters in order.
+    const items = loopable('each', receiver);
+    eachLoop(items, lambda, loopArity('each', lambda));
     return receiver;
   },
   'required',
@@ -91,8 +94,8 @@ const map = defineFunction(
   1,
   (_ctx, args, block) => {
     const lambda = requireBlock(block);
-    const arity = loopArity('map', lambda);
-    return mapLoop(loopable('map', first(args)), lambda, arity);
+    const items = loopable('map', first(args));
+    return mapLoop(items, lambda, loopArity('map', lambda));
   },
   'required',
 );
@@ -103,8 +106,8 @@ const filter = defineFunction(
   1,
   (_ctx, args, block) => {
     const lambda = requireBlock(block);
-    const arity = loopArity('filter', lambda);
     const receiver = loopable('filter', first(args));
+    const arity = loopArity('filter', lambda);
     return receiver instanceof Map
       ? filterHashLoop(receiver, lambda, arity)
       : filterLoop(receiver, lambda, arity);
@@ -118,10 +121,10 @@ const reduce = defineFunction(
   2,
   (_ctx, args, block) => {
     const lambda = requireBlock(block);
-    blockArity('reduce', lambda, 2);
     const receiver = first(args);
     // A hash reduces over its [key, value] pairs.
-    const items = receiver instanceof Map ? hashPairs(receiver) : loopable('reduce', receiver);
+    const items = receiver instanceof Map ? hashPairs(receiver) : loopable('reduce', receiver, args.length);
+    blockArity('reduce', lambda, 2);
     return reduceLoop(items as Iterable<Value>, lambda, args.length === 2, args[1]);
   },
   'required',
@@ -258,7 +261,7 @@ const index = defineFunction(
       return undefined;
     }
     let i = 0;
-    for (const item of sequenceOf('index', receiver).forward()) {
+    for (const item of sequenceOf('index', receiver, 2).forward()) {
       if (rubyEquals(item, match)) return i;
       i++;
     }
@@ -279,10 +282,11 @@ const slice = defineFunction(
   2,
   (_ctx, args, block) => {
     const receiver = first(args);
+    const items = sequenceOf('slice', receiver, 2);
     const size = sliceSize(args[1]);
     const chunks: Value[][] = [];
     let chunk: Value[] = [];
-    for (const item of sequenceOf('slice', receiver).forward()) {
+    for (const item of items.forward()) {
       chunk.push(item);
       if (chunk.length === size) {
         chunks.push(chunk);

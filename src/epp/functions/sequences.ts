@@ -8,7 +8,8 @@ import { characters } from '../runtime/characters.js';
 import { checkTimeLimit } from '../runtime/deadline.js';
 import { EnumType, IntegerType, isPuppetType, iteratorElementType, type PType } from '../runtime/types.js';
 import { bigOf, integer, type PHash, type PInteger, PIterator, type Value } from '../runtime/values.js';
-import { blockArity, typeLabel } from './arguments.js';
+import { blockArity } from './arguments.js';
+import { notIterable } from './not-iterable.js';
 import type { Lambda } from './registry.js';
 
 /** Something Puppet can iterate: how to go forwards and backwards. */
@@ -89,7 +90,7 @@ export function hashPairs(hash: PHash): Value[][] {
  * Puppet's Iterable: arrays, hashes (as pairs), strings (as characters), a non-negative Integer `n`
  * (`0..n-1`), a finite `Integer[a, b]` and an `Enum[...]`. Anything else is an `EPP_ARGUMENTS` error.
  */
-export function sequenceOf(name: string, v: Value): Sequence {
+export function sequenceOf(name: string, v: Value, argCount = 1): Sequence {
   if (Array.isArray(v)) return arraySequence(v);
   if (v instanceof PIterator) return iteratorSequence(v);
   if (v instanceof Map) return arraySequence(hashPairs(v));
@@ -100,7 +101,7 @@ export function sequenceOf(name: string, v: Value): Sequence {
     const seq = typeSequence(v);
     if (seq) return seq;
   }
-  throw new EppEvalError('EPP_ARGUMENTS', `'${name}' expects an Iterable value, got ${typeLabel(v)}`);
+  throw notIterable(name, v, argCount);
 }
 
 function iteratorSequence(iterator: PIterator): Sequence {

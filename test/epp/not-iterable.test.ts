@@ -1,0 +1,119 @@
+/**
+ * An iteration function given something it cannot iterate fails with Puppet's own message: each dispatch
+ * of the function with why it refused the call, at the call's position. Expected: what `puppet epp
+ * render` (Puppet 7.23) printed for each template, 2026-11-28 (the conformance cases
+ * `error_*_not_iterable` check the first line against the suite's Puppet runs too).
+ */
+import { describe, expect, it } from 'vitest';
+import { EppError, renderEpp } from '../../src/epp/index.js';
+
+/** [template, Puppet's message, line:column] */
+const PUPPET: readonly (readonly [string, string, string])[] = [
+  [
+    '<% true.each |$x| { } %>',
+    "Error while evaluating a Method call, The function 'each' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean",
+    '1:8',
+  ],
+  [
+    '<% true.each |$a, $b, $c| { } %>',
+    "Error while evaluating a Method call, The function 'each' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean",
+    '1:8',
+  ],
+  [
+    '<% undef.each |$x| { } %>',
+    "Error while evaluating a Method call, The function 'each' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Undef\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Undef\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Undef\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Undef",
+    '1:9',
+  ],
+  [
+    '<% 1.5.each |$x| { } %>',
+    "Error while evaluating a Method call, The function 'each' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Float\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Float\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Float\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Float",
+    '1:7',
+  ],
+  [
+    '<% true.map |$k, $v| { } %>',
+    "Error while evaluating a Method call, The function 'map' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean",
+    '1:8',
+  ],
+  [
+    '<% $v = SemVer("1.2.3") %><% $v.filter |$x| { } %>',
+    "Error while evaluating a Method call, The function 'filter' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got SemVer\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got SemVer\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got SemVer\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got SemVer",
+    '1:32',
+  ],
+  [
+    '<% true.filter |$x| { } %>',
+    "Error while evaluating a Method call, The function 'filter' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean",
+    '1:8',
+  ],
+  [
+    '<% true.reduce |$m, $x| { } %>',
+    "Error while evaluating a Method call, The function 'reduce' was called with arguments it does not accept. It expects one of:\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean\n  (Iterable enumerable, Any memo, Callable[2, 2] block)\n    rejected: expects 2 arguments, got 1",
+    '1:8',
+  ],
+  [
+    '<% true.reduce(0) |$m, $x| { } %>',
+    "Error while evaluating a Method call, The function 'reduce' was called with arguments it does not accept. It expects one of:\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: expects 1 argument, got 2\n  (Iterable enumerable, Any memo, Callable[2, 2] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean",
+    '1:15',
+  ],
+  [
+    '<% true.index |$x| { } %>',
+    "Error while evaluating a Method call, The function 'index' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean\n  (String str, Variant[String, Regexp] match)\n    rejected: expects 2 arguments, got 1\n  (Iterable enumerable, Any match)\n    rejected: expects 2 arguments, got 1",
+    '1:8',
+  ],
+  [
+    '<% true.index("x") %>',
+    "Error while evaluating a Method call, The function 'index' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: expects 1 argument, got 2\n  (Hash hash, Callable[1, 1] block)\n    rejected: expects 1 argument, got 2\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: expects 1 argument, got 2\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: expects 1 argument, got 2\n  (String str, Variant[String, Regexp] match)\n    rejected: parameter 'str' expects a String value, got Boolean\n  (Iterable enumerable, Any match)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean",
+    '1:14',
+  ],
+  [
+    '<% true.slice(2) |$x| { } %>',
+    "Error while evaluating a Method call, The function 'slice' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Integer[1] slice_size, Callable block?)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Iterable enumerable, Integer[1] slice_size, Callable block?)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean",
+    '1:14',
+  ],
+  [
+    '<% $s = true.slice(2) %>',
+    "Error while evaluating a Method call, The function 'slice' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Integer[1] slice_size, Callable block?)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Iterable enumerable, Integer[1] slice_size, Callable block?)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean",
+    '1:19',
+  ],
+  [
+    '<%= true.unique |$x| { $x } %>',
+    "Error while evaluating a Method call, The function 'unique' was called with arguments it does not accept. It expects one of:\n  (String string, Callable[String] block?)\n    rejected: parameter 'string' expects a String value, got Boolean\n  (Hash hash, Callable[Any] block?)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Array array, Callable[Any] block?)\n    rejected: parameter 'array' expects an Array value, got Boolean\n  (Iterable iterable, Callable[Any] block?)\n    rejected: parameter 'iterable' expects an Iterable value, got Boolean",
+    '1:9',
+  ],
+  [
+    '<% true.reverse_each |$x| { } %>',
+    "Error while evaluating a Method call, 'reverse_each' parameter 'iterable' expects an Iterable value, got Boolean",
+    '1:8',
+  ],
+  [
+    '<% true.reverse_each %>',
+    "Error while evaluating a Method call, 'reverse_each' parameter 'iterable' expects an Iterable value, got Boolean",
+    '1:8',
+  ],
+  [
+    '<% true.step(2) |$x| { } %>',
+    "Error while evaluating a Method call, 'step' parameter 'iterable' expects an Iterable value, got Boolean",
+    '1:13',
+  ],
+];
+
+function failure(template: string): { message: string; at: string } {
+  try {
+    renderEpp(template, {}, { file: 't.epp' });
+  } catch (e) {
+    if (!(e instanceof EppError)) throw e;
+    return { message: e.message, at: `${e.line}:${e.column}` };
+  }
+  throw new Error(`rendered: ${template}`);
+}
+
+describe('iteration functions given what they cannot iterate', () => {
+  it.each(PUPPET)('%s fails as Puppet does', (template, message, at) => {
+    expect(failure(template)).toEqual({ message, at });
+  });
+
+  it('checks the receiver before the lambda, as Puppet checks parameters in order; an iterable receiver still gets the lambda error', () => {
+    expect(failure('<% [1].each |$a, $b, $c| { } %>').message).toBe(
+      "Error while evaluating a Method call, 'each' block expects between 1 and 2 arguments, got 3",
+    );
+  });
+});
