@@ -565,6 +565,17 @@ describe('pantograph epp render (built CLI)', () => {
     expect(script.cachedDataRejected).toBe(false);
     expect(typeof exports[entry]).toBe('function');
   });
+  it('refuses to run a file that is not a bundle the build made, and says what to do', () => {
+    const { runBundle } = createRequire(import.meta.url)('../../dist/cli/load-bundle.cjs') as {
+      runBundle: (file: string, cache: undefined) => unknown;
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'pantograph-bundle-'));
+    const plain = join(dir, 'main.cjs');
+    writeFileSync(plain, '"use strict";\nmodule.exports = { main: () => 0 };\n');
+    expect(() => runBundle(plain, undefined)).toThrow(
+      `${plain} is not a bundle made by \`npm run build\`: run it again`,
+    );
+  });
 });
 
 describe("the package's entries (built)", () => {
