@@ -1,137 +1,21 @@
 /**
- * Puppet's SemVer and SemVerRange values: a port of the `semantic_puppet` gem Puppet 7 uses
- * (`SemanticPuppet::Version` and `SemanticPuppet::VersionRange`), not of npm's `semver`, whose prerelease
- * rules and range syntax differ. Kept as the gem has them, its quirks included: a range made of two
+ * Puppet's SemVerRange values (its SemVer values are in semver-version.ts, exported here too): a port of
+ * the `semantic_puppet` gem Puppet 7 uses (`SemanticPuppet::Version` and `SemanticPuppet::VersionRange`),
+ * not of npm's `semver`, whose prerelease rules and range syntax differ. Kept as the gem has them, its quirks included: a range made of two
  * versions prints them swapped (`SemVerRange(SemVer('1.0.0'), SemVer('2.0.0'))` is `2.0.0 - 1.0.0`), the
  * lowest version prints as `0.0.0-` and the highest as `Infinity.0.0`.
  */
 
-/** A prerelease part: a number when it is all digits (it then orders before any text). */
-type Identifier = string | number;
+import {
+  MAX_VERSION,
+  MIN_VERSION,
+  PSemVer,
+  parseBuild,
+  parsePrerelease,
+  VersionSyntaxError,
+} from './semver-version.js';
 
-export class VersionSyntaxError extends Error {}
-
-const NUMERIC = String.raw`(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)`;
-const PRE = String.raw`(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?`;
-const BUILD = String.raw`(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?`;
-/** The gem's `REGEX_FULL`, which `SemVer.new`'s string signature also matches. */
-export const VERSION_PATTERN = NUMERIC + PRE + BUILD;
-// Ruby's `\Z` also matches before a final line break.
-const FULL = new RegExp(`^${VERSION_PATTERN}\\n?$`);
-
-/** A `SemanticPuppet::Version`. One object per distinct version, so that Map keys find equal versions. */
-export class PSemVer {
-  /** @internal use {@link PSemVer.of}. */
-  constructor(
-    readonly major: number,
-    readonly minor: number,
-    readonly patch: number,
-    readonly prerelease: readonly Identifier[] | undefined,
-    readonly build: readonly string[] | undefined,
-  ) {}
-
-  static of(
-    major: number,
-    minor: number,
-    patch: number,
-    prerelease?: readonly Identifier[],
-    build?: readonly string[],
-  ): PSemVer {
-    // Ruby's `eql?` tells the prerelease `1` from `'1'` (only `SemVer(1, 2, 3, '1')` makes the latter).
-    const key = JSON.stringify([major, minor, patch, prerelease ?? null, build ?? null]);
-    const existing = versions.get(key)?.deref();
-    if (existing) return existing;
-    const created = new PSemVer(major, minor, patch, prerelease, build);
-    versions.set(key, new WeakRef(created));
-    forgetVersion.register(created, key);
-    return created;
-  }
-
-  /** `Version.parse`: a full version text, or a {@link VersionSyntaxError}. */
-  static parse(text: string): PSemVer {
-    const m = FULL.exec(text);
-    if (!m) throw new VersionSyntaxError(`Unable to parse '${text}' as a semantic version identifier`);
-    return PSemVer.of(Number(m[1]), Number(m[2]), Number(m[3]), parsePrerelease(m[4]), parseBuild(m[5]));
-  }
-
-  get stable(): boolean {
-    return this.prerelease === undefined || this.prerelease.length === 0;
-  }
-
-  /** The gem's `<=>`: the numbers, then the prerelease (none is higher than any); the build is ignored. */
-  compare(o: PSemVer): number {
-    return (
-      cmp(this.major, o.major) ||
-      cmp(this.minor, o.minor) ||
-      cmp(this.patch, o.patch) ||
-      comparePrerelease(this.prerelease, o.prerelease)
-    );
-  }
-
-  nextPatch(): PSemVer {
-    return PSemVer.of(this.major, this.minor, this.patch + 1);
-  }
-
-  /** The gem's `to_s` (also its `inspect`): an empty prerelease prints as a bare `-`. */
-  toString(): string {
-    let s = `${this.major}.${this.minor}.${this.patch}`;
-    if (this.prerelease !== undefined) s += `-${this.prerelease.join('.')}`;
-    if (this.build !== undefined) s += `+${this.build.join('.')}`;
-    return s;
-  }
-
-  display(): string {
-    return this.toString();
-  }
-}
-
-const versions = new Map<string, WeakRef<PSemVer>>();
-const forgetVersion = new FinalizationRegistry<string>((key) => {
-  const ref = versions.get(key);
-  if (ref && ref.deref() === undefined) versions.delete(key);
-});
-
-function cmp(a: number, b: number): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function parsePrerelease(text: string | undefined): Identifier[] | undefined {
-  if (text === undefined) return undefined;
-  return text.split('.').map((x) => {
-    if (!/^\d+$/.test(x)) return x;
-    if (x.length > 1 && x.startsWith('0')) {
-      throw new VersionSyntaxError('Numeric pre-release identifiers MUST NOT contain leading zeroes');
-    }
-    return Number(x);
-  });
-}
-
-function parseBuild(text: string | undefined): string[] | undefined {
-  return text === undefined ? undefined : text.split('.');
-}
-
-function comparePrerelease(
-  mine: readonly Identifier[] | undefined,
-  yours: readonly Identifier[] | undefined,
-) {
-  if (mine === undefined) return yours === undefined ? 0 : 1;
-  if (yours === undefined) return -1;
-  for (let i = 0; i < mine.length; i++) {
-    if (i >= yours.length) return 1;
-    const x = mine[i]!;
-    const y = yours[i]!;
-    let c: number;
-    if (typeof x === 'number') c = typeof y === 'number' ? cmp(x, y) : -1;
-    else if (typeof y === 'number') c = 1;
-    else c = x < y ? -1 : x > y ? 1 : 0; // Ruby's String#<=>: by bytes (the identifiers are ASCII)
-    if (c !== 0) return c;
-  }
-  return cmp(mine.length, yours.length);
-}
-
-/** The lowest version there is (`Version::MIN`, an empty prerelease) and the highest (`Version::MAX`). */
-export const MIN_VERSION = PSemVer.of(0, 0, 0, []);
-export const MAX_VERSION = PSemVer.of(Number.POSITIVE_INFINITY, 0, 0);
+export { MAX_VERSION, MIN_VERSION, PSemVer, VERSION_PATTERN, VersionSyntaxError } from './semver-version.js';
 
 // ---------------------------------------------------------------- the ranges a VersionRange is made of
 
