@@ -94,6 +94,11 @@ const PUPPET: readonly (readonly [string, string, string])[] = [
     "Error while evaluating a Method call, 'step' parameter 'iterable' expects an Iterable value, got Boolean",
     '1:13',
   ],
+  [
+    '<% true.index |$a, $b, $c| { } %>',
+    "Error while evaluating a Method call, The function 'index' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean\n  (String str, Variant[String, Regexp] match)\n    rejected: expects 2 arguments, got 1\n  (Iterable enumerable, Any match)\n    rejected: expects 2 arguments, got 1",
+    '1:8',
+  ],
 ];
 
 function failure(template: string): { message: string; at: string } {

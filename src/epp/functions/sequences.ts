@@ -120,6 +120,8 @@ export function visit(
   block: Lambda,
   step: (result: Value, item: Value, key: Value) => boolean | undefined,
 ): void {
+  // The receiver is checked before the lambda, as Puppet's dispatch checks its parameters in order.
+  const sequence = receiver instanceof Map ? undefined : sequenceOf(name, receiver);
   const arity = blockArity(name, block, 2, 1);
   if (receiver instanceof Map) {
     for (const [k, v] of receiver) {
@@ -129,7 +131,7 @@ export function visit(
     return;
   }
   let index = 0;
-  for (const item of sequenceOf(name, receiver).forward()) {
+  for (const item of sequence!.forward()) {
     if (step(arity === 2 ? block(index, item) : block(item), item, index) === false) return;
     index++;
   }
