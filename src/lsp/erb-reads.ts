@@ -12,6 +12,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { erbTags } from '../engine/v1/erb-tags.js';
+import { rubyInertSpans } from './ruby-inert-spans.js';
 
 export interface ErbRead {
   /** The keys below `@configs`, outermost first. */
@@ -71,7 +72,7 @@ const ONE_KEY_METHODS = ['.fetch(', '.key?(', '.has_key?(', '.include?(', '.memb
 /**
  * The `@configs` reads of an ERB text, in order: in its code tags only (`<% %>`, `<%= %>`, `<%- -%>`), as
  * text outside them, a `<%# %>` comment, a `<%%` literal or a tag never closed (ERB writes the rest as
- * text) runs nothing.
+ * text) runs nothing; and in a tag, not in a Ruby `#` comment or a string's text (ruby-inert-spans.ts).
  */
 export function configReads(text: string): ErbRead[] {
   const reads: ErbRead[] = [];
@@ -81,10 +82,16 @@ export function configReads(text: string): ErbRead[] {
     if (tag.comment || !tag.closed) continue;
     // The code alone, so that a key's quote is never looked for past the tag's `%>`.
     const code = text.slice(tag.contentStart, tag.contentEnd);
+    if (!code.includes(CONFIGS)) continue;
+    const inert = rubyInertSpans(code);
+    let span = 0;
     for (let at = code.indexOf(CONFIGS); at >= 0; at = code.indexOf(CONFIGS, at + 1)) {
       if (reads.length >= MAX_READS) return reads;
       // `@configs_x` is another variable.
       if (/\w/.test(code[at + CONFIGS.length] ?? '')) continue;
+      // The spans are in order, as the reads are: one walk over both.
+      while (span < inert.length && inert[span]![1] <= at) span++;
+      if (span < inert.length && inert[span]![0] <= at) continue;
       const path = chainAt(code, at + CONFIGS.length);
       if (path.length === 0) continue;
       for (; counted < tag.contentStart + at; counted++) if (text.charCodeAt(counted) === 10) line++;

@@ -73,6 +73,30 @@ describe('configReads', () => {
     ]);
   });
 
+  it("not in a tag's Ruby comment or a string's text; in a string's interpolation, yes", () => {
+    const text = [
+      "<% # was @configs['commented'] %><% x = 1 # @configs['trailing'] %>",
+      "<%= 'literal @configs[\\'single\\']' %><%= \"text @configs['double']\" %>",
+      "<%= \"#{@configs['interpolated']} and #{\"#{@configs['nested']}\"} \\\"@configs['escaped']\" %>",
+      "<% # a comment\n  y = @configs['next_line'] %>",
+      "<%= `echo @configs['backtick'] #{@configs['in_backtick']}` %>",
+      "<%= { 'k' => @configs['in_hash'] }.fetch('k') %><%= \"#{ { a: 1 }[:a] } @configs['after_braces']\" %>",
+    ].join('\n');
+    expect(paths(text)).toEqual([
+      ['interpolated', 3],
+      ['nested', 3],
+      ['next_line', 5],
+      ['in_backtick', 6],
+      ['in_hash', 7],
+    ]);
+  });
+
+  it('a hostile nesting of interpolations costs its length and still finds the reads outside it', () => {
+    const deep = `${'"#{'.repeat(50_000)}@configs['deep']${'}"'.repeat(50_000)}`;
+    expect(() => configReads(`<%= ${deep} %><%= @configs['after'] %>`)).not.toThrow();
+    expect(paths(`<%= ${deep} %><%= @configs['after'] %>`).at(-1)).toEqual(['after', 1]);
+  });
+
   it("a key's quote is not looked for past its tag's `%>`", () => {
     expect(paths("<%= @configs['a %> text'] %>")).toEqual([]);
   });
