@@ -25,7 +25,7 @@ import { templateUrlPosition } from '../engine/v1/template-url-position.js';
 import { hasErrors } from '../engine/validate.js';
 import { jsonPointer, parseYamlData } from '../engine/yaml-data.js';
 import { maskCredentials, sameLocation } from '../shared/url-credentials.js';
-import { type StatusEntry, apply as syncApply, status as syncStatus, unifiedDiff } from '../sync/index.js';
+import { type StatusEntry, statusWithLock, apply as syncApply, unifiedDiff } from '../sync/index.js';
 import type { LockFile } from '../sync/lock.js';
 import type { PostResult } from '../sync/post.js';
 import { engineVersion } from '../version.js';
@@ -336,7 +336,8 @@ async function runIn(
   const where = { ...(copy ? { baseCommit: copy.baseCommit } : {}), ...sources };
   if (hasErrors(plan.problems)) throw planError(plan.problems);
 
-  const report = syncStatus(plan, { diff: options.diff, digests: loaded.digests });
+  // The lock apply would record for the files as they are, from the same scan: status says its change.
+  const { report, lockIfNoWrite } = statusWithLock(plan, { diff: options.diff, digests: loaded.digests });
   const syncEntry: StatusEntry[] =
     overridden.changed.length > 0
       ? [
@@ -394,7 +395,7 @@ async function runIn(
   if (!applying) {
     // Said as apply would say it: a repository whose lock alone apply would write (a modulesync module's
     // first apply) is not in line, or status would pass what apply then commits.
-    const lock = pendingLockChange(loaded.lock, plan);
+    const lock = pendingLockChange(loaded.lock, lockIfNoWrite);
     return {
       result: pending.length > 0 || moved || lock !== undefined ? 'drift' : 'in-line',
       files,
