@@ -8,7 +8,7 @@
  * `--yes`, is left exactly as it was: the check runs before anything is written, and a clone is reset to
  * its starting point when anything fails on the way.
  */
-import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { EngineError } from '../engine/errors.js';
 import { modulesyncMark, modulesyncModuleError } from '../engine/module-manager.js';
@@ -39,6 +39,7 @@ import { commitMessage, prBody, subjectOf, templatesOf } from './messages.js';
 import type { FleetMode, RepositoryRecord } from './record.js';
 import { type FollowedSource, keyOf, type ResumeState } from './state.js';
 import { fleetOverrides, templateSourcesOf } from './sync-overrides.js';
+import { readSyncText } from './sync-text.js';
 import {
   checkoutForApply,
   checkoutForNoop,
@@ -609,23 +610,6 @@ function templateUrlFor(url: string, namedRelative: boolean, dir: string): strin
   const rel = relative(dir, path).split(sep).join('/');
   const named = rel === '' ? '.' : rel === '..' || rel.startsWith('../') ? rel : `./${rel}`;
   return hash < 0 ? named : `${named}${url.slice(hash)}`;
-}
-
-function readSyncText(file: string): string {
-  let stat: ReturnType<typeof lstatSync>;
-  try {
-    stat = lstatSync(file);
-  } catch {
-    throw new EngineError('SYNC_NOT_FOUND', `no ${SYNC_FILE} in ${file.slice(0, -SYNC_FILE.length - 1)}`, {
-      hint: 'run `pantograph init --stub` (or `pantograph convert`) in the repository first',
-    });
-  }
-  if (!stat.isFile()) {
-    throw new EngineError('FLEET_PATH', `${file} is not a regular file (a symlink or a directory)`, {
-      hint: "a repository's .sync.yml must be a file of its own",
-    });
-  }
-  return readFileSync(file, 'utf8');
 }
 
 /**
