@@ -33,9 +33,9 @@ import { fleetFence } from './fleet-fence.js';
 import type { Fleet, FleetRepository } from './fleet-file.js';
 import { ensurePullRequest, forgeProjectOf } from './forge.js';
 import type { GitRunner } from './git.js';
-import { refuseLinkedInputs } from './linked-inputs.js';
 import { pendingLockChange } from './lock-pending.js';
 import { commitMessage, prBody, subjectOf, templatesOf } from './messages.js';
+import { checkOwnInputs } from './own-inputs.js';
 import type { FleetMode, RepositoryRecord } from './record.js';
 import { type FollowedSource, keyOf, type ResumeState } from './state.js';
 import { fleetOverrides, templateSourcesOf } from './sync-overrides.js';
@@ -290,7 +290,7 @@ async function runIn(
     else if (writing) await checkoutForNoop(copy, branch, options.git);
     else await checkoutForStatus(copy, options.git);
   }
-  refuseLinkedInputs(dir);
+  checkOwnInputs(dir);
   const syncFile = join(dir, SYNC_FILE);
   const original = readSyncText(syncFile);
   // A .sync.yml without pdk_template (PDK V1, modulesync, none) is rendered with the fleet's template_url

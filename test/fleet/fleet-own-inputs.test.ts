@@ -1,8 +1,9 @@
 /**
- * A repository's `.sync.yml` is someone else's input, which the fleet rewrites (its overrides) and commits:
- * one that is not UTF-8 fails its repository at the first bad byte (it was read leniently, and the fleet
- * committed U+FFFD in place of each bad byte), one larger than the fleet reads fails too; nothing is
- * written, committed or pushed, and the others go on. The built CLI on real bare remotes.
+ * A repository's own files are someone else's input. Its `.sync.yml`, which the fleet rewrites (its
+ * overrides) and commits: one that is not UTF-8 fails its repository at the first bad byte (it was read
+ * leniently, and the fleet committed U+FFFD in place of each bad byte), one larger than the fleet reads
+ * fails too; so does a metadata.json larger than the fleet reads. Nothing is written, committed or pushed,
+ * and the others go on. The built CLI on real bare remotes.
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,7 +46,7 @@ function run(root: string, ...args: string[]): { status: number | null; byName: 
   return { status: r.status, byName: new Map(report.repositories.map((x) => [x.name, x])) };
 }
 
-describe("a repository's .sync.yml the fleet cannot take as it is", () => {
+describe("a repository's own files the fleet cannot take as they are", () => {
   it('not UTF-8: failed at the first bad byte, the file as it was, nothing committed or pushed', () => {
     let line = 0;
     const { root, bad, good } = fleetWith((file) => {
@@ -97,6 +98,38 @@ describe("a repository's .sync.yml the fleet cannot take as it is", () => {
     );
     expect(record?.error?.hint).toContain('check what the repository committed as its .sync.yml');
     expect(git(clone, 'status', '--porcelain')).toBe('');
+    expect(branches(bad)).toEqual(before);
+    expect(r.byName.get('good')).toMatchObject({ result: 'applied', committed: true });
+  });
+
+  it('a metadata.json larger than the fleet reads: failed at it, nothing read or written', () => {
+    const { root, bad } = fleetWith(() => undefined);
+    // metadata.json padded past 1 MiB (still valid JSON: the size alone is refused).
+    const work = join(root, 'work', 'bad');
+    const metadata = JSON.parse(readFileSync(join(work, 'metadata.json'), 'utf8'));
+    writeFileSync(
+      join(work, 'metadata.json'),
+      JSON.stringify({ ...metadata, padding: 'x'.repeat(1024 * 1024) }),
+    );
+    git(work, 'commit', '--quiet', '-am', 'padded');
+    git(work, 'push', '--quiet', bad, 'main');
+    const before = branches(bad);
+    const file = join(root, '.pantograph-fleet', 'bad', 'metadata.json');
+    const r = run(root, 'apply', '--push');
+    expect(r.status).toBe(1);
+    const record = r.byName.get('bad');
+    expect(record).toMatchObject({
+      result: 'failed',
+      files: [],
+      error: { code: 'FLEET_PATH', file, line: 1, column: 1 },
+    });
+    expect(record?.error?.message).toMatch(
+      /^metadata\.json is \d+ bytes, larger than the 1 MiB a fleet reads of a repository's metadata\.json: nothing was read or written$/,
+    );
+    expect(record?.error?.hint).toBe(
+      'check what the repository committed as its metadata.json, then run the fleet again',
+    );
+    expect(git(join(root, '.pantograph-fleet', 'bad'), 'status', '--porcelain')).toBe('');
     expect(branches(bad)).toEqual(before);
     expect(r.byName.get('good')).toMatchObject({ result: 'applied', committed: true });
   });
