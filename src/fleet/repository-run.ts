@@ -8,7 +8,7 @@
  * `--yes`, is left exactly as it was: the check runs before anything is written, and a clone is reset to
  * its starting point when anything fails on the way.
  */
-import { lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { EngineError } from '../engine/errors.js';
 import { modulesyncMark, modulesyncModuleError } from '../engine/module-manager.js';
@@ -25,7 +25,7 @@ import { templateUrlPosition } from '../engine/v1/template-url-position.js';
 import { hasErrors } from '../engine/validate.js';
 import { jsonPointer, parseYamlData } from '../engine/yaml-data.js';
 import { maskCredentials, sameLocation } from '../shared/url-credentials.js';
-import { type StatusEntry, apply as syncApply, status as syncStatus, unifiedDiff } from '../sync/index.js';
+import { type StatusEntry, statusWithLock, apply as syncApply, unifiedDiff } from '../sync/index.js';
 import type { LockFile } from '../sync/lock.js';
 import type { PostResult } from '../sync/post.js';
 import { engineVersion } from '../version.js';
@@ -33,12 +33,13 @@ import { fleetFence } from './fleet-fence.js';
 import type { Fleet, FleetRepository } from './fleet-file.js';
 import { ensurePullRequest, forgeProjectOf } from './forge.js';
 import type { GitRunner } from './git.js';
-import { refuseLinkedInputs } from './linked-inputs.js';
 import { pendingLockChange } from './lock-pending.js';
 import { commitMessage, prBody, subjectOf, templatesOf } from './messages.js';
+import { checkOwnInputs } from './own-inputs.js';
 import type { FleetMode, RepositoryRecord } from './record.js';
 import { type FollowedSource, keyOf, type ResumeState } from './state.js';
 import { fleetOverrides, templateSourcesOf } from './sync-overrides.js';
+import { readSyncText } from './sync-text.js';
 import {
   checkoutForApply,
   checkoutForNoop,
@@ -289,7 +290,7 @@ async function runIn(
     else if (writing) await checkoutForNoop(copy, branch, options.git);
     else await checkoutForStatus(copy, options.git);
   }
-  refuseLinkedInputs(dir);
+  checkOwnInputs(dir);
   const syncFile = join(dir, SYNC_FILE);
   const original = readSyncText(syncFile);
   // A .sync.yml without pdk_template (PDK V1, modulesync, none) is rendered with the fleet's template_url
@@ -336,7 +337,8 @@ async function runIn(
   const where = { ...(copy ? { baseCommit: copy.baseCommit } : {}), ...sources };
   if (hasErrors(plan.problems)) throw planError(plan.problems);
 
-  const report = syncStatus(plan, { diff: options.diff, digests: loaded.digests });
+  // The lock apply would record for the files as they are, from the same scan: status says its change.
+  const { report, lockIfNoWrite } = statusWithLock(plan, { diff: options.diff, digests: loaded.digests });
   const syncEntry: StatusEntry[] =
     overridden.changed.length > 0
       ? [
@@ -394,7 +396,7 @@ async function runIn(
   if (!applying) {
     // Said as apply would say it: a repository whose lock alone apply would write (a modulesync module's
     // first apply) is not in line, or status would pass what apply then commits.
-    const lock = pendingLockChange(loaded.lock, plan);
+    const lock = pendingLockChange(loaded.lock, lockIfNoWrite);
     return {
       result: pending.length > 0 || moved || lock !== undefined ? 'drift' : 'in-line',
       files,
@@ -608,23 +610,6 @@ function templateUrlFor(url: string, namedRelative: boolean, dir: string): strin
   const rel = relative(dir, path).split(sep).join('/');
   const named = rel === '' ? '.' : rel === '..' || rel.startsWith('../') ? rel : `./${rel}`;
   return hash < 0 ? named : `${named}${url.slice(hash)}`;
-}
-
-function readSyncText(file: string): string {
-  let stat: ReturnType<typeof lstatSync>;
-  try {
-    stat = lstatSync(file);
-  } catch {
-    throw new EngineError('SYNC_NOT_FOUND', `no ${SYNC_FILE} in ${file.slice(0, -SYNC_FILE.length - 1)}`, {
-      hint: 'run `pantograph init --stub` (or `pantograph convert`) in the repository first',
-    });
-  }
-  if (!stat.isFile()) {
-    throw new EngineError('FLEET_PATH', `${file} is not a regular file (a symlink or a directory)`, {
-      hint: "a repository's .sync.yml must be a file of its own",
-    });
-  }
-  return readFileSync(file, 'utf8');
 }
 
 /**

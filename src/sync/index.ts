@@ -9,6 +9,7 @@ export type { SyncErrorCode } from './errors.js';
 export { SyncError } from './errors.js';
 export type { LockedFile, LockedTemplate, LockFile } from './lock.js';
 export { lockFor, parseLock, readLock, serializeLock, writeLock } from './lock.js';
+export { type StatusWithLock, statusWithLock } from './lock-forecast.js';
 export { checkOutputPath, LOCK_FILE, NEW_SUFFIX, RUN_LOCK_FILE } from './paths.js';
 export type { PostResult } from './post.js';
 export type { KeptEdit, RemoveOptions, RemoveResult } from './remove.js';

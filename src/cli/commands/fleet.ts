@@ -129,7 +129,7 @@ async function fleetRun(
         `shard ${shardText(shard)} has no repository: ${selected.length} selected, fewer than its ${shard.count} shards\n`,
       );
     }
-    printReport(io, global, report, flags.diff === true);
+    printReport(io, global, report, { diff: flags.diff === true, offline: flags.offline === true });
     if (report.interrupted !== undefined) return exitStatusOf(report.interrupted);
     return report.ok ? 0 : 1;
   });
@@ -184,7 +184,7 @@ export async function fleetReport(
         `warning: not in this report: the repositories of ${report.missingShards.length === 1 ? 'shard' : 'shards'} ${report.missingShards.join(', ')} (--allow-missing)\n`,
       );
     }
-    printReport(io, global, report, false);
+    printReport(io, global, report, { diff: false, offline: false });
     return report.ok ? 0 : 1;
   });
 }
@@ -312,12 +312,17 @@ function withPullRequestFlags(fleet: Fleet, flags: FleetRunFlags): Fleet {
   };
 }
 
-function printReport(io: Io, global: GlobalOptions, report: FleetReport, diff: boolean): void {
+function printReport(
+  io: Io,
+  global: GlobalOptions,
+  report: FleetReport,
+  { diff, offline }: { diff: boolean; offline: boolean },
+): void {
   if (global.format === 'json') {
     printJson(io, report);
     return;
   }
-  printMoves(io, report);
+  printMoves(io, report, offline);
   if (diff) {
     for (const r of report.repositories) {
       if (r.diff) io.out(`# ${r.name}\n${r.diff}`);
@@ -389,7 +394,7 @@ function printInterruption(io: Io, report: FleetReport): void {
 }
 
 /** Update: where the git sources went, once per move, with how many repositories took it. */
-function printMoves(io: Io, report: FleetReport): void {
+function printMoves(io: Io, report: FleetReport, offline: boolean): void {
   const moves = new Map<string, number>();
   for (const r of report.repositories) {
     for (const m of r.sources ?? []) {
@@ -398,6 +403,12 @@ function printMoves(io: Io, report: FleetReport): void {
     }
   }
   for (const [line, n] of moves) io.out(`source ${line} (${counted(n, 'repository', 'repositories')})\n`);
+  // "already at" under --offline means "at the newest commit an earlier fetch saw": the remote may be ahead.
+  if (offline && moves.size > 0) {
+    io.out(
+      'note: --offline takes the latest commits the cache holds (fetched by an earlier run); the remotes may have newer ones\n',
+    );
+  }
 }
 
 /** `1 repository`, `3 repositories`. */
