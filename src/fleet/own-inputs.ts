@@ -10,17 +10,18 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError } from '../engine/errors.js';
 import { LOCK_FILE } from '../shared/project-files.js';
+import { MAX_LOCK_BYTES } from '../sync/lock.js';
 
 const MiB = 1024 * 1024;
 
 /**
  * The files read as the repository's own besides `.sync.yml`, each with the most a fleet reads of it:
- * metadata.json and `.msync.yml` are a few kilobytes; a lock holds ~250 bytes per file, so 256 MiB is a
- * project of a million files.
+ * metadata.json and `.msync.yml` are a few kilobytes; the lock has the limit every command reads it with
+ * (a project of a million files), checked here too so that the fleet refuses before planning.
  */
 const INPUT_FILES: ReadonlyArray<readonly [name: string, maxBytes: number]> = [
   ['metadata.json', MiB],
-  [LOCK_FILE, 256 * MiB],
+  [LOCK_FILE, MAX_LOCK_BYTES],
   ['.msync.yml', MiB],
 ];
 

@@ -345,7 +345,9 @@ export function readLock(projectRoot: string): LockFile | undefined {
   try {
     const stat = statSync(file);
     if (isSettled(stat)) identity = identityOf(stat); // taken before the read below
-  } catch {
+    if (stat.size > MAX_LOCK_BYTES) throw lockTooLarge(stat.size, file);
+  } catch (error) {
+    if (error instanceof SyncError) throw error;
     // missing or unreadable: the read says which
   }
   if (identity !== undefined && lastRead?.file === file && lastRead.identity === identity)
@@ -364,6 +366,24 @@ export function readLock(projectRoot: string): LockFile | undefined {
   const lock = lastRead?.text === text && lastRead.file === file ? lastRead.lock : parseLock(text, file);
   lastRead = { file, text, identity, lock };
   return lock;
+}
+
+/**
+ * The most of a lock `readLock` reads: ~250 bytes a file, so a project of a million files. A lock is input
+ * someone else may commit; read whole, one of gigabytes would take the memory of every command.
+ */
+export const MAX_LOCK_BYTES = 256 * 1024 * 1024;
+
+function lockTooLarge(size: number, file: string): SyncError {
+  return new SyncError(
+    'SYNC_LOCK_INVALID',
+    `${LOCK_FILE} is ${size} bytes, larger than the ${MAX_LOCK_BYTES / 1024 / 1024} MiB a lock of a million files takes: it was not read, nothing was written`,
+    {
+      path: LOCK_FILE,
+      position: { file, line: 1, column: 1 },
+      hint: `check what was committed as ${LOCK_FILE} (\`git log -p -- ${LOCK_FILE}\`); if it is damaged, restore it from git`,
+    },
+  );
 }
 
 /** The last lock parsed by `readLock` (a LockFile is read-only, so it can be handed out twice). */

@@ -4,9 +4,19 @@
  * a symlink must not make `remove` or `apply` rmdir anything outside the project; it is an error with the
  * lock's line and column, and nothing is changed.
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_LOCK_BYTES } from '../../src/sync/lock.js';
 import { repoTree, syncYml } from '../apply-cli/fixtures.js';
 import { run } from '../cli/cli-helpers.js';
 import { removeTempDirs, snapshotDir, tempDir, tempTree, writeTree } from '../helpers/fs.js';
@@ -219,6 +229,34 @@ describe('a lock whose sources or templates are damaged', () => {
       expect(r.stderr).toContain(`not a valid Pantograph lock file: ${message} [SYNC_LOCK_INVALID]`);
       expect(r.stderr).not.toContain('internal error');
     }
+    expect(snapshotDir(project)).toEqual(before);
+  });
+});
+
+describe('a lock too large to read', () => {
+  it.each([
+    ['status'],
+    ['apply'],
+    ['remove'],
+  ])('`%s` refuses it before reading it, saying its size and what to do, and changes nothing', async (command) => {
+    const { project } = await appliedProject();
+    const lock = join(project, '.pantograph.lock');
+    // Sparse: 257 MiB on the file's stat, no disk taken. The lock is compared by its stat (reading it
+    // whole twice would cost seconds), the other files by their bytes.
+    truncateSync(lock, MAX_LOCK_BYTES + 1);
+    const lockStat = () => ({ size: statSync(lock).size, mtime: statSync(lock).mtimeMs });
+    const lockBefore = lockStat();
+    renameSync(lock, `${project}.lock-aside`);
+    const before = snapshotDir(project);
+    renameSync(`${project}.lock-aside`, lock);
+    const r = await run(project, command);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('SYNC_LOCK_INVALID');
+    expect(r.stderr).toContain(`.pantograph.lock:1:1`);
+    expect(r.stderr).toContain(`is ${MAX_LOCK_BYTES + 1} bytes, larger than the 256 MiB`);
+    expect(r.stderr).toContain('restore it from git');
+    expect(lockStat()).toEqual(lockBefore);
+    renameSync(lock, `${project}.lock-aside`);
     expect(snapshotDir(project)).toEqual(before);
   });
 });
