@@ -111,3 +111,24 @@ export function initProject(prefix: string, name: string): string {
   cpSync(made, dir, { recursive: true });
   return dir;
 }
+
+/** The repository `pantograph new template <name>` made in this test file, by name (see below). */
+const madeByNewTemplate = new Map<string, string>();
+
+/**
+ * A new template repository holding template `name` as `pantograph new template` makes it, in a temp
+ * dir named from `prefix`: like `initProject`, the CLI runs once per name in a test file and each call
+ * gets a fresh copy.
+ */
+export function newTemplateRepository(prefix: string, name: string): string {
+  let made = madeByNewTemplate.get(name);
+  if (made === undefined || !existsSync(made)) {
+    made = tempDir(`${prefix}new-`);
+    const result = cli(made, 'new', 'template', name, '-C', made);
+    if (result.status !== 0) throw new Error(result.stderr);
+    madeByNewTemplate.set(name, made);
+  }
+  const repo = tempDir(prefix);
+  cpSync(made, repo, { recursive: true });
+  return repo;
+}
