@@ -8,9 +8,9 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, snapshotDir, tempDir, tempTree } from '../helpers/fs.js';
-import { pdkNew } from '../helpers/pdk-objects.js';
+import { pdkNew, pdkNewAll } from '../helpers/pdk-objects.js';
 
 afterAll(removeTempDirs);
 
@@ -76,6 +76,7 @@ describe('pantograph new task|fact|function|provider|transport: byte for byte as
     ['transport', 'appliance', [], {}],
     ['transport', 'my_ntp_box', [], {}],
   ];
+  beforeAll(() => pdkNewAll(cases.map(([kind, name, , options]) => [kind, 'ntp', name, options])));
   for (const [kind, name, flags, options] of cases) {
     it(`new ${kind} ${name} ${flags.join(' ')}`, () => {
       const module = tempTree({ 'metadata.json': METADATA });
@@ -130,6 +131,7 @@ describe('pantograph new test: the unit test of an existing class or defined typ
     ['ntp', 'class', 'ntp'],
     ['peer', 'defined_type', 'ntp::peer'],
   ];
+  beforeAll(() => pdkNewAll(cases.map(([, kind, name]) => [kind, 'ntp', name, { spec_only: true }])));
   for (const [given, kind, name] of cases) {
     it(`new test ${given}: the ${kind} ${name}'s spec, as pdk new test --unit`, () => {
       const module = tempTree(manifests);
@@ -182,6 +184,14 @@ describe('pantograph new test: the unit test of an existing class or defined typ
 });
 
 describe('pantograph new: names, existing files and modules, as PDK checks them', () => {
+  beforeAll(() =>
+    pdkNewAll([
+      ['task', 'ntp', 'sync'],
+      ['fact', 'ntp', 'ntp_servers'],
+      ['class', 'ntp', 'ntp', { spec_only: true }],
+      ['provider', 'ntp', 'ntp_peer'],
+    ]),
+  );
   const bad: [kind: string, name: string, what: string][] = [
     ['task', 'ntp::install', 'task'],
     ['task', 'Install', 'task'],

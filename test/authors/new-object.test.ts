@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, snapshotDir, tempDir, tempTree } from '../helpers/fs.js';
-import { pdkNew } from '../helpers/pdk-objects.js';
+import { pdkNew, pdkNewAll } from '../helpers/pdk-objects.js';
 
 afterAll(removeTempDirs);
 
@@ -51,6 +51,15 @@ describe('pantograph new class|defined_type', () => {
     ],
     ['defined_type', 'peer', 'ntp::peer', 'manifests/peer.pp', 'spec/defines/peer_spec.rb'],
   ];
+  // PDK's answer for the name as given and as PDK completes it (the same object, asked both ways).
+  beforeAll(() =>
+    pdkNewAll(
+      cases.flatMap(([kind, given, name]) => [
+        [kind, 'ntp', given],
+        [kind, 'ntp', name],
+      ]),
+    ),
+  );
   for (const [kind, given, name, manifest, spec] of cases) {
     it(`${kind} ${given}: ${manifest} and ${spec}, byte for byte as PDK`, () => {
       const r = pantograph(module, 'new', kind, given);

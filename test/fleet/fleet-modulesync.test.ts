@@ -4,7 +4,7 @@
  * module with its own `.sync.yml` as `msync update` would (the built CLI, real git remotes, real Ruby).
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadFleet } from '../../src/fleet/index.js';
 import { removeTempDirs, tempDir } from '../helpers/fs.js';
@@ -14,16 +14,44 @@ const FIXTURES = resolve(import.meta.dirname, '../fixtures/modulesync');
 
 afterAll(removeTempDirs);
 
-/** voxpupuli's configuration 10.8.0, managing two modules served from `remotes/voxpupuli/<name>`. */
-function configurationWithRemotes(change: (name: string, work: string) => void = () => {}): string {
+/** A change made to a module's work copy before its remote is made. */
+type ModuleChange = (name: string, work: string) => void;
+const noChange: ModuleChange = () => {};
+
+/** The configurations made in this file, by the change made to their modules: each test gets a copy. */
+const made = new Map<ModuleChange, string>();
+
+/**
+ * voxpupuli's configuration 10.8.0, managing two modules served from `remotes/voxpupuli/<name>`: a fresh
+ * copy of the one made once per `change` (the same function), its `git_base` naming the copy's remotes.
+ */
+function configurationWithRemotes(change: ModuleChange = noChange): string {
+  let madeRoot = made.get(change);
+  if (madeRoot === undefined) {
+    madeRoot = dirname(makeConfigurationWithRemotes(change));
+    made.set(change, madeRoot);
+  }
   const root = tempDir('fleet-msync-');
+  cpSync(madeRoot, root, { recursive: true });
   const config = join(root, 'modulesync_config');
-  cpSync(join(FIXTURES, 'modulesync_config-10.8.0'), config, { recursive: true });
-  writeFileSync(join(config, 'managed_modules.yml'), '---\n- puppet-archive\n- puppet-autofs\n');
+  writeModulesyncYml(config, root);
+  return config;
+}
+
+/** modulesync.yml naming the remotes under `root`. */
+function writeModulesyncYml(config: string, root: string): void {
   writeFileSync(
     join(config, 'modulesync.yml'),
     `---\ngit_base: 'file://${root}/remotes/'\nnamespace: voxpupuli\nbranch: modulesync\nmessage: "Update from voxpupuli modulesync_config"\n`,
   );
+}
+
+function makeConfigurationWithRemotes(change: ModuleChange): string {
+  const root = tempDir('fleet-msync-made-');
+  const config = join(root, 'modulesync_config');
+  cpSync(join(FIXTURES, 'modulesync_config-10.8.0'), config, { recursive: true });
+  writeFileSync(join(config, 'managed_modules.yml'), '---\n- puppet-archive\n- puppet-autofs\n');
+  writeModulesyncYml(config, root);
   for (const name of ['puppet-archive', 'puppet-autofs']) {
     const work = join(root, 'work', name);
     cpSync(join(FIXTURES, 'modules', name), work, { recursive: true });

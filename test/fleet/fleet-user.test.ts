@@ -5,7 +5,7 @@
  * then run again.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../helpers/fs.js';
@@ -21,9 +21,25 @@ interface Record_ {
   error?: { code: string; message: string; hint?: string; file?: string; line?: number; column?: number };
 }
 
-/** Ten module remotes (mod05's `.sync.yml` broken), plus `gone`, listed sixth, whose remote does not exist. */
+/** The fleet `userFleet` copies, made by the first test that asks for it. */
+let made: { root: string; fleetFile: string } | undefined;
+
+/**
+ * Ten module remotes (mod05's `.sync.yml` broken), plus `gone`, listed sixth, whose remote does not exist:
+ * a fresh copy for each test of the fleet made once (forty git commands, seconds on a loaded machine), its
+ * fleet file naming the copy's remotes.
+ */
 function userFleet(): { root: string; fleetFile: string } {
+  made ??= makeUserFleet();
   const root = tempDir('fleet-user-');
+  cpSync(made.root, root, { recursive: true });
+  const fleetFile = join(root, 'fleet.yml');
+  writeFileSync(fleetFile, readFileSync(made.fleetFile, 'utf8').replaceAll(made.root, root));
+  return { root, fleetFile };
+}
+
+function makeUserFleet(): { root: string; fleetFile: string } {
+  const root = tempDir('fleet-user-made-');
   const entries = NAMES.map((name) => {
     const remote = moduleRemote(root, name, (work) => {
       if (name === 'mod05') {

@@ -18,6 +18,33 @@ function jsonBefore28(): boolean {
   return rubyJsonBefore28;
 }
 
+/** One question to the oracle: `pdk new <kind> <name>` in module `module`, with PDK's `options`. */
+export type PdkNewRequest = [kind: string, module: string, name: string, options?: Record<string, unknown>];
+
+/** The oracle's answers in this test file, by request (Ruby is deterministic: one answer per question). */
+const answers = new Map<string, Record<string, string>>();
+const keyOf = ([kind, module, name, options = {}]: PdkNewRequest) =>
+  JSON.stringify([kind, module, name, options]);
+
+/**
+ * Asks the oracle about every request not yet answered, in one Ruby process (a Ruby start costs more
+ * than its answer): a test file calls this in `beforeAll` with the objects its cases compare.
+ */
+export function pdkNewAll(requests: readonly PdkNewRequest[]): void {
+  const missing = [...new Map(requests.map((r) => [keyOf(r), r])).entries()].filter(([k]) => !answers.has(k));
+  if (missing.length === 0) return;
+  const r = spawnSync('ruby', [oracle, '--many'], {
+    encoding: 'utf8',
+    input: JSON.stringify(
+      missing.map(([, [kind, module, name, options = {}]]) => [kind, module, name, options]),
+    ),
+  });
+  if (r.status !== 0) throw new Error(`ruby: ${r.stderr}`);
+  const all = JSON.parse(r.stdout) as Record<string, string>[];
+  for (const [i, [k]] of missing.entries())
+    answers.set(k, asPdkPackagesWrite(all[i] as Record<string, string>));
+}
+
 /**
  * What `pdk new <kind> <name>` writes in module `module` (the name without its author): path -> text.
  * `options` as PDK's: `type` (function), `description` (task), `spec_only` (what `pdk new test` asks).
@@ -28,9 +55,13 @@ export function pdkNew(
   name: string,
   options: Record<string, unknown> = {},
 ): Record<string, string> {
-  const r = spawnSync('ruby', [oracle, kind, module, name, JSON.stringify(options)], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`ruby: ${r.stderr}`);
-  const files = JSON.parse(r.stdout) as Record<string, string>;
+  const request: PdkNewRequest = [kind, module, name, options];
+  pdkNewAll([request]);
+  return { ...(answers.get(keyOf(request)) as Record<string, string>) };
+}
+
+/** The oracle's files as PDK's packages write them (their json gem, see `jsonBefore28`). */
+function asPdkPackagesWrite(files: Record<string, string>): Record<string, string> {
   if (!jsonBefore28()) {
     for (const [path, text] of Object.entries(files)) {
       if (path.endsWith('.json')) files[path] = text.replace(/^( *)(".*": )\{\}/gm, '$1$2{\n$1}');

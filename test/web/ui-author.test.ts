@@ -8,18 +8,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withLineEnds } from '../../src/ui/author-api.js';
-import { tempDir } from '../helpers/fs.js';
-import { cli, openUi, uiSession } from '../helpers/ui-pages.js';
+import { cli, newTemplateRepository, openUi, uiSession } from '../helpers/ui-pages.js';
 
 const ui = uiSession();
 
 /** A template repository with one template, `greet` (files/example.epp, tests/basic). */
-function repository(): string {
-  const repo = tempDir('ui-author-');
-  const made = cli(repo, 'new', 'template', 'greet', '-C', repo);
-  if (made.status !== 0) throw new Error(made.stderr);
-  return repo;
-}
+const repository = () => newTemplateRepository('ui-author-', 'greet');
 
 /** The author's view on `repo` in a narrow window. */
 const open = (repo: string) => openUi(ui, repo, { author: true, width: 600 });

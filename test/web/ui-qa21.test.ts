@@ -4,12 +4,18 @@
  * says. One server per project (each test makes its own), one browser.
  */
 import { chmodSync, cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshotDir, tempDir } from '../helpers/fs.js';
-import { cli, initProject as makeProject, type OpenedPage, openUi, uiSession } from '../helpers/ui-pages.js';
+import {
+  cli,
+  initProject as makeProject,
+  newTemplateRepository,
+  type OpenedPage,
+  openUi,
+  uiSession,
+} from '../helpers/ui-pages.js';
 
-const root = resolve(import.meta.dirname, '../..');
 const session = uiSession();
 const initProject = () => makeProject('ui-qa21-', 'acme-qa');
 /** The page on `dir`, loaded; its page errors collected. */
@@ -116,9 +122,7 @@ describe('the page edits .sync.yml as `pantograph add template` does (QA H2, M5)
 describe('writes keep modes, and the author view keeps an editor’s save (QA H4, M3, M4)', () => {
   /** A template repository with `greet`, its file executable. */
   function repository(): { repo: string; file: string } {
-    const repo = tempDir('ui-qa21-author-');
-    const made = cli(root, 'new', 'template', 'greet', '-C', repo);
-    if (made.status !== 0) throw new Error(made.stderr);
+    const repo = newTemplateRepository('ui-qa21-author-', 'greet');
     const file = join(repo, 'greet', 'files', 'example.epp');
     chmodSync(file, 0o755);
     return { repo, file };

@@ -4,8 +4,7 @@
  * place in a file said where the preview would be, and the page in a narrow window, used with the keyboard
  * alone. Debian's chromium on projects made by `pantograph init`.
  */
-import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -213,7 +212,7 @@ describe('a plan error with no place in a file (QA qa21: shown, untested)', () =
   it('says it where the preview would be and with the problems, as `status` says it; Apply stays disabled', async () => {
     const dir = initProject();
     writeFileSync(join(dir, '.sync.yml'), `${sync(dir)}  delete: [tasks]\n`);
-    spawnSync('mkdir', [join(dir, 'tasks')]);
+    mkdirSync(join(dir, 'tasks'));
     const status = cli(dir, 'status');
     expect(status.stderr).toBe(
       'error: delete names the directory tasks [SYNC_IS_DIRECTORY]\n  hint: List the files to delete, or a glob such as `dir/**`.\n',
