@@ -24,6 +24,16 @@ const open = (dir: string, options: { author?: boolean; wait?: string } = {}) =>
 
 const sync = (dir: string) => readFileSync(join(dir, '.sync.yml'), 'utf8');
 
+/**
+ * Once the page has taken the last edit (its text differs from the saved one) and shows that text's
+ * preview: then Apply is enabled for it. Apply is enabled before the edit is taken too, for the text before
+ * it, and a click then is refused ("the preview of your last change is not shown yet"), as it should be.
+ */
+async function previewShown(page: OpenedPage['page']): Promise<void> {
+  await expect.poll(() => page.locator('#save-state').textContent()).toBe('unsaved changes');
+  await expect.poll(() => page.locator('#apply').isEnabled()).toBe(true);
+}
+
 describe('settings of a template with a nested object (QA H1)', () => {
   it("edits rakefile's settings (its schema has a nested object): the typed value reaches .sync.yml and the apply", async () => {
     const dir = initProject();
@@ -182,7 +192,7 @@ describe('writes keep modes, and the author view keeps an editor’s save (QA H4
     await page
       .locator('fieldset[data-template="rakefile"] > .field[data-setting="imports"] textarea')
       .fill('tasks/b.rake');
-    await expect.poll(() => page.locator('#apply').isEnabled()).toBe(true);
+    await previewShown(page);
     await page.locator('#apply').click();
     await expect.poll(() => page.locator('#apply-result').textContent()).toMatch(/^Changed/);
     expect(sync(dir)).toContain('tasks/b.rake');
@@ -310,14 +320,14 @@ describe("Apply from the page is the command line's apply (QA M2, M7)", () => {
     await page
       .locator('fieldset[data-template="rakefile"] > .field[data-setting="imports"] textarea')
       .fill('tasks/a.rake');
-    await expect.poll(() => page.locator('#apply').isEnabled()).toBe(true);
+    await previewShown(page);
     await page.locator('#apply').click();
     await expect.poll(() => page.locator('#apply-result').textContent()).toContain('left alone: .rspec');
     await page.locator('#force').check();
     await page
       .locator('fieldset[data-template="rakefile"] > .field[data-setting="imports"] textarea')
       .fill('tasks/b.rake');
-    await expect.poll(() => page.locator('#apply').isEnabled()).toBe(true);
+    await previewShown(page);
     await page.locator('#apply').click();
     await expect
       .poll(() => page.locator('#apply-result').textContent())
@@ -337,7 +347,7 @@ describe("Apply from the page is the command line's apply (QA M2, M7)", () => {
     await page
       .locator('fieldset[data-template="rakefile"] > .field[data-setting="imports"] textarea')
       .fill('tasks/a.rake');
-    await expect.poll(() => page.locator('#apply').isEnabled()).toBe(true);
+    await previewShown(page);
     await page.locator('#apply').dblclick();
     await expect.poll(() => page.locator('#apply-result').textContent()).toMatch(/^Changed 1 file: Rakefile/);
     await page.waitForTimeout(500);
