@@ -147,12 +147,7 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
       case 'class':
       case 'define':
       case 'node':
-        throw this.error(
-          'Classes, definitions, and nodes may only appear at toplevel or inside other classes',
-          start,
-          end,
-          'EPP_UNSUPPORTED',
-        );
+        return this.definition(t);
       default:
         throw this.unexpected(t);
     }
@@ -227,6 +222,8 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
   protected abstract ifExpression(t: Token): Node;
 
   protected abstract caseExpression(t: Token): Node;
+
+  protected abstract definition(t: Token): Node;
 
   /** A parser of the same source for the tokens of one `${...}` interpolation, one level deeper. */
   protected abstract nestedParser(tokens: Token[]): PrimaryExpressionParser;
