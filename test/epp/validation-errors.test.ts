@@ -143,6 +143,16 @@ const PUPPET: readonly (readonly [string, readonly string[]])[] = [
       "Error: epp(): Invalid EPP: Illegal attempt to assign to 'a Literal Integer'. Not an assignable reference (file: t.epp, line: 1, column: 41)",
     ],
   ],
+  [
+    '<%= SemVer({major => 18446744073709551616, minor => 1, patch => 18446744073709551617}) %><%= -9223372036854775809 %><% 1 = 2 %>',
+    [
+      "Error: A Literal Integer resulted in a value outside of Puppet Integer max range, got '+0x10000000000000000' (file: t.epp, line: 1, column: 22)",
+      "Error: A Literal Integer resulted in a value outside of Puppet Integer max range, got '+0x10000000000000001' (file: t.epp, line: 1, column: 65)",
+      "Error: A Literal Integer resulted in a value outside of Puppet Integer max range, got '+0x8000000000000001' (file: t.epp, line: 1, column: 95)",
+      "Error: Illegal attempt to assign to 'a Literal Integer'. Not an assignable reference (file: t.epp, line: 1, column: 120)",
+      'Error: epp(): Invalid EPP: Language validation logged 4 errors. Giving up (file: t.epp)',
+    ],
+  ],
 ];
 
 /**

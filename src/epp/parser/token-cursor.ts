@@ -136,7 +136,7 @@ export abstract class TokenCursor {
     end: number,
     hint?: string,
     checked: Span = { start, end },
-    code: 'EPP_SYNTAX' | 'EPP_UNSUPPORTED' | 'EPP_NO_EFFECT' = 'EPP_SYNTAX',
+    code: 'EPP_SYNTAX' | 'EPP_UNSUPPORTED' | 'EPP_NO_EFFECT' | 'EPP_INTEGER_OVERFLOW' = 'EPP_SYNTAX',
   ): void {
     const error = this.error(message, start, Math.max(end, start + 1), code);
     if (hint !== undefined) error.hint = hint;
@@ -158,7 +158,12 @@ export abstract class TokenCursor {
     message: string,
     start: number,
     end: number,
-    code: 'EPP_SYNTAX' | 'EPP_UNSUPPORTED' | 'EPP_HEREDOC_SYNTAX' | 'EPP_NO_EFFECT' = 'EPP_SYNTAX',
+    code:
+      | 'EPP_SYNTAX'
+      | 'EPP_UNSUPPORTED'
+      | 'EPP_HEREDOC_SYNTAX'
+      | 'EPP_NO_EFFECT'
+      | 'EPP_INTEGER_OVERFLOW' = 'EPP_SYNTAX',
   ) {
     return new EppSyntaxError(code, message, { file: this.file, source: this.source, span: { start, end } });
   }
