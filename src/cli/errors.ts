@@ -3,7 +3,8 @@
  * values, bad configuration) prints its message with position and exits 1; anything else is a bug and
  * prints its stack with a request to report it.
  */
-import { EppError } from '../epp/errors.js';
+import { EppError, EppSyntaxError } from '../epp/errors.js';
+import { PRINTED_VALIDATION_ERRORS } from '../epp/parser/validation-order.js';
 import { type Displayable, fileOrigin, formatProblem } from './format-error.js';
 import type { Io } from './io.js';
 import { readableStack } from './stack.js';
@@ -86,6 +87,10 @@ export function reportError(e: unknown, io: Io): number {
     io.err(`${formatProblem({ message: e.message, hint: e.hint }, io.colors, io.widths?.err)}\n`);
     return 1;
   }
+  if (e instanceof EppSyntaxError && e.errors) {
+    reportValidationErrors(e, e.errors, io);
+    return 1;
+  }
   if (isUserError(e)) {
     io.err(`${formatProblem(toDisplayable(e), io.colors, io.widths?.err)}\n`);
     return 1;
@@ -96,4 +101,16 @@ export function reportError(e: unknown, io: Io): number {
     `internal error: ${detail}\nThis is a bug in Pantograph; please report it with the command you ran.\n`,
   );
   return 70;
+}
+
+/**
+ * Several errors of a template's validation, as `puppet epp render` prints them: each (the first ten, its
+ * `max_errors`), then "Language validation logged N errors. Giving up" at the file.
+ */
+function reportValidationErrors(e: EppSyntaxError, errors: readonly EppSyntaxError[], io: Io): void {
+  for (const error of errors.slice(0, PRINTED_VALIDATION_ERRORS)) {
+    io.err(`${formatProblem(toDisplayable(error), io.colors, io.widths?.err)}\n`);
+  }
+  const summary = { message: e.givingUp ?? '', file: e.location?.file, origin: fileOrigin(e.location?.file) };
+  io.err(`${formatProblem(summary, io.colors, io.widths?.err)}\n`);
 }

@@ -247,8 +247,19 @@ export interface ResourceNode extends NodeBase {
   readonly typeExpr: Node;
 }
 
+/**
+ * A `class`, `define` or `node` in a template: Puppet parses it and its validation refuses it, after
+ * checking its body too. Kept only for that: a template that holds one is never compiled.
+ */
+export interface DefinitionNode extends NodeBase {
+  readonly type: 'Definition';
+  readonly keyword: 'class' | 'define' | 'node';
+  readonly body: readonly Node[];
+}
+
 export type Node =
   | ResourceNode
+  | DefinitionNode
   | TextNode
   | RenderNode
   | LiteralNode

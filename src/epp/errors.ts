@@ -138,6 +138,23 @@ export class EppSyntaxError extends EppError {
    * before the error, as its lexer reads only as far as its parser gets (see `reportSyntaxWarnings`).
    */
   warnings: readonly SyntaxWarning[] | undefined;
+  /**
+   * When Puppet's validation found several errors: all of them, in the order Puppet prints them, this one
+   * first (its message and position are the first's). Undefined for a single error.
+   */
+  errors: readonly EppSyntaxError[] | undefined;
+  /** With `errors`: how many warnings the validation gave, which Puppet's summary line counts. */
+  validationWarnings = 0;
+
+  /**
+   * Puppet's line after several validation errors, "Language validation logged 2 errors. Giving up"
+   * (with ", and 1 warnings" when it warned too); undefined for a single error.
+   */
+  get givingUp(): string | undefined {
+    if (!this.errors) return undefined;
+    const warned = this.validationWarnings > 0 ? `, and ${this.validationWarnings} warnings` : '';
+    return `Language validation logged ${this.errors.length} errors${warned}. Giving up`;
+  }
 }
 
 /** An error raised while rendering. Functions throw it without a location; the call site adds one. */

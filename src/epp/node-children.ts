@@ -58,6 +58,7 @@ export function nodeChildren(node: WalkNode): WalkNode[] {
       return out;
     }
     case 'Block':
+    case 'Definition':
       return [...node.body];
     case 'Parameter': {
       const out: WalkNode[] = [];
@@ -138,6 +139,7 @@ export function forEachChild(node: WalkNode, visit: (child: WalkNode) => number)
       return flags;
     }
     case 'Block':
+    case 'Definition':
       return visitAll(node.body, visit);
   }
 }

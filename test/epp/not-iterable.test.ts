@@ -101,6 +101,158 @@ const PUPPET: readonly (readonly [string, string, string])[] = [
   ],
 ];
 
+/**
+ * A negative Integer: no Iterable value, but its type (`Integer[-3, -3]`) is an Iterable type, so
+ * Puppet's describer judges the dispatches taking an Iterable by the block (its arity, a block missing or
+ * not expected) and the others by their argument count or type. [template, Puppet's message, line:column]
+ * as `puppet epp render` (Puppet 7.23) printed them, session 28.
+ */
+const NEGATIVE_INTEGER: readonly (readonly [string, string, string])[] = [
+  [
+    '<% $n = -3 %><% $n.each |$x| { } %>',
+    "Error while evaluating a Method call, The function 'each' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: block expects 2 arguments, got 1\n  (Iterable enumerable, Callable[1, 1] block)",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.each |$k, $v| { } %>',
+    "Error while evaluating a Method call, The function 'each' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Iterable enumerable, Callable[2, 2] block)\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: block expects 1 argument, got 2",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.each |$a, $b, $c| { } %>',
+    "Error while evaluating a Method call, 'each' block expects between 1 and 2 arguments, got 3",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.map |$x| { } %>',
+    "Error while evaluating a Method call, The function 'map' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: block expects 2 arguments, got 1\n  (Iterable enumerable, Callable[1, 1] block)",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.map |$k, $v| { } %>',
+    "Error while evaluating a Method call, The function 'map' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Iterable enumerable, Callable[2, 2] block)\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: block expects 1 argument, got 2",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.filter |$x| { } %>',
+    "Error while evaluating a Method call, The function 'filter' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: block expects 2 arguments, got 1\n  (Iterable enumerable, Callable[1, 1] block)",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.index |$x| { } %>',
+    "Error while evaluating a Method call, The function 'index' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: block expects 2 arguments, got 1\n  (Iterable enumerable, Callable[1, 1] block)\n  (String str, Variant[String, Regexp] match)\n    rejected: expects 2 arguments, got 1\n  (Iterable enumerable, Any match)\n    rejected: expects 2 arguments, got 1",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.index |$k, $v| { } %>',
+    "Error while evaluating a Method call, The function 'index' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Iterable enumerable, Callable[2, 2] block)\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: block expects 1 argument, got 2\n  (String str, Variant[String, Regexp] match)\n    rejected: expects 2 arguments, got 1\n  (Iterable enumerable, Any match)\n    rejected: expects 2 arguments, got 1",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.index(1) %>',
+    "Error while evaluating a Method call, The function 'index' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: expects 1 argument, got 2\n  (Hash hash, Callable[1, 1] block)\n    rejected: expects 1 argument, got 2\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: expects 1 argument, got 2\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: expects 1 argument, got 2\n  (String str, Variant[String, Regexp] match)\n    rejected: parameter 'str' expects a String value, got Integer\n  (Iterable enumerable, Any match)",
+    '1:25',
+  ],
+  [
+    '<% $n = -3 %><% $n.reduce |$m, $x| { } %>',
+    "Error while evaluating a Method call, 'reduce' expects 2 arguments, got 1",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.reduce(0) |$m, $x| { } %>',
+    "Error while evaluating a Method call, 'reduce' expects 1 argument, got 2",
+    '1:26',
+  ],
+  [
+    '<% $n = -3 %><% $n.reduce |$m| { } %>',
+    "Error while evaluating a Method call, 'reduce' block expects 2 arguments, got 1",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.slice(2) |$x| { } %>',
+    "Error while evaluating a Method call, 'slice' parameter 'hash' expects a Hash value, got Integer",
+    '1:25',
+  ],
+  [
+    '<% $n = -3 %><% $n.slice(2) %>',
+    "Error while evaluating a Method call, 'slice' parameter 'hash' expects a Hash value, got Integer",
+    '1:25',
+  ],
+  [
+    '<% $n = -3 %><% $n.unique %>',
+    "Error while evaluating a Method call, The function 'unique' was called with arguments it does not accept. It expects one of:\n  (String string, Callable[String] block?)\n    rejected: parameter 'string' expects a String value, got Integer\n  (Hash hash, Callable[Any] block?)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Array array, Callable[Any] block?)\n    rejected: parameter 'array' expects an Array value, got Integer\n  (Iterable iterable, Callable[Any] block?)",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.reverse_each |$x| { } %>',
+    "Error while evaluating a Method call, 'reverse_each' does not expect a block",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.reverse_each %>',
+    "Error while evaluating a Method call, 'reverse_each' expects a block",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.step(1) |$x| { } %>',
+    "Error while evaluating a Method call, 'step' does not expect a block",
+    '1:24',
+  ],
+  ['<% $n = -3 %><% $n.step(1) %>', "Error while evaluating a Method call, 'step' expects a block", '1:24'],
+  [
+    '<% $n = -3 %><% $n.any |$x| { } %>',
+    "Error while evaluating a Method call, The function 'any' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: block expects 2 arguments, got 1\n  (Iterable enumerable, Callable[1, 1] block)",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.all |$x| { } %>',
+    "Error while evaluating a Method call, The function 'all' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: block expects 2 arguments, got 1\n  (Iterable enumerable, Callable[1, 1] block)",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><%= $n.each |$x| { } %>',
+    "Error while evaluating a Method call, The function 'each' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: block expects 2 arguments, got 1\n  (Iterable enumerable, Callable[1, 1] block)",
+    '1:20',
+  ],
+  [
+    '<% each(-3) |$x| { } %>',
+    "Error while evaluating a Function Call, The function 'each' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: block expects 2 arguments, got 1\n  (Iterable enumerable, Callable[1, 1] block)",
+    '1:4',
+  ],
+  [
+    '<% $n = -3 %><% $n.each || { } %>',
+    "Error while evaluating a Method call, 'each' block expects between 1 and 2 arguments, got none",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.map |*$r| { } %>',
+    "Error while evaluating a Method call, 'map' block expects between 1 and 2 arguments, got unlimited",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.each |$x, $y = 1| { } %>',
+    "Error while evaluating a Method call, 'each' block expects between 1 and 2 arguments, got between 1 and 2",
+    '1:19',
+  ],
+  [
+    '<% $n = -3 %><% $n.filter |$k, $v| { } %>',
+    "Error while evaluating a Method call, The function 'filter' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Integer\n  (Iterable enumerable, Callable[2, 2] block)\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: block expects 1 argument, got 2",
+    '1:19',
+  ],
+  ['<% $n = -3 %><% $n.each %>', "Error while evaluating a Method call, 'each' expects a block", '1:19'],
+  ['<% $n = -3 %><% $n.map %>', "Error while evaluating a Method call, 'map' expects a block", '1:19'],
+  [
+    '<% $n = -3 %><% $n.index |$a, $b, $c| { } %>',
+    "Error while evaluating a Method call, The function 'index' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: block expects 2 arguments, got 3\n  (Hash hash, Callable[1, 1] block)\n    rejected: block expects 1 argument, got 3\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: block expects 2 arguments, got 3\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: block expects 1 argument, got 3\n  (String str, Variant[String, Regexp] match)\n    rejected: does not expect a block\n  (Iterable enumerable, Any match)\n    rejected: does not expect a block",
+    '1:19',
+  ],
+  [
+    '<% true.any |$x| { } %>',
+    "Error while evaluating a Method call, The function 'any' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Boolean\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: parameter 'enumerable' expects an Iterable value, got Boolean",
+    '1:8',
+  ],
+];
+
 function failure(template: string): { message: string; at: string } {
   try {
     renderEpp(template, {}, { file: 't.epp' });
@@ -113,6 +265,12 @@ function failure(template: string): { message: string; at: string } {
 
 describe('iteration functions given what they cannot iterate', () => {
   it.each(PUPPET)('%s fails as Puppet does', (template, message, at) => {
+    expect(failure(template)).toEqual({ message, at });
+  });
+
+  it.each(
+    NEGATIVE_INTEGER,
+  )('%s fails as Puppet does (a negative Integer; any and all)', (template, message, at) => {
     expect(failure(template)).toEqual({ message, at });
   });
 

@@ -158,3 +158,48 @@ describe('versions given as values', () => {
     );
   });
 });
+
+describe('versions whose numbers pass 2^53 (Ruby Integers are exact at any size)', () => {
+  it('keeps every digit, in the text, its parts and a prerelease, and prints them as Puppet does', () => {
+    expect(render("<%= SemVer('1.2.99999999999999999999') %>")).toBe('1.2.99999999999999999999');
+    expect(render("<%= sprintf('%p', SemVer('99999999999999999999.0.0-1.99999999999999999999+b')) %>")).toBe(
+      '"99999999999999999999.0.0-1.99999999999999999999+b"',
+    );
+    expect(render('<%= SemVer(9223372036854775807, 0, 9007199254740993) %>')).toBe(
+      '9223372036854775807.0.9007199254740993',
+    );
+  });
+
+  it('tells apart and orders versions that differ beyond 2^53, one object per version', () => {
+    expect(render("<%= SemVer('9007199254740993.0.1') == SemVer('9007199254740992.0.1') %>")).toBe('false');
+    expect(render("<%= SemVer('1.0.0-9007199254740993') > SemVer('1.0.0-9007199254740992') %>")).toBe('true');
+    expect(PSemVer.parse('1.2.99999999999999999999')).toBe(PSemVer.parse('1.2.99999999999999999999'));
+    // A text identifier of the same digits is another version (Ruby's `eql?`).
+    expect(PSemVer.of(1, 0, 0, [99999999999999999999n])).not.toBe(
+      PSemVer.of(1, 0, 0, ['99999999999999999999n']),
+    );
+    expect(PSemVer.parse('1.2.3').major).toBe(1); // common versions stay plain numbers
+  });
+
+  it('makes ranges of such versions: the next minor or patch is exact', () => {
+    expect(render("<%= SemVer('9007199254740993.1.5') =~ SemVerRange('~9007199254740993.1') %>")).toBe(
+      'true',
+    );
+    expect(render("<%= SemVer('9007199254740993.2.0') =~ SemVerRange('~9007199254740993.1') %>")).toBe(
+      'false',
+    );
+    expect(
+      render("<%= SemVer('1.2.99999999999999999998') =~ SemVerRange('>1.2.99999999999999999998') %>"),
+    ).toBe('false');
+  });
+});
+
+describe('in with a version range on the right', () => {
+  it('holds the versions the range includes and a text that reads as one, as Puppet does', () => {
+    expect(
+      render(
+        "<%= '1.0.0' in SemVerRange('1.x') %> <%= SemVer('1.0.0') in SemVerRange('>=1.0.0') %> <%= 1 in SemVerRange('1.x') %> <%= SemVer('1.1.0-rc') in SemVerRange('1.x') %>",
+      ),
+    ).toBe('true true false false');
+  });
+});

@@ -5,7 +5,7 @@
  * call) the page stops by terminating this worker. Bundled by scripts/build-playground.mjs into the
  * page's script as text, started from a Blob (a worker file would not load from file://).
  */
-import { EppError, type EppWarning, renderEpp } from '../../src/epp/index.js';
+import { EppError, EppSyntaxError, type EppWarning, renderEpp } from '../../src/epp/index.js';
 import type { PHash } from '../../src/epp/runtime/values.js';
 import { readValues } from './values.js';
 
@@ -65,22 +65,28 @@ function render(request: Extract<WorkerRequest, { kind: 'render' }>): WorkerAnsw
     });
   } catch (e) {
     if (!(e instanceof EppError)) throw e;
-    // As `epp render` says it: an error in a partial names the calls that led there (QA qa21, L2).
-    const where = e.location ? `${e.where}: ` : '';
-    const text = `${where}${e.messageWithCallers} [${e.code}]`;
-    answer.errors.push({ text, code: e.code, message: e.message, ...(e.hint === undefined ? {} : { hint: e.hint }) });
-    if (e.location) {
-      const { start, end } = e.location.span;
-      answer.marks.push({ file: e.location.file, from: start, to: Math.max(end, start + 1), message: `${e.messageWithCallers} [${e.code}]` });
-    }
-    // Each call on the way is underlined too, in its own file: with main.epp open, the error shows there.
-    for (const call of e.callers ?? []) {
-      const { start, end } = call.span;
-      answer.marks.push({ file: call.file, from: start, to: Math.max(end, start + 1), message: `this call leads to an error: ${text}` });
-    }
+    // Several errors of a template's validation: each shown and marked, as `epp render` prints each.
+    const all = e instanceof EppSyntaxError && e.errors ? e.errors : [e];
+    for (const each of all) reportError(answer, each);
   }
   answer.renderMs = performance.now() - started;
   return answer;
+}
+
+function reportError(answer: WorkerAnswer, e: EppError): void {
+  // As `epp render` says it: an error in a partial names the calls that led there (QA qa21, L2).
+  const where = e.location ? `${e.where}: ` : '';
+  const text = `${where}${e.messageWithCallers} [${e.code}]`;
+  answer.errors.push({ text, code: e.code, message: e.message, ...(e.hint === undefined ? {} : { hint: e.hint }) });
+  if (e.location) {
+    const { start, end } = e.location.span;
+    answer.marks.push({ file: e.location.file, from: start, to: Math.max(end, start + 1), message: `${e.messageWithCallers} [${e.code}]` });
+  }
+  // Each call on the way is underlined too, in its own file: with main.epp open, the error shows there.
+  for (const call of e.callers ?? []) {
+    const { start, end } = call.span;
+    answer.marks.push({ file: call.file, from: start, to: Math.max(end, start + 1), message: `this call leads to an error: ${text}` });
+  }
 }
 
 function time(request: Extract<WorkerRequest, { kind: 'time' }>): WorkerAnswer {

@@ -99,6 +99,7 @@ export abstract class ExpressionGenerator extends ScopeGenerator {
       case 'Selector':
         return this.selector(node);
       case 'Block':
+      case 'Definition': // never compiled: its validation error stops the template (see StatementParser)
         return `(() => {\n${this.valueBlock(node.body)}\n})()`;
       case 'Text':
       case 'Render':

@@ -152,7 +152,7 @@ const unique = defineFunction(
     if (typeof v === 'string') return (uniqueBy(Array.from(v), keyOf) as string[]).join('');
     if (v instanceof Map) return uniqueHash(v, keyOf);
     if (Array.isArray(v)) return uniqueBy(v, keyOf);
-    return uniqueBy([...sequenceOf('unique', v).forward()], keyOf);
+    return uniqueBy([...sequenceOf('unique', v, 1, block).forward()], keyOf);
   },
   'optional',
 );

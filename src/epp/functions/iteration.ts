@@ -62,10 +62,10 @@ function requireBlock(block: Lambda | undefined): Lambda {
  * The receiver of each, map, filter and reduce as their loops take it (loops.ts): an Array or a Hash as it
  * is, any other Iterable as its elements.
  */
-function loopable(name: string, receiver: Value, argCount = 1): Loopable {
+function loopable(name: string, receiver: Value, block: Lambda | undefined, argCount = 1): Loopable {
   return Array.isArray(receiver) || receiver instanceof Map
     ? receiver
-    : sequenceOf(name, receiver, argCount).forward();
+    : sequenceOf(name, receiver, argCount, block).forward();
 }
 
 /** The arity a 1- or 2-parameter lambda is called with (Puppet tries the 2-parameter variant first). */
@@ -81,7 +81,7 @@ const each = defineFunction(
     const receiver = first(args);
     const lambda = requireBlock(block);
     // The receiver is checked before the lambda, as Puppet's dispatch checks its parameters in order.
-    const items = loopable('each', receiver);
+    const items = loopable('each', receiver, lambda);
     eachLoop(items, lambda, loopArity('each', lambda));
     return receiver;
   },
@@ -94,7 +94,7 @@ const map = defineFunction(
   1,
   (_ctx, args, block) => {
     const lambda = requireBlock(block);
-    const items = loopable('map', first(args));
+    const items = loopable('map', first(args), lambda);
     return mapLoop(items, lambda, loopArity('map', lambda));
   },
   'required',
@@ -106,7 +106,7 @@ const filter = defineFunction(
   1,
   (_ctx, args, block) => {
     const lambda = requireBlock(block);
-    const receiver = loopable('filter', first(args));
+    const receiver = loopable('filter', first(args), lambda);
     const arity = loopArity('filter', lambda);
     return receiver instanceof Map
       ? filterHashLoop(receiver, lambda, arity)
@@ -123,7 +123,8 @@ const reduce = defineFunction(
     const lambda = requireBlock(block);
     const receiver = first(args);
     // A hash reduces over its [key, value] pairs.
-    const items = receiver instanceof Map ? hashPairs(receiver) : loopable('reduce', receiver, args.length);
+    const items =
+      receiver instanceof Map ? hashPairs(receiver) : loopable('reduce', receiver, lambda, args.length);
     blockArity('reduce', lambda, 2);
     return reduceLoop(items as Iterable<Value>, lambda, args.length === 2, args[1]);
   },
@@ -135,7 +136,7 @@ const reverseEach = defineFunction(
   1,
   1,
   (_ctx, args, block) => {
-    const seq = sequenceOf('reverse_each', first(args));
+    const seq = sequenceOf('reverse_each', first(args), 1, block);
     // Without a block, Puppet's Iterator: lazy, no Array (it prints as `Iterator[Integer]-Value`).
     if (!block) return iteratorOver(first(args), () => seq.backward());
     blockArity('reverse_each', block, 1);
@@ -167,7 +168,7 @@ const step = defineFunction(
   2,
   2,
   (_ctx, args, block) => {
-    const seq = sequenceOf('step', first(args));
+    const seq = sequenceOf('step', first(args), 2, block);
     const n = stepSize(args[1]);
     if (!block) return iteratorOver(first(args), () => everyNth(seq.forward(), n));
     const items = everyNth(seq.forward(), n);
@@ -282,7 +283,7 @@ const slice = defineFunction(
   2,
   (_ctx, args, block) => {
     const receiver = first(args);
-    const items = sequenceOf('slice', receiver, 2);
+    const items = sequenceOf('slice', receiver, 2, block);
     const size = sliceSize(args[1]);
     const chunks: Value[][] = [];
     let chunk: Value[] = [];

@@ -1,52 +1,87 @@
 /**
  * Puppet's error for an iteration function given something it cannot iterate (`true.each`, a SemVer's
- * `map`): the function's dispatches, each with why it refused the call, as Puppet's dispatcher lists them
- * (its text, checked against Puppet 7 by the conformance cases `error_*_not_iterable`). A dispatch refuses
- * by its argument count first, then by its first parameter's type: the receiver's.
+ * `map`, a negative Integer): what Puppet's TypeMismatchDescriber says of the call against each of the
+ * function's dispatches (its text checked against Puppet 7 by the conformance cases `error_*_not_iterable`
+ * and test/epp/not-iterable.test.ts).
+ *
+ * The describer works on the arguments' types, not their values: a negative Integer is no Iterable value,
+ * yet its type, `Integer[-3, -3]`, is an Iterable type, so a dispatch taking an Iterable finds nothing
+ * wrong with it and is judged by its block alone. Per dispatch: the argument count, then the first
+ * parameter's type; when some dispatch took the arguments, the block (missing, unexpected, or of the wrong
+ * arity) stands for the dispatches the arguments left without fault, or for all when every dispatch has a
+ * block fault. The faults found are one message when they are one (`'slice' parameter 'hash' expects a
+ * Hash value, got Integer`) or counts that merge (`'each' block expects between 1 and 2 arguments, got 3`),
+ * else every dispatch is listed with its faults (a faultless one with none).
  */
 import { EppEvalError } from '../errors.js';
 import type { Value } from '../runtime/values.js';
-import { noMatchingSignature, typeLabel } from './arguments.js';
+import { typeLabel } from './arguments.js';
+import type { Lambda } from './registry.js';
 
-/** A dispatch: its signature as Puppet prints it, its first parameter, and how many arguments it takes. */
-type Dispatch = readonly [signature: string, param: Param, argCount: number];
+/** How many arguments a block takes or is given: `max` Infinity for `*$rest` or an untyped `Callable`. */
+interface Arity {
+  readonly min: number;
+  readonly max: number;
+}
+
+/** A dispatch's block: undefined for none; `optional` when it may be left out. */
+interface BlockParam extends Arity {
+  readonly optional: boolean;
+}
+
+/** A dispatch: its signature as Puppet prints it, its first parameter, how many arguments, its block. */
+type Dispatch = readonly [signature: string, param: Param, argCount: number, block: BlockParam | undefined];
 type Param = 'hash' | 'enumerable' | 'iterable' | 'str' | 'string' | 'array';
 
-/** each, map and filter (and index with a block): a Hash's two-parameter form first, as Puppet tries them. */
+const block = (min: number, max = min, optional = false): BlockParam => ({ min, max, optional });
+
+/** each, map, filter, any, all (and index with a block): a Hash's two-parameter form first, as Puppet tries them. */
 const LOOP: readonly Dispatch[] = [
-  ['(Hash hash, Callable[2, 2] block)', 'hash', 1],
-  ['(Hash hash, Callable[1, 1] block)', 'hash', 1],
-  ['(Iterable enumerable, Callable[2, 2] block)', 'enumerable', 1],
-  ['(Iterable enumerable, Callable[1, 1] block)', 'enumerable', 1],
+  ['(Hash hash, Callable[2, 2] block)', 'hash', 1, block(2)],
+  ['(Hash hash, Callable[1, 1] block)', 'hash', 1, block(1)],
+  ['(Iterable enumerable, Callable[2, 2] block)', 'enumerable', 1, block(2)],
+  ['(Iterable enumerable, Callable[1, 1] block)', 'enumerable', 1, block(1)],
 ];
 
 const DISPATCHES: Readonly<Record<string, readonly Dispatch[]>> = {
   each: LOOP,
   map: LOOP,
   filter: LOOP,
+  any: LOOP,
+  all: LOOP,
   index: [
     ...LOOP,
-    ['(String str, Variant[String, Regexp] match)', 'str', 2],
-    ['(Iterable enumerable, Any match)', 'enumerable', 2],
+    ['(String str, Variant[String, Regexp] match)', 'str', 2, undefined],
+    ['(Iterable enumerable, Any match)', 'enumerable', 2, undefined],
   ],
   reduce: [
-    ['(Iterable enumerable, Callable[2, 2] block)', 'enumerable', 1],
-    ['(Iterable enumerable, Any memo, Callable[2, 2] block)', 'enumerable', 2],
+    ['(Iterable enumerable, Callable[2, 2] block)', 'enumerable', 1, block(2)],
+    ['(Iterable enumerable, Any memo, Callable[2, 2] block)', 'enumerable', 2, block(2)],
   ],
   slice: [
-    ['(Hash hash, Integer[1] slice_size, Callable block?)', 'hash', 2],
-    ['(Iterable enumerable, Integer[1] slice_size, Callable block?)', 'enumerable', 2],
+    ['(Hash hash, Integer[1] slice_size, Callable block?)', 'hash', 2, block(0, Infinity, true)],
+    [
+      '(Iterable enumerable, Integer[1] slice_size, Callable block?)',
+      'enumerable',
+      2,
+      block(0, Infinity, true),
+    ],
   ],
   unique: [
-    ['(String string, Callable[String] block?)', 'string', 1],
-    ['(Hash hash, Callable[Any] block?)', 'hash', 1],
-    ['(Array array, Callable[Any] block?)', 'array', 1],
-    ['(Iterable iterable, Callable[Any] block?)', 'iterable', 1],
+    ['(String string, Callable[String] block?)', 'string', 1, block(1, 1, true)],
+    ['(Hash hash, Callable[Any] block?)', 'hash', 1, block(1, 1, true)],
+    ['(Array array, Callable[Any] block?)', 'array', 1, block(1, 1, true)],
+    ['(Iterable iterable, Callable[Any] block?)', 'iterable', 1, block(1, 1, true)],
+  ],
+  reverse_each: [
+    ['(Iterable iterable)', 'iterable', 1, undefined],
+    ['(Iterable iterable, Callable[1, 1] block)', 'iterable', 1, block(1)],
+  ],
+  step: [
+    ['(Iterable iterable, Integer[1] step)', 'iterable', 2, undefined],
+    ['(Iterable iterable, Integer[1] step, Callable[1, 1] block)', 'iterable', 2, block(1)],
   ],
 };
-
-/** The functions with one dispatch, whose message names its parameter: `'step' parameter 'iterable' ...`. */
-const SINGLE = new Set(['reverse_each', 'step']);
 
 const EXPECTED: Readonly<Record<Param, string>> = {
   hash: 'a Hash value',
@@ -57,30 +92,94 @@ const EXPECTED: Readonly<Record<Param, string>> = {
   array: 'an Array value',
 };
 
+/** A fault the describer finds: a count (of arguments or of the block's), or any other, as its text. */
+type Fault =
+  | { readonly kind: 'arguments' | 'block'; readonly expected: Arity; readonly got: Arity }
+  | { readonly kind: 'other'; readonly text: string };
+
 /**
- * The error for `name` called on `v` with `argCount` arguments (the receiver counted, not the block). A
- * negative Integer keeps the short form: Puppet's Iterable takes every Integer, and its message then
- * names the block's arity in ways of its own.
+ * The error for `name` called on `v` with `argCount` arguments (the receiver counted, not the block) and
+ * `lambda` (undefined when no block was given).
  */
-export function notIterable(name: string, v: Value, argCount: number): EppEvalError {
-  const got = typeLabel(v);
+export function notIterable(name: string, v: Value, argCount: number, lambda?: Lambda): EppEvalError {
   const dispatches = DISPATCHES[name];
-  if (SINGLE.has(name)) {
-    return new EppEvalError(
-      'EPP_ARGUMENTS',
-      `'${name}' parameter 'iterable' expects an Iterable value, got ${got}`,
-    );
-  }
-  if (dispatches === undefined || typeof v === 'number' || typeof v === 'bigint') {
+  const got = typeLabel(v);
+  if (dispatches === undefined) {
     return new EppEvalError('EPP_ARGUMENTS', `'${name}' expects an Iterable value, got ${got}`);
   }
-  return noMatchingSignature(
-    name,
-    dispatches.map(([signature, param, count]) => [
-      signature,
-      count === argCount
-        ? `parameter '${param}' expects ${EXPECTED[param]}, got ${got}`
-        : `expects ${count} argument${count === 1 ? '' : 's'}, got ${argCount}`,
-    ]),
+  // An Integer's type is an Iterable type (see above): only a Hash, String or Array parameter refuses it.
+  const typeFits = (param: Param) =>
+    (typeof v === 'number' || typeof v === 'bigint') && (param === 'enumerable' || param === 'iterable');
+  const given = lambda && { min: lambda.requiredCount, max: lambda.hasRest ? Infinity : lambda.paramCount };
+  let faults: Fault[][] = dispatches.map(([, param, count]) => {
+    if (count !== argCount) {
+      return [
+        { kind: 'arguments', expected: { min: count, max: count }, got: { min: argCount, max: argCount } },
+      ];
+    }
+    if (typeFits(param)) return [];
+    return [{ kind: 'other', text: `parameter '${param}' expects ${EXPECTED[param]}, got ${got}` }];
+  });
+  if (faults.some((f) => f.length === 0)) {
+    const blockFaults = dispatches.map(([, , , param]) => blockFault(param, given));
+    const all = blockFaults.every((f) => f.length > 0);
+    faults = faults.map((f, i) => (all || f.length === 0 ? blockFaults[i]! : f));
+  }
+  const one = asOne(faults.flat());
+  if (one !== undefined) return new EppEvalError('EPP_ARGUMENTS', `'${name}' ${one}`);
+  const lines = dispatches.map(
+    ([signature], i) =>
+      `\n  ${signature}${faults[i]!.map((f) => `\n    rejected: ${faultText(f)}`).join('')}`,
   );
+  return new EppEvalError(
+    'EPP_ARGUMENTS',
+    `The function '${name}' was called with arguments it does not accept. It expects one of:${lines.join('')}`,
+  );
+}
+
+/** What a dispatch's block finds wrong with the block given (`given`, undefined for none). */
+function blockFault(param: BlockParam | undefined, given: Arity | undefined): Fault[] {
+  if (param === undefined) return given ? [{ kind: 'other', text: 'does not expect a block' }] : [];
+  if (given === undefined) return param.optional ? [] : [{ kind: 'other', text: 'expects a block' }];
+  if (given.min >= param.min && given.max <= param.max) return [];
+  return [{ kind: 'block', expected: param, got: given }];
+}
+
+/**
+ * The faults as one message, when they are one: all the same, or all counts of one kind given the same
+ * count, their expected counts merged into one range (Puppet's `merge_descriptions`).
+ */
+function asOne(faults: readonly Fault[]): string | undefined {
+  const texts = new Set(faults.map(faultText));
+  if (texts.size === 1) return [...texts][0];
+  const [first] = faults;
+  if (first === undefined || first.kind === 'other') return undefined;
+  const counts = faults.filter((f) => f.kind === first.kind && sameArity(f.got, first.got));
+  if (counts.length !== faults.length) return undefined;
+  const expected = {
+    min: Math.min(...counts.map((f) => (f.kind === 'other' ? 0 : f.expected.min))),
+    max: Math.max(...counts.map((f) => (f.kind === 'other' ? 0 : f.expected.max))),
+  };
+  return faultText({ ...first, expected });
+}
+
+function sameArity(a: Arity, b: Arity): boolean {
+  return a.min === b.min && a.max === b.max;
+}
+
+/** A fault in Puppet's words: `block expects 2 arguments, got 1`, `expects 1 argument, got 2`. */
+function faultText(fault: Fault): string {
+  if (fault.kind === 'other') return fault.text;
+  const { expected, got } = fault;
+  const noun = expected.min === 1 && expected.max === 1 ? 'argument' : 'arguments';
+  const what = fault.kind === 'block' ? 'block expects' : 'expects';
+  return `${what} ${rangeText(expected, 'no')} ${noun}, got ${rangeText(got, 'none')}`;
+}
+
+/** Puppet's words for a count or range of counts (its `range_to_s`). */
+function rangeText({ min, max }: Arity, zero: string): string {
+  if (min === max) return min === 0 ? zero : String(min);
+  if (min === 0) return max === Infinity ? 'unlimited' : `at most ${max}`;
+  if (max === Infinity) return `at least ${min}`;
+  return `between ${min} and ${max}`;
 }

@@ -88,9 +88,10 @@ export function hashPairs(hash: PHash): Value[][] {
 
 /**
  * Puppet's Iterable: arrays, hashes (as pairs), strings (as characters), a non-negative Integer `n`
- * (`0..n-1`), a finite `Integer[a, b]` and an `Enum[...]`. Anything else is an `EPP_ARGUMENTS` error.
+ * (`0..n-1`), a finite `Integer[a, b]` and an `Enum[...]`. Anything else is an `EPP_ARGUMENTS` error,
+ * worded from the call's `argCount` and `block` (not-iterable.ts).
  */
-export function sequenceOf(name: string, v: Value, argCount = 1): Sequence {
+export function sequenceOf(name: string, v: Value, argCount = 1, block?: Lambda): Sequence {
   if (Array.isArray(v)) return arraySequence(v);
   if (v instanceof PIterator) return iteratorSequence(v);
   if (v instanceof Map) return arraySequence(hashPairs(v));
@@ -101,7 +102,7 @@ export function sequenceOf(name: string, v: Value, argCount = 1): Sequence {
     const seq = typeSequence(v);
     if (seq) return seq;
   }
-  throw notIterable(name, v, argCount);
+  throw notIterable(name, v, argCount, block);
 }
 
 function iteratorSequence(iterator: PIterator): Sequence {
@@ -121,7 +122,7 @@ export function visit(
   step: (result: Value, item: Value, key: Value) => boolean | undefined,
 ): void {
   // The receiver is checked before the lambda, as Puppet's dispatch checks its parameters in order.
-  const sequence = receiver instanceof Map ? undefined : sequenceOf(name, receiver);
+  const sequence = receiver instanceof Map ? undefined : sequenceOf(name, receiver, 1, block);
   const arity = blockArity(name, block, 2, 1);
   if (receiver instanceof Map) {
     for (const [k, v] of receiver) {

@@ -119,6 +119,7 @@ export abstract class ExpressionEvaluation extends StatementEvaluation {
       case 'Selector':
         return this.selector(node, scope);
       case 'Block':
+      case 'Definition': // never run: its validation error stops the template (see StatementParser)
         return this.valueBlock(node.body, scope);
       case 'Text':
       case 'Render':

@@ -77,10 +77,8 @@ export abstract class ExpressionParser extends TokenCursor {
     if (t.kind !== 'PUNCT') return left;
     if (t.value === '=') {
       const eq = this.next();
-      const refused = unassignable(left);
-      if (refused) this.refuseAfterParse(illegalAssignment(refused), puppetStart(refused), refused.end);
       const value = this.expression();
-      return {
+      const node: Node = {
         type: 'Assignment',
         target: left as VariableNode | ArrayNode,
         value,
@@ -88,6 +86,11 @@ export abstract class ExpressionParser extends TokenCursor {
         start: left.start,
         end: value.end,
       };
+      for (const refused of unassignable(left)) {
+        const at = puppetStart(refused.node);
+        this.refuseAfterParse(refused.message, at, refused.node.end, undefined, node);
+      }
+      return node;
     }
     if (t.value === '+=' || t.value === '-=') {
       const op = this.next();
@@ -126,8 +129,17 @@ export abstract class ExpressionParser extends TokenCursor {
         if (this.isPunct('}')) throw this.unexpected(this.tokens[this.i]!);
         const entries = this.hashEntries(false);
         const defaults = entries.filter((e) => e.key.type === 'Default');
-        if (defaults.length > 1) this.duplicateDefault('This Selector Expression', defaults[1]!.key);
-        left = { type: 'Selector', test: left, entries, start: left.start, end: this.lastEnd() };
+        const selector: Node = {
+          type: 'Selector',
+          test: left,
+          entries,
+          start: left.start,
+          end: this.lastEnd(),
+        };
+        // Only the second `default` is refused, as Puppet's check of a selector does.
+        if (defaults.length > 1)
+          this.duplicateDefault('This Selector Expression', defaults[1]!.key, selector);
+        left = selector;
         continue;
       }
       const right = this.binary(level + 1);
@@ -317,24 +329,32 @@ export abstract class ExpressionParser extends TokenCursor {
 }
 
 /**
- * What an assignment cannot assign to, as Puppet's validation finds it: assignable are a variable and an
- * array of assignables (`[$a, [$b, $c]]`, `[]`, to destructure a value into); anything else is refused, the
- * first element refused in an array.
+ * What an assignment cannot assign to, each with Puppet's words, as its validation finds them: assignable
+ * are a variable that is neither a match result (`$0`) nor in another namespace (`$a::b`), and an array of
+ * assignables (`[$a, [$b, $c]]`, `[]`, to destructure a value into), each element checked in turn. Text is
+ * refused too (`abc<% = 1 %>` assigns to the text).
  */
-function unassignable(node: Node): Node | undefined {
-  if (node.type === 'Variable') return undefined;
-  if (node.type !== 'Array') return node;
-  for (const element of node.elements) {
-    const refused = unassignable(element);
-    if (refused) return refused;
+function unassignable(node: Node): { node: Node; message: string }[] {
+  if (node.type === 'Array') return node.elements.flatMap(unassignable);
+  if (node.type === 'Access')
+    return [{ node, message: 'Illegal attempt to assign via [index/key]. Not an assignable reference' }];
+  if (node.type !== 'Variable')
+    return [
+      {
+        node,
+        message: `Illegal attempt to assign to '${nodeLabelWithArticle(node)}'. Not an assignable reference`,
+      },
+    ];
+  const refused: { node: Node; message: string }[] = [];
+  if (/^\d+$/.test(node.name)) {
+    const message = `Illegal attempt to assign to the numeric match result variable '$${node.name}'. Numeric variables are not assignable`;
+    refused.push({ node, message });
   }
-  return undefined;
-}
-
-/** Puppet's words for an assignment to `node`: text too (`abc<% = 1 %>` assigns to the text). */
-function illegalAssignment(node: Node): string {
-  if (node.type === 'Access') return 'Illegal attempt to assign via [index/key]. Not an assignable reference';
-  return `Illegal attempt to assign to '${nodeLabelWithArticle(node)}'. Not an assignable reference`;
+  if (node.name.includes('::')) {
+    const message = `Illegal attempt to assign to '${node.name}'. Cannot assign to variables in other namespaces`;
+    refused.push({ node, message });
+  }
+  return refused;
 }
 
 /** Whether an access is a type's parameters (`Hash[String, Integer]`): its innermost target is a type name. */

@@ -27,6 +27,7 @@ import type { LexReport } from '../lexer/scanner.js';
 import { keepHeredocSyntax, makeToken, type Token } from '../lexer/tokens.js';
 import { checkStatementEffects } from './effects.js';
 import { ParameterListParser } from './parameters.js';
+import { inValidationOrder, type ValidationError } from './validation-order.js';
 
 export interface ParseOptions {
   /** File name for error messages (default `<inline>`). */
@@ -54,16 +55,30 @@ export function parseTemplate(source: string, options: ParseOptions = {}): Templ
     throw e;
   }
   addValidationWarnings(report, parser.warnings);
-  try {
-    // Puppet's validation reports a statement that does nothing before an illegal assignment.
-    checkStatementEffects(template, source, file, report.endsInCode);
-    if (parser.validation.error) throw parser.validation.error;
-  } catch (e) {
+  const effects = checkStatementEffects(template, source, file, report.endsInCode);
+  const errors = [...effects, ...parser.validation.errors];
+  if (errors.length > 0) {
     // A validation error comes after the whole text was read and validated: every warning goes with it.
-    if (e instanceof EppSyntaxError) withWarnings(e, report.warnings);
-    throw e;
+    const error = validationFailure(errors, parser.warnings.length);
+    withWarnings(error, report.warnings);
+    throw error;
   }
   return report.warnings.length > 0 ? { ...template, warnings: report.warnings } : template;
+}
+
+/**
+ * The error a template's validation errors make: the first in Puppet's order, carrying all of them when
+ * there are several (see `EppSyntaxError.errors`). `warnings`: how many the validation gave (Puppet's
+ * summary line counts them).
+ */
+function validationFailure(found: readonly ValidationError[], warnings: number): EppSyntaxError {
+  const errors = inValidationOrder(found);
+  const first = errors[0]!;
+  if (errors.length > 1) {
+    first.errors = errors;
+    first.validationWarnings = warnings;
+  }
+  return first;
 }
 
 function withWarnings(error: EppSyntaxError, warnings: readonly SyntaxWarning[]): void {
@@ -84,7 +99,9 @@ export function parsePuppet(source: string, options: ParseOptions = {}): Templat
   );
   const parser = new Parser(tokens, source, file);
   const program = parser.template();
-  if (parser.validation.error) throw parser.validation.error;
+  if (parser.validation.errors.length > 0) {
+    throw validationFailure(parser.validation.errors, parser.warnings.length);
+  }
   const by = -open.length - 1;
   // The lexer's warnings are at offsets in the wrapped text, the parser's in the source (see `shift`).
   const shifted = {

@@ -9,7 +9,6 @@
  * are declared here and defined in those layers.
  */
 import type { Node, ProducedTextSyntax } from '../ast.js';
-import { EppSyntaxError } from '../errors.js';
 import { checkNumericName, isDigits } from '../lexer/chars.js';
 import { heredocSyntaxOf, makeToken, type Token } from '../lexer/tokens.js';
 import { hasSyntaxChecker, producedTextHint, producedTextProblem } from '../produced-text/index.js';
@@ -26,14 +25,14 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
         if (typeof value === 'bigint' && (value > 9223372036854775807n || value < -9223372036854775808n)) {
           // Puppet's words, the value printed as Ruby's `'%#+x' % value`.
           const hex = `${value < 0n ? '-' : '+'}0x${(value < 0n ? -value : value).toString(16)}`;
-          throw new EppSyntaxError(
-            'EPP_INTEGER_OVERFLOW',
+          // Puppet's validation refuses it, with its other errors (the literal is never evaluated).
+          this.refuseAfterParse(
             `A Literal Integer resulted in a value outside of Puppet Integer max range, got '${hex}'`,
-            {
-              file: this.file,
-              source: this.source,
-              span: { start, end },
-            },
+            start,
+            end,
+            undefined,
+            { start, end },
+            'EPP_INTEGER_OVERFLOW',
           );
         }
         return { type: 'Literal', value, start, end };
@@ -147,12 +146,7 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
       case 'class':
       case 'define':
       case 'node':
-        throw this.error(
-          'Classes, definitions, and nodes may only appear at toplevel or inside other classes',
-          start,
-          end,
-          'EPP_UNSUPPORTED',
-        );
+        return this.definition(t);
       default:
         throw this.unexpected(t);
     }
@@ -227,6 +221,8 @@ export abstract class PrimaryExpressionParser extends ExpressionParser {
   protected abstract ifExpression(t: Token): Node;
 
   protected abstract caseExpression(t: Token): Node;
+
+  protected abstract definition(t: Token): Node;
 
   /** A parser of the same source for the tokens of one `${...}` interpolation, one level deeper. */
   protected abstract nestedParser(tokens: Token[]): PrimaryExpressionParser;

@@ -9,7 +9,10 @@
  */
 import type { CaseOption, Node } from '../ast.js';
 import { puppetStart } from '../ast-walk.js';
+import { EppSyntaxError } from '../errors.js';
 import type { Token } from '../lexer/tokens.js';
+import { doesNothing } from './effects.js';
+import { nodeLabel } from './node-labels.js';
 import { PrimaryExpressionParser } from './primary-expressions.js';
 
 /** Functions that may be called as statements without parentheses (`notice 'x'`). */
@@ -32,6 +35,16 @@ const STATEMENT_CALLS = new Set([
   'realize',
   'tag',
 ]);
+
+/** A definition as Puppet's messages name it. */
+const DEFINITION_LABELS = {
+  class: 'A Host Class Definition',
+  define: "A 'define' expression",
+  node: 'A Node Definition',
+};
+
+const DEFINITION_NOT_HERE =
+  'Classes, definitions, and nodes may only appear at toplevel or inside other classes';
 
 export abstract class StatementParser extends PrimaryExpressionParser {
   /** Statements up to EOF, or in a block up to `}` (not consumed). */
@@ -312,29 +325,90 @@ export abstract class StatementParser extends PrimaryExpressionParser {
     };
   }
 
+  /**
+   * `class`, `define` or `node` (`t`) in a template, which Puppet's validation refuses once the parse is
+   * done, with the errors in its body. The header (name, parameters, `inherits`, a node's names) is
+   * skipped to the body's `{`; a body Pantograph cannot read (resources) is skipped too, unchecked. With
+   * no body to find, it is refused at once.
+   */
+  protected override definition(t: Token): Node {
+    const refused = () => this.error(DEFINITION_NOT_HERE, t.start, t.end, 'EPP_UNSUPPORTED');
+    if (!this.skipTo('{')) throw refused();
+    this.next();
+    const saved = {
+      i: this.i,
+      depth: this.depth,
+      errors: this.validation.errors.length,
+      warnings: this.warnings.length,
+    };
+    let body: Node[];
+    try {
+      body = this.block();
+    } catch (e) {
+      if (!(e instanceof EppSyntaxError)) throw e;
+      // What the body's statements may be that a template's may not (resources): skipped, unchecked.
+      this.i = saved.i;
+      this.depth = saved.depth;
+      this.validation.errors.length = saved.errors;
+      this.warnings.length = saved.warnings;
+      if (!this.skipTo('}')) throw refused();
+      this.next();
+      body = [];
+    }
+    const keyword = t.value as 'class' | 'define' | 'node';
+    const node: Node = { type: 'Definition', keyword, body, start: t.start, end: this.lastEnd() };
+    this.refuseAfterParse(DEFINITION_NOT_HERE, t.start, t.end, undefined, node, 'EPP_UNSUPPORTED');
+    // Its check goes on with its last statement, which must do something (its value would be lost).
+    const last = body.at(-1);
+    if (last && doesNothing(last)) {
+      const message = `This ${nodeLabel(last)} has no effect. ${DEFINITION_LABELS[keyword]} can not end with a value-producing expression without other effect`;
+      this.refuseAfterParse(message, puppetStart(last), last.end, undefined, node, 'EPP_NO_EFFECT');
+    }
+    return node;
+  }
+
+  /**
+   * Moves to the next `punct` outside brackets (not consumed), skipping balanced `()`, `[]` and `{}`;
+   * false at the end of the text or an unbalanced closing bracket.
+   */
+  private skipTo(punct: '{' | '}'): boolean {
+    let depth = 0;
+    while (true) {
+      const t = this.tokens[this.i]!;
+      if (t.kind === 'EOF') return false;
+      if (t.kind === 'PUNCT') {
+        if (depth === 0 && t.value === punct) return true;
+        if (t.value === '(' || t.value === '[' || t.value === '{') depth++;
+        else if (t.value === ')' || t.value === ']' || t.value === '}') {
+          if (depth === 0) return false;
+          depth--;
+        }
+      }
+      this.next();
+    }
+  }
+
   protected override caseExpression(t: Token): Node {
     const test = this.conditionTest();
     this.expectPunct('{');
     // Puppet's grammar wants at least one option: `case 1 { }` is a syntax error at the `}`.
     if (this.isPunct('}')) throw this.unexpected(this.tokens[this.i]!);
     const options: CaseOption[] = [];
-    let sawDefault = false;
     while (!this.isPunct('}')) {
       const values: Node[] = [this.expression()];
       while (this.isPunct(',')) {
         this.next();
         values.push(this.expression());
       }
-      for (const value of values) {
-        if (value.type !== 'Default') continue;
-        if (sawDefault) this.duplicateDefault("This 'case' statement", value);
-        sawDefault = true;
-      }
       this.expectPunct(':');
       this.expectPunct('{');
       options.push({ values, body: this.block() });
     }
     this.next();
-    return { type: 'Case', test, options, start: t.start, end: this.lastEnd() };
+    const node: Node = { type: 'Case', test, options, start: t.start, end: this.lastEnd() };
+    // Every `default` after the first is refused, as the case's check finds them.
+    const defaults = options.flatMap((option) => option.values.filter((v) => v.type === 'Default'));
+    for (const extra of defaults.slice(1)) this.duplicateDefault("This 'case' statement", extra, node);
+    return node;
   }
 }

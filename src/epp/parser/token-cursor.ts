@@ -7,17 +7,19 @@
  * lexer stopped at an error, that token carries it, and `unexpected` gives it.
  */
 import type { SyntaxWarning } from '../ast.js';
-import { EppSyntaxError } from '../errors.js';
+import { EppSyntaxError, type Span } from '../errors.js';
 import { lexErrorOf } from '../lexer/lexer.js';
 import type { Token } from '../lexer/tokens.js';
+import type { ValidationError } from './validation-order.js';
 
 export abstract class TokenCursor {
   protected i = 0;
   /**
-   * The first error Puppet's validation reports, which runs after its parser: found while parsing, thrown
-   * once the parse is done (a later syntax error comes first). Shared with the parsers of interpolations.
+   * The errors Puppet's validation reports, which runs after its parser: found while parsing, thrown once
+   * the parse is done (a syntax error anywhere comes first, alone). Shared with the parsers of
+   * interpolations.
    */
-  validation: { error: EppSyntaxError | undefined } = { error: undefined };
+  validation: { errors: ValidationError[] } = { errors: [] };
   /** The warnings of Puppet's validation (a hash literal's key given twice), shared as `validation` is. */
   warnings: SyntaxWarning[] = [];
 
@@ -123,20 +125,32 @@ export abstract class TokenCursor {
     return /^[ \t\r]*$/.test(this.source.slice(lineStart, t.start));
   }
 
-  /** Keeps a validation error for after the parse (see `validation`); the first one found is thrown. */
-  protected refuseAfterParse(message: string, start: number, end: number, hint?: string): void {
-    if (this.validation.error) return;
-    const error = this.error(message, start, Math.max(end, start + 1));
+  /**
+   * Keeps a validation error for after the parse (see `validation`). `checked` is the node whose check
+   * finds it, which orders it among the others as Puppet's validator visits the tree (validation-order.ts);
+   * by default the span refused.
+   */
+  protected refuseAfterParse(
+    message: string,
+    start: number,
+    end: number,
+    hint?: string,
+    checked: Span = { start, end },
+    code: 'EPP_SYNTAX' | 'EPP_UNSUPPORTED' | 'EPP_NO_EFFECT' | 'EPP_INTEGER_OVERFLOW' = 'EPP_SYNTAX',
+  ): void {
+    const error = this.error(message, start, Math.max(end, start + 1), code);
     if (hint !== undefined) error.hint = hint;
-    this.validation.error = error;
+    this.validation.errors.push({ error, checked });
   }
 
   /** Puppet's error for a second `default` option of a `case` or a selector: its validation's, after the parse. */
-  protected duplicateDefault(what: string, node: { start: number; end: number }): void {
+  protected duplicateDefault(what: string, node: Span, container: Span): void {
     this.refuseAfterParse(
       `${what} already has a 'default' entry - this is a duplicate`,
       node.start,
       node.end,
+      undefined,
+      container,
     );
   }
 
@@ -144,7 +158,12 @@ export abstract class TokenCursor {
     message: string,
     start: number,
     end: number,
-    code: 'EPP_SYNTAX' | 'EPP_UNSUPPORTED' | 'EPP_HEREDOC_SYNTAX' = 'EPP_SYNTAX',
+    code:
+      | 'EPP_SYNTAX'
+      | 'EPP_UNSUPPORTED'
+      | 'EPP_HEREDOC_SYNTAX'
+      | 'EPP_NO_EFFECT'
+      | 'EPP_INTEGER_OVERFLOW' = 'EPP_SYNTAX',
   ) {
     return new EppSyntaxError(code, message, { file: this.file, source: this.source, span: { start, end } });
   }

@@ -150,13 +150,20 @@ export abstract class OperatorRuntime extends ParameterRuntime {
     return true;
   }
 
-  /** `a in b`: substring (case-insensitive), array element, hash key; a regexp or type left matches. */
+  /**
+   * `a in b`: substring (case-insensitive), array element, hash key, version in a range; a regexp or type
+   * left matches.
+   */
   isIn(a: Value, b: Value): boolean {
     if (typeof b === 'string') {
       if (a instanceof PRegexp) return this.regexMatch(a, b);
       if (typeof a !== 'string') return false;
       return rubyDowncase(b).includes(rubyDowncase(a));
     }
+    // A version range holds the versions it includes, a text read as a version (Puppet's
+    // `include_VersionRange`).
+    if (b instanceof PSemVerRange)
+      return (typeof a === 'string' || a instanceof PSemVer) && versionMatches(b, a);
     const candidates = Array.isArray(b) ? b : isHash(b) ? [...b.keys()] : undefined;
     // Nothing is in any other value (an Integer, a Boolean, a type, undef): Puppet answers false.
     if (!candidates) return false;

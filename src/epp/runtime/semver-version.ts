@@ -3,8 +3,16 @@
  * ranges and why the gem, not npm's `semver`): parsing, the gem's prerelease ordering, one object per
  * version, and the lowest and highest versions (`0.0.0-`, `Infinity.0.0`).
  */
+import { bigOf, integer, type PInteger } from './values.js';
+
+/**
+ * A version's number, exact at any size as Ruby's Integers are: a number while it is a safe integer, a
+ * bigint beyond (the engine's Integer, values.ts), so common versions stay plain numbers.
+ */
+export type Part = PInteger;
+
 /** A prerelease part: a number when it is all digits (it then orders before any text). */
-type Identifier = string | number;
+type Identifier = string | Part;
 
 export class VersionSyntaxError extends Error {}
 
@@ -20,22 +28,31 @@ const FULL = new RegExp(`^${VERSION_PATTERN}\\n?$`);
 export class PSemVer {
   /** @internal use {@link PSemVer.of}. */
   constructor(
-    readonly major: number,
-    readonly minor: number,
-    readonly patch: number,
+    readonly major: Part,
+    readonly minor: Part,
+    readonly patch: Part,
     readonly prerelease: readonly Identifier[] | undefined,
     readonly build: readonly string[] | undefined,
   ) {}
 
   static of(
-    major: number,
-    minor: number,
-    patch: number,
+    major: Part,
+    minor: Part,
+    patch: Part,
     prerelease?: readonly Identifier[],
     build?: readonly string[],
   ): PSemVer {
     // Ruby's `eql?` tells the prerelease `1` from `'1'` (only `SemVer(1, 2, 3, '1')` makes the latter).
-    const key = JSON.stringify([major, minor, patch, prerelease ?? null, build ?? null]);
+    const parts = [major, minor, patch, prerelease ?? null, build ?? null];
+    const big =
+      typeof major === 'bigint' ||
+      typeof minor === 'bigint' ||
+      typeof patch === 'bigint' ||
+      prerelease?.some((x) => typeof x === 'bigint');
+    // A bigint is written as an object, so that it is told from a text identifier of the same digits.
+    const key = big
+      ? JSON.stringify(parts, (_, v) => (typeof v === 'bigint' ? { n: `${v}` } : v))
+      : JSON.stringify(parts);
     const existing = versions.get(key)?.deref();
     if (existing) return existing;
     const created = new PSemVer(major, minor, patch, prerelease, build);
@@ -48,7 +65,7 @@ export class PSemVer {
   static parse(text: string): PSemVer {
     const m = FULL.exec(text);
     if (!m) throw new VersionSyntaxError(`Unable to parse '${text}' as a semantic version identifier`);
-    return PSemVer.of(Number(m[1]), Number(m[2]), Number(m[3]), parsePrerelease(m[4]), parseBuild(m[5]));
+    return PSemVer.of(part(m[1]!), part(m[2]!), part(m[3]!), parsePrerelease(m[4]), parseBuild(m[5]));
   }
 
   get stable(): boolean {
@@ -66,7 +83,7 @@ export class PSemVer {
   }
 
   nextPatch(): PSemVer {
-    return PSemVer.of(this.major, this.minor, this.patch + 1);
+    return PSemVer.of(this.major, this.minor, successor(this.patch));
   }
 
   /** The gem's `to_s` (also its `inspect`): an empty prerelease prints as a bare `-`. */
@@ -88,8 +105,21 @@ const forgetVersion = new FinalizationRegistry<string>((key) => {
   if (ref && ref.deref() === undefined) versions.delete(key);
 });
 
-function cmp(a: number, b: number): number {
+/** Compares two parts, number or bigint (JavaScript's `<` compares the two kinds exactly). */
+function cmp(a: Part, b: Part): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A version's number from its digits: exact beyond 2^53. */
+export function part(digits: string): Part {
+  // 15 digits are always below 2^53: only longer texts need the exact (slower) way.
+  return digits.length < 16 ? Number(digits) : integer(BigInt(digits));
+}
+
+/** The part after `p` (`Infinity`, `MAX_VERSION`'s major, stays itself). */
+export function successor(p: Part): Part {
+  if (typeof p === 'number' && (p < Number.MAX_SAFE_INTEGER || !Number.isFinite(p))) return p + 1;
+  return integer(bigOf(p) + 1n);
 }
 
 export function parsePrerelease(text: string | undefined): Identifier[] | undefined {
@@ -99,7 +129,7 @@ export function parsePrerelease(text: string | undefined): Identifier[] | undefi
     if (x.length > 1 && x.startsWith('0')) {
       throw new VersionSyntaxError('Numeric pre-release identifiers MUST NOT contain leading zeroes');
     }
-    return Number(x);
+    return part(x);
   });
 }
 
@@ -118,8 +148,8 @@ function comparePrerelease(
     const x = mine[i]!;
     const y = yours[i]!;
     let c: number;
-    if (typeof x === 'number') c = typeof y === 'number' ? cmp(x, y) : -1;
-    else if (typeof y === 'number') c = 1;
+    if (typeof x !== 'string') c = typeof y !== 'string' ? cmp(x, y) : -1;
+    else if (typeof y !== 'string') c = 1;
     else c = x < y ? -1 : x > y ? 1 : 0; // Ruby's String#<=>: by bytes (the identifiers are ASCII)
     if (c !== 0) return c;
   }

@@ -9,9 +9,12 @@
 import {
   MAX_VERSION,
   MIN_VERSION,
+  type Part,
   PSemVer,
   parseBuild,
   parsePrerelease,
+  part,
+  successor,
   VersionSyntaxError,
 } from './semver-version.js';
 
@@ -343,11 +346,11 @@ function partial(expr: string): RegExpExecArray {
   return m;
 }
 
-function digit(s: string | undefined): number | undefined {
-  return s === undefined || s === 'x' || s === 'X' || s === '*' ? undefined : Number(s);
+function digit(s: string | undefined): Part | undefined {
+  return s === undefined || s === 'x' || s === 'X' || s === '*' ? undefined : part(s);
 }
 
-function qualified(major: number, minor: number, patch: number, m: RegExpExecArray): PSemVer {
+function qualified(major: Part, minor: Part, patch: Part, m: RegExpExecArray): PSemVer {
   return PSemVer.of(major, minor, patch, parsePrerelease(m[4]), parseBuild(m[5]));
 }
 
@@ -359,12 +362,13 @@ function allowPatchUpdates(m: RegExpExecArray, tildeOrCaret: boolean): SimpleRan
   const major = digit(m[1]);
   if (major === undefined) return SimpleRange.ALL;
   const minor = digit(m[2]);
-  if (minor === undefined) return between(PSemVer.of(major, 0, 0), PSemVer.of(major + 1, 0, 0));
+  if (minor === undefined) return between(PSemVer.of(major, 0, 0), PSemVer.of(successor(major), 0, 0));
   const patch = digit(m[3]);
-  if (patch === undefined) return between(PSemVer.of(major, minor, 0), PSemVer.of(major, minor + 1, 0));
+  if (patch === undefined)
+    return between(PSemVer.of(major, minor, 0), PSemVer.of(major, successor(minor), 0));
   const version = qualified(major, minor, patch, m);
   if (!tildeOrCaret) return SimpleRange.comparator('eq', version);
-  return between(version, PSemVer.of(major, minor + 1, 0));
+  return between(version, PSemVer.of(major, successor(minor), 0));
 }
 
 function parseCaret(m: RegExpExecArray): SimpleRange {
@@ -372,7 +376,7 @@ function parseCaret(m: RegExpExecArray): SimpleRange {
   if (major === 0) return allowPatchUpdates(m, true);
   if (major === undefined) return SimpleRange.ALL;
   const minor = digit(m[2]);
-  const next = PSemVer.of(major + 1, 0, 0);
+  const next = PSemVer.of(successor(major), 0, 0);
   if (minor === undefined) return between(PSemVer.of(major, 0, 0), next);
   const patch = digit(m[3]);
   if (patch === undefined) return between(PSemVer.of(major, minor, 0), next);
@@ -388,9 +392,9 @@ function parseGt(m: RegExpExecArray): SimpleRange {
   const major = digit(m[1]);
   if (major === undefined) return MATCH_NOTHING;
   const minor = digit(m[2]);
-  if (minor === undefined) return SimpleRange.comparator('gteq', PSemVer.of(major + 1, 0, 0));
+  if (minor === undefined) return SimpleRange.comparator('gteq', PSemVer.of(successor(major), 0, 0));
   const patch = digit(m[3]);
-  if (patch === undefined) return SimpleRange.comparator('gteq', PSemVer.of(major, minor + 1, 0));
+  if (patch === undefined) return SimpleRange.comparator('gteq', PSemVer.of(major, successor(minor), 0));
   return SimpleRange.comparator('gt', qualified(major, minor, patch, m));
 }
 
@@ -398,9 +402,9 @@ function parseLtEq(m: RegExpExecArray): SimpleRange {
   const major = digit(m[1]);
   if (major === undefined) return SimpleRange.ALL;
   const minor = digit(m[2]);
-  if (minor === undefined) return SimpleRange.comparator('lt', PSemVer.of(major + 1, 0, 0));
+  if (minor === undefined) return SimpleRange.comparator('lt', PSemVer.of(successor(major), 0, 0));
   const patch = digit(m[3]);
-  if (patch === undefined) return SimpleRange.comparator('lt', PSemVer.of(major, minor + 1, 0));
+  if (patch === undefined) return SimpleRange.comparator('lt', PSemVer.of(major, successor(minor), 0));
   return SimpleRange.comparator('lteq', qualified(major, minor, patch, m));
 }
 

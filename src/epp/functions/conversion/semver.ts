@@ -24,7 +24,7 @@ import {
   StructType,
   typeFromText,
 } from '../../runtime/types.js';
-import { DEFAULT, PRegexp, type Value } from '../../runtime/values.js';
+import { DEFAULT, type PInteger, PRegexp, type Value } from '../../runtime/values.js';
 import { noMatchingSignature } from '../arguments.js';
 import { conversionError } from './arguments.js';
 
@@ -174,7 +174,7 @@ export function toSemVer(args: Value[]): PSemVer {
     signature === 1
       ? args
       : ['major', 'minor', 'patch', 'prerelease', 'build'].map((k) => (args[0] as Map<Value, Value>).get(k));
-  const [major, minor, patch, prerelease, build] = parts as [number, number, number, string?, string?];
+  const [major, minor, patch, prerelease, build] = parts as [PInteger, PInteger, PInteger, string?, string?];
   // A prerelease or build given as an argument is one identifier, dots and all (the gem's `to_array`).
   return PSemVer.of(major, minor, patch, prerelease ? [prerelease] : undefined, build ? [build] : undefined);
 }
