@@ -150,8 +150,9 @@ describe('writes keep modes, and the author view keeps an editor’s save (QA H4
     const { page, errors } = await openFile(repo);
     await page.locator('#author-editor').press('End');
     await page.locator('#author-editor').pressSequentially('# more');
+    // Typing saves as it goes: "saved" shows after an early save (`# mor`) too, so wait for the last one.
+    await expect.poll(() => readFileSync(file, 'utf8')).toContain('# more');
     await expect.poll(() => page.locator('#author-saved').textContent()).toMatch(/^saved /);
-    expect(readFileSync(file, 'utf8')).toContain('# more');
     expect(statSync(file).mode & 0o777).toBe(0o755);
     expect(errors).toEqual([]);
     await page.close();
@@ -172,8 +173,8 @@ describe('writes keep modes, and the author view keeps an editor’s save (QA H4
     await expect.poll(() => page.locator('#author-editor').inputValue()).toBe(editorSave);
     await page.locator('#author-editor').press('End');
     await page.locator('#author-editor').pressSequentially('y');
+    await expect.poll(() => readFileSync(file, 'utf8')).toBe(`${editorSave}y`);
     await expect.poll(() => page.locator('#author-saved').textContent()).toMatch(/^saved /);
-    expect(readFileSync(file, 'utf8')).toBe(`${editorSave}y`);
     expect(errors).toEqual([]);
     await page.close();
   });
