@@ -335,11 +335,15 @@ describe("pantograph ui on a template repository: the author's view", () => {
     expect(await editor.inputValue()).toContain('<%= $greeting %>, <%= $project');
     await editor.press('Control+End');
     await editor.type('# added by the author\n');
+    // The page saves and runs the case as the author types: wait for the run of the whole line, not an
+    // earlier keystroke's (its "failed" shows as soon as the first character differs).
+    await expect
+      .poll(() => readFileSync(join(repo, 'greet/files/example.epp'), 'utf8'))
+      .toContain('# added by the author');
     await expect.poll(() => author.locator('#author-status').textContent()).toBe('failed');
     const row = author.locator('.side-by-side.differs[data-path="example"]');
-    expect(await row.locator('pre.actual').textContent()).toContain('# added by the author');
+    await expect.poll(() => row.locator('pre.actual').textContent()).toContain('# added by the author');
     expect(await row.locator('pre.expected').textContent()).not.toContain('# added by the author');
-    expect(readFileSync(join(repo, 'greet/files/example.epp'), 'utf8')).toContain('# added by the author');
     await author.screenshot({ path: join(shots, 'ui-author.png') });
     expect(pageErrors).toEqual([]);
     await author.close();
@@ -357,7 +361,12 @@ describe("pantograph ui on a template repository: the author's view", () => {
     const editor = author.locator('#author-editor');
     await editor.press('Control+End');
     await editor.type('BROKEN <%= $nosuch %>\n');
+    // As the author types: the saved file and the run of the whole line, not an earlier keystroke's.
+    await expect
+      .poll(() => readFileSync(join(repo, 'other/files/example.epp'), 'utf8'))
+      .toContain('BROKEN <%= $nosuch %>');
     await expect.poll(() => author.locator('#author-status').textContent()).toBe('failed');
+    await expect.poll(() => author.locator('#author-result .error').textContent()).toContain('$nosuch');
     expect(await author.locator('#author-case').textContent()).toBe('other: basic');
     // What `pantograph test other` says of the saved file.
     const test = spawnSync(process.execPath, [bin, '--format', 'json', 'test', 'other', '-C', repo], {
