@@ -57,6 +57,14 @@ describe("the author's view", () => {
     const editor = page.locator('#author-editor');
     await editor.press('Control+End');
     await editor.pressSequentially('<%= $nope %>');
+    // As the author types, the page saves and runs the case: a half-typed tag fails first. Wait for the
+    // whole tag saved and its own error shown.
+    await expect
+      .poll(() => readFileSync(join(repo, 'greet/files/example.epp'), 'utf8'))
+      .toContain('<%= $nope %>');
+    await expect
+      .poll(() => page.locator('#author-result p.error').first().textContent(), { timeout: 15_000 })
+      .toContain("Unknown variable: '$nope'");
     await expect.poll(() => page.locator('#author-status').textContent()).toBe('failed');
     const test = cli(repo, 'test');
     const said = (test.stdout + test.stderr).split('\n').find((l) => l.includes('EPP_UNKNOWN_VARIABLE'))!;
