@@ -4,10 +4,11 @@
  * larger than `MAX_SYNC_BYTES` (read whole, then parsed twice), and UTF-8: text decoded leniently would
  * turn each bad byte into U+FFFD, and the fleet would write that back and commit it.
  */
-import { closeSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync } from 'node:fs';
 import { EngineError } from '../engine/errors.js';
 import { SYNC_FILE } from '../engine/project-config.js';
 import { decodeUtf8 } from '../shared/text-file.js';
+import { readAll } from '../sync/paths.js';
 
 /** Far above any real `.sync.yml` (tens of kilobytes for a modulesync module's per-file settings). */
 export const MAX_SYNC_BYTES = 1024 * 1024;
@@ -52,14 +53,7 @@ function readAtMost(file: string, max: number): Buffer {
         },
       );
     }
-    const bytes = Buffer.alloc(size);
-    let read = 0;
-    while (read < size) {
-      const n = readSync(fd, bytes, read, size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return bytes.subarray(0, read);
+    return readAll(fd, size);
   } finally {
     closeSync(fd);
   }

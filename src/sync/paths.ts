@@ -401,7 +401,7 @@ export function isPlainDirectory(root: string, dir: string): boolean {
 }
 
 /** Reads `size` bytes (what fstat said) with no second fstat, as `readFileSync(fd)` would do. */
-function readAll(fd: number, size: number): Buffer {
+export function readAll(fd: number, size: number): Buffer {
   const buffer = Buffer.allocUnsafe(size);
   let offset = 0;
   while (offset < size) {
