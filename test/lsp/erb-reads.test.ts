@@ -91,6 +91,82 @@ describe('configReads', () => {
     ]);
   });
 
+  it('not in the text of percent literals; in their interpolation when they interpolate', () => {
+    const text = [
+      "<% a = %q(@configs['q'] (nested) @configs['q2']) %><%= %w[@configs['w']] %><%= @configs['after_w'] %>",
+      "<%= %Q{#{@configs['interpolated']} @configs['text']} %><%= %(#{@configs['bare']} @configs['bare_text']) %>",
+      "<%= %W<a #{@configs['in_W']}> %><%= %i|@configs['i']| %><%= %r{@configs['re']}i %><%= @configs['after_r'] %>",
+      "<%= @configs['n'] % 2 %><%= \"%d\" % @configs['modulo'] %><%= x %w[@configs['call_arg']] %>",
+    ].join('\n');
+    expect(paths(text)).toEqual([
+      ['after_w', 1],
+      ['interpolated', 2],
+      ['bare', 2],
+      ['in_W', 3],
+      ['after_r', 3],
+      ['n', 4],
+      ['modulo', 4],
+    ]);
+  });
+
+  it('not in the text of heredocs; in their interpolation unless the word is single-quoted', () => {
+    const text = [
+      "<% text = <<~EOS.strip + @configs['same_line']",
+      "  @configs['body'] #{@configs['body_code']}",
+      '  EOS',
+      "x = @configs['after_body'] %>",
+      "<% a = <<-'RAW'",
+      "@configs['raw'] #{@configs['raw_code']}",
+      '    RAW',
+      'b = <<EOT + @configs[\'before_two\'] + <<~"TWO"',
+      "@configs['one']",
+      'EOT',
+      "#{@configs['two_code']} @configs['two']",
+      'TWO',
+      "list << @configs['appended'] %>",
+      "<% unclosed = <<~NEVER\n@configs['unclosed'] %><%= @configs['next_tag'] %>",
+    ].join('\n');
+    expect(paths(text)).toEqual([
+      ['same_line', 1],
+      ['body_code', 2],
+      ['after_body', 4],
+      ['before_two', 8],
+      ['two_code', 11],
+      ['appended', 13],
+      ['next_tag', 15],
+    ]);
+  });
+
+  it('not in regular expressions where a value is expected; a division is code', () => {
+    const text = [
+      "<% if x =~ /@configs['matched']/ then y = @configs['then'] end %>",
+      "<%= s.split(/@configs\\['split'\\]/, 2) %><%= @configs['total'] / @configs['count'] %>",
+      "<% case y when /@configs['when']/ then 1 end %><%= (a + b) / 2 / @configs['divided'] %>",
+      "<%= x.gsub(/#{@configs['pattern']}/i, '') %><%= @n / 2 + @configs['after_ivar'] %>",
+    ].join('\n');
+    expect(paths(text)).toEqual([
+      ['then', 1],
+      ['total', 2],
+      ['count', 2],
+      ['divided', 3],
+      ['pattern', 4],
+      ['after_ivar', 4],
+    ]);
+  });
+
+  it("a character literal or a match global opens no string: `?'`, `$'`", () => {
+    const text = [
+      "<%= c == ?' ? @configs['char'] : 'x' %>",
+      "<%= $' + @configs['global'] %>",
+      "<%= a ?'b': @configs['ternary'] %>",
+    ].join('\n');
+    expect(paths(text)).toEqual([
+      ['char', 1],
+      ['global', 2],
+      ['ternary', 3],
+    ]);
+  });
+
   it('a hostile nesting of interpolations costs its length and still finds the reads outside it', () => {
     const deep = `${'"#{'.repeat(50_000)}@configs['deep']${'}"'.repeat(50_000)}`;
     expect(() => configReads(`<%= ${deep} %><%= @configs['after'] %>`)).not.toThrow();
