@@ -4,6 +4,7 @@
  * version, and the lowest and highest versions (`0.0.0-`, `Infinity.0.0`).
  */
 import { bigOf, integer, type PInteger } from './values.js';
+import { WeakInterned } from './weak-interned.js';
 
 /**
  * A version's number, exact at any size as Ruby's Integers are: a number while it is a safe integer, a
@@ -53,12 +54,7 @@ export class PSemVer {
     const key = big
       ? JSON.stringify(parts, (_, v) => (typeof v === 'bigint' ? { n: `${v}` } : v))
       : JSON.stringify(parts);
-    const existing = versions.get(key)?.deref();
-    if (existing) return existing;
-    const created = new PSemVer(major, minor, patch, prerelease, build);
-    versions.set(key, new WeakRef(created));
-    forgetVersion.register(created, key);
-    return created;
+    return versions.get(key) ?? versions.keep(key, new PSemVer(major, minor, patch, prerelease, build));
   }
 
   /** `Version.parse`: a full version text, or a {@link VersionSyntaxError}. */
@@ -99,11 +95,8 @@ export class PSemVer {
   }
 }
 
-const versions = new Map<string, WeakRef<PSemVer>>();
-const forgetVersion = new FinalizationRegistry<string>((key) => {
-  const ref = versions.get(key);
-  if (ref && ref.deref() === undefined) versions.delete(key);
-});
+/** Live versions by their parts (one object per version, as Floats: `==` and Map keys find them). */
+const versions = new WeakInterned<string, PSemVer>();
 
 /** Compares two parts, number or bigint (JavaScript's `<` compares the two kinds exactly). */
 function cmp(a: Part, b: Part): number {

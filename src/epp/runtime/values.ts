@@ -28,6 +28,7 @@
 import { toJsRegExp } from './regexp/translate.js';
 import type { PSemVer, PSemVerRange } from './semver.js';
 import type { NamedObjectType, PType } from './types.js';
+import { WeakInterned } from './weak-interned.js';
 
 export { RegexpSyntaxError, toJsRegExp } from './regexp/translate.js';
 export { PSemVer, PSemVerRange } from './semver.js';
@@ -148,12 +149,7 @@ export class PBinary {
    */
   static of(bytes: Uint8Array): PBinary {
     const key = base64Of(bytes);
-    const existing = binaries.get(key)?.deref();
-    if (existing) return existing;
-    const created = new PBinary(bytes);
-    binaries.set(key, new WeakRef(created));
-    forgetBinary.register(created, key);
-    return created;
+    return binaries.get(key) ?? binaries.keep(key, new PBinary(bytes));
   }
 
   /** Strict base64 (RFC 4648, no line breaks): what `<%= %>` and `%B` print. */
@@ -167,12 +163,8 @@ export class PBinary {
   }
 }
 
-/** Live Binaries by their base64 text (weakly held, as the Floats below). */
-const binaries = new Map<string, WeakRef<PBinary>>();
-const forgetBinary = new FinalizationRegistry<string>((key) => {
-  const ref = binaries.get(key);
-  if (ref && ref.deref() === undefined) binaries.delete(key);
-});
+/** Live Binaries by their base64 text. */
+const binaries = new WeakInterned<string, PBinary>();
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
@@ -262,13 +254,9 @@ export class PFloat {
   constructor(readonly value: number) {}
 }
 
-/** Live Floats by value (weakly held: a Float no value refers to any more can go). */
-const floats = new Map<number, WeakRef<PFloat>>();
+/** Live Floats by value (-0.0, which a Map key takes for 0, is kept apart). */
+const floats = new WeakInterned<number, PFloat>();
 let negativeZero: PFloat | undefined;
-const forget = new FinalizationRegistry<number>((value) => {
-  const ref = floats.get(value);
-  if (ref && ref.deref() === undefined) floats.delete(value);
-});
 
 /** The Float of a JavaScript number (the same object for the same value; -0.0 is its own Float). */
 export function float(value: number): PFloat {
@@ -276,12 +264,7 @@ export function float(value: number): PFloat {
     negativeZero ??= new PFloat(-0);
     return negativeZero;
   }
-  const existing = floats.get(value)?.deref();
-  if (existing) return existing;
-  const created = new PFloat(value);
-  floats.set(value, new WeakRef(created));
-  forget.register(created, value);
-  return created;
+  return floats.get(value) ?? floats.keep(value, new PFloat(value));
 }
 
 /** The JavaScript number of an Integer or Float (inexact for Integers beyond 2^53). */
