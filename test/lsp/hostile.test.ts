@@ -71,7 +71,9 @@ describe('hostile content', () => {
           position: { line: 1, character: 5 },
         })
         .then((answer) => {
-          order.push('completion');
+          // One replaced while it waited is answered empty at once (when both requests reach the server
+          // in one read): only an answer its parse made counts in the order.
+          if (answer.result?.length) order.push('completion');
           return answer.result?.map((i) => i.label);
         }),
     );
@@ -81,8 +83,9 @@ describe('hostile content', () => {
     });
     expect(await hover).toContain('String $name');
     const labels = await Promise.all(completions);
-    // The server's thread parsed them before: the hover waited behind both.
+    // Had the server's thread parsed them, the hover would have waited behind the parse.
     expect(order[0]).toBe('hover');
+    expect(order).toContain('completion');
     // The last completion is answered in full (an earlier one it replaced while it waited may not be).
     expect(labels.at(-1)).toEqual(expect.arrayContaining(['a', 'settings']));
     client.notify('textDocument/didClose', { textDocument: { uri } });
