@@ -2,8 +2,9 @@
  * The command line. Commands are registered here and loaded lazily, so `pantograph epp render` starts as
  * fast as a script that loads one template engine.
  */
-import { Command, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import type { ObjectKind } from '../engine/object-names.js';
+import { completionScript, SHELLS, type Shell } from './completion.js';
 import { reportError } from './errors.js';
 import { type Io, processIo, quietIo } from './io.js';
 import { addModulesyncFlags } from './modulesync-flags.js';
@@ -467,6 +468,15 @@ export async function main(
       .description("the JSON Schema of this project's .sync.yml, composed from its templates' schemas")
       .option('-o, --output <file>', 'write it to this file instead of standard output'),
   ).action(run(async () => (await import('./commands/schema.js')).schema as Action, 'product'));
+
+  // Last, so that the script it prints has every command above.
+  program
+    .command('completion')
+    .description('a completion script for your shell: commands, subcommands and options complete on Tab')
+    .addArgument(new Argument('<shell>', 'bash or zsh').choices(SHELLS))
+    .action(async (shell: Shell) => {
+      (io ??= await processIo(undefined)).out(completionScript(program, shell));
+    });
 
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
