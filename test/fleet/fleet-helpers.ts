@@ -3,9 +3,10 @@
  * copied into bare remotes in different states, and the built CLI run as a user runs it.
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tempDir } from '../helpers/fs.js';
+import { sharedFixture } from '../helpers/shared-fixture.js';
 
 export const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
 
@@ -44,16 +45,12 @@ export function pantograph(cwd: string, args: readonly string[], env: NodeJS.Pro
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-let moduleDir: string | undefined;
-
-/** A module as `pantograph init` makes it (made once per test file). */
+/** A module as `pantograph init` makes it (made once per test run; copy it, never change it). */
 export function initModule(): string {
-  if (moduleDir) return moduleDir;
-  const dir = join(tempDir('fleet-module-'), 'module');
-  const r = pantograph(tempDir(), ['init', '--name', 'acme-module', '--yes', dir]);
-  if (r.status !== 0) throw new Error(`init failed: ${r.stderr}`);
-  moduleDir = dir;
-  return dir;
+  return sharedFixture('fleet-module', (dir) => {
+    const r = pantograph(tempDir(), ['init', '--name', 'acme-module', '--yes', dir]);
+    if (r.status !== 0) throw new Error(`init failed: ${r.stderr}`);
+  });
 }
 
 /**
@@ -67,8 +64,15 @@ export function moduleRemote(root: string, name: string, change: (work: string) 
   git(work, 'init', '--quiet', '--initial-branch=main');
   git(work, 'add', '-A');
   git(work, 'commit', '--quiet', '-m', 'module');
+  // The bare remote is a copy of the work clone's repository made bare: what `git clone --bare` of a
+  // local path makes (objects, refs, HEAD on main), without a git process per remote.
   const bare = join(root, 'remotes', `${name}.git`);
-  git(root, 'clone', '--quiet', '--bare', work, bare);
+  cpSync(join(work, '.git'), bare, { recursive: true });
+  rmSync(join(bare, 'index'));
+  const config = join(bare, 'config');
+  const text = readFileSync(config, 'utf8');
+  if (!text.includes('\tbare = false\n')) throw new Error(`no 'bare = false' in ${config}:\n${text}`);
+  writeFileSync(config, text.replace('\tbare = false\n', '\tbare = true\n'));
   return bare;
 }
 

@@ -4,13 +4,14 @@
  * loaded, and projects made by the built CLI as a user makes them; for the playground, its page loaded.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync } from 'node:fs';
+import { cpSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startUi, type UiServer } from '../../src/ui/server.js';
 import { removeTempDirs, tempDir } from './fs.js';
+import { sharedFixture } from './shared-fixture.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const bin = join(root, 'dist/cli/bin.cjs');
@@ -91,43 +92,33 @@ export function cli(cwd: string, ...args: string[]) {
   return spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
 }
 
-/** The project `pantograph init --name <name>` made in this test file, by name (see `initProject`). */
-const madeByInit = new Map<string, string>();
-
 /**
  * A new project made by `pantograph init` (its files applied), in a temp dir named from `prefix`. The CLI
- * runs once per name in a test file and each call gets a fresh copy of what it made: the same real
- * project every time, without a process start (~0.5 s on a loaded machine) per test.
+ * runs once per name in a test run (test/helpers/shared-fixture.ts) and each call gets a fresh copy of
+ * what it made: the same real project every time, without a process start (~0.5 s on a loaded machine)
+ * per test.
  */
 export function initProject(prefix: string, name: string): string {
-  let made = madeByInit.get(name);
-  if (made === undefined || !existsSync(made)) {
-    made = join(tempDir(`${prefix}init-`), 'module');
-    const result = cli(root, 'init', made, '--name', name, '--yes');
+  const made = sharedFixture(`ui-init-${name}`, (dir) => {
+    const result = cli(root, 'init', dir, '--name', name, '--yes');
     if (result.status !== 0) throw new Error(result.stderr);
-    madeByInit.set(name, made);
-  }
+  });
   const dir = join(tempDir(prefix), 'module');
   cpSync(made, dir, { recursive: true });
   return dir;
 }
 
-/** The repository `pantograph new template <name>` made in this test file, by name (see below). */
-const madeByNewTemplate = new Map<string, string>();
-
 /**
  * A new template repository holding template `name` as `pantograph new template` makes it, in a temp
- * dir named from `prefix`: like `initProject`, the CLI runs once per name in a test file and each call
+ * dir named from `prefix`: like `initProject`, the CLI runs once per name in a test run and each call
  * gets a fresh copy.
  */
 export function newTemplateRepository(prefix: string, name: string): string {
-  let made = madeByNewTemplate.get(name);
-  if (made === undefined || !existsSync(made)) {
-    made = tempDir(`${prefix}new-`);
-    const result = cli(made, 'new', 'template', name, '-C', made);
+  const made = sharedFixture(`ui-new-template-${name}`, (dir) => {
+    mkdirSync(dir);
+    const result = cli(dir, 'new', 'template', name, '-C', dir);
     if (result.status !== 0) throw new Error(result.stderr);
-    madeByNewTemplate.set(name, made);
-  }
+  });
   const repo = tempDir(prefix);
   cpSync(made, repo, { recursive: true });
   return repo;
