@@ -35,7 +35,8 @@ export function readReport(file: string): FleetReport {
   } catch {
     // JSON.parse names an offset at best: the strict reader says where, as line and column.
     const mistake = parseJsonData(text, file, 'FLEET_REPORT').problems[0];
-    throw new EngineError('FLEET_REPORT', `${file} is not JSON: ${mistake?.message ?? 'invalid JSON'}`, {
+    const why = mistake?.message.replace(/^invalid JSON: /, '') ?? 'a JSON reader refuses it';
+    throw new EngineError('FLEET_REPORT', `${file} is not JSON: ${why}`, {
       position: { file, line: mistake?.line ?? 1, column: mistake?.column ?? 1 },
       hint: 'give the output of `pantograph --format json fleet status|apply|update`',
     });
