@@ -4,7 +4,6 @@
  * each mistake is reported at file:line:col, all at once, before any repository is touched.
  */
 
-import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EngineError, problem } from '../engine/errors.js';
@@ -13,15 +12,17 @@ import { type Data, type DataMap, isMap, type Position, type PositionLookup } fr
 import type { Problem } from '../engine/render-plan.js';
 import { credentialsWarning } from '../engine/sources/credentials.js';
 import { parseYamlData } from '../engine/yaml-data.js';
-import { decodeUtf8 } from '../shared/text-file.js';
 import { maskCredentials } from '../shared/url-credentials.js';
 import { BRANCH_HINT, branchNameProblem } from './branch-name.js';
+import { MiB, readInputText } from './input-text.js';
 import { type DuplicateEntry, duplicateEntries } from './repository-identity.js';
 import { type SettingOrigin, settingOrigins } from './setting-origins.js';
 
 export const FLEET_FILE = 'fleet.yml';
 export const DEFAULT_WORKDIR = '.pantograph-fleet';
 export const DEFAULT_BRANCH = 'pantograph/update';
+/** Far above any real fleet file: two thousand repositories with settings each take a few hundred KiB. */
+export const MAX_FLEET_FILE_BYTES = MiB;
 
 export type ForgeType = 'github' | 'gitlab';
 
@@ -96,27 +97,17 @@ const FORGE_DEFAULTS: Record<ForgeType, { api: string; tokenEnv: string }> = {
 /** Reads and checks a fleet file. Throws EngineError (FLEET_*) with every problem and its position. */
 export function loadFleet(file: string): Fleet {
   const path = resolve(file);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      throw new EngineError('FLEET_NOT_FOUND', `no fleet file ${path}`, {
+  const text = readInputText(path, {
+    code: 'FLEET_READ',
+    maxBytes: MAX_FLEET_FILE_BYTES,
+    what: 'fleet file',
+    afterFix: 'run the fleet command again',
+    missing: () =>
+      new EngineError('FLEET_NOT_FOUND', `no fleet file ${path}`, {
         hint: `write a ${FLEET_FILE} listing the repositories (see the README, "Many repositories"), or pass --fleet FILE`,
-      });
-    }
-    throw new EngineError('FLEET_READ', `cannot read ${path}: ${(e as Error).message}`);
-  }
-  const decoded = decodeUtf8(bytes);
-  if ('problem' in decoded) {
-    const { message, line, column, hint } = decoded.problem;
-    throw new EngineError('FLEET_READ', `${path} ${message}`, {
-      position: { file: path, line, column },
-      hint,
-    });
-  }
-  return parseFleet(decoded.text, path);
+      }),
+  });
+  return parseFleet(text, path);
 }
 
 /** Parses fleet file text; `file` labels positions and anchors relative paths. */

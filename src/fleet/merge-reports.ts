@@ -4,8 +4,9 @@
  * size, and a repository reported twice (overlapping shards) or a shard missing (a job that died before
  * uploading) is an error, not a silent pick or a smaller fleet.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { EngineError } from '../engine/errors.js';
+import { parseJsonData } from '../engine/json-data.js';
+import { MiB, readInputText } from './input-text.js';
 import {
   type FleetReport,
   MODES,
@@ -18,24 +19,25 @@ import {
 import { parseShard, selectionDigest, shardText } from './select.js';
 import { missingShards } from './shard-coverage.js';
 
-const MAX_REPORT_SIZE = 64 * 1024 * 1024;
+/** A report of ten thousand repositories, each with its files and diffs, stays well under this. */
+const MAX_REPORT_BYTES = 64 * MiB;
 
 export function readReport(file: string): FleetReport {
-  let text: string;
-  try {
-    if (statSync(file).size > MAX_REPORT_SIZE) {
-      throw new EngineError('FLEET_REPORT', `${file} is larger than ${MAX_REPORT_SIZE / 1024 / 1024} MiB`);
-    }
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if (e instanceof EngineError) throw e;
-    throw new EngineError('FLEET_REPORT', `cannot read ${file}: ${(e as Error).message}`);
-  }
+  const text = readInputText(file, {
+    code: 'FLEET_REPORT',
+    maxBytes: MAX_REPORT_BYTES,
+    what: 'fleet report',
+    afterFix: 'run `fleet report` again',
+  });
   let data: unknown;
   try {
     data = JSON.parse(text);
-  } catch (e) {
-    throw new EngineError('FLEET_REPORT', `${file} is not JSON: ${(e as Error).message}`, {
+  } catch {
+    // JSON.parse names an offset at best: the strict reader says where, as line and column.
+    const mistake = parseJsonData(text, file, 'FLEET_REPORT').problems[0];
+    const why = mistake?.message.replace(/^invalid JSON: /, '') ?? 'a JSON reader refuses it';
+    throw new EngineError('FLEET_REPORT', `${file} is not JSON: ${why}`, {
+      position: { file, line: mistake?.line ?? 1, column: mistake?.column ?? 1 },
       hint: 'give the output of `pantograph --format json fleet status|apply|update`',
     });
   }
@@ -54,6 +56,7 @@ export function readReport(file: string): FleetReport {
     !selectionOk(report.selection)
   ) {
     throw new EngineError('FLEET_REPORT', `${file} is not a fleet report`, {
+      position: { file, line: 1, column: 1 },
       hint: 'give the output of `pantograph --format json fleet status|apply|update`',
     });
   }

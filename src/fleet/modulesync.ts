@@ -4,7 +4,7 @@
  * everything that cannot be carried over. The
  * files are read as data only (YAML 1.1 as Ruby reads it, no custom tags); nothing in them runs.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { stringify } from 'yaml';
 import { EngineError } from '../engine/errors.js';
@@ -13,6 +13,7 @@ import { rubyRepositoryKind } from '../engine/v1/repository.js';
 import { parseYamlData } from '../engine/yaml-data.js';
 import { holdsSecret } from '../shared/url-credentials.js';
 import { parseFleet } from './fleet-file.js';
+import { MiB, readInputText } from './input-text.js';
 import { CARRIED_OPTIONS, readManagedModules } from './modulesync-modules.js';
 
 export interface ModulesyncImport {
@@ -22,6 +23,9 @@ export interface ModulesyncImport {
   /** What was not carried over, and why; one line each. */
   readonly notes: readonly string[];
 }
+
+/** Far above any real one: voxpupuli's managed_modules.yml, some 150 modules, is a few KiB. */
+const MAX_MODULESYNC_FILE_BYTES = MiB;
 
 /** Keys of modulesync.yml and where they go; `undefined`: noted, not carried. */
 const CARRIED = new Set([
@@ -210,12 +214,17 @@ function plain(value: Data | undefined): Data | undefined {
 }
 
 function readYaml(file: string): { data: Data; positions: PositionLookup } {
-  if (!existsSync(file)) {
-    throw new EngineError('FLEET_MODULESYNC', `no ${file}`, {
-      hint: 'give the modulesync configuration directory (it holds managed_modules.yml)',
-    });
-  }
-  const parsed = parseYamlData(readFileSync(file, 'utf8'), file, {
+  const text = readInputText(file, {
+    code: 'FLEET_MODULESYNC',
+    maxBytes: MAX_MODULESYNC_FILE_BYTES,
+    what: 'modulesync configuration file',
+    afterFix: 'run `fleet import-modulesync` again',
+    missing: () =>
+      new EngineError('FLEET_MODULESYNC', `no ${file}`, {
+        hint: 'give the modulesync configuration directory (it holds managed_modules.yml)',
+      }),
+  });
+  const parsed = parseYamlData(text, file, {
     version: '1.1',
     errorCode: 'FLEET_MODULESYNC',
   });

@@ -9,10 +9,11 @@
  * directory's name starts with a dot: no repository can be named so (names start with a letter or digit).
  * Two runs starting at the same instant may both see the other and both refuse: safe, and said so.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { EngineError } from '../engine/errors.js';
+import { MAX_FLEET_FILE_BYTES } from './fleet-file.js';
 
 export const RUNS_DIR = '.fleet-runs';
 
@@ -53,6 +54,18 @@ export function acquireFleetLock(
   for (const entry of readdirSync(dir)) {
     const other = join(dir, entry);
     if (other === file || !entry.endsWith('.json')) continue;
+    const unreadable = unreadableLock(other);
+    if (unreadable !== undefined) {
+      rmSync(file, { force: true });
+      throw new EngineError(
+        'FLEET_LOCKED',
+        `${other} is ${unreadable}, not a run lock the fleet writes: it was not read, so whether another run is working on this run's repositories cannot be told; nothing was cloned or written`,
+        {
+          position: { file: other, line: 1, column: 1 },
+          hint: `delete ${other} if no fleet run is using this workdir (the fleet writes its locks there as small files of its own), then run again`,
+        },
+      );
+    }
     const them = readOwner(other);
     if (!them) continue; // removed meanwhile, or not a lock
     if (them.host === host && !alive(them.pid)) {
@@ -81,6 +94,29 @@ export function acquireFleetLock(
   // A run stopped at once (a second Ctrl-C: process.exit) leaves no lock behind either.
   process.on('exit', release);
   return { release };
+}
+
+/**
+ * What a lock names is a repository name of a fleet file, itself at most `MAX_FLEET_FILE_BYTES`: a lock
+ * larger than twice that is no lock of a run; nor is anything but a regular file (a FIFO would block the
+ * read, a link lead elsewhere). Either is refused rather than skipped: it might stand for a run's lock.
+ */
+const MAX_LOCK_ENTRY_BYTES = 2 * MAX_FLEET_FILE_BYTES;
+
+/** Why `file` is not read as a run lock (`a symbolic link`, `N bytes`), or `undefined` to read it. */
+function unreadableLock(file: string): string | undefined {
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(file);
+  } catch {
+    return undefined; // removed meanwhile: readOwner says so
+  }
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  if (!stat.isFile()) return stat.isDirectory() ? 'a directory' : 'a FIFO, socket or device';
+  if (stat.size > MAX_LOCK_ENTRY_BYTES) {
+    return `${stat.size} bytes, larger than the ${MAX_LOCK_ENTRY_BYTES / 1024 / 1024} MiB a lock of a fleet file's repositories takes`;
+  }
+  return undefined;
 }
 
 function readOwner(file: string): Owner | undefined {

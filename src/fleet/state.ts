@@ -82,8 +82,11 @@ export function openState(workdir: string, options: { readonly fresh?: boolean }
 
 function readEntry(file: string): Entry | undefined {
   try {
+    // Looked at before it is read: a link, FIFO or file too large is no record of the fleet's (a FIFO
+    // would block the run); the repository is then simply run again, and its record written anew.
+    const stat = lstatSync(file);
+    if (!stat.isFile() || stat.size > MAX_STATE_SIZE) return undefined;
     const text = readFileSync(file, 'utf8');
-    if (text.length > MAX_STATE_SIZE) return undefined;
     const e = JSON.parse(text) as Partial<Entry> & { version?: unknown };
     if (
       e.version !== 2 ||
@@ -107,7 +110,8 @@ function readEntry(file: string): Entry | undefined {
 function removeOldState(workdir: string): void {
   const file = join(workdir, OLD_STATE_FILE);
   try {
-    if (!lstatSync(file).isFile() || lstatSync(file).size > MAX_STATE_SIZE * 4) return;
+    const stat = lstatSync(file);
+    if (!stat.isFile() || stat.size > MAX_STATE_SIZE * 4) return;
     const data = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown; repositories?: unknown };
     // Only the fleet's own file: a `workdir:` may be a directory of the user's.
     if (data.version === 1 && typeof data.repositories === 'object') rmSync(file, { force: true });

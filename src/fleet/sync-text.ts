@@ -25,6 +25,7 @@ export function readSyncText(file: string): string {
   }
   if (!stat.isFile()) {
     throw new EngineError('FLEET_PATH', `${file} is not a regular file (a symlink or a directory)`, {
+      position: { file, line: 1, column: 1 },
       hint: "a repository's .sync.yml must be a file of its own",
     });
   }
@@ -49,6 +50,7 @@ function readAtMost(file: string, max: number): Buffer {
         'SYNC_READ',
         `${file} is ${size} bytes, larger than the ${max / 1024 / 1024} MiB a fleet reads of a repository's ${SYNC_FILE}: nothing was written`,
         {
+          position: { file, line: 1, column: 1 },
           hint: `a ${SYNC_FILE} is a few kilobytes: check what the repository committed as its ${SYNC_FILE}`,
         },
       );

@@ -90,7 +90,11 @@ describe("a repository's own files the fleet cannot take as they are", () => {
     const r = run(root, 'apply', '--push');
     expect(r.status).toBe(1);
     const record = r.byName.get('bad');
-    expect(record).toMatchObject({ result: 'failed', files: [], error: { code: 'SYNC_READ' } });
+    expect(record).toMatchObject({
+      result: 'failed',
+      files: [],
+      error: { code: 'SYNC_READ', file: join(clone, '.sync.yml'), line: 1, column: 1 },
+    });
     expect(record?.error?.message).toMatch(
       new RegExp(
         `^${join(clone, '.sync.yml')} is \\d+ bytes, larger than the 1 MiB a fleet reads of a repository's \\.sync\\.yml: nothing was written$`,
