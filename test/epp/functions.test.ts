@@ -714,6 +714,24 @@ describe('unique and sort', () => {
     expect(err.code).toBe('EPP_OPERATOR');
     expect(err.message).toBe('comparison of Integer with String failed');
   });
+
+  it("compares in Ruby's order (glibc's merge sort), so an error names the pair Puppet's names", () => {
+    // Puppet 7.23: `[3, 'a', 1].sort` and `[2, undef, 1].sort` (cases error_sort_*_ruby_merge_order).
+    expect(callError('sort', [[3, 'a', 1]]).message).toBe('comparison of String with 1 failed');
+    expect(callError('sort', [[2, undefined, 1]]).message).toBe('comparison of NilClass with 1 failed');
+    const seen: Value[] = [];
+    const record = makeLambda((a, b) => {
+      seen.push([a, b]);
+      return call('compare', [a, b]);
+    }, 2);
+    expect(call('sort', [[4, 3, 2, 1]], record)).toEqual([1, 2, 3, 4]);
+    expect(seen).toEqual([
+      [4, 3],
+      [2, 1],
+      [3, 1],
+      [3, 2],
+    ]);
+  });
 });
 
 describe('length, size, empty', () => {

@@ -134,12 +134,28 @@ describe('regsubst', () => {
     expect(call('regsubst', ['ab', 'cb'], 'b', 'x')).toEqual(['ax', 'cx']);
   });
 
-  it('checks its flags', () => {
+  it('checks its flags, listing both dispatches as Puppet does (the other refuses the pattern)', () => {
     expect(errorOf(() => call('regsubst', 'a', 'a', 'b', 'Q')).message).toBe(
-      "'regsubst' parameter 'flags' expects a match for Pattern[/^[GEIM]*$/], got 'Q'",
+      "The function 'regsubst' was called with arguments it does not accept. It expects one of:\n" +
+        "  (Variant[Array[String], String] target, String pattern, Variant[String, Hash[String, String]] replacement, Pattern[/^[GEIM]*$/] flags?, Enum['E', 'N', 'S', 'U'] encoding?)\n" +
+        "    rejected: parameter 'flags' expects an undef value or a match for Pattern[/^[GEIM]*$/], got 'Q'\n" +
+        '  (Variant[Array[String], String] target, Variant[Regexp, Type[Regexp]] pattern, Variant[String, Hash[String, String]] replacement, Pattern[/^G?$/] flags?)\n' +
+        "    rejected: parameter 'pattern' expects a value of type Regexp or Type[Regexp], got String",
     );
     expect(errorOf(() => call('regsubst', 'a', re('a'), 'b', 'I')).code).toBe('EPP_ARGUMENTS');
     expect(errorOf(() => call('regsubst', 1, 'a', 'b')).code).toBe('EPP_ARGUMENTS');
+  });
+});
+
+describe('a String compiled as a regexp', () => {
+  it("fails with Ruby's RegexpError text, the source after it (Puppet 7.23)", () => {
+    expect(errorOf(() => call('split', 'a*b', '*')).message).toBe(
+      'target of repeat operator is not specified: /*/',
+    );
+    expect(errorOf(() => call('match', 'a', 'a{2,1}')).message).toBe(
+      'upper is smaller than lower in repeat range: /a{2,1}/',
+    );
+    expect(errorOf(() => call('regsubst', 'a', '[', 'x')).message).toBe('premature end of char-class: /[/');
   });
 });
 

@@ -15,6 +15,7 @@
 import { EppEvalError, PlacedEvalError } from '../errors.js';
 import { characterCount } from '../runtime/characters.js';
 import { rubyEql } from '../runtime/compare.js';
+import { describeMismatch } from '../runtime/types.js';
 import {
   isInteger,
   isTruthy,
@@ -34,6 +35,7 @@ import {
   mapLoop,
   reduceLoop,
 } from './loops.js';
+import { sliceSizeRefused } from './not-iterable.js';
 import {
   BreakSignal,
   defineFunction,
@@ -271,10 +273,10 @@ const index = defineFunction(
   'optional',
 );
 
-function sliceSize(v: Value): number {
+function sliceSize(receiver: Value, v: Value): number {
   // A bigint size (beyond 2^53) is refused as before: no slice that large can be built.
   if (typeof v === 'number' && v >= 1) return v;
-  throw argumentMismatch('slice', 'slice_size', puppetType('Integer', 1), v);
+  throw sliceSizeRefused(receiver, describeMismatch(puppetType('Integer', 1), v, "parameter 'slice_size'"));
 }
 
 const slice = defineFunction(
@@ -284,7 +286,7 @@ const slice = defineFunction(
   (_ctx, args, block) => {
     const receiver = first(args);
     const items = sequenceOf('slice', receiver, 2, block);
-    const size = sliceSize(args[1]);
+    const size = sliceSize(receiver, args[1]);
     const chunks: Value[][] = [];
     let chunk: Value[] = [];
     for (const item of items.forward()) {

@@ -14,8 +14,9 @@
  * else every dispatch is listed with its faults (a faultless one with none).
  */
 import { EppEvalError } from '../errors.js';
+import { describeMismatch } from '../runtime/types.js';
 import type { Value } from '../runtime/values.js';
-import { typeLabel } from './arguments.js';
+import { puppetType, typeLabel } from './arguments.js';
 import type { Lambda } from './registry.js';
 
 /** How many arguments a block takes or is given: `max` Infinity for `*$rest` or an untyped `Callable`. */
@@ -32,6 +33,8 @@ interface BlockParam extends Arity {
 /** A dispatch: its signature as Puppet prints it, its first parameter, how many arguments, its block. */
 type Dispatch = readonly [signature: string, param: Param, argCount: number, block: BlockParam | undefined];
 type Param = 'hash' | 'enumerable' | 'iterable' | 'str' | 'string' | 'array';
+
+const HASH = puppetType('Hash');
 
 const block = (min: number, max = min, optional = false): BlockParam => ({ min, max, optional });
 
@@ -125,6 +128,35 @@ export function notIterable(name: string, v: Value, argCount: number, lambda?: L
     const all = blockFaults.every((f) => f.length > 0);
     faults = faults.map((f, i) => (all || f.length === 0 ? blockFaults[i]! : f));
   }
+  return describedCall(name, dispatches, faults);
+}
+
+/**
+ * The error for `slice` given an iterable receiver and a size its `Integer[1]` refuses (`sizeFault`, as
+ * `parameter 'slice_size' expects an Integer[1] value, got Integer[0, 0]`). The describer checks the
+ * parameters in order: the hash dispatch refuses anything but a Hash at its first parameter, so only a
+ * Hash receiver has the size's fault in both dispatches (one message); any other lists both.
+ */
+export function sliceSizeRefused(receiver: Value, sizeFault: string): EppEvalError {
+  const dispatches = DISPATCHES.slice!;
+  const faults: Fault[][] = dispatches.map(([, param]) => [
+    {
+      kind: 'other',
+      text:
+        param === 'hash' && !(receiver instanceof Map)
+          ? describeMismatch(HASH, receiver, "parameter 'hash'")
+          : sizeFault,
+    },
+  ]);
+  return describedCall('slice', dispatches, faults);
+}
+
+/** The faults of each dispatch as Puppet words them: one message when they are one, else the listing. */
+function describedCall(
+  name: string,
+  dispatches: readonly Dispatch[],
+  faults: readonly Fault[][],
+): EppEvalError {
   const one = asOne(faults.flat());
   if (one !== undefined) return new EppEvalError('EPP_ARGUMENTS', `'${name}' ${one}`);
   const lines = dispatches.map(

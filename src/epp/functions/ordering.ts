@@ -11,6 +11,7 @@ import {
   comparisonFailed,
   operandLabel,
 } from '../runtime/compare.js';
+import { rubySort } from '../runtime/ruby-sort.js';
 import { describeMismatch, inferGenericType } from '../runtime/types.js';
 import { isNumeric, PFloat, PSemVer, PTimeData, type Value } from '../runtime/values.js';
 import { blockArity, noMatchingSignature, puppetType, warnOnce } from './arguments.js';
@@ -31,35 +32,12 @@ function blockOrder(result: Value, a: Value, b: Value): number {
   throw result === undefined ? comparisonFailed(a, b) : comparisonFailed(result, 0);
 }
 
-/**
- * Sorts in place. JavaScript's sort asks (later, earlier) where Ruby's asks (earlier, later): the pair is
- * swapped so that a lambda sees, and an error names, the values in Ruby's order.
- */
-function sortItems(items: Value[], block: Lambda | undefined): Value[] {
-  if (items.includes(undefined)) return sortWithUndef(items, block);
-  if (!block) return items.sort((a, b) => -compareValues(b, a));
+/** Sorts as Ruby's `Array#sort` does (ruby-sort.ts), with Ruby's `<=>` or the lambda as the comparator. */
+function sortItems(items: readonly Value[], block: Lambda | undefined): Value[] {
+  if (!block) return rubySort(items, compareValues);
   blockArity('sort', block, 2);
-  return items.sort((a, b) => -blockOrder(block(b, a), b, a));
+  return rubySort(items, (a, b) => blockOrder(block(a, b), a, b));
 }
-
-/**
- * JavaScript's sort puts `undefined` last without asking the comparator; Ruby compares nil like any value
- * (`[undef, 1].sort` fails: "comparison of NilClass with 1 failed"). So undef is boxed while sorting.
- */
-function sortWithUndef(items: Value[], block: Lambda | undefined): Value[] {
-  const unbox = (v: Value): Value => (v === UNDEF_BOX ? undefined : v);
-  const boxed = items.map((v) => (v === undefined ? UNDEF_BOX : v));
-  if (block) blockArity('sort', block, 2);
-  boxed.sort((x, y) => {
-    const [a, b] = [unbox(y), unbox(x)];
-    return -(block ? blockOrder(block(a, b), a, b) : compareValues(a, b));
-  });
-  for (let i = 0; i < boxed.length; i++) items[i] = unbox(boxed[i]);
-  return items;
-}
-
-/** Stands for undef while sorting (see sortWithUndef). */
-const UNDEF_BOX = Object.freeze({ undef: true }) as unknown as Value;
 
 const STRING = puppetType('String');
 const ARRAY = puppetType('Array');
@@ -71,7 +49,7 @@ const sort = defineFunction(
   (_ctx, args, block) => {
     const v = args[0];
     if (typeof v === 'string') return (sortItems(Array.from(v), block) as string[]).join('');
-    if (Array.isArray(v)) return sortItems([...v], block);
+    if (Array.isArray(v)) return sortItems(v, block);
     throw noMatchingSignature('sort', [
       [
         '(String string_value, Callable[2, 2] block?)',

@@ -28,7 +28,7 @@ import {
   textTooLong,
   tooManyElements,
 } from '../runtime/size-limits.js';
-import { PatternType, RegexpType, VariantType } from '../runtime/types.js';
+import { describeMismatch, PatternType, RegexpType, VariantType } from '../runtime/types.js';
 import {
   isNumeric,
   type PHash,
@@ -38,7 +38,7 @@ import {
   toJsRegExp,
   type Value,
 } from '../runtime/values.js';
-import { typeLabel } from './arguments.js';
+import { noMatchingSignature, puppetType, typeLabel } from './arguments.js';
 import { flattenDeep } from './flatten.js';
 import { defineFunction, type FunctionDef } from './registry.js';
 import { notAString } from './stdlib/ruby.js';
@@ -116,22 +116,20 @@ function chop(s: string): string {
 // ---------------------------------------------------------------------------------------------------------
 // Regular expressions
 
-function compile(fn: string, source: string, rubyOptions = ''): RegExp {
+/** A String compiled as a regexp; what it cannot compile fails with Ruby's `RegexpError`: `why: /source/`. */
+function compile(source: string, rubyOptions = ''): RegExp {
   try {
     return toJsRegExp(source, rubyOptions);
   } catch (e) {
-    throw new EppEvalError(
-      'EPP_ARGUMENTS',
-      `${fn}(): invalid regular expression /${source}/: ${(e as Error).message}`,
-    );
+    throw new EppEvalError('EPP_ARGUMENTS', `${(e as Error).message}: /${source}/`);
   }
 }
 
 /** A pattern argument: a Regexp, a String (compiled as a regexp) or a `Regexp[/.../]` type. */
 function patternRegExp(fn: string, pattern: Value): RegExp {
   if (pattern instanceof PRegexp) return pattern.regex;
-  if (typeof pattern === 'string') return compile(fn, pattern);
-  if (pattern instanceof RegexpType) return compile(fn, pattern.pattern ?? '');
+  if (typeof pattern === 'string') return compile(pattern);
+  if (pattern instanceof RegexpType) return compile(pattern.pattern ?? '');
   throw argError(fn, 'pattern', 'a String, Regexp or Type[Regexp] value', pattern);
 }
 
@@ -236,12 +234,35 @@ function hashReplacement(hash: PHash, matched: string): string {
   return typeof v === 'string' ? v : v === undefined ? '' : stringify(v);
 }
 
+const STRING = puppetType('String');
+
+/** regsubst's dispatches: a String pattern (with flags and an encoding), then a Regexp pattern. */
+const REGSUBST_STRING =
+  "(Variant[Array[String], String] target, String pattern, Variant[String, Hash[String, String]] replacement, Pattern[/^[GEIM]*$/] flags?, Enum['E', 'N', 'S', 'U'] encoding?)";
+const REGSUBST_REGEXP =
+  '(Variant[Array[String], String] target, Variant[Regexp, Type[Regexp]] pattern, Variant[String, Hash[String, String]] replacement, Pattern[/^G?$/] flags?)';
+
+/**
+ * regsubst's arguments refused by both dispatches: each refuses them for its own reason, the other
+ * dispatch always at the pattern's type, so Puppet lists both (`regexpFault` for the Regexp dispatch).
+ */
+function regsubstRefused(pattern: Value, stringFault: string, regexpFault: string): EppEvalError {
+  return noMatchingSignature('regsubst', [
+    [
+      REGSUBST_STRING,
+      typeof pattern === 'string' ? stringFault : describeMismatch(STRING, pattern, "parameter 'pattern'"),
+    ],
+    [REGSUBST_REGEXP, regexpFault],
+  ]);
+}
+
 /** A string pattern of regsubst, compiled with its flags `E` (extended), `I` (ignore case), `M` (dot-all). */
 function stringPattern(pattern: string, flags: string, encoding: Value): RegExp {
   if (!/^[GEIM]*$/.test(flags)) {
-    throw new EppEvalError(
-      'EPP_ARGUMENTS',
-      `'regsubst' parameter 'flags' expects a match for Pattern[/^[GEIM]*$/], got '${flags}'`,
+    throw regsubstRefused(
+      pattern,
+      `parameter 'flags' expects an undef value or a match for Pattern[/^[GEIM]*$/], got '${flags}'`,
+      "parameter 'pattern' expects a value of type Regexp or Type[Regexp], got String",
     );
   }
   if (encoding !== undefined && !(typeof encoding === 'string' && /^[NESU]$/.test(encoding))) {
@@ -250,21 +271,19 @@ function stringPattern(pattern: string, flags: string, encoding: Value): RegExp 
   // Ruby's options: I ignores case, M lets `.` match a newline, E is extended (spaces and comments).
   const options =
     (flags.includes('I') ? 'i' : '') + (flags.includes('M') ? 'm' : '') + (flags.includes('E') ? 'x' : '');
-  return compile('regsubst', pattern, options);
+  return compile(pattern, options);
 }
 
 /** A Regexp pattern of regsubst: only the `G` flag applies, and there is no encoding argument. */
 function regexpPattern(pattern: Value, flags: string, argCount: number): RegExp {
   if (argCount > 4) {
-    throw new EppEvalError(
-      'EPP_ARGUMENTS',
-      "'regsubst' expects between 3 and 4 arguments with a Regexp pattern",
-    );
+    throw regsubstRefused(pattern, '', `expects between 3 and 4 arguments, got ${argCount}`);
   }
   if (!/^G?$/.test(flags)) {
-    throw new EppEvalError(
-      'EPP_ARGUMENTS',
-      `'regsubst' parameter 'flags' expects a match for Pattern[/^G?$/], got '${flags}'`,
+    throw regsubstRefused(
+      pattern,
+      '',
+      `parameter 'flags' expects a match for Pattern[/^G?$/], got '${flags}'`,
     );
   }
   return patternRegExp('regsubst', pattern);
@@ -292,12 +311,12 @@ const regsubst = defineFunction('regsubst', 3, 5, (_ctx, args) => {
 
 /** The regexps a `match()` pattern stands for, tried in order (a Pattern type or an array holds several). */
 function matchPatterns(pattern: Value): RegExp[] {
-  if (typeof pattern === 'string') return [compile('match', pattern)];
+  if (typeof pattern === 'string') return [compile(pattern)];
   if (pattern instanceof PRegexp) return [pattern.regex];
   if (pattern instanceof RegexpType) {
     if (pattern.pattern === undefined)
       throw new EppEvalError('EPP_ARGUMENTS', 'Given Regexp Type has no regular expression');
-    return [compile('match', pattern.pattern)];
+    return [compile(pattern.pattern)];
   }
   if (pattern instanceof PatternType) return pattern.patterns.map((p) => p.regex);
   if (pattern instanceof VariantType) return pattern.types.flatMap((t) => matchPatterns(t));

@@ -7,6 +7,7 @@
 import { EppEvalError } from '../../errors.js';
 import { compareValues, rubyClassName } from '../../runtime/compare.js';
 import { formatFloat, rubyInspectString, timeDataToString } from '../../runtime/format.js';
+import { rubySort } from '../../runtime/ruby-sort.js';
 import { checkTextLength } from '../../runtime/text-size.js';
 import { isPuppetType } from '../../runtime/types.js';
 import {
@@ -89,25 +90,6 @@ function unwrapSensitive(v: Value, found: { sensitive: boolean }, copies: Map<ob
   return copy;
 }
 
-/**
- * Ruby's `Array#sort` as this Puppet's Ruby runs it: glibc's `qsort_r`, a top-down merge sort. Its order of
- * comparisons decides which pair of unorderable keys (`'a'` and `3`) Ruby's error names first.
- */
-function rubySort(items: readonly Value[]): Value[] {
-  if (items.length <= 1) return [...items];
-  const half = items.length >> 1;
-  const left = rubySort(items.slice(0, half));
-  const right = rubySort(items.slice(half));
-  const out: Value[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < left.length && j < right.length) {
-    if (compareValues(left[i], right[j]) <= 0) out.push(left[i++]);
-    else out.push(right[j++]);
-  }
-  return out.concat(left.slice(i), right.slice(j));
-}
-
 type Pair = [key: Value, value: Value];
 
 /** The dumper's `sort_pairs`: keys sorted, then split into plain values, tables and arrays of tables. */
@@ -115,7 +97,7 @@ function sortPairs(hash: PHash): { simple: Pair[]; nested: Pair[]; tableArrays: 
   const simple: Pair[] = [];
   const nested: Pair[] = [];
   const tableArrays: Pair[] = [];
-  for (const key of rubySort([...hash.keys()])) {
+  for (const key of rubySort([...hash.keys()], compareValues)) {
     const value = hash.get(key);
     if (isHash(value)) nested.push([key, value]);
     else if (Array.isArray(value) && isHash(value[0])) tableArrays.push([key, value]);

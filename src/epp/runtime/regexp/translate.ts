@@ -201,6 +201,10 @@ class Translator {
       case '{': {
         const interval = /^\{(\d*)(,(\d*))?\}/.exec(s.src.slice(s.i));
         if (interval && (interval[1] !== '' || (interval[2] !== undefined && interval[3] !== ''))) {
+          // Onigmo's own words, where JavaScript's RegExp says "numbers out of order in {} quantifier".
+          if (interval[1] !== '' && interval[3] && Number(interval[1]) > Number(interval[3])) {
+            throw s.error('upper is smaller than lower in repeat range', s.i);
+          }
           this.quantifier(interval[0].replace('{,', '{0,'), interval[0].length);
           return;
         }
