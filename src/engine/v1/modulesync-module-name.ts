@@ -65,7 +65,8 @@ function managedNames(configDir: string): string[] {
 /** modulesync.yml's `managed_modules_conf`, else msync's default. */
 function managedModulesFile(configDir: string): string {
   try {
-    const text = readFileSync(join(configDir, 'modulesync.yml'), 'utf8');
+    // A byte order mark (which msync's YAML reader skips) would hide a first-line key from `^`.
+    const text = readFileSync(join(configDir, 'modulesync.yml'), 'utf8').replace(/^\uFEFF/, '');
     const match = /^managed_modules_conf:\s*['"]?([^'"\s#]+)/m.exec(text);
     if (match) return match[1]!;
   } catch {

@@ -49,6 +49,22 @@ describe("a modulesync module's name outside a fleet", () => {
     expect(r.stdout).not.toContain('Rakefile');
   });
 
+  it("reads modulesync.yml's managed_modules_conf on its first line after a byte order mark", async () => {
+    // Another list file, named by a modulesync.yml saved with a BOM (msync's YAML reader skips it).
+    const config = join(tempDir('msync-config-'), 'config');
+    cpSync(CONFIG, config, { recursive: true });
+    const list = readFileSync(join(config, 'managed_modules.yml'), 'utf8');
+    writeFileSync(join(config, 'managed_modules.yml'), '---\n- puppet-unrelated\n');
+    writeFileSync(join(config, 'our_modules.yml'), list);
+    const settings = readFileSync(join(config, 'modulesync.yml'), 'utf8').replace(/^---\n/, '');
+    writeFileSync(join(config, 'modulesync.yml'), `\uFEFFmanaged_modules_conf: our_modules.yml\n${settings}`);
+    const r = await run(checkout('autofs'), 'status', '--template-url', config);
+    expect(r.stderr).toContain(
+      "note: the module is 'puppet-autofs' of managed_modules.yml (found by its metadata.json; the directory is 'autofs')",
+    );
+    expect(r.code, r.stdout).toBe(0);
+  });
+
   it('stays the directory name, with no note, when the directory is the listed name or nothing is listed', async () => {
     const listed = await run(checkout('puppet-autofs'), 'status', '--template-url', CONFIG);
     expect(listed.stderr).not.toContain('note: the module is');
