@@ -7,7 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Command, Option } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { completionScript } from '../../src/cli/completion.js';
 
 const bin = resolve(import.meta.dirname, '../../dist/cli/bin.cjs');
 const dir = mkdtempSync(join(tmpdir(), 'pantograph-completion-'));
@@ -104,6 +106,27 @@ describe('pantograph completion bash', () => {
       "error: command-argument value 'fish' is invalid for argument 'shell'. Allowed choices are bash, zsh.",
     );
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('the script of any command line', () => {
+  it("a quote in a choice does not break the script (`'` would end its quoted text)", () => {
+    const program = new Command('tool');
+    program.command('run').addOption(new Option('--mode <m>', 'a mode').choices(["it's", 'plain']));
+    const file = join(dir, 'tool.bash');
+    writeFileSync(file, completionScript(program, 'bash'));
+    const r = spawnSync(
+      'bash',
+      [
+        '--norc',
+        '-c',
+        `source ${file}; COMP_WORDS=(tool run --mode ''); COMP_CWORD=3; _tool; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(r.stderr).toBe('');
+    // bash's `compgen -W` removes quotes from its word list, as it does for any completion script.
+    expect(r.stdout).toBe('its\nplain\n');
   });
 });
 
