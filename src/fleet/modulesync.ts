@@ -45,7 +45,9 @@ const CARRIED = new Set([
  */
 export function importModulesync(configDir: string, fleetDir = configDir): ModulesyncImport {
   const settings = readYamlMap(join(configDir, 'modulesync.yml')) ?? {};
-  const managedFile = join(configDir, String(plain(settings.managed_modules_conf) ?? 'managed_modules.yml'));
+  // msync symbolizes modulesync.yml's keys, so `:managed_modules_conf` names the list too.
+  const listName = plain(settings.managed_modules_conf ?? settings[':managed_modules_conf']);
+  const managedFile = join(configDir, String(listName ?? 'managed_modules.yml'));
   const managed = readYaml(managedFile);
   const notes: string[] = [];
   const get = (map: DataMap, key: string) => plain(map[key] ?? map[`:${key}`]);

@@ -570,6 +570,23 @@ describe('import-modulesync', () => {
     expect(again.stderr).toContain('pass --force');
   });
 
+  it("reads the list modulesync.yml's managed_modules_conf names, in either of msync's key spellings", () => {
+    for (const key of ['managed_modules_conf', ':managed_modules_conf']) {
+      const dir = tempTree({
+        'managed_modules.yml': '---\n- puppet-unrelated\n',
+        'our modules.yml': '---\n- puppet-ntp\n- puppet-nginx\n',
+        'modulesync.yml': `---\n${key}: 'our modules.yml'\nnamespace: voxpupuli\nbranch: modulesync\n`,
+      });
+      const r = pantograph(dir, ['fleet', 'import-modulesync']);
+      expect(r.stdout, key).toContain('wrote fleet.yml: 2 repositories');
+      expect(r.stderr, key).not.toContain('managed_modules_conf');
+      expect(loadFleet(join(dir, 'fleet.yml')).repositories.map((x) => x.name)).toEqual([
+        'puppet-ntp',
+        'puppet-nginx',
+      ]);
+    }
+  });
+
   it('names the fleet takes: renamed modules noted at their place, a collision suffixed, a path refused', () => {
     const dir = tempTree({
       'managed_modules.yml': '---\n- acme/puppet-ntp\n- acme-puppet-ntp\n- other/puppet-x\n',

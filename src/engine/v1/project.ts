@@ -104,12 +104,17 @@ export async function locateV1(
   return { kind, url: maskCredentials(source.url), dir: resolved.dir };
 }
 
-/** The module's name in the configuration's managed_modules.yml (a note when not its directory's). */
+/** The module's name in the configuration's managed_modules.yml (a note when not its directory's, or unread). */
 function foundModuleName(configDir: string, root: string, metadata: DataMap, options: V1LoadOptions): string {
   const found = modulesyncModuleName(configDir, root, metadata.name);
   if (found.from !== undefined) {
     options.onNote?.(
-      `the module is '${found.name}' of managed_modules.yml (found by its ${found.from}; the directory is '${basename(root)}')`,
+      `the module is '${found.name}' of ${found.list} (found by its ${found.from}; the directory is '${basename(root)}')`,
+    );
+  }
+  if (found.unread !== undefined) {
+    options.onNote?.(
+      `${found.unread}, so the module is named by its directory, '${found.name}' (msync would stop on this configuration)`,
     );
   }
   return found.name;
