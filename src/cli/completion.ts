@@ -5,18 +5,21 @@
  * (paths, template names) complete as the shell completes files.
  *
  * One walk of the command tree (completion-tree.ts), rendered for each shell: bash's function
- * (completion-bash.ts), which zsh takes through its own bash-completion layer (`bashcompinit`).
+ * (completion-bash.ts), which zsh takes through its own bash-completion layer (`bashcompinit`), and fish's
+ * `complete` lines (completion-fish.ts).
  */
 import type { Command } from 'commander';
 import { bashScript } from './completion-bash.js';
+import { fishScript } from './completion-fish.js';
 import { commandTree } from './completion-tree.js';
 
-export const SHELLS = ['bash', 'zsh'] as const;
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** The completion script of `program` for `shell`. */
 export function completionScript(program: Command, shell: Shell): string {
   const nodes = commandTree(program);
+  if (shell === 'fish') return fishScript(program.name(), nodes);
   const bash = bashScript(program.name(), nodes);
   if (shell === 'bash') return bash;
   return [
