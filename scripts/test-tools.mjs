@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
  * Runs before `npm test`: the suite checks the default templates' Ruby files with `ruby -c`, uses `git`
- * for real repositories, Debian's `chromium` for the playground's browser tests and `zsh` for the shell
- * completion's. On a fresh machine of this project's kind (Debian, as root) what is missing is installed
- * with apt-get, so that the README's test command is the whole set-up; elsewhere this says what to install
- * and stops.
+ * for real repositories, Debian's `chromium` for the playground's browser tests and `zsh` and `fish` for
+ * the shell completion's. On a fresh machine of this project's kind (Debian, as root) what is missing is
+ * installed with apt-get, so that the README's test command is the whole set-up; elsewhere this says what
+ * to install and stops.
  */
 import { spawnSync } from 'node:child_process';
 
@@ -25,6 +25,11 @@ const needed = [
     tool: 'zsh',
     pkg: 'zsh',
     why: '`pantograph completion zsh` is tested in a real zsh',
+  },
+  {
+    tool: 'fish',
+    pkg: 'fish',
+    why: '`pantograph completion fish` is tested in a real fish',
   },
   {
     tool: 'chromium',

@@ -473,7 +473,7 @@ export async function main(
   program
     .command('completion')
     .description('a completion script for your shell: commands, subcommands and options complete on Tab')
-    .addArgument(new Argument('<shell>', 'bash or zsh').choices(SHELLS))
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
     .action(async (shell: Shell) => {
       (io ??= await processIo(undefined)).out(completionScript(program, shell));
     });
