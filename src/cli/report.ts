@@ -3,7 +3,7 @@
  * and engine options from flags, problems as text (file:line:col with a code frame) or JSON, aligned
  * tables, and settings values shown compactly.
  */
-import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { EngineError } from '../engine/errors.js';
 import { missingSyncHint, projectAbove } from '../engine/missing-sync-hint.js';
@@ -17,6 +17,7 @@ import { lineColumn, offsetAt } from '../shared/position.js';
 import { LOCK_FILE, SYNC_FILE } from '../shared/project-files.js';
 import { maskCredentials } from '../shared/url-credentials.js';
 import { SyncError } from '../sync/errors.js';
+import { UsageError } from './errors.js';
 import { type Displayable, fileOrigin, formatProblem } from './format-error.js';
 import type { Io } from './io.js';
 import type { GlobalOptions } from './main.js';
@@ -33,7 +34,17 @@ export interface EngineFlags {
 
 /** The project root: `-C DIR` (relative to the working directory) or the working directory. */
 export function projectDir(io: Io, global: GlobalOptions): string {
-  return global.dir !== undefined ? resolve(io.cwd, global.dir) : io.cwd;
+  if (global.dir === undefined) return io.cwd;
+  const dir = resolve(io.cwd, global.dir);
+  // `-C metadata.json` (a file): said so, not "Cannot read .pantograph.lock: ENOTDIR". A directory that
+  // does not exist is left to the command (`init` and `new template` create it).
+  if (statSync(dir, { throwIfNoEntry: false })?.isDirectory() === false) {
+    throw new UsageError(
+      `-C ${global.dir} is not a directory`,
+      "give the project's directory (the one holding .sync.yml)",
+    );
+  }
+  return dir;
 }
 
 /**

@@ -65,3 +65,22 @@ describe('a command run in a directory of a project', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 });
+
+describe('-C naming a file, not a directory', () => {
+  it.each([
+    ['status'],
+    ['apply'],
+    ['remove'],
+    ['show', 'gemfile'],
+    ['new', 'class', 'x'],
+  ])('%s: says so, exit 1, nothing written', async (...command) => {
+    const root = await appliedModule();
+    const before = snapshotDir(root);
+    const r = await run(root, '-C', 'metadata.json', ...command);
+    expect(r.stderr).toBe(
+      "error: -C metadata.json is not a directory\n  hint: give the project's directory (the one holding .sync.yml)\n",
+    );
+    expect(r.code).toBe(1);
+    expect(snapshotDir(root)).toEqual(before);
+  });
+});
