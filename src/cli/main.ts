@@ -7,6 +7,7 @@ import type { ObjectKind } from '../engine/object-names.js';
 import { completionScript, SHELLS, type Shell } from './completion.js';
 import { reportError } from './errors.js';
 import { type Io, processIo, quietIo } from './io.js';
+import { misplacedOptionHint } from './misplaced-option.js';
 import { addModulesyncFlags } from './modulesync-flags.js';
 
 export interface GlobalOptions {
@@ -484,6 +485,10 @@ export async function main(
     await program.parseAsync(argv as string[], { from: 'user' });
   } catch (e) {
     const code = (e as { exitCode?: number }).exitCode;
+    if ((e as { code?: string }).code === 'commander.unknownOption') {
+      const hint = misplacedOptionHint(program, argv, (e as Error).message);
+      if (hint !== undefined) (io ?? (await processIo(undefined))).err(`hint: ${hint}\n`);
+    }
     if (typeof code === 'number') return code === 0 ? 0 : 1;
     io ??= await processIo(undefined);
     return reportError(e, io);

@@ -4,7 +4,7 @@
  * "Commands". Run with the built command, as a user runs it.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../helpers/fs.js';
@@ -56,5 +56,37 @@ describe('--help of a command', () => {
   it('epp render names every kind of values file it reads; epp validate takes directories', () => {
     expect(help('epp', 'render')).toMatch(/--values-file <file> +values from a \.json, \.yaml or \.pp/);
     expect(help('epp', 'validate')).toMatch(/files +template files, or directories/);
+  });
+});
+
+describe("a command's option written before the command", () => {
+  it.each([
+    [
+      ['--offline', 'status'],
+      '--offline is an option of `pantograph status`: write it after the command (`pantograph status --offline`)',
+    ],
+    [
+      ['-C', '.', '--check', 'status'],
+      '--check is an option of `pantograph status`: write it after the command (`pantograph status --check`)',
+    ],
+    [
+      ['--trust', 'fleet', 'status'],
+      '--trust is an option of `pantograph fleet status`: write it after the command (`pantograph fleet status --trust`)',
+    ],
+  ])('%j: says whose option it is and where it goes; exit 1, nothing written', (args, hint) => {
+    const cwd = tempDir();
+    const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
+    const option = args.find((a) => a.startsWith('--'));
+    expect(r.stderr.startsWith(`error: unknown option '${option}'\n`)).toBe(true);
+    expect(r.stderr.endsWith(`hint: ${hint}\n`)).toBe(true);
+    expect(r.status).toBe(1);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('an option no command has gets no such hint', () => {
+    const r = spawnSync(process.execPath, [bin, '--nosuch', 'status'], { cwd: tempDir(), encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("error: unknown option '--nosuch'");
+    expect(r.stderr).not.toContain('hint:');
   });
 });
