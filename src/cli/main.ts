@@ -7,6 +7,7 @@ import type { ObjectKind } from '../engine/object-names.js';
 import { completionScript, SHELLS, type Shell } from './completion.js';
 import { reportError } from './errors.js';
 import { type Io, processIo, quietIo } from './io.js';
+import { misplacedOptionHint } from './misplaced-option.js';
 import { addModulesyncFlags } from './modulesync-flags.js';
 
 export interface GlobalOptions {
@@ -47,6 +48,8 @@ export async function main(
     .option('--no-color', 'plain output without colours')
     .option('-q, --quiet', 'print only errors (and what a command exists to print: render, list, JSON...)')
     .showHelpAfterError()
+    // A command's --help lists -C, --format, --no-color and -q too: they are written after it as well.
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride();
 
   /**
@@ -74,7 +77,7 @@ export async function main(
     .description('render EPP templates to standard output')
     .argument('[files...]', 'template files')
     .option('--values <hash>', 'values as a Puppet hash literal or JSON object')
-    .option('--values-file <file>', 'values from a .json or .yaml file')
+    .option('--values-file <file>', 'values from a .json, .yaml or .pp (Puppet code) file')
     .option('-e, --inline <template>', 'render this template text instead of files')
     .option('--no-strict', "Puppet 7's behaviour: unknown variables warn and render empty")
     .option('--delimiters <pair>', "other tag delimiters, e.g. '[% %]'")
@@ -88,7 +91,7 @@ export async function main(
   epp
     .command('validate')
     .description('check EPP syntax; every error as file:line:col')
-    .argument('<files...>', 'template files')
+    .argument('<files...>', 'template files, or directories: every .epp file under them')
     .option('--delimiters <pair>', "other tag delimiters, e.g. '[% %]'")
     .action(run(async () => (await import('./commands/epp.js')).eppValidate as Action));
   epp
@@ -482,6 +485,10 @@ export async function main(
     await program.parseAsync(argv as string[], { from: 'user' });
   } catch (e) {
     const code = (e as { exitCode?: number }).exitCode;
+    if ((e as { code?: string }).code === 'commander.unknownOption') {
+      const hint = misplacedOptionHint(program, argv, (e as Error).message);
+      if (hint !== undefined) (io ?? (await processIo(undefined))).err(`hint: ${hint}\n`);
+    }
     if (typeof code === 'number') return code === 0 ? 0 : 1;
     io ??= await processIo(undefined);
     return reportError(e, io);

@@ -3,9 +3,10 @@
  * and engine options from flags, problems as text (file:line:col with a code frame) or JSON, aligned
  * tables, and settings values shown compactly.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { EngineError } from '../engine/errors.js';
+import { missingSyncHint, projectAbove } from '../engine/missing-sync-hint.js';
 import { ReplaceValue, type ResolvedSource, type SourceSpec, type SyncData } from '../engine/model.js';
 import type { ProjectOptions } from '../engine/project.js';
 import type { Problem } from '../engine/render-plan.js';
@@ -13,8 +14,10 @@ import { gitTreeOrigin } from '../engine/sources/git-tree-origin.js';
 import { sourceIdentity } from '../engine/sources/index.js';
 import { toJson } from '../engine/yaml-data.js';
 import { lineColumn, offsetAt } from '../shared/position.js';
+import { LOCK_FILE, SYNC_FILE } from '../shared/project-files.js';
 import { maskCredentials } from '../shared/url-credentials.js';
 import { SyncError } from '../sync/errors.js';
+import { UsageError } from './errors.js';
 import { type Displayable, fileOrigin, formatProblem } from './format-error.js';
 import type { Io } from './io.js';
 import type { GlobalOptions } from './main.js';
@@ -31,7 +34,31 @@ export interface EngineFlags {
 
 /** The project root: `-C DIR` (relative to the working directory) or the working directory. */
 export function projectDir(io: Io, global: GlobalOptions): string {
-  return global.dir !== undefined ? resolve(io.cwd, global.dir) : io.cwd;
+  if (global.dir === undefined) return io.cwd;
+  const dir = resolve(io.cwd, global.dir);
+  // `-C metadata.json` (a file): said so, not "Cannot read .pantograph.lock: ENOTDIR". A directory that
+  // does not exist is left to the command (`init` and `new template` create it).
+  if (statSync(dir, { throwIfNoEntry: false })?.isDirectory() === false) {
+    throw new UsageError(
+      `-C ${global.dir} is not a directory`,
+      "give the project's directory (the one holding .sync.yml)",
+    );
+  }
+  return dir;
+}
+
+/**
+ * The project root of a command that reads only the lock (`remove`, `resolve`): run in `manifests/` of a
+ * project, such a command found no lock and said "nothing to remove" or "not a file Pantograph manages";
+ * it says where the project is instead (SYNC_NOT_FOUND, as the commands that read `.sync.yml` say it).
+ */
+export function lockedProjectDir(io: Io, global: GlobalOptions): string {
+  const dir = projectDir(io, global);
+  const isProject = existsSync(resolve(dir, SYNC_FILE)) || existsSync(resolve(dir, LOCK_FILE));
+  if (!isProject && projectAbove(dir) !== undefined) {
+    throw new EngineError('SYNC_NOT_FOUND', `no ${SYNC_FILE} in ${dir}`, { hint: missingSyncHint(dir) });
+  }
+  return dir;
 }
 
 /** The engine's options from the command's flags; progress of long work goes to `io` when given. */

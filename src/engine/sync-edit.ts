@@ -5,7 +5,7 @@
  * already equal is not touched, so a file already in line stays byte for byte.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, type Node, parseDocument, Scalar, stringify, visit } from 'yaml';
 import type { Data, DataMap } from './model.js';
 import { toJson } from './yaml-data.js';
 
@@ -50,9 +50,11 @@ export function applyOverrides(text: string, overrides: SyncOverrides): Override
 /** Sets a value; a scalar replacing a scalar changes only its value, so its comments stay with it. */
 function setValue(document: ReturnType<typeof parseDocument>, path: readonly string[], value: unknown): void {
   const node = document.getIn(path, true);
-  if (isScalar(node) && (value === null || typeof value !== 'object')) node.value = value;
-  else {
-    const next = document.createNode(value);
+  if (isScalar(node) && (value === null || typeof value !== 'object')) {
+    node.value = value;
+    quoteWhatYaml11Misreads(node);
+  } else {
+    const next = quoteWhatYaml11Misreads(document.createNode(value));
     // A collection replacing a collection keeps its tag (`!replace`), its style and its comments.
     if (
       (isSeq(node) || isMap(node)) &&
@@ -67,6 +69,25 @@ function setValue(document: ReturnType<typeof parseDocument>, path: readonly str
     }
     document.setIn(path, next);
   }
+}
+
+/**
+ * `.sync.yml` is read as YAML 1.1 (PDK's Psych), but the Document prints YAML 1.2, where `no`, `off`,
+ * `010`, `1:30` and `2024-01-31` are plain strings: written so, they would come back as a boolean, a
+ * number or a date. Such strings are quoted; others keep the style the printer picks. The Document is
+ * not parsed as 1.1 instead: that would respell the file's own values (`y` is a boolean to the yaml
+ * package's 1.1, not to Psych).
+ */
+function quoteWhatYaml11Misreads<T extends Node>(node: T): T {
+  visit(node, {
+    Scalar(_, scalar) {
+      if (typeof scalar.value !== 'string' || (scalar.type && scalar.type !== Scalar.PLAIN)) return; // quoted already
+      const plain12 = stringify(scalar.value, { lineWidth: 0 }).trimEnd() === scalar.value;
+      const plain11 = stringify(scalar.value, { version: '1.1', lineWidth: 0 }).trimEnd() === scalar.value;
+      if (plain12 && !plain11) scalar.type = Scalar.QUOTE_DOUBLE;
+    },
+  });
+  return node;
 }
 
 function toPlain(node: unknown): unknown {
@@ -90,7 +111,7 @@ export function setSection(
   const section = document.getIn([template], true);
   if (!isMap(section)) {
     if (Object.keys(settings).length === 0) return { text, changed: [] };
-    document.setIn([template], document.createNode(settings));
+    document.setIn([template], quoteWhatYaml11Misreads(document.createNode(settings)));
     return { text: document.toString(), changed: [template] };
   }
   const changed: string[] = [];

@@ -6,6 +6,7 @@
  * the markers in as the user's content.
  */
 import { readFileSync, realpathSync } from 'node:fs';
+import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { SyncError } from './errors.js';
 import { type LockedFile, modeString, readLock, writeLock } from './lock.js';
 import { acquireRunLock } from './mutex.js';
@@ -34,9 +35,11 @@ export function resolve(root: string, path: string, options: ResolveOptions = {}
     const lock = readLock(projectRoot);
     const locked = lock?.files.get(path);
     if (!lock || !locked || locked.kind !== 'file') {
+      // A misspelt path (`Gemfle`) is answered with the managed file meant.
+      const managed = lock ? [...lock.files].filter(([, f]) => f.kind === 'file').map(([p]) => p) : [];
       throw new SyncError('SYNC_NOT_MANAGED', `${path} is not a file Pantograph manages`, {
         path,
-        hint: 'Only files recorded in .pantograph.lock can be resolved.',
+        hint: didYouMeanHint(path, managed) ?? 'Only files recorded in .pantograph.lock can be resolved.',
       });
     }
     const disk = target.read(path);

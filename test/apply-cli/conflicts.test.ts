@@ -146,6 +146,17 @@ describe('resolve', () => {
     );
   });
 
+  it('answers a misspelt path with the managed file meant, and writes nothing', async () => {
+    const { root } = await editedProject();
+    const before = snapshotDir(root);
+    const r = await run(root, 'resolve', 'config.tx');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      "error: config.tx is not a file Pantograph manages [SYNC_NOT_MANAGED]\n  hint: did you mean 'config.txt'?\n",
+    );
+    expect(snapshotDir(root)).toEqual(before);
+  });
+
   it('refuses a path that leaves the project', async () => {
     const { root } = await editedProject();
     const r = await run(root, 'resolve', '../x');

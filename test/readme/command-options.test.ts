@@ -22,9 +22,12 @@ function pantograph(cwd: string, ...args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** The long options `--help` lists for a command, but for help and those the README gives as global. */
+/**
+ * The long options `--help` lists for a command, but for help and those the README gives as global (the
+ * program's own, under "Global Options:", are checked in test/cli/help.test.ts).
+ */
 function optionsOf(...command: string[]): string[] {
-  const help = pantograph(process.cwd(), ...command, '--help').stdout;
+  const help = pantograph(process.cwd(), ...command, '--help').stdout.split('\nGlobal Options:')[0]!;
   const global = ['--help', '--offline', '--trust'];
   return [...help.matchAll(/^\s+(?:-\w, )?(--[\w-]+)/gm)]
     .map((m) => m[1]!)

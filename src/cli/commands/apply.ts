@@ -44,6 +44,7 @@ import {
   projectDir,
   projectOptions,
 } from '../report.js';
+import { terminalAsk } from '../terminal-ask.js';
 import { fold } from '../wrap.js';
 import { gaveKeptAnswer, keepAnswer, memoOfRun, recordingIo } from './kept-answer.js';
 
@@ -61,6 +62,9 @@ export type Ask = (question: string) => Promise<string>;
 
 /** A planned project: see `planProjectAt`. */
 export type LoadedPlan = ProjectPlan;
+
+/** The terminal's questions, shared with init and update. */
+export { terminalAsk };
 
 export async function apply(
   io: Io,
@@ -404,15 +408,4 @@ export function captureJson(io: Io): Io & { value(): Record<string, unknown> } {
     },
     value: () => (text.trim() === '' ? {} : (JSON.parse(text) as Record<string, unknown>)),
   };
-}
-
-/** Reads one answer from the terminal (the question goes to standard error, keeping stdout for diffs). */
-export async function terminalAsk(question: string): Promise<string> {
-  const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return await rl.question(question);
-  } finally {
-    rl.close();
-  }
 }

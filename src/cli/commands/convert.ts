@@ -19,6 +19,7 @@ import {
   projectDir,
   shortPath,
 } from '../report.js';
+import { terminalAsk } from '../terminal-ask.js';
 
 export interface ConvertFlags extends EngineFlags {
   readonly yes?: boolean;
@@ -161,11 +162,5 @@ const encoder = new TextEncoder();
 
 /** Reads the answer from the terminal (the prompt goes to standard error, keeping stdout for the diff). */
 async function terminalConfirm(question: string): Promise<boolean> {
-  const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim());
-  } finally {
-    rl.close();
-  }
+  return /^y(es)?$/i.test((await terminalAsk(question)).trim());
 }

@@ -2,7 +2,7 @@
  * `pantograph fleet status|apply|update|plan-matrix|report|import-modulesync`: many repositories at once
  * (DESIGN 13a), on the library's fleet API (src/fleet). This file only reads flags and prints.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { EngineError } from '../../engine/errors.js';
 import { moveLine } from '../../engine/source-moves.js';
@@ -33,6 +33,7 @@ import { catchInterrupts, exitStatusOf } from '../interrupt.js';
 import { type Io, loud, sayErr, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import { refuseModulesyncFlags } from '../modulesync-flags.js';
+import { writeOutputFile } from '../output-file.js';
 import {
   type EngineFlags,
   engineCommand,
@@ -208,17 +209,7 @@ export async function fleetImportModulesync(
           'pass --force to replace it, or --output FILE (- for standard output)',
         );
       }
-      try {
-        writeFileSync(out, imported.text);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code ?? String(e);
-        throw new UsageError(
-          `cannot write ${shortPath(out, io.cwd)} (${code})`,
-          code === 'ENOENT'
-            ? 'its directory does not exist: create it, or give another --output (- for standard output)'
-            : 'give another --output (- for standard output)',
-        );
-      }
+      writeOutputFile(out, imported.text, io.cwd, 'give another --output (- for standard output)');
       io.out(
         `wrote ${shortPath(out, io.cwd)}: ${imported.repositories} ${imported.repositories === 1 ? 'repository' : 'repositories'}\n`,
       );

@@ -8,7 +8,7 @@
 import { type KeptEdit, remove as syncRemove } from '../../sync/index.js';
 import { type Io, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
-import { plural, printJson, projectDir } from '../report.js';
+import { lockedProjectDir, plural, printJson } from '../report.js';
 
 export interface RemoveFlags {
   readonly force?: boolean;
@@ -20,7 +20,7 @@ const KEPT_BECAUSE: Readonly<Record<KeptEdit['reason'], string>> = {
 };
 
 export async function remove(io: Io, global: GlobalOptions, flags: RemoveFlags): Promise<number> {
-  const result = syncRemove(projectDir(io, global), { force: flags.force === true });
+  const result = syncRemove(lockedProjectDir(io, global), { force: flags.force === true });
   if (global.format === 'json') {
     printJson(io, result);
     return 0;

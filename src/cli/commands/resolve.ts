@@ -11,7 +11,7 @@ import { resolve as syncResolve } from '../../sync/index.js';
 import { derivedPath, NEW_SUFFIX } from '../../sync/paths.js';
 import { type Io, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
-import { printJson, projectDir } from '../report.js';
+import { lockedProjectDir, printJson } from '../report.js';
 
 export interface ResolveFlags {
   readonly force?: boolean;
@@ -24,7 +24,7 @@ export async function resolve(
   flags: ResolveFlags,
 ): Promise<number> {
   const clean = path.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
-  const root = projectDir(io, global);
+  const root = lockedProjectDir(io, global);
   const newOutput = pendingOutput(root, clean);
   const result = syncResolve(root, clean, { force: flags.force === true });
   // The accepted template output is the base of the next merge of this file (see merge-bases.ts).

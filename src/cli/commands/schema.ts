@@ -3,12 +3,12 @@
  * schemas of the templates its sources offer (src/engine/sync-schema.ts), for the YAML language server
  * (`# yaml-language-server: $schema=FILE`) in editors without Pantograph's own server.
  */
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadProject } from '../../engine/project.js';
 import { syncSchemaOf } from '../../engine/sync-schema.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
+import { writeOutputFile } from '../output-file.js';
 import { type EngineFlags, engineCommand, projectDir, projectOptions, shortPath } from '../report.js';
 
 export async function schema(
@@ -24,7 +24,7 @@ export async function schema(
       return 0;
     }
     const file = resolve(io.cwd, flags.output);
-    writeFileSync(file, text);
+    writeOutputFile(file, text, io.cwd);
     io.err(
       `wrote ${shortPath(file, io.cwd)}; add to .sync.yml: # yaml-language-server: $schema=${shortPath(file, project.root)}\n`,
     );
