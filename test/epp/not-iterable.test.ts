@@ -406,3 +406,31 @@ describe('iteration functions given what they cannot iterate', () => {
     );
   });
 });
+
+describe("tree_each's options, checked against Puppet's OptionsType", () => {
+  // Expected: Puppet 7.23's `puppet epp render`, session 30.
+  it('reports a lone type mismatch alone: every dispatch refuses it alike', () => {
+    expect(failure("<% [1,[2]].tree_each({order => 'bottomup'}) |$p, $v| { } %>")).toEqual({
+      message:
+        "Error while evaluating a Method call, 'tree_each' parameter 'options' entry 'order' expects an undef value or a match for Enum['breadth_first', 'depth_first'], got 'bottomup'",
+      at: '1:21',
+    });
+  });
+
+  it('lists an unknown key under each of the three dispatches', () => {
+    expect(failure('<% [1,[2,[3]]].tree_each({containers => false}) |$v| { } %>')).toEqual({
+      message:
+        "Error while evaluating a Method call, The function 'tree_each' was called with arguments it does not accept. It expects one of:\n  (Variant[Iterator, Array, Hash, Object] tree, OptionsType = Struct[{'container_type' => Optional[Type], 'include_root' => Optional[Boolean], 'include_containers' => Optional[Boolean], 'include_values' => Optional[Boolean], 'order' => Optional[Enum['breadth_first', 'depth_first']], 'include_refs' => Optional[Boolean]}] options?, Callable[2, 2] block)\n    rejected: parameter 'options' unrecognized key 'containers'\n  (Variant[Iterator, Array, Hash, Object] tree, OptionsType = Struct[{'container_type' => Optional[Type], 'include_root' => Optional[Boolean], 'include_containers' => Optional[Boolean], 'include_values' => Optional[Boolean], 'order' => Optional[Enum['breadth_first', 'depth_first']], 'include_refs' => Optional[Boolean]}] options?, Callable[1, 1] block)\n    rejected: parameter 'options' unrecognized key 'containers'\n  (Variant[Iterator, Array, Hash, Object] tree, OptionsType = Struct[{'container_type' => Optional[Type], 'include_root' => Optional[Boolean], 'include_containers' => Optional[Boolean], 'include_values' => Optional[Boolean], 'order' => Optional[Enum['breadth_first', 'depth_first']], 'include_refs' => Optional[Boolean]}] options?)\n    rejected: parameter 'options' unrecognized key 'containers'",
+      at: '1:25',
+    });
+  });
+
+  it('returns every value breadth first, include_values or not, as Puppet does', () => {
+    expect(
+      renderEpp(
+        "<% [1,[2,[3]]].tree_each({include_values => false, order => 'breadth_first'}) |$v| { %><%= $v %>;<% } %>",
+        {},
+      ),
+    ).toBe('[1, [2, [3]]];1;[2, [3]];2;[3];3;');
+  });
+});
