@@ -391,9 +391,21 @@ describe('Integers and Floats made by new (the value model)', () => {
     expect(newInstance(T('Numeric'), ['-0.0'])).toBe(float(-0));
     expect(newInstance(T('Float'), [9007199254740993n])).toBe(float(9007199254740992));
   });
-  it('refuses a Float radix', () => {
+  it('refuses a Float radix: no dispatch of Integer.new takes it (Puppet 7.23, session 30)', () => {
+    const convertible =
+      'Convertible = Variant[Numeric, Boolean, Pattern[/\\A[+-]?\\s*(?:(?:\\d+)|(?:0[xX][0-9A-Fa-f]+)|(?:0[bB][01]+))\\z/], Timespan, Timestamp]';
+    const radix = 'Radix = Variant[Default, Integer[2, 2], Integer[8, 8], Integer[10, 10], Integer[16, 16]]';
     expect(conversionError(T('Integer'), ['10', float(2)]).message).toBe(
-      'Illegal radix: 2.0, expected 2, 8, 10, 16, or default',
+      [
+        "The function 'new' was called with arguments it does not accept. It expects one of:",
+        `  (${convertible} from, ${radix} radix?, Boolean abs?)`,
+        `    rejected: parameter 'radix' expects a ${radix} value, got Float`,
+        `  (NamedArgs = Struct[{'from' => ${convertible}, Optional['radix'] => ${radix}, Optional['abs'] => Boolean}] hash_args)`,
+        '    rejected: expects 1 argument, got 2',
+      ].join('\n'),
+    );
+    expect(conversionError(T('Integer'), ['10', 3]).message).toBe(
+      'Illegal radix: 3, expected 2, 8, 10, 16, or default',
     );
   });
   it('indexes arrays with Integers in Array and Hash conversions', () => {

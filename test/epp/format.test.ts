@@ -265,7 +265,11 @@ describe('stringify (String())', () => {
       "The format '%,d' is not a valid format on the form '%<flags><width>.<prec><format>'",
     );
     expect(errorOf(() => stringify([1], '%(<a')).code).toBe('EPP_CONVERSION');
-    expect(errorOf(() => stringify(1, hash(['x', '%d']))).code).toBe('EPP_CONVERSION');
+    // A format hash Puppet's `Formats` type refuses is an argument error, in its describer's words.
+    expect(errorOf(() => stringify(1, hash(['x', '%d']))).code).toBe('EPP_ARGUMENTS');
+    expect(errorOf(() => stringify(1, hash(['x', '%d']))).message).toMatch(
+      /^'new_string' expects \(Convertible = Any from, Formats = Variant\[Default, String\[1\], TypeMap = .* string_formats\?\)\n {2}rejected: parameter 'string_formats' variant 0 expects a Default value, got Struct\n {2}rejected: parameter 'string_formats' variant 1 expects a String value, got Struct\n {2}rejected: parameter 'string_formats' variant 2 key of entry 'x' expects a Type value, got String$/,
+    );
   });
 });
 

@@ -37,26 +37,31 @@ describe("mismatch messages for stdlib's aliases, as Puppet's", () => {
 
 describe('every problem of the values for the parameters, in one message, as Puppet lists them', () => {
   const template = '<%- | Integer $a, Integer $b, String $c = "x", Integer $d = 1 | -%>ok';
-  // Puppet's messages (puppet epp render, after its `lambda:`), but for the unknown key, which Pantograph
-  // words as it always does. The first problem keeps its position.
+  // Puppet's messages (puppet epp render): several problems under its `lambda:` line, a lone one without
+  // it; but for the unknown key, which Pantograph words as it always does. The first problem's position.
   const cases: [string, Record<string, unknown>, string, number][] = [
-    ['two missing', {}, "expects a value for parameter 'a'\n  expects a value for parameter 'b'", 7],
+    [
+      'two missing',
+      {},
+      "lambda:\n  expects a value for parameter 'a'\n  expects a value for parameter 'b'",
+      7,
+    ],
     [
       'missing and mismatched',
       { b: 'x' },
-      "expects a value for parameter 'a'\n  parameter 'b' expects an Integer value, got String",
+      "lambda:\n  expects a value for parameter 'a'\n  parameter 'b' expects an Integer value, got String",
       7,
     ],
     [
       'two defaults overridden wrongly',
       { a: 1, b: 2, c: 3, d: 'z' },
-      "parameter 'c' expects a String value, got Integer\n  parameter 'd' expects an Integer value, got String",
+      "lambda:\n  parameter 'c' expects a String value, got Integer\n  parameter 'd' expects an Integer value, got String",
       31,
     ],
     [
       'an unknown key first',
       { a: 1, b: 'x', zz: 1 },
-      "The template has no parameter named 'zz'\n  parameter 'b' expects an Integer value, got String",
+      "lambda:\n  The template has no parameter named 'zz'\n  parameter 'b' expects an Integer value, got String",
       7,
     ],
     [
@@ -68,7 +73,7 @@ describe('every problem of the values for the parameters, in one message, as Pup
   ];
 
   it("gives two problems of one parameter's value a line each, indented as the others (as Puppet)", () => {
-    // Found in puppet-bacula's templates (session 18); Puppet's lines after its `lambda:`.
+    // Found in puppet-bacula's templates (session 18); Puppet's lines under its `lambda:` (session 30).
     let error: unknown;
     try {
       renderEpp('<%- | Array[Integer] $x, Integer $y | -%>ok', { x: ['p', 'q'], y: 's' });
@@ -77,7 +82,8 @@ describe('every problem of the values for the parameters, in one message, as Pup
     }
     expect((error as EppError).message).toBe(
       [
-        "parameter 'x' index 0 expects an Integer value, got String",
+        'lambda:',
+        "  parameter 'x' index 0 expects an Integer value, got String",
         "  parameter 'x' index 1 expects an Integer value, got String",
         "  parameter 'y' expects an Integer value, got String",
       ].join('\n'),
@@ -100,9 +106,48 @@ describe('every problem of the values for the parameters, in one message, as Pup
     const compiled = compileEpp(template);
     for (let i = 0; i < 4; i++) {
       expect(() => compiled.render({ b: 'x' })).toThrow(
-        "expects a value for parameter 'a'\n  parameter 'b' expects an Integer value, got String",
+        "lambda:\n  expects a value for parameter 'a'\n  parameter 'b' expects an Integer value, got String",
       );
       expect(compiled.render({ a: 1, b: 2 })).toBe('ok');
     }
+  });
+});
+
+describe("a lambda parameter's several mismatches, as Puppet words them", () => {
+  // Puppet's describer for the lambda's one signature (puppet epp render, session 30): a lone problem after
+  // `block`, several under the whole lambda's signature, `rejected:` each.
+  const cases: [string, string][] = [
+    [
+      '<% [{a=>"p", b=>"q"}].each |Hash[String, Integer] $x| { } %>',
+      [
+        'Error while evaluating a Method call, block expects (Hash[String, Integer] x)',
+        "  rejected: parameter 'x' entry 'a' expects an Integer value, got String",
+        "  rejected: parameter 'x' entry 'b' expects an Integer value, got String",
+      ].join('\n'),
+    ],
+    [
+      '<% with(1, {a=>"p", b=>"q"}) |Integer $y, Struct[{a=>Integer, b=>Integer}] $x| { } %>',
+      [
+        "Error while evaluating a Function Call, block expects (Integer y, Struct[{'a' => Integer, 'b' => Integer}] x)",
+        "  rejected: parameter 'x' entry 'a' expects an Integer value, got String",
+        "  rejected: parameter 'x' entry 'b' expects an Integer value, got String",
+      ].join('\n'),
+    ],
+    [
+      '<% with(["p", "q"]) |Array[Integer] $x| { } %>',
+      [
+        'Error while evaluating a Function Call, block expects (Array[Integer] x)',
+        "  rejected: parameter 'x' index 0 expects an Integer value, got String",
+        "  rejected: parameter 'x' index 1 expects an Integer value, got String",
+      ].join('\n'),
+    ],
+    [
+      '<% [{a=>"p"}].each |Hash[String, Integer] $x| { } %>',
+      "Error while evaluating a Method call, block parameter 'x' entry 'a' expects an Integer value, got String",
+    ],
+  ];
+
+  it.each(cases)('%s', (template, message) => {
+    expect(() => renderEpp(template, {})).toThrow(expect.objectContaining({ message }) as unknown as Error);
   });
 });

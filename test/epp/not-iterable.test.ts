@@ -326,6 +326,51 @@ const SLICE_SIZE: readonly (readonly [string, string, string])[] = [
   ],
 ];
 
+/**
+ * An Iterator receiver is named by its element type as Puppet's Variant `normalize` leaves it: Integer
+ * ranges that touch merge, strings become an Enum, versions one SemVer. Puppet merges in one pass that is
+ * no fixpoint, and its describer normalizes again each time it merges two mismatches: `slice`'s hash
+ * dispatch names `[3,2,1]`'s after one pass (`Variant[Integer[1, 2], Integer[3, 3]]`), `size`'s three
+ * dispatches after three (`Integer[1, 3]`). Expected: Puppet 7.23's `puppet epp render`, session 30.
+ */
+const ITERATOR_LABELS: readonly (readonly [string, string, string])[] = [
+  [
+    '<%= [1,2].reverse_each.slice(0) %>',
+    "Error while evaluating a Method call, The function 'slice' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Integer[1] slice_size, Callable block?)\n    rejected: parameter 'hash' expects a Hash value, got Iterator[Integer]\n  (Iterable enumerable, Integer[1] slice_size, Callable block?)\n    rejected: parameter 'slice_size' expects an Integer[1] value, got Integer[0, 0]",
+    '1:29',
+  ],
+  [
+    '<%= [3,2,1].reverse_each.slice(0) %>',
+    "Error while evaluating a Method call, The function 'slice' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Integer[1] slice_size, Callable block?)\n    rejected: parameter 'hash' expects a Hash value, got Iterator[Variant]\n  (Iterable enumerable, Integer[1] slice_size, Callable block?)\n    rejected: parameter 'slice_size' expects an Integer[1] value, got Integer[0, 0]",
+    '1:31',
+  ],
+  [
+    "<%= ['a','B'].reverse_each.slice(0) %>",
+    "Error while evaluating a Method call, The function 'slice' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Integer[1] slice_size, Callable block?)\n    rejected: parameter 'hash' expects a Hash value, got Iterator[Enum]\n  (Iterable enumerable, Integer[1] slice_size, Callable block?)\n    rejected: parameter 'slice_size' expects an Integer[1] value, got Integer[0, 0]",
+    '1:33',
+  ],
+  [
+    "<%= [SemVer('1.0.0'), SemVer('2.0.0')].reverse_each.slice(0) %>",
+    "Error while evaluating a Method call, The function 'slice' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Integer[1] slice_size, Callable block?)\n    rejected: parameter 'hash' expects a Hash value, got Iterator[SemVer]\n  (Iterable enumerable, Integer[1] slice_size, Callable block?)\n    rejected: parameter 'slice_size' expects an Integer[1] value, got Integer[0, 0]",
+    '1:58',
+  ],
+  [
+    '<%= [1,2,3].reverse_each.size %>',
+    "Error while evaluating a Method call, 'size' parameter 'arg' expects a value of type Collection, String, or Binary, got Iterator[Integer]",
+    '1:25',
+  ],
+  [
+    '<%= [1,3].reverse_each.size %>',
+    "Error while evaluating a Method call, 'size' parameter 'arg' expects a value of type Collection, String, or Binary, got Iterator[Variant]",
+    '1:23',
+  ],
+  [
+    "<%= ['a','b','c'].reverse_each.size %>",
+    "Error while evaluating a Method call, 'size' parameter 'arg' expects a value of type Collection, String, or Binary, got Iterator[Enum]",
+    '1:31',
+  ],
+];
+
 function failure(template: string): { message: string; at: string } {
   try {
     renderEpp(template, {}, { file: 't.epp' });
@@ -351,9 +396,41 @@ describe('iteration functions given what they cannot iterate', () => {
     expect(failure(template)).toEqual({ message, at });
   });
 
+  it.each(ITERATOR_LABELS)('%s names the Iterator as Puppet does', (template, message, at) => {
+    expect(failure(template)).toEqual({ message, at });
+  });
+
   it('checks the receiver before the lambda, as Puppet checks parameters in order; an iterable receiver still gets the lambda error', () => {
     expect(failure('<% [1].each |$a, $b, $c| { } %>').message).toBe(
       "Error while evaluating a Method call, 'each' block expects between 1 and 2 arguments, got 3",
     );
+  });
+});
+
+describe("tree_each's options, checked against Puppet's OptionsType", () => {
+  // Expected: Puppet 7.23's `puppet epp render`, session 30.
+  it('reports a lone type mismatch alone: every dispatch refuses it alike', () => {
+    expect(failure("<% [1,[2]].tree_each({order => 'bottomup'}) |$p, $v| { } %>")).toEqual({
+      message:
+        "Error while evaluating a Method call, 'tree_each' parameter 'options' entry 'order' expects an undef value or a match for Enum['breadth_first', 'depth_first'], got 'bottomup'",
+      at: '1:21',
+    });
+  });
+
+  it('lists an unknown key under each of the three dispatches', () => {
+    expect(failure('<% [1,[2,[3]]].tree_each({containers => false}) |$v| { } %>')).toEqual({
+      message:
+        "Error while evaluating a Method call, The function 'tree_each' was called with arguments it does not accept. It expects one of:\n  (Variant[Iterator, Array, Hash, Object] tree, OptionsType = Struct[{'container_type' => Optional[Type], 'include_root' => Optional[Boolean], 'include_containers' => Optional[Boolean], 'include_values' => Optional[Boolean], 'order' => Optional[Enum['breadth_first', 'depth_first']], 'include_refs' => Optional[Boolean]}] options?, Callable[2, 2] block)\n    rejected: parameter 'options' unrecognized key 'containers'\n  (Variant[Iterator, Array, Hash, Object] tree, OptionsType = Struct[{'container_type' => Optional[Type], 'include_root' => Optional[Boolean], 'include_containers' => Optional[Boolean], 'include_values' => Optional[Boolean], 'order' => Optional[Enum['breadth_first', 'depth_first']], 'include_refs' => Optional[Boolean]}] options?, Callable[1, 1] block)\n    rejected: parameter 'options' unrecognized key 'containers'\n  (Variant[Iterator, Array, Hash, Object] tree, OptionsType = Struct[{'container_type' => Optional[Type], 'include_root' => Optional[Boolean], 'include_containers' => Optional[Boolean], 'include_values' => Optional[Boolean], 'order' => Optional[Enum['breadth_first', 'depth_first']], 'include_refs' => Optional[Boolean]}] options?)\n    rejected: parameter 'options' unrecognized key 'containers'",
+      at: '1:25',
+    });
+  });
+
+  it('returns every value breadth first, include_values or not, as Puppet does', () => {
+    expect(
+      renderEpp(
+        "<% [1,[2,[3]]].tree_each({include_values => false, order => 'breadth_first'}) |$v| { %><%= $v %>;<% } %>",
+        {},
+      ),
+    ).toBe('[1, [2, [3]]];1;[2, [3]];2;[3];3;');
   });
 });

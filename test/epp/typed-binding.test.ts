@@ -208,12 +208,14 @@ describe('a template binding its parameters from plain values', () => {
       "error: parameter 'name' expects a String value, got Undef",
       "error: The template has no parameter named 'other'",
       [
-        "error: parameter 'name' expects a String value, got Integer",
+        'error: lambda:',
+        "  parameter 'name' expects a String value, got Integer",
         "  parameter 'port' expects an Integer value, got String",
         "  parameter 'tags' index 0 expects a String value, got Integer",
       ].join('\n'),
       [
-        "error: The template has no parameter named 'stray'",
+        'error: lambda:',
+        "  The template has no parameter named 'stray'",
         "  expects a value for parameter 'name'",
         "  parameter 'port' expects an Integer value, got Float",
       ].join('\n'),

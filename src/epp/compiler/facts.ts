@@ -16,6 +16,8 @@ export const CAPTURES = 2;
 const NEXT = 4;
 /** On a lambda: its body calls next() outside nested lambdas (it must catch it). */
 export const BODY_NEXT = 8;
+/** A lambda whose body may set match captures (gone after each call, as a Puppet closure's). */
+export const BODY_CAPTURES = 16;
 
 /**
  * What the generator asks about subtrees, found in one walk before it starts (walks per question were
@@ -110,7 +112,8 @@ export class Facts {
     const body = visitAll(node.body, this.visit);
     this.scopeNames = outer;
     if (names.length > 0) this.names.set(node, names);
-    if (body & NEXT) this.flags.set(node, BODY_NEXT);
+    const flags = (body & NEXT ? BODY_NEXT : 0) | (body & CAPTURES ? BODY_CAPTURES : 0);
+    if (flags) this.flags.set(node, flags);
     return (params | body) & (CALLS | CAPTURES);
   }
 }

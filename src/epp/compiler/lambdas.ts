@@ -8,7 +8,7 @@ import { hasRest, requiredCount } from '../calls.js';
 import { isConstant } from '../constants.js';
 import { ConstantLambdaSignature } from '../runtime/block-signature.js';
 import type { ConstantSlot } from '../runtime/contracts.js';
-import { BODY_NEXT } from './facts.js';
+import { BODY_CAPTURES, BODY_NEXT } from './facts.js';
 import { arityArgument, isUniqueName, str } from './helpers.js';
 import { ParameterGenerator } from './parameters.js';
 
@@ -88,9 +88,14 @@ export abstract class LambdaGenerator extends ParameterGenerator {
     }
     scope.indexes = new Map();
     // Only a body that calls next() needs to catch it (nested lambdas catch their own).
-    const body = this.facts.has(node, BODY_NEXT)
+    let body = this.facts.has(node, BODY_NEXT)
       ? `try {\n${this.valueBlock(node.body)}\n} catch (e) { return rt.nextValue(e); }\n`
       : `${this.valueBlock(node.body)}\n`;
+    // Match captures the body sets are gone after the call, as a Puppet closure's are.
+    if (this.facts.has(node, BODY_CAPTURES)) {
+      const m = this.temp();
+      body = `const ${m} = rt.m; try {\n${body}} finally { rt.m = ${m}; }\n`;
+    }
     code += `${this.declareIndexes(scope)}${body}})`;
     this.closeScope();
     if (this.current.lambda && !scope.capturesLambdaLocal) {

@@ -12,7 +12,7 @@ import { hashLookup, rubyEql } from '../runtime/compare.js';
 import { formatFloat } from '../runtime/format.js';
 import { MAX_STRING_LENGTH, textTooLong } from '../runtime/size-limits.js';
 import { checkTextLength } from '../runtime/text-size.js';
-import { inferGenericType, inferType, type PType } from '../runtime/types.js';
+import { inferType, type PType, variantOf } from '../runtime/types.js';
 import {
   float,
   integer,
@@ -165,10 +165,10 @@ function lengthOf(fn: string, v: Value): number {
   if (Array.isArray(v)) return v.length;
   if (v instanceof Map) return v.size;
   if (v instanceof PBinary) return v.bytes.length;
-  throw new EppEvalError(
-    'EPP_ARGUMENTS',
-    `'${fn}' parameter 'arg' expects a value of type Collection, String, or Binary, got ${inferGenericType(v).toString()}`,
-  );
+  // Through the describer, as Puppet's three dispatches are: it names the value's type as normalized
+  // (an Iterator of [1, 2, 3] is `Iterator[Integer]`, of [1, 3] `Iterator[Variant]`).
+  const accepted = variantOf(['Collection', 'String', 'Binary'].map((name) => puppetType(name)));
+  throw argumentMismatch(fn, 'arg', accepted, v);
 }
 
 const length = defineFunction('length', 1, 1, (_ctx, args) => lengthOf('length', args[0]));

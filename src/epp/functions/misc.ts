@@ -118,7 +118,9 @@ const assertType = defineFunction(
       blockArity('assert_type', block, 2);
       return block(type, inferType(value));
     }
-    throw new EppEvalError('EPP_TYPE_MISMATCH', describeMismatch(type, value, 'assert_type():'));
+    const message = describeMismatch(type, value, 'assert_type():');
+    // Puppet's `describe_mismatch` strips a lone problem only: several keep the first's leading blank.
+    throw new EppEvalError('EPP_TYPE_MISMATCH', message.includes('\n') ? ` ${message}` : message);
   },
   'optional',
 );

@@ -6,8 +6,9 @@
 import { EppEvalError } from '../errors.js';
 import { hashLookup } from '../runtime/compare.js';
 import { MAX_COLLECTION_SIZE, tooManyElements } from '../runtime/size-limits.js';
+import { describeArgumentMismatches, loneTypeMismatch, type PType } from '../runtime/types.js';
 import type { PHash, Value } from '../runtime/values.js';
-import { argumentMismatch, blockArity, puppetType, untilBreak } from './arguments.js';
+import { argumentMismatch, blockArity, noMatchingSignature, puppetType, untilBreak } from './arguments.js';
 import { defineFunction } from './registry.js';
 
 /**
@@ -55,6 +56,59 @@ function* treeBreadthFirst(root: Value, made: Made): Generator<[Value[], Value]>
   }
 }
 
+/** Puppet's `OptionsType` of tree_each (its text: OPTIONS_TEXT), made when first needed. */
+let optionsType: PType | undefined;
+const OPTIONS_TEXT =
+  "Struct[{'container_type' => Optional[Type], 'include_root' => Optional[Boolean], " +
+  "'include_containers' => Optional[Boolean], 'include_values' => Optional[Boolean], " +
+  "'order' => Optional[Enum['breadth_first', 'depth_first']], 'include_refs' => Optional[Boolean]}]";
+/** tree_each's three dispatches (two block sizes, no block), as Puppet lists them. */
+const SIGNATURES = ['Callable[2, 2] block', 'Callable[1, 1] block', undefined].map(
+  (block) =>
+    `(Variant[Iterator, Array, Hash, Object] tree, OptionsType = ${OPTIONS_TEXT} options?${block ? `, ${block}` : ''})`,
+);
+
+/**
+ * Options Puppet's `OptionsType` refuses: a lone type mismatch alone (every dispatch refuses it alike, so
+ * Puppet merges them: `entry 'order' expects ... got 'bottomup'`), other problems (an unknown key) under
+ * each of the three dispatches.
+ */
+function checkOptions(options: Value): void {
+  optionsType ??= puppetType(
+    'Struct',
+    new Map<Value, Value>([
+      ...[
+        'container_type',
+        'include_root',
+        'include_containers',
+        'include_values',
+        'order',
+        'include_refs',
+      ].map((key): [Value, Value] => [
+        key,
+        puppetType(
+          'Optional',
+          key === 'container_type'
+            ? puppetType('Type')
+            : key === 'order'
+              ? puppetType('Enum', 'breadth_first', 'depth_first')
+              : puppetType('Boolean'),
+        ),
+      ]),
+    ]),
+  );
+  if (optionsType.isInstance(options)) return;
+  const lone = loneTypeMismatch(optionsType, options, "parameter 'options'");
+  if (lone !== undefined) throw new EppEvalError('EPP_ARGUMENTS', `'tree_each' ${lone}`);
+  const why = describeArgumentMismatches(optionsType, options, "parameter 'options'").join(
+    '\n    rejected: ',
+  );
+  throw noMatchingSignature(
+    'tree_each',
+    SIGNATURES.map((signature) => [signature, why] as const),
+  );
+}
+
 function treeOption(options: PHash | undefined, key: string, fallback: boolean): boolean {
   const v = options ? hashLookup(options, key).value : undefined;
   return v === undefined ? fallback : v === true;
@@ -67,6 +121,7 @@ export const treeEach = defineFunction(
   (_ctx, args, block) => {
     const tree = args[0];
     if (!isContainer(tree)) throw argumentMismatch('tree_each', 'tree', puppetType('Collection'), tree);
+    if (args.length === 2) checkOptions(args[1]);
     const options = args[1] instanceof Map ? args[1] : undefined;
     const order = options ? hashLookup(options, 'order').value : undefined;
     const includeContainers = treeOption(options, 'include_containers', true);
@@ -80,11 +135,14 @@ export const treeEach = defineFunction(
     }
     const made = budget();
     const walk = order === 'breadth_first' ? treeBreadthFirst(tree, made) : treeDepthFirst([], tree, made);
+    // Puppet's breadth-first walk never reads `include_values` (its iterator returns every value), so
+    // neither does this one.
+    const values = includeValues || order === 'breadth_first';
     const chosen: [Value[], Value][] = [];
     for (const entry of walk) {
       const [path, v] = entry;
       if (path.length === 0 && !includeRoot) continue;
-      if (isContainer(v) ? !includeContainers : !includeValues) continue;
+      if (isContainer(v) ? !includeContainers : !values) continue;
       chosen.push(entry);
     }
     if (!block) return chosen;

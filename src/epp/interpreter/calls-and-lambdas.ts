@@ -177,11 +177,15 @@ export abstract class CallEvaluation extends ExpressionEvaluation {
   }
 
   /** A lambda's body, which next() may end. */
+  /** The body's value; match captures it sets are gone after the call, as a Puppet closure's are. */
   private lambdaBody(node: LambdaNode, scope: Scope): Value {
+    const saved = this.rt.m;
     try {
       return this.valueBlock(node.body, scope);
     } catch (e) {
       return this.rt.nextValue(e);
+    } finally {
+      this.rt.m = saved;
     }
   }
 }

@@ -49,6 +49,8 @@ export abstract class CodeLexer extends StringLexer {
         this.lexWord(space, start + 2, isTypeStart(c3));
         return;
       }
+      // A `::` that starts no name (`:: == 1`, `foo::`): Puppet's lexer refuses it past the `::`.
+      throw this.error('Illegal fully qualified name', start + 2);
     }
     // A `/` starts a regexp unless a value ends just before it (in `${...}`, only one of its own tokens).
     if (
@@ -108,9 +110,16 @@ export abstract class CodeLexer extends StringLexer {
   protected lexWord(space: boolean, first: number, typeRef: boolean): void {
     const { src } = this;
     const start = this.pos;
-    // The first character is a word character already: scanning starts after it.
-    const p = this.scanQualified(first + 1);
+    // The first character is a word character already: scanning starts after it. A segment after `::`
+    // starts as the first does (Puppet's CLASSREF and BARE_WORD patterns): `foo::Bar` is a name, then a type.
+    const p = this.scanSegments(first + 1, typeRef ? isTypeStart : isNameStart);
     // Names may contain dashes only in resource titles; templates never need them.
+    if (typeRef && src.charCodeAt(p) === 58 && src.charCodeAt(p + 1) === 58) {
+      // A type followed by a `::` that does not go on to a type (`Foo::bar`, `Foo::`), where Puppet's lexer is.
+      throw start === first
+        ? this.error('Illegal class reference', p + 1)
+        : this.error('Illegal fully qualified class reference', p + 3);
+    }
     this.pos = p;
     const word = src.slice(start, p);
     const kw = typeRef ? undefined : keyword(word);

@@ -2,22 +2,24 @@
  * The backslash escapes of double-quoted strings and of heredocs (whose `/flags` choose the escapes that
  * apply). An escape the string does not know stays as written, as in Puppet.
  */
-export type EscapeHandler = (
-  next: string,
-  src: string,
-  at: number,
-) => { text: string; length: number } | undefined;
+/**
+ * What an escape gives: its text and how many characters it takes; `invalid` when it names no Unicode
+ * character (a surrogate, past U+10FFFF), which Puppet's lexer packs into bytes that are no UTF-8 and the
+ * parse then refuses ("invalid byte sequence in UTF-8").
+ */
+export type Escaped = { text: string; length: number; invalid?: true };
 
-function unicodeEscape(src: string, at: number): { text: string; length: number } | undefined {
+export type EscapeHandler = (next: string, src: string, at: number) => Escaped | undefined;
+
+function unicodeEscape(src: string, at: number): Escaped | undefined {
   const braced = /^\\u\{([0-9a-fA-F]{1,6})\}/.exec(src.slice(at, at + 10));
-  if (braced) {
-    const code = Number.parseInt(braced[1]!, 16);
-    // Beyond Unicode's range the escape stays as written, like any unknown escape.
-    return code <= 0x10ffff ? { text: String.fromCodePoint(code), length: braced[0].length } : undefined;
-  }
-  const plain = /^\\u([0-9a-fA-F]{4})/.exec(src.slice(at, at + 6));
-  if (plain) return { text: String.fromCharCode(Number.parseInt(plain[1]!, 16)), length: 6 };
-  return undefined;
+  const plain = braced ? undefined : /^\\u([0-9a-fA-F]{4})/.exec(src.slice(at, at + 6));
+  const found = braced ?? plain;
+  if (!found) return undefined;
+  const code = Number.parseInt(found[1]!, 16);
+  const length = found[0].length;
+  if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return { text: '', length, invalid: true };
+  return { text: String.fromCodePoint(code), length };
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', s: ' ', $: '$', '\\': '\\' };

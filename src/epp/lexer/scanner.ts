@@ -115,6 +115,21 @@ export class Scanner {
   }
 
   /** Scans `word(::word)*` from p and returns the end. */
+  /**
+   * The end of a name or type from `p` (after its first character): word characters, and `::` segments
+   * that start with a character `segmentStart` takes.
+   */
+  protected scanSegments(p: number, segmentStart: (c: number) => boolean): number {
+    const { src } = this;
+    while (true) {
+      while (isWordChar(src.charCodeAt(p))) p++;
+      if (src.charCodeAt(p) !== 58 || src.charCodeAt(p + 1) !== 58 || !segmentStart(src.charCodeAt(p + 2))) {
+        return p;
+      }
+      p += 3;
+    }
+  }
+
   protected scanQualified(p: number): number {
     const { src } = this;
     let c = src.charCodeAt(p);

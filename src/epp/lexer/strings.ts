@@ -108,6 +108,7 @@ export abstract class StringLexer extends Scanner {
       }
       if (c === 92 && pos + 1 < length) {
         const handled = escapes(src[pos + 1]!, src, pos);
+        if (handled?.invalid) throw this.error('invalid byte sequence in UTF-8', pos, pos + handled.length);
         if (handled) {
           text += src.slice(run, pos) + handled.text;
           this.pos += handled.length;

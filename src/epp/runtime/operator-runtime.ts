@@ -169,10 +169,12 @@ export abstract class OperatorRuntime extends ParameterRuntime {
     if (!candidates) return false;
     if (a instanceof PRegexp) return candidates.some((c) => typeof c === 'string' && this.regexMatch(a, c));
     if (a instanceof PType) return candidates.some((c) => a.isInstance(c));
-    // A text or version is matched by each element as a `case` option would match it: a version
-    // element takes a text that reads as it (`'1.2.3' in [SemVer('1.2.3')]`), a range the versions in it.
+    // A text or version is matched by each element as a `case` option would match it (Puppet's
+    // `include_Array` calls its `match`): a regexp element matches a text and sets `$0`, `$1`, ... (`'abc' in
+    // [/b/]`), a type takes its instances, a version element a text that reads as it (`'1.2.3' in
+    // [SemVer('1.2.3')]`), a range the versions in it.
     if (typeof a === 'string' || a instanceof PSemVer) {
-      return candidates.some((c) => (isVersionPattern(c) ? versionMatches(c, a) : puppetEquals(a, c)));
+      return candidates.some((c) => this.matchesOption(a, c, 0));
     }
     return candidates.some((c) => puppetEquals(a, c));
   }

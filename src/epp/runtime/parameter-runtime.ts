@@ -13,7 +13,7 @@ import { everyKey } from './record-hash.js';
 import { RuntimeBase } from './runtime-base.js';
 import { acceptsTemplateArgument } from './template-arguments.js';
 import { NO_FIT } from './typed-conversion.js';
-import { describeMismatch, describesMismatch, PType } from './types.js';
+import { describeArgumentMismatches, describeMismatch, describesMismatch, PType } from './types.js';
 import type { Value } from './values.js';
 
 /** The errors of binding a template's arguments to its parameters (see `withEveryParameterProblem`). */
@@ -103,7 +103,11 @@ export abstract class ParameterRuntime extends RuntimeBase {
     } catch {
       return first; // a type that cannot be made: the first problem is the one to tell
     }
-    if (problems.length > 1 && problems[0] === first.message) first.message = problems.join('\n  ');
+    if (problems[0] !== first.message) return first;
+    // Several problems (of several parameters, or of one: `entry 'a' ...`, `entry 'b' ...`) go under
+    // Puppet's `lambda:` line (the template is its lambda), a line each; a lone one is the message.
+    const lines = problems.join('\n  ');
+    if (lines.includes('\n')) first.message = `lambda:\n  ${lines}`;
     return first;
   }
 
@@ -183,14 +187,32 @@ export abstract class ParameterRuntime extends RuntimeBase {
     if (!(type instanceof PType)) this.fail('EPP_TYPE_MISMATCH', `the type of ${what} is not a Type`, p);
     if (!(block ? isInstanceMemo(type, value) : acceptsTemplateArgument(type, value))) {
       const signature = typeof block === 'object' ? block : undefined;
-      const message =
-        signature && !describesMismatch(type, value)
-          ? `block expects ${blockSignatureText(signature.parameters((slot) => this.constant(slot)))}`
-          : describeMismatch(type, value, what);
+      const message = signature
+        ? this.blockParameterMismatch(signature, type, value, name)
+        : describeMismatch(type, value, what);
       // A lambda's is the error of the call that called it (see `locateCall`), as in Puppet.
       if (block) throw new EppEvalError('EPP_TYPE_MISMATCH', message);
       this.fail('EPP_TYPE_MISMATCH', message, p);
     }
+  }
+
+  /**
+   * A lambda parameter's mismatch in the words of Puppet's describer for the lambda's one signature: a
+   * lone problem after `block`; several (`entry 'a' ...`, `entry 'b' ...`) under the lambda's signature,
+   * `rejected:` each; none it can word, the signature alone.
+   */
+  private blockParameterMismatch(
+    signature: LambdaSignature,
+    type: PType,
+    value: Value,
+    name: string,
+  ): string {
+    const problems = describesMismatch(type, value)
+      ? describeArgumentMismatches(type, value, `parameter '${name}'`)
+      : [];
+    if (problems.length === 1) return `block ${problems[0]}`;
+    const expects = `block expects ${blockSignatureText(signature.parameters((slot) => this.constant(slot)))}`;
+    return expects + problems.map((why) => `\n  rejected: ${why}`).join('');
   }
 
   /**

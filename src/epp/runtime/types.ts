@@ -64,6 +64,7 @@ export {
   isAssignable,
   isPuppetType,
   iteratorElementType,
+  loneTypeMismatch,
   NamedObjectType,
   NotUndefType,
   NumericType,

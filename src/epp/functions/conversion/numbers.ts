@@ -2,6 +2,7 @@
 import { EppEvalError } from '../../errors.js';
 import { formatFloat, rubyInspectString } from '../../runtime/format.js';
 import { timeToFloat, timeToInteger } from '../../runtime/time.js';
+import { describeMismatch, inferType } from '../../runtime/types.js';
 import {
   float,
   integer,
@@ -12,6 +13,7 @@ import {
   PTimeData,
   type Value,
 } from '../../runtime/values.js';
+import { noMatchingSignature, puppetType } from '../arguments.js';
 import { applyAbs, arity, cannotConvert, conversionError, namedArgs } from './arguments.js';
 
 /** Puppet's Convertible string for Integer: decimal or octal digits, hex or binary, optional sign. */
@@ -23,6 +25,7 @@ const SIGN_THEN_BLANKS = /^([+-])[ \t]+(.*)$/s;
 export function toInteger(args: Value[]): PInteger {
   const named = namedArgs(args, ['from', 'radix', 'abs'], 'Integer');
   if (!named) arity('Integer', args, 1, 3);
+  if (!named) checkIntegerArguments(args);
   const [from, radixArg = DEFAULT_RADIX, abs] = named ?? args;
   const radix = radixOf(radixArg);
   let n: PInteger;
@@ -44,6 +47,33 @@ export function toInteger(args: Value[]): PInteger {
 }
 
 const DEFAULT_RADIX = new PDefault();
+
+const CONVERTIBLE =
+  'Convertible = Variant[Numeric, Boolean, Pattern[/\\A[+-]?\\s*(?:(?:\\d+)|(?:0[xX][0-9A-Fa-f]+)|(?:0[bB][01]+))\\z/], Timespan, Timestamp]';
+const RADIX = 'Radix = Variant[Default, Integer[2, 2], Integer[8, 8], Integer[10, 10], Integer[16, 16]]';
+/** Integer's `new` dispatches, as Puppet lists them. */
+const POSITIONAL = `(${CONVERTIBLE} from, ${RADIX} radix?, Boolean abs?)`;
+const NAMED = `(NamedArgs = Struct[{'from' => ${CONVERTIBLE}, Optional['radix'] => ${RADIX}, Optional['abs'] => Boolean}] hash_args)`;
+
+/**
+ * A radix that is no Integer nor `default` (undef too), or an `abs` that is no Boolean: no dispatch of
+ * Puppet's Integer `new` takes the arguments, and it lists both (an Integer radix it does not know is
+ * `radixOf`'s "Illegal radix", raised once a dispatch took it).
+ */
+function checkIntegerArguments(args: readonly Value[]): void {
+  let why: string | undefined;
+  const radix = args[1];
+  if (args.length >= 2 && !(radix instanceof PDefault) && !isInteger(radix)) {
+    why = `parameter 'radix' expects a ${RADIX} value, got ${inferType(radix).name}`;
+  } else if (args.length === 3 && typeof args[2] !== 'boolean') {
+    why = describeMismatch(puppetType('Boolean'), args[2], "parameter 'abs'");
+  }
+  if (why === undefined) return;
+  throw noMatchingSignature('new', [
+    [POSITIONAL, why],
+    [NAMED, `expects 1 argument, got ${args.length}`],
+  ]);
+}
 
 function radixOf(v: Value): number | undefined {
   if (v instanceof PDefault || v === undefined) return undefined;

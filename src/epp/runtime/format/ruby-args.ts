@@ -12,6 +12,7 @@ import {
   PRegexp,
   PSemVer,
   PSemVerRange,
+  PSensitive,
   PTimeData,
   type Value,
 } from '../values.js';
@@ -75,6 +76,7 @@ function rubyClassName(v: RubyArg): string {
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return 'Array';
   if (v instanceof Map) return 'Hash';
+  if (v instanceof PSensitive) return 'Puppet::Pops::Types::PSensitiveType::Sensitive';
   return 'Object';
 }
 

@@ -14,6 +14,7 @@ import {
   iterableElementType,
   iterableTypeOf,
   literal,
+  mergeVariantMembers,
   OptionalType,
   PType,
   UndefType,
@@ -51,7 +52,8 @@ export class VariantType extends PType {
         .map((t) => (t instanceof OptionalType ? (t.type ?? ANY) : t));
       return new OptionalType(variantOf(rest)).normalize();
     }
-    return variantOf(types);
+    const merged = mergeVariantMembers(types);
+    return merged.length === 1 ? merged[0]! : variantOf(merged);
   }
   override kindDefault(): PType {
     return VARIANT;

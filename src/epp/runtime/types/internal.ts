@@ -21,6 +21,7 @@ export * from './string-types.js';
 export * from './time-types.js';
 export * from './collections.js';
 export * from './abstract.js';
+export * from './variant-merge.js';
 export * from './catalog-types.js';
 export * from './object-type.js';
 export * from './object-initializer.js';

@@ -458,3 +458,15 @@ export function describeMismatch(expected: PType, value: Value, subject: string)
   // Puppet indents each line after the first by two spaces (its lines start with one, joined by "\n ").
   return errors.map((e) => e.format().trim()).join('\n  ');
 }
+
+/**
+ * The one type mismatch of an argument its describer finds, or undefined when it finds none or several,
+ * or only other problems (a missing or unrecognized key). Puppet's `merge_descriptions` over several
+ * signatures that refuse the argument alike keeps a lone type mismatch and reports it alone; any other
+ * problem it lists under each signature.
+ */
+export function loneTypeMismatch(expected: PType, value: Value, subject: string): string | undefined {
+  const errors = describe(expected, inferType(value), [{ kind: 'subject', key: subject }]);
+  const typeMismatches = errors.filter((e) => e instanceof TypeMismatch);
+  return typeMismatches.length === 1 ? typeMismatches[0]!.format().trim() : undefined;
+}

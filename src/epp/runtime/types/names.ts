@@ -173,7 +173,9 @@ const TYPE_NAMES: ReadonlyMap<string, () => PType> = new Map<string, () => PType
  * puppetlabs-stdlib (`Stdlib::Port`: real templates declare parameters with them), or undefined.
  */
 export function resolveTypeName(name: string): PType | undefined {
-  return TYPE_NAMES.get(name.toLowerCase())?.() ?? resolveAlias(name);
+  // `::Integer` is `Integer`: a leading `::` names the top scope, as in Puppet.
+  const bare = name.startsWith('::') ? name.slice(2) : name;
+  return TYPE_NAMES.get(bare.toLowerCase())?.() ?? resolveAlias(bare);
 }
 
 /** Evaluates the Puppet source of a type (set by epp.ts: the evaluator sits above the runtime). */
