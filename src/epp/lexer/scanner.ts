@@ -114,7 +114,6 @@ export class Scanner {
     return p;
   }
 
-  /** Scans `word(::word)*` from p and returns the end. */
   /**
    * The end of a name or type from `p` (after its first character): word characters, and `::` segments
    * that start with a character `segmentStart` takes.
@@ -130,6 +129,7 @@ export class Scanner {
     }
   }
 
+  /** Scans `word(::word)*` from p and returns the end. */
   protected scanQualified(p: number): number {
     const { src } = this;
     let c = src.charCodeAt(p);
