@@ -176,8 +176,7 @@ export abstract class CallEvaluation extends ExpressionEvaluation {
     };
   }
 
-  /** A lambda's body, which next() may end. */
-  /** The body's value; match captures it sets are gone after the call, as a Puppet closure's are. */
+  /** A lambda's body, which next() may end; match captures it sets are gone after the call, as a Puppet closure's are. */
   private lambdaBody(node: LambdaNode, scope: Scope): Value {
     const saved = this.rt.m;
     try {
