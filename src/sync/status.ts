@@ -96,7 +96,7 @@ export function checkPlan(plan: RenderPlan): void {
   if (errors.length > 0) {
     throw new SyncError(
       'SYNC_PLAN_INVALID',
-      `The plan has ${errors.length} error(s): ${errors[0]!.message}`,
+      `The plan has ${errors.length} ${errors.length === 1 ? 'error' : 'errors'}: ${errors[0]!.message}`,
       {
         hint: 'Run `pantograph validate` and fix the errors first.',
       },

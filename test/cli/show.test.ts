@@ -211,6 +211,6 @@ Files:
     const r = await run(root, 'show', 'puppet_lint');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('    project: 3\n');
-    expect(r.stderr).toBe('note: this project has 1 error(s); run `pantograph validate` to see them\n');
+    expect(r.stderr).toBe('note: this project has 1 error; run `pantograph validate` to see them\n');
   });
 });

@@ -19,6 +19,7 @@ import {
   type EngineFlags,
   engineCommand,
   jsonData,
+  plural,
   printJson,
   projectDir,
   projectOptions,
@@ -146,7 +147,7 @@ export async function show(io: Io, global: GlobalOptions, name: string, flags: E
     }
     io.out(`${out.join('\n')}\n`);
     if (errors > 0)
-      io.err(`note: this project has ${errors} error(s); run \`pantograph validate\` to see them\n`);
+      io.err(`note: this project has ${plural(errors, 'error')}; run \`pantograph validate\` to see them\n`);
     return 0;
   });
 }
