@@ -142,6 +142,17 @@ describe('ranges', () => {
     expect(render("<%= SemVerRange(SemVer('1.0.0'), SemVer('2.0.0')) %>")).toBe('2.0.0 - 1.0.0');
   });
 
+  it("keeps a SemVer type's ranges in the order written, merging those that touch in Puppet's one pass", () => {
+    expect(render("<%= SemVer['>=1.0.0 <2.0.0', '>=3.0.0 <4.0.0', '>=5.0.0'] %>")).toBe(
+      "SemVer['>=1.0.0 <2.0.0', '>=3.0.0 <4.0.0', '>=5.0.0']",
+    );
+    // Puppet's merge takes the last range and grows it with each one it touches, in order: '3.x' takes
+    // '>=1.5.0 <3.0.0' into a range whose text Puppet writes as below (conformance semver_type_range_merge_order).
+    expect(render("<%= SemVer['1.x', '>=5.0.0', '>=1.5.0 <3.0.0', '3.x'] %>")).toBe(
+      "SemVer['1.x', '>=5.0.0', '>=4.0.0 <1.5.0']",
+    );
+  });
+
   it('refuses a text that is no range, at the call', () => {
     const e = renderError("<%= SemVerRange('foo') %>");
     expect(e.code).toBe('EPP_CONVERSION');

@@ -23,6 +23,7 @@ import {
   UndefType,
   UnitType,
 } from './internal.js';
+import { mergeRangesOnePass } from './range-merge.js';
 
 export class ScalarType extends PType {
   readonly name: string = 'Scalar';
@@ -180,7 +181,8 @@ export class SemVerType extends ScalarType {
   readonly ranges: readonly PSemVerRange[];
   constructor(ranges: readonly PSemVerRange[] = []) {
     super();
-    this.ranges = ranges.length > 1 ? mergeSemVerRanges(ranges) : ranges;
+    // `PSemVerType#merge_ranges`: a Variant's one-pass merge, its result reversed as Puppet's is.
+    this.ranges = ranges.length > 1 ? mergeRangesOnePass(ranges, mergeRanges).reverse() : ranges;
   }
   override isInstance(v: Value): boolean {
     return v instanceof PSemVer && (this.ranges.length === 0 || this.ranges.some((r) => r.includes(v)));
@@ -208,24 +210,6 @@ export class SemVerType extends ScalarType {
     if (this.ranges.length === 0) return this.name;
     return `${this.name}[${this.ranges.map((r) => literal(r.text)).join(', ')}]`;
   }
-}
-
-/** `PSemVerType#merge_ranges`: each range merged with the others it touches, the last ones first. */
-function mergeSemVerRanges(input: readonly PSemVerRange[]): PSemVerRange[] {
-  let ranges = [...input];
-  const result: PSemVerRange[] = [];
-  while (ranges.length > 0) {
-    const unmerged: PSemVerRange[] = [];
-    let memo = ranges.pop()!;
-    for (const y of ranges) {
-      const merged = mergeRanges(memo, y);
-      if (merged === undefined) unmerged.push(y);
-      else memo = merged;
-    }
-    result.push(memo);
-    ranges = unmerged;
-  }
-  return result.reverse();
 }
 
 /** `SemVerRange`: the type of version ranges; it takes no parameters. */

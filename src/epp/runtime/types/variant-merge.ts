@@ -5,7 +5,7 @@
  * `got Iterator[Variant]` and `expects a match for Enum['a', 'b']`.
  * Part of the Puppet type system; import it from `../types.js`.
  *
- * Puppet merges each kind in one pass that is no fixpoint (see {@link mergeRanges}); the describer
+ * Puppet merges each kind in one pass that is no fixpoint (see {@link mergeRangesOnePass}); the describer
  * normalizes again each time it merges two mismatches, so how many passes a type gets is part of the
  * message, and this does exactly one.
  */
@@ -24,6 +24,7 @@ import {
   TimestampType,
   variantOf,
 } from './internal.js';
+import { mergeRangesOnePass } from './range-merge.js';
 
 /** The members of a flattened Variant (no Undef or Optional among them) after Puppet's merges, in its order. */
 export function mergeVariantMembers(types: readonly PType[]): PType[] {
@@ -94,7 +95,7 @@ function mergeVersionRanges(types: PType[]): PType[] {
 function mergeNumbers(types: PType[], kind: typeof IntegerType | typeof FloatType): PType[] {
   const [ranges, others] = partition(types, (t) => t instanceof kind);
   if (ranges.length < 2) return types;
-  return [...mergeRanges(ranges as NumericType[], (a, b) => mergeNumeric(a, b, kind)), ...others];
+  return [...mergeRangesOnePass(ranges as NumericType[], (a, b) => mergeNumeric(a, b, kind)), ...others];
 }
 
 /** Integer ranges merge when they overlap or touch, Float ranges when they overlap. */
@@ -127,31 +128,9 @@ function mergeTimes(types: PType[], kind: typeof TimespanType | typeof Timestamp
     if (aTo < bFrom || bTo < aFrom) return undefined;
     return new kind(aFrom <= bFrom ? a.from : b.from, aTo >= bTo ? a.to : b.to);
   };
-  return [...mergeRanges(ranges as TimeType[], merge), ...others];
+  return [...mergeRangesOnePass(ranges as TimeType[], merge), ...others];
 }
 
 function nanoBounds(t: TimeType): [number | bigint, number | bigint] {
   return [t.from?.nanos ?? Number.NEGATIVE_INFINITY, t.to?.nanos ?? Number.POSITIVE_INFINITY];
-}
-
-/**
- * Puppet's `merge_ranges`: take the last range, merge into it each other one it can take (in order,
- * the grown range checked against the next), keep it; repeat with those it could not take. One pass:
- * `[1, 2, 3]`'s ranges give `Integer[2, 3]` and `Integer[1, 1]`, as Puppet's do.
- */
-function mergeRanges<T extends PType>(input: readonly T[], merge: (a: T, b: T) => T | undefined): T[] {
-  let ranges = [...input];
-  const result: T[] = [];
-  while (ranges.length > 0) {
-    const unmerged: T[] = [];
-    let memo = ranges.pop() as T;
-    for (const y of ranges) {
-      const merged = merge(memo, y);
-      if (merged === undefined) unmerged.push(y);
-      else memo = merged;
-    }
-    result.push(memo);
-    ranges = unmerged;
-  }
-  return result;
 }
