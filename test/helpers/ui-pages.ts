@@ -1,20 +1,20 @@
 /**
  * What the browser tests share: for `pantograph ui`, one Debian chromium per test file (through
  * playwright-core), the servers its tests start (closed after the file), the page opened on a server and
- * loaded, and projects made by the built CLI as a user makes them; for the playground, its page loaded.
+ * loaded, and projects made by the built CLI as a user makes them (ui-projects.ts); for the playground,
+ * its page loaded.
  */
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startUi, type UiServer } from '../../src/ui/server.js';
-import { removeTempDirs, tempDir } from './fs.js';
-import { sharedFixture } from './shared-fixture.js';
+import { removeTempDirs } from './fs.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const bin = join(root, 'dist/cli/bin.cjs');
+
+// The projects the pages open, made by the built CLI, are in ui-projects.ts (which loads no browser).
+export { cli, initProject, newTemplateRepository } from './ui-projects.js';
 
 export interface UiSession {
   /** Launched before the file's tests. */
@@ -86,40 +86,3 @@ export async function openPlayground(errors: string[]): Promise<{ browser: Brows
 
 /** The page's test API, as far as loading it needs (web/playground/main.ts declares it whole). */
 declare const window: { playground?: { ready(): Promise<void> } };
-
-/** The built command line, run in `cwd`. */
-export function cli(cwd: string, ...args: string[]) {
-  return spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
-}
-
-/**
- * A new project made by `pantograph init` (its files applied), in a temp dir named from `prefix`. The CLI
- * runs once per name in a test run (test/helpers/shared-fixture.ts) and each call gets a fresh copy of
- * what it made: the same real project every time, without a process start (~0.5 s on a loaded machine)
- * per test.
- */
-export function initProject(prefix: string, name: string): string {
-  const made = sharedFixture(`ui-init-${name}`, (dir) => {
-    const result = cli(root, 'init', dir, '--name', name, '--yes');
-    if (result.status !== 0) throw new Error(result.stderr);
-  });
-  const dir = join(tempDir(prefix), 'module');
-  cpSync(made, dir, { recursive: true });
-  return dir;
-}
-
-/**
- * A new template repository holding template `name` as `pantograph new template` makes it, in a temp
- * dir named from `prefix`: like `initProject`, the CLI runs once per name in a test run and each call
- * gets a fresh copy.
- */
-export function newTemplateRepository(prefix: string, name: string): string {
-  const made = sharedFixture(`ui-new-template-${name}`, (dir) => {
-    mkdirSync(dir);
-    const result = cli(dir, 'new', 'template', name, '-C', dir);
-    if (result.status !== 0) throw new Error(result.stderr);
-  });
-  const repo = tempDir(prefix);
-  cpSync(made, repo, { recursive: true });
-  return repo;
-}

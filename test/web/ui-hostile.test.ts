@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUi, type UiServer } from '../../src/ui/server.js';
 import { removeTempDirs, snapshotDir } from '../helpers/fs.js';
-import { initProject } from '../helpers/ui-pages.js';
+import { initProject } from '../helpers/ui-projects.js';
 
 let project: string;
 let server: UiServer;
