@@ -26,7 +26,7 @@ import { matchesPath } from '../../sync/glob.js';
 import {
   type ApplyOptions,
   type ApplyResult,
-  type ConflictResult,
+  conflictText,
   type StatusEntry,
   SyncError,
   apply as syncApply,
@@ -366,37 +366,6 @@ function resultText(result: ApplyResult, withDiff: boolean, width?: number): str
   // Under noop, adopted files are listed above as changes; their "needs confirmation" is in the reason.
   for (const s of result.skipped) if (!touched.includes(s.path)) line('kept', s.path, `  (${s.reason})`);
   return lines.join('');
-}
-
-function conflictText(c: ConflictResult): string {
-  switch (c.resolution) {
-    case 'merged':
-      return c.conflicts
-        ? `merged with the new template output, ${plural(c.conflicts, 'conflict')} marked in the file`
-        : 'merged cleanly with the new template output: review it';
-    case 'new-file':
-      return `the new template output is in ${c.newFile}`;
-    case 'pending':
-      return `still awaiting \`pantograph resolve ${c.path}\` (new output in ${c.newFile})`;
-    case 'none':
-      return wouldText(c);
-  }
-}
-
-/** Under noop: what apply would do with the conflict. */
-function wouldText(c: ConflictResult): string {
-  switch (c.planned) {
-    case 'merged':
-      return c.conflicts
-        ? `changed by hand and by the templates: apply would merge them, ${plural(c.conflicts, 'conflict')} marked in the file`
-        : 'changed by hand and by the templates: apply would merge them cleanly';
-    case 'new-file':
-      return `changed by hand and by the templates: apply would write the new template output to ${c.newFile}`;
-    case 'pending':
-      return `still awaiting \`pantograph resolve ${c.path}\` (new output in ${c.newFile})`;
-    default:
-      return 'changed by hand, and the template output changed too';
-  }
 }
 
 export function applyJson(result: ApplyResult, problems: readonly unknown[]): Record<string, unknown> {
