@@ -437,3 +437,6 @@ describe('unsaved edits and the keyboard (QA M8, M9)', () => {
     await page.close();
   });
 });
+
+/** The page's document, as page.evaluate reaches it in the browser. */
+declare const document: { activeElement: { id: string } | null };
