@@ -260,7 +260,7 @@ async function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOption
   ]);
   if (work.writes.length + work.removes.length > 0) writeJournal(root, intendedLock(plan, s, work));
   const mustStop = stopPoint(options.signal);
-  let failure: unknown;
+  let failure: unknown; // an interruption's message is made below, once the counts are known
   try {
     for (const item of work.removes) {
       if (await mustStop()) throw stoppedBy(options.signal, '');
