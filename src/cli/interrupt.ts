@@ -1,6 +1,6 @@
 /**
  * Ctrl-C (SIGINT) and SIGTERM (a CI job cancelled, `kill`) during a long command that can stop cleanly
- * (`fleet status|apply|update`): the first one aborts an AbortSignal the command passes on, and the
+ * (`fleet status|apply|update`, `apply`, which stops between two files): the first one aborts an AbortSignal the command passes on, and the
  * command ends with its partial report and the conventional status (128 + the signal's number); a
  * second one stops the process at once, with that status too. Without this, Node dies on the first
  * signal and prints nothing: no word of which repositories were done.
@@ -24,9 +24,13 @@ export function exitStatusOf(signal: string): number {
 
 /**
  * Listens for SIGINT and SIGTERM. `onFirst` hears the first (it says what stopping cleanly means for the
- * command); a second one exits at once.
+ * command); a second one exits at once, saying `again` (what the next run does about the work cut short).
  */
-export function catchInterrupts(io: Io, onFirst: (signal: string) => void): Interruption {
+export function catchInterrupts(
+  io: Io,
+  onFirst: (signal: string) => void,
+  again = 'the next run resets any clone left half applied',
+): Interruption {
   const controller = new AbortController();
   const handlers = (Object.keys(NUMBERS) as Caught[]).map((name) => {
     const handler = () => {
@@ -35,10 +39,7 @@ export function catchInterrupts(io: Io, onFirst: (signal: string) => void): Inte
         controller.abort(name);
         return;
       }
-      sayErr(
-        io,
-        `interrupted again (${name}): stopping at once; the next run resets any clone left half applied\n`,
-      );
+      sayErr(io, `interrupted again (${name}): stopping at once; ${again}\n`);
       process.exit(exitStatusOf(name));
     };
     process.on(name, handler);

@@ -115,7 +115,7 @@ export async function engineCommand(
   }
 }
 
-function syncProblem(e: SyncError): Problem {
+export function syncProblem(e: SyncError): Problem {
   return {
     severity: 'error',
     code: e.code,

@@ -25,6 +25,7 @@ import {
   type StatusEntry,
   scan,
 } from './status.js';
+import { isInterruption, stopPoint, interrupted as stoppedBy } from './stop-point.js';
 import { plural } from './text.js';
 import { checkWritable } from './writable.js';
 import { chmodFile, ensureDir, removeFile, removeTempFiles, saveBackup, writeFileAtomic } from './write.js';
@@ -62,6 +63,12 @@ export interface ApplyOptions {
    * run with nothing written, and what the caller writes itself happens under the lock.
    */
   readonly beforeChanges?: (entries: readonly StatusEntry[]) => void;
+  /**
+   * Aborted (with the signal's name as its reason) to stop the run between two files: what was done is
+   * recorded in the lock, the files not reached are left as they were, and the run throws
+   * `SYNC_INTERRUPTED` saying how far it got (stop-point.ts).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** A hand-edited file that `--force` overwrote or removed: its content was saved at `backup` first. */
@@ -202,7 +209,8 @@ export async function apply(plan: RenderPlan, options: ApplyOptions = {}): Promi
         interrupted,
       };
     }
-    return write(plan, s, { writes, removes, unchanged, skipped, entries, actions }, options);
+    if (options.signal?.aborted) throw stoppedBy(options.signal, 'nothing was written');
+    return await write(plan, s, { writes, removes, unchanged, skipped, entries, actions }, options);
   } finally {
     runLock?.release();
   }
@@ -217,7 +225,7 @@ interface Work {
   readonly actions: ReadonlyMap<Item, Action>;
 }
 
-function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): ApplyResult {
+async function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Promise<ApplyResult> {
   const durable = options.durable === true;
   const { root, target } = s;
   const written = new Set<string>();
@@ -251,9 +259,11 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
     })),
   ]);
   if (work.writes.length + work.removes.length > 0) writeJournal(root, intendedLock(plan, s, work));
-  let failure: unknown;
+  const mustStop = stopPoint(options.signal);
+  let failure: unknown; // an interruption's message is made below, once the counts are known
   try {
     for (const item of work.removes) {
+      if (await mustStop()) throw stoppedBy(options.signal, '');
       const now = unchangedSinceScan(item);
       if (now === undefined) continue;
       keep(item, now);
@@ -262,6 +272,7 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
     }
     if (removed.size > 0) target.forget();
     for (const item of work.writes) {
+      if (await mustStop()) throw stoppedBy(options.signal, '');
       const file = item.planned!.file;
       const now = unchangedSinceScan(item);
       if (now === undefined) continue;
@@ -285,6 +296,7 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
   const postFailed = new Set<string>();
   const diskAfter = new Map<string, string>();
   const after = new Target(root);
+  let postStopped = 0; // files whose post commands an interruption left to the next run
   for (const item of work.writes) {
     if (!written.has(item.path)) continue;
     const chmodOnly = work.actions.get(item) === 'chmod';
@@ -293,8 +305,14 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
     if (!chmodOnly && failure !== undefined) {
       if (plan.post.some((cmd) => matchesBasename(cmd.glob, item.path))) postFailed.add(item.path);
     } else if (!chmodOnly) {
-      if (plan.post.some((cmd) => matchesBasename(cmd.glob, item.path)))
-        options.onProgress?.(`post-processing ${item.path}`);
+      const needsPost = plan.post.some((cmd) => matchesBasename(cmd.glob, item.path));
+      if (needsPost && (postStopped > 0 || (await mustStop()))) {
+        postStopped++; // written, its post commands not run: the next apply redoes it, as after a failure
+        postFailed.add(item.path);
+        diskAfter.set(item.path, hash);
+        continue;
+      }
+      if (needsPost) options.onProgress?.(`post-processing ${item.path}`);
       const results = runPost(root, plan.post, item.path);
       post.push(...results);
       if (results.some((r) => !r.ok)) postFailed.add(item.path);
@@ -330,6 +348,13 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
       lockFailure === undefined
         ? 'the lock records them'
         : `the lock file could not be updated either (${(lockFailure as Error).message}); files written with the template's content are adopted on the next run`;
+    if (isInterruption(failure)) {
+      const removes = work.removes.length > 0 ? `, ${removed.size} of ${work.removes.length} removed` : '';
+      throw stoppedBy(
+        options.signal,
+        `${written.size} of ${plural(work.writes.length, 'file')} written${removes}; ${recorded}`,
+      );
+    }
     const done = `${plural(written.size, 'file')} written and ${removed.size} removed before it; ${recorded}`;
     if (failure instanceof SyncError) {
       throw new SyncError(failure.code, `${failure.message} (${done})`, {
@@ -339,6 +364,12 @@ function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOptions): Ap
       });
     }
     throw failure;
+  }
+  if (postStopped > 0) {
+    throw stoppedBy(
+      options.signal,
+      `${plural(written.size, 'file')} written, the post commands of ${postStopped} not run; the lock records that (the next apply writes ${postStopped === 1 ? 'it' : 'them'} again and runs them)`,
+    );
   }
   verify(root, files, written, removed, postFailed);
   const changed = written.size + removed.size;

@@ -102,3 +102,38 @@ export async function stopOnConflicts(
     : `${plural(results.length, 'conflict')}: nothing else was written. Finish each file's merge (where it was merged in place, what conflicts is between <<<<<<< and >>>>>>>; the new template output alone is in <path>${NEW_SUFFIX}), then run \`pantograph resolve <path>\`, or apply with --force to overwrite`;
   return { conflicts: results, message };
 }
+
+/**
+ * What became of a conflict, in words (`merged cleanly with the new template output: review it`): what the
+ * command line prints after its path, and the web interface too.
+ */
+export function conflictText(c: ConflictResult): string {
+  switch (c.resolution) {
+    case 'merged':
+      return c.conflicts
+        ? `merged with the new template output, ${plural(c.conflicts, 'conflict')} marked in the file`
+        : 'merged cleanly with the new template output: review it';
+    case 'new-file':
+      return `the new template output is in ${c.newFile}`;
+    case 'pending':
+      return `still awaiting \`pantograph resolve ${c.path}\` (new output in ${c.newFile})`;
+    case 'none':
+      return wouldText(c);
+  }
+}
+
+/** Under noop: what apply would do with the conflict. */
+function wouldText(c: ConflictResult): string {
+  switch (c.planned) {
+    case 'merged':
+      return c.conflicts
+        ? `changed by hand and by the templates: apply would merge them, ${plural(c.conflicts, 'conflict')} marked in the file`
+        : 'changed by hand and by the templates: apply would merge them cleanly';
+    case 'new-file':
+      return `changed by hand and by the templates: apply would write the new template output to ${c.newFile}`;
+    case 'pending':
+      return `still awaiting \`pantograph resolve ${c.path}\` (new output in ${c.newFile})`;
+    default:
+      return 'changed by hand, and the template output changed too';
+  }
+}

@@ -22,6 +22,7 @@ export type SyncErrorCode =
   | 'SYNC_WRITE_FAILED'
   | 'SYNC_NOT_WRITABLE'
   | 'SYNC_NOT_CONVERGED'
+  | 'SYNC_INTERRUPTED'
   // resolve and remove
   | 'SYNC_NOT_MANAGED'
   | 'SYNC_CONFLICT_MARKERS';

@@ -3,6 +3,7 @@ export type { ApplyOptions, ApplyResult, ConflictResult, SkippedEntry } from './
 export { apply } from './apply.js';
 export type { Classification, ClassifyInput, FileState } from './classify.js';
 export { classify, DRIFT } from './classify.js';
+export { conflictText } from './conflicts.js';
 export { unifiedDiff } from './diff.js';
 export { FileDigests, type KnownDigest, SETTLE_MS, type StatIdentity } from './digests.js';
 export type { SyncErrorCode } from './errors.js';

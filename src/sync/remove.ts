@@ -127,14 +127,17 @@ function userContentReason(locked: LockedFile, diskHash: string): KeptEdit['reas
   return locked.resolved === true ? 'resolved' : undefined;
 }
 
-/** Removes the directories Pantograph created that are empty now, deepest first. */
+/**
+ * Removes the directories Pantograph created that are empty now, each after the directories inside it;
+ * `removed` lists them in the order they went (what `remove` prints).
+ */
 function removeEmptyDirectories(
   root: string,
   directories: readonly string[],
 ): { removed: string[]; kept: string[] } {
   const removed: string[] = [];
   const kept: string[] = [];
-  for (const dir of [...directories].sort((a, b) => b.length - a.length)) {
+  for (const dir of [...directories].sort(contentsFirst)) {
     if (!isPlainDirectory(root, dir)) continue;
     try {
       rmdirSync(`${root}/${dir}`);
@@ -143,7 +146,20 @@ function removeEmptyDirectories(
       kept.push(dir); // not empty: something is left in it
     }
   }
-  return { removed: removed.sort(), kept: kept.sort() };
+  return { removed, kept: kept.sort() };
+}
+
+/**
+ * Alphabetical by path segment, a directory after everything inside it (as `find -depth` lists them):
+ * `a/b/c`, `a/b`, `a`, `b`. A parent must go after its children; length alone put siblings in any order.
+ */
+export function contentsFirst(a: string, b: string): number {
+  const as = a.split('/');
+  const bs = b.split('/');
+  for (let i = 0; i < Math.min(as.length, bs.length); i++) {
+    if (as[i] !== bs[i]) return as[i]! < bs[i]! ? -1 : 1;
+  }
+  return bs.length - as.length; // the deeper one (inside the other) first
 }
 
 /** The lock of what is left to manage (init files, kept edits), or no lock when nothing is. */

@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import { previousOutputFor } from '../engine/previous-output.js';
 import { planProjectAt } from '../engine/project-plan.js';
 import { hasErrors } from '../engine/validate.js';
-import { apply as syncApply } from '../sync/index.js';
+import { conflictText, apply as syncApply } from '../sync/index.js';
 import { outcomeOf, type Previews } from './preview-fingerprint.js';
 import { type ApiOptions, type Body, body, engineOptions } from './project-request.js';
 import { BadRequest, problemsIn, Refused, stringField } from './request.js';
@@ -85,6 +85,8 @@ export function writes(options: ApiOptions, previews: Previews): Hono {
         skipped: result.skipped,
         backups: result.backups,
         conflicts: result.conflicts.map((x) => x.path),
+        // What became of each (merged in place, or the new output beside it), as `apply` says it.
+        conflictNotes: result.conflicts.map((x) => ({ path: x.path, note: conflictText(x) })),
         base: newBase,
       });
     }),

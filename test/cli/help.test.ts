@@ -73,10 +73,27 @@ describe("a command's option written before the command", () => {
       ['--trust', 'fleet', 'status'],
       '--trust is an option of `pantograph fleet status`: write it after the command (`pantograph fleet status --trust`)',
     ],
+    // An option that takes a value: the word after it is its value, not the command.
+    [
+      ['--values', 'v.yaml', 'epp', 'render', 't.epp'],
+      '--values is an option of `pantograph epp render`: write it after the command (`pantograph epp render --values v.yaml`)',
+    ],
+    [
+      ['epp', '--values', 'v.yaml', 'render', 't.epp'],
+      '--values is an option of `pantograph epp render`: write it after the command (`pantograph epp render --values v.yaml`)',
+    ],
+    [
+      ['--values=v.yaml', 'epp', 'render', 't.epp'],
+      '--values is an option of `pantograph epp render`: write it after the command (`pantograph epp render --values=v.yaml`)',
+    ],
+    [
+      ['-o', 'out', 'render'],
+      '-o is an option of `pantograph render`: write it after the command (`pantograph render -o out`)',
+    ],
   ])('%j: says whose option it is and where it goes; exit 1, nothing written', (args, hint) => {
     const cwd = tempDir();
     const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
-    const option = args.find((a) => a.startsWith('--'));
+    const option = args.find((a) => a.startsWith(hint.split(' ')[0]!));
     expect(r.stderr.startsWith(`error: unknown option '${option}'\n`)).toBe(true);
     expect(r.stderr.endsWith(`hint: ${hint}\n`)).toBe(true);
     expect(r.status).toBe(1);

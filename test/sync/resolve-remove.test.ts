@@ -163,7 +163,7 @@ describe('remove', () => {
     const result = remove(root);
     expect(result).toEqual({
       removed: ['a/b/c', 'src/gen.ts'],
-      directoriesRemoved: ['a', 'a/b'],
+      directoriesRemoved: ['a/b', 'a'], // in the order they went: a directory after what was in it
       kept: ['README.md'],
       keptEdited: [],
       backups: [],

@@ -294,7 +294,7 @@ describe("Apply from the page is the command line's apply (QA M2, M7)", () => {
     await expect
       .poll(() => page.locator('#apply-result').textContent())
       .toMatch(
-        /^not applied: 1 file exists and differs from the template output.*\(\.editorconfig\); nothing was written$/,
+        /^not applied: kept \.editorconfig as it is \(Pantograph never wrote it; the template's output differs\): nothing was written$/,
       );
     expect(dialogs[0]).toContain('.editorconfig');
     expect(snapshotDir(dir)).toEqual(before);
@@ -310,6 +310,39 @@ describe("Apply from the page is the command line's apply (QA M2, M7)", () => {
     expect(readFileSync(join(dir, '.editorconfig'), 'utf8')).toBe(
       readFileSync(join(cliCopy, '.editorconfig'), 'utf8'),
     );
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a conflict: says what became of the file, as `apply` does; the keyboard stays at Apply', async () => {
+    const dir = initProject();
+    expect(cli(dir, 'add', 'template', 'editorconfig').status).toBe(0);
+    expect(cli(dir, 'apply').status).toBe(0);
+    writeFileSync(join(dir, '.editorconfig'), `${readFileSync(join(dir, '.editorconfig'), 'utf8')}# mine\n`);
+    writeFileSync(join(dir, '.sync.yml'), `${sync(dir)}editorconfig:\n  root: false\n`);
+    const cliCopy = join(tempDir('ui-qa21-cli-'), 'm');
+    cpSync(dir, cliCopy, { recursive: true });
+    const byCli = cli(cliCopy, 'apply');
+    expect(byCli.stdout).toContain(
+      'conflict  .editorconfig: merged cleanly with the new template output: review it',
+    );
+    const { page, errors } = await open(dir);
+    await expect.poll(() => page.locator('#apply').isEnabled()).toBe(true);
+    await page.locator('#apply').focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.locator('#apply-result > div').allTextContents())
+      .toEqual([
+        expect.stringMatching(
+          /^not applied: 1 conflict: nothing else was written\. Finish each file's merge/,
+        ),
+        'conflict .editorconfig: merged cleanly with the new template output: review it',
+      ]);
+    expect(readFileSync(join(dir, '.editorconfig'), 'utf8')).toBe(
+      readFileSync(join(cliCopy, '.editorconfig'), 'utf8'),
+    );
+    // Disabled while it ran, Apply had dropped the focus to the page's start.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toMatch(/^apply(-result)?$/);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -404,3 +437,6 @@ describe('unsaved edits and the keyboard (QA M8, M9)', () => {
     await page.close();
   });
 });
+
+/** The page's document, as page.evaluate reaches it in the browser. */
+declare const document: { activeElement: { id: string } | null };

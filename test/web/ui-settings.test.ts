@@ -125,6 +125,35 @@ describe('an emptied number field, and Add from the keyboard', () => {
     await page.close();
   });
 
+  it("a long default (gemfile's gem lists) is folded under *default*: the field's error stays in sight", async () => {
+    const dir = initProject();
+    const { page, errors } = await open(dir, 1400);
+    const field = page.locator('fieldset[data-template="gemfile"] > .field[data-setting="required"]');
+    // Inline, the 3,000-character default filled the screen between the field and its error.
+    expect((await field.locator('.help').innerText()).length).toBeLessThan(600);
+    const folded = field.locator('.help details.default');
+    expect(await folded.locator('summary').textContent()).toBe('default');
+    expect(await folded.locator('pre').isVisible()).toBe(false);
+    await folded.locator('summary').press('Enter'); // opened from the keyboard too
+    expect(JSON.parse((await folded.locator('pre').textContent()) ?? '')).toHaveProperty([':development']);
+    await folded.locator('summary').press('Enter');
+    const textarea = page.locator('#setting-gemfile-required');
+    await textarea.fill('{":development": "nope"}');
+    const error = page.locator('#setting-gemfile-required-error');
+    await expect.poll(() => error.textContent()).toMatch(/'required.:development' must be/);
+    const [box, view] = [await error.boundingBox(), page.viewportSize()];
+    expect(box!.y + box!.height).toBeLessThan(view!.height); // seen without scrolling from the field
+    // A short default stays inline, as before.
+    expect(
+      await page
+        .locator('fieldset[data-template="gemfile"] > .field[data-setting="source"] .help')
+        .textContent(),
+    ).toMatch(/\(default: "https:\/\/rubygems.org"\)$/);
+    expect(readFileSync(join(dir, '.sync.yml'), 'utf8')).not.toContain('nope');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it("keeps the keyboard on a template's button after Add and Remove (the catalogue is drawn again)", async () => {
     const dir = initProject();
     const { page, errors } = await open(dir);

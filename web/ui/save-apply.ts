@@ -29,6 +29,8 @@ export function wireSaveAndApply(): void {
     'click',
     guarded(async () => {
       if (page.applying) return;
+      // Apply is disabled while it runs, which drops the keyboard's focus to the page's start.
+      const hadFocus = document.activeElement === $('apply');
       page.applying = true;
       markDirty();
       try {
@@ -49,8 +51,18 @@ export function wireSaveAndApply(): void {
         markDirty();
       }
       await preview();
+      if (hadFocus && document.activeElement === document.body) keepFocusAtApply();
     }),
   );
+}
+
+/** The keyboard goes on from Apply, or from its result while Apply waits for a preview. */
+function keepFocusAtApply(): void {
+  const apply = $<HTMLButtonElement>('apply');
+  if (!apply.disabled) return apply.focus();
+  const result = $('apply-result');
+  result.tabIndex = -1;
+  result.focus();
 }
 
 /**
@@ -84,7 +96,9 @@ async function applyOnce(adopt: boolean): Promise<void> {
         await applyOnce(true);
         return;
       }
-      result$.textContent = `not applied: ${e.message} (${files}); nothing was written`;
+      // Declined: the files stay as they are (the server's message would say "nothing was written" twice).
+      const n = e.changed.length;
+      result$.textContent = `not applied: kept ${files} as ${n === 1 ? 'it is' : 'they are'} (Pantograph never wrote ${n === 1 ? 'it' : 'them'}; the template's output differs): nothing was written`;
       return;
     }
     result$.textContent = 'not applied'; // the notice says why, and what to do
@@ -104,7 +118,8 @@ function resultLines(result: ApplyAnswer): string[] {
   return [
     result.ok
       ? `${result.message || 'nothing to change'}${result.written?.length ? `: ${result.written.join(', ')}` : ''}`
-      : `not applied: ${result.message ?? ''}${result.conflicts?.length ? ` (conflicts: ${result.conflicts.join(', ')})` : ''}`,
+      : `not applied: ${result.message ?? ''}`,
+    ...(result.conflictNotes ?? []).map((c) => `conflict ${c.path}: ${c.note}`),
     ...(result.skipped ?? []).map((s) => `left alone: ${s.path} (${s.reason})${s.state === 'edited' ? ': tick overwrite hand edits to replace it' : ''}`),
     ...(result.backups ?? []).map((b) => `${b.path} had your changes: saved as ${b.backup}`),
   ];

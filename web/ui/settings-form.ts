@@ -43,7 +43,7 @@ function field(form: Form, info: SettingInfo, schema: Schema, reload: Reload): H
     { className: 'field' },
     label(`${info.name}: ${info.type}`, node, id),
     node,
-    el('div', { className: 'help', textContent: `${info.description ?? ''} (default: ${JSON.stringify(info.default)})` }),
+    help(info),
     origin,
     form.replaced?.includes(info.name)
       ? el('div', { className: 'replace', textContent: '!replace: this value replaces the inherited one (kept on save)' })
@@ -67,7 +67,7 @@ function field(form: Form, info: SettingInfo, schema: Schema, reload: Reload): H
       // .sync.yml), so the default.
       const { [info.name]: _, ...rest } = form.values;
       form.values = rest;
-      origin.replaceChildren(`value from the default (${JSON.stringify(info.default)}): the field is empty`);
+      origin.replaceChildren(`value from the default (${shortJson(info.default)}): the field is empty`);
     } else {
       form.values = { ...form.values, [info.name]: value };
       // Set here now: the project's value, which can be reset.
@@ -87,7 +87,7 @@ function field(form: Form, info: SettingInfo, schema: Schema, reload: Reload): H
  */
 function resetButton(form: Form, info: SettingInfo, reload: Reload): HTMLElement {
   const button = el('button', { type: 'button', className: 'reset', textContent: 'reset to default' });
-  button.setAttribute('aria-label', `reset ${info.name} to its default (${JSON.stringify(info.default)}): remove it from .sync.yml`);
+  button.setAttribute('aria-label', `reset ${info.name} to its default (${shortJson(info.default)}): remove it from .sync.yml`);
   button.addEventListener(
     'click',
     guarded(async () => {
@@ -102,6 +102,29 @@ function resetButton(form: Form, info: SettingInfo, reload: Reload): HTMLElement
     }),
   );
   return button;
+}
+
+/** Longer than this, a default is not written out inline (PDK's gem lists run to 3,000 characters). */
+const INLINE_DEFAULT = 80;
+
+/**
+ * The setting's description and its default: inline when short, else behind a *default* disclosure,
+ * pretty-printed. Inline, a long one filled the screen and pushed the field's error out of sight.
+ */
+function help(info: SettingInfo): HTMLElement {
+  const inline = JSON.stringify(info.default) ?? 'none';
+  if (inline.length <= INLINE_DEFAULT) {
+    return el('div', { className: 'help', textContent: `${info.description ?? ''} (default: ${inline})` });
+  }
+  const full = el('details', { className: 'default' }, el('summary', { textContent: 'default' }));
+  full.append(el('pre', { textContent: JSON.stringify(info.default, null, 2) }));
+  return el('div', { className: 'help' }, `${info.description ?? ''} `, full);
+}
+
+/** A default as a short text: its JSON, or what it is when that is long. */
+function shortJson(value: Json): string {
+  const inline = JSON.stringify(value) ?? 'none';
+  return inline.length <= INLINE_DEFAULT ? inline : 'shown under the field, "default"';
 }
 
 function originText(info: SettingInfo): string {

@@ -62,6 +62,7 @@ export interface ApplyAnswer {
   base?: string;
   written?: string[];
   conflicts?: string[];
+  conflictNotes?: { path: string; note: string }[];
   skipped?: { path: string; state: string; reason: string }[];
   backups?: { path: string; backup: string }[];
   problems?: Problem[];

@@ -26,12 +26,14 @@ import { matchesPath } from '../../sync/glob.js';
 import {
   type ApplyOptions,
   type ApplyResult,
-  type ConflictResult,
+  conflictText,
   type StatusEntry,
+  SyncError,
   apply as syncApply,
   status as syncStatus,
 } from '../../sync/index.js';
-import { UsageError } from '../errors.js';
+import { reportError, UsageError } from '../errors.js';
+import { catchInterrupts, exitStatusOf } from '../interrupt.js';
 import { type Io, loud, sayErr } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import {
@@ -43,6 +45,7 @@ import {
   printProblems,
   projectDir,
   projectOptions,
+  syncProblem,
 } from '../report.js';
 import { terminalAsk } from '../terminal-ask.js';
 import { fold } from '../wrap.js';
@@ -208,12 +211,31 @@ export async function runApply(
     ...(io.progress ? { onProgress: io.progress.bind(io) } : {}),
     digests: loaded.digests,
   };
+  // Ctrl-C or SIGTERM while writing: the run stops between two files and says how far it got.
+  const interruption = options.noop
+    ? undefined
+    : catchInterrupts(
+        io,
+        (signal) =>
+          sayErr(
+            io,
+            `interrupted (${signal}): stopping after the file being written (${signal === 'SIGINT' ? 'press Ctrl-C' : 'send it'} again to stop at once)\n`,
+          ),
+        'the next `pantograph apply` finishes the job',
+      );
   let result: ApplyResult;
   try {
-    result = await syncApply(plan, options);
+    result = await syncApply(plan, {
+      ...options,
+      ...(interruption ? { signal: interruption.signal } : {}),
+    });
   } catch (e) {
+    if (e instanceof SyncError && e.code === 'SYNC_INTERRUPTED')
+      return reportInterrupted(io, global, e, interruption!.signal.reason as string);
     if (!(e instanceof AdoptRefused)) throw e;
     return refuseAdopt(io, global, loaded, run);
+  } finally {
+    interruption?.dispose();
   }
   run.applied?.(result);
   if (json) {
@@ -239,6 +261,14 @@ export async function runApply(
   }
   io.out(`${result.message || nothingText(result)}\n`);
   return 0;
+}
+
+/** A run stopped by a signal: what it did (the error says), exit 128 + the signal's number. */
+function reportInterrupted(io: Io, global: GlobalOptions, e: SyncError, signal: string): number {
+  if (global.format === 'json')
+    printJson(io, { ok: false, interrupted: signal, problems: [jsonProblem(syncProblem(e))] });
+  else reportError(e, io);
+  return exitStatusOf(signal);
 }
 
 /** No file changed: said so, and that the lock file was still brought up to date (a diff to commit). */
@@ -336,37 +366,6 @@ function resultText(result: ApplyResult, withDiff: boolean, width?: number): str
   // Under noop, adopted files are listed above as changes; their "needs confirmation" is in the reason.
   for (const s of result.skipped) if (!touched.includes(s.path)) line('kept', s.path, `  (${s.reason})`);
   return lines.join('');
-}
-
-function conflictText(c: ConflictResult): string {
-  switch (c.resolution) {
-    case 'merged':
-      return c.conflicts
-        ? `merged with the new template output, ${plural(c.conflicts, 'conflict')} marked in the file`
-        : 'merged cleanly with the new template output: review it';
-    case 'new-file':
-      return `the new template output is in ${c.newFile}`;
-    case 'pending':
-      return `still awaiting \`pantograph resolve ${c.path}\` (new output in ${c.newFile})`;
-    case 'none':
-      return wouldText(c);
-  }
-}
-
-/** Under noop: what apply would do with the conflict. */
-function wouldText(c: ConflictResult): string {
-  switch (c.planned) {
-    case 'merged':
-      return c.conflicts
-        ? `changed by hand and by the templates: apply would merge them, ${plural(c.conflicts, 'conflict')} marked in the file`
-        : 'changed by hand and by the templates: apply would merge them cleanly';
-    case 'new-file':
-      return `changed by hand and by the templates: apply would write the new template output to ${c.newFile}`;
-    case 'pending':
-      return `still awaiting \`pantograph resolve ${c.path}\` (new output in ${c.newFile})`;
-    default:
-      return 'changed by hand, and the template output changed too';
-  }
 }
 
 export function applyJson(result: ApplyResult, problems: readonly unknown[]): Record<string, unknown> {

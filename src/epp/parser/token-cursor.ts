@@ -6,6 +6,7 @@
  * span. The lexer always ends the token list with an EOF token, which the cursor never passes; where the
  * lexer stopped at an error, that token carries it, and `unexpected` gives it.
  */
+import { lineColumn } from '../../shared/position.js';
 import type { SyntaxWarning } from '../ast.js';
 import { EppSyntaxError, type Span } from '../errors.js';
 import { lexErrorOf } from '../lexer/lexer.js';
@@ -74,7 +75,12 @@ export abstract class TokenCursor {
           ? `Syntax error at '}'`
           : 'Syntax error at end of input'
         : `Syntax error at '${escapeControls(this.tokenText(t))}'`);
-    return this.error(text, t.start, Math.max(t.end, t.start + 1));
+    const error = this.error(text, t.start, Math.max(t.end, t.start + 1));
+    if (text === 'Syntax error at end of input') {
+      const hint = unclosedHint(this.tokens, this.source);
+      if (hint !== undefined) error.hint = hint;
+    }
+    return error;
   }
 
   /**
@@ -193,5 +199,26 @@ function beforeTrimmed(source: string, at: number): number {
 }
 
 /** Puppet's `''` says nothing of a `<%= %>` met where code goes on: what it usually means. */
+/**
+ * At the end of input, the bracket left open, which is nearly always why (Puppet names only the end): an
+ * `if`'s `{` whose `<% } %>` was forgotten, a list or call not closed. The innermost one is the one to close.
+ */
+function unclosedHint(tokens: readonly Token[], source: string): string | undefined {
+  const open: Token[] = [];
+  for (const t of tokens) {
+    if (t.kind !== 'PUNCT') continue;
+    if (t.value === '{' || t.value === '[' || t.value === '(') open.push(t);
+    else if (t.value === '}' || t.value === ']' || t.value === ')') open.pop();
+  }
+  const opener = open.at(-1);
+  if (opener === undefined) return undefined;
+  const { line, column } = lineColumn(source, opener.start);
+  const closer = CLOSER[opener.value]!;
+  const where = opener.value === '{' ? ` (in a template, \`<% } %>\` where the block ends)` : '';
+  return `the '${opener.value}' at ${line}:${column} is never closed: add its '${closer}'${where}`;
+}
+
+const CLOSER: Readonly<Record<string, string>> = { '{': '}', '[': ']', '(': ')' };
+
 const RENDER_WHERE_CODE_GOES_ON =
   'the code before this <%= %> tag is unfinished, and Puppet reads any text between them as part of it: an `if`, `unless` or `case` wants its test and `{` in the same tag (`<% if $x { %>`)';
