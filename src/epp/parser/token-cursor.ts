@@ -198,7 +198,6 @@ function beforeTrimmed(source: string, at: number): number {
   return p;
 }
 
-/** Puppet's `''` says nothing of a `<%= %>` met where code goes on: what it usually means. */
 /**
  * At the end of input, the bracket left open, which is nearly always why (Puppet names only the end): an
  * `if`'s `{` whose `<% } %>` was forgotten, a list or call not closed. The innermost one is the one to close.
@@ -220,5 +219,6 @@ function unclosedHint(tokens: readonly Token[], source: string): string | undefi
 
 const CLOSER: Readonly<Record<string, string>> = { '{': '}', '[': ']', '(': ')' };
 
+/** Puppet's `''` says nothing of a `<%= %>` met where code goes on: what it usually means. */
 const RENDER_WHERE_CODE_GOES_ON =
   'the code before this <%= %> tag is unfinished, and Puppet reads any text between them as part of it: an `if`, `unless` or `case` wants its test and `{` in the same tag (`<% if $x { %>`)';
