@@ -25,7 +25,8 @@ import {
   PRegexp,
   type Value,
 } from '../runtime/values.js';
-import { argumentMismatch, blockArity, puppetType, untilBreak } from './arguments.js';
+import { argumentMismatch, puppetType, untilBreak } from './arguments.js';
+import { blockArity } from './block-arity.js';
 import {
   eachLoop,
   filterHashLoop,

@@ -30,7 +30,8 @@ import {
   PSymbol,
   type Value,
 } from '../runtime/values.js';
-import { argumentMismatch, blockArity, noMatchingSignature, puppetType, typeLabel } from './arguments.js';
+import { acceptsArgs, argumentMismatch, noMatchingSignature, puppetType, typeLabel } from './arguments.js';
+import { blockArity } from './block-arity.js';
 import { getValue } from './collections.js';
 import { type CallContext, defineFunction, type FunctionDef } from './registry.js';
 import { rubyToS } from './ruby-text.js';
@@ -168,7 +169,9 @@ const getvar = defineFunction(
   2,
   (ctx: CallContext, args, block) => {
     const [text, fallback] = args;
-    if (typeof text !== 'string' || !VARIABLE_START.test(text)) {
+    // A block Puppet's dispatch refuses (`Callable[1,1]`) falls to its `argument_mismatch`, as a bad name.
+    const blockRefused = block !== undefined && !acceptsArgs(block, 1);
+    if (typeof text !== 'string' || !VARIABLE_START.test(text) || blockRefused) {
       throw new EppEvalError(
         'EPP_ARGUMENTS',
         "'getvar' The given string does not start with a valid variable name",
@@ -184,7 +187,6 @@ const getvar = defineFunction(
         `First character after var name in get string must be a '.' - got ${navigation[0]}`,
       );
     }
-    if (block) blockArity('getvar', block, 1);
     const found = ctx.lookupVariable(variableName(name));
     if (!found.found) return fallback;
     return getValue(found.value, navigation, fallback, block);

@@ -86,6 +86,44 @@ const DISPATCHES: Readonly<Record<string, readonly Dispatch[]>> = {
   ],
 };
 
+function minMaxDispatches(): [string, BlockParam | undefined][] {
+  return [
+    ['(Numeric values*)', undefined],
+    ['(String values*)', undefined],
+    ['(Array[Numeric] values, Callable[2, 2] block?)', block(2, 2, true)],
+    ['(Array[String] values, Callable[2, 2] block?)', block(2, 2, true)],
+    ['(Array values, Callable[2, 2] block?)', block(2, 2, true)],
+    ['(Any values*, Callable[2, 2] block)', block(2)],
+    ['(Any values*)', undefined],
+  ];
+}
+
+/** Puppet's `OptionsType` of tree_each, as its signatures print it. */
+export const TREE_EACH_OPTIONS_TEXT =
+  "Struct[{'container_type' => Optional[Type], 'include_root' => Optional[Boolean], " +
+  "'include_containers' => Optional[Boolean], 'include_values' => Optional[Boolean], " +
+  "'order' => Optional[Enum['breadth_first', 'depth_first']], 'include_refs' => Optional[Boolean]}]";
+
+/** A signature of tree_each, with its block (undefined for the dispatch without one). */
+export function treeEachSignature(block: string | undefined): string {
+  const blockText = block ? `, ${block}` : '';
+  return `(Variant[Iterator, Array, Hash, Object] tree, OptionsType = ${TREE_EACH_OPTIONS_TEXT} options?${blockText})`;
+}
+
+/**
+ * Functions whose dispatches matter only when a block is refused (their arguments are checked otherwise):
+ * each signature with its block.
+ */
+const BLOCK_DISPATCHES: Readonly<Record<string, readonly (readonly [string, BlockParam | undefined])[]>> = {
+  max: minMaxDispatches(),
+  min: minMaxDispatches(),
+  tree_each: [
+    [treeEachSignature('Callable[2, 2] block'), block(2)],
+    [treeEachSignature('Callable[1, 1] block'), block(1)],
+    [treeEachSignature(undefined), undefined],
+  ],
+};
+
 const EXPECTED: Readonly<Record<Param, string>> = {
   hash: 'a Hash value',
   enumerable: 'an Iterable value',
@@ -113,7 +151,7 @@ export function notIterable(name: string, v: Value, argCount: number, lambda?: L
   // An Integer's type is an Iterable type (see above): only a Hash, String or Array parameter refuses it.
   const typeFits = (param: Param) =>
     (typeof v === 'number' || typeof v === 'bigint') && (param === 'enumerable' || param === 'iterable');
-  const given = lambda && { min: lambda.requiredCount, max: lambda.hasRest ? Infinity : lambda.paramCount };
+  const given = lambda && arityOf(lambda);
   let faults: Fault[][] = dispatches.map(([, param, count]) => {
     if (count !== argCount) {
       return [
@@ -128,7 +166,40 @@ export function notIterable(name: string, v: Value, argCount: number, lambda?: L
     const all = blockFaults.every((f) => f.length > 0);
     faults = faults.map((f, i) => (all || f.length === 0 ? blockFaults[i]! : f));
   }
-  return describedCall(name, dispatches, faults);
+  return describedCall(
+    name,
+    dispatches.map(([signature]) => signature),
+    faults,
+  );
+}
+
+/** What a lambda takes: `max` Infinity with `*$rest`. */
+function arityOf(lambda: Lambda): Arity {
+  return { min: lambda.requiredCount, max: lambda.hasRest ? Infinity : lambda.paramCount };
+}
+
+/**
+ * The error for a block whose parameter count no dispatch of `name` takes (`expected`: the counts its
+ * dispatches take, for a function not listed here). Its arguments fit (they were checked first), so each
+ * dispatch is judged by its block alone: `step`'s two give `does not expect a block` and `block expects 1
+ * argument, got 3`, listed; `each`'s four merge into `block expects between 1 and 2 arguments, got 3`.
+ */
+export function blockRefused(name: string, lambda: Lambda, expected: Arity): EppEvalError {
+  const given = arityOf(lambda);
+  const dispatches =
+    DISPATCHES[name]?.map(([signature, , , param]) => [signature, param] as const) ?? BLOCK_DISPATCHES[name];
+  if (dispatches === undefined) {
+    return new EppEvalError(
+      'EPP_ARGUMENTS',
+      `'${name}' ${faultText({ kind: 'block', expected, got: given })}`,
+    );
+  }
+  const faults = dispatches.map(([, param]) => blockFault(param, given));
+  return describedCall(
+    name,
+    dispatches.map(([signature]) => signature),
+    faults,
+  );
 }
 
 /**
@@ -148,20 +219,23 @@ export function sliceSizeRefused(receiver: Value, sizeFault: string): EppEvalErr
           : sizeFault,
     },
   ]);
-  return describedCall('slice', dispatches, faults);
+  return describedCall(
+    'slice',
+    dispatches.map(([signature]) => signature),
+    faults,
+  );
 }
 
 /** The faults of each dispatch as Puppet words them: one message when they are one, else the listing. */
 function describedCall(
   name: string,
-  dispatches: readonly Dispatch[],
+  signatures: readonly string[],
   faults: readonly Fault[][],
 ): EppEvalError {
   const one = asOne(faults.flat());
   if (one !== undefined) return new EppEvalError('EPP_ARGUMENTS', `'${name}' ${one}`);
-  const lines = dispatches.map(
-    ([signature], i) =>
-      `\n  ${signature}${faults[i]!.map((f) => `\n    rejected: ${faultText(f)}`).join('')}`,
+  const lines = signatures.map(
+    (signature, i) => `\n  ${signature}${faults[i]!.map((f) => `\n    rejected: ${faultText(f)}`).join('')}`,
   );
   return new EppEvalError(
     'EPP_ARGUMENTS',
