@@ -1,8 +1,9 @@
 /**
  * Arguments Puppet's dispatch refuses, in its words: `new` of a type counting its arguments under the
  * name of the function it calls (`'new_array'`, `'new'` for Integer, `'new_float'` for Regexp as Puppet
- * names it), Float's and Numeric's `abs` and strftime's first argument listing every dispatch, the
- * pattern of `split` and `regsubst`. Expected: what `puppet epp render` (Puppet 7.23) printed for each
+ * names it), Float's and Numeric's `abs`, strftime's and assert_type's first argument and `index` without
+ * a block or a value listing every dispatch, the pattern of `split` and `regsubst`, `sprintf()` (a Puppet
+ * 3 function's count error), "at least 1 argument". Expected: what `puppet epp render` (Puppet 7.23) printed for each
  * template in session 31 (conformance cases `error_new_*`, `error_strftime_*` check first lines too).
  */
 import { describe, expect, it } from 'vitest';
@@ -149,6 +150,31 @@ const PUPPET: readonly (readonly [string, string, string])[] = [
   [
     '<%= String(1, 2, 3) %>',
     "Error while evaluating a Function Call, 'new_string' expects between 1 and 2 arguments, got 3",
+    '1:5',
+  ],
+  [
+    '<%= dig() %>',
+    "Error while evaluating a Function Call, 'dig' expects at least 1 argument, got none",
+    '1:5',
+  ],
+  [
+    '<%= assert_type(1, 2) %>',
+    "Error while evaluating a Function Call, The function 'assert_type' was called with arguments it does not accept. It expects one of:\n  (Type type, Any value, Callable[Type, Type] block?)\n    rejected: parameter 'type' expects a Type value, got Integer\n  (String type_string, Any value, Callable[Type, Type] block?)\n    rejected: parameter 'type_string' expects a String value, got Integer",
+    '1:5',
+  ],
+  [
+    '<%= sprintf() %>',
+    'Error while evaluating a Function Call, sprintf(): Wrong number of arguments given (0 for minimum 1)',
+    '1:5',
+  ],
+  [
+    '<%= [1].index() %>',
+    "Error while evaluating a Method call, The function 'index' was called with arguments it does not accept. It expects one of:\n  (Hash hash, Callable[2, 2] block)\n    rejected: parameter 'hash' expects a Hash value, got Tuple\n  (Hash hash, Callable[1, 1] block)\n    rejected: parameter 'hash' expects a Hash value, got Tuple\n  (Iterable enumerable, Callable[2, 2] block)\n    rejected: expects a block\n  (Iterable enumerable, Callable[1, 1] block)\n    rejected: expects a block\n  (String str, Variant[String, Regexp] match)\n    rejected: expects 2 arguments, got 1\n  (Iterable enumerable, Any match)\n    rejected: expects 2 arguments, got 1",
+    '1:14',
+  ],
+  [
+    '<%= tree_each(1) %>',
+    "Error while evaluating a Function Call, 'tree_each' parameter 'tree' expects a value of type Iterator, Array, Hash, or Object, got Integer",
     '1:5',
   ],
 ];

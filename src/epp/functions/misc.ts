@@ -112,6 +112,19 @@ const assertType = defineFunction(
   2,
   2,
   (_ctx, args, block) => {
+    if (!isPuppetType(args[0]) && typeof args[0] !== 'string') {
+      const got = typeLabel(args[0]);
+      throw noMatchingSignature('assert_type', [
+        [
+          '(Type type, Any value, Callable[Type, Type] block?)',
+          `parameter 'type' expects a Type value, got ${got}`,
+        ],
+        [
+          '(String type_string, Any value, Callable[Type, Type] block?)',
+          `parameter 'type_string' expects a String value, got ${got}`,
+        ],
+      ]);
+    }
     const type = typeArg('assert_type', args[0]);
     const value = args[1];
     if (type.isInstance(value)) return value;

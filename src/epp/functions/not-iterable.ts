@@ -124,6 +124,15 @@ const BLOCK_DISPATCHES: Readonly<Record<string, readonly (readonly [string, Bloc
   ],
 };
 
+const PARAM_TYPES: Readonly<Record<Param, string>> = {
+  hash: 'Hash',
+  enumerable: 'Iterable',
+  iterable: 'Iterable',
+  str: 'String',
+  string: 'String',
+  array: 'Array',
+};
+
 const EXPECTED: Readonly<Record<Param, string>> = {
   hash: 'a Hash value',
   enumerable: 'an Iterable value',
@@ -143,14 +152,43 @@ type Fault =
  * `lambda` (undefined when no block was given).
  */
 export function notIterable(name: string, v: Value, argCount: number, lambda?: Lambda): EppEvalError {
-  const dispatches = DISPATCHES[name];
-  const got = typeLabel(v);
-  if (dispatches === undefined) {
-    return new EppEvalError('EPP_ARGUMENTS', `'${name}' expects an Iterable value, got ${got}`);
+  if (DISPATCHES[name] === undefined) {
+    return new EppEvalError('EPP_ARGUMENTS', `'${name}' expects an Iterable value, got ${typeLabel(v)}`);
   }
   // An Integer's type is an Iterable type (see above): only a Hash, String or Array parameter refuses it.
   const typeFits = (param: Param) =>
     (typeof v === 'number' || typeof v === 'bigint') && (param === 'enumerable' || param === 'iterable');
+  return describeCall(name, v, argCount, lambda, typeFits);
+}
+
+/**
+ * The error for `name` called on an iterable `v` with arguments no dispatch takes (`[1].index()`: no
+ * block and no value to find): each dispatch judged by its count, its first parameter, then its block.
+ */
+export function refusedCall(name: string, v: Value, argCount: number, lambda?: Lambda): EppEvalError {
+  const typeFits = (param: Param) =>
+    param === 'hash'
+      ? v instanceof Map
+      : param === 'str' || param === 'string'
+        ? typeof v === 'string'
+        : param === 'array'
+          ? Array.isArray(v)
+          : true;
+  // Worded by the describer, which names an Array by its Tuple type.
+  const typeFault = (param: Param) =>
+    describeMismatch(puppetType(PARAM_TYPES[param]), v, `parameter '${param}'`);
+  return describeCall(name, v, argCount, lambda, typeFits, typeFault);
+}
+
+function describeCall(
+  name: string,
+  v: Value,
+  argCount: number,
+  lambda: Lambda | undefined,
+  typeFits: (param: Param) => boolean,
+  typeFault = (param: Param) => `parameter '${param}' expects ${EXPECTED[param]}, got ${typeLabel(v)}`,
+): EppEvalError {
+  const dispatches = DISPATCHES[name]!;
   const given = lambda && arityOf(lambda);
   let faults: Fault[][] = dispatches.map(([, param, count]) => {
     if (count !== argCount) {
@@ -159,7 +197,7 @@ export function notIterable(name: string, v: Value, argCount: number, lambda?: L
       ];
     }
     if (typeFits(param)) return [];
-    return [{ kind: 'other', text: `parameter '${param}' expects ${EXPECTED[param]}, got ${got}` }];
+    return [{ kind: 'other', text: typeFault(param) }];
   });
   if (faults.some((f) => f.length === 0)) {
     const blockFaults = dispatches.map(([, , , param]) => blockFault(param, given));
@@ -277,7 +315,10 @@ function sameArity(a: Arity, b: Arity): boolean {
 function faultText(fault: Fault): string {
   if (fault.kind === 'other') return fault.text;
   const { expected, got } = fault;
-  const noun = expected.min === 1 && expected.max === 1 ? 'argument' : 'arguments';
+  // Puppet's CountMismatch: singular for 1, at least 1, and at most 1.
+  const { min, max } = expected;
+  const noun =
+    (min === 1 && (max === 1 || max === Infinity)) || (min === 0 && max === 1) ? 'argument' : 'arguments';
   const what = fault.kind === 'block' ? 'block expects' : 'expects';
   return `${what} ${rangeText(expected, 'no')} ${noun}, got ${rangeText(got, 'none')}`;
 }

@@ -351,9 +351,14 @@ const match = defineFunction('match', 2, 2, (_ctx, [str, pattern]) => {
 // ---------------------------------------------------------------------------------------------------------
 // Formatting
 
-const sprintfFn = defineFunction('sprintf', 1, Number.POSITIVE_INFINITY, (_ctx, [format, ...args]) =>
-  sprintf(stringArg('sprintf', 'format', format), args),
-);
+// sprintf is a Puppet 3 function: its count error is its own (the least count is checked here).
+const sprintfFn = defineFunction('sprintf', 0, Number.POSITIVE_INFINITY, (_ctx, all) => {
+  if (all.length === 0) {
+    throw new EppEvalError('EPP_ARGUMENTS', 'sprintf(): Wrong number of arguments given (0 for minimum 1)');
+  }
+  const [format, ...args] = all;
+  return sprintf(stringArg('sprintf', 'format', format), args);
+});
 
 const SHELL_SAFE = /^[a-zA-Z0-9@%_+=:,./-]+$/;
 const SHELL_DANGEROUS = /[!"`$\\]/;

@@ -8,7 +8,7 @@ import { hashLookup } from '../runtime/compare.js';
 import { MAX_COLLECTION_SIZE, tooManyElements } from '../runtime/size-limits.js';
 import { describeArgumentMismatches, loneTypeMismatch, type PType } from '../runtime/types.js';
 import type { PHash, Value } from '../runtime/values.js';
-import { argumentMismatch, noMatchingSignature, puppetType, untilBreak } from './arguments.js';
+import { noMatchingSignature, puppetType, typeLabel, untilBreak } from './arguments.js';
 import { blockArity } from './block-arity.js';
 import { treeEachSignature } from './not-iterable.js';
 import { defineFunction } from './registry.js';
@@ -115,7 +115,13 @@ export const treeEach = defineFunction(
   2,
   (_ctx, args, block) => {
     const tree = args[0];
-    if (!isContainer(tree)) throw argumentMismatch('tree_each', 'tree', puppetType('Collection'), tree);
+    if (!isContainer(tree)) {
+      // Puppet's words for its `Variant[Iterator, Array, Hash, Object]` (objects are no templates' values).
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        `'tree_each' parameter 'tree' expects a value of type Iterator, Array, Hash, or Object, got ${typeLabel(tree)}`,
+      );
+    }
     if (args.length === 2) checkOptions(args[1]);
     const options = args[1] instanceof Map ? args[1] : undefined;
     const order = options ? hashLookup(options, 'order').value : undefined;
