@@ -9,18 +9,25 @@
 import { EppSyntaxError } from './errors.js';
 import { float, integer, type PFloat, type PHash, type PInteger, type Value } from './runtime/values.js';
 
-export function parseJsonValues(text: string, file: string): Value {
+/**
+ * How numbers are taken: `'data'` as a data file's (a values file: an Integer beyond 64 bits is kept, as
+ * Puppet's YAML reader keeps it), `'literal'` as Puppet's literals in `--values '{...}'` (an Integer beyond
+ * 64 bits, or a Float beyond the largest double, is refused with Puppet's error for the literal).
+ */
+export type JsonNumbers = 'data' | 'literal';
+
+export function parseJsonValues(text: string, file: string, numbers: JsonNumbers = 'data'): Value {
   const parsed = parseJsonMarkingFloats(text);
   if (parsed) {
     const value = valueOfParsed(parsed.data, 0);
     if (value !== NOT_PARSED) return value;
   }
-  return readJsonValues(text, file);
+  return readJsonValues(text, file, numbers);
 }
 
 /** @internal the reader alone (what {@link parseJsonValues} must agree with, for the tests). */
-export function readJsonValues(text: string, file: string): Value {
-  return new JsonReader(text, file).document();
+export function readJsonValues(text: string, file: string, numbers: JsonNumbers = 'data'): Value {
+  return new JsonReader(text, file, numbers).document();
 }
 
 /** What the conversion of parsed JSON gives back for a text it leaves to the reader. */
@@ -80,8 +87,12 @@ function valueOfParsed(v: unknown, depth: number): Value | typeof NOT_PARSED {
   switch (typeof v) {
     case 'number':
       return Number.isSafeInteger(v) ? (v === 0 ? 0 : v) : NOT_PARSED;
-    case 'string':
-      return isMarkedFloat(v) ? float(Number(v.slice(1))) : v;
+    case 'string': {
+      if (!isMarkedFloat(v)) return v;
+      // An infinite Float is the reader's to judge (with the position of its text).
+      const n = Number(v.slice(1));
+      return Number.isFinite(n) ? float(n) : NOT_PARSED;
+    }
     case 'boolean':
       return v;
     case 'object': {
@@ -114,6 +125,10 @@ function valueOfParsed(v: unknown, depth: number): Value | typeof NOT_PARSED {
 
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
 
+/** Puppet's Integer range (64 bits, signed). */
+const MAX_INTEGER = 9223372036854775807n;
+const MIN_INTEGER = -9223372036854775808n;
+
 /**
  * How deep arrays and objects may nest in JSON data (values files, and the engine's JSON files): as deep
  * as the parser nests a template's expressions. The readers recurse, and so do the walks of the data after
@@ -132,6 +147,7 @@ class JsonReader {
   constructor(
     private readonly text: string,
     private readonly file: string,
+    private readonly numbers: JsonNumbers,
   ) {}
 
   document(): Value {
@@ -263,9 +279,42 @@ class JsonReader {
     NUMBER.lastIndex = this.pos;
     const m = NUMBER.exec(this.text);
     if (!m) return this.fail('invalid number');
+    const start = this.pos;
     this.pos += m[0].length;
-    if (m[1] !== undefined || m[2] !== undefined) return float(Number(m[0]));
+    if (m[1] !== undefined || m[2] !== undefined) {
+      const n = Number(m[0]);
+      if (this.numbers === 'literal' && !Number.isFinite(n)) {
+        // Puppet's lexer fails on such a literal with this text (and no position).
+        this.refuseNumber(
+          `Internal Error, NUMBER token does not contain a valid number, ${m[0]}`,
+          'EPP_SYNTAX',
+          start,
+        );
+      }
+      return float(n);
+    }
     // Short digit strings are exact as numbers; longer ones go through bigint (exact beyond 2^53).
-    return m[0].length < 16 ? integer(Number(m[0])) : integer(BigInt(m[0]));
+    if (m[0].length < 16) return integer(Number(m[0]));
+    const n = BigInt(m[0]);
+    if (this.numbers === 'literal' && (n > MAX_INTEGER || n < MIN_INTEGER)) {
+      // Puppet's words for the literal, the value printed as Ruby's `'%#+x' % value`.
+      const hex = `${n < 0n ? '-' : '+'}0x${(n < 0n ? -n : n).toString(16)}`;
+      this.refuseNumber(
+        `A Literal Integer resulted in a value outside of Puppet Integer max range, got '${hex}'`,
+        'EPP_INTEGER_OVERFLOW',
+        start,
+      );
+    }
+    return integer(n);
+  }
+
+  /** A number Puppet's literal refuses, from `start` to the reader's position. */
+  private refuseNumber(message: string, code: 'EPP_SYNTAX' | 'EPP_INTEGER_OVERFLOW', start: number): never {
+    throw new EppSyntaxError(
+      code,
+      message,
+      { file: this.file, source: this.text, span: { start, end: this.pos } },
+      'Puppet takes Integers of 64 bits and finite Floats here: give a larger number as a String, or in a YAML --values-file (Puppet reads it there)',
+    );
   }
 }

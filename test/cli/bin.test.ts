@@ -439,6 +439,57 @@ describe('pantograph epp render (built CLI)', () => {
     ).toBe(expected);
   });
 
+  it("refuses an Integer beyond 64 bits or an infinite Float in --values, either form, as Puppet refuses the literal; keeps a values file's", () => {
+    writeFileSync(join(dir, 'big.epp'), '<%= $a %>|<%= type($a) %>');
+    // Puppet 7.23: `puppet epp render --values '{a => 18446744073709551616}'` fails at 1:5 in these words.
+    const overflow =
+      "A Literal Integer resulted in a value outside of Puppet Integer max range, got '+0x10000000000000000'";
+    expectRefused(
+      ['epp', 'render', 'big.epp', '--values', '{a => 18446744073709551616}'],
+      dir,
+      `--values:1:7: error: ${overflow}`,
+    );
+    expectRefused(
+      ['epp', 'render', 'big.epp', '--values', '{"a": 18446744073709551616}'],
+      dir,
+      `--values:1:7: error: ${overflow}`,
+    );
+    expectRefused(
+      ['epp', 'render', 'big.epp', '--values', '{"b": 1, "a": -9223372036854775809}'],
+      dir,
+      "--values:1:15: error: A Literal Integer resulted in a value outside of Puppet Integer max range, got '-0x8000000000000001'",
+    );
+    // Puppet's lexer: "Internal Error, NUMBER token does not contain a valid number, 1e400".
+    for (const values of ['{a => 1e400}', '{"a": 1e400}']) {
+      expectRefused(
+        ['epp', 'render', 'big.epp', '--values', values],
+        dir,
+        'error: Internal Error, NUMBER token does not contain a valid number, 1e400',
+      );
+    }
+    // A lexer error in the Puppet form is placed in the text given, which the frame shows as it is.
+    const octal = run(['epp', 'render', 'big.epp', '--values', '{a => 08}'], dir);
+    expect(octal).toMatchObject({ code: 1, stdout: '' });
+    expect(octal.stderr).toContain(
+      '--values:1:7: error: Not a valid octal number 08 [EPP_SYNTAX]\n> 1 | {a => 08}\n',
+    );
+    expect(run(['epp', 'render', 'big.epp', '--values', '{"a": -9223372036854775808}'], dir).stdout).toBe(
+      '-9223372036854775808|Integer[-9223372036854775808, -9223372036854775808]\n',
+    );
+    // A YAML values file keeps it, as Puppet's --values_file does (and JSON, which YAML reads alike).
+    writeFileSync(join(dir, 'big.yaml'), 'a: 18446744073709551616\n');
+    writeFileSync(join(dir, 'big.json'), '{"a": 18446744073709551616}');
+    const big = '18446744073709551616|Integer[18446744073709551616, 18446744073709551616]\n';
+    expect(run(['epp', 'render', 'big.epp', '--values-file', 'big.yaml'], dir)).toMatchObject({
+      code: 0,
+      stdout: big,
+    });
+    expect(run(['epp', 'render', 'big.epp', '--values-file', 'big.json'], dir)).toMatchObject({
+      code: 0,
+      stdout: big,
+    });
+  });
+
   it('renders inline templates, strict by default and Puppet 7 style with --no-strict', () => {
     const strict = run(['epp', 'render', '-e', '[<%= $nope %>]']);
     expect(strict.code).toBe(1);

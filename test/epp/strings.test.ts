@@ -211,8 +211,9 @@ describe('sprintf, shellquote, strftime', () => {
     expect(call('strftime', t, '%H:%M %z', '-01:00')).toBe('03:05 -0100');
     const e = errorOf(() => call('strftime', '%Y'));
     expect(e.code).toBe('EPP_ARGUMENTS');
-    expect(errorOf(() => call('strftime', 1, '%Y')).message).toBe(
-      "'strftime' parameter 'time_object' expects a Timestamp value, got Integer",
+    // Puppet 7.23 lists its three dispatches (test/epp/dispatch-messages.test.ts has the whole text).
+    expect(errorOf(() => call('strftime', 1, '%Y')).message).toContain(
+      "  (Timestamp time_object, String format, String timezone?)\n    rejected: parameter 'time_object' expects a Timestamp value, got Integer\n",
     );
   });
 });

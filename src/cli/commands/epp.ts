@@ -17,7 +17,7 @@ import {
   parseEpp,
   reportSyntaxWarnings,
 } from '../../epp/index.js';
-import { parseJsonValues } from '../../epp/json-values.js';
+import { type JsonNumbers, parseJsonValues } from '../../epp/json-values.js';
 import { delimitersProblem } from '../../epp/lexer/delimiters.js';
 import { isHash, type PHash } from '../../epp/runtime/values.js';
 import { findSyntaxErrors } from '../../epp/validate.js';
@@ -263,7 +263,7 @@ async function loadValues(io: Io, flags: RenderFlags): Promise<PHash> {
     const text = flags.values.trim();
     const parsed =
       text.startsWith('{') && looksLikeJson(text)
-        ? jsonHash(text, '--values')
+        ? jsonHash(text, '--values', 'values', 'literal')
         : evaluatePuppet(text, { file: '--values' });
     if (!isHash(parsed)) throw new UsageError('--values must be a hash', "e.g. --values '{x => 1}'");
     for (const [k, v] of parsed) values.set(k, v);
@@ -318,8 +318,8 @@ function looksLikeJson(text: string): boolean {
   }
 }
 
-function jsonHash(text: string, label: string, what = 'values'): PHash {
-  const data = parseJsonValues(text, label);
+function jsonHash(text: string, label: string, what = 'values', numbers: JsonNumbers = 'data'): PHash {
+  const data = parseJsonValues(text, label, numbers);
   if (!isHash(data)) throw new UsageError(`${label}: ${what} must be a hash (a JSON object)`);
   return data;
 }

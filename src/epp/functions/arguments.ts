@@ -73,24 +73,6 @@ export function acceptsArgs(block: Lambda, n: number): boolean {
   return block.requiredCount <= n && (block.hasRest || n <= block.paramCount);
 }
 
-function countText(n: number): string {
-  if (n === 0) return 'no arguments';
-  return `${n} argument${n === 1 ? '' : 's'}`;
-}
-
-/**
- * Picks the first of `counts` the lambda accepts (Puppet tries its 2-parameter variants first). When none
- * fits, an `EPP_ARGUMENTS` error worded as Puppet's: `'each' block expects between 1 and 2 arguments, got 3`.
- */
-export function blockArity(name: string, block: Lambda, ...counts: number[]): number {
-  for (const n of counts) if (acceptsArgs(block, n)) return n;
-  const min = Math.min(...counts);
-  const max = Math.max(...counts);
-  const expects = min === max ? countText(min) : `between ${min} and ${max} arguments`;
-  const got = block.paramCount === 0 ? 'none' : String(block.paramCount);
-  throw new EppEvalError('EPP_ARGUMENTS', `'${name}' block expects ${expects}, got ${got}`);
-}
-
 /** Runs `body`, treating a `break()` inside it as the normal end. Returns whether it broke. */
 export function untilBreak(body: () => void): boolean {
   try {

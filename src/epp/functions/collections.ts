@@ -25,7 +25,8 @@ import {
   PSensitive,
   type Value,
 } from '../runtime/values.js';
-import { argumentMismatch, blockArity, puppetType, warnOnce } from './arguments.js';
+import { argumentMismatch, puppetType, warnOnce } from './arguments.js';
+import { blockArity } from './block-arity.js';
 import { flattenDeep } from './flatten.js';
 import { visitCollection } from './iteration.js';
 import { type CallContext, defineFunction, type FunctionDef, type Lambda } from './registry.js';

@@ -25,7 +25,8 @@ import {
   PRegexp,
   type Value,
 } from '../runtime/values.js';
-import { argumentMismatch, blockArity, puppetType, untilBreak } from './arguments.js';
+import { argumentMismatch, puppetType, untilBreak } from './arguments.js';
+import { blockArity } from './block-arity.js';
 import {
   eachLoop,
   filterHashLoop,
@@ -35,7 +36,7 @@ import {
   mapLoop,
   reduceLoop,
 } from './loops.js';
-import { sliceSizeRefused } from './not-iterable.js';
+import { refusedCall, sliceSizeRefused } from './not-iterable.js';
 import {
   BreakSignal,
   defineFunction,
@@ -234,7 +235,7 @@ const index = defineFunction(
     const receiver = first(args);
     if (block) {
       if (args.length > 1) {
-        throw new EppEvalError('EPP_ARGUMENTS', `'index' expects a block or a value to find, not both`);
+        throw refusedCall('index', receiver, args.length, block);
       }
       let found: Value;
       if (receiver instanceof Map) {
@@ -253,7 +254,7 @@ const index = defineFunction(
       return found;
     }
     if (args.length < 2) {
-      throw new EppEvalError('EPP_ARGUMENTS', `'index' expects a block or a value to find`);
+      throw refusedCall('index', receiver, args.length);
     }
     const match = args[1];
     if (typeof receiver === 'string' && (typeof match === 'string' || match instanceof PRegexp)) {

@@ -30,7 +30,8 @@ import {
   PSymbol,
   type Value,
 } from '../runtime/values.js';
-import { argumentMismatch, blockArity, noMatchingSignature, puppetType, typeLabel } from './arguments.js';
+import { acceptsArgs, argumentMismatch, noMatchingSignature, puppetType, typeLabel } from './arguments.js';
+import { blockArity } from './block-arity.js';
 import { getValue } from './collections.js';
 import { type CallContext, defineFunction, type FunctionDef } from './registry.js';
 import { rubyToS } from './ruby-text.js';
@@ -111,6 +112,19 @@ const assertType = defineFunction(
   2,
   2,
   (_ctx, args, block) => {
+    if (!isPuppetType(args[0]) && typeof args[0] !== 'string') {
+      const got = typeLabel(args[0]);
+      throw noMatchingSignature('assert_type', [
+        [
+          '(Type type, Any value, Callable[Type, Type] block?)',
+          `parameter 'type' expects a Type value, got ${got}`,
+        ],
+        [
+          '(String type_string, Any value, Callable[Type, Type] block?)',
+          `parameter 'type_string' expects a String value, got ${got}`,
+        ],
+      ]);
+    }
     const type = typeArg('assert_type', args[0]);
     const value = args[1];
     if (type.isInstance(value)) return value;
@@ -168,7 +182,9 @@ const getvar = defineFunction(
   2,
   (ctx: CallContext, args, block) => {
     const [text, fallback] = args;
-    if (typeof text !== 'string' || !VARIABLE_START.test(text)) {
+    // A block Puppet's dispatch refuses (`Callable[1,1]`) falls to its `argument_mismatch`, as a bad name.
+    const blockRefused = block !== undefined && !acceptsArgs(block, 1);
+    if (typeof text !== 'string' || !VARIABLE_START.test(text) || blockRefused) {
       throw new EppEvalError(
         'EPP_ARGUMENTS',
         "'getvar' The given string does not start with a valid variable name",
@@ -184,7 +200,6 @@ const getvar = defineFunction(
         `First character after var name in get string must be a '.' - got ${navigation[0]}`,
       );
     }
-    if (block) blockArity('getvar', block, 1);
     const found = ctx.lookupVariable(variableName(name));
     if (!found.found) return fallback;
     return getValue(found.value, navigation, fallback, block);

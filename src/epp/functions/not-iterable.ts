@@ -86,6 +86,53 @@ const DISPATCHES: Readonly<Record<string, readonly Dispatch[]>> = {
   ],
 };
 
+function minMaxDispatches(): [string, BlockParam | undefined][] {
+  return [
+    ['(Numeric values*)', undefined],
+    ['(String values*)', undefined],
+    ['(Array[Numeric] values, Callable[2, 2] block?)', block(2, 2, true)],
+    ['(Array[String] values, Callable[2, 2] block?)', block(2, 2, true)],
+    ['(Array values, Callable[2, 2] block?)', block(2, 2, true)],
+    ['(Any values*, Callable[2, 2] block)', block(2)],
+    ['(Any values*)', undefined],
+  ];
+}
+
+/** Puppet's `OptionsType` of tree_each, as its signatures print it. */
+export const TREE_EACH_OPTIONS_TEXT =
+  "Struct[{'container_type' => Optional[Type], 'include_root' => Optional[Boolean], " +
+  "'include_containers' => Optional[Boolean], 'include_values' => Optional[Boolean], " +
+  "'order' => Optional[Enum['breadth_first', 'depth_first']], 'include_refs' => Optional[Boolean]}]";
+
+/** A signature of tree_each, with its block (undefined for the dispatch without one). */
+export function treeEachSignature(block: string | undefined): string {
+  const blockText = block ? `, ${block}` : '';
+  return `(Variant[Iterator, Array, Hash, Object] tree, OptionsType = ${TREE_EACH_OPTIONS_TEXT} options?${blockText})`;
+}
+
+/**
+ * Functions whose dispatches matter only when a block is refused (their arguments are checked otherwise):
+ * each signature with its block.
+ */
+const BLOCK_DISPATCHES: Readonly<Record<string, readonly (readonly [string, BlockParam | undefined])[]>> = {
+  max: minMaxDispatches(),
+  min: minMaxDispatches(),
+  tree_each: [
+    [treeEachSignature('Callable[2, 2] block'), block(2)],
+    [treeEachSignature('Callable[1, 1] block'), block(1)],
+    [treeEachSignature(undefined), undefined],
+  ],
+};
+
+const PARAM_TYPES: Readonly<Record<Param, string>> = {
+  hash: 'Hash',
+  enumerable: 'Iterable',
+  iterable: 'Iterable',
+  str: 'String',
+  string: 'String',
+  array: 'Array',
+};
+
 const EXPECTED: Readonly<Record<Param, string>> = {
   hash: 'a Hash value',
   enumerable: 'an Iterable value',
@@ -105,15 +152,44 @@ type Fault =
  * `lambda` (undefined when no block was given).
  */
 export function notIterable(name: string, v: Value, argCount: number, lambda?: Lambda): EppEvalError {
-  const dispatches = DISPATCHES[name];
-  const got = typeLabel(v);
-  if (dispatches === undefined) {
-    return new EppEvalError('EPP_ARGUMENTS', `'${name}' expects an Iterable value, got ${got}`);
+  if (DISPATCHES[name] === undefined) {
+    return new EppEvalError('EPP_ARGUMENTS', `'${name}' expects an Iterable value, got ${typeLabel(v)}`);
   }
   // An Integer's type is an Iterable type (see above): only a Hash, String or Array parameter refuses it.
   const typeFits = (param: Param) =>
     (typeof v === 'number' || typeof v === 'bigint') && (param === 'enumerable' || param === 'iterable');
-  const given = lambda && { min: lambda.requiredCount, max: lambda.hasRest ? Infinity : lambda.paramCount };
+  return describeCall(name, v, argCount, lambda, typeFits);
+}
+
+/**
+ * The error for `name` called on an iterable `v` with arguments no dispatch takes (`[1].index()`: no
+ * block and no value to find): each dispatch judged by its count, its first parameter, then its block.
+ */
+export function refusedCall(name: string, v: Value, argCount: number, lambda?: Lambda): EppEvalError {
+  const typeFits = (param: Param) =>
+    param === 'hash'
+      ? v instanceof Map
+      : param === 'str' || param === 'string'
+        ? typeof v === 'string'
+        : param === 'array'
+          ? Array.isArray(v)
+          : true;
+  // Worded by the describer, which names an Array by its Tuple type.
+  const typeFault = (param: Param) =>
+    describeMismatch(puppetType(PARAM_TYPES[param]), v, `parameter '${param}'`);
+  return describeCall(name, v, argCount, lambda, typeFits, typeFault);
+}
+
+function describeCall(
+  name: string,
+  v: Value,
+  argCount: number,
+  lambda: Lambda | undefined,
+  typeFits: (param: Param) => boolean,
+  typeFault = (param: Param) => `parameter '${param}' expects ${EXPECTED[param]}, got ${typeLabel(v)}`,
+): EppEvalError {
+  const dispatches = DISPATCHES[name]!;
+  const given = lambda && arityOf(lambda);
   let faults: Fault[][] = dispatches.map(([, param, count]) => {
     if (count !== argCount) {
       return [
@@ -121,14 +197,47 @@ export function notIterable(name: string, v: Value, argCount: number, lambda?: L
       ];
     }
     if (typeFits(param)) return [];
-    return [{ kind: 'other', text: `parameter '${param}' expects ${EXPECTED[param]}, got ${got}` }];
+    return [{ kind: 'other', text: typeFault(param) }];
   });
   if (faults.some((f) => f.length === 0)) {
     const blockFaults = dispatches.map(([, , , param]) => blockFault(param, given));
     const all = blockFaults.every((f) => f.length > 0);
     faults = faults.map((f, i) => (all || f.length === 0 ? blockFaults[i]! : f));
   }
-  return describedCall(name, dispatches, faults);
+  return describedCall(
+    name,
+    dispatches.map(([signature]) => signature),
+    faults,
+  );
+}
+
+/** What a lambda takes: `max` Infinity with `*$rest`. */
+function arityOf(lambda: Lambda): Arity {
+  return { min: lambda.requiredCount, max: lambda.hasRest ? Infinity : lambda.paramCount };
+}
+
+/**
+ * The error for a block whose parameter count no dispatch of `name` takes (`expected`: the counts its
+ * dispatches take, for a function not listed here). Its arguments fit (they were checked first), so each
+ * dispatch is judged by its block alone: `step`'s two give `does not expect a block` and `block expects 1
+ * argument, got 3`, listed; `each`'s four merge into `block expects between 1 and 2 arguments, got 3`.
+ */
+export function blockRefused(name: string, lambda: Lambda, expected: Arity): EppEvalError {
+  const given = arityOf(lambda);
+  const dispatches =
+    DISPATCHES[name]?.map(([signature, , , param]) => [signature, param] as const) ?? BLOCK_DISPATCHES[name];
+  if (dispatches === undefined) {
+    return new EppEvalError(
+      'EPP_ARGUMENTS',
+      `'${name}' ${faultText({ kind: 'block', expected, got: given })}`,
+    );
+  }
+  const faults = dispatches.map(([, param]) => blockFault(param, given));
+  return describedCall(
+    name,
+    dispatches.map(([signature]) => signature),
+    faults,
+  );
 }
 
 /**
@@ -148,20 +257,23 @@ export function sliceSizeRefused(receiver: Value, sizeFault: string): EppEvalErr
           : sizeFault,
     },
   ]);
-  return describedCall('slice', dispatches, faults);
+  return describedCall(
+    'slice',
+    dispatches.map(([signature]) => signature),
+    faults,
+  );
 }
 
 /** The faults of each dispatch as Puppet words them: one message when they are one, else the listing. */
 function describedCall(
   name: string,
-  dispatches: readonly Dispatch[],
+  signatures: readonly string[],
   faults: readonly Fault[][],
 ): EppEvalError {
   const one = asOne(faults.flat());
   if (one !== undefined) return new EppEvalError('EPP_ARGUMENTS', `'${name}' ${one}`);
-  const lines = dispatches.map(
-    ([signature], i) =>
-      `\n  ${signature}${faults[i]!.map((f) => `\n    rejected: ${faultText(f)}`).join('')}`,
+  const lines = signatures.map(
+    (signature, i) => `\n  ${signature}${faults[i]!.map((f) => `\n    rejected: ${faultText(f)}`).join('')}`,
   );
   return new EppEvalError(
     'EPP_ARGUMENTS',
@@ -203,7 +315,10 @@ function sameArity(a: Arity, b: Arity): boolean {
 function faultText(fault: Fault): string {
   if (fault.kind === 'other') return fault.text;
   const { expected, got } = fault;
-  const noun = expected.min === 1 && expected.max === 1 ? 'argument' : 'arguments';
+  // Puppet's CountMismatch: singular for 1, at least 1, and at most 1.
+  const { min, max } = expected;
+  const noun =
+    (min === 1 && (max === 1 || max === Infinity)) || (min === 0 && max === 1) ? 'argument' : 'arguments';
   const what = fault.kind === 'block' ? 'block expects' : 'expects';
   return `${what} ${rangeText(expected, 'no')} ${noun}, got ${rangeText(got, 'none')}`;
 }

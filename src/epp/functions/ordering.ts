@@ -14,7 +14,8 @@ import {
 import { rubySort } from '../runtime/ruby-sort.js';
 import { describeMismatch, inferGenericType } from '../runtime/types.js';
 import { isNumeric, PFloat, PSemVer, PTimeData, type Value } from '../runtime/values.js';
-import { blockArity, noMatchingSignature, puppetType, warnOnce } from './arguments.js';
+import { noMatchingSignature, puppetType, warnOnce } from './arguments.js';
+import { blockArity } from './block-arity.js';
 import { type CallContext, defineFunction, type FunctionDef, type Lambda } from './registry.js';
 import { rubyToS } from './ruby-text.js';
 

@@ -154,7 +154,9 @@ export function invoke(def: FunctionDef, ctx: CallContext, args: Value[], block:
 
 function expectsText(def: FunctionDef): string {
   if (def.minArgs === def.maxArgs) return `expects ${def.minArgs} argument${def.minArgs === 1 ? '' : 's'}`;
-  if (def.maxArgs === Number.POSITIVE_INFINITY) return `expects at least ${def.minArgs} arguments`;
+  // Puppet's noun is singular for "at least 1 argument" too.
+  if (def.maxArgs === Number.POSITIVE_INFINITY)
+    return `expects at least ${def.minArgs} argument${def.minArgs === 1 ? '' : 's'}`;
   return `expects between ${def.minArgs} and ${def.maxArgs} arguments`;
 }
 

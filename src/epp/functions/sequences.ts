@@ -8,7 +8,7 @@ import { characters } from '../runtime/characters.js';
 import { checkTimeLimit } from '../runtime/deadline.js';
 import { EnumType, IntegerType, isPuppetType, iteratorElementType, type PType } from '../runtime/types.js';
 import { bigOf, integer, type PHash, type PInteger, PIterator, type Value } from '../runtime/values.js';
-import { blockArity } from './arguments.js';
+import { blockArity } from './block-arity.js';
 import { notIterable } from './not-iterable.js';
 import type { Lambda } from './registry.js';
 

@@ -130,7 +130,7 @@ function patternRegExp(fn: string, pattern: Value): RegExp {
   if (pattern instanceof PRegexp) return pattern.regex;
   if (typeof pattern === 'string') return compile(pattern);
   if (pattern instanceof RegexpType) return compile(pattern.pattern ?? '');
-  throw argError(fn, 'pattern', 'a String, Regexp or Type[Regexp] value', pattern);
+  throw argError(fn, 'pattern', 'a value of type String, Regexp, or Type[Regexp]', pattern);
 }
 
 function charLength(s: string, index: number): number {
@@ -351,9 +351,14 @@ const match = defineFunction('match', 2, 2, (_ctx, [str, pattern]) => {
 // ---------------------------------------------------------------------------------------------------------
 // Formatting
 
-const sprintfFn = defineFunction('sprintf', 1, Number.POSITIVE_INFINITY, (_ctx, [format, ...args]) =>
-  sprintf(stringArg('sprintf', 'format', format), args),
-);
+// sprintf is a Puppet 3 function: its count error is its own (the least count is checked here).
+const sprintfFn = defineFunction('sprintf', 0, Number.POSITIVE_INFINITY, (_ctx, all) => {
+  if (all.length === 0) {
+    throw new EppEvalError('EPP_ARGUMENTS', 'sprintf(): Wrong number of arguments given (0 for minimum 1)');
+  }
+  const [format, ...args] = all;
+  return sprintf(stringArg('sprintf', 'format', format), args);
+});
 
 const SHELL_SAFE = /^[a-zA-Z0-9@%_+=:,./-]+$/;
 const SHELL_DANGEROUS = /[!"`$\\]/;
@@ -381,6 +386,29 @@ const shellquoteFn = defineFunction('shellquote', 0, Number.POSITIVE_INFINITY, (
   shellquote(flattenDeep(args).map(shellWord)),
 );
 
+/**
+ * strftime's dispatches, as Puppet lists them when the first argument is no Timespan, Timestamp or String:
+ * each refuses the argument count or the first argument's type.
+ */
+const STRFTIME_DISPATCHES = [
+  ['(Timespan time_object, String format)', 2, 2, 'time_object', 'a Timespan value'],
+  ['(Timestamp time_object, String format, String timezone?)', 2, 3, 'time_object', 'a Timestamp value'],
+  ['(String format, String timezone?)', 1, 2, 'format', 'a String value'],
+] as const;
+
+function strftimeRefused(time: Value, count: number): EppEvalError {
+  return noMatchingSignature(
+    'strftime',
+    STRFTIME_DISPATCHES.map(([signature, min, max, param, expected]) => {
+      if (count < min || count > max) {
+        const range = min === max ? `${min} arguments` : `between ${min} and ${max} arguments`;
+        return [signature, `expects ${range}, got ${count}`] as const;
+      }
+      return [signature, `parameter '${param}' expects ${expected}, got ${typeLabel(time)}`] as const;
+    }),
+  );
+}
+
 const strftimeFn = defineFunction('strftime', 1, 3, (_ctx, args) => {
   const [time, format, timezone] = args;
   if (time instanceof PTimespan) {
@@ -393,14 +421,13 @@ const strftimeFn = defineFunction('strftime', 1, 3, (_ctx, args) => {
     }
     return formatTimespan(time, stringArg('strftime', 'format', format));
   }
-  if (!(time instanceof PTimestamp)) {
+  if (typeof time === 'string') {
     throw new EppEvalError(
       'EPP_ARGUMENTS',
-      typeof time === 'string'
-        ? "'strftime' of the current time (strftime(format)) is not supported: templates render the same output on every run; pass a Timestamp"
-        : `'strftime' parameter 'time_object' expects a Timestamp value, got ${typeLabel(time)}`,
+      "'strftime' of the current time (strftime(format)) is not supported: templates render the same output on every run; pass a Timestamp",
     );
   }
+  if (!(time instanceof PTimestamp)) throw strftimeRefused(time, args.length);
   const fmt = stringArg('strftime', 'format', format);
   if (timezone !== undefined && typeof timezone !== 'string')
     throw argError('strftime', 'timezone', 'a String value', timezone);

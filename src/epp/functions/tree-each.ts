@@ -8,7 +8,9 @@ import { hashLookup } from '../runtime/compare.js';
 import { MAX_COLLECTION_SIZE, tooManyElements } from '../runtime/size-limits.js';
 import { describeArgumentMismatches, loneTypeMismatch, type PType } from '../runtime/types.js';
 import type { PHash, Value } from '../runtime/values.js';
-import { argumentMismatch, blockArity, noMatchingSignature, puppetType, untilBreak } from './arguments.js';
+import { noMatchingSignature, puppetType, typeLabel, untilBreak } from './arguments.js';
+import { blockArity } from './block-arity.js';
+import { treeEachSignature } from './not-iterable.js';
 import { defineFunction } from './registry.js';
 
 /**
@@ -58,15 +60,8 @@ function* treeBreadthFirst(root: Value, made: Made): Generator<[Value[], Value]>
 
 /** Puppet's `OptionsType` of tree_each (its text: OPTIONS_TEXT), made when first needed. */
 let optionsType: PType | undefined;
-const OPTIONS_TEXT =
-  "Struct[{'container_type' => Optional[Type], 'include_root' => Optional[Boolean], " +
-  "'include_containers' => Optional[Boolean], 'include_values' => Optional[Boolean], " +
-  "'order' => Optional[Enum['breadth_first', 'depth_first']], 'include_refs' => Optional[Boolean]}]";
 /** tree_each's three dispatches (two block sizes, no block), as Puppet lists them. */
-const SIGNATURES = ['Callable[2, 2] block', 'Callable[1, 1] block', undefined].map(
-  (block) =>
-    `(Variant[Iterator, Array, Hash, Object] tree, OptionsType = ${OPTIONS_TEXT} options?${block ? `, ${block}` : ''})`,
-);
+const SIGNATURES = ['Callable[2, 2] block', 'Callable[1, 1] block', undefined].map(treeEachSignature);
 
 /**
  * Options Puppet's `OptionsType` refuses: a lone type mismatch alone (every dispatch refuses it alike, so
@@ -120,7 +115,13 @@ export const treeEach = defineFunction(
   2,
   (_ctx, args, block) => {
     const tree = args[0];
-    if (!isContainer(tree)) throw argumentMismatch('tree_each', 'tree', puppetType('Collection'), tree);
+    if (!isContainer(tree)) {
+      // Puppet's words for its `Variant[Iterator, Array, Hash, Object]` (objects are no templates' values).
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        `'tree_each' parameter 'tree' expects a value of type Iterator, Array, Hash, or Object, got ${typeLabel(tree)}`,
+      );
+    }
     if (args.length === 2) checkOptions(args[1]);
     const options = args[1] instanceof Map ? args[1] : undefined;
     const order = options ? hashLookup(options, 'order').value : undefined;

@@ -174,6 +174,10 @@ export abstract class CodeLexer extends StringLexer {
     if (src.charCodeAt(start) === 48 && p - start > 1 && !isValidNumber(text)) {
       throw this.error(invalidNumberMessage(text), start, p);
     }
+    // A Float beyond the largest double (`1e400`): Puppet's lexer fails on it, in these words.
+    if (!Number.isFinite(Number(text))) {
+      throw this.error(`Internal Error, NUMBER token does not contain a valid number, ${text}`, start, p);
+    }
     this.tokens.push({
       kind: 'NUMBER',
       value: text,

@@ -97,6 +97,13 @@ export function parsePuppet(source: string, options: ParseOptions = {}): Templat
   const tokens = lex(wrapped, { file, delimiters: [open, close], report }).map((t) =>
     shift(t, -open.length - 1, source.length),
   );
+  // A lexer error is at offsets in the wrapped text: moved to the source's, as the tokens are.
+  const lexError = lexErrorOf(tokens.at(-1)!);
+  if (lexError?.location?.source === wrapped) {
+    const { start, end } = lexError.location.span;
+    const at = (n: number) => Math.min(source.length, Math.max(0, n - open.length - 1));
+    lexError.location = { file, source, span: { start: at(start), end: at(end) } };
+  }
   const parser = new Parser(tokens, source, file);
   const program = parser.template();
   if (parser.validation.errors.length > 0) {

@@ -31,11 +31,36 @@ export function cannotConvert(from: Value, target: string): EppEvalError {
   return conversionError(`${prefix}Value of type ${inferGenericType(from)} cannot be converted to ${target}`);
 }
 
+/**
+ * The function Puppet's `new` calls for a type, as its argument-count errors name it (checked against
+ * Puppet 7.23: Regexp's is `new_float` and NotUndef's `new_unit`, as Puppet names them).
+ */
+const COUNTED_FUNCTION_NAMES: Readonly<Record<string, string>> = {
+  ...NEW_FUNCTION_NAMES,
+  Hash: 'new_hash',
+  String: 'new_string',
+  Sensitive: 'new_Sensitive',
+  Regexp: 'new_float',
+  Type: 'new_type',
+  NotUndef: 'new_unit',
+  Timestamp: 'new_timestamp',
+  Timespan: 'new_timespan',
+};
+
+/** Puppet's error for an argument count no dispatch takes: `'new_array' expects between 1 and 2 arguments, got 3`. */
 export function arity(target: string, args: readonly Value[], min: number, max: number): void {
   if (args.length >= min && args.length <= max) return;
+  const noun = min === 1 && max === 1 ? 'argument' : 'arguments';
   const expects =
-    min === max ? `${min} argument${min === 1 ? '' : 's'}` : `between ${min} and ${max} arguments`;
-  throw new EppEvalError('EPP_ARGUMENTS', `${target}.new() expects ${expects}, got ${args.length}`);
+    min === max
+      ? `${min} ${noun}`
+      : min === 0
+        ? `at most ${max} ${noun}`
+        : `between ${min} and ${max} ${noun}`;
+  const got = args.length === 0 ? 'none' : String(args.length);
+  const name = COUNTED_FUNCTION_NAMES[target];
+  const fn = name === undefined ? `${target}.new()` : `'${name}'`;
+  throw new EppEvalError('EPP_ARGUMENTS', `${fn} expects ${expects}, got ${got}`);
 }
 /** The arguments of the hash form `T({from => x, ...})`, or undefined when the call is positional. */
 export function namedArgs(

@@ -32,7 +32,10 @@ export function toArray(args: Value[]): Value[] {
   arity('Array', args, 1, 2);
   const [from, wrap = false] = args;
   if (typeof wrap !== 'boolean') {
-    throw new EppEvalError('EPP_ARGUMENTS', `'wrap' expects a Boolean value, got ${inferGenericType(wrap)}`);
+    throw new EppEvalError(
+      'EPP_ARGUMENTS',
+      `'new_array' parameter 'wrap' expects a Boolean value, got ${inferGenericType(wrap)}`,
+    );
   }
   if (wrap) return Array.isArray(from) ? from : [from];
   const elements = iterate(from);

@@ -111,9 +111,37 @@ function rubyInteger(s: string, radix: number | undefined): bigint | undefined {
   return negative ? -n : n;
 }
 
+/** The text pattern of Float's and Numeric's `Convertible`, as Puppet prints it. */
+const FLOAT_PATTERN =
+  'Pattern[/\\A[+-]?\\s*(?:(?:(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE]-?\\d+)?)|(?:0[xX][0-9A-Fa-f]+)|(?:0[0-7]+)|(?:0[bB][01]+))\\z/]';
+const CONVERTIBLE_TO: Readonly<Record<'new_float' | 'new_numeric', string>> = {
+  new_float: `Convertible = Variant[Numeric, Boolean, ${FLOAT_PATTERN}, Timespan, Timestamp]`,
+  new_numeric: `Convertible = Variant[Integer, Float, Boolean, ${FLOAT_PATTERN}, Timespan, Timestamp]`,
+};
+
+/**
+ * An `abs` that is no Boolean given to Float's or Numeric's `new`: no dispatch takes the arguments, and
+ * Puppet lists both (as Integer's, above).
+ */
+function checkAbsArgument(fn: 'new_float' | 'new_numeric', args: readonly Value[]): void {
+  if (args.length !== 2 || typeof args[1] === 'boolean') return;
+  const convertible = CONVERTIBLE_TO[fn];
+  throw noMatchingSignature(fn, [
+    [
+      `(${convertible} from, Boolean abs?)`,
+      describeMismatch(puppetType('Boolean'), args[1], "parameter 'abs'"),
+    ],
+    [
+      `(NamedArgs = Struct[{'from' => ${convertible}, Optional['abs'] => Boolean}] hash_args)`,
+      'expects 1 argument, got 2',
+    ],
+  ]);
+}
+
 export function toFloat(args: Value[]): PFloat {
   const named = namedArgs(args, ['from', 'abs'], 'Float');
   if (!named) arity('Float', args, 1, 2);
+  if (!named) checkAbsArgument('new_float', args);
   const [from, abs] = named ?? args;
   let n: number;
   if (from instanceof PFloat) n = from.value;
@@ -146,6 +174,7 @@ function rubyFloatOf(s: string): number | undefined {
 export function toNumeric(args: Value[]): PInteger | PFloat {
   const named = namedArgs(args, ['from', 'abs'], 'Numeric');
   if (!named) arity('Numeric', args, 1, 2);
+  if (!named) checkAbsArgument('new_numeric', args);
   const [from, abs] = named ?? args;
   let n: PInteger | PFloat;
   if (isInteger(from) || from instanceof PFloat) n = from;
