@@ -7,7 +7,8 @@
  * check the first lines against Puppet runs too).
  */
 import { describe, expect, it } from 'vitest';
-import { EppError, renderEpp } from '../../src/epp/index.js';
+import { renderEpp } from '../../src/epp/index.js';
+import { renderFailure } from '../helpers/epp-failure.js';
 
 /** [template, Puppet's message, line:column] */
 const PUPPET: readonly (readonly [string, string, string])[] = [
@@ -169,19 +170,9 @@ const PUPPET: readonly (readonly [string, string, string])[] = [
   ['<%= with(1) |$a, $b| { $a } %>', 'Parameter $b is required but no value was given', '1:18'],
 ];
 
-function failure(template: string): { message: string; at: string } {
-  try {
-    renderEpp(template, {}, { file: 't.epp' });
-  } catch (e) {
-    if (!(e instanceof EppError)) throw e;
-    return { message: e.message, at: `${e.line}:${e.column}` };
-  }
-  throw new Error(`rendered: ${template}`);
-}
-
 describe('a block of a parameter count no dispatch takes', () => {
   it.each(PUPPET)('%s fails as Puppet does', (template, message, at) => {
-    expect(failure(template)).toEqual({ message, at });
+    expect(renderFailure(template)).toEqual({ message, at });
   });
 
   it('still takes a block with optional or rest parameters that fits', () => {

@@ -7,7 +7,7 @@
  * template in session 31 (conformance cases `error_new_*`, `error_strftime_*` check first lines too).
  */
 import { describe, expect, it } from 'vitest';
-import { EppError, renderEpp } from '../../src/epp/index.js';
+import { renderFailure } from '../helpers/epp-failure.js';
 
 /** [template, Puppet's message, line:column] */
 const PUPPET: readonly (readonly [string, string, string])[] = [
@@ -179,18 +179,8 @@ const PUPPET: readonly (readonly [string, string, string])[] = [
   ],
 ];
 
-function failure(template: string): { message: string; at: string } {
-  try {
-    renderEpp(template, {}, { file: 't.epp' });
-  } catch (e) {
-    if (!(e instanceof EppError)) throw e;
-    return { message: e.message, at: `${e.line}:${e.column}` };
-  }
-  throw new Error(`rendered: ${template}`);
-}
-
 describe('arguments no dispatch takes, in Puppet 7.23 words', () => {
   it.each(PUPPET)('%s fails as Puppet does', (template, message, at) => {
-    expect(failure(template)).toEqual({ message, at });
+    expect(renderFailure(template)).toEqual({ message, at });
   });
 });

@@ -5,7 +5,8 @@
  * `error_*_not_iterable` check the first line against the suite's Puppet runs too).
  */
 import { describe, expect, it } from 'vitest';
-import { EppError, renderEpp } from '../../src/epp/index.js';
+import { renderEpp } from '../../src/epp/index.js';
+import { renderFailure } from '../helpers/epp-failure.js';
 
 /** [template, Puppet's message, line:column] */
 const PUPPET: readonly (readonly [string, string, string])[] = [
@@ -371,37 +372,27 @@ const ITERATOR_LABELS: readonly (readonly [string, string, string])[] = [
   ],
 ];
 
-function failure(template: string): { message: string; at: string } {
-  try {
-    renderEpp(template, {}, { file: 't.epp' });
-  } catch (e) {
-    if (!(e instanceof EppError)) throw e;
-    return { message: e.message, at: `${e.line}:${e.column}` };
-  }
-  throw new Error(`rendered: ${template}`);
-}
-
 describe('iteration functions given what they cannot iterate', () => {
   it.each(PUPPET)('%s fails as Puppet does', (template, message, at) => {
-    expect(failure(template)).toEqual({ message, at });
+    expect(renderFailure(template)).toEqual({ message, at });
   });
 
   it.each(
     NEGATIVE_INTEGER,
   )('%s fails as Puppet does (a negative Integer; any and all)', (template, message, at) => {
-    expect(failure(template)).toEqual({ message, at });
+    expect(renderFailure(template)).toEqual({ message, at });
   });
 
   it.each(SLICE_SIZE)('%s fails as Puppet does (a size slice refuses)', (template, message, at) => {
-    expect(failure(template)).toEqual({ message, at });
+    expect(renderFailure(template)).toEqual({ message, at });
   });
 
   it.each(ITERATOR_LABELS)('%s names the Iterator as Puppet does', (template, message, at) => {
-    expect(failure(template)).toEqual({ message, at });
+    expect(renderFailure(template)).toEqual({ message, at });
   });
 
   it('checks the receiver before the lambda, as Puppet checks parameters in order; an iterable receiver still gets the lambda error', () => {
-    expect(failure('<% [1].each |$a, $b, $c| { } %>').message).toBe(
+    expect(renderFailure('<% [1].each |$a, $b, $c| { } %>').message).toBe(
       "Error while evaluating a Method call, 'each' block expects between 1 and 2 arguments, got 3",
     );
   });
@@ -410,7 +401,7 @@ describe('iteration functions given what they cannot iterate', () => {
 describe("tree_each's options, checked against Puppet's OptionsType", () => {
   // Expected: Puppet 7.23's `puppet epp render`, session 30.
   it('reports a lone type mismatch alone: every dispatch refuses it alike', () => {
-    expect(failure("<% [1,[2]].tree_each({order => 'bottomup'}) |$p, $v| { } %>")).toEqual({
+    expect(renderFailure("<% [1,[2]].tree_each({order => 'bottomup'}) |$p, $v| { } %>")).toEqual({
       message:
         "Error while evaluating a Method call, 'tree_each' parameter 'options' entry 'order' expects an undef value or a match for Enum['breadth_first', 'depth_first'], got 'bottomup'",
       at: '1:21',
@@ -418,7 +409,7 @@ describe("tree_each's options, checked against Puppet's OptionsType", () => {
   });
 
   it('lists an unknown key under each of the three dispatches', () => {
-    expect(failure('<% [1,[2,[3]]].tree_each({containers => false}) |$v| { } %>')).toEqual({
+    expect(renderFailure('<% [1,[2,[3]]].tree_each({containers => false}) |$v| { } %>')).toEqual({
       message:
         "Error while evaluating a Method call, The function 'tree_each' was called with arguments it does not accept. It expects one of:\n  (Variant[Iterator, Array, Hash, Object] tree, OptionsType = Struct[{'container_type' => Optional[Type], 'include_root' => Optional[Boolean], 'include_containers' => Optional[Boolean], 'include_values' => Optional[Boolean], 'order' => Optional[Enum['breadth_first', 'depth_first']], 'include_refs' => Optional[Boolean]}] options?, Callable[2, 2] block)\n    rejected: parameter 'options' unrecognized key 'containers'\n  (Variant[Iterator, Array, Hash, Object] tree, OptionsType = Struct[{'container_type' => Optional[Type], 'include_root' => Optional[Boolean], 'include_containers' => Optional[Boolean], 'include_values' => Optional[Boolean], 'order' => Optional[Enum['breadth_first', 'depth_first']], 'include_refs' => Optional[Boolean]}] options?, Callable[1, 1] block)\n    rejected: parameter 'options' unrecognized key 'containers'\n  (Variant[Iterator, Array, Hash, Object] tree, OptionsType = Struct[{'container_type' => Optional[Type], 'include_root' => Optional[Boolean], 'include_containers' => Optional[Boolean], 'include_values' => Optional[Boolean], 'order' => Optional[Enum['breadth_first', 'depth_first']], 'include_refs' => Optional[Boolean]}] options?)\n    rejected: parameter 'options' unrecognized key 'containers'",
       at: '1:25',
