@@ -34,7 +34,7 @@ type AjvInstance = InstanceType<typeof AjvDraft07.default>;
 export interface SchemaViolation {
   /** JSON pointer of the offending value (for an unknown property: of that property). */
   readonly pointer: string;
-  /** ajv's message, e.g. `must be boolean`. */
+  /** What is wrong, e.g. `must be true or false` (ajv's message, or ours where its words are JSON Schema's). */
   readonly message: string;
   /** The failing keyword: `type`, `additionalProperties`, `required`, `enum`... */
   readonly keyword: string;
@@ -261,6 +261,8 @@ export function violations(errors: readonly ErrorObject[]): SchemaViolation[] {
       const declared = Object.keys((e.parentSchema?.properties as object | undefined) ?? {});
       suggestion = didYouMean(prop, declared);
       message = `unknown key '${prop}'`;
+    } else if (e.keyword === 'type') {
+      message = `must be ${typeWords(e.params.type)}`;
     } else if (e.keyword === 'enum' || e.keyword === 'const') {
       const allowed = (e.keyword === 'enum' ? e.params.allowedValues : [e.params.allowedValue]) as unknown[];
       const shown = allowed.map((v) => JSON.stringify(v)).join(', ');
@@ -291,6 +293,25 @@ export function violations(errors: readonly ErrorObject[]): SchemaViolation[] {
     });
   }
   return out;
+}
+
+/** JSON Schema's type names in the words of a YAML file's reader: ajv says `must be object,null`. */
+const TYPE_WORDS: Readonly<Record<string, string>> = {
+  object: 'a mapping (key: value)',
+  array: 'a list',
+  string: 'a string',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  null: 'empty (null)',
+};
+
+/** `object,null` (ajv's list of a `type` array) -> `a mapping (key: value) or empty (null)`. */
+function typeWords(types: unknown): string {
+  const words = String(types)
+    .split(',')
+    .map((t) => TYPE_WORDS[t] ?? t);
+  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
 }
 
 /** Violations -> Problems positioned through `positions` (unknown keys at the key itself). */

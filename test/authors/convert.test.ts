@@ -1015,7 +1015,7 @@ describe('convert with the default templates: what PDK rendered, or an error bef
         "unknown setting 'delete' for template 'gemfile'",
         "`delete: true` is V1's, per file; in V2 list the files a template writes under pdk_template: `unmanaged: [Gemfile]`, then remove them yourself (`delete` takes only paths no template writes)",
       ],
-      ['SETTINGS_INVALID', 9, 14, "rspec: setting 'mock_with' must be string", undefined],
+      ['SETTINGS_INVALID', 9, 14, "rspec: setting 'mock_with' must be a string", undefined],
       [
         'COMPOSITION_SETTINGS_NOT_APPLIED',
         4,
@@ -1036,9 +1036,9 @@ describe('convert with the default templates: what PDK rendered, or an error bef
     expect(r.stdout).toBe('');
     const errors = r.stderr.split('\n').filter((l) => / error: /.test(l));
     expect(errors).toEqual([
-      ".sync.yml:3:28: error: once converted, puppet_lint: setting 'fail_on_warnings' must be boolean [SETTINGS_INVALID]",
-      ".sync.yml:5:14: error: once converted, gemfile: setting 'overrides' must be array,null [SETTINGS_INVALID]",
-      ".sync.yml:7:14: error: once converted, rspec: setting 'mock_with' must be string [SETTINGS_INVALID]",
+      ".sync.yml:3:28: error: once converted, puppet_lint: setting 'fail_on_warnings' must be true or false [SETTINGS_INVALID]",
+      ".sync.yml:5:14: error: once converted, gemfile: setting 'overrides' must be a list or empty (null) [SETTINGS_INVALID]",
+      ".sync.yml:7:14: error: once converted, rspec: setting 'mock_with' must be a string [SETTINGS_INVALID]",
     ]);
     expect(r.stderr).toContain('> 3 |   linter_fail_on_warnings: "no"');
     expect(r.stderr).toContain(

@@ -174,7 +174,7 @@ describe('a hook that returns the wrong thing', () => {
     const r = cli(root, 'apply', '--force');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      `${repo}/greet/hooks/after_default_settings.mjs:3:34: error: greet: setting 'who' must be string [SETTINGS_INVALID]`,
+      `${repo}/greet/hooks/after_default_settings.mjs:3:34: error: greet: setting 'who' must be a string [SETTINGS_INVALID]`,
     );
     expect(snapshotDir(root)).toEqual(before);
   });
@@ -205,7 +205,7 @@ describe('a hook after the settings were validated that changes a declared setti
     const r = cli(root, 'apply', '--force');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      `${repo}/greet/hooks/after_project_settings.pp:3:3: error: greet: hook after_project_settings sets setting 'port' to "80", which its schema refuses: must be integer [SETTINGS_INVALID]`,
+      `${repo}/greet/hooks/after_project_settings.pp:3:3: error: greet: hook after_project_settings sets setting 'port' to "80", which its schema refuses: must be a whole number [SETTINGS_INVALID]`,
     );
     expect(r.stderr).toContain("hint: template_schema.json:7:13 declares 'port'");
     expect(r.stderr).toContain('nothing was written');
@@ -236,7 +236,7 @@ describe('a hook after the settings were validated that changes a declared setti
     const r = cli(root, 'validate');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      `${repo}/greet/hooks/before_file_render.mjs:1:71: error: greet: hook before_file_render (rendering GREETING.txt) sets setting 'who' to ["GREETING.txt"], which its schema refuses: must be string [SETTINGS_INVALID]`,
+      `${repo}/greet/hooks/before_file_render.mjs:1:71: error: greet: hook before_file_render (rendering GREETING.txt) sets setting 'who' to ["GREETING.txt"], which its schema refuses: must be a string [SETTINGS_INVALID]`,
     );
   });
 

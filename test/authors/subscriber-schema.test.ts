@@ -67,7 +67,7 @@ describe("a subscription its subscriber's own schema does not list", () => {
     const repo = repository('  shared_settings:\n    ci_checks: [1]\n');
     const r = cli(repo, 'test');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/ci\/tests\/basic\/\.sync\.yml:5:17: error: .*must be string/);
+    expect(r.stderr).toMatch(/ci\/tests\/basic\/\.sync\.yml:5:17: error: .*must be a string/);
     expect(r.stderr).not.toContain('SETTINGS_UNKNOWN_KEY');
     expect(r.stderr).not.toContain('EPP_TYPE_MISMATCH');
   });
@@ -82,7 +82,7 @@ describe("a subscription its subscriber's own schema does not list", () => {
       // parameter type `Array[String]` failing again on the same value.
       const errors = r.stderr.split('\n').filter((l) => / error: /.test(l));
       expect(errors).toEqual([
-        "publisher/template.json:1:179: error: shared setting 'ci_checks[1]' must be string, by the schema template 'publisher' publishes it with [SETTINGS_INVALID]",
+        "publisher/template.json:1:179: error: shared setting 'ci_checks[1]' must be a string, by the schema template 'publisher' publishes it with [SETTINGS_INVALID]",
       ]);
       expect(r.stderr).toContain('hint: fix the value here (or the schema, publisher/template.json:1:116)');
       expect(r.stderr).not.toContain('EPP_TYPE_MISMATCH');

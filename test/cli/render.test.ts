@@ -207,7 +207,7 @@ bundle install
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
-      /^\.sync\.yml:13:18: error: gemfile: setting 'optional_gems' must be array \[SETTINGS_INVALID\]\n/,
+      /^\.sync\.yml:13:18: error: gemfile: setting 'optional_gems' must be a list \[SETTINGS_INVALID\]\n/,
     );
     expect(existsSync(out)).toBe(false);
     const { code, json } = await runJson<{ files: unknown[]; problems: { code: string; line: number }[] }>(

@@ -21,7 +21,7 @@ it.each([
   const r = await run(root, 'apply');
   expect(r.code).toBe(1);
   expect(r.stderr).toContain(
-    `.sync.yml:3:${key.length + 5}: error: pdk_template.${key} must be array [SYNC_INVALID]`,
+    `.sync.yml:3:${key.length + 5}: error: pdk_template.${key} must be a list [SYNC_INVALID]`,
   );
   expect(r.stderr).toContain(
     `hint: write a list: ${example}, or each entry on a line of its own under the key`,

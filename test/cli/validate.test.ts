@@ -42,7 +42,7 @@ describe('pantograph validate', () => {
 > 6 |   templates: [gemfil, puppet_lint, ---vscode]
     |               ^
   hint: did you mean 'gemfile'?
-.sync.yml:9:20: error: puppet_lint: setting 'disabled_checks' must be array [SETTINGS_INVALID]
+.sync.yml:9:20: error: puppet_lint: setting 'disabled_checks' must be a list [SETTINGS_INVALID]
   7 |   purge: yes
   8 | puppet_lint:
 > 9 |   disabled_checks: oops
@@ -99,7 +99,7 @@ describe('pantograph validate', () => {
         {
           severity: 'error',
           code: 'SETTINGS_INVALID',
-          message: "puppet_lint: setting 'disabled_checks' must be array",
+          message: "puppet_lint: setting 'disabled_checks' must be a list",
           file,
           line: 9,
           column: 20,

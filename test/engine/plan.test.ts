@@ -221,7 +221,7 @@ jobs:
       {
         severity: 'error',
         code: 'SETTINGS_INVALID',
-        message: "puppet_lint: setting 'disabled_checks' must be array",
+        message: "puppet_lint: setting 'disabled_checks' must be a list",
         file: `${root}/.sync.yml`,
         line: 8,
         column: 20,
@@ -551,7 +551,7 @@ describe('problems while resolving', () => {
       {
         severity: 'error',
         code: 'SETTINGS_INVALID',
-        message: "shared setting 'checks' must be array, by the schema template 'app' publishes it with",
+        message: "shared setting 'checks' must be a list, by the schema template 'app' publishes it with",
         hint: "fix the value here (or the schema, app/template.json:5:17): until it fits, the templates subscribing to 'checks' render nothing",
         file: project.applied[0]!.manifestFile,
         line: 11,
@@ -580,7 +580,7 @@ describe('problems while resolving', () => {
       {
         severity: 'error',
         code: 'SETTINGS_INVALID',
-        message: "ci: setting 'checks.0' must be integer",
+        message: "ci: setting 'checks.0' must be a whole number",
         file: project.applied[0]!.manifestFile,
         line: 9,
         column: 9,

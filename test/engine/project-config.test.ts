@@ -221,7 +221,7 @@ describe('parseSyncConfig: collected problems', () => {
     );
     const got = c.problems.map((p) => [p.code, p.line, p.column, p.message, p.hint]);
     expect(got).toEqual([
-      ['SYNC_INVALID', 3, 10, 'pdk_template.purge must be boolean', undefined],
+      ['SYNC_INVALID', 3, 10, 'pdk_template.purge must be true or false', undefined],
       ['SYNC_INVALID', 4, 15, `pdk_template.templates[0] ${TEMPLATE_RULE}`, undefined],
       ['SYNC_INVALID', 4, 24, `pdk_template.templates[1] ${TEMPLATE_RULE}`, undefined],
       [
@@ -252,7 +252,7 @@ describe('parseSyncConfig: collected problems', () => {
         'pdk_template.template_sources[3] must be "default"',
         "did you mean 'default'?",
       ],
-      ['SYNC_INVALID', 13, 10, 'gemfile must be object,null', undefined],
+      ['SYNC_INVALID', 13, 10, 'gemfile must be a mapping (key: value) or empty (null)', undefined],
     ]);
     // What is valid is still read.
     expect(c.sources.map((s) => s.type)).toEqual(['filesystem']);

@@ -320,7 +320,7 @@ describe('loadTemplate: bad input', () => {
         "unknown key 'defaults_settings' in template.json",
         "did you mean 'default_settings'?",
       ],
-      ['TEMPLATE_INVALID', 4, 19, 'template.json/always_apply must be boolean', undefined],
+      ['TEMPLATE_INVALID', 4, 19, 'template.json/always_apply must be true or false', undefined],
       ['TEMPLATE_INVALID', 5, 17, 'template.json/delimiters must NOT have fewer than 2 items', undefined],
       [
         'TEMPLATE_INVALID',
@@ -519,7 +519,7 @@ describe('compileSettingsSchema', () => {
         params: { additionalProperty: 'nmae' },
         suggestion: 'name',
       },
-      { pointer: '/count', message: 'must be integer', keyword: 'type', params: { type: 'integer' } },
+      { pointer: '/count', message: 'must be a whole number', keyword: 'type', params: { type: 'integer' } },
     ]);
   });
 

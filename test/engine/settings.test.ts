@@ -239,7 +239,7 @@ describe('validateSettings', () => {
       {
         severity: 'error',
         code: 'SETTINGS_INVALID',
-        message: "tpl: setting 'gems.2' must be string",
+        message: "tpl: setting 'gems.2' must be a string",
         file: sync,
         line: 8,
         column: 13,
@@ -316,7 +316,7 @@ describe('validateSettings', () => {
       {
         severity: 'error',
         code: 'SETTINGS_INVALID',
-        message: "tpl: setting 'port' must be integer",
+        message: "tpl: setting 'port' must be a whole number",
         file: manifest,
         line: 4,
         column: 13,
@@ -330,8 +330,8 @@ describe('validateSettings', () => {
       'tpl:\n  count: 1.5\n  ratio: 2\n  label: [x]\n  opts: {a: 1}\n  anything: [1]\n  cuont: 3\n',
     );
     expect(problems.map((p) => [p.code, p.message, p.line, p.column, p.hint, p.file === sync])).toEqual([
-      ['SETTINGS_INVALID', "tpl: setting 'count' must be integer", 8, 10, undefined, true],
-      ['SETTINGS_INVALID', "tpl: setting 'label' must be string", 10, 10, undefined, true],
+      ['SETTINGS_INVALID', "tpl: setting 'count' must be a whole number", 8, 10, undefined, true],
+      ['SETTINGS_INVALID', "tpl: setting 'label' must be a string", 10, 10, undefined, true],
       [
         'SETTINGS_UNKNOWN_KEY',
         "unknown setting 'cuont' for template 'tpl'",

@@ -217,7 +217,7 @@ describe('project overrides and edge cases', () => {
       {
         severity: 'error',
         code: 'SETTINGS_INVALID',
-        message: "shared setting 'gems[2]' must be string, by the schema template 'one' publishes it with",
+        message: "shared setting 'gems[2]' must be a string, by the schema template 'one' publishes it with",
         hint: "fix the value here (or the schema, one/template.json:6:17): until it fits, the templates subscribing to 'gems' render nothing",
         file: p.config.file,
         line: 8,

@@ -45,7 +45,7 @@ describe('the validator cache', () => {
       'must be lowercase letters',
       'must be one of "strict", "lenient"',
       'must be >= 1',
-      'must be string',
+      'must be a string',
     ]);
     expect(files()).toEqual([`${validatorKey('draft-07', schema())}.cjs`]);
     // A new but equal schema object: not the in-memory cache, the file.

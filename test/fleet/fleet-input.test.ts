@@ -429,13 +429,13 @@ describe('a problem with what the fleet file sets', () => {
     );
     const fleetFile = join(root, 'fleet.yml');
     expect(errors.inherits).toMatchObject({
-      message: "puppet_lint: setting 'fail_on_warnings' must be boolean",
+      message: "puppet_lint: setting 'fail_on_warnings' must be true or false",
       file: fleetFile,
       line: 4,
       column: lines[3]!.indexOf('maybe') + 1,
     });
     expect(errors.overrides).toMatchObject({
-      message: "puppet_lint: setting 'fail_on_warnings' must be boolean",
+      message: "puppet_lint: setting 'fail_on_warnings' must be true or false",
       file: fleetFile,
       line: 9,
       column: lines[8]!.indexOf('3 }') + 1,
@@ -443,7 +443,7 @@ describe('a problem with what the fleet file sets', () => {
     const sync = join(root, '.pantograph-fleet', 'own', '.sync.yml');
     const syncLines = readFileSync(sync, 'utf8').split('\n');
     expect(errors.own).toMatchObject({
-      message: "puppet_lint: setting 'relative' must be boolean",
+      message: "puppet_lint: setting 'relative' must be true or false",
       file: sync,
       line: syncLines.indexOf('  relative: 7') + 1,
       column: 13,

@@ -40,7 +40,7 @@ describe('templates a project does not apply', () => {
       const r = await run(root, command);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(
-        /yes\/template\.json:1:\d+: error: template\.json\/always_apply must be boolean/,
+        /yes\/template\.json:1:\d+: error: template\.json\/always_apply must be true or false/,
       );
     }
   });

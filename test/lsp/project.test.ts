@@ -176,7 +176,7 @@ describe('.sync.yml', () => {
         severity: 1,
         code: 'SETTINGS_INVALID',
         source: 'pantograph',
-        message: "ntp: setting 'port' must be integer",
+        message: "ntp: setting 'port' must be a whole number",
       },
       {
         range: { start: { line: 11, character: 2 }, end: { line: 11, character: 8 } },
@@ -324,7 +324,7 @@ describe('.sync.yml and its templates', () => {
     const text = sync('  port: eighty\n');
     client.open(syncUri, text, 'yaml');
     expect(await client.diagnostics(syncUri)).toMatchObject([
-      { code: 'SETTINGS_INVALID', message: "ntp: setting 'port' must be integer" },
+      { code: 'SETTINGS_INVALID', message: "ntp: setting 'port' must be a whole number" },
     ]);
     const schemaUri = uriOf(join(repo, 'ntp/template_schema.json'));
     client.open(schemaUri, SCHEMA, 'json');
