@@ -55,8 +55,12 @@ describe('settings of a template with a nested object (QA H1)', () => {
         return page.locator('#diff').textContent();
       })
       .toContain('fail_on_warnings = false');
+    const importsOrigin = rakefile.locator(':scope > .field[data-setting="imports"] > .origin');
+    expect(await importsOrigin.textContent()).toContain('value from this page (.sync.yml once saved)');
     await page.locator('#save').click();
     await expect.poll(() => page.locator('#save-state').textContent()).toBe('saved');
+    // Saved: the field no longer says its value waits for a save.
+    expect(await importsOrigin.textContent()).toContain('value from .sync.yml (saved from this page)');
     expect(sync(dir)).toMatch(
       /rakefile:\n\s+imports:\n\s+- tasks\/extra\.rake\n\s+puppet_lint_config:\n\s+fail_on_warnings: false\n/,
     );

@@ -6,6 +6,7 @@ import { ApiError, call } from './api-client.js';
 import { $, el } from './dom.js';
 import { editsSettled, page } from './page-state.js';
 import { preview } from './preview.js';
+import { markPageValuesSaved } from './settings-form.js';
 import { drawProblems, guarded, markDirty, notify } from './status.js';
 import type { ApplyAnswer, Problem } from './types.js';
 
@@ -21,6 +22,7 @@ export function wireSaveAndApply(): void {
       if (result.saved) {
         page.savedText = text;
         page.base = result.base ?? page.base;
+        markPageValuesSaved();
       } else drawProblems(result.problems ?? []);
       markDirty();
     }),
@@ -109,6 +111,7 @@ async function applyOnce(adopt: boolean): Promise<void> {
   else {
     page.savedText = text;
     page.base = result.base ?? page.base;
+    markPageValuesSaved();
   }
   result$.replaceChildren(...resultLines(result).map((l) => el('div', { textContent: l })));
 }

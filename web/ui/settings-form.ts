@@ -70,14 +70,25 @@ function field(form: Form, info: SettingInfo, schema: Schema, reload: Reload): H
       origin.replaceChildren(`value from the default (${shortJson(info.default)}): the field is empty`);
     } else {
       form.values = { ...form.values, [info.name]: value };
-      // Set here now: the project's value, which can be reset.
-      if (!origin.querySelector('.reset')) origin.replaceChildren('value from this page (.sync.yml once saved)', resetButton(form, info, reload));
+      // Set here now: the project's value, which can be reset (its button kept when it has one).
+      origin.replaceChildren(PAGE_ORIGIN, origin.querySelector('.reset') ?? resetButton(form, info, reload));
     }
     const edit = changed(form).catch(notify);
     page.edits.add(edit);
     void edit.finally(() => page.edits.delete(edit));
   });
   return wrapper;
+}
+
+const PAGE_ORIGIN = 'value from this page (.sync.yml once saved)';
+const SAVED_ORIGIN = 'value from .sync.yml (saved from this page)';
+
+/** After a save or an apply: the values set on this page are in `.sync.yml` now, and their fields say so. */
+export function markPageValuesSaved(): void {
+  for (const origin of document.querySelectorAll<HTMLElement>('#forms .origin')) {
+    const text = origin.firstChild;
+    if (text?.nodeType === Node.TEXT_NODE && text.textContent === PAGE_ORIGIN) text.textContent = SAVED_ORIGIN;
+  }
 }
 
 /**
