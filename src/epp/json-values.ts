@@ -314,7 +314,7 @@ class JsonReader {
       code,
       message,
       { file: this.file, source: this.text, span: { start, end: this.pos } },
-      'Puppet takes Integers of 64 bits and finite Floats here: give a larger number as a String, or in a YAML --values-file (Puppet reads it there)',
+      'Puppet takes Integers of 64 bits and finite Floats here: give a larger number as a String, or in a YAML values file (Puppet reads it there)',
     );
   }
 }

@@ -452,7 +452,7 @@ describe('pantograph epp render (built CLI)', () => {
     expectRefused(
       ['epp', 'render', 'big.epp', '--values', '{"a": 18446744073709551616}'],
       dir,
-      `--values:1:7: error: ${overflow}`,
+      `--values:1:7: error: ${overflow} [EPP_INTEGER_OVERFLOW]\n> 1 | {"a": 18446744073709551616}\n    |       ^^^^^^^^^^^^^^^^^^^^\n  hint: Puppet takes Integers of 64 bits and finite Floats here: give a larger number as a String, or in a YAML values file (Puppet reads it there)\n`,
     );
     expectRefused(
       ['epp', 'render', 'big.epp', '--values', '{"b": 1, "a": -9223372036854775809}'],
