@@ -6,16 +6,18 @@
  *   run -j 2 -- node <repo>/dist/cli/bin.cjs epp render {template} --values {values_puppet}
  *   run -j 2 -- node <repo>/dist/cli/bin.cjs epp render {template} --values-file {values}
  *
- * The project's own cases run in the first way only (the issue's gate): the second reads the same values
- * through the JSON reader the shared suite's run covers, and each of the ~750 cases is a process (~0.2 s
- * here): CI must stay within its 20 minutes (docs/decisions.md, "The test suite's running time").
+ * The project's own cases (~900) run in the first way only (the issue's gate; the second reads the same
+ * values through the JSON reader the shared suite's run covers), through the same CLI code but many cases to
+ * a process (scripts/conformance-batch.mjs): a process each costs ~100 s of CI's 20 minutes in Node's
+ * start-up alone (docs/decisions.md, "The test suite's running time"). `--process-per-case` runs them a
+ * process each with the suite's runner, as the shared suite runs.
  *
  * The issue's gate is `./run -- npx pantograph epp render {template} --values {values_puppet}`:
  * `npx pantograph` resolves to this package's `bin`, which is dist/cli/bin.cjs, so running it with node is
  * the same binary without npx's start-up cost on every case. `--npx` runs the literal npx form instead.
  *
  * The suite is found at $EPP_CONFORMANCE_DIR, else ../shared/epp-conformance beside the repository; the
- * project's own cases (every test/conformance/*cases* folder) run with the same runner (`--cases`).
+ * project's own cases are every test/conformance/*cases* folder.
  * Other arguments go to the runner, e.g. `npm run conformance -- --filter '^trim_' -v`.
  * Env CONFORMANCE_JOBS overrides the parallelism (default 2), PANTOGRAPH_BIN the CLI (default
  * dist/cli/bin.cjs). Exits 1 when either run fails.
@@ -24,6 +26,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { casesIn, parseArguments, runBatch } from './conformance-batch.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const suite = resolve(process.env.EPP_CONFORMANCE_DIR ?? join(root, '..', 'shared', 'epp-conformance'));
@@ -33,7 +36,9 @@ const jobs = process.env.CONFORMANCE_JOBS ?? '2';
 
 const args = process.argv.slice(2);
 const useNpx = args.includes('--npx');
-const runnerArgs = args.filter((a) => a !== '--npx');
+/** The project's cases a process each, as the shared suite runs (--npx implies it). */
+const eachInAProcess = useNpx || args.includes('--process-per-case');
+const runnerArgs = args.filter((a) => a !== '--npx' && a !== '--process-per-case');
 
 function fail(message) {
   console.error(`conformance: ${message}`);
@@ -60,11 +65,17 @@ const projectCases = readdirSync(join(root, 'test', 'conformance'), { withFileTy
   .map((d) => join(root, 'test', 'conformance', d.name));
 const suites = [
   { label: 'shared suite', args: [], modes },
-  ...projectCases.map((dir) => ({ label: dir, args: ['--cases', dir], modes: [modes[0]] })),
+  ...projectCases.map((dir) => ({
+    label: dir,
+    args: ['--cases', dir],
+    modes: [modes[0]],
+    batch: !eachInAProcess,
+  })),
 ];
 
 /** Runs one suite once, streaming its output; resolves to its counts and what went wrong, if anything. */
 function runSuite(mode, suiteRun) {
+  if (suiteRun.batch) return runInBatches(mode, suiteRun);
   const argv = [
     runner,
     '-j',
@@ -98,6 +109,20 @@ function runSuite(mode, suiteRun) {
       resolvePromise({ passed, failed, why });
     });
   });
+}
+
+/** The project's cases, many to a process (scripts/conformance-batch.mjs). */
+async function runInBatches(mode, suiteRun) {
+  const dir = suiteRun.args[1];
+  console.log(
+    `\n== conformance (${dir}): pantograph epp render {template} ${mode.label}, many cases to a process`,
+  );
+  const { options } = parseArguments(['-j', jobs, ...runnerArgs, '--bin', bin]);
+  const result = await runBatch(casesIn([dir], options.filter), options);
+  let why;
+  if (result.failed > 0) why = `${result.failed} failed`;
+  else if (result.passed === 0) why = 'no case ran';
+  return { ...result, why };
 }
 
 let passed = 0;

@@ -21,52 +21,7 @@ const ROOT = __dirname;
 const CASES = path.join(ROOT, 'stdlib-cases');
 
 // JSON text -> Puppet literal, keeping number spellings (1.0 stays a Float).
-function jsonToPuppet(text) {
-  let i = 0, out = '';
-  const ws = () => { while (i < text.length && /\s/.test(text[i])) i++; };
-  function value() {
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++; out += '{'; ws();
-      if (text[i] === '}') { i++; out += '}'; return; }
-      for (;;) {
-        ws(); str(); ws();
-        if (text[i] !== ':') throw new Error('expected : at ' + i);
-        i++; out += ' => ';
-        value(); ws();
-        if (text[i] === ',') { i++; out += ', '; continue; }
-        if (text[i] === '}') { i++; out += '}'; return; }
-        throw new Error('bad object at ' + i);
-      }
-    }
-    if (c === '[') {
-      i++; out += '['; ws();
-      if (text[i] === ']') { i++; out += ']'; return; }
-      for (;;) {
-        value(); ws();
-        if (text[i] === ',') { i++; out += ', '; continue; }
-        if (text[i] === ']') { i++; out += ']'; return; }
-        throw new Error('bad array at ' + i);
-      }
-    }
-    if (c === '"') return str();
-    const m = /^(true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(i));
-    if (!m) throw new Error('bad JSON value at ' + i);
-    i += m[0].length;
-    out += m[0] === 'null' ? 'undef' : m[0];
-  }
-  function str() {
-    const m = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(i));
-    if (!m) throw new Error('expected string at ' + i);
-    i += m[0].length;
-    const s = JSON.parse(m[0]);
-    out += "'" + s.replace(/\\/g, '\\\\').replace(/'/g, "\\'") + "'";
-  }
-  value(); ws();
-  if (i !== text.length) throw new Error('trailing data in JSON');
-  return out;
-}
+const { jsonToPuppet } = require('./generate.cjs');
 
 function runCase(name, puppet) {
   return new Promise((resolve) => {
