@@ -25,7 +25,7 @@ import {
   type StatusEntry,
   scan,
 } from './status.js';
-import { isInterruption, stopPoint, interrupted as stoppedBy } from './stop-point.js';
+import { isInterruption, StopPoint, interrupted as stoppedBy } from './stop-point.js';
 import { plural } from './text.js';
 import { checkWritable } from './writable.js';
 import { chmodFile, ensureDir, removeFile, removeTempFiles, saveBackup, writeFileAtomic } from './write.js';
@@ -259,11 +259,12 @@ async function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOption
     })),
   ]);
   if (work.writes.length + work.removes.length > 0) writeJournal(root, intendedLock(plan, s, work));
-  const mustStop = stopPoint(options.signal);
+  const stop = new StopPoint(options.signal);
   let failure: unknown; // an interruption's message is made below, once the counts are known
   try {
     for (const item of work.removes) {
-      if (await mustStop()) throw stoppedBy(options.signal, '');
+      if (stop.turnDue) await stop.takeTurn();
+      if (stop.asked) throw stoppedBy(options.signal, '');
       const now = unchangedSinceScan(item);
       if (now === undefined) continue;
       keep(item, now);
@@ -272,7 +273,8 @@ async function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOption
     }
     if (removed.size > 0) target.forget();
     for (const item of work.writes) {
-      if (await mustStop()) throw stoppedBy(options.signal, '');
+      if (stop.turnDue) await stop.takeTurn();
+      if (stop.asked) throw stoppedBy(options.signal, '');
       const file = item.planned!.file;
       const now = unchangedSinceScan(item);
       if (now === undefined) continue;
@@ -306,7 +308,8 @@ async function write(plan: RenderPlan, s: Scan, work: Work, options: ApplyOption
       if (plan.post.some((cmd) => matchesBasename(cmd.glob, item.path))) postFailed.add(item.path);
     } else if (!chmodOnly) {
       const needsPost = plan.post.some((cmd) => matchesBasename(cmd.glob, item.path));
-      if (needsPost && (postStopped > 0 || (await mustStop()))) {
+      if (needsPost && stop.turnDue) await stop.takeTurn();
+      if (needsPost && (postStopped > 0 || stop.asked)) {
         postStopped++; // written, its post commands not run: the next apply redoes it, as after a failure
         postFailed.add(item.path);
         diskAfter.set(item.path, hash);

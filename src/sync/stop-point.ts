@@ -9,17 +9,30 @@ import { SyncError } from './errors.js';
 
 const YIELD_MS = 20;
 
-/** A stop point for a loop: true once `signal` is aborted. Without a signal it never yields. */
-export function stopPoint(signal: AbortSignal | undefined): () => Promise<boolean> {
-  let lastTurn = performance.now();
-  return async () => {
-    if (signal === undefined) return false;
-    if (performance.now() - lastTurn >= YIELD_MS) {
-      await nextTurn();
-      lastTurn = performance.now();
-    }
-    return signal.aborted;
-  };
+/**
+ * A loop's stop point: `asked` once the signal is aborted. Checking costs no await: a loop awaits
+ * `takeTurn()` only when `turnDue`, which it never is without a signal (10,000 awaits of an answer already
+ * known cost ~14 ms of a one-shot 10,000-file apply).
+ */
+export class StopPoint {
+  private lastTurn = performance.now();
+
+  constructor(private readonly signal: AbortSignal | undefined) {}
+
+  /** Whether the event loop should get a turn now, so that a signal's handler can run. */
+  get turnDue(): boolean {
+    return this.signal !== undefined && performance.now() - this.lastTurn >= YIELD_MS;
+  }
+
+  async takeTurn(): Promise<void> {
+    await nextTurn();
+    this.lastTurn = performance.now();
+  }
+
+  /** The run was asked to stop. */
+  get asked(): boolean {
+    return this.signal?.aborted === true;
+  }
 }
 
 /** The error of a run stopped by `signal`; `done` says how far it got ("nothing was written"). */
