@@ -11,7 +11,8 @@
  * gives that case the exit (a non-zero status, as a crashed CLI would) or fails it (timed out), and a new
  * worker goes on from the next case.
  *
- *   node scripts/conformance-batch.mjs [-j N] [--filter REGEX] [--timeout S] [-v] [--bin dist/cli/bin.cjs] DIR...
+ *   node scripts/conformance-batch.mjs [-j N] [--filter REGEX] [--timeout S] [-v] [--values-file]
+ *     [--bin dist/cli/bin.cjs] DIR...      (--values-file: values given as the file, not the literal)
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -26,25 +27,32 @@ const root = resolve(dirname(here), '..');
 /** As the suite's runner: a case that takes longer (60 s unless `--timeout S`) has hung. */
 let caseTimeoutMs = 60_000;
 
-/** Every case in the folders (each a folder of cases in the suite's format), whose name `filter` matches. */
-export function casesIn(dirs, filter) {
+/**
+ * Every case in the folders (each a folder of cases in the suite's format), whose name `filter` matches,
+ * with its values given as `values` says: `--values` and the Puppet literal (the suite's
+ * `{values_puppet}`), or `--values-file` and values.json (its `{values}`).
+ */
+export function casesIn(dirs, filter, values = 'literal') {
   return dirs.flatMap((dir) =>
     readdirSync(dir)
       .sort()
       .filter((name) => filter === undefined || filter.test(name))
-      .map((name) => caseOf(join(dir, name))),
+      .map((name) => caseOf(join(dir, name), values)),
   );
 }
 
 /** One case: its name, the arguments `epp render` gets, what it must give. */
-function caseOf(dir) {
+function caseOf(dir, values) {
   const { jsonToPuppet } = require('../test/conformance/generate.cjs');
   const valuesPath = join(dir, 'values.json');
   const valuesText = existsSync(valuesPath) ? readFileSync(valuesPath, 'utf8').trim() || '{}' : '{}';
   const expected = join(dir, 'expected.txt');
   return {
     name: dir.slice(dir.lastIndexOf('/') + 1),
-    args: [join(dir, 'template.epp'), '--values', jsonToPuppet(valuesText)],
+    args: [
+      join(dir, 'template.epp'),
+      ...(values === 'file' ? ['--values-file', valuesPath] : ['--values', jsonToPuppet(valuesText)]),
+    ],
     expected: existsSync(expected) ? readFileSync(expected) : undefined,
     expectedError: existsSync(join(dir, 'expected_error.txt')),
   };
@@ -208,7 +216,13 @@ async function worker(bin, token) {
 
 /** The runner's options (`-j`, `--filter`, `--timeout`, `-v`), `--bin`, and the case folders. */
 export function parseArguments(argv) {
-  const options = { jobs: 2, filter: undefined, verbose: false, bin: join(root, 'dist', 'cli', 'bin.cjs') };
+  const options = {
+    jobs: 2,
+    filter: undefined,
+    verbose: false,
+    bin: join(root, 'dist', 'cli', 'bin.cjs'),
+    values: 'literal',
+  };
   const dirs = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -217,6 +231,7 @@ export function parseArguments(argv) {
     else if (a === '-v') options.verbose = true;
     else if (a === '--timeout') caseTimeoutMs = Number(argv[++i]) * 1000;
     else if (a === '--bin') options.bin = resolve(argv[++i]);
+    else if (a === '--values-file') options.values = 'file';
     else dirs.push(resolve(a));
   }
   return { options, dirs };
@@ -226,6 +241,6 @@ if (process.argv[2] === '--worker') {
   await worker(process.argv[3], process.argv[4]);
 } else if (process.argv[1] === here) {
   const { options, dirs } = parseArguments(process.argv.slice(2));
-  const { passed, failed } = await runBatch(casesIn(dirs, options.filter), options);
+  const { passed, failed } = await runBatch(casesIn(dirs, options.filter, options.values), options);
   if (failed > 0 || passed === 0) process.exitCode = 1;
 }

@@ -42,14 +42,17 @@ describe('the conformance cases, many to a process', () => {
       'quotes/values.json': '{"s": "it\'s \\\\ here", "f": 1.0}',
       'quotes/expected.txt': "it's \\ here 1.0\n",
     });
-    const run = batch('-j', '2', '--bin', bin, cases);
-    expect(run.lines.filter((l) => l.startsWith('FAIL')).sort()).toEqual([
-      'FAIL b_differs: stdout differs at byte 0: expected "y\\n" got "x\\n"',
-      'FAIL error_renders: expected an error but exit 0, stdout "fine\\n"',
-      'FAIL no_expectation: case has no expected.txt nor expected_error.txt',
-    ]);
-    expect(run.lines.at(-1)).toBe('3 passed, 3 failed');
-    expect(run.status).toBe(1);
+    // Both ways the suite gives values: the literal to --values, and values.json to --values-file.
+    for (const way of [[], ['--values-file']]) {
+      const run = batch('-j', '2', ...way, '--bin', bin, cases);
+      expect(run.lines.filter((l) => l.startsWith('FAIL')).sort(), way.join()).toEqual([
+        'FAIL b_differs: stdout differs at byte 0: expected "y\\n" got "x\\n"',
+        'FAIL error_renders: expected an error but exit 0, stdout "fine\\n"',
+        'FAIL no_expectation: case has no expected.txt nor expected_error.txt',
+      ]);
+      expect(run.lines.at(-1)).toBe('3 passed, 3 failed');
+      expect(run.status).toBe(1);
+    }
   });
 
   it('gives a case that ends its process that exit, fails one that hangs, and goes on in a new process', () => {
