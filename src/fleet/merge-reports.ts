@@ -5,7 +5,8 @@
  * uploading) is an error, not a silent pick or a smaller fleet.
  */
 import { EngineError } from '../engine/errors.js';
-import { parseJsonData } from '../engine/json-data.js';
+import { jsonSyntaxError } from '../engine/json-data.js';
+import { lineColumn } from '../shared/position.js';
 import { MiB, readInputText } from './input-text.js';
 import {
   type FleetReport,
@@ -34,12 +35,16 @@ export function readReport(file: string): FleetReport {
     data = JSON.parse(text);
   } catch {
     // JSON.parse names an offset at best: the strict reader says where, as line and column.
-    const mistake = parseJsonData(text, file, 'FLEET_REPORT').problems[0];
-    const why = mistake?.message.replace(/^invalid JSON: /, '') ?? 'a JSON reader refuses it';
-    throw new EngineError('FLEET_REPORT', `${file} is not JSON: ${why}`, {
-      position: { file, line: mistake?.line ?? 1, column: mistake?.column ?? 1 },
-      hint: 'give the output of `pantograph --format json fleet status|apply|update`',
-    });
+    const mistake = jsonSyntaxError(text);
+    const { line, column } = lineColumn(text, mistake?.offset ?? 0);
+    throw new EngineError(
+      'FLEET_REPORT',
+      `${file} is not JSON: ${mistake?.message ?? 'a JSON reader refuses it'}`,
+      {
+        position: { file, line, column },
+        hint: 'give the output of `pantograph --format json fleet status|apply|update`',
+      },
+    );
   }
   const report = data as Partial<FleetReport>;
   const recordsOk =

@@ -4,6 +4,7 @@
  * Template settings keep their own key order: it is the order the templates saw them in.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { jsonSyntaxError } from '../engine/json-data.js';
 import type { PlannedSource, RenderPlan } from '../engine/render-plan.js';
 import { findDuplicateKey } from '../shared/json-duplicate-key.js';
 import { isPlainObject } from '../shared/plain-object.js';
@@ -181,17 +182,19 @@ export function parseLock(text: string, file = LOCK_FILE): LockFile {
   // A git merge of two branches that both applied leaves both locks in the file, between markers.
   const marker = MERGE_MARKER.exec(text);
   if (marker) return bad('a git merge left conflict markers in it', marker.index, MERGED_HINT);
+  // A byte order mark an editor added is read as the space it stands for (offsets stay those of the file).
+  const json = text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(json);
   } catch (error) {
-    const message = (error as Error).message;
-    const at = /at position (\d+)/.exec(message);
-    return bad(message.replace(/ in JSON at position \d+.*$/, ''), at ? Number(at[1]) : text.length);
+    // JSON.parse's message does not always say where ("Unexpected token"): the position-keeping reader does.
+    const syntax = jsonSyntaxError(text);
+    return bad(syntax ? `invalid JSON: ${syntax.message}` : (error as Error).message, syntax?.offset ?? 0);
   }
   if (!isPlainObject(data)) return bad('not a JSON object');
   // JSON.parse keeps the last of two equal keys: a hand merge that kept both sides' entries would pass.
-  const duplicate = findDuplicateKey(text, data);
+  const duplicate = findDuplicateKey(json, data);
   if (duplicate) {
     const first = lineColumn(text, duplicate.first);
     return bad(

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { placeholderProblem } from '../../src/shared/post-command.js';
 import { type ClassifyInput, classify } from '../../src/sync/classify.js';
 import { textPatch, unifiedDiff } from '../../src/sync/diff.js';
+import type { SyncError } from '../../src/sync/errors.js';
 import { matchesBasename, matchesPath } from '../../src/sync/glob.js';
 import { sha256 } from '../../src/sync/hash.js';
 import { type LockFile, parseLock, sameLock, serializeLock } from '../../src/sync/lock.js';
@@ -174,6 +175,40 @@ describe('lock serialisation', () => {
     ],
   ])('rejects a malformed lock: %s', (_name, text) => {
     expect(() => parseLock(text)).toThrow(expect.objectContaining({ code: 'SYNC_LOCK_INVALID' }));
+  });
+
+  // JSON.parse names no position for some errors ("Unexpected token 'x', ... is not valid JSON"): the
+  // problem is still placed where the text stops being JSON, not at the file's end.
+  it.each([
+    ['a stray character before the lock', `x${serializeLock(lock)}`, 1, 1, "invalid JSON: unexpected 'x'"],
+    [
+      'a key not quoted',
+      serializeLock(lock).replace('"engineVersion"', 'engineVersion'),
+      3,
+      3,
+      'invalid JSON: expected a property name in double quotes',
+    ],
+    [
+      'a lock cut short',
+      serializeLock(lock).slice(0, -3),
+      34,
+      4,
+      "invalid JSON: expected '}', found the end of the file",
+    ],
+  ])('says where a lock stops being JSON: %s', (_name, text, line, column, words) => {
+    let error: SyncError | undefined;
+    try {
+      parseLock(text, '/p/.pantograph.lock');
+    } catch (e) {
+      error = e as SyncError;
+    }
+    expect(error?.message).toContain(`.pantograph.lock is not a valid Pantograph lock file: ${words}`);
+    expect(error?.position).toEqual({ file: '/p/.pantograph.lock', line, column });
+  });
+
+  it('reads a lock an editor saved with a byte order mark', () => {
+    const text = serializeLock(lock);
+    expect(serializeLock(parseLock(`\ufeff${text}`))).toBe(text);
   });
 });
 
