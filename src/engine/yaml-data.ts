@@ -42,7 +42,7 @@ import {
 import { type EngineErrorCode, problem } from './errors.js';
 import { type Data, type Position, type PositionLookup, ReplaceValue, type SyncData } from './model.js';
 import type { Problem } from './render-plan.js';
-import { MERGE_CONFLICT_HINT, mergeConflictAt, yamlErrorHint } from './yaml-hints.js';
+import { MERGE_CONFLICT_HINT, mergeConflictAt, yamlErrorHint, yamlErrorMessage } from './yaml-hints.js';
 
 // ---------------------------------------------------------------------------------------------------
 // JSON pointers
@@ -256,7 +256,7 @@ export function parseYamlData(text: string, file: string, options: YamlDataOptio
       problem(
         'error',
         options.errorCode,
-        e.message.split('\n')[0] ?? e.message,
+        yamlErrorMessage(e.code, e.message),
         positions.at(errorOffset(text, e)),
         yamlErrorHint(e.code, e.message),
       ),

@@ -15,7 +15,18 @@ const HINTS: Readonly<Record<string, string>> = {
   UNEXPECTED_TOKEN:
     'check the indentation here and on the line above: a list (`- item`) and keys (`key: value`) cannot share one level',
   UNEXPECTED_FLOW_KEY: 'quote the value: a plain value cannot hold `: ` or ` #` here',
+  MULTIPLE_DOCS:
+    'keep one document: delete this `---` line and what follows it, or move that into the first (Puppet and PDK read the first alone and ignore the rest without a word)',
 };
+
+/**
+ * A `yaml` error's message as a user reads it: its first line, except where it speaks to a programmer
+ * (`MULTIPLE_DOCS`: "please use YAML.parseAllDocuments()").
+ */
+export function yamlErrorMessage(code: string, message: string): string {
+  if (code === 'MULTIPLE_DOCS') return 'a second YAML document begins here: the file must hold one';
+  return message.split('\n')[0] ?? message;
+}
 
 const DEFAULT_HINT = 'check this line and the one above it: indentation, quotes and brackets';
 

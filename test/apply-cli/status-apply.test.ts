@@ -236,6 +236,14 @@ Would have changed 1 file
     ['a key given twice', 'base: {}\nbase: {}\n', '8:1', 'Map keys must be unique', 'already set above'],
     ['an unclosed list', 'extra: [a\n', '8:1', 'Flow sequence', 'a `[` above is not closed: end it with `]`'],
     ['a mapping inside a value', 'base: greeting: hi\n', '7:7', 'Nested mappings', 'on its own line'],
+    // Not the yaml package's "please use YAML.parseAllDocuments()", which speaks to a programmer.
+    [
+      'a second document',
+      'base: {}\n---\nextra: {}\n',
+      '8:1',
+      'a second YAML document begins here: the file must hold one',
+      'keep one document',
+    ],
     [
       'git conflict markers',
       '<<<<<<< HEAD\nbase: {}\n=======\nextra: {}\n>>>>>>> other\n',
