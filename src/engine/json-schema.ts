@@ -261,6 +261,9 @@ export function violations(errors: readonly ErrorObject[]): SchemaViolation[] {
       const declared = Object.keys((e.parentSchema?.properties as object | undefined) ?? {});
       suggestion = didYouMean(prop, declared);
       message = `unknown key '${prop}'`;
+    } else if (e.keyword === 'required') {
+      // ajv says "must have required property 'version'".
+      message = `has no '${String(e.params.missingProperty)}', which is required`;
     } else if (e.keyword === 'type') {
       message = `must be ${typeWords(e.params.type)}`;
     } else if (e.keyword === 'enum' || e.keyword === 'const') {

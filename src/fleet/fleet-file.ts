@@ -141,6 +141,7 @@ export function parseFleet(text: string, file: string): Fleet {
     withOneSource(shippedSchema('fleet').validate(top)),
     parsed.positions,
     'FLEET_INVALID',
+    (pointer) => pointer || basename(file), // the file itself: "fleet.yml has no 'version'"
   );
   if (schemaProblems.length > 0) fail(schemaProblems);
 

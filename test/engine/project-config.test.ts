@@ -228,7 +228,7 @@ describe('parseSyncConfig: collected problems', () => {
         'SYNC_INVALID',
         6,
         7,
-        "pdk_template.template_sources[0] must have required property 'location'",
+        "pdk_template.template_sources[0] has no 'location', which is required",
         undefined,
       ],
       [

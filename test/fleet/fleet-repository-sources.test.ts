@@ -76,7 +76,7 @@ describe("a repository's own template_sources", () => {
     const r = pantograph(root, ['fleet', 'status']);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(
-      "fleet.yml:6:9: error: /repositories/0/template_sources/0 must have required property 'location' [FLEET_INVALID]",
+      "fleet.yml:6:9: error: /repositories/0/template_sources/0 has no 'location', which is required [FLEET_INVALID]",
     );
     expect(r.stderr).toContain('hint: a git source needs `location:`, its URL');
     const json = pantograph(root, ['--format', 'json', 'fleet', 'status']);
