@@ -264,6 +264,13 @@ export function violations(errors: readonly ErrorObject[]): SchemaViolation[] {
     } else if (e.keyword === 'required') {
       // ajv says "must have required property 'version'".
       message = `has no '${String(e.params.missingProperty)}', which is required`;
+    } else if (e.keyword in COUNT_WORDS) {
+      message = countWords(e.keyword, Number(e.params.limit));
+    } else if (e.keyword === 'uniqueItems') {
+      // ajv: "must NOT have duplicate items (items ## 0 and 1 are identical)", counting from 0.
+      message = `lists the same item twice (items ${Number(e.params.j) + 1} and ${Number(e.params.i) + 1})`;
+    } else if (e.keyword === 'multipleOf') {
+      message = `must be a multiple of ${String(e.params.multipleOf)}`;
     } else if (e.keyword === 'type') {
       message = `must be ${typeWords(e.params.type)}`;
     } else if (e.keyword === 'enum' || e.keyword === 'const') {
@@ -296,6 +303,21 @@ export function violations(errors: readonly ErrorObject[]): SchemaViolation[] {
     });
   }
   return out;
+}
+
+/** The keywords that count, in words: ajv says "must NOT have fewer than 1 items". */
+const COUNT_WORDS: Readonly<Record<string, readonly [string, string, string]>> = {
+  minItems: ['must have at least', 'item', 'items'],
+  maxItems: ['must have at most', 'item', 'items'],
+  minLength: ['must be at least', 'character long', 'characters long'],
+  maxLength: ['must be at most', 'character long', 'characters long'],
+  minProperties: ['must have at least', 'key', 'keys'],
+  maxProperties: ['must have at most', 'key', 'keys'],
+};
+
+function countWords(keyword: string, limit: number): string {
+  const [bound, one, many] = COUNT_WORDS[keyword]!;
+  return `${bound} ${limit} ${limit === 1 ? one : many}`;
 }
 
 /** JSON Schema's type names in the words of a YAML file's reader: ajv says `must be object,null`. */

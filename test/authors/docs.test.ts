@@ -296,7 +296,7 @@ describe('pantograph docs: what it refuses', () => {
       const r = await run(repo, ...args);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(
-        'app/template.json:4:17: error: default_settings/greeting must NOT have fewer than 1 characters (template_schema.json) [AUTHOR_DEFAULT_INVALID]',
+        'app/template.json:4:17: error: default_settings/greeting must be at least 1 character long (template_schema.json) [AUTHOR_DEFAULT_INVALID]',
       );
       // A required setting without a default is the project's to give.
       expect(r.stderr).not.toContain('port');

@@ -321,7 +321,7 @@ describe('loadTemplate: bad input', () => {
         "did you mean 'default_settings'?",
       ],
       ['TEMPLATE_INVALID', 4, 19, 'template.json/always_apply must be true or false', undefined],
-      ['TEMPLATE_INVALID', 5, 17, 'template.json/delimiters must NOT have fewer than 2 items', undefined],
+      ['TEMPLATE_INVALID', 5, 17, 'template.json/delimiters must have at least 2 items', undefined],
       [
         'TEMPLATE_INVALID',
         6,

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { compileSettingsSchema } from '../../src/engine/json-schema.js';
 import type { DataMap } from '../../src/engine/model.js';
 import { ReplaceValue } from '../../src/engine/model.js';
 import { loadProject } from '../../src/engine/project.js';
@@ -321,6 +322,39 @@ describe('validateSettings', () => {
         line: 4,
         column: 13,
       },
+    ]);
+  });
+
+  it("says a schema's counts and limits in words, not ajv's ('must NOT have fewer than 1 items')", async () => {
+    const { problems } = await check(
+      { default_settings: {} },
+      'tpl:\n  list: []\n  one: [a, b]\n  name: ""\n  code: abcd\n  keys: {}\n  step: 7\n',
+      {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: {
+          list: { type: 'array', minItems: 1 },
+          one: { type: 'array', maxItems: 1 },
+          name: { type: 'string', minLength: 1 },
+          code: { type: 'string', maxLength: 3 },
+          keys: { type: 'object', minProperties: 2 },
+          step: { type: 'integer', multipleOf: 5 },
+        },
+      },
+    );
+    expect(problems.map((p) => [p.message, p.line])).toEqual([
+      ["tpl: setting 'list' must have at least 1 item", 8],
+      ["tpl: setting 'one' must have at most 1 item", 9],
+      ["tpl: setting 'name' must be at least 1 character long", 10],
+      ["tpl: setting 'code' must be at most 3 characters long", 11],
+      ["tpl: setting 'keys' must have at least 2 keys", 12],
+      ["tpl: setting 'step' must be a multiple of 5", 13],
+    ]);
+    // Lists in settings merge without repeats, so a repeat is seen where a schema checks other data
+    // (a fleet file, template.json): counted from 1, as a reader counts.
+    const unique = compileSettingsSchema({ type: 'array', uniqueItems: true }, 'list.json');
+    expect(unique.validate(['a', 'b', 'a'])).toMatchObject([
+      { pointer: '', message: 'lists the same item twice (items 1 and 3)' },
     ]);
   });
 

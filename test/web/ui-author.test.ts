@@ -156,7 +156,7 @@ describe("the author's view", () => {
     await expect
       .poll(() => problem.first().textContent(), { timeout: 15_000 })
       .toMatch(
-        /^greet\/hooks\/after_project_settings\.pp:2:49: error: greet: hook after_project_settings sets setting 'greeting' to "", which its schema refuses: must NOT have fewer than 1 characters \[SETTINGS_INVALID\]/,
+        /^greet\/hooks\/after_project_settings\.pp:2:49: error: greet: hook after_project_settings sets setting 'greeting' to "", which its schema refuses: must be at least 1 character long \[SETTINGS_INVALID\]/,
       );
     expect(await page.locator('#author-status').textContent()).toBe('failed');
     // As the command line says it.
