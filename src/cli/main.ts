@@ -327,6 +327,7 @@ export async function main(
       '--force',
       'also delete files changed by hand or accepted with resolve (each saved as <path>.pantograph-old first)',
     )
+    .option('--noop', 'say what would be removed and kept, removing nothing')
     .action(run(async () => (await import('./commands/remove.js')).remove as Action));
   engineOptions(
     program

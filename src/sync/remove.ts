@@ -7,18 +7,24 @@
  * is read before anything is removed, so a path that cannot be read stops the run with nothing removed.
  * After an interrupted `apply`, its journal counts as well (see journal.ts): the files it wrote are
  * Pantograph's even though the lock never recorded them, so they are removed too, and the journal goes.
+ * `noop` reads the same and removes nothing: what a run would remove, keep and save.
  */
-import { realpathSync, rmdirSync, unlinkSync } from 'node:fs';
+import { readdirSync, realpathSync, rmdirSync, unlinkSync } from 'node:fs';
 import { errnoCode } from './errors.js';
 import { clearJournal, lockedEntry, readJournal } from './journal.js';
 import { type LockedFile, type LockFile, readLock, writeLock } from './lock.js';
 import { acquireRunLock } from './mutex.js';
 import { checkOutputPath, type DiskState, isPlainDirectory, LOCK_FILE, Target } from './paths.js';
-import { removeFile, saveBackup } from './write.js';
+import { backupPath, removeFile, saveBackup } from './write.js';
 
 export interface RemoveOptions {
   /** Remove the files with the user's changes too (each saved first as `<path>.pantograph-old`). */
   readonly force?: boolean;
+  /**
+   * Remove nothing: the result says what would be removed, the directories that would be left empty and
+   * the backups `force` would make. Nothing is written, not even the run lock.
+   */
+  readonly noop?: boolean;
 }
 
 /** A managed file left in place because its content is the user's: `edited` by hand, or `resolved`. */
@@ -42,15 +48,12 @@ const NOTHING: RemoveResult = { removed: [], directoriesRemoved: [], kept: [], k
 
 export function remove(root: string, options: RemoveOptions = {}): RemoveResult {
   const projectRoot = realpathSync(root);
+  if (options.noop) return plannedRemoval(projectRoot, options.force === true);
   const runLock = acquireRunLock(projectRoot);
   try {
-    const lock = readLock(projectRoot);
-    const journal = readJournal(projectRoot);
-    if (!lock && !journal) return NOTHING;
-    const directories = [...new Set([...(lock?.directories ?? []), ...(journal?.directories ?? [])])];
-    const target = new Target(projectRoot);
-    for (const dir of directories) target.dir(dir); // no locked directory through a symlink
-    const scan = scanManaged(lock, journal, target, options.force === true);
+    const managed = readManaged(projectRoot, options.force === true);
+    if (managed === undefined) return NOTHING;
+    const { lock, journal, directories, target, scan } = managed;
     const backups: { path: string; backup: string }[] = [];
     for (const path of scan.toRemove) {
       const userContent = scan.userContent.get(path);
@@ -71,6 +74,52 @@ export function remove(root: string, options: RemoveOptions = {}): RemoveResult 
   } finally {
     runLock.release();
   }
+}
+
+/** The lock, the journal of an interrupted run, the directories they record and what to do with each file. */
+function readManaged(projectRoot: string, force: boolean) {
+  const lock = readLock(projectRoot);
+  const journal = readJournal(projectRoot);
+  if (!lock && !journal) return undefined;
+  const directories = [...new Set([...(lock?.directories ?? []), ...(journal?.directories ?? [])])];
+  const target = new Target(projectRoot);
+  for (const dir of directories) target.dir(dir); // no locked directory through a symlink
+  return { lock, journal, directories, target, scan: scanManaged(lock, journal, target, force) };
+}
+
+/** `remove --noop`: what `remove` would do, from the same scan, with nothing removed or written. */
+function plannedRemoval(projectRoot: string, force: boolean): RemoveResult {
+  const managed = readManaged(projectRoot, force);
+  if (managed === undefined) return NOTHING;
+  const { directories, target, scan } = managed;
+  return {
+    removed: scan.toRemove,
+    directoriesRemoved: directoriesLeftEmpty(projectRoot, directories, scan.toRemove),
+    kept: scan.kept,
+    keptEdited: scan.keptEdited,
+    backups: [...scan.userContent.keys()].map((path) => ({ path, backup: backupPath(target, path) })),
+  };
+}
+
+/**
+ * The directories `removeEmptyDirectories` would remove once `files` are gone: those holding nothing
+ * else, each after the directories inside it.
+ */
+function directoriesLeftEmpty(
+  root: string,
+  directories: readonly string[],
+  files: readonly string[],
+): string[] {
+  const gone = new Set(files);
+  const emptied: string[] = [];
+  for (const dir of [...directories].sort(contentsFirst)) {
+    if (!isPlainDirectory(root, dir)) continue;
+    if (readdirSync(`${root}/${dir}`).every((name) => gone.has(`${dir}/${name}`))) {
+      gone.add(dir);
+      emptied.push(dir);
+    }
+  }
+  return emptied;
 }
 
 interface Scan {

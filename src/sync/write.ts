@@ -171,10 +171,15 @@ export function saveBackup(
   now: { readonly content: Uint8Array; readonly mode: number },
   durable: boolean,
 ): string {
+  const backup = backupPath(target, path);
+  writeFileAtomic(root, backup, now.content, now.mode & 0o777, durable);
+  return backup;
+}
+
+/** Where `saveBackup` saves `path`: `<path>.pantograph-old`, or `.2`, `.3`... when that is taken. */
+export function backupPath(target: Target, path: string): string {
   for (let n = 1; ; n++) {
     const backup = derivedPath(path, n === 1 ? OLD_SUFFIX : `${OLD_SUFFIX}.${n}`);
-    if (target.readNow(backup).kind !== 'missing') continue;
-    writeFileAtomic(root, backup, now.content, now.mode & 0o777, durable);
-    return backup;
+    if (target.readNow(backup).kind === 'missing') return backup;
   }
 }
