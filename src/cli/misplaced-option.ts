@@ -2,7 +2,8 @@
  * `pantograph --offline status`, `pantograph --values v.yaml epp render t.epp`, `pantograph epp -o x dump`:
  * an option of a command written before it (before the program's subcommand, or between a group and its
  * subcommand). Commander says "unknown option '--values'" and prints the help of where it was written,
- * which does not list it; the hint says whose option it is and where it goes.
+ * which does not list it; the hint says whose option it is and where it goes. Another tool's word for an
+ * option (`--dry-run`) gets ours (`--noop`) where the command has it.
  */
 import type { Command, Option } from 'commander';
 
@@ -47,12 +48,23 @@ export function misplacedOptionHint(
   }
   const owner = commands[commands.length - 1]!;
   const option = optionOf(owner, unknown);
+  const synonym = SYNONYMS[unknown];
+  if (option === undefined && synonym !== undefined && optionOf(owner, synonym) !== undefined) {
+    const name = `pantograph ${names.join(' ')}`;
+    return `${unknown} is called ${synonym} here, as in Puppet and modulesync (\`${name} ${synonym}\`)`;
+  }
   if (owner === program || written === undefined || option === undefined) return undefined;
   // A value is shown only when the option takes one (a word after a flag was an operand of nothing).
   const usage = takesValue(option) ? written.join(' ') : unknown;
   const name = `pantograph ${names.join(' ')}`;
   return `${unknown} is an option of \`${name}\`: write it after the command (\`${name} ${usage}\`)`;
 }
+
+/**
+ * Other tools' words for an option (rsync's, git clean's, kubectl's `--dry-run`): the hint names ours.
+ * Not Ansible's `--check`: here that is `status --check`, which a user of `apply --check` may mean.
+ */
+const SYNONYMS: Readonly<Record<string, string>> = { '--dry-run': '--noop' };
 
 function optionOf(command: Command, name: string): Option | undefined {
   return command.options.find((o) => o.long === name || o.short === name);

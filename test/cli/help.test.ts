@@ -100,10 +100,33 @@ describe("a command's option written before the command", () => {
     expect(readdirSync(cwd)).toEqual([]);
   });
 
+  it.each([
+    [['apply', '--dry-run'], 'pantograph apply --noop'],
+    [['remove', '--dry-run'], 'pantograph remove --noop'],
+    [['fleet', 'apply', '--dry-run'], 'pantograph fleet apply --noop'],
+  ])("%j: another tool's --dry-run is named as ours, --noop; exit 1, nothing written", (args, usage) => {
+    const cwd = tempDir();
+    const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
+    expect(r.stderr.startsWith("error: unknown option '--dry-run'\n")).toBe(true);
+    expect(
+      r.stderr.endsWith(
+        `hint: --dry-run is called --noop here, as in Puppet and modulesync (\`${usage}\`)\n`,
+      ),
+    ).toBe(true);
+    expect(r.status).toBe(1);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   it('an option no command has gets no such hint', () => {
     const r = spawnSync(process.execPath, [bin, '--nosuch', 'status'], { cwd: tempDir(), encoding: 'utf8' });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("error: unknown option '--nosuch'");
     expect(r.stderr).not.toContain('hint:');
+    // `status` has no --noop (it writes nothing anyway): no --dry-run hint either.
+    const status = spawnSync(process.execPath, [bin, 'status', '--dry-run'], {
+      cwd: tempDir(),
+      encoding: 'utf8',
+    });
+    expect(status.stderr).not.toContain('hint:');
   });
 });
