@@ -45,24 +45,6 @@ export function parseJsonData(text: string, file: string, errorCode: EngineError
 }
 
 /**
- * Where and why `text` is not JSON, in this reader's words (`expected ',' or '}'...`), or undefined when it
- * is: for a file read with `JSON.parse`, whose messages do not always say where (`Unexpected token 'x',
- * "x{..." is not valid JSON`).
- */
-export function jsonSyntaxError(
-  text: string,
-): { readonly offset: number; readonly message: string } | undefined {
-  try {
-    // The error code is that of the problems the reader lists (a key given twice); only its throw is asked for.
-    new JsonReader(text, new PositionIndex('', text), 'TEMPLATE_JSON').document();
-    return undefined;
-  } catch (e) {
-    if (e instanceof JsonSyntaxError) return { offset: e.offset, message: e.message };
-    throw e;
-  }
-}
-
-/**
  * The data by `JSON.parse`, where that gives what the reader would: valid JSON, no key given twice, no
  * integer beyond 2^53, no `__proto__` key; else undefined, and the reader does it. Floats are read as
  * `parseJsonMarkingFloats` (epp/json-values.ts) marks them; keys given twice are found by counting the keys

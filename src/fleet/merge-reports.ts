@@ -5,7 +5,7 @@
  * uploading) is an error, not a silent pick or a smaller fleet.
  */
 import { EngineError } from '../engine/errors.js';
-import { jsonSyntaxError } from '../engine/json-data.js';
+import { jsonSyntaxError } from '../shared/json-syntax.js';
 import { lineColumn } from '../shared/position.js';
 import { MiB, readInputText } from './input-text.js';
 import {
@@ -34,7 +34,7 @@ export function readReport(file: string): FleetReport {
   try {
     data = JSON.parse(text);
   } catch {
-    // JSON.parse names an offset at best: the strict reader says where, as line and column.
+    // JSON.parse names an offset at best: the syntax scan says where, as line and column.
     const mistake = jsonSyntaxError(text);
     const { line, column } = lineColumn(text, mistake?.offset ?? 0);
     throw new EngineError(

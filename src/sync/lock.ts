@@ -4,9 +4,9 @@
  * Template settings keep their own key order: it is the order the templates saw them in.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { jsonSyntaxError } from '../engine/json-data.js';
 import type { PlannedSource, RenderPlan } from '../engine/render-plan.js';
 import { findDuplicateKey } from '../shared/json-duplicate-key.js';
+import { jsonSyntaxError } from '../shared/json-syntax.js';
 import { isPlainObject } from '../shared/plain-object.js';
 import { lineColumn } from '../shared/position.js';
 import { withoutCredentials } from '../shared/url-credentials.js';
@@ -188,7 +188,7 @@ export function parseLock(text: string, file = LOCK_FILE): LockFile {
   try {
     data = JSON.parse(json);
   } catch (error) {
-    // JSON.parse's message does not always say where ("Unexpected token"): the position-keeping reader does.
+    // JSON.parse's message does not always say where ("Unexpected token"): the syntax scan does.
     const syntax = jsonSyntaxError(text);
     return bad(syntax ? `invalid JSON: ${syntax.message}` : (error as Error).message, syntax?.offset ?? 0);
   }

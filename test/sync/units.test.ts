@@ -193,7 +193,7 @@ describe('lock serialisation', () => {
       serializeLock(lock).slice(0, -3),
       34,
       4,
-      "invalid JSON: expected '}', found the end of the file",
+      "invalid JSON: expected ',' or '}', found the end of the file",
     ],
   ])('says where a lock stops being JSON: %s', (_name, text, line, column, words) => {
     let error: SyncError | undefined;
