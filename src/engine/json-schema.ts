@@ -267,8 +267,9 @@ export function violations(errors: readonly ErrorObject[]): SchemaViolation[] {
     } else if (e.keyword in COUNT_WORDS) {
       message = countWords(e.keyword, Number(e.params.limit));
     } else if (e.keyword === 'uniqueItems') {
-      // ajv: "must NOT have duplicate items (items ## 0 and 1 are identical)", counting from 0.
-      message = `lists the same item twice (items ${Number(e.params.j) + 1} and ${Number(e.params.i) + 1})`;
+      // ajv: "must NOT have duplicate items (items ## 0 and 1 are identical)", counting from 0, in either order.
+      const [first, second] = [Number(e.params.i), Number(e.params.j)].sort((a, b) => a - b);
+      message = `has a duplicate: items ${first! + 1} and ${second! + 1} are the same`;
     } else if (e.keyword === 'multipleOf') {
       message = `must be a multiple of ${String(e.params.multipleOf)}`;
     } else if (e.keyword === 'type') {

@@ -354,7 +354,7 @@ describe('validateSettings', () => {
     // (a fleet file, template.json): counted from 1, as a reader counts.
     const unique = compileSettingsSchema({ type: 'array', uniqueItems: true }, 'list.json');
     expect(unique.validate(['a', 'b', 'a'])).toMatchObject([
-      { pointer: '', message: 'lists the same item twice (items 1 and 3)' },
+      { pointer: '', message: 'has a duplicate: items 1 and 3 are the same' },
     ]);
   });
 
