@@ -87,6 +87,9 @@ function rejections(params: Signature, args: readonly Value[]): string[] {
   if (args.length < range.min || args.length > range.max) return [argumentCountText(range, args.length)];
   for (let i = 0; i < args.length; i++) {
     const p = params[i]!;
+    // A value of the type fits, even where the describer, which works on the value's inferred type,
+    // would find fault (`{}` against a Struct of optional keys).
+    if (p.type().isInstance(args[i])) continue;
     const why = describeArgumentMismatches(p.type(), args[i], `parameter '${p.name}'`);
     if (why.length > 0) return why;
   }
