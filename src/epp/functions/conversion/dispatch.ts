@@ -33,6 +33,8 @@ const aliases = new Map<string, AliasType>();
 /**
  * A dispatcher's local type alias (`Formats = Variant[String[2], Array[String[2], 1]]`), one object per
  * name: a signature prints it with its definition, a Struct naming it prints its name alone, as Puppet does.
+ * The first definition given a name is kept: two dispatchers' aliases of one name must mean the same type
+ * (Timestamp's and Timespan's `Formats` do).
  */
 export function localAlias(name: string, make: () => PType): AliasType {
   let a = aliases.get(name);
