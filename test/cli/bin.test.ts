@@ -467,6 +467,27 @@ describe('pantograph epp render (built CLI)', () => {
         'error: Internal Error, NUMBER token does not contain a valid number, 1e400',
       );
     }
+    // An unclosed string or heredoc header quotes what follows it in the text given, up to its end, as
+    // Puppet 7.23 does (`(file: values-hash, line: 1, column: 6)`); not the tag Pantograph wraps it in.
+    for (const [values, message] of [
+      [
+        '{a=>"x}',
+        `--values:1:6: error: Unclosed quote after '"' followed by 'x}...' [EPP_UNCLOSED_STRING]\n`,
+      ],
+      [
+        "{a=>'x}",
+        `--values:1:6: error: Unclosed quote after "'" followed by 'x}...' [EPP_UNCLOSED_STRING]\n`,
+      ],
+      ['{a=>"', `--values:1:6: error: Unclosed quote after '"' followed by '<eof>' [EPP_UNCLOSED_STRING]\n`],
+      [
+        '{a => @(X}',
+        "--values:1:7: error: Unclosed parenthesis after '@(' followed by '@(X}...' [EPP_SYNTAX]\n",
+      ],
+    ]) {
+      const unclosed = run(['epp', 'render', 'big.epp', '--values', values!], dir);
+      expect(unclosed).toMatchObject({ code: 1, stdout: '' });
+      expect(unclosed.stderr.startsWith(message!)).toBe(true);
+    }
     // A lexer error in the Puppet form is placed in the text given, which the frame shows as it is.
     const octal = run(['epp', 'render', 'big.epp', '--values', '{a => 08}'], dir);
     expect(octal).toMatchObject({ code: 1, stdout: '' });

@@ -7,7 +7,7 @@
  * check the first lines against Puppet runs too).
  */
 import { describe, expect, it } from 'vitest';
-import { renderEpp } from '../../src/epp/index.js';
+import { EppError, renderEpp } from '../../src/epp/index.js';
 import { renderFailure } from '../helpers/epp-failure.js';
 
 /** [template, Puppet's message, line:column] */
@@ -175,8 +175,35 @@ describe('a block of a parameter count no dispatch takes', () => {
     expect(renderFailure(template)).toEqual({ message, at });
   });
 
+  // Puppet 7.23 crashes here (`undefined method 'parameter_names' for #<Puppet::Pops::Evaluator::PuppetProc
+  // ...>`, session 32): its dispatch takes a block of any size, slice.rb then fails building its message.
+  // Pantograph says what slice.rb means, where the block is, and what to give instead.
+  it.each([
+    ['<%= [1,2,3,4].slice(2) |$a, $b, $c| { $a } %>', 2, 3, '1:20'],
+    ['<%= {a=>1}.slice(1) |$a, $b, $c| { 1 } %>', 1, 3, '1:17'],
+  ])('%s: slice given a block of neither 1 nor the slice size says what to give', (template, size, got, at) => {
+    const error = renderError(template);
+    expect(error.message).toBe(
+      `Error while evaluating a Method call, slice(): block must define one parameter, or the same number of parameters as the given size of the slice (${size}). Block has ${got}`,
+    );
+    expect(`${error.line}:${error.column}`).toBe(at);
+    expect(error.hint).toBe(
+      `give the block 1 parameter (each slice as an array) or ${size} (one for each element of a slice)`,
+    );
+  });
+
   it('still takes a block with optional or rest parameters that fits', () => {
     expect(renderEpp('<% [1,2,3].step(2) |$a, $b = 1, *$r| { %><%= $a %>,<% } %>', {})).toBe('1,3,');
     expect(renderEpp('<% [1,2,3].reverse_each |*$r| { %><%= $r %><% } %>', {})).toBe('[3][2][1]');
   });
 });
+
+function renderError(template: string): EppError {
+  try {
+    renderEpp(template, {});
+  } catch (e) {
+    if (e instanceof EppError) return e;
+    throw e;
+  }
+  throw new Error(`rendered: ${template}`);
+}

@@ -3,7 +3,8 @@
  * name of the function it calls (`'new_array'`, `'new'` for Integer, `'new_float'` for Regexp as Puppet
  * names it), Float's and Numeric's `abs`, strftime's and assert_type's first argument and `index` without
  * a block or a value listing every dispatch, the pattern of `split` and `regsubst`, `sprintf()` (a Puppet
- * 3 function's count error), "at least 1 argument". Expected: what `puppet epp render` (Puppet 7.23) printed for each
+ * 3 function's count error), "at least 1 argument"; `new` of Timestamp, Timespan and Hash listing
+ * each of their dispatches, String's `string_formats` refused by its `Formats` type (session 32). Expected: what `puppet epp render` (Puppet 7.23) printed for each
  * template in session 31 (conformance cases `error_new_*`, `error_strftime_*` check first lines too).
  */
 import { describe, expect, it } from 'vitest';
@@ -175,6 +176,47 @@ const PUPPET: readonly (readonly [string, string, string])[] = [
   [
     '<%= tree_each(1) %>',
     "Error while evaluating a Function Call, 'tree_each' parameter 'tree' expects a value of type Iterator, Array, Hash, or Object, got Integer",
+    '1:5',
+  ],
+  // session 32: `new` of Timestamp, Timespan and Hash lists each dispatch; String's formats by its type.
+  [
+    '<%= Timestamp(true) %>',
+    "Error while evaluating a Function Call, The function 'new_timestamp' was called with arguments it does not accept. It expects one of:\n  ()\n    rejected: expects no arguments, got 1\n  (Variant[Integer, Float] seconds)\n    rejected: parameter 'seconds' expects a value of type Integer or Float, got Boolean\n  (String[1] string, Formats = Variant[String[2], Array[String[2], 1]] format?, String[1] timezone?)\n    rejected: parameter 'string' expects a String value, got Boolean\n  (Struct[{'string' => String[1], Optional['format'] => Formats, Optional['timezone'] => String[1]}] hash_arg)\n    rejected: parameter 'hash_arg' expects a Struct value, got Boolean",
+    '1:5',
+  ],
+  [
+    "<%= Timespan('1','x') %>",
+    "Error while evaluating a Function Call, The function 'new_timespan' was called with arguments it does not accept. It expects one of:\n  (Variant[Integer, Float] seconds)\n    rejected: expects 1 argument, got 2\n  (String[1] string, Formats = Variant[String[2], Array[String[2], 1]] format?)\n    rejected: parameter 'format' expects a Formats = Variant[String[2], Array[String[2], 1]] value, got String\n  (Integer days, Integer hours, Integer minutes, Integer seconds, Integer milliseconds?, Integer microseconds?, Integer nanoseconds?)\n    rejected: expects between 4 and 7 arguments, got 2\n  (Struct[{'string' => String[1], Optional['format'] => Formats}] hash_arg)\n    rejected: expects 1 argument, got 2\n  (Struct[{Optional['negative'] => Boolean, Optional['days'] => Integer, Optional['hours'] => Integer, Optional['minutes'] => Integer, Optional['seconds'] => Integer, Optional['milliseconds'] => Integer, Optional['microseconds'] => Integer, Optional['nanoseconds'] => Integer}] hash_arg)\n    rejected: expects 1 argument, got 2",
+    '1:5',
+  ],
+  [
+    '<%= Hash(1,2) %>',
+    "Error while evaluating a Function Call, The function 'new_hash' was called with arguments it does not accept. It expects one of:\n  (TreeArray = Array[Tuple[Array, Any], 1] from, NewHashOption = Enum['hash_tree', 'tree'] build_option?)\n    rejected: parameter 'from' expects a TreeArray = Array[Tuple[Array, Any], 1] value, got Integer\n  (KeyValueArray = Array[Tuple[Any, Any], 1] from)\n    rejected: expects 1 argument, got 2\n  (Any from)\n    rejected: expects 1 argument, got 2",
+    '1:5',
+  ],
+  [
+    '<%= String(1,2) %>',
+    "Error while evaluating a Function Call, 'new_string' parameter 'string_formats' expects a Formats = Variant[Default, String[1], TypeMap = Hash[Type, Variant[Format = Pattern[/^%([\\s\\[+#0{<(|-]*)([1-9][0-9]*)?(?:\\.([0-9]+))?([a-zA-Z])$/], ContainerFormat = Struct[{Optional['format'] => Format = Pattern[/^%([\\s\\[+#0{<(|-]*)([1-9][0-9]*)?(?:\\.([0-9]+))?([a-zA-Z])$/], Optional['separator'] => String, Optional['separator2'] => String, Optional['string_formats'] => Hash[Type, Format = Pattern[/^%([\\s\\[+#0{<(|-]*)([1-9][0-9]*)?(?:\\.([0-9]+))?([a-zA-Z])$/]]}]]]] value, got Integer",
+    '1:5',
+  ],
+  [
+    '<%= String(1, undef) %>',
+    "Error while evaluating a Function Call, 'new_string' parameter 'string_formats' expects a Formats = Variant[Default, String[1], TypeMap = Hash[Type, Variant[Format = Pattern[/^%([\\s\\[+#0{<(|-]*)([1-9][0-9]*)?(?:\\.([0-9]+))?([a-zA-Z])$/], ContainerFormat = Struct[{Optional['format'] => Format = Pattern[/^%([\\s\\[+#0{<(|-]*)([1-9][0-9]*)?(?:\\.([0-9]+))?([a-zA-Z])$/], Optional['separator'] => String, Optional['separator2'] => String, Optional['string_formats'] => Hash[Type, Format = Pattern[/^%([\\s\\[+#0{<(|-]*)([1-9][0-9]*)?(?:\\.([0-9]+))?([a-zA-Z])$/]]}]]]] value, got Undef",
+    '1:5',
+  ],
+  [
+    "<%= Timestamp('2020-01-01', default) %>",
+    "Error while evaluating a Function Call, The function 'new_timestamp' was called with arguments it does not accept. It expects one of:\n  ()\n    rejected: expects no arguments, got 2\n  (Variant[Integer, Float] seconds)\n    rejected: expects 1 argument, got 2\n  (String[1] string, Formats = Variant[String[2], Array[String[2], 1]] format?, String[1] timezone?)\n    rejected: parameter 'format' expects a Formats = Variant[String[2], Array[String[2], 1]] value, got Default\n  (Struct[{'string' => String[1], Optional['format'] => Formats, Optional['timezone'] => String[1]}] hash_arg)\n    rejected: expects 1 argument, got 2",
+    '1:5',
+  ],
+  [
+    "<%= Hash([], 'tree') %>",
+    "Error while evaluating a Function Call, The function 'new_hash' was called with arguments it does not accept. It expects one of:\n  (TreeArray = Array[Tuple[Array, Any], 1] from, NewHashOption = Enum['hash_tree', 'tree'] build_option?)\n    rejected: parameter 'from' expects size to be at least 1, got 0\n  (KeyValueArray = Array[Tuple[Any, Any], 1] from)\n    rejected: expects 1 argument, got 2\n  (Any from)\n    rejected: expects 1 argument, got 2",
+    '1:5',
+  ],
+  [
+    '<%= Timespan({days=>1, foo=>2}) %>',
+    "Error while evaluating a Function Call, The function 'new_timespan' was called with arguments it does not accept. It expects one of:\n  (Variant[Integer, Float] seconds)\n    rejected: parameter 'seconds' expects a value of type Integer or Float, got Struct\n  (String[1] string, Formats = Variant[String[2], Array[String[2], 1]] format?)\n    rejected: parameter 'string' expects a String value, got Struct\n  (Integer days, Integer hours, Integer minutes, Integer seconds, Integer milliseconds?, Integer microseconds?, Integer nanoseconds?)\n    rejected: expects between 4 and 7 arguments, got 1\n  (Struct[{'string' => String[1], Optional['format'] => Formats}] hash_arg)\n    rejected: parameter 'hash_arg' expects a value for key 'string'\n    rejected: parameter 'hash_arg' unrecognized key 'days'\n    rejected: parameter 'hash_arg' unrecognized key 'foo'\n  (Struct[{Optional['negative'] => Boolean, Optional['days'] => Integer, Optional['hours'] => Integer, Optional['minutes'] => Integer, Optional['seconds'] => Integer, Optional['milliseconds'] => Integer, Optional['microseconds'] => Integer, Optional['nanoseconds'] => Integer}] hash_arg)\n    rejected: parameter 'hash_arg' unrecognized key 'foo'",
     '1:5',
   ],
 ];

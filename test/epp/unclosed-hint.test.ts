@@ -1,7 +1,8 @@
 /**
  * "Syntax error at end of input" is all Puppet says of a block never closed (the message stays Puppet's);
  * the hint names the bracket left open, innermost first, at its line and column, so that a user finds the
- * forgotten `<% } %>` without reading the whole template. Seen from the command line and the editor alike.
+ * forgotten `<% } %>` without reading the whole template (that advice only for a block's `{`, not a hash's).
+ * Seen from the command line and the editor alike.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -34,6 +35,29 @@ describe('an error at the end of input', () => {
       '<% [1, 2].each |$i| { %>\n<% if $i == 1 { %>one<% } %>\n<%= $i %>\n<% $x = [1, (2 %>',
       "the '(' at 4:13 is never closed: add its ')'",
     ],
+    // A block's `{`: after a test, `else`, a case option's `:`, a lambda's parameters.
+    [
+      '<% if ($x) { %>',
+      "the '{' at 1:12 is never closed: add its '}' (in a template, `<% } %>` where the block ends)",
+    ],
+    [
+      '<% if 1 { %>a<% } else { %>',
+      "the '{' at 1:24 is never closed: add its '}' (in a template, `<% } %>` where the block ends)",
+    ],
+    [
+      '<% case 1 { 1: { %>x',
+      "the '{' at 1:16 is never closed: add its '}' (in a template, `<% } %>` where the block ends)",
+    ],
+    [
+      '<% $h = [1].map |$x| { %>',
+      "the '{' at 1:22 is never closed: add its '}' (in a template, `<% } %>` where the block ends)",
+    ],
+    // A hash's or a selector's `{` ends in the same expression: no `<% } %>` advice.
+    ['<% $h = {a => 1 -%>', "the '{' at 1:9 is never closed: add its '}'"],
+    ['<% {a => 1 %>', "the '{' at 1:4 is never closed: add its '}'"],
+    ['<% if $x { $h = {a => 1 %>', "the '{' at 1:17 is never closed: add its '}'"],
+    ['<% f({a => [1] %>', "the '{' at 1:6 is never closed: add its '}'"],
+    ['<% $x = $y ? { %>', "the '{' at 1:14 is never closed: add its '}'"],
   ])('%j: names the bracket left open', (source, hint) => {
     const error = syntaxError(source);
     expect(error.message).toBe('Syntax error at end of input'); // Puppet's words, unchanged

@@ -12,7 +12,7 @@
  * `conversion/arguments.ts`.
  */
 import { EppEvalError } from '../errors.js';
-import { stringify } from '../runtime/format.js';
+import { checkStringFormats, stringify } from '../runtime/format.js';
 import {
   AliasType,
   ArrayType,
@@ -80,6 +80,8 @@ function convert(type: PType, args: Value[]): Value {
   if (type instanceof BooleanType) return toBoolean(args);
   if (type instanceof StringType) {
     arity('String', args, 1, 2);
+    // An explicit undef too: Puppet's `string_formats` may be left out, not given as undef.
+    if (args.length === 2) checkStringFormats(args[1]);
     return stringify(args[0], args[1]);
   }
   if (type instanceof ArrayType || type instanceof TupleType) return toArray(args);

@@ -308,9 +308,13 @@ const slice = defineFunction(
       );
     }
     if (serving !== 1 && serving !== size) {
+      // The message slice.rb means; Puppet 7.23 crashes before it (its list of the block's parameter names
+      // calls a method its block lacks), and its dispatch takes a block of any size, so it has no listing.
       throw new EppEvalError(
         'EPP_ARGUMENTS',
         `slice(): block must define one parameter, or the same number of parameters as the given size of the slice (${size}). Block has ${serving}`,
+        undefined,
+        `give the block 1 parameter (each slice as an array) or ${size} (one for each element of a slice)`,
       );
     }
     untilBreak(() => {

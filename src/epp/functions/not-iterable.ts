@@ -311,6 +311,14 @@ function sameArity(a: Arity, b: Arity): boolean {
   return a.min === b.min && a.max === b.max;
 }
 
+/**
+ * Puppet's CountMismatch for the arguments of a call: `expects no arguments, got 1`, `expects at most 3
+ * arguments, got 4`, `expects between 4 and 7 arguments, got 2`.
+ */
+export function argumentCountText(expected: Arity, got: number): string {
+  return faultText({ kind: 'arguments', expected, got: { min: got, max: got } });
+}
+
 /** A fault in Puppet's words: `block expects 2 arguments, got 1`, `expects 1 argument, got 2`. */
 function faultText(fault: Fault): string {
   if (fault.kind === 'other') return fault.text;

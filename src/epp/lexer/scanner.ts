@@ -17,6 +17,11 @@ export interface LexOptions {
   readonly delimiters?: readonly [string, string] | undefined;
   /** Receives what the lexer found beyond the tokens, when given. */
   readonly report?: LexReport | undefined;
+  /**
+   * Where the user's text ends, when the source has more after it (the tag parsePuppet wraps a program
+   * in): an error quoting what follows a position (`followed by 'x}...'`) quotes no further.
+   */
+  readonly textEnd?: number | undefined;
 }
 
 /** What lexing a template found beside its tokens. */

@@ -53,8 +53,10 @@ export abstract class StringLexer extends Scanner {
    * breaks and tabs escaped), or `<eof>`.
    */
   protected followedBy(at: number): string {
-    if (at >= this.src.length) return '<eof>';
-    const next = [...this.src.slice(at, at + 10)].slice(0, 5).join('');
+    // A program's text ends before the wrapper parsePuppet puts around it, which is not the user's.
+    const end = this.options.textEnd ?? this.src.length;
+    if (at >= end) return '<eof>';
+    const next = [...this.src.slice(at, Math.min(at + 10, end))].slice(0, 5).join('');
     return `${next}...`.replaceAll('\t', '\\t').replaceAll('\n', '\\n').replaceAll('\r', '\\r');
   }
 
@@ -250,7 +252,7 @@ export abstract class StringLexer extends Scanner {
     const closeParen = src.indexOf(')', start);
     if (closeParen < 0) {
       throw this.error(
-        `Unclosed parenthesis after '@(' followed by '${followedBy(src, start)}'`,
+        `Unclosed parenthesis after '@(' followed by '${this.followedBy(start)}'`,
         start,
         start + 2,
       );
@@ -314,18 +316,6 @@ const BLANK = '[\\t\\p{Zs}]';
 /** Puppet's heredoc header (PATTERN_HEREDOC), between `@(` and `)`: tag, `:syntax`, `/escapes`. */
 const HEREDOC_SPEC =
   /^([^:/\r\n)]+)(?::[\t\p{Zs}]*([a-z][a-zA-Z0-9_+]+)[\t\p{Zs}]*)?(?:\/((?:\w|[$])*)[\t\p{Zs}]*)?$/u;
-
-/** What Puppet's lexer quotes of the text at `pos` in an error: five characters and `...`, escaped. */
-function followedBy(src: string, pos: number): string {
-  if (pos >= src.length) return '<eof>';
-  const next = Array.from(src.slice(pos, pos + 10))
-    .slice(0, 5)
-    .join('')
-    .replace(/\t/g, '\\t')
-    .replace(/\n/g, '\\n')
-    .replace(/\r/g, '\\r');
-  return `${next}...`;
-}
 
 function shiftToken(t: Token, offset: number): Token {
   const parts = t.parts?.map((p) => (typeof p === 'string' ? p : p.map((x) => shiftToken(x, offset))));

@@ -94,7 +94,8 @@ export function parsePuppet(source: string, options: ParseOptions = {}): Templat
   // The space keeps a leading `#`, `-` or `=` from reading as a comment, trim or render tag.
   const wrapped = `${open} ${source}\n${close}`;
   const report: LexReport = { warnings: [], endsInCode: true };
-  const tokens = lex(wrapped, { file, delimiters: [open, close], report }).map((t) =>
+  const textEnd = open.length + 1 + source.length;
+  const tokens = lex(wrapped, { file, delimiters: [open, close], report, textEnd }).map((t) =>
     shift(t, -open.length - 1, source.length),
   );
   // A lexer error is at offsets in the wrapped text: moved to the source's, as the tokens are.

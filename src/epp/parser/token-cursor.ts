@@ -203,19 +203,55 @@ function beforeTrimmed(source: string, at: number): number {
  * `if`'s `{` whose `<% } %>` was forgotten, a list or call not closed. The innermost one is the one to close.
  */
 function unclosedHint(tokens: readonly Token[], source: string): string | undefined {
-  const open: Token[] = [];
-  for (const t of tokens) {
-    if (t.kind !== 'PUNCT') continue;
-    if (t.value === '{' || t.value === '[' || t.value === '(') open.push(t);
+  const open: number[] = [];
+  tokens.forEach((t, i) => {
+    if (t.kind !== 'PUNCT') return;
+    if (t.value === '{' || t.value === '[' || t.value === '(') open.push(i);
     else if (t.value === '}' || t.value === ']' || t.value === ')') open.pop();
-  }
-  const opener = open.at(-1);
-  if (opener === undefined) return undefined;
+  });
+  const index = open.at(-1);
+  if (index === undefined) return undefined;
+  const opener = tokens[index]!;
   const { line, column } = lineColumn(source, opener.start);
   const closer = CLOSER[opener.value]!;
-  const where = opener.value === '{' ? ` (in a template, \`<% } %>\` where the block ends)` : '';
+  // A hash's or a selector's `}` goes in the same expression, often the same tag: only a block's is
+  // usually forgotten in a later `<% } %>`.
+  const where =
+    opener.value === '{' && opensBlock(tokens[index - 1])
+      ? ` (in a template, \`<% } %>\` where the block ends)`
+      : '';
   return `the '${opener.value}' at ${line}:${column} is never closed: add its '${closer}'${where}`;
 }
+
+/**
+ * Whether a `{` after `before` opens a block rather than a hash or a selector's cases: after the test of an
+ * `if`, `unless`, `elsif` or `case` (an operand ends it), after `else`, a case option's `:` or a lambda's
+ * parameters `|...|`. After an operator, `(`, `[`, `,`, `=>`, `?` or a tag's start it is a hash.
+ */
+function opensBlock(before: Token | undefined): boolean {
+  if (before === undefined) return false;
+  switch (before.kind) {
+    case 'VARIABLE':
+    case 'NAME':
+    case 'TYPE':
+    case 'STRING':
+    case 'DQ':
+    case 'NUMBER':
+    case 'REGEX':
+      return true;
+    case 'KEYWORD':
+      return BLOCK_AFTER_KEYWORDS.has(before.value);
+    case 'PUNCT':
+      return BLOCK_AFTER_PUNCTUATION.has(before.value);
+    default:
+      return false;
+  }
+}
+
+/** `else {`, and the keywords that are values (`if true {`, `case default {`). */
+const BLOCK_AFTER_KEYWORDS: ReadonlySet<string> = new Set(['else', 'true', 'false', 'undef', 'default']);
+/** An operand's closing bracket (`if ($x) {`, `if $a[0] {`), a case option's `:`, a lambda's `|`. */
+const BLOCK_AFTER_PUNCTUATION: ReadonlySet<string> = new Set([')', ']', '}', ':', '|', '||']);
 
 const CLOSER: Readonly<Record<string, string>> = { '{': '}', '[': ']', '(': ')' };
 

@@ -28,6 +28,7 @@
  */
 export { rubyDigits } from './format/dtoa.js';
 export { formatFloat } from './format/floats.js';
+export { checkStringFormats } from './format/formats-type.js';
 export { regexpWithDelimiters, rubyInspectString, rubyRegexpToS } from './format/inspect.js';
 export { puppetQuote } from './format/quote.js';
 export { interpolate, renderValue } from './format/render.js';

@@ -1,9 +1,27 @@
 /** `new` of Array and Hash: an iterable's elements, an Integer range, pairs and trees of paths. */
 import { EppEvalError } from '../../errors.js';
 import { hashLookup, setEql } from '../../runtime/compare.js';
-import { EnumType, IntegerType, inferGenericType } from '../../runtime/types.js';
+import { EnumType, IntegerType, inferGenericType, type PType } from '../../runtime/types.js';
 import { bigOf, integer, type PHash, type PInteger, PIterator, type Value } from '../../runtime/values.js';
 import { arity, cannotConvert, conversionError } from './arguments.js';
+import { dispatch, localAlias, type Signature, typeOf } from './dispatch.js';
+
+/** `Array[Tuple[K, Any], 1]`: a non-empty array of pairs whose first is a `key`. */
+const pairs = (key: () => PType) => typeOf('Array', typeOf('Tuple', key, typeOf('Any')), 1);
+
+/** The signatures of Puppet 7's `new_hash`, in the order it tries them. */
+const HASH_SIGNATURES: readonly Signature[] = [
+  [
+    { name: 'from', type: () => localAlias('TreeArray', pairs(typeOf('Array'))) },
+    {
+      name: 'build_option',
+      type: () => localAlias('NewHashOption', typeOf('Enum', 'hash_tree', 'tree')),
+      optional: true,
+    },
+  ],
+  [{ name: 'from', type: () => localAlias('KeyValueArray', pairs(typeOf('Any'))) }],
+  [{ name: 'from', type: typeOf('Any') }],
+];
 
 /** The elements of an Iterable value, or undefined when it is not iterable. */
 function iterate(v: Value): Value[] | undefined {
@@ -44,15 +62,9 @@ export function toArray(args: Value[]): Value[] {
 }
 
 export function toHash(args: Value[]): PHash {
-  arity('Hash', args, 1, 2);
+  dispatch('new_hash', HASH_SIGNATURES, args);
   const [from, option] = args;
-  if (option !== undefined) {
-    if (option !== 'tree' && option !== 'hash_tree') {
-      throw new EppEvalError('EPP_ARGUMENTS', `'build_option' expects a match for Enum['hash_tree', 'tree']`);
-    }
-    if (!isPairs(from, true)) throw cannotConvert(from, 'Hash');
-    return fromTree(from as Value[][], option === 'hash_tree');
-  }
+  if (option !== undefined) return fromTree(from as Value[][], option === 'hash_tree');
   if (from instanceof Map) return from;
   if (isPairs(from, false)) {
     const out: PHash = new Map();

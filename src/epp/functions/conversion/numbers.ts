@@ -26,8 +26,15 @@ export function toInteger(args: Value[]): PInteger {
   const named = namedArgs(args, ['from', 'radix', 'abs'], 'Integer');
   if (!named) arity('Integer', args, 1, 3);
   if (!named) checkIntegerArguments(args);
+  // Puppet's `on_error_hash`: a hash form's `from` that is no Convertible is said before its radix.
+  if (named && !isIntegerConvertible(named[0])) throw cannotConvert(named[0], 'Integer');
   const [from, radixArg = DEFAULT_RADIX, abs] = named ?? args;
   const radix = radixOf(radixArg);
+  // Then its assertion of the whole hash, which only `abs` can fail now.
+  if (named && abs !== undefined && typeof abs !== 'boolean') {
+    const subject = "Integer.new has wrong type, entry 'abs'";
+    throw new EppEvalError('EPP_ARGUMENTS', describeMismatch(puppetType('Boolean'), abs, subject));
+  }
   let n: PInteger;
   if (isInteger(from)) n = from;
   else if (from instanceof PFloat) {
@@ -44,6 +51,11 @@ export function toInteger(args: Value[]): PInteger {
     n = integer(parsed);
   } else throw cannotConvert(from, 'Integer');
   return applyAbs(n, abs);
+}
+
+/** Puppet's `Convertible` of Integer's `new`: a number, a Boolean, an Integer's text, a time. */
+function isIntegerConvertible(v: Value): boolean {
+  return fitsNamedArgs([v], INTEGER_TEXT);
 }
 
 const DEFAULT_RADIX = new PDefault();
@@ -138,10 +150,23 @@ function checkAbsArgument(fn: 'new_float' | 'new_numeric', args: readonly Value[
   ]);
 }
 
+/**
+ * Whether a hash form's `from` and `abs` fit Float's and Numeric's `NamedArgs`; Puppet's `on_error` names
+ * the whole hash by its type when they do not (`Value of type Hash[String, String] cannot be converted`).
+ */
+function fitsNamedArgs([from, abs]: readonly Value[], text: RegExp): boolean {
+  const convertible =
+    typeof from === 'string'
+      ? text.test(from)
+      : isInteger(from) || from instanceof PFloat || typeof from === 'boolean' || from instanceof PTimeData;
+  return convertible && (abs === undefined || typeof abs === 'boolean');
+}
+
 export function toFloat(args: Value[]): PFloat {
   const named = namedArgs(args, ['from', 'abs'], 'Float');
   if (!named) arity('Float', args, 1, 2);
   if (!named) checkAbsArgument('new_float', args);
+  if (named && !fitsNamedArgs(named, FLOAT_TEXT)) throw cannotConvert(args[0], 'Float');
   const [from, abs] = named ?? args;
   let n: number;
   if (from instanceof PFloat) n = from.value;
@@ -175,6 +200,7 @@ export function toNumeric(args: Value[]): PInteger | PFloat {
   const named = namedArgs(args, ['from', 'abs'], 'Numeric');
   if (!named) arity('Numeric', args, 1, 2);
   if (!named) checkAbsArgument('new_numeric', args);
+  if (named && !fitsNamedArgs(named, FLOAT_TEXT)) throw cannotConvert(args[0], 'Numeric');
   const [from, abs] = named ?? args;
   let n: PInteger | PFloat;
   if (isInteger(from) || from instanceof PFloat) n = from;

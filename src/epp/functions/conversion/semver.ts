@@ -13,20 +13,10 @@ import {
   VERSION_PATTERN,
   VersionSyntaxError,
 } from '../../runtime/semver.js';
-import {
-  AliasType,
-  describeArgumentMismatches,
-  OptionalType,
-  PatternType,
-  type PType,
-  StringType,
-  StructElement,
-  StructType,
-  typeFromText,
-} from '../../runtime/types.js';
+import { PatternType, typeFromText } from '../../runtime/types.js';
 import { DEFAULT, type PInteger, PRegexp, type Value } from '../../runtime/values.js';
-import { noMatchingSignature } from '../arguments.js';
 import { conversionError } from './arguments.js';
+import { dispatch, localAlias, type Signature, struct } from './dispatch.js';
 
 /**
  * Puppet's pattern of a prerelease or build argument, printed as Puppet writes it; its subexpression call
@@ -39,44 +29,20 @@ const QUALIFIER = new PRegexp(
 );
 
 /** Puppet's local type aliases of `new_Version`, printed with their definitions in its messages. */
-const aliases = new Map<string, AliasType>();
-function alias(name: string, text: string): AliasType {
-  let a = aliases.get(name);
-  if (a === undefined) {
-    a = new AliasType(name, () => typeFromText(text));
-    aliases.set(name, a);
-  }
-  return a;
-}
+const alias = (name: string, text: string) => localAlias(name, () => typeFromText(text));
 const positive = () => alias('PositiveInteger', 'Integer[0, default]');
-const qualifier = () => {
-  let a = aliases.get('SemVerQualifier');
-  if (a === undefined) {
-    a = new AliasType('SemVerQualifier', () => new PatternType([QUALIFIER]));
-    aliases.set('SemVerQualifier', a);
-  }
-  return a;
-};
+const qualifier = () => localAlias('SemVerQualifier', () => new PatternType([QUALIFIER]));
 const versionPattern = () => alias('SemVerPattern', String.raw`Pattern[/\A${VERSION_PATTERN}\Z/]`);
-const versionHash = () => {
-  let a = aliases.get('SemVerHash');
-  if (a === undefined) {
-    const field = (name: string, type: PType, optional = false) => {
-      const key = new StringType(undefined, name);
-      return new StructElement(optional ? new OptionalType(key) : key, type);
-    };
-    const struct = new StructType([
-      field('major', positive()),
-      field('minor', positive()),
-      field('patch', positive()),
-      field('prerelease', qualifier(), true),
-      field('build', qualifier(), true),
-    ]);
-    a = new AliasType('SemVerHash', () => struct);
-    aliases.set('SemVerHash', a);
-  }
-  return a;
-};
+const versionHash = () =>
+  localAlias('SemVerHash', () =>
+    struct([
+      ['major', positive()],
+      ['minor', positive()],
+      ['patch', positive()],
+      ['prerelease', qualifier(), true],
+      ['build', qualifier(), true],
+    ]),
+  );
 const rangeString = () => alias('SemVerRangeString', 'String[1]');
 const rangeHash = () =>
   alias(
@@ -86,57 +52,7 @@ const rangeHash = () =>
 const bound = () => typeFromText('Variant[Default, SemVer]');
 const boolean = () => typeFromText('Boolean');
 
-/** One parameter of a dispatcher's signature. */
-interface Param {
-  readonly name: string;
-  readonly type: () => PType;
-  readonly optional?: boolean;
-}
-
-function signatureText(params: readonly Param[]): string {
-  const one = (p: Param) => `${p.type().display()} ${p.name}${p.optional ? '?' : ''}`;
-  return `(${params.map(one).join(', ')})`;
-}
-
-/** Why a signature refuses the arguments (Puppet's `rejected:` lines), or none when it takes them. */
-function rejections(params: readonly Param[], args: readonly Value[]): string[] {
-  const min = params.filter((p) => !p.optional).length;
-  const max = params.length;
-  if (args.length < min || args.length > max) {
-    const expects =
-      min === max ? `${min} argument${min === 1 ? '' : 's'}` : `between ${min} and ${max} arguments`;
-    return [`expects ${expects}, got ${args.length}`];
-  }
-  for (let i = 0; i < args.length; i++) {
-    const p = params[i]!;
-    const why = describeArgumentMismatches(p.type(), args[i], `parameter '${p.name}'`);
-    if (why.length > 0) return why;
-  }
-  return [];
-}
-
-/** Puppet's dispatch: the first signature taking the arguments, or its error listing them all. */
-function dispatch(fn: string, signatures: readonly (readonly Param[])[], args: readonly Value[]): number {
-  const counts = signatures.map((s) => [s.filter((p) => !p.optional).length, s.length] as const);
-  const min = Math.min(...counts.map(([a]) => a));
-  const max = Math.max(...counts.map(([, b]) => b));
-  if (!counts.some(([a, b]) => args.length >= a && args.length <= b)) {
-    const got = args.length === 0 ? 'none' : String(args.length);
-    const expects =
-      min === max ? `${min} argument${min === 1 ? '' : 's'}` : `between ${min} and ${max} arguments`;
-    throw new EppEvalError('EPP_ARGUMENTS', `'${fn}' expects ${expects}, got ${got}`);
-  }
-  const why = signatures.map((s) => rejections(s, args));
-  const index = why.findIndex((w) => w.length === 0);
-  if (index >= 0) return index;
-  const lines: [string, string][] = signatures.map((s, i) => [
-    signatureText(s),
-    why[i]!.join('\n    rejected: '),
-  ]);
-  throw noMatchingSignature(fn, lines);
-}
-
-const VERSION_SIGNATURES: readonly (readonly Param[])[] = [
+const VERSION_SIGNATURES: readonly Signature[] = [
   [{ name: 'str', type: versionPattern }],
   [
     { name: 'major', type: positive },
@@ -179,7 +95,7 @@ export function toSemVer(args: Value[]): PSemVer {
   return PSemVer.of(major, minor, patch, prerelease ? [prerelease] : undefined, build ? [build] : undefined);
 }
 
-const RANGE_SIGNATURES: readonly (readonly Param[])[] = [
+const RANGE_SIGNATURES: readonly Signature[] = [
   [{ name: 'str', type: rangeString }],
   [
     { name: 'min', type: bound },

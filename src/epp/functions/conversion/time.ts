@@ -2,71 +2,109 @@
 import { EppEvalError } from '../../errors.js';
 import { parseTimespan, parseTimestampText } from '../../runtime/format.js';
 import { nanosOfSeconds, TIMESPAN_FIELD_NANOS } from '../../runtime/time.js';
-import { inferGenericType } from '../../runtime/types.js';
 import {
   bigOf,
-  isInteger,
-  PDefault,
-  PFloat,
+  type PFloat,
   type PHash,
+  type PInteger,
   PTimespan,
   PTimestamp,
   type Value,
 } from '../../runtime/values.js';
-import { arity, cannotConvert, conversionError } from './arguments.js';
+import { conversionError } from './arguments.js';
+import { dispatch, localAlias, once, type Signature, struct, typeOf } from './dispatch.js';
 
-/** Puppet's `Formats` of a Timestamp's or Timespan's `new`: a format, or a non-empty list of them. */
-function formatsArg(target: string, v: Value): string | string[] {
-  if (typeof v === 'string' && [...v].length >= 2) return v;
-  if (Array.isArray(v) && v.length > 0 && v.every((f) => typeof f === 'string' && [...f].length >= 2)) {
-    return v as string[];
-  }
-  throw new EppEvalError(
-    'EPP_ARGUMENTS',
-    `${target}.new() parameter 'format' expects a value of type String[2] or Array[String[2], 1], got ${inferGenericType(v)}`,
-  );
-}
+/** The signatures of Puppet 7's `new_timestamp` and `new_timespan`, in the order it tries them. */
+const text = typeOf('String', 1);
+const formatText = typeOf('String', 2);
+const formats = () => localAlias('Formats', typeOf('Variant', formatText, typeOf('Array', formatText, 1)));
+const seconds = typeOf('Variant', typeOf('Integer'), typeOf('Float'));
+const integer = typeOf('Integer');
+const boolean = typeOf('Boolean');
 
-/** A hash form's keys, each of `keys` (Puppet's Struct of the dispatch); anything else is not converted. */
-function hashForm(h: PHash, keys: readonly string[], target: string): Map<string, Value> {
-  const out = new Map<string, Value>();
-  for (const [k, v] of h) {
-    if (typeof k !== 'string' || !keys.includes(k)) throw cannotConvert(h, target);
-    out.set(k, v);
-  }
-  return out;
-}
+const TIMESTAMP_SIGNATURES: readonly Signature[] = [
+  [],
+  [{ name: 'seconds', type: seconds }],
+  [
+    { name: 'string', type: text },
+    { name: 'format', type: formats, optional: true },
+    { name: 'timezone', type: text, optional: true },
+  ],
+  [
+    {
+      name: 'hash_arg',
+      type: once(() =>
+        struct([
+          ['string', text()],
+          ['format', formats(), true],
+          ['timezone', text(), true],
+        ]),
+      ),
+    },
+  ],
+];
 
-function nonEmptyString(target: string, name: string, v: Value): string {
-  if (typeof v === 'string' && v !== '') return v;
-  throw new EppEvalError(
-    'EPP_ARGUMENTS',
-    `${target}.new() parameter '${name}' expects a String[1] value, got ${inferGenericType(v)}`,
-  );
-}
+const TIMESPAN_FIELDS = [
+  'days',
+  'hours',
+  'minutes',
+  'seconds',
+  'milliseconds',
+  'microseconds',
+  'nanoseconds',
+];
+
+const TIMESPAN_SIGNATURES: readonly Signature[] = [
+  [{ name: 'seconds', type: seconds }],
+  [
+    { name: 'string', type: text },
+    { name: 'format', type: formats, optional: true },
+  ],
+  TIMESPAN_FIELDS.map((name, i) => ({ name, type: integer, optional: i >= 4 })),
+  [
+    {
+      name: 'hash_arg',
+      type: once(() =>
+        struct([
+          ['string', text()],
+          ['format', formats(), true],
+        ]),
+      ),
+    },
+  ],
+  [
+    {
+      name: 'hash_arg',
+      type: once(() =>
+        struct([['negative', boolean(), true], ...TIMESPAN_FIELDS.map((f) => [f, integer(), true] as const)]),
+      ),
+    },
+  ],
+];
 
 /**
  * `Timestamp.new`: now (no argument), seconds since the epoch, or a text read with Puppet's formats (or
  * those given) and a timezone, positionally or as `{string => ..., format => ..., timezone => ...}`.
  */
 export function toTimestamp(args: Value[]): PTimestamp {
-  arity('Timestamp', args, 0, 3);
-  if (args.length === 0) return new PTimestamp(BigInt(Date.now()) * 1_000_000n);
-  let [from, format, timezone] = args;
-  if (args.length === 1 && from instanceof Map) {
-    const h = hashForm(from, ['string', 'format', 'timezone'], 'Timestamp');
-    if (!h.has('string')) throw cannotConvert(from, 'Timestamp');
-    [from, format, timezone] = [h.get('string'), h.get('format'), h.get('timezone')];
-  }
-  if (args.length === 1 && (isInteger(from) || from instanceof PFloat)) {
-    return new PTimestamp(nanosOfSeconds(from));
-  }
-  if (typeof from !== 'string') throw cannotConvert(from, 'Timestamp');
-  const text = nonEmptyString('Timestamp', 'string', from);
-  const formats =
-    format === undefined || format instanceof PDefault ? undefined : formatsArg('Timestamp', format);
-  const zone = timezone === undefined ? undefined : nonEmptyString('Timestamp', 'timezone', timezone);
-  return new PTimestamp(wrapTimeError(() => parseTimestampText(text, formats, zone)));
+  const signature = dispatch('new_timestamp', TIMESTAMP_SIGNATURES, args);
+  if (signature === 0) return new PTimestamp(BigInt(Date.now()) * 1_000_000n);
+  if (signature === 1) return new PTimestamp(nanosOfSeconds(args[0] as PInteger | PFloat));
+  const [text, formats, zone] = signature === 3 ? fieldsOf(args[0], 'string', 'format', 'timezone') : args;
+  return new PTimestamp(
+    wrapTimeError(() =>
+      parseTimestampText(
+        text as string,
+        formats as string | string[] | undefined,
+        zone as string | undefined,
+      ),
+    ),
+  );
+}
+
+/** The values of a hash form's keys, in order (undefined for a key left out). */
+function fieldsOf(hash: Value, ...keys: string[]): Value[] {
+  return keys.map((k) => (hash as PHash).get(k));
 }
 
 /** The errors Puppet's time parsing raises (Ruby's ArgumentError) are conversion errors here. */
@@ -79,28 +117,11 @@ function wrapTimeError<T>(f: () => T): T {
   }
 }
 
-const TIMESPAN_FIELDS = [
-  'days',
-  'hours',
-  'minutes',
-  'seconds',
-  'milliseconds',
-  'microseconds',
-  'nanoseconds',
-];
-
 /** `Timespan.from_fields`: days, hours, minutes, seconds, and the fractions, each an Integer. */
 function timespanOfFields(values: readonly Value[], negative = false): PTimespan {
   let ns = 0n;
   values.forEach((v, i) => {
-    if (v === undefined) return;
-    if (!isInteger(v)) {
-      throw new EppEvalError(
-        'EPP_ARGUMENTS',
-        `Timespan.new() parameter '${TIMESPAN_FIELDS[i]}' expects an Integer value, got ${inferGenericType(v)}`,
-      );
-    }
-    ns += bigOf(v) * TIMESPAN_FIELD_NANOS[i]!;
+    if (v !== undefined) ns += bigOf(v as PInteger) * TIMESPAN_FIELD_NANOS[i]!;
   });
   return new PTimespan(negative ? -ns : ns);
 }
@@ -110,32 +131,20 @@ function timespanOfFields(values: readonly Value[], negative = false): PTimespan
  * seconds (and their fractions), or a hash of either form.
  */
 export function toTimespan(args: Value[]): PTimespan {
-  arity('Timespan', args, 1, 7);
-  const [from, format] = args;
-  if (args.length === 1 && (isInteger(from) || from instanceof PFloat))
-    return new PTimespan(nanosOfSeconds(from));
-  if (args.length === 1 && from instanceof Map) {
-    if (from.has('string')) {
-      const h = hashForm(from, ['string', 'format'], 'Timespan');
-      const text = nonEmptyString('Timespan', 'string', h.get('string'));
-      const f = h.get('format');
-      const formats = f === undefined ? undefined : formatsArg('Timespan', f);
-      return new PTimespan(wrapTimeError(() => parseTimespan(text, formats)));
+  const signature = dispatch('new_timespan', TIMESPAN_SIGNATURES, args);
+  switch (signature) {
+    case 0:
+      return new PTimespan(nanosOfSeconds(args[0] as PInteger | PFloat));
+    case 2:
+      return timespanOfFields(args);
+    case 4: {
+      const [negative, ...fields] = fieldsOf(args[0], 'negative', ...TIMESPAN_FIELDS);
+      return timespanOfFields(fields, negative === true);
     }
-    const h = hashForm(from, ['negative', ...TIMESPAN_FIELDS], 'Timespan');
-    const negative = h.get('negative');
-    if (negative !== undefined && typeof negative !== 'boolean') throw cannotConvert(from, 'Timespan');
-    return timespanOfFields(
-      TIMESPAN_FIELDS.map((k) => h.get(k)),
-      negative === true,
-    );
+    default: {
+      const [text, formats] = signature === 3 ? fieldsOf(args[0], 'string', 'format') : args;
+      const parse = () => parseTimespan(text as string, formats as string | string[] | undefined);
+      return new PTimespan(wrapTimeError(parse));
+    }
   }
-  if (typeof from === 'string' && args.length <= 2) {
-    const text = nonEmptyString('Timespan', 'string', from);
-    const formats = format === undefined ? undefined : formatsArg('Timespan', format);
-    return new PTimespan(wrapTimeError(() => parseTimespan(text, formats)));
-  }
-  if (isInteger(from) && args.length >= 4) return timespanOfFields(args);
-  if (args.length > 1 && isInteger(from)) arity('Timespan', args, 4, 7);
-  throw cannotConvert(from, 'Timespan');
 }

@@ -48,8 +48,11 @@ function formatsType(): AliasType {
   return formats;
 }
 
-/** Refuses a format hash Puppet's `Formats` refuses, in its words. */
-export function checkFormatsHash(format: Value): void {
+/**
+ * Refuses a second argument of `String(x, formats)` that Puppet's `Formats` refuses (a number, an empty
+ * text, undef, a hash of the wrong shape), in its dispatcher's words.
+ */
+export function checkStringFormats(format: Value): void {
   const expected = formatsType();
   if (expected.isInstance(format)) return;
   const subject = "parameter 'string_formats'";

@@ -5,7 +5,7 @@
 import { EppEvalError } from '../../errors.js';
 import { isPuppetType, type PType, resolveTypeName } from '../types.js';
 import type { PHash, Value } from '../values.js';
-import { checkFormatsHash } from './formats-type.js';
+import { checkStringFormats } from './formats-type.js';
 
 export interface StringFormat {
   readonly orig: string;
@@ -110,13 +110,8 @@ export function userFormats(value: Value, format: Value): FormatMap {
     // The value's own (exact) type: only the value itself matches it.
     return [{ key: undefined, matches: (v) => Object.is(v, value), format: f }, ...DEFAULT_STRING_FORMATS];
   }
-  if (format instanceof Map) {
-    checkFormatsHash(format);
-    return mergeFormats(DEFAULT_STRING_FORMATS, formatEntries(format));
-  }
-  throw conversionError(
-    `string conversion expects a Default value or a Hash of type to format mappings, got a '${typeof format}'`,
-  );
+  checkStringFormats(format);
+  return mergeFormats(DEFAULT_STRING_FORMATS, formatEntries(format as PHash));
 }
 
 /**
