@@ -4,7 +4,7 @@
  * settings section. Terminating problems (unreadable, unparsable, V1, unsupported version) throw an
  * EngineError; everything else is collected into `problems`, all at once.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { placeholderProblem } from '../shared/post-command.js';
 import { SYNC_FILE } from '../shared/project-files.js';
@@ -39,6 +39,12 @@ export function loadSyncConfig(root: string, origins: readonly SyncOrigin[] = []
     bytes = readFileSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
+    // A mistyped `-C` names no directory at all: "no .sync.yml in it" and "run init" would mislead.
+    if (code === 'ENOENT' && !existsSync(dir)) {
+      throw new EngineError('SYNC_NOT_FOUND', `${dir} does not exist`, {
+        hint: 'check the project directory given (-C DIR); `pantograph init DIR` creates a new project there',
+      });
+    }
     if (code === 'ENOENT') {
       throw new EngineError('SYNC_NOT_FOUND', `no ${SYNC_FILE} in ${dir}`, {
         hint: missingSyncHint(dir),

@@ -84,3 +84,21 @@ describe('-C naming a file, not a directory', () => {
     expect(snapshotDir(root)).toEqual(before);
   });
 });
+
+describe('-C naming a directory that does not exist (a typo)', () => {
+  it.each([
+    ['status'],
+    ['apply'],
+    ['validate'],
+    ['show', 'gemfile'],
+  ])('%s: says it does not exist, not "run init"; exit 1, nothing written', async (...command) => {
+    const root = await appliedModule();
+    const before = snapshotDir(root);
+    const r = await run(root, '-C', 'modlue', ...command);
+    expect(r.stderr).toContain(
+      `error: ${join(root, 'modlue')} does not exist [SYNC_NOT_FOUND]\n  hint: check the project directory given (-C DIR); \`pantograph init DIR\` creates a new project there\n`,
+    );
+    expect(r.code).toBe(1);
+    expect(snapshotDir(root)).toEqual(before);
+  });
+});
