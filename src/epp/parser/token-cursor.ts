@@ -11,6 +11,7 @@ import type { SyntaxWarning } from '../ast.js';
 import { EppSyntaxError, type Span } from '../errors.js';
 import { lexErrorOf } from '../lexer/lexer.js';
 import type { Token } from '../lexer/tokens.js';
+import { endsValue } from '../lexer/vocabulary.js';
 import type { ValidationError } from './validation-order.js';
 
 export abstract class TokenCursor {
@@ -229,29 +230,14 @@ function unclosedHint(tokens: readonly Token[], source: string): string | undefi
  * parameters `|...|`. After an operator, `(`, `[`, `,`, `=>`, `?` or a tag's start it is a hash.
  */
 function opensBlock(before: Token | undefined): boolean {
-  if (before === undefined) return false;
-  switch (before.kind) {
-    case 'VARIABLE':
-    case 'NAME':
-    case 'TYPE':
-    case 'STRING':
-    case 'DQ':
-    case 'NUMBER':
-    case 'REGEX':
-      return true;
-    case 'KEYWORD':
-      return BLOCK_AFTER_KEYWORDS.has(before.value);
-    case 'PUNCT':
-      return BLOCK_AFTER_PUNCTUATION.has(before.value);
-    default:
-      return false;
-  }
+  // An operand ends the test (the lexer's own rule for a `/` after it: a value ended there).
+  if (endsValue(before)) return true;
+  if (before?.kind === 'KEYWORD') return before.value === 'else';
+  return before?.kind === 'PUNCT' && BLOCK_AFTER_PUNCTUATION.has(before.value);
 }
 
-/** `else {`, and the keywords that are values (`if true {`, `case default {`). */
-const BLOCK_AFTER_KEYWORDS: ReadonlySet<string> = new Set(['else', 'true', 'false', 'undef', 'default']);
-/** An operand's closing bracket (`if ($x) {`, `if $a[0] {`), a case option's `:`, a lambda's `|`. */
-const BLOCK_AFTER_PUNCTUATION: ReadonlySet<string> = new Set([')', ']', '}', ':', '|', '||']);
+/** A case option's `:` and a lambda's `|` or `||` (an operand's `)`, `]`, `}` end a value above). */
+const BLOCK_AFTER_PUNCTUATION: ReadonlySet<string> = new Set([':', '|', '||']);
 
 const CLOSER: Readonly<Record<string, string>> = { '{': '}', '[': ']', '(': ')' };
 
