@@ -7,6 +7,7 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   symlinkSync,
@@ -39,6 +40,17 @@ describe('bad fleet files', () => {
     const r = pantograph(root, ['fleet', 'status']);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/fleet\.yml:5:1: error: .*\[FLEET_YAML\]/);
+  });
+
+  it('a missing key is said in words, the file naming itself at its root; nothing is written', () => {
+    const root = fleetIn(tempDir(), 'repositories:\n  - {name: a}\n');
+    const r = pantograph(root, ['fleet', 'status']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      "fleet.yml:1:1: error: fleet.yml has no 'version', which is required [FLEET_INVALID]",
+    );
+    expect(r.stderr).not.toContain('must have required property');
+    expect(readdirSync(root)).toEqual(['fleet.yml']);
   });
 
   it('an unknown key is reported where it is, with the key meant', () => {
