@@ -28,6 +28,7 @@ export async function fastEppRender(args: readonly string[]): Promise<number | u
       ...(values.modulepath !== undefined ? { modulepath: values.modulepath } : {}),
       ...(values.facts !== undefined ? { facts: values.facts } : {}),
       strict: values['no-strict'] !== true,
+      header: values['no-header'] !== true,
     });
   } catch (e) {
     return reportError(e, io);
@@ -44,6 +45,7 @@ function parse(args: readonly string[]) {
       'values-file': { type: 'string' },
       inline: { type: 'string', short: 'e' },
       'no-strict': { type: 'boolean' },
+      'no-header': { type: 'boolean' },
       delimiters: { type: 'string' },
       'base-dir': { type: 'string' },
       modulepath: { type: 'string' },

@@ -80,6 +80,7 @@ export async function main(
     .option('--values-file <file>', 'values from a .json, .yaml or .pp (Puppet code) file')
     .option('-e, --inline <template>', 'render this template text instead of files')
     .option('--no-strict', "Puppet 7's behaviour: unknown variables warn and render empty")
+    .option('--no-header', "several templates' outputs run together, without a '--- file' line before each")
     .option('--delimiters <pair>', "other tag delimiters, e.g. '[% %]'")
     .option('--base-dir <dir>', "directory that epp() calls resolve against (default: the template's)")
     .option(

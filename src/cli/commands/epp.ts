@@ -24,7 +24,7 @@ import { findSyntaxErrors } from '../../epp/validate.js';
 import { isDirectory } from '../../shared/path-exists.js';
 import { lineColumn, offsetAt } from '../../shared/position.js';
 import { decodeUtf8 } from '../../shared/text-file.js';
-import { InputFileError, toDisplayable, UsageError } from '../errors.js';
+import { InputFileError, reportError, toDisplayable, UsageError } from '../errors.js';
 import { formatProblem } from '../format-error.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
@@ -34,6 +34,8 @@ interface RenderFlags {
   readonly valuesFile?: string;
   readonly inline?: string;
   readonly strict: boolean;
+  /** False with `--no-header`: several templates' outputs run together, as `puppet epp render --no-header`. */
+  readonly header?: boolean;
   readonly delimiters?: string;
   readonly baseDir?: string;
   /** Directories holding modules, separated by `:` (`;` on Windows), as `puppet epp render --modulepath`. */
@@ -64,17 +66,11 @@ export async function eppRender(
     if (level === 'notice') io.out(`${label}: ${line}`);
     else if (label) io.err(`${label}: ${line}`);
   };
-  const sources: { file: string; source: string; baseDir: string; path?: string }[] = [];
-  if (flags.inline !== undefined) sources.push({ file: '<inline>', source: flags.inline, baseDir: io.cwd });
-  for (const file of files) {
-    const path = resolve(io.cwd, file);
-    sources.push({ file, source: readTemplate(path, file), baseDir: dirname(path), path });
-  }
   const modulePath = flags.modulepath
     ?.split(delimiter)
     .filter((dir) => dir !== '')
     .map((dir) => resolve(io.cwd, dir));
-  for (const { file, source, baseDir, path } of sources) {
+  const render = (file: string, source: string, baseDir: string, path?: string): string => {
     const delimiters = delimitersFor(path, given);
     let template: ReturnType<typeof compileEpp>;
     try {
@@ -84,7 +80,7 @@ export async function eppRender(
       reportSyntaxWarnings(e, onWarning);
       throw e;
     }
-    const text = template.render(values, {
+    return template.render(values, {
       strict: flags.strict,
       baseDir: flags.baseDir ? resolve(io.cwd, flags.baseDir) : baseDir,
       // Without --modulepath, a template of a module sees its module (as the editor checks it).
@@ -94,10 +90,61 @@ export async function eppRender(
       onWarning,
       onLog,
     });
-    // As `puppet epp render` (Ruby's puts): a line break is added unless the text ends with one.
-    io.out(text.endsWith('\n') ? text : `${text}\n`);
+  };
+  // As `puppet epp render`: -e renders its text alone, the files given beside it are not read.
+  if (flags.inline !== undefined) {
+    if (files.length > 0) {
+      const ignored = files.join(', ');
+      onWarning({
+        code: 'EPP_FILES_IGNORED',
+        message: `-e renders its text alone: ${ignored} not rendered`,
+        where: '',
+      });
+    }
+    printAsPuts(io, render('<inline>', flags.inline, io.cwd));
+    return 0;
   }
+  if (files.length === 1) {
+    const path = resolve(io.cwd, files[0] as string);
+    printAsPuts(io, render(files[0] as string, readTemplate(path, files[0] as string), dirname(path), path));
+    return 0;
+  }
+  return renderSeveral(io, files, flags.header !== false, (file) => {
+    const path = resolve(io.cwd, file);
+    return render(file, readTemplate(path, file), dirname(path), path);
+  });
+}
+
+/**
+ * Several templates, as `puppet epp render` renders them: each after a `--- file` header (a blank line
+ * before every header but the first; none with `--no-header`), every file rendered even after one fails.
+ * A failure is reported at once; then nothing is printed, as Puppet prints no output of a failed run.
+ */
+function renderSeveral(
+  io: Io,
+  files: readonly string[],
+  headers: boolean,
+  render: (file: string) => string,
+): number {
+  let output = '';
+  let status = 0;
+  files.forEach((file, i) => {
+    try {
+      const text = render(file);
+      if (headers) output += `${i === 0 ? '' : '\n'}--- ${file}\n`;
+      output += text;
+    } catch (e) {
+      status = Math.max(status, reportError(e, io));
+    }
+  });
+  if (status !== 0) return status;
+  printAsPuts(io, output);
   return 0;
+}
+
+/** As `puppet epp render` prints (Ruby's puts): a line break is added unless the text ends with one. */
+function printAsPuts(io: Io, text: string): void {
+  io.out(text.endsWith('\n') ? text : `${text}\n`);
 }
 
 export async function eppValidate(
