@@ -512,7 +512,12 @@ describe('any, all, index, partition', () => {
         ['abc'],
         makeLambda(() => true, 1),
       ).message,
-    ).toBe("'partition' parameter 'collection' expects a Collection value, got String");
+    ).toBe(
+      "The function 'partition' was called with arguments it does not accept. It expects one of:\n" +
+        "  (Collection collection, Callable[1, 1] block)\n    rejected: parameter 'collection' expects a Collection value, got String\n" +
+        "  (Array array, Callable[2, 2] block)\n    rejected: parameter 'array' expects an Array value, got String\n" +
+        "  (Collection collection, Callable[2, 2] block)\n    rejected: parameter 'collection' expects a Collection value, got String",
+    );
   });
 });
 

@@ -28,7 +28,7 @@ import {
 import { argumentMismatch, puppetType, warnOnce } from './arguments.js';
 import { blockArity } from './block-arity.js';
 import { flattenDeep } from './flatten.js';
-import { visitCollection } from './iteration.js';
+import { visitCollection, withDispatches } from './iteration.js';
 import { type CallContext, defineFunction, type FunctionDef, type Lambda } from './registry.js';
 import { rubyInspect, rubyToS } from './ruby-text.js';
 import { sequenceOf } from './sequences.js';
@@ -43,6 +43,8 @@ function mismatch(fn: string, param: string, expected: string, v: Value): EppEva
 
 const EXPECTED_TYPES: Record<string, PType> = {
   'Optional[Collection]': puppetType('Optional', puppetType('Collection')),
+  // abs, floor and ceiling have a dispatch for Numeric and one for String: Puppet names both.
+  'Numeric or String': puppetType('Variant', puppetType('Numeric'), puppetType('String')),
 };
 
 function hashArg(fn: string, v: Value): PHash {
@@ -324,21 +326,23 @@ const get = defineFunction(
 // ---------------------------------------------------------------------------------------------------------
 // group_by
 
-const groupBy = defineFunction(
-  'group_by',
-  1,
-  1,
-  (_ctx, args, block) => {
-    const out: PHash = new Map();
-    if (!block) throw new EppEvalError('EPP_ARGUMENTS', `'group_by' expects a block`);
-    visitCollection('group_by', args[0], block, (key, item) => {
-      const found = hashLookup(out, key);
-      if (found.found) (found.value as Value[]).push(item);
-      else out.set(key, [item]);
-    });
-    return out;
-  },
-  'required',
+const groupBy = withDispatches(
+  defineFunction(
+    'group_by',
+    1,
+    1,
+    (_ctx, args, block) => {
+      const out: PHash = new Map();
+      if (!block) throw new EppEvalError('EPP_ARGUMENTS', `'group_by' expects a block`);
+      visitCollection('group_by', args[0], block, (key, item) => {
+        const found = hashLookup(out, key);
+        if (found.found) (found.value as Value[]).push(item);
+        else out.set(key, [item]);
+      });
+      return out;
+    },
+    'required',
+  ),
 );
 
 // ---------------------------------------------------------------------------------------------------------
@@ -384,7 +388,7 @@ function roundingFunction(name: 'floor' | 'ceiling', op: (n: number) => number):
       }
       return toInteger(name, op(f));
     }
-    throw mismatch(name, 'val', 'Numeric', v);
+    throw mismatch(name, 'val', 'Numeric or String', v);
   });
 }
 
@@ -410,7 +414,7 @@ const abs = defineFunction('abs', 1, 1, (ctx, args) => {
       'abs(): Requires float or integer to work with - was given non decimal string',
     );
   }
-  throw mismatch('abs', 'val', 'Numeric', v);
+  throw mismatch('abs', 'val', 'Numeric or String', v);
 });
 
 const round = defineFunction('round', 1, 1, (_ctx, args) => {

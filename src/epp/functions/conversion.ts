@@ -18,12 +18,12 @@ import {
   ArrayType,
   BinaryType,
   BooleanType,
+  describedTypeName,
   describeMismatch,
   FloatType,
   HashType,
   InitType,
   IntegerType,
-  inferGenericType,
   isPuppetType,
   NamedObjectType,
   NotUndefType,
@@ -127,7 +127,7 @@ function typeParam(fn: string, v: Value): PType {
   if (isPuppetType(v)) return v;
   throw new EppEvalError(
     'EPP_ARGUMENTS',
-    `'${fn}' parameter 'type' expects a Type value, got ${inferGenericType(v)}`,
+    `'${fn}' parameter 'type' expects a Type value, got ${describedTypeName(v)}`,
   );
 }
 

@@ -36,7 +36,7 @@ import {
   mapLoop,
   reduceLoop,
 } from './loops.js';
-import { refusedCall, sliceSizeRefused } from './not-iterable.js';
+import { notIterable, refusedCall, sliceSizeRefused } from './not-iterable.js';
 import {
   BreakSignal,
   defineFunction,
@@ -53,6 +53,21 @@ import { treeEach } from './tree-each.js';
 
 function first(args: Value[]): Value {
   return args[0];
+}
+
+/**
+ * An iterating function whose dispatches Puppet lists when its block is left out and its receiver is
+ * refused too (`each(true)`), as when the block is given; with a receiver it takes, `expects a block`.
+ */
+export function withDispatches(def: FunctionDef): FunctionDef {
+  return {
+    ...def,
+    blockLeftOut: (args) => {
+      // sequenceOf throws Puppet's listing for what cannot be iterated at all.
+      sequenceOf(def.name, args[0], args.length);
+      return refusedCall(def.name, args[0], args.length);
+    },
+  };
 }
 
 function requireBlock(block: Lambda | undefined): Lambda {
@@ -76,62 +91,70 @@ function loopArity(name: string, block: Lambda): LoopArity {
   return blockArity(name, block, 2, 1) as LoopArity;
 }
 
-const each = defineFunction(
-  'each',
-  1,
-  1,
-  (_ctx, args, block) => {
-    const receiver = first(args);
-    const lambda = requireBlock(block);
-    // The receiver is checked before the lambda, as Puppet's dispatch checks its parameters in order.
-    const items = loopable('each', receiver, lambda);
-    eachLoop(items, lambda, loopArity('each', lambda));
-    return receiver;
-  },
-  'required',
+const each = withDispatches(
+  defineFunction(
+    'each',
+    1,
+    1,
+    (_ctx, args, block) => {
+      const receiver = first(args);
+      const lambda = requireBlock(block);
+      // The receiver is checked before the lambda, as Puppet's dispatch checks its parameters in order.
+      const items = loopable('each', receiver, lambda);
+      eachLoop(items, lambda, loopArity('each', lambda));
+      return receiver;
+    },
+    'required',
+  ),
 );
 
-const map = defineFunction(
-  'map',
-  1,
-  1,
-  (_ctx, args, block) => {
-    const lambda = requireBlock(block);
-    const items = loopable('map', first(args), lambda);
-    return mapLoop(items, lambda, loopArity('map', lambda));
-  },
-  'required',
+const map = withDispatches(
+  defineFunction(
+    'map',
+    1,
+    1,
+    (_ctx, args, block) => {
+      const lambda = requireBlock(block);
+      const items = loopable('map', first(args), lambda);
+      return mapLoop(items, lambda, loopArity('map', lambda));
+    },
+    'required',
+  ),
 );
 
-const filter = defineFunction(
-  'filter',
-  1,
-  1,
-  (_ctx, args, block) => {
-    const lambda = requireBlock(block);
-    const receiver = loopable('filter', first(args), lambda);
-    const arity = loopArity('filter', lambda);
-    return receiver instanceof Map
-      ? filterHashLoop(receiver, lambda, arity)
-      : filterLoop(receiver, lambda, arity);
-  },
-  'required',
+const filter = withDispatches(
+  defineFunction(
+    'filter',
+    1,
+    1,
+    (_ctx, args, block) => {
+      const lambda = requireBlock(block);
+      const receiver = loopable('filter', first(args), lambda);
+      const arity = loopArity('filter', lambda);
+      return receiver instanceof Map
+        ? filterHashLoop(receiver, lambda, arity)
+        : filterLoop(receiver, lambda, arity);
+    },
+    'required',
+  ),
 );
 
-const reduce = defineFunction(
-  'reduce',
-  1,
-  2,
-  (_ctx, args, block) => {
-    const lambda = requireBlock(block);
-    const receiver = first(args);
-    // A hash reduces over its [key, value] pairs.
-    const items =
-      receiver instanceof Map ? hashPairs(receiver) : loopable('reduce', receiver, lambda, args.length);
-    blockArity('reduce', lambda, 2);
-    return reduceLoop(items as Iterable<Value>, lambda, args.length === 2, args[1]);
-  },
-  'required',
+const reduce = withDispatches(
+  defineFunction(
+    'reduce',
+    1,
+    2,
+    (_ctx, args, block) => {
+      const lambda = requireBlock(block);
+      const receiver = first(args);
+      // A hash reduces over its [key, value] pairs.
+      const items =
+        receiver instanceof Map ? hashPairs(receiver) : loopable('reduce', receiver, lambda, args.length);
+      blockArity('reduce', lambda, 2);
+      return reduceLoop(items as Iterable<Value>, lambda, args.length === 2, args[1]);
+    },
+    'required',
+  ),
 );
 
 const reverseEach = defineFunction(
@@ -186,21 +209,23 @@ const step = defineFunction(
 
 function anyOrAll(name: 'any' | 'all'): FunctionDef {
   const wanted = name === 'any';
-  return defineFunction(
-    name,
-    1,
-    1,
-    (_ctx, args, block) => {
-      // No break handling: Puppet lets break() out of any/all.
-      let answer = !wanted;
-      visit(name, first(args), requireBlock(block), (result) => {
-        if (isTruthy(result) !== wanted) return undefined;
-        answer = wanted;
-        return false;
-      });
-      return answer;
-    },
-    'required',
+  return withDispatches(
+    defineFunction(
+      name,
+      1,
+      1,
+      (_ctx, args, block) => {
+        // No break handling: Puppet lets break() out of any/all.
+        let answer = !wanted;
+        visit(name, first(args), requireBlock(block), (result) => {
+          if (isTruthy(result) !== wanted) return undefined;
+          answer = wanted;
+          return false;
+        });
+        return answer;
+      },
+      'required',
+    ),
   );
 }
 
@@ -334,9 +359,9 @@ const slice = defineFunction(
 );
 
 /** Arrays and hashes (Puppet's Collection); anything else is an `EPP_ARGUMENTS` error. */
-export function assertCollection(name: string, v: Value): Value[] | PHash {
+export function assertCollection(name: string, v: Value, block?: Lambda): Value[] | PHash {
   if (Array.isArray(v) || v instanceof Map) return v;
-  throw argumentMismatch(name, 'collection', puppetType('Collection'), v);
+  throw notIterable(name, v, 1, block);
 }
 
 /**
@@ -350,7 +375,7 @@ export function visitCollection(
   block: Lambda,
   emit: (result: Value, item: Value) => void,
 ): void {
-  const coll = assertCollection(name, v);
+  const coll = assertCollection(name, v, block);
   const arity = blockArity(name, block, 1, 2);
   if (coll instanceof Map) {
     for (const [k, val] of coll) emit(arity === 2 ? block(k, val) : block([k, val]), [k, val]);
@@ -361,19 +386,21 @@ export function visitCollection(
   });
 }
 
-const partition = defineFunction(
-  'partition',
-  1,
-  1,
-  (_ctx, args, block) => {
-    const yes: Value[] = [];
-    const no: Value[] = [];
-    visitCollection('partition', first(args), requireBlock(block), (result, item) => {
-      (isTruthy(result) ? yes : no).push(item);
-    });
-    return [yes, no];
-  },
-  'required',
+const partition = withDispatches(
+  defineFunction(
+    'partition',
+    1,
+    1,
+    (_ctx, args, block) => {
+      const yes: Value[] = [];
+      const no: Value[] = [];
+      visitCollection('partition', first(args), requireBlock(block), (result, item) => {
+        (isTruthy(result) ? yes : no).push(item);
+      });
+      return [yes, no];
+    },
+    'required',
+  ),
 );
 
 const withFn = defineFunction(

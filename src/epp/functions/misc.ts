@@ -10,6 +10,7 @@ import { EppEvalError } from '../errors.js';
 import { parsePuppet } from '../parser/parser.js';
 import { interpolate } from '../runtime/format.js';
 import {
+  describedTypeName,
   describeMismatch,
   inferGenericType,
   inferReducedType,
@@ -35,11 +36,14 @@ import { blockArity } from './block-arity.js';
 import { getValue } from './collections.js';
 import { type CallContext, defineFunction, type FunctionDef } from './registry.js';
 import { rubyToS } from './ruby-text.js';
+import { runtime3 } from './runtime3.js';
 
-/** fail(): Puppet stringifies the arguments with Ruby's to_s and joins them with spaces. */
-const fail = defineFunction('fail', 0, Number.POSITIVE_INFINITY, (_ctx, args) => {
-  throw new EppEvalError('EPP_FAIL', args.map(rubyToS).join(' '));
-});
+/** fail() (a Puppet 3 function): Puppet stringifies the arguments with Ruby's to_s and joins them with spaces. */
+const fail = runtime3(
+  defineFunction('fail', 0, Number.POSITIVE_INFINITY, (_ctx, args) => {
+    throw new EppEvalError('EPP_FAIL', args.map(rubyToS).join(' '));
+  }),
+);
 
 /** Evaluates the literal parts of a type expression: names, `[...]` parameters, numbers, strings, ... */
 function typeExpressionValue(node: Node, text: string): Value {
@@ -113,7 +117,7 @@ const assertType = defineFunction(
   2,
   (_ctx, args, block) => {
     if (!isPuppetType(args[0]) && typeof args[0] !== 'string') {
-      const got = typeLabel(args[0]);
+      const got = describedTypeName(args[0]);
       throw noMatchingSignature('assert_type', [
         [
           '(Type type, Any value, Callable[Type, Type] block?)',
@@ -222,7 +226,7 @@ const defined = defineFunction('defined', 1, Number.POSITIVE_INFINITY, (ctx: Cal
     }
     throw new EppEvalError(
       'EPP_ARGUMENTS',
-      `'defined' parameter 'vals' expects a value of type String, Type[CatalogEntry], or Type[Type], got ${typeLabel(v)}`,
+      `'defined' parameter 'vals' expects a value of type String, Type[CatalogEntry], or Type[Type], got ${describedTypeName(v)}`,
     );
   }
   return answer;
@@ -267,11 +271,11 @@ const call = defineFunction(
       throw noMatchingSignature('call', [
         [
           '(String function_name, Any arguments*, Callable block?)',
-          `parameter 'function_name' expects a String value, got ${typeLabel(name)}`,
+          `parameter 'function_name' expects a String value, got ${describedTypeName(name)}`,
         ],
         [
           "(Object[{name => 'Deferred', attributes => {'name' => Pattern[/\\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\\z/], 'arguments' => {type => Optional[Array], value => undef}}}] deferred)",
-          `parameter 'deferred' expects a Deferred value, got ${typeLabel(name)}`,
+          `parameter 'deferred' expects a Deferred value, got ${describedTypeName(name)}`,
         ],
       ]);
     }

@@ -32,7 +32,7 @@ interface BlockParam extends Arity {
 
 /** A dispatch: its signature as Puppet prints it, its first parameter, how many arguments, its block. */
 type Dispatch = readonly [signature: string, param: Param, argCount: number, block: BlockParam | undefined];
-type Param = 'hash' | 'enumerable' | 'iterable' | 'str' | 'string' | 'array';
+type Param = 'hash' | 'enumerable' | 'iterable' | 'str' | 'string' | 'array' | 'collection';
 
 const HASH = puppetType('Hash');
 
@@ -46,8 +46,17 @@ const LOOP: readonly Dispatch[] = [
   ['(Iterable enumerable, Callable[1, 1] block)', 'enumerable', 1, block(1)],
 ];
 
+/** group_by and partition: a Collection with one block parameter, an Array with two, a Collection with two. */
+const GROUPING: readonly Dispatch[] = [
+  ['(Collection collection, Callable[1, 1] block)', 'collection', 1, block(1)],
+  ['(Array array, Callable[2, 2] block)', 'array', 1, block(2)],
+  ['(Collection collection, Callable[2, 2] block)', 'collection', 1, block(2)],
+];
+
 const DISPATCHES: Readonly<Record<string, readonly Dispatch[]>> = {
   each: LOOP,
+  group_by: GROUPING,
+  partition: GROUPING,
   map: LOOP,
   filter: LOOP,
   any: LOOP,
@@ -131,6 +140,7 @@ const PARAM_TYPES: Readonly<Record<Param, string>> = {
   str: 'String',
   string: 'String',
   array: 'Array',
+  collection: 'Collection',
 };
 
 const EXPECTED: Readonly<Record<Param, string>> = {
@@ -140,6 +150,7 @@ const EXPECTED: Readonly<Record<Param, string>> = {
   str: 'a String value',
   string: 'a String value',
   array: 'an Array value',
+  collection: 'a Collection value',
 };
 
 /** A fault the describer finds: a count (of arguments or of the block's), or any other, as its text. */
@@ -173,7 +184,9 @@ export function refusedCall(name: string, v: Value, argCount: number, lambda?: L
         ? typeof v === 'string'
         : param === 'array'
           ? Array.isArray(v)
-          : true;
+          : param === 'collection'
+            ? Array.isArray(v) || v instanceof Map
+            : true;
   // Worded by the describer, which names an Array by its Tuple type.
   const typeFault = (param: Param) =>
     describeMismatch(puppetType(PARAM_TYPES[param]), v, `parameter '${param}'`);

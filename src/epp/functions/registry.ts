@@ -56,6 +56,17 @@ export interface FunctionDef {
   /** Whether the function takes a lambda. */
   readonly block: 'none' | 'optional' | 'required';
   readonly call: FunctionImpl;
+  /**
+   * A function of Puppet's 3.x API (md5, sprintf, most of stdlib's; made by `runtime3`): Puppet calls it
+   * without the block a call gives, and its argument count is said in Ruby's words (`md5(): Wrong number
+   * of arguments given (2 for 1)`).
+   */
+  readonly legacy?: boolean;
+  /**
+   * What Puppet says of a call that leaves out a required block, when that is not always `expects a
+   * block`: its dispatches judge the arguments first (`each(true)` lists each signature refusing `true`).
+   */
+  readonly blockLeftOut?: (args: readonly Value[]) => EppEvalError;
 }
 
 /** Thrown by `break()`: stops the innermost iteration. Iterating functions catch it. */
@@ -140,16 +151,25 @@ export function invoke(def: FunctionDef, ctx: CallContext, args: Value[], block:
   if (args.length < def.minArgs || args.length > def.maxArgs) {
     throw new EppEvalError(
       'EPP_ARGUMENTS',
-      `'${def.name}' ${expectsText(def)}, got ${args.length || 'none'}`,
+      def.legacy
+        ? `${def.name}(): Wrong number of arguments given (${args.length} for ${legacyArity(def)})`
+        : `'${def.name}' ${expectsText(def)}, got ${args.length || 'none'}`,
     );
   }
+  if (def.legacy) return def.call(ctx, args, undefined);
   if (block && def.block === 'none') {
-    throw new EppEvalError('EPP_ARGUMENTS', `'${def.name}' does not accept a block (lambda)`);
+    throw new EppEvalError('EPP_ARGUMENTS', `'${def.name}' does not expect a block`);
   }
   if (!block && def.block === 'required') {
+    if (def.blockLeftOut) throw def.blockLeftOut(args);
     throw new EppEvalError('EPP_ARGUMENTS', `'${def.name}' expects a block`);
   }
   return def.call(ctx, args, block);
+}
+
+/** A Puppet 3 function's `:arity` as Ruby's count error names it: `1`, or `minimum 1`. */
+function legacyArity(def: FunctionDef): string {
+  return def.minArgs === def.maxArgs ? String(def.minArgs) : `minimum ${def.minArgs}`;
 }
 
 function expectsText(def: FunctionDef): string {

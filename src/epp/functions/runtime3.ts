@@ -9,7 +9,10 @@ import { toRubyArgs } from '../runtime/format/ruby-args.js';
 import type { Value } from '../runtime/values.js';
 import type { FunctionDef } from './registry.js';
 
-/** A function of the 3.x API: its arguments as Puppet converts them. */
+/**
+ * A function of the 3.x API: its arguments as Puppet converts them, and no block (Puppet calls it without
+ * the block a call gives); a wrong argument count is said in Ruby's words ({@link FunctionDef.legacy}).
+ */
 export function runtime3(def: FunctionDef): FunctionDef {
-  return { ...def, call: (ctx, args, block) => def.call(ctx, toRubyArgs(args) as Value[], block) };
+  return { ...def, legacy: true, call: (ctx, args) => def.call(ctx, toRubyArgs(args) as Value[], undefined) };
 }

@@ -28,7 +28,7 @@ import {
   textTooLong,
   tooManyElements,
 } from '../runtime/size-limits.js';
-import { describeMismatch, PatternType, RegexpType, VariantType } from '../runtime/types.js';
+import { describeMismatch, PatternType, type PType, RegexpType, VariantType } from '../runtime/types.js';
 import {
   isNumeric,
   type PHash,
@@ -38,20 +38,49 @@ import {
   toJsRegExp,
   type Value,
 } from '../runtime/values.js';
-import { noMatchingSignature, puppetType, typeLabel } from './arguments.js';
+import { argumentMismatch, noMatchingSignature, puppetType, typeLabel } from './arguments.js';
 import { flattenDeep } from './flatten.js';
 import { defineFunction, type FunctionDef } from './registry.js';
-import { notAString } from './stdlib/ruby.js';
+import { runtime3 } from './runtime3.js';
+import { noMethod, notAString, rubyClass } from './stdlib/ruby.js';
 
-function argError(fn: string, param: string, expected: string, got: Value): EppEvalError {
+/**
+ * An argument of the wrong type, in Puppet's describer's words: the expected type shortened as it
+ * shortens it, the value by its type (`got Tuple` for `[1]`, `got Struct` for `{a => 1}`).
+ */
+function argError(fn: string, param: string, expected: PType, got: Value): EppEvalError {
+  return argumentMismatch(fn, param, expected, got);
+}
+
+/** An argument of the wrong type, said as `expected` (where Puppet's text is not the describer's). */
+function argTextError(fn: string, param: string, expected: string, got: Value): EppEvalError {
   return new EppEvalError(
     'EPP_ARGUMENTS',
     `'${fn}' parameter '${param}' expects ${expected}, got ${typeLabel(got)}`,
   );
 }
 
+const STRING = puppetType('String');
+const NUMERIC = puppetType('Numeric');
+/** What the case and whitespace functions take (Puppet names the iterable `Iterable[Variant]`). */
+const STRING_MAPPER_ARG = puppetType(
+  'Variant',
+  NUMERIC,
+  STRING,
+  puppetType('Iterable', puppetType('Variant', STRING, NUMERIC)),
+);
+const UPCASE_ARG = puppetType('Variant', NUMERIC, STRING, puppetType('Array'), puppetType('Hash'));
+const REGSUBST_TARGET = puppetType('Variant', puppetType('Array', STRING), STRING);
+const REGSUBST_REPLACEMENT = puppetType('Variant', STRING, puppetType('Hash', STRING, STRING));
+const REGSUBST_PATTERN = puppetType(
+  'Variant',
+  puppetType('Regexp'),
+  puppetType('Type', puppetType('Regexp')),
+);
+const MATCH_STRING = puppetType('Variant', STRING, puppetType('Array', STRING));
+
 function stringArg(fn: string, param: string, v: Value): string {
-  if (typeof v !== 'string') throw argError(fn, param, 'a String value', v);
+  if (typeof v !== 'string') throw argError(fn, param, STRING, v);
   return v;
 }
 
@@ -66,7 +95,7 @@ function stringMapper(name: string, f: (s: string) => string): FunctionDef {
   const one = (v: Value): Value => {
     if (typeof v === 'string') return f(v);
     if (isNumeric(v)) return v;
-    throw argError(name, 'arg', 'a value of type Numeric, String, or Iterable[Variant[String, Numeric]]', v);
+    throw argError(name, 'arg', STRING_MAPPER_ARG, v);
   };
   return defineFunction(name, 1, 1, (_ctx, [arg]) => (Array.isArray(arg) ? arg.map(one) : one(arg)));
 }
@@ -82,12 +111,12 @@ function deepStringMapper(name: string, f: (s: string) => string): FunctionDef {
       for (const [k, val] of v) setEql(out, deep(k), deep(val));
       return out;
     }
-    throw argError(name, 'arg', 'a value of type Numeric, String, Array or Hash of strings', v);
+    throw argTextError(name, 'arg', 'a value of type Numeric, String, Array or Hash of strings', v);
   };
   return defineFunction(name, 1, 1, (_ctx, [arg]) => {
     // What no signature takes at all is Puppet's dispatcher's message (a Binary: "got Binary").
     if (typeof arg !== 'string' && !isNumeric(arg) && !Array.isArray(arg) && !(arg instanceof Map)) {
-      throw argError(name, 'arg', 'a value of type Numeric, String, Array, or Hash', arg);
+      throw argError(name, 'arg', UPCASE_ARG, arg);
     }
     return deep(arg);
   });
@@ -130,7 +159,7 @@ function patternRegExp(fn: string, pattern: Value): RegExp {
   if (pattern instanceof PRegexp) return pattern.regex;
   if (typeof pattern === 'string') return compile(pattern);
   if (pattern instanceof RegexpType) return compile(pattern.pattern ?? '');
-  throw argError(fn, 'pattern', 'a value of type String, Regexp, or Type[Regexp]', pattern);
+  throw argTextError(fn, 'pattern', 'a value of type String, Regexp, or Type[Regexp]', pattern);
 }
 
 function charLength(s: string, index: number): number {
@@ -234,8 +263,6 @@ function hashReplacement(hash: PHash, matched: string): string {
   return typeof v === 'string' ? v : v === undefined ? '' : stringify(v);
 }
 
-const STRING = puppetType('String');
-
 /** regsubst's dispatches: a String pattern (with flags and an encoding), then a Regexp pattern. */
 const REGSUBST_STRING =
   "(Variant[Array[String], String] target, String pattern, Variant[String, Hash[String, String]] replacement, Pattern[/^[GEIM]*$/] flags?, Enum['E', 'N', 'S', 'U'] encoding?)";
@@ -266,7 +293,7 @@ function stringPattern(pattern: string, flags: string, encoding: Value): RegExp 
     );
   }
   if (encoding !== undefined && !(typeof encoding === 'string' && /^[NESU]$/.test(encoding))) {
-    throw argError('regsubst', 'encoding', "an Enum['N', 'E', 'S', 'U'] value", encoding);
+    throw argTextError('regsubst', 'encoding', "an Enum['N', 'E', 'S', 'U'] value", encoding);
   }
   // Ruby's options: I ignores case, M lets `.` match a newline, E is extended (spaces and comments).
   const options =
@@ -293,13 +320,15 @@ const regsubst = defineFunction('regsubst', 3, 5, (_ctx, args) => {
   const [target, pattern, replacement, flags, encoding] = args;
   const targets = Array.isArray(target) ? target : [target];
   if (!targets.every((t) => typeof t === 'string')) {
-    throw argError('regsubst', 'target', 'a value of type Array[String] or String', target);
+    throw argError('regsubst', 'target', REGSUBST_TARGET, target);
   }
   if (typeof replacement !== 'string' && !(replacement instanceof Map)) {
-    throw argError('regsubst', 'replacement', 'a value of type String or Hash[String, String]', replacement);
+    // One dispatch refuses the replacement, the other the pattern's kind: Puppet lists both.
+    const fault = describeMismatch(REGSUBST_REPLACEMENT, replacement, "parameter 'replacement'");
+    const patternFault = describeMismatch(REGSUBST_PATTERN, pattern, "parameter 'pattern'");
+    throw regsubstRefused(pattern, fault, typeof pattern === 'string' ? patternFault : fault);
   }
-  if (flags !== undefined && typeof flags !== 'string')
-    throw argError('regsubst', 'flags', 'a String value', flags);
+  if (flags !== undefined && typeof flags !== 'string') throw argError('regsubst', 'flags', STRING, flags);
   const flagText = flags ?? '';
   const re =
     typeof pattern === 'string'
@@ -323,7 +352,7 @@ function matchPatterns(pattern: Value): RegExp[] {
   if (Array.isArray(pattern)) return pattern.flatMap((p) => matchPatterns(p));
   throw new EppEvalError(
     'EPP_ARGUMENTS',
-    `match() expects pattern of T, where T is String, Regexp, Regexp[r], Pattern[p], or Array[T]. Got ${typeLabel(pattern)}`,
+    `match() expects pattern of T, where T is String, Regexp, Regexp[r], Pattern[p], or Array[T]. Got ${rubyClass(pattern)}`,
   );
 }
 
@@ -336,29 +365,42 @@ function matchOne(s: string, patterns: readonly RegExp[]): Value {
 }
 
 const match = defineFunction('match', 2, 2, (_ctx, [str, pattern]) => {
+  // Puppet's dispatches check the string first, the pattern after (in the function's body).
+  if (typeof str !== 'string' && !(Array.isArray(str) && str.every((s) => typeof s === 'string'))) {
+    throw matchStringRefused(str);
+  }
+  // Puppet reads the pattern for each string matched: an empty array never reads it.
+  if (Array.isArray(str) && str.length === 0) return [];
   const patterns = matchPatterns(pattern);
   if (typeof str === 'string') return matchOne(str, patterns);
-  if (Array.isArray(str)) {
-    return str.map((s) => {
-      if (typeof s !== 'string')
-        throw argError('match', 'string', 'a value of type String or Array[String]', str);
-      return matchOne(s, patterns);
-    });
-  }
-  throw argError('match', 'string', 'a value of type String or Array[String]', str);
+  return str.map((s) => matchOne(s as string, patterns));
 });
+
+/**
+ * A string argument neither of match's dispatches takes: one message when both refuse its type alike
+ * (`got Integer`), else each dispatch with why (an Array with an element that is no String).
+ */
+function matchStringRefused(str: Value): EppEvalError {
+  if (!Array.isArray(str)) return argError('match', 'string', MATCH_STRING, str);
+  return noMatchingSignature('match', [
+    ['(String string, Variant[Any, Type] pattern)', describeMismatch(STRING, str, "parameter 'string'")],
+    [
+      '(Array[String] string, Variant[Any, Type] pattern)',
+      describeMismatch(puppetType('Array', STRING), str, "parameter 'string'"),
+    ],
+  ]);
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Formatting
 
-// sprintf is a Puppet 3 function: its count error is its own (the least count is checked here).
-const sprintfFn = defineFunction('sprintf', 0, Number.POSITIVE_INFINITY, (_ctx, all) => {
-  if (all.length === 0) {
-    throw new EppEvalError('EPP_ARGUMENTS', 'sprintf(): Wrong number of arguments given (0 for minimum 1)');
-  }
-  const [format, ...args] = all;
-  return sprintf(stringArg('sprintf', 'format', format), args);
-});
+// A Puppet 3 function: Ruby's `Kernel#sprintf` refuses a format that is no String in its own words.
+const sprintfFn = runtime3(
+  defineFunction('sprintf', 1, Number.POSITIVE_INFINITY, (_ctx, [format, ...args]) => {
+    if (typeof format !== 'string') throw notAString(format);
+    return sprintf(format, args);
+  }),
+);
 
 const SHELL_SAFE = /^[a-zA-Z0-9@%_+=:,./-]+$/;
 const SHELL_DANGEROUS = /[!"`$\\]/;
@@ -375,15 +417,22 @@ export function shellquote(words: readonly string[]): string {
     .join(' ');
 }
 
+/**
+ * A word as shellquote.rb reads it (Ruby's String methods on each word): a String (runtime3 has made an
+ * undef argument '' and a regexp its text; an undef nested in an array is nil); any other value fails as
+ * Ruby fails on it.
+ */
 function shellWord(v: Value): string {
   if (typeof v === 'string') return v;
-  if (v === undefined) return '';
-  if (isNumeric(v) || typeof v === 'boolean') return stringify(v, '%s');
-  throw argError('shellquote', 'args', 'String or Array of String values', v);
+  // A Hash has a length; it fails where the word is joined to a quote.
+  if (v instanceof Map) throw notAString(v);
+  throw noMethod('length', v);
 }
 
-const shellquoteFn = defineFunction('shellquote', 0, Number.POSITIVE_INFINITY, (_ctx, args) =>
-  shellquote(flattenDeep(args).map(shellWord)),
+const shellquoteFn = runtime3(
+  defineFunction('shellquote', 0, Number.POSITIVE_INFINITY, (_ctx, args) =>
+    shellquote(flattenDeep(args).map(shellWord)),
+  ),
 );
 
 /**
@@ -391,9 +440,9 @@ const shellquoteFn = defineFunction('shellquote', 0, Number.POSITIVE_INFINITY, (
  * each refuses the argument count or the first argument's type.
  */
 const STRFTIME_DISPATCHES = [
-  ['(Timespan time_object, String format)', 2, 2, 'time_object', 'a Timespan value'],
-  ['(Timestamp time_object, String format, String timezone?)', 2, 3, 'time_object', 'a Timestamp value'],
-  ['(String format, String timezone?)', 1, 2, 'format', 'a String value'],
+  ['(Timespan time_object, String format)', 2, 2, 'time_object', 'Timespan'],
+  ['(Timestamp time_object, String format, String timezone?)', 2, 3, 'time_object', 'Timestamp'],
+  ['(String format, String timezone?)', 1, 2, 'format', 'String'],
 ] as const;
 
 function strftimeRefused(time: Value, count: number): EppEvalError {
@@ -404,7 +453,7 @@ function strftimeRefused(time: Value, count: number): EppEvalError {
         const range = min === max ? `${min} arguments` : `between ${min} and ${max} arguments`;
         return [signature, `expects ${range}, got ${count}`] as const;
       }
-      return [signature, `parameter '${param}' expects ${expected}, got ${typeLabel(time)}`] as const;
+      return [signature, describeMismatch(puppetType(expected), time, `parameter '${param}'`)] as const;
     }),
   );
 }
@@ -430,7 +479,7 @@ const strftimeFn = defineFunction('strftime', 1, 3, (_ctx, args) => {
   if (!(time instanceof PTimestamp)) throw strftimeRefused(time, args.length);
   const fmt = stringArg('strftime', 'format', format);
   if (timezone !== undefined && typeof timezone !== 'string')
-    throw argError('strftime', 'timezone', 'a String value', timezone);
+    throw argError('strftime', 'timezone', STRING, timezone);
   return strftime(time, fmt, timezone);
 });
 
@@ -473,7 +522,7 @@ const versioncmpFn = defineFunction('versioncmp', 2, 3, (_ctx, [a, b, ignore]) =
   const x = stringArg('versioncmp', 'a', a);
   const y = stringArg('versioncmp', 'b', b);
   if (ignore !== undefined && typeof ignore !== 'boolean') {
-    throw argError('versioncmp', 'ignore_trailing_zeroes', 'a Boolean value', ignore);
+    throw argError('versioncmp', 'ignore_trailing_zeroes', puppetType('Boolean'), ignore);
   }
   return versioncmp(x, y, ignore === true);
 });
@@ -488,16 +537,18 @@ export function nodeCrypto(fn: string): typeof import('node:crypto') {
 }
 
 function digest(name: string, algorithm: string): FunctionDef {
-  return defineFunction(name, 1, 1, (_ctx, [arg]) => {
-    // A 3.x function: Puppet passes undef to it as the empty string, and Ruby's digest refuses any other
-    // value that is no String ("no implicit conversion of Integer into String").
-    if (arg !== undefined && typeof arg !== 'string') throw notAString(arg);
-    // Loaded on first use: node:crypto costs start-up time that most renders never need.
-    return nodeCrypto(name)
-      .createHash(algorithm)
-      .update(arg ?? '', 'utf8')
-      .digest('hex');
-  });
+  return runtime3(
+    defineFunction(name, 1, 1, (_ctx, [arg]) => {
+      // A 3.x function: Puppet passes undef to it as the empty string, and Ruby's digest refuses any other
+      // value that is no String ("no implicit conversion of Integer into String").
+      if (arg !== undefined && typeof arg !== 'string') throw notAString(arg);
+      // Loaded on first use: node:crypto costs start-up time that most renders never need.
+      return nodeCrypto(name)
+        .createHash(algorithm)
+        .update(arg ?? '', 'utf8')
+        .digest('hex');
+    }),
+  );
 }
 
 export const stringFunctions: FunctionDef[] = [

@@ -48,6 +48,7 @@ export {
   DATA,
   DefaultType,
   describeArgumentMismatches,
+  describedTypeName,
   describeMismatch,
   describesMismatch,
   EnumType,

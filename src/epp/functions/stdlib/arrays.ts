@@ -26,8 +26,9 @@ import {
 } from './ruby.js';
 
 /** A 3.x function: Puppet passes any number of arguments, the function checks them itself. */
-function define3(name: string, call: (args: Value[]) => Value): FunctionDef {
-  return defineFunction(name, 0, Number.POSITIVE_INFINITY, (_ctx, args) => call(args));
+/** A stdlib 3.x function; `least` when its Ruby declares an arity of `-(least + 1)` (checked by Puppet). */
+function define3(name: string, call: (args: Value[]) => Value, least = 0): FunctionDef {
+  return defineFunction(name, least, Number.POSITIVE_INFINITY, (_ctx, args) => call(args));
 }
 
 /** How many elements the arrays have together. */
@@ -188,17 +189,21 @@ function countItem(collection: Value, item: Value): number {
   return items.filter((v) => rubyEquals(v, item)).length;
 }
 
-const count = define3('count', (args) => {
-  if (args.length === 0) throw rubyError('count(): Wrong number of arguments given (0 for minimum 1)');
-  if (args.length > 2) throw rubyError(`count(): Wrong number of arguments given ${args.length} for 1 or 2.`);
-  const [collection, item] = args;
-  if (rubyTruthy(item)) return countItem(collection, item);
-  // Without an item, what is neither undef nor empty counts; a hash's pairs always do.
-  if (collection instanceof Map) return collection.size;
-  if (typeof collection === 'string') throw rubyError('wrong number of arguments (given 0, expected 1+)');
-  if (!Array.isArray(collection)) throw noMethod('count', collection);
-  return collection.filter((v) => v !== undefined && v !== '').length;
-});
+const count = define3(
+  'count',
+  (args) => {
+    if (args.length > 2)
+      throw rubyError(`count(): Wrong number of arguments given ${args.length} for 1 or 2.`);
+    const [collection, item] = args;
+    if (rubyTruthy(item)) return countItem(collection, item);
+    // Without an item, what is neither undef nor empty counts; a hash's pairs always do.
+    if (collection instanceof Map) return collection.size;
+    if (typeof collection === 'string') throw rubyError('wrong number of arguments (given 0, expected 1+)');
+    if (!Array.isArray(collection)) throw noMethod('count', collection);
+    return collection.filter((v) => v !== undefined && v !== '').length;
+  },
+  1,
+);
 
 const any2array = define3('any2array', (args) => {
   if (args.length !== 1) return args;
@@ -212,18 +217,22 @@ const any2array = define3('any2array', (args) => {
   return [v];
 });
 
-const clamp = define3('clamp', (given) => {
-  const args = flattenDeep(given);
-  if (args.length !== 3) throw rubyError('clamp(): Wrong number of arguments, need three to clamp');
-  for (const v of args) {
-    if (typeof v === 'string' && !/^\d+$/m.test(v)) {
-      throw rubyError(`clamp(): Required explicit numeric (${v}:String)`);
+const clamp = define3(
+  'clamp',
+  (given) => {
+    const args = flattenDeep(given);
+    if (args.length !== 3) throw rubyError('clamp(): Wrong number of arguments, need three to clamp');
+    for (const v of args) {
+      if (typeof v === 'string' && !/^\d+$/m.test(v)) {
+        throw rubyError(`clamp(): Required explicit numeric (${v}:String)`);
+      }
+      if (v instanceof Map) throw rubyError(`clamp(): The Hash type is not allowed (${rubyToS(v)})`);
     }
-    if (v instanceof Map) throw rubyError(`clamp(): The Hash type is not allowed (${rubyToS(v)})`);
-  }
-  const numbers = args.map(rubyToI).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return numbers[1]!;
-});
+    const numbers = args.map(rubyToI).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return numbers[1]!;
+  },
+  1,
+);
 
 export const stdlibArrayFunctions: FunctionDef[] = [
   member,

@@ -19,6 +19,7 @@ import { rubyInspect, rubyToS } from '../ruby-text.js';
 import { sequenceOf } from '../sequences.js';
 import { stdlibArrayFunctions, totalLength } from './arrays.js';
 import {
+  conversionName,
   noMethod,
   rubyArray,
   rubyClass,
@@ -185,7 +186,8 @@ function deleteItem(collection: Value, item: Value): Value {
   }
   if (typeof collection === 'string') {
     // `String#gsub!(item, '')`: a string item is literal text.
-    if (typeof item !== 'string') throw rubyError(`wrong argument type ${rubyClass(item)} (expected Regexp)`);
+    if (typeof item !== 'string')
+      throw rubyError(`wrong argument type ${conversionName(item)} (expected Regexp)`);
     return item === '' ? collection : collection.split(item).join('');
   }
   throw rubyError(

@@ -153,10 +153,8 @@ function base10Arg(v: Value): bigint {
 }
 
 // Declared with `arity: 2`: Puppet words a wrong count as the function's own error.
-const convertBase = defineFunction('convert_base', 0, Number.POSITIVE_INFINITY, (_ctx, args) => {
-  if (args.length !== 2) {
-    throw parseError('convert_base', `Wrong number of arguments given (${args.length} for 2)`);
-  }
+// Its Ruby declares an arity of 2: Puppet counts, in Ruby's words.
+const convertBase = defineFunction('convert_base', 2, 2, (_ctx, args) => {
   const [number, base] = args;
   if (!isInteger(number) && typeof number !== 'string') {
     throw parseError('convert_base', 'First argument must be either a string or an integer');

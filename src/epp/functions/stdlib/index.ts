@@ -38,12 +38,18 @@ const pick = defineFunction('pick', 0, Number.POSITIVE_INFINITY, (_ctx, args) =>
   return found;
 });
 
-const pickDefault = defineFunction('pick_default', 1, Number.POSITIVE_INFINITY, (_ctx, args) => {
+// stdlib's 3.x functions without a declared arity count their arguments themselves, in their own words.
+const pickDefault = defineFunction('pick_default', 0, Number.POSITIVE_INFINITY, (_ctx, args) => {
+  if (args.length === 0) throw new EppEvalError('EPP_ARGUMENTS', 'Must receive at least one argument.');
   const found = args.slice(0, -1).find((v) => !blank(v));
   return found === undefined ? args[args.length - 1] : found;
 });
 
-const deleteUndefValues = defineFunction('delete_undef_values', 1, 1, (_ctx, [collection]) => {
+const deleteUndefValues = defineFunction('delete_undef_values', 0, Number.POSITIVE_INFINITY, (_ctx, args) => {
+  if (args.length === 0) {
+    throw new EppEvalError('EPP_ARGUMENTS', 'delete_undef_values(): Wrong number of arguments given (0)');
+  }
+  const collection = args[0];
   if (Array.isArray(collection)) return collection.filter((v) => v !== undefined);
   if (isHash(collection)) {
     const out: PHash = new Map();
@@ -57,7 +63,14 @@ const deleteUndefValues = defineFunction('delete_undef_values', 1, 1, (_ctx, [co
   );
 });
 
-const joinKeysToValues = defineFunction('join_keys_to_values', 2, 2, (_ctx, [hash, separator]) => {
+const joinKeysToValues = defineFunction('join_keys_to_values', 0, Number.POSITIVE_INFINITY, (_ctx, args) => {
+  if (args.length !== 2) {
+    throw new EppEvalError(
+      'EPP_ARGUMENTS',
+      `join_keys_to_values(): Takes exactly two arguments, but ${args.length} given.`,
+    );
+  }
+  const [hash, separator] = args;
   if (!isHash(hash)) {
     throw new EppEvalError(
       'EPP_ARGUMENTS',
@@ -65,7 +78,10 @@ const joinKeysToValues = defineFunction('join_keys_to_values', 2, 2, (_ctx, [has
     );
   }
   if (typeof separator !== 'string') {
-    throw new EppEvalError('EPP_ARGUMENTS', 'join_keys_to_values(): The second argument must be a string');
+    throw new EppEvalError(
+      'EPP_ARGUMENTS',
+      `join_keys_to_values(): The second argument must be a string, but a ${rubyClassName(separator)} was given.`,
+    );
   }
   const out: Value[] = [];
   for (const [k, v] of hash) {

@@ -12,7 +12,7 @@ import { rubyInspect } from '../ruby-text.js';
 export const rubyClass = rubyClassName;
 
 /** How Ruby names a value in "no implicit conversion of X into String": immediates by value, others by class. */
-function conversionName(v: Value): string {
+export function conversionName(v: Value): string {
   if (v === undefined) return 'nil';
   if (typeof v === 'boolean') return String(v);
   return rubyClass(v);

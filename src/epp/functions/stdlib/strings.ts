@@ -149,17 +149,15 @@ const squeeze = defineFunction('squeeze', 0, Number.POSITIVE_INFINITY, (_ctx, ar
     throw parseError('squeeze', `Wrong number of arguments given ${args.length} for 2 or 1`);
   }
   const [item, set] = args;
-  // Ruby's `if squeezeval`: undef arrives as '' (which squeezes nothing); only false means "all".
-  if (set !== undefined && set !== false && typeof set !== 'string') {
-    throw noStringConversion(set);
-  }
-  const inSet = typeof set === 'string' ? rubyCharSet(set) : () => true;
   const one = (v: Value): string => {
     if (typeof v !== 'string') {
       const receiver = v === undefined ? 'nil' : rubyInspect(v);
       throw new EppEvalError('EPP_ARGUMENTS', `undefined method \`squeeze' for ${receiver}:${rubyClass(v)}`);
     }
-    return rubySqueeze(v, inSet);
+    // Ruby's `if squeezeval`: undef arrives as '' (which squeezes nothing); only false means "all". The
+    // set is read when a String squeezes, after the item's own method is found.
+    if (set !== undefined && set !== false && typeof set !== 'string') throw noStringConversion(set);
+    return rubySqueeze(v, typeof set === 'string' ? rubyCharSet(set) : () => true);
   };
   return Array.isArray(item) ? item.map(one) : one(item);
 });
@@ -175,7 +173,8 @@ function rubySwapcase(s: string): string {
 }
 
 function lineEndings(name: string, f: (s: string) => string): FunctionDef {
-  return defineFunction(name, 0, Number.POSITIVE_INFINITY, (_ctx, [text]) => {
+  // Their Ruby declares an arity of 1: Puppet counts, in Ruby's words.
+  return defineFunction(name, 1, 1, (_ctx, [text]) => {
     if (typeof text !== 'string') throw parseError(name, 'Requires string as argument');
     return f(text);
   });

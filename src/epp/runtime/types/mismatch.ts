@@ -197,6 +197,14 @@ function aAn(text: string): string {
 }
 
 /** `Optional[String]` keeps its parameter's name in short messages; other types use their simple name. */
+/**
+ * A value's type as the describer names it against an expected type of another kind: `Tuple` for `[1]`,
+ * `Struct` for `{a => 1}`, `Array` for `[]`, `Integer` for `1`.
+ */
+export function describedTypeName(value: Value): string {
+  return shortName(inferType(value).normalize());
+}
+
 function shortName(t: PType): string {
   if (t instanceof ContainerType && t.type !== undefined && !(t.type instanceof AnyType)) {
     return `${t.name}[${t.type.name}]`;
