@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUi, type UiServer } from '../../src/ui/server.js';
 import { removeTempDirs, snapshotDir } from '../helpers/fs.js';
-import { initProject } from '../helpers/ui-projects.js';
+import { cli, initProject } from '../helpers/ui-projects.js';
 
 let project: string;
 let server: UiServer;
@@ -167,5 +167,19 @@ describe('pantograph ui: hostile and broken requests', () => {
       expect((await request('GET', path)).status, path).toBe(404);
     }
     expect(snapshotDir(project)).toEqual(before);
+  });
+});
+
+describe('pantograph ui on a directory that is not there', () => {
+  it("says the directory does not exist, as status says it, and starts no server (it said a bare 'ENOENT: lstat')", () => {
+    const missing = `${project}-modlue`;
+    const started = cli(project, '-C', missing, 'ui', '--port', '0');
+    const status = cli(project, '-C', missing, 'status');
+    expect(started.status).toBe(1);
+    expect(started.stdout).toBe('');
+    expect(started.stderr).toBe(
+      `error: ${missing} does not exist [SYNC_NOT_FOUND]\n  hint: check the project directory given (-C DIR); \`pantograph init DIR\` creates a new project there\n`,
+    );
+    expect(started.stderr).toBe(status.stderr);
   });
 });
