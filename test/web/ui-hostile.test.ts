@@ -146,7 +146,7 @@ describe('pantograph ui: hostile and broken requests', () => {
     expect(snapshotDir(project)).toEqual(before);
   });
 
-  it('refuses a body without a length, a Host or Origin of another name, with what to do', async () => {
+  it('refuses a body without a length or not JSON, a Host or Origin of another name, with what to do', async () => {
     const chunked = await raw(
       `POST /api/state HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nx-pantograph-token: ${server.token}\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
     );
@@ -162,6 +162,27 @@ describe('pantograph ui: hostile and broken requests', () => {
     expect(json(origin).error).toBe(
       `cross-origin request refused: only the page of http://127.0.0.1:${server.port} or http://localhost:${server.port} may call the API`,
     );
+    // A body of another type is refused for it (it was read as JSON whatever it said it was).
+    const types: [string, string][] = [
+      ['text/plain', "content-type 'text/plain'"],
+      ['application/x-www-form-urlencoded', "content-type 'application/x-www-form-urlencoded'"],
+      ['multipart/form-data; boundary=x', "content-type 'multipart/form-data; boundary=x'"],
+      ['application/jsonp', "content-type 'application/jsonp'"],
+      ['', 'no content-type'],
+    ];
+    for (const [type, said] of types) {
+      const answer = await request('POST', '/api/save', '{"syncText":"x","base":"y"}', {
+        'content-type': type,
+      });
+      expect(answer.status, type).toBe(415);
+      expect(json(answer).error).toBe(
+        `a request body must be JSON, sent as content-type application/json, not ${said}`,
+      );
+    }
+    const charset = await request('POST', '/api/state', '{}', {
+      'content-type': 'application/json; charset=utf-8',
+    });
+    expect(charset.status).toBe(200);
     // Paths that try to leave are no page (the path names no file).
     for (const path of ['/../../etc/passwd', '/ui.js/..%2f..%2fpackage.json', '//etc/passwd']) {
       expect((await request('GET', path)).status, path).toBe(404);
