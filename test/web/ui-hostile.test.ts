@@ -7,7 +7,9 @@
  * into the text (`undefined:`, `rubocop: abc`); an unknown `kind` removed the template; an edit without
  * its text was planned as an empty `.sync.yml` and answered "a V1 file".
  */
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUi, type UiServer } from '../../src/ui/server.js';
 import { removeTempDirs, snapshotDir } from '../helpers/fs.js';
@@ -202,5 +204,42 @@ describe('pantograph ui on a directory that is not there', () => {
       `error: ${missing} does not exist [SYNC_NOT_FOUND]\n  hint: check the project directory given (-C DIR); \`pantograph init DIR\` creates a new project there\n`,
     );
     expect(started.stderr).toBe(status.stderr);
+  });
+});
+
+describe('pantograph ui when .sync.yml is a directory', () => {
+  it('answers the page, a save and an apply with what the command line says (SYNC_READ, 422), not a 500, and writes nothing', async () => {
+    const dir = initProject('ui-hostile-dir-', 'acme-hostile');
+    const other = await startUi({ root: dir });
+    try {
+      const syncText = readFileSync(join(dir, '.sync.yml'), 'utf8');
+      rmSync(join(dir, '.sync.yml'));
+      mkdirSync(join(dir, '.sync.yml'));
+      const snapshot = snapshotDir(dir);
+      const status = cli(dir, 'status');
+      const message = `cannot read ${join(dir, '.sync.yml')}: EISDIR: illegal operation on a directory, read`;
+      expect(status.stderr).toBe(`error: ${message} [SYNC_READ]\n`);
+      const post = (path: string, body: object) =>
+        fetch(`http://127.0.0.1:${other.port}/api/${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-pantograph-token': other.token },
+          body: JSON.stringify(body),
+        });
+      for (const [path, body] of [
+        ['state', {}],
+        ['save', { syncText, base: 'absent' }],
+        ['apply', { syncText, base: 'absent' }],
+      ] as const) {
+        const answer = await post(path, body);
+        expect(answer.status, path).toBe(422);
+        expect(await answer.json(), path).toMatchObject({
+          error: message,
+          problems: [{ severity: 'error', code: 'SYNC_READ', message }],
+        });
+      }
+      expect(snapshotDir(dir)).toEqual(snapshot);
+    } finally {
+      await other.close();
+    }
   });
 });
