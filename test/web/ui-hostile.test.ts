@@ -148,6 +148,47 @@ describe('pantograph ui: hostile and broken requests', () => {
     expect(snapshotDir(project)).toEqual(before);
   });
 
+  it('edits or checks a text the splices do not cover (no mapping, a !!binary value) without a 500, as validate says it', async () => {
+    const list = '- 1\n- 2\n';
+    const check = await request(
+      'POST',
+      '/api/check',
+      JSON.stringify({ syncText: list, template: 'rubocop', settings: { selected_profile: 'strict' } }),
+    );
+    expect(check.status).toBe(422);
+    expect(json(check)).toMatchObject({
+      error: '.sync.yml must be a mapping of keys to values',
+      problems: [{ code: 'SYNC_NOT_MAPPING', file: '.sync.yml', line: 1, column: 1 }],
+    });
+    // No section to edit: the text as it was (the page's next check or preview says why).
+    const edit = await request(
+      'POST',
+      '/api/edit',
+      JSON.stringify({ syncText: list, template: 'rubocop', kind: 'settings', settings: { a: 1 } }),
+    );
+    expect(edit.status).toBe(200);
+    expect(JSON.parse(edit.body)).toEqual({ text: list, changed: [] });
+    // A value validate refuses for its type tag, replaced from the form: the tag goes with the old value.
+    const binary =
+      'pdk_template:\n  version: 2\n  templates: [rubocop]\nrubocop:\n  selected_profile: !!binary aGVsbG8= # mine\n';
+    const replaced = await request(
+      'POST',
+      '/api/edit',
+      JSON.stringify({
+        syncText: binary,
+        template: 'rubocop',
+        kind: 'settings',
+        settings: { selected_profile: 'strict' },
+      }),
+    );
+    expect(replaced.status).toBe(200);
+    expect(JSON.parse(replaced.body)).toMatchObject({
+      text: expect.stringContaining('rubocop:\n  selected_profile: strict # mine\n'),
+      changed: ['rubocop.selected_profile'],
+    });
+    expect(snapshotDir(project)).toEqual(before);
+  });
+
   it('refuses a body without a length or not JSON, a Host or Origin of another name, with what to do', async () => {
     const chunked = await raw(
       `POST /api/state HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nx-pantograph-token: ${server.token}\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
