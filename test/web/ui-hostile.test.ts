@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUi, type UiServer } from '../../src/ui/server.js';
 import { removeTempDirs, snapshotDir } from '../helpers/fs.js';
-import { cli, initProject } from '../helpers/ui-projects.js';
+import { cli, initProject, newTemplateRepository } from '../helpers/ui-projects.js';
 
 let project: string;
 let server: UiServer;
@@ -281,6 +281,53 @@ describe('pantograph ui when .sync.yml is a directory', () => {
       expect(snapshotDir(dir)).toEqual(snapshot);
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe("the author's API: each field the type it names", () => {
+  it('refuses a template, file or case name that is no string with a 400 naming the field (a list was read as its text)', async () => {
+    const repo = newTemplateRepository('ui-hostile-author-', 'greet');
+    const author = await startUi({ root: repo, author: true });
+    try {
+      const snapshot = snapshotDir(repo);
+      const post = async (path: string, body: object) => {
+        const r = await fetch(`http://127.0.0.1:${author.port}/api/author/${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-pantograph-token': author.token },
+          body: JSON.stringify(body),
+        });
+        return { status: r.status, body: (await r.json()) as { error?: string } };
+      };
+      const cases: [string, object, string][] = [
+        [
+          'file',
+          { template: ['greet'], source: 'files/example.epp' },
+          'template must be a string of at most 256 characters',
+        ],
+        [
+          'file',
+          { template: 'greet', source: ['files/example.epp'] },
+          'source must be a string of at most 4096 characters',
+        ],
+        ['file', { source: 'files/example.epp' }, 'template must be a string of at most 256 characters'],
+        [
+          'save',
+          { template: 'greet', source: { 0: 'f' }, text: 'x', base: 'y' },
+          'source must be a string of at most 4096 characters',
+        ],
+        ['case', { template: 'greet', case: ['basic'] }, 'case must be a string of at most 256 characters'],
+        ['case', { template: 7, case: 'basic' }, 'template must be a string of at most 256 characters'],
+      ];
+      for (const [path, body, error] of cases) {
+        const answer = await post(path, body);
+        expect(answer, `${path} ${JSON.stringify(body)}`).toEqual({ status: 400, body: { error } });
+      }
+      // The same names as strings are what the page sends, and are answered.
+      expect((await post('file', { template: 'greet', source: 'files/example.epp' })).status).toBe(200);
+      expect(snapshotDir(repo)).toEqual(snapshot);
+    } finally {
+      await author.close();
     }
   });
 });
