@@ -52,6 +52,9 @@ function setValue(document: ReturnType<typeof parseDocument>, path: readonly str
   const node = document.getIn(path, true);
   if (isScalar(node) && (value === null || typeof value !== 'object')) {
     node.value = value;
+    // A type tag (`!!binary`, `!!int`) said what the old value was, not the new one: printed with it, a
+    // text as `!!binary` threw (a 500 of the web interface). `!replace` is the project's and stays.
+    if (node.tag !== undefined && node.tag !== '!replace') delete node.tag;
     quoteWhatYaml11Misreads(node);
   } else {
     const next = quoteWhatYaml11Misreads(document.createNode(value));

@@ -250,6 +250,9 @@ export function setSectionText(
   });
   if (parsed.data === undefined) return { text, changed: [] };
   const data = parsed.data;
+  // A file that is no mapping (a list, a text) has no sections: left as it is, as one that does not
+  // parse, for planning to say why (the Document's edit threw "Expected a valid index": a 500).
+  if (data !== null && (typeof data !== 'object' || Array.isArray(data))) return { text, changed: [] };
   const current =
     data !== null && typeof data === 'object' && !Array.isArray(data)
       ? (data as Record<string, SyncData>)[template]

@@ -77,6 +77,9 @@ export function api(options: ApiOptions): Hono {
           value: toJson(v.value ?? null),
           origin: v.origin ?? null,
         })),
+        // The errors of its settings as the file has them, said at their fields (with their place in
+        // .sync.yml): a value written in an editor is checked as the form's own are.
+        errors: settingErrors(detailed.plan.problems, r.template.name),
       })),
       problems: detailed.plan.problems.map(problemsIn(options.root)),
     });
@@ -93,10 +96,8 @@ export function api(options: ApiOptions): Hono {
     const project = await load(text);
     if (!project.available.has(name)) return c.json({ error: `unknown template '${name}'` }, 404);
     const { plan } = await planDetailed(project);
-    const errors = plan.problems.flatMap((p) => {
-      const key = settingOf(p, name);
-      return key === undefined ? [] : [{ setting: key, message: p.message }];
-    });
+    // No place in the file: the form's values are not in the page's text until they are valid.
+    const errors = settingErrors(plan.problems, name).map(({ setting, message }) => ({ setting, message }));
     return c.json({ errors });
   });
 
@@ -144,6 +145,17 @@ export function api(options: ApiOptions): Hono {
 /** A template's settings section made the form's: splices keeping the rest, else the Document's edit. */
 function sectionEdit(text: string, template: string, settings: Record<string, unknown>) {
   return setSectionText(text, template, settings, setSection);
+}
+
+/** The problems about `template`'s settings, each with the setting it is about and its place in the text. */
+function settingErrors(problems: readonly Problem[], template: string) {
+  return problems.flatMap((p) => {
+    const setting = settingOf(p, template);
+    if (setting === undefined) return [];
+    return [
+      { setting, message: p.message, ...(p.line !== undefined ? { line: p.line, column: p.column } : {}) },
+    ];
+  });
 }
 
 /** The setting a settings problem of `template` is about (validate's messages name it), if it is one. */

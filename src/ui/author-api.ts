@@ -15,16 +15,27 @@ import { writeAtomically } from '../engine/sync-text-edit.js';
 import { loadRepository } from '../engine/template-repository.js';
 import { runCase, testCases } from '../engine/template-tests.js';
 import { engineVersion } from '../version.js';
-import { BadRequest, errorAnswer, jsonObject, problemsIn, Refused } from './request.js';
+import { BadRequest, errorAnswer, jsonObject, problemsIn, Refused, stringField } from './request.js';
 import { hashOf } from './sync-base.js';
 
 const MAX_TEXT = 512 * 1024;
 const MANIFEST = 'template.json';
+/** A template's, a case's name: a directory's. A file's path inside a template: a few of them. */
+const MAX_NAME = 256;
+const MAX_PATH = 4096;
+
+/**
+ * The template and file a request names, each a string or a 400 naming it (`["greet"]` was `String()`ed
+ * into `greet`, where the project's API refuses a name that is no string).
+ */
+function fileRequest(body: Record<string, unknown>): { template: string; source: string } {
+  return { template: stringField(body, 'template', MAX_NAME), source: stringField(body, 'source', MAX_PATH) };
+}
 
 export function authorApi(repoDir: string, options: { readonly strict?: boolean } = {}): Hono {
   const app = new Hono();
   const repository = () => loadRepository(repoDir);
-  const template = (name: unknown): LoadedTemplate | undefined => repository().all.get(String(name));
+  const template = (name: string): LoadedTemplate | undefined => repository().all.get(name);
   const editable = editableFiles;
 
   app.post('/repository', (c) =>
@@ -41,10 +52,10 @@ export function authorApi(repoDir: string, options: { readonly strict?: boolean 
   );
 
   app.post('/file', async (c) => {
-    const { template: name, source } = await jsonObject(c);
+    const { template: name, source } = fileRequest(await jsonObject(c));
     const t = template(name);
-    if (!t || !editable(t).includes(String(source))) return c.json({ error: 'no such template file' }, 404);
-    const bytes = readFileSync(join(t.dir, String(source)));
+    if (!t || !editable(t).includes(source)) return c.json({ error: 'no such template file' }, 404);
+    const bytes = readFileSync(join(t.dir, source));
     // `base`: what a save of this file says it was edited from (the file as read here, or last saved).
     return c.json({ text: bytes.toString('utf8'), base: hashOf(bytes) });
   });
@@ -55,16 +66,18 @@ export function authorApi(repoDir: string, options: { readonly strict?: boolean 
    * must not be dropped (409, nothing written; the page offers to reload the file).
    */
   app.post('/save', async (c) => {
-    const { template: name, source, text, base } = await jsonObject(c);
+    const body = await jsonObject(c);
+    const { text, base } = body;
+    const { template: name, source } = fileRequest(body);
     const t = template(name);
-    if (!t || !editable(t).includes(String(source))) return c.json({ error: 'no such template file' }, 404);
+    if (!t || !editable(t).includes(source)) return c.json({ error: 'no such template file' }, 404);
     if (typeof text !== 'string' || text.length > MAX_TEXT)
       throw new BadRequest(`text must be a string of at most ${MAX_TEXT} characters`);
     if (typeof base !== 'string' || base.length > 64)
       throw new BadRequest(
         'base is required: the `base` /api/author/file gave with the text (or a save gave)',
       );
-    const file = join(t.dir, String(source));
+    const file = join(t.dir, source);
     const current = readFileSync(file);
     if (hashOf(current) !== base) {
       throw new Refused(
@@ -103,14 +116,17 @@ export function authorApi(repoDir: string, options: { readonly strict?: boolean 
 
   /** One test case run: pass or fail, the differences, and both sides' files for a side-by-side view. */
   app.post('/case', async (c) => {
-    const { template: name, case: caseName, strict } = await jsonObject(c);
+    const body = await jsonObject(c);
+    const { strict } = body;
+    const name = stringField(body, 'template', MAX_NAME);
+    const caseName = stringField(body, 'case', MAX_NAME);
     const t = template(name);
-    if (!t || !testCases(t).includes(String(caseName))) return c.json({ error: 'no such test case' }, 404);
+    if (!t || !testCases(t).includes(caseName)) return c.json({ error: 'no such test case' }, 404);
     if (strict !== undefined && typeof strict !== 'boolean')
       throw new BadRequest('strict must be true or false');
     // The page's Strict variables, else as `pantograph ui` was told: unticked, as `pantograph test --no-strict`.
     const strictness = strict ?? options.strict !== false;
-    const result = await runCase(repoDir, t, String(caseName), {
+    const result = await runCase(repoDir, t, caseName, {
       keepOutputs: true,
       ...(strictness ? {} : { strict: false }),
     });

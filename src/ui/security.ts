@@ -4,7 +4,7 @@
  * reads and changes the project: every request to it must carry the random token `pantograph ui` printed
  * in a header (the page takes it from its URL and keeps it in the tab's sessionStorage, which is per
  * origin: scheme, host and port), must come from the page's own origin when it says one, and may not be
- * large; the Host header must be the loopback address the server listens on (a DNS-rebinding site cannot
+ * large, and must say it is JSON; the Host header must be the loopback address the server listens on (a DNS-rebinding site cannot
  * pass). No cookie is ever set or read: cookies ignore ports (RFC 6265 §8.5), so a cookie for 127.0.0.1
  * would be sent to every other server on 127.0.0.1 (docs/decisions.md, "Security").
  */
@@ -55,6 +55,15 @@ export function guard(token: string, port: () => number): MiddlewareHandler {
     const length = Number(c.req.header('content-length') ?? 'NaN');
     if (!Number.isFinite(length) || length > MAX_BODY) {
       return c.json({ error: `a request body must say its length and be at most ${MAX_BODY} bytes` }, 413);
+    }
+    // The body is read as JSON: a form's or a text's body was read so too, whatever it said it was.
+    const type = c.req.header('content-type') ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type)) {
+      const said = type === '' ? 'no content-type' : `content-type '${type.slice(0, 100)}'`;
+      return c.json(
+        { error: `a request body must be JSON, sent as content-type application/json, not ${said}` },
+        415,
+      );
     }
     await next();
     return undefined;

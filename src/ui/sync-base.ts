@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EngineError } from '../engine/errors.js';
 import { SYNC_FILE } from '../engine/project-config.js';
 import { writeAtomically } from '../engine/sync-text-edit.js';
 import { errnoCode } from '../sync/errors.js';
@@ -21,7 +22,8 @@ export function baseOnDisk(root: string): string {
     bytes = readFileSync(join(root, SYNC_FILE));
   } catch (e) {
     if (errnoCode(e) === 'ENOENT') return ABSENT;
-    throw e;
+    // A directory in its place, say: refused as the command line refuses it (SYNC_READ, 422), not a 500.
+    throw new EngineError('SYNC_READ', `cannot read ${join(root, SYNC_FILE)}: ${(e as Error).message}`);
   }
   return hashOf(bytes);
 }

@@ -8,8 +8,10 @@
 import { Hono } from 'hono';
 import { previousOutputFor } from '../engine/previous-output.js';
 import { planProjectAt } from '../engine/project-plan.js';
+import type { Problem } from '../engine/render-plan.js';
 import { hasErrors } from '../engine/validate.js';
 import { conflictText, apply as syncApply } from '../sync/index.js';
+import { plural } from '../sync/text.js';
 import { outcomeOf, type Previews } from './preview-fingerprint.js';
 import { type ApiOptions, type Body, body, engineOptions } from './project-request.js';
 import { BadRequest, problemsIn, Refused, stringField } from './request.js';
@@ -27,7 +29,8 @@ export function writes(options: ApiOptions, previews: Previews): Hono {
       const { plan } = await planProjectAt(root, engineOptions(options, syncText));
       if (hasErrors(plan.problems)) {
         const errors = plan.problems.filter((p) => p.severity === 'error');
-        return c.json({ saved: false, problems: errors.map(problemsIn(options.root)) }, 422);
+        const problems = errors.map(problemsIn(options.root));
+        return c.json({ saved: false, error: planErrors(plan.problems), problems }, 422);
       }
       checkBase(root, base);
       return c.json({ saved: true, base: writeSyncText(root, syncText) });
@@ -51,8 +54,10 @@ export function writes(options: ApiOptions, previews: Previews): Hono {
       const adopt = force || b.adopt === true;
       checkBase(root, base); // at once, before the planning work
       const loaded = await planProjectAt(root, engineOptions(options, syncText));
-      if (hasErrors(loaded.plan.problems))
-        return c.json({ ok: false, problems: loaded.plan.problems.map(problemsIn(options.root)) }, 422);
+      if (hasErrors(loaded.plan.problems)) {
+        const problems = loaded.plan.problems.map(problemsIn(options.root));
+        return c.json({ ok: false, message: planErrors(loaded.plan.problems), problems }, 422);
+      }
       let newBase = base;
       const result = await syncApply(loaded.plan, {
         force,
@@ -92,6 +97,12 @@ export function writes(options: ApiOptions, previews: Previews): Hono {
     }),
   );
   return app;
+}
+
+/** Why a write with errors in its plan wrote nothing, in the words of `apply`. */
+function planErrors(problems: readonly Problem[]): string {
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  return `${plural(errors, 'error')} in the plan: nothing was written`;
 }
 
 /** What both writes need: the text to write, and the base it was edited from. */

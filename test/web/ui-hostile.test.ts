@@ -7,11 +7,13 @@
  * into the text (`undefined:`, `rubocop: abc`); an unknown `kind` removed the template; an edit without
  * its text was planned as an empty `.sync.yml` and answered "a V1 file".
  */
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUi, type UiServer } from '../../src/ui/server.js';
 import { removeTempDirs, snapshotDir } from '../helpers/fs.js';
-import { initProject } from '../helpers/ui-projects.js';
+import { cli, initProject, newTemplateRepository } from '../helpers/ui-projects.js';
 
 let project: string;
 let server: UiServer;
@@ -146,7 +148,48 @@ describe('pantograph ui: hostile and broken requests', () => {
     expect(snapshotDir(project)).toEqual(before);
   });
 
-  it('refuses a body without a length, a Host or Origin of another name, with what to do', async () => {
+  it('edits or checks a text the splices do not cover (no mapping, a !!binary value) without a 500, as validate says it', async () => {
+    const list = '- 1\n- 2\n';
+    const check = await request(
+      'POST',
+      '/api/check',
+      JSON.stringify({ syncText: list, template: 'rubocop', settings: { selected_profile: 'strict' } }),
+    );
+    expect(check.status).toBe(422);
+    expect(json(check)).toMatchObject({
+      error: '.sync.yml must be a mapping of keys to values',
+      problems: [{ code: 'SYNC_NOT_MAPPING', file: '.sync.yml', line: 1, column: 1 }],
+    });
+    // No section to edit: the text as it was (the page's next check or preview says why).
+    const edit = await request(
+      'POST',
+      '/api/edit',
+      JSON.stringify({ syncText: list, template: 'rubocop', kind: 'settings', settings: { a: 1 } }),
+    );
+    expect(edit.status).toBe(200);
+    expect(JSON.parse(edit.body)).toEqual({ text: list, changed: [] });
+    // A value validate refuses for its type tag, replaced from the form: the tag goes with the old value.
+    const binary =
+      'pdk_template:\n  version: 2\n  templates: [rubocop]\nrubocop:\n  selected_profile: !!binary aGVsbG8= # mine\n';
+    const replaced = await request(
+      'POST',
+      '/api/edit',
+      JSON.stringify({
+        syncText: binary,
+        template: 'rubocop',
+        kind: 'settings',
+        settings: { selected_profile: 'strict' },
+      }),
+    );
+    expect(replaced.status).toBe(200);
+    expect(JSON.parse(replaced.body)).toMatchObject({
+      text: expect.stringContaining('rubocop:\n  selected_profile: strict # mine\n'),
+      changed: ['rubocop.selected_profile'],
+    });
+    expect(snapshotDir(project)).toEqual(before);
+  });
+
+  it('refuses a body without a length or not JSON, a Host or Origin of another name, with what to do', async () => {
     const chunked = await raw(
       `POST /api/state HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nx-pantograph-token: ${server.token}\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
     );
@@ -162,10 +205,129 @@ describe('pantograph ui: hostile and broken requests', () => {
     expect(json(origin).error).toBe(
       `cross-origin request refused: only the page of http://127.0.0.1:${server.port} or http://localhost:${server.port} may call the API`,
     );
+    // A body of another type is refused for it (it was read as JSON whatever it said it was).
+    const types: [string, string][] = [
+      ['text/plain', "content-type 'text/plain'"],
+      ['application/x-www-form-urlencoded', "content-type 'application/x-www-form-urlencoded'"],
+      ['multipart/form-data; boundary=x', "content-type 'multipart/form-data; boundary=x'"],
+      ['application/jsonp', "content-type 'application/jsonp'"],
+      ['', 'no content-type'],
+    ];
+    for (const [type, said] of types) {
+      const answer = await request('POST', '/api/save', '{"syncText":"x","base":"y"}', {
+        'content-type': type,
+      });
+      expect(answer.status, type).toBe(415);
+      expect(json(answer).error).toBe(
+        `a request body must be JSON, sent as content-type application/json, not ${said}`,
+      );
+    }
+    const charset = await request('POST', '/api/state', '{}', {
+      'content-type': 'application/json; charset=utf-8',
+    });
+    expect(charset.status).toBe(200);
     // Paths that try to leave are no page (the path names no file).
     for (const path of ['/../../etc/passwd', '/ui.js/..%2f..%2fpackage.json', '//etc/passwd']) {
       expect((await request('GET', path)).status, path).toBe(404);
     }
     expect(snapshotDir(project)).toEqual(before);
+  });
+});
+
+describe('pantograph ui on a directory that is not there', () => {
+  it("says the directory does not exist, as status says it, and starts no server (it said a bare 'ENOENT: lstat')", () => {
+    const missing = `${project}-modlue`;
+    const started = cli(project, '-C', missing, 'ui', '--port', '0');
+    const status = cli(project, '-C', missing, 'status');
+    expect(started.status).toBe(1);
+    expect(started.stdout).toBe('');
+    expect(started.stderr).toBe(
+      `error: ${missing} does not exist [SYNC_NOT_FOUND]\n  hint: check the project directory given (-C DIR); \`pantograph init DIR\` creates a new project there\n`,
+    );
+    expect(started.stderr).toBe(status.stderr);
+  });
+});
+
+describe('pantograph ui when .sync.yml is a directory', () => {
+  it('answers the page, a save and an apply with what the command line says (SYNC_READ, 422), not a 500, and writes nothing', async () => {
+    const dir = initProject('ui-hostile-dir-', 'acme-hostile');
+    const other = await startUi({ root: dir });
+    try {
+      const syncText = readFileSync(join(dir, '.sync.yml'), 'utf8');
+      rmSync(join(dir, '.sync.yml'));
+      mkdirSync(join(dir, '.sync.yml'));
+      const snapshot = snapshotDir(dir);
+      const status = cli(dir, 'status');
+      const message = `cannot read ${join(dir, '.sync.yml')}: EISDIR: illegal operation on a directory, read`;
+      expect(status.stderr).toBe(`error: ${message} [SYNC_READ]\n`);
+      const post = (path: string, body: object) =>
+        fetch(`http://127.0.0.1:${other.port}/api/${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-pantograph-token': other.token },
+          body: JSON.stringify(body),
+        });
+      for (const [path, body] of [
+        ['state', {}],
+        ['save', { syncText, base: 'absent' }],
+        ['apply', { syncText, base: 'absent' }],
+      ] as const) {
+        const answer = await post(path, body);
+        expect(answer.status, path).toBe(422);
+        expect(await answer.json(), path).toMatchObject({
+          error: message,
+          problems: [{ severity: 'error', code: 'SYNC_READ', message }],
+        });
+      }
+      expect(snapshotDir(dir)).toEqual(snapshot);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("the author's API: each field the type it names", () => {
+  it('refuses a template, file or case name that is no string with a 400 naming the field (a list was read as its text)', async () => {
+    const repo = newTemplateRepository('ui-hostile-author-', 'greet');
+    const author = await startUi({ root: repo, author: true });
+    try {
+      const snapshot = snapshotDir(repo);
+      const post = async (path: string, body: object) => {
+        const r = await fetch(`http://127.0.0.1:${author.port}/api/author/${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-pantograph-token': author.token },
+          body: JSON.stringify(body),
+        });
+        return { status: r.status, body: (await r.json()) as { error?: string } };
+      };
+      const cases: [string, object, string][] = [
+        [
+          'file',
+          { template: ['greet'], source: 'files/example.epp' },
+          'template must be a string of at most 256 characters',
+        ],
+        [
+          'file',
+          { template: 'greet', source: ['files/example.epp'] },
+          'source must be a string of at most 4096 characters',
+        ],
+        ['file', { source: 'files/example.epp' }, 'template must be a string of at most 256 characters'],
+        [
+          'save',
+          { template: 'greet', source: { 0: 'f' }, text: 'x', base: 'y' },
+          'source must be a string of at most 4096 characters',
+        ],
+        ['case', { template: 'greet', case: ['basic'] }, 'case must be a string of at most 256 characters'],
+        ['case', { template: 7, case: 'basic' }, 'template must be a string of at most 256 characters'],
+      ];
+      for (const [path, body, error] of cases) {
+        const answer = await post(path, body);
+        expect(answer, `${path} ${JSON.stringify(body)}`).toEqual({ status: 400, body: { error } });
+      }
+      // The same names as strings are what the page sends, and are answered.
+      expect((await post('file', { template: 'greet', source: 'files/example.epp' })).status).toBe(200);
+      expect(snapshotDir(repo)).toEqual(snapshot);
+    } finally {
+      await author.close();
+    }
   });
 });

@@ -33,7 +33,13 @@ export async function preview(): Promise<void> {
   const counts = Object.entries(result.counts ?? {})
     .filter(([, n]) => n > 0)
     .map(([state, n]) => `${n} ${state}`);
-  $('counts').textContent = counts.join(', ');
+  // A plan with errors has no preview, and Apply is off (no fingerprint): said as `apply` says it, not a
+  // blank pane with Apply on (whose click said only "not applied:").
+  const errors = result.problems.filter((p) => p.severity === 'error').length;
+  $('counts').textContent =
+    result.fingerprint === undefined && errors > 0
+      ? `no preview: ${errors === 1 ? '1 error' : `${errors} errors`} in the plan (listed under Settings): fix ${errors === 1 ? 'it' : 'them'} to apply`
+      : counts.join(', ');
   $('diff').textContent = '';
   $('files').replaceChildren(...tree(result.entries));
 }

@@ -18,13 +18,15 @@ export function wireSaveAndApply(): void {
       // The last edit had an error (its field says it), or left nothing to save.
       if ($<HTMLButtonElement>('save').disabled) return;
       const text = page.syncText ?? '';
-      const result = await call<{ saved: boolean; base?: string; problems?: Problem[] }>('save', { syncText: text, base: page.base });
+      const result = await call<{ saved: boolean; base?: string; error?: string; problems?: Problem[] }>('save', { syncText: text, base: page.base });
       if (result.saved) {
         page.savedText = text;
         page.base = result.base ?? page.base;
         markPageValuesSaved();
       } else drawProblems(result.problems ?? []);
       markDirty();
+      // Refused for its problems (listed under Settings): said as `apply` says it, not only "unsaved".
+      if (!result.saved) $('save-state').textContent = `not saved: ${result.error ?? 'the plan has errors'}`;
     }),
   );
   $('apply').addEventListener(
@@ -42,7 +44,9 @@ export function wireSaveAndApply(): void {
           ? 'a setting has an error: fix it at its field'
           : page.previewed?.text !== page.syncText
             ? 'the preview of your last change is not shown yet: apply once it is'
-            : undefined;
+            : page.previewed?.fingerprint === undefined
+              ? 'the plan has errors (listed under Settings): fix them first'
+              : undefined;
         if (refused) {
           $('apply-result').textContent = `not applied: ${refused}`;
           return;

@@ -51,6 +51,12 @@ function field(form: Form, info: SettingInfo, schema: Schema, reload: Reload): H
     error,
   );
   wrapper.dataset.setting = info.name;
+  // A value `.sync.yml` already has wrong (written in an editor): said at its field, with its place.
+  const wrong = (form.errors ?? []).filter((e) => e.setting === info.name);
+  if (wrong.length > 0) {
+    wrapper.classList.add('invalid');
+    error.textContent = wrong.map((e) => (e.line !== undefined ? `.sync.yml:${e.line}:${e.column}: ${e.message}` : e.message)).join('; ');
+  }
   // Inputs of nested objects bubble their events up to here.
   wrapper.addEventListener('input', () => {
     let value: Json | undefined;

@@ -34,7 +34,11 @@ export function markDirty(): void {
     invalid > 0 ? `${invalid} setting${invalid === 1 ? ' has an error' : 's have errors'}: fix ${invalid === 1 ? 'it' : 'them'} to save` : dirty ? 'unsaved changes' : 'saved';
   // Apply writes what the preview shows: not until the preview of the text as it is now is shown.
   ($('apply') as HTMLButtonElement).disabled =
-    page.applying || invalid > 0 || page.previewed === undefined || page.previewed.text !== page.syncText;
+    page.applying ||
+    invalid > 0 ||
+    page.previewed === undefined ||
+    page.previewed.text !== page.syncText ||
+    page.previewed.fingerprint === undefined; // the plan has errors: there is nothing to apply
 }
 
 /** Errors, then warnings (what `validate` prints: a warning often explains the error beside it), with hints. */

@@ -36,6 +36,8 @@ export interface Form {
   /** Settings the project tags `!replace`: its value replaces the inherited one instead of adding to it. */
   replaced?: string[];
   settings: SettingInfo[];
+  /** Errors of the settings as `.sync.yml` has them (validate's), with their place in it. */
+  errors?: { setting: string; message: string; line?: number; column?: number }[];
 }
 
 export interface Problem {

@@ -24,8 +24,9 @@ export async function ui(io: Io, global: GlobalOptions, flags: UiFlags): Promise
     return 1;
   }
   const root = projectDir(io, global);
-  // No .sync.yml but templates: a template repository, opened for its author.
-  const author = !existsSync(join(root, SYNC_FILE)) && loadRepository(root).all.size > 0;
+  // No .sync.yml but templates: a template repository, opened for its author. A directory that does not
+  // exist is neither (looking for templates in it said a bare `ENOENT: ... lstat`).
+  const author = !existsSync(join(root, SYNC_FILE)) && existsSync(root) && loadRepository(root).all.size > 0;
   // Neither a project nor a template repository (a wrong -C): refused as `status` refuses it
   // (SYNC_NOT_FOUND, with its hint), rather than serving a page that can only say so.
   if (!author && !existsSync(join(root, SYNC_FILE))) loadSyncConfig(root);
