@@ -837,6 +837,30 @@ describe('convert with the default templates: what PDK rendered, or an error bef
     vi.stubEnv('PANTOGRAPH_DEFAULT_SOURCE', '');
   });
 
+  it('a misspelt Rakefile lint setting (moved to puppet_lint) is named, with its V2 name, at its place', async () => {
+    const project = tempTree({
+      '.sync.yml': '---\nRakefile:\n  linter_fail_on_warning: false\n  extra_disabled_lint_check: [a]\n',
+      'metadata.json': METADATA_PDK,
+    });
+    const c = await convertSyncFile(project);
+    expect(c.problems.map((p) => [p.code, p.line, p.column, p.message, p.hint])).toEqual([
+      [
+        'CONVERT_NO_EFFECT',
+        3,
+        3,
+        "'Rakefile: linter_fail_on_warning' had no effect in PDK: the V1 template of 'Rakefile' does not read it: did you mean 'linter_fail_on_warnings'?",
+        "kept as a comment at the end of .sync.yml; 'linter_fail_on_warnings' is 'puppet_lint.fail_on_warnings' in V2: set that if it was meant (this changes what is rendered)",
+      ],
+      [
+        'CONVERT_NO_EFFECT',
+        4,
+        3,
+        "'Rakefile: extra_disabled_lint_check' had no effect in PDK: the V1 template of 'Rakefile' does not read it: did you mean 'extra_disabled_lint_checks'?",
+        "kept as a comment at the end of .sync.yml; 'extra_disabled_lint_checks' is 'puppet_lint.disabled_checks' in V2: set that if it was meant (this changes what is rendered)",
+      ],
+    ]);
+  });
+
   it('reads an alias as the value its anchor marks, as Ruby does: a whole section, a flag', async () => {
     const project = tempTree({
       '.sync.yml':
