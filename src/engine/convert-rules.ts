@@ -171,7 +171,7 @@ export function takeUnknownSettings(
         ),
       );
     } else if (!read) {
-      problems.push(unreadSetting(file, key, reads!, context.readersOf(key), at));
+      problems.push(unreadSetting(file, key, reads!, template.rules, context.readersOf(key), at));
     } else if (reads !== undefined) {
       // pdk-templates read it, and the template has no setting for it: what it did is lost.
       problems.push(
@@ -212,15 +212,22 @@ export interface UnknownContext {
   readonly readersOf: (key: string) => readonly string[];
 }
 
-/** A setting a V1 file's ERB does not read: no effect in PDK, with the file that reads it, if one does. */
+/**
+ * A setting a V1 file's ERB does not read: no effect in PDK, with the file that reads it, if one does. A
+ * misspelling is matched against what the ERB reads, and the settings a rule moves (the ERB reads them too:
+ * `linter_fail_on_warning` is `linter_fail_on_warnings`, which V2 calls `puppet_lint.fail_on_warnings`).
+ */
 function unreadSetting(
   file: string,
   key: string,
   reads: readonly string[],
+  rules: Readonly<Record<string, V1SettingRule>>,
   readers: readonly string[],
   at: Position,
 ): Problem {
-  const meant = readers.length === 0 ? didYouMean(key, reads) : undefined;
+  const movedKeys = Object.keys(rules).filter((k) => rules[k] !== null);
+  const meant = readers.length === 0 ? didYouMean(key, [...reads, ...movedKeys]) : undefined;
+  const movedTo = meant !== undefined ? rules[meant]?.to : undefined;
   const elsewhere =
     readers.length > 0 ? ` (it is read under ${readers.map((r) => `'${r}'`).join(', ')})` : '';
   return problem(
@@ -230,9 +237,11 @@ function unreadSetting(
     at,
     readers.length > 0
       ? `kept as a comment at the end of .sync.yml; if it was meant, move it under '${readers[0]}' and run \`pantograph convert\` on the V1 file again (this changes what is rendered)`
-      : meant !== undefined
-        ? `kept as a comment at the end of .sync.yml; write it as '${meant}' if that was meant`
-        : 'kept as a comment at the end of .sync.yml; delete it',
+      : movedTo !== undefined
+        ? `kept as a comment at the end of .sync.yml; '${meant}' is '${movedTo}' in V2: set that if it was meant (this changes what is rendered)`
+        : meant !== undefined
+          ? `kept as a comment at the end of .sync.yml; write it as '${meant}' if that was meant`
+          : 'kept as a comment at the end of .sync.yml; delete it',
   );
 }
 

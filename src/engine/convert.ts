@@ -54,6 +54,7 @@ import {
   takeRules,
   takeUnknownSettings,
   unmanagedByDefault,
+  V1_FLAGS,
   type V1FileState,
   type V1Template,
   v1Template,
@@ -66,6 +67,7 @@ import { parseSyncConfig, SYNC_FILE } from './project-config.js';
 import type { Problem } from './render-plan.js';
 import { loadTemplate } from './repository.js';
 import { listTemplates, resolveSources } from './sources/index.js';
+import { aliasTargets, expandDanglingAliases, expandSectionAliases } from './yaml-aliases.js';
 import { jsonPointer, parseYamlData } from './yaml-data.js';
 import { expandMergeKeys } from './yaml-merge.js';
 
@@ -197,6 +199,9 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   // `<<: *defaults` is a mapping's keys to Ruby too: they are converted as if written out.
   expandMergeKeys(doc);
   const top = isMap(doc.contents) ? (doc.contents as YAMLMap) : new YAMLMap();
+  // `Gemfile: *gems` is the mapping `&gems` marks to Ruby: read as written out, as the merge keys above.
+  const aliases = aliasTargets(doc);
+  expandSectionAliases(top, aliases, V1_FLAGS);
   // `--- {}` (what PDK creates) is a flow mapping: the V2 file is written in block style all the same.
   top.flow = false;
   const header = leadingComment(top);
@@ -408,6 +413,8 @@ export async function convertSyncFile(root: string, options: ConvertOptions = {}
   const convertSettings = placeConvertSettings(doc, items, applied);
   top.items = items;
   doc.contents = top;
+  // An alias whose anchor went to a comment, or now comes after it, is written out where it is.
+  expandDanglingAliases(doc, aliases);
   if (unconvertedText.length > 0) {
     const note = [
       ' Not converted (see the warnings of `pantograph convert`): V1 keys no template of this project takes, or',

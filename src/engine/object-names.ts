@@ -215,10 +215,18 @@ function readModuleMetadata(root: string): Record<string, unknown> {
 
 function moduleName(root: string, metadata: Readonly<Record<string, unknown>>): string {
   const file = join(root, 'metadata.json');
-  if (typeof metadata.name !== 'string' || metadata.name === '') {
+  if (metadata.name === undefined) {
     throw new EngineError('OBJECT_NOT_MODULE', `metadata.json in ${root} has no name`, {
       position: { file, line: 1, column: 1 },
       hint: 'give it "name": "author-module"',
+    });
+  }
+  if (typeof metadata.name !== 'string' || metadata.name === '') {
+    // A name that is there but is no module name is said at its value, not as a missing key.
+    const given = metadata.name === '' ? 'empty' : `${JSON.stringify(metadata.name)}, not a string`;
+    throw new EngineError('OBJECT_NOT_MODULE', `the 'name' of metadata.json in ${root} is ${given}`, {
+      position: valuePosition(file, 'name'),
+      hint: 'write it as "name": "author-module"',
     });
   }
   return moduleShortName(metadata.name);

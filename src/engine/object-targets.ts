@@ -3,7 +3,7 @@
  * and the values it receives, as PDK's generators have them (lib/pdk/generate/*.rb). Object first, its
  * tests after.
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError } from './errors.js';
 import { findDeclaration } from './object-find.js';
@@ -54,7 +54,7 @@ export function planObject(
     case 'test':
       return testPlan(root, module, given);
     case 'function':
-      return functionPlan(module, given, options.type ?? 'native');
+      return functionPlan(root, module, given, options.type ?? 'native');
     case 'task':
       return taskPlan(root, module, given, options.description);
     case 'fact':
@@ -155,7 +155,7 @@ function testPlan(root: string, module: string, given: string): ObjectPlan {
   };
 }
 
-function functionPlan(module: string, given: string, type: string): ObjectPlan {
+function functionPlan(root: string, module: string, given: string, type: string): ObjectPlan {
   if (type !== 'native' && type !== 'v4') {
     throw new EngineError('OBJECT_OPTION', `'${type}' is not a function type`, {
       hint: '--type native (Puppet language, functions/<name>.pp; the default) or --type v4 (Ruby, lib/puppet/functions/)',
@@ -175,14 +175,20 @@ function functionPlan(module: string, given: string, type: string): ObjectPlan {
     );
   }
   const values = { name, func_name: all.at(-1) as string, namespace: all.slice(0, -1).join('::') };
+  const ruby = `lib/puppet/functions/${[module, ...parts].join('/')}.rb`;
+  const puppet = `functions/${parts.join('/')}.pp`;
+  // As a task, a function is one name whatever its language: Puppet would load one of the two and
+  // silently ignore the other (PDK checks only its own target).
+  const other = type === 'v4' ? puppet : ruby;
+  if (parts.length > 0 && existsSync(join(root, other))) {
+    throw new EngineError('OBJECT_EXISTS', `cannot create function '${name}': ${other} already defines it`, {
+      hint: 'a function is one name whatever its language (Puppet would load only one of the two): choose another name; nothing was written',
+    });
+  }
   const object: ObjectFile =
     type === 'v4'
-      ? {
-          path: `lib/puppet/functions/${[module, ...parts].join('/')}.rb`,
-          template: 'functions/v4_function.epp',
-          values,
-        }
-      : { path: `functions/${parts.join('/')}.pp`, template: 'functions/native_function.epp', values };
+      ? { path: ruby, template: 'functions/v4_function.epp', values }
+      : { path: puppet, template: 'functions/native_function.epp', values };
   return {
     name,
     label: 'function',

@@ -174,7 +174,9 @@ async function v1ObjectTemplates(
   } catch (e) {
     if (
       e instanceof EngineError &&
-      ['SYNC_V1', 'SYNC_MODULESYNC', 'SYNC_NOT_FOUND', 'V1_UNTRUSTED'].includes(e.code)
+      // V1_DEFAULT_TEMPLATE: `pdk-default` (what `pdk new module` writes) is PDK's packaged copy of
+      // pdk-templates, whose object templates the default ones are.
+      ['SYNC_V1', 'SYNC_MODULESYNC', 'SYNC_NOT_FOUND', 'V1_UNTRUSTED', 'V1_DEFAULT_TEMPLATE'].includes(e.code)
     ) {
       // A fork's object templates may differ from the default ones (pdk-templates' own do not since
       // 3.5.1): its maintainer is told which wrote the files, rather than finding out in a review.

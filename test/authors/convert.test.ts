@@ -837,6 +837,63 @@ describe('convert with the default templates: what PDK rendered, or an error bef
     vi.stubEnv('PANTOGRAPH_DEFAULT_SOURCE', '');
   });
 
+  it('a misspelt Rakefile lint setting (moved to puppet_lint) is named, with its V2 name, at its place', async () => {
+    const project = tempTree({
+      '.sync.yml': '---\nRakefile:\n  linter_fail_on_warning: false\n  extra_disabled_lint_check: [a]\n',
+      'metadata.json': METADATA_PDK,
+    });
+    const c = await convertSyncFile(project);
+    expect(c.problems.map((p) => [p.code, p.line, p.column, p.message, p.hint])).toEqual([
+      [
+        'CONVERT_NO_EFFECT',
+        3,
+        3,
+        "'Rakefile: linter_fail_on_warning' had no effect in PDK: the V1 template of 'Rakefile' does not read it: did you mean 'linter_fail_on_warnings'?",
+        "kept as a comment at the end of .sync.yml; 'linter_fail_on_warnings' is 'puppet_lint.fail_on_warnings' in V2: set that if it was meant (this changes what is rendered)",
+      ],
+      [
+        'CONVERT_NO_EFFECT',
+        4,
+        3,
+        "'Rakefile: extra_disabled_lint_check' had no effect in PDK: the V1 template of 'Rakefile' does not read it: did you mean 'extra_disabled_lint_checks'?",
+        "kept as a comment at the end of .sync.yml; 'extra_disabled_lint_checks' is 'puppet_lint.disabled_checks' in V2: set that if it was meant (this changes what is rendered)",
+      ],
+    ]);
+  });
+
+  it('reads an alias as the value its anchor marks, as Ruby does: a whole section, a flag', async () => {
+    const project = tempTree({
+      '.sync.yml':
+        '---\nshared: &s\n  mock_with: ":mocha"\nspec/spec_helper.rb: *s\nflag: &no false\n.rubocop.yml:\n  unmanaged: *no\n  include_todos: true\n',
+      'metadata.json': METADATA_PDK,
+    });
+    const c = await convertSyncFile(project);
+    // The section's settings are converted, not kept as a comment as "not a mapping".
+    expect(c.after).toContain('rspec:\n  mock_with: ":mocha"\n');
+    expect(c.problems.map((p) => p.code)).not.toContain('SYNC_SECTION');
+    // `unmanaged: *no` is false to PDK: .rubocop.yml stays managed.
+    expect(c.unmanaged).not.toContain('.rubocop.yml');
+    expect(c.after).toContain('rubocop:\n  include_todos: true\n');
+  });
+
+  it('writes an alias out where its anchor no longer comes before it; keeps one whose anchor does', async () => {
+    const project = tempTree({
+      '.sync.yml':
+        '---\ncommon:\n  unread: &v true\n.rubocop.yml:\n  include_todos: *v\nRakefile:\n  changelog_user: &u puppetlabs\n  extra_disabled_lint_checks: [*u]\n.gitignore:\n  paths: &p\n    - /build\n.pdkignore:\n  paths: *p\n',
+      'metadata.json': METADATA_PDK,
+    });
+    const r = await run(project, 'convert', '--yes');
+    expect(r.stderr).not.toContain('internal error');
+    expect(r.code).toBe(0);
+    const after = read(project, '.sync.yml');
+    // The anchors &v (now a comment) and &u (a dropped setting) are gone: their values are written out.
+    expect(after).toContain('rubocop:\n  include_todos: true\n');
+    expect(after).toContain('puppet_lint:\n  disabled_checks: [puppetlabs]\n');
+    // &p still comes first: the user's alias stays.
+    expect(after).toContain('git:\n  paths: &p\n    - /build\npdk_ignore:\n  paths: *p\n');
+    expect(parseSyncConfig(after, join(project, '.sync.yml'), project).templates).toBeDefined();
+  });
+
   it("the Rakefile's default checks and linter options move to puppet_lint, `relative` to its own setting", async () => {
     const project = tempTree({
       '.sync.yml':

@@ -278,6 +278,32 @@ describe('pantograph new: names, existing files and modules, as PDK checks them'
     );
   });
 
+  it('refuses a function that exists in the other language (Puppet would load one of the two); nothing written', () => {
+    const module = tempTree({
+      'metadata.json': METADATA,
+      'lib/puppet/functions/ntp/to_servers.rb':
+        'Puppet::Functions.create_function(:"ntp::to_servers") do\nend\n',
+      'functions/pick_server.pp': 'function ntp::pick_server() >> String { "a" }\n',
+    });
+    const before = snapshotDir(module);
+    for (const [args, message] of [
+      [
+        ['to_servers'],
+        "cannot create function 'ntp::to_servers': lib/puppet/functions/ntp/to_servers.rb already defines it [OBJECT_EXISTS]",
+      ],
+      [
+        ['ntp::pick_server', '--type', 'v4'],
+        "cannot create function 'ntp::pick_server': functions/pick_server.pp already defines it [OBJECT_EXISTS]",
+      ],
+    ] as const) {
+      const r = pantograph(module, 'new', 'function', ...args);
+      expect(r.status, args.join(' ')).toBe(1);
+      expect(r.stderr).toContain(message);
+      expect(r.stderr).toContain('nothing was written');
+    }
+    expect(snapshotDir(module)).toEqual(before);
+  });
+
   it("from a module's subdirectory, as PDK: the module's paths, and which module", () => {
     const module = tempTree({ 'metadata.json': METADATA, 'manifests/init.pp': 'class ntp {\n}\n' });
     const r = pantograph(join(module, 'manifests'), 'new', 'fact', 'ntp_servers');

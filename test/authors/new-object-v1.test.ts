@@ -99,6 +99,23 @@ describe('pantograph new in a V1 module', () => {
     expect(existsSync(join(module, 'manifests/peer.pp'))).toBe(true);
   });
 
+  it("PDK's built-in templates (pdk-default, what `pdk new module` writes; a packaged PDK's path): the default ones write the files", () => {
+    for (const url of [
+      'pdk-default#3.1.0',
+      'file:///opt/puppetlabs/pdk/share/cache/pdk-templates.git#2.7.1',
+    ]) {
+      const module = v1Module(url);
+      const plain = v1Module('https://github.com/puppetlabs/pdk-templates.git#main');
+      const r = run(module, process.env, 'new', 'class', 'config');
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(run(plain, process.env, 'new', 'class', 'config').status).toBe(0);
+      for (const path of ['manifests/config.pp', 'spec/classes/config_spec.rb']) {
+        expect(readFileSync(join(module, path), 'utf8'), path).toBe(readFileSync(join(plain, path), 'utf8'));
+      }
+    }
+  });
+
   it('without Ruby, says what is missing and writes nothing', () => {
     const path = tempDir('pantograph-path-');
     const git = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();

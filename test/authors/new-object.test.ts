@@ -121,6 +121,26 @@ describe('pantograph new class|defined_type', () => {
     }
   });
 
+  it('a metadata.json name that is not a string is said at its value, not as a missing name; nothing written', () => {
+    for (const [value, said] of [
+      ['5', '5, not a string'],
+      ['null', 'null, not a string'],
+      ['""', 'empty'],
+    ] as const) {
+      const dir = tempTree({ 'metadata.json': `{\n  "version": "1.0.0",\n  "name": ${value}\n}\n` });
+      const before = snapshotDir(dir);
+      const r = pantograph(dir, 'new', 'class', 'x');
+      expect(r.status, value).toBe(1);
+      expect(r.stderr, value).toMatch(
+        new RegExp(
+          `^metadata\\.json:3:11: error: the 'name' of metadata\\.json in .* is ${said.replace(/[()]/g, '\\$&')} \\[OBJECT_NOT_MODULE\\]`,
+        ),
+      );
+      expect(r.stderr).toContain('hint: write it as "name": "author-module"');
+      expect(snapshotDir(dir)).toEqual(before);
+    }
+  });
+
   it('a metadata.json name PDK takes but Puppet refuses (acme-Ntp) or PDK refuses is an error at the name; nothing written', () => {
     const cases: [string, string, string, string][] = [
       [

@@ -59,6 +59,17 @@ const RUBOCOP: Record<string, string> = {
   Custom/Cop:
     Enabled: true
 `,
+  // puppetlabs-websphere_application_server's: RuboCop's own top-level keys go through default_configs too.
+  'default_configs: a top-level key of RuboCop (inherit_from), not a cop': `default_configs:
+  inherit_from: ".rubocop_todo.yml"
+`,
+  'default_configs: require added, inherit_from as a list': `default_configs:
+  require:
+    - rubocop-rake
+  inherit_from:
+    - .rubocop_todo.yml
+    - .rubocop_local.yml
+`,
   "cleanup_cops and the profile's own enabled cops": `selected_profile: cleanups_only
 cleanup_cops:
   Style/Foo:
