@@ -24,7 +24,7 @@ import type {
 } from 'vscode-languageserver/node';
 import { ENGINE_VERSION, fromProblem, type Problem, type ReadText } from '../index.js';
 import { Checker, type CheckJob, CheckLimitError, type CheckResult } from './checker.js';
-import { encodingProblem, toDiagnostic } from './diagnostics.js';
+import { encodingProblem, mergeFindings, toDiagnostic } from './diagnostics.js';
 import { type AskTree, EppDocuments, pathOf } from './epp.js';
 import type { EppQuery, EppQueryResult } from './epp-query.js';
 import { guardedDecoder } from './guard.js';
@@ -589,18 +589,12 @@ class Server {
   private send(uri: string): void {
     if (this.shutDown) return;
     const document = this.documents.get(uri);
-    const all: Diagnostic[] = [...(this.own.get(uri) ?? [])];
-    const seen = new Set(all.map(keyOf));
-    for (const found of this.elsewhere.values()) {
-      const e = found.get(uri);
-      if (!e || (document && document.getText() !== e.text)) continue;
-      for (const d of e.diagnostics) {
-        const key = keyOf(d);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        all.push(d);
-      }
+    const found: Diagnostic[] = [];
+    for (const projects of this.elsewhere.values()) {
+      const e = projects.get(uri);
+      if (e && (!document || document.getText() === e.text)) found.push(...e.diagnostics);
     }
+    const all = mergeFindings(this.own.get(uri) ?? [], found);
     // The worker sends at most `maxDiagnostics` problems of a file and counts the rest.
     const more = Math.max(0, all.length - LIMITS.maxDiagnostics) + (this.more.get(uri) ?? 0);
     const diagnostics = more > 0 ? [...all.slice(0, LIMITS.maxDiagnostics), moreNote(document, more)] : all;
@@ -610,11 +604,6 @@ class Server {
       diagnostics,
     });
   }
-}
-
-function keyOf(d: Diagnostic): string {
-  const { start, end } = d.range;
-  return `${d.code}|${start.line}:${start.character}-${end.line}:${end.character}|${d.message}`;
 }
 
 function moreNote(document: TextDocument | undefined, more: number): Diagnostic {
