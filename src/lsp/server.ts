@@ -292,8 +292,10 @@ class Server {
       this.elsewhere.delete(document.uri);
       this.send(document.uri);
       for (const uri of found?.keys() ?? []) this.send(uri);
-      // Its unsaved text is gone: the projects reading it read the disk again.
+      // Its unsaved text is gone: the projects reading it read the disk again, and so do the open files of
+      // its template when it is a template.json or template_schema.json (their settings come from it).
       this.recheckProjects(pathOf(document.uri));
+      if (isTemplateFile(document.uri)) this.recheckEpp();
     });
     connection.onDidChangeWatchedFiles(({ changes }) => {
       if (this.shutDown) return;

@@ -281,3 +281,75 @@ describe('projects: diagnostics where `validate` says', () => {
     });
   }
 });
+
+// ---- a V1 PDK module: metadata.json names pdk-templates 3.5.1 ----
+
+const PDK_TEMPLATES = resolve(import.meta.dirname, '../fixtures/pdk-templates-3.5.1');
+
+const V1_CASES: Record<string, string> = {
+  'keys PDK ignores and a key given twice':
+    '---\n"é😀": 1\nrubocop.yml:\n  include_todos: true\nGemfile:\n  unamanged: true\nGemfile:\n  required: {}\n',
+  'a key PDK ignores, CRLF': '---\r\nGemfile:\r\n  unamanged: true\r\n',
+  'an unclosed flow sequence after astral text':
+    '---\n.rubocop.yml: {selected_profile: "😀", include_todos: true, x: [1, 2}\n',
+  'a setting the ERB cannot take': '---\nGemfile:\n  required: 5\n',
+};
+
+describe('a V1 PDK module: diagnostics where `validate --trust` says', () => {
+  for (const [name, text] of Object.entries(V1_CASES)) {
+    it(name, async () => {
+      const root = tempDir();
+      writeTree(root, {
+        'metadata.json': JSON.stringify({
+          name: 'acme-demo',
+          version: '0.1.0',
+          'template-url': PDK_TEMPLATES,
+        }),
+        '.sync.yml': text,
+      });
+      const cli = cliProblemsByFile(root, ['validate', '--trust']);
+      expect(cli.size).toBeGreaterThan(0);
+      const syncFile = join(root, '.sync.yml');
+      const syncUri = uriOf(syncFile);
+      for (const trust of [true, false]) {
+        const editor = new LspClient(root, process.env, trust ? ['--trust'] : []);
+        try {
+          await editor.initialize(uriOf(root));
+          editor.open(syncUri, text, 'yaml');
+          const own = await editor.diagnostics(syncUri, 1, 60_000);
+          for (const file of new Set([syncFile, ...cli.keys()])) {
+            const uri = uriOf(file);
+            const diagnostics =
+              file === syncFile
+                ? own
+                : ((
+                    editor.log
+                      .filter(
+                        (m) =>
+                          m.method === 'textDocument/publishDiagnostics' &&
+                          (m.params as { uri: string }).uri === uri,
+                      )
+                      .at(-1)?.params as { diagnostics?: Diagnostic[] } | undefined
+                  )?.diagnostics ?? []);
+            const fileText = readFileSync(file, 'utf8');
+            const server = diagnostics
+              .filter((d) => d.code !== 'V1_UNTRUSTED')
+              .map((d) => ({ code: d.code, ...asCli(fileText, d.range.start), message: d.message }));
+            // Untrusted, the server shows what the file itself says (its YAML, the keys PDK ignores), not
+            // what the repository's Ruby finds.
+            const expected = (cli.get(file) ?? []).filter(
+              (p) => trust || (file === syncFile && p.code !== 'V1_RENDER'),
+            );
+            expect({ trust, file: basename(file), problems: sortPlaces(server) }).toEqual({
+              trust,
+              file: basename(file),
+              problems: sortPlaces(expected),
+            });
+          }
+        } finally {
+          await editor.close();
+        }
+      }
+    });
+  }
+});
