@@ -27,6 +27,7 @@ import { Checker, type CheckJob, CheckLimitError, type CheckResult } from './che
 import { encodingProblem, mergeFindings, toDiagnostic } from './diagnostics.js';
 import { type AskTree, EppDocuments, pathOf } from './epp.js';
 import type { EppQuery, EppQueryResult } from './epp-query.js';
+import { FramingGuard } from './framing.js';
 import { guardedDecoder } from './guard.js';
 import { lsp, TextDocument } from './protocol.js';
 import { isTemplateFile } from './repository.js';
@@ -88,7 +89,8 @@ export function startServer(
   options: ServerOptions = {},
 ): Promise<void> {
   const writer = new lsp.StreamMessageWriter(output);
-  const reader = new lsp.StreamMessageReader(input, {
+  const framed = input.pipe(new FramingGuard((response) => void writer.write(response)));
+  const reader = new lsp.StreamMessageReader(framed, {
     contentTypeDecoder: guardedDecoder((response) => void writer.write(response)),
   });
   const connection = lsp.createConnection(reader, writer);
