@@ -126,7 +126,7 @@ async function run(job: CheckJob): Promise<CheckResult> {
               if (located)
                 return {
                   kind: 'outline',
-                  outline: { root: job.root, templates: [], v1: v1Outline(located, false) },
+                  outline: { root: job.root, sources: [], templates: [], v1: v1Outline(located, false) },
                 };
             }
             return { kind: 'outline', outline: undefined };

@@ -16,6 +16,26 @@ export function toDiagnostic(document: TextDocument, p: SpanProblem): Diagnostic
   };
 }
 
+/**
+ * A file's own diagnostics and those projects' validations found in it (render errors), each finding once,
+ * as `validate` lists them: the same code at the same place is one finding, whatever its range (a
+ * validation's problem has a line and column only, so its range ends at the word there), and an unknown
+ * variable rendering failed on is not warned of again by the analysis (`ANALYSIS_UNKNOWN_VARIABLE`).
+ */
+export function mergeFindings(own: readonly Diagnostic[], found: readonly Diagnostic[]): Diagnostic[] {
+  const place = (d: Diagnostic) => `${d.range.start.line}:${d.range.start.character}`;
+  const key = (d: Diagnostic) => `${d.code}|${place(d)}`;
+  const failed = new Set(found.filter((d) => d.code === 'EPP_UNKNOWN_VARIABLE').map(place));
+  const all = own.filter((d) => !(d.code === 'ANALYSIS_UNKNOWN_VARIABLE' && failed.has(place(d))));
+  const seen = new Set(all.map(key));
+  for (const d of found) {
+    if (seen.has(key(d))) continue;
+    seen.add(key(d));
+    all.push(d);
+  }
+  return all;
+}
+
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**

@@ -33,6 +33,8 @@ export interface TemplateOutline {
 
 export interface ProjectOutline {
   readonly root: string;
+  /** The directories of its template sources (a template added to one is a template it may apply). */
+  readonly sources: readonly string[];
   readonly templates: readonly TemplateOutline[];
   /** A V1 `.sync.yml` rendered as it is: what renders it (its keys are files, not templates). */
   readonly v1?: V1Outline;
@@ -111,6 +113,7 @@ export function outlineOf(project: Project): ProjectOutline {
   const v1 = project.v1;
   return {
     root: project.root,
+    sources: project.sources.map((s) => s.dir),
     templates,
     ...(v1
       ? { v1: v1Outline({ kind: v1.kind, url: maskCredentials(v1.url), dir: v1.source.dir }, true) }

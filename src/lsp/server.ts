@@ -24,9 +24,10 @@ import type {
 } from 'vscode-languageserver/node';
 import { ENGINE_VERSION, fromProblem, type Problem, type ReadText } from '../index.js';
 import { Checker, type CheckJob, CheckLimitError, type CheckResult } from './checker.js';
-import { encodingProblem, toDiagnostic } from './diagnostics.js';
+import { encodingProblem, mergeFindings, toDiagnostic } from './diagnostics.js';
 import { type AskTree, EppDocuments, pathOf } from './epp.js';
 import type { EppQuery, EppQueryResult } from './epp-query.js';
+import { FramingGuard } from './framing.js';
 import { guardedDecoder } from './guard.js';
 import { lsp, TextDocument } from './protocol.js';
 import { isTemplateFile } from './repository.js';
@@ -88,7 +89,8 @@ export function startServer(
   options: ServerOptions = {},
 ): Promise<void> {
   const writer = new lsp.StreamMessageWriter(output);
-  const reader = new lsp.StreamMessageReader(input, {
+  const framed = input.pipe(new FramingGuard((response) => void writer.write(response)));
+  const reader = new lsp.StreamMessageReader(framed, {
     contentTypeDecoder: guardedDecoder((response) => void writer.write(response)),
   });
   const connection = lsp.createConnection(reader, writer);
@@ -292,8 +294,10 @@ class Server {
       this.elsewhere.delete(document.uri);
       this.send(document.uri);
       for (const uri of found?.keys() ?? []) this.send(uri);
-      // Its unsaved text is gone: the projects reading it read the disk again.
+      // Its unsaved text is gone: the projects reading it read the disk again, and so do the open files of
+      // its template when it is a template.json or template_schema.json (their settings come from it).
       this.recheckProjects(pathOf(document.uri));
+      if (isTemplateFile(document.uri)) this.recheckEpp();
     });
     connection.onDidChangeWatchedFiles(({ changes }) => {
       if (this.shutDown) return;
@@ -589,18 +593,12 @@ class Server {
   private send(uri: string): void {
     if (this.shutDown) return;
     const document = this.documents.get(uri);
-    const all: Diagnostic[] = [...(this.own.get(uri) ?? [])];
-    const seen = new Set(all.map(keyOf));
-    for (const found of this.elsewhere.values()) {
-      const e = found.get(uri);
-      if (!e || (document && document.getText() !== e.text)) continue;
-      for (const d of e.diagnostics) {
-        const key = keyOf(d);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        all.push(d);
-      }
+    const found: Diagnostic[] = [];
+    for (const projects of this.elsewhere.values()) {
+      const e = projects.get(uri);
+      if (e && (!document || document.getText() === e.text)) found.push(...e.diagnostics);
     }
+    const all = mergeFindings(this.own.get(uri) ?? [], found);
     // The worker sends at most `maxDiagnostics` problems of a file and counts the rest.
     const more = Math.max(0, all.length - LIMITS.maxDiagnostics) + (this.more.get(uri) ?? 0);
     const diagnostics = more > 0 ? [...all.slice(0, LIMITS.maxDiagnostics), moreNote(document, more)] : all;
@@ -610,11 +608,6 @@ class Server {
       diagnostics,
     });
   }
-}
-
-function keyOf(d: Diagnostic): string {
-  const { start, end } = d.range;
-  return `${d.code}|${start.line}:${start.character}-${end.line}:${end.character}|${d.message}`;
 }
 
 function moreNote(document: TextDocument | undefined, more: number): Diagnostic {

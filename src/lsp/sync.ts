@@ -6,7 +6,7 @@
  * Loading runs in the check worker, under a time limit (project-outline.ts): a hostile template stops
  * the request, never the server; the request then says which limit stopped it.
  */
-import { dirname, resolve, sep } from 'node:path';
+import { basename, dirname, resolve, sep } from 'node:path';
 import type { CompletionItem, Diagnostic, Hover, Position, Range } from 'vscode-languageserver/node';
 import {
   fromProblem,
@@ -125,7 +125,9 @@ export class SyncDocuments {
     if (!outline) return true;
     const inside = (dir: string) => path === dir || path.startsWith(`${dir}${sep}`);
     if (inside(outline.root) || (outline.v1 && inside(outline.v1.dir))) return true;
-    return outline.templates.some((t) => inside(t.dir));
+    if (outline.templates.some((t) => inside(t.dir))) return true;
+    // A template added to a source (its template.json written by a `git pull`) is one more to apply.
+    return basename(path) === 'template.json' && outline.sources.some(inside);
   }
 
   /** A file the project reads changed: what was loaded of it (and what was stopped) is made again. */

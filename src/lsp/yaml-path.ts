@@ -45,6 +45,9 @@ export function yamlPlace(text: string, line: number, character: number): YamlPl
     start = end = character;
   }
   const lineStart = lines.slice(0, line).reduce((n, l) => n + l.length + 1, 0);
+  // In a flow list after the key (`templates: [ntp, mo]`, as `init` writes `templates: []`): an item of
+  // the key's list, as one on a line of its own would be.
+  const flow = !onKey && key === undefined ? flowItem(current, colon + 1, character) : undefined;
   const parents: string[] = [];
   // A list item may sit at its key's own indentation (`templates:` then `- a` below it).
   let limit = current.trim() === '' ? Math.min(character, current.length) : indent;
@@ -62,6 +65,17 @@ export function yamlPlace(text: string, line: number, character: number): YamlPl
     if (m) parents.unshift(unquote(m[2]!.trim()));
     limit = lIndent;
   }
+  if (flow) {
+    const own = unquote(current.slice(contentStart, colon).trim());
+    return {
+      parents: [...parents, own],
+      key: undefined,
+      listItem: true,
+      item: flow.item === '' ? undefined : flow.item,
+      start: lineStart + flow.start,
+      end: lineStart + flow.end,
+    };
+  }
   return {
     parents,
     key: key === '' ? undefined : key,
@@ -70,6 +84,28 @@ export function yamlPlace(text: string, line: number, character: number): YamlPl
     start: lineStart + start,
     end: lineStart + end,
   };
+}
+
+/** The item of a one-line flow list (`[a, b]`) starting after `from`, at `character`, if it is in one. */
+function flowItem(
+  line: string,
+  from: number,
+  character: number,
+): { item: string; start: number; end: number } | undefined {
+  const open = /^\s*\[/.exec(line.slice(from));
+  if (!open) return undefined;
+  const first = from + open[0].length;
+  const close = line.indexOf(']', first);
+  if (character < first || (close >= 0 && character > close)) return undefined;
+  const stop = (c: string | undefined) => c === undefined || c === ',' || c === '[' || c === ']';
+  let start = character;
+  while (start > first && !stop(line[start - 1])) start--;
+  let end = character;
+  while (end < line.length && !stop(line[end])) end++;
+  const raw = line.slice(start, end);
+  const lead = raw.length - raw.trimStart().length;
+  const word = raw.trim();
+  return { item: unquote(word), start: start + lead, end: start + lead + word.length };
 }
 
 function unquote(text: string): string {

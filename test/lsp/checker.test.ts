@@ -44,6 +44,7 @@ describe('Checker', () => {
         kind: 'outline',
         outline: {
           root: expect.any(String),
+          sources: [repo],
           templates: [
             {
               name: 'ntp',

@@ -210,6 +210,34 @@ describe('.sync.yml', () => {
     expect(names.result?.map((i) => i.label)).toEqual(expect.arrayContaining(['motd', 'ntp']));
   });
 
+  it('completes and hovers template names in a one-line list, as `init` writes `templates: []`', async () => {
+    const text = sync().replace(/ {2}templates:\n(?: {4}- .*\n)+/, '  templates: [ntp, ]\n');
+    client.change(uri(), 40, [{ text }]);
+    await client.diagnostics(uri(), 40);
+    try {
+      const line = text.split('\n').findIndex((l) => l.startsWith('  templates: ['));
+      const names = await client.request<{ label: string }[]>('textDocument/completion', {
+        textDocument: { uri: uri() },
+        position: { line, character: '  templates: [ntp, '.length },
+      });
+      expect(names.result?.map((i) => i.label)).toEqual(expect.arrayContaining(['motd', 'ntp']));
+      expect(names.result?.map((i) => i.label)).not.toContain('version');
+      const hover = await client.request<{ contents: { value: string }; range: unknown }>(
+        'textDocument/hover',
+        {
+          textDocument: { uri: uri() },
+          position: { line, character: '  templates: [n'.length },
+        },
+      );
+      expect(hover.result?.contents.value).toMatch(/^\*\*ntp\*\*/);
+      expect(hover.result?.range).toEqual({ start: { line, character: 14 }, end: { line, character: 17 } });
+    } finally {
+      // The next tests start from the block list.
+      client.change(uri(), 41, [{ text: sync() }]);
+      await client.diagnostics(uri(), 41);
+    }
+  });
+
   it("hovers a setting with its description, type, default and the value's origin", async () => {
     const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', {
       textDocument: { uri: uri() },

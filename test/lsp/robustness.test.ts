@@ -69,6 +69,50 @@ describe('bad input', () => {
     await stillServes();
   });
 
+  it('answers a header it cannot frame with a parse error, and reads the next message', async () => {
+    const broken = [
+      [
+        'Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{"jsonrpc":"2.0"}',
+        'a message header without Content-Length',
+      ],
+      [
+        'Content-Length: twelve\r\n\r\n{"jsonrpc":"2.0"}',
+        'a Content-Length that is no number of bytes ("twelve")',
+      ],
+      ['Content-Length: -5\r\n\r\n', 'a Content-Length that is no number of bytes ("-5")'],
+      [
+        'garbage\r\nContent-Length: 2\r\n\r\n{}',
+        `a message header line that is no 'name: value' ("garbage")`,
+      ],
+      [
+        'Content-Length: 99999999999999\r\n\r\n{}',
+        'a Content-Length of 99999999999999 bytes, over the limit of 1073741824',
+      ],
+    ] as const;
+    for (const [bytes, problem] of broken) {
+      client.child.stdin.write(bytes);
+      const answer = await client.wait(errorWithNullId(-32700));
+      expect(answer.error?.message).toBe(
+        `Parse error: ${problem}; the bytes up to the next Content-Length header are skipped`,
+      );
+      await stillServes();
+    }
+  });
+
+  it('reads a message that comes one byte at a time', async () => {
+    const uri = uriOf(join(dir, 'slow.epp'));
+    const body = Buffer.from(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'textDocument/didOpen',
+        params: { textDocument: { uri, languageId: 'epp', version: 1, text: 'é😀 <%= 1 + %>\n' } },
+      }),
+    );
+    const bytes = Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]);
+    for (const byte of bytes) client.child.stdin.write(Buffer.from([byte]));
+    expect((await client.diagnostics(uri, 1)).map((d) => d.code)).toEqual(['EPP_SYNTAX']);
+  });
+
   it('answers an unknown method with method not found (-32601)', async () => {
     const answer = await client.request('pantograph/nonsense', {});
     expect(answer.error?.code).toBe(-32601);

@@ -3,7 +3,7 @@
  * editor that can watch files to tell it of changes (`client/registerCapability`), as VS Code and Neovim
  * do when asked, and the open `.sync.yml` is validated again when one of its templates' files changes.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempTree } from '../helpers/fs.js';
@@ -52,6 +52,32 @@ describe('files changed on disk', () => {
     const schemaFile = join(repo, 'ntp/template_schema.json');
     writeFileSync(schemaFile, schema('string'));
     client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(schemaFile), type: 2 }] });
+    expect(await client.diagnostics(syncUri, 1)).toEqual([]);
+    expect(await client.close()).toBe(0);
+  });
+
+  it('validates .sync.yml again when a template is added to one of its sources, as `git pull` adds it', async () => {
+    const repo = tempTree({ 'ntp/template.json': '{ "name": "NTP" }\n' });
+    const syncText = `pdk_template:\n  version: 2\n  template_sources:\n    - type: filesystem\n      location: ${repo}\n  templates: [ntp, motd]\n`;
+    const project = tempTree({ '.sync.yml': syncText });
+    const client = await started(project, {
+      workspace: { didChangeWatchedFiles: { dynamicRegistration: true } },
+    });
+    const syncUri = uriOf(join(project, '.sync.yml'));
+    client.open(syncUri, syncText, 'yaml');
+    expect(await client.diagnostics(syncUri, 1)).toMatchObject([
+      { code: 'COMPOSITION_UNKNOWN_TEMPLATE', range: { start: { line: 5, character: 19 } } },
+    ]);
+    // The project is loaded (hover reads it): what it reads is known.
+    await client.request('textDocument/hover', {
+      textDocument: { uri: syncUri },
+      position: { line: 0, character: 2 },
+    });
+    // The new template's directory is below no template the project had, nor below the project.
+    const manifest = join(repo, 'motd/template.json');
+    mkdirSync(join(repo, 'motd'));
+    writeFileSync(manifest, '{ "name": "MOTD" }\n');
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(manifest), type: 1 }] });
     expect(await client.diagnostics(syncUri, 1)).toEqual([]);
     expect(await client.close()).toBe(0);
   });

@@ -21,6 +21,25 @@ const TEXT = [
 ].join('\n');
 
 describe('yamlPlace', () => {
+  it('finds the items of a one-line flow list as those of a block list', () => {
+    const text = 'pdk_template:\n  templates: [ntp, mo]\n  delete: []\n';
+    expect(yamlPlace(text, 1, 20)).toMatchObject({
+      parents: ['pdk_template', 'templates'],
+      listItem: true,
+      item: 'mo',
+    });
+    const at = text.indexOf('mo');
+    expect(yamlPlace(text, 1, 19)).toMatchObject({ start: at, end: at + 2 });
+    expect(yamlPlace(text, 2, 11)).toMatchObject({
+      parents: ['pdk_template', 'delete'],
+      listItem: true,
+      item: undefined,
+    });
+    // After the list, or on the key: the key's place, as before.
+    expect(yamlPlace(text, 1, 23)).toMatchObject({ parents: ['pdk_template'], listItem: false });
+    expect(yamlPlace(text, 1, 4)).toMatchObject({ parents: ['pdk_template'], key: 'templates' });
+  });
+
   it('finds list items under their key, even at the key’s own indentation', () => {
     expect(yamlPlace(TEXT, 4, 5)).toMatchObject({
       parents: ['pdk_template', 'templates'],
@@ -49,7 +68,13 @@ describe('yamlPlace', () => {
   });
 
   it('is not on a key when the cursor is on the value', () => {
-    expect(yamlPlace(TEXT, 6, 13)).toMatchObject({ parents: ['ntp'], key: undefined });
+    // `servers: [a]`: an item of the setting's list, not a place for ntp's keys.
+    expect(yamlPlace(TEXT, 6, 13)).toMatchObject({
+      parents: ['ntp', 'servers'],
+      key: undefined,
+      listItem: true,
+      item: 'a',
+    });
   });
 });
 
