@@ -20,18 +20,6 @@ interface Place {
   readonly message: string;
 }
 
-/** The CLI's problems of `file`, as `--format json` gives them. */
-function cliProblems(cwd: string, args: readonly string[]): Place[] {
-  const r = spawnSync(process.execPath, [BIN, '--format', 'json', ...args], { cwd, encoding: 'utf8' });
-  const out = JSON.parse(r.stdout) as { problems?: (Place & { hint?: string })[] };
-  return (out.problems ?? []).map((p) => ({
-    code: p.code,
-    line: p.line,
-    column: p.column,
-    message: p.hint !== undefined ? `${p.message}\n${p.hint}` : p.message,
-  }));
-}
-
 /** The CLI's problems by file (absolute paths). */
 function cliProblemsByFile(cwd: string, args: readonly string[]): Map<string, Place[]> {
   const r = spawnSync(process.execPath, [BIN, '--format', 'json', ...args], { cwd, encoding: 'utf8' });
@@ -109,11 +97,17 @@ const SYNTAX: Record<string, string> = {
 };
 
 describe('EPP files: diagnostics where `epp validate` says', () => {
+  const fileOf = (name: string) => `${name.replace(/[^a-z]+/gi, '-')}.epp`;
+  let byFile: Map<string, Place[]>;
+  // One `epp validate` of every file: a process per case cost a second or two each.
+  beforeAll(() => {
+    for (const [name, text] of Object.entries(SYNTAX)) writeFileSync(join(dir, fileOf(name)), text);
+    byFile = cliProblemsByFile(dir, ['epp', 'validate', ...Object.keys(SYNTAX).map(fileOf)]);
+  });
   for (const [name, text] of Object.entries(SYNTAX)) {
     it(name, async () => {
-      const file = `${name.replace(/[^a-z]+/gi, '-')}.epp`;
-      writeFileSync(join(dir, file), text);
-      const cli = cliProblems(dir, ['epp', 'validate', file]);
+      const file = fileOf(name);
+      const cli = byFile.get(join(dir, file)) ?? [];
       expect(cli.length).toBeGreaterThan(0);
       const uri = uriOf(join(dir, file));
       client.open(uri, text);
