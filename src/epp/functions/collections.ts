@@ -27,6 +27,7 @@ import {
 } from '../runtime/values.js';
 import { argumentMismatch, puppetType, warnOnce } from './arguments.js';
 import { blockArity } from './block-arity.js';
+import { typeOf } from './conversion/dispatch.js';
 import { flattenDeep } from './flatten.js';
 import { visitCollection, withDispatches } from './iteration.js';
 import { type CallContext, defineFunction, type FunctionDef, type Lambda } from './registry.js';
@@ -38,13 +39,14 @@ import { sequenceOf } from './sequences.js';
 
 /** A wrong argument, worded by Puppet's mismatch describer against the type named by `expected`. */
 function mismatch(fn: string, param: string, expected: string, v: Value): EppEvalError {
-  return argumentMismatch(fn, param, EXPECTED_TYPES[expected] ?? puppetType(expected), v);
+  return argumentMismatch(fn, param, EXPECTED_TYPES[expected]?.() ?? puppetType(expected), v);
 }
 
-const EXPECTED_TYPES: Record<string, PType> = {
-  'Optional[Collection]': puppetType('Optional', puppetType('Collection')),
+/** Made on first use (a one-shot render's import allocates nothing for a message's types). */
+const EXPECTED_TYPES: Record<string, () => PType> = {
+  'Optional[Collection]': typeOf('Optional', typeOf('Collection')),
   // abs, floor and ceiling have a dispatch for Numeric and one for String: Puppet names both.
-  'Numeric or String': puppetType('Variant', puppetType('Numeric'), puppetType('String')),
+  'Numeric or String': typeOf('Variant', typeOf('Numeric'), typeOf('String')),
 };
 
 function hashArg(fn: string, v: Value): PHash {

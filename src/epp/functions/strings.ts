@@ -39,6 +39,7 @@ import {
   type Value,
 } from '../runtime/values.js';
 import { argumentMismatch, noMatchingSignature, puppetType, typeLabel } from './arguments.js';
+import { typeOf } from './conversion/dispatch.js';
 import { flattenDeep } from './flatten.js';
 import { defineFunction, type FunctionDef } from './registry.js';
 import { runtime3 } from './runtime3.js';
@@ -61,23 +62,22 @@ function argTextError(fn: string, param: string, expected: string, got: Value): 
 }
 
 const STRING = puppetType('String');
-const NUMERIC = puppetType('Numeric');
+// The types of these messages are made on first use: a one-shot render's import allocates nothing for
+// them (what an import allocates decides whether the first scavenge falls inside the first render).
+const NUMERIC = typeOf('Numeric');
 /** What the case and whitespace functions take (Puppet names the iterable `Iterable[Variant]`). */
-const STRING_MAPPER_ARG = puppetType(
+const STRING_MAPPER_ARG = typeOf(
   'Variant',
   NUMERIC,
   STRING,
-  puppetType('Iterable', puppetType('Variant', STRING, NUMERIC)),
+  typeOf('Iterable', typeOf('Variant', STRING, NUMERIC)),
 );
-const UPCASE_ARG = puppetType('Variant', NUMERIC, STRING, puppetType('Array'), puppetType('Hash'));
-const REGSUBST_TARGET = puppetType('Variant', puppetType('Array', STRING), STRING);
-const REGSUBST_REPLACEMENT = puppetType('Variant', STRING, puppetType('Hash', STRING, STRING));
-const REGSUBST_PATTERN = puppetType(
-  'Variant',
-  puppetType('Regexp'),
-  puppetType('Type', puppetType('Regexp')),
-);
-const MATCH_STRING = puppetType('Variant', STRING, puppetType('Array', STRING));
+const UPCASE_ARG = typeOf('Variant', NUMERIC, STRING, typeOf('Array'), typeOf('Hash'));
+const ARRAY_OF_STRING = typeOf('Array', STRING);
+const REGSUBST_TARGET = typeOf('Variant', ARRAY_OF_STRING, STRING);
+const REGSUBST_REPLACEMENT = typeOf('Variant', STRING, typeOf('Hash', STRING, STRING));
+const REGSUBST_PATTERN = typeOf('Variant', typeOf('Regexp'), typeOf('Type', typeOf('Regexp')));
+const MATCH_STRING = typeOf('Variant', STRING, ARRAY_OF_STRING);
 
 function stringArg(fn: string, param: string, v: Value): string {
   if (typeof v !== 'string') throw argError(fn, param, STRING, v);
@@ -95,7 +95,7 @@ function stringMapper(name: string, f: (s: string) => string): FunctionDef {
   const one = (v: Value): Value => {
     if (typeof v === 'string') return f(v);
     if (isNumeric(v)) return v;
-    throw argError(name, 'arg', STRING_MAPPER_ARG, v);
+    throw argError(name, 'arg', STRING_MAPPER_ARG(), v);
   };
   return defineFunction(name, 1, 1, (_ctx, [arg]) => (Array.isArray(arg) ? arg.map(one) : one(arg)));
 }
@@ -116,7 +116,7 @@ function deepStringMapper(name: string, f: (s: string) => string): FunctionDef {
   return defineFunction(name, 1, 1, (_ctx, [arg]) => {
     // What no signature takes at all is Puppet's dispatcher's message (a Binary: "got Binary").
     if (typeof arg !== 'string' && !isNumeric(arg) && !Array.isArray(arg) && !(arg instanceof Map)) {
-      throw argError(name, 'arg', UPCASE_ARG, arg);
+      throw argError(name, 'arg', UPCASE_ARG(), arg);
     }
     return deep(arg);
   });
@@ -320,12 +320,12 @@ const regsubst = defineFunction('regsubst', 3, 5, (_ctx, args) => {
   const [target, pattern, replacement, flags, encoding] = args;
   const targets = Array.isArray(target) ? target : [target];
   if (!targets.every((t) => typeof t === 'string')) {
-    throw argError('regsubst', 'target', REGSUBST_TARGET, target);
+    throw argError('regsubst', 'target', REGSUBST_TARGET(), target);
   }
   if (typeof replacement !== 'string' && !(replacement instanceof Map)) {
     // One dispatch refuses the replacement, the other the pattern's kind: Puppet lists both.
-    const fault = describeMismatch(REGSUBST_REPLACEMENT, replacement, "parameter 'replacement'");
-    const patternFault = describeMismatch(REGSUBST_PATTERN, pattern, "parameter 'pattern'");
+    const fault = describeMismatch(REGSUBST_REPLACEMENT(), replacement, "parameter 'replacement'");
+    const patternFault = describeMismatch(REGSUBST_PATTERN(), pattern, "parameter 'pattern'");
     throw regsubstRefused(pattern, fault, typeof pattern === 'string' ? patternFault : fault);
   }
   if (flags !== undefined && typeof flags !== 'string') throw argError('regsubst', 'flags', STRING, flags);
@@ -381,12 +381,12 @@ const match = defineFunction('match', 2, 2, (_ctx, [str, pattern]) => {
  * (`got Integer`), else each dispatch with why (an Array with an element that is no String).
  */
 function matchStringRefused(str: Value): EppEvalError {
-  if (!Array.isArray(str)) return argError('match', 'string', MATCH_STRING, str);
+  if (!Array.isArray(str)) return argError('match', 'string', MATCH_STRING(), str);
   return noMatchingSignature('match', [
     ['(String string, Variant[Any, Type] pattern)', describeMismatch(STRING, str, "parameter 'string'")],
     [
       '(Array[String] string, Variant[Any, Type] pattern)',
-      describeMismatch(puppetType('Array', STRING), str, "parameter 'string'"),
+      describeMismatch(ARRAY_OF_STRING(), str, "parameter 'string'"),
     ],
   ]);
 }
