@@ -3,10 +3,11 @@
  * playground) hold no secret and are served to any request that passes the Host check. The API is what
  * reads and changes the project: every request to it must carry the random token `pantograph ui` printed
  * in a header (the page takes it from its URL and keeps it in the tab's sessionStorage, which is per
- * origin: scheme, host and port), must come from the page's own origin when it says one, and may not be
- * large, and must say it is JSON; the Host header must be the loopback address the server listens on (a DNS-rebinding site cannot
- * pass). No cookie is ever set or read: cookies ignore ports (RFC 6265 §8.5), so a cookie for 127.0.0.1
- * would be sent to every other server on 127.0.0.1 (docs/decisions.md, "Security").
+ * origin: scheme, host and port), must come from the page's own origin when it says one, may not be
+ * large, and must say its body is JSON; the Host header must be the loopback address the server listens
+ * on (a DNS-rebinding site cannot pass). No cookie is ever set or read: cookies ignore ports (RFC 6265
+ * §8.5), so a cookie for 127.0.0.1 would be sent to every other server on 127.0.0.1 (docs/decisions.md,
+ * "Security").
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
