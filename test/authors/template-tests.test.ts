@@ -11,6 +11,11 @@ afterEach(removeTempDirs);
 const LOGO = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02]);
 const SYNC = 'pdk_template:\n  version: 2\n  templates: [motd]\n';
 
+/** `tree` with every path under `prefix`. */
+function prefixed(prefix: string, tree: Tree): Tree {
+  return Object.fromEntries(Object.entries(tree).map(([path, content]) => [`${prefix}${path}`, content]));
+}
+
 /** A repository with one template `motd` and a passing case `default`. */
 function repoTree(extra: Tree = {}): Tree {
   return {
@@ -82,12 +87,52 @@ describe('pantograph test', () => {
       ].join('\n'),
     );
     expect(r.stderr).toBe(
-      'hint: when the new output is right, run `pantograph test --update` to accept it\n',
+      'hint: when the new output is right, run `pantograph test --update motd` to accept it\n',
     );
     // On a terminal 60 columns wide, the hint folds under its text.
     expect((await runAtWidth(60, repo, 'test')).stderr).toBe(
-      'hint: when the new output is right, run\n      `pantograph test --update` to accept it\n',
+      'hint: when the new output is right, run\n      `pantograph test --update motd` to accept it\n',
     );
+  });
+
+  it('hints the --update that works from where it ran, for the templates whose output differs only', async () => {
+    const differing = {
+      'motd/tests/custom/.sync.yml': `${SYNC}motd:\n  message: hi\n`,
+      'motd/tests/custom/expected/motd': 'hello\n',
+    };
+    const base = tempTree({
+      ...prefixed('my-templates/', repoTree(differing)),
+      ...prefixed('my-templates/', {
+        'other/template.json': JSON.stringify({ name: 'other' }),
+        'other/files/other.txt': 'new\n',
+        'other/tests/basic/.sync.yml': 'pdk_template:\n  version: 2\n  templates: [other]\n',
+        'other/tests/basic/expected/other.txt': 'old\n',
+        'quiet/template.json': JSON.stringify({ name: 'quiet' }),
+        'quiet/files/q.txt': 'q\n',
+        'quiet/tests/basic/.sync.yml': 'pdk_template:\n  version: 2\n  templates: [quiet]\n',
+        'quiet/tests/basic/expected/q.txt': 'q\n',
+      }),
+    });
+    const hint = (command: string) => `hint: when the new output is right, run \`${command}\` to accept it\n`;
+    // run from elsewhere with -C: the hint carries it, and names the two templates with differences
+    const all = await run(base, 'test', '-C', 'my-templates');
+    expect(all.code).toBe(1);
+    expect(all.stderr).toBe(hint('pantograph test --update -C my-templates motd other'));
+    // a selection: the hint accepts no other template's output
+    expect((await run(base, 'test', '-C', 'my-templates', 'other', 'quiet')).stderr).toBe(
+      hint('pantograph test --update -C my-templates other'),
+    );
+    // inside a template's directory, the repository is `..`
+    expect((await run(join(base, 'my-templates/motd'), 'test')).stderr).toBe(
+      hint('pantograph test --update -C .. motd'),
+    );
+    // and the hint, run as printed, accepts exactly those
+    const accepted = await run(base, 'test', '--update', '-C', 'my-templates', 'other');
+    expect(accepted.code).toBe(0);
+    expect(readFileSync(join(base, 'my-templates/other/tests/basic/expected/other.txt'), 'utf8')).toBe(
+      'new\n',
+    );
+    expect(readFileSync(join(base, 'my-templates/motd/tests/custom/expected/motd'), 'utf8')).toBe('hello\n');
   });
 
   it('--update rewrites expected/ from the output (modes and binary content kept), then the case passes', async () => {

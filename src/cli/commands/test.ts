@@ -11,6 +11,7 @@ import { hasErrors } from '../../engine/validate.js';
 import { type Io, sayErr, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import {
+  dirOption,
   type EngineFlags,
   engineCommand,
   jsonProblem,
@@ -71,8 +72,16 @@ export async function test(
     }
     if (results.length === 0) io.out(`no test cases in ${shortPath(repo.dir, io.cwd)}/*/tests/\n`);
     io.out(`${passed} passed, ${failed} failed${flags.update === true ? `, ${updated} updated` : ''}\n`);
-    if (results.some((r) => r.status === 'failed' && r.differences.length > 0)) {
-      sayErr(io, 'hint: when the new output is right, run `pantograph test --update` to accept it\n');
+    const differing = [
+      ...new Set(
+        results.filter((r) => r.status === 'failed' && r.differences.length > 0).map((r) => r.template),
+      ),
+    ];
+    if (differing.length > 0) {
+      // The command to copy: the repository as run and only the templates whose output differs, so that
+      // it works from here and accepts nothing the user has not just seen.
+      const command = `pantograph test --update${dirOption(repo.dir, io.cwd)} ${differing.join(' ')}`;
+      sayErr(io, `hint: when the new output is right, run \`${command}\` to accept it\n`);
     }
     return failed > 0 || broken ? 1 : 0;
   });
