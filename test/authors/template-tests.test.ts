@@ -215,6 +215,42 @@ describe('pantograph test', () => {
     expect(r.stderr).toContain('[SYNC_V1]');
   });
 
+  it("names and counts the cases of a template that cannot be read, at its template.json's error", async () => {
+    const repo = tempTree(
+      repoTree({
+        'broken/template.json': '{"name": "broken",\n "default_settings": {}\n',
+        'broken/files/b.txt': 'b\n',
+        'broken/tests/one/expected/b.txt': 'b\n',
+        'broken/tests/two/expected/b.txt': 'b\n',
+      }),
+    );
+    const before = snapshotDir(repo);
+    const r = await run(repo, 'test', 'broken', '--update');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(
+      [
+        'FAIL broken/one',
+        "  not run: template 'broken' cannot be read (above)",
+        'FAIL broken/two',
+        "  not run: template 'broken' cannot be read (above)",
+        '0 passed, 2 failed, 0 updated',
+        '',
+      ].join('\n'),
+    );
+    expect(r.stderr).toMatch(/^broken\/template\.json:3:1: error: invalid JSON: .* \[TEMPLATE_JSON\]\n/);
+    expect(snapshotDir(repo)).toEqual(before);
+    const json = await runJson<{
+      cases: { template: string; case: string; status: string }[];
+      failed: number;
+    }>(repo, 'test');
+    expect(json.code).toBe(1);
+    expect(json.json.failed).toBe(3); // motd/default too: a source with a broken template fails every plan
+    expect(json.json.cases.filter((c) => c.template === 'broken')).toMatchObject([
+      { case: 'one', status: 'failed' },
+      { case: 'two', status: 'failed' },
+    ]);
+  });
+
   it('reports in JSON and never writes into the case without --update', async () => {
     const repo = tempTree(repoTree({ 'motd/tests/default/expected/motd': 'bye\n' }));
     const before = snapshotDir(repo);

@@ -4,9 +4,11 @@
  * that differs from `expected/`; `--update` accepts the current output. Exit 1 when a case fails.
  */
 
+import { join } from 'node:path';
+import type { TemplateLocation } from '../../engine/model.js';
 import type { Problem } from '../../engine/render-plan.js';
 import { findRepository, loadRepository } from '../../engine/template-repository.js';
-import { type CaseResult, runTemplateTests } from '../../engine/template-tests.js';
+import { type CaseResult, runTemplateTests, testCases } from '../../engine/template-tests.js';
 import { hasErrors } from '../../engine/validate.js';
 import { type Io, sayErr, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
@@ -41,10 +43,13 @@ export async function test(
   return engineCommand(io, global, async () => {
     const target = findRepository(io.cwd, global.dir);
     const repo = loadRepository(target.dir, templates.length > 0 ? templates : target.selected);
-    const results = await runTemplateTests(repo.dir, repo.templates, {
-      ...projectOptions(flags, io),
-      ...(flags.update === true ? { update: true } : {}),
-    });
+    const results = [
+      ...(await runTemplateTests(repo.dir, repo.templates, {
+        ...projectOptions(flags, io),
+        ...(flags.update === true ? { update: true } : {}),
+      })),
+      ...notRun(repo.unreadable),
+    ];
     const broken = hasErrors(repo.problems);
     const failed = results.filter((r) => r.status === 'failed').length;
     const updated = results.filter((r) => r.status === 'updated').length;
@@ -63,12 +68,14 @@ export async function test(
     // A mistake of the repository (its schema, its template.json) fails every case of its template too:
     // printed once, above, not again under each case.
     const shown = new Set(repo.problems.map(problemKey));
+    const unreadable = new Set(repo.unreadable.map((t) => t.name));
     for (const r of results) {
       const own = r.problems.filter((p) => !shown.has(problemKey(p)));
       printCase(io, { ...r, problems: own });
       if (r.status === 'failed' && r.differences.length === 0 && own.length === 0 && r.problems.length > 0) {
         io.out('  fails on the errors printed above\n');
       }
+      if (unreadable.has(r.template)) io.out(`  not run: template '${r.template}' cannot be read (above)\n`);
     }
     if (results.length === 0) io.out(`no test cases in ${shortPath(repo.dir, io.cwd)}/*/tests/\n`);
     io.out(`${passed} passed, ${failed} failed${flags.update === true ? `, ${updated} updated` : ''}\n`);
@@ -85,6 +92,23 @@ export async function test(
     }
     return failed > 0 || broken ? 1 : 0;
   });
+}
+
+/**
+ * The cases of templates that could not be read (a template.json that is not JSON...): failed, not run,
+ * so that they are counted and named rather than left out of the summary.
+ */
+function notRun(templates: readonly TemplateLocation[]): CaseResult[] {
+  return templates.flatMap((t) =>
+    testCases(t).map((name) => ({
+      template: t.name,
+      name,
+      dir: join(t.dir, 'tests', name),
+      status: 'failed' as const,
+      differences: [],
+      problems: [],
+    })),
+  );
 }
 
 function problemKey(p: Problem): string {
