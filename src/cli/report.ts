@@ -4,7 +4,7 @@
  * tables, and settings values shown compactly.
  */
 import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { EngineError } from '../engine/errors.js';
 import { missingSyncHint, projectAbove } from '../engine/missing-sync-hint.js';
 import { ReplaceValue, type ResolvedSource, type SourceSpec, type SyncData } from '../engine/model.js';
@@ -194,6 +194,20 @@ export function shortPath(file: string, cwd: string): string {
   if (!isAbsolute(file)) return file;
   const rel = relative(cwd, file);
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+}
+
+/**
+ * ` -C DIR` naming `dir` from the working directory, for a command a message tells the user to run next;
+ * empty when `dir` is the working directory. A shell word as it is when it is one, else single-quoted.
+ */
+export function dirOption(dir: string, cwd: string): string {
+  const rel = relative(cwd, dir);
+  if (rel === '') return '';
+  // An ancestor is `..` (run inside one of the repository's templates), anything else as paths are shown.
+  const shown = rel.split(sep).every((part) => part === '..')
+    ? rel.split(sep).join('/')
+    : shortPath(dir, cwd);
+  return ` -C ${/^[\w./:@%+=,-]+$/.test(shown) ? shown : `'${shown.replace(/'/g, "'\\''")}'`}`;
 }
 
 /**

@@ -7,7 +7,7 @@
  * `files_init/` is output, so placeholders there would change what the template does. The README says how
  * to add them.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { generateReadmes } from './docs.js';
 import { EngineError } from './errors.js';
@@ -24,6 +24,24 @@ export interface ScaffoldResult {
 }
 
 /** Creates `<repoDir>/<name>/`; refuses a name that is not snake_case or a directory that exists. */
+/**
+ * A project (a module: `.sync.yml` or `metadata.json`) is no template repository: run there, `new template`
+ * put the template among the module's own files, where its next steps made `docs` and `test` take the module
+ * for a repository. A project that already keeps templates beside its files (`location: .`) is one too.
+ */
+function refuseProject(repo: string): void {
+  const marker = ['.sync.yml', 'metadata.json'].find((name) => existsSync(join(repo, name)));
+  if (marker === undefined) return;
+  if (readdirSync(repo).some((name) => existsSync(join(repo, name, 'template.json')))) return;
+  throw new EngineError(
+    'AUTHOR_NO_REPOSITORY',
+    `${repo} is a project (it has ${marker}), not a template repository`,
+    {
+      hint: 'create the template in a template repository: -C DIR (made when missing), e.g. `pantograph new template NAME -C ../my-templates`; in a module, `pantograph new class NAME` (and the other kinds) makes Puppet code',
+    },
+  );
+}
+
 export async function createTemplate(
   repoDir: string,
   name: string,
@@ -44,6 +62,7 @@ export async function createTemplate(
       { hint: `create the new template beside it, in its repository: -C ${dirname(repo)}` },
     );
   }
+  refuseProject(repo);
   const dir = join(repo, name);
   if (existsSync(dir)) {
     throw new EngineError('AUTHOR_EXISTS', `${dir} already exists`, {

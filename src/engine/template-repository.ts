@@ -8,7 +8,7 @@ import { didYouMeanHint } from '../shared/did-you-mean.js';
 import { isDirectory } from '../shared/path-exists.js';
 import { authorProblems } from './author-checks.js';
 import { EngineError } from './errors.js';
-import type { LoadedTemplate, ResolvedSource } from './model.js';
+import type { LoadedTemplate, ResolvedSource, TemplateLocation } from './model.js';
 import type { Problem } from './render-plan.js';
 import { loadTemplate } from './repository.js';
 import { listTemplates } from './sources/index.js';
@@ -54,6 +54,8 @@ export interface TemplateRepository {
   readonly all: ReadonlyMap<string, LoadedTemplate>;
   /** What loading the selected templates found; a template that could not be read is left out. */
   readonly problems: readonly Problem[];
+  /** The selected templates that could not be read (their problems are in `problems`). */
+  readonly unreadable: readonly TemplateLocation[];
 }
 
 /**
@@ -79,13 +81,15 @@ export function loadRepository(dir: string, names: readonly string[] = []): Temp
   }
   const all = new Map<string, LoadedTemplate>();
   const problems: Problem[] = [...listing.problems];
+  const unreadable: TemplateLocation[] = [];
   for (const location of listing.templates) {
     const load = loadTemplate(location);
     const wanted = names.length === 0 || names.includes(location.name);
     if (wanted) problems.push(...load.problems);
     if (wanted && load.template) problems.push(...authorProblems(load.template));
+    if (wanted && !load.template) unreadable.push(location);
     if (load.template) all.set(location.name, load.template);
   }
   const templates = [...all.values()].filter((t) => names.length === 0 || names.includes(t.name));
-  return { dir: real, source, templates, all, problems };
+  return { dir: real, source, templates, all, problems, unreadable };
 }

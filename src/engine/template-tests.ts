@@ -65,8 +65,8 @@ export interface TestOptions extends ProjectOptions {
   readonly keepOutputs?: boolean;
 }
 
-/** The cases of a template: the directories under `tests/`, sorted. */
-export function testCases(t: LoadedTemplate): string[] {
+/** The cases of a template (also of one that could not be loaded): the directories under `tests/`, sorted. */
+export function testCases(t: { readonly dir: string }): string[] {
   const dir = join(t.dir, 'tests');
   if (!existsSync(dir)) return [];
   return readdirSync(dir)

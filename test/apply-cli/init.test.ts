@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
@@ -247,6 +247,65 @@ describe('pantograph init refuses bad input, writing nothing', () => {
     expect(stderr).toContain('1 file exists and differs from the template output');
     expect((await run(root, 'init', '--name', 'acme-x', '--yes')).code).toBe(0);
     expect(readFileSync(join(root, 'static.txt'), 'utf8')).toBe('static\n');
+  });
+});
+
+describe('init --source DIR, typed from where the user stands', () => {
+  /** A template repository `tpl/` (template `site`) in a directory of the user's. */
+  const siteTemplates = () =>
+    templates('tpl', { site: { 'template.json': { version: '1.0.0' }, 'files/site.txt': 'site\n' } });
+
+  it('is written relative to the project, so that every checkout finds the templates beside it', async () => {
+    smallDefault();
+    const base = tempTree(siteTemplates(), 'pantograph-init-source-');
+    const r = await run(base, 'init', 'mod', '--name', 'acme-mod', '--source', 'tpl', '--templates', 'site');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(read(join(base, 'mod'), '.sync.yml')).toContain('- { type: filesystem, location: "../tpl" }\n');
+    expect(read(join(base, 'mod'), 'site.txt')).toBe('site\n');
+    // the templates and the module moved together (another checkout, another machine): still in line
+    const moved = `${base}-moved`;
+    renameSync(base, moved);
+    try {
+      expect(await run(join(moved, 'mod'), 'status', '--check')).toMatchObject({ code: 0, stderr: '' });
+    } finally {
+      renameSync(moved, base);
+    }
+  });
+
+  it('--stub takes it from where the user stands too, written relative to the new project', async () => {
+    smallDefault();
+    const base = tempTree({ ...siteTemplates(), 'work/.keep': '' });
+    const r = await run(base, 'init', 'work/stubbed', '--stub', '--source', 'tpl', '--templates', 'site');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const text = read(join(base, 'work/stubbed'), '.sync.yml');
+    expect(text).toContain('    - { type: filesystem, location: ../../tpl }\n');
+    expect((await run(join(base, 'work/stubbed'), 'status')).code).toBe(0);
+  });
+});
+
+describe('init --stub refuses bad input, creating nothing', () => {
+  it('an unknown template: the new directory is not made', async () => {
+    smallDefault();
+    const base = tempDir();
+    const r = await run(base, 'init', 'stubbed', '--stub', '--templates', 'extar');
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        "error: unknown template 'extar': no template source has it [COMPOSITION_UNKNOWN_TEMPLATE]\n  hint: did you mean 'extra'?\n",
+    });
+    expect(readdirSync(base)).toEqual([]);
+  });
+
+  it('a --source that is not there: the new directory is not made', async () => {
+    smallDefault();
+    const base = tempDir();
+    const r = await run(base, 'init', 'stubbed', '--stub', '--source', 'nosuch');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${join(base, 'nosuch')} is not a directory [SOURCE_NOT_FOUND]`);
+    expect(readdirSync(base)).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { templateReadme } from '../../src/engine/docs-readme.js';
 import { EngineError } from '../../src/engine/errors.js';
@@ -172,13 +172,29 @@ describe('pantograph docs', () => {
     expect(r).toEqual({
       code: 1,
       stdout: 'out of date: demo/README.md\n',
-      stderr: '1 README out of date; run `pantograph docs` to regenerate it\n',
+      stderr: '1 README out of date; run `pantograph docs demo` to regenerate it\n',
     });
     expect(snapshotDir(repo)).toEqual(before);
     // On a terminal 40 columns wide, the advice folds, its command whole.
     expect((await runAtWidth(40, repo, 'docs', '--check')).stderr).toBe(
-      '1 README out of date; run\n  `pantograph docs` to regenerate it\n',
+      '1 README out of date; run\n  `pantograph docs demo`\n  to regenerate it\n',
     );
+  });
+
+  it('--check run with -C (a CI job) advises the docs command that works from there', async () => {
+    const repo = demoRepo();
+    await run(repo, 'docs');
+    const manifest = join(repo, 'demo/template.json');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('A demo template.', 'A better demo.'));
+    const parent = dirname(repo);
+    const r = await run(parent, 'docs', '--check', '-C', basename(repo));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `1 README out of date; run \`pantograph docs -C ${basename(repo)} demo\` to regenerate it\n`,
+    );
+    // run as advised, from there: up to date
+    expect((await run(parent, 'docs', '-C', basename(repo), 'demo')).code).toBe(0);
+    expect(await run(parent, 'docs', '--check', '-C', basename(repo))).toMatchObject({ code: 0, stderr: '' });
   });
 
   it('takes the repository from --dir and the templates from arguments', async () => {
@@ -222,6 +238,7 @@ describe('pantograph docs', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('bad/template.json:3:11: error:');
     expect(r.stderr).toContain('[TEMPLATE_INVALID]');
+    expect(r.stderr).toMatch(/\nnothing written\n$/);
     expect(snapshotDir(repo)).toEqual(before);
   });
 });

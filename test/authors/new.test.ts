@@ -118,6 +118,37 @@ describe('pantograph new template', () => {
     expect(snapshotDir(repo)).toEqual({});
   });
 
+  it('refuses a project (a module) as the repository, writing nothing, and says where templates go', async () => {
+    for (const marker of ['.sync.yml', 'metadata.json']) {
+      const base = tempTree({
+        [`ntp/${marker}`]: marker === '.sync.yml' ? 'pdk_template:\n  version: 2\n' : '{}\n',
+      });
+      const module = join(base, 'ntp');
+      const before = snapshotDir(module);
+      const r = await run(module, 'new', 'template', 'greeter');
+      expect(r).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          `error: ${module} is a project (it has ${marker}), not a template repository [AUTHOR_NO_REPOSITORY]\n` +
+          '  hint: create the template in a template repository: -C DIR (made when missing), e.g. `pantograph new template NAME -C ../my-templates`; in a module, `pantograph new class NAME` (and the other kinds) makes Puppet code\n',
+      });
+      expect(snapshotDir(module)).toEqual(before);
+      // as the hint says: a repository beside it
+      expect((await run(module, 'new', 'template', 'greeter', '-C', '../my-templates')).code).toBe(0);
+      expect(existsSync(join(base, 'my-templates/greeter/template.json'))).toBe(true);
+    }
+  });
+
+  it('takes a project that keeps its own templates beside its files (`location: .`) as their repository', async () => {
+    const project = tempTree({
+      '.sync.yml': 'pdk_template:\n  version: 2\n',
+      'site/template.json': JSON.stringify({ name: 'site' }),
+    });
+    expect((await run(project, 'new', 'template', 'greeter')).code).toBe(0);
+    expect(existsSync(join(project, 'greeter/template.json'))).toBe(true);
+  });
+
   it('refuses an existing directory, leaving it as it was', async () => {
     const repo = tempTree({ 'greeter/notes.txt': 'mine\n' });
     const before = snapshotDir(repo);

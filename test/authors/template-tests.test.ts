@@ -11,6 +11,11 @@ afterEach(removeTempDirs);
 const LOGO = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02]);
 const SYNC = 'pdk_template:\n  version: 2\n  templates: [motd]\n';
 
+/** `tree` with every path under `prefix`. */
+function prefixed(prefix: string, tree: Tree): Tree {
+  return Object.fromEntries(Object.entries(tree).map(([path, content]) => [`${prefix}${path}`, content]));
+}
+
 /** A repository with one template `motd` and a passing case `default`. */
 function repoTree(extra: Tree = {}): Tree {
   return {
@@ -82,12 +87,52 @@ describe('pantograph test', () => {
       ].join('\n'),
     );
     expect(r.stderr).toBe(
-      'hint: when the new output is right, run `pantograph test --update` to accept it\n',
+      'hint: when the new output is right, run `pantograph test --update motd` to accept it\n',
     );
     // On a terminal 60 columns wide, the hint folds under its text.
     expect((await runAtWidth(60, repo, 'test')).stderr).toBe(
-      'hint: when the new output is right, run\n      `pantograph test --update` to accept it\n',
+      'hint: when the new output is right, run\n      `pantograph test --update motd` to accept it\n',
     );
+  });
+
+  it('hints the --update that works from where it ran, for the templates whose output differs only', async () => {
+    const differing = {
+      'motd/tests/custom/.sync.yml': `${SYNC}motd:\n  message: hi\n`,
+      'motd/tests/custom/expected/motd': 'hello\n',
+    };
+    const base = tempTree({
+      ...prefixed('my-templates/', repoTree(differing)),
+      ...prefixed('my-templates/', {
+        'other/template.json': JSON.stringify({ name: 'other' }),
+        'other/files/other.txt': 'new\n',
+        'other/tests/basic/.sync.yml': 'pdk_template:\n  version: 2\n  templates: [other]\n',
+        'other/tests/basic/expected/other.txt': 'old\n',
+        'quiet/template.json': JSON.stringify({ name: 'quiet' }),
+        'quiet/files/q.txt': 'q\n',
+        'quiet/tests/basic/.sync.yml': 'pdk_template:\n  version: 2\n  templates: [quiet]\n',
+        'quiet/tests/basic/expected/q.txt': 'q\n',
+      }),
+    });
+    const hint = (command: string) => `hint: when the new output is right, run \`${command}\` to accept it\n`;
+    // run from elsewhere with -C: the hint carries it, and names the two templates with differences
+    const all = await run(base, 'test', '-C', 'my-templates');
+    expect(all.code).toBe(1);
+    expect(all.stderr).toBe(hint('pantograph test --update -C my-templates motd other'));
+    // a selection: the hint accepts no other template's output
+    expect((await run(base, 'test', '-C', 'my-templates', 'other', 'quiet')).stderr).toBe(
+      hint('pantograph test --update -C my-templates other'),
+    );
+    // inside a template's directory, the repository is `..`
+    expect((await run(join(base, 'my-templates/motd'), 'test')).stderr).toBe(
+      hint('pantograph test --update -C .. motd'),
+    );
+    // and the hint, run as printed, accepts exactly those
+    const accepted = await run(base, 'test', '--update', '-C', 'my-templates', 'other');
+    expect(accepted.code).toBe(0);
+    expect(readFileSync(join(base, 'my-templates/other/tests/basic/expected/other.txt'), 'utf8')).toBe(
+      'new\n',
+    );
+    expect(readFileSync(join(base, 'my-templates/motd/tests/custom/expected/motd'), 'utf8')).toBe('hello\n');
   });
 
   it('--update rewrites expected/ from the output (modes and binary content kept), then the case passes', async () => {
@@ -168,6 +213,42 @@ describe('pantograph test', () => {
     expect(r.stdout).toBe('PASS motd/default\nFAIL motd/v1\n1 passed, 1 failed\n');
     expect(r.stderr).toContain('motd/tests/v1/.sync.yml:2:1: error: .sync.yml has no `pdk_template` key');
     expect(r.stderr).toContain('[SYNC_V1]');
+  });
+
+  it("names and counts the cases of a template that cannot be read, at its template.json's error", async () => {
+    const repo = tempTree(
+      repoTree({
+        'broken/template.json': '{"name": "broken",\n "default_settings": {}\n',
+        'broken/files/b.txt': 'b\n',
+        'broken/tests/one/expected/b.txt': 'b\n',
+        'broken/tests/two/expected/b.txt': 'b\n',
+      }),
+    );
+    const before = snapshotDir(repo);
+    const r = await run(repo, 'test', 'broken', '--update');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(
+      [
+        'FAIL broken/one',
+        "  not run: template 'broken' cannot be read (above)",
+        'FAIL broken/two',
+        "  not run: template 'broken' cannot be read (above)",
+        '0 passed, 2 failed, 0 updated',
+        '',
+      ].join('\n'),
+    );
+    expect(r.stderr).toMatch(/^broken\/template\.json:3:1: error: invalid JSON: .* \[TEMPLATE_JSON\]\n/);
+    expect(snapshotDir(repo)).toEqual(before);
+    const json = await runJson<{
+      cases: { template: string; case: string; status: string }[];
+      failed: number;
+    }>(repo, 'test');
+    expect(json.code).toBe(1);
+    expect(json.json.failed).toBe(3); // motd/default too: a source with a broken template fails every plan
+    expect(json.json.cases.filter((c) => c.template === 'broken')).toMatchObject([
+      { case: 'one', status: 'failed' },
+      { case: 'two', status: 'failed' },
+    ]);
   });
 
   it('reports in JSON and never writes into the case without --update', async () => {

@@ -194,6 +194,57 @@ describe('pantograph add source', () => {
     );
   });
 
+  it('--offline checks a git source in the cache, and says so when the cache does not have it', async () => {
+    vi.stubEnv('PANTOGRAPH_CACHE_DIR', tempDir('pantograph-cache-'));
+    const remote = tempRemote();
+    remote.commit(templates('.', { delta: { 'template.json': {} } }), { branch: 'main' });
+    const sync = 'pdk_template:\n  version: 2\n  template_sources: [default]\n';
+    // not in the cache: written, unchecked, and said so
+    const first = project(sync);
+    const unchecked = await run(
+      first,
+      'add',
+      'source',
+      'git',
+      `location=${remote.url}`,
+      'ref=main',
+      '--offline',
+    );
+    expect(unchecked).toEqual({
+      code: 0,
+      stdout: `added source ${remote.url}#main (git) to .sync.yml\n`,
+      stderr:
+        'note: not fetched or checked (--offline, and the cache does not have it): the next run without --offline fetches it, `pantograph validate` checks it\n',
+    });
+    expect(syncOf(first)).toContain(`location: ${remote.url}, ref: main }`);
+    // once fetched, --offline checks it there: a ref the cache does not have is refused, nothing written
+    expect((await run(first, 'status')).code).toBe(0);
+    const second = project(sync);
+    const before = snapshotDir(second);
+    const wrong = await run(
+      second,
+      'add',
+      'source',
+      'git',
+      `location=${remote.url}`,
+      'ref=mian',
+      '--offline',
+    );
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain("'mian'");
+    expect(snapshotDir(second)).toEqual(before);
+    const right = await run(
+      second,
+      'add',
+      'source',
+      'git',
+      `location=${remote.url}`,
+      'ref=main',
+      '--offline',
+    );
+    expect(right).toMatchObject({ code: 0, stderr: '' });
+  });
+
   it('creates template_sources as [new, default] after the version when there is none', async () => {
     const sync = '# mine\npdk_template:\n  version: 2 # two\n  templates: []\n';
     const root = project(sync);

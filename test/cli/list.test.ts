@@ -75,7 +75,15 @@ lint  0.2.0    always   first   lint  Lint config.
     expect(await run(root, 'list', '--tag', 'nothing')).toEqual({
       code: 0,
       stdout: "no template has the tag 'nothing'\n",
-      stderr: '',
+      stderr: 'hint: the tags here: base, core, docs, lint\n',
+    });
+  });
+
+  it('points a misspelt tag at the one meant', async () => {
+    expect(await run(project(), 'list', '--tag', 'lnt')).toEqual({
+      code: 0,
+      stdout: "no template has the tag 'lnt'\n",
+      stderr: "hint: did you mean 'lint'?\n",
     });
   });
 

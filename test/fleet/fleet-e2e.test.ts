@@ -298,6 +298,16 @@ describe('shards', () => {
     expect(JSON.parse(none.stdout).problems[0]).toMatchObject({ code: 'FLEET_SELECT' });
   });
 
+  it('plan-matrix refuses --shards with --per-shard, printing no matrix', () => {
+    const both = pantograph(root, ['fleet', 'plan-matrix', '--shards', '2', '--per-shard', '1']);
+    expect(both.status).toBe(1);
+    expect(both.stdout).toBe('');
+    expect(both.stderr).toBe(
+      'error: --shards and --per-shard both size the shards: give one of them\n' +
+        '  hint: --shards N for N shards, --per-shard N for N repositories in each\n',
+    );
+  });
+
   it('an empty shard (the fleet shrank since the matrix) reports nothing, exit 0, and merges', () => {
     const empty = pantograph(root, ['--format', 'json', 'fleet', 'status', '--shard', '6/6']);
     expect(empty.status).toBe(0);
@@ -370,6 +380,7 @@ describe('shards', () => {
       [['status', '--shard', '4/3'], 'FLEET_SHARD'],
       [['plan-matrix', '--shard', '1/2'], 'FLEET_USAGE'],
       [['plan-matrix', '--shards', 'many'], 'FLEET_USAGE'],
+      [['plan-matrix', '--shards', '2', '--per-shard', '1'], 'FLEET_USAGE'],
       [['apply', '--pr', '--push'], 'FLEET_FORGE'],
       [['report', join(root, 'fleet.yml')], 'FLEET_REPORT'],
     ];

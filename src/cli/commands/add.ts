@@ -9,6 +9,7 @@
  * again and checked to say exactly what was asked before it replaces the file (atomically).
  */
 import { isSeq, type Node } from 'yaml';
+import { EngineError } from '../../engine/errors.js';
 import type { SourceSpec, SyncConfig } from '../../engine/model.js';
 import { loadSyncConfig, parseSyncConfig, SYNC_FILE } from '../../engine/project-config.js';
 import { credentialsWarning } from '../../engine/sources/credentials.js';
@@ -30,7 +31,7 @@ import {
 import { didYouMeanHint } from '../../shared/did-you-mean.js';
 import { sameLocation } from '../../shared/url-credentials.js';
 import { UsageError } from '../errors.js';
-import type { Io } from '../io.js';
+import { type Io, sayErr } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import {
   type EngineFlags,
@@ -103,9 +104,14 @@ export async function addSource(
         'edit that entry instead of adding a second one',
       );
     }
-    // Check it works before writing it down (a git source is fetched into the cache; not with --offline).
-    if (!(spec.type === 'git' && flags.offline === true)) {
+    // Check it works before writing it down (a git source is fetched into the cache). With --offline, a git
+    // source the cache has is checked there; one it lacks is written unchecked, and said so.
+    let unchecked = false;
+    try {
       await resolveSource(spec, 0, sourceOptions(config, flags));
+    } catch (e) {
+      if (!(e instanceof EngineError && e.code === 'GIT_OFFLINE')) throw e;
+      unchecked = true;
     }
     const at = defaultIndex(config);
     const text = insertSource(config, spec, at);
@@ -117,6 +123,12 @@ export async function addSource(
     }
     writeAtomically(config.file, text);
     io.out(`added source ${sourceLabel(spec)} (${spec.type}) to ${file}\n`);
+    if (unchecked) {
+      sayErr(
+        io,
+        'note: not fetched or checked (--offline, and the cache does not have it): the next run without --offline fetches it, `pantograph validate` checks it\n',
+      );
+    }
     // Said now, where it was written, as every later run will say it.
     const position = next.positionOf(`/pdk_template/template_sources/${at}/location`);
     const warning = spec.type === 'git' ? credentialsWarning(spec.location, position, SYNC_FILE) : undefined;

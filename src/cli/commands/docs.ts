@@ -11,7 +11,15 @@ import { findRepository, loadRepository } from '../../engine/template-repository
 import { hasErrors } from '../../engine/validate.js';
 import { type Io, sayErr, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
-import { engineCommand, jsonProblem, plural, printJson, printProblems, shortPath } from '../report.js';
+import {
+  dirOption,
+  engineCommand,
+  jsonProblem,
+  plural,
+  printJson,
+  printProblems,
+  shortPath,
+} from '../report.js';
 
 export interface DocsFlags {
   readonly check?: boolean;
@@ -30,7 +38,11 @@ export async function docs(
     // A template that does not load cleanly would be documented wrongly: fix it first.
     if (hasErrors(repo.problems)) {
       if (global.format === 'json') printJson(io, { readmes: [], problems: repo.problems.map(jsonProblem) });
-      else printProblems(io, repo.problems);
+      else {
+        printProblems(io, repo.problems);
+        // Not even the READMEs of the templates without errors: said, as for a hand-written README.
+        if (flags.check !== true) io.err('nothing written\n');
+      }
       return 1;
     }
     const check = flags.check === true;
@@ -59,9 +71,11 @@ export async function docs(
       if (r.status === 'outdated') io.out(`out of date: ${shortPath(r.file, io.cwd)}\n`);
     }
     if (check && outdated.length > 0) {
+      // The command to copy: it works from here (-C as run) and regenerates just those.
+      const command = `pantograph docs${dirOption(repo.dir, io.cwd)} ${outdated.map((r) => r.template).join(' ')}`;
       sayErr(
         io,
-        `${plural(outdated.length, 'README')} out of date; run \`pantograph docs\` to regenerate ${outdated.length === 1 ? 'it' : 'them'}\n`,
+        `${plural(outdated.length, 'README')} out of date; run \`${command}\` to regenerate ${outdated.length === 1 ? 'it' : 'them'}\n`,
       );
       return 1;
     }

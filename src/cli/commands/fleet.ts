@@ -144,6 +144,12 @@ export async function fleetPlanMatrix(
   return fleetCommand(io, global, async () => {
     if (flags.shard !== undefined)
       throw new UsageError('plan-matrix splits the whole selection: leave --shard out');
+    // Two ways to size the shards: taking one in silence would give a matrix the user did not ask for.
+    if (flags.shards !== undefined && flags.perShard !== undefined)
+      throw new UsageError(
+        '--shards and --per-shard both size the shards: give one of them',
+        '--shards N for N shards, --per-shard N for N repositories in each',
+      );
     const { selected } = select(io, global, flags);
     const split =
       flags.shards !== undefined

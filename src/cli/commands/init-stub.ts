@@ -4,7 +4,7 @@
  * description (see engine/stub.ts). It writes only `.sync.yml`, and never over an existing one.
  * Without `--templates`, the `always_apply` templates of the sources are chosen.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SourceSpec } from '../../engine/model.js';
 import { stubExists, stubSyncConfig } from '../../engine/stub.js';
@@ -54,6 +54,8 @@ export async function initStub(io: Io, global: GlobalOptions, flags: InitStubFla
       else loud(io).out(stub.text); // the stub is what was asked for, even under --quiet
       return 0;
     }
+    // The directory is made only now: a refused stub (an unknown template, a missing source) leaves nothing.
+    mkdirSync(root, { recursive: true });
     // `wx`: fail rather than overwrite a file created since the check above.
     writeFileSync(file, stub.text, { flag: 'wx' });
     if (global.format === 'json') printJson(io, { file, templates: stub.templates });

@@ -9,7 +9,7 @@
  * `init --stub [--templates] [--stdout]` is the other form: only a commented `.sync.yml` (init-stub.ts).
  */
 import { existsSync, mkdirSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { LoadedTemplate, SourceSpec } from '../../engine/model.js';
 import { loadTemplate } from '../../engine/repository.js';
 import { listTemplates, resolveSources } from '../../engine/sources/index.js';
@@ -51,14 +51,16 @@ export async function initWith(
   flags: InitFlags,
   ask: Ask,
 ): Promise<number> {
-  const root = dir === undefined ? projectDir(io, global) : resolve(projectDir(io, global), dir);
+  // Where the user stands (-C moves there, as git's): DIR and --source DIR are relative to it.
+  const here = projectDir(io, global);
+  const root = dir === undefined ? here : resolve(here, dir);
   if (flags.stub === true) {
-    if (flags.stdout !== true) mkdirSync(root, { recursive: true });
-    return initStub(io, { ...global, dir: root }, flags);
+    const source = flags.source?.map((location) => projectLocation(here, root, location));
+    return initStub(io, { ...global, dir: root }, { ...flags, ...(source ? { source } : {}) });
   }
   return engineCommand(io, global, async () => {
     checkTarget(root, relative(io.cwd, root) || '.');
-    const sources = sourceSpecs(io, flags);
+    const sources = sourceSpecs(here, root, flags);
     const available = await availableTemplates(root, sources, flags);
     const answers = await gather(io, root, flags, available, ask);
     const created = writeProject(root, answers, sources);
@@ -115,15 +117,26 @@ function checkTarget(root: string, shown: string): void {
   }
 }
 
-/** `--source DIR`... (filesystem sources, absolute), then `default`. */
-function sourceSpecs(io: Io, flags: InitFlags): SourceSpec[] {
+/** `--source DIR`... (filesystem sources, as {@link projectLocation} writes them), then `default`. */
+function sourceSpecs(here: string, root: string, flags: InitFlags): SourceSpec[] {
   return [
     ...(flags.source ?? []).map((location) => ({
       type: 'filesystem' as const,
-      location: resolve(io.cwd, location),
+      location: projectLocation(here, root, location),
     })),
     { type: 'default', location: 'default' },
   ];
+}
+
+/**
+ * A `--source DIR` as `.sync.yml` holds it. The user typed DIR from where they stand (`init ntp --source
+ * my-templates`, as their shell completed it), but `.sync.yml` locations are relative to the project, and the
+ * file is committed: a relative DIR is written relative to the project (`../my-templates`), so that every
+ * checkout finds it beside the module; an absolute one stays absolute.
+ */
+function projectLocation(here: string, root: string, location: string): string {
+  if (isAbsolute(location)) return location;
+  return relative(root, resolve(here, location)).split(sep).join('/') || '.';
 }
 
 /** The templates the sources offer (first source wins), loaded, by name. */

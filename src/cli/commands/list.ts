@@ -5,6 +5,7 @@
 import type { LoadedTemplate, TemplateLocation } from '../../engine/model.js';
 import { loadProject, type Project } from '../../engine/project.js';
 import { listTemplates } from '../../engine/sources/index.js';
+import { didYouMeanHint } from '../../shared/did-you-mean.js';
 import { foldedTable } from '../folded-table.js';
 import { type Io, sayErr, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
@@ -20,6 +21,12 @@ import {
 
 export interface ListFlags extends EngineFlags {
   readonly tag?: string;
+}
+
+function tagHint(tag: string, available: Iterable<LoadedTemplate>): string {
+  const tags = [...new Set([...available].flatMap((t) => t.manifest.tags))].sort();
+  if (tags.length === 0) return 'no template here has a tag';
+  return didYouMeanHint(tag, tags) ?? `the tags here: ${tags.join(', ')}`;
 }
 
 export async function list(io: Io, global: GlobalOptions, flags: ListFlags): Promise<number> {
@@ -53,6 +60,8 @@ export async function list(io: Io, global: GlobalOptions, flags: ListFlags): Pro
       io.out(
         flags.tag === undefined ? 'no templates available\n' : `no template has the tag '${flags.tag}'\n`,
       );
+      // A misspelt tag (`--tag lnt`) lists nothing: point at the one meant, or at the tags there are.
+      if (flags.tag !== undefined) sayErr(io, `hint: ${tagHint(flags.tag, project.available.values())}\n`);
       return 0;
     }
     const rows = templates.map((t) => [

@@ -4,12 +4,13 @@
  * class|defined_type|task|fact|function|provider|transport|test <name>`: a Puppet object and its tests in
  * the module, as `pdk new` makes them (engine/objects.ts).
  */
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { createObject, type ObjectKind, type ObjectOptions } from '../../engine/objects.js';
 import { createTemplate } from '../../engine/scaffold.js';
 import type { Io } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import {
+  dirOption,
   type EngineFlags,
   engineCommand,
   printJson,
@@ -34,7 +35,7 @@ export async function newTemplate(
     io.out(`created template '${name}' in ${dir}:\n`);
     for (const f of result.files) io.out(`  ${join(dir, f)}\n`);
     // The next steps run as printed from here: with -C when the repository is another directory.
-    const repo = repoOption(projectDir(io, global), io.cwd);
+    const repo = dirOption(projectDir(io, global), io.cwd);
     const steps: [string, string][] = [
       [`pantograph test ${name} --update${repo}`, 'accept the new output as expected'],
       [`pantograph docs${repo}`, 'regenerate the README'],
@@ -50,14 +51,6 @@ export async function newTemplate(
     );
     return 0;
   });
-}
-
-/** ` -C DIR` naming the template repository from the working directory; empty when it is that directory. */
-function repoOption(repo: string, cwd: string): string {
-  if (relative(cwd, repo) === '') return '';
-  const dir = shortPath(repo, cwd);
-  // A shell word as it is when it is one, else single-quoted.
-  return ` -C ${/^[\w./:@%+=,-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, "'\\''")}'`}`;
 }
 
 export async function newObject(

@@ -4,13 +4,16 @@
  * that differs from `expected/`; `--update` accepts the current output. Exit 1 when a case fails.
  */
 
+import { join } from 'node:path';
+import type { TemplateLocation } from '../../engine/model.js';
 import type { Problem } from '../../engine/render-plan.js';
 import { findRepository, loadRepository } from '../../engine/template-repository.js';
-import { type CaseResult, runTemplateTests } from '../../engine/template-tests.js';
+import { type CaseResult, runTemplateTests, testCases } from '../../engine/template-tests.js';
 import { hasErrors } from '../../engine/validate.js';
 import { type Io, sayErr, sayOut } from '../io.js';
 import type { GlobalOptions } from '../main.js';
 import {
+  dirOption,
   type EngineFlags,
   engineCommand,
   jsonProblem,
@@ -40,10 +43,13 @@ export async function test(
   return engineCommand(io, global, async () => {
     const target = findRepository(io.cwd, global.dir);
     const repo = loadRepository(target.dir, templates.length > 0 ? templates : target.selected);
-    const results = await runTemplateTests(repo.dir, repo.templates, {
-      ...projectOptions(flags, io),
-      ...(flags.update === true ? { update: true } : {}),
-    });
+    const results = [
+      ...(await runTemplateTests(repo.dir, repo.templates, {
+        ...projectOptions(flags, io),
+        ...(flags.update === true ? { update: true } : {}),
+      })),
+      ...notRun(repo.unreadable),
+    ];
     const broken = hasErrors(repo.problems);
     const failed = results.filter((r) => r.status === 'failed').length;
     const updated = results.filter((r) => r.status === 'updated').length;
@@ -62,20 +68,47 @@ export async function test(
     // A mistake of the repository (its schema, its template.json) fails every case of its template too:
     // printed once, above, not again under each case.
     const shown = new Set(repo.problems.map(problemKey));
+    const unreadable = new Set(repo.unreadable.map((t) => t.name));
     for (const r of results) {
       const own = r.problems.filter((p) => !shown.has(problemKey(p)));
       printCase(io, { ...r, problems: own });
       if (r.status === 'failed' && r.differences.length === 0 && own.length === 0 && r.problems.length > 0) {
         io.out('  fails on the errors printed above\n');
       }
+      if (unreadable.has(r.template)) io.out(`  not run: template '${r.template}' cannot be read (above)\n`);
     }
     if (results.length === 0) io.out(`no test cases in ${shortPath(repo.dir, io.cwd)}/*/tests/\n`);
     io.out(`${passed} passed, ${failed} failed${flags.update === true ? `, ${updated} updated` : ''}\n`);
-    if (results.some((r) => r.status === 'failed' && r.differences.length > 0)) {
-      sayErr(io, 'hint: when the new output is right, run `pantograph test --update` to accept it\n');
+    const differing = [
+      ...new Set(
+        results.filter((r) => r.status === 'failed' && r.differences.length > 0).map((r) => r.template),
+      ),
+    ];
+    if (differing.length > 0) {
+      // The command to copy: the repository as run and only the templates whose output differs, so that
+      // it works from here and accepts nothing the user has not just seen.
+      const command = `pantograph test --update${dirOption(repo.dir, io.cwd)} ${differing.join(' ')}`;
+      sayErr(io, `hint: when the new output is right, run \`${command}\` to accept it\n`);
     }
     return failed > 0 || broken ? 1 : 0;
   });
+}
+
+/**
+ * The cases of templates that could not be read (a template.json that is not JSON...): failed, not run,
+ * so that they are counted and named rather than left out of the summary.
+ */
+function notRun(templates: readonly TemplateLocation[]): CaseResult[] {
+  return templates.flatMap((t) =>
+    testCases(t).map((name) => ({
+      template: t.name,
+      name,
+      dir: join(t.dir, 'tests', name),
+      status: 'failed' as const,
+      differences: [],
+      problems: [],
+    })),
+  );
 }
 
 function problemKey(p: Problem): string {
