@@ -131,8 +131,18 @@ function atV1(
     ...(position
       ? { file: position.file, line: position.line, column: position.column }
       : { file: input.file }),
-    hint: `${p.hint ? `${p.hint}; ` : ''}the V1 value is converted as written: change it in the V1 file and run \`pantograph convert\` again (nothing was written)`,
+    hint: withConvertAdvice(p.hint),
   };
+}
+
+const CONVERT_ADVICE =
+  'the V1 value is converted as written: change it in the V1 file and run `pantograph convert` again (nothing was written)';
+
+/** The problem's own hint, then the advice: a new sentence after one that ends (`did you mean 'x'?`). */
+function withConvertAdvice(hint: string | undefined): string {
+  if (!hint) return CONVERT_ADVICE;
+  if (/[.?!]$/.test(hint)) return `${hint} The${CONVERT_ADVICE.slice(3)}`;
+  return `${hint}; ${CONVERT_ADVICE}`;
 }
 
 /**

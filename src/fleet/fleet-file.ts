@@ -138,7 +138,7 @@ export function parseFleet(text: string, file: string): Fleet {
   }
   const top = data as DataMap;
   const schemaProblems = violationProblems(
-    withOneSource(shippedSchema('fleet').validate(top)),
+    withOneSource(shippedSchema('fleet').validate(top), top),
     parsed.positions,
     'FLEET_INVALID',
     (pointer) => pointer || basename(file), // the file itself: "fleet.yml has no 'version'"
@@ -307,21 +307,26 @@ function credentialsWarnings(top: DataMap, at: (pointer: string) => Position, fi
 
 /**
  * ajv says "needs url", "needs path" and "must match exactly one schema in oneOf" for one mistake: a
- * repository must have one of the two. Said once, in words.
+ * repository must have one of the two, and only one. Said once, in words: which of the two mistakes.
  */
-function withOneSource(violations: readonly SchemaViolation[]): SchemaViolation[] {
-  const entry = /^\/repositories\/\d+$/;
+function withOneSource(violations: readonly SchemaViolation[], top: DataMap): SchemaViolation[] {
+  const entry = /^\/repositories\/(\d+)$/;
   const about = (v: SchemaViolation) =>
     entry.test(v.pointer) &&
     (v.keyword === 'oneOf' ||
       (v.keyword === 'required' && ['url', 'path'].includes(String(v.params.missingProperty))));
   const out = violations.filter((v) => !about(v));
+  const repositories = Array.isArray(top.repositories) ? top.repositories : [];
   for (const pointer of new Set(violations.filter(about).map((v) => v.pointer))) {
+    const repository = repositories[Number(entry.exec(pointer)?.[1])];
+    const both = isMap(repository) && 'url' in repository && 'path' in repository;
     out.push({
       pointer,
       keyword: 'oneOf',
       params: {},
-      message: 'needs either `url:` (a git remote) or `path:` (a directory), not both',
+      message: both
+        ? 'has both `url:` and `path:`: keep one, `url:` for a git remote or `path:` for a directory'
+        : 'needs `url:` (a git remote) or `path:` (a directory)',
     });
   }
   return out;

@@ -1126,7 +1126,9 @@ describe('convert with the default templates: what PDK rendered, or an error bef
       '.sync.yml': '---\n.rubocop.yml:\n  selected_profile: stirct\n',
       'metadata.json': METADATA_PDK,
     });
-    expect((await run(typo, 'convert', '--yes')).stderr).toContain("hint: did you mean 'strict'?");
+    expect((await run(typo, 'convert', '--yes')).stderr).toContain(
+      "hint: did you mean 'strict'? The V1 value is converted as written: change it in the V1 file",
+    );
   });
 
   it('settings a template fails on (as PDK failed on them) stop convert too, at the template; nothing is written', async () => {

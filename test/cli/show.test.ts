@@ -90,6 +90,7 @@ Files:
           project: ['3.3'],
           value: ['3.3'],
           origin: { layer: 'project', file: sync, line: 18, column: 27 },
+          errors: [],
         },
         {
           name: 'run_lint',
@@ -99,6 +100,7 @@ Files:
           default: true,
           value: true,
           origin: { layer: 'default' },
+          errors: [],
         },
         {
           name: 'dependabot',
@@ -108,6 +110,7 @@ Files:
           default: false,
           value: false,
           origin: { layer: 'default' },
+          errors: [],
         },
         {
           name: 'lint_plugins',
@@ -116,6 +119,7 @@ Files:
           default: JSON.parse(SHARED),
           value: JSON.parse(SHARED),
           origin: { layer: 'shared', detail: 'puppet_lint, pdk_template.shared_settings' },
+          errors: [],
         },
         {
           name: 'lint_job',
@@ -123,6 +127,7 @@ Files:
           description: null,
           value: true,
           origin: { layer: 'hook', detail: 'after_project_settings' },
+          errors: [],
         },
       ],
       subscriptions: [{ name: 'lint_plugins', publishers: ['puppet_lint'], value: JSON.parse(SHARED) }],
@@ -206,11 +211,34 @@ Files:
     expect(snapshotDir(root)).toEqual(before);
   });
 
-  it('notes errors of the project without failing', async () => {
-    const root = tempTree({ '.sync.yml': exampleSync().replace('extra_plugins: [', 'extra_plugins: 3 #[') });
+  it('notes errors of the project without failing, and says at a wrong value what is wrong and where', async () => {
+    const sync = exampleSync().replace('extra_plugins: [', 'extra_plugins: 3 #[');
+    const root = tempTree({ '.sync.yml': sync });
+    const before = snapshotDir(root);
     const r = await run(root, 'show', 'puppet_lint');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('    project: 3\n');
+    const lines = sync.split('\n');
+    const line = lines.findIndex((l) => l.includes('extra_plugins: 3')) + 1;
+    const column = lines[line - 1]!.indexOf('3') + 1;
+    expect(r.stdout).toContain(
+      `    project: 3\n    value:   3  <- project (.sync.yml:${line}:${column})\n` +
+        `    error:   setting 'extra_plugins' must be a list (.sync.yml:${line}:${column})\n`,
+    );
+    // Only at the setting that is wrong.
+    expect(r.stdout.match(/ {4}error: /g)).toHaveLength(1);
     expect(r.stderr).toBe('note: this project has 1 error; run `pantograph validate` to see them\n');
+    const { json } = await runJson<{
+      settings: { name: string; errors: { message: string; line: number }[] }[];
+    }>(root, 'show', 'puppet_lint');
+    const errors = Object.fromEntries(json.settings.map((s) => [s.name, s.errors]));
+    expect(errors.extra_plugins).toEqual([
+      expect.objectContaining({
+        message: "puppet_lint: setting 'extra_plugins' must be a list",
+        line,
+        column,
+      }),
+    ]);
+    expect(errors.disabled_checks).toEqual([]);
+    expect(snapshotDir(root)).toEqual(before);
   });
 });

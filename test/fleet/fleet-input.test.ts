@@ -131,7 +131,7 @@ describe('bad fleet files', () => {
     expect(good.status, good.stderr).toBe(0);
   });
 
-  it('a repository listed twice, a repository with neither url nor path, an unknown group', () => {
+  it('a repository listed twice, a repository with neither url nor path or with both, an unknown group', () => {
     const twice = pantograph(
       fleetIn(tempDir(), 'version: 1\nrepositories:\n  - { name: a, path: x }\n  - { name: a, path: y }\n'),
       ['fleet', 'status'],
@@ -143,9 +143,18 @@ describe('bad fleet files', () => {
     ]);
     expect(neither.status).toBe(1);
     expect(neither.stderr).toContain(
-      'fleet.yml:3:5: error: /repositories/0 needs either `url:` (a git remote) or `path:`',
+      'fleet.yml:3:5: error: /repositories/0 needs `url:` (a git remote) or `path:` (a directory) [FLEET_INVALID]',
     );
     expect(neither.stderr.match(/error:/g)).toHaveLength(1);
+    const both = pantograph(
+      fleetIn(tempDir(), 'version: 1\nrepositories:\n  - { name: a, url: r.git, path: x }\n'),
+      ['fleet', 'status'],
+    );
+    expect(both.status).toBe(1);
+    expect(both.stderr).toContain(
+      'fleet.yml:3:5: error: /repositories/0 has both `url:` and `path:`: keep one, `url:` for a git remote',
+    );
+    expect(both.stderr.match(/error:/g)).toHaveLength(1);
     const group = pantograph(
       fleetIn(tempDir(), 'version: 1\ngroups: { web: [a] }\nrepositories:\n  - { name: a, path: x }\n'),
       ['fleet', 'status', '--group', 'wbe'],

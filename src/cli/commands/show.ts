@@ -7,6 +7,7 @@
 
 import { planDetailed } from '../../engine/plan.js';
 import { loadProject, type Project } from '../../engine/project.js';
+import type { Problem } from '../../engine/render-plan.js';
 import { type SettingView, settingOriginText, settingViews } from '../../engine/setting-views.js';
 import { dataEquals } from '../../engine/settings.js';
 import { publishersByName } from '../../engine/shared-settings.js';
@@ -68,6 +69,7 @@ export async function show(io: Io, global: GlobalOptions, name: string, flags: E
         .map((o) => o.name),
     }));
     const errors = detailed.plan.problems.filter((p) => p.severity === 'error').length;
+    const settingErrors = (setting: string) => errorsOfSetting(detailed.plan.problems, t.name, setting);
     if (global.format === 'json') {
       printJson(io, {
         name: t.name,
@@ -78,7 +80,14 @@ export async function show(io: Io, global: GlobalOptions, name: string, flags: E
         always_apply: t.manifest.always_apply,
         applied,
         source: sourceJson(t.source),
-        settings: settings.map(settingJson),
+        settings: settings.map((v) => ({
+          ...settingJson(v),
+          errors: settingErrors(v.name).map((p) => ({
+            message: p.message,
+            ...(p.file !== undefined ? { file: p.file, line: p.line ?? null, column: p.column ?? null } : {}),
+            ...(p.hint !== undefined ? { hint: p.hint } : {}),
+          })),
+        })),
         subscriptions: subscriptions.map((s) => ({
           name: s.name,
           publishers: s.publishers,
@@ -116,6 +125,12 @@ export async function show(io: Io, global: GlobalOptions, name: string, flags: E
       out.push(
         `    value:   ${showData(s.value)}${s.origin ? `  <- ${settingOriginText(s.origin, (file) => shortPath(file, io.cwd))}` : ''}`,
       );
+      // The value is shown as it is, so say at once when it is wrong (`validate` says the same).
+      for (const p of settingErrors(s.name)) {
+        const where = p.file !== undefined ? ` (${shortPath(p.file, io.cwd)}:${p.line}:${p.column})` : '';
+        out.push(`    error:   ${p.message.slice(t.name.length + 2)}${where}`);
+        if (p.hint !== undefined) out.push(`    hint:    ${p.hint}`);
+      }
     }
     // An optional subscription: name the templates that would publish it if the project applied them.
     const unapplied = (name: string) => {
@@ -163,4 +178,16 @@ function settingJson(s: SettingView): Record<string, unknown> {
     ...(s.value !== undefined ? { value: jsonData(s.value) } : {}),
     origin: s.origin ?? null,
   };
+}
+
+/** The errors of a setting (or of a key inside it) as the settings' checks word them: `t: setting 'x'`. */
+function errorsOfSetting(problems: readonly Problem[], template: string, setting: string): Problem[] {
+  const prefix = `${template}: setting '${setting}`;
+  return problems.filter(
+    (p) =>
+      p.severity === 'error' &&
+      p.code === 'SETTINGS_INVALID' &&
+      p.message.startsWith(prefix) &&
+      (p.message[prefix.length] === "'" || p.message[prefix.length] === '.'),
+  );
 }
