@@ -5,7 +5,15 @@
  * sharing silently ended. A link to nothing is refused by both, with where it points, and nothing written.
  * Real projects made by the built CLI, through the real server (no browser).
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, symlinkSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  symlinkSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startUi, type UiServer } from '../../src/ui/server.js';
@@ -84,7 +92,8 @@ describe('pantograph ui with .sync.yml linked to a shared file', () => {
       const before = snapshotDir(dirname(project));
       const file = join(project, '.sync.yml');
       const message = `${file} is a symbolic link to ${link}, which does not exist: nothing was read or written`;
-      const hint = "restore the shared file it points to, or replace the link with the project's own .sync.yml";
+      const hint =
+        "restore the shared file it points to, or replace the link with the project's own .sync.yml";
       const status = cli(project, 'status');
       expect(status.status).toBe(1);
       expect(status.stderr).toBe(`error: ${message} [SYNC_READ]\n  hint: ${hint}\n`);
