@@ -9,6 +9,7 @@ import { EngineError, problem } from './errors.js';
 import { MODULESYNC_HINT, managedByPdk, modulesyncMark } from './module-manager.js';
 import { SYNC_FILE } from './project-config.js';
 import type { Problem } from './render-plan.js';
+import { danglingLinkError } from './sync-file.js';
 
 /**
  * The V1 text. A PDK module needs no `.sync.yml` (metadata.json's `pdk-version` or `template-url` says PDK
@@ -31,6 +32,8 @@ export function readV1Text(
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
       throw new EngineError('SYNC_READ', `cannot read ${file}: ${(e as Error).message}`);
     }
+    const dangling = danglingLinkError(file);
+    if (dangling) throw dangling;
   }
   if (managedByPdk(dir)) return { text: '--- {}\n', created: true, problems: [] };
   throw new EngineError(

@@ -67,6 +67,7 @@ import { parseSyncConfig, SYNC_FILE } from './project-config.js';
 import type { Problem } from './render-plan.js';
 import { loadTemplate } from './repository.js';
 import { listTemplates, resolveSources } from './sources/index.js';
+import { syncFileTarget } from './sync-file.js';
 import { aliasTargets, expandDanglingAliases, expandSectionAliases } from './yaml-aliases.js';
 import { jsonPointer, parseYamlData } from './yaml-data.js';
 import { expandMergeKeys } from './yaml-merge.js';
@@ -519,8 +520,9 @@ function listEntry(key: string, keyNode: Node | undefined): Scalar {
 /** Writes the converted text in place, atomically, keeping the file's mode (a new file: 0644). */
 export function writeConversion(conversion: Conversion): void {
   if (conversion.after === undefined) return;
-  const tmp = `${conversion.file}.pantograph-tmp-${process.pid}`;
-  const mode = conversion.created ? 0o644 : statSync(conversion.file).mode & 0o777;
+  const file = syncFileTarget(conversion.file); // a shared .sync.yml behind a link stays shared
+  const tmp = `${file}.pantograph-tmp-${process.pid}`;
+  const mode = conversion.created ? 0o644 : statSync(file).mode & 0o777;
   writeFileSync(tmp, conversion.after, { mode });
-  renameSync(tmp, conversion.file);
+  renameSync(tmp, file);
 }

@@ -15,6 +15,7 @@ import { EngineError, type EngineErrorCode, problem } from './errors.js';
 import type { Data, Position, PositionLookup, SyncData } from './model.js';
 import type { Problem } from './render-plan.js';
 import type { SandboxLimits } from './sandbox.js';
+import { narrowAnyOf } from './schema-any-of.js';
 import { compileWithEveryMistake } from './schema-mistakes.js';
 import { validateWithinLimits } from './schema-sandbox.js';
 import {
@@ -250,7 +251,7 @@ const compiledCache = new WeakMap<object, CompiledSchema>();
 export function violations(errors: readonly ErrorObject[]): SchemaViolation[] {
   const out: SchemaViolation[] = [];
   const seen = new Set<string>();
-  for (const e of errors) {
+  for (const e of narrowAnyOf(errors)) {
     if (e.keyword === 'if') continue;
     let pointer = e.instancePath;
     let suggestion: string | undefined;

@@ -24,6 +24,7 @@ import {
 } from './model.js';
 import type { PostCommand, Problem } from './render-plan.js';
 import { credentialsWarning } from './sources/credentials.js';
+import { danglingLinkError } from './sync-file.js';
 import { type SyncOrigin, withOrigins } from './sync-origins.js';
 import { jsonPointer, parsePointer, parseYamlData, setKey } from './yaml-data.js';
 
@@ -45,6 +46,9 @@ export function loadSyncConfig(root: string, origins: readonly SyncOrigin[] = []
         hint: 'check the project directory given (-C DIR); `pantograph init DIR` creates a new project there',
       });
     }
+    // A link to a shared file that is gone: "no .sync.yml here" and "run init" would mislead.
+    const dangling = code === 'ENOENT' ? danglingLinkError(file) : undefined;
+    if (dangling) throw dangling;
     if (code === 'ENOENT') {
       throw new EngineError('SYNC_NOT_FOUND', `no ${SYNC_FILE} in ${dir}`, {
         hint: missingSyncHint(dir),

@@ -8,17 +8,20 @@
  * (any case) are booleans, `y`/`n` stay strings, timestamps stay strings.
  */
 import {
-  type Document,
+  Composer,
+  type CST,
+  Document,
   isAlias,
   isMap,
   isPair,
   isScalar,
   isSeq,
   type Node,
-  parseDocument,
+  Parser,
   Scalar,
   type Tags,
   YAMLMap,
+  YAMLParseError,
   YAMLSeq,
 } from 'yaml';
 import { TOO_DEEP_HINT } from '../epp/json-values.js';
@@ -42,6 +45,7 @@ import {
 import { type EngineErrorCode, problem } from './errors.js';
 import { type Data, type Position, type PositionLookup, ReplaceValue, type SyncData } from './model.js';
 import type { Problem } from './render-plan.js';
+import { MAX_YAML_DEPTH, tooDeepAt } from './yaml-depth.js';
 import { MERGE_CONFLICT_HINT, mergeConflictAt, yamlErrorHint, yamlErrorMessage } from './yaml-hints.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -210,19 +214,26 @@ export function parseYamlData(
 export function parseYamlData(text: string, file: string, options: YamlDataOptions): YamlData<Data>;
 export function parseYamlData(text: string, file: string, options: YamlDataOptions): YamlData<SyncData> {
   const v11 = options.version === '1.1';
-  const document = parseDocument(text, {
+  const documentOptions = {
     version: options.version,
     intAsBigInt: true,
-    prettyErrors: false,
     keepSourceTokens: false,
     ...(v11
       ? { customTags: psychTags }
       : options.replaceTag
         ? { customTags: (t: Tags) => [...t, ...replaceTags] }
         : {}),
-  });
+  };
   const positions = new PositionIndex(file, text);
   const problems: Problem[] = [];
+  const tokens = Array.from(new Parser().parse(text));
+  const deep = tooDeepAt(tokens);
+  if (deep !== undefined) {
+    const message = `lists and mappings nest deeper than ${MAX_YAML_DEPTH} levels`;
+    problems.push(problem('error', options.errorCode, message, positions.at(deep), TOO_DEEP_HINT));
+    return { data: undefined, document: new Document(null, documentOptions), positions, problems };
+  }
+  const document = composeDocument(tokens, text, documentOptions);
   // Git's conflict markers make the parser report every marker line in its own words, none of them
   // saying what happened: one error at the first marker says it.
   const merge = document.errors.length > 0 ? mergeConflictAt(text) : undefined;
@@ -239,7 +250,7 @@ export function parseYamlData(text: string, file: string, options: YamlDataOptio
     return { data: undefined, document, positions, problems };
   }
   for (const e of document.errors) {
-    // The yaml package recurses, and reports a document nested ~800 deep with the stack's own words.
+    // The composer recurses: a caller left with little stack may still meet its limit below MAX_YAML_DEPTH.
     if (/Maximum call stack size exceeded/.test(e.message)) {
       problems.push(
         problem(
@@ -283,6 +294,26 @@ export function parseYamlData(text: string, file: string, options: YamlDataOptio
   }
   positions.record('', document.contents?.range?.[0] ?? 0);
   return { data, document, positions, problems };
+}
+
+/** `parseDocument` on tokens already parsed: the first document, an error for any other (as it does). */
+function composeDocument(
+  tokens: readonly CST.Token[],
+  text: string,
+  options: ConstructorParameters<typeof Composer>[0],
+): Document {
+  let first: Document | undefined;
+  for (const doc of new Composer(options).compose(tokens, true, text.length)) {
+    if (first === undefined) {
+      first = doc;
+      continue;
+    }
+    const range: [number, number] = [doc.range[0], doc.range[1]];
+    const message = 'Source contains multiple documents; please use YAML.parseAllDocuments()';
+    first.errors.push(new YAMLParseError(range, 'MULTIPLE_DOCS', message));
+    break;
+  }
+  return first!; // compose() always ends with a document, an empty text's too
 }
 
 /**

@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
+  CancellationToken,
   Connection,
   Diagnostic,
   InitializeResult,
@@ -393,19 +394,26 @@ class Server {
   /**
    * A handler whose failure (a bug, or params that are not what the protocol says) answers `fallback`;
    * before `initialize`, a request is the protocol's error -32002, after `shutdown` -32600, as the
-   * specification asks.
+   * specification asks. A request the client cancels (`$/cancelRequest`) is answered at once with
+   * -32800 (RequestCancelled), whatever its handler was waiting for (a project's check): an empty result
+   * would say "nothing here", not "not computed".
    */
-  private guard<P, R>(fallback: R, handler: (params: P) => Promise<R>): (params: P) => Promise<R> {
-    return async (params) => {
+  private guard<P, R>(
+    fallback: R,
+    handler: (params: P) => Promise<R>,
+  ): (params: P, token: CancellationToken) => Promise<R> {
+    return async (params, token) => {
       if (!this.initialized) {
         throw new lsp.ResponseError(lsp.ErrorCodes.ServerNotInitialized, 'send initialize first');
       }
       if (this.shutDown)
         throw new lsp.ResponseError(lsp.ErrorCodes.InvalidRequest, 'the server is shut down');
+      if (token.isCancellationRequested) throw cancelledError();
       try {
         if (typeof params !== 'object' || params === null) return fallback;
-        return await handler(params);
+        return await untilCancelled(handler(params), token);
       } catch (e) {
+        if (token.isCancellationRequested) throw cancelledError();
         this.connection.console.error(`pantograph: ${(e as Error).stack ?? String(e)}`);
         return fallback;
       }
@@ -652,4 +660,18 @@ function readText(file: string): string | undefined {
 function toDiagnosticIn(text: string, p: Problem): Diagnostic {
   const document = TextDocument.create('file:///x', 'text', 0, text);
   return toDiagnostic(document, fromProblem(p, text));
+}
+
+/** The answer to a request the client cancelled, as the specification asks (LSPErrorCodes.RequestCancelled). */
+function cancelledError(): Error {
+  return new lsp.ResponseError(lsp.LSPErrorCodes.RequestCancelled, 'the request was cancelled');
+}
+
+/** `work`'s result, or a rejection as soon as the request is cancelled (the work goes on, unheard). */
+function untilCancelled<R>(work: Promise<R>, token: CancellationToken): Promise<R> {
+  let listener: { dispose(): void } | undefined;
+  const cancelled = new Promise<never>((_, reject) => {
+    listener = token.onCancellationRequested(() => reject(cancelledError()));
+  });
+  return Promise.race([work, cancelled]).finally(() => listener?.dispose());
 }

@@ -1,8 +1,10 @@
 /**
- * Where the cursor is in a YAML text, by indentation alone: the keys above it, whether it is on a key or
- * a list item, and the word there. A YAML parser needs a whole document; while the user types, the text
- * is often none (`gemfile:` then `  opt` with no colon yet), and indentation still tells the place.
+ * Where the cursor is in a YAML text: the keys above it, whether it is on a key or a list item, and the
+ * word there. Block YAML is read by indentation: while the user types, the text is often no YAML document
+ * (`gemfile:` then `  opt` with no colon yet), and indentation still tells the place. Inside a flow list
+ * or mapping, which may run over lines, the yaml package's nodes tell it (yaml-flow.ts).
  */
+import { FlowCollections } from './yaml-flow.js';
 
 export interface YamlPlace {
   /** The keys of the mappings that contain the line, outermost first. */
@@ -23,7 +25,11 @@ const KEY_LINE = /^(\s*)([^\s#:'"-][^:#]*?|'[^']*'|"[^"]*")\s*:(?:\s|$)/;
 export function yamlPlace(text: string, line: number, character: number): YamlPlace {
   const lines = text.split('\n');
   const current = (lines[line] ?? '').replace(/\r$/, '');
+  const lineStart = lines.slice(0, line).reduce((n, l) => n + l.length + 1, 0);
   const indent = /^\s*/.exec(current)![0].length;
+  const flows = new FlowCollections(text);
+  const inFlow = flows.placeAt(lineStart + Math.min(character, current.length), lineStart + indent);
+  if (inFlow) return inFlow;
   const dash = /^(\s*)-(\s+|$)/.exec(current);
   const listItem = dash !== null;
   const contentStart = dash ? dash[0].length : indent;
@@ -44,18 +50,17 @@ export function yamlPlace(text: string, line: number, character: number): YamlPl
   if (!onKey) {
     start = end = character;
   }
-  const lineStart = lines.slice(0, line).reduce((n, l) => n + l.length + 1, 0);
-  // In a flow list after the key (`templates: [ntp, mo]`, as `init` writes `templates: []`): an item of
-  // the key's list, as one on a line of its own would be.
-  const flow = !onKey && key === undefined ? flowItem(current, colon + 1, character) : undefined;
   const parents: string[] = [];
   // A list item may sit at its key's own indentation (`templates:` then `- a` below it).
   let limit = current.trim() === '' ? Math.min(character, current.length) : indent;
   if (listItem) limit = indent + 1;
+  let at = lineStart;
   for (let i = line - 1; i >= 0 && limit > 0; i--) {
     const l = (lines[i] ?? '').replace(/\r$/, '');
+    at -= (lines[i] ?? '').length + 1;
     if (l.trim() === '' || l.trim().startsWith('#')) continue;
     const lIndent = /^\s*/.exec(l)![0].length;
+    if (flows.inside(at + lIndent)) continue; // a line a flow collection runs onto: its indentation means nothing
     if (lIndent >= limit) continue;
     if (/^\s*-(\s|$)/.test(l)) {
       limit = lIndent + 1; // an item of a list: its key comes further up
@@ -65,17 +70,6 @@ export function yamlPlace(text: string, line: number, character: number): YamlPl
     if (m) parents.unshift(unquote(m[2]!.trim()));
     limit = lIndent;
   }
-  if (flow) {
-    const own = unquote(current.slice(contentStart, colon).trim());
-    return {
-      parents: [...parents, own],
-      key: undefined,
-      listItem: true,
-      item: flow.item === '' ? undefined : flow.item,
-      start: lineStart + flow.start,
-      end: lineStart + flow.end,
-    };
-  }
   return {
     parents,
     key: key === '' ? undefined : key,
@@ -84,28 +78,6 @@ export function yamlPlace(text: string, line: number, character: number): YamlPl
     start: lineStart + start,
     end: lineStart + end,
   };
-}
-
-/** The item of a one-line flow list (`[a, b]`) starting after `from`, at `character`, if it is in one. */
-function flowItem(
-  line: string,
-  from: number,
-  character: number,
-): { item: string; start: number; end: number } | undefined {
-  const open = /^\s*\[/.exec(line.slice(from));
-  if (!open) return undefined;
-  const first = from + open[0].length;
-  const close = line.indexOf(']', first);
-  if (character < first || (close >= 0 && character > close)) return undefined;
-  const stop = (c: string | undefined) => c === undefined || c === ',' || c === '[' || c === ']';
-  let start = character;
-  while (start > first && !stop(line[start - 1])) start--;
-  let end = character;
-  while (end < line.length && !stop(line[end])) end++;
-  const raw = line.slice(start, end);
-  const lead = raw.length - raw.trimStart().length;
-  const word = raw.trim();
-  return { item: unquote(word), start: start + lead, end: start + lead + word.length };
 }
 
 function unquote(text: string): string {

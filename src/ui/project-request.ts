@@ -3,7 +3,7 @@
  * the settings bounded, and the engine's options it is planned with.
  */
 import type { Context } from 'hono';
-import { MAX_JSON_DEPTH } from '../epp/json-values.js';
+import { MAX_YAML_DEPTH } from '../engine/yaml-depth.js';
 import { BadRequest, jsonObject } from './request.js';
 
 export interface ApiOptions {
@@ -78,12 +78,18 @@ export async function body(c: Context): Promise<Body> {
     if (record[flag] !== undefined && typeof record[flag] !== 'boolean')
       throw new BadRequest(`${flag} must be true or false`);
   }
-  // The settings are walked recursively (written as YAML, checked): nesting is bounded as in JSON files.
-  if (nestsDeeper(record.settings, MAX_JSON_DEPTH)) {
-    throw new BadRequest(`settings must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
+  // The settings are walked recursively (written as YAML, checked): nesting is bounded as in .sync.yml,
+  // where they go one level down, under their template's name.
+  if (nestsDeeper(record.settings, MAX_SETTINGS_DEPTH)) {
+    throw new BadRequest(
+      `settings must not nest arrays and objects deeper than ${MAX_SETTINGS_DEPTH} levels (under their template's name in .sync.yml, ${MAX_YAML_DEPTH})`,
+    );
   }
   return record as Body;
 }
+
+/** How deep a request's settings may nest: one level less than `.sync.yml`, whose mapping holds them. */
+const MAX_SETTINGS_DEPTH = MAX_YAML_DEPTH - 1;
 
 /** The fields a request that edits the text needs: the text, and the template it is about. */
 export function editRequest(b: Body): { syncText: string; template: string } {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError } from '../engine/errors.js';
 import { SYNC_FILE } from '../engine/project-config.js';
-import { writeAtomically } from '../engine/sync-text-edit.js';
+import { danglingLinkError, writeSyncFile } from '../engine/sync-file.js';
 import { errnoCode } from '../sync/errors.js';
 import { Refused } from './request.js';
 
@@ -21,7 +21,11 @@ export function baseOnDisk(root: string): string {
   try {
     bytes = readFileSync(join(root, SYNC_FILE));
   } catch (e) {
-    if (errnoCode(e) === 'ENOENT') return ABSENT;
+    if (errnoCode(e) === 'ENOENT') {
+      const dangling = danglingLinkError(join(root, SYNC_FILE));
+      if (dangling) throw dangling; // as the command line says it: saving would guess where to write
+      return ABSENT;
+    }
     // A directory in its place, say: refused as the command line refuses it (SYNC_READ, 422), not a 500.
     throw new EngineError('SYNC_READ', `cannot read ${join(root, SYNC_FILE)}: ${(e as Error).message}`);
   }
@@ -45,10 +49,11 @@ export function checkBase(root: string, base: string): void {
 
 /**
  * Writes `.sync.yml` whole or not at all (a temporary file renamed into place), keeping its mode as the
- * command line's writes do (a 0600 file holding a token stays 0600); gives its new base.
+ * command line's writes do (a 0600 file holding a token stays 0600), and through a link to a shared file
+ * as they do (engine/sync-file.ts); gives its new base.
  */
 export function writeSyncText(root: string, text: string): string {
-  writeAtomically(join(root, SYNC_FILE), text);
+  writeSyncFile(join(root, SYNC_FILE), text);
   return baseOfText(text);
 }
 

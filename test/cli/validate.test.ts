@@ -155,6 +155,39 @@ describe('pantograph validate', () => {
     expect(r.stderr).not.toContain('EPP_FAIL');
   });
 
+  it('says a wrong value deep in an anyOf setting once, at it: not every branch the value missed (session 34)', async () => {
+    // gemfile's `optional` is {groups} or null, a gem's `version` a string or a list.
+    const root = tempTree({
+      '.sync.yml': `pdk_template:
+  version: 2
+  templates: []
+gemfile:
+  optional:
+    ':development':
+      - gem: json
+        version: 5
+  required:
+    ':development':
+      - gem: json
+        platforms: [mswin, 7]
+`,
+      'metadata.json': METADATA,
+    });
+    const before = snapshotDir(root);
+    const r = await runJson<{ problems: { code: string; line: number; column: number; message: string }[] }>(
+      root,
+      'validate',
+    );
+    expect(r.code).toBe(1);
+    // It said seven: 'optional' must be empty (null), must match a schema in anyOf, the version must not
+    // contain quotes or backslashes (the string branch's own message, for a number), must be a list...
+    expect(r.json.problems.map((p) => [p.line, p.column, p.message])).toEqual([
+      [8, 18, "gemfile: setting 'optional.:development.0.version' must be a string or a list"],
+      [12, 28, "gemfile: setting 'required.:development.21.platforms.1' must be a string"],
+    ]);
+    expect(snapshotDir(root)).toEqual(before);
+  });
+
   it('a modulesync module (.msync.yml, no PDK keys in metadata.json): status, validate and apply say so at .sync.yml, and point to the fleet', async () => {
     const root = tempTree({
       '.sync.yml': '---\nGemfile:\n  optional:\n    ":test":\n      - gem: mocha\n',

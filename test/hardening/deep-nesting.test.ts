@@ -3,14 +3,16 @@
  * template's `template.json` from a source, a values file of `epp render`. The readers recurse, and so do
  * the walks of the data after them; such a file was an internal error (the stack exhausted) instead of an
  * error at its position. Arrays and objects may nest 400 deep (MAX_JSON_DEPTH, as deep as the parser nests
- * a template's expressions); one level more is an error there, and nothing is written. YAML files stop
- * where the yaml package does (~800 levels), which is now said in words.
+ * a template's expressions); one level more is an error there, and nothing is written. YAML lists and
+ * mappings too (session 34: they stopped where the yaml package's composer ran out of stack, a place
+ * that moved with the caller's stack).
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseJsonData } from '../../src/engine/json-data.js';
+import { MAX_YAML_DEPTH } from '../../src/engine/yaml-depth.js';
 import { MAX_JSON_DEPTH, parseJsonValues, TOO_DEEP_HINT } from '../../src/epp/json-values.js';
 import { api } from '../../src/ui/api.js';
 import { run } from '../cli/cli-helpers.js';
@@ -82,7 +84,7 @@ describe('JSON nested deeper than anything real', () => {
     expect(r.stderr).not.toMatch(/internal error|RangeError/);
   });
 
-  it("YAML (.sync.yml, a values file): the reader's own limit, said in words, at its position", async () => {
+  it('YAML (.sync.yml, a values file): 400 levels too, an error where the level one too deep opens', async () => {
     const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
     const root = writeTree(tempDir(), {
       '.sync.yml': `${SYNC}gemfile:\n  x: ${deep}\n`,
@@ -91,8 +93,9 @@ describe('JSON nested deeper than anything real', () => {
     const before = readdirSync(root).sort();
     const r = await run(root, 'apply');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(
-      /\.sync\.yml:5:\d+: error: lists and mappings nest too deeply here for the YAML reader \[SYNC_YAML\]/,
+    // Level 1 the file's mapping, 2 gemfile's: the 399th `[` (column 6 + 398) opens level 401.
+    expect(r.stderr).toContain(
+      `.sync.yml:5:404: error: lists and mappings nest deeper than ${MAX_YAML_DEPTH} levels [SYNC_YAML]`,
     );
     expect(r.stderr).toContain(`hint: ${TOO_DEEP_HINT}`);
     expect(readdirSync(root).sort()).toEqual(before);
@@ -103,8 +106,8 @@ describe('JSON nested deeper than anything real', () => {
     });
     expect(values.status).toBe(1);
     expect(values.stdout).toBe('');
-    expect(values.stderr).toMatch(
-      /v\.yaml:1:\d+: error: lists and mappings nest too deeply here for the YAML reader/,
+    expect(values.stderr).toContain(
+      `v.yaml:1:403: error: lists and mappings nest deeper than ${MAX_YAML_DEPTH} levels`,
     );
     expect(values.stderr).toContain(`hint: ${TOO_DEEP_HINT}`);
     expect(`${r.stderr}${values.stderr}`).not.toMatch(/internal error|Maximum call stack/);
@@ -123,10 +126,11 @@ describe('JSON nested deeper than anything real', () => {
     for (const path of ['/check', '/edit']) {
       const refused = await post(path, 100_000);
       expect(refused.status).toBe(400);
-      expect(await refused.json()).toEqual({
-        error: `settings must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
-      });
-      expect((await post(path, MAX_JSON_DEPTH)).status).toBe(200);
+      // One level less than .sync.yml allows: the template's name holds them there.
+      const error = `settings must not nest arrays and objects deeper than ${MAX_YAML_DEPTH - 1} levels (under their template's name in .sync.yml, ${MAX_YAML_DEPTH})`;
+      expect(await refused.json()).toEqual({ error });
+      expect(await (await post(path, MAX_YAML_DEPTH)).json()).toEqual({ error });
+      expect((await post(path, MAX_YAML_DEPTH - 1)).status).toBe(200);
     }
     expect(readFileSync(join(root, '.sync.yml'), 'utf8')).toBe(SYNC);
   });

@@ -72,6 +72,14 @@ export class LspClient {
     return answer as Promise<Message & { result?: T }>;
   }
 
+  /** A request and its cancellation (`$/cancelRequest` for its id), as an editor cancels a stale one. */
+  cancellable(method: string, params: unknown): { answer: Promise<Message>; cancel: () => void } {
+    const id = this.nextId++;
+    const answer = this.wait((m) => m.id === id && m.method === undefined);
+    this.sendRaw(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    return { answer, cancel: () => this.notify('$/cancelRequest', { id }) };
+  }
+
   async initialize(rootUri: string): Promise<Message> {
     const answer = await this.request('initialize', { processId: process.pid, rootUri, capabilities: {} });
     this.notify('initialized', {});

@@ -238,6 +238,55 @@ describe('.sync.yml', () => {
     }
   });
 
+  it('completes and hovers in a flow list or mapping that runs over lines, by its nodes (session 34)', async () => {
+    const text = sync()
+      .replace(/ {2}templates:\n(?: {4}- .*\n)+/, '  templates: [motd,\n    ntp]\n')
+      .replace(
+        'ntp:\n  servers: [a.example, b.example]\n',
+        'ntp: {servers: [a.example,\n    b.example],\n  port: 123}\n',
+      );
+    client.change(uri(), 42, [{ text }]);
+    await client.diagnostics(uri(), 42);
+    try {
+      const lines = text.split('\n');
+      const second = lines.indexOf('    ntp]');
+      // The list's second line: template names (it was read as a key `ntp]` under templates: nothing).
+      const names = await client.request<{ label: string }[]>('textDocument/completion', {
+        textDocument: { uri: uri() },
+        position: { line: second, character: 4 },
+      });
+      expect(names.result?.map((i) => i.label).sort()).toEqual(['motd', 'ntp']);
+      const hover = await client.request<{ contents: { value: string }; range: unknown }>(
+        'textDocument/hover',
+        { textDocument: { uri: uri() }, position: { line: second, character: 5 } },
+      );
+      expect(hover.result?.contents.value).toMatch(/^\*\*ntp\*\*/);
+      expect(hover.result?.range).toEqual({
+        start: { line: second, character: 4 },
+        end: { line: second, character: 7 },
+      });
+      // A key of the flow mapping, after `ntp: {` on its key's line (it was the place after `ntp:`).
+      const map = lines.indexOf('ntp: {servers: [a.example,');
+      const setting = await client.request<{ contents: { value: string }; range: unknown }>(
+        'textDocument/hover',
+        { textDocument: { uri: uri() }, position: { line: map, character: 8 } },
+      );
+      expect(setting.result?.contents.value).toContain('**servers** (array of string)');
+      expect(setting.result?.range).toEqual({
+        start: { line: map, character: 6 },
+        end: { line: map, character: 13 },
+      });
+      const keys = await client.request<{ label: string }[]>('textDocument/completion', {
+        textDocument: { uri: uri() },
+        position: { line: map, character: 7 },
+      });
+      expect(keys.result?.map((i) => i.label).sort()).toEqual(['port', 'servers']);
+    } finally {
+      client.change(uri(), 43, [{ text: sync() }]);
+      await client.diagnostics(uri(), 43);
+    }
+  });
+
   it("hovers a setting with its description, type, default and the value's origin", async () => {
     const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', {
       textDocument: { uri: uri() },

@@ -147,6 +147,52 @@ describe('bad input', () => {
   });
 });
 
+describe('a cancelled request ($/cancelRequest)', () => {
+  const RequestCancelled = -32800;
+
+  it("is answered with the protocol's RequestCancelled (-32800), not an empty result, while it waits for its document's check", async () => {
+    const uri = uriOf(join(dir, 'cancelled.epp'));
+    const position = { textDocument: { uri }, position: { line: 0, character: 19 } };
+    let hover!: ReturnType<LspClient['cancellable']>;
+    let completion!: ReturnType<LspClient['cancellable']>;
+    // Opened, asked and cancelled at once: each request waits for the check of the text just opened.
+    client.together(() => {
+      client.open(uri, '<%- | $x | -%><%= $x %>\n');
+      hover = client.cancellable('textDocument/hover', position);
+      completion = client.cancellable('textDocument/completion', position);
+      hover.cancel();
+      completion.cancel();
+    });
+    for (const request of [hover, completion]) {
+      const answer = await request.answer;
+      expect(answer.error?.code).toBe(RequestCancelled);
+      expect(answer).not.toHaveProperty('result');
+    }
+    // The same request not cancelled is answered, and the server goes on.
+    const answered = await client.request('textDocument/hover', position);
+    expect(answered.error).toBeUndefined();
+    expect(answered.result).not.toBeNull();
+    client.notify('textDocument/didClose', { textDocument: { uri } });
+    await stillServes();
+  });
+
+  it('is answered with -32800 when it was cancelled before the server read it', async () => {
+    const uri = uriOf(join(dir, 'a.epp'));
+    let hover!: ReturnType<LspClient['cancellable']>;
+    client.together(() => {
+      hover = client.cancellable('textDocument/hover', {
+        textDocument: { uri },
+        position: { line: 0, character: 4 },
+      });
+      hover.cancel();
+    });
+    expect((await hover.answer).error?.code).toBe(RequestCancelled);
+    // A cancellation of a request already answered, or of one never sent, changes nothing.
+    client.notify('$/cancelRequest', { id: 999_999 });
+    await stillServes();
+  });
+});
+
 describe('before initialize', () => {
   it('answers a request with -32002 (server not initialized), then serves once initialized', async () => {
     const other = new LspClient(dir);

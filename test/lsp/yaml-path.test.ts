@@ -84,4 +84,61 @@ describe('yamlPlace on quoted keys', () => {
     expect(yamlPlace(text, 2, 6)).toMatchObject({ parents: ['Gemfile', 'optional'], key: ':test' });
     expect(yamlPlace(text, 3, 9)).toMatchObject({ parents: ['Gemfile', 'optional', ':test'] });
   });
+
+  it('reads a flow list or mapping that runs over lines by its nodes, not by indentation (session 34)', () => {
+    const text = [
+      'pdk_template:', // 0
+      '  templates: [motd,', // 1
+      '    ntp]', // 2
+      'ntp: {servers: [a,', // 3
+      '    b],', // 4
+      '  port: 123}', // 5
+      'rubocop:', // 6
+      '  pe', // 7
+    ].join('\n');
+    const offset = (line: number, character: number) =>
+      text
+        .split('\n')
+        .slice(0, line)
+        .reduce((n, l) => n + l.length + 1, 0) + character;
+    // The list's second line: its item, not a key `ntp]` of pdk_template's.
+    expect(yamlPlace(text, 2, 5)).toEqual({
+      parents: ['pdk_template', 'templates'],
+      key: undefined,
+      listItem: true,
+      item: 'ntp',
+      start: offset(2, 4),
+      end: offset(2, 7),
+    });
+    // After its `]`: the place after templates' value, as on a one-line list.
+    expect(yamlPlace(text, 2, 8)).toMatchObject({
+      parents: ['pdk_template'],
+      key: undefined,
+      listItem: false,
+    });
+    // A flow mapping's keys on its first line and on a line of its own; a list in it.
+    expect(yamlPlace(text, 3, 7)).toEqual({
+      parents: ['ntp'],
+      key: 'servers',
+      listItem: false,
+      item: undefined,
+      start: offset(3, 6),
+      end: offset(3, 13),
+    });
+    expect(yamlPlace(text, 5, 3)).toMatchObject({ parents: ['ntp'], key: 'port', listItem: false });
+    expect(yamlPlace(text, 4, 5)).toMatchObject({ parents: ['ntp', 'servers'], listItem: true, item: 'b' });
+    // A value: no key there.
+    expect(yamlPlace(text, 5, 9)).toMatchObject({ parents: ['ntp'], key: undefined });
+    // Block YAML after them is read by indentation, as before.
+    expect(yamlPlace(text, 7, 4)).toMatchObject({ parents: ['rubocop'], key: 'pe' });
+  });
+
+  it('finds an item of a flow list being typed over lines, with no `]` yet', () => {
+    const text = 'pdk_template:\n  templates: [motd,\n    nt\n';
+    expect(yamlPlace(text, 2, 6)).toMatchObject({
+      parents: ['pdk_template', 'templates'],
+      listItem: true,
+      item: 'nt',
+    });
+  });
 });

@@ -7,7 +7,7 @@
  * into the text (`undefined:`, `rubocop: abc`); an unknown `kind` removed the template; an edit without
  * its text was planned as an empty `.sync.yml` and answered "a V1 file".
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -279,6 +279,63 @@ describe('pantograph ui when .sync.yml is a directory', () => {
         });
       }
       expect(snapshotDir(dir)).toEqual(snapshot);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('pantograph ui on deeply nested YAML in .sync.yml', () => {
+  it('says each error at the place validate says it: a bad value and a schema error 4 levels deep, and nesting too deep (its column moved with the stack left)', async () => {
+    const dir = initProject('ui-hostile-deep-', 'acme-hostile');
+    const head = readFileSync(join(dir, '.sync.yml'), 'utf8');
+    const other = await startUi({ root: dir });
+    try {
+      const cases = [
+        // A value of the wrong type 5 levels down, and one inside a flow list.
+        `gemfile:\n  required:\n    ':development':\n      - gem: json\n        platforms: [mswin, 7]\n`,
+        // Nesting one level too deep: level 1 the file, 2 gemfile, 3 optional, then the brackets.
+        `gemfile:\n  optional:\n    x: ${'['.repeat(5000)}${']'.repeat(5000)}\n`,
+      ];
+      for (const extra of cases) {
+        writeFileSync(join(dir, '.sync.yml'), `${head}${extra}`);
+        const snapshot = snapshotDir(dir);
+        const validate = cli(dir, 'validate', '--format', 'json');
+        expect(validate.status).toBe(1);
+        const expected = (
+          JSON.parse(validate.stdout) as {
+            problems: { code: string; line: number; column: number; message: string }[];
+          }
+        ).problems
+          .filter((p) => p.line !== undefined)
+          .map((p) => [p.code, p.line, p.column, p.message]);
+        expect(expected.length).toBeGreaterThan(0);
+        const state = await fetch(`http://127.0.0.1:${other.port}/api/state`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-pantograph-token': other.token },
+          body: '{}',
+        });
+        const answer = (await state.json()) as {
+          problems: { code: string; line: number; column: number; message: string }[];
+        };
+        expect(answer.problems.map((p) => [p.code, p.line, p.column, p.message])).toEqual(expected);
+        expect(snapshotDir(dir)).toEqual(snapshot);
+      }
+      // Level 401 opens at the 398th `[` of x's line (`    x: [`, the first at column 8).
+      const line = head.split('\n').length + 2;
+      const state = await fetch(`http://127.0.0.1:${other.port}/api/state`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-pantograph-token': other.token },
+        body: '{}',
+      });
+      expect(((await state.json()) as { problems: unknown[] }).problems).toMatchObject([
+        {
+          code: 'SYNC_YAML',
+          line,
+          column: 8 + 397,
+          message: 'lists and mappings nest deeper than 400 levels',
+        },
+      ]);
     } finally {
       await other.close();
     }

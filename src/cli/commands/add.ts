@@ -14,6 +14,7 @@ import type { SourceSpec, SyncConfig } from '../../engine/model.js';
 import { loadSyncConfig, parseSyncConfig, SYNC_FILE } from '../../engine/project-config.js';
 import { credentialsWarning } from '../../engine/sources/credentials.js';
 import { listTemplates, resolveSource, resolveSources } from '../../engine/sources/index.js';
+import { writeSyncFile } from '../../engine/sync-file.js';
 import {
   addTemplateText,
   applySplice,
@@ -26,7 +27,6 @@ import {
   pdkMap,
   scalar,
   viaDocument,
-  writeAtomically,
 } from '../../engine/sync-text-edit.js';
 import { didYouMeanHint } from '../../shared/did-you-mean.js';
 import { sameLocation } from '../../shared/url-credentials.js';
@@ -71,7 +71,7 @@ export async function addTemplate(
     if (!sameSet(got, expected) || next.excluded.some((r) => r.name === name)) {
       throw new Error(`editing ${config.file} did not give the expected templates: ${got.join(', ')}`);
     }
-    writeAtomically(config.file, text);
+    writeSyncFile(config.file, text);
     io.out(`added template '${name}' to ${file}${excluded ? ` (replacing '---${name}')` : ''}\n`);
     return 0;
   });
@@ -121,7 +121,7 @@ export async function addSource(
     if (next.sources.map(specKey).join('\n') !== expected.join('\n')) {
       throw new Error(`editing ${config.file} did not give the expected sources`);
     }
-    writeAtomically(config.file, text);
+    writeSyncFile(config.file, text);
     io.out(`added source ${sourceLabel(spec)} (${spec.type}) to ${file}\n`);
     if (unchecked) {
       sayErr(
