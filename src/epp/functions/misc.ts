@@ -180,15 +180,26 @@ function variableName(name: string): string {
   return name.startsWith('::') ? name.slice(2) : name;
 }
 
+/** getvar's dispatch type of its first argument, as Puppet prints it (made on first use). */
+let getvarPattern: PType | undefined;
+
 const getvar = defineFunction(
   'getvar',
   1,
   2,
   (ctx: CallContext, args, block) => {
     const [text, fallback] = args;
+    // Puppet's `argument_mismatch` handler takes a String only: another value is refused by the pattern.
+    if (typeof text !== 'string') {
+      getvarPattern ??= puppetType(
+        'Pattern',
+        new PRegexp(String.raw`\A(?:::)?(?:[a-z]\w*::)*[a-z_]\w*(?:\.|\Z)`),
+      );
+      throw argumentMismatch('getvar', 'get_string', getvarPattern, text);
+    }
     // A block Puppet's dispatch refuses (`Callable[1,1]`) falls to its `argument_mismatch`, as a bad name.
     const blockRefused = block !== undefined && !acceptsArgs(block, 1);
-    if (typeof text !== 'string' || !VARIABLE_START.test(text) || blockRefused) {
+    if (!VARIABLE_START.test(text) || blockRefused) {
       throw new EppEvalError(
         'EPP_ARGUMENTS',
         "'getvar' The given string does not start with a valid variable name",
