@@ -34,6 +34,7 @@ import {
 import { acceptsArgs, argumentMismatch, noMatchingSignature, puppetType, typeLabel } from './arguments.js';
 import { blockArity } from './block-arity.js';
 import { getValue } from './collections.js';
+import { argumentCountText } from './not-iterable.js';
 import { type CallContext, defineFunction, type FunctionDef } from './registry.js';
 import { rubyToS } from './ruby-text.js';
 import { runtime3 } from './runtime3.js';
@@ -286,7 +287,10 @@ const call = defineFunction(
         ],
         [
           "(Object[{name => 'Deferred', attributes => {'name' => Pattern[/\\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\\z/], 'arguments' => {type => Optional[Array], value => undef}}}] deferred)",
-          `parameter 'deferred' expects a Deferred value, got ${describedTypeName(name)}`,
+          // Its count is judged before its type: `call(true, 1)` has one argument too many for it.
+          args.length > 0
+            ? argumentCountText({ min: 1, max: 1 }, args.length + 1)
+            : `parameter 'deferred' expects a Deferred value, got ${describedTypeName(name)}`,
         ],
       ]);
     }
