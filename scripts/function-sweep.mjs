@@ -15,16 +15,25 @@
  * Exits 0 either way: a report for a session's work, not a gate. Needs `npm run build` and Puppet.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, stripVTControlCharacters } from 'node:util';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values: options } = parseArgs({
-  options: { modulepath: { type: 'string' }, filter: { type: 'string' }, out: { type: 'string' } },
-});
+const USAGE = `usage: node scripts/function-sweep.mjs [--modulepath DIR] [--filter REGEX] [--out FILE]
+
+Calls every function Pantograph provides with ten argument shapes, with and without a block, through one
+\`puppet epp render\` and one \`pantograph epp render\`, and prints the differences by function.
+
+  --modulepath DIR  a directory holding puppetlabs-stdlib as \`stdlib\` (without it, stdlib's functions are left out)
+  --filter REGEX    only the functions whose name matches
+  --out FILE        where to write every difference (default: a file in the temp directory)
+  -h, --help        this text
+
+Needs \`npm run build\` and Puppet. Exits 0 whatever it finds (a report, not a gate); 2 for a wrong command line.`;
+const options = commandLine(process.argv.slice(2));
 const { coreFunctions } = await import(join(root, 'dist', 'epp', 'functions', 'index.js'));
 
 /** What a call of a function with a block would do to the machine or the run, rather than answer. */
@@ -47,7 +56,7 @@ const stdlib = options.modulepath !== undefined;
 const names = coreFunctions
   .names()
   .filter((name) => !SKIPPED.has(name))
-  .filter((name) => options.filter === undefined || new RegExp(options.filter).test(name));
+  .filter((name) => options.filter === undefined || options.filter.test(name));
 const files = [];
 for (const name of names) {
   SHAPES.forEach((shape, i) => {
@@ -89,6 +98,46 @@ const out = options.out ?? join(dir, 'differences.txt');
 writeFileSync(out, differences.map((d) => `## ${d.file}\n P: ${d.p}\n O: ${d.o}\n`).join(''));
 for (const [name, count] of [...byFunction].sort((a, b) => b[1] - a[1])) console.log(`${count}\t${name}`);
 console.log(`${differences.length} of ${files.length} templates differ (all of them in ${out})`);
+
+/** The options, or the usage (`--help`), or a wrong command line's message and the usage (exit 2). */
+function commandLine(args) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        modulepath: { type: 'string' },
+        filter: { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (e) {
+    // parseArgs's own words name the option ("Unknown option '--x'"); its hint about `--` does not apply.
+    refuse(e.message.replace(/\. To specify a positional argument.*$/s, ''));
+  }
+  if (parsed.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  if (parsed.modulepath !== undefined && !existsSync(join(parsed.modulepath, 'stdlib'))) {
+    refuse(
+      `--modulepath ${parsed.modulepath}: no stdlib module in it (get puppetlabs-stdlib as ${join(parsed.modulepath, 'stdlib')})`,
+    );
+  }
+  let filter;
+  try {
+    filter = parsed.filter === undefined ? undefined : new RegExp(parsed.filter);
+  } catch (e) {
+    refuse(`--filter ${parsed.filter}: ${e.message}`);
+  }
+  return { modulepath: parsed.modulepath, filter, out: parsed.out };
+}
+
+function refuse(message) {
+  console.error(`function-sweep: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
 
 /** Puppet's message for each failed file: the lines after `Error: --- file`, its position reduced. */
 function puppetErrors(stderr) {

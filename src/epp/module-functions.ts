@@ -10,6 +10,7 @@ import { defineFunction, type FunctionDef } from './functions/registry.js';
 import { FUNCTION_ARGUMENTS, type ModulePathEntry, type PuppetFunctionSource } from './module-path.js';
 import { parsePuppet } from './parser/parser.js';
 import { describeMismatch, PType } from './runtime/types.js';
+import type { Value } from './runtime/values.js';
 
 /**
  * The function: its body runs as a lambda given the arguments (`with(*args) |...|`), so its parameters
@@ -33,7 +34,7 @@ export function puppetFunction(
   const required = params.filter((p) => !p.defaultValue && !p.captureRest).length;
   const rest = params.some((p) => p.captureRest);
   const max = rest ? Number.POSITIVE_INFINITY : params.length;
-  return defineFunction(source.name, required, max, (ctx, args) => {
+  const checkArguments = (args: readonly Value[]): void => {
     args.forEach((arg, i) => {
       // Arguments beyond the parameters are the captured rest's, each of its type.
       const param = params[Math.min(i, params.length - 1)]!;
@@ -41,6 +42,9 @@ export function puppetFunction(
       const type = types.get(param);
       if (type && !type.isInstance(arg)) throw argumentMismatch(source.name, param.name, type, arg);
     });
+  };
+  const def = defineFunction(source.name, required, max, (ctx, args) => {
+    checkArguments(args);
     const value = evaluatePuppet(source.lambda, {
       ...common,
       strict: ctx.strict,
@@ -59,6 +63,8 @@ export function puppetFunction(
     }
     return value;
   });
+  // A block given to it is judged after these checks, as Puppet's dispatch judges it (block-refused.ts).
+  return { ...def, checkArguments };
 }
 
 /** The parameters of the function: those of the lambda its source was made into. */

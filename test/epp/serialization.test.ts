@@ -90,7 +90,7 @@ describe('to_json_pretty', () => {
     const e = errorOf(() => call('to_json_pretty', 'x'));
     expect(e.code).toBe('EPP_ARGUMENTS');
     expect(e.message).toBe(
-      "'to_json_pretty' parameter 'data' expects a value of type Hash or Array, got String",
+      "'stdlib::to_json_pretty' parameter 'data' expects a value of type Hash or Array, got String",
     );
     expect(errorOf(() => call('to_json_pretty', [], 'yes')).code).toBe('EPP_ARGUMENTS');
     expect(errorOf(() => call('to_json_pretty', [], false, hash(['bogus', 'x']))).code).toBe('EPP_ARGUMENTS');

@@ -3,17 +3,18 @@
  * in a template, plus stdlib's to_json / to_json_pretty / to_yaml. A name missing here is an unknown
  * function (catalogue functions such as include or lookup are left out on purpose).
  */
+import { judgeArgumentsFirst } from './block-refused.js';
 import { collectionFunctions } from './collections.js';
 import { convertToFunction, newFunction } from './conversion.js';
 import { iterationFunctions } from './iteration.js';
 import { miscFunctions } from './misc.js';
 import { orderingFunctions } from './ordering.js';
-import { FunctionRegistry } from './registry.js';
+import { type FunctionDef, FunctionRegistry } from './registry.js';
 import { serializationFunctions } from './serialization.js';
 import { stdlibFunctions } from './stdlib/index.js';
 import { stringFunctions } from './strings.js';
 
-export const coreFunctions: FunctionRegistry = new FunctionRegistry().add(
+const builtIns: readonly FunctionDef[] = [
   ...iterationFunctions,
   ...collectionFunctions,
   ...orderingFunctions,
@@ -23,7 +24,13 @@ export const coreFunctions: FunctionRegistry = new FunctionRegistry().add(
   ...stdlibFunctions,
   newFunction,
   convertToFunction,
-);
+];
+
+export const coreFunctions: FunctionRegistry = new FunctionRegistry().add(...builtIns);
+
+// Every built-in checks its arguments before anything else, as Puppet's dispatch does: a block given to
+// one that takes none is judged after its arguments by calling it without the block (block-refused.ts).
+judgeArgumentsFirst(builtIns);
 
 /** The names of all built-ins, sorted: the candidates of "did you mean" for an unknown function. */
 export const FUNCTION_NAMES: readonly string[] = Object.freeze(coreFunctions.names());

@@ -34,6 +34,7 @@ import {
 import { acceptsArgs, argumentMismatch, noMatchingSignature, puppetType, typeLabel } from './arguments.js';
 import { blockArity } from './block-arity.js';
 import { getValue } from './collections.js';
+import { argumentCountText } from './not-iterable.js';
 import { type CallContext, defineFunction, type FunctionDef } from './registry.js';
 import { rubyToS } from './ruby-text.js';
 import { runtime3 } from './runtime3.js';
@@ -180,15 +181,26 @@ function variableName(name: string): string {
   return name.startsWith('::') ? name.slice(2) : name;
 }
 
+/** getvar's dispatch type of its first argument, as Puppet prints it (made on first use). */
+let getvarPattern: PType | undefined;
+
 const getvar = defineFunction(
   'getvar',
   1,
   2,
   (ctx: CallContext, args, block) => {
     const [text, fallback] = args;
+    // Puppet's `argument_mismatch` handler takes a String only: another value is refused by the pattern.
+    if (typeof text !== 'string') {
+      getvarPattern ??= puppetType(
+        'Pattern',
+        new PRegexp(String.raw`\A(?:::)?(?:[a-z]\w*::)*[a-z_]\w*(?:\.|\Z)`),
+      );
+      throw argumentMismatch('getvar', 'get_string', getvarPattern, text);
+    }
     // A block Puppet's dispatch refuses (`Callable[1,1]`) falls to its `argument_mismatch`, as a bad name.
     const blockRefused = block !== undefined && !acceptsArgs(block, 1);
-    if (typeof text !== 'string' || !VARIABLE_START.test(text) || blockRefused) {
+    if (!VARIABLE_START.test(text) || blockRefused) {
       throw new EppEvalError(
         'EPP_ARGUMENTS',
         "'getvar' The given string does not start with a valid variable name",
@@ -275,7 +287,10 @@ const call = defineFunction(
         ],
         [
           "(Object[{name => 'Deferred', attributes => {'name' => Pattern[/\\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\\z/], 'arguments' => {type => Optional[Array], value => undef}}}] deferred)",
-          `parameter 'deferred' expects a Deferred value, got ${describedTypeName(name)}`,
+          // Its count is judged before its type: `call(true, 1)` has one argument too many for it.
+          args.length > 0
+            ? argumentCountText({ min: 1, max: 1 }, args.length + 1)
+            : `parameter 'deferred' expects a Deferred value, got ${describedTypeName(name)}`,
         ],
       ]);
     }

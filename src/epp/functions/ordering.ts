@@ -16,6 +16,7 @@ import { describeMismatch, inferGenericType } from '../runtime/types.js';
 import { isNumeric, PFloat, PSemVer, PTimeData, type Value } from '../runtime/values.js';
 import { noMatchingSignature, puppetType, warnOnce } from './arguments.js';
 import { blockArity } from './block-arity.js';
+import { dispatch, type Signature, typeOf } from './conversion/dispatch.js';
 import { type CallContext, defineFunction, type FunctionDef, type Lambda } from './registry.js';
 import { rubyToS } from './ruby-text.js';
 
@@ -141,9 +142,13 @@ function sign(n: number): number {
   return n < 0 ? -1 : n > 0 ? 1 : 0;
 }
 
+const comparable = (v: Value) =>
+  typeof v === 'string' || isNumeric(v) || v instanceof PTimeData || v instanceof PSemVer;
+
 const compare = defineFunction('compare', 2, 3, (_ctx, args) => {
   const [a, b, ignoreCase] = args;
-  if (args.length === 3) {
+  // Puppet's `on_error` handler, which judges the third argument, takes two comparable values only.
+  if (args.length === 3 && comparable(a) && comparable(b)) {
     if (typeof a !== 'string' || typeof b !== 'string') {
       throw new EppEvalError(
         'EPP_ARGUMENTS',
@@ -167,8 +172,6 @@ const compare = defineFunction('compare', 2, 3, (_ctx, args) => {
   }
   if (isNumeric(a) && b instanceof PTimeData) return -sign(compareValues(b, a));
   if (a instanceof PSemVer && b instanceof PSemVer) return sign(a.compare(b));
-  const comparable = (v: Value) =>
-    typeof v === 'string' || isNumeric(v) || v instanceof PTimeData || v instanceof PSemVer;
   if (comparable(a) && comparable(b)) {
     throw new EppEvalError(
       'EPP_ARGUMENTS',
@@ -181,4 +184,47 @@ const compare = defineFunction('compare', 2, 3, (_ctx, args) => {
   );
 });
 
-export const orderingFunctions: readonly FunctionDef[] = [sort, minMax('min'), minMax('max'), compare];
+/**
+ * compare's dispatches. Without a block, a call none of them takes goes to its `argument_mismatch`
+ * handlers (the `compare(): ...` messages above); a call with a block matches no handler either, so
+ * Puppet describes the mismatch against these (block-refused.ts).
+ */
+const COMPARE_SIGNATURES: readonly Signature[] = [
+  [
+    { name: 'a', type: typeOf('Numeric') },
+    { name: 'b', type: typeOf('Numeric') },
+  ],
+  [
+    { name: 'a', type: typeOf('String') },
+    { name: 'b', type: typeOf('String') },
+    { name: 'ignore_case', type: typeOf('Boolean'), optional: true },
+  ],
+  [
+    { name: 'a', type: typeOf('SemVer') },
+    { name: 'b', type: typeOf('SemVer') },
+  ],
+  [
+    { name: 'a', type: typeOf('Numeric') },
+    { name: 'b', type: typeOf('Variant', typeOf('Timespan'), typeOf('Timestamp')) },
+  ],
+  [
+    { name: 'a', type: typeOf('Timestamp') },
+    { name: 'b', type: typeOf('Variant', typeOf('Timestamp'), typeOf('Numeric')) },
+  ],
+  [
+    { name: 'a', type: typeOf('Timespan') },
+    { name: 'b', type: typeOf('Variant', typeOf('Timespan'), typeOf('Numeric')) },
+  ],
+];
+
+const compareWithChecks: FunctionDef = {
+  ...compare,
+  checkArguments: (args) => void dispatch('compare', COMPARE_SIGNATURES, args),
+};
+
+export const orderingFunctions: readonly FunctionDef[] = [
+  sort,
+  minMax('min'),
+  minMax('max'),
+  compareWithChecks,
+];

@@ -7,6 +7,7 @@
  */
 import { EppEvalError } from '../errors.js';
 import type { Value } from '../runtime/values.js';
+import { blockRefused } from './block-refused.js';
 import { checkFunctionDefinition } from './function-definition.js';
 
 /** A lambda as functions see it: call it with the block's arguments. */
@@ -67,6 +68,11 @@ export interface FunctionDef {
    * block`: its dispatches judge the arguments first (`each(true)` lists each signature refusing `true`).
    */
   readonly blockLeftOut?: (args: readonly Value[]) => EppEvalError;
+  /**
+   * Checks the arguments as Puppet's dispatch does, without running the function (throws its mismatch):
+   * how a block given to a function that takes none is judged after its arguments (block-refused.ts).
+   */
+  readonly checkArguments?: (args: readonly Value[]) => void;
 }
 
 /** Thrown by `break()`: stops the innermost iteration. Iterating functions catch it. */
@@ -157,9 +163,7 @@ export function invoke(def: FunctionDef, ctx: CallContext, args: Value[], block:
     );
   }
   if (def.legacy) return def.call(ctx, args, undefined);
-  if (block && def.block === 'none') {
-    throw new EppEvalError('EPP_ARGUMENTS', `'${def.name}' does not expect a block`);
-  }
+  if (block && def.block === 'none') throw blockRefused(def, ctx, args);
   if (!block && def.block === 'required') {
     if (def.blockLeftOut) throw def.blockLeftOut(args);
     throw new EppEvalError('EPP_ARGUMENTS', `'${def.name}' expects a block`);

@@ -9,15 +9,18 @@
 import type { FunctionDef } from './registry.js';
 import { toJsonFn, toJsonPrettyFn } from './serialization/json.js';
 import { toYamlFn } from './serialization/yaml.js';
+import { deprecatedAlias } from './stdlib/support.js';
 
-/** puppetlabs-stdlib 9 names its functions `stdlib::to_yaml` too (the plain name is its deprecated shim). */
-const namespaced = (fn: FunctionDef): FunctionDef => ({ ...fn, name: `stdlib::${fn.name}` });
-
+/**
+ * stdlib 9's functions are `stdlib::to_json` etc. (their messages name them so); the plain names are its
+ * deprecated shims, which take any arguments and hand them on (so a block given to one is refused before
+ * its arguments are looked at, and a wrong argument is reported by the `stdlib::` name, as in Puppet).
+ */
 export const serializationFunctions: FunctionDef[] = [
   toJsonFn,
   toJsonPrettyFn,
   toYamlFn,
-  namespaced(toJsonFn),
-  namespaced(toJsonPrettyFn),
-  namespaced(toYamlFn),
+  deprecatedAlias(toJsonFn),
+  deprecatedAlias(toJsonPrettyFn),
+  deprecatedAlias(toYamlFn),
 ];

@@ -39,7 +39,7 @@ import {
   type Value,
 } from '../runtime/values.js';
 import { argumentMismatch, noMatchingSignature, puppetType, typeLabel } from './arguments.js';
-import { typeOf } from './conversion/dispatch.js';
+import { dispatch, refusal, type Signature, typeOf } from './conversion/dispatch.js';
 import { flattenDeep } from './flatten.js';
 import { defineFunction, type FunctionDef } from './registry.js';
 import { runtime3 } from './runtime3.js';
@@ -435,28 +435,22 @@ const shellquoteFn = runtime3(
   ),
 );
 
-/**
- * strftime's dispatches, as Puppet lists them when the first argument is no Timespan, Timestamp or String:
- * each refuses the argument count or the first argument's type.
- */
-const STRFTIME_DISPATCHES = [
-  ['(Timespan time_object, String format)', 2, 2, 'time_object', 'Timespan'],
-  ['(Timestamp time_object, String format, String timezone?)', 2, 3, 'time_object', 'Timestamp'],
-  ['(String format, String timezone?)', 1, 2, 'format', 'String'],
-] as const;
-
-function strftimeRefused(time: Value, count: number): EppEvalError {
-  return noMatchingSignature(
-    'strftime',
-    STRFTIME_DISPATCHES.map(([signature, min, max, param, expected]) => {
-      if (count < min || count > max) {
-        const range = min === max ? `${min} arguments` : `between ${min} and ${max} arguments`;
-        return [signature, `expects ${range}, got ${count}`] as const;
-      }
-      return [signature, describeMismatch(puppetType(expected), time, `parameter '${param}'`)] as const;
-    }),
-  );
-}
+/** strftime's dispatches, which Puppet lists when none takes the arguments. */
+const STRFTIME_SIGNATURES: readonly Signature[] = [
+  [
+    { name: 'time_object', type: typeOf('Timespan') },
+    { name: 'format', type: typeOf('String') },
+  ],
+  [
+    { name: 'time_object', type: typeOf('Timestamp') },
+    { name: 'format', type: typeOf('String') },
+    { name: 'timezone', type: typeOf('String'), optional: true },
+  ],
+  [
+    { name: 'format', type: typeOf('String') },
+    { name: 'timezone', type: typeOf('String'), optional: true },
+  ],
+];
 
 const strftimeFn = defineFunction('strftime', 1, 3, (_ctx, args) => {
   const [time, format, timezone] = args;
@@ -471,12 +465,14 @@ const strftimeFn = defineFunction('strftime', 1, 3, (_ctx, args) => {
     return formatTimespan(time, stringArg('strftime', 'format', format));
   }
   if (typeof time === 'string') {
+    // A call no dispatch takes (`strftime('%F', true)`) is refused as Puppet refuses it, before ours.
+    dispatch('strftime', STRFTIME_SIGNATURES, args);
     throw new EppEvalError(
       'EPP_ARGUMENTS',
       "'strftime' of the current time (strftime(format)) is not supported: templates render the same output on every run; pass a Timestamp",
     );
   }
-  if (!(time instanceof PTimestamp)) throw strftimeRefused(time, args.length);
+  if (!(time instanceof PTimestamp)) throw refusal('strftime', STRFTIME_SIGNATURES, args);
   const fmt = stringArg('strftime', 'format', format);
   if (timezone !== undefined && typeof timezone !== 'string')
     throw argError('strftime', 'timezone', STRING, timezone);

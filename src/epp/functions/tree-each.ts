@@ -10,6 +10,7 @@ import { describeArgumentMismatches, loneTypeMismatch, type PType } from '../run
 import type { PHash, Value } from '../runtime/values.js';
 import { noMatchingSignature, puppetType, typeLabel, untilBreak } from './arguments.js';
 import { blockArity } from './block-arity.js';
+import { localAlias } from './conversion/dispatch.js';
 import { treeEachSignature } from './not-iterable.js';
 import { defineFunction } from './registry.js';
 
@@ -69,28 +70,31 @@ const SIGNATURES = ['Callable[2, 2] block', 'Callable[1, 1] block', undefined].m
  * each of the three dispatches.
  */
 function checkOptions(options: Value): void {
-  optionsType ??= puppetType(
-    'Struct',
-    new Map<Value, Value>([
-      ...[
-        'container_type',
-        'include_root',
-        'include_containers',
-        'include_values',
-        'order',
-        'include_refs',
-      ].map((key): [Value, Value] => [
-        key,
-        puppetType(
-          'Optional',
-          key === 'container_type'
-            ? puppetType('Type')
-            : key === 'order'
-              ? puppetType('Enum', 'breadth_first', 'depth_first')
-              : puppetType('Boolean'),
-        ),
+  // A local alias of the function: Puppet names it, with its definition, where the options are refused.
+  optionsType ??= localAlias('OptionsType', () =>
+    puppetType(
+      'Struct',
+      new Map<Value, Value>([
+        ...[
+          'container_type',
+          'include_root',
+          'include_containers',
+          'include_values',
+          'order',
+          'include_refs',
+        ].map((key): [Value, Value] => [
+          key,
+          puppetType(
+            'Optional',
+            key === 'container_type'
+              ? puppetType('Type')
+              : key === 'order'
+                ? puppetType('Enum', 'breadth_first', 'depth_first')
+                : puppetType('Boolean'),
+          ),
+        ]),
       ]),
-    ]),
+    ),
   );
   if (optionsType.isInstance(options)) return;
   const lone = loneTypeMismatch(optionsType, options, "parameter 'options'");

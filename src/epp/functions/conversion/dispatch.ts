@@ -9,11 +9,13 @@ import { EppEvalError } from '../../errors.js';
 import {
   AliasType,
   describeArgumentMismatches,
+  describeMismatch,
   OptionalType,
   type PType,
   StringType,
   StructElement,
   StructType,
+  VariantType,
 } from '../../runtime/types.js';
 import type { Value } from '../../runtime/values.js';
 import { noMatchingSignature, puppetType } from '../arguments.js';
@@ -83,36 +85,90 @@ function countRange(params: Signature): { min: number; max: number } {
   return { min: params.filter((p) => !p.optional).length, max: params.length };
 }
 
-/** Why a signature refuses the arguments (Puppet's `rejected:` lines): its count, else its first refusing parameter. */
-function rejections(params: Signature, args: readonly Value[]): string[] {
+/**
+ * Why a signature refuses the arguments (Puppet's `rejected:` lines): its count, else its first refusing
+ * parameter, whose index is `at` (-1 for a count).
+ */
+interface Refusal {
+  readonly why: string[];
+  readonly at: number;
+}
+
+function rejections(params: Signature, args: readonly Value[]): Refusal {
   const range = countRange(params);
-  if (args.length < range.min || args.length > range.max) return [argumentCountText(range, args.length)];
+  if (args.length < range.min || args.length > range.max) {
+    return { why: [argumentCountText(range, args.length)], at: -1 };
+  }
   for (let i = 0; i < args.length; i++) {
     const p = params[i]!;
     // A value of the type fits, even where the describer, which works on the value's inferred type,
     // would find fault (`{}` against a Struct of optional keys).
     if (p.type().isInstance(args[i])) continue;
     const why = describeArgumentMismatches(p.type(), args[i], `parameter '${p.name}'`);
-    if (why.length > 0) return why;
+    if (why.length > 0) return { why, at: i };
   }
-  return [];
+  return { why: [], at: -1 };
+}
+
+/** A plain type mismatch of a parameter (not of a pattern, a size, or a key or element inside it). */
+const PLAIN_MISMATCH = /^parameter '[^']+' expects (?:an? \S+ value|a value of type .+), got /;
+
+/**
+ * Puppet's merge_descriptions of a type mismatch every signature finds in the same parameter: one
+ * mismatch against all their types (`compare(true, 1)`: `parameter 'a' expects a value of type Numeric,
+ * String, SemVer, Timestamp, or Timespan, got Boolean`); undefined when they refuse otherwise.
+ */
+function mergedTypeMismatch(
+  signatures: readonly Signature[],
+  refusals: readonly Refusal[],
+  args: readonly Value[],
+): string | undefined {
+  const at = refusals[0]!.at;
+  if (at < 0) return undefined;
+  const name = signatures[0]![at]!.name;
+  const alike = refusals.every(
+    (r, i) =>
+      r.at === at &&
+      signatures[i]![at]!.name === name &&
+      r.why.length === 1 &&
+      PLAIN_MISMATCH.test(r.why[0]!),
+  );
+  if (!alike) return undefined;
+  const types = new Map(signatures.map((s) => [s[at]!.type().toString(), s[at]!.type()]));
+  return describeMismatch(new VariantType([...types.values()]), args[at], `parameter '${name}'`);
 }
 
 /** Puppet's dispatch: the index of the first signature taking the arguments, or its error (see above). */
 export function dispatch(fn: string, signatures: readonly Signature[], args: readonly Value[]): number {
+  const outcome = judge(fn, signatures, args);
+  if (outcome instanceof EppEvalError) throw outcome;
+  return outcome;
+}
+
+/** The error of Puppet's dispatch for arguments the caller knows no signature takes. */
+export function refusal(fn: string, signatures: readonly Signature[], args: readonly Value[]): EppEvalError {
+  const outcome = judge(fn, signatures, args);
+  if (outcome instanceof EppEvalError) return outcome;
+  throw new Error(`'${fn}': its signature ${outcome} takes the arguments it was to refuse`);
+}
+
+function judge(fn: string, signatures: readonly Signature[], args: readonly Value[]): number | EppEvalError {
   const ranges = signatures.map(countRange);
   if (!ranges.some(({ min, max }) => args.length >= min && args.length <= max)) {
     const merged = { min: Math.min(...ranges.map((r) => r.min)), max: Math.max(...ranges.map((r) => r.max)) };
-    throw new EppEvalError('EPP_ARGUMENTS', `'${fn}' ${argumentCountText(merged, args.length)}`);
+    return new EppEvalError('EPP_ARGUMENTS', `'${fn}' ${argumentCountText(merged, args.length)}`);
   }
-  const why = signatures.map((s) => rejections(s, args));
+  const refusals = signatures.map((s) => rejections(s, args));
+  const why = refusals.map((r) => r.why);
   const index = why.findIndex((w) => w.length === 0);
   if (index >= 0) return index;
   // Puppet's merge_descriptions: the same refusal from every signature is said once.
   const texts = new Set(why.map((w) => w.join('\n')));
   if (texts.size === 1 && why[0]!.length === 1)
-    throw new EppEvalError('EPP_ARGUMENTS', `'${fn}' ${why[0]![0]}`);
-  throw noMatchingSignature(
+    return new EppEvalError('EPP_ARGUMENTS', `'${fn}' ${why[0]![0]}`);
+  const merged = mergedTypeMismatch(signatures, refusals, args);
+  if (merged !== undefined) return new EppEvalError('EPP_ARGUMENTS', `'${fn}' ${merged}`);
+  return noMatchingSignature(
     fn,
     signatures.map((s, i) => [signatureText(s), why[i]!.join('\n    rejected: ')] as const),
   );

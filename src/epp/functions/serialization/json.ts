@@ -87,7 +87,7 @@ export function toJsonPretty(value: Value, layout: Partial<JsonLayout> = {}): st
   return generate(value, { ...PRETTY, ...layout }, 0);
 }
 
-export const toJsonFn = defineFunction('to_json', 1, 1, (_ctx, [data]) => toJson(data));
+export const toJsonFn = defineFunction('stdlib::to_json', 1, 1, (_ctx, [data]) => toJson(data));
 
 const LAYOUT_KEYS: Record<string, keyof JsonLayout> = {
   indent: 'indent',
@@ -102,41 +102,49 @@ function layoutOption(opts: Value): Partial<JsonLayout> {
   if (!(opts instanceof Map))
     throw new EppEvalError(
       'EPP_ARGUMENTS',
-      `'to_json_pretty' parameter 'opts' expects a Hash, got ${typeLabel(opts)}`,
+      `'stdlib::to_json_pretty' parameter 'opts' expects a Hash, got ${typeLabel(opts)}`,
     );
   const layout: Record<string, string> = {};
   for (const [k, v] of opts) {
     if (k === 'allow_nan' || k === 'max_nesting') continue;
     const key = typeof k === 'string' ? LAYOUT_KEYS[k] : undefined;
     if (!key)
-      throw new EppEvalError('EPP_ARGUMENTS', `'to_json_pretty' parameter 'opts' has no key ${String(k)}`);
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        `'stdlib::to_json_pretty' parameter 'opts' has no key ${String(k)}`,
+      );
     if (v === undefined) continue;
     if (typeof v !== 'string')
-      throw new EppEvalError('EPP_ARGUMENTS', `'to_json_pretty' option '${k}' expects a String`);
+      throw new EppEvalError('EPP_ARGUMENTS', `'stdlib::to_json_pretty' option '${k}' expects a String`);
     layout[key] = v;
   }
   return layout as Partial<JsonLayout>;
 }
 
-export const toJsonPrettyFn = defineFunction('to_json_pretty', 1, 3, (_ctx, [data, skipUndef, opts]) => {
-  if (!Array.isArray(data) && !(data instanceof Map)) {
-    throw new EppEvalError(
-      'EPP_ARGUMENTS',
-      `'to_json_pretty' parameter 'data' expects a value of type Hash or Array, got ${typeLabel(data)}`,
-    );
-  }
-  if (skipUndef !== undefined && typeof skipUndef !== 'boolean') {
-    throw new EppEvalError(
-      'EPP_ARGUMENTS',
-      `'to_json_pretty' parameter 'skip_undef' expects a Boolean value, got ${typeLabel(skipUndef)}`,
-    );
-  }
-  let value: Value = data;
-  // stdlib's `data.compact`: drops undef array elements / hash values at the top level only.
-  if (skipUndef === true) {
-    value = Array.isArray(data)
-      ? data.filter((e) => e !== undefined)
-      : new Map([...data].filter(([, v]) => v !== undefined));
-  }
-  return `${toJsonPretty(value, layoutOption(opts))}\n`;
-});
+export const toJsonPrettyFn = defineFunction(
+  'stdlib::to_json_pretty',
+  1,
+  3,
+  (_ctx, [data, skipUndef, opts]) => {
+    if (!Array.isArray(data) && !(data instanceof Map)) {
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        `'stdlib::to_json_pretty' parameter 'data' expects a value of type Hash or Array, got ${typeLabel(data)}`,
+      );
+    }
+    if (skipUndef !== undefined && typeof skipUndef !== 'boolean') {
+      throw new EppEvalError(
+        'EPP_ARGUMENTS',
+        `'stdlib::to_json_pretty' parameter 'skip_undef' expects a value of type Undef or Boolean, got ${typeLabel(skipUndef)}`,
+      );
+    }
+    let value: Value = data;
+    // stdlib's `data.compact`: drops undef array elements / hash values at the top level only.
+    if (skipUndef === true) {
+      value = Array.isArray(data)
+        ? data.filter((e) => e !== undefined)
+        : new Map([...data].filter(([, v]) => v !== undefined));
+    }
+    return `${toJsonPretty(value, layoutOption(opts))}\n`;
+  },
+);

@@ -117,7 +117,7 @@ function yamlOptions(options: Value): YamlOptions {
   if (!(options instanceof Map)) {
     throw new EppEvalError(
       'EPP_ARGUMENTS',
-      `'to_yaml' parameter 'options' expects a Hash value, got ${typeLabel(options)}`,
+      `'stdlib::to_yaml' parameter 'options' expects a Hash value, got ${typeLabel(options)}`,
     );
   }
   let indentation: number | undefined;
@@ -130,7 +130,7 @@ function yamlOptions(options: Value): YamlOptions {
     } else {
       throw new EppEvalError(
         'EPP_ARGUMENTS',
-        `'to_yaml' supports the options indentation and line_width (Integers), got ${String(k)} => ${typeLabel(v)}`,
+        `'stdlib::to_yaml' supports the options indentation and line_width (Integers), got ${String(k)} => ${typeLabel(v)}`,
       );
     }
   }
@@ -146,6 +146,6 @@ function yamlOptions(options: Value): YamlOptions {
   };
 }
 
-export const toYamlFn = defineFunction('to_yaml', 1, 2, (_ctx, [data, options]) =>
+export const toYamlFn = defineFunction('stdlib::to_yaml', 1, 2, (_ctx, [data, options]) =>
   toYaml(data, yamlOptions(options)),
 );

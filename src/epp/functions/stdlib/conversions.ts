@@ -10,7 +10,8 @@ import { integer, isInteger, isNumeric, numberOf, type Value } from '../../runti
 import { defineFunction, type FunctionDef } from '../registry.js';
 import { rubyInspect } from '../ruby-text.js';
 import { runtime3 } from '../runtime3.js';
-import { deprecatedAlias, noStringConversion, parseError, someLineMatches } from './support.js';
+import { notAString } from './ruby.js';
+import { deprecatedAlias, parseError, someLineMatches } from './support.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Booleans
@@ -130,7 +131,7 @@ const toBytes = defineFunction('to_bytes', 0, Number.POSITIVE_INFINITY, (_ctx, a
   const [arg] = args;
   if (isNumeric(arg)) return arg;
   if (typeof arg !== 'string') {
-    throw noStringConversion(arg);
+    throw notAString(arg);
   }
   // stdlib's unanchored /([0-9.e+-]*)\s*([^bB]?)/ always matches at the start.
   const [, number = '', prefix = ''] = /^([0-9.e+-]*)[ \t\n\v\f\r]*([^bB]?)/u.exec(arg) ?? [];

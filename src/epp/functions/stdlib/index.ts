@@ -17,8 +17,9 @@
 import { EppEvalError } from '../../errors.js';
 import { rubyClassName } from '../../runtime/compare.js';
 import { interpolate } from '../../runtime/format/render.js';
-import { inferGenericType } from '../../runtime/types.js';
+import type { PType } from '../../runtime/types.js';
 import { isHash, type PHash, type Value } from '../../runtime/values.js';
+import { argumentMismatch, puppetType } from '../arguments.js';
 import { defineFunction, type FunctionDef } from '../registry.js';
 import { rubyToS } from '../ruby-text.js';
 import { runtime3 } from '../runtime3.js';
@@ -94,22 +95,24 @@ const joinKeysToValues = defineFunction('join_keys_to_values', 0, Number.POSITIV
   return out;
 });
 
-const ENSURE_RESOURCES = ['directory', 'link', 'mounted', 'service', 'file', 'package'];
+/** stdlib::ensure's parameter types (functions/ensure.pp), made on first use. */
+let ensureTypes: { readonly ensure: PType; readonly resource: PType } | undefined;
 
 const ensure = defineFunction('stdlib::ensure', 1, 2, (_ctx, [value, resource]) => {
+  ensureTypes ??= {
+    ensure: puppetType('Variant', puppetType('Boolean'), puppetType('Enum', 'present', 'absent')),
+    resource: puppetType(
+      'Optional',
+      puppetType('Enum', 'directory', 'link', 'mounted', 'service', 'file', 'package'),
+    ),
+  };
+  if (!ensureTypes.ensure.isInstance(value)) {
+    throw argumentMismatch('stdlib::ensure', 'ensure', ensureTypes.ensure, value);
+  }
+  if (!ensureTypes.resource.isInstance(resource)) {
+    throw argumentMismatch('stdlib::ensure', 'resource', ensureTypes.resource, resource);
+  }
   const state = value === true ? 'present' : value === false ? 'absent' : value;
-  if (state !== 'present' && state !== 'absent') {
-    throw new EppEvalError(
-      'EPP_ARGUMENTS',
-      `'stdlib::ensure' parameter 'ensure' expects a value of type Boolean or Enum['absent', 'present'], got ${inferGenericType(value).toString()}`,
-    );
-  }
-  if (resource !== undefined && (typeof resource !== 'string' || !ENSURE_RESOURCES.includes(resource))) {
-    throw new EppEvalError(
-      'EPP_ARGUMENTS',
-      `'stdlib::ensure' parameter 'resource' expects an undef value or a value of type Enum['${ENSURE_RESOURCES.join("', '")}']`,
-    );
-  }
   if (resource === 'package') return state === 'present' ? 'installed' : 'absent';
   if (resource === 'service') return state === 'present' ? 'running' : 'stopped';
   if (resource === undefined) return state;

@@ -10,7 +10,8 @@ import { argumentMismatch, puppetType } from '../arguments.js';
 import { defineFunction, type FunctionDef } from '../registry.js';
 import { rubyToS } from '../ruby-text.js';
 import { runtime3 } from '../runtime3.js';
-import { parseError, rubyClass } from './support.js';
+import { rubyClass } from './ruby.js';
+import { parseError } from './support.js';
 
 interface IpAddr {
   readonly v6: boolean;

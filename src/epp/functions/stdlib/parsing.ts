@@ -9,6 +9,7 @@ import { regexpWithDelimiters } from '../../runtime/format.js';
 import { float, integer, type PHash, PRegexp, type Value } from '../../runtime/values.js';
 import { argumentMismatch, puppetType } from '../arguments.js';
 import { defineFunction, type FunctionDef } from '../registry.js';
+import { runtime3 } from '../runtime3.js';
 
 /** A parser's refusal of its input: the default replaces it, or it is the function's error. */
 class ParseFailure extends Error {}
@@ -446,4 +447,5 @@ const parsepson = defineFunction('parsepson', 1, 2, (_ctx, args) => {
   }
 });
 
-export const stdlibParsingFunctions: FunctionDef[] = [parsejson, parsepson];
+// parsejson is a 3.x function (lib/puppet/parser/functions): Puppet calls it without a block it is given.
+export const stdlibParsingFunctions: FunctionDef[] = [runtime3(parsejson), parsepson];

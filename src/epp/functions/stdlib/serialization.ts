@@ -5,7 +5,7 @@
  * literals), and their deprecated plain names (`to_toml`, ...), which hand their arguments on unchanged.
  */
 import { EppEvalError } from '../../errors.js';
-import { compareValues, rubyClassName } from '../../runtime/compare.js';
+import { compareValues } from '../../runtime/compare.js';
 import { formatFloat, rubyInspectString, timeDataToString } from '../../runtime/format.js';
 import { rubySort } from '../../runtime/ruby-sort.js';
 import { checkTextLength } from '../../runtime/text-size.js';
@@ -21,29 +21,13 @@ import {
   type Value,
 } from '../../runtime/values.js';
 import { argumentMismatch, puppetType } from '../arguments.js';
-import { defineFunction, type FunctionDef, invoke } from '../registry.js';
+import { defineFunction, type FunctionDef } from '../registry.js';
 import { rubyInspect, rubyToS } from '../ruby-text.js';
+import { noMethod } from './ruby.js';
+import { deprecatedAlias } from './support.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Shared
-
-/**
- * stdlib 9's deprecated plain name of a namespaced function (`to_toml` for `stdlib::to_toml`): it takes
- * any arguments and calls the namespaced one, whose checks (and name, in their errors) then apply.
- */
-function deprecatedShim(name: string, target: FunctionDef): FunctionDef {
-  return defineFunction(name, 0, Number.POSITIVE_INFINITY, (ctx, args) =>
-    invoke(target, ctx, args, undefined),
-  );
-}
-
-/** Ruby's NoMethodError, where stdlib's Ruby calls a method the value lacks. */
-function noMethod(method: string, v: Value): EppEvalError {
-  return new EppEvalError(
-    'EPP_ARGUMENTS',
-    `undefined method \`${method}' for ${rubyInspect(v)}:${rubyClassName(v)}`,
-  );
-}
 
 /** Values whose Ruby `inspect` shows an object address (types, timestamps): no stable text to copy. */
 function unsupportedInspect(fn: string, v: Value): EppEvalError {
@@ -276,7 +260,7 @@ export const stdlibSerializationFunctions: FunctionDef[] = [
   toToml,
   toPython,
   toRuby,
-  deprecatedShim('to_toml', toToml),
-  deprecatedShim('to_python', toPython),
-  deprecatedShim('to_ruby', toRuby),
+  deprecatedAlias(toToml),
+  deprecatedAlias(toPython),
+  deprecatedAlias(toRuby),
 ];

@@ -16,7 +16,8 @@ import { nodeCrypto } from '../strings.js';
 import { stdlibConversionFunctions } from './conversions.js';
 import { stdlibEscapeFunctions } from './escapes.js';
 import { stdlibIpFunctions } from './ip.js';
-import { noStringConversion, parseError, rubyClass, stringOrArrayMapper } from './support.js';
+import { notAString, rubyClass } from './ruby.js';
+import { parseError, stringOrArrayMapper } from './support.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Paths, as Ruby's File.basename / File.dirname / File.extname (on Unix)
@@ -156,7 +157,7 @@ const squeeze = defineFunction('squeeze', 0, Number.POSITIVE_INFINITY, (_ctx, ar
     }
     // Ruby's `if squeezeval`: undef arrives as '' (which squeezes nothing); only false means "all". The
     // set is read when a String squeezes, after the item's own method is found.
-    if (set !== undefined && set !== false && typeof set !== 'string') throw noStringConversion(set);
+    if (set !== undefined && set !== false && typeof set !== 'string') throw notAString(set);
     return rubySqueeze(v, typeof set === 'string' ? rubyCharSet(set) : () => true);
   };
   return Array.isArray(item) ? item.map(one) : one(item);

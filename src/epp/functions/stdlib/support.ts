@@ -1,10 +1,9 @@
 /**
  * What stdlib's function modules (strings.ts and the files beside it) share: the `name(): ...`
- * errors of 3.x functions, Ruby's class names and line-anchored matching, the `String or Array` mapping shape, and the
- * deprecated names that call a `stdlib::` function.
+ * errors of 3.x functions, line-anchored matching, the `String or Array` mapping shape, and the deprecated
+ * names that call a `stdlib::` function. Ruby's class names and errors are ruby.ts's.
  */
 import { EppEvalError } from '../../errors.js';
-import { isFloat, isInteger, PDefault, type Value } from '../../runtime/values.js';
 import { defineFunction, type FunctionDef, invoke } from '../registry.js';
 
 /** A `Puppet::ParseError` of a 3.x function: `name(): message`. */
@@ -42,24 +41,4 @@ export function deprecatedAlias(def: FunctionDef): FunctionDef {
   return defineFunction(def.name.replace(/^stdlib::/, ''), 0, Number.POSITIVE_INFINITY, (ctx, args) =>
     invoke(def, ctx, args, undefined),
   );
-}
-
-/** The name of a value's Ruby class, as Ruby's errors print it (`Integer`, `TrueClass`, `NilClass`). */
-export function rubyClass(v: Value): string {
-  if (v === undefined) return 'NilClass';
-  if (typeof v === 'string') return 'String';
-  if (Array.isArray(v)) return 'Array';
-  if (isInteger(v)) return 'Integer';
-  if (isFloat(v)) return 'Float';
-  if (v === true) return 'TrueClass';
-  if (v === false) return 'FalseClass';
-  if (v instanceof Map) return 'Hash';
-  if (v instanceof PDefault) return 'Symbol';
-  return 'Object';
-}
-
-/** Ruby's TypeError for a value where a String is needed (it names true, false and nil themselves). */
-export function noStringConversion(v: Value): EppEvalError {
-  const name = typeof v === 'boolean' ? String(v) : v === undefined ? 'nil' : rubyClass(v);
-  return new EppEvalError('EPP_ARGUMENTS', `no implicit conversion of ${name} into String`);
 }
