@@ -18,12 +18,24 @@ import { EppError, EppEvalError } from '../errors.js';
 import type { Value } from '../runtime/values.js';
 import type { CallContext, FunctionDef } from './registry.js';
 
-/** The functions whose bodies check all their arguments before any effect (see the header). */
-const checksFirst = new WeakSet<FunctionDef>();
+/** The lists given to {@link judgeArgumentsFirst}. */
+const marked: (readonly FunctionDef[])[] = [];
+/**
+ * The functions whose bodies check all their arguments before any effect (see the header), made a set on
+ * first use: a refused block is an error, rare, and the ~250 entries made at import delayed the process's
+ * first scavenge into the first render (the bench's fresh-process row, session 34).
+ */
+let checksFirst: WeakSet<FunctionDef> | undefined;
 
 /** Marks functions as checking their arguments first, so that a refused block is judged after them. */
-export function judgeArgumentsFirst(defs: Iterable<FunctionDef>): void {
-  for (const def of defs) checksFirst.add(def);
+export function judgeArgumentsFirst(defs: readonly FunctionDef[]): void {
+  marked.push(defs);
+  checksFirst = undefined;
+}
+
+function checksArgumentsFirst(def: FunctionDef): boolean {
+  checksFirst ??= new WeakSet(marked.flat());
+  return checksFirst.has(def);
 }
 
 /** The error for a call of `def` given a block it does not take: its arguments' mismatch, or the block. */
@@ -38,7 +50,7 @@ export function blockRefused(def: FunctionDef, ctx: CallContext, args: Value[]):
 function argumentMismatchOf(def: FunctionDef, ctx: CallContext, args: Value[]): EppEvalError | undefined {
   try {
     if (def.checkArguments) def.checkArguments(args);
-    else if (checksFirst.has(def)) def.call(stoppingContext(ctx), args, undefined);
+    else if (checksArgumentsFirst(def)) def.call(stoppingContext(ctx), args, undefined);
   } catch (e) {
     if (e instanceof EppEvalError && e.code === 'EPP_ARGUMENTS' && isDispatchWording(def.name, e.message)) {
       return e;
