@@ -23,7 +23,6 @@ export interface ScaffoldResult {
   readonly files: readonly string[];
 }
 
-/** Creates `<repoDir>/<name>/`; refuses a name that is not snake_case or a directory that exists. */
 /**
  * A project (a module: `.sync.yml` or `metadata.json`) is no template repository: run there, `new template`
  * put the template among the module's own files, where its next steps made `docs` and `test` take the module
@@ -42,6 +41,7 @@ function refuseProject(repo: string): void {
   );
 }
 
+/** Creates `<repoDir>/<name>/`; refuses a name that is not snake_case or a directory that exists. */
 export async function createTemplate(
   repoDir: string,
   name: string,
