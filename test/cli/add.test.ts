@@ -198,18 +198,12 @@ describe('pantograph add source', () => {
     vi.stubEnv('PANTOGRAPH_CACHE_DIR', tempDir('pantograph-cache-'));
     const remote = tempRemote();
     remote.commit(templates('.', { delta: { 'template.json': {} } }), { branch: 'main' });
+    const addOffline = (dir: string, ref: string) =>
+      run(dir, 'add', 'source', 'git', `location=${remote.url}`, `ref=${ref}`, '--offline');
     const sync = 'pdk_template:\n  version: 2\n  template_sources: [default]\n';
     // not in the cache: written, unchecked, and said so
     const first = project(sync);
-    const unchecked = await run(
-      first,
-      'add',
-      'source',
-      'git',
-      `location=${remote.url}`,
-      'ref=main',
-      '--offline',
-    );
+    const unchecked = await addOffline(first, 'main');
     expect(unchecked).toEqual({
       code: 0,
       stdout: `added source ${remote.url}#main (git) to .sync.yml\n`,
@@ -221,27 +215,11 @@ describe('pantograph add source', () => {
     expect((await run(first, 'status')).code).toBe(0);
     const second = project(sync);
     const before = snapshotDir(second);
-    const wrong = await run(
-      second,
-      'add',
-      'source',
-      'git',
-      `location=${remote.url}`,
-      'ref=mian',
-      '--offline',
-    );
+    const wrong = await addOffline(second, 'mian');
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain("'mian'");
     expect(snapshotDir(second)).toEqual(before);
-    const right = await run(
-      second,
-      'add',
-      'source',
-      'git',
-      `location=${remote.url}`,
-      'ref=main',
-      '--offline',
-    );
+    const right = await addOffline(second, 'main');
     expect(right).toMatchObject({ code: 0, stderr: '' });
   });
 
